@@ -1,0 +1,129 @@
+#include "reference/api/objects.h"
+
+#include <map>
+
+#include "reference/api/quantity.h"
+
+namespace schedcheck::reference {
+namespace {
+
+// Kubernetes' ResourceList iterates in key order; we do the same so errors are deterministic.
+std::map<std::string, std::string> Sorted(
+    const google::protobuf::Map<std::string, std::string>& list) {
+  return {list.begin(), list.end()};
+}
+
+struct ContainerView {
+  Resource requests;
+  int64_t non_zero_cpu = 0;
+  int64_t non_zero_memory = 0;
+};
+
+Result<ContainerView> ViewContainer(const k8s::Container& c, const std::string& field) {
+  Result<Resource> r = ParseResourceList(c.resources().requests(), field + ".resources.requests");
+  if (!r.ok()) return r.error();
+  ContainerView v;
+  v.requests = std::move(*r);
+  const auto& req = c.resources().requests();
+  v.non_zero_cpu = req.contains("cpu") ? v.requests.milli_cpu : kDefaultMilliCpuRequest;
+  v.non_zero_memory = req.contains("memory") ? v.requests.memory : kDefaultMemoryRequest;
+  return v;
+}
+
+// The API server copies a container's limits into missing requests before anyone reads the pod
+// (core/v1 SetDefaults_Pod); manifests taken from files have not been through it.
+void DefaultRequestsFromLimits(k8s::Container* c) {
+  auto* requests = c->mutable_resources()->mutable_requests();
+  for (const auto& [name, value] : c->resources().limits()) {
+    if (!requests->contains(name)) (*requests)[name] = value;
+  }
+}
+
+void ApplyApiDefaults(k8s::PodSpec* spec) {
+  for (k8s::Container& c : *spec->mutable_containers()) DefaultRequestsFromLimits(&c);
+  for (k8s::Container& c : *spec->mutable_init_containers()) DefaultRequestsFromLimits(&c);
+}
+
+}  // namespace
+
+Result<Resource> ParseResourceList(const google::protobuf::Map<std::string, std::string>& list,
+                                   const std::string& field) {
+  Resource r;
+  for (const auto& [name, text] : Sorted(list)) {
+    Result<int64_t> v = ParseResourceQuantity(name, text);
+    if (!v.ok()) return Error{field + "." + name + ": " + v.message()};
+    if (name == kResourceCpu || name == kResourceMemory || name == kResourceEphemeralStorage ||
+        name == kResourcePods || IsScalarResourceName(name)) {
+      r.Set(name, *v);
+    }
+  }
+  return r;
+}
+
+Result<PodPtr> BuildPod(k8s::Pod obj) {
+  auto pod = std::make_shared<Pod>();
+  k8s::ObjectMeta* meta = obj.mutable_metadata();
+  if (meta->name().empty()) return Error{"metadata.name: a pod needs a name"};
+  if (meta->namespace_().empty()) meta->set_namespace_("default");
+  if (meta->uid().empty()) meta->set_uid(meta->namespace_() + "/" + meta->name());
+  if (obj.spec().scheduler_name().empty()) {
+    obj.mutable_spec()->set_scheduler_name(std::string(kDefaultSchedulerName));
+  }
+  ApplyApiDefaults(obj.mutable_spec());
+  pod->key = meta->namespace_() + "/" + meta->name();
+  pod->priority = obj.spec().has_priority() ? obj.spec().priority() : 0;
+
+  const k8s::PodSpec& spec = obj.spec();
+  Resource sum;
+  int64_t sum_cpu = 0, sum_mem = 0;
+  for (int i = 0; i < spec.containers_size(); ++i) {
+    std::string field = "spec.containers[" + std::to_string(i) + "]";
+    Result<ContainerView> v = ViewContainer(spec.containers(i), field);
+    if (!v.ok()) return v.error();
+    sum.Add(v->requests);
+    sum_cpu += v->non_zero_cpu;
+    sum_mem += v->non_zero_memory;
+    for (const k8s::ContainerPort& p : spec.containers(i).ports()) {
+      pod->container_ports.push_back(HostPort{p.host_ip().empty() ? "0.0.0.0" : p.host_ip(),
+                                              p.protocol().empty() ? "TCP" : p.protocol(),
+                                              p.host_port()});
+    }
+  }
+  for (int i = 0; i < spec.init_containers_size(); ++i) {
+    std::string field = "spec.initContainers[" + std::to_string(i) + "]";
+    Result<ContainerView> v = ViewContainer(spec.init_containers(i), field);
+    if (!v.ok()) return v.error();
+    sum.SetMax(v->requests);
+    sum_cpu = std::max(sum_cpu, v->non_zero_cpu);
+    sum_mem = std::max(sum_mem, v->non_zero_memory);
+  }
+  if (!spec.overhead().empty()) {
+    Result<Resource> overhead = ParseResourceList(spec.overhead(), "spec.overhead");
+    if (!overhead.ok()) return overhead.error();
+    sum.Add(*overhead);
+    if (spec.overhead().contains("cpu")) sum_cpu += overhead->milli_cpu;
+    if (spec.overhead().contains("memory")) sum_mem += overhead->memory;
+  }
+  sum.allowed_pod_number = 0;
+  pod->requests = std::move(sum);
+  pod->non_zero_milli_cpu = sum_cpu;
+  pod->non_zero_memory = sum_mem;
+  pod->obj = std::move(obj);
+  return PodPtr(std::move(pod));
+}
+
+Result<NodePtr> BuildNode(k8s::Node obj) {
+  if (obj.metadata().name().empty()) return Error{"metadata.name: a node needs a name"};
+  auto node = std::make_shared<Node>();
+  // core/v1 SetDefaults_NodeStatus: allocatable defaults to capacity.
+  if (obj.status().allocatable().empty() && !obj.status().capacity().empty()) {
+    *obj.mutable_status()->mutable_allocatable() = obj.status().capacity();
+  }
+  Result<Resource> alloc = ParseResourceList(obj.status().allocatable(), "status.allocatable");
+  if (!alloc.ok()) return alloc.error();
+  node->allocatable = std::move(*alloc);
+  node->obj = std::move(obj);
+  return NodePtr(std::move(node));
+}
+
+}  // namespace schedcheck::reference

@@ -1,0 +1,90 @@
+// Pod and Node as the reference scheduler holds them: the Kubernetes object (traces/k8s.proto)
+// plus values derived once when the object enters the scheduler (parsed quantities, effective
+// requests, host ports, priority). Immutable after construction and shared by pointer.
+#ifndef SCHEDCHECK_REFERENCE_API_OBJECTS_H_
+#define SCHEDCHECK_REFERENCE_API_OBJECTS_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reference/api/resource.h"
+#include "reference/base/result.h"
+#include "traces/k8s.pb.h"
+
+namespace schedcheck::reference {
+
+// Defaults kube-scheduler assumes for scoring when a container names no cpu / memory request
+// (pkg/scheduler/util: DefaultMilliCPURequest, DefaultMemoryRequest = 200 MiB).
+inline constexpr int64_t kDefaultMilliCpuRequest = 100;
+inline constexpr int64_t kDefaultMemoryRequest = 200 * 1024 * 1024;
+
+inline constexpr std::string_view kDefaultSchedulerName = "default-scheduler";
+
+struct HostPort {
+  std::string host_ip;   // "" is normalised to "0.0.0.0"
+  std::string protocol;  // "" is normalised to "TCP"
+  int32_t port = 0;
+  bool operator==(const HostPort&) const = default;
+};
+
+struct Pod {
+  k8s::Pod obj;
+  std::string key;  // "namespace/name"
+  int32_t priority = 0;
+  // Effective requests (SEMANTICS §7.1): max(sum of containers, max of init containers) +
+  // overhead, per resource.
+  Resource requests;
+  // Scoring view (§7.2): cpu / memory with per-container defaults for missing entries.
+  int64_t non_zero_milli_cpu = 0;
+  int64_t non_zero_memory = 0;
+  // Every containers[*].ports entry (v1.27 includes entries with hostPort 0; users filter).
+  std::vector<HostPort> container_ports;
+
+  const std::string& name() const { return obj.metadata().name(); }
+  const std::string& ns() const { return obj.metadata().namespace_(); }
+  const std::string& uid() const { return obj.metadata().uid(); }
+  const std::string& node_name() const { return obj.spec().node_name(); }
+  const google::protobuf::Map<std::string, std::string>& labels() const {
+    return obj.metadata().labels();
+  }
+  bool terminating() const { return !obj.metadata().deletion_timestamp().empty(); }
+  bool HasAffinity() const {
+    return obj.spec().has_affinity() &&
+           (obj.spec().affinity().has_pod_affinity() ||
+            obj.spec().affinity().has_pod_anti_affinity());
+  }
+  bool HasRequiredAntiAffinity() const {
+    return obj.spec().has_affinity() && obj.spec().affinity().has_pod_anti_affinity() &&
+           obj.spec().affinity().pod_anti_affinity()
+                   .required_during_scheduling_ignored_during_execution_size() > 0;
+  }
+  const std::string& scheduler_name() const { return obj.spec().scheduler_name(); }
+};
+using PodPtr = std::shared_ptr<const Pod>;
+
+struct Node {
+  k8s::Node obj;
+  Resource allocatable;
+
+  const std::string& name() const { return obj.metadata().name(); }
+  const google::protobuf::Map<std::string, std::string>& labels() const {
+    return obj.metadata().labels();
+  }
+};
+using NodePtr = std::shared_ptr<const Node>;
+
+// Builds the scheduler's view of a pod. Fills defaults the API server would have set (namespace
+// "default", uid = "namespace/name" when absent, schedulerName "default-scheduler"). Errors name
+// the field: "spec.containers[1].resources.requests.cpu: invalid quantity \"x\": ...".
+Result<PodPtr> BuildPod(k8s::Pod obj);
+Result<NodePtr> BuildNode(k8s::Node obj);
+
+// Parses a ResourceList (resource name -> quantity) into a Resource; `field` prefixes errors.
+Result<Resource> ParseResourceList(const google::protobuf::Map<std::string, std::string>& list,
+                                   const std::string& field);
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_API_OBJECTS_H_

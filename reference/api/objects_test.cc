@@ -1,0 +1,70 @@
+#include "reference/api/objects.h"
+
+#include <gtest/gtest.h>
+
+namespace schedcheck::reference {
+namespace {
+
+k8s::Container MakeContainer(std::map<std::string, std::string> requests) {
+  k8s::Container c;
+  for (auto& [k, v] : requests) (*c.mutable_resources()->mutable_requests())[k] = v;
+  return c;
+}
+
+TEST(BuildPodTest, InitContainerMaxRuleAndOverhead) {
+  k8s::Pod obj;
+  obj.mutable_metadata()->set_name("p");
+  *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "1"}, {"memory", "1Gi"}});
+  *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "500m"}});
+  *obj.mutable_spec()->add_init_containers() = MakeContainer({{"cpu", "2"}, {"memory", "10Mi"}});
+  (*obj.mutable_spec()->mutable_overhead())["cpu"] = "100m";
+  Result<PodPtr> pod = BuildPod(obj);
+  ASSERT_TRUE(pod.ok()) << pod.message();
+  EXPECT_EQ((*pod)->requests.milli_cpu, 2100);          // max(1500, 2000) + 100
+  EXPECT_EQ((*pod)->requests.memory, 1073741824);       // max(1Gi, 10Mi)
+  EXPECT_EQ((*pod)->non_zero_milli_cpu, 2100);
+  // Second container has no memory: 1Gi + 200Mi default, larger than the init container.
+  EXPECT_EQ((*pod)->non_zero_memory, 1073741824 + kDefaultMemoryRequest);
+  EXPECT_EQ((*pod)->key, "default/p");
+  EXPECT_EQ((*pod)->scheduler_name(), "default-scheduler");
+}
+
+TEST(BuildPodTest, LimitsDefaultMissingRequests) {
+  k8s::Pod obj;
+  obj.mutable_metadata()->set_name("p");
+  k8s::Container* c = obj.mutable_spec()->add_containers();
+  (*c->mutable_resources()->mutable_limits())["cpu"] = "3";
+  (*c->mutable_resources()->mutable_limits())["example.com/gpu"] = "1";
+  Result<PodPtr> pod = BuildPod(obj);
+  ASSERT_TRUE(pod.ok());
+  EXPECT_EQ((*pod)->requests.milli_cpu, 3000);
+  EXPECT_EQ((*pod)->requests.Scalar("example.com/gpu"), 1);
+  EXPECT_EQ((*pod)->non_zero_memory, kDefaultMemoryRequest);
+}
+
+TEST(BuildPodTest, BadQuantityNamesTheField) {
+  k8s::Pod obj;
+  obj.mutable_metadata()->set_name("p");
+  obj.mutable_spec()->add_containers();
+  *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "lots"}});
+  Result<PodPtr> pod = BuildPod(obj);
+  ASSERT_FALSE(pod.ok());
+  EXPECT_NE(pod.message().find("spec.containers[1].resources.requests.cpu"), std::string::npos)
+      << pod.message();
+}
+
+TEST(BuildNodeTest, AllocatableDefaultsToCapacity) {
+  k8s::Node obj;
+  obj.mutable_metadata()->set_name("n");
+  (*obj.mutable_status()->mutable_capacity())["cpu"] = "4";
+  (*obj.mutable_status()->mutable_capacity())["pods"] = "110";
+  (*obj.mutable_status()->mutable_capacity())["hugepages-2Mi"] = "1Gi";
+  Result<NodePtr> node = BuildNode(obj);
+  ASSERT_TRUE(node.ok());
+  EXPECT_EQ((*node)->allocatable.milli_cpu, 4000);
+  EXPECT_EQ((*node)->allocatable.allowed_pod_number, 110);
+  EXPECT_EQ((*node)->allocatable.Scalar("hugepages-2Mi"), 1073741824);
+}
+
+}  // namespace
+}  // namespace schedcheck::reference

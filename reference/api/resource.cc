@@ -1,0 +1,84 @@
+#include "reference/api/resource.h"
+
+#include <algorithm>
+
+namespace schedcheck::reference {
+
+bool IsExtendedResourceName(std::string_view name) {
+  if (name.find('/') == std::string_view::npos) return false;
+  if (name.find("kubernetes.io/") != std::string_view::npos) return false;
+  return name.rfind("requests.", 0) != 0;
+}
+
+bool IsScalarResourceName(std::string_view name) {
+  if (name.find('/') != std::string_view::npos) {
+    return IsExtendedResourceName(name) || name.find("kubernetes.io/") != std::string_view::npos;
+  }
+  return name.rfind("hugepages-", 0) == 0 || name.rfind("attachable-volumes-", 0) == 0;
+}
+
+int64_t Resource::Scalar(std::string_view name) const {
+  auto it = std::lower_bound(scalar.begin(), scalar.end(), name,
+                             [](const auto& e, std::string_view n) { return e.first < n; });
+  return it != scalar.end() && it->first == name ? it->second : 0;
+}
+
+void Resource::SetScalar(std::string_view name, int64_t value) {
+  auto it = std::lower_bound(scalar.begin(), scalar.end(), name,
+                             [](const auto& e, std::string_view n) { return e.first < n; });
+  if (it != scalar.end() && it->first == name) {
+    it->second = value;
+  } else {
+    scalar.insert(it, {std::string(name), value});
+  }
+}
+
+int64_t Resource::Get(std::string_view name) const {
+  if (name == kResourceCpu) return milli_cpu;
+  if (name == kResourceMemory) return memory;
+  if (name == kResourceEphemeralStorage) return ephemeral_storage;
+  if (name == kResourcePods) return allowed_pod_number;
+  return Scalar(name);
+}
+
+void Resource::Set(std::string_view name, int64_t value) {
+  if (name == kResourceCpu) {
+    milli_cpu = value;
+  } else if (name == kResourceMemory) {
+    memory = value;
+  } else if (name == kResourceEphemeralStorage) {
+    ephemeral_storage = value;
+  } else if (name == kResourcePods) {
+    allowed_pod_number = value;
+  } else {
+    SetScalar(name, value);
+  }
+}
+
+void Resource::Add(const Resource& other) {
+  milli_cpu += other.milli_cpu;
+  memory += other.memory;
+  ephemeral_storage += other.ephemeral_storage;
+  allowed_pod_number += other.allowed_pod_number;
+  for (const auto& [name, value] : other.scalar) SetScalar(name, Scalar(name) + value);
+}
+
+void Resource::Subtract(const Resource& other) {
+  milli_cpu -= other.milli_cpu;
+  memory -= other.memory;
+  ephemeral_storage -= other.ephemeral_storage;
+  allowed_pod_number -= other.allowed_pod_number;
+  for (const auto& [name, value] : other.scalar) SetScalar(name, Scalar(name) - value);
+}
+
+void Resource::SetMax(const Resource& other) {
+  milli_cpu = std::max(milli_cpu, other.milli_cpu);
+  memory = std::max(memory, other.memory);
+  ephemeral_storage = std::max(ephemeral_storage, other.ephemeral_storage);
+  allowed_pod_number = std::max(allowed_pod_number, other.allowed_pod_number);
+  for (const auto& [name, value] : other.scalar) {
+    if (value > Scalar(name)) SetScalar(name, value);
+  }
+}
+
+}  // namespace schedcheck::reference

@@ -1,0 +1,56 @@
+// The matching rules shared by plugins (SEMANTICS §5.2): label selectors, node selector terms,
+// required node affinity, and taint tolerations. Pure functions over Kubernetes objects.
+#ifndef SCHEDCHECK_REFERENCE_API_SELECTORS_H_
+#define SCHEDCHECK_REFERENCE_API_SELECTORS_H_
+
+#include <string>
+
+#include "reference/api/objects.h"
+#include "traces/k8s.pb.h"
+
+namespace schedcheck::reference {
+
+using Labels = google::protobuf::Map<std::string, std::string>;
+
+// A present selector: matchLabels AND matchExpressions (In, NotIn, Exists, DoesNotExist).
+// An empty selector matches everything; callers treat an absent (nil) selector as matching
+// nothing. A malformed requirement (unknown operator, In/NotIn without values) matches nothing.
+bool LabelSelectorMatches(const k8s::LabelSelector& selector, const Labels& labels);
+// True when the selector is well formed (the conditions of metav1.LabelSelectorAsSelector).
+bool LabelSelectorValid(const k8s::LabelSelector& selector);
+
+// One node selector requirement against a label set (In, NotIn, Exists, DoesNotExist, Gt, Lt).
+bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req, const Labels& labels);
+// A term matches when all matchExpressions and all matchFields match; an empty term matches
+// nothing. matchFields supports only metadata.name.
+bool NodeSelectorTermMatches(const k8s::NodeSelectorTerm& term, const k8s::Node& node);
+// Terms are ORed; an empty term list matches nothing.
+bool NodeSelectorMatches(const k8s::NodeSelector& selector, const k8s::Node& node);
+
+// spec.nodeSelector AND required node affinity terms (component-helpers GetRequiredNodeAffinity).
+bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node);
+
+// toleration.ToleratesTaint: effect (empty = all) and key (empty with Exists = all) and value.
+bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Taint& taint);
+bool TolerationsTolerateTaint(const google::protobuf::RepeatedPtrField<k8s::Toleration>& tolerations,
+                              const k8s::Taint& taint);
+
+// The first taint (in spec order) accepted by `filter` that no toleration tolerates, or null.
+template <typename TaintFilter>
+const k8s::Taint* FindUntoleratedTaint(
+    const google::protobuf::RepeatedPtrField<k8s::Taint>& taints,
+    const google::protobuf::RepeatedPtrField<k8s::Toleration>& tolerations, TaintFilter filter) {
+  for (const k8s::Taint& taint : taints) {
+    if (!filter(taint)) continue;
+    if (!TolerationsTolerateTaint(tolerations, taint)) return &taint;
+  }
+  return nullptr;
+}
+
+inline bool IsNoScheduleOrNoExecute(const k8s::Taint& taint) {
+  return taint.effect() == "NoSchedule" || taint.effect() == "NoExecute";
+}
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_API_SELECTORS_H_

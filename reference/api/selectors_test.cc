@@ -1,0 +1,86 @@
+#include "reference/api/selectors.h"
+
+#include <gtest/gtest.h>
+
+namespace schedcheck::reference {
+namespace {
+
+k8s::Node NodeWithLabels(std::map<std::string, std::string> labels, std::string name = "n1") {
+  k8s::Node n;
+  n.mutable_metadata()->set_name(name);
+  for (auto& [k, v] : labels) (*n.mutable_metadata()->mutable_labels())[k] = v;
+  return n;
+}
+
+TEST(LabelSelectorTest, EmptyMatchesEverythingAndOperatorsBehave) {
+  k8s::Node n = NodeWithLabels({{"app", "web"}, {"tier", "1"}});
+  const auto& labels = n.metadata().labels();
+  k8s::LabelSelector empty;
+  EXPECT_TRUE(LabelSelectorMatches(empty, labels));
+
+  k8s::LabelSelector s;
+  (*s.mutable_match_labels())["app"] = "web";
+  EXPECT_TRUE(LabelSelectorMatches(s, labels));
+  auto* req = s.add_match_expressions();
+  req->set_key("zone");
+  req->set_operator_("NotIn");
+  req->add_values("a");
+  EXPECT_TRUE(LabelSelectorMatches(s, labels));  // NotIn matches an absent key
+  req->set_operator_("In");
+  EXPECT_FALSE(LabelSelectorMatches(s, labels));
+  req->set_operator_("Bogus");
+  EXPECT_FALSE(LabelSelectorValid(s));
+  EXPECT_FALSE(LabelSelectorMatches(s, labels));
+}
+
+TEST(NodeSelectorTest, EmptyTermMatchesNothingAndGtLtParseIntegers) {
+  k8s::Node n = NodeWithLabels({{"cores", "8"}});
+  k8s::NodeSelectorTerm empty;
+  EXPECT_FALSE(NodeSelectorTermMatches(empty, n));
+
+  k8s::NodeSelectorTerm t;
+  auto* r = t.add_match_expressions();
+  r->set_key("cores");
+  r->set_operator_("Gt");
+  r->add_values("4");
+  EXPECT_TRUE(NodeSelectorTermMatches(t, n));
+  r->set_operator_("Lt");
+  EXPECT_FALSE(NodeSelectorTermMatches(t, n));
+  r->set_values(0, "x");
+  EXPECT_FALSE(NodeSelectorTermMatches(t, n));
+}
+
+TEST(NodeSelectorTest, MatchFieldsOnlyByName) {
+  k8s::NodeSelectorTerm t;
+  auto* f = t.add_match_fields();
+  f->set_key("metadata.name");
+  f->set_operator_("In");
+  f->add_values("n1");
+  EXPECT_TRUE(NodeSelectorTermMatches(t, NodeWithLabels({}, "n1")));
+  EXPECT_FALSE(NodeSelectorTermMatches(t, NodeWithLabels({}, "n2")));
+  f->set_key("metadata.uid");
+  EXPECT_FALSE(NodeSelectorTermMatches(t, NodeWithLabels({}, "n1")));
+}
+
+TEST(TolerationTest, UpstreamRules) {
+  k8s::Taint taint;
+  taint.set_key("k");
+  taint.set_value("v");
+  taint.set_effect("NoSchedule");
+  k8s::Toleration t;
+  t.set_key("k");
+  t.set_value("v");
+  EXPECT_TRUE(TolerationToleratesTaint(t, taint));  // empty operator = Equal, empty effect = all
+  t.set_value("w");
+  EXPECT_FALSE(TolerationToleratesTaint(t, taint));
+  t.set_operator_("Exists");
+  EXPECT_TRUE(TolerationToleratesTaint(t, taint));
+  t.set_effect("NoExecute");
+  EXPECT_FALSE(TolerationToleratesTaint(t, taint));
+  k8s::Toleration all;
+  all.set_operator_("Exists");
+  EXPECT_TRUE(TolerationToleratesTaint(all, taint));
+}
+
+}  // namespace
+}  // namespace schedcheck::reference
