@@ -1,0 +1,104 @@
+// TraceReader: streams the records of a schedcheck trace file (layout in traces/README.md).
+//
+// Memory is bounded by one frame (at most kMaxFrameCompressedBytes + kMaxFrameUncompressedBytes,
+// plus one record) whatever the file size. A frame is all-or-nothing: its records are returned
+// only once the whole frame has been read, checksummed, decompressed and parsed (records are
+// parsed once to validate and again when returned, so memory does not grow with the number of
+// records in a frame), so the
+// reader returns every record of every complete frame before the first damage, then stops with
+// kError. Damage is classified: kTruncated (the file ends inside a frame; the normal state of a
+// file whose writer was killed) versus kCorrupt (bad magic, checksum, lengths, zstd data or
+// protobuf). error() names the file, the byte offset of the damaged frame, the frame index and
+// the index of its first event (both 0-based), e.g.
+//   trace.bin: byte 1234 (frame 3, event 8192): truncated frame: need 5000 payload bytes, file has 812
+// Not thread-safe.
+#ifndef SCHEDCHECK_TRACES_TRACE_READER_H_
+#define SCHEDCHECK_TRACES_TRACE_READER_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reference/base/result.h"
+#include "traces/trace.pb.h"
+#include "traces/trace_format.h"
+
+namespace schedcheck::trace {
+
+enum class ReadStatus { kRecord, kEnd, kError };
+
+enum class DamageKind {
+  kNone,       // no error (yet), or a clean end of file
+  kTruncated,  // the file ends inside a frame header or payload
+  kCorrupt,    // bytes present but wrong
+  kIo,         // the operating system reported a read error
+};
+
+const char* DamageKindName(DamageKind kind);
+
+class TraceReader {
+ public:
+  // Opens `path` and reads and verifies the file header. Fails (with "truncated" or "corrupt" in
+  // the message) when the file header itself is damaged, or the file is not a trace.
+  static Result<TraceReader> Open(const std::string& path);
+
+  TraceReader(TraceReader&&) noexcept;
+  TraceReader& operator=(TraceReader&&) noexcept;
+  ~TraceReader();
+
+  const Header& header() const { return header_; }
+
+  // kRecord: *record holds the next record. kEnd: clean end of file (the file ends exactly at a
+  // frame boundary). kError: see damage() and error(); later calls return kError again.
+  ReadStatus Next(Record* record);
+
+  DamageKind damage() const { return damage_; }
+  const std::string& error() const { return error_; }
+
+  // Complete frames decoded so far, records returned so far, and the offset just past the last
+  // complete frame.
+  int64_t frames_read() const { return frames_read_; }
+  int64_t records_read() const { return records_read_; }
+  uint64_t offset() const { return offset_; }
+
+ private:
+  struct FileCloser {
+    void operator()(std::FILE* f) const;
+  };
+  struct DctxDeleter {
+    void operator()(void* dctx) const;
+  };
+
+  TraceReader(std::string path, std::FILE* file);
+
+  // Reads and validates the next frame into plain_. Returns kRecord, kEnd or kError.
+  ReadStatus ReadFrame();
+  ReadStatus DecodeFrame(const FrameHeader& h);
+  ReadStatus Damage(DamageKind kind, int64_t event, const std::string& what);
+
+  std::string path_;
+  std::unique_ptr<std::FILE, FileCloser> file_;
+  std::unique_ptr<void, DctxDeleter> dctx_;
+  Header header_;
+  uint64_t offset_ = 0;  // start of the next frame
+  int64_t frames_read_ = 0;
+  int64_t records_read_ = 0;
+  std::string payload_;                // compressed bytes of the current frame
+  std::string plain_;                  // decompressed bytes of the current frame
+  size_t plain_pos_ = 0;               // next record's length prefix in plain_
+  uint32_t frame_left_ = 0;            // records of the current frame not yet returned
+  Record scratch_;                     // validation target
+  DamageKind damage_ = DamageKind::kNone;
+  std::string error_;
+  bool done_ = false;
+};
+
+// Reads a whole trace; fails on any damage (the message is TraceReader::error()).
+Result<Trace> ReadTrace(const std::string& path);
+Result<std::vector<Record>> ReadAll(const std::string& path);
+
+}  // namespace schedcheck::trace
+
+#endif  // SCHEDCHECK_TRACES_TRACE_READER_H_

@@ -1,0 +1,284 @@
+#include "traces/trace_reader.h"
+
+#include <sys/resource.h>
+#include <zstd.h>
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "traces/crc32c.h"
+#include "traces/sample_trace.h"
+#include "traces/trace_format.h"
+#include "traces/trace_testing.h"
+#include "traces/trace_writer.h"
+
+namespace schedcheck::trace {
+namespace {
+
+using testing::ReadFileBytes;
+using testing::SameRecords;
+using testing::TempPath;
+using testing::WriteFileBytes;
+
+struct FrameInfo {
+  size_t offset;       // first byte of the frame header
+  size_t end;          // one past the payload
+  size_t first_event;  // index of the frame's first record
+};
+
+// Walks the frames of a well-formed file.
+std::vector<FrameInfo> Frames(const std::string& bytes) {
+  size_t pos = kFileHeaderPrefixSize + GetU32(bytes.data() + 12) + 4;
+  std::vector<FrameInfo> frames;
+  size_t event = 0;
+  while (pos < bytes.size()) {
+    const FrameHeader h = DecodeFrameHeader(bytes.data() + pos);
+    frames.push_back({pos, pos + kFrameHeaderSize + h.compressed_size, event});
+    event += h.record_count;
+    pos = frames.back().end;
+  }
+  return frames;
+}
+
+struct Drained {
+  std::vector<Record> records;
+  ReadStatus last;
+  DamageKind damage;
+  std::string error;
+};
+
+Drained Drain(TraceReader& reader) {
+  Drained d;
+  Record r;
+  while ((d.last = reader.Next(&r)) == ReadStatus::kRecord) d.records.push_back(r);
+  d.damage = reader.damage();
+  d.error = reader.error();
+  return d;
+}
+
+// A sample trace with several frames; returns its bytes.
+std::string MultiFrameFile(const std::string& path) {
+  EXPECT_TRUE(WriteTrace(path, MakeSampleTrace(), {.events_per_frame = 3}).ok());
+  return ReadFileBytes(path);
+}
+
+// A file with the sample header followed by one hand-built frame.
+std::string FileWithFrame(const std::string& payload, uint32_t uncompressed, uint32_t count) {
+  std::string bytes = EncodeFileHeader(MakeSampleTrace().header);
+  bytes += EncodeFrameHeader(payload, uncompressed, count);
+  bytes += payload;
+  return bytes;
+}
+
+std::string Compress(const std::string& plain) {
+  std::string out(ZSTD_compressBound(plain.size()), '\0');
+  out.resize(ZSTD_compress(out.data(), out.size(), plain.data(), plain.size(), 3));
+  return out;
+}
+
+Drained ReadBytes(const std::string& name, const std::string& bytes) {
+  const std::string path = TempPath(name);
+  WriteFileBytes(path, bytes);
+  auto reader = TraceReader::Open(path);
+  EXPECT_TRUE(reader.ok()) << reader.message();
+  if (!reader.ok()) return {{}, ReadStatus::kError, DamageKind::kNone, reader.message()};
+  return Drain(*reader);
+}
+
+TEST(TraceReaderTest, ReadsSample) {
+  const std::string path = TempPath("sample.trace");
+  const Trace sample = MakeSampleTrace();
+  ASSERT_TRUE(WriteTrace(path, sample).ok());
+  auto reader = TraceReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.message();
+  EXPECT_EQ(reader->header().compat(), "1.27");
+  Drained d = Drain(*reader);
+  EXPECT_EQ(d.last, ReadStatus::kEnd);
+  EXPECT_EQ(d.damage, DamageKind::kNone);
+  EXPECT_TRUE(SameRecords(d.records, sample.records));
+  EXPECT_EQ(reader->Next(nullptr), ReadStatus::kEnd);  // stays at the end
+}
+
+TEST(TraceReaderTest, HeaderOnlyFileIsEmpty) {
+  const std::string path = TempPath("empty.trace");
+  ASSERT_TRUE(WriteTrace(path, Trace()).ok());
+  auto records = ReadAll(path);
+  ASSERT_TRUE(records.ok()) << records.message();
+  EXPECT_TRUE(records->empty());
+}
+
+TEST(TraceReaderTest, TruncationAtEveryOffset) {
+  const std::string full = MultiFrameFile(TempPath("full.trace"));
+  const std::vector<FrameInfo> frames = Frames(full);
+  ASSERT_GE(frames.size(), 4u);
+  const std::string path = TempPath("cut.trace");
+  for (size_t cut = 0; cut < full.size(); ++cut) {
+    WriteFileBytes(path, full.substr(0, cut));
+    auto reader = TraceReader::Open(path);
+    if (cut < frames[0].offset) {
+      ASSERT_FALSE(reader.ok()) << cut;
+      EXPECT_NE(reader.message().find("truncated file header"), std::string::npos)
+          << reader.message();
+      continue;
+    }
+    ASSERT_TRUE(reader.ok()) << cut << ": " << reader.message();
+    size_t complete = 0;  // frames entirely before the cut
+    while (complete < frames.size() && frames[complete].end <= cut) ++complete;
+    const size_t want = complete < frames.size() ? frames[complete].first_event
+                                                 : MakeSampleTrace().records.size();
+    const Drained d = Drain(*reader);
+    EXPECT_EQ(d.records.size(), want) << "cut at " << cut;
+    const bool at_boundary = cut == frames[0].offset || frames[complete - 1].end == cut;
+    if (at_boundary) {
+      EXPECT_EQ(d.last, ReadStatus::kEnd) << cut << ": " << d.error;
+    } else {
+      EXPECT_EQ(d.last, ReadStatus::kError) << cut;
+      EXPECT_EQ(d.damage, DamageKind::kTruncated) << cut << ": " << d.error;
+      const std::string where = "cut.trace: byte " + std::to_string(frames[complete].offset) +
+                                " (frame " + std::to_string(complete) + ", event " +
+                                std::to_string(want) + "): truncated frame: need ";
+      EXPECT_NE(d.error.find(where), std::string::npos) << d.error;
+    }
+  }
+}
+
+TEST(TraceReaderTest, BitFlipInEveryFrameByteIsCorruptionAtThatFrame) {
+  const std::string full = MultiFrameFile(TempPath("flip_src.trace"));
+  const std::vector<FrameInfo> frames = Frames(full);
+  const std::vector<Record> all = MakeSampleTrace().records;
+  const std::string path = TempPath("flip.trace");
+  for (size_t f = 0; f < frames.size(); ++f) {
+    for (size_t pos = frames[f].offset; pos < frames[f].end; ++pos) {
+      std::string bytes = full;
+      bytes[pos] = static_cast<char>(bytes[pos] ^ 0x10);
+      WriteFileBytes(path, bytes);
+      auto reader = TraceReader::Open(path);
+      ASSERT_TRUE(reader.ok()) << reader.message();
+      const Drained d = Drain(*reader);
+      ASSERT_EQ(d.last, ReadStatus::kError) << "flip at " << pos;
+      EXPECT_EQ(d.damage, DamageKind::kCorrupt) << pos << ": " << d.error;
+      const std::string where = "byte " + std::to_string(frames[f].offset) + " (frame " +
+                                std::to_string(f) + ", event " +
+                                std::to_string(frames[f].first_event) + "): corrupt frame";
+      EXPECT_NE(d.error.find(where), std::string::npos) << d.error;
+      ASSERT_EQ(d.records.size(), frames[f].first_event);
+      EXPECT_TRUE(SameRecords(
+          d.records, std::vector<Record>(all.begin(), all.begin() + d.records.size())));
+    }
+  }
+}
+
+TEST(TraceReaderTest, BitFlipInFileHeaderFailsOpen) {
+  const std::string full = MultiFrameFile(TempPath("hflip_src.trace"));
+  const std::string path = TempPath("hflip.trace");
+  for (size_t pos = 0; pos < Frames(full)[0].offset; ++pos) {
+    std::string bytes = full;
+    bytes[pos] = static_cast<char>(bytes[pos] ^ 0x01);
+    WriteFileBytes(path, bytes);
+    auto reader = TraceReader::Open(path);
+    EXPECT_FALSE(reader.ok()) << pos;
+  }
+}
+
+TEST(TraceReaderTest, NotATraceAndWrongVersion) {
+  WriteFileBytes(TempPath("text.txt"), "hello, this is not a trace at all\n");
+  auto text = TraceReader::Open(TempPath("text.txt"));
+  ASSERT_FALSE(text.ok());
+  EXPECT_NE(text.message().find("not a schedcheck trace"), std::string::npos) << text.message();
+
+  std::string bytes = EncodeFileHeader(Header());
+  bytes[8] = 9;  // version 9
+  WriteFileBytes(TempPath("v9.trace"), bytes);
+  auto v9 = TraceReader::Open(TempPath("v9.trace"));
+  ASSERT_FALSE(v9.ok());
+  EXPECT_NE(v9.message().find("unsupported format version 9"), std::string::npos);
+  EXPECT_FALSE(TraceReader::Open(TempPath("does-not-exist")).ok());
+}
+
+long MaxRssKb() {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+// 256 MiB of zeros compressed by streaming (the test itself never holds them).
+std::string ZeroBomb(size_t total, bool with_content_size) {
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, with_content_size ? 1 : 0);
+  if (with_content_size) ZSTD_CCtx_setPledgedSrcSize(cctx, total);
+  const std::string chunk(1 << 20, '\0');
+  std::string out;
+  std::string buf(ZSTD_CStreamOutSize(), '\0');
+  for (size_t done = 0; done < total; done += chunk.size()) {
+    ZSTD_inBuffer in{chunk.data(), chunk.size(), 0};
+    const bool last = done + chunk.size() >= total;
+    size_t remaining;
+    do {
+      ZSTD_outBuffer o{buf.data(), buf.size(), 0};
+      remaining = ZSTD_compressStream2(cctx, &o, &in, last ? ZSTD_e_end : ZSTD_e_continue);
+      out.append(buf.data(), o.pos);
+    } while (in.pos < in.size || (last && remaining != 0));
+  }
+  ZSTD_freeCCtx(cctx);
+  return out;
+}
+
+TEST(TraceReaderTest, DecompressionBombsRejectedWithBoundedMemory) {
+  const long before = MaxRssKb();
+  for (bool with_size : {true, false}) {
+    const std::string bomb = ZeroBomb(size_t{256} << 20, with_size);
+    ASSERT_LT(bomb.size(), size_t{1} << 20);
+    const Drained d = ReadBytes("bomb.trace", FileWithFrame(bomb, 1000, 1));
+    EXPECT_EQ(d.last, ReadStatus::kError);
+    EXPECT_EQ(d.damage, DamageKind::kCorrupt);
+    EXPECT_NE(d.error.find("zstd content size"), std::string::npos) << d.error;
+  }
+  EXPECT_LT(MaxRssKb() - before, 32 * 1024) << "reader allocated more than 32 MiB";
+
+  // Declared sizes beyond the limits are rejected before allocating.
+  const std::string small = Compress("x");
+  for (const auto& [compressed, uncompressed] :
+       std::vector<std::pair<uint32_t, uint32_t>>{{0xFFFFFFF0u, 1}, {1, 0xFFFFFFF0u}}) {
+    std::string bytes = EncodeFileHeader(Header());
+    std::string h;
+    PutU32(&h, kFrameMagic);
+    PutU32(&h, compressed);
+    PutU32(&h, uncompressed);
+    PutU32(&h, 1);
+    PutU32(&h, Crc32c(small));
+    PutU32(&h, Crc32c(h));
+    bytes += h + small;
+    const Drained d = ReadBytes("absurd.trace", bytes);
+    EXPECT_EQ(d.damage, DamageKind::kCorrupt);
+    EXPECT_NE(d.error.find("absurd sizes"), std::string::npos) << d.error;
+  }
+  EXPECT_LT(MaxRssKb() - before, 32 * 1024);
+}
+
+TEST(TraceReaderTest, AbsurdAndInconsistentRecordLengths) {
+  struct Case {
+    std::string name;
+    std::string plain;
+    uint32_t count;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"huge length prefix", std::string("\xff\xff\xff\x7f", 4) + "abc", 1, "record length"},
+      {"length past the end", std::string("\x10", 1) + "abc", 1, "record length"},
+      {"overlong varint", std::string("\xff\xff\xff\xff\xff\x01", 6), 1, "bad length prefix"},
+      {"fewer records than declared", std::string("\x02\x08\x05", 3), 2, "bad length prefix"},
+      {"trailing bytes", std::string("\x00\x00", 2), 1, "bytes after the declared 1 records"},
+      {"garbage record", std::string("\x02\xff\xff", 3), 1, "Record does not parse"},
+  };
+  for (const Case& c : cases) {
+    const Drained d = ReadBytes("lengths.trace",
+                                FileWithFrame(Compress(c.plain), c.plain.size(), c.count));
+    EXPECT_EQ(d.damage, DamageKind::kCorrupt) << c.name;
+    EXPECT_NE(d.error.find(c.want), std::string::npos) << c.name << ": " << d.error;
+    EXPECT_TRUE(d.records.empty()) << c.name;
+  }
+}
+
+}  // namespace
+}  // namespace schedcheck::trace

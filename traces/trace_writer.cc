@@ -1,0 +1,168 @@
+#include "traces/trace_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+namespace schedcheck::trace {
+
+struct TraceWriter::Compressor {
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ~Compressor() { ZSTD_freeCCtx(cctx); }
+
+  // Compresses `src` as one zstd frame with fixed parameters (level, content size on, checksum
+  // off: the frame CRC32C covers the payload, single-threaded), so output is deterministic.
+  Result<std::string> Compress(const std::string& src) {
+    if (cctx == nullptr) return Error{"cannot create zstd context"};
+    ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, kZstdLevel);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0);
+    std::string dst(ZSTD_compressBound(src.size()), '\0');
+    const size_t n = ZSTD_compress2(cctx, dst.data(), dst.size(), src.data(), src.size());
+    if (ZSTD_isError(n)) return Error{std::string("zstd: ") + ZSTD_getErrorName(n)};
+    dst.resize(n);
+    return dst;
+  }
+};
+
+namespace {
+
+std::string Errno(const std::string& what, const std::string& path) {
+  return path + ": " + what + ": " + std::strerror(errno);
+}
+
+}  // namespace
+
+TraceWriter::TraceWriter(std::string path, std::string write_path, int fd, WriterOptions options)
+    : path_(std::move(path)),
+      write_path_(std::move(write_path)),
+      fd_(fd),
+      options_(options),
+      compressor_(std::make_unique<Compressor>()) {}
+
+Result<std::unique_ptr<TraceWriter>> TraceWriter::Open(const std::string& path, Header header,
+                                                       WriterOptions options) {
+  if (options.events_per_frame == 0) return Error{path + ": events_per_frame must be > 0"};
+  header.set_format_version(kFormatVersion);
+  if (header.ByteSizeLong() > kMaxHeaderBytes) {
+    return Error{path + ": header is " + std::to_string(header.ByteSizeLong()) +
+                 " bytes, limit " + std::to_string(kMaxHeaderBytes)};
+  }
+  const bool atomic = options.mode == WriterOptions::Mode::kAtomic;
+  std::string write_path = atomic ? path + ".tmp." + std::to_string(::getpid()) : path;
+  const int fd = ::open(write_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Error{Errno("cannot create", write_path)};
+  std::unique_ptr<TraceWriter> writer(new TraceWriter(path, std::move(write_path), fd, options));
+  if (Outcome o = writer->WriteAll(EncodeFileHeader(header)); !o.ok()) return o.error();
+  return writer;
+}
+
+TraceWriter::~TraceWriter() {
+  if (finished_ || fd_ < 0) return;
+  if (options_.mode == WriterOptions::Mode::kRecorder && !failed_) {
+    (void)Flush();
+    ::close(fd_);
+    fd_ = -1;
+    return;
+  }
+  Abandon();
+}
+
+void TraceWriter::Abandon() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (options_.mode == WriterOptions::Mode::kAtomic) ::unlink(write_path_.c_str());
+}
+
+Outcome TraceWriter::Fail(std::string message) {
+  failed_ = true;
+  Abandon();
+  return Error{std::move(message)};
+}
+
+Outcome TraceWriter::WriteAll(std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Fail(Errno("write failed", write_path_));
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  return Outcome::Ok();
+}
+
+Outcome TraceWriter::Append(const Record& record) {
+  if (failed_ || finished_ || fd_ < 0) return Error{path_ + ": writer is closed"};
+  const size_t size = record.ByteSizeLong();
+  if (size > kMaxRecordBytes) {
+    return Error{path_ + ": record " + std::to_string(records_written_) + " is " +
+                 std::to_string(size) + " bytes, limit " + std::to_string(kMaxRecordBytes)};
+  }
+  // Keep every frame within kMaxFrameUncompressedBytes (5 bytes bound the varint prefix).
+  if (pending_.size() + size + 5 > kMaxFrameUncompressedBytes) {
+    if (Outcome o = Flush(); !o.ok()) return o;
+  }
+  AppendDelimited(record, &pending_);
+  ++pending_count_;
+  ++records_written_;
+  if (pending_count_ >= options_.events_per_frame) return Flush();
+  return Outcome::Ok();
+}
+
+Outcome TraceWriter::Flush() {
+  if (failed_ || finished_ || fd_ < 0) return Error{path_ + ": writer is closed"};
+  if (pending_count_ == 0) return Outcome::Ok();
+  Result<std::string> payload = compressor_->Compress(pending_);
+  if (!payload.ok()) return Fail(path_ + ": " + payload.message());
+  if (payload->size() > kMaxFrameCompressedBytes) {
+    return Fail(path_ + ": compressed frame exceeds the limit");
+  }
+  std::string frame = EncodeFrameHeader(*payload, static_cast<uint32_t>(pending_.size()),
+                                        pending_count_);
+  frame += *payload;
+  if (Outcome o = WriteAll(frame); !o.ok()) return o;
+  pending_.clear();
+  pending_count_ = 0;
+  ++frames_written_;
+  return Outcome::Ok();
+}
+
+Outcome TraceWriter::Finish() {
+  if (Outcome o = Flush(); !o.ok()) return o;
+  if (::fsync(fd_) != 0) return Fail(Errno("fsync failed", write_path_));
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    const std::string message = Errno("close failed", write_path_);
+    failed_ = true;
+    if (options_.mode == WriterOptions::Mode::kAtomic) ::unlink(write_path_.c_str());
+    return Error{message};
+  }
+  if (options_.mode == WriterOptions::Mode::kAtomic &&
+      std::rename(write_path_.c_str(), path_.c_str()) != 0) {
+    const std::string message = Errno("cannot rename " + write_path_ + " to", path_);
+    failed_ = true;
+    ::unlink(write_path_.c_str());
+    return Error{message};
+  }
+  finished_ = true;
+  write_path_ = path_;
+  return Outcome::Ok();
+}
+
+Outcome WriteTrace(const std::string& path, const Trace& trace, WriterOptions options) {
+  Result<std::unique_ptr<TraceWriter>> writer = TraceWriter::Open(path, trace.header, options);
+  if (!writer.ok()) return writer.error();
+  for (const Record& record : trace.records) {
+    if (Outcome o = (*writer)->Append(record); !o.ok()) return o;
+  }
+  return (*writer)->Finish();
+}
+
+}  // namespace schedcheck::trace
