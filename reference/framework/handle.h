@@ -1,0 +1,39 @@
+// Handle: what a plugin may look at besides its arguments (framework.Handle upstream): the
+// cycle's snapshot, the non-node cluster objects, and the compatibility level. The runtime owns
+// it; plugins keep a reference for their lifetime. Contents change between cycles, never during.
+#ifndef SCHEDCHECK_REFERENCE_FRAMEWORK_HANDLE_H_
+#define SCHEDCHECK_REFERENCE_FRAMEWORK_HANDLE_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/api/selectors.h"
+#include "reference/framework/snapshot.h"
+#include "traces/k8s.pb.h"
+
+namespace schedcheck::reference {
+
+// Namespaces, PodDisruptionBudgets and PriorityClasses known to the scheduler.
+struct ClusterObjects {
+  std::map<std::string, k8s::Namespace, std::less<>> namespaces;
+  std::map<std::string, k8s::PodDisruptionBudget> pdbs;  // key "namespace/name"
+  std::map<std::string, k8s::PriorityClass> priority_classes;
+
+  // Null when the namespace object is unknown.
+  const Labels* NamespaceLabels(std::string_view name) const {
+    auto it = namespaces.find(name);
+    return it == namespaces.end() ? nullptr : &it->second.metadata().labels();
+  }
+};
+
+struct Handle {
+  const Snapshot* snapshot = nullptr;
+  const ClusterObjects* objects = nullptr;
+  std::string compat = "1.27";
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_FRAMEWORK_HANDLE_H_

@@ -1,0 +1,179 @@
+// The extension points of the scheduling framework (framework/interface.go), one small abstract
+// class each. A plugin derives from every point it implements; the runtime discovers the points
+// with dynamic_cast, as Go discovers them from the method set. Contracts are in the comments.
+#ifndef SCHEDCHECK_REFERENCE_FRAMEWORK_INTERFACE_H_
+#define SCHEDCHECK_REFERENCE_FRAMEWORK_INTERFACE_H_
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "reference/framework/cycle_state.h"
+#include "reference/framework/events.h"
+#include "reference/framework/node_info.h"
+#include "reference/framework/pod_info.h"
+#include "reference/framework/status.h"
+
+namespace schedcheck::reference {
+
+inline constexpr int64_t kMaxNodeScore = 100;
+inline constexpr int64_t kMinNodeScore = 0;
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  // The upstream name ("NodeResourcesFit"): decisions compare across builds by it.
+  virtual std::string_view Name() const = 0;
+};
+
+// Runs before a pod enters activeQ. Any non-Success gates the pod.
+class PreEnqueuePlugin : public virtual Plugin {
+ public:
+  virtual Status PreEnqueue(const Pod& pod) = 0;
+};
+
+// What the queue knows of a waiting pod, for QueueSort.
+struct QueuedPodInfo {
+  PodInfoPtr info;
+  int64_t timestamp_ns = 0;          // when it last entered the queue
+  int64_t initial_attempt_timestamp_ns = 0;
+  int attempts = 0;
+  uint64_t sequence = 0;             // enqueue order, our deterministic tie-break
+  std::set<std::string> unschedulable_plugins;
+  bool gated = false;
+  const Pod& pod() const { return *info->pod; }
+};
+
+class QueueSortPlugin : public virtual Plugin {
+ public:
+  virtual bool Less(const QueuedPodInfo& a, const QueuedPodInfo& b) const = 0;
+};
+
+// Node narrowing from PreFilter. `all_nodes` = no narrowing.
+struct PreFilterResult {
+  bool all_nodes = true;
+  std::set<std::string> node_names;
+
+  // Intersection; all_nodes is the identity.
+  PreFilterResult Merge(const PreFilterResult& other) const;
+};
+
+class PreFilterPlugin : public virtual Plugin {
+ public:
+  // Runs once per attempt. Success, Skip (v1.27: skip my Filter and AddPod/RemovePod), a
+  // rejection (the pod is unschedulable on every node) or Error. May narrow the nodes.
+  virtual Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) = 0;
+  // PreFilterExtensions: incrementally update this plugin's state as if `pod_to_add` were on
+  // (or `pod_to_remove` were gone from) `node`. Only called when HasPreFilterExtensions().
+  virtual bool HasPreFilterExtensions() const { return false; }
+  virtual Status AddPod(CycleState& state, const Pod& pod_to_schedule, const PodInfo& pod_to_add,
+                        const NodeInfo& node) {
+    (void)state, (void)pod_to_schedule, (void)pod_to_add, (void)node;
+    return Status();
+  }
+  virtual Status RemovePod(CycleState& state, const Pod& pod_to_schedule,
+                           const PodInfo& pod_to_remove, const NodeInfo& node) {
+    (void)state, (void)pod_to_schedule, (void)pod_to_remove, (void)node;
+    return Status();
+  }
+};
+
+class FilterPlugin : public virtual Plugin {
+ public:
+  // Success, Unschedulable, UnschedulableAndUnresolvable or Error. Must not mutate `node`.
+  virtual Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) = 0;
+};
+
+struct NominatingInfo {
+  enum class Mode { kNoop, kOverride };
+  Mode mode = Mode::kNoop;
+  std::string nominated_node_name;
+};
+
+struct PostFilterResult {
+  NominatingInfo nominating_info;
+  std::vector<PodPtr> victims;  // for decision records; empty when nothing was preempted
+};
+
+// Node name -> the status of its failing filter (only rejected nodes are present).
+using NodeToStatus = std::map<std::string, Status>;
+
+class PostFilterPlugin : public virtual Plugin {
+ public:
+  // Runs after no node was feasible. Success = the pod may become schedulable (e.g. preemption
+  // nominated a node); Unschedulable = this plugin could not help.
+  virtual Status PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
+                            PostFilterResult* result) = 0;
+};
+
+class PreScorePlugin : public virtual Plugin {
+ public:
+  // Runs once before scoring with the feasible nodes. Success, Skip (v1.27) or Error.
+  virtual Status PreScore(CycleState& state, const Pod& pod,
+                          const std::vector<const NodeInfo*>& nodes) = 0;
+};
+
+struct NodeScore {
+  std::string name;
+  int64_t score = 0;
+};
+using NodeScoreList = std::vector<NodeScore>;
+
+class ScorePlugin : public virtual Plugin {
+ public:
+  // A raw score for one feasible node; Error aborts the cycle.
+  virtual Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                       int64_t* score) = 0;
+  // ScoreExtensions: plugins that normalize return true and rewrite `scores` into [0, 100].
+  virtual bool HasNormalizeScore() const { return false; }
+  virtual Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) {
+    (void)state, (void)pod, (void)scores;
+    return Status();
+  }
+};
+
+class ReservePlugin : public virtual Plugin {
+ public:
+  virtual Status Reserve(CycleState& state, const Pod& pod, const std::string& node) = 0;
+  // Must be idempotent; called in reverse order even for plugins whose Reserve never ran.
+  virtual void Unreserve(CycleState& state, const Pod& pod, const std::string& node) = 0;
+};
+
+class PermitPlugin : public virtual Plugin {
+ public:
+  // Success, a rejection, or Wait with `*timeout_ns` (capped at 15 minutes by the runtime).
+  virtual Status Permit(CycleState& state, const Pod& pod, const std::string& node,
+                        int64_t* timeout_ns) = 0;
+};
+
+class PreBindPlugin : public virtual Plugin {
+ public:
+  virtual Status PreBind(CycleState& state, const Pod& pod, const std::string& node) = 0;
+};
+
+class BindPlugin : public virtual Plugin {
+ public:
+  // Skip = not mine, try the next binder; anything else is final.
+  virtual Status Bind(CycleState& state, const Pod& pod, const std::string& node) = 0;
+};
+
+class PostBindPlugin : public virtual Plugin {
+ public:
+  virtual void PostBind(CycleState& state, const Pod& pod, const std::string& node) = 0;
+};
+
+// EnqueueExtensions. A plugin that does not derive from this registers the backward-compatible
+// default set (every event on Pod, Node, CSINode, PV, PVC, StorageClass); one that returns an
+// empty list registers nothing.
+class EnqueueExtensions : public virtual Plugin {
+ public:
+  virtual std::vector<ClusterEvent> EventsToRegister() const = 0;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_FRAMEWORK_INTERFACE_H_

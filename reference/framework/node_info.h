@@ -1,0 +1,94 @@
+// NodeInfo: a node with the aggregates kube-scheduler keeps for it (framework/types.go): its
+// pods (assumed ones included), requested and non-zero requested resources, used host ports,
+// image states and the pods carrying (anti-)affinity.
+#ifndef SCHEDCHECK_REFERENCE_FRAMEWORK_NODE_INFO_H_
+#define SCHEDCHECK_REFERENCE_FRAMEWORK_NODE_INFO_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "reference/api/objects.h"
+#include "reference/framework/pod_info.h"
+
+namespace schedcheck::reference {
+
+// hostIP -> set of (protocol, port); HostPortInfo upstream. "" IP means 0.0.0.0, "" protocol TCP.
+class HostPortInfo {
+ public:
+  // Ports <= 0 are ignored (they do not claim a host port).
+  void Add(const HostPort& port);
+  void Remove(const HostPort& port);
+  // True when `port` collides: a wildcard IP collides with the same (protocol, port) on any IP;
+  // a specific IP collides with itself and with the wildcard.
+  bool CheckConflict(const HostPort& port) const;
+  size_t size() const;
+  bool operator==(const HostPortInfo&) const = default;
+
+ private:
+  std::map<std::string, std::multiset<std::pair<std::string, int32_t>>> ports_;
+};
+
+struct ImageStateSummary {
+  int64_t size = 0;
+  int num_nodes = 0;  // nodes that have this image (as of when this node was last set)
+};
+
+class NodeInfo {
+ public:
+  NodeInfo() = default;
+  explicit NodeInfo(NodePtr node) { SetNode(std::move(node)); }
+
+  // Null for a "ghost" NodeInfo holding pods of a node the cache has not seen.
+  const Node* node() const { return node_.get(); }
+  const NodePtr& node_ptr() const { return node_; }
+  const std::string& name() const;
+  void SetNode(NodePtr node);
+  void RemoveNode() { node_ = nullptr; }
+
+  const std::vector<PodInfoPtr>& pods() const { return pods_; }
+  const std::vector<PodInfoPtr>& pods_with_affinity() const { return pods_with_affinity_; }
+  const std::vector<PodInfoPtr>& pods_with_required_anti_affinity() const {
+    return pods_with_required_anti_affinity_;
+  }
+  const Resource& allocatable() const;
+  const Resource& requested() const { return requested_; }
+  // Only cpu and memory are tracked, with the per-container defaults of SEMANTICS §7.2.
+  const Resource& non_zero_requested() const { return non_zero_requested_; }
+  const HostPortInfo& used_ports() const { return used_ports_; }
+  std::map<std::string, ImageStateSummary>& image_states() { return image_states_; }
+  const std::map<std::string, ImageStateSummary>& image_states() const { return image_states_; }
+  int64_t generation() const { return generation_; }
+
+  void AddPod(PodInfoPtr pod);
+  // Removes the pod with the same uid; the last pod takes its place (upstream's order quirk).
+  // Returns false when the pod is not on this node.
+  bool RemovePod(const Pod& pod);
+  bool HasPod(const std::string& uid) const;
+
+  std::unique_ptr<NodeInfo> Clone() const { return std::make_unique<NodeInfo>(*this); }
+
+ private:
+  void UpdateAggregates(const Pod& pod, int sign);
+
+  NodePtr node_;
+  std::vector<PodInfoPtr> pods_;
+  std::vector<PodInfoPtr> pods_with_affinity_;
+  std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
+  Resource requested_;
+  Resource non_zero_requested_;
+  HostPortInfo used_ports_;
+  std::map<std::string, ImageStateSummary> image_states_;
+  int64_t generation_ = 0;
+};
+
+// Generation counter shared by all NodeInfos so the cache can tell what changed.
+int64_t NextGeneration();
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_FRAMEWORK_NODE_INFO_H_

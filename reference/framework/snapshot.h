@@ -1,0 +1,43 @@
+// Snapshot: the immutable view of the cluster that one scheduling cycle reads (internal/cache
+// snapshot.go). Node order is the cache's zone-interleaved node tree order.
+#ifndef SCHEDCHECK_REFERENCE_FRAMEWORK_SNAPSHOT_H_
+#define SCHEDCHECK_REFERENCE_FRAMEWORK_SNAPSHOT_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/framework/node_info.h"
+
+namespace schedcheck::reference {
+
+class Snapshot {
+ public:
+  Snapshot() = default;
+  // REQUIRES: node names are unique; every NodeInfo has a node.
+  explicit Snapshot(std::vector<std::shared_ptr<const NodeInfo>> ordered) { Reset(std::move(ordered)); }
+
+  void Reset(std::vector<std::shared_ptr<const NodeInfo>> ordered);
+
+  const std::vector<const NodeInfo*>& node_infos() const { return list_; }
+  const std::vector<const NodeInfo*>& have_pods_with_affinity() const { return with_affinity_; }
+  const std::vector<const NodeInfo*>& have_pods_with_required_anti_affinity() const {
+    return with_required_anti_affinity_;
+  }
+  // Null when the node is not in the snapshot.
+  const NodeInfo* Get(std::string_view name) const;
+  size_t size() const { return list_.size(); }
+
+ private:
+  std::vector<std::shared_ptr<const NodeInfo>> owned_;
+  std::vector<const NodeInfo*> list_;
+  std::vector<const NodeInfo*> with_affinity_;
+  std::vector<const NodeInfo*> with_required_anti_affinity_;
+  std::map<std::string, const NodeInfo*, std::less<>> by_name_;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_FRAMEWORK_SNAPSHOT_H_
