@@ -1,0 +1,224 @@
+#include "traces/k8s_json.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <google/protobuf/util/json_util.h>
+
+namespace schedcheck::trace {
+namespace {
+
+bool IsYamlNull(const std::string& s) { return s == "~" || s == "null" || s == "Null" || s == "NULL"; }
+
+bool IsYamlBool(const std::string& s, bool* value) {
+  if (s == "true" || s == "True" || s == "TRUE") return *value = true, true;
+  if (s == "false" || s == "False" || s == "FALSE") return *value = false, true;
+  return false;
+}
+
+// YAML 1.2 core schema integers and floats (decimal only, plus 0x / 0o for completeness).
+bool IsYamlInt(const std::string& s, int64_t* value) {
+  static const std::regex kInt("[-+]?[0-9]+");
+  if (!std::regex_match(s, kInt)) return false;
+  try {
+    *value = std::stoll(s);
+  } catch (...) {
+    return false;
+  }
+  return true;
+}
+
+bool IsYamlFloat(const std::string& s, double* value) {
+  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+  if (!std::regex_match(s, kFloat)) return false;
+  *value = std::stod(s);
+  return std::isfinite(*value);
+}
+
+nlohmann::json YamlToJson(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined:
+      return nullptr;
+    case YAML::NodeType::Scalar: {
+      const std::string& s = node.Scalar();
+      if (node.Tag() == "!") return s;  // quoted: always a string
+      bool b;
+      int64_t i;
+      double d;
+      if (IsYamlNull(s)) return nullptr;
+      if (IsYamlBool(s, &b)) return b;
+      if (IsYamlInt(s, &i)) return i;
+      if (IsYamlFloat(s, &d)) return d;
+      return s;
+    }
+    case YAML::NodeType::Sequence: {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& item : node) out.push_back(YamlToJson(item));
+      return out;
+    }
+    case YAML::NodeType::Map: {
+      nlohmann::json out = nlohmann::json::object();
+      for (const auto& kv : node) out[kv.first.as<std::string>()] = YamlToJson(kv.second);
+      return out;
+    }
+  }
+  return nullptr;
+}
+
+// Quantities written as bare YAML/JSON numbers ("cpu: 2") become the strings Kubernetes uses.
+void StringifyQuantities(nlohmann::json& list) {
+  if (!list.is_object()) return;
+  for (auto& [key, value] : list.items()) {
+    if (value.is_number_integer()) {
+      value = std::to_string(value.get<int64_t>());
+    } else if (value.is_number_float()) {
+      std::ostringstream os;
+      os << value.get<double>();
+      value = os.str();
+    }
+  }
+}
+
+void NormalizeContainer(nlohmann::json& c) {
+  if (!c.is_object() || !c.contains("resources")) return;
+  auto& r = c["resources"];
+  if (!r.is_object()) return;
+  if (r.contains("requests")) StringifyQuantities(r["requests"]);
+  if (r.contains("limits")) StringifyQuantities(r["limits"]);
+}
+
+// Label values and other string maps may arrive as YAML numbers or booleans ("tier: 1").
+void StringifyMapValues(nlohmann::json& map) {
+  if (!map.is_object()) return;
+  for (auto& [key, value] : map.items()) {
+    if (value.is_number() || value.is_boolean()) value = value.dump();
+  }
+}
+
+void NormalizeMetadata(nlohmann::json& obj) {
+  if (!obj.is_object() || !obj.contains("metadata") || !obj["metadata"].is_object()) return;
+  auto& meta = obj["metadata"];
+  if (meta.contains("labels")) StringifyMapValues(meta["labels"]);
+  if (meta.contains("annotations")) StringifyMapValues(meta["annotations"]);
+}
+
+void NormalizePod(nlohmann::json& pod) {
+  NormalizeMetadata(pod);
+  if (!pod.contains("spec") || !pod["spec"].is_object()) return;
+  auto& spec = pod["spec"];
+  for (const char* list : {"containers", "initContainers"}) {
+    if (spec.contains(list) && spec[list].is_array()) {
+      for (auto& c : spec[list]) NormalizeContainer(c);
+    }
+  }
+  if (spec.contains("overhead")) StringifyQuantities(spec["overhead"]);
+  if (spec.contains("nodeSelector")) StringifyMapValues(spec["nodeSelector"]);
+  NormalizeContainer(spec);  // pod-level spec.resources
+}
+
+void NormalizeNode(nlohmann::json& node) {
+  NormalizeMetadata(node);
+  if (!node.contains("status") || !node["status"].is_object()) return;
+  auto& status = node["status"];
+  if (status.contains("capacity")) StringifyQuantities(status["capacity"]);
+  if (status.contains("allocatable")) StringifyQuantities(status["allocatable"]);
+}
+
+template <typename Message>
+Result<Message> Decode(nlohmann::json json, const std::string& where, void (*normalize)(nlohmann::json&)) {
+  if (!json.is_object()) return Error{where + ": expected an object, got " + std::string(json.type_name())};
+  if (normalize) normalize(json);
+  Message out;
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = true;
+  auto status = google::protobuf::util::JsonStringToMessage(json.dump(), &out, options);
+  if (!status.ok()) return Error{where + ": " + std::string(status.message())};
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const std::string& source) {
+  std::vector<Document> docs;
+  try {
+    std::vector<YAML::Node> nodes = YAML::LoadAll(std::string(text));
+    for (const YAML::Node& node : nodes) {
+      if (node.IsNull()) continue;  // empty document between separators
+      docs.push_back({YamlToJson(node), node.Mark().line + 1});
+    }
+  } catch (const YAML::Exception& e) {
+    return Error{source + ": line " + std::to_string(e.mark.line + 1) + ", column " +
+                 std::to_string(e.mark.column + 1) + ": YAML: " + e.msg};
+  }
+  return docs;
+}
+
+Result<nlohmann::json> ParseJson(std::string_view text, const std::string& source) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return Error{source + ": byte " + std::to_string(e.byte) + ": JSON: " + e.what()};
+  }
+}
+
+Result<std::vector<Document>> ReadDocumentsFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot open file"};
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  auto ends_with = [&](std::string_view suffix) {
+    return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends_with(".jsonl")) {
+    std::vector<Document> docs;
+    std::istringstream lines(text);
+    std::string line;
+    int number = 0;
+    while (std::getline(lines, line)) {
+      ++number;
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      Result<nlohmann::json> j = ParseJson(line, path + ": line " + std::to_string(number));
+      if (!j.ok()) return j.error();
+      docs.push_back({std::move(*j), number});
+    }
+    return docs;
+  }
+  if (ends_with(".json")) {
+    Result<nlohmann::json> j = ParseJson(text, path);
+    if (!j.ok()) return j.error();
+    return std::vector<Document>{{std::move(*j), 1}};
+  }
+  if (ends_with(".yaml") || ends_with(".yml")) return ParseYamlDocuments(text, path);
+  return Error{path + ": unknown file type (want .yaml, .yml, .json or .jsonl)"};
+}
+
+Result<k8s::Pod> PodFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::Pod>(json, where, &NormalizePod);
+}
+Result<k8s::Node> NodeFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::Node>(json, where, &NormalizeNode);
+}
+Result<k8s::Namespace> NamespaceFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::Namespace>(json, where, &NormalizeMetadata);
+}
+Result<k8s::PriorityClass> PriorityClassFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::PriorityClass>(json, where, &NormalizeMetadata);
+}
+Result<k8s::PodDisruptionBudget> PdbFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::PodDisruptionBudget>(json, where, &NormalizeMetadata);
+}
+
+std::string ToJson(const google::protobuf::Message& message) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions options;
+  (void)google::protobuf::util::MessageToJsonString(message, &out, options);
+  return out;
+}
+
+}  // namespace schedcheck::trace

@@ -1,0 +1,47 @@
+// Kubernetes JSON / YAML <-> the objects of traces/k8s.proto. YAML is read with yaml-cpp into the
+// same JSON tree (nlohmann::json) that JSON files produce, so both share one decoder: protobuf's
+// proto3 JSON mapping, which uses Kubernetes' field names. Unknown fields are dropped (captures
+// hold far more than scheduling reads); type errors name the field.
+#ifndef SCHEDCHECK_TRACES_K8S_JSON_H_
+#define SCHEDCHECK_TRACES_K8S_JSON_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reference/base/result.h"
+#include "traces/k8s.pb.h"
+
+namespace schedcheck::trace {
+
+// One YAML or JSON document, with the line it starts on (1-based) for error messages.
+struct Document {
+  nlohmann::json json;
+  int line = 1;
+};
+
+// Parses every document of a YAML stream ("---" separated). Plain scalars become JSON numbers,
+// booleans and null by the YAML 1.2 core schema; quoted scalars stay strings. Errors carry
+// `source` and the line and column.
+Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const std::string& source);
+// Parses a JSON text (one value). Errors carry `source` and the byte position.
+Result<nlohmann::json> ParseJson(std::string_view text, const std::string& source);
+// Reads a file and parses it by extension: .yaml/.yml as YAML documents, .json as one JSON value,
+// .jsonl as one value per non-empty line (each a Document with its line).
+Result<std::vector<Document>> ReadDocumentsFile(const std::string& path);
+
+// Decoders: `where` prefixes errors ("cases.yaml: line 12: pods[3]").
+Result<k8s::Pod> PodFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::Node> NodeFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::Namespace> NamespaceFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::PriorityClass> PriorityClassFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::PodDisruptionBudget> PdbFromJson(const nlohmann::json& json, const std::string& where);
+
+// Kubernetes JSON of any of the messages above (compact, one line).
+std::string ToJson(const google::protobuf::Message& message);
+
+}  // namespace schedcheck::trace
+
+#endif  // SCHEDCHECK_TRACES_K8S_JSON_H_

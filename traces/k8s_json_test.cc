@@ -1,0 +1,82 @@
+#include "traces/k8s_json.h"
+
+#include <gtest/gtest.h>
+
+namespace schedcheck::trace {
+namespace {
+
+TEST(K8sJsonTest, YamlPodWithBareNumbersDecodes) {
+  auto docs = ParseYamlDocuments(R"(
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  labels: {tier: 1, app: web}
+  managedFields: [{manager: kubectl}]
+spec:
+  priority: 10
+  containers:
+  - name: c
+    image: nginx
+    resources:
+      requests: {cpu: 2, memory: "1Gi"}
+    ports: [{containerPort: 80, hostPort: 8080, hostIP: "127.0.0.1"}]
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {}
+        topologyKey: zone
+---
+kind: Node
+metadata: {name: n1}
+spec:
+  unschedulable: true
+status:
+  allocatable: {cpu: "4", pods: 110}
+)", "test.yaml");
+  ASSERT_TRUE(docs.ok()) << docs.message();
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ((*docs)[1].line, 22);  // "kind: Node" after the separator
+  Result<k8s::Pod> pod = PodFromJson((*docs)[0].json, "doc0");
+  ASSERT_TRUE(pod.ok()) << pod.message();
+  EXPECT_EQ(pod->metadata().labels().at("tier"), "1");
+  EXPECT_EQ(pod->spec().priority(), 10);
+  EXPECT_EQ(pod->spec().containers(0).resources().requests().at("cpu"), "2");
+  EXPECT_EQ(pod->spec().containers(0).ports(0).host_ip(), "127.0.0.1");
+  const auto& term = pod->spec().affinity().pod_anti_affinity()
+                         .required_during_scheduling_ignored_during_execution(0);
+  EXPECT_TRUE(term.has_label_selector());   // empty selector is present, not nil
+  EXPECT_FALSE(term.has_namespace_selector());
+  Result<k8s::Node> node = NodeFromJson((*docs)[1].json, "doc1");
+  ASSERT_TRUE(node.ok()) << node.message();
+  EXPECT_TRUE(node->spec().unschedulable());
+  EXPECT_EQ(node->status().allocatable().at("pods"), "110");
+}
+
+TEST(K8sJsonTest, TypeErrorsNameTheField) {
+  auto json = nlohmann::json::parse(R"({"metadata":{"name":"p"},"spec":{"priority":"high"}})");
+  Result<k8s::Pod> pod = PodFromJson(json, "cases.json: pods[2]");
+  ASSERT_FALSE(pod.ok());
+  EXPECT_NE(pod.message().find("cases.json: pods[2]"), std::string::npos) << pod.message();
+  EXPECT_NE(pod.message().find("priority"), std::string::npos) << pod.message();
+}
+
+TEST(K8sJsonTest, YamlSyntaxErrorHasLine) {
+  auto docs = ParseYamlDocuments("a: 1\nb: [1, 2\n", "bad.yaml");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_NE(docs.message().find("bad.yaml: line"), std::string::npos) << docs.message();
+}
+
+TEST(K8sJsonTest, RoundTripKeepsKubernetesNames) {
+  k8s::Pod pod;
+  pod.mutable_metadata()->set_name("p");
+  pod.mutable_spec()->set_node_name("n1");
+  std::string json = ToJson(pod);
+  EXPECT_NE(json.find("\"nodeName\":\"n1\""), std::string::npos) << json;
+  Result<k8s::Pod> back = PodFromJson(nlohmann::json::parse(json), "rt");
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->spec().node_name(), "n1");
+}
+
+}  // namespace
+}  // namespace schedcheck::trace
