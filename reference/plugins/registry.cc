@@ -1,0 +1,32 @@
+#include "reference/plugins/registry.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+// @includes (one line per plugin header, kept sorted)
+
+namespace schedcheck::reference {
+namespace {
+
+void Add(Registry& registry, std::string name, PluginFactory factory) {
+  Outcome ok = registry.Register(std::move(name), std::move(factory));
+  if (!ok.ok()) {
+    std::fprintf(stderr, "%s\n", ok.message().c_str());
+    std::abort();
+  }
+}
+
+Registry Build() {
+  Registry r;
+  // @register (one line per plugin: Add(r, "Name", Factory);)
+  return r;
+}
+
+}  // namespace
+
+const Registry& PluginRegistry() {
+  static const Registry registry = Build();
+  return registry;
+}
+
+}  // namespace schedcheck::reference
