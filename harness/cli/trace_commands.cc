@@ -1,0 +1,356 @@
+#include "harness/cli/trace_commands.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <utility>
+
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/type_resolver.h"
+#include "google/protobuf/util/type_resolver_util.h"
+#include "nlohmann/json.hpp"
+#include "reference/base/result.h"
+#include "traces/sample_trace.h"
+#include "traces/trace_format.h"
+#include "traces/trace_reader.h"
+#include "traces/trace_writer.h"
+
+namespace schedcheck::cli {
+namespace {
+
+namespace pb = google::protobuf;
+using trace::Header;
+using trace::ReadStatus;
+using trace::Record;
+using trace::TraceReader;
+
+std::string StatusText(const pb::util::Status& status) {
+  const auto m = status.message();
+  return std::string(m.data(), m.size());
+}
+
+// Proto3 JSON of `message`. Equivalent to MessageToJsonString, but converts the deterministic
+// binary serialization, so map entries come out sorted by key and equal messages print equal text
+// (MessageToJsonString iterates maps in hash order).
+Result<std::string> ToJson(const pb::Message& message) {
+  static constexpr char kUrlPrefix[] = "type.googleapis.com";
+  static pb::util::TypeResolver* const resolver =
+      pb::util::NewTypeResolverForDescriptorPool(kUrlPrefix, pb::DescriptorPool::generated_pool());
+  pb::util::JsonPrintOptions options;
+  options.add_whitespace = false;
+  options.always_print_primitive_fields = false;
+  options.preserve_proto_field_names = false;
+  std::string json;
+  const pb::util::Status status = pb::util::BinaryToJsonString(
+      resolver, std::string(kUrlPrefix) + "/" + message.GetDescriptor()->full_name(),
+      trace::SerializeDeterministic(message), &json, options);
+  if (!status.ok()) return Error{StatusText(status)};
+  return json;
+}
+
+pb::util::Status FromJson(const std::string& json, pb::Message* message) {
+  pb::util::JsonParseOptions options;
+  options.ignore_unknown_fields = false;
+  return pb::util::JsonStringToMessage(json, message, options);
+}
+
+// A text file written to "<path>.tmp.<pid>" and renamed onto `path` by Commit(); removed if
+// never committed.
+class AtomicTextFile {
+ public:
+  explicit AtomicTextFile(std::string path)
+      : path_(std::move(path)), temp_(path_ + ".tmp." + std::to_string(::getpid())) {
+    out_.open(temp_, std::ios::binary | std::ios::trunc);
+  }
+  ~AtomicTextFile() {
+    if (!committed_) {
+      out_.close();
+      std::remove(temp_.c_str());
+    }
+  }
+  bool is_open() const { return out_.is_open(); }
+  std::ostream& stream() { return out_; }
+  const std::string& temp_path() const { return temp_; }
+  Outcome Commit() {
+    out_.flush();
+    const bool good = out_.good();
+    out_.close();
+    if (!good || std::rename(temp_.c_str(), path_.c_str()) != 0) {
+      return Error{path_ + ": cannot write the output file"};
+    }
+    committed_ = true;
+    return Outcome::Ok();
+  }
+
+ private:
+  std::string path_;
+  std::string temp_;
+  std::ofstream out_;
+  bool committed_ = false;
+};
+
+const char* BodyName(const Record& r) {
+  switch (r.body_case()) {
+    case Record::kApi: return "api";
+    case Record::kAttempt: return "attempt";
+    case Record::kQueue: return "queue";
+    case Record::kBinding: return "binding";
+    case Record::BODY_NOT_SET: return "empty";
+  }
+  return "unknown";
+}
+
+const char* ObjectKind(const trace::ApiEvent& e) {
+  switch (e.object_case()) {
+    case trace::ApiEvent::kPod: return "Pod";
+    case trace::ApiEvent::kNode: return "Node";
+    case trace::ApiEvent::kNamespace: return "Namespace";
+    case trace::ApiEvent::kPriorityClass: return "PriorityClass";
+    case trace::ApiEvent::kPodDisruptionBudget: return "PodDisruptionBudget";
+    case trace::ApiEvent::OBJECT_NOT_SET: return "none";
+  }
+  return "unknown";
+}
+
+std::string Seconds(int64_t ns) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(3) << static_cast<double>(ns) / 1e9;
+  return s.str();
+}
+
+// Binary -> JSON Lines, onto `out`. Returns false (after printing the error) on damage.
+bool WriteJsonLines(TraceReader& reader, std::ostream& out, std::ostream& err) {
+  Result<std::string> header = ToJson(reader.header());
+  if (!header.ok()) {
+    err << "header: " << header.message() << "\n";
+    return false;
+  }
+  out << "{\"header\":" << *header << "}\n";
+  Record record;
+  ReadStatus status;
+  while ((status = reader.Next(&record)) == ReadStatus::kRecord) {
+    Result<std::string> json = ToJson(record);
+    if (!json.ok()) {
+      err << "event " << reader.records_read() - 1 << ": " << json.message() << "\n";
+      return false;
+    }
+    out << *json << "\n";
+  }
+  if (status == ReadStatus::kError) {
+    out.flush();
+    err << reader.error() << "\n";
+    return false;
+  }
+  return true;
+}
+
+// If `line` is exactly {"header": {...}}, returns the inner object's JSON text.
+std::optional<std::string> HeaderObject(const std::string& line) {
+  const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || j.size() != 1 || !j.contains("header")) return std::nullopt;
+  return j["header"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+int JsonLinesToBinary(const std::string& in_path, const std::string& out_path,
+                      std::ostream& err) {
+  std::ifstream in(in_path, std::ios::binary);
+  if (!in) {
+    err << in_path << ": cannot open\n";
+    return kExitBadInput;
+  }
+  Header header;
+  header.set_producer("schedcheck trace convert");
+  header.set_compat(std::string(trace::kCompatLevel));
+  std::string line;
+  int64_t line_no = 0;
+  bool have_line = false;
+  // The first non-empty line may be the header.
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    have_line = true;
+    if (std::optional<std::string> h = HeaderObject(line)) {
+      header.Clear();
+      if (pb::util::Status s = FromJson(*h, &header); !s.ok()) {
+        err << in_path << ": line " << line_no << ": invalid header: " << StatusText(s) << "\n";
+        return kExitBadInput;
+      }
+      have_line = false;
+    }
+    break;
+  }
+  auto writer = trace::TraceWriter::Open(out_path, header);
+  if (!writer.ok()) {
+    err << writer.message() << "\n";
+    return kExitBadInput;
+  }
+  Record record;
+  while (have_line || std::getline(in, line)) {
+    if (!have_line) ++line_no;
+    have_line = false;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    record.Clear();
+    if (pb::util::Status s = FromJson(line, &record); !s.ok()) {
+      err << in_path << ": line " << line_no << ": invalid Record: " << StatusText(s) << "\n";
+      return kExitBadInput;  // the writer's destructor removes its temporary file
+    }
+    if (Outcome o = (*writer)->Append(record); !o.ok()) {
+      err << in_path << ": line " << line_no << ": " << o.message() << "\n";
+      return kExitBadInput;
+    }
+  }
+  if (Outcome o = (*writer)->Finish(); !o.ok()) {
+    err << o.message() << "\n";
+    return kExitBadInput;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string VersionString() {
+  return "schedcheck " + std::string(kSchedcheckVersion) + " (trace format " +
+         std::to_string(trace::kFormatVersion) + ", compat " + std::string(trace::kCompatLevel) +
+         ")";
+}
+
+int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err) {
+  Result<TraceReader> reader = TraceReader::Open(path);
+  if (!reader.ok()) {
+    err << reader.message() << "\n";
+    return kExitBadInput;
+  }
+  const Header& h = reader->header();
+  out << "file: " << path << "\n"
+      << "format_version: " << h.format_version() << "\n"
+      << "producer: " << h.producer() << "\n"
+      << "compat: " << h.compat() << "\n"
+      << "seed: " << h.seed() << "\n"
+      << "config_hash: " << h.config_hash() << "\n";
+  const std::map<std::string, std::string> labels(h.labels().begin(), h.labels().end());
+  for (const auto& [key, value] : labels) out << "label: " << key << "=" << value << "\n";
+
+  std::map<std::string, int64_t> by_body;
+  std::map<std::string, int64_t> by_kind_type;
+  int64_t first_ns = 0, last_ns = 0;
+  Record r;
+  ReadStatus status;
+  while ((status = reader->Next(&r)) == ReadStatus::kRecord) {
+    if (reader->records_read() == 1) first_ns = last_ns = r.time_ns();
+    first_ns = std::min(first_ns, r.time_ns());
+    last_ns = std::max(last_ns, r.time_ns());
+    ++by_body[BodyName(r)];
+    if (r.has_api()) {
+      ++by_kind_type[std::string(ObjectKind(r.api())) + " " +
+                     trace::EventType_Name(r.api().type())];
+    }
+  }
+  out << "frames: " << reader->frames_read() << "\n"
+      << "records: " << reader->records_read() << "\n";
+  for (const auto& [name, n] : by_body) out << "records." << name << ": " << n << "\n";
+  for (const auto& [name, n] : by_kind_type) out << "api: " << name << ": " << n << "\n";
+  out << "time_span_s: " << Seconds(last_ns - first_ns) << " (first " << Seconds(first_ns)
+      << ", last " << Seconds(last_ns) << ")\n";
+  if (status == ReadStatus::kError) {
+    out << "damage: " << trace::DamageKindName(reader->damage()) << "\n";
+    err << reader->error() << "\n";
+    return kExitBadInput;
+  }
+  return 0;
+}
+
+int TraceCat(const std::string& path, std::ostream& out, std::ostream& err) {
+  Result<TraceReader> reader = TraceReader::Open(path);
+  if (!reader.ok()) {
+    err << reader.message() << "\n";
+    return kExitBadInput;
+  }
+  return WriteJsonLines(*reader, out, err) ? 0 : kExitBadInput;
+}
+
+int TraceConvert(const std::string& in_path, const std::string& out_path, std::ostream& err) {
+  std::ifstream probe(in_path, std::ios::binary);
+  if (!probe) {
+    err << in_path << ": cannot open\n";
+    return kExitBadInput;
+  }
+  std::string magic(trace::kFileMagic.size(), '\0');
+  probe.read(magic.data(), static_cast<std::streamsize>(magic.size()));
+  magic.resize(static_cast<size_t>(probe.gcount()));
+  probe.close();
+  if (magic != trace::kFileMagic) return JsonLinesToBinary(in_path, out_path, err);
+
+  Result<TraceReader> reader = TraceReader::Open(in_path);
+  if (!reader.ok()) {
+    err << reader.message() << "\n";
+    return kExitBadInput;
+  }
+  AtomicTextFile out(out_path);
+  if (!out.is_open()) {
+    err << out.temp_path() << ": cannot create\n";
+    return kExitBadInput;
+  }
+  if (!WriteJsonLines(*reader, out.stream(), err)) return kExitBadInput;
+  if (Outcome o = out.Commit(); !o.ok()) {
+    err << o.message() << "\n";
+    return kExitBadInput;
+  }
+  return 0;
+}
+
+int TraceSample(const std::string& out_path, std::ostream& err) {
+  if (Outcome o = trace::WriteTrace(out_path, trace::MakeSampleTrace()); !o.ok()) {
+    err << o.message() << "\n";
+    return kExitBadInput;
+  }
+  return 0;
+}
+
+void AddVersionCommand(CLI::App& app, int* exit_code) {
+  CLI::App* version = app.add_subcommand("version", "Print the version and the trace format");
+  version->callback([exit_code] {
+    std::cout << VersionString() << "\n";
+    *exit_code = 0;
+  });
+}
+
+void AddTraceCommands(CLI::App& app, int* exit_code) {
+  CLI::App* trace = app.add_subcommand("trace", "Inspect, convert and generate trace files");
+  trace->require_subcommand(1);
+
+  auto info_path = std::make_shared<std::string>();
+  CLI::App* info = trace->add_subcommand(
+      "info", "Header, counts by record type, object kind and event type, time span, frames");
+  info->add_option("FILE", *info_path, "trace file")->required();
+  info->callback([=] { *exit_code = TraceInfo(*info_path, std::cout, std::cerr); });
+
+  auto cat_path = std::make_shared<std::string>();
+  CLI::App* cat = trace->add_subcommand(
+      "cat", "Print the trace as JSON Lines: {\"header\":...} then one Record per line");
+  cat->add_option("FILE", *cat_path, "trace file")->required();
+  cat->callback([=] { *exit_code = TraceCat(*cat_path, std::cout, std::cerr); });
+
+  auto in = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  CLI::App* convert = trace->add_subcommand(
+      "convert", "Convert binary <-> JSON Lines (direction from the input's magic)");
+  convert->add_option("IN", *in, "input: binary trace or JSON Lines")->required();
+  convert->add_option("OUT", *out, "output, written atomically")->required();
+  convert->callback([=] { *exit_code = TraceConvert(*in, *out, std::cerr); });
+
+  auto sample_out = std::make_shared<std::string>();
+  CLI::App* sample = trace->add_subcommand("sample", "Write the built-in sample trace");
+  sample->add_option("OUT", *sample_out, "output trace file")->required();
+  sample->callback([=] { *exit_code = TraceSample(*sample_out, std::cerr); });
+}
+
+}  // namespace schedcheck::cli
