@@ -129,7 +129,8 @@ TEST(TraceReaderTest, TruncationAtEveryOffset) {
                                                  : MakeSampleTrace().records.size();
     const Drained d = Drain(*reader);
     EXPECT_EQ(d.records.size(), want) << "cut at " << cut;
-    const bool at_boundary = cut == frames[0].offset || frames[complete - 1].end == cut;
+    const bool at_boundary =
+        cut == frames[0].offset || (complete > 0 && frames[complete - 1].end == cut);
     if (at_boundary) {
       EXPECT_EQ(d.last, ReadStatus::kEnd) << cut << ": " << d.error;
     } else {
