@@ -28,8 +28,17 @@ struct ClusterObjects {
   }
 };
 
+// The pods nominated to a node (the queue's nominator), for filtering with nominated pods and
+// for preemption.
+class PodNominator {
+ public:
+  virtual ~PodNominator() = default;
+  virtual std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const = 0;
+};
+
 struct Handle {
   const Snapshot* snapshot = nullptr;
+  const PodNominator* nominator = nullptr;  // null: no nominated pods
   const ClusterObjects* objects = nullptr;
   std::string compat = "1.27";
 };

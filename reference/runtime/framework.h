@@ -1,0 +1,118 @@
+// Framework: one profile's plugins, instantiated and ordered per extension point, and the code
+// that runs each point with upstream's contracts (framework/runtime/framework.go, v1.27).
+#ifndef SCHEDCHECK_REFERENCE_RUNTIME_FRAMEWORK_H_
+#define SCHEDCHECK_REFERENCE_RUNTIME_FRAMEWORK_H_
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "reference/framework/handle.h"
+#include "reference/framework/interface.h"
+#include "reference/framework/registry.h"
+#include "reference/runtime/profile.h"
+
+namespace schedcheck::reference {
+
+// One node's scores: per score plugin (in plugin order) the raw score, the normalized score and
+// the weighted score, and the weighted total.
+struct PluginScore {
+  std::string plugin;
+  int64_t raw = 0;
+  int64_t normalized = 0;
+  int64_t weighted = 0;
+};
+struct NodePluginScores {
+  std::string name;
+  std::vector<PluginScore> scores;
+  int64_t total = 0;
+};
+
+// 15 minutes: the longest a Permit plugin may make a pod wait.
+inline constexpr int64_t kMaxPermitWaitNs = 15LL * 60 * 1000 * 1000 * 1000;
+
+class Framework {
+ public:
+  // Instantiates every plugin the profile names (with its pluginConfig args), builds the
+  // per-point lists (explicit lists, then MultiPoint expansion with upstream's ordering) and the
+  // score weights. `handle` must outlive the framework.
+  static Result<std::unique_ptr<Framework>> Create(const Profile& profile, const Registry& registry,
+                                                   const Handle* handle);
+
+  const std::string& scheduler_name() const { return scheduler_name_; }
+  const Handle& handle() const { return *handle_; }
+  std::optional<int32_t> percentage_of_nodes_to_score() const { return percentage_; }
+
+  // --- extension points, in the order a pod meets them ---
+  Status RunPreEnqueuePlugins(const Pod& pod) const;
+  bool QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) const;
+  Status RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilterResult* result) const;
+  Status RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod, const PodInfo& to_add,
+                                     const NodeInfo& node) const;
+  Status RunPreFilterExtensionRemovePod(CycleState& state, const Pod& pod, const PodInfo& to_remove,
+                                        const NodeInfo& node) const;
+  // Filters in order, stopping at the first non-Success (which names its plugin).
+  Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
+  // Two passes when higher-or-equal priority pods are nominated to the node (SEMANTICS §2.5).
+  Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
+                                           const NodeInfo& node) const;
+  // For explain: every filter plugin's own status on the node, without short-circuit.
+  std::vector<std::pair<std::string, Status>> RunEachFilterPlugin(const CycleState& state,
+                                                                   const Pod& pod,
+                                                                   const NodeInfo& node) const;
+  Status RunPostFilterPlugins(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
+                              PostFilterResult* result) const;
+  Status RunPreScorePlugins(CycleState& state, const Pod& pod,
+                            const std::vector<const NodeInfo*>& nodes) const;
+  Status RunScorePlugins(const CycleState& state, const Pod& pod,
+                         const std::vector<const NodeInfo*>& nodes,
+                         std::vector<NodePluginScores>* out) const;
+  Status RunReservePluginsReserve(CycleState& state, const Pod& pod, const std::string& node) const;
+  void RunReservePluginsUnreserve(CycleState& state, const Pod& pod, const std::string& node) const;
+  // Success, a rejection, Error, or Wait with the per-plugin timeouts in `waits`.
+  Status RunPermitPlugins(CycleState& state, const Pod& pod, const std::string& node,
+                          std::map<std::string, int64_t>* waits) const;
+  Status RunPreBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;
+  Status RunBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;
+  void RunPostBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;
+
+  bool HasFilterPlugins() const { return !filter_.empty(); }
+  bool HasScorePlugins() const { return !score_.empty(); }
+  bool HasPostFilterPlugins() const { return !post_filter_.empty(); }
+
+  // Plugin names per point, in run order (for explain and tests).
+  std::vector<std::string> PluginNames(ExtensionPoint point) const;
+  int64_t ScoreWeight(const std::string& plugin) const;
+  // Every plugin's event registration: (event, plugin) pairs in plugin-name order.
+  std::vector<std::pair<ClusterEvent, std::string>> EventRegistrations() const;
+
+ private:
+  Framework() = default;
+
+  std::string scheduler_name_;
+  std::optional<int32_t> percentage_;
+  const Handle* handle_ = nullptr;
+  std::map<std::string, std::unique_ptr<Plugin>> plugins_;
+  std::vector<PreEnqueuePlugin*> pre_enqueue_;
+  std::vector<QueueSortPlugin*> queue_sort_;
+  std::vector<PreFilterPlugin*> pre_filter_;
+  std::vector<FilterPlugin*> filter_;
+  std::vector<PostFilterPlugin*> post_filter_;
+  std::vector<PreScorePlugin*> pre_score_;
+  std::vector<ScorePlugin*> score_;
+  std::vector<ReservePlugin*> reserve_;
+  std::vector<PermitPlugin*> permit_;
+  std::vector<PreBindPlugin*> pre_bind_;
+  std::vector<BindPlugin*> bind_;
+  std::vector<PostBindPlugin*> post_bind_;
+  std::map<std::string, int64_t> score_weight_;
+
+  friend class FrameworkBuilder;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_RUNTIME_FRAMEWORK_H_

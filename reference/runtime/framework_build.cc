@@ -1,0 +1,208 @@
+// Framework construction: plugin instantiation, per-point lists, MultiPoint expansion, weights.
+#include <set>
+
+#include "reference/runtime/framework.h"
+
+namespace schedcheck::reference {
+
+// Insertion-ordered set of names, as upstream's orderedSet.
+class OrderedNames {
+ public:
+  bool Insert(const std::string& name) {
+    if (!set_.insert(name).second) return false;
+    list_.push_back(name);
+    return true;
+  }
+  bool Has(const std::string& name) const { return set_.count(name) > 0; }
+  void Erase(const std::string& name) {
+    set_.erase(name);
+    list_.erase(std::remove(list_.begin(), list_.end(), name), list_.end());
+  }
+  const std::vector<std::string>& list() const { return list_; }
+
+ private:
+  std::set<std::string> set_;
+  std::vector<std::string> list_;
+};
+
+class FrameworkBuilder {
+ public:
+  FrameworkBuilder(Framework* fw, const Profile& profile) : fw_(fw), profile_(profile) {}
+
+  Outcome Build(const Registry& registry) {
+    if (Outcome ok = Instantiate(registry); !ok) return ok;
+    for (int i = 0; i < kNumExtensionPoints; ++i) {
+      auto point = static_cast<ExtensionPoint>(i);
+      if (point == ExtensionPoint::kMultiPoint) continue;
+      if (Outcome ok = BuildPoint(point); !ok) return ok;
+    }
+    if (fw_->queue_sort_.empty()) return Error{Prefix() + "no queue sort plugin is enabled"};
+    if (fw_->queue_sort_.size() > 1) return Error{Prefix() + "only one queue sort plugin can be enabled"};
+    if (fw_->bind_.empty()) return Error{Prefix() + "at least one bind plugin is needed"};
+    return ScoreWeights();
+  }
+
+ private:
+  std::string Prefix() const { return "profile \"" + profile_.scheduler_name + "\": "; }
+
+  Outcome Instantiate(const Registry& registry) {
+    for (const auto& [name, args] : profile_.plugin_config) {
+      if (!registry.Find(name)) return Error{Prefix() + "pluginConfig: unknown plugin \"" + name + "\""};
+    }
+    for (const PluginSet& set : profile_.plugins) {
+      for (const PluginEntry& e : set.enabled) {
+        if (fw_->plugins_.count(e.name)) continue;
+        const PluginFactory* factory = registry.Find(e.name);
+        if (!factory) return Error{Prefix() + "plugin \"" + e.name + "\" does not exist"};
+        auto args_it = profile_.plugin_config.find(e.name);
+        nlohmann::json args = args_it == profile_.plugin_config.end() ? nlohmann::json() : args_it->second;
+        auto plugin = (*factory)(args, *fw_->handle_);
+        if (!plugin.ok()) return Error{Prefix() + "plugin \"" + e.name + "\": " + plugin.message()};
+        fw_->plugins_[e.name] = std::move(*plugin);
+      }
+    }
+    return Outcome::Ok();
+  }
+
+  template <typename T>
+  Outcome Fill(ExtensionPoint point, std::vector<T*>& out) {
+    const PluginSet& explicit_set = profile_.at(point);
+    const PluginSet& multi = profile_.at(ExtensionPoint::kMultiPoint);
+    std::string point_name(ExtensionPointName(point));
+    // Explicit per-point list (updatePluginList).
+    OrderedNames enabled;
+    for (const PluginEntry& e : explicit_set.enabled) {
+      if (!dynamic_cast<T*>(fw_->plugins_.at(e.name).get())) {
+        return Error{Prefix() + "plugin \"" + e.name + "\" does not extend " + point_name + " plugin"};
+      }
+      if (!enabled.Insert(e.name)) return Error{Prefix() + "plugin \"" + e.name + "\" already registered as \"" + point_name + "\""};
+    }
+    std::set<std::string> disabled;
+    for (const PluginEntry& e : explicit_set.disabled) disabled.insert(e.name);
+    std::vector<std::string> order = enabled.list();
+    if (!multi.enabled.empty() && !disabled.count("*")) {
+      // MultiPoint expansion (expandMultiPointPlugins).
+      OrderedNames multi_enabled, overrides;
+      for (const PluginEntry& e : multi.enabled) {
+        if (!dynamic_cast<T*>(fw_->plugins_.at(e.name).get())) continue;
+        if (disabled.count(e.name)) continue;
+        if (enabled.Has(e.name)) {
+          overrides.Insert(e.name);
+          continue;
+        }
+        if (!multi_enabled.Insert(e.name)) {
+          return Error{Prefix() + "plugin \"" + e.name + "\" already registered as \"" + point_name + "\""};
+        }
+      }
+      order.clear();
+      for (const std::string& n : enabled.list()) {
+        if (overrides.Has(n)) order.push_back(n);
+      }
+      for (const std::string& n : multi_enabled.list()) order.push_back(n);
+      for (const std::string& n : enabled.list()) {
+        if (!overrides.Has(n)) order.push_back(n);
+      }
+    }
+    for (const std::string& n : order) out.push_back(dynamic_cast<T*>(fw_->plugins_.at(n).get()));
+    return Outcome::Ok();
+  }
+
+  Outcome BuildPoint(ExtensionPoint point) {
+    switch (point) {
+      case ExtensionPoint::kPreEnqueue: return Fill(point, fw_->pre_enqueue_);
+      case ExtensionPoint::kQueueSort: return Fill(point, fw_->queue_sort_);
+      case ExtensionPoint::kPreFilter: return Fill(point, fw_->pre_filter_);
+      case ExtensionPoint::kFilter: return Fill(point, fw_->filter_);
+      case ExtensionPoint::kPostFilter: return Fill(point, fw_->post_filter_);
+      case ExtensionPoint::kPreScore: return Fill(point, fw_->pre_score_);
+      case ExtensionPoint::kScore: return Fill(point, fw_->score_);
+      case ExtensionPoint::kReserve: return Fill(point, fw_->reserve_);
+      case ExtensionPoint::kPermit: return Fill(point, fw_->permit_);
+      case ExtensionPoint::kPreBind: return Fill(point, fw_->pre_bind_);
+      case ExtensionPoint::kBind: return Fill(point, fw_->bind_);
+      case ExtensionPoint::kPostBind: return Fill(point, fw_->post_bind_);
+      case ExtensionPoint::kMultiPoint: break;
+    }
+    return Outcome::Ok();
+  }
+
+  // getScoreWeights: explicit Score weights first, then MultiPoint ones; 0 becomes 1.
+  Outcome ScoreWeights() {
+    std::vector<PluginEntry> entries = profile_.at(ExtensionPoint::kScore).enabled;
+    for (const PluginEntry& e : profile_.at(ExtensionPoint::kMultiPoint).enabled) entries.push_back(e);
+    int64_t total = 0;
+    for (const PluginEntry& e : entries) {
+      if (!dynamic_cast<ScorePlugin*>(fw_->plugins_.at(e.name).get())) continue;
+      if (fw_->score_weight_.count(e.name)) continue;
+      int64_t w = e.weight == 0 ? 1 : e.weight;
+      if (w * kMaxNodeScore > INT64_MAX - total) return Error{Prefix() + "total score of Score plugins could overflow"};
+      total += w * kMaxNodeScore;
+      fw_->score_weight_[e.name] = w;
+    }
+    return Outcome::Ok();
+  }
+
+  Framework* fw_;
+  const Profile& profile_;
+};
+
+Result<std::unique_ptr<Framework>> Framework::Create(const Profile& profile, const Registry& registry,
+                                                     const Handle* handle) {
+  std::unique_ptr<Framework> fw(new Framework());
+  fw->scheduler_name_ = profile.scheduler_name;
+  fw->percentage_ = profile.percentage_of_nodes_to_score;
+  fw->handle_ = handle;
+  FrameworkBuilder builder(fw.get(), profile);
+  if (Outcome ok = builder.Build(registry); !ok) return ok.error();
+  return fw;
+}
+
+std::vector<std::string> Framework::PluginNames(ExtensionPoint point) const {
+  std::vector<std::string> names;
+  auto collect = [&](const auto& list) {
+    for (const auto* p : list) names.emplace_back(p->Name());
+  };
+  switch (point) {
+    case ExtensionPoint::kPreEnqueue: collect(pre_enqueue_); break;
+    case ExtensionPoint::kQueueSort: collect(queue_sort_); break;
+    case ExtensionPoint::kPreFilter: collect(pre_filter_); break;
+    case ExtensionPoint::kFilter: collect(filter_); break;
+    case ExtensionPoint::kPostFilter: collect(post_filter_); break;
+    case ExtensionPoint::kPreScore: collect(pre_score_); break;
+    case ExtensionPoint::kScore: collect(score_); break;
+    case ExtensionPoint::kReserve: collect(reserve_); break;
+    case ExtensionPoint::kPermit: collect(permit_); break;
+    case ExtensionPoint::kPreBind: collect(pre_bind_); break;
+    case ExtensionPoint::kBind: collect(bind_); break;
+    case ExtensionPoint::kPostBind: collect(post_bind_); break;
+    case ExtensionPoint::kMultiPoint: for (const auto& [n, p] : plugins_) names.push_back(n); break;
+  }
+  return names;
+}
+
+int64_t Framework::ScoreWeight(const std::string& plugin) const {
+  auto it = score_weight_.find(plugin);
+  return it == score_weight_.end() ? 0 : it->second;
+}
+
+std::vector<std::pair<ClusterEvent, std::string>> Framework::EventRegistrations() const {
+  // Plugins without EnqueueExtensions get every event on the resources the v1.27 scheduler
+  // watched by default.
+  static const std::vector<ClusterEvent> kDefaultEvents = {
+      {std::string(resource::kPod), action::kAll, ""},
+      {std::string(resource::kNode), action::kAll, ""},
+      {std::string(resource::kCSINode), action::kAll, ""},
+      {std::string(resource::kPersistentVolume), action::kAll, ""},
+      {std::string(resource::kPersistentVolumeClaim), action::kAll, ""},
+      {std::string(resource::kStorageClass), action::kAll, ""},
+  };
+  std::vector<std::pair<ClusterEvent, std::string>> out;
+  for (const auto& [name, plugin] : plugins_) {
+    const auto* ext = dynamic_cast<const EnqueueExtensions*>(plugin.get());
+    const std::vector<ClusterEvent> events = ext ? ext->EventsToRegister() : kDefaultEvents;
+    for (const ClusterEvent& e : events) out.push_back({e, name});
+  }
+  return out;
+}
+
+}  // namespace schedcheck::reference

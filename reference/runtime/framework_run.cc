@@ -1,0 +1,272 @@
+// Running the extension points with upstream's v1.27 contracts.
+#include <algorithm>
+
+#include "reference/runtime/framework.h"
+
+namespace schedcheck::reference {
+namespace {
+
+// framework.AsStatus(fmt.Errorf("...: %w", s.AsError())): an Error status carrying the message.
+Status WrapError(const std::string& prefix, const Status& s) { return Status::Error(prefix + s.Message()); }
+
+std::string Quoted(std::string_view name) { return "\"" + std::string(name) + "\""; }
+
+}  // namespace
+
+Status Framework::RunPreEnqueuePlugins(const Pod& pod) const {
+  for (PreEnqueuePlugin* pl : pre_enqueue_) {
+    Status s = pl->PreEnqueue(pod);
+    if (!s.IsSuccess()) {
+      s.WithPlugin(pl->Name());
+      if (!s.IsRejected()) return WrapError("running PreEnqueue plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+      return s;
+    }
+  }
+  return Status();
+}
+
+bool Framework::QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) const {
+  return queue_sort_.front()->Less(a, b);
+}
+
+Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilterResult* result) const {
+  PreFilterResult merged;
+  std::vector<std::string> plugins_with_nodes;
+  std::set<std::string, std::less<>> skip;
+  for (PreFilterPlugin* pl : pre_filter_) {
+    PreFilterResult r;
+    Status s = pl->PreFilter(state, pod, &r);
+    if (s.IsSkip()) {
+      skip.insert(std::string(pl->Name()));
+      continue;
+    }
+    if (!s.IsSuccess()) {
+      s.WithPlugin(pl->Name());
+      if (s.IsRejected()) return s;
+      return WrapError("running PreFilter plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+    }
+    if (!r.all_nodes) plugins_with_nodes.emplace_back(pl->Name());
+    merged = merged.Merge(r);
+    if (!merged.all_nodes && merged.node_names.empty()) {
+      // Go's %v of a string slice: "[A B]".
+      std::string msg;
+      if (plugins_with_nodes.size() == 1) {
+        msg = "node(s) didn't satisfy plugin " + plugins_with_nodes[0];
+      } else {
+        std::string list;
+        for (const std::string& n : plugins_with_nodes) list += (list.empty() ? "" : " ") + n;
+        msg = "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously";
+      }
+      return Status(Code::kUnschedulable, msg);
+    }
+  }
+  state.skip_filter_plugins = std::move(skip);
+  *result = std::move(merged);
+  return Status();
+}
+
+Status Framework::RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod, const PodInfo& to_add,
+                                              const NodeInfo& node) const {
+  for (PreFilterPlugin* pl : pre_filter_) {
+    if (!pl->HasPreFilterExtensions() || state.skip_filter_plugins.count(pl->Name())) continue;
+    Status s = pl->AddPod(state, pod, to_add, node);
+    if (!s.IsSuccess()) return WrapError("running AddPod on PreFilter plugin " + Quoted(pl->Name()) + ": ", s);
+  }
+  return Status();
+}
+
+Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const Pod& pod, const PodInfo& to_remove,
+                                                 const NodeInfo& node) const {
+  for (PreFilterPlugin* pl : pre_filter_) {
+    if (!pl->HasPreFilterExtensions() || state.skip_filter_plugins.count(pl->Name())) continue;
+    Status s = pl->RemovePod(state, pod, to_remove, node);
+    if (!s.IsSuccess()) return WrapError("running RemovePod on PreFilter plugin " + Quoted(pl->Name()) + ": ", s);
+  }
+  return Status();
+}
+
+Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const {
+  for (FilterPlugin* pl : filter_) {
+    if (state.skip_filter_plugins.count(pl->Name())) continue;
+    Status s = pl->Filter(state, pod, node);
+    if (!s.IsSuccess()) {
+      if (!s.IsRejected()) s = WrapError("running " + Quoted(pl->Name()) + " filter plugin: ", s);
+      s.WithPlugin(pl->Name());
+      return s;
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
+                                                    const NodeInfo& node) const {
+  std::vector<PodInfoPtr> nominated;
+  if (handle_->nominator != nullptr && node.node() != nullptr) {
+    for (const PodInfoPtr& p : handle_->nominator->NominatedPodsForNode(node.name())) {
+      if (p->pod->priority >= pod.priority && p->pod->uid() != pod.uid()) nominated.push_back(p);
+    }
+  }
+  if (nominated.empty()) return RunFilterPlugins(state, pod, node);
+  // Pass 1: with the nominated pods added to copies of the state and node.
+  std::unique_ptr<CycleState> state_with = state.Clone();
+  std::unique_ptr<NodeInfo> node_with = node.Clone();
+  for (const PodInfoPtr& p : nominated) {
+    node_with->AddPod(p);
+    Status s = RunPreFilterExtensionAddPod(*state_with, pod, *p, *node_with);
+    if (!s.IsSuccess()) return s;
+  }
+  Status first = RunFilterPlugins(*state_with, pod, *node_with);
+  if (!first.IsSuccess()) return first;
+  // Pass 2: without them (pod affinity must hold without relying on nominated pods).
+  return RunFilterPlugins(state, pod, node);
+}
+
+std::vector<std::pair<std::string, Status>> Framework::RunEachFilterPlugin(const CycleState& state,
+                                                                           const Pod& pod,
+                                                                           const NodeInfo& node) const {
+  std::vector<std::pair<std::string, Status>> out;
+  for (FilterPlugin* pl : filter_) {
+    if (state.skip_filter_plugins.count(pl->Name())) {
+      out.emplace_back(std::string(pl->Name()), Status(Code::kSkip));
+      continue;
+    }
+    Status s = pl->Filter(state, pod, node);
+    s.WithPlugin(pl->Name());
+    out.emplace_back(std::string(pl->Name()), std::move(s));
+  }
+  return out;
+}
+
+Status Framework::RunPostFilterPlugins(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
+                                       PostFilterResult* result) const {
+  std::optional<PostFilterResult> remembered;
+  Status merged(Code::kUnschedulable);
+  bool any = false;
+  for (PostFilterPlugin* pl : post_filter_) {
+    PostFilterResult r;
+    Status s = pl->PostFilter(state, pod, statuses, &r);
+    if (s.IsSuccess()) {
+      *result = std::move(r);
+      return s;
+    }
+    if (s.code() == Code::kUnschedulableAndUnresolvable) {
+      *result = std::move(r);
+      return s.WithPlugin(pl->Name());
+    }
+    if (!s.IsRejected()) return Status::Error(s.Message()).WithPlugin(pl->Name());
+    if (r.nominating_info.mode != NominatingInfo::Mode::kNoop) remembered = std::move(r);
+    // PluginToStatus.Merge: every reason, the winning code's plugin.
+    for (const std::string& reason : s.reasons()) merged.AppendReason(reason);
+    if (!any) merged.WithPlugin(pl->Name());
+    any = true;
+  }
+  if (remembered) *result = std::move(*remembered);
+  return merged;
+}
+
+Status Framework::RunPreScorePlugins(CycleState& state, const Pod& pod,
+                                     const std::vector<const NodeInfo*>& nodes) const {
+  std::set<std::string, std::less<>> skip;
+  for (PreScorePlugin* pl : pre_score_) {
+    Status s = pl->PreScore(state, pod, nodes);
+    if (s.IsSkip()) {
+      skip.insert(std::string(pl->Name()));
+      continue;
+    }
+    if (!s.IsSuccess()) return WrapError("running PreScore plugin " + Quoted(pl->Name()) + ": ", s);
+  }
+  state.skip_score_plugins = std::move(skip);
+  return Status();
+}
+
+Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
+                                  const std::vector<const NodeInfo*>& nodes,
+                                  std::vector<NodePluginScores>* out) const {
+  out->assign(nodes.size(), NodePluginScores{});
+  for (size_t i = 0; i < nodes.size(); ++i) (*out)[i].name = nodes[i]->name();
+  for (ScorePlugin* pl : score_) {
+    if (state.skip_score_plugins.count(pl->Name())) continue;
+    NodeScoreList scores(nodes.size());
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      scores[i].name = nodes[i]->name();
+      Status s = pl->Score(state, pod, *nodes[i], &scores[i].score);
+      if (!s.IsSuccess()) return WrapError("running Score plugin " + Quoted(pl->Name()) + ": ", s);
+    }
+    NodeScoreList raw = scores;
+    if (pl->HasNormalizeScore()) {
+      Status s = pl->NormalizeScore(state, pod, scores);
+      if (!s.IsSuccess()) return WrapError("running Normalize on Score plugin " + Quoted(pl->Name()) + ": ", s);
+    }
+    int64_t weight = ScoreWeight(std::string(pl->Name()));
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      int64_t v = scores[i].score;
+      if (v < kMinNodeScore || v > kMaxNodeScore) {
+        return Status::Error("plugin " + Quoted(pl->Name()) + " returns an invalid score " + std::to_string(v) +
+                             ", it should in the range of [0, 100] after normalizing");
+      }
+      (*out)[i].scores.push_back({std::string(pl->Name()), raw[i].score, v, v * weight});
+      (*out)[i].total += v * weight;
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunReservePluginsReserve(CycleState& state, const Pod& pod, const std::string& node) const {
+  for (ReservePlugin* pl : reserve_) {
+    Status s = pl->Reserve(state, pod, node);
+    if (!s.IsSuccess()) return WrapError("running Reserve plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+  }
+  return Status();
+}
+
+void Framework::RunReservePluginsUnreserve(CycleState& state, const Pod& pod, const std::string& node) const {
+  for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) (*it)->Unreserve(state, pod, node);
+}
+
+Status Framework::RunPermitPlugins(CycleState& state, const Pod& pod, const std::string& node,
+                                   std::map<std::string, int64_t>* waits) const {
+  waits->clear();
+  for (PermitPlugin* pl : permit_) {
+    int64_t timeout = 0;
+    Status s = pl->Permit(state, pod, node, &timeout);
+    if (s.IsSuccess()) continue;
+    if (s.IsRejected()) return s.WithPlugin(pl->Name());
+    if (s.IsWait()) {
+      (*waits)[std::string(pl->Name())] = std::min(timeout, kMaxPermitWaitNs);
+      continue;
+    }
+    return WrapError("running Permit plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+  }
+  return waits->empty() ? Status() : Status(Code::kWait);
+}
+
+Status Framework::RunPreBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const {
+  for (PreBindPlugin* pl : pre_bind_) {
+    Status s = pl->PreBind(state, pod, node);
+    if (s.IsSuccess()) continue;
+    if (s.IsRejected()) return s.WithPlugin(pl->Name());
+    return WrapError("running PreBind plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+  }
+  return Status();
+}
+
+Status Framework::RunBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const {
+  Status last(Code::kSkip);
+  for (BindPlugin* pl : bind_) {
+    Status s = pl->Bind(state, pod, node);
+    if (s.IsSkip()) {
+      last = s;
+      continue;
+    }
+    if (s.IsSuccess()) return s;
+    if (s.IsRejected()) return s.WithPlugin(pl->Name());
+    return WrapError("running Bind plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+  }
+  return last;
+}
+
+void Framework::RunPostBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const {
+  for (PostBindPlugin* pl : post_bind_) pl->PostBind(state, pod, node);
+}
+
+}  // namespace schedcheck::reference

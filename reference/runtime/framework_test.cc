@@ -1,0 +1,210 @@
+#include "reference/runtime/framework.h"
+
+#include <gtest/gtest.h>
+
+namespace schedcheck::reference {
+namespace {
+
+std::vector<std::string>* g_calls = nullptr;
+
+// A configurable fake implementing many points; behaviour comes from its args.
+class Fake : public QueueSortPlugin, public PreFilterPlugin, public FilterPlugin, public ScorePlugin,
+             public ReservePlugin, public BindPlugin {
+ public:
+  Fake(std::string name, nlohmann::json args) : name_(std::move(name)), args_(std::move(args)) {}
+  std::string_view Name() const override { return name_; }
+  bool Less(const QueuedPodInfo&, const QueuedPodInfo&) const override { return false; }
+  Status PreFilter(CycleState&, const Pod&, PreFilterResult* r) override {
+    if (args_.contains("nodes")) {
+      r->all_nodes = false;
+      for (const auto& n : args_["nodes"]) r->node_names.insert(n.get<std::string>());
+    }
+    return Code(args_.value("prefilter", "Success"));
+  }
+  Status Filter(const CycleState&, const Pod&, const NodeInfo&) override {
+    g_calls->push_back("Filter " + name_);
+    return Status(Code(args_.value("filter", "Success")).code(), "reason of " + name_);
+  }
+  Status Score(const CycleState&, const Pod&, const NodeInfo&, int64_t* score) override {
+    *score = args_.value("score", 10);
+    return Status();
+  }
+  Status Reserve(CycleState&, const Pod&, const std::string&) override {
+    g_calls->push_back("Reserve " + name_);
+    return Code(args_.value("reserve", "Success"));
+  }
+  void Unreserve(CycleState&, const Pod&, const std::string&) override { g_calls->push_back("Unreserve " + name_); }
+  Status Bind(CycleState&, const Pod&, const std::string&) override { return Code(args_.value("bind", "Success")); }
+
+ private:
+  static Status Code(const std::string& name) {
+    reference::Code c;
+    EXPECT_TRUE(ParseCode(name, &c)) << name;
+    return Status(c);
+  }
+  std::string name_;
+  nlohmann::json args_;
+};
+
+class FrameworkTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    g_calls = &calls_;
+    for (const char* n : {"A", "B", "C", "D"}) {
+      std::string name = n;
+      (void)registry_.Register(name, [name](const PluginArgs& args, const Handle&) -> Result<std::unique_ptr<Plugin>> {
+        return std::unique_ptr<Plugin>(std::make_unique<Fake>(name, args.is_null() ? nlohmann::json::object() : args));
+      });
+    }
+  }
+  std::unique_ptr<Framework> Make(const Profile& p) {
+    auto fw = Framework::Create(p, registry_, &handle_);
+    EXPECT_TRUE(fw.ok()) << (fw.ok() ? "" : fw.message());
+    return fw.ok() ? std::move(*fw) : nullptr;
+  }
+  Registry registry_;
+  Handle handle_;
+  std::vector<std::string> calls_;
+  NodeInfo node_{std::make_shared<Node>()};
+  Pod pod_;
+};
+
+Profile MultiPoint(std::vector<PluginEntry> entries) {
+  Profile p;
+  p.at(ExtensionPoint::kMultiPoint).enabled = std::move(entries);
+  return p;
+}
+
+TEST_F(FrameworkTest, MultiPointOrderOverridesFirstThenMultiPointThenExplicit) {
+  Profile p = MultiPoint({{"A", 0}, {"B", 0}, {"C", 0}});
+  p.at(ExtensionPoint::kFilter).enabled = {{"D", 0}, {"B", 0}};
+  p.at(ExtensionPoint::kScore).disabled = {{"A", 0}};
+  p.at(ExtensionPoint::kQueueSort).disabled = {{"*", 0}};
+  p.at(ExtensionPoint::kQueueSort).enabled = {{"C", 0}};
+  auto fw = Make(p);
+  ASSERT_TRUE(fw);
+  EXPECT_EQ(fw->PluginNames(ExtensionPoint::kFilter), (std::vector<std::string>{"B", "A", "C", "D"}));
+  EXPECT_EQ(fw->PluginNames(ExtensionPoint::kScore), (std::vector<std::string>{"B", "C"}));
+  EXPECT_EQ(fw->PluginNames(ExtensionPoint::kQueueSort), (std::vector<std::string>{"C"}));
+}
+
+TEST_F(FrameworkTest, ConfigErrors) {
+  Profile two_sorts = MultiPoint({{"A", 0}, {"B", 0}});
+  EXPECT_FALSE(Framework::Create(two_sorts, registry_, &handle_).ok());
+  Profile unknown = MultiPoint({{"A", 0}, {"Nope", 0}});
+  auto r = Framework::Create(unknown, registry_, &handle_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("\"Nope\" does not exist"), std::string::npos) << r.message();
+  Profile dup = MultiPoint({{"A", 0}, {"A", 0}});
+  EXPECT_FALSE(Framework::Create(dup, registry_, &handle_).ok());
+}
+
+TEST_F(FrameworkTest, ScoreWeightsExplicitWinsAndZeroIsOne) {
+  Profile p = MultiPoint({{"A", 5}, {"B", 0}});
+  p.at(ExtensionPoint::kQueueSort).disabled = {{"*", 0}};
+  p.at(ExtensionPoint::kQueueSort).enabled = {{"A", 0}};
+  p.at(ExtensionPoint::kScore).enabled = {{"A", 7}};
+  auto fw = Make(p);
+  ASSERT_TRUE(fw);
+  EXPECT_EQ(fw->ScoreWeight("A"), 7);
+  EXPECT_EQ(fw->ScoreWeight("B"), 1);
+  CycleState state;
+  std::vector<NodePluginScores> scores;
+  ASSERT_TRUE(fw->RunScorePlugins(state, pod_, {&node_}, &scores).IsSuccess());
+  EXPECT_EQ(scores[0].total, 7 * 10 + 10);
+}
+
+TEST_F(FrameworkTest, FilterShortCircuitsAndSkipsPreFilterSkips) {
+  Profile p;
+  p.at(ExtensionPoint::kQueueSort).enabled = {{"A", 0}};
+  p.at(ExtensionPoint::kBind).enabled = {{"A", 0}};
+  p.at(ExtensionPoint::kPreFilter).enabled = {{"B", 0}};
+  p.at(ExtensionPoint::kFilter).enabled = {{"B", 0}, {"C", 0}, {"D", 0}};
+  p.plugin_config["B"] = {{"prefilter", "Skip"}, {"filter", "Unschedulable"}};
+  p.plugin_config["C"] = {{"filter", "UnschedulableAndUnresolvable"}};
+  auto fw = Make(p);
+  ASSERT_TRUE(fw);
+  CycleState state;
+  PreFilterResult result;
+  ASSERT_TRUE(fw->RunPreFilterPlugins(state, pod_, &result).IsSuccess());
+  Status s = fw->RunFilterPlugins(state, pod_, node_);
+  EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(s.plugin(), "C");
+  EXPECT_EQ(calls_, (std::vector<std::string>{"Filter C"}));
+}
+
+TEST_F(FrameworkTest, PreFilterResultsIntersectAndEmptyIntersectionRejects) {
+  Profile p;
+  p.at(ExtensionPoint::kQueueSort).enabled = {{"A", 0}};
+  p.at(ExtensionPoint::kBind).enabled = {{"A", 0}};
+  p.at(ExtensionPoint::kPreFilter).enabled = {{"B", 0}, {"C", 0}};
+  p.plugin_config["B"] = {{"nodes", {"n1", "n2"}}};
+  p.plugin_config["C"] = {{"nodes", {"n3"}}};
+  auto fw = Make(p);
+  ASSERT_TRUE(fw);
+  CycleState state;
+  PreFilterResult result;
+  Status s = fw->RunPreFilterPlugins(state, pod_, &result);
+  EXPECT_EQ(s.code(), Code::kUnschedulable);
+  EXPECT_EQ(s.Message(), "node(s) didn't satisfy plugin(s) [B C] simultaneously");
+}
+
+TEST_F(FrameworkTest, ReserveFailureUnreservesAllInReverseAndBindSkipsToNext) {
+  Profile p;
+  p.at(ExtensionPoint::kQueueSort).enabled = {{"A", 0}};
+  p.at(ExtensionPoint::kReserve).enabled = {{"A", 0}, {"B", 0}, {"C", 0}};
+  p.at(ExtensionPoint::kBind).enabled = {{"B", 0}, {"C", 0}};
+  p.plugin_config["B"] = {{"reserve", "Error"}, {"bind", "Skip"}};
+  p.plugin_config["C"] = {{"bind", "Unschedulable"}};
+  auto fw = Make(p);
+  ASSERT_TRUE(fw);
+  CycleState state;
+  Status s = fw->RunReservePluginsReserve(state, pod_, "n");
+  EXPECT_EQ(s.code(), Code::kError);
+  fw->RunReservePluginsUnreserve(state, pod_, "n");
+  EXPECT_EQ(calls_, (std::vector<std::string>{"Reserve A", "Reserve B", "Unreserve C", "Unreserve B", "Unreserve A"}));
+  Status b = fw->RunBindPlugins(state, pod_, "n");
+  EXPECT_EQ(b.code(), Code::kUnschedulable);
+  EXPECT_EQ(b.plugin(), "C");
+}
+
+TEST(MergePluginSetTest, ReconfiguredDefaultKeepsPositionAndStarDropsDefaults) {
+  PluginSet defaults{{{"A", 1}, {"B", 1}, {"C", 1}}, {}};
+  PluginSet custom{{{"D", 1}, {"B", 5}}, {{"C", 0}}};
+  PluginSet merged = MergePluginSet(defaults, custom);
+  ASSERT_EQ(merged.enabled.size(), 3u);
+  EXPECT_EQ(merged.enabled[0].name, "A");
+  EXPECT_EQ(merged.enabled[1].name, "B");
+  EXPECT_EQ(merged.enabled[1].weight, 5);
+  EXPECT_EQ(merged.enabled[2].name, "D");
+  PluginSet star = MergePluginSet(defaults, PluginSet{{{"D", 0}}, {{"*", 0}}});
+  ASSERT_EQ(star.enabled.size(), 1u);
+  EXPECT_EQ(star.enabled[0].name, "D");
+}
+
+TEST(SchedulerConfigurationTest, ParsesProfilesAndRejectsUnknownFields) {
+  auto doc = nlohmann::json::parse(R"({
+    "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+    "percentageOfNodesToScore": 50,
+    "profiles": [{"schedulerName": "a", "plugins": {"score": {"disabled": [{"name": "*"}],
+                  "enabled": [{"name": "ImageLocality", "weight": 4}]}},
+                  "pluginConfig": [{"name": "NodeResourcesFit", "args": {"ignoredResources": ["x/y"]}}]}]})");
+  auto c = ParseSchedulerConfiguration(doc, "cfg.yaml", "1.27");
+  ASSERT_TRUE(c.ok()) << c.message();
+  EXPECT_EQ(c->percentage_of_nodes_to_score, 50);
+  ASSERT_EQ(c->profiles.size(), 1u);
+  const Profile& p = c->profiles[0];
+  EXPECT_EQ(p.scheduler_name, "a");
+  EXPECT_EQ(p.at(ExtensionPoint::kScore).enabled.size(), 1u);
+  EXPECT_EQ(p.at(ExtensionPoint::kScore).disabled[0].name, "*");
+  EXPECT_EQ(p.at(ExtensionPoint::kMultiPoint).enabled.size(), DefaultMultiPoint("1.27").size());
+  EXPECT_TRUE(p.plugin_config.count("NodeResourcesFit"));
+
+  doc["profiles"][0]["plugins"]["scroe"] = nlohmann::json::object();
+  auto bad = ParseSchedulerConfiguration(doc, "cfg.yaml", "1.27");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("profiles[0].plugins.scroe"), std::string::npos) << bad.message();
+}
+
+}  // namespace
+}  // namespace schedcheck::reference

@@ -1,0 +1,261 @@
+#include "reference/runtime/profile.h"
+
+#include <set>
+
+#include "traces/k8s_json.h"
+
+namespace schedcheck::reference {
+namespace {
+
+struct PointNames {
+  std::string_view name;
+  std::string_view key;
+};
+
+constexpr PointNames kPoints[kNumExtensionPoints] = {
+    {"PreEnqueue", "preEnqueue"}, {"QueueSort", "queueSort"},   {"PreFilter", "preFilter"},
+    {"Filter", "filter"},         {"PostFilter", "postFilter"}, {"PreScore", "preScore"},
+    {"Score", "score"},           {"Reserve", "reserve"},       {"Permit", "permit"},
+    {"PreBind", "preBind"},       {"Bind", "bind"},             {"PostBind", "postBind"},
+    {"MultiPoint", "multiPoint"},
+};
+
+Error FieldError(const std::string& source, const std::string& field, const std::string& what) {
+  return Error{source + ": field " + field + ": " + what};
+}
+
+Result<std::vector<PluginEntry>> ParsePluginList(const nlohmann::json& list, const std::string& source,
+                                                 const std::string& field) {
+  std::vector<PluginEntry> out;
+  if (list.is_null()) return out;
+  if (!list.is_array()) return FieldError(source, field, "expected a list of {name, weight}");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const nlohmann::json& item = list[i];
+    std::string f = field + "[" + std::to_string(i) + "]";
+    if (!item.is_object() || !item.contains("name") || !item["name"].is_string()) {
+      return FieldError(source, f, "expected an object with a string \"name\"");
+    }
+    PluginEntry e{item["name"].get<std::string>(), 0};
+    if (item.contains("weight") && !item["weight"].is_null()) {
+      if (!item["weight"].is_number_integer()) return FieldError(source, f + ".weight", "expected an integer");
+      int64_t w = item["weight"].get<int64_t>();
+      if (w < 0 || w > INT32_MAX) return FieldError(source, f + ".weight", "must be between 0 and 2147483647");
+      e.weight = static_cast<int32_t>(w);
+    }
+    for (const auto& [key, value] : item.items()) {
+      if (key != "name" && key != "weight") return FieldError(source, f + "." + key, "unknown field");
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<Profile> ParseProfile(const nlohmann::json& p, const std::string& source, const std::string& field,
+                             std::string_view compat) {
+  Profile profile = DefaultProfile(compat);
+  if (!p.is_object()) return FieldError(source, field, "expected an object");
+  for (const auto& [key, value] : p.items()) {
+    if (key == "schedulerName") {
+      if (!value.is_string()) return FieldError(source, field + ".schedulerName", "expected a string");
+      profile.scheduler_name = value.get<std::string>();
+    } else if (key == "percentageOfNodesToScore") {
+      if (value.is_null()) continue;
+      if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<int64_t>() > 100) {
+        return FieldError(source, field + ".percentageOfNodesToScore", "must be an integer in [0, 100]");
+      }
+      profile.percentage_of_nodes_to_score = value.get<int32_t>();
+    } else if (key == "plugins") {
+      if (value.is_null()) continue;
+      if (!value.is_object()) return FieldError(source, field + ".plugins", "expected an object");
+      for (const auto& [point_key, set] : value.items()) {
+        int index = -1;
+        for (int i = 0; i < kNumExtensionPoints; ++i) {
+          if (kPoints[i].key == point_key) index = i;
+        }
+        std::string f = field + ".plugins." + point_key;
+        if (index < 0) return FieldError(source, f, "unknown extension point");
+        if (set.is_null()) continue;
+        if (!set.is_object()) return FieldError(source, f, "expected {enabled, disabled}");
+        PluginSet custom;
+        for (const auto& [k, v] : set.items()) {
+          if (k != "enabled" && k != "disabled") return FieldError(source, f + "." + k, "unknown field");
+        }
+        auto enabled = ParsePluginList(set.value("enabled", nlohmann::json()), source, f + ".enabled");
+        if (!enabled.ok()) return enabled.error();
+        auto disabled = ParsePluginList(set.value("disabled", nlohmann::json()), source, f + ".disabled");
+        if (!disabled.ok()) return disabled.error();
+        custom.enabled = std::move(*enabled);
+        custom.disabled = std::move(*disabled);
+        profile.plugins[index] = MergePluginSet(profile.plugins[index], custom);
+      }
+    } else if (key == "pluginConfig") {
+      if (value.is_null()) continue;
+      if (!value.is_array()) return FieldError(source, field + ".pluginConfig", "expected a list");
+      for (size_t i = 0; i < value.size(); ++i) {
+        std::string f = field + ".pluginConfig[" + std::to_string(i) + "]";
+        const auto& pc = value[i];
+        if (!pc.is_object() || !pc.contains("name") || !pc["name"].is_string()) {
+          return FieldError(source, f, "expected {name, args}");
+        }
+        std::string name = pc["name"].get<std::string>();
+        if (profile.plugin_config.count(name)) return FieldError(source, f, "duplicate config for plugin " + name);
+        nlohmann::json args = pc.value("args", nlohmann::json());
+        if (args.is_object()) {
+          args.erase("apiVersion");
+          args.erase("kind");
+        }
+        profile.plugin_config[name] = std::move(args);
+      }
+    } else {
+      return FieldError(source, field + "." + key, "unknown field");
+    }
+  }
+  return profile;
+}
+
+}  // namespace
+
+std::string_view ExtensionPointName(ExtensionPoint point) { return kPoints[static_cast<int>(point)].name; }
+std::string_view ExtensionPointConfigKey(ExtensionPoint point) { return kPoints[static_cast<int>(point)].key; }
+
+bool ParseExtensionPointName(std::string_view name, ExtensionPoint* point) {
+  for (int i = 0; i < kNumExtensionPoints; ++i) {
+    if (kPoints[i].name == name) {
+      *point = static_cast<ExtensionPoint>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<PluginEntry> DefaultMultiPoint(std::string_view compat) {
+  (void)compat;  // only v1.27 so far
+  return {
+      {"PrioritySort", 0},
+      {"NodeUnschedulable", 0},
+      {"NodeName", 0},
+      {"TaintToleration", 3},
+      {"NodeAffinity", 2},
+      {"NodePorts", 0},
+      {"NodeResourcesFit", 1},
+      {"VolumeRestrictions", 0},
+      {"EBSLimits", 0},
+      {"GCEPDLimits", 0},
+      {"NodeVolumeLimits", 0},
+      {"AzureDiskLimits", 0},
+      {"VolumeBinding", 0},
+      {"VolumeZone", 0},
+      {"PodTopologySpread", 2},
+      {"InterPodAffinity", 2},
+      {"DefaultPreemption", 0},
+      {"NodeResourcesBalancedAllocation", 1},
+      {"ImageLocality", 1},
+      {"DefaultBinder", 0},
+      {"SchedulingGates", 0},  // PodSchedulingReadiness is beta and on in v1.27: appended last
+  };
+}
+
+Profile DefaultProfile(std::string_view compat) {
+  Profile p;
+  p.at(ExtensionPoint::kMultiPoint).enabled = DefaultMultiPoint(compat);
+  return p;
+}
+
+SchedulerConfiguration DefaultConfiguration(std::string_view compat) {
+  SchedulerConfiguration c;
+  c.profiles.push_back(DefaultProfile(compat));
+  return c;
+}
+
+PluginSet MergePluginSet(const PluginSet& defaults, const PluginSet& custom) {
+  std::set<std::string> disabled;
+  PluginSet out;
+  for (const PluginEntry& d : custom.disabled) {
+    out.disabled.push_back({d.name, 0});
+    disabled.insert(d.name);
+  }
+  std::set<size_t> replaced;
+  if (!disabled.count("*")) {
+    for (const PluginEntry& def : defaults.enabled) {
+      if (disabled.count(def.name)) continue;
+      // A re-configured default keeps its position. Upstream indexes the custom entries by name,
+      // so the last one of a name wins and earlier duplicates are appended (and then rejected
+      // as double registrations).
+      std::optional<size_t> last;
+      for (size_t i = 0; i < custom.enabled.size(); ++i) {
+        if (custom.enabled[i].name == def.name) last = i;
+      }
+      if (last) replaced.insert(*last);
+      out.enabled.push_back(last ? custom.enabled[*last] : def);
+    }
+  }
+  for (size_t i = 0; i < custom.enabled.size(); ++i) {
+    if (!replaced.count(i)) out.enabled.push_back(custom.enabled[i]);
+  }
+  return out;
+}
+
+Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json& doc, const std::string& source,
+                                                           std::string_view compat) {
+  SchedulerConfiguration config;
+  if (!doc.is_object()) return Error{source + ": expected a KubeSchedulerConfiguration object"};
+  std::string api = doc.value("apiVersion", "");
+  if (api != "kubescheduler.config.k8s.io/v1") {
+    return FieldError(source, "apiVersion", "want \"kubescheduler.config.k8s.io/v1\", got \"" + api + "\"");
+  }
+  if (doc.value("kind", "") != "KubeSchedulerConfiguration") {
+    return FieldError(source, "kind", "want \"KubeSchedulerConfiguration\"");
+  }
+  for (const auto& [key, value] : doc.items()) {
+    if (key == "apiVersion" || key == "kind") continue;
+    if (key == "percentageOfNodesToScore" || key == "podInitialBackoffSeconds" ||
+        key == "podMaxBackoffSeconds") {
+      if (value.is_null()) continue;
+      if (!value.is_number_integer()) return FieldError(source, key, "expected an integer");
+      int64_t v = value.get<int64_t>();
+      if (key == "percentageOfNodesToScore") {
+        if (v < 0 || v > 100) return FieldError(source, key, "must be in [0, 100]");
+        config.percentage_of_nodes_to_score = static_cast<int32_t>(v);
+      } else if (v <= 0) {
+        return FieldError(source, key, "must be greater than 0");
+      } else if (key == "podInitialBackoffSeconds") {
+        config.pod_initial_backoff_seconds = v;
+      } else {
+        config.pod_max_backoff_seconds = v;
+      }
+    } else if (key == "profiles") {
+      if (!value.is_array()) return FieldError(source, key, "expected a list");
+      std::set<std::string> names;
+      for (size_t i = 0; i < value.size(); ++i) {
+        auto profile = ParseProfile(value[i], source, "profiles[" + std::to_string(i) + "]", compat);
+        if (!profile.ok()) return profile.error();
+        if (!names.insert(profile->scheduler_name).second) {
+          return FieldError(source, "profiles[" + std::to_string(i) + "].schedulerName",
+                            "duplicate profile \"" + profile->scheduler_name + "\"");
+        }
+        config.profiles.push_back(std::move(*profile));
+      }
+    } else if (key == "parallelism" || key == "leaderElection" || key == "clientConnection" ||
+               key == "extenders" || key == "delayCacheUntilActive" || key == "enableProfiling" ||
+               key == "enableContentionProfiling" || key == "healthzBindAddress" ||
+               key == "metricsBindAddress") {
+      continue;  // no effect on a sequential, in-process reference
+    } else {
+      return FieldError(source, key, "unknown field");
+    }
+  }
+  if (config.pod_max_backoff_seconds < config.pod_initial_backoff_seconds) {
+    return FieldError(source, "podMaxBackoffSeconds", "must be >= podInitialBackoffSeconds");
+  }
+  if (config.profiles.empty()) config.profiles.push_back(DefaultProfile(compat));
+  return config;
+}
+
+Result<SchedulerConfiguration> LoadSchedulerConfiguration(const std::string& path, std::string_view compat) {
+  auto docs = trace::ReadDocumentsFile(path);
+  if (!docs.ok()) return docs.error();
+  if (docs->size() != 1) return Error{path + ": want exactly one KubeSchedulerConfiguration document"};
+  return ParseSchedulerConfiguration((*docs)[0].json, path + ": line " + std::to_string((*docs)[0].line), compat);
+}
+
+}  // namespace schedcheck::reference
