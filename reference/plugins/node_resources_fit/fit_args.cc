@@ -1,0 +1,187 @@
+// NodeResourcesFitArgs decoding, v1 defaulting (apis/config/v1/defaults.go) and validation
+// (apis/config/validation/validation_pluginargs.go) as of v1.27.
+#include <string>
+#include <utility>
+
+#include "reference/plugins/node_resources_fit/node_resources_fit.h"
+
+namespace schedcheck::reference {
+namespace {
+
+bool IsAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// The name part of a qualified name: 1..63 characters of [-A-Za-z0-9_.], alphanumeric at both ends.
+bool IsQualifiedNamePart(std::string_view s) {
+  if (s.empty() || s.size() > 63 || !IsAlnum(s.front()) || !IsAlnum(s.back())) return false;
+  for (char c : s) {
+    if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+// A DNS-1123 subdomain: lowercase labels of [-a-z0-9] joined by '.', at most 253 characters.
+bool IsDns1123Subdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  size_t start = 0;
+  while (true) {
+    size_t dot = s.find('.', start);
+    std::string_view label = s.substr(start, dot == std::string_view::npos ? s.npos : dot - start);
+    if (label.empty()) return false;
+    auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+    if (!lower_alnum(label.front()) || !lower_alnum(label.back())) return false;
+    for (char c : label) {
+      if (!lower_alnum(c) && c != '-') return false;
+    }
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+// metav1validation.ValidateLabelName: an optional "prefix/" (a DNS subdomain) then a name part.
+bool IsQualifiedName(std::string_view s) {
+  size_t slash = s.find('/');
+  if (slash == std::string_view::npos) return IsQualifiedNamePart(s);
+  if (s.find('/', slash + 1) != std::string_view::npos) return false;
+  return IsDns1123Subdomain(s.substr(0, slash)) && IsQualifiedNamePart(s.substr(slash + 1));
+}
+
+Outcome ParseNameList(const nlohmann::json& v, const std::string& field, bool is_group,
+                      std::set<std::string, std::less<>>* out) {
+  if (v.is_null()) return Outcome::Ok();
+  if (!v.is_array()) return Error{field + ": expected a list of strings"};
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::string item_field = field + "[" + std::to_string(i) + "]";
+    if (!v[i].is_string()) return Error{item_field + ": expected a string"};
+    std::string name = v[i].get<std::string>();
+    if (is_group && name.find('/') != std::string::npos) {
+      return Error{item_field + ": Invalid value: \"" + name +
+                   "\": resource group name can't contain '/'"};
+    }
+    if (!IsQualifiedName(name)) {
+      return Error{item_field + ": Invalid value: \"" + name + "\": not a valid qualified name"};
+    }
+    out->insert(std::move(name));
+  }
+  return Outcome::Ok();
+}
+
+Result<int64_t> Int(const nlohmann::json& v, const std::string& field) {
+  if (!v.is_number_integer()) return Error{field + ": expected an integer, got " + v.dump()};
+  return v.get<int64_t>();
+}
+
+// validateFunctionShape; upstream reports these under "scoringStrategy.shape".
+Result<std::vector<UtilizationShapePoint>> ParseShape(const nlohmann::json& rtcr) {
+  if (!rtcr.is_object()) return Error{"scoringStrategy.requestedToCapacityRatio: expected an object"};
+  std::vector<UtilizationShapePoint> shape;
+  const nlohmann::json* points = nullptr;
+  for (const auto& [key, v] : rtcr.items()) {
+    if (key != "shape") return Error{"scoringStrategy.requestedToCapacityRatio." + key + ": unknown field"};
+    points = &v;
+  }
+  if (points == nullptr || points->is_null() || (points->is_array() && points->empty())) {
+    return Error{"scoringStrategy.shape: Required value: at least one point must be specified"};
+  }
+  if (!points->is_array()) return Error{"scoringStrategy.shape: expected a list"};
+  for (size_t i = 0; i < points->size(); ++i) {
+    std::string field = "scoringStrategy.shape[" + std::to_string(i) + "]";
+    const nlohmann::json& p = (*points)[i];
+    if (!p.is_object()) return Error{field + ": expected an object"};
+    UtilizationShapePoint point;
+    for (const auto& [key, v] : p.items()) {
+      if (key != "utilization" && key != "score") return Error{field + "." + key + ": unknown field"};
+      Result<int64_t> n = Int(v, field + "." + key);
+      if (!n.ok()) return n.error();
+      (key == "utilization" ? point.utilization : point.score) = *n;
+    }
+    if (i > 0 && shape.back().utilization >= point.utilization) {
+      return Error{field + ".utilization: Invalid value: " + std::to_string(point.utilization) +
+                   ": utilization values must be sorted in increasing order"};
+    }
+    if (point.utilization < 0 || point.utilization > 100) {
+      return Error{field + ".utilization: Invalid value: " + std::to_string(point.utilization) +
+                   ": not in valid range [0, 100]"};
+    }
+    if (point.score < 0 || point.score > 10) {
+      return Error{field + ".score: Invalid value: " + std::to_string(point.score) +
+                   ": not in valid range [0, 10]"};
+    }
+    shape.push_back(point);
+  }
+  return shape;
+}
+
+Outcome ParseScoringStrategy(const nlohmann::json& s, NodeResourcesFitArgs* args) {
+  if (!s.is_object()) return Error{"scoringStrategy: expected an object"};
+  args->scoring_type.clear();
+  nlohmann::json resources;
+  const nlohmann::json* rtcr = nullptr;
+  for (const auto& [key, v] : s.items()) {
+    if (key == "type") {
+      if (!v.is_string()) return Error{"scoringStrategy.type: expected a string"};
+      args->scoring_type = v.get<std::string>();
+    } else if (key == "resources") {
+      resources = v;
+    } else if (key == "requestedToCapacityRatio") {
+      if (!v.is_null()) rtcr = &v;
+    } else {
+      return Error{"scoringStrategy." + key + ": unknown field"};
+    }
+  }
+  const std::string& type = args->scoring_type;
+  if (type != "LeastAllocated" && type != "MostAllocated" && type != "RequestedToCapacityRatio") {
+    return Error{"scoringStrategy.type: Unsupported value: \"" + type +
+                 "\": supported values: \"LeastAllocated\", \"MostAllocated\", "
+                 "\"RequestedToCapacityRatio\""};
+  }
+  Result<std::vector<ResourceSpec>> specs =
+      ParseResourceSpecs(resources, "scoringStrategy.resources");
+  if (!specs.ok()) return specs.error();
+  for (size_t i = 0; i < specs->size(); ++i) {
+    const ResourceSpec& r = (*specs)[i];
+    if (r.weight <= 0 || r.weight > 100) {
+      return Error{"scoringStrategy.resources[" + std::to_string(i) + "].weight: Invalid value: " +
+                   std::to_string(r.weight) + ": resource weight of " + r.name +
+                   " not in valid range (0, 100]"};
+    }
+  }
+  args->resources = std::move(*specs);
+  if (rtcr != nullptr) {
+    Result<std::vector<UtilizationShapePoint>> shape = ParseShape(*rtcr);
+    if (!shape.ok()) return shape.error();
+    args->shape = std::move(*shape);
+  }
+  // Upstream dereferences the missing shape and crashes; refusing the config is our choice.
+  if (type == "RequestedToCapacityRatio" && rtcr == nullptr) {
+    return Error{"scoringStrategy.requestedToCapacityRatio: Required value: the "
+                 "RequestedToCapacityRatio strategy needs a shape"};
+  }
+  return Outcome::Ok();
+}
+
+}  // namespace
+
+Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& json) {
+  NodeResourcesFitArgs args;
+  if (json.is_null()) return args;
+  if (!json.is_object()) return Error{"NodeResourcesFitArgs: expected an object"};
+  for (const auto& [key, v] : json.items()) {
+    Outcome ok = Outcome::Ok();
+    if (key == "apiVersion" || key == "kind") continue;
+    if (key == "ignoredResources") {
+      ok = ParseNameList(v, key, /*is_group=*/false, &args.ignored_resources);
+    } else if (key == "ignoredResourceGroups") {
+      ok = ParseNameList(v, key, /*is_group=*/true, &args.ignored_resource_groups);
+    } else if (key == "scoringStrategy") {
+      if (!v.is_null()) ok = ParseScoringStrategy(v, &args);
+    } else {
+      ok = Error{key + ": unknown field"};
+    }
+    if (!ok.ok()) return ok.error();
+  }
+  return args;
+}
+
+}  // namespace schedcheck::reference

@@ -1,0 +1,178 @@
+#include "reference/plugins/node_resources_fit/resource_allocation.h"
+
+#include <cmath>
+#include <utility>
+
+#include "reference/api/resource.h"
+#include "reference/framework/interface.h"
+
+namespace schedcheck::reference {
+namespace {
+
+// The configured shape scores range over 0..10 (MaxCustomPriorityScore); node scores over 0..100.
+constexpr int64_t kMaxCustomPriorityScore = 10;
+constexpr int64_t kMaxUtilization = 100;
+
+// Σ score_r·w_r / Σ w_r over the resources the node has, integer division (LeastAllocated and
+// MostAllocated share this shape).
+ResourceScorer WeightedAverage(std::vector<ResourceSpec> resources,
+                               int64_t (*per_resource)(int64_t, int64_t)) {
+  return [resources = std::move(resources), per_resource](const std::vector<int64_t>& requested,
+                                                          const std::vector<int64_t>& allocatable) {
+    int64_t node_score = 0, weight_sum = 0;
+    for (size_t i = 0; i < requested.size(); ++i) {
+      if (allocatable[i] == 0) continue;
+      node_score += per_resource(requested[i], allocatable[i]) * resources[i].weight;
+      weight_sum += resources[i].weight;
+    }
+    return weight_sum == 0 ? 0 : node_score / weight_sum;
+  };
+}
+
+// helper.BuildBrokenLinearFunction: piecewise-linear through the points, flat outside them,
+// integer arithmetic.
+int64_t BrokenLinear(const std::vector<UtilizationShapePoint>& shape, int64_t p) {
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (p <= shape[i].utilization) {
+      if (i == 0) return shape[0].score;
+      const UtilizationShapePoint& a = shape[i - 1];
+      const UtilizationShapePoint& b = shape[i];
+      return a.score + (b.score - a.score) * (p - a.utilization) / (b.utilization - a.utilization);
+    }
+  }
+  return shape.back().score;
+}
+
+Result<int64_t> IntField(const nlohmann::json& v, const std::string& field) {
+  if (!v.is_number_integer()) return Error{field + ": expected an integer, got " + v.dump()};
+  return v.get<int64_t>();
+}
+
+}  // namespace
+
+std::vector<ResourceSpec> DefaultResourceSpecs() {
+  return {{std::string(kResourceCpu), 1}, {std::string(kResourceMemory), 1}};
+}
+
+Result<std::vector<ResourceSpec>> ParseResourceSpecs(const nlohmann::json& value,
+                                                     const std::string& field) {
+  std::vector<ResourceSpec> specs;
+  if (!value.is_null() && !value.is_array()) return Error{field + ": expected a list"};
+  for (size_t i = 0; value.is_array() && i < value.size(); ++i) {
+    const nlohmann::json& item = value[i];
+    std::string item_field = field + "[" + std::to_string(i) + "]";
+    if (!item.is_object()) return Error{item_field + ": expected an object"};
+    ResourceSpec spec;
+    for (const auto& [key, v] : item.items()) {
+      if (key == "name") {
+        if (!v.is_string()) return Error{item_field + ".name: expected a string"};
+        spec.name = v.get<std::string>();
+      } else if (key == "weight") {
+        Result<int64_t> w = IntField(v, item_field + ".weight");
+        if (!w.ok()) return w.error();
+        spec.weight = *w;
+      } else {
+        return Error{item_field + "." + key + ": unknown field"};
+      }
+    }
+    // v1 defaulting: an unset (or explicit 0) weight means 1.
+    if (spec.weight == 0) spec.weight = 1;
+    specs.push_back(std::move(spec));
+  }
+  if (specs.empty()) specs = DefaultResourceSpecs();
+  return specs;
+}
+
+int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
+  if (capacity == 0 || requested > capacity) return 0;
+  return (capacity - requested) * kMaxNodeScore / capacity;
+}
+
+int64_t MostRequestedScore(int64_t requested, int64_t capacity) {
+  if (capacity == 0) return 0;
+  // Pods without requests count with the non-zero defaults, so requested may exceed capacity.
+  if (requested > capacity) requested = capacity;
+  return requested * kMaxNodeScore / capacity;
+}
+
+ResourceScorer LeastAllocatedScorer(std::vector<ResourceSpec> resources) {
+  return WeightedAverage(std::move(resources), &LeastRequestedScore);
+}
+
+ResourceScorer MostAllocatedScorer(std::vector<ResourceSpec> resources) {
+  return WeightedAverage(std::move(resources), &MostRequestedScore);
+}
+
+ResourceScorer RequestedToCapacityRatioScorer(std::vector<ResourceSpec> resources,
+                                              const std::vector<UtilizationShapePoint>& shape) {
+  std::vector<UtilizationShapePoint> scaled = shape;
+  for (UtilizationShapePoint& p : scaled) p.score *= kMaxNodeScore / kMaxCustomPriorityScore;
+  return [resources = std::move(resources), scaled = std::move(scaled)](
+             const std::vector<int64_t>& requested, const std::vector<int64_t>& allocatable) {
+    int64_t node_score = 0, weight_sum = 0;
+    for (size_t i = 0; i < requested.size(); ++i) {
+      if (allocatable[i] == 0) continue;
+      int64_t utilization = requested[i] > allocatable[i]
+                                ? kMaxUtilization
+                                : requested[i] * kMaxUtilization / allocatable[i];
+      int64_t resource_score = BrokenLinear(scaled, utilization);
+      // Only resources scoring above zero take part in the weighted average.
+      if (resource_score > 0) {
+        node_score += resource_score * resources[i].weight;
+        weight_sum += resources[i].weight;
+      }
+    }
+    if (weight_sum == 0) return int64_t{0};
+    return static_cast<int64_t>(
+        std::round(static_cast<double>(node_score) / static_cast<double>(weight_sum)));
+  };
+}
+
+AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
+                                                       std::string_view resource,
+                                                       bool use_requested) {
+  const Resource& node_requested = use_requested ? node.requested() : node.non_zero_requested();
+  int64_t pod_request;
+  if (!use_requested && resource == kResourceCpu) {
+    pod_request = pod.non_zero_milli_cpu;
+  } else if (!use_requested && resource == kResourceMemory) {
+    pod_request = pod.non_zero_memory;
+  } else if (resource == kResourceCpu || resource == kResourceMemory ||
+             resource == kResourceEphemeralStorage || IsScalarResourceName(resource)) {
+    pod_request = pod.requests.Get(resource);
+  } else {
+    pod_request = 0;  // e.g. "pods": never part of a pod's request vector
+  }
+  // A scalar resource the pod does not ask for is left out of the node's score.
+  if (pod_request == 0 && IsScalarResourceName(resource)) return {};
+  const Resource& alloc = node.allocatable();
+  if (resource == kResourceCpu) return {alloc.milli_cpu, node_requested.milli_cpu + pod_request};
+  if (resource == kResourceMemory) return {alloc.memory, node_requested.memory + pod_request};
+  if (resource == kResourceEphemeralStorage) {
+    return {alloc.ephemeral_storage, node.requested().ephemeral_storage + pod_request};
+  }
+  if (IsScalarResourceName(resource)) {
+    return {alloc.Scalar(resource), node.requested().Scalar(resource) + pod_request};
+  }
+  return {};
+}
+
+Status ScoreResourceAllocation(const NodeInfo& node, const Pod& pod,
+                               const std::vector<ResourceSpec>& resources, bool use_requested,
+                               const ResourceScorer& scorer, int64_t* score) {
+  *score = 0;
+  if (node.node() == nullptr) return Status::Error("node not found");
+  if (resources.empty()) return Status::Error("resources not found");
+  std::vector<int64_t> requested(resources.size(), 0), allocatable(resources.size(), 0);
+  for (size_t i = 0; i < resources.size(); ++i) {
+    AllocatableRequest ar =
+        CalculateResourceAllocatableRequest(node, pod, resources[i].name, use_requested);
+    if (ar.allocatable == 0) continue;
+    allocatable[i] = ar.allocatable;
+    requested[i] = ar.requested;
+  }
+  *score = scorer(requested, allocatable);
+  return Status();
+}
+
+}  // namespace schedcheck::reference

@@ -1,0 +1,80 @@
+// Resource-allocation scoring shared by NodeResourcesFit (LeastAllocated, MostAllocated,
+// RequestedToCapacityRatio) and NodeResourcesBalancedAllocation (noderesources/
+// resource_allocation.go and the strategy files of v1.27), plus the ResourceSpec argument
+// parsing both plugins use.
+#ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_RESOURCES_FIT_RESOURCE_ALLOCATION_H_
+#define SCHEDCHECK_REFERENCE_PLUGINS_NODE_RESOURCES_FIT_RESOURCE_ALLOCATION_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reference/api/objects.h"
+#include "reference/base/result.h"
+#include "reference/framework/node_info.h"
+#include "reference/framework/status.h"
+
+namespace schedcheck::reference {
+
+// One entry of `scoringStrategy.resources` / BalancedAllocation `resources`.
+struct ResourceSpec {
+  std::string name;
+  int64_t weight = 0;
+};
+
+// The v1 default: cpu and memory, weight 1 each.
+std::vector<ResourceSpec> DefaultResourceSpecs();
+
+// Parses a JSON array of {name, weight} at `field` (e.g. "scoringStrategy.resources"), applying
+// the v1 defaulting: an empty or absent list becomes DefaultResourceSpecs(), weight 0 becomes 1.
+// Unknown keys and wrongly typed values are errors naming the field.
+Result<std::vector<ResourceSpec>> ParseResourceSpecs(const nlohmann::json& value,
+                                                     const std::string& field);
+
+// One point of the RequestedToCapacityRatio shape, as configured (score in 0..10).
+struct UtilizationShapePoint {
+  int64_t utilization = 0;
+  int64_t score = 0;
+};
+
+// Per-resource vectors, index-aligned with the ResourceSpec list. A resource that is skipped
+// for this node (allocatable 0, or a scalar the pod does not request) has allocatable 0.
+using ResourceScorer =
+    std::function<int64_t(const std::vector<int64_t>& requested,
+                          const std::vector<int64_t>& allocatable)>;
+
+ResourceScorer LeastAllocatedScorer(std::vector<ResourceSpec> resources);
+ResourceScorer MostAllocatedScorer(std::vector<ResourceSpec> resources);
+// REQUIRES: `shape` is non-empty with strictly increasing utilizations (validated args).
+ResourceScorer RequestedToCapacityRatioScorer(std::vector<ResourceSpec> resources,
+                                              const std::vector<UtilizationShapePoint>& shape);
+
+// leastRequestedScore / mostRequestedScore upstream, for one resource.
+int64_t LeastRequestedScore(int64_t requested, int64_t capacity);
+int64_t MostRequestedScore(int64_t requested, int64_t capacity);
+
+// calculateResourceAllocatableRequest: (allocatable, node requested + pod request) of one
+// resource. `use_requested` selects the node's real Requested and the pod's raw requests
+// (BalancedAllocation); otherwise cpu and memory use the non-zero views (SEMANTICS §7.2).
+// A scalar resource the pod does not request yields (0, 0): it is left out of scoring.
+struct AllocatableRequest {
+  int64_t allocatable = 0;
+  int64_t requested = 0;
+};
+AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
+                                                       std::string_view resource,
+                                                       bool use_requested);
+
+// resourceAllocationScorer.score: builds the per-resource vectors and applies `scorer`.
+// Error when the NodeInfo has no node or no resources are configured.
+Status ScoreResourceAllocation(const NodeInfo& node, const Pod& pod,
+                               const std::vector<ResourceSpec>& resources, bool use_requested,
+                               const ResourceScorer& scorer, int64_t* score);
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_PLUGINS_NODE_RESOURCES_FIT_RESOURCE_ALLOCATION_H_
