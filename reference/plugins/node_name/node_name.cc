@@ -1,0 +1,32 @@
+#include "reference/plugins/node_name/node_name.h"
+
+#include <string>
+
+namespace schedcheck::reference {
+
+Result<std::unique_ptr<Plugin>> NodeName::New(const PluginArgs& args, const Handle& handle) {
+  (void)handle;
+  if (!args.is_null() && !(args.is_object() && args.empty())) {
+    return Error{"NodeName takes no arguments"};
+  }
+  return std::unique_ptr<Plugin>(std::make_unique<NodeName>());
+}
+
+bool NodeName::Fits(const Pod& pod, const NodeInfo& node) {
+  return pod.node_name().empty() || pod.node_name() == node.node()->name();
+}
+
+Status NodeName::Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) {
+  (void)state;
+  if (node.node() == nullptr) return Status::Error("node not found");
+  if (!Fits(pod, node)) {
+    return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReason));
+  }
+  return Status();
+}
+
+std::vector<ClusterEvent> NodeName::EventsToRegister() const {
+  return {{std::string(resource::kNode), action::kAdd | action::kUpdate, ""}};
+}
+
+}  // namespace schedcheck::reference

@@ -1,0 +1,31 @@
+// NodeName (nodename/node_name.go): a pod with spec.nodeName fits only the node of that name.
+#ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_NAME_NODE_NAME_H_
+#define SCHEDCHECK_REFERENCE_PLUGINS_NODE_NAME_NODE_NAME_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "reference/base/result.h"
+#include "reference/framework/registry.h"
+
+namespace schedcheck::reference {
+
+class NodeName final : public FilterPlugin, public EnqueueExtensions {
+ public:
+  static constexpr std::string_view kName = "NodeName";
+  static constexpr std::string_view kErrReason = "node(s) didn't match the requested node name";
+  static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+
+  std::string_view Name() const override { return kName; }
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  // Node: Add | Update (v1.27).
+  std::vector<ClusterEvent> EventsToRegister() const override;
+
+  // Fits: spec.nodeName is empty or equals the node's name. REQUIRES: node.node() != nullptr.
+  static bool Fits(const Pod& pod, const NodeInfo& node);
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_PLUGINS_NODE_NAME_NODE_NAME_H_

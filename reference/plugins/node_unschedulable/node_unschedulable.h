@@ -1,0 +1,30 @@
+// NodeUnschedulable (nodeunschedulable/node_unschedulable.go): rejects nodes with
+// spec.unschedulable unless the pod tolerates the node.kubernetes.io/unschedulable:NoSchedule taint.
+#ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_UNSCHEDULABLE_NODE_UNSCHEDULABLE_H_
+#define SCHEDCHECK_REFERENCE_PLUGINS_NODE_UNSCHEDULABLE_NODE_UNSCHEDULABLE_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "reference/base/result.h"
+#include "reference/framework/registry.h"
+
+namespace schedcheck::reference {
+
+class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
+ public:
+  static constexpr std::string_view kName = "NodeUnschedulable";
+  static constexpr std::string_view kErrReasonUnknownCondition = "node(s) had unknown conditions";
+  static constexpr std::string_view kErrReasonUnschedulable = "node(s) were unschedulable";
+  static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+
+  std::string_view Name() const override { return kName; }
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  // Node: Add | UpdateNodeTaint (the unschedulable flag is reported as a taint change).
+  std::vector<ClusterEvent> EventsToRegister() const override;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_PLUGINS_NODE_UNSCHEDULABLE_NODE_UNSCHEDULABLE_H_
