@@ -1,0 +1,178 @@
+// PodTopologySpread PreScore, Score and NormalizeScore (v1.27 scoring.go).
+//
+// As in v1.27, counts are keyed by (topology key, value) and shared by every ScheduleAnyway
+// constraint with that key: two constraints on one key both add into the same count, and the
+// second one's domain count (hence its weight) stays 0 for values the first already created.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
+
+namespace schedcheck::reference {
+namespace {
+
+using pod_topology_spread::SpreadConstraint;
+using TopologyPair = std::pair<std::string, std::string>;
+
+class PreScoreState final : public StateData {
+ public:
+  std::vector<SpreadConstraint> constraints;
+  // Feasible nodes lacking some topology key (when all keys are required): they score 0.
+  std::set<std::string, std::less<>> ignored_nodes;
+  std::map<TopologyPair, int64_t> pair_to_pod_counts;
+  std::vector<double> normalizing_weights;  // per constraint
+
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<PreScoreState>(*this);
+  }
+};
+
+// topologyNormalizingWeight: ln(size + 2), so that the counts of a topology with few domains
+// are not drowned by those of one with many.
+double TopologyNormalizingWeight(int size) { return std::log(static_cast<double>(size + 2)); }
+
+// scoreForCount: maxSkew - 1 is added so that a larger tolerated skew flattens the differences.
+double ScoreForCount(int64_t count, int32_t max_skew, double weight) {
+  return static_cast<double>(count) * weight + static_cast<double>(max_skew - 1);
+}
+
+Result<const PreScoreState*> ReadPreScoreState(const CycleState& state) {
+  auto* s = state.ReadAs<PreScoreState>(PodTopologySpread::kPreScoreStateKey);
+  if (s == nullptr) {
+    return Error{"error reading \"" + std::string(PodTopologySpread::kPreScoreStateKey) +
+                 "\" from cycleState: not found"};
+  }
+  return s;
+}
+
+// initPreScoreState's second half: the domains present among the non-ignored feasible nodes and
+// the weight of each constraint.
+void InitDomains(PreScoreState& s, const std::vector<const NodeInfo*>& filtered,
+                 bool require_all_topologies) {
+  std::vector<int> topo_size(s.constraints.size(), 0);
+  for (const NodeInfo* info : filtered) {
+    const Labels& labels = info->node()->labels();
+    if (require_all_topologies &&
+        !pod_topology_spread::NodeLabelsMatchSpreadConstraints(labels, s.constraints)) {
+      s.ignored_nodes.insert(info->name());
+      continue;
+    }
+    for (size_t i = 0; i < s.constraints.size(); ++i) {
+      const SpreadConstraint& c = s.constraints[i];
+      if (c.topology_key == pod_topology_spread::kLabelHostname) continue;  // counted in Score
+      TopologyPair pair{c.topology_key, pod_topology_spread::LabelValue(labels, c.topology_key)};
+      if (s.pair_to_pod_counts.emplace(pair, 0).second) topo_size[i]++;
+    }
+  }
+  for (size_t i = 0; i < s.constraints.size(); ++i) {
+    int size = topo_size[i];
+    if (s.constraints[i].topology_key == pod_topology_spread::kLabelHostname) {
+      size = static_cast<int>(filtered.size() - s.ignored_nodes.size());
+    }
+    s.normalizing_weights.push_back(TopologyNormalizingWeight(size));
+  }
+}
+
+}  // namespace
+
+Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
+                                   const std::vector<const NodeInfo*>& filtered) {
+  const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
+  if (filtered.empty() || all_nodes.empty()) return Status();  // nothing to score; no state
+  auto s = std::make_unique<PreScoreState>();
+  // Only system-defaulted spreading tolerates nodes without every key, so that nodes without a
+  // zone label still get hostname spreading.
+  bool require_all_topologies =
+      !pod.obj.spec().topology_spread_constraints().empty() || !system_defaulted_;
+  auto constraints = GetConstraints(pod, pod_topology_spread::kScheduleAnyway);
+  if (!constraints.ok()) {
+    return Status::Error("calculating preScoreState: obtaining pod's soft topology spread "
+                         "constraints: " + constraints.message());
+  }
+  s->constraints = std::move(*constraints);
+  if (s->constraints.empty()) {
+    // v1.27: an empty state, so every node scores 0 and normalises to 100 (Skip came in 1.28).
+    state.Write(std::string(kPreScoreStateKey), std::move(s));
+    return Status();
+  }
+  InitDomains(*s, filtered, require_all_topologies);
+  // Count matching pods over ALL nodes, but only into domains seen among the feasible nodes.
+  for (const NodeInfo* info : all_nodes) {
+    const Node* node = info->node();
+    if (node == nullptr) continue;
+    if (require_all_topologies &&
+        !pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->labels(), s->constraints)) {
+      continue;
+    }
+    for (const SpreadConstraint& c : s->constraints) {
+      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node->obj)) continue;
+      TopologyPair pair{c.topology_key, pod_topology_spread::LabelValue(node->labels(), c.topology_key)};
+      auto count = s->pair_to_pod_counts.find(pair);
+      if (count == s->pair_to_pod_counts.end()) continue;
+      count->second += pod_topology_spread::CountPodsMatchSelector(info->pods(), c.selector, pod.ns());
+    }
+  }
+  state.Write(std::string(kPreScoreStateKey), std::move(s));
+  return Status();
+}
+
+Status PodTopologySpread::Score(const CycleState& state, const Pod& pod, const NodeInfo& info,
+                                int64_t* score) {
+  *score = 0;
+  auto s = ReadPreScoreState(state);
+  if (!s.ok()) return Status::Error(s.message());
+  if ((*s)->ignored_nodes.count(info.name())) return Status();
+  const Labels& labels = info.node()->labels();
+  double sum = 0;
+  for (size_t i = 0; i < (*s)->constraints.size(); ++i) {
+    const SpreadConstraint& c = (*s)->constraints[i];
+    auto value = labels.find(c.topology_key);
+    if (value == labels.end()) continue;
+    int64_t count = 0;
+    if (c.topology_key == pod_topology_spread::kLabelHostname) {
+      // Hostname domains are single nodes: count this node's pods directly (no policy check).
+      count = pod_topology_spread::CountPodsMatchSelector(info.pods(), c.selector, pod.ns());
+    } else {
+      auto it = (*s)->pair_to_pod_counts.find(TopologyPair{c.topology_key, value->second});
+      if (it == (*s)->pair_to_pod_counts.end()) {
+        return Status::Error("no count for topology pair of node \"" + info.name() + "\"");
+      }
+      count = it->second;
+    }
+    sum += ScoreForCount(count, c.max_skew, (*s)->normalizing_weights[i]);
+  }
+  *score = static_cast<int64_t>(std::round(sum));
+  return Status();
+}
+
+Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod& pod,
+                                         NodeScoreList& scores) {
+  (void)pod;
+  auto s = ReadPreScoreState(state);
+  if (!s.ok()) return Status::Error(s.message());
+  // Fewer matching pods is better: s' = 100 * (max + min - s) / max over the scored nodes.
+  int64_t min_score = INT64_MAX;
+  int64_t max_score = 0;
+  for (const NodeScore& ns : scores) {
+    if ((*s)->ignored_nodes.count(ns.name)) continue;
+    min_score = std::min(min_score, ns.score);
+    max_score = std::max(max_score, ns.score);
+  }
+  for (NodeScore& ns : scores) {
+    if ((*s)->ignored_nodes.count(ns.name)) {
+      ns.score = 0;
+    } else if (max_score == 0) {
+      ns.score = kMaxNodeScore;
+    } else {
+      ns.score = kMaxNodeScore * (max_score + min_score - ns.score) / max_score;
+    }
+  }
+  return Status();
+}
+
+}  // namespace schedcheck::reference
