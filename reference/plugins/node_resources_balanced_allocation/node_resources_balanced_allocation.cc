@@ -1,0 +1,77 @@
+#include "reference/plugins/node_resources_balanced_allocation/node_resources_balanced_allocation.h"
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <utility>
+
+namespace schedcheck::reference {
+
+Result<std::vector<ResourceSpec>> ParseBalancedAllocationArgs(const PluginArgs& args) {
+  nlohmann::json resources;
+  if (!args.is_null()) {
+    if (!args.is_object()) return Error{"NodeResourcesBalancedAllocationArgs: expected an object"};
+    for (const auto& [key, v] : args.items()) {
+      if (key == "apiVersion" || key == "kind") continue;
+      if (key != "resources") return Error{key + ": unknown field"};
+      resources = v;
+    }
+  }
+  Result<std::vector<ResourceSpec>> specs = ParseResourceSpecs(resources, "resources");
+  if (!specs.ok()) return specs.error();
+  std::set<std::string> seen;
+  for (size_t i = 0; i < specs->size(); ++i) {
+    const ResourceSpec& r = (*specs)[i];
+    std::string field = "resources[" + std::to_string(i) + "]";
+    if (!seen.insert(r.name).second) {
+      return Error{field + ".name: Duplicate value: \"" + r.name + "\""};
+    }
+    if (r.weight != 1) {
+      return Error{field + ".weight: Invalid value: " + std::to_string(r.weight) + ": must be 1"};
+    }
+  }
+  return specs;
+}
+
+int64_t BalancedResourceScore(const std::vector<int64_t>& requested,
+                              const std::vector<int64_t>& allocatable) {
+  std::vector<double> fractions;
+  double total = 0;
+  for (size_t i = 0; i < requested.size(); ++i) {
+    if (allocatable[i] == 0) continue;
+    double f = static_cast<double>(requested[i]) / static_cast<double>(allocatable[i]);
+    if (f > 1) f = 1;
+    total += f;
+    fractions.push_back(f);
+  }
+  double std_dev = 0;
+  // Two resources (the common case) use the closed form |f1 - f2| / 2; more use the population
+  // standard deviation; fewer have none.
+  if (fractions.size() == 2) {
+    std_dev = std::abs((fractions[0] - fractions[1]) / 2);
+  } else if (fractions.size() > 2) {
+    double mean = total / static_cast<double>(fractions.size());
+    double sum = 0;
+    for (double f : fractions) sum += (f - mean) * (f - mean);
+    std_dev = std::sqrt(sum / static_cast<double>(fractions.size()));
+  }
+  return static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
+}
+
+Result<std::unique_ptr<Plugin>> NodeResourcesBalancedAllocation::New(const PluginArgs& args,
+                                                                     const Handle& handle) {
+  (void)handle;
+  Result<std::vector<ResourceSpec>> specs = ParseBalancedAllocationArgs(args);
+  if (!specs.ok()) return Error{"NodeResourcesBalancedAllocation: " + specs.message()};
+  return std::unique_ptr<Plugin>(
+      std::make_unique<NodeResourcesBalancedAllocation>(std::move(*specs)));
+}
+
+Status NodeResourcesBalancedAllocation::Score(const CycleState& state, const Pod& pod,
+                                              const NodeInfo& node, int64_t* score) {
+  (void)state;
+  return ScoreResourceAllocation(node, pod, resources_, /*use_requested=*/true,
+                                 &BalancedResourceScore, score);
+}
+
+}  // namespace schedcheck::reference
