@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 // @includes (one line per plugin header, kept sorted)
 
 namespace schedcheck::reference {
@@ -18,6 +19,7 @@ void Add(Registry& registry, std::string name, PluginFactory factory) {
 
 Registry Build() {
   Registry r;
+  Add(r, "PodTopologySpread", &PodTopologySpread::New);
   // @register (one line per plugin: Add(r, "Name", Factory);)
   return r;
 }
