@@ -4,8 +4,11 @@ namespace schedcheck::reference {
 
 bool AffinityTerm::Matches(const Pod& pod, const Labels* ns_labels) const {
   bool ns_match = namespaces.count(pod.ns()) > 0;
-  if (!ns_match && has_namespace_selector && ns_labels != nullptr) {
-    ns_match = LabelSelectorMatches(namespace_selector, *ns_labels);
+  if (!ns_match && has_namespace_selector) {
+    // Upstream matches the selector against a nil label set when the namespace is unknown, so
+    // an empty selector (or NotIn / DoesNotExist only) still matches: use an empty set.
+    static const Labels kNoLabels;
+    ns_match = LabelSelectorMatches(namespace_selector, ns_labels ? *ns_labels : kNoLabels);
   }
   if (!ns_match) return false;
   return has_selector && LabelSelectorMatches(selector, pod.labels());

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
+#include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
 // @includes (one line per plugin header, kept sorted)
 
 namespace schedcheck::reference {
@@ -20,6 +21,7 @@ void Add(Registry& registry, std::string name, PluginFactory factory) {
 Registry Build() {
   Registry r;
   Add(r, "PodTopologySpread", &PodTopologySpread::New);
+  Add(r, "InterPodAffinity", &InterPodAffinity::New);
   // @register (one line per plugin: Add(r, "Name", Factory);)
   return r;
 }

@@ -1,0 +1,198 @@
+// InterPodAffinity PreFilter, PreFilter extensions and Filter (upstream filtering.go, v1.27).
+#include <string>
+
+#include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
+
+namespace schedcheck::reference {
+namespace interpodaffinity {
+namespace {
+
+// Adds `value` at (key, node[key]) when the node has the label; a pair that drops to zero is
+// erased, so "empty map" keeps meaning "no matches" for the first-pod-of-a-group rule.
+void Update(TopologyToMatchedTermCount& m, const Node& node, const std::string& key,
+            int64_t value) {
+  auto it = node.labels().find(key);
+  if (it == node.labels().end()) return;
+  TopologyPair pair{key, it->second};
+  int64_t& count = m[pair];
+  count += value;
+  if (count == 0) m.erase(pair);
+}
+
+// podMatchesAllAffinityTerms: false for no terms. The incoming pod's terms have their
+// namespaceSelector merged, hence no namespace labels.
+bool PodMatchesAllAffinityTerms(const std::vector<AffinityTerm>& terms, const Pod& pod) {
+  if (terms.empty()) return false;
+  for (const AffinityTerm& t : terms) {
+    if (!t.Matches(pod, nullptr)) return false;
+  }
+  return true;
+}
+
+// updateWithAffinityTerms: one count per term, only when `pod` matches all of them.
+void UpdateWithAffinityTerms(TopologyToMatchedTermCount& m, const std::vector<AffinityTerm>& terms,
+                             const Pod& pod, const Node& node, int64_t value) {
+  if (!PodMatchesAllAffinityTerms(terms, pod)) return;
+  for (const AffinityTerm& t : terms) Update(m, node, t.topology_key, value);
+}
+
+// updateWithAntiAffinityTerms: one count per matching term.
+void UpdateWithAntiAffinityTerms(TopologyToMatchedTermCount& m,
+                                 const std::vector<AffinityTerm>& terms, const Pod& pod,
+                                 const Labels* ns_labels, const Node& node, int64_t value) {
+  for (const AffinityTerm& t : terms) {
+    if (t.Matches(pod, ns_labels)) Update(m, node, t.topology_key, value);
+  }
+}
+
+PreFilterState* ReadPreFilterState(const CycleState& state, std::string* err) {
+  auto* s = state.ReadAs<PreFilterState>(InterPodAffinity::kPreFilterStateKey);
+  if (s == nullptr) {
+    *err = "error reading \"" + std::string(InterPodAffinity::kPreFilterStateKey) +
+           "\" from cycleState: not found";
+  }
+  return s;
+}
+
+// satisfyPodAffinity, including the first-pod-of-a-group exception.
+bool SatisfyPodAffinity(const PreFilterState& s, const Node& node) {
+  bool pods_exist = true;
+  for (const AffinityTerm& term : s.pod_info->required_affinity_terms) {
+    auto it = node.labels().find(term.topology_key);
+    // Every topology key must exist on the node.
+    if (it == node.labels().end()) return false;
+    auto count = s.affinity_counts.find({term.topology_key, it->second});
+    if (count == s.affinity_counts.end() || count->second <= 0) pods_exist = false;
+  }
+  if (pods_exist) return true;
+  // No pod anywhere matches the terms: let the pod through if it matches its own terms, or a
+  // group with self-affinity could never start.
+  return s.affinity_counts.empty() &&
+         PodMatchesAllAffinityTerms(s.pod_info->required_affinity_terms, *s.pod_info->pod);
+}
+
+// satisfyPodAntiAffinity.
+bool SatisfyPodAntiAffinity(const PreFilterState& s, const Node& node) {
+  if (s.anti_affinity_counts.empty()) return true;
+  for (const AffinityTerm& term : s.pod_info->required_anti_affinity_terms) {
+    auto it = node.labels().find(term.topology_key);
+    if (it == node.labels().end()) continue;
+    auto count = s.anti_affinity_counts.find({term.topology_key, it->second});
+    if (count != s.anti_affinity_counts.end() && count->second > 0) return false;
+  }
+  return true;
+}
+
+// satisfyExistingPodsAntiAffinity: any of the node's labels is a matched topology pair.
+bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const Node& node) {
+  if (s.existing_anti_affinity_counts.empty()) return true;
+  for (const auto& [key, value] : node.labels()) {
+    auto count = s.existing_anti_affinity_counts.find({key, value});
+    if (count != s.existing_anti_affinity_counts.end() && count->second > 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void PreFilterState::UpdateWithPod(const PodInfo& pod, const Node& node, int64_t multiplier) {
+  UpdateWithAntiAffinityTerms(existing_anti_affinity_counts, pod.required_anti_affinity_terms,
+                              *pod_info->pod, &namespace_labels, node, multiplier);
+  UpdateWithAffinityTerms(affinity_counts, pod_info->required_affinity_terms, *pod.pod, node,
+                          multiplier);
+  UpdateWithAntiAffinityTerms(anti_affinity_counts, pod_info->required_anti_affinity_terms,
+                              *pod.pod, nullptr, node, multiplier);
+}
+
+}  // namespace interpodaffinity
+
+using interpodaffinity::PreFilterState;
+
+Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) {
+  (void)result;
+  auto info = NewIncomingPodInfo(pod);
+  if (!info.ok()) {
+    return Status(Code::kUnschedulableAndUnresolvable, "parsing pod: " + info.message());
+  }
+  for (AffinityTerm& t : (*info)->required_affinity_terms) MergeAffinityTermNamespacesIfNotEmpty(t);
+  for (AffinityTerm& t : (*info)->required_anti_affinity_terms) {
+    MergeAffinityTermNamespacesIfNotEmpty(t);
+  }
+  auto s = std::make_unique<PreFilterState>();
+  s->pod_info = *info;
+  s->namespace_labels = NamespaceLabelsSnapshot(pod.ns());
+  const PodInfo& incoming = *s->pod_info;
+
+  // Existing pods' required anti-affinity, matched with the incoming pod's namespace labels.
+  for (const NodeInfo* n : handle_.snapshot->have_pods_with_required_anti_affinity()) {
+    if (n->node() == nullptr) continue;
+    for (const PodInfoPtr& existing : n->pods_with_required_anti_affinity()) {
+      interpodaffinity::UpdateWithAntiAffinityTerms(s->existing_anti_affinity_counts,
+                                                    existing->required_anti_affinity_terms, pod,
+                                                    &s->namespace_labels, *n->node(), 1);
+    }
+  }
+  // The incoming pod's required terms against every pod on every node.
+  if (!incoming.required_affinity_terms.empty() || !incoming.required_anti_affinity_terms.empty()) {
+    for (const NodeInfo* n : handle_.snapshot->node_infos()) {
+      if (n->node() == nullptr) continue;
+      for (const PodInfoPtr& existing : n->pods()) {
+        interpodaffinity::UpdateWithAffinityTerms(s->affinity_counts,
+                                                  incoming.required_affinity_terms,
+                                                  *existing->pod, *n->node(), 1);
+        interpodaffinity::UpdateWithAntiAffinityTerms(s->anti_affinity_counts,
+                                                      incoming.required_anti_affinity_terms,
+                                                      *existing->pod, nullptr, *n->node(), 1);
+      }
+    }
+  }
+  if (s->existing_anti_affinity_counts.empty() && incoming.required_affinity_terms.empty() &&
+      incoming.required_anti_affinity_terms.empty()) {
+    return Status(Code::kSkip);
+  }
+  state.Write(std::string(kPreFilterStateKey), std::move(s));
+  return Status();
+}
+
+Status InterPodAffinity::AddPod(CycleState& state, const Pod& pod_to_schedule,
+                                const PodInfo& pod_to_add, const NodeInfo& node) {
+  (void)pod_to_schedule;
+  std::string err;
+  PreFilterState* s = interpodaffinity::ReadPreFilterState(state, &err);
+  if (s == nullptr) return Status::Error(err);
+  if (node.node() == nullptr) return Status::Error("node not found");
+  s->UpdateWithPod(pod_to_add, *node.node(), 1);
+  return Status();
+}
+
+Status InterPodAffinity::RemovePod(CycleState& state, const Pod& pod_to_schedule,
+                                   const PodInfo& pod_to_remove, const NodeInfo& node) {
+  (void)pod_to_schedule;
+  std::string err;
+  PreFilterState* s = interpodaffinity::ReadPreFilterState(state, &err);
+  if (s == nullptr) return Status::Error(err);
+  if (node.node() == nullptr) return Status::Error("node not found");
+  s->UpdateWithPod(pod_to_remove, *node.node(), -1);
+  return Status();
+}
+
+Status InterPodAffinity::Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) {
+  (void)pod;
+  if (node.node() == nullptr) return Status::Error("node not found");
+  std::string err;
+  const PreFilterState* s = interpodaffinity::ReadPreFilterState(state, &err);
+  if (s == nullptr) return Status::Error(err);
+  if (!interpodaffinity::SatisfyPodAffinity(*s, *node.node())) {
+    return Status(Code::kUnschedulableAndUnresolvable,
+                  std::string(kErrReasonAffinityRulesNotMatch));
+  }
+  if (!interpodaffinity::SatisfyPodAntiAffinity(*s, *node.node())) {
+    return Status(Code::kUnschedulable, std::string(kErrReasonAntiAffinityRulesNotMatch));
+  }
+  if (!interpodaffinity::SatisfyExistingPodsAntiAffinity(*s, *node.node())) {
+    return Status(Code::kUnschedulable, std::string(kErrReasonExistingAntiAffinityRulesNotMatch));
+  }
+  return Status();
+}
+
+}  // namespace schedcheck::reference
