@@ -1,0 +1,43 @@
+// NodePorts (nodeports/node_ports.go, v1.27): rejects nodes where a host port the pod wants is
+// already taken. PreFilter collects the pod's container ports; Filter checks them against the
+// node's used ports. Also exports Fits() for the queue's preCheckForNode.
+#ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_PORTS_NODE_PORTS_H_
+#define SCHEDCHECK_REFERENCE_PLUGINS_NODE_PORTS_NODE_PORTS_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "reference/base/result.h"
+#include "reference/framework/handle.h"
+#include "reference/framework/interface.h"
+#include "reference/framework/registry.h"
+
+namespace schedcheck::reference {
+
+// fitsPorts: true when none of `want` conflicts with the node's used host ports.
+bool FitsPorts(const std::vector<HostPort>& want, const NodeInfo& node);
+// Fits: FitsPorts with the pod's container ports.
+bool FitsPorts(const Pod& pod, const NodeInfo& node);
+
+class NodePorts final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
+ public:
+  static constexpr std::string_view kName = "NodePorts";
+  static constexpr std::string_view kPreFilterStateKey = "PreFilterNodePorts";
+  static constexpr std::string_view kErrReason =
+      "node(s) didn't have free ports for the requested pod ports";
+
+  static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+
+  std::string_view Name() const override { return kName; }
+  // v1.27: always Success, even for a pod without host ports (Skip came in v1.28).
+  Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
+  // Unschedulable with kErrReason on a conflict.
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  // v1.27: Pod Delete; Node Add|Update.
+  std::vector<ClusterEvent> EventsToRegister() const override;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_PLUGINS_NODE_PORTS_NODE_PORTS_H_
