@@ -1,0 +1,66 @@
+#include "reference/plugins/image_locality/image_locality.h"
+
+namespace schedcheck::reference {
+namespace {
+
+constexpr int64_t kMiB = 1024 * 1024;
+// Below this the image is cheap to pull anyway; every such sum scores 0.
+constexpr int64_t kMinThreshold = 23 * kMiB;
+constexpr int64_t kMaxContainerThreshold = 1000 * kMiB;
+
+// scaledImageScore: the image size times the fraction of nodes holding it (float math, truncated).
+int64_t ScaledImageScore(const ImageStateSummary& state, size_t total_nodes) {
+  double spread = static_cast<double>(state.num_nodes) / static_cast<double>(total_nodes);
+  return static_cast<int64_t>(static_cast<double>(state.size) * spread);
+}
+
+}  // namespace
+
+std::string NormalizedImageName(std::string_view name) {
+  size_t colon = name.rfind(':');
+  size_t slash = name.rfind('/');
+  // Go's LastIndex gives -1 for "absent"; compare with that convention.
+  long colon_pos = colon == std::string_view::npos ? -1 : static_cast<long>(colon);
+  long slash_pos = slash == std::string_view::npos ? -1 : static_cast<long>(slash);
+  std::string out(name);
+  if (colon_pos <= slash_pos) out += ":latest";
+  return out;
+}
+
+int64_t CalculateImagePriority(int64_t sum_scores, int num_containers) {
+  int64_t max_threshold = kMaxContainerThreshold * num_containers;
+  if (sum_scores < kMinThreshold) {
+    sum_scores = kMinThreshold;
+  } else if (sum_scores > max_threshold) {
+    sum_scores = max_threshold;
+  }
+  return kMaxNodeScore * (sum_scores - kMinThreshold) / (max_threshold - kMinThreshold);
+}
+
+Result<std::unique_ptr<Plugin>> ImageLocality::New(const PluginArgs& args, const Handle& handle) {
+  if (!args.is_null() && !(args.is_object() && args.empty())) {
+    return Error{"ImageLocality: takes no arguments"};
+  }
+  return std::unique_ptr<Plugin>(std::make_unique<ImageLocality>(handle));
+}
+
+Status ImageLocality::Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                            int64_t* score) {
+  (void)state;
+  *score = 0;
+  if (handle_.snapshot == nullptr) return Status::Error("ImageLocality: no snapshot");
+  size_t total_nodes = handle_.snapshot->size();
+  const auto& containers = pod.obj.spec().containers();
+  int64_t sum = 0;
+  for (const k8s::Container& c : containers) {
+    auto it = node.image_states().find(NormalizedImageName(c.image()));
+    // total_nodes > 0 whenever a node is being scored from the snapshot.
+    if (it != node.image_states().end() && total_nodes > 0) {
+      sum += ScaledImageScore(it->second, total_nodes);
+    }
+  }
+  *score = CalculateImagePriority(sum, containers.size());
+  return Status();
+}
+
+}  // namespace schedcheck::reference
