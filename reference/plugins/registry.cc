@@ -5,6 +5,10 @@
 
 #include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 #include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
+#include "reference/plugins/image_locality/image_locality.h"
+#include "reference/plugins/node_ports/node_ports.h"
+#include "reference/plugins/node_resources_balanced_allocation/node_resources_balanced_allocation.h"
+#include "reference/plugins/node_resources_fit/node_resources_fit.h"
 // @includes (one line per plugin header, kept sorted)
 
 namespace schedcheck::reference {
@@ -22,6 +26,10 @@ Registry Build() {
   Registry r;
   Add(r, "PodTopologySpread", &PodTopologySpread::New);
   Add(r, "InterPodAffinity", &InterPodAffinity::New);
+  Add(r, "NodeResourcesFit", &NodeResourcesFit::New);
+  Add(r, "NodeResourcesBalancedAllocation", &NodeResourcesBalancedAllocation::New);
+  Add(r, "NodePorts", &NodePorts::New);
+  Add(r, "ImageLocality", &ImageLocality::New);
   // @register (one line per plugin: Add(r, "Name", Factory);)
   return r;
 }
