@@ -1,0 +1,182 @@
+#include "reference/scheduler/schedule_one.h"
+
+#include <algorithm>
+#include <map>
+
+namespace schedcheck::reference {
+namespace {
+
+constexpr int64_t kMinFeasibleNodesToFind = 100;
+constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
+
+}  // namespace
+
+std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
+  std::string msg = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
+  if (!diagnosis.pre_filter_msg.empty()) {
+    msg += " " + diagnosis.pre_filter_msg + ".";
+  } else {
+    // Reason histogram over the rejected nodes, items sorted as plain strings ("10 x" < "2 y").
+    std::map<std::string, int> counts;
+    for (const auto& [node, status] : diagnosis.node_to_status) {
+      for (const std::string& reason : status.reasons()) ++counts[reason];
+    }
+    std::vector<std::string> items;
+    for (const auto& [reason, count] : counts) items.push_back(std::to_string(count) + " " + reason);
+    std::sort(items.begin(), items.end());
+    if (!items.empty()) {
+      msg += " ";
+      for (size_t i = 0; i < items.size(); ++i) msg += (i ? ", " : "") + items[i];
+      msg += ".";
+    }
+  }
+  if (!diagnosis.post_filter_msg.empty()) msg += " " + diagnosis.post_filter_msg + ".";
+  return msg;
+}
+
+int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
+                                             int64_t num_all_nodes) {
+  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
+  int64_t percentage = profile_percentage ? *profile_percentage : global_percentage;
+  if (percentage == 0) {
+    percentage = 50 - num_all_nodes / 125;
+    if (percentage < kMinFeasibleNodesPercentageToFind) percentage = kMinFeasibleNodesPercentageToFind;
+  }
+  int64_t n = num_all_nodes * percentage / 100;
+  return n < kMinFeasibleNodesToFind ? kMinFeasibleNodesToFind : n;
+}
+
+Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
+                                              const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
+                                              std::vector<const NodeInfo*>* feasible) {
+  const int64_t n = static_cast<int64_t>(nodes.size());
+  const int64_t num_to_find = NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
+  if (!fw.HasFilterPlugins()) {
+    for (int64_t i = 0; i < num_to_find; ++i) feasible->push_back(nodes[(next_start_node_index_ + i) % n]);
+    return Status();
+  }
+  for (int64_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < num_to_find; ++i) {
+    const NodeInfo* node = nodes[(next_start_node_index_ + i) % n];
+    Status s = fw.RunFilterPluginsWithNominatedPods(state, pod, *node);
+    if (s.code() == Code::kError) return s;
+    if (s.IsSuccess()) {
+      feasible->push_back(node);
+    } else {
+      diagnosis->unschedulable_plugins.insert(s.plugin());
+      diagnosis->node_to_status[node->name()] = std::move(s);
+    }
+  }
+  return Status();
+}
+
+std::string PodScheduler::SelectHost(const std::vector<NodePluginScores>& scores, std::vector<std::string>* ties) {
+  // Reservoir sampling over the maximum, as v1.27 selectHost: each tied node ends up chosen with
+  // equal probability; the generator is ours and seeded.
+  int64_t max_score = scores[0].total;
+  std::string selected = scores[0].name;
+  uint64_t count = 1;
+  for (size_t i = 1; i < scores.size(); ++i) {
+    if (scores[i].total > max_score) {
+      max_score = scores[i].total;
+      selected = scores[i].name;
+      count = 1;
+    } else if (scores[i].total == max_score) {
+      ++count;
+      if (rng_.Uniform(count) == 0) selected = scores[i].name;
+    }
+  }
+  for (const NodePluginScores& s : scores) {
+    if (s.total == max_score) ties->push_back(s.name);
+  }
+  std::sort(ties->begin(), ties->end());
+  return selected;
+}
+
+ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state, const Pod& pod,
+                                         const Snapshot& snapshot) {
+  ScheduleResult result;
+  result.num_all_nodes = static_cast<int>(snapshot.size());
+  if (snapshot.size() == 0) {
+    result.kind = ScheduleResult::Kind::kNoNodes;
+    return result;
+  }
+  const std::vector<const NodeInfo*>& all_nodes = snapshot.node_infos();
+  PreFilterResult pre_result;
+  Status s = fw.RunPreFilterPlugins(state, pod, &pre_result);
+  if (!s.IsSuccess()) {
+    if (!s.IsRejected()) {
+      result.error_status = s;
+      return result;
+    }
+    // v1.27: every node gets the PreFilter status, so preemption sees it.
+    for (const NodeInfo* n : all_nodes) result.diagnosis.node_to_status[n->name()] = s;
+    result.diagnosis.pre_filter_msg = s.Message();
+    if (!s.plugin().empty()) result.diagnosis.unschedulable_plugins.insert(s.plugin());
+    result.kind = ScheduleResult::Kind::kFitError;
+    return result;
+  }
+
+  std::vector<const NodeInfo*> feasible;
+  const std::string& nominated = pod.obj.status().nominated_node_name();
+  if (!nominated.empty()) {
+    // The node preemption made room on is tried first; if it passes, it is chosen unscored.
+    if (const NodeInfo* node = snapshot.Get(nominated)) {
+      Status fs = FindNodesThatPassFilters(fw, state, pod, {node}, &result.diagnosis, &feasible);
+      (void)fs;  // upstream logs the error and falls through to all nodes
+    }
+  }
+
+  if (feasible.empty()) {
+    std::vector<const NodeInfo*> nodes = all_nodes;
+    if (!pre_result.all_nodes) {
+      // Upstream iterates a Go set (random order); we keep snapshot order. A name that is not in
+      // the snapshot is an error in v1.27.
+      for (const std::string& name : pre_result.node_names) {
+        if (!snapshot.Get(name)) {
+          result.error_status = Status::Error("nodeinfo not found for node name \"" + name + "\"");
+          return result;
+        }
+      }
+      nodes.clear();
+      for (const NodeInfo* n : all_nodes) {
+        if (pre_result.node_names.count(n->name())) nodes.push_back(n);
+      }
+    }
+    Status fs = FindNodesThatPassFilters(fw, state, pod, nodes, &result.diagnosis, &feasible);
+    size_t processed = feasible.size() + result.diagnosis.node_to_status.size();
+    if (!nodes.empty()) next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
+    if (!fs.IsSuccess()) {
+      result.error_status = fs;
+      return result;
+    }
+  }
+
+  for (const NodeInfo* n : feasible) result.feasible.push_back(n->name());
+  result.evaluated_nodes = static_cast<int>(feasible.size() + result.diagnosis.node_to_status.size());
+  if (feasible.empty()) {
+    result.kind = ScheduleResult::Kind::kFitError;
+    return result;
+  }
+  if (feasible.size() == 1) {
+    result.kind = ScheduleResult::Kind::kScheduled;
+    result.node = feasible[0]->name();
+    result.ties = {result.node};
+    return result;
+  }
+  // prioritizeNodes: without score plugins every node scores 1.
+  if (!fw.HasScorePlugins()) {
+    for (const NodeInfo* n : feasible) result.scores.push_back({n->name(), {}, 1});
+  } else {
+    Status ps = fw.RunPreScorePlugins(state, pod, feasible);
+    if (ps.IsSuccess()) ps = fw.RunScorePlugins(state, pod, feasible, &result.scores);
+    if (!ps.IsSuccess()) {
+      result.error_status = ps;
+      return result;
+    }
+  }
+  result.kind = ScheduleResult::Kind::kScheduled;
+  result.node = SelectHost(result.scores, &result.ties);
+  return result;
+}
+
+}  // namespace schedcheck::reference

@@ -1,0 +1,77 @@
+// Scheduling one pod against a snapshot (schedule_one.go v1.27): PreFilter, the nominated node
+// first, Filter over nodes from the rotating start index until enough are feasible, then PreScore,
+// Score, NormalizeScore and host selection. Sequential and seeded, so it is deterministic; the
+// full set of top-scoring nodes is always reported because the real scheduler picks among them
+// at random.
+#ifndef SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULE_ONE_H_
+#define SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULE_ONE_H_
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "reference/base/rand.h"
+#include "reference/runtime/framework.h"
+
+namespace schedcheck::reference {
+
+// Why no node was feasible (framework.Diagnosis).
+struct Diagnosis {
+  NodeToStatus node_to_status;
+  std::set<std::string> unschedulable_plugins;
+  std::string pre_filter_msg;
+  std::string post_filter_msg;
+};
+
+// "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match ... ." (FitError.Error()).
+std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis);
+
+inline constexpr std::string_view kNoNodesAvailableMsg = "no nodes available to schedule pods";
+
+struct ScheduleResult {
+  enum class Kind {
+    kScheduled,      // node is set
+    kFitError,       // no feasible node: diagnosis, num_all_nodes
+    kNoNodes,        // the snapshot is empty
+    kError,          // a plugin or internal error: error_status
+  };
+  Kind kind = Kind::kError;
+  std::string node;                 // the chosen host
+  std::vector<std::string> ties;    // every node with the top total score (sorted by name)
+  std::vector<std::string> feasible;  // feasible nodes in evaluation order
+  std::vector<NodePluginScores> scores;  // empty when no scoring ran (0 or 1 feasible node)
+  int evaluated_nodes = 0;
+  int num_all_nodes = 0;
+  Diagnosis diagnosis;
+  Status error_status;
+};
+
+// Holds what persists between cycles: the rotating start index and the tie-break generator.
+class PodScheduler {
+ public:
+  PodScheduler(uint64_t seed, int32_t percentage_of_nodes_to_score)
+      : rng_(seed), percentage_(percentage_of_nodes_to_score) {}
+
+  ScheduleResult SchedulePod(const Framework& fw, CycleState& state, const Pod& pod, const Snapshot& snapshot);
+
+  // numFeasibleNodesToFind (SEMANTICS §3.3).
+  static int64_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
+                                        int64_t num_all_nodes);
+  size_t next_start_node_index() const { return next_start_node_index_; }
+
+ private:
+  // Evaluates nodes[(start + i) % n] in order, stopping after `num_to_find` feasible ones.
+  Status FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
+                                  const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
+                                  std::vector<const NodeInfo*>* feasible);
+  std::string SelectHost(const std::vector<NodePluginScores>& scores, std::vector<std::string>* ties);
+
+  size_t next_start_node_index_ = 0;
+  Rand rng_;
+  int32_t percentage_;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULE_ONE_H_

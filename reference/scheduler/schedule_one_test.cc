@@ -1,0 +1,151 @@
+#include "reference/scheduler/schedule_one.h"
+
+#include <gtest/gtest.h>
+
+#include "reference/testing/objects.h"
+
+namespace schedcheck::reference {
+namespace {
+
+using testing::ParseNode;
+using testing::ParsePod;
+
+// Rejects nodes whose name is listed in the label "reject" of the pod (comma-free: one name per
+// label key "reject-<node>"), scores by a node label "score".
+class FakeFilterScore : public QueueSortPlugin, public FilterPlugin, public ScorePlugin, public BindPlugin {
+ public:
+  std::string_view Name() const override { return "Fake"; }
+  bool Less(const QueuedPodInfo&, const QueuedPodInfo&) const override { return false; }
+  Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) override {
+    if (pod.labels().contains("reject-" + node.name())) {
+      return Status(Code::kUnschedulable, pod.labels().at("reject-" + node.name()));
+    }
+    return Status();
+  }
+  Status Score(const CycleState&, const Pod&, const NodeInfo& node, int64_t* score) override {
+    *score = std::stoll(node.node()->labels().at("score"));
+    return Status();
+  }
+  Status Bind(CycleState&, const Pod&, const std::string&) override { return Status(); }
+};
+
+class ScheduleOneTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    (void)registry_.Register("Fake", NoArgs<FakeFilterScore>());
+    Profile p;
+    p.at(ExtensionPoint::kMultiPoint).enabled = {{"Fake", 0}};
+    fw_ = std::move(*Framework::Create(p, registry_, &handle_));
+  }
+  Snapshot Nodes(const std::vector<int>& scores) {
+    std::vector<NodePtr> nodes;
+    for (size_t i = 0; i < scores.size(); ++i) {
+      nodes.push_back(ParseNode("metadata: {name: n" + std::to_string(i) + ", labels: {score: \"" +
+                                std::to_string(scores[i]) + "\"}}"));
+    }
+    return testing::MakeSnapshot(nodes);
+  }
+  Registry registry_;
+  Handle handle_;
+  std::unique_ptr<Framework> fw_;
+};
+
+TEST(NumFeasibleNodesToFindTest, AdaptivePercentageExamples) {
+  EXPECT_EQ(PodScheduler::NumFeasibleNodesToFind(std::nullopt, 0, 50), 50);
+  EXPECT_EQ(PodScheduler::NumFeasibleNodesToFind(std::nullopt, 0, 150), 100);
+  EXPECT_EQ(PodScheduler::NumFeasibleNodesToFind(std::nullopt, 0, 1000), 420);
+  EXPECT_EQ(PodScheduler::NumFeasibleNodesToFind(std::nullopt, 0, 5000), 500);
+  EXPECT_EQ(PodScheduler::NumFeasibleNodesToFind(std::nullopt, 0, 6000), 300);
+  EXPECT_EQ(PodScheduler::NumFeasibleNodesToFind(std::nullopt, 100, 5000), 5000);
+  EXPECT_EQ(PodScheduler::NumFeasibleNodesToFind(20, 100, 5000), 1000);
+}
+
+TEST(FitErrorMessageTest, HistogramSortedAsStrings) {
+  Diagnosis d;
+  for (int i = 0; i < 10; ++i) d.node_to_status["a" + std::to_string(i)] = Status(Code::kUnschedulable, "x");
+  d.node_to_status["b"] = Status(Code::kUnschedulable, std::vector<std::string>{"y", "Insufficient cpu"});
+  d.node_to_status["c"] = Status(Code::kUnschedulable, "y");
+  EXPECT_EQ(FitErrorMessage(12, d), "0/12 nodes are available: 1 Insufficient cpu, 10 x, 2 y.");
+  d.post_filter_msg = "preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.";
+  EXPECT_EQ(FitErrorMessage(12, d),
+            "0/12 nodes are available: 1 Insufficient cpu, 10 x, 2 y. preemption: 0/12 nodes are available: "
+            "12 Preemption is not helpful for scheduling..");
+  Diagnosis pre;
+  pre.pre_filter_msg = "pod affinity terms conflict";
+  pre.node_to_status["n"] = Status(Code::kUnschedulableAndUnresolvable, "pod affinity terms conflict");
+  EXPECT_EQ(FitErrorMessage(3, pre), "0/3 nodes are available: pod affinity terms conflict.");
+}
+
+TEST_F(ScheduleOneTest, ReportsAllTiesAndIsDeterministicForASeed) {
+  Snapshot snap = Nodes({5, 9, 3, 9, 9});
+  std::string first;
+  for (int run = 0; run < 2; ++run) {
+    PodScheduler s(42, 0);
+    CycleState state;
+    ScheduleResult r = s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p}"), snap);
+    ASSERT_EQ(r.kind, ScheduleResult::Kind::kScheduled);
+    EXPECT_EQ(r.ties, (std::vector<std::string>{"n1", "n3", "n4"}));
+    EXPECT_TRUE(r.node == "n1" || r.node == "n3" || r.node == "n4");
+    if (run == 0) first = r.node;
+    EXPECT_EQ(r.node, first);
+  }
+  // Across seeds every tied node gets chosen sometimes.
+  std::set<std::string> chosen;
+  for (uint64_t seed = 0; seed < 60; ++seed) {
+    PodScheduler s(seed, 0);
+    CycleState state;
+    chosen.insert(s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p}"), snap).node);
+  }
+  EXPECT_EQ(chosen, (std::set<std::string>{"n1", "n3", "n4"}));
+}
+
+TEST_F(ScheduleOneTest, SingleFeasibleNodeIsChosenWithoutScoring) {
+  Snapshot snap = Nodes({1, 2, 3});
+  PodScheduler s(1, 0);
+  CycleState state;
+  ScheduleResult r = s.SchedulePod(
+      *fw_, state, *ParsePod("metadata: {name: p, labels: {reject-n0: no, reject-n2: nope}}"), snap);
+  ASSERT_EQ(r.kind, ScheduleResult::Kind::kScheduled);
+  EXPECT_EQ(r.node, "n1");
+  EXPECT_TRUE(r.scores.empty());
+  EXPECT_EQ(r.diagnosis.node_to_status.size(), 2u);
+}
+
+TEST_F(ScheduleOneTest, FitErrorCollectsStatusesAndPlugins) {
+  Snapshot snap = Nodes({1, 2});
+  PodScheduler s(1, 0);
+  CycleState state;
+  ScheduleResult r = s.SchedulePod(
+      *fw_, state, *ParsePod("metadata: {name: p, labels: {reject-n0: no, reject-n1: no}}"), snap);
+  ASSERT_EQ(r.kind, ScheduleResult::Kind::kFitError);
+  EXPECT_EQ(r.diagnosis.unschedulable_plugins, (std::set<std::string>{"Fake"}));
+  EXPECT_EQ(FitErrorMessage(r.num_all_nodes, r.diagnosis), "0/2 nodes are available: 2 no.");
+}
+
+TEST_F(ScheduleOneTest, StartIndexRotatesWhenNotAllNodesAreExamined) {
+  std::vector<int> scores(200, 1);
+  Snapshot snap = Nodes(scores);
+  PodScheduler s(1, 10);  // 10% of 200 = 20 < 100 -> look for 100 feasible nodes
+  CycleState state;
+  ScheduleResult r = s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p}"), snap);
+  EXPECT_EQ(r.feasible.size(), 100u);
+  EXPECT_EQ(r.feasible.front(), "n0");
+  EXPECT_EQ(s.next_start_node_index(), 100u);
+  CycleState state2;
+  r = s.SchedulePod(*fw_, state2, *ParsePod("metadata: {name: q}"), snap);
+  EXPECT_EQ(r.feasible.front(), "n100");
+  EXPECT_EQ(s.next_start_node_index(), 0u);
+}
+
+TEST_F(ScheduleOneTest, NominatedNodeIsTriedFirst) {
+  Snapshot snap = Nodes({1, 50, 2});
+  PodScheduler s(1, 0);
+  CycleState state;
+  ScheduleResult r = s.SchedulePod(
+      *fw_, state, *ParsePod("metadata: {name: p}\nstatus: {nominatedNodeName: n2}"), snap);
+  EXPECT_EQ(r.node, "n2");  // feasible nominated node wins without scoring
+  EXPECT_EQ(r.evaluated_nodes, 1);
+}
+
+}  // namespace
+}  // namespace schedcheck::reference

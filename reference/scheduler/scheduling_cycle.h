@@ -1,0 +1,41 @@
+// The scheduling cycle around SchedulePod (schedule_one.go schedulingCycle, v1.27): PostFilter
+// on a fit error, then assume, Reserve and Permit on success. The binding cycle is run by the
+// caller (replay engine or check runner), which owns time.
+#ifndef SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULING_CYCLE_H_
+#define SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULING_CYCLE_H_
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "reference/cache/cache.h"
+#include "reference/scheduler/schedule_one.h"
+
+namespace schedcheck::reference {
+
+struct CycleOutcome {
+  ScheduleResult result;
+  // Success (assumed, bind next), Wait (assumed, waiting on Permit), or the failure: a rejection
+  // (Unschedulable / UnschedulableAndUnresolvable) or Error.
+  Status status;
+  // The FailedScheduling message for a failure (upstream's status message).
+  std::string message;
+  // Plugins that rejected the pod (from the FitError diagnosis; empty for other failures).
+  std::set<std::string> unschedulable_plugins;
+  NominatingInfo nominating;
+  std::vector<PodPtr> victims;
+  PodPtr assumed;                         // the pod with spec.nodeName set, when assumed
+  std::map<std::string, int64_t> waits;   // Permit plugin -> timeout, when Wait
+};
+
+// REQUIRES: `snapshot` was updated from `cache` for this cycle.
+CycleOutcome RunSchedulingCycle(const Framework& fw, PodScheduler& scheduler, Cache& cache,
+                                const Snapshot& snapshot, CycleState& state, const PodPtr& pod);
+
+// The pod as bound to `node` (a copy with spec.nodeName set).
+PodPtr WithNodeName(const Pod& pod, const std::string& node);
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULING_CYCLE_H_
