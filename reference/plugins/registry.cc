@@ -9,6 +9,14 @@
 #include "reference/plugins/node_ports/node_ports.h"
 #include "reference/plugins/node_resources_balanced_allocation/node_resources_balanced_allocation.h"
 #include "reference/plugins/node_resources_fit/node_resources_fit.h"
+#include "reference/plugins/default_binder/default_binder.h"
+#include "reference/plugins/node_affinity/node_affinity.h"
+#include "reference/plugins/node_name/node_name.h"
+#include "reference/plugins/node_unschedulable/node_unschedulable.h"
+#include "reference/plugins/priority_sort/priority_sort.h"
+#include "reference/plugins/scheduling_gates/scheduling_gates.h"
+#include "reference/plugins/taint_toleration/taint_toleration.h"
+#include "reference/plugins/volume_placeholders/volume_placeholders.h"
 // @includes (one line per plugin header, kept sorted)
 
 namespace schedcheck::reference {
@@ -30,6 +38,20 @@ Registry Build() {
   Add(r, "NodeResourcesBalancedAllocation", &NodeResourcesBalancedAllocation::New);
   Add(r, "NodePorts", &NodePorts::New);
   Add(r, "ImageLocality", &ImageLocality::New);
+  Add(r, "PrioritySort", &PrioritySort::New);
+  Add(r, "SchedulingGates", &SchedulingGates::New);
+  Add(r, "NodeUnschedulable", &NodeUnschedulable::New);
+  Add(r, "NodeName", &NodeName::New);
+  Add(r, "TaintToleration", &TaintToleration::New);
+  Add(r, "NodeAffinity", &NodeAffinity::New);
+  Add(r, "VolumeRestrictions", &VolumeRestrictions::New);
+  Add(r, "EBSLimits", &EBSLimits::New);
+  Add(r, "GCEPDLimits", &GCEPDLimits::New);
+  Add(r, "NodeVolumeLimits", &NodeVolumeLimits::New);
+  Add(r, "AzureDiskLimits", &AzureDiskLimits::New);
+  Add(r, "VolumeBinding", &VolumeBinding::New);
+  Add(r, "VolumeZone", &VolumeZone::New);
+  Add(r, "DefaultBinder", &DefaultBinder::New);
   // @register (one line per plugin: Add(r, "Name", Factory);)
   return r;
 }
