@@ -1,0 +1,250 @@
+#include "harness/check/case.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "traces/k8s_json.h"
+
+namespace schedcheck::check {
+namespace {
+
+namespace fs = std::filesystem;
+using reference::ExtensionPoint;
+
+const std::set<std::string> kKnownFields = {
+    "id", "source", "kind", "compat", "plugins", "pluginArgs", "pluginWeights", "nodes", "pods",
+    "namespaces", "podDisruptionBudgets", "pod", "feasibleNodes", "scoreIsWeightedTotal",
+    "expectPreFilter", "expectPreFilterResult", "expect", "queueConfig", "description", "notes"};
+const std::set<std::string> kKinds = {"filter", "score", "schedule", "preempt", "queue"};
+
+Result<CasePlugin> ParsePluginName(const std::string& text, const std::string& where) {
+  CasePlugin p;
+  size_t open = text.find('(');
+  if (open == std::string::npos) {
+    p.name = text;
+  } else {
+    if (text.back() != ')') return Error{where + ": malformed plugin \"" + text + "\""};
+    p.name = text.substr(0, open);
+    std::string inner = text.substr(open + 1, text.size() - open - 2);
+    size_t start = 0;
+    while (start <= inner.size()) {
+      size_t comma = inner.find(',', start);
+      std::string point = inner.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      point.erase(0, point.find_first_not_of(' '));
+      point.erase(point.find_last_not_of(' ') + 1);
+      ExtensionPoint ep;
+      if (!reference::ParseExtensionPointName(point, &ep) || ep == ExtensionPoint::kMultiPoint) {
+        return Error{where + ": unknown extension point \"" + point + "\" in \"" + text + "\""};
+      }
+      p.points.push_back(ep);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  if (p.name.empty()) return Error{where + ": empty plugin name"};
+  return p;
+}
+
+template <typename T>
+Result<std::vector<T>> ParseObjects(const nlohmann::json& json, const std::string& field, const std::string& location,
+                                    Result<T> (*decode)(const nlohmann::json&, const std::string&)) {
+  std::vector<T> out;
+  if (json.is_null()) return out;
+  if (!json.is_array()) return Error{location + ": field " + field + ": expected a list"};
+  for (size_t i = 0; i < json.size(); ++i) {
+    auto obj = decode(json[i], location + ": field " + field + "[" + std::to_string(i) + "]");
+    if (!obj.ok()) return obj.error();
+    out.push_back(std::move(*obj));
+  }
+  return out;
+}
+
+Result<std::string> StringField(const nlohmann::json& json, const char* name, const std::string& location,
+                                bool required) {
+  if (!json.contains(name) || json[name].is_null()) {
+    if (required) return Error{location + ": field " + name + ": missing"};
+    return std::string();
+  }
+  if (!json[name].is_string()) return Error{location + ": field " + name + ": expected a string"};
+  return json[name].get<std::string>();
+}
+
+}  // namespace
+
+Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) {
+  if (!json.is_object()) return Error{location + ": expected a case object"};
+  Case c;
+  c.location = location;
+  auto id = StringField(json, "id", location, true);
+  if (!id.ok()) return id.error();
+  c.id = *id;
+  std::string where = location + " (case " + c.id + ")";
+  for (const auto& [key, value] : json.items()) {
+    if (!kKnownFields.count(key)) return Error{where + ": field " + key + ": unknown field"};
+  }
+  auto source = StringField(json, "source", where, true);
+  if (!source.ok()) return source.error();
+  c.source = *source;
+  auto kind = StringField(json, "kind", where, true);
+  if (!kind.ok()) return kind.error();
+  if (!kKinds.count(*kind)) return Error{where + ": field kind: unknown kind \"" + *kind + "\""};
+  c.kind = *kind;
+  if (json.contains("compat") && !json["compat"].is_null()) {
+    if (json["compat"].is_string()) {
+      c.compat = json["compat"].get<std::string>();
+    } else if (json["compat"].is_number()) {
+      c.compat = json["compat"].dump();  // a YAML 1.27 arrives as a number
+    } else {
+      return Error{where + ": field compat: expected a string such as \"1.27\""};
+    }
+  }
+  if (json.contains("plugins") && !json["plugins"].is_null()) {
+    const auto& list = json["plugins"];
+    if (!list.is_array()) return Error{where + ": field plugins: expected a list of names"};
+    bool is_default = list.size() == 1 && list[0] == "default";
+    c.default_plugins = is_default;
+    if (!is_default) {
+      for (size_t i = 0; i < list.size(); ++i) {
+        std::string f = where + ": field plugins[" + std::to_string(i) + "]";
+        if (!list[i].is_string()) return Error{f + ": expected a string"};
+        auto p = ParsePluginName(list[i].get<std::string>(), f);
+        if (!p.ok()) return p.error();
+        c.plugins.push_back(std::move(*p));
+      }
+    }
+  }
+  if (json.contains("pluginArgs") && !json["pluginArgs"].is_null()) {
+    if (!json["pluginArgs"].is_object()) return Error{where + ": field pluginArgs: expected an object"};
+    for (const auto& [name, args] : json["pluginArgs"].items()) c.plugin_args[name] = args;
+  }
+  if (json.contains("pluginWeights") && !json["pluginWeights"].is_null()) {
+    if (!json["pluginWeights"].is_object()) return Error{where + ": field pluginWeights: expected an object"};
+    for (const auto& [name, w] : json["pluginWeights"].items()) {
+      if (!w.is_number_integer()) return Error{where + ": field pluginWeights." + name + ": expected an integer"};
+      c.plugin_weights[name] = w.get<int32_t>();
+    }
+  }
+  auto nodes = ParseObjects<k8s::Node>(json.value("nodes", nlohmann::json()), "nodes", where, &trace::NodeFromJson);
+  if (!nodes.ok()) return nodes.error();
+  c.nodes = std::move(*nodes);
+  auto pods = ParseObjects<k8s::Pod>(json.value("pods", nlohmann::json()), "pods", where, &trace::PodFromJson);
+  if (!pods.ok()) return pods.error();
+  c.pods = std::move(*pods);
+  auto nss = ParseObjects<k8s::Namespace>(json.value("namespaces", nlohmann::json()), "namespaces", where,
+                                          &trace::NamespaceFromJson);
+  if (!nss.ok()) return nss.error();
+  c.namespaces = std::move(*nss);
+  auto pdbs = ParseObjects<k8s::PodDisruptionBudget>(json.value("podDisruptionBudgets", nlohmann::json()),
+                                                     "podDisruptionBudgets", where, &trace::PdbFromJson);
+  if (!pdbs.ok()) return pdbs.error();
+  c.pdbs = std::move(*pdbs);
+  if (json.contains("pod") && !json["pod"].is_null()) {
+    auto pod = trace::PodFromJson(json["pod"], where + ": field pod");
+    if (!pod.ok()) return pod.error();
+    c.pod = std::move(*pod);
+  } else if (c.kind != "queue") {
+    return Error{where + ": field pod: missing (every kind but queue needs the pod under test)"};
+  }
+  if (json.contains("feasibleNodes") && !json["feasibleNodes"].is_null()) {
+    const auto& f = json["feasibleNodes"];
+    if (!f.is_array()) return Error{where + ": field feasibleNodes: expected a list of node names"};
+    std::vector<std::string> names;
+    for (const auto& n : f) {
+      if (!n.is_string()) return Error{where + ": field feasibleNodes: expected node names"};
+      names.push_back(n.get<std::string>());
+    }
+    c.feasible_nodes = std::move(names);
+  }
+  if (json.contains("scoreIsWeightedTotal")) {
+    if (!json["scoreIsWeightedTotal"].is_boolean()) return Error{where + ": field scoreIsWeightedTotal: expected true or false"};
+    c.score_is_weighted_total = json["scoreIsWeightedTotal"].get<bool>();
+  }
+  c.expect_pre_filter = json.value("expectPreFilter", nlohmann::json());
+  c.expect_pre_filter_result = json.value("expectPreFilterResult", nlohmann::json());
+  c.queue_config = json.value("queueConfig", nlohmann::json());
+  if (!json.contains("expect") || json["expect"].is_null()) {
+    if (c.expect_pre_filter.is_null() && c.expect_pre_filter_result.is_null()) {
+      return Error{where + ": field expect: missing"};
+    }
+  } else {
+    c.expect = json["expect"];
+    if (!c.expect.is_object()) return Error{where + ": field expect: expected an object"};
+  }
+  return c;
+}
+
+Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<std::string> found;
+      for (const auto& entry : fs::recursive_directory_iterator(path, ec)) {
+        std::string ext = entry.path().extension().string();
+        if (entry.is_regular_file() && (ext == ".json" || ext == ".jsonl" || ext == ".yaml" || ext == ".yml")) {
+          found.push_back(entry.path().string());
+        }
+      }
+      if (ec) return Error{path + ": cannot read directory: " + ec.message()};
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(path, ec)) {
+      files.push_back(path);
+    } else {
+      return Error{path + ": no such file or directory"};
+    }
+  }
+  std::vector<Case> cases;
+  std::set<std::string> ids;
+  for (const std::string& file : files) {
+    auto docs = trace::ReadDocumentsFile(file);
+    if (!docs.ok()) return docs.error();
+    for (const trace::Document& doc : *docs) {
+      std::string location = file + ": line " + std::to_string(doc.line);
+      std::vector<const nlohmann::json*> objects;
+      if (doc.json.is_array()) {
+        for (const auto& item : doc.json) objects.push_back(&item);
+      } else {
+        objects.push_back(&doc.json);
+      }
+      for (size_t i = 0; i < objects.size(); ++i) {
+        std::string where = doc.json.is_array() ? location + ": [" + std::to_string(i) + "]" : location;
+        auto c = ParseCase(*objects[i], where);
+        if (!c.ok()) return c.error();
+        if (!ids.insert(c->id).second) return Error{where + ": field id: duplicate case id \"" + c->id + "\""};
+        cases.push_back(std::move(*c));
+      }
+    }
+  }
+  return cases;
+}
+
+reference::Profile CaseProfile(const Case& c) {
+  using reference::PluginEntry;
+  reference::Profile p = c.default_plugins ? reference::DefaultProfile(c.compat.empty() ? "1.27" : c.compat)
+                                           : reference::Profile();
+  auto weight = [&](const std::string& name, int32_t fallback) {
+    auto it = c.plugin_weights.find(name);
+    return it == c.plugin_weights.end() ? fallback : it->second;
+  };
+  if (c.default_plugins) {
+    for (PluginEntry& e : p.at(ExtensionPoint::kMultiPoint).enabled) e.weight = weight(e.name, e.weight);
+  } else {
+    bool has_sort = false, has_binder = false;
+    for (const CasePlugin& cp : c.plugins) {
+      has_sort |= cp.name == "PrioritySort";
+      has_binder |= cp.name == "DefaultBinder";
+      if (cp.points.empty()) {
+        p.at(ExtensionPoint::kMultiPoint).enabled.push_back({cp.name, weight(cp.name, 0)});
+      } else {
+        for (ExtensionPoint ep : cp.points) p.at(ep).enabled.push_back({cp.name, weight(cp.name, 0)});
+      }
+    }
+    if (!has_sort) p.at(ExtensionPoint::kMultiPoint).enabled.push_back({"PrioritySort", 0});
+    if (!has_binder) p.at(ExtensionPoint::kMultiPoint).enabled.push_back({"DefaultBinder", 0});
+  }
+  for (const auto& [name, args] : c.plugin_args) p.plugin_config[name] = args;
+  return p;
+}
+
+}  // namespace schedcheck::check

@@ -1,0 +1,65 @@
+// Conformance cases (CONTRACTS.md §1): one JSON object or YAML document each, stating a cluster,
+// a pod, the plugins to run and the expected outcome, with where that expectation comes from.
+#ifndef SCHEDCHECK_HARNESS_CHECK_CASE_H_
+#define SCHEDCHECK_HARNESS_CHECK_CASE_H_
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reference/base/result.h"
+#include "reference/runtime/profile.h"
+#include "traces/k8s.pb.h"
+
+namespace schedcheck::check {
+
+// A plugin named in a case: "NodeAffinity" or "NodeAffinity(PreFilter,Filter)".
+struct CasePlugin {
+  std::string name;
+  std::vector<reference::ExtensionPoint> points;  // empty = every point it implements
+};
+
+struct Case {
+  std::string id;
+  std::string source;
+  std::string kind;    // filter, score, schedule, preempt, queue
+  std::string compat;  // "" = the default level
+  std::string location;  // "file: line N" for messages
+
+  bool default_plugins = true;
+  std::vector<CasePlugin> plugins;
+  std::map<std::string, nlohmann::json> plugin_args;
+  std::map<std::string, int32_t> plugin_weights;
+
+  std::vector<k8s::Node> nodes;
+  std::vector<k8s::Pod> pods;
+  std::vector<k8s::Namespace> namespaces;
+  std::vector<k8s::PodDisruptionBudget> pdbs;
+  std::optional<k8s::Pod> pod;
+
+  std::optional<std::vector<std::string>> feasible_nodes;
+  bool score_is_weighted_total = false;
+  nlohmann::json expect_pre_filter;         // null when absent
+  nlohmann::json expect_pre_filter_result;  // null when absent
+  nlohmann::json expect;
+  nlohmann::json queue_config;
+};
+
+// Parses one case object. Errors name `location` and the field ("pods[2].spec.priority: ...").
+Result<Case> ParseCase(const nlohmann::json& json, const std::string& location);
+
+// Every case in the files (recursing into directories, files in name order). A file that cannot
+// be read or a malformed case is an error naming the file, line and field.
+Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths);
+
+// The profile a case asks for: the default profile, or exactly the listed plugins (each at every
+// point it implements, or at the listed points), plus PrioritySort and DefaultBinder when absent.
+reference::Profile CaseProfile(const Case& c);
+
+}  // namespace schedcheck::check
+
+#endif  // SCHEDCHECK_HARNESS_CHECK_CASE_H_

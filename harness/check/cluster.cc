@@ -1,0 +1,43 @@
+#include "harness/check/cluster.h"
+
+#include "reference/plugins/registry.h"
+
+namespace schedcheck::check {
+
+Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input, const reference::Profile& profile,
+                                                const std::string& compat) {
+  std::unique_ptr<Cluster> c(new Cluster());
+  for (size_t i = 0; i < input.nodes.size(); ++i) {
+    auto node = reference::BuildNode(input.nodes[i]);
+    std::string where = "nodes[" + std::to_string(i) + "] (" + input.nodes[i].metadata().name() + ")";
+    if (!node.ok()) return Error{where + ": " + node.message()};
+    c->node_names_.push_back((*node)->name());
+    if (Outcome ok = c->cache_.AddNode(*node); !ok) return Error{where + ": " + ok.message()};
+  }
+  for (size_t i = 0; i < input.pods.size(); ++i) {
+    auto pod = reference::BuildPod(input.pods[i]);
+    std::string where = "pods[" + std::to_string(i) + "] (" + input.pods[i].metadata().name() + ")";
+    if (!pod.ok()) return Error{where + ": " + pod.message()};
+    if (!(*pod)->node_name().empty()) {
+      if (Outcome ok = c->cache_.AddPod(*pod); !ok) return Error{where + ": " + ok.message()};
+    } else if (!(*pod)->obj.status().nominated_node_name().empty()) {
+      c->nominator_.Add(reference::MakePodInfo(*pod), (*pod)->obj.status().nominated_node_name());
+    }
+  }
+  for (const k8s::Namespace& ns : input.namespaces) c->objects_.namespaces[ns.metadata().name()] = ns;
+  for (const k8s::PodDisruptionBudget& pdb : input.pdbs) {
+    std::string ns = pdb.metadata().namespace_().empty() ? "default" : pdb.metadata().namespace_();
+    c->objects_.pdbs[ns + "/" + pdb.metadata().name()] = pdb;
+  }
+  c->cache_.UpdateSnapshot(&c->snapshot_);
+  c->handle_.snapshot = &c->snapshot_;
+  c->handle_.objects = &c->objects_;
+  c->handle_.nominator = &c->nominator_;
+  c->handle_.compat = compat;
+  auto fw = reference::Framework::Create(profile, reference::PluginRegistry(), &c->handle_);
+  if (!fw.ok()) return fw.error();
+  c->framework_ = std::move(*fw);
+  return c;
+}
+
+}  // namespace schedcheck::check

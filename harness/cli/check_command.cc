@@ -1,0 +1,42 @@
+#include "harness/cli/check_command.h"
+
+#include <memory>
+
+#include "harness/check/runner.h"
+
+namespace schedcheck::cli {
+
+int RunCheck(const std::vector<std::string>& paths, bool json, std::ostream& out, std::ostream& err) {
+  auto cases = check::LoadCases(paths);
+  if (!cases.ok()) {
+    err << "schedcheck check: " << cases.message() << "\n";
+    return 2;
+  }
+  int passed = 0, failed = 0, skipped = 0;
+  for (const check::Case& c : *cases) {
+    check::CaseResult r = check::RunCase(c);
+    switch (r.verdict) {
+      case check::CaseResult::Verdict::kPass: ++passed; break;
+      case check::CaseResult::Verdict::kFail: ++failed; break;
+      case check::CaseResult::Verdict::kSkip: ++skipped; break;
+    }
+    out << (json ? check::ResultJson(c, r).dump() : check::FormatResultLine(c, r)) << "\n";
+  }
+  if (!json) {
+    out << passed << " passed, " << failed << " failed";
+    if (skipped > 0) out << ", " << skipped << " skipped";
+    out << "\n";
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+void AddCheckCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("check", "Run conformance case files (JSON, JSON Lines, YAML) against the reference");
+  auto paths = std::make_shared<std::vector<std::string>>();
+  auto json = std::make_shared<bool>(false);
+  cmd->add_option("paths", *paths, "case files or directories (searched recursively)")->required();
+  cmd->add_flag("--json", *json, "print one JSON result object per case instead of text");
+  cmd->callback([=] { *exit_code = RunCheck(*paths, *json, std::cout, std::cerr); });
+}
+
+}  // namespace schedcheck::cli

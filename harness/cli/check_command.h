@@ -1,0 +1,20 @@
+// `schedcheck check FILE|DIR...`: runs conformance cases (CONTRACTS.md §1).
+#ifndef SCHEDCHECK_HARNESS_CLI_CHECK_COMMAND_H_
+#define SCHEDCHECK_HARNESS_CLI_CHECK_COMMAND_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace schedcheck::cli {
+
+void AddCheckCommand(CLI::App& app, int* exit_code);
+
+// Exit status: 0 when nothing failed, 1 when a case failed, 2 when input could not be read.
+int RunCheck(const std::vector<std::string>& paths, bool json, std::ostream& out, std::ostream& err);
+
+}  // namespace schedcheck::cli
+
+#endif  // SCHEDCHECK_HARNESS_CLI_CHECK_COMMAND_H_

@@ -1,0 +1,186 @@
+#include "harness/cli/explain_command.h"
+
+#include <iomanip>
+#include <memory>
+
+#include "harness/check/cluster.h"
+#include "reference/scheduler/scheduling_cycle.h"
+#include "traces/manifests.h"
+
+namespace schedcheck::cli {
+namespace {
+
+using reference::Status;
+
+nlohmann::json StatusJson(const Status& s) {
+  nlohmann::json j = {{"code", std::string(reference::CodeName(s.code()))}};
+  if (!s.reasons().empty()) j["reasons"] = s.reasons();
+  return j;
+}
+
+Result<reference::Profile> ProfileFor(const ExplainOptions& o, const std::string& scheduler_name) {
+  if (o.config.empty()) return reference::DefaultProfile("1.27");
+  auto config = reference::LoadSchedulerConfiguration(o.config, "1.27");
+  if (!config.ok()) return config.error();
+  for (reference::Profile& p : config->profiles) {
+    if (p.scheduler_name == scheduler_name) {
+      if (!p.percentage_of_nodes_to_score && config->percentage_of_nodes_to_score != 0) {
+        p.percentage_of_nodes_to_score = config->percentage_of_nodes_to_score;
+      }
+      return p;
+    }
+  }
+  return Error{o.config + ": no profile for schedulerName \"" + scheduler_name + "\""};
+}
+
+}  // namespace
+
+Result<nlohmann::json> Explain(const ExplainOptions& o) {
+  auto cluster_objects = trace::LoadManifests(o.cluster);
+  if (!cluster_objects.ok()) return cluster_objects.error();
+  auto pod_objects = trace::LoadManifests({o.pod});
+  if (!pod_objects.ok()) return pod_objects.error();
+  if (pod_objects->pods.empty()) return Error{o.pod + ": no Pod object found"};
+  auto pod = reference::BuildPod(pod_objects->pods.front());
+  if (!pod.ok()) return Error{o.pod + ": " + pod.message()};
+  auto profile = ProfileFor(o, (*pod)->scheduler_name());
+  if (!profile.ok()) return profile.error();
+
+  check::ClusterInput input{cluster_objects->nodes, cluster_objects->pods, cluster_objects->namespaces,
+                            cluster_objects->pdbs};
+  auto cluster = check::Cluster::Build(input, *profile, "1.27");
+  if (!cluster.ok()) return cluster.error();
+  const reference::Framework& fw = (*cluster)->framework();
+  const reference::Snapshot& snapshot = (*cluster)->snapshot();
+
+  nlohmann::json out;
+  out["pod"] = (*pod)->key;
+  out["schedulerName"] = (*pod)->scheduler_name();
+  out["seed"] = o.seed;
+  out["filterPlugins"] = fw.PluginNames(reference::ExtensionPoint::kFilter);
+  out["scorePlugins"] = nlohmann::json::array();
+  for (const std::string& name : fw.PluginNames(reference::ExtensionPoint::kScore)) {
+    out["scorePlugins"].push_back({{"name", name}, {"weight", fw.ScoreWeight(name)}});
+  }
+
+  // Every filter plugin on every node, without the short-circuit, for the table.
+  reference::CycleState state;
+  reference::PreFilterResult pre_result;
+  Status pre = fw.RunPreFilterPlugins(state, **pod, &pre_result);
+  out["preFilter"] = StatusJson(pre);
+  if (!pre.plugin().empty()) out["preFilter"]["plugin"] = pre.plugin();
+  out["preFilter"]["skipped"] = std::vector<std::string>(state.skip_filter_plugins.begin(), state.skip_filter_plugins.end());
+  if (!pre_result.all_nodes) out["preFilter"]["nodeNames"] = pre_result.node_names;
+  out["nodes"] = nlohmann::json::array();
+  for (const reference::NodeInfo* node : snapshot.node_infos()) {
+    nlohmann::json n = {{"name", node->name()}};
+    if (pre.IsSuccess()) {
+      nlohmann::json plugins = nlohmann::json::object();
+      for (const auto& [name, s] : fw.RunEachFilterPlugin(state, **pod, *node)) plugins[name] = StatusJson(s);
+      n["filters"] = plugins;
+      n["status"] = StatusJson(fw.RunFilterPluginsWithNominatedPods(state, **pod, *node));
+    } else {
+      n["status"] = StatusJson(pre);
+    }
+    out["nodes"].push_back(n);
+  }
+
+  // The decision itself, exactly as a scheduling cycle makes it.
+  reference::PodScheduler scheduler(o.seed, 0);
+  reference::CycleState cycle_state;
+  reference::CycleOutcome r =
+      reference::RunSchedulingCycle(fw, scheduler, (*cluster)->cache(), snapshot, cycle_state, *pod);
+  out["evaluatedNodes"] = r.result.evaluated_nodes;
+  out["feasibleNodes"] = r.result.feasible;
+  out["scores"] = nlohmann::json::array();
+  for (const reference::NodePluginScores& s : r.result.scores) {
+    nlohmann::json row = {{"node", s.name}, {"total", s.total}, {"plugins", nlohmann::json::array()}};
+    for (const reference::PluginScore& p : s.scores) {
+      row["plugins"].push_back({{"name", p.plugin}, {"raw", p.raw}, {"normalized", p.normalized}, {"weighted", p.weighted}});
+    }
+    out["scores"].push_back(row);
+  }
+  if (r.status.IsSuccess() || r.status.IsWait()) {
+    out["result"] = "Scheduled";
+    out["node"] = r.result.node;
+    out["ties"] = r.result.ties;
+  } else {
+    out["result"] = r.status.code() == reference::Code::kError ? "Error" : "Unschedulable";
+    out["message"] = r.message;
+    out["unschedulablePlugins"] = r.unschedulable_plugins;
+  }
+  return out;
+}
+
+void PrintExplanation(const nlohmann::json& e, std::ostream& out) {
+  out << "pod " << e["pod"].get<std::string>() << " (profile " << e["schedulerName"].get<std::string>() << ")\n";
+  out << "PreFilter: " << e["preFilter"]["code"].get<std::string>();
+  if (e["preFilter"].contains("reasons")) out << ": " << e["preFilter"]["reasons"].dump();
+  if (!e["preFilter"]["skipped"].empty()) out << "  (skipped: " << e["preFilter"]["skipped"].dump() << ")";
+  if (e["preFilter"].contains("nodeNames")) out << "  (nodes narrowed to " << e["preFilter"]["nodeNames"].dump() << ")";
+  out << "\n\nFILTER\n";
+  size_t width = 4;
+  for (const auto& n : e["nodes"]) width = std::max(width, n["name"].get<std::string>().size());
+  for (const auto& n : e["nodes"]) {
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << n["name"].get<std::string>() << "  ";
+    const auto& status = n["status"];
+    if (status["code"] == "Success") {
+      out << "feasible";
+    } else {
+      out << status["code"].get<std::string>();
+      if (status.contains("reasons")) out << ": " << status["reasons"].dump();
+    }
+    if (n.contains("filters")) {
+      std::string failing;
+      for (const auto& [plugin, s] : n["filters"].items()) {
+        if (s["code"] != "Success" && s["code"] != "Skip") failing += (failing.empty() ? "" : ", ") + plugin;
+      }
+      if (!failing.empty()) out << "   [rejected by: " << failing << "]";
+    }
+    out << "\n";
+  }
+  if (!e["scores"].empty()) {
+    out << "\nSCORE (raw/normalized/weighted)\n";
+    for (const auto& row : e["scores"]) {
+      out << "  " << std::left << std::setw(static_cast<int>(width)) << row["node"].get<std::string>() << "  total "
+          << std::setw(6) << row["total"].get<int64_t>();
+      for (const auto& p : row["plugins"]) {
+        out << "  " << p["name"].get<std::string>() << " " << p["raw"] << "/" << p["normalized"] << "/" << p["weighted"];
+      }
+      out << "\n";
+    }
+  }
+  out << "\nevaluated " << e["evaluatedNodes"] << " node(s), " << e["feasibleNodes"].size() << " feasible\n";
+  if (e["result"] == "Scheduled") {
+    out << "RESULT: Scheduled on " << e["node"].get<std::string>() << "   top-score tie set: " << e["ties"].dump()
+        << " (the real scheduler picks any of these at random; seed " << e["seed"] << ")\n";
+  } else {
+    out << "RESULT: " << e["result"].get<std::string>() << ": " << e["message"].get<std::string>() << "\n";
+  }
+}
+
+void AddExplainCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("explain", "Explain how the reference schedules one pod on a cluster");
+  auto o = std::make_shared<ExplainOptions>();
+  cmd->add_option("--cluster", o->cluster, "manifest files or folders: Nodes, Pods, Namespaces, PDBs, Lists")->required();
+  cmd->add_option("--pod", o->pod, "file holding the pod to schedule (the first Pod in it)")->required();
+  cmd->add_option("--config", o->config, "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
+  cmd->add_option("--seed", o->seed, "seed of the tie-break among top-scoring nodes (default 0)");
+  cmd->add_flag("--json", o->json, "print the explanation as one JSON document");
+  cmd->callback([=] {
+    auto e = Explain(*o);
+    if (!e.ok()) {
+      std::cerr << "schedcheck explain: " << e.message() << "\n";
+      *exit_code = 2;
+      return;
+    }
+    if (o->json) {
+      std::cout << e->dump(2) << "\n";
+    } else {
+      PrintExplanation(*e, std::cout);
+    }
+    *exit_code = 0;
+  });
+}
+
+}  // namespace schedcheck::cli

@@ -1,0 +1,25 @@
+// The schedcheck command line: subcommands are registered by their own files.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "harness/cli/check_command.h"
+#include "harness/cli/explain_command.h"
+#include "harness/cli/trace_commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"schedcheck: conformance and replay harness for Kubernetes schedulers"};
+  app.require_subcommand(1);
+  int exit_code = 0;
+  schedcheck::cli::AddVersionCommand(app, &exit_code);
+  schedcheck::cli::AddTraceCommands(app, &exit_code);
+  schedcheck::cli::AddCheckCommand(app, &exit_code);
+  schedcheck::cli::AddExplainCommand(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;  // --help exits 0; usage errors are bad input
+  }
+  return exit_code;
+}

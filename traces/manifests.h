@@ -1,0 +1,30 @@
+// Kubernetes manifests (YAML multi-document or JSON files, folders of them, `List` objects) read
+// into typed objects. Used by `schedcheck explain` and the `manifests` importer.
+#ifndef SCHEDCHECK_TRACES_MANIFESTS_H_
+#define SCHEDCHECK_TRACES_MANIFESTS_H_
+
+#include <string>
+#include <vector>
+
+#include "reference/base/result.h"
+#include "traces/k8s.pb.h"
+
+namespace schedcheck::trace {
+
+struct Manifests {
+  std::vector<k8s::Node> nodes;
+  std::vector<k8s::Pod> pods;
+  std::vector<k8s::Namespace> namespaces;
+  std::vector<k8s::PriorityClass> priority_classes;
+  std::vector<k8s::PodDisruptionBudget> pdbs;
+  int skipped = 0;  // objects of other kinds (Services, Deployments, ...), ignored
+};
+
+// Reads files and folders (recursively, in name order; .yaml .yml .json .jsonl). Objects are
+// dispatched on `kind`; `List` / `*List` objects contribute their items. Errors name the file,
+// the document's line and the field.
+Result<Manifests> LoadManifests(const std::vector<std::string>& paths);
+
+}  // namespace schedcheck::trace
+
+#endif  // SCHEDCHECK_TRACES_MANIFESTS_H_
