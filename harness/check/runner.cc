@@ -4,6 +4,8 @@
 #include <set>
 
 #include "harness/check/cluster.h"
+#include "harness/check/run_preempt.h"
+#include "harness/check/run_queue.h"
 #include "reference/scheduler/scheduling_cycle.h"
 
 namespace schedcheck::check {
@@ -188,9 +190,8 @@ CaseResult RunCase(const Case& c) {
   if (!IsImplementedCompat(c.compat)) {
     return {Verdict::kSkip, "compat level " + c.compat + " is not implemented (implemented: 1.27)"};
   }
-  if (c.kind == "preempt" || c.kind == "queue") {
-    return {Verdict::kSkip, "kind " + c.kind + " is not implemented yet"};
-  }
+  if (c.kind == "preempt") return RunPreemptCase(c);
+  if (c.kind == "queue") return RunQueueCase(c);
   ClusterInput input{c.nodes, c.pods, c.namespaces, c.pdbs};
   auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat);
   if (!cluster.ok()) return Fail("setup: " + cluster.message());

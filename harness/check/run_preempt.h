@@ -1,0 +1,15 @@
+// `kind: preempt` conformance cases (CONTRACTS.md §1): DefaultPreemption's nominated node and
+// victims for a pod that fits nowhere.
+#ifndef SCHEDCHECK_HARNESS_CHECK_RUN_PREEMPT_H_
+#define SCHEDCHECK_HARNESS_CHECK_RUN_PREEMPT_H_
+
+#include "harness/check/case.h"
+#include "harness/check/runner.h"
+
+namespace schedcheck::check {
+
+CaseResult RunPreemptCase(const Case& c);
+
+}  // namespace schedcheck::check
+
+#endif  // SCHEDCHECK_HARNESS_CHECK_RUN_PREEMPT_H_

@@ -1,0 +1,15 @@
+// `kind: queue` conformance cases (CONTRACTS.md §1): operations applied in order to a scheduling
+// queue built from the case's queueConfig, with expectations checked along the way.
+#ifndef SCHEDCHECK_HARNESS_CHECK_RUN_QUEUE_H_
+#define SCHEDCHECK_HARNESS_CHECK_RUN_QUEUE_H_
+
+#include "harness/check/case.h"
+#include "harness/check/runner.h"
+
+namespace schedcheck::check {
+
+CaseResult RunQueueCase(const Case& c);
+
+}  // namespace schedcheck::check
+
+#endif  // SCHEDCHECK_HARNESS_CHECK_RUN_QUEUE_H_
