@@ -37,6 +37,7 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input, const
   auto fw = reference::Framework::Create(profile, reference::PluginRegistry(), &c->handle_);
   if (!fw.ok()) return fw.error();
   c->framework_ = std::move(*fw);
+  c->handle_.framework = c->framework_.get();
   return c;
 }
 

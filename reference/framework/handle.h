@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "reference/api/selectors.h"
+#include "reference/framework/cycle_state.h"
 #include "reference/framework/snapshot.h"
+#include "reference/framework/status.h"
 #include "traces/k8s.pb.h"
 
 namespace schedcheck::reference {
@@ -36,7 +38,22 @@ class PodNominator {
   virtual std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const = 0;
 };
 
+// What a plugin may ask of its own framework: preemption's dry runs filter nodes with pods
+// removed and re-added. Implemented by runtime::Framework.
+class FrameworkRunner {
+ public:
+  virtual ~FrameworkRunner() = default;
+  virtual Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
+                                                   const NodeInfo& node) const = 0;
+  virtual Status RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod, const PodInfo& to_add,
+                                             const NodeInfo& node) const = 0;
+  virtual Status RunPreFilterExtensionRemovePod(CycleState& state, const Pod& pod,
+                                                const PodInfo& to_remove, const NodeInfo& node) const = 0;
+};
+
 struct Handle {
+  // Set by whoever creates the Framework, right after creating it.
+  const FrameworkRunner* framework = nullptr;
   const Snapshot* snapshot = nullptr;
   const PodNominator* nominator = nullptr;  // null: no nominated pods
   const ClusterObjects* objects = nullptr;

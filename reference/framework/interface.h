@@ -96,7 +96,11 @@ struct NominatingInfo {
 
 struct PostFilterResult {
   NominatingInfo nominating_info;
-  std::vector<PodPtr> victims;  // for decision records; empty when nothing was preempted
+  // API effects of a successful preemption, applied by the caller (replay engine) at the current
+  // virtual time: the victims to delete, and lower-priority pods nominated to the chosen node
+  // whose nomination is cleared.
+  std::vector<PodPtr> victims;
+  std::vector<PodPtr> clear_nomination;
 };
 
 // Node name -> the status of its failing filter (only rejected nodes are present).

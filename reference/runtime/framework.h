@@ -34,7 +34,7 @@ struct NodePluginScores {
 // 15 minutes: the longest a Permit plugin may make a pod wait.
 inline constexpr int64_t kMaxPermitWaitNs = 15LL * 60 * 1000 * 1000 * 1000;
 
-class Framework {
+class Framework final : public FrameworkRunner {
  public:
   // Instantiates every plugin the profile names (with its pluginConfig args), builds the
   // per-point lists (explicit lists, then MultiPoint expansion with upstream's ordering) and the
@@ -51,14 +51,14 @@ class Framework {
   bool QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) const;
   Status RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilterResult* result) const;
   Status RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod, const PodInfo& to_add,
-                                     const NodeInfo& node) const;
+                                     const NodeInfo& node) const override;
   Status RunPreFilterExtensionRemovePod(CycleState& state, const Pod& pod, const PodInfo& to_remove,
-                                        const NodeInfo& node) const;
+                                        const NodeInfo& node) const override;
   // Filters in order, stopping at the first non-Success (which names its plugin).
   Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
   // Two passes when higher-or-equal priority pods are nominated to the node (SEMANTICS §2.5).
   Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
-                                           const NodeInfo& node) const;
+                                           const NodeInfo& node) const override;
   // For explain: every filter plugin's own status on the node, without short-circuit.
   std::vector<std::pair<std::string, Status>> RunEachFilterPlugin(const CycleState& state,
                                                                    const Pod& pod,
