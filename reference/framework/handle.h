@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "reference/api/selectors.h"
+#include "reference/base/clock.h"
 #include "reference/framework/cycle_state.h"
 #include "reference/framework/snapshot.h"
 #include "reference/framework/status.h"
@@ -58,6 +59,10 @@ struct Handle {
   const PodNominator* nominator = nullptr;  // null: no nominated pods
   const ClusterObjects* objects = nullptr;
   std::string compat = "1.27";
+  // Virtual time (replay) and the wall-clock instant its zero stands for, so plugins can compare
+  // object timestamps with "now". Null clock: time is not available (plugin tests, check).
+  const Clock* clock = nullptr;
+  int64_t epoch_unix_ns = 0;
 };
 
 }  // namespace schedcheck::reference

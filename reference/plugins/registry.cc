@@ -17,6 +17,7 @@
 #include "reference/plugins/scheduling_gates/scheduling_gates.h"
 #include "reference/plugins/taint_toleration/taint_toleration.h"
 #include "reference/plugins/volume_placeholders/volume_placeholders.h"
+#include "reference/plugins/creation_delay/creation_delay.h"  // example out-of-tree plugin
 // @includes (one line per plugin header, kept sorted)
 
 namespace schedcheck::reference {
@@ -52,6 +53,7 @@ Registry Build() {
   Add(r, "VolumeBinding", &VolumeBinding::New);
   Add(r, "VolumeZone", &VolumeZone::New);
   Add(r, "DefaultBinder", &DefaultBinder::New);
+  Add(r, "CreationDelay", &CreationDelay::New);  // example out-of-tree plugin
   // @register (one line per plugin: Add(r, "Name", Factory);)
   return r;
 }
