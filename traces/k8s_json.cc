@@ -8,6 +8,9 @@
 #include <sstream>
 
 #include <google/protobuf/util/json_util.h>
+#include <google/protobuf/util/type_resolver_util.h>
+
+#include "traces/trace_format.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -215,10 +218,18 @@ Result<k8s::PodDisruptionBudget> PdbFromJson(const nlohmann::json& json, const s
 }
 
 std::string ToJson(const google::protobuf::Message& message) {
-  std::string out;
-  google::protobuf::util::JsonPrintOptions options;
-  (void)google::protobuf::util::MessageToJsonString(message, &out, options);
-  return out;
+  // Converting the deterministic binary form (instead of MessageToJsonString) prints map entries
+  // sorted by key, so equal messages always print equal text.
+  namespace pb = google::protobuf;
+  static constexpr char kUrlPrefix[] = "type.googleapis.com";
+  static pb::util::TypeResolver* const resolver =
+      pb::util::NewTypeResolverForDescriptorPool(kUrlPrefix, pb::DescriptorPool::generated_pool());
+  pb::util::JsonPrintOptions options;
+  std::string json;
+  pb::util::Status status = pb::util::BinaryToJsonString(
+      resolver, std::string(kUrlPrefix) + "/" + message.GetDescriptor()->full_name(),
+      SerializeDeterministic(message), &json, options);
+  return status.ok() ? json : std::string();
 }
 
 }  // namespace schedcheck::trace

@@ -39,7 +39,7 @@ Result<k8s::Namespace> NamespaceFromJson(const nlohmann::json& json, const std::
 Result<k8s::PriorityClass> PriorityClassFromJson(const nlohmann::json& json, const std::string& where);
 Result<k8s::PodDisruptionBudget> PdbFromJson(const nlohmann::json& json, const std::string& where);
 
-// Kubernetes JSON of any of the messages above (compact, one line).
+// Kubernetes JSON of any message (compact, one line, map keys sorted: deterministic).
 std::string ToJson(const google::protobuf::Message& message);
 
 }  // namespace schedcheck::trace

@@ -1,5 +1,7 @@
 #include "harness/cli/trace_commands.h"
 
+#include "traces/k8s_json.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,22 +40,10 @@ std::string StatusText(const pb::util::Status& status) {
   return std::string(m.data(), m.size());
 }
 
-// Proto3 JSON of `message`. Equivalent to MessageToJsonString, but converts the deterministic
-// binary serialization, so map entries come out sorted by key and equal messages print equal text
-// (MessageToJsonString iterates maps in hash order).
-Result<std::string> ToJson(const pb::Message& message) {
-  static constexpr char kUrlPrefix[] = "type.googleapis.com";
-  static pb::util::TypeResolver* const resolver =
-      pb::util::NewTypeResolverForDescriptorPool(kUrlPrefix, pb::DescriptorPool::generated_pool());
-  pb::util::JsonPrintOptions options;
-  options.add_whitespace = false;
-  options.always_print_primitive_fields = false;
-  options.preserve_proto_field_names = false;
-  std::string json;
-  const pb::util::Status status = pb::util::BinaryToJsonString(
-      resolver, std::string(kUrlPrefix) + "/" + message.GetDescriptor()->full_name(),
-      trace::SerializeDeterministic(message), &json, options);
-  if (!status.ok()) return Error{StatusText(status)};
+// Proto3 JSON of `message` with Kubernetes field names and sorted map keys.
+Result<std::string> JsonOf(const pb::Message& message) {
+  std::string json = trace::ToJson(message);
+  if (json.empty()) return Error{"cannot print " + message.GetDescriptor()->full_name() + " as JSON"};
   return json;
 }
 
@@ -129,7 +119,7 @@ std::string Seconds(int64_t ns) {
 
 // Binary -> JSON Lines, onto `out`. Returns false (after printing the error) on damage.
 bool WriteJsonLines(TraceReader& reader, std::ostream& out, std::ostream& err) {
-  Result<std::string> header = ToJson(reader.header());
+  Result<std::string> header = JsonOf(reader.header());
   if (!header.ok()) {
     err << "header: " << header.message() << "\n";
     return false;
@@ -138,7 +128,7 @@ bool WriteJsonLines(TraceReader& reader, std::ostream& out, std::ostream& err) {
   Record record;
   ReadStatus status;
   while ((status = reader.Next(&record)) == ReadStatus::kRecord) {
-    Result<std::string> json = ToJson(record);
+    Result<std::string> json = JsonOf(record);
     if (!json.ok()) {
       err << "event " << reader.records_read() - 1 << ": " << json.message() << "\n";
       return false;

@@ -35,7 +35,9 @@ TEST(QuantityTest, RejectsMalformedText) {
   for (const char* text : {"", "abc", "1.2.3", "1Xi", "m", "1e", "--1", "1 Gi"}) {
     Result<Quantity> q = Quantity::Parse(text);
     EXPECT_FALSE(q.ok()) << text;
-    if (!q.ok()) EXPECT_NE(q.message().find("invalid quantity"), std::string::npos);
+    if (!q.ok()) {
+      EXPECT_NE(q.message().find("invalid quantity"), std::string::npos);
+    }
   }
 }
 
