@@ -18,6 +18,7 @@
 #include "reference/plugins/taint_toleration/taint_toleration.h"
 #include "reference/plugins/volume_placeholders/volume_placeholders.h"
 #include "reference/plugins/creation_delay/creation_delay.h"  // example out-of-tree plugin
+#include "reference/plugins/default_preemption/default_preemption.h"
 // @includes (one line per plugin header, kept sorted)
 
 namespace schedcheck::reference {
@@ -54,6 +55,7 @@ Registry Build() {
   Add(r, "VolumeZone", &VolumeZone::New);
   Add(r, "DefaultBinder", &DefaultBinder::New);
   Add(r, "CreationDelay", &CreationDelay::New);  // example out-of-tree plugin
+  Add(r, "DefaultPreemption", &DefaultPreemption::New);
   // @register (one line per plugin: Add(r, "Name", Factory);)
   return r;
 }

@@ -1,0 +1,97 @@
+// DefaultPreemption (plugins/defaultpreemption/default_preemption.go with the evaluator of
+// framework/preemption/preemption.go, v1.27): when no node fits, find nodes where evicting
+// lower-priority pods would let the pod fit, pick one, and report the nomination and the victims.
+// The plugin only decides; the caller applies the API effects in PostFilterResult (delete victims,
+// clear lower-priority nominations, set the preemptor's nominatedNodeName).
+//
+// Deterministic where upstream is random (SEMANTICS §3.6): the dry run visits potential nodes
+// sequentially from offset 0 (upstream: rand.Int31n; with at most 100 potential nodes every node is
+// visited anyway), and among candidates tied after the five criteria the first in dry-run order is
+// chosen; Preempt() reports the whole tied set.
+#ifndef SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_DEFAULT_PREEMPTION_H_
+#define SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_DEFAULT_PREEMPTION_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "reference/base/result.h"
+#include "reference/framework/registry.h"
+#include "reference/plugins/default_preemption/preemption.h"
+
+namespace schedcheck::reference {
+
+// DefaultPreemptionArgs (v1 defaults 10 and 100).
+struct DefaultPreemptionArgs {
+  int32_t min_candidate_nodes_percentage = 10;
+  int32_t min_candidate_nodes_absolute = 100;
+};
+// null = defaults; validation as ValidateDefaultPreemptionArgs.
+Result<DefaultPreemptionArgs> ParseDefaultPreemptionArgs(const PluginArgs& args);
+
+// Everything one preemption attempt decided.
+struct PreemptionOutcome {
+  Status status;            // as PostFilter returns it ("preemption: " prefix included)
+  PostFilterResult result;  // nomination and API effects
+  std::vector<Candidate> candidates;  // from the dry run, non-violating first
+  std::vector<Candidate> best;        // every candidate tied for the choice; empty without one
+};
+
+// The victims one node would need (SelectVictimsOnNode).
+struct NodeVictims {
+  Status status;  // Success, or why preemption cannot help on this node
+  std::vector<PodPtr> victims;
+  int num_pdb_violations = 0;
+};
+
+class DefaultPreemption final : public PostFilterPlugin {
+ public:
+  static constexpr std::string_view kName = "DefaultPreemption";
+  static constexpr std::string_view kPrefix = "preemption: ";
+  static constexpr std::string_view kNoVictims = "No preemption victims found for incoming pod";
+  static constexpr std::string_view kNeverPolicy = "not eligible due to preemptionPolicy=Never.";
+  static constexpr std::string_view kTerminatingOnNominated =
+      "not eligible due to a terminating pod on the nominated node.";
+  static constexpr std::string_view kNoCandidateNode = "no candidate node for preemption";
+
+  DefaultPreemption(DefaultPreemptionArgs args, const Handle& handle) : args_(args), handle_(handle) {}
+  static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+
+  std::string_view Name() const override { return kName; }
+  Status PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
+                    PostFilterResult* result) override;
+
+  // Evaluator.Preempt plus the plugin's message prefix.
+  PreemptionOutcome Preempt(const CycleState& state, const Pod& pod, const NodeToStatus& statuses) const;
+
+  // PodEligibleToPreemptOthers: (eligible, reason when not). `nominated_status` is the status of
+  // the pod's nominated node in the filter results (null when absent).
+  std::pair<bool, std::string> PodEligibleToPreemptOthers(const Pod& pod, const Status* nominated_status) const;
+  // SelectVictimsOnNode on a copy of `node` and `state`.
+  NodeVictims SelectVictimsOnNode(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                                  const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const;
+  // DryRunPreemption, sequential: visits potential[(offset + i) % n]; stops once a non-violating
+  // candidate exists and num_candidates were found. Failed nodes get their status in `statuses`;
+  // Error statuses are also collected in `errors`.
+  std::vector<Candidate> DryRunPreemption(const CycleState& state, const Pod& pod,
+                                          const std::vector<const NodeInfo*>& potential,
+                                          const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
+                                          int32_t offset, int32_t num_candidates, NodeToStatus* statuses,
+                                          std::vector<std::string>* errors) const;
+  // calculateNumCandidates: n * percentage / 100, at least the absolute minimum, at most n.
+  int32_t CalculateNumCandidates(int32_t num_nodes) const;
+
+ private:
+  PreemptionOutcome Evaluate(const CycleState& state, const Pod& pod, const NodeToStatus& statuses) const;
+  std::vector<const k8s::PodDisruptionBudget*> Pdbs() const;
+
+  DefaultPreemptionArgs args_;
+  const Handle& handle_;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_DEFAULT_PREEMPTION_H_

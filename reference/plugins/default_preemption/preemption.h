@@ -1,0 +1,73 @@
+// The node- and victim-ranking rules of kube-scheduler's preemption evaluator, v1.27
+// (framework/preemption/preemption.go, scheduler/util/utils.go, and the PDB split of
+// plugins/defaultpreemption/default_preemption.go). Pure functions; DefaultPreemption drives them.
+#ifndef SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_PREEMPTION_H_
+#define SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_PREEMPTION_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/framework/interface.h"
+#include "reference/framework/node_info.h"
+#include "traces/k8s.pb.h"
+
+namespace schedcheck::reference {
+
+// A node preemption could free for the preemptor, with the pods to evict there (v1.27 order:
+// PDB-violating victims first, then the others, each most important first).
+struct Candidate {
+  std::string node;
+  std::vector<PodPtr> victims;
+  int64_t num_pdb_violations = 0;
+};
+
+// status.startTime in nanoseconds since the Unix epoch; nullopt when unset or unparsable (upstream
+// then uses time.Now(), i.e. later than any recorded start).
+std::optional<int64_t> PodStartTimeNs(const Pod& pod);
+// RFC 3339 ("2023-01-02T03:04:05Z", "...05.5+01:00") to Unix nanoseconds.
+std::optional<int64_t> ParseRfc3339Ns(std::string_view text);
+
+// util.MoreImportantPod: higher priority first; at equal priority the earlier start time. A pod
+// without a start time stands for "now": upstream evaluates time.Now() for `a` before `b`, so two
+// such pods compare as a-before-b (true), and a started pod is more important than an unstarted one.
+bool MoreImportantPod(const Pod& a, const Pod& b);
+
+// sort.Slice(victims, MoreImportantPod) as Go 1.20 runs it for slices of at most 12 elements: an
+// insertion sort swapping while less(v[j], v[j-1]). With the "now" rule above this reverses runs
+// of equal-priority unstarted pods. Longer slices use pdqsort upstream (not emulated: we keep the
+// insertion sort, so orders of equally important victims may differ there).
+void SortByImportance(std::vector<PodInfoPtr>& pods);
+
+// filterPodsWithPDBViolation: walks `pods` in order with a per-PDB budget starting at
+// status.disruptionsAllowed; a pod decrements every PDB of its namespace whose (valid, non-empty)
+// selector matches its labels and which does not list it in status.disruptedPods; it is violating
+// when any budget drops below 0. Order is preserved within each group.
+void FilterPodsWithPdbViolation(const std::vector<PodInfoPtr>& pods,
+                                const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
+                                std::vector<PodInfoPtr>* violating, std::vector<PodInfoPtr>* non_violating);
+
+// nodesWherePreemptionMightHelp: every node (snapshot order) whose status is not
+// UnschedulableAndUnresolvable (no status counts as helpful); the others get
+// UAU "Preemption is not helpful for scheduling" in `unhelpful`.
+inline constexpr std::string_view kPreemptionNotHelpful = "Preemption is not helpful for scheduling";
+std::vector<const NodeInfo*> NodesWherePreemptionMightHelp(const std::vector<const NodeInfo*>& nodes,
+                                                           const NodeToStatus& statuses,
+                                                           NodeToStatus* unhelpful);
+
+// pickOneNodeForPreemption without its final coin toss: every candidate still tied after the five
+// criteria (fewest PDB violations; lowest priority of victims[0]; smallest sum of priority + 2^31;
+// fewest victims; latest earliest start among the highest-priority victims), in input order. The
+// real scheduler iterates a Go map, so any member may be chosen.
+// REQUIRES: every candidate has at least one victim.
+std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates);
+
+// The earliest start time among the victims of the highest priority (GetEarliestPodStartTime);
+// an unstarted pod counts as the latest possible time. REQUIRES: !victims.empty().
+int64_t EarliestStartOfHighestPriorityVictims(const std::vector<PodPtr>& victims);
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_PREEMPTION_H_
