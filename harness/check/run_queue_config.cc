@@ -1,0 +1,86 @@
+#include "harness/check/run_queue_config.h"
+
+#include <cmath>
+
+#include "reference/queue/events.h"
+#include "traces/k8s_json.h"
+
+namespace schedcheck::check {
+namespace {
+
+using json = nlohmann::json;
+
+Result<int64_t> Seconds(const json& config, const char* field, int64_t default_s) {
+  if (!config.contains(field)) return default_s * kNanosPerSecond;
+  const json& v = config[field];
+  if (!v.is_number() || v.get<double>() < 0) return Error{std::string(field) + ": must be a non-negative number"};
+  return static_cast<int64_t>(std::llround(v.get<double>() * 1e9));
+}
+
+}  // namespace
+
+Result<QueueCaseConfig> ParseQueueCaseConfig(const json& config) {
+  QueueCaseConfig out;
+  if (config.is_null()) return out;
+  if (!config.is_object()) return Error{"must be an object"};
+  static const std::set<std::string> kFields = {
+      "podInitialBackoffSeconds", "podMaxBackoffSeconds", "podMaxInUnschedulablePodsDurationSeconds",
+      "queueSort", "pluginEvents", "queueingHints"};
+  for (const auto& [k, v] : config.items()) {
+    if (!kFields.count(k)) return Error{k + ": unknown field"};
+  }
+  auto initial = Seconds(config, "podInitialBackoffSeconds", 1);
+  if (!initial.ok()) return initial.error();
+  auto max = Seconds(config, "podMaxBackoffSeconds", 10);
+  if (!max.ok()) return max.error();
+  auto leftover = Seconds(config, "podMaxInUnschedulablePodsDurationSeconds", 300);
+  if (!leftover.ok()) return leftover.error();
+  out.options = {*initial, *max, *leftover};
+  if (config.value("queueSort", "PrioritySort") != "PrioritySort") {
+    return Error{"queueSort: only PrioritySort is supported"};
+  }
+  if (config.contains("queueingHints")) return Error{"queueingHints: not supported at compat 1.27"};
+  if (config.contains("pluginEvents")) {
+    const json& pe = config["pluginEvents"];
+    if (!pe.is_object()) return Error{"pluginEvents: must be an object"};
+    for (const auto& [plugin, events] : pe.items()) {
+      if (!events.is_array()) return Error{"pluginEvents." + plugin + ": must be a list of event labels"};
+      for (const auto& e : events) {
+        if (!e.is_string()) return Error{"pluginEvents." + plugin + ": must be a list of event labels"};
+        std::optional<reference::ClusterEvent> event = reference::PredefinedClusterEvent(e.get<std::string>());
+        if (!event) return Error{"pluginEvents." + plugin + ": unknown event " + e.get<std::string>()};
+        event->label.clear();  // a registration carries no label
+        out.fake_plugin_events.push_back({*event, plugin});
+      }
+    }
+  }
+  return out;
+}
+
+reference::ClusterEvent ResolveEvent(const std::string& label) {
+  if (auto e = reference::PredefinedClusterEvent(label)) return *e;
+  return reference::ClusterEvent{"unregistered/" + label, reference::action::kAll, label};
+}
+
+Result<std::shared_ptr<reference::NodeInfo>> NodeInfoArg(const Case& c, const Cluster& cluster,
+                                                         const json& node) {
+  if (node.is_string()) {
+    const reference::NodeInfo* ni = cluster.snapshot().Get(node.get<std::string>());
+    if (ni == nullptr) return Error{"node: unknown node " + node.get<std::string>()};
+    return std::make_shared<reference::NodeInfo>(*ni);
+  }
+  auto obj = trace::NodeFromJson(node, "node");
+  if (!obj.ok()) return obj.error();
+  auto built = reference::BuildNode(*obj);
+  if (!built.ok()) return Error{"node: " + built.message()};
+  auto ni = std::make_shared<reference::NodeInfo>(*built);
+  for (const k8s::Pod& p : c.pods) {
+    if (p.spec().node_name() != (*built)->name()) continue;
+    auto pod = reference::BuildPod(p);
+    if (!pod.ok()) return Error{"pods: " + pod.message()};
+    ni->AddPod(reference::MakePodInfo(*pod));
+  }
+  return ni;
+}
+
+}  // namespace schedcheck::check

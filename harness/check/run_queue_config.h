@@ -1,0 +1,39 @@
+// queueConfig of `kind: queue` cases (CONTRACTS.md §1) and the event/node arguments of its ops.
+#ifndef SCHEDCHECK_HARNESS_CHECK_RUN_QUEUE_CONFIG_H_
+#define SCHEDCHECK_HARNESS_CHECK_RUN_QUEUE_CONFIG_H_
+
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/check/case.h"
+#include "harness/check/cluster.h"
+#include "reference/base/result.h"
+#include "reference/framework/node_info.h"
+#include "reference/queue/scheduling_queue.h"
+
+namespace schedcheck::check {
+
+struct QueueCaseConfig {
+  reference::QueueOptions options;
+  // pluginEvents: fake plugins that only register events.
+  reference::ClusterEventMap fake_plugin_events;
+};
+
+// Defaults 1 s / 10 s / 300 s; queueSort must be PrioritySort; queueingHints are not a v1.27
+// concept (an error here: such cases carry a newer compat level and are skipped before this).
+Result<QueueCaseConfig> ParseQueueCaseConfig(const nlohmann::json& config);
+
+// The predefined event with this label, or for any other name an event on a resource no
+// plugin registers (so only pods without rejectors move).
+reference::ClusterEvent ResolveEvent(const std::string& label);
+
+// The NodeInfo for an event's `node`: an inline Node object or the name of a case node, with the
+// case's pods bound to it.
+Result<std::shared_ptr<reference::NodeInfo>> NodeInfoArg(const Case& c, const Cluster& cluster,
+                                                         const nlohmann::json& node);
+
+}  // namespace schedcheck::check
+
+#endif  // SCHEDCHECK_HARNESS_CHECK_RUN_QUEUE_CONFIG_H_

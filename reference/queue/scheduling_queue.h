@@ -1,0 +1,171 @@
+// The v1.27 scheduling queue (internal/queue/scheduling_queue.go PriorityQueue, SEMANTICS
+// §4.1–4.8): activeQ ordered by the QueueSort plugin, backoffQ ordered by backoff expiry, the
+// unschedulable pool, the moveRequestCycle rule, cluster-event matching and the nominator.
+//
+// Single-threaded and non-blocking: Pop returns nullopt on an empty activeQ, and the periodic
+// flushes run only when the owner calls them (replay: backoff every 1 s, leftover every 30 s).
+// Time comes only from the Clock.
+//
+// Determinism: exact ties in activeQ (same QueueSort order) and backoffQ (same expiry) are broken
+// by QueuedPodInfo::sequence, a counter value assigned each time a pod is pushed into activeQ or
+// backoffQ (so FIFO among ties); the unschedulable pool is always iterated in key order.
+#ifndef SCHEDCHECK_REFERENCE_QUEUE_SCHEDULING_QUEUE_H_
+#define SCHEDCHECK_REFERENCE_QUEUE_SCHEDULING_QUEUE_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "reference/base/clock.h"
+#include "reference/base/result.h"
+#include "reference/framework/events.h"
+#include "reference/framework/handle.h"
+#include "reference/framework/interface.h"
+#include "reference/framework/status.h"
+#include "reference/queue/nominator.h"
+#include "reference/queue/pod_heap.h"
+
+namespace schedcheck::reference {
+
+class Framework;
+
+struct QueueOptions {
+  int64_t initial_backoff_ns = 1 * kNanosPerSecond;
+  int64_t max_backoff_ns = 10 * kNanosPerSecond;
+  int64_t max_in_unschedulable_ns = 300 * kNanosPerSecond;
+};
+
+// (registered event, plugin name) pairs; Framework::EventRegistrations() of every profile.
+using ClusterEventMap = std::vector<std::pair<ClusterEvent, std::string>>;
+
+// (pod key, from, to, cause): from/to in none|active|backoff|unschedulable|inflight, cause = the
+// upstream metric label (CONTRACTS §2).
+using TransitionSink = std::function<void(const std::string& pod_key, std::string_view from,
+                                          std::string_view to, std::string_view cause)>;
+
+// The seams the queue needs from the profiles.
+struct QueueHooks {
+  std::function<bool(const QueuedPodInfo&, const QueuedPodInfo&)> less;  // QueueSort Less
+  // PreEnqueue plugins of the pod's profile: Success, or the rejecting status (with its plugin).
+  std::function<Status(const Pod&)> pre_enqueue;
+};
+
+// QueueSort of the first profile; PreEnqueue of the profile whose scheduler name the pod names
+// (none when no profile matches, as upstream's per-profile map lookup).
+QueueHooks HooksFromFrameworks(const std::vector<const Framework*>& profiles);
+ClusterEventMap EventMapFromFrameworks(const std::vector<const Framework*>& profiles);
+
+// The backoff formula: initial doubled per attempt beyond the first, capped at max
+// (calculateBackoffDuration; attempts <= 1 give `initial`).
+int64_t CalculateBackoffDuration(int64_t initial_ns, int64_t max_ns, int attempts);
+
+class SchedulingQueue final : public PodNominator {
+ public:
+  SchedulingQueue(QueueOptions options, const Clock& clock, QueueHooks hooks,
+                  ClusterEventMap event_map, const ClusterObjects* objects = nullptr,
+                  TransitionSink sink = nullptr, Nominator::PodLookup pod_lookup = nullptr);
+  SchedulingQueue(const SchedulingQueue&) = delete;
+  SchedulingQueue& operator=(const SchedulingQueue&) = delete;
+
+  // --- informer-driven operations ---
+  // A new pending pod. Timestamp = now, or `timestamp_ns` when given (tests).
+  void Add(PodPtr pod, std::optional<int64_t> timestamp_ns = std::nullopt);
+  void Update(PodPtr old_pod, PodPtr new_pod);
+  void Delete(const Pod& pod);
+  // MoveAllToActiveOrBackoffQueue: the unschedulable pods passing `pre_check` (null = all).
+  void MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
+                                     const std::function<bool(const Pod&)>& pre_check = nullptr);
+  // Unschedulable pods with a required pod-affinity term matching the assigned pod.
+  void AssignedPodAdded(const Pod& pod);
+  void AssignedPodUpdated(const Pod& pod);
+
+  // --- scheduler-driven operations ---
+  // The activeQ head: Attempts++, schedulingCycle++, UnschedulablePlugins cleared (v1.27),
+  // recorded as in flight. nullopt when activeQ is empty.
+  std::optional<QueuedPodInfo> Pop();
+  // The failure requeue. Error (and no change) when the pod is already in a sub-queue.
+  Outcome AddUnschedulableIfNotPresent(QueuedPodInfo info, int64_t pod_scheduling_cycle);
+  int64_t SchedulingCycle() const { return scheduling_cycle_; }
+  int64_t MoveRequestCycle() const { return move_request_cycle_; }
+  // PodsToActivate: pods in the unschedulable pool or backoffQ go to activeQ (given order).
+  void Activate(const std::vector<PodPtr>& pods);
+  // The attempt of an in-flight pod ended without a requeue (bound, or dropped).
+  void Done(const std::string& pod_key);
+
+  // --- periodic flushes ---
+  void FlushBackoffQCompleted();
+  void FlushUnschedulablePodsLeftover();
+
+  // --- nominator ---
+  void AddNominatedPod(PodInfoPtr info, const std::optional<NominatingInfo>& nominating) {
+    nominator_.AddNominatedPod(std::move(info), nominating);
+  }
+  void DeleteNominatedPodIfExists(const Pod& pod) { nominator_.DeleteNominatedPodIfExists(pod); }
+  void UpdateNominatedPod(const Pod& old_pod, PodInfoPtr new_info) {
+    nominator_.UpdateNominatedPod(old_pod, std::move(new_info));
+  }
+  std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const override {
+    return nominator_.NominatedPodsForNode(node);
+  }
+  const Nominator& nominator() const { return nominator_; }
+
+  // --- test hooks (upstream tests write the sub-queues directly) ---
+  // Into the unschedulable pool with 0 attempts and these rejecting plugins; no PreEnqueue.
+  void PlaceInUnschedulable(PodPtr pod, std::set<std::string> plugins, int64_t timestamp_ns);
+  // Into backoffQ with 0 attempts.
+  void PlaceInBackoff(PodPtr pod, int64_t timestamp_ns);
+
+  // --- introspection ---
+  std::vector<std::string> ActiveQKeys() const;         // pop order
+  std::vector<std::string> BackoffQKeys() const;        // expiry order
+  std::vector<std::string> UnschedulableKeys() const;   // key order
+  std::vector<std::string> InFlightKeys() const;        // key order
+  bool InActiveQ(const std::string& key) const { return active_.Contains(key); }
+  bool InBackoffQ(const std::string& key) const { return backoff_.Contains(key); }
+  bool InUnschedulable(const std::string& key) const { return unschedulable_.count(key) > 0; }
+  // The queued entry (activeQ, then backoffQ, then unschedulable pool); null when absent.
+  const QueuedPodInfo* Find(const std::string& key) const;
+  int64_t BackoffDuration(int attempts) const;
+  int64_t BackoffExpiryNs(const QueuedPodInfo& info) const;
+  // Expiry of the backoffQ head, for scheduling the next flush; nullopt when empty.
+  std::optional<int64_t> NextBackoffExpiryNs() const;
+  bool IsPodBackingOff(const QueuedPodInfo& info) const;
+  size_t Len() const { return active_.size() + backoff_.size() + unschedulable_.size(); }
+
+ private:
+  QueuedPodInfo NewQueuedPodInfo(PodPtr pod, int64_t timestamp_ns) const;
+  // Runs PreEnqueue; gated → the unschedulable pool (false), else pushed into activeQ (true).
+  bool AddToActiveQ(QueuedPodInfo info, std::string_view from, std::string_view cause);
+  void PushBackoff(QueuedPodInfo info, std::string_view from, std::string_view cause);
+  void MovePodsToActiveOrBackoffQueue(const std::vector<std::string>& keys, const ClusterEvent& event);
+  bool PodMatchesEvent(const QueuedPodInfo& info, const ClusterEvent& event) const;
+  std::vector<std::string> UnschedulableWithMatchingAffinityTerm(const Pod& pod) const;
+  bool ActivateOne(const Pod& pod);
+  void Emit(const std::string& key, std::string_view from, std::string_view to, std::string_view cause) const;
+
+  QueueOptions options_;
+  const Clock& clock_;
+  QueueHooks hooks_;
+  ClusterEventMap event_map_;
+  const ClusterObjects* objects_;
+  TransitionSink sink_;
+  Nominator nominator_;
+
+  PodHeap active_;
+  PodHeap backoff_;
+  std::map<std::string, QueuedPodInfo> unschedulable_;
+  std::set<std::string> in_flight_;
+  int64_t scheduling_cycle_ = 0;
+  int64_t move_request_cycle_ = -1;
+  uint64_t next_sequence_ = 0;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_QUEUE_SCHEDULING_QUEUE_H_
