@@ -5,6 +5,7 @@
 
 #include "harness/cli/check_command.h"
 #include "harness/cli/explain_command.h"
+#include "harness/cli/replay_command.h"
 #include "harness/cli/trace_commands.h"
 
 int main(int argc, char** argv) {
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   schedcheck::cli::AddTraceCommands(app, &exit_code);
   schedcheck::cli::AddCheckCommand(app, &exit_code);
   schedcheck::cli::AddExplainCommand(app, &exit_code);
+  schedcheck::cli::AddReplayCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

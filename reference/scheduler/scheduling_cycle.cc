@@ -37,6 +37,7 @@ CycleOutcome RunSchedulingCycle(const Framework& fw, PodScheduler& scheduler, Ca
         r.diagnosis.post_filter_msg = ps.Message();
         out.nominating = post.nominating_info;
         out.victims = post.victims;
+        out.clear_nomination = post.clear_nomination;
       }
       out.message = FitErrorMessage(r.num_all_nodes, r.diagnosis);
       out.status = Status(Code::kUnschedulable, out.message);

@@ -25,6 +25,7 @@ struct CycleOutcome {
   std::set<std::string> unschedulable_plugins;
   NominatingInfo nominating;
   std::vector<PodPtr> victims;
+  std::vector<PodPtr> clear_nomination;  // lower-priority pods whose nomination preemption clears
   PodPtr assumed;                         // the pod with spec.nodeName set, when assumed
   std::map<std::string, int64_t> waits;   // Permit plugin -> timeout, when Wait
 };

@@ -1,0 +1,187 @@
+// Replayer: scheduling cycles, the failure handler, preemption's API effects and binding cycles.
+#include <algorithm>
+
+#include "harness/replay/replayer_internal.h"
+#include "reference/queue/events.h"
+
+namespace schedcheck::replay {
+namespace {
+
+std::string WaitTimeoutMessage(int64_t wait_ns, const std::string& plugin) {
+  // Go's time.Duration String() for whole seconds ("15m0s", "10s") is enough for Permit timeouts.
+  int64_t s = wait_ns / kNanosPerSecond;
+  std::string d = s >= 60 ? std::to_string(s / 60) + "m" + std::to_string(s % 60) + "s" : std::to_string(s) + "s";
+  return "rejected due to timeout after waiting " + d + " at plugin " + plugin;
+}
+
+// The pod as the API server holds it after a status patch of nominatedNodeName.
+reference::PodPtr WithNomination(const reference::Pod& pod, const std::string& node) {
+  auto copy = std::make_shared<reference::Pod>(pod);
+  copy->obj.mutable_status()->set_nominated_node_name(node);
+  const std::string& rv = pod.obj.metadata().resource_version();
+  copy->obj.mutable_metadata()->set_resource_version(rv + "+nominated");
+  return copy;
+}
+
+}  // namespace
+
+bool Replayer::StartCycle() {
+  while (true) {
+    std::optional<reference::QueuedPodInfo> info = queue_->Pop();
+    if (!info) return false;
+    const reference::PodPtr& pod = info->info->pod;
+    Profile* profile = ProfileFor(*pod);
+    // Dropped without an attempt: no profile, terminating, or a stale copy of an assumed pod.
+    if (profile == nullptr || pod->terminating() || cache_.IsAssumedPod(pod->uid())) {
+      queue_->Done(pod->key);
+      continue;
+    }
+    cache_.UpdateSnapshot(&snapshot_);
+    auto flight = std::make_unique<InFlight>();
+    flight->info = *info;
+    flight->profile = profile;
+    flight->state = std::make_unique<reference::CycleState>();
+    flight->outcome = reference::RunSchedulingCycle(*profile->framework, *scheduler_, cache_, snapshot_,
+                                                    *flight->state, pod);
+    flight->finish_ns = clock_.NowNs() + options_.cycle_latency_ns;
+    in_flight_ = std::move(flight);
+    return true;
+  }
+}
+
+void Replayer::RecordAttempt(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome) {
+  trace::Record r;
+  r.set_time_ns(clock_.NowNs());
+  trace::Attempt* a = r.mutable_attempt();
+  a->set_pod(info.info->pod->key);
+  a->set_attempt(info.attempts);
+  if (outcome.status.IsSuccess() || outcome.status.IsWait()) {
+    a->set_result(trace::SCHEDULED);
+    a->set_node(outcome.result.node);
+    for (const std::string& n : outcome.result.ties) a->add_ties(n);
+  } else {
+    a->set_result(outcome.status.code() == reference::Code::kError ? trace::ERROR : trace::UNSCHEDULABLE);
+    for (const std::string& p : outcome.unschedulable_plugins) a->add_unschedulable_plugins(p);
+    a->set_message(outcome.message);
+  }
+  if (outcome.nominating.mode == reference::NominatingInfo::Mode::kOverride) {
+    a->set_nominated_node(outcome.nominating.nominated_node_name);
+  }
+  std::vector<std::string> victims;
+  for (const reference::PodPtr& v : outcome.victims) victims.push_back(v->key);
+  std::sort(victims.begin(), victims.end());
+  for (const std::string& v : victims) a->add_victims(v);
+  log_.Add(std::move(r));
+}
+
+void Replayer::FinishCycle() {
+  std::unique_ptr<InFlight> flight = std::move(in_flight_);
+  const reference::CycleOutcome& outcome = flight->outcome;
+  RecordAttempt(flight->info, outcome);
+  const reference::PodPtr& pod = flight->info.info->pod;
+  if (outcome.status.IsSuccess() || outcome.status.IsWait()) {
+    queue_->DeleteNominatedPodIfExists(*pod);  // assumed: no longer nominated anywhere
+    Binding b;
+    b.key = pod->key;
+    b.assumed = outcome.assumed;
+    b.node = outcome.result.node;
+    b.state = std::shared_ptr<reference::CycleState>(std::move(flight->state));
+    b.profile = flight->profile;
+    b.info = flight->info;
+    b.complete_ns = clock_.NowNs() + options_.bind_latency_ns;
+    if (outcome.status.IsWait()) {
+      // Nothing in the reference allows a waiting pod, so the earliest timeout rejects it.
+      auto first = std::min_element(outcome.waits.begin(), outcome.waits.end(),
+                                    [](const auto& x, const auto& y) { return x.second < y.second; });
+      b.waiting_plugin = first->first;
+      b.wait_ns = first->second;
+      b.complete_ns = std::max(b.complete_ns, clock_.NowNs() + b.wait_ns);
+    }
+    bindings_.push_back(std::move(b));
+    return;
+  }
+  ApplyPreemption(outcome);
+  HandleFailure(flight->info, outcome);
+}
+
+void Replayer::ApplyPreemption(const reference::CycleOutcome& outcome) {
+  for (const reference::PodPtr& victim : outcome.victims) {
+    auto it = api_pods_.find(victim->key);
+    if (it != api_pods_.end()) (void)OnPod(trace::DELETED, it->second);
+  }
+  for (const reference::PodPtr& p : outcome.clear_nomination) {
+    auto it = api_pods_.find(p->key);
+    if (it == api_pods_.end() || it->second->obj.status().nominated_node_name().empty()) continue;
+    reference::PodPtr old = it->second;
+    it->second = WithNomination(*old, "");
+    UpdatePendingPod(old, it->second);
+  }
+}
+
+void Replayer::HandleFailure(const reference::QueuedPodInfo& failed, const reference::CycleOutcome& outcome) {
+  const std::string& key = failed.info->pod->key;
+  auto it = api_pods_.find(key);
+  if (it == api_pods_.end() || !it->second->node_name().empty()) {
+    queue_->Done(key);  // deleted or bound meanwhile: not requeued
+    return;
+  }
+  reference::QueuedPodInfo info = failed;
+  info.info = reference::MakePodInfo(it->second);
+  info.unschedulable_plugins = outcome.unschedulable_plugins;
+  (void)queue_->AddUnschedulableIfNotPresent(info, queue_->SchedulingCycle());
+  std::optional<reference::NominatingInfo> nominating;
+  if (outcome.nominating.mode == reference::NominatingInfo::Mode::kOverride) nominating = outcome.nominating;
+  queue_->AddNominatedPod(info.info, nominating);
+  // The status patch of nominatedNodeName, seen back as an update of the pending pod.
+  if (nominating && nominating->nominated_node_name != it->second->obj.status().nominated_node_name()) {
+    reference::PodPtr old = it->second;
+    it->second = WithNomination(*old, nominating->nominated_node_name);
+    UpdatePendingPod(old, it->second);
+  }
+}
+
+void Replayer::CompleteBinding(Binding b) {
+  const reference::Framework& fw = *b.profile->framework;
+  reference::Status status;
+  if (!b.waiting_plugin.empty()) {
+    status = reference::Status(reference::Code::kUnschedulable, WaitTimeoutMessage(b.wait_ns, b.waiting_plugin))
+                 .WithPlugin(b.waiting_plugin);
+  }
+  auto api = api_pods_.find(b.key);
+  if (status.IsSuccess() && (api == api_pods_.end() || !api->second->node_name().empty())) {
+    status = reference::Status::Error("pods \"" + b.key + "\" not found");  // deleted while binding
+  }
+  if (status.IsSuccess()) status = fw.RunPreBindPlugins(*b.state, *b.assumed, b.node);
+  if (status.IsSuccess()) status = fw.RunBindPlugins(*b.state, *b.assumed, b.node);
+  if (status.IsSuccess()) {
+    (void)cache_.FinishBinding(*b.assumed);
+    log_.AddBinding(clock_.NowNs(), b.key, b.node);
+    queue_->Done(b.key);
+    reference::PodPtr old = api->second;
+    auto bound = std::make_shared<reference::Pod>(*b.assumed);
+    bound->obj.mutable_status()->clear_nominated_node_name();
+    (void)OnPod(trace::MODIFIED, bound);
+    (void)old;
+    fw.RunPostBindPlugins(*b.state, *b.assumed, b.node);
+    return;
+  }
+  // handleBindingCycleError: Unreserve, Forget, then a move request for the freed resources.
+  fw.RunReservePluginsUnreserve(*b.state, *b.assumed, b.node);
+  bool forgot = cache_.ForgetPod(*b.assumed).ok();
+  reference::CycleOutcome failure;
+  failure.status = status;
+  failure.message = status.Message();
+  failure.nominating = {reference::NominatingInfo::Mode::kOverride, ""};
+  if (forgot && !status.IsRejected()) {
+    MoveAll(*reference::PredefinedClusterEvent("AssignedPodDelete"));
+  }
+  HandleFailure(b.info, failure);
+  if (forgot && status.IsRejected()) {
+    // Deferred until after the requeue and excluding the pod itself (v1.27).
+    const std::string key = b.key;
+    MoveAll(*reference::PredefinedClusterEvent("AssignedPodDelete"),
+                                          [key](const reference::Pod& p) { return p.key != key; });
+  }
+}
+
+}  // namespace schedcheck::replay

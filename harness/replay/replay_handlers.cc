@@ -1,0 +1,164 @@
+// Replayer: the informer event handlers (eventhandlers.go, SEMANTICS §4.7).
+#include "harness/replay/replayer_internal.h"
+#include "reference/queue/events.h"
+#include "reference/queue/pre_check.h"
+
+namespace schedcheck::replay {
+namespace {
+
+bool Terminal(const reference::Pod& pod) {
+  const std::string& phase = pod.obj.status().phase();
+  return phase == "Succeeded" || phase == "Failed";
+}
+
+reference::ClusterEvent Predefined(std::string_view label) { return *reference::PredefinedClusterEvent(label); }
+
+}  // namespace
+
+Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
+  std::string where = "record " + std::to_string(index);
+  switch (event.object_case()) {
+    case trace::ApiEvent::kPod: {
+      k8s::Pod obj = event.pod();
+      // Priority admission: resolve priorityClassName (or the global default class).
+      if (!obj.spec().has_priority()) {
+        for (const auto& [name, pc] : objects_.priority_classes) {
+          bool named = !obj.spec().priority_class_name().empty() && name == obj.spec().priority_class_name();
+          if (named || (obj.spec().priority_class_name().empty() && pc.global_default())) {
+            obj.mutable_spec()->set_priority(pc.value());
+          }
+        }
+      }
+      auto pod = reference::BuildPod(std::move(obj));
+      if (!pod.ok()) return Error{where + ": pod " + event.pod().metadata().name() + ": " + pod.message()};
+      return OnPod(event.type(), *pod);
+    }
+    case trace::ApiEvent::kNode: {
+      auto node = reference::BuildNode(event.node());
+      if (!node.ok()) return Error{where + ": node " + event.node().metadata().name() + ": " + node.message()};
+      return OnNode(event.type(), *node);
+    }
+    case trace::ApiEvent::kNamespace:
+      if (event.type() == trace::DELETED) {
+        objects_.namespaces.erase(event.namespace_().metadata().name());
+      } else {
+        objects_.namespaces[event.namespace_().metadata().name()] = event.namespace_();
+      }
+      return Outcome::Ok();
+    case trace::ApiEvent::kPriorityClass:
+      if (event.type() == trace::DELETED) {
+        objects_.priority_classes.erase(event.priority_class().metadata().name());
+      } else {
+        objects_.priority_classes[event.priority_class().metadata().name()] = event.priority_class();
+      }
+      return Outcome::Ok();
+    case trace::ApiEvent::kPodDisruptionBudget: {
+      const auto& pdb = event.pod_disruption_budget();
+      std::string ns = pdb.metadata().namespace_().empty() ? "default" : pdb.metadata().namespace_();
+      std::string key = ns + "/" + pdb.metadata().name();
+      if (event.type() == trace::DELETED) {
+        objects_.pdbs.erase(key);
+      } else {
+        objects_.pdbs[key] = pdb;
+      }
+      return Outcome::Ok();
+    }
+    case trace::ApiEvent::OBJECT_NOT_SET:
+      break;
+  }
+  return Error{where + ": field api.object: missing"};
+}
+
+Outcome Replayer::OnPod(trace::EventType type, reference::PodPtr pod) {
+  const std::string key = pod->key;
+  auto it = api_pods_.find(key);
+  reference::PodPtr old = it == api_pods_.end() ? nullptr : it->second;
+  // Terminal pods are outside the scheduler's informer (field selector): they look deleted.
+  if (type == trace::DELETED || Terminal(*pod)) {
+    if (!old) return Outcome::Ok();
+    api_pods_.erase(key);
+    if (!old->node_name().empty()) {
+      DeleteAssignedPod(old);
+    } else {
+      queue_->Delete(*old);
+    }
+    return Outcome::Ok();
+  }
+  api_pods_[key] = pod;
+  if (!old) {
+    if (!pod->node_name().empty()) {
+      AddAssignedPod(pod);
+    } else if (ProfileFor(*pod)) {
+      queue_->Add(pod);
+    }
+    return Outcome::Ok();
+  }
+  bool was_assigned = !old->node_name().empty();
+  bool is_assigned = !pod->node_name().empty();
+  if (was_assigned && is_assigned) {
+    (void)cache_.UpdatePod(pod);
+    queue_->AssignedPodUpdated(*pod);
+  } else if (!was_assigned && is_assigned) {
+    // Bound (by us or by someone else): a delete for the pending handler, an add for the assigned one.
+    queue_->Delete(*old);
+    AddAssignedPod(pod);
+  } else if (!was_assigned && !is_assigned) {
+    UpdatePendingPod(old, pod);
+  } else {
+    DeleteAssignedPod(old);
+    if (ProfileFor(*pod)) queue_->Add(pod);
+  }
+  return Outcome::Ok();
+}
+
+void Replayer::UpdatePendingPod(const reference::PodPtr& old_pod, const reference::PodPtr& new_pod) {
+  const std::string& rv = new_pod->obj.metadata().resource_version();
+  if (!rv.empty() && rv == old_pod->obj.metadata().resource_version()) return;  // a re-delivery
+  if (cache_.IsAssumedPod(new_pod->uid())) return;
+  if (!ProfileFor(*new_pod)) return;
+  queue_->Update(old_pod, new_pod);
+}
+
+void Replayer::AddAssignedPod(const reference::PodPtr& pod) {
+  (void)cache_.AddPod(pod);  // confirms an assumed pod
+  queue_->AssignedPodAdded(*pod);
+}
+
+void Replayer::DeleteAssignedPod(const reference::PodPtr& pod) {
+  (void)cache_.RemovePod(*pod);
+  MoveAll(Predefined("AssignedPodDelete"));
+}
+
+Outcome Replayer::OnNode(trace::EventType type, reference::NodePtr node) {
+  const std::string name = node->name();
+  auto pre_check = [this, name](const reference::Pod& pod) {
+    const reference::NodeInfo* info = cache_.GetNodeInfo(name);
+    return info != nullptr && reference::PreCheckForNode(pod, *info);
+  };
+  auto it = api_nodes_.find(name);
+  if (type == trace::DELETED) {
+    if (it == api_nodes_.end()) return Outcome::Ok();
+    api_nodes_.erase(it);
+    (void)cache_.RemoveNode(name);  // v1.27: no move request on node delete
+    return Outcome::Ok();
+  }
+  if (it == api_nodes_.end()) {
+    api_nodes_[name] = node;
+    (void)cache_.AddNode(node);
+    MoveAll(Predefined("NodeAdd"), pre_check);
+    return Outcome::Ok();
+  }
+  reference::NodePtr old = it->second;
+  it->second = node;
+  (void)cache_.UpdateNode(node);
+  if (auto event = NodeUpdateEvent(old->obj, node->obj)) MoveAll(*event, pre_check);
+  return Outcome::Ok();
+}
+
+void Replayer::MoveAll(const reference::ClusterEvent& event,
+                       const std::function<bool(const reference::Pod&)>& pre_check) {
+  cluster_events_.emplace_back(clock_.NowNs(), event.label);
+  queue_->MoveAllToActiveOrBackoffQueue(event, pre_check);
+}
+
+}  // namespace schedcheck::replay

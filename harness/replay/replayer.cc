@@ -1,0 +1,177 @@
+// Replayer: construction and the virtual-time loop.
+#include "harness/replay/replayer.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "harness/replay/replayer_internal.h"
+#include "reference/plugins/registry.h"
+
+namespace schedcheck::replay {
+namespace {
+
+constexpr int64_t kBackoffFlushPeriodNs = 1 * kNanosPerSecond;
+constexpr int64_t kLeftoverFlushPeriodNs = 30 * kNanosPerSecond;
+constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+// The first multiple of `period` strictly after `after`.
+int64_t NextTick(int64_t after, int64_t period) { return (after / period + 1) * period; }
+// The first multiple of `period` at or after `at`.
+int64_t TickAtOrAfter(int64_t at, int64_t period) { return (at + period - 1) / period * period; }
+
+}  // namespace
+
+Replayer::Replayer(ReplayOptions options) : options_(std::move(options)) {}
+Replayer::~Replayer() = default;
+
+Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
+  std::unique_ptr<Replayer> r(new Replayer(std::move(options)));
+  if (Outcome ok = r->Init(); !ok) return ok.error();
+  return r;
+}
+
+Outcome Replayer::Init() {
+  std::vector<const reference::Framework*> frameworks;
+  for (const reference::Profile& config_profile : options_.config.profiles) {
+    auto p = std::make_unique<Profile>();
+    p->handle.snapshot = &snapshot_;
+    p->handle.objects = &objects_;
+    p->handle.compat = options_.compat;
+    p->handle.clock = &clock_;
+    p->handle.epoch_unix_ns = options_.epoch_unix_ns;
+    reference::Profile profile = config_profile;
+    auto fw = reference::Framework::Create(profile, reference::PluginRegistry(), &p->handle);
+    if (!fw.ok()) return fw.error();
+    p->framework = std::move(*fw);
+    p->handle.framework = p->framework.get();
+    frameworks.push_back(p->framework.get());
+    profiles_.push_back(std::move(p));
+  }
+  reference::QueueOptions qo;
+  qo.initial_backoff_ns = options_.config.pod_initial_backoff_seconds * kNanosPerSecond;
+  qo.max_backoff_ns = options_.config.pod_max_backoff_seconds * kNanosPerSecond;
+  queue_ = std::make_unique<reference::SchedulingQueue>(
+      qo, clock_, reference::HooksFromFrameworks(frameworks), reference::EventMapFromFrameworks(frameworks),
+      &objects_,
+      [this](const std::string& key, std::string_view from, std::string_view to, std::string_view cause) {
+        log_.AddQueue(clock_.NowNs(), key, from, to, cause);
+      },
+      [this](const std::string& key) -> reference::PodPtr {
+        auto it = api_pods_.find(key);
+        return it == api_pods_.end() ? nullptr : it->second;
+      });
+  for (auto& p : profiles_) p->handle.nominator = queue_.get();
+  scheduler_ = std::make_unique<reference::PodScheduler>(options_.seed, options_.config.percentage_of_nodes_to_score);
+  return Outcome::Ok();
+}
+
+Replayer::Profile* Replayer::ProfileFor(const reference::Pod& pod) {
+  for (size_t i = 0; i < profiles_.size(); ++i) {
+    if (options_.config.profiles[i].scheduler_name == pod.scheduler_name()) return profiles_[i].get();
+  }
+  return nullptr;
+}
+
+int64_t Replayer::NextInstant(int64_t now, int64_t next_event) const {
+  int64_t next = next_event;
+  if (in_flight_) next = std::min(next, in_flight_->finish_ns);
+  for (const Binding& b : bindings_) next = std::min(next, b.complete_ns);
+  if (auto expiry = queue_->NextBackoffExpiryNs()) {
+    // The flush at a tick releases pods whose backoff expired at or before it.
+    next = std::min(next, std::max(NextTick(now, kBackoffFlushPeriodNs), TickAtOrAfter(*expiry, kBackoffFlushPeriodNs)));
+  }
+  const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
+  for (const std::string& key : queue_->UnschedulableKeys()) {
+    const reference::QueuedPodInfo* info = queue_->Find(key);
+    if (info == nullptr || info->gated) continue;
+    // Moved by the first leftover tick T with T - timestamp > timeout.
+    int64_t due = NextTick(info->timestamp_ns + timeout, kLeftoverFlushPeriodNs);
+    next = std::min(next, std::max(NextTick(now, kLeftoverFlushPeriodNs), due));
+  }
+  return next;
+}
+
+Outcome Replayer::Run(const std::vector<trace::Record>& records) {
+  std::vector<size_t> events;  // indices of API records
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (records[i].has_api()) events.push_back(i);
+  }
+  if (events.empty()) return Outcome::Ok();
+  const int64_t t0 = records[events.front()].time_ns();
+  for (size_t k = 1; k < events.size(); ++k) {
+    if (records[events[k]].time_ns() < records[events[k - 1]].time_ns()) {
+      return Error{"record " + std::to_string(events[k]) + ": time goes backwards (" +
+                   std::to_string(records[events[k]].time_ns()) + " ns after " +
+                   std::to_string(records[events[k - 1]].time_ns()) + " ns)"};
+    }
+  }
+  const int64_t end = records[events.back()].time_ns() - t0 + options_.horizon_ns;
+  size_t next = 0;
+  int64_t now = 0;
+  while (true) {
+    clock_.SetNs(now);
+    // 1. Trace events stamped with this instant, in file order; duringAttempt ones wait for the
+    //    first scheduling cycle of the instant.
+    std::deque<const trace::ApiEvent*> during;
+    std::vector<size_t> during_index;
+    while (next < events.size() && records[events[next]].time_ns() - t0 == now) {
+      const trace::ApiEvent& e = records[events[next]].api();
+      if (e.during_attempt()) {
+        during.push_back(&e);
+        during_index.push_back(events[next]);
+      } else if (Outcome ok = Deliver(e, events[next]); !ok) {
+        return ok;
+      }
+      ++next;
+    }
+    // 2. A cycle or bindings finishing now.
+    if (in_flight_ && in_flight_->finish_ns == now) FinishCycle();
+    std::stable_sort(bindings_.begin(), bindings_.end(),
+                     [](const Binding& a, const Binding& b) { return a.complete_ns < b.complete_ns; });
+    while (!bindings_.empty() && bindings_.front().complete_ns == now) {
+      Binding b = std::move(bindings_.front());
+      bindings_.erase(bindings_.begin());
+      CompleteBinding(std::move(b));
+    }
+    // 3. The periodic flushes due now: backoff, then leftover.
+    if (now % kBackoffFlushPeriodNs == 0) queue_->FlushBackoffQCompleted();
+    if (now % kLeftoverFlushPeriodNs == 0) queue_->FlushUnschedulablePodsLeftover();
+    // 4. Scheduling cycles while activeQ has pods.
+    size_t first_during = during_index.empty() ? 0 : during_index.front();
+    RunSchedulingAtThisInstant(during, &first_during);
+    if (!deliver_error_.ok()) return deliver_error_;
+    int64_t next_event = next < events.size() ? records[events[next]].time_ns() - t0 : kNever;
+    int64_t t = NextInstant(now, next_event);
+    if (t == kNever || t > end) break;
+    now = t;
+  }
+  return Outcome::Ok();
+}
+
+void Replayer::RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during, size_t* index) {
+  auto deliver_during = [&] {
+    while (!during.empty()) {
+      if (Outcome ok = Deliver(*during.front(), *index); !ok && deliver_error_.ok()) deliver_error_ = ok;
+      during.pop_front();
+      ++*index;
+    }
+  };
+  while (true) {
+    while (!in_flight_) {
+      if (!StartCycle()) break;
+      // Events that overlap the attempt arrive after its filtering, before its outcome applies.
+      deliver_during();
+      if (options_.cycle_latency_ns > 0) return;
+      FinishCycle();
+      while (!bindings_.empty() && bindings_.back().complete_ns == clock_.NowNs()) {
+        Binding b = std::move(bindings_.back());
+        bindings_.pop_back();
+        CompleteBinding(std::move(b));
+      }
+    }
+    if (during.empty()) return;
+    deliver_during();  // no cycle ran at this instant: deliver, then schedule again
+  }
+}
+
+}  // namespace schedcheck::replay

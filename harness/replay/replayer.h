@@ -1,0 +1,104 @@
+// Replay of a trace in virtual time against the reference scheduler (CONTRACTS.md §2 "Replay
+// conventions"). Trace events update the cache and the queue as kube-scheduler's informer
+// handlers do; the periodic flushes run on 1 s / 30 s ticks aligned to the trace start; a
+// scheduling cycle runs whenever activeQ is non-empty and no cycle is in flight; bindings complete
+// after the configured latency. Same trace, configuration and seed: byte-identical decisions.
+#ifndef SCHEDCHECK_HARNESS_REPLAY_REPLAYER_H_
+#define SCHEDCHECK_HARNESS_REPLAY_REPLAYER_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/replay/decision_log.h"
+#include "harness/replay/summary.h"
+#include "reference/base/clock.h"
+#include "reference/cache/cache.h"
+#include "reference/queue/scheduling_queue.h"
+#include "reference/runtime/framework.h"
+#include "reference/runtime/profile.h"
+#include "reference/scheduler/scheduling_cycle.h"
+#include "traces/trace.pb.h"
+
+namespace schedcheck::replay {
+
+inline constexpr int64_t kDefaultHorizonNs = 600 * kNanosPerSecond;
+
+struct ReplayOptions {
+  reference::SchedulerConfiguration config;
+  std::string compat = "1.27";
+  uint64_t seed = 1;
+  // How long virtual time keeps running after the last trace event: 10 minutes by default, long
+  // enough for the 5-minute unschedulable timeout plus its 30 s flush tick to show.
+  int64_t horizon_ns = kDefaultHorizonNs;
+  int64_t cycle_latency_ns = 0;  // a scheduling cycle's duration
+  int64_t bind_latency_ns = 0;   // from assume to the binding being applied
+  int64_t epoch_unix_ns = 0;     // the wall-clock instant t = 0 stands for (plugins reading time)
+};
+
+class Replayer {
+ public:
+  static Result<std::unique_ptr<Replayer>> Create(ReplayOptions options);
+  ~Replayer();
+
+  // Replays `records` (API events; decision records in the input are ignored). Errors name the
+  // record index and the object (e.g. a pod with an invalid quantity).
+  Outcome Run(const std::vector<trace::Record>& records);
+
+  const DecisionLog& log() const { return log_; }
+  // Every move request made, with its event label, for the summary.
+  const ClusterEventLog& cluster_events() const { return cluster_events_; }
+
+ private:
+  struct Profile;
+  struct InFlight;
+  struct Binding;
+
+  explicit Replayer(ReplayOptions options);
+  Outcome Init();
+
+  // Informer handlers (eventhandlers.go).
+  Outcome Deliver(const trace::ApiEvent& event, size_t index);
+  Outcome OnPod(trace::EventType type, reference::PodPtr pod);
+  Outcome OnNode(trace::EventType type, reference::NodePtr node);
+  void AddAssignedPod(const reference::PodPtr& pod);
+  void DeleteAssignedPod(const reference::PodPtr& pod);
+  void UpdatePendingPod(const reference::PodPtr& old_pod, const reference::PodPtr& new_pod);
+
+  // Scheduling and binding cycles.
+  Profile* ProfileFor(const reference::Pod& pod);
+  bool StartCycle();
+  void FinishCycle();
+  void HandleFailure(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
+  void ApplyPreemption(const reference::CycleOutcome& outcome);
+  void CompleteBinding(Binding binding);
+  void RecordAttempt(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
+  void RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during_attempt, size_t* index);
+
+  int64_t NextInstant(int64_t now, int64_t next_event) const;
+
+  ReplayOptions options_;
+  VirtualClock clock_;
+  reference::Cache cache_;
+  reference::Snapshot snapshot_;
+  reference::ClusterObjects objects_;
+  std::vector<std::unique_ptr<Profile>> profiles_;
+  std::unique_ptr<reference::SchedulingQueue> queue_;
+  std::unique_ptr<reference::PodScheduler> scheduler_;
+  std::map<std::string, reference::PodPtr> api_pods_;    // by "ns/name": what the API server holds
+  std::map<std::string, reference::NodePtr> api_nodes_;  // by name
+  std::unique_ptr<InFlight> in_flight_;
+  std::vector<Binding> bindings_;  // in start order
+  DecisionLog log_;
+  Outcome deliver_error_;
+  ClusterEventLog cluster_events_;
+  void MoveAll(const reference::ClusterEvent& event, const std::function<bool(const reference::Pod&)>& pre_check = nullptr);
+};
+
+}  // namespace schedcheck::replay
+
+#endif  // SCHEDCHECK_HARNESS_REPLAY_REPLAYER_H_

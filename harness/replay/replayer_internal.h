@@ -1,0 +1,48 @@
+// Private pieces of the Replayer shared by its .cc files.
+#ifndef SCHEDCHECK_HARNESS_REPLAY_REPLAYER_INTERNAL_H_
+#define SCHEDCHECK_HARNESS_REPLAY_REPLAYER_INTERNAL_H_
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "harness/replay/replayer.h"
+
+namespace schedcheck::replay {
+
+struct Replayer::Profile {
+  reference::Handle handle;
+  std::unique_ptr<reference::Framework> framework;
+};
+
+// The scheduling cycle in progress (only one at a time, as upstream).
+struct Replayer::InFlight {
+  reference::QueuedPodInfo info;
+  reference::CycleOutcome outcome;
+  std::unique_ptr<reference::CycleState> state;
+  Profile* profile = nullptr;
+  int64_t finish_ns = 0;
+};
+
+// An assumed pod whose binding cycle completes at `complete_ns`.
+struct Replayer::Binding {
+  std::string key;
+  reference::PodPtr assumed;
+  std::string node;
+  std::shared_ptr<reference::CycleState> state;
+  Profile* profile = nullptr;
+  int64_t complete_ns = 0;
+  reference::QueuedPodInfo info;
+  // Set when Permit made the pod wait: the plugin whose timeout fires first and that timeout.
+  std::string waiting_plugin;
+  int64_t wait_ns = 0;
+};
+
+// Which of a node's scheduling properties changed (eventhandlers.go
+// nodeSchedulingPropertiesChange): the first applicable of unschedulable → false, allocatable,
+// labels, taints, conditions; null when none (no move request).
+std::optional<reference::ClusterEvent> NodeUpdateEvent(const k8s::Node& old_node, const k8s::Node& new_node);
+
+}  // namespace schedcheck::replay
+
+#endif  // SCHEDCHECK_HARNESS_REPLAY_REPLAYER_INTERNAL_H_

@@ -1,0 +1,54 @@
+#include "traces/trace_file.h"
+
+#include <fstream>
+
+#include <google/protobuf/util/json_util.h>
+#include <nlohmann/json.hpp>
+
+#include "traces/trace_reader.h"
+
+namespace schedcheck::trace {
+namespace {
+
+Result<Trace> LoadJsonLines(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error{path + ": cannot open"};
+  Trace trace;
+  std::string line;
+  int number = 0;
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = false;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::string where = path + ": line " + std::to_string(number);
+    if (number == 1 || trace.records.empty()) {
+      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded()) return Error{where + ": not a JSON object"};
+      if (j.is_object() && j.size() == 1 && j.contains("header")) {
+        auto status = google::protobuf::util::JsonStringToMessage(j["header"].dump(), &trace.header, options);
+        if (!status.ok()) return Error{where + ": field header: " + std::string(status.message())};
+        continue;
+      }
+    }
+    Record r;
+    auto status = google::protobuf::util::JsonStringToMessage(line, &r, options);
+    if (!status.ok()) return Error{where + ": invalid Record: " + std::string(status.message())};
+    trace.records.push_back(std::move(r));
+  }
+  return trace;
+}
+
+}  // namespace
+
+Result<Trace> LoadTrace(const std::string& path) {
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) return Error{path + ": cannot open"};
+  std::string magic(kFileMagic.size(), '\0');
+  probe.read(magic.data(), static_cast<std::streamsize>(magic.size()));
+  magic.resize(static_cast<size_t>(probe.gcount()));
+  if (magic == kFileMagic) return ReadTrace(path);
+  return LoadJsonLines(path);
+}
+
+}  // namespace schedcheck::trace
