@@ -3,10 +3,19 @@
 set -euo pipefail
 bin="${RUNFILES_DIR:-$0.runfiles}/schedcheck/harness/cli/schedcheck"
 [ -x "$bin" ] || bin="$(dirname "$0")/cli/schedcheck"
-cases="${RUNFILES_DIR:-$0.runfiles}/schedcheck/reference/conformance/cases"
+runfiles="${RUNFILES_DIR:-$0.runfiles}/schedcheck"
+cases="$runfiles/reference/conformance/cases"
+corpus="$runfiles/traces/corpus"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+echo "== schedcheck replay: the bundled scenario traces/corpus/unblock.jsonl (a node added, a blocking"
+echo "   pod deleted, a taint removed, a gate lifted; the example CreationDelay plugin, which"
+echo "   registers no events, keeps one pod waiting for the 5-minute flush)"
+"$bin" replay "$corpus/unblock.jsonl" --config "$corpus/unblock.config.yaml" --jsonl "$work/decisions.jsonl"
+echo "   decision log (CONTRACTS.md §2 JSON Lines): $(wc -l < "$work/decisions.jsonl") records; the bindings:"
+grep '"type":"bind"' "$work/decisions.jsonl"
+echo
 echo "== schedcheck trace sample + trace info: a small trace generated in process"
 "$bin" trace sample "$work/sample.trace"
 "$bin" trace info "$work/sample.trace"
