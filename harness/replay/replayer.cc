@@ -105,46 +105,67 @@ Outcome Replayer::Run(const std::vector<trace::Record>& records) {
                    std::to_string(records[events[k - 1]].time_ns()) + " ns)"};
     }
   }
-  const int64_t end = records[events.back()].time_ns() - t0 + options_.horizon_ns;
-  size_t next = 0;
-  int64_t now = 0;
-  while (true) {
-    clock_.SetNs(now);
-    // 1. Trace events stamped with this instant, in file order; duringAttempt ones wait for the
-    //    first scheduling cycle of the instant.
-    std::deque<const trace::ApiEvent*> during;
-    std::vector<size_t> during_index;
-    while (next < events.size() && records[events[next]].time_ns() - t0 == now) {
-      const trace::ApiEvent& e = records[events[next]].api();
-      if (e.during_attempt()) {
-        during.push_back(&e);
-        during_index.push_back(events[next]);
-      } else if (Outcome ok = Deliver(e, events[next]); !ok) {
-        return ok;
-      }
-      ++next;
-    }
-    // 2. A cycle or bindings finishing now.
-    if (in_flight_ && in_flight_->finish_ns == now) FinishCycle();
-    std::stable_sort(bindings_.begin(), bindings_.end(),
-                     [](const Binding& a, const Binding& b) { return a.complete_ns < b.complete_ns; });
-    while (!bindings_.empty() && bindings_.front().complete_ns == now) {
-      Binding b = std::move(bindings_.front());
-      bindings_.erase(bindings_.begin());
-      CompleteBinding(std::move(b));
-    }
-    // 3. The periodic flushes due now: backoff, then leftover.
-    if (now % kBackoffFlushPeriodNs == 0) queue_->FlushBackoffQCompleted();
-    if (now % kLeftoverFlushPeriodNs == 0) queue_->FlushUnschedulablePodsLeftover();
-    // 4. Scheduling cycles while activeQ has pods.
-    size_t first_during = during_index.empty() ? 0 : during_index.front();
-    RunSchedulingAtThisInstant(during, &first_during);
-    if (!deliver_error_.ok()) return deliver_error_;
-    int64_t next_event = next < events.size() ? records[events[next]].time_ns() - t0 : kNever;
-    int64_t t = NextInstant(now, next_event);
-    if (t == kNever || t > end) break;
-    now = t;
+  for (size_t k = 0; k < events.size();) {
+    const int64_t t = records[events[k]].time_ns();
+    std::vector<const trace::ApiEvent*> batch;
+    size_t first = events[k];
+    for (; k < events.size() && records[events[k]].time_ns() == t; ++k) batch.push_back(&records[events[k]].api());
+    if (Outcome ok = ProcessEvents(t - t0, batch, first); !ok) return ok;
   }
+  Finish(records[events.back()].time_ns() - t0 + options_.horizon_ns);
+  return Outcome::Ok();
+}
+
+Outcome Replayer::ProcessEvents(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events, size_t first_index) {
+  if (started_ && t_ns <= clock_.NowNs()) {
+    return Error{"record " + std::to_string(first_index) + ": instant " + std::to_string(t_ns) +
+                 " ns is not after the previous one (" + std::to_string(clock_.NowNs()) + " ns)"};
+  }
+  AdvanceTo(t_ns);
+  return ProcessInstant(t_ns, events, first_index);
+}
+
+void Replayer::Finish(int64_t end_ns) { AdvanceTo(end_ns + 1); }
+
+void Replayer::AdvanceTo(int64_t limit_ns) {
+  while (true) {
+    int64_t t = started_ ? NextInstant(clock_.NowNs(), kNever) : 0;
+    if (t == kNever || t >= limit_ns) return;
+    (void)ProcessInstant(t, {}, 0);
+  }
+}
+
+Outcome Replayer::ProcessInstant(int64_t now, const std::vector<const trace::ApiEvent*>& events, size_t first_index) {
+  started_ = true;
+  clock_.SetNs(now);
+  // 1. Trace events stamped with this instant, in order; duringAttempt ones wait for the first
+  //    scheduling cycle of the instant.
+  std::deque<const trace::ApiEvent*> during;
+  size_t index = first_index, first_during = 0;
+  for (const trace::ApiEvent* e : events) {
+    if (e->during_attempt()) {
+      if (during.empty()) first_during = index;
+      during.push_back(e);
+    } else if (Outcome ok = Deliver(*e, index); !ok) {
+      return ok;
+    }
+    ++index;
+  }
+  // 2. A cycle or bindings finishing now.
+  if (in_flight_ && in_flight_->finish_ns == now) FinishCycle();
+  std::stable_sort(bindings_.begin(), bindings_.end(),
+                   [](const Binding& a, const Binding& b) { return a.complete_ns < b.complete_ns; });
+  while (!bindings_.empty() && bindings_.front().complete_ns == now) {
+    Binding b = std::move(bindings_.front());
+    bindings_.erase(bindings_.begin());
+    CompleteBinding(std::move(b));
+  }
+  // 3. The periodic flushes due now: backoff, then leftover.
+  if (now % kBackoffFlushPeriodNs == 0) queue_->FlushBackoffQCompleted();
+  if (now % kLeftoverFlushPeriodNs == 0) queue_->FlushUnschedulablePodsLeftover();
+  // 4. Scheduling cycles while activeQ has pods.
+  RunSchedulingAtThisInstant(during, &first_during);
+  if (!deliver_error_.ok()) return deliver_error_;
   return Outcome::Ok();
 }
 

@@ -46,8 +46,18 @@ class Replayer {
   ~Replayer();
 
   // Replays `records` (API events; decision records in the input are ignored). Errors name the
-  // record index and the object (e.g. a pod with an invalid quantity).
+  // record index and the object (e.g. a pod with an invalid quantity). Equivalent to calling
+  // ProcessEvents for each instant's events (times shifted so the first event is at 0), then
+  // Finish(last event time + horizon).
   Outcome Run(const std::vector<trace::Record>& records);
+
+  // Incremental driving, for the external-scheduler protocol. Runs every internal instant (flush
+  // ticks, cycle and binding completions) before `t_ns`, then delivers `events` (all stamped
+  // `t_ns`, in order) and runs that instant. REQUIRES: t_ns greater than the previous call's.
+  // `first_index` numbers the events in error messages.
+  Outcome ProcessEvents(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events, size_t first_index = 0);
+  // Runs the internal instants up to and including `end_ns`.
+  void Finish(int64_t end_ns);
 
   const DecisionLog& log() const { return log_; }
   // Every move request made, with its event label, for the summary.
@@ -80,6 +90,11 @@ class Replayer {
   void RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during_attempt, size_t* index);
 
   int64_t NextInstant(int64_t now, int64_t next_event) const;
+  // Runs internal instants strictly before `limit_ns`.
+  void AdvanceTo(int64_t limit_ns);
+  // One instant: its events, finishing cycles and bindings, flushes, then scheduling.
+  Outcome ProcessInstant(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events, size_t first_index);
+  bool started_ = false;
 
   ReplayOptions options_;
   VirtualClock clock_;
