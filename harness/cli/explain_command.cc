@@ -1,6 +1,7 @@
 #include "harness/cli/explain_command.h"
 
 #include <iomanip>
+#include <map>
 #include <memory>
 
 #include "harness/check/cluster.h"
@@ -118,7 +119,19 @@ void PrintExplanation(const nlohmann::json& e, std::ostream& out) {
   if (e["preFilter"].contains("reasons")) out << ": " << e["preFilter"]["reasons"].dump();
   if (!e["preFilter"]["skipped"].empty()) out << "  (skipped: " << e["preFilter"]["skipped"].dump() << ")";
   if (e["preFilter"].contains("nodeNames")) out << "  (nodes narrowed to " << e["preFilter"]["nodeNames"].dump() << ")";
-  out << "\n\nFILTER\n";
+  // A histogram first, so that thousands of nodes stay readable.
+  std::map<std::string, int> histogram;
+  int feasible = 0;
+  for (const auto& n : e["nodes"]) {
+    if (n["status"]["code"] == "Success") {
+      ++feasible;
+    } else if (n["status"].contains("reasons")) {
+      for (const auto& r : n["status"]["reasons"]) ++histogram[r.get<std::string>()];
+    }
+  }
+  out << "\n\nnodes: " << e["nodes"].size() << ", passing every filter: " << feasible << "\n";
+  for (const auto& [reason, count] : histogram) out << "  " << count << " x " << reason << "\n";
+  out << "\nFILTER\n";
   size_t width = 4;
   for (const auto& n : e["nodes"]) width = std::max(width, n["name"].get<std::string>().size());
   for (const auto& n : e["nodes"]) {
@@ -152,8 +165,12 @@ void PrintExplanation(const nlohmann::json& e, std::ostream& out) {
   }
   out << "\nevaluated " << e["evaluatedNodes"] << " node(s), " << e["feasibleNodes"].size() << " feasible\n";
   if (e["result"] == "Scheduled") {
-    out << "RESULT: Scheduled on " << e["node"].get<std::string>() << "   top-score tie set: " << e["ties"].dump()
-        << " (the real scheduler picks any of these at random; seed " << e["seed"] << ")\n";
+    const auto& ties = e["ties"];
+    std::string shown;
+    for (size_t i = 0; i < ties.size() && i < 20; ++i) shown += (i ? ", " : "") + ties[i].get<std::string>();
+    if (ties.size() > 20) shown += ", ... (" + std::to_string(ties.size()) + " in all; --json lists every one)";
+    out << "RESULT: Scheduled on " << e["node"].get<std::string>() << "\n  top-score tie set (" << ties.size()
+        << "): " << shown << "\n  (the real scheduler picks any of these at random; seed " << e["seed"] << ")\n";
   } else {
     out << "RESULT: " << e["result"].get<std::string>() << ": " << e["message"].get<std::string>() << "\n";
   }
