@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "harness/check/cluster.h"
+#include "reference/plugins/default_preemption/default_preemption.h"
 #include "reference/scheduler/scheduling_cycle.h"
 #include "traces/manifests.h"
 
@@ -16,6 +17,26 @@ using reference::Status;
 nlohmann::json StatusJson(const Status& s) {
   nlohmann::json j = {{"code", std::string(reference::CodeName(s.code()))}};
   if (!s.reasons().empty()) j["reasons"] = s.reasons();
+  return j;
+}
+
+std::vector<std::string> Keys(const std::vector<reference::PodPtr>& pods) {
+  std::vector<std::string> keys;
+  for (const auto& p : pods) keys.push_back(p->key);
+  return keys;
+}
+
+// DefaultPreemption's dry run: every candidate with its victims, and the tied best ones.
+nlohmann::json PreemptionJson(const reference::PreemptionOutcome& o) {
+  nlohmann::json j = {{"status", StatusJson(o.status)}, {"candidates", nlohmann::json::array()},
+                      {"best", nlohmann::json::array()}};
+  for (const auto& c : o.candidates) {
+    j["candidates"].push_back({{"node", c.node}, {"victims", Keys(c.victims)}, {"pdbViolations", c.num_pdb_violations}});
+  }
+  for (const auto& c : o.best) j["best"].push_back(c.node);
+  if (o.result.nominating_info.mode == reference::NominatingInfo::Mode::kOverride) {
+    j["nominatedNode"] = o.result.nominating_info.nominated_node_name;
+  }
   return j;
 }
 
@@ -109,6 +130,11 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
     out["result"] = r.status.code() == reference::Code::kError ? "Error" : "Unschedulable";
     out["message"] = r.message;
     out["unschedulablePlugins"] = r.unschedulable_plugins;
+    if (r.result.kind == reference::ScheduleResult::Kind::kFitError) {
+      if (auto* dp = dynamic_cast<const reference::DefaultPreemption*>(fw.GetPlugin("DefaultPreemption"))) {
+        out["preemption"] = PreemptionJson(dp->Preempt(cycle_state, **pod, r.result.diagnosis.node_to_status));
+      }
+    }
   }
   return out;
 }
@@ -173,6 +199,20 @@ void PrintExplanation(const nlohmann::json& e, std::ostream& out) {
         << "): " << shown << "\n  (the real scheduler picks any of these at random; seed " << e["seed"] << ")\n";
   } else {
     out << "RESULT: " << e["result"].get<std::string>() << ": " << e["message"].get<std::string>() << "\n";
+    if (e.contains("preemption")) {
+      const auto& p = e["preemption"];
+      out << "\nPREEMPTION (DefaultPreemption dry run; candidates are compared by: fewest PDB violations, lowest\n"
+             "highest-victim priority, smallest priority sum, fewest victims, latest start of the top victim)\n";
+      for (const auto& c : p["candidates"]) {
+        out << "  " << c["node"].get<std::string>() << ": victims " << c["victims"].dump() << ", PDB violations "
+            << c["pdbViolations"] << "\n";
+      }
+      if (p["candidates"].empty()) out << "  no candidate node\n";
+      if (!p["best"].empty()) {
+        out << "  best (tied after every criterion; upstream picks one): " << p["best"].dump() << "\n";
+        if (p.contains("nominatedNode")) out << "  nominated: " << p["nominatedNode"].get<std::string>() << "\n";
+      }
+    }
   }
 }
 

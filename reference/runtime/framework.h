@@ -86,6 +86,11 @@ class Framework final : public FrameworkRunner {
   // Plugin names per point, in run order (for explain and tests).
   std::vector<std::string> PluginNames(ExtensionPoint point) const;
   int64_t ScoreWeight(const std::string& plugin) const;
+  // The profile's instance of a plugin, or null (for explain's look into DefaultPreemption).
+  const Plugin* GetPlugin(const std::string& name) const {
+    auto it = plugins_.find(name);
+    return it == plugins_.end() ? nullptr : it->second.get();
+  }
   // Every plugin's event registration: (event, plugin) pairs in plugin-name order.
   std::vector<std::pair<ClusterEvent, std::string>> EventRegistrations() const;
 

@@ -4,33 +4,13 @@
 #include <functional>
 #include <limits>
 
+#include "reference/api/rfc3339.h"
 #include "reference/api/selectors.h"
 
 namespace schedcheck::reference {
 namespace {
 
 constexpr int64_t kUnstarted = std::numeric_limits<int64_t>::max();
-
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-bool Digits(std::string_view s, size_t pos, size_t n, int64_t* out) {
-  if (pos + n > s.size()) return false;
-  int64_t v = 0;
-  for (size_t i = pos; i < pos + n; ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
-    v = v * 10 + (s[i] - '0');
-  }
-  *out = v;
-  return true;
-}
 
 int64_t StartOrUnstarted(const Pod& pod) { return PodStartTimeNs(pod).value_or(kUnstarted); }
 
@@ -50,49 +30,12 @@ bool PdbCoversPod(const k8s::PodDisruptionBudget& pdb, const Pod& pod) {
 
 }  // namespace
 
-std::optional<int64_t> ParseRfc3339Ns(std::string_view s) {
-  int64_t y, mo, d, h, mi, sec;
-  if (!Digits(s, 0, 4, &y) || s.size() < 20 || s[4] != '-' || !Digits(s, 5, 2, &mo) || s[7] != '-' ||
-      !Digits(s, 8, 2, &d) || (s[10] != 'T' && s[10] != 't') || !Digits(s, 11, 2, &h) || s[13] != ':' ||
-      !Digits(s, 14, 2, &mi) || s[16] != ':' || !Digits(s, 17, 2, &sec)) {
-    return std::nullopt;
-  }
-  size_t pos = 19;
-  int64_t frac_ns = 0;
-  if (pos < s.size() && s[pos] == '.') {
-    int64_t scale = 100000000;
-    ++pos;
-    size_t start = pos;
-    for (; pos < s.size() && std::isdigit(static_cast<unsigned char>(s[pos])); ++pos) {
-      frac_ns += (s[pos] - '0') * scale;
-      scale /= 10;
-    }
-    if (pos == start) return std::nullopt;
-  }
-  int64_t offset_s = 0;
-  if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
-    ++pos;
-  } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
-    int64_t oh, om;
-    if (!Digits(s, pos + 1, 2, &oh) || pos + 3 >= s.size() || s[pos + 3] != ':' || !Digits(s, pos + 4, 2, &om)) {
-      return std::nullopt;
-    }
-    offset_s = (oh * 3600 + om * 60) * (s[pos] == '+' ? 1 : -1);
-    pos += 6;
-  } else {
-    return std::nullopt;
-  }
-  if (pos != s.size() || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60) {
-    return std::nullopt;
-  }
-  int64_t secs = DaysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset_s;
-  return secs * 1000000000 + frac_ns;
-}
-
 std::optional<int64_t> PodStartTimeNs(const Pod& pod) {
   const std::string& t = pod.obj.status().start_time();
   if (t.empty()) return std::nullopt;
-  return ParseRfc3339Ns(t);
+  Result<int64_t> ns = ParseRfc3339(t);
+  if (!ns.ok()) return std::nullopt;
+  return *ns;
 }
 
 bool MoreImportantPod(const Pod& a, const Pod& b) {

@@ -27,8 +27,6 @@ struct Candidate {
 // status.startTime in nanoseconds since the Unix epoch; nullopt when unset or unparsable (upstream
 // then uses time.Now(), i.e. later than any recorded start).
 std::optional<int64_t> PodStartTimeNs(const Pod& pod);
-// RFC 3339 ("2023-01-02T03:04:05Z", "...05.5+01:00") to Unix nanoseconds.
-std::optional<int64_t> ParseRfc3339Ns(std::string_view text);
 
 // util.MoreImportantPod: higher priority first; at equal priority the earlier start time. A pod
 // without a start time stands for "now": upstream evaluates time.Now() for `a` before `b`, so two

@@ -20,15 +20,6 @@ std::vector<std::string> Names(const std::vector<PodInfoPtr>& pods) {
   return out;
 }
 
-TEST(Preemption, ParseRfc3339) {
-  EXPECT_EQ(ParseRfc3339Ns("1970-01-01T00:00:05Z"), 5'000'000'000);
-  EXPECT_EQ(ParseRfc3339Ns("1970-01-01T01:00:00+01:00"), 0);
-  EXPECT_EQ(ParseRfc3339Ns("1970-01-01T00:00:00.25Z"), 250'000'000);
-  EXPECT_EQ(ParseRfc3339Ns("2000-03-01T00:00:00Z"), int64_t{951868800} * 1'000'000'000);
-  EXPECT_FALSE(ParseRfc3339Ns("yesterday"));
-  EXPECT_FALSE(ParseRfc3339Ns("2000-03-01 00:00:00"));
-}
-
 TEST(Preemption, MoreImportantPod) {
   auto hi = ParsePod("metadata: {name: hi}\nspec: {priority: 10}");
   auto lo = ParsePod("metadata: {name: lo}\nspec: {priority: 1}");
