@@ -87,5 +87,23 @@ TEST(GoldenTest, UnblockScenarioBindsEachPodRightAfterItsEvent) {
   EXPECT_TRUE(bound_at("delayed", "330")) << *log;
 }
 
+// Preemption under churn: the expectations follow from pickOneNodeForPreemption's criteria.
+TEST(GoldenTest, PreemptionChurnPicksVictimsByUpstreamCriteria) {
+  auto log = ReplayToJsonLines("preemption-churn");
+  ASSERT_TRUE(log.ok()) << log.message();
+  // critical-0 (3 cpu) needs both pods of a node; the batch nodes violate a PDB, the web nodes
+  // tie on every criterion but the last: n4's top victim started latest.
+  EXPECT_NE(log->find("\"pod\":\"default/critical-0\",\"attempt\":1,\"result\":\"Unschedulable\","
+                      "\"unschedulablePlugins\":[\"NodeResourcesFit\"],\"message\":\"0/4 nodes are available: 4 "
+                      "Insufficient cpu.\",\"nominatedNode\":\"n4\",\"victims\":[\"default/web-6\",\"default/web-7\"]}"),
+            std::string::npos)
+      << *log;
+  // critical-1 (2 cpu) keeps the more important (earlier started) web-2 and evicts only web-3.
+  EXPECT_NE(log->find("\"nominatedNode\":\"n2\",\"victims\":[\"default/web-3\"]"), std::string::npos);
+  // preemptionPolicy Never: no preemption, and the exact upstream message.
+  EXPECT_NE(log->find("preemption: not eligible due to preemptionPolicy=Never..\""), std::string::npos);
+  EXPECT_NE(log->find("{\"t\":15,\"type\":\"bind\",\"pod\":\"default/polite-0\",\"node\":\"n2\"}"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace schedcheck::replay

@@ -100,8 +100,10 @@ void Replayer::FinishCycle() {
     bindings_.push_back(std::move(b));
     return;
   }
-  ApplyPreemption(outcome);
+  // The victims' deletions reach the informer after the failure handler has requeued the
+  // preemptor (upstream deletes through the API; the watch events arrive asynchronously).
   HandleFailure(flight->info, outcome);
+  ApplyPreemption(outcome);
 }
 
 void Replayer::ApplyPreemption(const reference::CycleOutcome& outcome) {

@@ -88,7 +88,7 @@ std::string Summarize(const std::vector<trace::Record>& decisions, const Cluster
     }
   }
   std::ostringstream out;
-  out << "pods: " << pods.size() << " seen, " << bound << " bound, " << pending << " pending, " << gone
+  out << "pods through the queue: " << pods.size() << ", " << bound << " bound, " << pending << " pending, " << gone
       << " deleted before binding\n";
   out << "attempts: " << attempts << "\n";
   out << "queue moves by cause:";
