@@ -2,7 +2,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -199,6 +201,31 @@ Result<std::vector<Document>> ReadDocumentsFile(const std::string& path) {
   }
   if (ends_with(".yaml") || ends_with(".yml")) return ParseYamlDocuments(text, path);
   return Error{path + ": unknown file type (want .yaml, .yml, .json or .jsonl)"};
+}
+
+Result<std::vector<std::string>> ListDocumentFiles(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<std::string> found;
+      for (const auto& entry : fs::recursive_directory_iterator(path, ec)) {
+        std::string ext = entry.path().extension().string();
+        if (entry.is_regular_file() && (ext == ".json" || ext == ".jsonl" || ext == ".yaml" || ext == ".yml")) {
+          found.push_back(entry.path().string());
+        }
+      }
+      if (ec) return Error{path + ": cannot read directory: " + ec.message()};
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(path, ec)) {
+      files.push_back(path);
+    } else {
+      return Error{path + ": no such file or directory"};
+    }
+  }
+  return files;
 }
 
 Result<k8s::Pod> PodFromJson(const nlohmann::json& json, const std::string& where) {

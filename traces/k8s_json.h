@@ -32,6 +32,10 @@ Result<nlohmann::json> ParseJson(std::string_view text, const std::string& sourc
 // .jsonl as one value per non-empty line (each a Document with its line).
 Result<std::vector<Document>> ReadDocumentsFile(const std::string& path);
 
+// The document files named by `paths`: files as given, directories searched recursively for
+// .yaml/.yml/.json/.jsonl files (each directory's files in name order). Errors name the path.
+Result<std::vector<std::string>> ListDocumentFiles(const std::vector<std::string>& paths);
+
 // Decoders: `where` prefixes errors ("cases.yaml: line 12: pods[3]").
 Result<k8s::Pod> PodFromJson(const nlohmann::json& json, const std::string& where);
 Result<k8s::Node> NodeFromJson(const nlohmann::json& json, const std::string& where);

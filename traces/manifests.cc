@@ -1,14 +1,12 @@
 #include "traces/manifests.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include "traces/k8s_json.h"
 
 namespace schedcheck::trace {
 namespace {
 
-namespace fs = std::filesystem;
 
 Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests* out) {
   if (!obj.is_object()) return Error{where + ": expected a Kubernetes object"};
@@ -55,25 +53,9 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests
 }  // namespace
 
 Result<Manifests> LoadManifests(const std::vector<std::string>& paths) {
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-      std::vector<std::string> found;
-      for (const auto& e : fs::recursive_directory_iterator(path, ec)) {
-        std::string ext = e.path().extension().string();
-        if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json" || ext == ".jsonl")) {
-          found.push_back(e.path().string());
-        }
-      }
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(path, ec)) {
-      files.push_back(path);
-    } else {
-      return Error{path + ": no such file or directory"};
-    }
-  }
+  auto listed = ListDocumentFiles(paths);
+  if (!listed.ok()) return listed.error();
+  const std::vector<std::string>& files = *listed;
   Manifests out;
   for (const std::string& file : files) {
     auto docs = ReadDocumentsFile(file);

@@ -1,14 +1,12 @@
 #include "harness/check/case.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include "traces/k8s_json.h"
 
 namespace schedcheck::check {
 namespace {
 
-namespace fs = std::filesystem;
 using reference::ExtensionPoint;
 
 const std::set<std::string> kKnownFields = {
@@ -174,26 +172,9 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
 }
 
 Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths) {
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::recursive_directory_iterator(path, ec)) {
-        std::string ext = entry.path().extension().string();
-        if (entry.is_regular_file() && (ext == ".json" || ext == ".jsonl" || ext == ".yaml" || ext == ".yml")) {
-          found.push_back(entry.path().string());
-        }
-      }
-      if (ec) return Error{path + ": cannot read directory: " + ec.message()};
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(path, ec)) {
-      files.push_back(path);
-    } else {
-      return Error{path + ": no such file or directory"};
-    }
-  }
+  auto listed = trace::ListDocumentFiles(paths);
+  if (!listed.ok()) return listed.error();
+  const std::vector<std::string>& files = *listed;
   std::vector<Case> cases;
   std::set<std::string> ids;
   for (const std::string& file : files) {
