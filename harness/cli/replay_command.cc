@@ -1,10 +1,14 @@
 #include "harness/cli/replay_command.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 
+#include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
 #include "traces/trace_file.h"
@@ -31,6 +35,66 @@ Result<int64_t> SecondsToNs(double seconds, const char* flag) {
   return static_cast<int64_t>(std::llround(seconds * 1e9));
 }
 
+// Writes -o / --jsonl and prints the summary. `labels` go into the -o header.
+int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log, const replay::ClusterEventLog& events,
+                   const std::string& compat, const std::string& config_hash,
+                   const std::map<std::string, std::string>& labels, std::ostream& out, std::ostream& err) {
+  if (!o.output.empty()) {
+    trace::Header header;
+    header.set_producer("schedcheck replay");
+    header.set_compat(compat);
+    header.set_seed(o.seed);
+    header.set_config_hash(config_hash);
+    (*header.mutable_labels())["source"] = o.trace;
+    for (const auto& [key, value] : labels) (*header.mutable_labels())[key] = value;
+    if (Outcome ok = log.WriteTrace(o.output, header); !ok) return err << "schedcheck replay: " << ok.message() << "\n", 2;
+  }
+  if (!o.jsonl.empty()) {
+    if (Outcome ok = log.WriteJsonLines(o.jsonl); !ok) return err << "schedcheck replay: " << ok.message() << "\n", 2;
+  }
+  if (!o.quiet) out << replay::Summarize(log.records(), events);
+  return 0;
+}
+
+// --scheduler-cmd: the same replay driven over the external-scheduler protocol. When the child
+// fails, the decisions received before are written and marked incomplete; exit 2.
+int RunExternal(const ReplayCommandOptions& o, const replay::ReplayOptions& options, const trace::Trace& trace,
+                const std::string& config_text, const std::string& config_hash, std::ostream& out, std::ostream& err) {
+  auto timeout = SecondsToNs(o.scheduler_timeout_seconds, "--scheduler-timeout");
+  if (!timeout.ok() || *timeout < 1'000'000) {
+    err << "schedcheck replay: --scheduler-timeout: must be between 0.001 and 1e9 seconds\n";
+    return 2;
+  }
+  protocol::ExternalReplayOptions eo;
+  eo.command = o.scheduler_cmd;
+  eo.timeout_ms = *timeout / 1'000'000;
+  protocol::Hello& hello = eo.hello;
+  hello.set_compat(options.compat);
+  hello.set_seed(options.seed);
+  hello.set_config_yaml(config_text);
+  hello.set_config_source(o.config);
+  hello.set_cycle_latency_ns(options.cycle_latency_ns);
+  hello.set_bind_latency_ns(options.bind_latency_ns);
+  hello.set_epoch_unix_ns(options.epoch_unix_ns);
+  hello.set_horizon_ns(options.horizon_ns);
+  protocol::ExternalReplay run = protocol::RunExternalReplay(trace.records, eo);
+  if (run.bad_input) return err << "schedcheck replay: " << o.trace << ": " << run.status.message() << "\n", 2;
+  replay::DecisionLog log;
+  for (const trace::Record& r : run.decisions) log.Add(r);
+  std::map<std::string, std::string> labels = {
+      {"scheduler_cmd", o.scheduler_cmd},
+      {"scheduler", run.ack.scheduler_name() + " " + run.ack.scheduler_version()}};
+  if (!run.status.ok()) labels["incomplete"] = run.status.message();
+  int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, out, err);
+  if (run.status.ok()) return rc;
+  err << "schedcheck replay: " << run.status.message() << "\n";
+  if (!o.quiet) {
+    out << "INCOMPLETE: the scheduler process failed after " << run.requests_answered
+        << " answered requests; the decisions above are those received before the failure\n";
+  }
+  return 2;
+}
+
 }  // namespace
 
 int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& err) {
@@ -45,6 +109,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   options.compat = trace->header.compat().empty() ? "1.27" : trace->header.compat();
   if (options.compat != "1.27") return fail(o.trace + ": header.compat " + options.compat + " is not implemented (implemented: 1.27)");
   std::string config_hash = "default";
+  std::string config_text;  // sent to a --scheduler-cmd child
   if (o.config.empty()) {
     options.config = reference::DefaultConfiguration(options.compat);
   } else {
@@ -54,7 +119,8 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     std::ifstream in(o.config, std::ios::binary);
     std::stringstream bytes;
     bytes << in.rdbuf();
-    config_hash = Fnv1a(bytes.str());
+    config_text = bytes.str();
+    config_hash = Fnv1a(config_text);
   }
   for (auto [value, flag, target] : {std::tuple{o.horizon_seconds, "--horizon", &options.horizon_ns},
                                      std::tuple{o.cycle_latency_seconds, "--cycle-latency", &options.cycle_latency_ns},
@@ -69,24 +135,22 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     if (!epoch.ok()) return fail(o.trace + ": header label start_time: " + epoch.message());
     options.epoch_unix_ns = *epoch;
   }
+  if (!o.scheduler_cmd.empty()) return RunExternal(o, options, *trace, config_text, config_hash, out, err);
+  if (::isatty(STDERR_FILENO)) {
+    // At most ~100 updates, on the terminal only: never part of any output file.
+    options.progress = [&err, last = size_t{0}](size_t done, size_t total) mutable {
+      size_t percent = total == 0 ? 100 : done * 100 / total;
+      if (percent == last && done != total) return;
+      last = percent;
+      err << "\rreplay: " << done << "/" << total << " events (" << percent << "%)" << (done == total ? "\n" : "")
+          << std::flush;
+    };
+  }
   auto replayer = replay::Replayer::Create(std::move(options));
   if (!replayer.ok()) return fail(replayer.message());
   if (Outcome ok = (*replayer)->Run(trace->records); !ok) return fail(o.trace + ": " + ok.message());
-  const replay::DecisionLog& log = (*replayer)->log();
-  if (!o.output.empty()) {
-    trace::Header header;
-    header.set_producer("schedcheck replay");
-    header.set_compat(trace->header.compat().empty() ? "1.27" : trace->header.compat());
-    header.set_seed(o.seed);
-    header.set_config_hash(config_hash);
-    (*header.mutable_labels())["source"] = o.trace;
-    if (Outcome ok = log.WriteTrace(o.output, header); !ok) return fail(ok.message());
-  }
-  if (!o.jsonl.empty()) {
-    if (Outcome ok = log.WriteJsonLines(o.jsonl); !ok) return fail(ok.message());
-  }
-  if (!o.quiet) out << replay::Summarize(log.records(), (*replayer)->cluster_events());
-  return 0;
+  return WriteDecisions(o, (*replayer)->log(), (*replayer)->cluster_events(),
+                        trace->header.compat().empty() ? "1.27" : trace->header.compat(), config_hash, {}, out, err);
 }
 
 void AddReplayCommand(CLI::App& app, int* exit_code) {
@@ -102,6 +166,11 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("-o,--output", o->output, "write the decisions as a binary trace");
   cmd->add_option("--jsonl", o->jsonl, "write the decisions as JSON Lines (CONTRACTS.md §2)");
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
+  cmd->add_option("--scheduler-cmd", o->scheduler_cmd,
+                  "replay against this command, run via /bin/sh -c as a child speaking the external-scheduler "
+                  "protocol on stdin/stdout (harness/protocol/PROTOCOL.md), e.g. \"schedcheck serve\"");
+  cmd->add_option("--scheduler-timeout", o->scheduler_timeout_seconds,
+                  "real-time seconds to wait for each answer of the --scheduler-cmd child (default 30)");
   cmd->callback([=] { *exit_code = RunReplay(*o, std::cout, std::cerr); });
 }
 

@@ -40,7 +40,8 @@ Outcome Replayer::Init() {
     p->handle.clock = &clock_;
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
     reference::Profile profile = config_profile;
-    auto fw = reference::Framework::Create(profile, reference::PluginRegistry(), &p->handle);
+    auto fw = reference::Framework::Create(
+        profile, options_.registry ? *options_.registry : reference::PluginRegistry(), &p->handle);
     if (!fw.ok()) return fw.error();
     p->framework = std::move(*fw);
     p->handle.framework = p->framework.get();
@@ -111,6 +112,7 @@ Outcome Replayer::Run(const std::vector<trace::Record>& records) {
     size_t first = events[k];
     for (; k < events.size() && records[events[k]].time_ns() == t; ++k) batch.push_back(&records[events[k]].api());
     if (Outcome ok = ProcessEvents(t - t0, batch, first); !ok) return ok;
+    if (options_.progress) options_.progress(k, events.size());
   }
   Finish(records[events.back()].time_ns() - t0 + options_.horizon_ns);
   return Outcome::Ok();

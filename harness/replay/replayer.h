@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -38,6 +39,8 @@ struct ReplayOptions {
   int64_t cycle_latency_ns = 0;  // a scheduling cycle's duration
   int64_t bind_latency_ns = 0;   // from assume to the binding being applied
   int64_t epoch_unix_ns = 0;     // the wall-clock instant t = 0 stands for (plugins reading time)
+  // The plugins frameworks are built from (in-process candidate builds); null = PluginRegistry().
+  const reference::Registry* registry = nullptr;
 };
 
 class Replayer {
