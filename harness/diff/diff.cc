@@ -1,0 +1,311 @@
+#include "harness/diff/diff.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "harness/replay/decision_log.h"
+
+namespace schedcheck::diff {
+namespace {
+
+struct AttemptAt {
+  int64_t t_ns = 0;
+  int64_t index = -1;  // record index in its log (-1: synthesized from a binding)
+  trace::Attempt a;
+};
+
+struct QueueAt {
+  int64_t t_ns = 0;
+  int64_t index = 0;
+  std::string from, to, cause;
+};
+
+struct History {
+  std::vector<AttemptAt> attempts;
+  std::vector<QueueAt> queue;
+};
+
+bool HasObserved(const std::vector<trace::Record>& log) {
+  for (const trace::Record& r : log) {
+    if ((r.has_attempt() && r.attempt().observed()) || (r.has_binding() && r.binding().observed())) return true;
+  }
+  return false;
+}
+
+// Per pod, in log order. A capture (observed records present) contributes only its observed
+// decisions; a binding without a Scheduled attempt before it counts as a Scheduled attempt.
+std::map<std::string, History> Histories(const std::vector<trace::Record>& log) {
+  const bool observed_only = HasObserved(log);
+  std::map<std::string, History> out;
+  for (size_t i = 0; i < log.size(); ++i) {
+    const trace::Record& r = log[i];
+    const auto index = static_cast<int64_t>(i);
+    if (r.has_attempt() && (!observed_only || r.attempt().observed())) {
+      out[r.attempt().pod()].attempts.push_back({r.time_ns(), index, r.attempt()});
+    } else if (r.has_queue() && !observed_only) {
+      const auto& q = r.queue();
+      out[q.pod()].queue.push_back({r.time_ns(), index, q.from(), q.to(), q.cause()});
+    } else if (r.has_binding() && observed_only && r.binding().observed()) {
+      History& h = out[r.binding().pod()];
+      if (!h.attempts.empty() && h.attempts.back().a.result() == trace::SCHEDULED) continue;
+      AttemptAt a{r.time_ns(), -1, {}};
+      a.a.set_pod(r.binding().pod());
+      a.a.set_attempt(static_cast<int32_t>(h.attempts.size()) + 1);
+      a.a.set_result(trace::SCHEDULED);
+      a.a.set_node(r.binding().node());
+      h.attempts.push_back(std::move(a));
+    }
+  }
+  return out;
+}
+
+std::string Join(const google::protobuf::RepeatedPtrField<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+std::vector<std::string> Sorted(const google::protobuf::RepeatedPtrField<std::string>& items) {
+  std::vector<std::string> v(items.begin(), items.end());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+std::string At(int64_t t_ns) { return "t=" + replay::FormatSeconds(t_ns); }
+
+std::string DescribeAttempt(const AttemptAt& x) {
+  const trace::Attempt& a = x.a;
+  std::string s = At(x.t_ns) + " attempt " + std::to_string(a.attempt()) + ": ";
+  if (a.result() == trace::SCHEDULED) {
+    s += "bound to " + a.node();
+    if (a.ties_size() > 0) s += " (top-score ties {" + Join(a.ties()) + "})";
+    return s;
+  }
+  s += a.result() == trace::ERROR ? "error" : "unschedulable";
+  if (a.unschedulable_plugins_size() > 0) s += " by [" + Join(a.unschedulable_plugins()) + "]";
+  if (!a.nominated_node().empty()) s += ", nominated " + a.nominated_node();
+  if (a.victims_size() > 0) s += ", victims {" + Join(a.victims()) + "}";
+  if (!a.message().empty()) s += ": \"" + a.message() + "\"";
+  return s;
+}
+
+std::string DescribeQueue(const QueueAt& q) {
+  return At(q.t_ns) + " " + q.from + "->" + q.to + " (" + q.cause + ")";
+}
+
+bool InTies(const trace::Attempt& ref, const std::string& node) {
+  if (ref.ties_size() == 0) return node == ref.node();
+  return std::find(ref.ties().begin(), ref.ties().end(), node) != ref.ties().end();
+}
+
+// The rejecting plugins of the reference's last attempt recorded before `index`.
+std::vector<std::string> PluginsBefore(const History& h, int64_t index) {
+  std::vector<std::string> out;
+  for (const AttemptAt& a : h.attempts) {
+    if (a.index >= index) break;
+    out = Sorted(a.a.unschedulable_plugins());
+  }
+  return out;
+}
+
+// The reference's first attempt recorded after `index` (for explaining a queue difference).
+int64_t AttemptAfter(const History& h, int64_t index) {
+  for (const AttemptAt& a : h.attempts) {
+    if (a.index > index) return a.index;
+  }
+  return -1;
+}
+
+class PodDiff {
+ public:
+  PodDiff(std::string pod, const History& a, const History& b, const DiffOptions& o)
+      : pod_(std::move(pod)), a_(a), b_(b), o_(o) {}
+
+  std::vector<Divergence> Run() {
+    CompareQueuePaths();
+    CompareAttempts();
+    std::vector<Divergence> out;
+    for (auto& d : by_class_) {
+      if (d) out.push_back(std::move(*d));
+    }
+    return out;
+  }
+
+ private:
+  bool Differs(int64_t ta, int64_t tb) const {
+    return (ta > tb ? ta - tb : tb - ta) > o_.time_tolerance_ns;
+  }
+
+  // Keeps the earliest divergence of each class (the first found wins at equal times).
+  void Note(Divergence d) {
+    d.pod = pod_;
+    auto& slot = by_class_[static_cast<int>(d.cls)];
+    if (!slot || d.t_ns < slot->t_ns) slot = std::move(d);
+  }
+
+  void CompareQueuePaths() {
+    if (a_.queue.empty() || b_.queue.empty()) return;  // a capture has no queue path
+    const size_t n = std::max(a_.queue.size(), b_.queue.size());
+    for (size_t i = 0; i < n; ++i) {
+      const QueueAt* qa = i < a_.queue.size() ? &a_.queue[i] : nullptr;
+      const QueueAt* qb = i < b_.queue.size() ? &b_.queue[i] : nullptr;
+      if (qa && qb && qa->from == qb->from && qa->to == qb->to && qa->cause == qb->cause &&
+          !Differs(qa->t_ns, qb->t_ns)) {
+        continue;
+      }
+      Divergence d{DivergenceClass::kRequeue};
+      d.what = "queue-path";
+      d.t_ns = std::min(qa ? qa->t_ns : INT64_MAX, qb ? qb->t_ns : INT64_MAX);
+      d.reference = qa ? DescribeQueue(*qa) : "no further queue transition";
+      d.candidate = qb ? DescribeQueue(*qb) : "no further queue transition";
+      int64_t index = qa ? qa->index : INT64_MAX;
+      d.plugins = PluginsBefore(a_, index);
+      d.reference_record = AttemptAfter(a_, qa ? qa->index : -1);
+      Note(std::move(d));
+      return;
+    }
+  }
+
+  void CompareAttempt(const AttemptAt& x, const AttemptAt& y, size_t i) {
+    const trace::Attempt& a = x.a;
+    const trace::Attempt& b = y.a;
+    Divergence d;
+    d.attempt = static_cast<int>(i + 1);
+    d.t_ns = std::min(x.t_ns, y.t_ns);
+    d.reference = DescribeAttempt(x);
+    d.candidate = DescribeAttempt(y);
+    d.reference_record = x.index;
+    d.plugins = Sorted(a.result() == trace::SCHEDULED ? b.unschedulable_plugins() : a.unschedulable_plugins());
+    if (a.result() != b.result()) {
+      d.what = "outcome";
+    } else if (a.result() == trace::SCHEDULED) {
+      if (!InTies(a, b.node())) {
+        d.cls = DivergenceClass::kSoft;
+        d.what = "placement";
+        d.plugins.clear();
+      }
+    } else if (a.nominated_node() != b.nominated_node()) {
+      d.what = "nomination";
+    } else if (Sorted(a.victims()) != Sorted(b.victims())) {
+      d.what = "victims";
+    } else if (Sorted(a.unschedulable_plugins()) != Sorted(b.unschedulable_plugins())) {
+      d.what = "plugins";
+      std::set<std::string> both(a.unschedulable_plugins().begin(), a.unschedulable_plugins().end());
+      both.insert(b.unschedulable_plugins().begin(), b.unschedulable_plugins().end());
+      d.plugins.assign(both.begin(), both.end());
+    } else if (a.message() != b.message()) {
+      d.what = "message";
+    }
+    if (!d.what.empty()) Note(d);
+    if (Differs(x.t_ns, y.t_ns)) {
+      Divergence r = d;
+      r.cls = DivergenceClass::kRequeue;
+      r.what = "attempt-time";
+      r.plugins = i > 0 ? Sorted(a_.attempts[i - 1].a.unschedulable_plugins()) : std::vector<std::string>{};
+      Note(std::move(r));
+    }
+  }
+
+  static bool EverBound(const History& h) {
+    return !h.attempts.empty() && h.attempts.back().a.result() == trace::SCHEDULED;
+  }
+
+  void CompareAttempts() {
+    if (a_.attempts.empty() != b_.attempts.empty()) {
+      const AttemptAt& first = a_.attempts.empty() ? b_.attempts.front() : a_.attempts.front();
+      Divergence d{DivergenceClass::kHard};
+      d.what = "missing";
+      d.attempt = 1;
+      d.t_ns = first.t_ns;
+      d.reference = a_.attempts.empty() ? "never attempted" : DescribeAttempt(first);
+      d.candidate = b_.attempts.empty() ? "never attempted" : DescribeAttempt(first);
+      d.reference_record = a_.attempts.empty() ? -1 : first.index;
+      Note(std::move(d));
+      return;
+    }
+    const size_t n = std::min(a_.attempts.size(), b_.attempts.size());
+    for (size_t i = 0; i < n; ++i) CompareAttempt(a_.attempts[i], b_.attempts[i], i);
+    if (a_.attempts.size() == b_.attempts.size()) return;
+    const bool a_longer = a_.attempts.size() > n;
+    const AttemptAt& extra = a_longer ? a_.attempts[n] : b_.attempts[n];
+    Divergence d{EverBound(a_) != EverBound(b_) ? DivergenceClass::kHard : DivergenceClass::kRequeue};
+    d.what = d.cls == DivergenceClass::kHard ? "outcome" : "attempt-count";
+    d.attempt = static_cast<int>(n + 1);
+    d.t_ns = extra.t_ns;
+    auto summary = [](const History& h) {
+      return std::to_string(h.attempts.size()) + " attempt(s), last " + DescribeAttempt(h.attempts.back());
+    };
+    d.reference = summary(a_);
+    d.candidate = summary(b_);
+    d.plugins = Sorted((a_longer ? a_ : b_).attempts[n - 1].a.unschedulable_plugins());
+    d.reference_record = a_longer ? extra.index : a_.attempts[n - 1].index;
+    Note(std::move(d));
+  }
+
+  std::string pod_;
+  const History& a_;
+  const History& b_;
+  const DiffOptions& o_;
+  std::optional<Divergence> by_class_[3];
+};
+
+}  // namespace
+
+std::string_view ClassName(DivergenceClass c) {
+  switch (c) {
+    case DivergenceClass::kHard: return "hard";
+    case DivergenceClass::kRequeue: return "requeue";
+    case DivergenceClass::kSoft: return "soft";
+  }
+  return "?";
+}
+
+size_t DiffResult::Count(DivergenceClass c) const {
+  return static_cast<size_t>(std::count_if(divergences.begin(), divergences.end(),
+                                           [c](const Divergence& d) { return d.cls == c; }));
+}
+
+bool DiffResult::Fails(bool soft_fails) const {
+  return Count(DivergenceClass::kHard) > 0 || Count(DivergenceClass::kRequeue) > 0 ||
+         (soft_fails && Count(DivergenceClass::kSoft) > 0);
+}
+
+DiffResult Diff(const std::vector<trace::Record>& reference, const std::vector<trace::Record>& candidate,
+                const DiffOptions& options) {
+  const std::map<std::string, History> a = Histories(reference);
+  const std::map<std::string, History> b = Histories(candidate);
+  std::set<std::string> pods;
+  for (const auto& [pod, h] : a) pods.insert(pod);
+  for (const auto& [pod, h] : b) pods.insert(pod);
+  DiffResult result;
+  const History empty;
+  for (const std::string& pod : pods) {
+    auto ia = a.find(pod);
+    auto ib = b.find(pod);
+    PodDiff d(pod, ia == a.end() ? empty : ia->second, ib == b.end() ? empty : ib->second, options);
+    for (Divergence& x : d.Run()) result.divergences.push_back(std::move(x));
+  }
+  result.pods_compared = pods.size();
+  std::stable_sort(result.divergences.begin(), result.divergences.end(), [](const Divergence& x, const Divergence& y) {
+    if (x.t_ns != y.t_ns) return x.t_ns < y.t_ns;
+    if (x.cls != y.cls) return x.cls < y.cls;
+    return x.pod < y.pod;
+  });
+  return result;
+}
+
+std::string Describe(const Divergence& d) {
+  std::string s = "pod " + d.pod + " at " + At(d.t_ns);
+  if (d.attempt > 0) s += " (attempt " + std::to_string(d.attempt) + ")";
+  s += ": " + d.what + " [" + std::string(ClassName(d.cls)) + "]: reference " + d.reference + "; candidate " +
+       d.candidate;
+  if (!d.plugins.empty()) {
+    s += "; plugins ";
+    for (size_t i = 0; i < d.plugins.size(); ++i) s += (i ? "," : "") + d.plugins[i];
+  }
+  return s;
+}
+
+}  // namespace schedcheck::diff

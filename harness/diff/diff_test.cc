@@ -1,0 +1,146 @@
+// Table-driven tests of the pure diff over small hand-written decision logs, plus loading and
+// the report formats.
+#include "harness/diff/diff.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "harness/diff/load.h"
+#include "harness/diff/report.h"
+
+namespace schedcheck::diff {
+namespace {
+
+std::vector<trace::Record> Log(const std::string& text) {
+  auto r = ParseDecisionLog(text, "test");
+  EXPECT_TRUE(r.ok()) << r.message();
+  return r.ok() ? *r : std::vector<trace::Record>{};
+}
+
+// Pod p: fails on TaintToleration at t=1, moved by NodeTaintChange at `move_t`, bound to n1.
+std::string Requeued(const std::string& move_t, const std::string& cause) {
+  return R"({"t":1,"type":"queue","pod":"default/p","from":"none","to":"active","cause":"PodAdd"}
+{"t":1,"type":"queue","pod":"default/p","from":"active","to":"inflight","cause":"Pop"}
+{"t":1,"type":"attempt","pod":"default/p","attempt":1,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"0/1 nodes are available: 1 node(s) had untolerated taint {k: v}."}
+{"t":1,"type":"queue","pod":"default/p","from":"inflight","to":"unschedulable","cause":"ScheduleAttemptFailure"}
+{"t":)" + move_t + R"(,"type":"queue","pod":"default/p","from":"unschedulable","to":"active","cause":")" + cause + R"("}
+{"t":)" + move_t + R"(,"type":"queue","pod":"default/p","from":"active","to":"inflight","cause":"Pop"}
+{"t":)" + move_t + R"(,"type":"attempt","pod":"default/p","attempt":2,"result":"Scheduled","node":"n1","ties":["n1"]}
+{"t":)" + move_t + R"(,"type":"bind","pod":"default/p","node":"n1"}
+)";
+}
+
+const char* kBound = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Scheduled","node":"n1","ties":["n1","n2"]})";
+const char* kBoundN2 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Scheduled","node":"n2","ties":["n2"]})";
+const char* kBoundN3 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Scheduled","node":"n3","ties":["n3"]})";
+const char* kUnsched = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/2 nodes are available: 2 Insufficient cpu."})";
+const char* kPreemptV1 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n1","victims":["default/v1"]})";
+const char* kPreemptV2 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n1","victims":["default/v2"]})";
+const char* kPreemptN2 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n2","victims":["default/v1"]})";
+
+struct Case {
+  std::string name;
+  std::string a, b;
+  int64_t tolerance_ns = 0;
+  // Expected divergences, in order: "class what pod t plugins".
+  std::vector<std::string> want;
+};
+
+std::string Summary(const Divergence& d) {
+  std::string s = std::string(ClassName(d.cls)) + " " + d.what + " " + d.pod + " " + std::to_string(d.t_ns / 1000000000);
+  for (const std::string& p : d.plugins) s += " " + p;
+  return s;
+}
+
+TEST(DiffTest, Table) {
+  const std::vector<Case> cases = {
+      {.name = "identical", .a = Requeued("10", "NodeTaintChange"), .b = Requeued("10", "NodeTaintChange")},
+      {.name = "node inside the reference's ties is equivalent", .a = kBound, .b = kBoundN2},
+      {.name = "node outside the ties is soft", .a = kBound, .b = kBoundN3, .want = {"soft placement default/a 0"}},
+      {.name = "the ties of B do not matter, only A's", .a = kBoundN2, .b = kBound, .want = {"soft placement default/a 0"}},
+      {.name = "unschedulable where the reference binds", .a = kBound, .b = kUnsched,
+       .want = {"hard outcome default/a 0 NodeResourcesFit"}},
+      {.name = "bound where the reference found no node", .a = kUnsched, .b = kBound,
+       .want = {"hard outcome default/a 0 NodeResourcesFit"}},
+      {.name = "different victims", .a = kPreemptV1, .b = kPreemptV2, .want = {"hard victims default/a 0 NodeResourcesFit"}},
+      {.name = "different nominated node", .a = kPreemptV1, .b = kPreemptN2,
+       .want = {"hard nomination default/a 0 NodeResourcesFit"}},
+      {.name = "retried only at the periodic flush", .a = Requeued("10", "NodeTaintChange"),
+       .b = Requeued("330", "UnschedulableTimeout"), .want = {"requeue queue-path default/p 10 TaintToleration"}},
+      {.name = "same causes, later retry", .a = Requeued("10", "NodeTaintChange"), .b = Requeued("12", "NodeTaintChange"),
+       .want = {"requeue queue-path default/p 10 TaintToleration"}},
+      {.name = "later retry within the tolerance", .a = Requeued("10", "NodeTaintChange"),
+       .b = Requeued("12", "NodeTaintChange"), .tolerance_ns = 2000000000},
+      {.name = "pod only in the reference", .a = kBound, .b = "", .want = {"hard missing default/a 0"}},
+      {.name = "pod only in the candidate", .a = "", .b = kBound, .want = {"hard missing default/a 0"}},
+      {.name = "one more attempt, both bound in the end", .a = std::string(kUnsched) + "\n" +
+           R"({"t":5,"type":"attempt","pod":"default/a","attempt":2,"result":"Scheduled","node":"n1","ties":["n1"]})",
+       .b = std::string(kUnsched) + "\n" +
+           R"({"t":5,"type":"attempt","pod":"default/a","attempt":2,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/2 nodes are available: 2 Insufficient cpu."})" "\n"
+           R"({"t":9,"type":"attempt","pod":"default/a","attempt":3,"result":"Scheduled","node":"n1","ties":["n1"]})",
+       .want = {"hard outcome default/a 5 NodeResourcesFit", "requeue attempt-count default/a 9 NodeResourcesFit"}},
+      {.name = "a capture's observed binding inside the replay's ties", .a = kBound,
+       .b = R"({"t":0.5,"type":"bind","pod":"default/a","node":"n2","observed":true})", .tolerance_ns = 1000000000},
+      {.name = "a capture's observed binding outside the ties", .a = kBound,
+       .b = R"({"t":0,"type":"bind","pod":"default/a","node":"n3","observed":true})", .want = {"soft placement default/a 0"}},
+      {.name = "first divergence is the earliest across pods",
+       .a = Requeued("10", "NodeTaintChange") + kBound, .b = Requeued("330", "UnschedulableTimeout") + kUnsched,
+       .want = {"hard outcome default/a 0 NodeResourcesFit", "requeue queue-path default/p 10 TaintToleration"}},
+  };
+  for (const Case& c : cases) {
+    DiffResult r = Diff(Log(c.a), Log(c.b), {.time_tolerance_ns = c.tolerance_ns});
+    std::vector<std::string> got;
+    for (const Divergence& d : r.divergences) got.push_back(Summary(d));
+    EXPECT_EQ(got, c.want) << c.name;
+  }
+}
+
+TEST(DiffTest, FailsOnHardAndRequeueButSoftOnlyWhenAsked) {
+  DiffResult soft = Diff(Log(kBound), Log(kBoundN3));
+  EXPECT_FALSE(soft.Fails(false));
+  EXPECT_TRUE(soft.Fails(true));
+  EXPECT_TRUE(Diff(Log(kBound), Log(kUnsched)).Fails(false));
+  EXPECT_TRUE(Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout"))).Fails(false));
+  EXPECT_FALSE(Diff(Log(kBound), Log(kBoundN2)).Fails(true));
+}
+
+TEST(DiffTest, DescribeNamesBothSides) {
+  DiffResult r = Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout")));
+  ASSERT_EQ(r.divergences.size(), 1u);
+  EXPECT_EQ(Describe(r.divergences[0]),
+            "pod default/p at t=10: queue-path [requeue]: reference t=10 unschedulable->active (NodeTaintChange); "
+            "candidate t=330 unschedulable->active (UnschedulableTimeout); plugins TaintToleration");
+}
+
+TEST(LoadTest, BadLinesNameFileLineAndField) {
+  auto r = ParseDecisionLog("{\"t\":1,\"type\":\"bind\",\"pod\":\"a/b\",\"node\":\"n\"}\n{\"type\":\"bind\"}\n", "x.jsonl");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("x.jsonl:2: field t"), std::string::npos) << r.message();
+  auto missing = LoadDecisions("no/such/file.jsonl");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.message().find("no/such/file.jsonl"), std::string::npos);
+}
+
+TEST(LoadTest, ReadsACaptureTraceKeepingOnlyDecisions) {
+  auto r = LoadDecisions("harness/diff/testdata/capture.jsonl");
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_TRUE((*r)[0].has_attempt());
+  EXPECT_TRUE((*r)[1].binding().observed());
+}
+
+TEST(ReportTest, JUnitAndMarkdownNameTheFailure) {
+  NamedDiff d{"unblock", Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout")))};
+  NamedDiff ok{"same", Diff(Log(kBound), Log(kBoundN2))};
+  std::string junit = JUnitReport({d, ok}, "gate", {});
+  EXPECT_NE(junit.find("tests=\"2\" failures=\"1\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<failure message=\"pod default/p at t=10: queue-path [requeue]"), std::string::npos) << junit;
+  std::string md = MarkdownReport({d, ok}, "Gate", {});
+  EXPECT_NE(md.find("| unblock | **FAIL** | 0 | 1 | 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| same | pass | 0 | 0 | 0 |"), std::string::npos) << md;
+  EXPECT_EQ(JsonReport({d}, {})[0]["divergences"][0]["plugins"][0], "TaintToleration");
+}
+
+}  // namespace
+}  // namespace schedcheck::diff

@@ -1,0 +1,189 @@
+#include "harness/diff/explain_at.h"
+
+#include <map>
+
+#include "harness/check/cluster.h"
+#include "harness/replay/decision_log.h"
+#include "reference/scheduler/scheduling_cycle.h"
+
+namespace schedcheck::diff {
+namespace {
+
+using reference::Status;
+
+std::string PodKey(const k8s::ObjectMeta& m) {
+  return (m.namespace_().empty() ? "default" : m.namespace_()) + "/" + m.name();
+}
+
+// The API objects at one moment, nodes in the order they first appeared.
+struct State {
+  std::vector<std::string> node_order;
+  std::map<std::string, k8s::Node> nodes;
+  std::vector<std::string> pod_order;
+  std::map<std::string, k8s::Pod> pods;
+  std::map<std::string, k8s::Namespace> namespaces;
+  std::map<std::string, k8s::PodDisruptionBudget> pdbs;
+
+  template <typename T>
+  static void Apply(trace::EventType type, const std::string& key, const T& obj, std::vector<std::string>* order,
+                    std::map<std::string, T>* objects) {
+    if (type == trace::DELETED) {
+      objects->erase(key);
+      return;
+    }
+    if (!objects->count(key)) order->push_back(key);
+    (*objects)[key] = obj;
+  }
+
+  void Apply(const trace::ApiEvent& e) {
+    std::vector<std::string> ignored;
+    if (e.has_node()) Apply(e.type(), e.node().metadata().name(), e.node(), &node_order, &nodes);
+    if (e.has_pod()) Apply(e.type(), PodKey(e.pod().metadata()), e.pod(), &pod_order, &pods);
+    if (e.has_namespace_()) Apply(e.type(), e.namespace_().metadata().name(), e.namespace_(), &ignored, &namespaces);
+    if (e.has_pod_disruption_budget()) {
+      Apply(e.type(), PodKey(e.pod_disruption_budget().metadata()), e.pod_disruption_budget(), &ignored, &pdbs);
+    }
+  }
+
+  // A decision the reference made before the attempt explained.
+  void Apply(const trace::Record& r) {
+    if (r.has_binding()) {
+      auto it = pods.find(r.binding().pod());
+      if (it != pods.end()) it->second.mutable_spec()->set_node_name(r.binding().node());
+    } else if (r.has_attempt()) {
+      for (const std::string& v : r.attempt().victims()) pods.erase(v);
+      auto it = pods.find(r.attempt().pod());
+      if (it != pods.end() && !r.attempt().nominated_node().empty()) {
+        it->second.mutable_status()->set_nominated_node_name(r.attempt().nominated_node());
+      }
+    }
+  }
+};
+
+std::string StatusText(const Status& s) {
+  std::string out(reference::CodeName(s.code()));
+  for (size_t i = 0; i < s.reasons().size(); ++i) out += (i ? "; " : ": ") + s.reasons()[i];
+  return out;
+}
+
+Result<reference::Profile> ProfileFor(const reference::SchedulerConfiguration& config, const std::string& name) {
+  for (reference::Profile p : config.profiles) {
+    if (p.scheduler_name != name) continue;
+    if (!p.percentage_of_nodes_to_score && config.percentage_of_nodes_to_score != 0) {
+      p.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
+    }
+    return p;
+  }
+  return Error{"no profile for schedulerName \"" + name + "\""};
+}
+
+std::string ScoresText(const reference::CycleOutcome& r, size_t max_nodes) {
+  std::string out;
+  size_t shown = 0;
+  for (const reference::NodePluginScores& s : r.result.scores) {
+    if (shown++ == max_nodes) {
+      out += "    ... " + std::to_string(r.result.scores.size() - max_nodes) + " more node(s)\n";
+      break;
+    }
+    out += "    " + s.name + " total " + std::to_string(s.total) + ":";
+    for (const reference::PluginScore& p : s.scores) {
+      out += " " + p.plugin + " " + std::to_string(p.raw) + "/" + std::to_string(p.normalized) + "/" +
+             std::to_string(p.weighted);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+Result<std::string> ExplainSideText(const check::ClusterInput& input, const reference::PodPtr& pod,
+                                    const ExplainSide& side, const ExplainOptions& o) {
+  auto profile = ProfileFor(side.config, pod->scheduler_name());
+  if (!profile.ok()) return Error{side.label + ": " + profile.message()};
+  auto cluster = check::Cluster::Build(input, *profile, "1.27");
+  if (!cluster.ok()) return Error{side.label + ": " + cluster.message()};
+  const reference::Framework& fw = (*cluster)->framework();
+  std::string out = side.label + " (profile " + pod->scheduler_name() + "):\n";
+  reference::CycleState state;
+  reference::PreFilterResult pre_result;
+  Status pre = fw.RunPreFilterPlugins(state, *pod, &pre_result);
+  out += "  PreFilter: " + StatusText(pre) + (pre.plugin().empty() ? "" : " (" + pre.plugin() + ")") + "\n";
+  size_t shown = 0;
+  const auto& nodes = (*cluster)->snapshot().node_infos();
+  for (const reference::NodeInfo* node : nodes) {
+    if (!pre.IsSuccess()) break;
+    if (shown++ == o.max_nodes) {
+      out += "  ... " + std::to_string(nodes.size() - o.max_nodes) + " more node(s)\n";
+      break;
+    }
+    std::string rejected;
+    for (const auto& [name, s] : fw.RunEachFilterPlugin(state, *pod, *node)) {
+      if (s.IsSuccess() || s.code() == reference::Code::kSkip) continue;
+      rejected += (rejected.empty() ? "" : "; ") + name + " " + StatusText(s);
+    }
+    out += "  " + node->name() + ": " + (rejected.empty() ? "feasible" : "rejected by " + rejected) + "\n";
+  }
+  reference::PodScheduler scheduler(1, 0);
+  reference::CycleState cycle_state;
+  reference::CycleOutcome r = reference::RunSchedulingCycle(fw, scheduler, (*cluster)->cache(),
+                                                            (*cluster)->snapshot(), cycle_state, pod);
+  if (!r.result.scores.empty()) out += "  scores (raw/normalized/weighted):\n" + ScoresText(r, o.max_nodes);
+  if (r.status.IsSuccess() || r.status.IsWait()) {
+    std::string ties;
+    for (const std::string& t : r.result.ties) ties += (ties.empty() ? "" : ",") + t;
+    out += "  outcome: bound to " + r.result.node + " (ties {" + ties + "})\n";
+  } else {
+    std::string plugins;
+    for (const std::string& p : r.unschedulable_plugins) plugins += (plugins.empty() ? "" : ",") + p;
+    out += "  outcome: unschedulable by [" + plugins + "]: " + r.message + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> ExplainAt(const trace::Trace& cluster, const std::vector<trace::Record>& reference_log,
+                              const Divergence& d, const std::vector<ExplainSide>& sides,
+                              const ExplainOptions& options) {
+  const bool at_record = d.reference_record >= 0 && static_cast<size_t>(d.reference_record) < reference_log.size();
+  const int64_t t = at_record ? reference_log[d.reference_record].time_ns() : d.t_ns;
+  State state;
+  bool have_t0 = false;
+  int64_t t0 = 0;
+  for (const trace::Record& r : cluster.records) {
+    if (!r.has_api()) continue;
+    if (!have_t0) t0 = r.time_ns(), have_t0 = true;
+    if (r.time_ns() - t0 > t) break;
+    state.Apply(r.api());
+  }
+  for (size_t i = 0; i < reference_log.size(); ++i) {
+    if (at_record ? static_cast<int64_t>(i) >= d.reference_record : reference_log[i].time_ns() >= t) break;
+    state.Apply(reference_log[i]);
+  }
+  auto it = state.pods.find(d.pod);
+  if (it == state.pods.end()) return Error{"pod " + d.pod + " does not exist in the cluster trace at t=" + replay::FormatSeconds(t)};
+  k8s::Pod pending = it->second;
+  pending.mutable_spec()->clear_node_name();
+  pending.mutable_status()->clear_nominated_node_name();
+  auto pod = reference::BuildPod(pending);
+  if (!pod.ok()) return Error{"pod " + d.pod + ": " + pod.message()};
+  check::ClusterInput input;
+  for (const std::string& n : state.node_order) {
+    if (state.nodes.count(n)) input.nodes.push_back(state.nodes.at(n));
+  }
+  for (const std::string& p : state.pod_order) {
+    if (p != d.pod && state.pods.count(p)) input.pods.push_back(state.pods.at(p));
+  }
+  for (const auto& [name, ns] : state.namespaces) input.namespaces.push_back(ns);
+  for (const auto& [name, pdb] : state.pdbs) input.pdbs.push_back(pdb);
+  std::string out = "the cluster at t=" + replay::FormatSeconds(t) + " as the reference saw it" +
+                    (at_record ? " before attempt " + std::to_string(reference_log[d.reference_record].attempt().attempt()) : "") +
+                    " (" + std::to_string(input.nodes.size()) + " node(s)):\n";
+  for (const ExplainSide& side : sides) {
+    auto text = ExplainSideText(input, *pod, side, options);
+    if (!text.ok()) return text.error();
+    out += *text;
+  }
+  return out;
+}
+
+}  // namespace schedcheck::diff

@@ -1,0 +1,35 @@
+// The explanation of a divergence: the cluster as the reference saw it just before the attempt
+// concerned (trace events up to that instant, then the reference log's bindings, victims and
+// nominations recorded before the attempt), and for each side's configuration every filter
+// plugin's status per node, the per-plugin scores and the outcome for the pod on that snapshot.
+// Approximation, documented: events flagged duringAttempt at that very instant are included.
+#ifndef SCHEDCHECK_HARNESS_DIFF_EXPLAIN_AT_H_
+#define SCHEDCHECK_HARNESS_DIFF_EXPLAIN_AT_H_
+
+#include <string>
+#include <vector>
+
+#include "harness/diff/diff.h"
+#include "reference/base/result.h"
+#include "reference/runtime/profile.h"
+#include "traces/trace_format.h"
+
+namespace schedcheck::diff {
+
+struct ExplainSide {
+  std::string label;  // "reference", "candidate weight:NodeResourcesFit=5"
+  reference::SchedulerConfiguration config;
+};
+
+struct ExplainOptions {
+  size_t max_nodes = 20;  // node rows printed per side (every node is evaluated)
+};
+
+// Text, several lines per side. Errors name the trace record or the pod.
+Result<std::string> ExplainAt(const trace::Trace& cluster, const std::vector<trace::Record>& reference_log,
+                              const Divergence& d, const std::vector<ExplainSide>& sides,
+                              const ExplainOptions& options = {});
+
+}  // namespace schedcheck::diff
+
+#endif  // SCHEDCHECK_HARNESS_DIFF_EXPLAIN_AT_H_

@@ -1,0 +1,57 @@
+#include "harness/diff/load.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/replay/decision_log.h"
+#include "traces/trace_file.h"
+
+namespace schedcheck::diff {
+namespace {
+
+bool LooksLikeDecisionLog(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (line[line.find_first_not_of(" \t\r")] != '{') return false;
+    auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    return j.is_object() && j.contains("t") && j.contains("type");
+  }
+  return true;  // empty: a log without decisions
+}
+
+}  // namespace
+
+Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text, const std::string& source) {
+  std::vector<trace::Record> out;
+  std::istringstream in(text);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    auto r = replay::ParseDecisionJsonLine(line, source + ":" + std::to_string(n));
+    if (!r.ok()) return r.error();
+    out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+Result<std::vector<trace::Record>> LoadDecisions(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot open"};
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  const std::string text = bytes.str();
+  if (LooksLikeDecisionLog(text)) return ParseDecisionLog(text, path);
+  auto trace = trace::LoadTrace(path);
+  if (!trace.ok()) return trace.error();
+  std::vector<trace::Record> out;
+  for (trace::Record& r : trace->records) {
+    if (!r.has_api()) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace schedcheck::diff

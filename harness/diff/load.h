@@ -1,0 +1,25 @@
+// Reading the two sides of a diff: a CONTRACTS.md §2 JSON Lines decision log (e.g. a golden
+// file), a binary decision trace of `schedcheck replay -o`, or any trace (binary or the JSON Lines
+// of `trace cat`) holding decision records, such as an imported capture with observed decisions.
+#ifndef SCHEDCHECK_HARNESS_DIFF_LOAD_H_
+#define SCHEDCHECK_HARNESS_DIFF_LOAD_H_
+
+#include <string>
+#include <vector>
+
+#include "reference/base/result.h"
+#include "traces/trace.pb.h"
+
+namespace schedcheck::diff {
+
+// The decision records of `path` in file order (API records are dropped). A file whose first
+// non-empty line is a JSON object with "t" and "type" is read as a decision log, anything else as
+// a trace. Errors name the file, the line or byte offset, and the field.
+Result<std::vector<trace::Record>> LoadDecisions(const std::string& path);
+
+// Parses decision-log JSON Lines text; `source` names it in errors ("a.jsonl:3: field t: ...").
+Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text, const std::string& source);
+
+}  // namespace schedcheck::diff
+
+#endif  // SCHEDCHECK_HARNESS_DIFF_LOAD_H_

@@ -1,0 +1,159 @@
+#include "harness/diff/report.h"
+
+#include <set>
+
+#include "harness/replay/decision_log.h"
+
+namespace schedcheck::diff {
+namespace {
+
+constexpr DivergenceClass kClasses[] = {DivergenceClass::kHard, DivergenceClass::kRequeue, DivergenceClass::kSoft};
+
+size_t PodsAffected(const DiffResult& r, DivergenceClass c) {
+  std::set<std::string> pods;
+  for (const Divergence& d : r.divergences) {
+    if (d.cls == c) pods.insert(d.pod);
+  }
+  return pods.size();
+}
+
+const Divergence* FirstFailing(const NamedDiff& d, const ReportOptions& o) {
+  for (const Divergence& x : d.result.divergences) {
+    if (x.cls != DivergenceClass::kSoft || o.soft_fails) return &x;
+  }
+  return nullptr;
+}
+
+std::string XmlEscape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string MdCell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+bool Failed(const NamedDiff& d, const ReportOptions& o) { return !d.error.empty() || d.result.Fails(o.soft_fails); }
+
+std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
+  if (!d.error.empty()) return d.name + ": ERROR " + d.error + "\n";
+  std::string out;
+  const DiffResult& r = d.result;
+  if (r.divergences.empty()) {
+    out += d.name + ": equivalent (" + std::to_string(r.pods_compared) + " pods compared)\n";
+    return out;
+  }
+  out += "first divergence: " + Describe(r.divergences.front()) + "\n";
+  if (!d.explanation.empty()) out += d.explanation;
+  out += "\nclass     divergences  pods\n";
+  for (DivergenceClass c : kClasses) {
+    std::string name(ClassName(c));
+    name.resize(10, ' ');
+    std::string count = std::to_string(r.Count(c));
+    count.resize(13, ' ');
+    out += name + count + std::to_string(PodsAffected(r, c)) + "\n";
+  }
+  out += "(" + std::to_string(r.pods_compared) + " pods compared)\n";
+  size_t listed = 0;
+  for (const Divergence& x : r.divergences) {
+    if (listed++ == o.max_listed) {
+      out += "  ... " + std::to_string(r.divergences.size() - o.max_listed) + " more (see --json)\n";
+      break;
+    }
+    out += "  " + Describe(x) + "\n";
+  }
+  out += Failed(d, o) ? "DIVERGENT\n" : "EQUIVALENT (soft divergences only)\n";
+  return out;
+}
+
+nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const ReportOptions& o) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const NamedDiff& d : diffs) {
+    nlohmann::ordered_json j;
+    j["name"] = d.name;
+    j["failed"] = Failed(d, o);
+    if (!d.error.empty()) j["error"] = d.error;
+    j["podsCompared"] = d.result.pods_compared;
+    for (DivergenceClass c : kClasses) {
+      j["counts"][std::string(ClassName(c))] = {{"divergences", d.result.Count(c)}, {"pods", PodsAffected(d.result, c)}};
+    }
+    j["divergences"] = nlohmann::ordered_json::array();
+    for (const Divergence& x : d.result.divergences) {
+      nlohmann::ordered_json e;
+      e["class"] = std::string(ClassName(x.cls));
+      e["pod"] = x.pod;
+      e["t"] = nlohmann::ordered_json::parse(replay::FormatSeconds(x.t_ns));
+      e["attempt"] = x.attempt;
+      e["what"] = x.what;
+      e["reference"] = x.reference;
+      e["candidate"] = x.candidate;
+      e["plugins"] = x.plugins;
+      j["divergences"].push_back(e);
+    }
+    if (!d.explanation.empty()) j["explanation"] = d.explanation;
+    out.push_back(j);
+  }
+  return out;
+}
+
+std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& suite, const ReportOptions& o) {
+  size_t failures = 0;
+  for (const NamedDiff& d : diffs) failures += Failed(d, o) ? 1 : 0;
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"" +
+                    XmlEscape(suite) + "\" tests=\"" + std::to_string(diffs.size()) + "\" failures=\"" +
+                    std::to_string(failures) + "\">\n";
+  for (const NamedDiff& d : diffs) {
+    out += "    <testcase classname=\"" + XmlEscape(suite) + "\" name=\"" + XmlEscape(d.name) + "\">\n";
+    if (Failed(d, o)) {
+      const Divergence* first = FirstFailing(d, o);
+      std::string message = first ? Describe(*first) : d.error;
+      out += "      <failure message=\"" + XmlEscape(message) + "\">" + XmlEscape(TextReport(d, o)) + "</failure>\n";
+    } else if (!d.result.divergences.empty()) {
+      out += "      <system-out>" + XmlEscape(TextReport(d, o)) + "</system-out>\n";
+    }
+    out += "    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::string& title, const ReportOptions& o) {
+  std::string out = "# " + title + "\n\n| trace | result | hard | requeue | soft | first divergence |\n|---|---|---|---|---|---|\n";
+  size_t failures = 0;
+  for (const NamedDiff& d : diffs) {
+    const bool failed = Failed(d, o);
+    failures += failed ? 1 : 0;
+    std::string first = !d.error.empty() ? d.error
+                        : d.result.divergences.empty() ? "" : Describe(d.result.divergences.front());
+    out += "| " + MdCell(d.name) + " | " + (failed ? "**FAIL**" : "pass") + " | " +
+           std::to_string(d.result.Count(DivergenceClass::kHard)) + " | " +
+           std::to_string(d.result.Count(DivergenceClass::kRequeue)) + " | " +
+           std::to_string(d.result.Count(DivergenceClass::kSoft)) + " | " + MdCell(first) + " |\n";
+  }
+  out += "\n" + std::to_string(diffs.size() - failures) + " of " + std::to_string(diffs.size()) + " passed";
+  out += o.soft_fails ? " (soft divergences fail)\n" : " (soft divergences are reported, not failed)\n";
+  for (const NamedDiff& d : diffs) {
+    if (d.result.divergences.empty()) continue;
+    out += "\n## " + d.name + "\n\n```\n" + TextReport(d, o) + "```\n";
+  }
+  return out;
+}
+
+}  // namespace schedcheck::diff

@@ -1,0 +1,37 @@
+// Reports of one or more diffs (one per trace for the gate): the terminal text (the first
+// divergence explained, then a summary table), JSON, JUnit XML and Markdown. Pure functions of
+// their input; writing files is the caller's (atomically).
+#ifndef SCHEDCHECK_HARNESS_DIFF_REPORT_H_
+#define SCHEDCHECK_HARNESS_DIFF_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/diff/diff.h"
+
+namespace schedcheck::diff {
+
+struct NamedDiff {
+  std::string name;         // the trace or "A vs B"
+  DiffResult result;
+  std::string explanation;  // of the first divergence; may be empty
+  std::string error;        // set when this comparison could not run (counts as a failure)
+};
+
+struct ReportOptions {
+  bool soft_fails = false;
+  size_t max_listed = 50;  // divergences listed per diff in text and Markdown
+};
+
+bool Failed(const NamedDiff& d, const ReportOptions& o);
+std::string TextReport(const NamedDiff& d, const ReportOptions& o);
+nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const ReportOptions& o);
+// One <testcase> per diff, failing on a hard or requeue divergence (soft: with soft_fails).
+std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& suite, const ReportOptions& o);
+std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::string& title, const ReportOptions& o);
+
+}  // namespace schedcheck::diff
+
+#endif  // SCHEDCHECK_HARNESS_DIFF_REPORT_H_
