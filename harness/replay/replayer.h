@@ -41,6 +41,9 @@ struct ReplayOptions {
   int64_t epoch_unix_ns = 0;     // the wall-clock instant t = 0 stands for (plugins reading time)
   // The plugins frameworks are built from (in-process candidate builds); null = PluginRegistry().
   const reference::Registry* registry = nullptr;
+  // Called by Run with (events delivered, events in all) as the replay advances; for progress
+  // reports on a terminal. Never affects decisions.
+  std::function<void(size_t done, size_t total)> progress;
 };
 
 class Replayer {
