@@ -1,0 +1,159 @@
+// Properties of one scheduling decision (SchedulePod with the default v1.27 profile) on generated
+// clusters: filtering against independent oracles, scoring arithmetic, tie sets, determinism and
+// metamorphic relations (node order, an extra infeasible node, an extra pod).
+#include <algorithm>
+#include <set>
+
+#include "gtest/gtest.h"
+#include "properties/support.h"
+#include "rapidcheck.h"
+#include "rapidcheck/gtest.h"
+
+namespace schedcheck::properties {
+namespace {
+
+using reference::ScheduleResult;
+
+std::set<std::string> AsSet(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
+
+std::string Join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : ",") + s;
+  return "{" + out + "}";
+}
+
+// Every node is evaluated (at most 5 nodes, far below the 100-node minimum of
+// numFeasibleNodesToFind), so the feasible set is exactly the nodes every oracle accepts.
+RC_GTEST_PROP(ScheduleProperties, FeasibleSetEqualsOracle, ()) {
+  const ClusterCase c = *ClusterCaseGen();
+  LoadedCase loaded = Load(c);
+  ScheduleResult r = ScheduleOnce(loaded, 1);
+  RC_PRE(r.kind != ScheduleResult::Kind::kError);
+  const std::set<std::string> feasible = AsSet(r.feasible);
+  for (const k8s::Node& n : c.nodes) {
+    const std::string& name = n.metadata().name();
+    std::string why = OracleAllFilters(StateOf(c), c.pod, name);
+    PROP_REQUIRE(feasible.count(name) == static_cast<size_t>(why.empty()), "FeasibleSetEqualsOracle", CaseAsTrace(c),
+                 "node " + name + ": reference feasible=" + std::to_string(feasible.count(name)) +
+                     ", oracle says " + (why.empty() ? "fits" : why));
+  }
+}
+
+// Each Filter plugin's own verdict (explain's view, without short-circuit) agrees with its oracle.
+RC_GTEST_PROP(ScheduleProperties, EachFilterPluginAgreesWithOracle, ()) {
+  const ClusterCase c = *ClusterCaseGen();
+  LoadedCase loaded = Load(c);
+  const reference::Framework& fw = loaded.cluster->framework();
+  reference::CycleState state;
+  reference::PreFilterResult pre_result;
+  reference::Status pre = fw.RunPreFilterPlugins(state, *loaded.pod, &pre_result);
+  PROP_REQUIRE(pre.IsSuccess(), "EachFilterPluginAgreesWithOracle", CaseAsTrace(c), "PreFilter: " + pre.DebugString());
+  for (const reference::NodeInfo* node : loaded.cluster->snapshot().node_infos()) {
+    for (const auto& [plugin, status] : fw.RunEachFilterPlugin(state, *loaded.pod, *node)) {
+      if (status.IsSkip()) continue;
+      std::string why = OracleFilter(plugin, StateOf(c), c.pod, node->name());
+      PROP_REQUIRE(status.IsSuccess() == why.empty(), "EachFilterPluginAgreesWithOracle", CaseAsTrace(c),
+                   plugin + " on " + node->name() + ": reference " + status.DebugString() + ", oracle " +
+                       (why.empty() ? "fits" : why));
+    }
+  }
+}
+
+// The chosen node passes the default profile's PreFilter + Filter when re-run from scratch.
+RC_GTEST_PROP(ScheduleProperties, ChosenNodePassesEveryFilter, ()) {
+  const ClusterCase c = *ClusterCaseGen();
+  LoadedCase loaded = Load(c);
+  ScheduleResult r = ScheduleOnce(loaded, 7);
+  RC_CLASSIFY(r.kind == ScheduleResult::Kind::kScheduled, "scheduled");
+  if (r.kind != ScheduleResult::Kind::kScheduled) return;
+  reference::CycleState state;
+  reference::PreFilterResult pre_result;
+  const reference::Framework& fw = loaded.cluster->framework();
+  RC_ASSERT(fw.RunPreFilterPlugins(state, *loaded.pod, &pre_result).IsSuccess());
+  RC_ASSERT(pre_result.all_nodes || pre_result.node_names.count(r.node) > 0);
+  reference::Status s = fw.RunFilterPlugins(state, *loaded.pod, *loaded.cluster->snapshot().Get(r.node));
+  PROP_REQUIRE(s.IsSuccess(), "ChosenNodePassesEveryFilter", CaseAsTrace(c), r.node + ": " + s.DebugString());
+}
+
+// A fit error names every node, each with a rejecting status, and the message counts them all.
+RC_GTEST_PROP(ScheduleProperties, FitErrorDiagnosesEveryNode, ()) {
+  const ClusterCase c = *ClusterCaseGen();
+  LoadedCase loaded = Load(c);
+  ScheduleResult r = ScheduleOnce(loaded, 1);
+  RC_ASSERT(r.num_all_nodes == static_cast<int>(c.nodes.size()));
+  RC_ASSERT((r.kind == ScheduleResult::Kind::kFitError) == r.feasible.empty());
+  if (r.kind != ScheduleResult::Kind::kFitError) return;
+  RC_ASSERT(r.diagnosis.node_to_status.size() == c.nodes.size());
+  std::set<std::string> plugins;
+  for (const auto& [node, status] : r.diagnosis.node_to_status) {
+    RC_ASSERT(status.IsRejected());
+    plugins.insert(status.plugin());
+  }
+  RC_ASSERT(plugins == r.diagnosis.unschedulable_plugins);
+  const std::string msg = reference::FitErrorMessage(r.num_all_nodes, r.diagnosis);
+  const std::string prefix = "0/" + std::to_string(c.nodes.size()) + " nodes are available: ";
+  PROP_REQUIRE(msg.rfind(prefix, 0) == 0, "FitErrorDiagnosesEveryNode", CaseAsTrace(c), msg);
+}
+
+// Normalized scores lie in [0, 100]; weighted = normalized * the profile weight; total = sum.
+RC_GTEST_PROP(ScheduleProperties, ScoresAreNormalizedAndWeighted, ()) {
+  const ClusterCase c = *ClusterCaseGen();
+  LoadedCase loaded = Load(c);
+  ScheduleResult r = ScheduleOnce(loaded, 1);
+  const reference::Framework& fw = loaded.cluster->framework();
+  for (const reference::NodePluginScores& ns : r.scores) {
+    int64_t sum = 0;
+    for (const reference::PluginScore& ps : ns.scores) {
+      PROP_REQUIRE(ps.normalized >= 0 && ps.normalized <= 100, "ScoresAreNormalizedAndWeighted", CaseAsTrace(c),
+                   ns.name + " " + ps.plugin + " normalized " + std::to_string(ps.normalized));
+      PROP_REQUIRE(ps.weighted == ps.normalized * fw.ScoreWeight(ps.plugin), "ScoresAreNormalizedAndWeighted",
+                   CaseAsTrace(c), ns.name + " " + ps.plugin + " weighted " + std::to_string(ps.weighted));
+      sum += ps.weighted;
+    }
+    RC_ASSERT(ns.total == sum);
+  }
+}
+
+// Scores cover exactly the feasible nodes; ties are exactly the top scorers; the choice is a tie.
+RC_GTEST_PROP(ScheduleProperties, ChoiceIsInTheTopScoringTieSet, ()) {
+  const ClusterCase c = *ClusterCaseGen();
+  LoadedCase loaded = Load(c);
+  ScheduleResult r = ScheduleOnce(loaded, *rc::gen::inRange<uint64_t>(0, 1000));
+  RC_CLASSIFY(r.kind == ScheduleResult::Kind::kScheduled, "scheduled");
+  RC_CLASSIFY(r.ties.size() > 1, "tie");
+  if (r.kind != ScheduleResult::Kind::kScheduled) return;
+  if (r.feasible.size() == 1) {
+    RC_ASSERT(r.node == r.feasible[0]);
+    return;
+  }
+  std::set<std::string> scored;
+  int64_t top = INT64_MIN;
+  for (const auto& ns : r.scores) {
+    scored.insert(ns.name);
+    top = std::max(top, ns.total);
+  }
+  RC_ASSERT(scored == AsSet(r.feasible));
+  std::vector<std::string> want;
+  for (const auto& ns : r.scores) {
+    if (ns.total == top) want.push_back(ns.name);
+  }
+  std::sort(want.begin(), want.end());
+  PROP_REQUIRE(r.ties == want, "ChoiceIsInTheTopScoringTieSet", CaseAsTrace(c), "ties " + Join(r.ties) + " want " + Join(want));
+  RC_ASSERT(std::find(r.ties.begin(), r.ties.end(), r.node) != r.ties.end());
+}
+
+// Same cluster, same seed: the same decision, scores included.
+RC_GTEST_PROP(ScheduleProperties, SameSeedSameDecision, ()) {
+  const ClusterCase c = *ClusterCaseGen();
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(0, 1u << 30);
+  ScheduleResult a = ScheduleOnce(Load(c), seed);
+  ScheduleResult b = ScheduleOnce(Load(c), seed);
+  RC_ASSERT(a.node == b.node);
+  RC_ASSERT(a.ties == b.ties);
+  RC_ASSERT(a.feasible == b.feasible);
+  RC_ASSERT(a.scores.size() == b.scores.size());
+  for (size_t i = 0; i < a.scores.size(); ++i) RC_ASSERT(a.scores[i].total == b.scores[i].total);
+}
+
+}  // namespace
+}  // namespace schedcheck::properties

@@ -1,0 +1,71 @@
+// Shared machinery of the property tests: loading a generated case into the reference, replaying
+// a generated scenario and walking its timeline with the cluster state at every decision, and
+// turning a failure into a bug report (the counterexample written as a replayable trace, with
+// the exact `schedcheck replay` command, in the RapidCheck failure message). testonly.
+#ifndef SCHEDCHECK_PROPERTIES_SUPPORT_H_
+#define SCHEDCHECK_PROPERTIES_SUPPORT_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/check/cluster.h"
+#include "properties/generators.h"
+#include "properties/oracle.h"
+#include "reference/scheduler/schedule_one.h"
+#include "traces/trace.pb.h"
+
+namespace schedcheck::properties {
+
+// --- single scheduling decisions ---
+struct LoadedCase {
+  std::unique_ptr<check::Cluster> cluster;
+  reference::PodPtr pod;
+};
+// The default v1.27 profile over the case's nodes and bound pods. RC_FAILs on a load error.
+LoadedCase Load(const ClusterCase& c);
+// One SchedulePod of the case's pod with a fresh PodScheduler seeded `seed`.
+reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed);
+ClusterState StateOf(const ClusterCase& c);
+// The case as a trace: nodes, then bound pods, then the pod, all ADDED at t = 0.
+std::vector<trace::Record> CaseAsTrace(const ClusterCase& c);
+
+// --- scenarios ---
+// Replays with the default configuration; RC_FAILs on a replay error. The decision log.
+std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed = 1);
+
+// What the API server holds at a point of the timeline: nodes by name, pods by "ns/name" (bound
+// ones with spec.nodeName set by a completed binding).
+struct ApiState {
+  std::map<std::string, k8s::Node> nodes;
+  std::map<std::string, k8s::Pod> pods;
+  ClusterState Cluster(const std::string& exclude_pod = "") const;
+};
+// Walks the scenario's events and the decision log in replay order (at one instant: the API
+// events first, then the decisions), calling `visit(state, decision)` for every decision with the
+// state just before it; afterwards applies the decision (bindings set nodeName, preemption
+// victims are deleted).
+void WalkTimeline(const Scenario& s, const std::vector<trace::Record>& log,
+                  const std::function<void(const ApiState&, const trace::Record&)>& visit);
+
+// --- failure reports ---
+// Writes `records` to "<dir>/<property>.trace" (dir = $TEST_UNDECLARED_OUTPUTS_DIR, else /tmp)
+// and returns the report lines: the file and the command that replays it.
+std::string SaveCounterexample(const std::string& property, const std::vector<trace::Record>& records);
+
+}  // namespace schedcheck::properties
+
+// Fails the current RapidCheck property with `what`, the saved counterexample and the replay
+// command. `records` is the trace to save (a scenario's records or CaseAsTrace).
+#define PROP_REQUIRE(cond, property, records, what)                                                \
+  do {                                                                                           \
+    if (!(cond)) {                                                                               \
+      RC_FAIL(std::string(what) + "\n" +                                                         \
+              ::schedcheck::properties::SaveCounterexample(property, records));                  \
+    }                                                                                            \
+  } while (false)
+
+#endif  // SCHEDCHECK_PROPERTIES_SUPPORT_H_
