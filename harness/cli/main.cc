@@ -5,6 +5,7 @@
 
 #include "harness/cli/check_command.h"
 #include "harness/cli/explain_command.h"
+#include "harness/cli/generate_command.h"
 #include "harness/cli/replay_command.h"
 #include "harness/cli/trace_commands.h"
 
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   schedcheck::cli::AddCheckCommand(app, &exit_code);
   schedcheck::cli::AddExplainCommand(app, &exit_code);
   schedcheck::cli::AddReplayCommand(app, &exit_code);
+  schedcheck::cli::AddGenerateCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

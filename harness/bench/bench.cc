@@ -1,0 +1,185 @@
+#include "harness/bench/bench.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <unordered_set>
+
+#include "harness/replay/replayer.h"
+#include "reference/api/rfc3339.h"
+#include "reference/runtime/profile.h"
+#include "traces/k8s_json.h"
+#include "traces/trace_reader.h"
+#include "traces/trace_writer.h"
+
+namespace schedcheck::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+Result<reference::SchedulerConfiguration> ConfigFor(const workloads::ShapeInfo& shape) {
+  reference::SchedulerConfiguration config = reference::DefaultConfiguration("1.27");
+  if (!shape.config_yaml.empty()) {
+    auto docs = trace::ParseYamlDocuments(shape.config_yaml, std::string(shape.name) + " configuration");
+    if (!docs.ok()) return docs.error();
+    auto parsed = reference::ParseSchedulerConfiguration((*docs)[0].json, "configuration", "1.27");
+    if (!parsed.ok()) return parsed.error();
+    config = std::move(*parsed);
+  }
+  config.percentage_of_nodes_to_score = 100;  // score every node, as the issue asks
+  return config;
+}
+
+// Counts measured pods as they are bound, from the decision log's new records.
+class MeasuredTracker {
+ public:
+  explicit MeasuredTracker(const std::vector<std::string>& pods) : pending_(pods.begin(), pods.end()) {}
+  // Returns true when a measured pod was bound among records [seen_, records.size()).
+  bool Scan(const std::vector<trace::Record>& records) {
+    bool any = false;
+    for (; seen_ < records.size(); ++seen_) {
+      const trace::Record& r = records[seen_];
+      if (r.has_binding() && pending_.erase(r.binding().pod()) > 0) {
+        ++bound_;
+        any = true;
+      }
+    }
+    return any;
+  }
+  int64_t bound() const { return bound_; }
+  bool done() const { return pending_.empty(); }
+
+ private:
+  std::unordered_set<std::string> pending_;
+  size_t seen_ = 0;
+  int64_t bound_ = 0;
+};
+
+}  // namespace
+
+bool ResetPeakRss() {
+  std::ofstream clear("/proc/self/clear_refs");
+  if (!clear) return false;
+  clear << "5";
+  clear.flush();
+  return static_cast<bool>(clear);
+}
+
+int64_t PeakRssBytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6)) * 1024;  // "VmHWM:  1234 kB"
+  }
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;
+}
+
+Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
+                                   std::ostream* progress) {
+  WorkloadResult result;
+  result.workload = std::string(shape.name);
+  result.params = params;
+  ResetPeakRss();
+  const Clock::time_point gen_start = Clock::now();
+  auto workload = workloads::Generate(shape.name, params);
+  if (!workload.ok()) return workload.error();
+  result.generate_seconds = Seconds(gen_start, Clock::now());
+  const std::vector<trace::Record>& records = workload->trace.records;
+  result.events = static_cast<int64_t>(records.size());
+
+  replay::ReplayOptions options;
+  auto config = ConfigFor(shape);
+  if (!config.ok()) return config.error();
+  options.config = std::move(*config);
+  options.epoch_unix_ns = *reference::ParseRfc3339(workloads::kStartTime);
+  auto replayer = replay::Replayer::Create(std::move(options));
+  if (!replayer.ok()) return replayer.error();
+  replay::Replayer& r = **replayer;
+
+  MeasuredTracker tracker(workload->measured_pods);
+  const Clock::time_point start = Clock::now();
+  Clock::time_point measured_start{}, measured_end{}, last_report = start;
+  bool measuring = false;
+  auto after_instant = [&] {
+    if (tracker.Scan(r.log().records())) measured_end = Clock::now();
+    if (progress != nullptr && Seconds(last_report, Clock::now()) >= 5) {
+      last_report = Clock::now();
+      *progress << "  " << shape.name << " " << params.nodes << " nodes: " << tracker.bound() << "/"
+                << workload->measured_pods.size() << " measured pods bound, " << std::fixed << std::setprecision(1)
+                << Seconds(start, last_report) << " s" << std::endl;
+    }
+  };
+  std::vector<const trace::ApiEvent*> batch;
+  for (size_t i = 0; i < records.size();) {
+    const int64_t t = records[i].time_ns();
+    const size_t first = i;
+    batch.clear();
+    for (; i < records.size() && records[i].time_ns() == t; ++i) batch.push_back(&records[i].api());
+    if (!measuring && t >= workload->measured_start_ns && !workload->measured_pods.empty()) {
+      measuring = true;
+      measured_start = Clock::now();
+    }
+    if (Outcome ok = r.ProcessEvents(t, batch, first); !ok) return Error{std::string(shape.name) + ": " + ok.message()};
+    after_instant();
+  }
+  // Pods still waiting (preemption, backoff): advance virtual time a second at a time.
+  const int64_t last = records.empty() ? 0 : records.back().time_ns();
+  for (int64_t t = last + kNanosPerSecond; !tracker.done() && t <= last + replay::kDefaultHorizonNs;
+       t += kNanosPerSecond) {
+    r.Finish(t);
+    after_instant();
+  }
+  const Clock::time_point end = Clock::now();
+  result.total_seconds = Seconds(start, end);
+  result.measured_bound = tracker.bound();
+  if (result.measured_bound > 0) {
+    result.measured_seconds = Seconds(measured_start, measured_end);
+    result.pods_per_second = result.measured_seconds > 0 ? result.measured_bound / result.measured_seconds : 0;
+    result.ns_per_pod_per_node = result.measured_seconds * 1e9 / result.measured_bound / params.nodes;
+  }
+  result.peak_rss_bytes = PeakRssBytes();
+  return result;
+}
+
+Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
+                                 const std::string& dir) {
+  auto workload = workloads::Generate(shape.name, params);
+  if (!workload.ok()) return workload.error();
+  TraceIoResult result;
+  result.workload = std::string(shape.name);
+  result.events = static_cast<int64_t>(workload->trace.records.size());
+  const std::string path = dir + "/schedcheck-bench-" + std::to_string(getpid()) + ".trace";
+  const Clock::time_point t0 = Clock::now();
+  if (Outcome ok = trace::WriteTrace(path, workload->trace); !ok) return ok.error();
+  const Clock::time_point t1 = Clock::now();
+  auto reader = trace::TraceReader::Open(path);
+  if (!reader.ok()) return reader.error();
+  trace::Record record;
+  int64_t read = 0;
+  trace::ReadStatus status;
+  while ((status = reader->Next(&record)) == trace::ReadStatus::kRecord) ++read;
+  const Clock::time_point t2 = Clock::now();
+  std::error_code ec;
+  result.bytes = static_cast<int64_t>(std::filesystem::file_size(path, ec));
+  std::filesystem::remove(path, ec);
+  if (status == trace::ReadStatus::kError) return Error{reader->error()};
+  if (read != result.events) return Error{path + ": read " + std::to_string(read) + " of " + std::to_string(result.events) + " records"};
+  result.encode_events_per_second = result.events / std::max(Seconds(t0, t1), 1e-9);
+  result.decode_events_per_second = result.events / std::max(Seconds(t1, t2), 1e-9);
+  result.bytes_per_event = result.events > 0 ? static_cast<double>(result.bytes) / result.events : 0;
+  return result;
+}
+
+}  // namespace schedcheck::bench

@@ -1,0 +1,90 @@
+// Internal to harness/workloads: accumulates the API events of one workload and lays out the
+// timeline described in workloads.h. Events may be added in any order; Finish() sorts them by
+// time, keeping the order of addition among events at the same instant.
+#ifndef SCHEDCHECK_HARNESS_WORKLOADS_BUILDER_H_
+#define SCHEDCHECK_HARNESS_WORKLOADS_BUILDER_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/workloads/workloads.h"
+#include "reference/base/rand.h"
+#include "traces/k8s.pb.h"
+
+namespace schedcheck::workloads {
+
+inline constexpr int64_t kMs = 1'000'000;
+inline constexpr int64_t kSec = 1'000'000'000;
+inline constexpr char kInitialNs[] = "sched-0";
+inline constexpr char kMeasuredNs[] = "sched-1";
+
+// Makes the pod named `name` in namespace `ns` from a template.
+using PodMaker = std::function<k8s::Pod(const std::string& ns, const std::string& name)>;
+
+class Builder {
+ public:
+  Builder(std::string_view shape, const WorkloadParams& params);
+
+  const WorkloadParams& params() const { return params_; }
+  Rand& rand() { return rand_; }
+  // The latest event time so far.
+  int64_t last_ns() const { return last_ns_; }
+  // The first whole second at least 1 s after every event so far.
+  int64_t NextPhaseNs() const { return (last_ns_ / kSec + 2) * kSec; }
+
+  // RFC 3339 of the instant t_ns, in whole seconds (as the API server stamps creationTimestamp).
+  std::string CreationTimestamp(int64_t t_ns) const;
+
+  void AddNode(int64_t t_ns, trace::EventType type, const k8s::Node& node);
+  // ADDED pods get metadata.creationTimestamp (whole seconds) unless they already have one.
+  void AddPod(int64_t t_ns, trace::EventType type, k8s::Pod pod);
+
+  // Namespaces sched-0 and sched-1, then params().nodes perf nodes "scheduler-perf-<i>" at t = 0;
+  // with `zones`, each node gets a zone label drawn from them (upstream's
+  // labelNodePrepareStrategy picks one at random per node).
+  void AddPerfNodes(const std::vector<std::string>& zones);
+  // params().initial_pods pods "<prefix><i>" in sched-0 at 1 s + i ms.
+  void AddInitialPods(std::string_view prefix, const PodMaker& make);
+  // params().measured_pods pods "<prefix><i>" in sched-1 from NextPhaseNs(), 1 ms apart; records
+  // them as the measured pods. Returns the arrival of the last one (or the start when none).
+  int64_t AddMeasuredPods(std::string_view prefix, const PodMaker& make);
+  // The pod of the last event added. REQUIRES: the last event added a pod.
+  const k8s::Pod& last_pod() const { return workload_.trace.records.back().api().pod(); }
+  // Every pod ADDED so far in namespace `ns`, as added, in order of addition.
+  std::vector<k8s::Pod> PodsAdded(std::string_view ns) const;
+  // Returns a shuffled 0..n-1 (Fisher-Yates on the builder's generator).
+  std::vector<int64_t> Shuffled(int64_t n);
+
+  Workload Finish();
+
+ private:
+  std::string shape_;
+  WorkloadParams params_;
+  Rand rand_;
+  int64_t epoch_ns_ = 0;
+  int64_t last_ns_ = 0;
+  Workload workload_;
+};
+
+// The shapes, by their names in workloads.h (perf_shapes.cc and requeue_shapes.cc).
+void SchedulingBasic(Builder& b);
+void SchedulingNodeAffinity(Builder& b);
+void SchedulingPodAntiAffinity(Builder& b);
+void SchedulingPodAffinity(Builder& b);
+void TopologySpreading(Builder& b);
+void PreferredTopologySpreading(Builder& b);
+void Unschedulable(Builder& b);
+void MixedChurn(Builder& b);
+void PreemptionBasic(Builder& b);
+void RequeueNodeAdd(Builder& b);
+void RequeuePodDelete(Builder& b);
+void RequeueTaintRemoval(Builder& b);
+void RequeueGateRemoval(Builder& b);
+void RequeueMissingRegistration(Builder& b);
+
+}  // namespace schedcheck::workloads
+
+#endif  // SCHEDCHECK_HARNESS_WORKLOADS_BUILDER_H_

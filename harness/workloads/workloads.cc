@@ -1,0 +1,216 @@
+#include "harness/workloads/workloads.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "harness/workloads/builder.h"
+#include "harness/workloads/templates.h"
+#include "reference/api/rfc3339.h"
+
+namespace schedcheck::workloads {
+namespace {
+
+constexpr char kCreationDelayConfig[] =
+    "# The default profile plus the example CreationDelay plugin, whose empty event registration\n"
+    "# makes a rejected pod wait for the 5-minute unschedulable flush.\n"
+    "apiVersion: kubescheduler.config.k8s.io/v1\n"
+    "kind: KubeSchedulerConfiguration\n"
+    "profiles:\n"
+    "- schedulerName: default-scheduler\n"
+    "  plugins:\n"
+    "    preFilter:\n"
+    "      enabled:\n"
+    "      - name: CreationDelay\n";
+
+struct Entry {
+  ShapeInfo info;
+  void (*build)(Builder&);
+};
+
+const std::vector<Entry>& Entries() {
+  static const auto* entries = new std::vector<Entry>{
+      {{"SchedulingBasic", "pod-default pods", {5000, 1000, 10000}, true, ""}, &SchedulingBasic},
+      {{"SchedulingNodeAffinity", "required node affinity to zone1/zone2; nodes in zone1",
+        {5000, 5000, 10000}, true, ""},
+       &SchedulingNodeAffinity},
+      {{"SchedulingPodAntiAffinity", "required pod anti-affinity on hostname (color=green)",
+        {5000, 1000, 2000}, true, ""},
+       &SchedulingPodAntiAffinity},
+      {{"SchedulingPodAffinity", "required pod affinity on zone (color=blue); nodes in zone1",
+        {5000, 5000, 5000}, true, ""},
+       &SchedulingPodAffinity},
+      {{"TopologySpreading", "maxSkew 5 across zones moon-1..3, DoNotSchedule",
+        {5000, 5000, 5000}, true, ""},
+       &TopologySpreading},
+      {{"PreferredTopologySpreading", "maxSkew 5 across zones moon-1..3, ScheduleAnyway",
+        {5000, 5000, 5000}, true, ""},
+       &PreferredTopologySpreading},
+      {{"Unschedulable", "a 9-cpu priority-10 pod every 200 ms (initial ones before) among pod-default pods",
+        {5000, 200, 5000}, true, ""},
+       &Unschedulable},
+      {{"MixedChurn", "every 1 s a churn node and a 9-cpu pod are recreated among pod-default pods",
+        {5000, 0, 2000}, true, ""},
+       &MixedChurn},
+      {{"PreemptionBasic", "900m low-priority pods, then 3000m priority-10 pods that preempt",
+        {1000, 4000, 1000}, true, ""},
+       &PreemptionBasic},
+      {{"RequeueNodeAdd", "pods needing disk=ssd wait until ssd nodes are added (NodeAdd)", {3, 3, 6}, false, ""},
+       &RequeueNodeAdd},
+      {{"RequeuePodDelete", "bound blockers fill the nodes; pods wait until they are deleted",
+        {3, 3, 6}, false, ""},
+       &RequeuePodDelete},
+      {{"RequeueTaintRemoval", "tainted nodes; pods wait until the taints are removed", {3, 3, 6}, false, ""},
+       &RequeueTaintRemoval},
+      {{"RequeueGateRemoval", "gated pods wait until their scheduling gates are lifted", {3, 3, 6}, false, ""},
+       &RequeueGateRemoval},
+      {{"RequeueMissingRegistration",
+        "CreationDelay registers no events: its pods wait for the 5-minute flush (needs the config)",
+        {3, 3, 6}, false, kCreationDelayConfig},
+       &RequeueMissingRegistration},
+  };
+  return *entries;
+}
+
+}  // namespace
+
+Builder::Builder(std::string_view shape, const WorkloadParams& params)
+    : shape_(shape), params_(params), rand_(params.seed) {
+  epoch_ns_ = *reference::ParseRfc3339(kStartTime);
+  trace::Header& h = workload_.trace.header;
+  h.set_format_version(trace::kFormatVersion);
+  h.set_producer("schedcheck generate");
+  h.set_compat(std::string(trace::kCompatLevel));
+  h.set_seed(params.seed);
+  auto& labels = *h.mutable_labels();
+  labels["start_time"] = kStartTime;
+  labels["shape"] = shape_;
+  labels["nodes"] = std::to_string(params.nodes);
+  labels["initial_pods"] = std::to_string(params.initial_pods);
+  labels["measured_pods"] = std::to_string(params.measured_pods);
+}
+
+void Builder::AddNode(int64_t t_ns, trace::EventType type, const k8s::Node& node) {
+  trace::Record& r = workload_.trace.records.emplace_back();
+  r.set_time_ns(t_ns);
+  r.mutable_api()->set_type(type);
+  *r.mutable_api()->mutable_node() = node;
+  last_ns_ = std::max(last_ns_, t_ns);
+}
+
+std::string Builder::CreationTimestamp(int64_t t_ns) const {
+  return reference::FormatRfc3339((epoch_ns_ + t_ns) / kSec * kSec);
+}
+
+void Builder::AddPod(int64_t t_ns, trace::EventType type, k8s::Pod pod) {
+  if (type == trace::ADDED && pod.metadata().creation_timestamp().empty()) {
+    pod.mutable_metadata()->set_creation_timestamp(CreationTimestamp(t_ns));
+  }
+  trace::Record& r = workload_.trace.records.emplace_back();
+  r.set_time_ns(t_ns);
+  r.mutable_api()->set_type(type);
+  *r.mutable_api()->mutable_pod() = std::move(pod);
+  last_ns_ = std::max(last_ns_, t_ns);
+}
+
+void Builder::AddPerfNodes(const std::vector<std::string>& zones) {
+  for (const char* ns : {kInitialNs, kMeasuredNs}) {
+    trace::Record& r = workload_.trace.records.emplace_back();
+    r.mutable_api()->set_type(trace::ADDED);
+    k8s::Namespace* n = r.mutable_api()->mutable_namespace_();
+    n->set_api_version("v1");
+    n->set_kind("Namespace");
+    n->mutable_metadata()->set_name(ns);
+  }
+  for (int64_t i = 0; i < params_.nodes; ++i) {
+    k8s::Node node = PerfNode("scheduler-perf-" + std::to_string(i));
+    if (!zones.empty()) {
+      (*node.mutable_metadata()->mutable_labels())[kZoneLabel] = zones[rand_.Uniform(zones.size())];
+    }
+    AddNode(0, trace::ADDED, node);
+  }
+}
+
+void Builder::AddInitialPods(std::string_view prefix, const PodMaker& make) {
+  for (int64_t i = 0; i < params_.initial_pods; ++i) {
+    AddPod(kSec + i * kMs, trace::ADDED, make(kInitialNs, std::string(prefix) + std::to_string(i)));
+  }
+}
+
+int64_t Builder::AddMeasuredPods(std::string_view prefix, const PodMaker& make) {
+  const int64_t start = NextPhaseNs();
+  workload_.measured_start_ns = start;
+  int64_t t = start;
+  for (int64_t i = 0; i < params_.measured_pods; ++i) {
+    t = start + i * kMs;
+    std::string name = std::string(prefix) + std::to_string(i);
+    workload_.measured_pods.push_back(std::string(kMeasuredNs) + "/" + name);
+    AddPod(t, trace::ADDED, make(kMeasuredNs, name));
+  }
+  return t;
+}
+
+std::vector<k8s::Pod> Builder::PodsAdded(std::string_view ns) const {
+  std::vector<k8s::Pod> pods;
+  for (const trace::Record& r : workload_.trace.records) {
+    if (r.api().type() == trace::ADDED && r.api().has_pod() && r.api().pod().metadata().namespace_() == ns) {
+      pods.push_back(r.api().pod());
+    }
+  }
+  return pods;
+}
+
+std::vector<int64_t> Builder::Shuffled(int64_t n) {
+  std::vector<int64_t> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = i;
+  for (int64_t i = n - 1; i > 0; --i) std::swap(v[i], v[rand_.Uniform(i + 1)]);
+  return v;
+}
+
+Workload Builder::Finish() {
+  auto& records = workload_.trace.records;
+  std::stable_sort(records.begin(), records.end(),
+                   [](const trace::Record& a, const trace::Record& b) { return a.time_ns() < b.time_ns(); });
+  return std::move(workload_);
+}
+
+const std::vector<ShapeInfo>& Shapes() {
+  static const auto* shapes = [] {
+    auto* v = new std::vector<ShapeInfo>;
+    for (const Entry& e : Entries()) v->push_back(e.info);
+    return v;
+  }();
+  return *shapes;
+}
+
+const ShapeInfo* FindShape(std::string_view name) {
+  for (const ShapeInfo& s : Shapes()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+Result<Workload> Generate(std::string_view shape, const WorkloadParams& params) {
+  const Entry* entry = nullptr;
+  for (const Entry& e : Entries()) {
+    if (e.info.name == shape) entry = &e;
+  }
+  if (entry == nullptr) {
+    std::string known;
+    for (const Entry& e : Entries()) known += (known.empty() ? "" : ", ") + std::string(e.info.name);
+    return Error{"shape: unknown \"" + std::string(shape) + "\" (known: " + known + ")"};
+  }
+  if (params.nodes < 1 || params.nodes > kMaxNodes) {
+    return Error{"nodes: " + std::to_string(params.nodes) + " is out of range [1, " + std::to_string(kMaxNodes) + "]"};
+  }
+  for (auto [value, what] : {std::pair{params.initial_pods, "initial"}, std::pair{params.measured_pods, "measured"}}) {
+    if (value < 0 || value > kMaxPods) {
+      return Error{std::string(what) + ": " + std::to_string(value) + " is out of range [0, " +
+                   std::to_string(kMaxPods) + "]"};
+    }
+  }
+  Builder b(shape, params);
+  entry->build(b);
+  return b.Finish();
+}
+
+}  // namespace schedcheck::workloads
