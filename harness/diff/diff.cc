@@ -126,6 +126,10 @@ class PodDiff {
   std::vector<Divergence> Run() {
     CompareQueuePaths();
     CompareAttempts();
+    // A requeue difference after the outcomes parted is a consequence, not a separate finding.
+    auto& hard = by_class_[static_cast<int>(DivergenceClass::kHard)];
+    auto& requeue = by_class_[static_cast<int>(DivergenceClass::kRequeue)];
+    if (hard && requeue && requeue->t_ns >= hard->t_ns) requeue.reset();
     std::vector<Divergence> out;
     for (auto& d : by_class_) {
       if (d) out.push_back(std::move(*d));
@@ -155,7 +159,8 @@ class PodDiff {
           !Differs(qa->t_ns, qb->t_ns)) {
         continue;
       }
-      Divergence d{DivergenceClass::kRequeue};
+      Divergence d;
+      d.cls = DivergenceClass::kRequeue;
       d.what = "queue-path";
       d.t_ns = std::min(qa ? qa->t_ns : INT64_MAX, qb ? qb->t_ns : INT64_MAX);
       d.reference = qa ? DescribeQueue(*qa) : "no further queue transition";
@@ -168,11 +173,12 @@ class PodDiff {
     }
   }
 
-  void CompareAttempt(const AttemptAt& x, const AttemptAt& y, size_t i) {
+  // `ia`, `ib`: the attempts' positions in A and B.
+  void CompareAttempt(const AttemptAt& x, const AttemptAt& y, size_t ia, size_t ib) {
     const trace::Attempt& a = x.a;
     const trace::Attempt& b = y.a;
     Divergence d;
-    d.attempt = static_cast<int>(i + 1);
+    d.attempt = static_cast<int>(ib + 1);
     d.t_ns = std::min(x.t_ns, y.t_ns);
     d.reference = DescribeAttempt(x);
     d.candidate = DescribeAttempt(y);
@@ -203,19 +209,16 @@ class PodDiff {
       Divergence r = d;
       r.cls = DivergenceClass::kRequeue;
       r.what = "attempt-time";
-      r.plugins = i > 0 ? Sorted(a_.attempts[i - 1].a.unschedulable_plugins()) : std::vector<std::string>{};
+      r.plugins = ia > 0 ? Sorted(a_.attempts[ia - 1].a.unschedulable_plugins()) : std::vector<std::string>{};
       Note(std::move(r));
     }
-  }
-
-  static bool EverBound(const History& h) {
-    return !h.attempts.empty() && h.attempts.back().a.result() == trace::SCHEDULED;
   }
 
   void CompareAttempts() {
     if (a_.attempts.empty() != b_.attempts.empty()) {
       const AttemptAt& first = a_.attempts.empty() ? b_.attempts.front() : a_.attempts.front();
-      Divergence d{DivergenceClass::kHard};
+      Divergence d;
+      d.cls = DivergenceClass::kHard;
       d.what = "missing";
       d.attempt = 1;
       d.t_ns = first.t_ns;
@@ -225,23 +228,32 @@ class PodDiff {
       Note(std::move(d));
       return;
     }
-    const size_t n = std::min(a_.attempts.size(), b_.attempts.size());
-    for (size_t i = 0; i < n; ++i) CompareAttempt(a_.attempts[i], b_.attempts[i], i);
-    if (a_.attempts.size() == b_.attempts.size()) return;
-    const bool a_longer = a_.attempts.size() > n;
-    const AttemptAt& extra = a_longer ? a_.attempts[n] : b_.attempts[n];
-    Divergence d{EverBound(a_) != EverBound(b_) ? DivergenceClass::kHard : DivergenceClass::kRequeue};
-    d.what = d.cls == DivergenceClass::kHard ? "outcome" : "attempt-count";
-    d.attempt = static_cast<int>(n + 1);
+    const size_t na = a_.attempts.size(), nb = b_.attempts.size();
+    if (na == nb) {
+      for (size_t i = 0; i < na; ++i) CompareAttempt(a_.attempts[i], b_.attempts[i], i, i);
+      return;
+    }
+    // Different numbers of attempts: the leading ones pair up, the last ones (the outcomes) pair
+    // up, and the first attempt without a counterpart is a requeue difference.
+    const size_t common = std::min(na, nb) - 1;
+    const bool a_longer = na > nb;
+    const History& longer = a_longer ? a_ : b_;
+    const AttemptAt& extra = longer.attempts[common];
+    Divergence d;
+      d.cls = DivergenceClass::kRequeue;
+    d.what = "attempt-count";
+    d.attempt = static_cast<int>(common + 1);
     d.t_ns = extra.t_ns;
     auto summary = [](const History& h) {
       return std::to_string(h.attempts.size()) + " attempt(s), last " + DescribeAttempt(h.attempts.back());
     };
     d.reference = summary(a_);
     d.candidate = summary(b_);
-    d.plugins = Sorted((a_longer ? a_ : b_).attempts[n - 1].a.unschedulable_plugins());
-    d.reference_record = a_longer ? extra.index : a_.attempts[n - 1].index;
+    if (common > 0) d.plugins = Sorted(longer.attempts[common - 1].a.unschedulable_plugins());
+    d.reference_record = a_.attempts[a_longer ? common : std::min(common, na - 1)].index;
     Note(std::move(d));
+    for (size_t i = 0; i < common; ++i) CompareAttempt(a_.attempts[i], b_.attempts[i], i, i);
+    CompareAttempt(a_.attempts.back(), b_.attempts.back(), na - 1, nb - 1);
   }
 
   std::string pod_;

@@ -1,0 +1,93 @@
+// The gate on real replays: the reference against itself passes (on this package's traces and
+// on traces/corpus); a changed score weight fails on placement; a plugin that forgets its event
+// registration fails on requeue, naming the pod, the time and the plugin.
+#include "harness/gate/gate.h"
+
+#include <gtest/gtest.h>
+
+namespace schedcheck::gate {
+namespace {
+
+constexpr char kCorpus[] = "harness/gate/testdata/corpus";
+constexpr int64_t kSecond = 1000000000;
+
+std::vector<diff::NamedDiff> Gate(const std::string& corpus, const std::string& candidate) {
+  auto r = RunGate({.corpus = corpus, .candidate = candidate, .diff = {}});
+  EXPECT_TRUE(r.ok()) << r.message();
+  return r.ok() ? *r : std::vector<diff::NamedDiff>{};
+}
+
+const diff::NamedDiff& Named(const std::vector<diff::NamedDiff>& diffs, const std::string& name) {
+  for (const auto& d : diffs) {
+    if (d.name == name) return d;
+  }
+  static const diff::NamedDiff kNone{"(missing)", {}, "", ""};
+  ADD_FAILURE() << name << " not gated";
+  return kNone;
+}
+
+TEST(GateTest, ReferenceAgainstItselfPasses) {
+  for (const std::string corpus : {kCorpus, "traces/corpus"}) {
+    auto diffs = Gate(corpus, "reference");
+    ASSERT_FALSE(diffs.empty()) << corpus;
+    for (const auto& d : diffs) {
+      EXPECT_TRUE(d.result.divergences.empty()) << corpus << "/" << d.name << ": " << diff::TextReport(d, {});
+      EXPECT_FALSE(diff::Failed(d, {.soft_fails = true}));
+    }
+  }
+}
+
+TEST(GateTest, ChangedScoreWeightFailsOnPlacement) {
+  auto diffs = Gate(kCorpus, "weight:NodeAffinity=5");
+  const diff::NamedDiff& w = Named(diffs, "weights.jsonl");
+  EXPECT_TRUE(diff::Failed(w, {}));
+  ASSERT_EQ(w.result.divergences.size(), 2u) << diff::TextReport(w, {});
+  const diff::Divergence& first = w.result.divergences[0];
+  EXPECT_EQ(first.pod, "default/p1");
+  EXPECT_EQ(first.t_ns, 1 * kSecond);
+  EXPECT_EQ(first.cls, diff::DivergenceClass::kSoft);
+  EXPECT_EQ(first.what, "placement");
+  EXPECT_NE(first.reference.find("bound to n2"), std::string::npos) << first.reference;
+  EXPECT_NE(first.candidate.find("bound to n1"), std::string::npos) << first.candidate;
+  // The consequence that fails the gate: p2 no longer fits on n1.
+  const diff::Divergence& second = w.result.divergences[1];
+  EXPECT_EQ(second.pod, "default/p2");
+  EXPECT_EQ(second.cls, diff::DivergenceClass::kHard);
+  EXPECT_EQ(second.what, "outcome");
+  EXPECT_EQ(second.plugins, (std::vector<std::string>{"NodeAffinity", "NodeResourcesFit"}));
+  // The explanation shows both sides' scores for p1 on the same snapshot.
+  EXPECT_NE(w.explanation.find("candidate weight:NodeAffinity=5"), std::string::npos) << w.explanation;
+  EXPECT_NE(w.explanation.find("outcome: bound to n2"), std::string::npos) << w.explanation;
+  EXPECT_NE(w.explanation.find("outcome: bound to n1"), std::string::npos) << w.explanation;
+  EXPECT_NE(w.explanation.find("NodeAffinity 10/100/500"), std::string::npos) << w.explanation;
+  EXPECT_FALSE(diff::Failed(Named(diffs, "taint.jsonl"), {.soft_fails = true}));
+}
+
+TEST(GateTest, ForgottenEventRegistrationFailsOnRequeue) {
+  auto diffs = Gate(kCorpus, "forget-events:TaintToleration");
+  const diff::NamedDiff& t = Named(diffs, "taint.jsonl");
+  EXPECT_TRUE(diff::Failed(t, {}));
+  ASSERT_FALSE(t.result.divergences.empty());
+  const diff::Divergence& first = t.result.divergences[0];
+  EXPECT_EQ(first.cls, diff::DivergenceClass::kRequeue) << diff::Describe(first);
+  EXPECT_EQ(first.pod, "default/p");
+  EXPECT_EQ(first.t_ns, 10 * kSecond);
+  EXPECT_EQ(first.plugins, std::vector<std::string>{"TaintToleration"});
+  EXPECT_NE(first.reference.find("NodeTaintChange"), std::string::npos) << first.reference;
+  EXPECT_NE(first.candidate.find("t=330 unschedulable->active (UnschedulableTimeout)"), std::string::npos)
+      << first.candidate;
+  EXPECT_EQ(t.result.Count(diff::DivergenceClass::kHard), 0u);
+  EXPECT_FALSE(diff::Failed(Named(diffs, "weights.jsonl"), {.soft_fails = true}));
+}
+
+TEST(GateTest, BadInputIsAnError) {
+  auto missing = RunGate({.corpus = "no/such/dir", .candidate = "reference", .diff = {}});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.message().find("no/such/dir"), std::string::npos);
+  auto bad = RunGate({.corpus = kCorpus, .candidate = "weight:Nope=3", .diff = {}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("Nope is not enabled"), std::string::npos) << bad.message();
+}
+
+}  // namespace
+}  // namespace schedcheck::gate
