@@ -120,8 +120,11 @@ TEST(WorkloadsTest, EveryShapeReplaysAndBindsItsMeasuredPods) {
     int64_t last_arrival = w.measured_start_ns + (params.measured_pods - 1) * 1'000'000;
     for (const std::string& pod : w.measured_pods) {
       ASSERT_EQ(bound.count(pod), 1u) << pod << " was not bound";
-      if (!shape.perf) EXPECT_GE(bound[pod], last_arrival + 10'000'000'000) << pod;
-      if (shape.perf && shape.name != "PreemptionBasic") EXPECT_LE(bound[pod], last_arrival) << pod;
+      if (!shape.perf) {
+        EXPECT_GE(bound[pod], last_arrival + 10'000'000'000) << pod;
+      } else if (shape.name != "PreemptionBasic") {
+        EXPECT_LE(bound[pod], last_arrival) << pod;
+      }
     }
     for (const auto& [pod, t] : bound) {
       EXPECT_EQ(pod.find("pod-h-"), std::string::npos) << "a 9-cpu pod fits no node: " << pod;
