@@ -4,7 +4,9 @@
 #include <iostream>
 
 #include "harness/cli/check_command.h"
+#include "harness/cli/diff_command.h"
 #include "harness/cli/explain_command.h"
+#include "harness/cli/gate_command.h"
 #include "harness/cli/generate_command.h"
 #include "harness/cli/replay_command.h"
 #include "harness/cli/trace_commands.h"
@@ -18,6 +20,8 @@ int main(int argc, char** argv) {
   schedcheck::cli::AddCheckCommand(app, &exit_code);
   schedcheck::cli::AddExplainCommand(app, &exit_code);
   schedcheck::cli::AddReplayCommand(app, &exit_code);
+  schedcheck::cli::AddDiffCommand(app, &exit_code);
+  schedcheck::cli::AddGateCommand(app, &exit_code);
   schedcheck::cli::AddGenerateCommand(app, &exit_code);
   try {
     app.parse(argc, argv);

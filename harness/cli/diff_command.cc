@@ -1,0 +1,98 @@
+#include "harness/cli/diff_command.h"
+
+#include <cmath>
+#include <memory>
+
+#include "harness/candidates/candidate.h"
+#include "harness/diff/explain_at.h"
+#include "harness/diff/load.h"
+#include "harness/diff/report.h"
+#include "traces/atomic_file.h"
+#include "traces/trace_file.h"
+
+namespace schedcheck::cli {
+namespace {
+
+// The explanation of the first divergence; errors are bad input (exit 2).
+Result<std::string> Explain(const DiffCommandOptions& o, const std::vector<trace::Record>& reference,
+                            const diff::Divergence& first) {
+  auto trace = trace::LoadTrace(o.cluster_trace);
+  if (!trace.ok()) return trace.error();
+  reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");
+  if (!o.config.empty()) {
+    auto config = reference::LoadSchedulerConfiguration(o.config, "1.27");
+    if (!config.ok()) return config.error();
+    base = std::move(*config);
+  }
+  std::vector<diff::ExplainSide> sides = {{"reference (" + o.a + ")", base}};
+  if (!o.candidate.empty()) {
+    auto c = candidates::MakeCandidate(o.candidate, base);
+    if (!c.ok()) return c.error();
+    sides.push_back({"candidate " + o.candidate + " (" + o.b + ")", c->config});
+  }
+  auto text = diff::ExplainAt(*trace, reference, first, sides);
+  return text.ok() ? *text : "(no explanation: " + text.message() + ")\n";
+}
+
+}  // namespace
+
+int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream& err) {
+  auto fail = [&](const std::string& message) {
+    err << "schedcheck diff: " << message << "\n";
+    return 2;
+  };
+  const double tol = o.time_tolerance_seconds;
+  if (!std::isfinite(tol) || tol < 0 || tol > 1e9) return fail("--time-tolerance: must be between 0 and 1e9 seconds");
+  if (o.cluster_trace.empty() && (!o.config.empty() || !o.candidate.empty())) {
+    return fail("--config and --candidate need --cluster-trace");
+  }
+  auto a = diff::LoadDecisions(o.a);
+  if (!a.ok()) return fail(a.message());
+  auto b = diff::LoadDecisions(o.b);
+  if (!b.ok()) return fail(b.message());
+  diff::NamedDiff d{o.a + " vs " + o.b, {}, "", ""};
+  d.result = diff::Diff(*a, *b, {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))});
+  if (!d.result.divergences.empty() && !o.cluster_trace.empty()) {
+    auto text = Explain(o, *a, d.result.divergences.front());
+    if (!text.ok()) return fail(text.message());
+    d.explanation = *text;
+  }
+  const diff::ReportOptions ro{.soft_fails = o.soft_fails};
+  if (!o.junit.empty()) {
+    if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport({d}, "schedcheck diff", ro)); !ok) {
+      return fail(ok.message());
+    }
+  }
+  if (!o.markdown.empty()) {
+    if (Outcome ok = trace::WriteFileAtomically(o.markdown, diff::MarkdownReport({d}, "schedcheck diff", ro)); !ok) {
+      return fail(ok.message());
+    }
+  }
+  if (o.json) {
+    out << diff::JsonReport({d}, ro)[0].dump(2) << "\n";
+  } else {
+    out << diff::TextReport(d, ro);
+  }
+  return diff::Failed(d, ro) ? 1 : 0;
+}
+
+void AddDiffCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("diff", "Compare two decision logs (A = reference, B = candidate), tie-aware");
+  auto o = std::make_shared<DiffCommandOptions>();
+  cmd->add_option("A", o->a, "reference decisions: JSON Lines log (golden file), replay -o trace, or capture")->required();
+  cmd->add_option("B", o->b, "candidate decisions, same forms")->required();
+  cmd->add_flag("--json", o->json, "print the result as JSON");
+  cmd->add_option("--junit", o->junit, "write a JUnit XML report");
+  cmd->add_option("--markdown", o->markdown, "write a Markdown report");
+  cmd->add_option("--time-tolerance", o->time_tolerance_seconds,
+                  "attempt and queue times within this many seconds are equal (default 0; use it for captures)");
+  cmd->add_flag("--soft-fails", o->soft_fails, "soft divergences (a lower-scoring feasible node) fail too");
+  cmd->add_option("--cluster-trace", o->cluster_trace,
+                  "the trace A was replayed from: explain the first divergence on the reference's snapshot");
+  cmd->add_option("--config", o->config, "the reference's KubeSchedulerConfiguration for --cluster-trace");
+  cmd->add_option("--candidate", o->candidate,
+                  "B's in-process candidate spec, to explain its side too (" + candidates::CandidateHelp() + ")");
+  cmd->callback([=] { *exit_code = RunDiffCommand(*o, std::cout, std::cerr); });
+}
+
+}  // namespace schedcheck::cli

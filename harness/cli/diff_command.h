@@ -1,0 +1,31 @@
+// `schedcheck diff A B [--json] [--junit FILE] [--markdown FILE] [--time-tolerance SECONDS]
+// [--soft-fails] [--cluster-trace TRACE [--config FILE] [--candidate SPEC]]`: compares two
+// decision logs (A is the reference side) with harness/diff and prints the first divergence
+// explained, then a summary table. Exit 0 equivalent, 1 divergent, 2 bad input.
+#ifndef SCHEDCHECK_HARNESS_CLI_DIFF_COMMAND_H_
+#define SCHEDCHECK_HARNESS_CLI_DIFF_COMMAND_H_
+
+#include <ostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace schedcheck::cli {
+
+struct DiffCommandOptions {
+  std::string a, b;
+  bool json = false;
+  std::string junit, markdown;
+  double time_tolerance_seconds = 0;
+  bool soft_fails = false;
+  std::string cluster_trace;  // the trace both logs replayed, for the explanation
+  std::string config;         // the reference's KubeSchedulerConfiguration for that trace
+  std::string candidate;      // candidate spec, to explain B's side too
+};
+
+int RunDiffCommand(const DiffCommandOptions& options, std::ostream& out, std::ostream& err);
+void AddDiffCommand(CLI::App& app, int* exit_code);
+
+}  // namespace schedcheck::cli
+
+#endif  // SCHEDCHECK_HARNESS_CLI_DIFF_COMMAND_H_

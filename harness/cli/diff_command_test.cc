@@ -1,0 +1,128 @@
+// The diff and gate commands end to end: exit codes, reports written, explanations printed.
+#include "harness/cli/diff_command.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "harness/candidates/candidate.h"
+#include "harness/cli/gate_command.h"
+#include "harness/replay/decision_log.h"
+#include "traces/trace_file.h"
+
+namespace schedcheck::cli {
+namespace {
+
+constexpr char kGolden[] = "golden/unblock/decisions.jsonl";
+constexpr char kWeights[] = "harness/gate/testdata/corpus/weights.jsonl";
+
+std::string Tmp(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void Write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+DiffCommandOptions Opts(const std::string& a, const std::string& b) {
+  DiffCommandOptions o;
+  o.a = a;
+  o.b = b;
+  return o;
+}
+
+int RunDiff(const DiffCommandOptions& o, std::string* out, std::string* err = nullptr) {
+  std::ostringstream o_out, o_err;
+  int code = RunDiffCommand(o, o_out, o_err);
+  *out = o_out.str();
+  if (err) *err = o_err.str();
+  return code;
+}
+
+TEST(DiffCommandTest, GoldenAgainstItselfIsEquivalent) {
+  std::string out;
+  EXPECT_EQ(RunDiff(Opts(kGolden, kGolden), &out), 0) << out;
+  EXPECT_NE(out.find("equivalent"), std::string::npos) << out;
+}
+
+TEST(DiffCommandTest, AChangedBindingInAGoldenLogIsAHardDivergence) {
+  std::string golden = Read(kGolden);
+  const std::string from = R"("attempt":2,"result":"Scheduled","node":"n2","ties":["n2"])";
+  ASSERT_NE(golden.find(from), std::string::npos);
+  std::string changed = golden;
+  changed.replace(changed.find(from), from.size(),
+                  R"("attempt":2,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"m")");
+  Write(Tmp("changed.jsonl"), changed);
+  DiffCommandOptions o = Opts(kGolden, Tmp("changed.jsonl"));
+  o.junit = Tmp("d.xml");
+  o.markdown = Tmp("d.md");
+  std::string out;
+  EXPECT_EQ(RunDiff(o, &out), 1) << out;
+  EXPECT_NE(out.find("first divergence: pod default/needs-untainted at t=10 (attempt 2): outcome [hard]"),
+            std::string::npos) << out;
+  EXPECT_NE(Read(Tmp("d.xml")).find("failures=\"1\""), std::string::npos);
+  EXPECT_NE(Read(Tmp("d.md")).find("**FAIL**"), std::string::npos);
+  o.json = true;
+  EXPECT_EQ(RunDiff(o, &out), 1);
+  EXPECT_NE(out.find("\"class\": \"hard\""), std::string::npos) << out;
+}
+
+TEST(DiffCommandTest, BadInputExitsTwoNamingFileLineAndField) {
+  Write(Tmp("bad.jsonl"), "{\"t\":0,\"type\":\"bind\",\"pod\":\"a/b\",\"node\":\"n\"}\n{\"t\":1,\"type\":\"attempt\",\"pod\":\"a/b\"}\n");
+  std::string out, err;
+  EXPECT_EQ(RunDiff(Opts(kGolden, Tmp("bad.jsonl")), &out, &err), 2);
+  EXPECT_NE(err.find("bad.jsonl:2: field attempt"), std::string::npos) << err;
+  EXPECT_EQ(RunDiff(Opts("no/such.jsonl", kGolden), &out, &err), 2);
+  EXPECT_NE(err.find("no/such.jsonl"), std::string::npos) << err;
+}
+
+TEST(DiffCommandTest, ClusterTraceExplainsBothSides) {
+  auto trace = trace::LoadTrace(kWeights);
+  ASSERT_TRUE(trace.ok()) << trace.message();
+  auto base = reference::DefaultConfiguration("1.27");
+  for (const auto& [spec, file] : {std::pair{"reference", "a.jsonl"}, std::pair{"weight:NodeAffinity=5", "b.jsonl"}}) {
+    auto c = candidates::MakeCandidate(spec, base);
+    ASSERT_TRUE(c.ok());
+    auto log = candidates::ReplayCandidate(*c, *trace);
+    ASSERT_TRUE(log.ok()) << log.message();
+    std::string text;
+    for (const auto& r : *log) text += replay::DecisionJsonLine(r) + "\n";
+    Write(Tmp(file), text);
+  }
+  std::string out;
+  DiffCommandOptions o = Opts(Tmp("a.jsonl"), Tmp("b.jsonl"));
+  o.cluster_trace = kWeights;
+  o.candidate = "weight:NodeAffinity=5";
+  EXPECT_EQ(RunDiff(o, &out), 1) << out;
+  EXPECT_NE(out.find("pod default/p1 at t=1 (attempt 1): placement [soft]"), std::string::npos) << out;
+  EXPECT_NE(out.find("NodeAffinity 10/100/200"), std::string::npos) << out;
+  EXPECT_NE(out.find("NodeAffinity 10/100/500"), std::string::npos) << out;
+}
+
+TEST(GateCommandTest, ExitCodesAndReports) {
+  std::ostringstream out, err;
+  GateCommandOptions o;
+  o.candidate = "forget-events:TaintToleration";
+  o.corpus = "harness/gate/testdata/corpus";
+  o.junit = Tmp("g.xml");
+  o.markdown = Tmp("g.md");
+  EXPECT_EQ(RunGateCommand(o, out, err), 1) << out.str() << err.str();
+  EXPECT_NE(out.str().find("1 of 2 traces passed"), std::string::npos) << out.str();
+  EXPECT_NE(Read(Tmp("g.xml")).find("<failure message=\"pod default/p at t=10: queue-path [requeue]"), std::string::npos);
+  EXPECT_NE(Read(Tmp("g.md")).find("| taint.jsonl | **FAIL** | 0 | 1 | 0 |"), std::string::npos) << Read(Tmp("g.md"));
+  o.candidate = "reference";
+  EXPECT_EQ(RunGateCommand(o, out, err), 0) << out.str();
+  o.candidate = "weight:NodeAffinity=x";
+  EXPECT_EQ(RunGateCommand(o, out, err), 2);
+  EXPECT_NE(err.str().find("weight \"x\""), std::string::npos) << err.str();
+}
+
+}  // namespace
+}  // namespace schedcheck::cli

@@ -1,0 +1,60 @@
+#include "harness/cli/gate_command.h"
+
+#include <cmath>
+#include <memory>
+
+#include "harness/candidates/candidate.h"
+#include "harness/gate/gate.h"
+#include "traces/atomic_file.h"
+
+namespace schedcheck::cli {
+
+int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream& err) {
+  auto fail = [&](const std::string& message) {
+    err << "schedcheck gate: " << message << "\n";
+    return 2;
+  };
+  const double tol = o.time_tolerance_seconds;
+  if (!std::isfinite(tol) || tol < 0 || tol > 1e9) return fail("--time-tolerance: must be between 0 and 1e9 seconds");
+  gate::GateOptions options{o.corpus, o.candidate, {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))}};
+  auto diffs = gate::RunGate(options);
+  if (!diffs.ok()) return fail(diffs.message());
+  const diff::ReportOptions ro{.soft_fails = o.soft_fails};
+  const std::string title = "schedcheck gate: candidate " + o.candidate + " vs reference on " + o.corpus;
+  if (!o.junit.empty()) {
+    if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport(*diffs, "schedcheck gate", ro)); !ok) {
+      return fail(ok.message());
+    }
+  }
+  if (!o.markdown.empty()) {
+    if (Outcome ok = trace::WriteFileAtomically(o.markdown, diff::MarkdownReport(*diffs, title, ro)); !ok) {
+      return fail(ok.message());
+    }
+  }
+  size_t failed = 0;
+  for (const diff::NamedDiff& d : *diffs) {
+    const bool f = diff::Failed(d, ro);
+    failed += f ? 1 : 0;
+    if (d.result.divergences.empty()) {
+      out << "PASS " << d.name << "\n";
+    } else {
+      out << (f ? "FAIL " : "PASS (soft divergences) ") << d.name << "\n" << diff::TextReport(d, ro) << "\n";
+    }
+  }
+  out << diffs->size() - failed << " of " << diffs->size() << " traces passed (candidate " << o.candidate << ")\n";
+  return failed > 0 ? 1 : 0;
+}
+
+void AddGateCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("gate", "Replay a corpus with the reference and a candidate build; fail on divergence");
+  auto o = std::make_shared<GateCommandOptions>();
+  cmd->add_option("--candidate", o->candidate, "in-process candidate (" + candidates::CandidateHelp() + "); default reference");
+  cmd->add_option("--corpus", o->corpus, "folder of traces with optional <name>.config.yaml (default traces/corpus)");
+  cmd->add_option("--junit", o->junit, "write a JUnit XML report");
+  cmd->add_option("--markdown", o->markdown, "write a Markdown report");
+  cmd->add_flag("--soft-fails", o->soft_fails, "soft divergences (a lower-scoring feasible node) fail too");
+  cmd->add_option("--time-tolerance", o->time_tolerance_seconds, "attempt and queue times within this many seconds are equal");
+  cmd->callback([=] { *exit_code = RunGateCommand(*o, std::cout, std::cerr); });
+}
+
+}  // namespace schedcheck::cli
