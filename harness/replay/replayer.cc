@@ -63,6 +63,7 @@ Outcome Replayer::Init() {
       });
   for (auto& p : profiles_) p->handle.nominator = queue_.get();
   scheduler_ = std::make_unique<reference::PodScheduler>(options_.seed, options_.config.percentage_of_nodes_to_score);
+  scheduler_->set_record_details(false);  // decisions need only totals and ties
   return Outcome::Ok();
 }
 

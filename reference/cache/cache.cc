@@ -3,6 +3,7 @@
 namespace schedcheck::reference {
 
 NodeInfo& Cache::Mutable(const std::string& node_name) {
+  dirty_.insert(node_name);
   std::shared_ptr<NodeInfo>& slot = nodes_[node_name];
   if (!slot) {
     slot = std::make_shared<NodeInfo>();
@@ -162,14 +163,23 @@ const NodeInfo* Cache::GetNodeInfo(const std::string& name) const {
 void Cache::UpdateSnapshot(Snapshot* snapshot) {
   // The order comes from the node tree, refreshed only when nodes were added or removed: a
   // zone-label change alone keeps the previous order until then (upstream quirk, SEMANTICS §3.2).
+  bool rebuild = order_changed_ || snapshot->size() != snapshot_order_.size();
   if (order_changed_) {
     snapshot_order_ = tree_.List();
     order_changed_ = false;
   }
-  std::vector<std::shared_ptr<const NodeInfo>> infos;
-  infos.reserve(snapshot_order_.size());
-  for (const std::string& name : snapshot_order_) infos.push_back(nodes_.at(name));
-  snapshot->Reset(std::move(infos));
+  if (rebuild) {
+    std::vector<std::shared_ptr<const NodeInfo>> infos;
+    infos.reserve(snapshot_order_.size());
+    for (const std::string& name : snapshot_order_) infos.push_back(nodes_.at(name));
+    snapshot->Reset(std::move(infos));
+  } else {
+    for (const std::string& name : dirty_) {
+      auto it = nodes_.find(name);
+      if (it != nodes_.end() && it->second->node() != nullptr) snapshot->Replace(it->second);
+    }
+  }
+  dirty_.clear();
 }
 
 }  // namespace schedcheck::reference

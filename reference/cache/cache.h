@@ -40,7 +40,9 @@ class Cache {
   // The pod as the cache holds it (assumed or confirmed), or null.
   PodPtr GetPod(const std::string& uid) const;
 
-  // Brings `snapshot` up to date: NodeInfos are shared copy-on-write, so this copies pointers.
+  // Brings `snapshot` up to date: NodeInfos are shared copy-on-write, so this swaps the pointers
+  // of the nodes changed since the last call (all of them after nodes were added or removed).
+  // REQUIRES: the same snapshot is passed every time.
   void UpdateSnapshot(Snapshot* snapshot);
   const NodeInfo* GetNodeInfo(const std::string& name) const;
   size_t NodeCount() const { return tree_.size(); }
@@ -70,6 +72,8 @@ class Cache {
   NodeTree tree_;
   std::vector<std::string> snapshot_order_;
   bool order_changed_ = true;
+  // Nodes changed since the last UpdateSnapshot (upstream tracks this with generations).
+  std::set<std::string> dirty_;
 };
 
 }  // namespace schedcheck::reference

@@ -5,22 +5,48 @@ namespace schedcheck::reference {
 void Snapshot::Reset(std::vector<std::shared_ptr<const NodeInfo>> ordered) {
   owned_ = std::move(ordered);
   list_.clear();
+  index_.clear();
+  for (size_t i = 0; i < owned_.size(); ++i) {
+    list_.push_back(owned_[i].get());
+    index_[owned_[i]->name()] = i;
+  }
+  RebuildAffinityLists();
+}
+
+bool Snapshot::Replace(std::shared_ptr<const NodeInfo> info) {
+  auto it = index_.find(info->name());
+  if (it == index_.end()) return false;
+  const NodeInfo* old = list_[it->second];
+  bool lists_change = old->pods_with_affinity().empty() != info->pods_with_affinity().empty() ||
+                      old->pods_with_required_anti_affinity().empty() !=
+                          info->pods_with_required_anti_affinity().empty();
+  list_[it->second] = info.get();
+  owned_[it->second] = std::move(info);
+  if (lists_change) {
+    RebuildAffinityLists();
+  } else {
+    // Same membership: only the pointers to this node change.
+    for (auto* list : {&with_affinity_, &with_required_anti_affinity_}) {
+      for (const NodeInfo*& p : *list) {
+        if (p == old) p = list_[it->second];
+      }
+    }
+  }
+  return true;
+}
+
+void Snapshot::RebuildAffinityLists() {
   with_affinity_.clear();
   with_required_anti_affinity_.clear();
-  by_name_.clear();
-  for (const auto& info : owned_) {
-    list_.push_back(info.get());
-    if (!info->pods_with_affinity().empty()) with_affinity_.push_back(info.get());
-    if (!info->pods_with_required_anti_affinity().empty()) {
-      with_required_anti_affinity_.push_back(info.get());
-    }
-    by_name_[info->name()] = info.get();
+  for (const NodeInfo* info : list_) {
+    if (!info->pods_with_affinity().empty()) with_affinity_.push_back(info);
+    if (!info->pods_with_required_anti_affinity().empty()) with_required_anti_affinity_.push_back(info);
   }
 }
 
 const NodeInfo* Snapshot::Get(std::string_view name) const {
-  auto it = by_name_.find(name);
-  return it == by_name_.end() ? nullptr : it->second;
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : list_[it->second];
 }
 
 }  // namespace schedcheck::reference

@@ -20,6 +20,9 @@ class Snapshot {
   explicit Snapshot(std::vector<std::shared_ptr<const NodeInfo>> ordered) { Reset(std::move(ordered)); }
 
   void Reset(std::vector<std::shared_ptr<const NodeInfo>> ordered);
+  // Swaps in a newer version of a node already in the snapshot (same name, same position).
+  // Returns false when the node is not in the snapshot.
+  bool Replace(std::shared_ptr<const NodeInfo> info);
 
   const std::vector<const NodeInfo*>& node_infos() const { return list_; }
   const std::vector<const NodeInfo*>& have_pods_with_affinity() const { return with_affinity_; }
@@ -31,11 +34,13 @@ class Snapshot {
   size_t size() const { return list_.size(); }
 
  private:
+  void RebuildAffinityLists();
+
   std::vector<std::shared_ptr<const NodeInfo>> owned_;
   std::vector<const NodeInfo*> list_;
   std::vector<const NodeInfo*> with_affinity_;
   std::vector<const NodeInfo*> with_required_anti_affinity_;
-  std::map<std::string, const NodeInfo*, std::less<>> by_name_;
+  std::map<std::string, size_t, std::less<>> index_;
 };
 
 }  // namespace schedcheck::reference

@@ -31,6 +31,15 @@ struct NodePluginScores {
   int64_t total = 0;
 };
 
+// Scores of every (node, score plugin) pair, flat, for the hot path: no per-node allocation.
+struct ScoreTable {
+  std::vector<std::string_view> plugins;  // the score plugins that ran (not skipped), in order
+  std::vector<int64_t> weights;           // per plugin
+  std::vector<int64_t> raw;               // [node * plugins.size() + plugin]
+  std::vector<int64_t> normalized;        // same layout
+  std::vector<int64_t> totals;            // per node: sum of weight * normalized
+};
+
 // 15 minutes: the longest a Permit plugin may make a pod wait.
 inline constexpr int64_t kMaxPermitWaitNs = 15LL * 60 * 1000 * 1000 * 1000;
 
@@ -67,6 +76,9 @@ class Framework final : public FrameworkRunner {
                               PostFilterResult* result) const;
   Status RunPreScorePlugins(CycleState& state, const Pod& pod,
                             const std::vector<const NodeInfo*>& nodes) const;
+  Status RunScorePlugins(const CycleState& state, const Pod& pod,
+                         const std::vector<const NodeInfo*>& nodes, ScoreTable* table) const;
+  // The same, expanded per node with plugin names (explain, check, tests).
   Status RunScorePlugins(const CycleState& state, const Pod& pod,
                          const std::vector<const NodeInfo*>& nodes,
                          std::vector<NodePluginScores>* out) const;

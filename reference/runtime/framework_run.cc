@@ -180,32 +180,63 @@ Status Framework::RunPreScorePlugins(CycleState& state, const Pod& pod,
 }
 
 Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
-                                  const std::vector<const NodeInfo*>& nodes,
-                                  std::vector<NodePluginScores>* out) const {
-  out->assign(nodes.size(), NodePluginScores{});
-  for (size_t i = 0; i < nodes.size(); ++i) (*out)[i].name = nodes[i]->name();
+                                  const std::vector<const NodeInfo*>& nodes, ScoreTable* table) const {
+  const size_t n = nodes.size();
+  table->plugins.clear();
+  table->weights.clear();
   for (ScorePlugin* pl : score_) {
     if (state.skip_score_plugins.count(pl->Name())) continue;
-    NodeScoreList scores(nodes.size());
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      scores[i].name = nodes[i]->name();
+    table->plugins.push_back(pl->Name());
+    table->weights.push_back(ScoreWeight(std::string(pl->Name())));
+  }
+  const size_t p = table->plugins.size();
+  table->raw.assign(n * p, 0);
+  table->normalized.assign(n * p, 0);
+  table->totals.assign(n, 0);
+  NodeScoreList scores(n);  // names once per cycle; plugins overwrite only the scores
+  for (size_t i = 0; i < n; ++i) scores[i].name = nodes[i]->name();
+  size_t j = 0;
+  for (ScorePlugin* pl : score_) {
+    if (state.skip_score_plugins.count(pl->Name())) continue;
+    for (size_t i = 0; i < n; ++i) {
+      scores[i].score = 0;
       Status s = pl->Score(state, pod, *nodes[i], &scores[i].score);
       if (!s.IsSuccess()) return WrapError("running Score plugin " + Quoted(pl->Name()) + ": ", s);
+      table->raw[i * p + j] = scores[i].score;
     }
-    NodeScoreList raw = scores;
     if (pl->HasNormalizeScore()) {
       Status s = pl->NormalizeScore(state, pod, scores);
       if (!s.IsSuccess()) return WrapError("running Normalize on Score plugin " + Quoted(pl->Name()) + ": ", s);
     }
-    int64_t weight = ScoreWeight(std::string(pl->Name()));
-    for (size_t i = 0; i < nodes.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       int64_t v = scores[i].score;
       if (v < kMinNodeScore || v > kMaxNodeScore) {
         return Status::Error("plugin " + Quoted(pl->Name()) + " returns an invalid score " + std::to_string(v) +
                              ", it should in the range of [0, 100] after normalizing");
       }
-      (*out)[i].scores.push_back({std::string(pl->Name()), raw[i].score, v, v * weight});
-      (*out)[i].total += v * weight;
+      table->normalized[i * p + j] = v;
+      table->totals[i] += v * table->weights[j];
+    }
+    ++j;
+  }
+  return Status();
+}
+
+Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
+                                  const std::vector<const NodeInfo*>& nodes,
+                                  std::vector<NodePluginScores>* out) const {
+  ScoreTable table;
+  Status s = RunScorePlugins(state, pod, nodes, &table);
+  if (!s.IsSuccess()) return s;
+  const size_t p = table.plugins.size();
+  out->assign(nodes.size(), NodePluginScores{});
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    NodePluginScores& row = (*out)[i];
+    row.name = nodes[i]->name();
+    row.total = table.totals[i];
+    for (size_t j = 0; j < p; ++j) {
+      int64_t v = table.normalized[i * p + j];
+      row.scores.push_back({std::string(table.plugins[j]), table.raw[i * p + j], v, v * table.weights[j]});
     }
   }
   return Status();

@@ -69,27 +69,28 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
   return Status();
 }
 
-std::string PodScheduler::SelectHost(const std::vector<NodePluginScores>& scores, std::vector<std::string>* ties) {
+std::string PodScheduler::SelectHost(const std::vector<const NodeInfo*>& nodes, const std::vector<int64_t>& totals,
+                                     std::vector<std::string>* ties) {
   // Reservoir sampling over the maximum, as v1.27 selectHost: each tied node ends up chosen with
   // equal probability; the generator is ours and seeded.
-  int64_t max_score = scores[0].total;
-  std::string selected = scores[0].name;
+  int64_t max_score = totals[0];
+  size_t selected = 0;
   uint64_t count = 1;
-  for (size_t i = 1; i < scores.size(); ++i) {
-    if (scores[i].total > max_score) {
-      max_score = scores[i].total;
-      selected = scores[i].name;
+  for (size_t i = 1; i < totals.size(); ++i) {
+    if (totals[i] > max_score) {
+      max_score = totals[i];
+      selected = i;
       count = 1;
-    } else if (scores[i].total == max_score) {
+    } else if (totals[i] == max_score) {
       ++count;
-      if (rng_.Uniform(count) == 0) selected = scores[i].name;
+      if (rng_.Uniform(count) == 0) selected = i;
     }
   }
-  for (const NodePluginScores& s : scores) {
-    if (s.total == max_score) ties->push_back(s.name);
+  for (size_t i = 0; i < totals.size(); ++i) {
+    if (totals[i] == max_score) ties->push_back(nodes[i]->name());
   }
   std::sort(ties->begin(), ties->end());
-  return selected;
+  return nodes[selected]->name();
 }
 
 ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state, const Pod& pod,
@@ -151,7 +152,10 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
     }
   }
 
-  for (const NodeInfo* n : feasible) result.feasible.push_back(n->name());
+  if (record_details_) {
+    for (const NodeInfo* n : feasible) result.feasible.push_back(n->name());
+  }
+  result.feasible_count = static_cast<int>(feasible.size());
   result.evaluated_nodes = static_cast<int>(feasible.size() + result.diagnosis.node_to_status.size());
   if (feasible.empty()) {
     result.kind = ScheduleResult::Kind::kFitError;
@@ -165,17 +169,27 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
   }
   // prioritizeNodes: without score plugins every node scores 1.
   if (!fw.HasScorePlugins()) {
-    for (const NodeInfo* n : feasible) result.scores.push_back({n->name(), {}, 1});
+    table_.totals.assign(feasible.size(), 1);
+    if (record_details_) {
+      for (const NodeInfo* n : feasible) result.scores.push_back({n->name(), {}, 1});
+    }
   } else {
     Status ps = fw.RunPreScorePlugins(state, pod, feasible);
-    if (ps.IsSuccess()) ps = fw.RunScorePlugins(state, pod, feasible, &result.scores);
+    if (ps.IsSuccess()) {
+      ps = record_details_ ? fw.RunScorePlugins(state, pod, feasible, &result.scores)
+                           : fw.RunScorePlugins(state, pod, feasible, &table_);
+    }
     if (!ps.IsSuccess()) {
       result.error_status = ps;
       return result;
     }
+    if (record_details_) {
+      table_.totals.clear();
+      for (const NodePluginScores& s : result.scores) table_.totals.push_back(s.total);
+    }
   }
   result.kind = ScheduleResult::Kind::kScheduled;
-  result.node = SelectHost(result.scores, &result.ties);
+  result.node = SelectHost(feasible, table_.totals, &result.ties);
   return result;
 }
 

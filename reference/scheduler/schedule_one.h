@@ -39,8 +39,10 @@ struct ScheduleResult {
   Kind kind = Kind::kError;
   std::string node;                 // the chosen host
   std::vector<std::string> ties;    // every node with the top total score (sorted by name)
-  std::vector<std::string> feasible;  // feasible nodes in evaluation order
+  // Filled only when the scheduler records details (the default; replay turns it off):
+  std::vector<std::string> feasible;     // feasible nodes in evaluation order
   std::vector<NodePluginScores> scores;  // empty when no scoring ran (0 or 1 feasible node)
+  int feasible_count = 0;
   int evaluated_nodes = 0;
   int num_all_nodes = 0;
   Diagnosis diagnosis;
@@ -55,6 +57,10 @@ class PodScheduler {
 
   ScheduleResult SchedulePod(const Framework& fw, CycleState& state, const Pod& pod, const Snapshot& snapshot);
 
+  // Whether results carry the feasible node names and per-plugin scores (explain, check, tests).
+  // Off, a cycle allocates nothing per node; decisions are the same.
+  void set_record_details(bool on) { record_details_ = on; }
+
   // numFeasibleNodesToFind (SEMANTICS §3.3).
   static int64_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
                                         int64_t num_all_nodes);
@@ -65,11 +71,15 @@ class PodScheduler {
   Status FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
                                   const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
                                   std::vector<const NodeInfo*>* feasible);
-  std::string SelectHost(const std::vector<NodePluginScores>& scores, std::vector<std::string>* ties);
+  // Reservoir sampling over the top total; fills `ties` with every top-scoring node.
+  std::string SelectHost(const std::vector<const NodeInfo*>& nodes, const std::vector<int64_t>& totals,
+                         std::vector<std::string>* ties);
 
   size_t next_start_node_index_ = 0;
   Rand rng_;
   int32_t percentage_;
+  bool record_details_ = true;
+  ScoreTable table_;  // reused across cycles
 };
 
 }  // namespace schedcheck::reference
