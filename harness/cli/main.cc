@@ -9,6 +9,7 @@
 #include "harness/cli/gate_command.h"
 #include "harness/cli/generate_command.h"
 #include "harness/cli/replay_command.h"
+#include "harness/cli/serve_command.h"
 #include "harness/cli/trace_commands.h"
 
 int main(int argc, char** argv) {
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   schedcheck::cli::AddCheckCommand(app, &exit_code);
   schedcheck::cli::AddExplainCommand(app, &exit_code);
   schedcheck::cli::AddReplayCommand(app, &exit_code);
+  schedcheck::cli::AddServeCommand(app, &exit_code);
   schedcheck::cli::AddDiffCommand(app, &exit_code);
   schedcheck::cli::AddGateCommand(app, &exit_code);
   schedcheck::cli::AddGenerateCommand(app, &exit_code);

@@ -1,5 +1,6 @@
 // `schedcheck replay TRACE [--config FILE] [--seed N] [--horizon SECONDS] [-o DECISIONS]
-// [--jsonl FILE]`: replays a trace against the reference in virtual time (CONTRACTS.md §2-3).
+// [--jsonl FILE] [--scheduler-cmd "CMD ARGS"]`: replays a trace against the reference in virtual
+// time (CONTRACTS.md §2-3), or against a scheduler in a child process (harness/protocol/).
 #ifndef SCHEDCHECK_HARNESS_CLI_REPLAY_COMMAND_H_
 #define SCHEDCHECK_HARNESS_CLI_REPLAY_COMMAND_H_
 
@@ -21,9 +22,14 @@ struct ReplayCommandOptions {
   std::string output;  // binary decision trace
   std::string jsonl;   // CONTRACTS §2 JSON Lines
   bool quiet = false;
+  // Non-empty: replay against this command, run as a child process speaking the external-scheduler
+  // protocol (harness/protocol/PROTOCOL.md), instead of the in-process reference.
+  std::string scheduler_cmd;
+  double scheduler_timeout_seconds = 30;  // real-time limit for each answer of the child
 };
 
-// Exit status: 0 on success, 2 on bad input (trace, config, output path).
+// Exit status: 0 on success, 2 on bad input (trace, config, output path) or when the
+// --scheduler-cmd child fails (the decisions received before the failure are still written).
 int RunReplay(const ReplayCommandOptions& options, std::ostream& out, std::ostream& err);
 
 void AddReplayCommand(CLI::App& app, int* exit_code);

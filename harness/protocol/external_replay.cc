@@ -1,0 +1,166 @@
+#include "harness/protocol/external_replay.h"
+
+#include <memory>
+#include <utility>
+
+#include "harness/protocol/client.h"
+#include "harness/protocol/framing.h"
+#include "harness/replay/decision_log.h"
+
+namespace schedcheck::protocol {
+namespace {
+
+// The API records of one instant (indices into the trace).
+struct Instant {
+  int64_t time_ns = 0;
+  std::vector<size_t> indices;
+};
+
+// Groups the API records by time, as Replayer::Run does (same error for times going backwards).
+Result<std::vector<Instant>> GroupInstants(const std::vector<trace::Record>& records) {
+  std::vector<Instant> instants;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (!records[i].has_api()) continue;
+    const int64_t t = records[i].time_ns();
+    if (!instants.empty() && t < instants.back().time_ns) {
+      const size_t prev = instants.back().indices.back();
+      return Error{"record " + std::to_string(i) + ": time goes backwards (" + std::to_string(t) + " ns after " +
+                   std::to_string(records[prev].time_ns()) + " ns)"};
+    }
+    if (instants.empty() || t != instants.back().time_ns) instants.push_back({t, {}});
+    instants.back().indices.push_back(i);
+  }
+  return instants;
+}
+
+class Driver {
+ public:
+  Driver(const ExternalReplayOptions& options, ExternalReplay* out) : options_(options), out_(out) {}
+
+  // Starts the child and exchanges Hello / HelloAck.
+  bool Start() {
+    auto client = Client::Spawn(options_.command, options_.timeout_ms);
+    if (!client.ok()) return Fail("starting the child: " + client.message());
+    client_ = std::move(*client);
+    Request request;
+    *request.mutable_hello() = options_.hello;
+    request.mutable_hello()->set_protocol_version(kProtocolVersion);
+    context_ = "request 1 (Hello)";
+    auto response = Exchange(request, Response::kHelloAck);
+    if (!response.ok()) return false;
+    out_->ack = response->hello_ack();
+    if (out_->ack.protocol_version() != kProtocolVersion) {
+      return Fail("protocol version mismatch: the harness speaks version " + std::to_string(kProtocolVersion) +
+                  ", the child answered version " + std::to_string(out_->ack.protocol_version()));
+    }
+    return true;
+  }
+
+  // Sends one instant's events (times relative to `t0`) and collects the decisions.
+  bool SendInstant(const std::vector<trace::Record>& records, const Instant& instant, int64_t t0) {
+    Request request;
+    Events* events = request.mutable_events();
+    events->set_time_ns(instant.time_ns - t0);
+    events->set_first_index(instant.indices.front());
+    for (size_t i : instant.indices) *events->add_events() = records[i].api();
+    context_ = "request " + std::to_string(out_->requests_answered + 1) + " (Events at t=" +
+               replay::FormatSeconds(events->time_ns()) + " s, trace record" +
+               (instant.indices.size() == 1 ? " " + std::to_string(instant.indices.front())
+                                            : "s " + std::to_string(instant.indices.front()) + "-" +
+                                                  std::to_string(instant.indices.back())) +
+               ")";
+    return Collect(request, events->time_ns());
+  }
+
+  bool SendFinish(int64_t end_ns) {
+    Request request;
+    request.mutable_finish()->set_end_ns(end_ns);
+    context_ = "request " + std::to_string(out_->requests_answered + 1) + " (Finish at t=" +
+               replay::FormatSeconds(end_ns) + " s)";
+    return Collect(request, end_ns);
+  }
+
+  bool Close() {
+    context_ = "after request " + std::to_string(out_->requests_answered);
+    if (Outcome ok = client_->Close(); !ok) return Fail(ok.message());
+    return true;
+  }
+
+  bool Fail(const std::string& message) {
+    out_->status = Error{"scheduler command `" + options_.command + "`: " + context_ + ": " + message};
+    return false;
+  }
+
+ private:
+  Result<Response> Exchange(const Request& request, Response::BodyCase want) {
+    auto response = client_->Call(request);
+    if (!response.ok()) {
+      Fail(response.message());
+      return out_->status.error();
+    }
+    if (response->has_error()) {
+      Fail("the child reported an error: " + response->error().message());
+      return out_->status.error();
+    }
+    if (response->body_case() != want) {
+      Fail(std::string("unexpected answer: want ") + (want == Response::kHelloAck ? "HelloAck" : "Decisions") +
+           ", got " + (response->has_hello_ack() ? "HelloAck" : "Decisions"));
+      return out_->status.error();
+    }
+    ++out_->requests_answered;
+    return response;
+  }
+
+  // Exchanges a request answered by Decisions; keeps every valid record, checks the rest.
+  bool Collect(const Request& request, int64_t limit_ns) {
+    auto response = Exchange(request, Response::kDecisions);
+    if (!response.ok()) return false;
+    const Decisions& d = response->decisions();
+    for (int i = 0; i < d.records_size(); ++i) {
+      const trace::Record& r = d.records(i);
+      std::string where = "Decisions.records[" + std::to_string(i) + "]: ";
+      if (!r.has_attempt() && !r.has_queue() && !r.has_binding()) {
+        return Fail(where + "not an attempt, queue or binding record");
+      }
+      if (r.time_ns() < last_time_ns_ || r.time_ns() > limit_ns) {
+        return Fail(where + "time " + replay::FormatSeconds(r.time_ns()) + " s is outside [" +
+                    replay::FormatSeconds(last_time_ns_) + " s, " + replay::FormatSeconds(limit_ns) + " s]");
+      }
+      last_time_ns_ = r.time_ns();
+      out_->decisions.push_back(r);
+    }
+    for (const MoveRequest& m : d.move_requests()) out_->cluster_events.emplace_back(m.time_ns(), m.event());
+    return true;
+  }
+
+  const ExternalReplayOptions& options_;
+  ExternalReplay* out_;
+  std::unique_ptr<Client> client_;
+  std::string context_;
+  int64_t last_time_ns_ = 0;
+};
+
+}  // namespace
+
+ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options) {
+  ExternalReplay out;
+  auto instants = GroupInstants(records);
+  if (!instants.ok()) {
+    out.bad_input = true;
+    out.status = instants.error();
+    return out;
+  }
+  Driver driver(options, &out);
+  if (!driver.Start()) return out;
+  if (!instants->empty()) {
+    const int64_t t0 = instants->front().time_ns;
+    for (const Instant& instant : *instants) {
+      if (!driver.SendInstant(records, instant, t0)) return out;
+    }
+    if (!driver.SendFinish(instants->back().time_ns - t0 + options.hello.horizon_ns())) return out;
+  }
+  driver.Close();
+  return out;
+}
+
+}  // namespace schedcheck::protocol

@@ -1,0 +1,44 @@
+// Replays a trace against a scheduler running as a child process (PROTOCOL.md): the same instants,
+// in the same order, as replay::Replayer::Run gives the in-process reference, so the decision logs
+// of the two compare byte for byte. Whatever goes wrong with the child, the decisions received
+// before it are kept.
+#ifndef SCHEDCHECK_HARNESS_PROTOCOL_EXTERNAL_REPLAY_H_
+#define SCHEDCHECK_HARNESS_PROTOCOL_EXTERNAL_REPLAY_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/protocol/protocol.pb.h"
+#include "harness/replay/summary.h"
+#include "reference/base/result.h"
+#include "traces/trace.pb.h"
+
+namespace schedcheck::protocol {
+
+inline constexpr int64_t kDefaultTimeoutMs = 30'000;
+
+struct ExternalReplayOptions {
+  std::string command;                    // run as `/bin/sh -c command`
+  int64_t timeout_ms = kDefaultTimeoutMs;  // real-time limit per request
+  // Everything but protocol_version (filled in). horizon_ns also sets Finish.end_ns.
+  Hello hello;
+};
+
+struct ExternalReplay {
+  // Bad input (the trace's times go backwards): no child was started, nothing was replayed.
+  bool bad_input = false;
+  // OK, or what went wrong naming the request: "request 4 (Events at t=12 s, trace records
+  // 17-18): no answer within 30 s; the child was killed".
+  Outcome status;
+  int requests_answered = 0;
+  HelloAck ack;
+  std::vector<trace::Record> decisions;  // every decision received, in order
+  replay::ClusterEventLog cluster_events;
+};
+
+ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options);
+
+}  // namespace schedcheck::protocol
+
+#endif  // SCHEDCHECK_HARNESS_PROTOCOL_EXTERNAL_REPLAY_H_

@@ -1,0 +1,233 @@
+// The external-scheduler protocol end to end with real processes: `schedcheck replay
+// --scheduler-cmd "schedcheck serve"` equals the in-process replay byte for byte on every corpus
+// trace, and each way a child can fail gives a clear error naming the request while keeping the
+// decisions received before it.
+#include "harness/protocol/external_replay.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "harness/replay/decision_log.h"
+#include "harness/replay/replayer.h"
+#include "traces/trace_file.h"
+
+namespace schedcheck::protocol {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Runfile(const std::string& path) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  return std::string(srcdir ? srcdir : ".") + "/schedcheck/" + path;
+}
+std::string Schedcheck() { return Runfile("harness/cli/schedcheck"); }
+std::string Tmp(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return std::string(tmp ? tmp : "/tmp") + "/" + name;
+}
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+// Runs a shell command line; its exit status.
+int Shell(const std::string& command) {
+  int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+std::string Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) == std::string::npos ? "missing \"" + needle + "\" in: " + haystack : "";
+}
+
+// Both ways through the real binary, with the same flags: JSON Lines, summary and the decision
+// records of -o are identical.
+void ExpectExternalEqualsInProcess(const std::string& name, const std::string& flags) {
+  SCOPED_TRACE(name + " " + flags);
+  std::string trace = Runfile("traces/corpus/" + name + ".jsonl");
+  std::string config = Runfile("traces/corpus/" + name + ".config.yaml");
+  std::string args = trace + (fs::exists(config) ? " --config " + config : "") + " " + flags;
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("in.jsonl") + " -o " + Tmp("in.trace") + " >" +
+                  Tmp("in.txt")),
+            0);
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("ex.jsonl") + " -o " + Tmp("ex.trace") +
+                  " --scheduler-cmd '" + Schedcheck() + " serve' >" + Tmp("ex.txt")),
+            0);
+  std::string in = ReadFile(Tmp("in.jsonl"));
+  EXPECT_GT(in.size(), 100u);
+  EXPECT_EQ(ReadFile(Tmp("ex.jsonl")), in);
+  EXPECT_EQ(ReadFile(Tmp("ex.txt")), ReadFile(Tmp("in.txt")));
+  auto in_trace = trace::LoadTrace(Tmp("in.trace"));
+  auto ex_trace = trace::LoadTrace(Tmp("ex.trace"));
+  ASSERT_TRUE(in_trace.ok() && ex_trace.ok());
+  ASSERT_EQ(ex_trace->records.size(), in_trace->records.size());
+  for (size_t i = 0; i < in_trace->records.size(); ++i) {
+    EXPECT_EQ(ex_trace->records[i].SerializeAsString(), in_trace->records[i].SerializeAsString()) << i;
+  }
+  EXPECT_EQ(ex_trace->header.labels().at("scheduler_cmd"), Schedcheck() + " serve");
+  EXPECT_EQ(ex_trace->header.labels().count("incomplete"), 0u);
+}
+
+TEST(ExternalReplayTest, EveryCorpusTraceEqualsTheInProcessReplayByteForByte) {
+  int traces = 0;
+  for (const auto& entry : fs::directory_iterator(Runfile("traces/corpus"))) {
+    if (entry.path().extension() != ".jsonl") continue;
+    ++traces;
+    ExpectExternalEqualsInProcess(entry.path().stem().string(), "");
+    ExpectExternalEqualsInProcess(entry.path().stem().string(),
+                                  "--seed 7 --horizon 400 --cycle-latency 0.25 --bind-latency 1.5");
+  }
+  EXPECT_GE(traces, 1);
+}
+
+class FailingChildTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto trace = trace::LoadTrace(Runfile("traces/corpus/unblock.jsonl"));
+    ASSERT_TRUE(trace.ok()) << trace.message();
+    records_ = trace->records;
+    options_.hello.set_compat("1.27");
+    options_.hello.set_seed(1);
+    options_.hello.set_horizon_ns(replay::kDefaultHorizonNs);
+    options_.timeout_ms = 5000;
+  }
+  ExternalReplay Run(const std::string& command) {
+    options_.command = command;
+    return RunExternalReplay(records_, options_);
+  }
+  std::string Script(const std::string& name) { return "/bin/sh " + Runfile("harness/protocol/testdata/" + name); }
+
+  std::vector<trace::Record> records_;
+  ExternalReplayOptions options_;
+};
+
+TEST_F(FailingChildTest, ChildExitingBeforeHelloAck) {
+  ExternalReplay run = Run(Script("exit_early.sh"));
+  ASSERT_FALSE(run.status.ok());
+  EXPECT_EQ(Contains(run.status.message(), "request 1 (Hello): "), "");
+  EXPECT_EQ(Contains(run.status.message(), "the child exited with status 3"), "");
+  EXPECT_EQ(run.requests_answered, 0);
+  EXPECT_TRUE(run.decisions.empty());
+  EXPECT_FALSE(run.bad_input);
+}
+
+TEST_F(FailingChildTest, TextInsteadOfAFrame) {
+  ExternalReplay run = Run(Script("garbage.sh"));
+  EXPECT_EQ(Contains(run.status.message(), "request 1 (Hello): garbage on stdout: frame length 1819043176 exceeds "
+                                           "the maximum of 67108864 bytes"),
+            "");
+}
+
+TEST_F(FailingChildTest, UnparseableResponse) {
+  ExternalReplay run = Run(Script("bad_message.sh"));
+  EXPECT_EQ(Contains(run.status.message(), "request 1 (Hello): garbage on stdout: unparseable Response (3 bytes)"), "");
+}
+
+TEST_F(FailingChildTest, HungChildTimesOutAndIsKilled) {
+  options_.timeout_ms = 300;
+  ExternalReplay run = Run(Script("hang.sh"));
+  EXPECT_EQ(Contains(run.status.message(), "request 1 (Hello): no answer within 0.3 s; the child was killed"), "");
+}
+
+TEST_F(FailingChildTest, WrongProtocolVersion) {
+  ExternalReplay run = Run(Script("wrong_version.sh"));
+  EXPECT_EQ(Contains(run.status.message(), "request 1 (Hello): protocol version mismatch: the harness speaks version "
+                                           "1, the child answered version 2"),
+            "");
+}
+
+TEST_F(FailingChildTest, ChildReportingAnError) {
+  ExternalReplay run = Run(Schedcheck() + " serve --config /nonexistent/config.yaml");
+  EXPECT_EQ(Contains(run.status.message(), "request 1 (Hello): the child reported an error: "), "");
+  EXPECT_EQ(Contains(run.status.message(), "/nonexistent/config.yaml"), "");
+}
+
+// The in-process records after the first `instants` instants of the trace (default config).
+std::vector<trace::Record> InProcessPrefix(const std::vector<trace::Record>& records, int instants) {
+  replay::ReplayOptions ro;
+  ro.config = reference::DefaultConfiguration("1.27");
+  auto replayer = replay::Replayer::Create(ro);
+  EXPECT_TRUE(replayer.ok());
+  const int64_t t0 = records.front().time_ns();
+  size_t i = 0;
+  for (int n = 0; n < instants; ++n) {
+    std::vector<const trace::ApiEvent*> batch;
+    const size_t first = i;
+    for (int64_t t = records[i].time_ns(); i < records.size() && records[i].time_ns() == t; ++i) {
+      batch.push_back(&records[i].api());
+    }
+    EXPECT_TRUE((*replayer)->ProcessEvents(records[first].time_ns() - t0, batch, first).ok());
+  }
+  return (*replayer)->log().records();
+}
+
+void ExpectSameRecords(const std::vector<trace::Record>& got, const std::vector<trace::Record>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].SerializeAsString(), want[i].SerializeAsString()) << i;
+}
+
+TEST_F(FailingChildTest, ChildDyingMidwayKeepsTheDecisionsReceived) {
+  // Answers Hello and the first two instants (t = 0 and 1 s), dies at the third (t = 10 s).
+  ExternalReplay run = Run(Runfile("harness/protocol/flaky_child") + " 3");
+  EXPECT_EQ(run.requests_answered, 3);
+  EXPECT_EQ(Contains(run.status.message(), "request 4 (Events at t=10 s, trace record 8): stdout ended before an "
+                                           "answer; the child exited with status 7"),
+            "");
+  auto want = InProcessPrefix(records_, 2);
+  EXPECT_GT(want.size(), 5u);
+  ExpectSameRecords(run.decisions, want);
+}
+
+TEST_F(FailingChildTest, TruncatedAnswerKeepsTheDecisionsReceived) {
+  ExternalReplay run = Run(Runfile("harness/protocol/flaky_child") + " 2 truncate");
+  EXPECT_EQ(run.requests_answered, 2);
+  EXPECT_EQ(Contains(run.status.message(), "request 3 (Events at t=1 s, trace records 3-7): truncated frame: "
+                                           "stdout ended after "),
+            "");
+  EXPECT_EQ(Contains(run.status.message(), "the child exited with status 7"), "");
+  ExpectSameRecords(run.decisions, InProcessPrefix(records_, 1));
+}
+
+TEST_F(FailingChildTest, TimesGoingBackwardsIsBadInputAndStartsNoChild) {
+  std::swap(records_[2], records_[9]);
+  ExternalReplay run = Run(Script("exit_early.sh"));
+  EXPECT_TRUE(run.bad_input);
+  EXPECT_EQ(Contains(run.status.message(), "time goes backwards"), "");
+}
+
+// Through the CLI: exit 2, the error on stderr, the partial decisions written and the summary
+// marked incomplete.
+TEST(ReplayCommandTest, FailingChildWritesPartialOutputsAndExits2) {
+  std::string trace = Runfile("traces/corpus/unblock.jsonl");
+  int rc = Shell(Schedcheck() + " replay " + trace + " --jsonl " + Tmp("partial.jsonl") + " -o " +
+                 Tmp("partial.trace") + " --scheduler-cmd '" + Runfile("harness/protocol/flaky_child") + " 3' >" +
+                 Tmp("partial.txt") + " 2>" + Tmp("partial.err"));
+  EXPECT_EQ(rc, 2);
+  std::string err = ReadFile(Tmp("partial.err"));
+  EXPECT_EQ(Contains(err, "schedcheck replay: scheduler command `"), "");
+  EXPECT_EQ(Contains(err, "request 4 (Events at t=10 s"), "");
+  EXPECT_EQ(Contains(ReadFile(Tmp("partial.txt")), "INCOMPLETE: the scheduler process failed after 3 answered requests"),
+            "");
+  auto trace_file = trace::LoadTrace(trace);
+  ASSERT_TRUE(trace_file.ok());
+  replay::DecisionLog want;
+  for (const trace::Record& r : InProcessPrefix(trace_file->records, 2)) want.Add(r);
+  EXPECT_EQ(ReadFile(Tmp("partial.jsonl")), want.ToJsonLines());
+  auto written = trace::LoadTrace(Tmp("partial.trace"));
+  ASSERT_TRUE(written.ok());
+  EXPECT_EQ(Contains(written->header.labels().at("incomplete"), "request 4"), "");
+}
+
+TEST(ReplayCommandTest, BadTimeoutIsBadInput) {
+  EXPECT_EQ(Shell(Schedcheck() + " replay " + Runfile("traces/corpus/unblock.jsonl") +
+                  " --scheduler-cmd true --scheduler-timeout 0 2>/dev/null"),
+            2);
+}
+
+}  // namespace
+}  // namespace schedcheck::protocol
