@@ -8,6 +8,7 @@
 #include "harness/cli/explain_command.h"
 #include "harness/cli/gate_command.h"
 #include "harness/cli/generate_command.h"
+#include "harness/cli/import_command.h"
 #include "harness/cli/replay_command.h"
 #include "harness/cli/serve_command.h"
 #include "harness/cli/trace_commands.h"
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   schedcheck::cli::AddDiffCommand(app, &exit_code);
   schedcheck::cli::AddGateCommand(app, &exit_code);
   schedcheck::cli::AddGenerateCommand(app, &exit_code);
+  schedcheck::cli::AddImportCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,101 @@
+#include "harness/cli/import_command.h"
+
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "reference/api/rfc3339.h"
+#include "traces/importers/importer.h"
+
+namespace schedcheck::cli {
+namespace {
+
+// "records: 12 (api 9: Node ADDED 3, Pod ADDED 6; binding 2; attempt 1)".
+std::string Summary(const trace::Imported& imported) {
+  std::map<std::string, int64_t> api;
+  int64_t bindings = 0, attempts = 0, api_total = 0;
+  for (const trace::Record& r : imported.records) {
+    if (r.has_api()) {
+      std::string kind = r.api().has_pod() ? "Pod" : r.api().has_node() ? "Node" : r.api().has_namespace_() ? "Namespace"
+                         : r.api().has_priority_class() ? "PriorityClass" : "PodDisruptionBudget";
+      ++api[kind + " " + trace::EventType_Name(r.api().type())];
+      ++api_total;
+    }
+    bindings += r.has_binding() ? 1 : 0;
+    attempts += r.has_attempt() ? 1 : 0;
+  }
+  std::string out = "records: " + std::to_string(imported.records.size()) + " (api " + std::to_string(api_total);
+  std::string sep = ": ";
+  for (const auto& [key, n] : api) {
+    out += sep + key + " " + std::to_string(n);
+    sep = ", ";
+  }
+  return out + "; observed bindings " + std::to_string(bindings) + "; observed attempts " + std::to_string(attempts) + ")\n";
+}
+
+}  // namespace
+
+int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& err) {
+  auto fail = [&](const std::string& message) {
+    err << "schedcheck import: " << message << "\n";
+    return 2;
+  };
+  trace::ImportOptions options;
+  options.keep_annotations = o.keep_annotations;
+  options.strip_bindings = !o.keep_bindings;
+  options.arrival_only = o.arrival_only;
+  options.shuffle_seed = o.shuffle_seed;
+  options.target_gpu_share = o.target_gpu_share;
+  if (!o.start_time.empty()) {
+    auto start = reference::ParseRfc3339(o.start_time);
+    if (!start.ok()) return fail("--start-time: " + start.message());
+    options.start_unix_ns = *start;
+  }
+  if (o.output.empty()) return fail("-o: missing output path");
+  auto imported = trace::Import(o.format, o.inputs, options);
+  if (!imported.ok()) return fail(imported.message());
+  for (const std::string& warning : imported->warnings) err << "schedcheck import: warning: " << warning << "\n";
+  if (Outcome ok = trace::WriteImported(o.output, o.format, *imported); !ok) return fail(ok.message());
+  if (!o.quiet) {
+    out << "wrote " << o.output << " from " << o.inputs.size() << " input(s), format " << o.format << "\n";
+    out << Summary(*imported);
+    for (const auto& [key, value] : imported->labels) out << "label: " << key << "=" << value << "\n";
+  }
+  return 0;
+}
+
+void AddImportCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("import", "Import manifests, watch captures, simulator recordings or the openb "
+                                           "GPU trace into a trace (redacted to scheduling fields)");
+  auto o = std::make_shared<ImportCommandOptions>();
+  auto seed = std::make_shared<uint64_t>(0);
+  auto share = std::make_shared<double>(0);
+  auto strip = std::make_shared<bool>(false);
+  cmd->add_option("--from", o->format, "input format: manifests, watch, kss or openb")
+      ->required()
+      ->check(CLI::IsMember(trace::ImportFormats()));
+  cmd->add_option("inputs", o->inputs, "input files or folders")->required();
+  cmd->add_option("-o,--output", o->output, "output trace (written atomically)")->required();
+  cmd->add_option("--keep-annotations", o->keep_annotations, "annotation keys to keep (exact; several, or comma separated; put after the inputs); all others are dropped")
+      ->delimiter(',');
+  cmd->add_option("--start-time", o->start_time,
+                  "RFC 3339 time of t = 0 (manifests, openb: default 1970-01-01T00:00:00Z; watch, kss: default the "
+                  "earliest event)");
+  auto* keep = cmd->add_flag("--keep-bindings", o->keep_bindings,
+                "watch, kss: keep the capture's bindings (nodeName changes) in the API events; default: strip them "
+                "so the replayed scheduler places those pods itself (observed bindings are kept as records either way)");
+  cmd->add_flag("--strip-bindings", *strip, "watch, kss: the default (see --keep-bindings)")->excludes(keep);
+  cmd->add_flag("--arrival-only", o->arrival_only, "openb: no deletions");
+  auto* seed_opt = cmd->add_option("--shuffle-seed", *seed, "openb: every pod arrives at t = 0 in a seeded random order");
+  auto* share_opt = cmd->add_option("--target-gpu-share", *share,
+                                    "openb: resample pods (seeded by --shuffle-seed, default 1) until GPU requests reach "
+                                    "this multiple of cluster GPU capacity, e.g. 1.3");
+  cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
+  cmd->callback([=] {
+    if (seed_opt->count() > 0) o->shuffle_seed = *seed;
+    if (share_opt->count() > 0) o->target_gpu_share = *share;
+    *exit_code = RunImport(*o, std::cout, std::cerr);
+  });
+}
+
+}  // namespace schedcheck::cli

@@ -1,0 +1,236 @@
+#include "traces/importers/capture.h"
+
+#include <algorithm>
+
+#include "reference/api/rfc3339.h"
+
+namespace schedcheck::trace {
+namespace {
+
+std::string Str(const nlohmann::json& obj, const char* key) {
+  if (!obj.is_object()) return "";
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// The RFC 3339 time at `path` inside `obj`; nullopt when absent, null or empty.
+Result<std::optional<int64_t>> TimeAt(const nlohmann::json& obj, const std::vector<const char*>& path,
+                                      const std::string& where) {
+  const nlohmann::json* node = &obj;
+  std::string field;
+  for (const char* key : path) {
+    field += field.empty() ? key : std::string(".") + key;
+    if (!node->is_object()) return std::optional<int64_t>();
+    auto it = node->find(key);
+    if (it == node->end() || it->is_null()) return std::optional<int64_t>();
+    node = &*it;
+  }
+  if (!node->is_string()) return Error{where + ": field " + field + ": expected an RFC 3339 string"};
+  if (node->get_ref<const std::string&>().empty()) return std::optional<int64_t>();
+  auto t = reference::ParseRfc3339(node->get<std::string>());
+  if (!t.ok()) return Error{where + ": field " + field + ": " + t.message()};
+  return std::optional<int64_t>(*t);
+}
+
+// The latest of metadata.managedFields[].time and status.conditions[].lastTransitionTime.
+Result<std::optional<int64_t>> LatestChange(const nlohmann::json& obj, const std::string& where) {
+  std::optional<int64_t> latest;
+  auto scan = [&](const char* parent, const char* list, const char* key) -> Outcome {
+    if (!obj.contains(parent) || !obj[parent].is_object() || !obj[parent].contains(list)) return Outcome::Ok();
+    const nlohmann::json& items = obj[parent][list];
+    if (!items.is_array()) return Outcome::Ok();
+    for (size_t i = 0; i < items.size(); ++i) {
+      auto t = TimeAt(items[i], {key}, where + ": field " + parent + "." + list + "[" + std::to_string(i) + "]");
+      if (!t.ok()) return t.error();
+      if (*t && (!latest || **t > *latest)) latest = *t;
+    }
+    return Outcome::Ok();
+  };
+  if (Outcome ok = scan("metadata", "managedFields", "time"); !ok) return ok.error();
+  if (Outcome ok = scan("status", "conditions", "lastTransitionTime"); !ok) return ok.error();
+  return latest;
+}
+
+// Rule 2 of capture.h.
+Result<std::optional<int64_t>> ObjectTime(const nlohmann::json& obj, EventType type, const std::string& kind,
+                                          const std::string& where) {
+  std::vector<std::vector<const char*>> paths;
+  if (kind == "Event") {
+    paths = {{"lastTimestamp"}, {"eventTime"}, {"series", "lastObservedTime"}, {"deprecatedLastTimestamp"},
+             {"firstTimestamp"}};
+  } else if (type == ADDED) {
+    paths = {{"metadata", "creationTimestamp"}};
+  } else if (type == DELETED) {
+    paths = {{"metadata", "deletionTimestamp"}};
+  }
+  for (const auto& path : paths) {
+    auto t = TimeAt(obj, path, where);
+    if (!t.ok() || *t) return t;
+  }
+  return LatestChange(obj, where);
+}
+
+// A core/v1 or events.k8s.io/v1 Event with reason FailedScheduling about a pod: the attempt.
+bool AsFailedScheduling(const nlohmann::json& event, Attempt* attempt) {
+  if (Str(event, "reason") != "FailedScheduling") return false;
+  const nlohmann::json* ref = nullptr;
+  for (const char* key : {"involvedObject", "regarding"}) {
+    if (event.contains(key) && event[key].is_object()) ref = &event[key];
+  }
+  if (ref == nullptr || Str(*ref, "name").empty()) return false;
+  std::string ns = Str(*ref, "namespace");
+  attempt->set_pod((ns.empty() ? "default" : ns) + "/" + Str(*ref, "name"));
+  attempt->set_result(UNSCHEDULABLE);
+  attempt->set_message(!Str(event, "message").empty() ? Str(event, "message") : Str(event, "note"));
+  attempt->set_observed(true);
+  return true;
+}
+
+std::string PodKey(const k8s::Pod& pod) {
+  const std::string& ns = pod.metadata().namespace_();
+  return (ns.empty() ? "default" : ns) + "/" + pod.metadata().name();
+}
+
+bool Terminal(const k8s::Pod& pod) {
+  return pod.status().phase() == "Succeeded" || pod.status().phase() == "Failed";
+}
+
+}  // namespace
+
+CaptureBuilder::CaptureBuilder(const ImportOptions& options)
+    : options_(options), redactor_(options.keep_annotations) {}
+
+void CaptureBuilder::BeginFile(const std::string& path) {
+  if (out_of_order_in_file_ > 0) {
+    Warn(file_ + ": " + std::to_string(out_of_order_in_file_) + " events earlier than the event before them (first at " +
+         first_out_of_order_ + "); sorted stably by time");
+    AddToLabel(&imported_, "sorted.out_of_order", out_of_order_in_file_);
+  }
+  file_ = path;
+  last_time_in_file_.reset();
+  out_of_order_in_file_ = 0;
+  first_out_of_order_.clear();
+}
+
+void CaptureBuilder::NoteTime(const std::string& where, int64_t time) {
+  if (last_time_in_file_ && time < *last_time_in_file_ && out_of_order_in_file_++ == 0) first_out_of_order_ = where;
+  last_time_in_file_ = time;
+}
+
+Outcome CaptureBuilder::Add(CapturedEvent event) {
+  if (!event.object.is_object()) return Error{event.where + ": field object: expected a Kubernetes object"};
+  const std::string kind = Str(event.object, "kind");
+  if (kind.empty()) return Error{event.where + ": field object.kind: missing"};
+  Item item;
+  item.time_ns = event.explicit_time;
+  if (!item.time_ns) {
+    auto t = ObjectTime(event.object, event.type, kind, event.where + ": object");
+    if (!t.ok()) return t.error();
+    item.time_ns = *t ? *t : last_time_in_file_;
+  }
+  if (kind == "Event") {
+    if (event.type == DELETED || !AsFailedScheduling(event.object, item.record.mutable_attempt())) {
+      redactor_.SkipKind("Event");
+      return Outcome::Ok();
+    }
+    AddToLabel(&imported_, "observed.failed_scheduling", 1);
+    if (item.time_ns) NoteTime(event.where, *item.time_ns);
+    items_.push_back(std::move(item));
+    return Outcome::Ok();
+  }
+  if (!IsTraceKind(kind)) {
+    if (warned_kinds_.insert(kind).second) {
+      Warn(event.where + ": skipping objects of kind " + kind + " (not held by the trace; counted in skipped.kinds)");
+    }
+    redactor_.SkipKind(kind);
+    return Outcome::Ok();
+  }
+  ApiEvent* api = item.record.mutable_api();
+  api->set_type(event.type);
+  api->set_during_attempt(event.during_attempt);
+  if (Outcome ok = redactor_.Decode(event.object, kind, event.where + ": object", api); !ok) return ok;
+  if (item.time_ns) NoteTime(event.where, *item.time_ns);
+  items_.push_back(std::move(item));
+  return Outcome::Ok();
+}
+
+std::vector<Record> CaptureBuilder::ResolveBindings(std::vector<Item> items) {
+  struct PodState {
+    bool assigned = false;
+    bool stripped = false;  // bound in the capture, binding stripped: later updates dropped
+  };
+  std::map<std::string, PodState> pods;
+  std::map<std::string, int32_t> attempts;
+  std::vector<Record> out;
+  for (Item& item : items) {
+    Record& r = item.record;
+    r.set_time_ns(*item.time_ns);
+    if (r.has_attempt()) {
+      r.mutable_attempt()->set_attempt(++attempts[r.attempt().pod()]);
+      out.push_back(std::move(r));
+      continue;
+    }
+    if (!r.api().has_pod()) {
+      out.push_back(std::move(r));
+      continue;
+    }
+    k8s::Pod* pod = r.mutable_api()->mutable_pod();
+    const std::string key = PodKey(*pod);
+    auto it = pods.find(key);
+    if (it != pods.end() && it->second.stripped) {
+      if (r.api().type() == MODIFIED && !Terminal(*pod)) {
+        AddToLabel(&imported_, "stripped.updates", 1);
+        continue;  // the reference placed this pod itself; the capture's node would contradict it
+      }
+      pod->mutable_spec()->clear_node_name();
+    }
+    bool assigned = !pod->spec().node_name().empty();
+    if (r.api().type() == DELETED) {
+      pods.erase(key);
+    } else if (it == pods.end()) {
+      pods[key].assigned = assigned;
+    } else if (!it->second.assigned && !it->second.stripped && assigned) {
+      Record binding;
+      binding.set_time_ns(r.time_ns());
+      binding.mutable_binding()->set_pod(key);
+      binding.mutable_binding()->set_node(pod->spec().node_name());
+      binding.mutable_binding()->set_observed(true);
+      out.push_back(std::move(binding));
+      AddToLabel(&imported_, "observed.bindings", 1);
+      it->second.assigned = true;
+      if (options_.strip_bindings) {
+        it->second.stripped = true;
+        AddToLabel(&imported_, "stripped.updates", 1);
+        continue;
+      }
+    } else if (!it->second.stripped) {
+      it->second.assigned = assigned;
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Result<Imported> CaptureBuilder::Finish() && {
+  BeginFile("");
+  std::optional<int64_t> earliest;
+  int64_t untimed = 0;
+  for (const Item& item : items_) {
+    if (item.time_ns && (!earliest || *item.time_ns < *earliest)) earliest = item.time_ns;
+    untimed += item.time_ns ? 0 : 1;
+  }
+  if (untimed > 0) {
+    Warn(std::to_string(untimed) + " events have no time (no explicit time, none in the object, none before them in their file); placed at the earliest time");
+    AddToLabel(&imported_, "assumed.times", untimed);
+  }
+  for (Item& item : items_) {
+    if (!item.time_ns) item.time_ns = earliest ? *earliest : options_.start_unix_ns.value_or(0);
+  }
+  std::stable_sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) { return *a.time_ns < *b.time_ns; });
+  imported_.records = ResolveBindings(std::move(items_));
+  redactor_.AddLabels(&imported_);
+  if (Outcome ok = Finalize(options_.start_unix_ns, &imported_); !ok) return ok.error();
+  return std::move(imported_);
+}
+
+}  // namespace schedcheck::trace

@@ -1,0 +1,79 @@
+// The part of the watch and kss importers that does not depend on the file format: the event time
+// rule, kind dispatch with redaction, FailedScheduling Events, merging several files by time, and
+// turning a pending pod's nodeName becoming set into an observed binding (README.md "watch").
+//
+// Event time rule (first that applies):
+//  1. the capture's explicit time (watch: a top-level "time" beside "type" and "object"; kss:
+//     the record's "time");
+//  2. from the object: core/v1 Event → lastTimestamp, eventTime, series.lastObservedTime,
+//     deprecatedLastTimestamp, firstTimestamp; ADDED → metadata.creationTimestamp; DELETED →
+//     metadata.deletionTimestamp; then (any type) the latest of metadata.managedFields[].time and
+//     status.conditions[].lastTransitionTime;
+//  3. the previous imported event's time in the same file (skipped kinds do not count);
+//  4. the earliest time found anywhere in the input (t = 0 when there is none).
+#ifndef SCHEDCHECK_TRACES_IMPORTERS_CAPTURE_H_
+#define SCHEDCHECK_TRACES_IMPORTERS_CAPTURE_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reference/base/result.h"
+#include "traces/importers/imported.h"
+#include "traces/importers/redaction.h"
+#include "traces/trace.pb.h"
+
+namespace schedcheck::trace {
+
+struct CapturedEvent {
+  EventType type = ADDED;
+  nlohmann::json object;                  // the Kubernetes object as captured
+  std::string where;                      // "file: line N" for messages
+  std::optional<int64_t> explicit_time;   // Unix ns (rule 1)
+  bool during_attempt = false;            // CONTRACTS.md §2 "duringAttempt"
+};
+
+class CaptureBuilder {
+ public:
+  explicit CaptureBuilder(const ImportOptions& options);
+
+  // Starts the next input file (rule 3 and out-of-order reports are per file).
+  void BeginFile(const std::string& path);
+  // Adds one ADDED / MODIFIED / DELETED event. Errors (bad times, undecodable objects) name
+  // event.where and the field.
+  Outcome Add(CapturedEvent event);
+  // Counters for stream entries that carry no object change.
+  void CountIgnored(const std::string& label) { AddToLabel(&imported_, label, 1); }
+  void Warn(std::string message) { imported_.warnings.push_back(std::move(message)); }
+
+  // Sorts, detects observed bindings, applies --strip-bindings, and finalizes.
+  Result<Imported> Finish() &&;
+
+ private:
+  struct Item {
+    std::optional<int64_t> time_ns;
+    Record record;  // api, or an observed attempt (FailedScheduling)
+  };
+  Outcome AddEvent(CapturedEvent& event, int64_t* time, bool* has_time);
+  void NoteTime(const std::string& where, int64_t time);
+  std::vector<Record> ResolveBindings(std::vector<Item> items);
+
+  ImportOptions options_;
+  Redactor redactor_;
+  Imported imported_;
+  std::vector<Item> items_;
+  std::string file_;
+  std::optional<int64_t> last_time_in_file_;
+  int64_t out_of_order_in_file_ = 0;
+  std::string first_out_of_order_;
+  std::set<std::string> warned_kinds_;
+};
+
+}  // namespace schedcheck::trace
+
+#endif  // SCHEDCHECK_TRACES_IMPORTERS_CAPTURE_H_

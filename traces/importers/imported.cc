@@ -1,0 +1,127 @@
+#include "traces/importers/imported.h"
+
+#include <algorithm>
+#include <set>
+
+#include "reference/api/rfc3339.h"
+#include "traces/trace_format.h"
+#include "traces/trace_writer.h"
+
+namespace schedcheck::trace {
+namespace {
+
+constexpr size_t kMaxListedWarnings = 10;
+
+k8s::ObjectMeta* MutableMeta(ApiEvent* api) {
+  switch (api->object_case()) {
+    case ApiEvent::kPod:
+      return api->mutable_pod()->mutable_metadata();
+    case ApiEvent::kNode:
+      return api->mutable_node()->mutable_metadata();
+    case ApiEvent::kNamespace:
+      return api->mutable_namespace_()->mutable_metadata();
+    case ApiEvent::kPriorityClass:
+      return api->mutable_priority_class()->mutable_metadata();
+    case ApiEvent::kPodDisruptionBudget:
+      return api->mutable_pod_disruption_budget()->mutable_metadata();
+    case ApiEvent::OBJECT_NOT_SET:
+      break;
+  }
+  return nullptr;
+}
+
+std::string PodKey(const k8s::Pod& pod) {
+  const std::string& ns = pod.metadata().namespace_();
+  return (ns.empty() ? "default" : ns) + "/" + pod.metadata().name();
+}
+
+// Pods bound to a node that no Node record names (kept: the replayer accepts them).
+void FlagUnknownNodes(Imported* imported) {
+  std::set<std::string> nodes;
+  for (const Record& r : imported->records) {
+    if (r.has_api() && r.api().has_node()) nodes.insert(r.api().node().metadata().name());
+  }
+  std::set<std::string> flagged;
+  for (const Record& r : imported->records) {
+    if (!r.has_api() || !r.api().has_pod()) continue;
+    const std::string& node = r.api().pod().spec().node_name();
+    if (node.empty() || nodes.count(node) || flagged.count(PodKey(r.api().pod()))) continue;
+    flagged.insert(PodKey(r.api().pod()));
+    if (flagged.size() <= kMaxListedWarnings) {
+      imported->warnings.push_back("pod " + PodKey(r.api().pod()) + " is bound to node " + node +
+                                   ", which is not in the input (kept)");
+    }
+  }
+  if (flagged.empty()) return;
+  if (flagged.size() > kMaxListedWarnings) {
+    imported->warnings.push_back(std::to_string(flagged.size() - kMaxListedWarnings) +
+                                 " more pods bound to nodes not in the input");
+  }
+  AddToLabel(imported, "flagged.unknown_nodes", static_cast<int64_t>(flagged.size()));
+}
+
+}  // namespace
+
+void AddToLabel(Imported* imported, const std::string& key, int64_t n) {
+  auto it = imported->labels.find(key);
+  int64_t old = it == imported->labels.end() ? 0 : std::stoll(it->second);
+  imported->labels[key] = std::to_string(old + n);
+}
+
+std::string JoinCounts(const std::map<std::string, int64_t>& counts) {
+  std::string out;
+  for (const auto& [key, n] : counts) {
+    if (!out.empty()) out += ",";
+    out += key + "=" + std::to_string(n);
+  }
+  return out;
+}
+
+Outcome Finalize(std::optional<int64_t> start_unix_ns, Imported* imported) {
+  auto& records = imported->records;
+  std::stable_sort(records.begin(), records.end(),
+                   [](const Record& a, const Record& b) { return a.time_ns() < b.time_ns(); });
+  int64_t start = records.empty() ? 0 : records.front().time_ns();
+  if (start_unix_ns) {
+    if (!records.empty() && *start_unix_ns > start) {
+      return Error{"--start-time " + reference::FormatRfc3339(*start_unix_ns) +
+                   " is after the earliest event (" + reference::FormatRfc3339(start) + ")"};
+    }
+    start = *start_unix_ns;
+  }
+  int64_t next_rv = 1;
+  for (Record& r : records) {
+    r.set_time_ns(r.time_ns() - start);
+    if (!r.has_api()) continue;
+    k8s::ObjectMeta* meta = MutableMeta(r.mutable_api());
+    if (meta != nullptr && meta->resource_version().empty()) {
+      meta->set_resource_version(std::to_string(next_rv++));
+    }
+  }
+  if (next_rv > 1) AddToLabel(imported, "assigned.resource_versions", next_rv - 1);
+  FlagUnknownNodes(imported);
+  imported->start_unix_ns = start;
+  imported->labels["start_time"] = reference::FormatRfc3339(start);
+  return Outcome::Ok();
+}
+
+Header MakeImportHeader(const std::string& format, const Imported& imported) {
+  Header header;
+  header.set_format_version(kFormatVersion);
+  header.set_producer("schedcheck import --from " + format);
+  header.set_compat(std::string(kCompatLevel));
+  header.set_seed(imported.seed);
+  for (const auto& [key, value] : imported.labels) (*header.mutable_labels())[key] = value;
+  return header;
+}
+
+Outcome WriteImported(const std::string& path, const std::string& format, const Imported& imported) {
+  auto writer = TraceWriter::Open(path, MakeImportHeader(format, imported));
+  if (!writer.ok()) return writer.error();
+  for (const Record& r : imported.records) {
+    if (Outcome ok = (*writer)->Append(r); !ok) return ok;
+  }
+  return (*writer)->Finish();
+}
+
+}  // namespace schedcheck::trace

@@ -1,0 +1,103 @@
+#include "traces/importers/json_stream.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace schedcheck::trace {
+namespace {
+
+struct Position {
+  int line = 1;
+  int column = 1;
+};
+
+Position PositionOf(std::string_view text, size_t offset) {
+  Position p;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++p.line;
+      p.column = 1;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
+std::string Where(const std::string& source, std::string_view text, size_t offset) {
+  Position p = PositionOf(text, offset);
+  return source + ": line " + std::to_string(p.line) + ", column " + std::to_string(p.column);
+}
+
+// The end (one past) of the object or array starting at `begin`, or npos when unterminated.
+size_t EndOfCompound(std::string_view text, size_t begin) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = begin; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+}  // namespace
+
+Result<std::vector<Document>> ParseJsonStream(std::string_view text, const std::string& source,
+                                              bool unwrap_array) {
+  std::vector<Document> docs;
+  size_t pos = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;  // UTF-8 byte order mark
+  while (true) {
+    while (pos < text.size() && IsSpace(text[pos])) ++pos;
+    if (pos == text.size()) break;
+    if (text[pos] != '{' && text[pos] != '[') {
+      return Error{Where(source, text, pos) + ": JSON: expected an object ('{'), found '" +
+                   std::string(1, text[pos]) + "'"};
+    }
+    size_t end = EndOfCompound(text, pos);
+    if (end == std::string_view::npos) {
+      return Error{Where(source, text, pos) + ": JSON: value never ends (truncated stream?)"};
+    }
+    try {
+      docs.push_back({nlohmann::json::parse(text.substr(pos, end - pos)), PositionOf(text, pos).line});
+    } catch (const nlohmann::json::parse_error& e) {
+      size_t at = pos + (e.byte > 0 ? e.byte - 1 : 0);
+      std::string what = e.what();
+      size_t colon = what.find("]: ");  // drop nlohmann's "[json.exception.parse_error.101]" tag
+      return Error{Where(source, text, at) + ": JSON: " +
+                   (colon == std::string::npos ? what : what.substr(colon + 3))};
+    }
+    pos = end;
+  }
+  if (unwrap_array && docs.size() == 1 && docs[0].json.is_array()) {
+    std::vector<Document> items;
+    int line = docs[0].line;
+    for (auto& item : docs[0].json) items.push_back({std::move(item), line});
+    return items;
+  }
+  return docs;
+}
+
+Result<std::string> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot open file"};
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+}  // namespace schedcheck::trace

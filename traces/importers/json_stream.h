@@ -1,0 +1,27 @@
+// Streams of concatenated JSON values, as `kubectl get --watch -o json` prints them: objects one
+// after another, pretty-printed over many lines or several per line, separated by whitespace
+// only. Also reads JSON Lines and a single top-level array (its elements become the values).
+#ifndef SCHEDCHECK_TRACES_IMPORTERS_JSON_STREAM_H_
+#define SCHEDCHECK_TRACES_IMPORTERS_JSON_STREAM_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/base/result.h"
+#include "traces/k8s_json.h"
+
+namespace schedcheck::trace {
+
+// Splits `text` into its top-level JSON values; each Document carries the line its value starts
+// on. With `unwrap_array`, a text that is exactly one array yields the array's elements. Errors
+// name `source`, the line and the column: "w.json: line 7, column 12: JSON: ...".
+Result<std::vector<Document>> ParseJsonStream(std::string_view text, const std::string& source,
+                                              bool unwrap_array = false);
+
+// Reads a whole file ("F: cannot open file" on failure).
+Result<std::string> ReadWholeFile(const std::string& path);
+
+}  // namespace schedcheck::trace
+
+#endif  // SCHEDCHECK_TRACES_IMPORTERS_JSON_STREAM_H_

@@ -1,0 +1,71 @@
+#include "traces/importers/kss_importer.h"
+
+#include "gtest/gtest.h"
+#include "traces/importers/import_testing.h"
+
+namespace schedcheck::trace {
+namespace {
+
+using testing::Contains;
+using testing::Label;
+using testing::RecordsText;
+using testing::TestData;
+using testing::WriteTemp;
+
+constexpr int64_t kS = 1000000000;
+
+TEST(KssImporterTest, RecorderLinesBecomeSortedEventsWithObservedBindings) {
+  auto imported = ImportKss({TestData("kss/record.jsonl")}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  const auto& r = imported->records;
+  ASSERT_EQ(r.size(), 5u) << RecordsText(*imported);
+  EXPECT_EQ(r[0].api().node().metadata().name(), "sim-node-1");
+  EXPECT_EQ(r[1].api().pod().metadata().name(), "a");
+  EXPECT_EQ(r[1].time_ns(), 1 * kS);
+  EXPECT_EQ(r[2].binding().node(), "sim-node-1");
+  EXPECT_EQ(r[2].time_ns(), 2 * kS);
+  EXPECT_EQ(r[3].api().pod().metadata().name(), "b");  // written after a's Delete, happened before
+  EXPECT_EQ(r[3].time_ns(), 3 * kS);
+  EXPECT_EQ(r[4].api().type(), DELETED);
+  EXPECT_EQ(r[4].time_ns(), 4 * kS);
+  EXPECT_EQ(Label(*imported, "start_time"), "2024-05-01T08:00:00Z");
+  EXPECT_EQ(Label(*imported, "sorted.out_of_order"), "1");
+  EXPECT_EQ(Label(*imported, "skipped.kinds"), "StorageClass=1");
+  EXPECT_EQ(Label(*imported, "redacted.annotations"), "1");
+  EXPECT_FALSE(Contains(RecordsText(*imported), "kube-scheduler-simulator.sigs.k8s.io/result"));
+  ASSERT_EQ(imported->warnings.size(), 2u);  // the skipped kind, the out-of-order line
+}
+
+TEST(KssImporterTest, AcceptsAJsonArrayOfRecords) {
+  std::string path = WriteTemp("array.json",
+                               "[{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Add\",\"resource\":{\"kind\":\"Node\","
+                               "\"metadata\":{\"name\":\"n\"}}},\n {\"time\":\"2024-05-01T08:00:01Z\",\"event\":\"Add\","
+                               "\"resource\":{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"}}}]");
+  auto imported = ImportKss({path}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  ASSERT_EQ(imported->records.size(), 2u);
+  EXPECT_EQ(imported->records[1].time_ns(), kS);
+}
+
+TEST(KssImporterTest, BadRecordsNameFileLineAndField) {
+  struct Case {
+    std::string text;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Patch\",\"resource\":{\"kind\":\"Pod\"}}",
+       "k.jsonl: line 1: record 1: field event: unknown recorder event \"Patch\""},
+      {"\n{\"time\":\"2024-05-01\",\"event\":\"Add\",\"resource\":{\"kind\":\"Pod\"}}", "k.jsonl: line 2: record 1: field time"},
+      {"{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Add\"}", "k.jsonl: line 1: record 1: field resource"},
+      {"{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Add\",\"resource\":{\"kind\":\"Pod\"}}\n{\"event\":,}",
+       "k.jsonl: line 2, column 10: JSON"},
+  };
+  for (const Case& c : cases) {
+    auto imported = ImportKss({WriteTemp("k.jsonl", c.text)}, {});
+    ASSERT_FALSE(imported.ok()) << c.text;
+    EXPECT_TRUE(Contains(imported.message(), c.want)) << imported.message() << "\nwant: " << c.want;
+  }
+}
+
+}  // namespace
+}  // namespace schedcheck::trace

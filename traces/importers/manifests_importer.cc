@@ -1,0 +1,119 @@
+#include "traces/importers/manifests_importer.h"
+
+#include <array>
+#include <set>
+
+#include "traces/importers/input_files.h"
+#include "traces/importers/redaction.h"
+#include "traces/k8s_json.h"
+
+namespace schedcheck::trace {
+namespace {
+
+// Output groups, in order.
+enum Group { kNamespaces, kPriorityClasses, kPdbs, kNodes, kBoundPods, kPendingPods, kGroups };
+
+class Loader {
+ public:
+  explicit Loader(const ImportOptions& options) : redactor_(options.keep_annotations) {}
+
+  Outcome AddObject(const nlohmann::json& obj, const std::string& where);
+  Imported Take(int64_t time_ns);
+
+ private:
+  Redactor redactor_;
+  std::array<std::vector<ApiEvent>, kGroups> groups_;
+  std::set<std::string> warned_kinds_;
+  std::vector<std::string> warnings_;
+};
+
+Outcome Loader::AddObject(const nlohmann::json& obj, const std::string& where) {
+  if (!obj.is_object()) return Error{where + ": expected a Kubernetes object"};
+  auto kind_it = obj.find("kind");
+  std::string kind = kind_it != obj.end() && kind_it->is_string() ? kind_it->get<std::string>() : "";
+  if (kind.empty()) return Error{where + ": field kind: missing"};
+  if (kind.size() >= 4 && kind.compare(kind.size() - 4, 4, "List") == 0) {
+    if (!obj.contains("items") || !obj["items"].is_array()) return Error{where + ": field items: expected a list"};
+    std::string item_kind = kind == "List" ? "" : kind.substr(0, kind.size() - 4);  // PodList items may omit kind
+    for (size_t i = 0; i < obj["items"].size(); ++i) {
+      nlohmann::json item = obj["items"][i];
+      if (item.is_object() && !item.contains("kind") && !item_kind.empty()) item["kind"] = item_kind;
+      if (Outcome ok = AddObject(item, where + ": items[" + std::to_string(i) + "]"); !ok) return ok;
+    }
+    return Outcome::Ok();
+  }
+  if (!IsTraceKind(kind)) {
+    if (warned_kinds_.insert(kind).second) {
+      warnings_.push_back(where + ": skipping objects of kind " + kind + " (counted in skipped.kinds)");
+    }
+    redactor_.SkipKind(kind);
+    return Outcome::Ok();
+  }
+  ApiEvent event;
+  event.set_type(ADDED);
+  if (Outcome ok = redactor_.Decode(obj, kind, where, &event); !ok) return ok;
+  Group group = kNamespaces;
+  switch (event.object_case()) {
+    case ApiEvent::kPod:
+      group = event.pod().spec().node_name().empty() ? kPendingPods : kBoundPods;
+      break;
+    case ApiEvent::kNode:
+      group = kNodes;
+      break;
+    case ApiEvent::kPriorityClass:
+      group = kPriorityClasses;
+      break;
+    case ApiEvent::kPodDisruptionBudget:
+      group = kPdbs;
+      break;
+    default:
+      break;
+  }
+  groups_[group].push_back(std::move(event));
+  return Outcome::Ok();
+}
+
+Imported Loader::Take(int64_t time_ns) {
+  Imported out;
+  for (auto& group : groups_) {
+    for (ApiEvent& event : group) {
+      Record r;
+      r.set_time_ns(time_ns);
+      *r.mutable_api() = std::move(event);
+      out.records.push_back(std::move(r));
+    }
+  }
+  AddToLabel(&out, "imported.pods", static_cast<int64_t>(groups_[kBoundPods].size() + groups_[kPendingPods].size()));
+  AddToLabel(&out, "imported.nodes", static_cast<int64_t>(groups_[kNodes].size()));
+  redactor_.AddLabels(&out);
+  out.warnings = std::move(warnings_);
+  return out;
+}
+
+}  // namespace
+
+Result<Imported> ImportManifests(const std::vector<std::string>& inputs, const ImportOptions& options) {
+  auto files = ExpandInputs(inputs, {".yaml", ".yml", ".json", ".jsonl"});
+  if (!files.ok()) return files.error();
+  Loader loader(options);
+  for (const std::string& file : *files) {
+    auto docs = ReadDocumentsFile(file);
+    if (!docs.ok()) return docs.error();
+    for (const Document& doc : *docs) {
+      std::string where = file + ": line " + std::to_string(doc.line);
+      if (doc.json.is_array()) {
+        for (size_t i = 0; i < doc.json.size(); ++i) {
+          if (Outcome ok = loader.AddObject(doc.json[i], where + ": [" + std::to_string(i) + "]"); !ok) return ok.error();
+        }
+      } else if (Outcome ok = loader.AddObject(doc.json, where); !ok) {
+        return ok.error();
+      }
+    }
+  }
+  int64_t start = options.start_unix_ns.value_or(0);
+  Imported imported = loader.Take(start);
+  if (Outcome ok = Finalize(start, &imported); !ok) return ok.error();
+  return imported;
+}
+
+}  // namespace schedcheck::trace

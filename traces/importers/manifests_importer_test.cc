@@ -1,0 +1,80 @@
+#include "traces/importers/manifests_importer.h"
+
+#include "gtest/gtest.h"
+#include "reference/api/rfc3339.h"
+#include "traces/importers/import_testing.h"
+
+namespace schedcheck::trace {
+namespace {
+
+using testing::Contains;
+using testing::Label;
+using testing::RecordsText;
+using testing::TestData;
+using testing::WriteTemp;
+
+std::string Name(const Record& r) {
+  const ApiEvent& a = r.api();
+  if (a.has_pod()) return "Pod " + a.pod().metadata().name();
+  if (a.has_node()) return "Node " + a.node().metadata().name();
+  if (a.has_namespace_()) return "Namespace " + a.namespace_().metadata().name();
+  if (a.has_priority_class()) return "PriorityClass " + a.priority_class().metadata().name();
+  return "PodDisruptionBudget " + a.pod_disruption_budget().metadata().name();
+}
+
+TEST(ManifestsImporterTest, InitialStateInDocumentedOrderAtTimeZero) {
+  ImportOptions options;
+  options.keep_annotations = {"schedcheck.io/keep"};
+  auto imported = ImportManifests({TestData("manifests")}, options);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  std::vector<std::string> names;
+  for (const Record& r : imported->records) {
+    EXPECT_EQ(r.time_ns(), 0);
+    EXPECT_EQ(r.api().type(), ADDED);
+    names.push_back(Name(r));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"Namespace shop", "PriorityClass high", "Node node-a", "Node node-b",
+                                             "Pod web-0", "Pod job-1", "Pod job-2"}));
+  EXPECT_EQ(Label(*imported, "start_time"), "1970-01-01T00:00:00Z");
+  EXPECT_EQ(Label(*imported, "skipped.kinds"), "Secret=1,Service=1");
+  EXPECT_EQ(Label(*imported, "redacted.annotations"), "3");
+  EXPECT_EQ(Label(*imported, "imported.pods"), "3");
+  const std::string paths = Label(*imported, "redacted.paths");
+  for (const char* want : {"Pod:spec.containers[].command=1", "Pod:spec.containers[].args=1",
+                           "Pod:spec.containers[].env=2", "Pod:spec.volumes[].secret=1"}) {
+    EXPECT_TRUE(Contains(paths, want)) << want << " not in " << paths;
+  }
+  const std::string text = RecordsText(*imported);
+  for (const char* secret : {"hunter2", "s3cr3t", "do-not-leak", "db-creds", "payments", "\"other\""}) {
+    EXPECT_FALSE(Contains(text, secret)) << secret << " leaked into:\n" << text;
+  }
+  EXPECT_TRUE(Contains(text, "\"schedcheck.io/keep\":\"yes\""));
+  EXPECT_TRUE(Contains(text, "\"claimName\":\"web-data\""));  // PVC claims matter to scheduling
+}
+
+TEST(ManifestsImporterTest, StartTimeSetsTheEpoch) {
+  ImportOptions options;
+  options.start_unix_ns = *reference::ParseRfc3339("2024-01-02T03:04:05Z");
+  auto imported = ImportManifests({TestData("manifests/cluster.yaml")}, options);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_EQ(Label(*imported, "start_time"), "2024-01-02T03:04:05Z");
+  EXPECT_EQ(imported->records.front().time_ns(), 0);
+}
+
+TEST(ManifestsImporterTest, BadInputNamesFileLineAndField) {
+  auto yaml = ImportManifests({WriteTemp("bad.yaml", "kind: Pod\nmetadata:\n  name: [unclosed\n")}, {});
+  ASSERT_FALSE(yaml.ok());
+  EXPECT_TRUE(Contains(yaml.message(), "bad.yaml: line ")) << yaml.message();
+  auto field = ImportManifests({WriteTemp("bad2.yaml", "kind: Node\nmetadata:\n  name: n\n---\nkind: Pod\nspec:\n  priority: high\n")}, {});
+  ASSERT_FALSE(field.ok());
+  EXPECT_TRUE(Contains(field.message(), "bad2.yaml: line 5")) << field.message();
+  auto kind = ImportManifests({WriteTemp("bad3.json", "{\"metadata\": {\"name\": \"x\"}}")}, {});
+  ASSERT_FALSE(kind.ok());
+  EXPECT_TRUE(Contains(kind.message(), "bad3.json: line 1: field kind: missing")) << kind.message();
+  auto missing = ImportManifests({"/nonexistent/x.yaml"}, {});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(Contains(missing.message(), "/nonexistent/x.yaml: no such file")) << missing.message();
+}
+
+}  // namespace
+}  // namespace schedcheck::trace

@@ -1,0 +1,107 @@
+#include "traces/importers/redaction.h"
+
+#include "traces/k8s_json.h"
+
+namespace schedcheck::trace {
+namespace {
+
+// Values that carry no information (proto3 JSON omits them, so their absence is no loss).
+bool IsEmptyValue(const nlohmann::json& v) {
+  if (v.is_null()) return true;
+  if (v.is_boolean()) return !v.get<bool>();
+  if (v.is_number()) return v.get<double>() == 0;
+  if (v.is_string()) return v.get_ref<const std::string&>().empty();
+  return v.empty();  // object or array
+}
+
+template <typename Message>
+Outcome Store(Result<Message> decoded, Message* target, k8s::ObjectMeta** meta) {
+  if (!decoded.ok()) return decoded.error();
+  *target = std::move(*decoded);
+  *meta = target->mutable_metadata();
+  return Outcome::Ok();
+}
+
+}  // namespace
+
+bool IsTraceKind(const std::string& kind) {
+  return kind == "Pod" || kind == "Node" || kind == "Namespace" || kind == "PriorityClass" ||
+         kind == "PodDisruptionBudget";
+}
+
+Redactor::Redactor(const std::vector<std::string>& keep_annotations)
+    : keep_annotations_(keep_annotations.begin(), keep_annotations.end()) {}
+
+Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind, const std::string& where,
+                         ApiEvent* event) {
+  k8s::ObjectMeta* meta = nullptr;
+  const google::protobuf::Message* message = nullptr;
+  Outcome ok;
+  if (kind == "Pod") {
+    ok = Store(PodFromJson(object, where), event->mutable_pod(), &meta);
+    message = &event->pod();
+  } else if (kind == "Node") {
+    ok = Store(NodeFromJson(object, where), event->mutable_node(), &meta);
+    message = &event->node();
+  } else if (kind == "Namespace") {
+    ok = Store(NamespaceFromJson(object, where), event->mutable_namespace_(), &meta);
+    message = &event->namespace_();
+  } else if (kind == "PriorityClass") {
+    ok = Store(PriorityClassFromJson(object, where), event->mutable_priority_class(), &meta);
+    message = &event->priority_class();
+  } else if (kind == "PodDisruptionBudget") {
+    ok = Store(PdbFromJson(object, where), event->mutable_pod_disruption_budget(), &meta);
+    message = &event->pod_disruption_budget();
+  } else {
+    return Error{where + ": field kind: " + kind + " is not a kind the trace holds"};
+  }
+  if (!ok) return ok;
+  kind_ = kind;
+  CountDropped(object, nlohmann::json::parse(ToJson(*message), nullptr, false), "");
+  StripAnnotations(meta);
+  return Outcome::Ok();
+}
+
+void Redactor::CountDropped(const nlohmann::json& in, const nlohmann::json& out, const std::string& path) {
+  if (in.is_object()) {
+    for (const auto& [key, value] : in.items()) {
+      if (IsEmptyValue(value)) continue;
+      std::string child = path.empty() ? key : path + "." + key;
+      if (!out.is_object() || !out.contains(key)) {
+        ++fields_;
+        ++paths_[kind_ + ":" + child];
+        continue;
+      }
+      CountDropped(value, out[key], child);
+    }
+  } else if (in.is_array() && out.is_array() && in.size() == out.size()) {
+    for (size_t i = 0; i < in.size(); ++i) CountDropped(in[i], out[i], path + "[]");
+  }
+}
+
+void Redactor::StripAnnotations(k8s::ObjectMeta* meta) {
+  auto* annotations = meta->mutable_annotations();
+  for (auto it = annotations->begin(); it != annotations->end();) {
+    if (keep_annotations_.count(it->first)) {
+      ++it;
+    } else {
+      ++annotations_;
+      it = annotations->erase(it);
+    }
+  }
+}
+
+int64_t Redactor::skipped() const {
+  int64_t n = 0;
+  for (const auto& [kind, count] : skipped_kinds_) n += count;
+  return n;
+}
+
+void Redactor::AddLabels(Imported* imported) const {
+  AddToLabel(imported, "redacted.annotations", annotations_);
+  AddToLabel(imported, "redacted.fields", fields_);
+  if (!paths_.empty()) imported->labels["redacted.paths"] = JoinCounts(paths_);
+  if (!skipped_kinds_.empty()) imported->labels["skipped.kinds"] = JoinCounts(skipped_kinds_);
+}
+
+}  // namespace schedcheck::trace

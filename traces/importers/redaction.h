@@ -1,0 +1,58 @@
+// Redacting decoder shared by the manifests, watch and kss importers: turns one Kubernetes object
+// (JSON tree) into the ApiEvent object of its kind, keeping only what traces/k8s.proto holds (the
+// scheduling-relevant subset) and only the annotations asked for, and counts what was dropped:
+//   redacted.annotations  annotations removed
+//   redacted.fields       input fields with a non-empty value that did not survive decoding
+//   redacted.paths        the same per field path, e.g. "Pod:spec.containers[].env=3"
+//   skipped.kinds         objects of kinds the trace does not hold, e.g. "Secret=1,Service=3"
+#ifndef SCHEDCHECK_TRACES_IMPORTERS_REDACTION_H_
+#define SCHEDCHECK_TRACES_IMPORTERS_REDACTION_H_
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reference/base/result.h"
+#include "traces/importers/imported.h"
+#include "traces/trace.pb.h"
+
+namespace schedcheck::trace {
+
+// True for the kinds an ApiEvent can hold: Pod, Node, Namespace, PriorityClass,
+// PodDisruptionBudget.
+bool IsTraceKind(const std::string& kind);
+
+class Redactor {
+ public:
+  explicit Redactor(const std::vector<std::string>& keep_annotations);
+
+  // Decodes `object` (REQUIRES: IsTraceKind(kind)) into the matching field of `event`. Errors
+  // name `where` and the field.
+  Outcome Decode(const nlohmann::json& object, const std::string& kind, const std::string& where,
+                 ApiEvent* event);
+  // Counts an object of a kind the trace does not hold.
+  void SkipKind(const std::string& kind) { ++skipped_kinds_[kind.empty() ? "(none)" : kind]; }
+  int64_t skipped() const;
+
+  // Writes the labels listed above into `imported` (skipped.kinds only when something was).
+  void AddLabels(Imported* imported) const;
+
+ private:
+  void CountDropped(const nlohmann::json& in, const nlohmann::json& out, const std::string& path);
+  void StripAnnotations(k8s::ObjectMeta* meta);
+
+  std::set<std::string> keep_annotations_;
+  std::string kind_;  // of the object being decoded, prefixes paths_
+  int64_t annotations_ = 0;
+  int64_t fields_ = 0;
+  std::map<std::string, int64_t> paths_;
+  std::map<std::string, int64_t> skipped_kinds_;
+};
+
+}  // namespace schedcheck::trace
+
+#endif  // SCHEDCHECK_TRACES_IMPORTERS_REDACTION_H_

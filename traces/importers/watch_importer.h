@@ -1,0 +1,23 @@
+// `schedcheck import --from watch`: streams printed by `kubectl get pods,nodes,... -A --watch
+// -o json --output-watch-events` (concatenated JSON objects {"type", "object"}, optionally with a
+// top-level "time" (RFC 3339, wins over the object's times) and "duringAttempt"), one or more
+// files or folders merged by time. BOOKMARK entries are ignored, ERROR entries counted and
+// reported. Objects printed without the event wrapper (plain --watch) are ADDED the first time
+// their kind/namespace/name appears and MODIFIED after. Times, observed decisions and bindings:
+// capture.h and README.md.
+#ifndef SCHEDCHECK_TRACES_IMPORTERS_WATCH_IMPORTER_H_
+#define SCHEDCHECK_TRACES_IMPORTERS_WATCH_IMPORTER_H_
+
+#include <string>
+#include <vector>
+
+#include "reference/base/result.h"
+#include "traces/importers/imported.h"
+
+namespace schedcheck::trace {
+
+Result<Imported> ImportWatch(const std::vector<std::string>& inputs, const ImportOptions& options);
+
+}  // namespace schedcheck::trace
+
+#endif  // SCHEDCHECK_TRACES_IMPORTERS_WATCH_IMPORTER_H_

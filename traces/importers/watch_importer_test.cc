@@ -1,0 +1,144 @@
+#include "traces/importers/watch_importer.h"
+
+#include "gtest/gtest.h"
+#include "traces/importers/import_testing.h"
+
+namespace schedcheck::trace {
+namespace {
+
+using testing::Contains;
+using testing::Label;
+using testing::RecordsText;
+using testing::TestData;
+using testing::WriteTemp;
+
+constexpr int64_t kS = 1000000000;
+
+Result<Imported> ImportBoth(bool strip) {
+  ImportOptions options;
+  options.strip_bindings = strip;
+  return ImportWatch({TestData("watch/capture.json"), TestData("watch/capture2.json")}, options);
+}
+
+std::string Describe(const Record& r) {
+  if (r.has_attempt()) return "attempt " + r.attempt().pod();
+  if (r.has_binding()) return "binding " + r.binding().pod() + "->" + r.binding().node();
+  std::string name = r.api().has_pod() ? r.api().pod().metadata().name() : r.api().node().metadata().name();
+  return EventType_Name(r.api().type()) + " " + name;
+}
+
+TEST(WatchImporterTest, MergesFilesByTimeAndStripsObservedBindings) {
+  auto imported = ImportBoth(/*strip=*/true);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  struct Want {
+    int64_t t_ns;
+    std::string what;
+  };
+  const std::vector<Want> want = {{0, "ADDED node-a"},         {2 * kS, "ADDED p3"},       {2 * kS, "MODIFIED p3"},
+                                  {3 * kS, "ADDED p2"},        {5 * kS, "ADDED p1"},       {6 * kS, "attempt default/p1"},
+                                  {9 * kS, "binding default/p1->node-a"}, {60 * kS, "DELETED p1"}};
+  ASSERT_EQ(imported->records.size(), want.size()) << RecordsText(*imported);
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(imported->records[i].time_ns(), want[i].t_ns) << i;
+    EXPECT_EQ(Describe(imported->records[i]), want[i].what) << i;
+  }
+  const Record& attempt = imported->records[5];
+  EXPECT_TRUE(attempt.attempt().observed());
+  EXPECT_EQ(attempt.attempt().result(), UNSCHEDULABLE);
+  EXPECT_EQ(attempt.attempt().attempt(), 1);
+  EXPECT_EQ(attempt.attempt().message(), "0/1 nodes are available: 1 Insufficient cpu.");
+  EXPECT_TRUE(imported->records[6].binding().observed());
+  // The deletion of a pod the reference placed itself carries no node of the capture.
+  EXPECT_EQ(imported->records[7].api().pod().spec().node_name(), "");
+  EXPECT_EQ(Label(*imported, "start_time"), "2024-03-01T10:00:00Z");
+  EXPECT_EQ(Label(*imported, "observed.bindings"), "1");
+  EXPECT_EQ(Label(*imported, "observed.failed_scheduling"), "1");
+  EXPECT_EQ(Label(*imported, "stripped.updates"), "2");
+  EXPECT_EQ(Label(*imported, "ignored.bookmarks"), "1");
+  EXPECT_EQ(Label(*imported, "watch.errors"), "1");
+  EXPECT_EQ(Label(*imported, "skipped.kinds"), "ConfigMap=1");
+  EXPECT_EQ(Label(*imported, "sorted.out_of_order"), "1");  // p3 before p2 in capture2.json
+  EXPECT_EQ(Label(*imported, "flagged.unknown_nodes"), "1");  // p3 on node-zz
+  EXPECT_EQ(Label(*imported, "redacted.annotations"), "1");
+  EXPECT_EQ(Label(*imported, "assigned.resource_versions"), "4");
+}
+
+TEST(WatchImporterTest, ExplicitTimeWinsAndUntimedEventsTakeThePreviousTime) {
+  auto imported = ImportBoth(true);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  // p2's creationTimestamp is 09:00, its explicit time 10:00:03; p3's MODIFIED has no time at all.
+  EXPECT_EQ(imported->records[3].time_ns(), 3 * kS);
+  EXPECT_EQ(imported->records[2].time_ns(), 2 * kS);
+  // Objects without resourceVersion get increasing ones in event order; captured ones are kept.
+  EXPECT_EQ(imported->records[0].api().node().metadata().resource_version(), "1");
+  EXPECT_EQ(imported->records[1].api().pod().metadata().resource_version(), "2");
+  EXPECT_EQ(imported->records[2].api().pod().metadata().resource_version(), "3");
+  EXPECT_EQ(imported->records[4].api().pod().metadata().resource_version(), "100");
+}
+
+TEST(WatchImporterTest, KeepBindingsKeepsTheCapturedNodeNameChanges) {
+  auto imported = ImportBoth(/*strip=*/false);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  ASSERT_EQ(imported->records.size(), 10u) << RecordsText(*imported);
+  EXPECT_EQ(Describe(imported->records[6]), "binding default/p1->node-a");
+  EXPECT_EQ(Describe(imported->records[7]), "MODIFIED p1");
+  EXPECT_EQ(imported->records[7].api().pod().spec().node_name(), "node-a");
+  EXPECT_EQ(Label(*imported, "stripped.updates"), "<absent>");
+}
+
+TEST(WatchImporterTest, RedactsEverythingOutsideTheSchedulingFields) {
+  auto imported = ImportBoth(true);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  const std::string text = RecordsText(*imported);
+  for (const char* secret : {"hunter2", "TOKEN", "secret-note", "managedFields", "\"value\""}) {
+    EXPECT_FALSE(Contains(text, secret)) << secret << " leaked into:\n" << text;
+  }
+  EXPECT_TRUE(Contains(Label(*imported, "redacted.paths"), "Pod:spec.containers[].env=1"));
+  EXPECT_TRUE(Contains(Label(*imported, "redacted.paths"), "Node:metadata.managedFields=1"));
+}
+
+TEST(WatchImporterTest, KeepAnnotationsKeepsOnlyTheNamedKeys) {
+  ImportOptions options;
+  options.keep_annotations = {"secret-note"};
+  auto imported = ImportWatch({TestData("watch/capture.json")}, options);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(Contains(RecordsText(*imported), "\"secret-note\":\"the password is hunter2\""));
+  EXPECT_EQ(Label(*imported, "redacted.annotations"), "0");
+}
+
+TEST(WatchImporterTest, PlainWatchOutputWithoutEventWrapper) {
+  std::string path = WriteTemp("plain.json",
+                               "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\",\"creationTimestamp\":\"2024-01-01T00:00:00Z\"}}\n"
+                               "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\"},\"spec\":{\"nodeName\":\"n\"}}\n");
+  auto imported = ImportWatch({path}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  ASSERT_EQ(imported->records.size(), 2u);  // ADDED x, then the binding (its update is stripped)
+  EXPECT_EQ(imported->records[0].api().type(), ADDED);
+  EXPECT_EQ(imported->records[1].binding().node(), "n");
+  EXPECT_EQ(Label(*imported, "observed.bindings"), "1");
+}
+
+TEST(WatchImporterTest, BadInputNamesFileLineAndField) {
+  struct Case {
+    std::string text;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"}}\n{\"type\": \"ADDED\",, \"object\": {}}\n", "bad.json: line 2, column 18: JSON: "},
+      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"}\n", "bad.json: line 1, column 1: JSON: value never ends"},
+      {"\n\n{\"type\":\"ADDED\",\"time\":\"yesterday\",\"object\":{\"kind\":\"Pod\"}}", "bad.json: line 3: field time: invalid RFC 3339"},
+      {"{\"type\":\"UPSERT\",\"object\":{\"kind\":\"Pod\"}}", "bad.json: line 1: field type: unknown watch event type \"UPSERT\""},
+      {"{\"type\":\"ADDED\",\"object\":{\"metadata\":{}}}", "bad.json: line 1: field object.kind: missing"},
+      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"spec\":{\"priority\":\"high\"}}}", "bad.json: line 1: object"},
+      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"metadata\":{\"creationTimestamp\":\"2024-13-01T00:00:00Z\"}}}",
+       "bad.json: line 1: object: field metadata.creationTimestamp: invalid RFC 3339"},
+  };
+  for (const Case& c : cases) {
+    auto imported = ImportWatch({WriteTemp("bad.json", c.text)}, {});
+    ASSERT_FALSE(imported.ok()) << c.text;
+    EXPECT_TRUE(Contains(imported.message(), c.want)) << imported.message() << "\nwant: " << c.want;
+  }
+}
+
+}  // namespace
+}  // namespace schedcheck::trace
