@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace schedcheck::reference {
 
@@ -41,6 +42,7 @@ class CycleState {
     auto copy = std::make_unique<CycleState>();
     for (const auto& [key, value] : data_) copy->data_[key] = value ? value->Clone() : nullptr;
     copy->skip_filter_plugins = skip_filter_plugins;
+    copy->skip_filter_mask = skip_filter_mask;
     copy->skip_score_plugins = skip_score_plugins;
     return copy;
   }
@@ -49,6 +51,9 @@ class CycleState {
   // and whose PreScore returned Skip (their Score is not run).
   std::set<std::string, std::less<>> skip_filter_plugins;
   std::set<std::string, std::less<>> skip_score_plugins;
+  // skip_filter_plugins as one flag per filter plugin of the framework that ran PreFilter (by
+  // position), so the per-node filter loop does not look names up. Empty: use the set.
+  std::vector<char> skip_filter_mask;
 
  private:
   std::map<std::string, std::unique_ptr<StateData>, std::less<>> data_;

@@ -61,6 +61,10 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilt
     }
   }
   state.skip_filter_plugins = std::move(skip);
+  state.skip_filter_mask.assign(filter_.size(), 0);
+  for (size_t i = 0; i < filter_.size(); ++i) {
+    state.skip_filter_mask[i] = state.skip_filter_plugins.count(filter_[i]->Name()) > 0;
+  }
   *result = std::move(merged);
   return Status();
 }
@@ -86,8 +90,10 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const Pod& p
 }
 
 Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const {
-  for (FilterPlugin* pl : filter_) {
-    if (state.skip_filter_plugins.count(pl->Name())) continue;
+  const bool use_mask = state.skip_filter_mask.size() == filter_.size();
+  for (size_t i = 0; i < filter_.size(); ++i) {
+    FilterPlugin* pl = filter_[i];
+    if (use_mask ? state.skip_filter_mask[i] != 0 : state.skip_filter_plugins.count(pl->Name()) > 0) continue;
     Status s = pl->Filter(state, pod, node);
     if (!s.IsSuccess()) {
       if (!s.IsRejected()) s = WrapError("running " + Quoted(pl->Name()) + " filter plugin: ", s);

@@ -163,7 +163,10 @@ Status ScoreResourceAllocation(const NodeInfo& node, const Pod& pod,
   *score = 0;
   if (node.node() == nullptr) return Status::Error("node not found");
   if (resources.empty()) return Status::Error("resources not found");
-  std::vector<int64_t> requested(resources.size(), 0), allocatable(resources.size(), 0);
+  // Reused buffers: this runs for every node and score plugin in the hot path.
+  static thread_local std::vector<int64_t> requested, allocatable;
+  requested.assign(resources.size(), 0);
+  allocatable.assign(resources.size(), 0);
   for (size_t i = 0; i < resources.size(); ++i) {
     AllocatableRequest ar =
         CalculateResourceAllocatableRequest(node, pod, resources[i].name, use_requested);
