@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <vector>
 
 namespace schedcheck::reference {
@@ -25,22 +26,35 @@ class CycleState {
   CycleState(const CycleState&) = delete;
   CycleState& operator=(const CycleState&) = delete;
 
-  void Write(std::string key, std::unique_ptr<StateData> data) {
-    data_[std::move(key)] = std::move(data);
+  void Write(std::string_view key, std::unique_ptr<StateData> data) {
+    const std::type_info* type = data ? &typeid(*data) : nullptr;
+    if (Entry* e = Find(key)) {
+      e->data = std::move(data);
+      e->type = type;
+      return;
+    }
+    entries_.push_back({std::string(key), std::move(data), type});
   }
   // Null when absent (plugins turn that into an Error status, as upstream's "not found").
   StateData* Read(std::string_view key) const {
-    auto it = data_.find(key);
-    return it == data_.end() ? nullptr : it->second.get();
+    const Entry* e = Find(key);
+    return e == nullptr ? nullptr : e->data.get();
   }
+  // The value as T, or null when absent or of another type. Plugins read their state for every
+  // node, so the exact-type case avoids dynamic_cast.
   template <typename T>
   T* ReadAs(std::string_view key) const {
-    return dynamic_cast<T*>(Read(key));
+    const Entry* e = Find(key);
+    if (e == nullptr || e->data == nullptr) return nullptr;
+    if (*e->type == typeid(T)) return static_cast<T*>(e->data.get());
+    return dynamic_cast<T*>(e->data.get());
   }
 
   std::unique_ptr<CycleState> Clone() const {
     auto copy = std::make_unique<CycleState>();
-    for (const auto& [key, value] : data_) copy->data_[key] = value ? value->Clone() : nullptr;
+    for (const Entry& e : entries_) {
+      copy->entries_.push_back({e.key, e.data ? e.data->Clone() : nullptr, e.type});
+    }
     copy->skip_filter_plugins = skip_filter_plugins;
     copy->skip_filter_mask = skip_filter_mask;
     copy->skip_score_plugins = skip_score_plugins;
@@ -56,7 +70,23 @@ class CycleState {
   std::vector<char> skip_filter_mask;
 
  private:
-  std::map<std::string, std::unique_ptr<StateData>, std::less<>> data_;
+  struct Entry {
+    std::string key;
+    std::unique_ptr<StateData> data;
+    const std::type_info* type = nullptr;
+  };
+  // A handful of entries per cycle: a linear scan beats a tree.
+  const Entry* Find(std::string_view key) const {
+    for (const Entry& e : entries_) {
+      if (e.key.size() == key.size() && e.key == key) return &e;
+    }
+    return nullptr;
+  }
+  Entry* Find(std::string_view key) {
+    return const_cast<Entry*>(static_cast<const CycleState*>(this)->Find(key));
+  }
+
+  std::vector<Entry> entries_;
 };
 
 }  // namespace schedcheck::reference
