@@ -199,7 +199,9 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   table->raw.assign(n * p, 0);
   table->normalized.assign(n * p, 0);
   table->totals.assign(n, 0);
-  NodeScoreList scores(n);  // names once per cycle; plugins overwrite only the scores
+  // Reused across cycles so that assigning names reuses their buffers; plugins only change scores.
+  static thread_local NodeScoreList scores;
+  scores.resize(n);
   for (size_t i = 0; i < n; ++i) scores[i].name = nodes[i]->name();
   size_t j = 0;
   for (ScorePlugin* pl : score_) {

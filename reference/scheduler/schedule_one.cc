@@ -86,10 +86,13 @@ std::string PodScheduler::SelectHost(const std::vector<const NodeInfo*>& nodes, 
       if (rng_.Uniform(count) == 0) selected = i;
     }
   }
+  // Every top-scoring node, sorted by name (views first: sorting strings would move them).
+  std::vector<std::string_view> top;
   for (size_t i = 0; i < totals.size(); ++i) {
-    if (totals[i] == max_score) ties->push_back(nodes[i]->name());
+    if (totals[i] == max_score) top.push_back(nodes[i]->name());
   }
-  std::sort(ties->begin(), ties->end());
+  std::sort(top.begin(), top.end());
+  ties->assign(top.begin(), top.end());
   return nodes[selected]->name();
 }
 
