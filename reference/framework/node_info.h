@@ -72,6 +72,12 @@ class NodeInfo {
 
   std::unique_ptr<NodeInfo> Clone() const { return std::make_unique<NodeInfo>(*this); }
 
+  // The node's position in name order among the nodes of the snapshot that last ordered it
+  // (Snapshot::Reset), so tie sets can be sorted by name without comparing strings. Copies keep
+  // it, and a node keeps its name, so it stays valid until nodes are added or removed.
+  uint32_t name_rank() const { return name_rank_; }
+  void set_name_rank(uint32_t rank) const { name_rank_ = rank; }
+
  private:
   void UpdateAggregates(const Pod& pod, int sign);
 
@@ -84,6 +90,7 @@ class NodeInfo {
   HostPortInfo used_ports_;
   std::map<std::string, ImageStateSummary> image_states_;
   int64_t generation_ = 0;
+  mutable uint32_t name_rank_ = 0;
 };
 
 // Generation counter shared by all NodeInfos so the cache can tell what changed.

@@ -10,6 +10,8 @@ void Snapshot::Reset(std::vector<std::shared_ptr<const NodeInfo>> ordered) {
     list_.push_back(owned_[i].get());
     index_[owned_[i]->name()] = i;
   }
+  uint32_t rank = 0;
+  for (const auto& [name, i] : index_) list_[i]->set_name_rank(rank++);  // index_ is in name order
   RebuildAffinityLists();
 }
 
@@ -17,6 +19,7 @@ bool Snapshot::Replace(std::shared_ptr<const NodeInfo> info) {
   auto it = index_.find(info->name());
   if (it == index_.end()) return false;
   const NodeInfo* old = list_[it->second];
+  info->set_name_rank(old->name_rank());
   bool lists_change = old->pods_with_affinity().empty() != info->pods_with_affinity().empty() ||
                       old->pods_with_required_anti_affinity().empty() !=
                           info->pods_with_required_anti_affinity().empty();

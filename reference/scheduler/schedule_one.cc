@@ -86,13 +86,14 @@ std::string PodScheduler::SelectHost(const std::vector<const NodeInfo*>& nodes, 
       if (rng_.Uniform(count) == 0) selected = i;
     }
   }
-  // Every top-scoring node, sorted by name (views first: sorting strings would move them).
-  std::vector<std::string_view> top;
+  // Every top-scoring node, sorted by name (through the snapshot's name ranks: no string compares).
+  std::vector<const NodeInfo*> top;
   for (size_t i = 0; i < totals.size(); ++i) {
-    if (totals[i] == max_score) top.push_back(nodes[i]->name());
+    if (totals[i] == max_score) top.push_back(nodes[i]);
   }
-  std::sort(top.begin(), top.end());
-  ties->assign(top.begin(), top.end());
+  std::sort(top.begin(), top.end(), [](const NodeInfo* a, const NodeInfo* b) { return a->name_rank() < b->name_rank(); });
+  ties->reserve(top.size());
+  for (const NodeInfo* n : top) ties->push_back(n->name());
   return nodes[selected]->name();
 }
 
