@@ -50,7 +50,7 @@ void DecisionLog::AddQueue(int64_t t_ns, const std::string& pod, std::string_vie
   q->set_from(std::string(from));
   q->set_to(std::string(to));
   q->set_cause(std::string(cause));
-  records_.push_back(std::move(r));
+  Add(std::move(r));
 }
 
 void DecisionLog::AddBinding(int64_t t_ns, const std::string& pod, const std::string& node) {
@@ -58,7 +58,7 @@ void DecisionLog::AddBinding(int64_t t_ns, const std::string& pod, const std::st
   r.set_time_ns(t_ns);
   r.mutable_binding()->set_pod(pod);
   r.mutable_binding()->set_node(node);
-  records_.push_back(std::move(r));
+  Add(std::move(r));
 }
 
 std::string DecisionJsonLine(const trace::Record& record) {

@@ -4,6 +4,7 @@
 #ifndef SCHEDCHECK_HARNESS_REPLAY_DECISION_LOG_H_
 #define SCHEDCHECK_HARNESS_REPLAY_DECISION_LOG_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,15 @@ namespace schedcheck::replay {
 
 class DecisionLog {
  public:
-  void Add(trace::Record record) { records_.push_back(std::move(record)); }
+  // Every record also goes to `sink` when set; `retain` = false keeps none in memory (long
+  // benchmark runs, streaming consumers).
+  void set_sink(std::function<void(const trace::Record&)> sink) { sink_ = std::move(sink); }
+  void set_retain(bool retain) { retain_ = retain; }
+
+  void Add(trace::Record record) {
+    if (sink_) sink_(record);
+    if (retain_) records_.push_back(std::move(record));
+  }
   void AddQueue(int64_t t_ns, const std::string& pod, std::string_view from, std::string_view to,
                 std::string_view cause);
   void AddBinding(int64_t t_ns, const std::string& pod, const std::string& node);
@@ -27,6 +36,8 @@ class DecisionLog {
 
  private:
   std::vector<trace::Record> records_;
+  std::function<void(const trace::Record&)> sink_;
+  bool retain_ = true;
 };
 
 // Seconds since the trace start as a JSON number with up to 9 decimals ("0", "1.5", "12.000000001").

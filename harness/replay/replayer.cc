@@ -31,6 +31,8 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
 }
 
 Outcome Replayer::Init() {
+  log_.set_sink(options_.on_record);
+  log_.set_retain(options_.retain_log);
   std::vector<const reference::Framework*> frameworks;
   for (const reference::Profile& config_profile : options_.config.profiles) {
     auto p = std::make_unique<Profile>();

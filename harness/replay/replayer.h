@@ -44,6 +44,9 @@ struct ReplayOptions {
   // Called by Run with (events delivered, events in all) as the replay advances; for progress
   // reports on a terminal. Never affects decisions.
   std::function<void(size_t done, size_t total)> progress;
+  // Decision records as they happen; with retain_log = false they are not kept in log().
+  std::function<void(const trace::Record&)> on_record;
+  bool retain_log = true;
 };
 
 class Replayer {
@@ -66,6 +69,7 @@ class Replayer {
   void Finish(int64_t end_ns);
 
   const DecisionLog& log() const { return log_; }
+  DecisionLog& mutable_log() { return log_; }
   // Every move request made, with its event label, for the summary.
   const ClusterEventLog& cluster_events() const { return cluster_events_; }
 

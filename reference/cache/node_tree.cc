@@ -30,9 +30,8 @@ void NodeTree::AddNode(const k8s::Node& node) {
     zones_.push_back(zone);
     it = tree_.emplace(zone, std::vector<std::string>{}).first;
   }
-  std::vector<std::string>& names = it->second;
-  if (std::find(names.begin(), names.end(), node.metadata().name()) != names.end()) return;
-  names.push_back(node.metadata().name());
+  if (!members_.insert(node.metadata().name()).second) return;  // already in the tree
+  it->second.push_back(node.metadata().name());
   ++num_nodes_;
 }
 
@@ -44,6 +43,7 @@ void NodeTree::RemoveNode(const k8s::Node& node) {
   auto pos = std::find(names.begin(), names.end(), node.metadata().name());
   if (pos == names.end()) return;
   names.erase(pos);
+  members_.erase(node.metadata().name());
   --num_nodes_;
   if (names.empty()) {
     tree_.erase(it);

@@ -4,6 +4,7 @@
 #define SCHEDCHECK_REFERENCE_CACHE_NODE_TREE_H_
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ class NodeTree {
  private:
   std::vector<std::string> zones_;
   std::map<std::string, std::vector<std::string>> tree_;
+  std::set<std::string> members_;  // every node name in the tree, for the duplicate check
   size_t num_nodes_ = 0;
 };
 
