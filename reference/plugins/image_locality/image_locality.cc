@@ -52,6 +52,10 @@ Status ImageLocality::Score(const CycleState& state, const Pod& pod, const NodeI
   size_t total_nodes = handle_.snapshot->size();
   const auto& containers = pod.obj.spec().containers();
   int64_t sum = 0;
+  if (node.image_states().empty()) {  // nothing to find: skip normalising the image names
+    *score = CalculateImagePriority(0, containers.size());
+    return Status();
+  }
   for (const k8s::Container& c : containers) {
     auto it = node.image_states().find(NormalizedImageName(c.image()));
     // total_nodes > 0 whenever a node is being scored from the snapshot.
