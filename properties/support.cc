@@ -1,5 +1,7 @@
 #include "properties/support.h"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 
 #include "harness/replay/replayer.h"
@@ -115,17 +117,29 @@ void WalkTimeline(const Scenario& s, const std::vector<trace::Record>& log,
 }
 
 std::string SaveCounterexample(const std::string& property, const std::vector<trace::Record>& records) {
-  const char* dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR");
-  std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/" + property + ".trace";
   trace::Trace t;
   t.header.set_producer("schedcheck properties (" + property + ")");
   t.header.set_compat("1.27");
   t.header.set_seed(1);
   t.records = records;
-  Outcome ok = trace::WriteTrace(path, t);
-  if (!ok) return "(could not write the counterexample trace: " + ok.message() + ")";
-  return "counterexample trace: " + path + "\nreplay it with: bazel-bin/harness/cli/schedcheck replay " + path +
-         " --jsonl " + path + ".decisions.jsonl";
+  // A stable path to replay at once, and (under Bazel) a copy among the test's undeclared
+  // outputs, which Bazel keeps in bazel-testlogs/<target>/[shard_k_of_n/]test.outputs/outputs.zip.
+  const std::string dir = "/tmp/schedcheck-properties";
+  ::mkdir(dir.c_str(), 0755);
+  const std::string path = dir + "/" + property + ".trace";
+  std::string report;
+  if (Outcome ok = trace::WriteTrace(path, t); !ok) {
+    report = "(could not write " + path + ": " + ok.message() + ")\n";
+  } else {
+    report = "counterexample trace: " + path + "\nreplay it with: bazel-bin/harness/cli/schedcheck replay " + path +
+             " --jsonl " + path + ".decisions.jsonl\n";
+  }
+  const char* outputs = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR");
+  if (outputs != nullptr && *outputs != '\0') {
+    const std::string kept = std::string(outputs) + "/" + property + ".trace";
+    if (trace::WriteTrace(kept, t).ok()) report += "also kept as " + property + ".trace in the test's outputs.zip\n";
+  }
+  return report;
 }
 
 }  // namespace schedcheck::properties

@@ -52,8 +52,9 @@ void WalkTimeline(const Scenario& s, const std::vector<trace::Record>& log,
                   const std::function<void(const ApiState&, const trace::Record&)>& visit);
 
 // --- failure reports ---
-// Writes `records` to "<dir>/<property>.trace" (dir = $TEST_UNDECLARED_OUTPUTS_DIR, else /tmp)
-// and returns the report lines: the file and the command that replays it.
+// Writes `records` to /tmp/schedcheck-properties/<property>.trace (and a copy into
+// $TEST_UNDECLARED_OUTPUTS_DIR when set) and returns the report lines: the file and the exact
+// command that replays it.
 std::string SaveCounterexample(const std::string& property, const std::vector<trace::Record>& records);
 
 }  // namespace schedcheck::properties
