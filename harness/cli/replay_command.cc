@@ -147,7 +147,8 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     };
   }
   auto replayer = replay::Replayer::Create(std::move(options));
-  if (!replayer.ok()) return fail(replayer.message());
+  // Building the profiles fails only on configuration (unknown plugin, bad args): name the file.
+  if (!replayer.ok()) return fail((o.config.empty() ? std::string("default configuration") : o.config) + ": " + replayer.message());
   if (Outcome ok = (*replayer)->Run(trace->records); !ok) return fail(o.trace + ": " + ok.message());
   return WriteDecisions(o, (*replayer)->log(), (*replayer)->cluster_events(),
                         trace->header.compat().empty() ? "1.27" : trace->header.compat(), config_hash, {}, out, err);
