@@ -16,25 +16,38 @@ uint32_t GetU32(const char* p) {
          (static_cast<uint32_t>(u[2]) << 16) | (static_cast<uint32_t>(u[3]) << 24);
 }
 
+namespace {
+
+// Serializes `message`, whose sizes ByteSizeLong() has just cached (`size` bytes), into
+// [out, out + size) with deterministic map ordering.
+void SerializeCachedTo(const google::protobuf::MessageLite& message, size_t size, char* out) {
+  google::protobuf::io::ArrayOutputStream array(out, static_cast<int>(size));
+  google::protobuf::io::CodedOutputStream coded(&array);
+  coded.SetSerializationDeterministic(true);
+  message.SerializeWithCachedSizes(&coded);
+}
+
+}  // namespace
+
 std::string SerializeDeterministic(const google::protobuf::MessageLite& message) {
-  message.ByteSizeLong();  // populates the cached sizes used below
-  std::string out;
-  {
-    google::protobuf::io::StringOutputStream stream(&out);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    message.SerializeWithCachedSizes(&coded);
-  }
+  const size_t size = message.ByteSizeLong();  // populates the cached sizes used below
+  std::string out(size, '\0');
+  SerializeCachedTo(message, size, out.data());
   return out;
 }
 
 void AppendDelimited(const Record& record, std::string* out) {
-  const size_t size = record.ByteSizeLong();  // also caches sub-message sizes
-  google::protobuf::io::StringOutputStream stream(out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  coded.WriteVarint32(static_cast<uint32_t>(size));
-  record.SerializeWithCachedSizes(&coded);
+  AppendDelimited(record, record.ByteSizeLong(), out);
+}
+
+void AppendDelimited(const Record& record, size_t size, std::string* out) {
+  using google::protobuf::io::CodedOutputStream;
+  const size_t old = out->size();
+  const size_t prefix = CodedOutputStream::VarintSize32(static_cast<uint32_t>(size));
+  out->resize(old + prefix + size);  // amortized: std::string grows geometrically
+  auto* p = reinterpret_cast<uint8_t*>(out->data() + old);
+  CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(size), p);
+  SerializeCachedTo(record, size, out->data() + old + prefix);
 }
 
 std::string EncodeFileHeader(const Header& header) {

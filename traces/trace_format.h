@@ -59,7 +59,11 @@ uint32_t GetU32(const char* p);
 std::string SerializeDeterministic(const google::protobuf::MessageLite& message);
 
 // Appends varint(len) + bytes of the deterministic serialization of `record` to `out`.
+// Serializes straight into `out` (no intermediate buffer).
 void AppendDelimited(const Record& record, std::string* out);
+// The same, where `size` is the value record.ByteSizeLong() returned just before (its sub-message
+// sizes are cached); saves the second size computation.
+void AppendDelimited(const Record& record, size_t size, std::string* out);
 
 // Returns the complete file header (magic .. header CRC) for `header`.
 // REQUIRES: the serialized header is at most kMaxHeaderBytes.

@@ -128,10 +128,18 @@ ReadStatus TraceReader::Next(Record* record) {
     const ReadStatus s = ReadFrame();
     if (s != ReadStatus::kRecord) return s;
   }
-  // The frame was validated by DecodeFrame, so neither step can fail here.
+  // DecodeFrame checked every length prefix, so only the protobuf parse can fail here.
+  const size_t start = plain_pos_;
   uint32_t size = 0;
   ParseVarint32(plain_, &plain_pos_, &size);
-  record->ParseFromArray(plain_.data() + plain_pos_, static_cast<int>(size));
+  if (!record->ParseFromArray(plain_.data() + plain_pos_, static_cast<int>(size))) {
+    const uint32_t index = frame_count_ - frame_left_;
+    offset_ = frame_offset_;  // the damaged frame is not complete
+    --frames_read_;
+    return Damage(DamageKind::kCorrupt, records_read_,
+                  "corrupt frame: Record does not parse (record " + std::to_string(index) +
+                      " of the frame, at uncompressed byte " + std::to_string(start) + ")");
+  }
   plain_pos_ += size;
   --frame_left_;
   ++records_read_;
@@ -192,6 +200,8 @@ ReadStatus TraceReader::ReadFrame() {
   }
   const ReadStatus s = DecodeFrame(h);
   if (s != ReadStatus::kRecord) return s;
+  frame_offset_ = offset_;
+  frame_count_ = h.record_count;
   offset_ += kFrameHeaderSize + h.compressed_size;
   ++frames_read_;
   return ReadStatus::kRecord;
@@ -223,23 +233,21 @@ ReadStatus TraceReader::DecodeFrame(const FrameHeader& h) {
     return corrupt(event, "decompressed " + std::to_string(n) + " bytes, declared " +
                               std::to_string(plain_.size()));
   }
+  // Structure only (length prefixes within the frame, the declared count); each record is parsed
+  // once, by Next.
   size_t pos = 0;
   for (uint32_t i = 0; i < h.record_count; ++i) {
-    const int64_t at = event + i;
     const size_t start = pos;
     const auto where = [&] {
       return " (record " + std::to_string(i) + " of the frame, at uncompressed byte " +
              std::to_string(start) + ")";
     };
     uint32_t size = 0;
-    if (!ParseVarint32(plain_, &pos, &size)) return corrupt(at, "bad length prefix" + where());
+    if (!ParseVarint32(plain_, &pos, &size)) return corrupt(event + i, "bad length prefix" + where());
     if (size > kMaxRecordBytes || size > plain_.size() - pos) {
-      return corrupt(at, "record length " + std::to_string(size) + " exceeds the limit (" +
-                             std::to_string(kMaxRecordBytes) + ") or the " +
-                             std::to_string(plain_.size() - pos) + " bytes left" + where());
-    }
-    if (!scratch_.ParseFromArray(plain_.data() + pos, static_cast<int>(size))) {
-      return corrupt(at, "Record does not parse" + where());
+      return corrupt(event + i, "record length " + std::to_string(size) + " exceeds the limit (" +
+                                    std::to_string(kMaxRecordBytes) + ") or the " +
+                                    std::to_string(plain_.size() - pos) + " bytes left" + where());
     }
     pos += size;
   }

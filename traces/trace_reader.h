@@ -1,12 +1,12 @@
 // TraceReader: streams the records of a schedcheck trace file (layout in traces/README.md).
 //
 // Memory is bounded by one frame (at most kMaxFrameCompressedBytes + kMaxFrameUncompressedBytes,
-// plus one record) whatever the file size. A frame is all-or-nothing: its records are returned
-// only once the whole frame has been read, checksummed, decompressed and parsed (records are
-// parsed once to validate and again when returned, so memory does not grow with the number of
-// records in a frame), so the
-// reader returns every record of every complete frame before the first damage, then stops with
-// kError. Damage is classified: kTruncated (the file ends inside a frame; the normal state of a
+// plus one record) whatever the file size. A frame's records are returned only once the whole
+// frame has been read, checksummed, decompressed and its length prefixes checked, so the reader
+// returns every record of every complete frame before the first damage, then stops with kError.
+// Each record is parsed once, when Next returns it; a record that does not parse (possible only
+// when the writer itself produced bad bytes: the CRC covers the payload) is reported at that
+// Next, after the frame's earlier records, as kCorrupt naming the frame and the record. Damage is classified: kTruncated (the file ends inside a frame; the normal state of a
 // file whose writer was killed) versus kCorrupt (bad magic, checksum, lengths, zstd data or
 // protobuf). error() names the file, the byte offset of the damaged frame, the frame index and
 // the index of its first event (both 0-based), e.g.
@@ -89,7 +89,8 @@ class TraceReader {
   std::string plain_;                  // decompressed bytes of the current frame
   size_t plain_pos_ = 0;               // next record's length prefix in plain_
   uint32_t frame_left_ = 0;            // records of the current frame not yet returned
-  Record scratch_;                     // validation target
+  uint32_t frame_count_ = 0;           // records of the current frame
+  uint64_t frame_offset_ = 0;          // first byte of the current frame
   DamageKind damage_ = DamageKind::kNone;
   std::string error_;
   bool done_ = false;

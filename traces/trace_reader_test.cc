@@ -283,3 +283,32 @@ TEST(TraceReaderTest, AbsurdAndInconsistentRecordLengths) {
 
 }  // namespace
 }  // namespace schedcheck::trace
+
+namespace schedcheck::trace {
+namespace {
+
+// Records are parsed once, at Next: a record that does not parse inside a structurally valid
+// frame is reported there, after the frame's good records, naming the frame and the record.
+TEST(TraceReaderTest, UnparsableRecordReportedAtNextWithItsPosition) {
+  Record good;
+  good.set_time_ns(7);
+  std::string plain;
+  AppendDelimited(good, &plain);
+  const size_t bad_at = plain.size();
+  plain += std::string("\x02\xff\xff", 3);
+  const std::string bytes = FileWithFrame(Compress(plain), plain.size(), 2);
+  const size_t frame_offset = EncodeFileHeader(MakeSampleTrace().header).size();
+  const Drained d = ReadBytes("unparsable.trace", bytes);
+  ASSERT_EQ(d.records.size(), 1u);
+  EXPECT_EQ(d.records[0].time_ns(), 7);
+  EXPECT_EQ(d.last, ReadStatus::kError);
+  EXPECT_EQ(d.damage, DamageKind::kCorrupt);
+  const std::string want = "byte " + std::to_string(frame_offset) +
+                           " (frame 0, event 1): corrupt frame: Record does not parse (record 1 "
+                           "of the frame, at uncompressed byte " +
+                           std::to_string(bad_at) + ")";
+  EXPECT_NE(d.error.find(want), std::string::npos) << d.error;
+}
+
+}  // namespace
+}  // namespace schedcheck::trace

@@ -17,18 +17,22 @@ struct TraceWriter::Compressor {
 
   // Compresses `src` as one zstd frame with fixed parameters (level, content size on, checksum
   // off: the frame CRC32C covers the payload, single-threaded), so output is deterministic.
-  Result<std::string> Compress(const std::string& src) {
+  // Appends the compressed bytes to `out` (reused across frames: no allocation once it is big
+  // enough) and returns their count.
+  Result<size_t> CompressAppend(const std::string& src, std::string* out) {
     if (cctx == nullptr) return Error{"cannot create zstd context"};
     ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, kZstdLevel);
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0);
-    std::string dst(ZSTD_compressBound(src.size()), '\0');
-    const size_t n = ZSTD_compress2(cctx, dst.data(), dst.size(), src.data(), src.size());
+    const size_t old = out->size();
+    out->resize(old + ZSTD_compressBound(src.size()));
+    const size_t n =
+        ZSTD_compress2(cctx, out->data() + old, out->size() - old, src.data(), src.size());
     if (ZSTD_isError(n)) return Error{std::string("zstd: ") + ZSTD_getErrorName(n)};
-    dst.resize(n);
-    return dst;
+    out->resize(old + n);
+    return n;
   }
 };
 
@@ -108,7 +112,7 @@ Outcome TraceWriter::Append(const Record& record) {
   if (pending_.size() + size + 5 > kMaxFrameUncompressedBytes) {
     if (Outcome o = Flush(); !o.ok()) return o;
   }
-  AppendDelimited(record, &pending_);
+  AppendDelimited(record, size, &pending_);
   ++pending_count_;
   ++records_written_;
   if (pending_count_ >= options_.events_per_frame) return Flush();
@@ -118,15 +122,19 @@ Outcome TraceWriter::Append(const Record& record) {
 Outcome TraceWriter::Flush() {
   if (failed_ || finished_ || fd_ < 0) return Error{path_ + ": writer is closed"};
   if (pending_count_ == 0) return Outcome::Ok();
-  Result<std::string> payload = compressor_->Compress(pending_);
-  if (!payload.ok()) return Fail(path_ + ": " + payload.message());
-  if (payload->size() > kMaxFrameCompressedBytes) {
+  // The frame is built in one reused buffer: header placeholder, then the payload compressed in
+  // place, then the real header (it covers the payload's CRC).
+  frame_.assign(kFrameHeaderSize, '\0');
+  Result<size_t> payload_size = compressor_->CompressAppend(pending_, &frame_);
+  if (!payload_size.ok()) return Fail(path_ + ": " + payload_size.message());
+  if (*payload_size > kMaxFrameCompressedBytes) {
     return Fail(path_ + ": compressed frame exceeds the limit");
   }
-  std::string frame = EncodeFrameHeader(*payload, static_cast<uint32_t>(pending_.size()),
-                                        pending_count_);
-  frame += *payload;
-  if (Outcome o = WriteAll(frame); !o.ok()) return o;
+  const std::string header =
+      EncodeFrameHeader(std::string_view(frame_).substr(kFrameHeaderSize),
+                        static_cast<uint32_t>(pending_.size()), pending_count_);
+  frame_.replace(0, kFrameHeaderSize, header);
+  if (Outcome o = WriteAll(frame_); !o.ok()) return o;
   pending_.clear();
   pending_count_ = 0;
   ++frames_written_;

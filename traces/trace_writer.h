@@ -76,6 +76,7 @@ class TraceWriter {
   int fd_ = -1;
   WriterOptions options_;
   std::string pending_;  // varint-delimited serialized records
+  std::string frame_;    // the frame being written (header + compressed payload), reused
   uint32_t pending_count_ = 0;
   int64_t frames_written_ = 0;
   int64_t records_written_ = 0;

@@ -153,31 +153,61 @@ Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const work
   return result;
 }
 
-Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                 const std::string& dir) {
-  auto workload = workloads::Generate(shape.name, params);
-  if (!workload.ok()) return workload.error();
-  TraceIoResult result;
-  result.workload = std::string(shape.name);
-  result.events = static_cast<int64_t>(workload->trace.records.size());
-  const std::string path = dir + "/schedcheck-bench-" + std::to_string(getpid()) + ".trace";
-  const Clock::time_point t0 = Clock::now();
-  if (Outcome ok = trace::WriteTrace(path, workload->trace); !ok) return ok.error();
-  const Clock::time_point t1 = Clock::now();
+namespace {
+
+// Reads the whole trace at `path`; returns the number of records read.
+Result<int64_t> DecodeOnce(const std::string& path) {
   auto reader = trace::TraceReader::Open(path);
   if (!reader.ok()) return reader.error();
   trace::Record record;
   int64_t read = 0;
   trace::ReadStatus status;
   while ((status = reader->Next(&record)) == trace::ReadStatus::kRecord) ++read;
-  const Clock::time_point t2 = Clock::now();
+  if (status == trace::ReadStatus::kError) return Error{reader->error()};
+  return read;
+}
+
+}  // namespace
+
+// Encode and decode are each repeated until kMinIoSeconds have passed (small traces take well
+// under a millisecond, too little for a steady figure); rates are over all repetitions.
+Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
+                                 const std::string& dir) {
+  constexpr double kMinIoSeconds = 0.3;
+  auto workload = workloads::Generate(shape.name, params);
+  if (!workload.ok()) return workload.error();
+  TraceIoResult result;
+  result.workload = std::string(shape.name);
+  result.events = static_cast<int64_t>(workload->trace.records.size());
+  const std::string path = dir + "/schedcheck-bench-" + std::to_string(getpid()) + ".trace";
+  int64_t encoded = 0;
+  const Clock::time_point t0 = Clock::now();
+  Clock::time_point t1 = t0;
+  for (int rep = 0; rep == 0 || Seconds(t0, t1) < kMinIoSeconds; ++rep) {
+    if (Outcome ok = trace::WriteTrace(path, workload->trace); !ok) return ok.error();
+    encoded += result.events;
+    t1 = Clock::now();
+  }
+  int64_t decoded = 0;
+  Clock::time_point t2 = t1;
   std::error_code ec;
+  for (int rep = 0; rep == 0 || Seconds(t1, t2) < kMinIoSeconds; ++rep) {
+    Result<int64_t> read = DecodeOnce(path);
+    if (!read.ok()) {
+      std::filesystem::remove(path, ec);
+      return read.error();
+    }
+    if (*read != result.events) {
+      std::filesystem::remove(path, ec);
+      return Error{path + ": read " + std::to_string(*read) + " of " + std::to_string(result.events) + " records"};
+    }
+    decoded += *read;
+    t2 = Clock::now();
+  }
   result.bytes = static_cast<int64_t>(std::filesystem::file_size(path, ec));
   std::filesystem::remove(path, ec);
-  if (status == trace::ReadStatus::kError) return Error{reader->error()};
-  if (read != result.events) return Error{path + ": read " + std::to_string(read) + " of " + std::to_string(result.events) + " records"};
-  result.encode_events_per_second = result.events / std::max(Seconds(t0, t1), 1e-9);
-  result.decode_events_per_second = result.events / std::max(Seconds(t1, t2), 1e-9);
+  result.encode_events_per_second = encoded / std::max(Seconds(t0, t1), 1e-9);
+  result.decode_events_per_second = decoded / std::max(Seconds(t1, t2), 1e-9);
   result.bytes_per_event = result.events > 0 ? static_cast<double>(result.bytes) / result.events : 0;
   return result;
 }

@@ -1,5 +1,5 @@
 // bazel run -c opt //harness/bench:bench -- [--workload NAME]... [--nodes N]... [--initial N]
-//     [--measured N] [--scale F] [--seed S] [--json FILE] [--no-trace-io]
+//     [--measured N] [--scale F] [--seed S] [--json FILE] [--no-trace-io] [--no-replay]
 // Generates each workload in process, replays it against the reference (percentageOfNodesToScore
 // 100, one thread), prints a table (stdout) and optionally JSON; progress goes to stderr.
 // Several --nodes values make a sweep (cost per pod per node against cluster size).
@@ -25,6 +25,7 @@ struct Flags {
   uint64_t seed = 1;
   std::string json;
   bool no_trace_io = false;
+  bool no_replay = false;
 };
 
 int Run(const Flags& f) {
@@ -58,14 +59,16 @@ int Run(const Flags& f) {
                                               f.measured.value_or(scaled(shape->defaults.measured_pods)), f.seed};
       std::cerr << shape->name << ": " << p.nodes << " nodes, " << p.initial_pods << " initial, " << p.measured_pods
                 << " measured pods, seed " << p.seed << std::endl;
-      auto r = schedcheck::bench::RunWorkload(*shape, p, &std::cerr);
-      if (!r.ok()) {
-        std::cerr << "bench: " << r.message() << "\n";
-        return 1;
+      if (!f.no_replay) {
+        auto r = schedcheck::bench::RunWorkload(*shape, p, &std::cerr);
+        if (!r.ok()) {
+          std::cerr << "bench: " << r.message() << "\n";
+          return 1;
+        }
+        results.push_back(*r);
+        std::cerr << "  " << r->pods_per_second << " pods/s over " << r->measured_bound << " measured pods, "
+                  << r->total_seconds << " s in all" << std::endl;
       }
-      results.push_back(*r);
-      std::cerr << "  " << r->pods_per_second << " pods/s over " << r->measured_bound << " measured pods, "
-                << r->total_seconds << " s in all" << std::endl;
       if (!f.no_trace_io) {
         auto t = schedcheck::bench::RunTraceIo(*shape, p, "/tmp");
         if (!t.ok()) {
@@ -100,6 +103,7 @@ int main(int argc, char** argv) {
   app.add_option("--seed", f.seed, "seed of the generators and the replay (default 1)");
   app.add_option("--json", f.json, "also write the results as JSON to this file");
   app.add_flag("--no-trace-io", f.no_trace_io, "skip the trace encode/decode measurement");
+  app.add_flag("--no-replay", f.no_replay, "measure trace encode/decode only");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
