@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/bench/alibaba.h"
 #include "harness/bench/bench.h"
 #include "traces/atomic_file.h"
 
@@ -28,15 +29,43 @@ struct Flags {
   bool no_replay = false;
 };
 
+// The Alibaba workloads, when the shared data is present (else a note on stderr, not an error).
+int RunAlibaba(const std::vector<std::string>& names, uint64_t seed, std::vector<schedcheck::bench::AlibabaResult>* out) {
+  if (names.empty()) return 0;
+  const std::string dir = schedcheck::bench::FindAlibabaDir();
+  if (dir.empty()) {
+    std::cerr << "bench: skipping the Alibaba workloads: no alibaba-gpu-v2023/openb_pod_list_default.csv under "
+                 "$SCHEDCHECK_SHARED_DATA, /work/shared/data or ../shared/data\n";
+    return 0;
+  }
+  for (const std::string& name : names) {
+    std::cerr << name << ": " << dir << ", seed " << seed << std::endl;
+    auto r = schedcheck::bench::RunAlibaba(name, dir, seed);
+    if (!r.ok()) {
+      std::cerr << "bench: " << r.message() << "\n";
+      return 1;
+    }
+    std::cerr << "  " << r->bound << " pods bound, " << r->replay_seconds << " s replay" << std::endl;
+    out->push_back(*r);
+  }
+  return 0;
+}
+
 int Run(const Flags& f) {
   using schedcheck::workloads::ShapeInfo;
   std::vector<const ShapeInfo*> shapes;
+  std::vector<std::string> alibaba;
   if (f.workloads.empty()) {
     for (const ShapeInfo& s : schedcheck::workloads::Shapes()) {
       if (s.perf) shapes.push_back(&s);
     }
+    alibaba = {schedcheck::bench::kAlibabaPaper130, schedcheck::bench::kAlibabaTimed};
   }
   for (const std::string& name : f.workloads) {
+    if (schedcheck::bench::IsAlibabaWorkload(name)) {
+      alibaba.push_back(name);
+      continue;
+    }
     const ShapeInfo* s = schedcheck::workloads::FindShape(name);
     if (s == nullptr) {
       std::cerr << "bench: --workload: unknown \"" << name << "\" (see schedcheck generate --list)\n";
@@ -79,9 +108,13 @@ int Run(const Flags& f) {
       }
     }
   }
-  std::cout << schedcheck::bench::FormatTable(results, io);
+  std::vector<schedcheck::bench::AlibabaResult> alibaba_results;
+  if (int code = RunAlibaba(alibaba, f.seed, &alibaba_results); code != 0) return code;
+  std::cout << schedcheck::bench::FormatTable(results, io) << schedcheck::bench::FormatAlibabaTable(alibaba_results);
   if (!f.json.empty()) {
-    std::string text = schedcheck::bench::ToJson(results, io).dump(2) + "\n";
+    nlohmann::json doc = schedcheck::bench::ToJson(results, io);
+    doc["alibaba"] = schedcheck::bench::AlibabaToJson(alibaba_results);
+    std::string text = doc.dump(2) + "\n";
     if (schedcheck::Outcome ok = schedcheck::trace::WriteFileAtomically(f.json, text); !ok) {
       std::cerr << "bench: " << ok.message() << "\n";
       return 2;
@@ -95,7 +128,7 @@ int Run(const Flags& f) {
 int main(int argc, char** argv) {
   CLI::App app{"schedcheck benchmark: scheduler_perf workloads replayed against the reference"};
   Flags f;
-  app.add_option("--workload", f.workloads, "workload shape, repeatable (default: every scheduler_perf shape)");
+  app.add_option("--workload", f.workloads, "workload shape or AlibabaPaper130 / AlibabaTimed, repeatable (default: every scheduler_perf shape, then the Alibaba ones when the shared data is present)");
   app.add_option("--nodes", f.nodes, "node count, repeatable for a sweep (default: the shape's)");
   app.add_option("--initial", f.initial, "initial pods (default: the shape's, times --scale)");
   app.add_option("--measured", f.measured, "measured pods (default: the shape's, times --scale)");

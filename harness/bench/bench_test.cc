@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "harness/bench/alibaba.h"
 
 namespace schedcheck::bench {
 namespace {
@@ -43,6 +47,54 @@ TEST(BenchTest, TraceIoReadsBackEveryEvent) {
   EXPECT_GT(t->bytes, 0);
   EXPECT_NEAR(t->bytes_per_event, static_cast<double>(t->bytes) / 37, 1e-9);
   EXPECT_GT(t->decode_events_per_second, 0);
+}
+
+// A hand-made openb folder: one 2-GPU node and one CPU node; three pods of 1000, 500 and 1000 GPU
+// milli. In time order: p0 (t 0..100) and p1 (t 10..) fit, p2 (t 20, deleted at 30) does not.
+std::string WriteOpenbDir() {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string dir = std::string(tmp ? tmp : "/tmp") + "/openb-bench";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/openb_node_list_all_node.csv") << "sn,cpu_milli,memory_mib,gpu,model\n"
+                                                          "n0,32000,65536,2,P100\n"
+                                                          "n1,32000,65536,0,\n";
+  std::ofstream(dir + "/openb_pod_list_default.csv")
+      << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,"
+         "scheduled_time\n"
+         "p0,1000,1024,1,1000,,LS,Running,0,100,0\n"
+         "p1,1000,1024,1,500,,LS,Running,10,,10\n"
+         "p2,1000,1024,1,1000,,LS,Pending,20,30,\n";
+  return dir;
+}
+
+TEST(BenchTest, AlibabaTimedFollowsBindingsAndDeletions) {
+  auto r = RunAlibaba(kAlibabaTimed, WriteOpenbDir(), 1);
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(r->nodes, 2);
+  EXPECT_EQ(r->pods, 3);
+  EXPECT_EQ(r->bound, 2);
+  EXPECT_EQ(r->gpu_capacity_milli, 2000);
+  EXPECT_EQ(r->gpu_peak_allocated_milli, 1500);
+  EXPECT_EQ(r->gpu_allocated_milli, 500);  // p0 deleted at t = 100
+  EXPECT_DOUBLE_EQ(r->gpu_allocation_ratio, 0.25);
+  EXPECT_DOUBLE_EQ(r->gpu_peak_allocation_ratio, 0.75);
+  EXPECT_NE(FormatAlibabaTable({*r}).find("AlibabaTimed"), std::string::npos);
+  EXPECT_EQ(AlibabaToJson({*r})[0]["bound"], 2);
+}
+
+TEST(BenchTest, AlibabaPaperProtocolResamplesToThirtyPercentOverCapacity) {
+  auto r = RunAlibaba(kAlibabaPaper130, WriteOpenbDir(), 1);
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_GT(r->pods, 3);  // resampled beyond the three rows (2500 < 1.3 x 2000 milli)
+  EXPECT_GE(r->bound, 2);
+  EXPECT_GT(r->gpu_allocated_milli, 0);
+  EXPECT_LE(r->gpu_allocated_milli, r->gpu_capacity_milli);
+  EXPECT_EQ(r->gpu_allocated_milli, r->gpu_peak_allocated_milli);  // arrival-only: no deletions
+  EXPECT_LT(r->bound, r->pods);  // demand exceeds capacity
+}
+
+TEST(BenchTest, UnknownAlibabaWorkloadIsAnError) {
+  EXPECT_FALSE(RunAlibaba("AlibabaNope", WriteOpenbDir(), 1).ok());
 }
 
 }  // namespace
