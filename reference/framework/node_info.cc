@@ -5,16 +5,6 @@
 namespace schedcheck::reference {
 namespace {
 
-const Resource& EmptyResource() {
-  static const Resource kEmpty;
-  return kEmpty;
-}
-
-const std::string& EmptyString() {
-  static const std::string kEmpty;
-  return kEmpty;
-}
-
 // Removes the entry with `uid` by moving the last element into its slot.
 bool SwapRemove(std::vector<PodInfoPtr>& pods, const std::string& uid) {
   for (size_t i = 0; i < pods.size(); ++i) {
@@ -71,10 +61,14 @@ size_t HostPortInfo::size() const {
   return n;
 }
 
-const std::string& NodeInfo::name() const { return node_ ? node_->name() : EmptyString(); }
+const std::string& NodeInfo::EmptyName() {
+  static const std::string kEmpty;
+  return kEmpty;
+}
 
-const Resource& NodeInfo::allocatable() const {
-  return node_ ? node_->allocatable : EmptyResource();
+const Resource& NodeInfo::EmptyResource() {
+  static const Resource kEmpty;
+  return kEmpty;
 }
 
 void NodeInfo::SetNode(NodePtr node) {

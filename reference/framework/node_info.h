@@ -46,7 +46,8 @@ class NodeInfo {
   // Null for a "ghost" NodeInfo holding pods of a node the cache has not seen.
   const Node* node() const { return node_.get(); }
   const NodePtr& node_ptr() const { return node_; }
-  const std::string& name() const;
+  // Inline: read for every node by every plugin.
+  const std::string& name() const { return node_ ? node_->name() : EmptyName(); }
   void SetNode(NodePtr node);
   void RemoveNode() { node_ = nullptr; }
 
@@ -55,7 +56,7 @@ class NodeInfo {
   const std::vector<PodInfoPtr>& pods_with_required_anti_affinity() const {
     return pods_with_required_anti_affinity_;
   }
-  const Resource& allocatable() const;
+  const Resource& allocatable() const { return node_ ? node_->allocatable : EmptyResource(); }
   const Resource& requested() const { return requested_; }
   // Only cpu and memory are tracked, with the per-container defaults of SEMANTICS §7.2.
   const Resource& non_zero_requested() const { return non_zero_requested_; }
@@ -79,6 +80,8 @@ class NodeInfo {
   void set_name_rank(uint32_t rank) const { name_rank_ = rank; }
 
  private:
+  static const std::string& EmptyName();
+  static const Resource& EmptyResource();
   void UpdateAggregates(const Pod& pod, int sign);
 
   NodePtr node_;
