@@ -2,9 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -12,6 +10,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/type_resolver_util.h>
 
+#include "traces/input_files.h"
 #include "traces/trace_format.h"
 
 namespace schedcheck::trace {
@@ -204,28 +203,7 @@ Result<std::vector<Document>> ReadDocumentsFile(const std::string& path) {
 }
 
 Result<std::vector<std::string>> ListDocumentFiles(const std::vector<std::string>& paths) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::recursive_directory_iterator(path, ec)) {
-        std::string ext = entry.path().extension().string();
-        if (entry.is_regular_file() && (ext == ".json" || ext == ".jsonl" || ext == ".yaml" || ext == ".yml")) {
-          found.push_back(entry.path().string());
-        }
-      }
-      if (ec) return Error{path + ": cannot read directory: " + ec.message()};
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(path, ec)) {
-      files.push_back(path);
-    } else {
-      return Error{path + ": no such file or directory"};
-    }
-  }
-  return files;
+  return ListInputFiles(paths, {".json", ".jsonl", ".yaml", ".yml"});
 }
 
 Result<k8s::Pod> PodFromJson(const nlohmann::json& json, const std::string& where) {
