@@ -15,7 +15,6 @@
 namespace schedcheck::bench {
 namespace {
 
-namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::time_point from, Clock::time_point to) {
@@ -115,22 +114,7 @@ Result<int64_t> Replay(const trace::Imported& imported, GpuTracker* gpu) {
 
 bool IsAlibabaWorkload(const std::string& name) { return name == kAlibabaPaper130 || name == kAlibabaTimed; }
 
-std::string FindAlibabaDir() {
-  std::vector<fs::path> candidates;
-  if (const char* env = std::getenv("SCHEDCHECK_SHARED_DATA")) candidates.push_back(env);
-  candidates.push_back("/work/shared/data");
-  if (const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY")) candidates.push_back(fs::path(ws) / "../shared/data");
-  candidates.push_back("../shared/data");
-  std::error_code ec;
-  for (const fs::path& c : candidates) {
-    for (const fs::path& dir : {c / "alibaba-gpu-v2023", c}) {
-      if (fs::exists(dir / "openb_pod_list_default.csv", ec) && fs::exists(dir / "openb_node_list_all_node.csv", ec)) {
-        return dir.string();
-      }
-    }
-  }
-  return "";
-}
+std::string FindAlibabaDir() { return trace::FindOpenbDataDir(); }
 
 Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string& dir, uint64_t seed) {
   if (!IsAlibabaWorkload(workload)) return Error{"unknown Alibaba workload \"" + workload + "\""};

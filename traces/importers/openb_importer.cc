@@ -1,6 +1,8 @@
 #include "traces/importers/openb_importer.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <optional>
 
 #include "reference/api/rfc3339.h"
@@ -304,6 +306,25 @@ Result<Imported> ImportOpenb(const std::vector<std::string>& inputs, const Impor
   AddToLabel(&out, "openb.gpu_requested_milli", requested_milli);
   if (Outcome ok = Finalize(start, &out); !ok) return ok.error();
   return out;
+}
+
+std::string FindOpenbDataDir(const std::vector<std::string>& extra_roots) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> roots;
+  if (const char* env = std::getenv("SCHEDCHECK_SHARED_DATA")) roots.push_back(env);
+  roots.push_back("/work/shared/data");
+  if (const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY")) roots.push_back(fs::path(ws) / "../shared/data");
+  for (const std::string& r : extra_roots) roots.push_back(r);
+  roots.push_back("../shared/data");
+  std::error_code ec;
+  for (const fs::path& root : roots) {
+    for (const fs::path& dir : {root / "alibaba-gpu-v2023", root}) {
+      if (fs::exists(dir / "openb_pod_list_default.csv", ec) && fs::exists(dir / "openb_node_list_all_node.csv", ec)) {
+        return dir.string();
+      }
+    }
+  }
+  return "";
 }
 
 }  // namespace schedcheck::trace

@@ -21,6 +21,12 @@ inline constexpr char kQosLabel[] = "alibabacloud.com/qos";
 
 Result<Imported> ImportOpenb(const std::vector<std::string>& inputs, const ImportOptions& options);
 
+// The folder holding the public openb CSVs (openb_pod_list_default.csv and
+// openb_node_list_all_node.csv), looked up in $SCHEDCHECK_SHARED_DATA, /work/shared/data,
+// $BUILD_WORKSPACE_DIRECTORY/../shared/data, `extra_roots`, then ../shared/data (each either the
+// data root or its alibaba-gpu-v2023 folder); "" when absent. For tests and benchmarks only.
+std::string FindOpenbDataDir(const std::vector<std::string>& extra_roots = {});
+
 }  // namespace schedcheck::trace
 
 #endif  // SCHEDCHECK_TRACES_IMPORTERS_OPENB_IMPORTER_H_

@@ -21,19 +21,11 @@ using testing::TestData;
 using testing::WriteTemp;
 
 std::string FindOpenbDir() {
-  std::vector<fs::path> candidates;
-  if (const char* env = std::getenv("SCHEDCHECK_SHARED_DATA")) candidates.push_back(env);
-  candidates.push_back("/work/shared/data");
-  if (const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY")) candidates.push_back(fs::path(ws) / "../shared/data");
+  // Besides the usual places, ../shared/data beside the source tree (runfiles link into it).
   std::error_code ec;
-  fs::path source = fs::canonical(TestData("openb/nodes.csv"), ec);  // runfiles link into the source tree
-  if (!ec) candidates.push_back(source.parent_path() / "../../../../../shared/data");
-  for (const fs::path& c : candidates) {
-    for (const fs::path& dir : {c / "alibaba-gpu-v2023", c}) {
-      if (fs::exists(dir / "openb_pod_list_default.csv", ec)) return dir.string();
-    }
-  }
-  return "";
+  fs::path source = fs::canonical(TestData("openb/nodes.csv"), ec);
+  if (ec) return FindOpenbDataDir();
+  return FindOpenbDataDir({(source.parent_path() / "../../../../../shared/data").string()});
 }
 
 #define REQUIRE_DATA(dir)                                                                               \
