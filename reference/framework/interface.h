@@ -121,8 +121,9 @@ class PreScorePlugin : public virtual Plugin {
                           const std::vector<const NodeInfo*>& nodes) = 0;
 };
 
+// `name` views the NodeInfo's name (valid for the cycle): filling a list per cycle copies no strings.
 struct NodeScore {
-  std::string name;
+  std::string_view name;
   int64_t score = 0;
 };
 using NodeScoreList = std::vector<NodeScore>;

@@ -199,7 +199,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   table->raw.assign(n * p, 0);
   table->normalized.assign(n * p, 0);
   table->totals.assign(n, 0);
-  // Reused across cycles so that assigning names reuses their buffers; plugins only change scores.
+  // Reused across cycles; names are views of the NodeInfos' names, plugins only change scores.
   static thread_local NodeScoreList scores;
   scores.resize(n);
   for (size_t i = 0; i < n; ++i) scores[i].name = nodes[i]->name();

@@ -28,8 +28,10 @@ TEST(DefaultNormalizeScore, Table) {
       {"large values", false, {1000, 10000, 20000}, {5, 50, 100}},
   };
   for (const Case& c : cases) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < c.in.size(); ++i) names.push_back("n" + std::to_string(i));
     NodeScoreList scores;
-    for (size_t i = 0; i < c.in.size(); ++i) scores.push_back({"n" + std::to_string(i), c.in[i]});
+    for (size_t i = 0; i < c.in.size(); ++i) scores.push_back({names[i], c.in[i]});
     EXPECT_TRUE(DefaultNormalizeScore(kMaxNodeScore, c.reverse, scores).IsSuccess()) << c.name;
     ASSERT_EQ(scores.size(), c.want.size()) << c.name;
     for (size_t i = 0; i < scores.size(); ++i) {

@@ -75,7 +75,7 @@ struct Env {
     }
     EXPECT_TRUE(pl()->NormalizeScore(state, pod, scores).IsSuccess());
     std::map<std::string, int64_t> out;
-    for (const NodeScore& ns : scores) out[ns.name] = ns.score;
+    for (const NodeScore& ns : scores) out[std::string(ns.name)] = ns.score;
     return out;
   }
 };
