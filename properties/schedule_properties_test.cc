@@ -138,7 +138,7 @@ RC_GTEST_PROP(ScheduleProperties, ChoiceIsInTheTopScoringTieSet, ()) {
     if (ns.total == top) want.push_back(ns.name);
   }
   std::sort(want.begin(), want.end());
-  PROP_REQUIRE(r.ties == want, "ChoiceIsInTheTopScoringTieSet", CaseAsTrace(c), "ties " + Join(r.ties) + " want " + Join(want));
+  PROP_REQUIRE(r.ties.Names() == want, "ChoiceIsInTheTopScoringTieSet", CaseAsTrace(c), "ties " + Join(r.ties.Names()) + " want " + Join(want));
   RC_ASSERT(std::find(r.ties.begin(), r.ties.end(), r.node) != r.ties.end());
 }
 
@@ -149,7 +149,7 @@ RC_GTEST_PROP(ScheduleProperties, SameSeedSameDecision, ()) {
   ScheduleResult a = ScheduleOnce(Load(c), seed);
   ScheduleResult b = ScheduleOnce(Load(c), seed);
   RC_ASSERT(a.node == b.node);
-  RC_ASSERT(a.ties == b.ties);
+  RC_ASSERT(a.ties.Names() == b.ties.Names());
   RC_ASSERT(a.feasible == b.feasible);
   RC_ASSERT(a.scores.size() == b.scores.size());
   for (size_t i = 0; i < a.scores.size(); ++i) RC_ASSERT(a.scores[i].total == b.scores[i].total);

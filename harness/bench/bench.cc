@@ -107,6 +107,7 @@ Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const work
   MeasuredTracker tracker(workload->measured_pods);
   options.on_record = [&tracker](const trace::Record& rec) { tracker.OnRecord(rec); };
   options.retain_log = false;
+  options.log_attempts = false;
   auto replayer = replay::Replayer::Create(std::move(options));
   if (!replayer.ok()) return replayer.error();
   replay::Replayer& r = **replayer;

@@ -119,7 +119,7 @@ CaseResult RunPreemptCase(const Case& c) {
   reference::ScheduleResult r = scheduler.SchedulePod(fw, state, **pod, (*cluster)->snapshot());
   switch (r.kind) {
     case reference::ScheduleResult::Kind::kScheduled:
-      return Fail("the pod fits (on " + Join(r.ties) + "), so there is no preemption");
+      return Fail("the pod fits (on " + Join(r.ties.Names()) + "), so there is no preemption");
     case reference::ScheduleResult::Kind::kNoNodes:
       return Fail(std::string(reference::kNoNodesAvailableMsg) + " (PostFilter does not run)");
     case reference::ScheduleResult::Kind::kError:

@@ -157,7 +157,7 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
       reference::RunSchedulingCycle(cluster.framework(), scheduler, cluster.cache(), cluster.snapshot(), state, pod);
   const nlohmann::json& want = c.expect;
   bool scheduled = out.status.IsSuccess() || out.status.IsWait();
-  std::string got = scheduled ? "scheduled on " + JoinQuoted(out.result.ties) + " (tie set)"
+  std::string got = scheduled ? "scheduled on " + JoinQuoted(out.result.ties.Names()) + " (tie set)"
                               : "unschedulable: \"" + out.message + "\"";
   if (want.contains("node")) {
     std::string node = want["node"].get<std::string>();

@@ -125,7 +125,7 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   if (r.status.IsSuccess() || r.status.IsWait()) {
     out["result"] = "Scheduled";
     out["node"] = r.result.node;
-    out["ties"] = r.result.ties;
+    out["ties"] = r.result.ties.Names();
   } else {
     out["result"] = r.status.code() == reference::Code::kError ? "Error" : "Unschedulable";
     out["message"] = r.message;

@@ -50,6 +50,7 @@ bool Replayer::StartCycle() {
 }
 
 void Replayer::RecordAttempt(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome) {
+  if (!options_.log_attempts) return;
   trace::Record r;
   r.set_time_ns(clock_.NowNs());
   trace::Attempt* a = r.mutable_attempt();
@@ -58,6 +59,7 @@ void Replayer::RecordAttempt(const reference::QueuedPodInfo& info, const referen
   if (outcome.status.IsSuccess() || outcome.status.IsWait()) {
     a->set_result(trace::SCHEDULED);
     a->set_node(outcome.result.node);
+    a->mutable_ties()->Reserve(static_cast<int>(outcome.result.ties.size()));
     for (const std::string& n : outcome.result.ties) a->add_ties(n);
   } else {
     a->set_result(outcome.status.code() == reference::Code::kError ? trace::ERROR : trace::UNSCHEDULABLE);

@@ -47,6 +47,10 @@ struct ReplayOptions {
   // Decision records as they happen; with retain_log = false they are not kept in log().
   std::function<void(const trace::Record&)> on_record;
   bool retain_log = true;
+  // False: attempt records are neither kept nor streamed, only queue and binding records (for a
+  // consumer that counts bindings, such as the benchmark: a record names every tied node, often
+  // thousands). Decisions are the same either way.
+  bool log_attempts = true;
 };
 
 class Replayer {

@@ -17,13 +17,13 @@ class Rand {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
   }
-  // Uniform in [0, n), n > 0 (rejection sampling, no modulo bias).
+  // Uniform in [0, n), n > 0 (rejection sampling, no modulo bias). The rejection limit lies
+  // above UINT64_MAX - n, so it is only computed (a division) for draws that high.
   uint64_t Uniform(uint64_t n) {
-    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
     uint64_t v;
     do {
       v = Next();
-    } while (v >= limit);
+    } while (v > UINT64_MAX - n && v >= UINT64_MAX - UINT64_MAX % n);
     return v % n;
   }
 

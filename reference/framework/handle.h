@@ -37,6 +37,8 @@ class PodNominator {
  public:
   virtual ~PodNominator() = default;
   virtual std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const = 0;
+  // False when no pod is nominated anywhere: filtering then skips the per-node lookup.
+  virtual bool HasNominatedPods() const { return true; }
 };
 
 // What a plugin may ask of its own framework: preemption's dry runs filter nodes with pods

@@ -133,6 +133,14 @@ class ScorePlugin : public virtual Plugin {
   // A raw score for one feasible node; Error aborts the cycle.
   virtual Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                        int64_t* score) = 0;
+  // Not an upstream extension point, a shortcut with the same results: true when PreScore's
+  // state shows that Score gives every node the same raw score for this pod (say, the pod has
+  // no preferred terms), which is then written to `*score`; the framework fills the column
+  // instead of calling Score once per node. Only for feasible, existing nodes.
+  virtual bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const {
+    (void)state, (void)pod, (void)score;
+    return false;
+  }
   // ScoreExtensions: plugins that normalize return true and rewrite `scores` into [0, 100].
   virtual bool HasNormalizeScore() const { return false; }
   virtual Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) {

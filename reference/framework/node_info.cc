@@ -61,18 +61,11 @@ size_t HostPortInfo::size() const {
   return n;
 }
 
-const std::string& NodeInfo::EmptyName() {
-  static const std::string kEmpty;
-  return kEmpty;
-}
-
-const Resource& NodeInfo::EmptyResource() {
-  static const Resource kEmpty;
-  return kEmpty;
-}
 
 void NodeInfo::SetNode(NodePtr node) {
   node_ = std::move(node);
+  name_ = node_ ? node_->name() : std::string();
+  allocatable_ = node_ ? node_->allocatable : Resource();
   generation_ = NextGeneration();
 }
 

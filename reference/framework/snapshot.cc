@@ -11,7 +11,13 @@ void Snapshot::Reset(std::vector<std::shared_ptr<const NodeInfo>> ordered) {
     index_[owned_[i]->name()] = i;
   }
   uint32_t rank = 0;
-  for (const auto& [name, i] : index_) list_[i]->set_name_rank(rank++);  // index_ is in name order
+  auto names = std::make_shared<std::vector<std::string>>();
+  names->reserve(index_.size());
+  for (const auto& [name, i] : index_) {  // index_ is in name order
+    list_[i]->set_name_rank(rank++);
+    names->push_back(name);
+  }
+  names_by_rank_ = std::move(names);
   RebuildAffinityLists();
 }
 

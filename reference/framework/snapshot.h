@@ -32,6 +32,9 @@ class Snapshot {
   // Null when the node is not in the snapshot.
   const NodeInfo* Get(std::string_view name) const;
   size_t size() const { return list_.size(); }
+  // Node names in name order: names_by_rank()[info->name_rank()] == info->name(). Shared and
+  // immutable, so results that name nodes by rank outlive later snapshot changes.
+  const std::shared_ptr<const std::vector<std::string>>& names_by_rank() const { return names_by_rank_; }
 
  private:
   void RebuildAffinityLists();
@@ -41,6 +44,7 @@ class Snapshot {
   std::vector<const NodeInfo*> with_affinity_;
   std::vector<const NodeInfo*> with_required_anti_affinity_;
   std::map<std::string, size_t, std::less<>> index_;
+  std::shared_ptr<const std::vector<std::string>> names_by_rank_ = std::make_shared<std::vector<std::string>>();
 };
 
 }  // namespace schedcheck::reference

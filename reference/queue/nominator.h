@@ -32,6 +32,7 @@ class Nominator final : public PodNominator {
   void UpdateNominatedPod(const Pod& old_pod, PodInfoPtr new_info);
 
   std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const override;
+  bool HasNominatedPods() const override { return !nominated_pods_.empty(); }
   // The node a pod (by UID) is nominated to, if any.
   std::optional<std::string> NominatedNodeFor(const std::string& uid) const;
 

@@ -113,6 +113,7 @@ class SchedulingQueue final : public PodNominator {
   std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const override {
     return nominator_.NominatedPodsForNode(node);
   }
+  bool HasNominatedPods() const override { return nominator_.HasNominatedPods(); }
   const Nominator& nominator() const { return nominator_; }
 
   // --- test hooks (upstream tests write the sub-queues directly) ---

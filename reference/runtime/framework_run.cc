@@ -106,8 +106,11 @@ Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod, cons
 
 Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
                                                     const NodeInfo& node) const {
+  if (handle_->nominator == nullptr || !handle_->nominator->HasNominatedPods()) {
+    return RunFilterPlugins(state, pod, node);
+  }
   std::vector<PodInfoPtr> nominated;
-  if (handle_->nominator != nullptr && node.node() != nullptr) {
+  if (node.node() != nullptr) {
     for (const PodInfoPtr& p : handle_->nominator->NominatedPodsForNode(node.name())) {
       if (p->pod->priority >= pod.priority && p->pod->uid() != pod.uid()) nominated.push_back(p);
     }
@@ -190,28 +193,49 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   const size_t n = nodes.size();
   table->plugins.clear();
   table->weights.clear();
+  // Reused across cycles: the plugins that score this pod, in order.
+  static thread_local std::vector<ScorePlugin*> active;
+  active.clear();
   for (ScorePlugin* pl : score_) {
     if (state.skip_score_plugins.count(pl->Name())) continue;
+    active.push_back(pl);
     table->plugins.push_back(pl->Name());
     table->weights.push_back(ScoreWeight(std::string(pl->Name())));
   }
-  const size_t p = table->plugins.size();
-  table->raw.assign(n * p, 0);
-  table->normalized.assign(n * p, 0);
+  const size_t p = active.size();
+  table->raw.resize(n * p);
+  table->normalized.resize(n * p);
   table->totals.assign(n, 0);
-  // Reused across cycles; names are views of the NodeInfos' names, plugins only change scores.
+  // Plugins that score every node alike fill their column; the others are called per node.
+  static thread_local std::vector<size_t> per_node;
+  per_node.clear();
+  for (size_t j = 0; j < p; ++j) {
+    int64_t uniform = 0;
+    if (active[j]->UniformScore(state, pod, &uniform)) {
+      for (size_t i = 0; i < n; ++i) table->raw[i * p + j] = uniform;
+    } else {
+      per_node.push_back(j);
+    }
+  }
+  // Node by node, every plugin in turn: a node's data is loaded into the cache once for all
+  // plugins rather than once per plugin (each plugin's score of a node is independent of the
+  // others', so the order does not change results).
+  for (size_t i = 0; i < n; ++i) {
+    const NodeInfo& node = *nodes[i];
+    int64_t* raw = &table->raw[i * p];
+    for (size_t j : per_node) {
+      raw[j] = 0;
+      Status s = active[j]->Score(state, pod, node, &raw[j]);
+      if (!s.IsSuccess()) return WrapError("running Score plugin " + Quoted(active[j]->Name()) + ": ", s);
+    }
+  }
+  // Names are views of the NodeInfos' names; plugins only change scores.
   static thread_local NodeScoreList scores;
   scores.resize(n);
   for (size_t i = 0; i < n; ++i) scores[i].name = nodes[i]->name();
-  size_t j = 0;
-  for (ScorePlugin* pl : score_) {
-    if (state.skip_score_plugins.count(pl->Name())) continue;
-    for (size_t i = 0; i < n; ++i) {
-      scores[i].score = 0;
-      Status s = pl->Score(state, pod, *nodes[i], &scores[i].score);
-      if (!s.IsSuccess()) return WrapError("running Score plugin " + Quoted(pl->Name()) + ": ", s);
-      table->raw[i * p + j] = scores[i].score;
-    }
+  for (size_t j = 0; j < p; ++j) {
+    ScorePlugin* pl = active[j];
+    for (size_t i = 0; i < n; ++i) scores[i].score = table->raw[i * p + j];
     if (pl->HasNormalizeScore()) {
       Status s = pl->NormalizeScore(state, pod, scores);
       if (!s.IsSuccess()) return WrapError("running Normalize on Score plugin " + Quoted(pl->Name()) + ": ", s);
@@ -225,7 +249,6 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
       table->normalized[i * p + j] = v;
       table->totals[i] += v * table->weights[j];
     }
-    ++j;
   }
   return Status();
 }

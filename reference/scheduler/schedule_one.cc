@@ -69,8 +69,8 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
   return Status();
 }
 
-std::string PodScheduler::SelectHost(const std::vector<const NodeInfo*>& nodes, const std::vector<int64_t>& totals,
-                                     std::vector<std::string>* ties) {
+std::string PodScheduler::SelectHost(const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
+                                     const std::vector<int64_t>& totals, TieSet* ties) {
   // Reservoir sampling over the maximum, as v1.27 selectHost: each tied node ends up chosen with
   // equal probability; the generator is ours and seeded.
   int64_t max_score = totals[0];
@@ -86,14 +86,18 @@ std::string PodScheduler::SelectHost(const std::vector<const NodeInfo*>& nodes, 
       if (rng_.Uniform(count) == 0) selected = i;
     }
   }
-  // Every top-scoring node, sorted by name (through the snapshot's name ranks: no string compares).
-  std::vector<const NodeInfo*> top;
+  // Every top-scoring node in name order: mark name ranks, then read the marks in rank order
+  // (linear in the node count; no sort, no string compares).
+  is_top_by_rank_.assign(snapshot.size(), 0);
   for (size_t i = 0; i < totals.size(); ++i) {
-    if (totals[i] == max_score) top.push_back(nodes[i]);
+    if (totals[i] == max_score) is_top_by_rank_[nodes[i]->name_rank()] = 1;
   }
-  std::sort(top.begin(), top.end(), [](const NodeInfo* a, const NodeInfo* b) { return a->name_rank() < b->name_rank(); });
-  ties->reserve(top.size());
-  for (const NodeInfo* n : top) ties->push_back(n->name());
+  std::vector<uint32_t> ranks;
+  ranks.reserve(count);
+  for (uint32_t r = 0; r < is_top_by_rank_.size(); ++r) {
+    if (is_top_by_rank_[r]) ranks.push_back(r);
+  }
+  *ties = TieSet(snapshot.names_by_rank(), std::move(ranks));
   return nodes[selected]->name();
 }
 
@@ -168,7 +172,7 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
   if (feasible.size() == 1) {
     result.kind = ScheduleResult::Kind::kScheduled;
     result.node = feasible[0]->name();
-    result.ties = {result.node};
+    result.ties = TieSet(snapshot.names_by_rank(), {feasible[0]->name_rank()});
     return result;
   }
   // prioritizeNodes: without score plugins every node scores 1.
@@ -193,7 +197,7 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
     }
   }
   result.kind = ScheduleResult::Kind::kScheduled;
-  result.node = SelectHost(feasible, table_.totals, &result.ties);
+  result.node = SelectHost(snapshot, feasible, table_.totals, &result.ties);
   return result;
 }
 

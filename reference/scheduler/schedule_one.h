@@ -13,6 +13,7 @@
 
 #include "reference/base/rand.h"
 #include "reference/runtime/framework.h"
+#include "reference/scheduler/tie_set.h"
 
 namespace schedcheck::reference {
 
@@ -38,7 +39,7 @@ struct ScheduleResult {
   };
   Kind kind = Kind::kError;
   std::string node;                 // the chosen host
-  std::vector<std::string> ties;    // every node with the top total score (sorted by name)
+  TieSet ties;                      // every node with the top total score (in name order)
   // Filled only when the scheduler records details (the default; replay turns it off):
   std::vector<std::string> feasible;     // feasible nodes in evaluation order
   std::vector<NodePluginScores> scores;  // empty when no scoring ran (0 or 1 feasible node)
@@ -72,14 +73,15 @@ class PodScheduler {
                                   const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
                                   std::vector<const NodeInfo*>* feasible);
   // Reservoir sampling over the top total; fills `ties` with every top-scoring node.
-  std::string SelectHost(const std::vector<const NodeInfo*>& nodes, const std::vector<int64_t>& totals,
-                         std::vector<std::string>* ties);
+  std::string SelectHost(const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
+                         const std::vector<int64_t>& totals, TieSet* ties);
 
   size_t next_start_node_index_ = 0;
   Rand rng_;
   int32_t percentage_;
   bool record_details_ = true;
-  ScoreTable table_;  // reused across cycles
+  ScoreTable table_;                  // reused across cycles
+  std::vector<uint8_t> is_top_by_rank_;  // SelectHost's scratch, reused across cycles
 };
 
 }  // namespace schedcheck::reference

@@ -93,6 +93,14 @@ Result<std::unique_ptr<Plugin>> NodeAffinity::New(const PluginArgs& args, const 
   return std::unique_ptr<Plugin>(std::make_unique<NodeAffinity>(std::move(parsed.value())));
 }
 
+NodeAffinity::NodeAffinity(NodeAffinityArgs args) : args_(std::move(args)) {
+  if (args_.added_affinity) {
+    auto added = UsablePreferredTerms(
+        args_.added_affinity->preferred_during_scheduling_ignored_during_execution());
+    if (added.ok()) added_preferred_ = std::move(added.value());
+  }
+}
+
 bool NodeAffinity::HasAddedRequired() const {
   return args_.added_affinity &&
          args_.added_affinity->has_required_during_scheduling_ignored_during_execution();
@@ -164,13 +172,7 @@ Status NodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeIn
     return Status::Error("getting node \"" + node.name() + "\" from Snapshot: not found");
   }
   const k8s::Node& n = node.node()->obj;
-  int64_t count = 0;
-  if (args_.added_affinity) {
-    // Validated in New, so every remaining term parses.
-    auto added = UsablePreferredTerms(
-        args_.added_affinity->preferred_during_scheduling_ignored_during_execution());
-    if (added.ok()) count += ScoreTerms(added.value(), n);
-  }
+  int64_t count = ScoreTerms(added_preferred_, n);
   if (const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey)) {
     count += ScoreTerms(s->preferred, n);
   } else {
@@ -181,6 +183,14 @@ Status NodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeIn
   }
   *score = count;
   return Status();
+}
+
+bool NodeAffinity::UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const {
+  (void)pod;
+  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr || !s->preferred.empty() || !added_preferred_.empty()) return false;
+  *score = 0;
+  return true;
 }
 
 Status NodeAffinity::NormalizeScore(const CycleState& state, const Pod& pod,

@@ -31,7 +31,7 @@ class NodeAffinity final : public PreFilterPlugin,
   static constexpr std::string_view kErrReasonConflict = "pod affinity terms conflict";
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  explicit NodeAffinity(NodeAffinityArgs args) : args_(std::move(args)) {}
+  explicit NodeAffinity(NodeAffinityArgs args);
 
   std::string_view Name() const override { return kName; }
   // Skip when the pod has no nodeSelector, no required node affinity and no added required
@@ -48,6 +48,8 @@ class NodeAffinity final : public PreFilterPlugin,
   // Sum of the weights of the matching preferred terms (added ones included).
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
+  // Every node scores 0 when neither the pod nor the added affinity has preferred terms.
+  bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override;
   bool HasNormalizeScore() const override { return true; }
   // DefaultNormalizeScore(100, reverse = false).
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
@@ -58,6 +60,8 @@ class NodeAffinity final : public PreFilterPlugin,
   bool HasAddedRequired() const;
 
   NodeAffinityArgs args_;
+  // The added affinity's usable preferred terms, parsed once (validated by New).
+  google::protobuf::RepeatedPtrField<k8s::PreferredSchedulingTerm> added_preferred_;
 };
 
 }  // namespace schedcheck::reference

@@ -35,25 +35,37 @@ Result<std::vector<ResourceSpec>> ParseBalancedAllocationArgs(const PluginArgs& 
 
 int64_t BalancedResourceScore(const std::vector<int64_t>& requested,
                               const std::vector<int64_t>& allocatable) {
-  std::vector<double> fractions;
+  // Fractions of the resources the node has; summed first, so no list is kept (this runs for
+  // every node).
+  size_t count = 0;
   double total = 0;
+  double first = 0, second = 0;
+  auto fraction = [&](size_t i) {
+    double f = static_cast<double>(requested[i]) / static_cast<double>(allocatable[i]);
+    return f > 1 ? 1.0 : f;
+  };
   for (size_t i = 0; i < requested.size(); ++i) {
     if (allocatable[i] == 0) continue;
-    double f = static_cast<double>(requested[i]) / static_cast<double>(allocatable[i]);
-    if (f > 1) f = 1;
+    double f = fraction(i);
+    if (count == 0) first = f;
+    if (count == 1) second = f;
     total += f;
-    fractions.push_back(f);
+    ++count;
   }
   double std_dev = 0;
   // Two resources (the common case) use the closed form |f1 - f2| / 2; more use the population
   // standard deviation; fewer have none.
-  if (fractions.size() == 2) {
-    std_dev = std::abs((fractions[0] - fractions[1]) / 2);
-  } else if (fractions.size() > 2) {
-    double mean = total / static_cast<double>(fractions.size());
+  if (count == 2) {
+    std_dev = std::abs((first - second) / 2);
+  } else if (count > 2) {
+    double mean = total / static_cast<double>(count);
     double sum = 0;
-    for (double f : fractions) sum += (f - mean) * (f - mean);
-    std_dev = std::sqrt(sum / static_cast<double>(fractions.size()));
+    for (size_t i = 0; i < requested.size(); ++i) {
+      if (allocatable[i] == 0) continue;
+      double f = fraction(i);
+      sum += (f - mean) * (f - mean);
+    }
+    std_dev = std::sqrt(sum / static_cast<double>(count));
   }
   return static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
 }

@@ -50,8 +50,16 @@ Result<int64_t> IntField(const nlohmann::json& v, const std::string& field) {
 
 }  // namespace
 
+ResourceKind ClassifyResource(std::string_view name) {
+  if (name == kResourceCpu) return ResourceKind::kCpu;
+  if (name == kResourceMemory) return ResourceKind::kMemory;
+  if (name == kResourceEphemeralStorage) return ResourceKind::kEphemeralStorage;
+  if (IsScalarResourceName(name)) return ResourceKind::kScalar;
+  return ResourceKind::kOther;
+}
+
 std::vector<ResourceSpec> DefaultResourceSpecs() {
-  return {{std::string(kResourceCpu), 1}, {std::string(kResourceMemory), 1}};
+  return {{std::string(kResourceCpu), 1, ResourceKind::kCpu}, {std::string(kResourceMemory), 1, ResourceKind::kMemory}};
 }
 
 Result<std::vector<ResourceSpec>> ParseResourceSpecs(const nlohmann::json& value,
@@ -77,6 +85,7 @@ Result<std::vector<ResourceSpec>> ParseResourceSpecs(const nlohmann::json& value
     }
     // v1 defaulting: an unset (or explicit 0) weight means 1.
     if (spec.weight == 0) spec.weight = 1;
+    spec.kind = ClassifyResource(spec.name);
     specs.push_back(std::move(spec));
   }
   if (specs.empty()) specs = DefaultResourceSpecs();
@@ -131,30 +140,31 @@ ResourceScorer RequestedToCapacityRatioScorer(std::vector<ResourceSpec> resource
 AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
                                                        std::string_view resource,
                                                        bool use_requested) {
+  return CalculateResourceAllocatableRequest(node, pod, resource, ClassifyResource(resource), use_requested);
+}
+
+AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
+                                                       std::string_view resource, ResourceKind kind,
+                                                       bool use_requested) {
+  if (kind == ResourceKind::kUnclassified) kind = ClassifyResource(resource);
   const Resource& node_requested = use_requested ? node.requested() : node.non_zero_requested();
-  int64_t pod_request;
-  if (!use_requested && resource == kResourceCpu) {
-    pod_request = pod.non_zero_milli_cpu;
-  } else if (!use_requested && resource == kResourceMemory) {
-    pod_request = pod.non_zero_memory;
-  } else if (resource == kResourceCpu || resource == kResourceMemory ||
-             resource == kResourceEphemeralStorage || IsScalarResourceName(resource)) {
-    pod_request = pod.requests.Get(resource);
-  } else {
-    pod_request = 0;  // e.g. "pods": never part of a pod's request vector
-  }
-  // A scalar resource the pod does not ask for is left out of the node's score.
-  if (pod_request == 0 && IsScalarResourceName(resource)) return {};
   const Resource& alloc = node.allocatable();
-  if (resource == kResourceCpu) return {alloc.milli_cpu, node_requested.milli_cpu + pod_request};
-  if (resource == kResourceMemory) return {alloc.memory, node_requested.memory + pod_request};
-  if (resource == kResourceEphemeralStorage) {
-    return {alloc.ephemeral_storage, node.requested().ephemeral_storage + pod_request};
+  switch (kind) {
+    case ResourceKind::kCpu:
+      return {alloc.milli_cpu, node_requested.milli_cpu + (use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu)};
+    case ResourceKind::kMemory:
+      return {alloc.memory, node_requested.memory + (use_requested ? pod.requests.memory : pod.non_zero_memory)};
+    case ResourceKind::kEphemeralStorage:
+      return {alloc.ephemeral_storage, node.requested().ephemeral_storage + pod.requests.ephemeral_storage};
+    case ResourceKind::kScalar: {
+      // A scalar resource the pod does not ask for is left out of the node's score.
+      int64_t pod_request = pod.requests.Scalar(resource);
+      if (pod_request == 0) return {};
+      return {alloc.Scalar(resource), node.requested().Scalar(resource) + pod_request};
+    }
+    default:
+      return {};  // e.g. "pods": never part of a pod's request vector
   }
-  if (IsScalarResourceName(resource)) {
-    return {alloc.Scalar(resource), node.requested().Scalar(resource) + pod_request};
-  }
-  return {};
 }
 
 Status ScoreResourceAllocation(const NodeInfo& node, const Pod& pod,
@@ -165,14 +175,13 @@ Status ScoreResourceAllocation(const NodeInfo& node, const Pod& pod,
   if (resources.empty()) return Status::Error("resources not found");
   // Reused buffers: this runs for every node and score plugin in the hot path.
   static thread_local std::vector<int64_t> requested, allocatable;
-  requested.assign(resources.size(), 0);
-  allocatable.assign(resources.size(), 0);
+  requested.resize(resources.size());
+  allocatable.resize(resources.size());
   for (size_t i = 0; i < resources.size(); ++i) {
     AllocatableRequest ar =
-        CalculateResourceAllocatableRequest(node, pod, resources[i].name, use_requested);
-    if (ar.allocatable == 0) continue;
+        CalculateResourceAllocatableRequest(node, pod, resources[i].name, resources[i].kind, use_requested);
     allocatable[i] = ar.allocatable;
-    requested[i] = ar.requested;
+    requested[i] = ar.allocatable == 0 ? 0 : ar.requested;
   }
   *score = scorer(requested, allocatable);
   return Status();

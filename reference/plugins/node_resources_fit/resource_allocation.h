@@ -20,10 +20,16 @@
 
 namespace schedcheck::reference {
 
+// Which field of a Resource a configured resource name reads; decided once per configured
+// name instead of by string compares for every node.
+enum class ResourceKind { kUnclassified, kCpu, kMemory, kEphemeralStorage, kScalar, kOther };
+ResourceKind ClassifyResource(std::string_view name);
+
 // One entry of `scoringStrategy.resources` / BalancedAllocation `resources`.
 struct ResourceSpec {
   std::string name;
   int64_t weight = 0;
+  ResourceKind kind = ResourceKind::kUnclassified;  // set by the parsers; else classified per use
 };
 
 // The v1 default: cpu and memory, weight 1 each.
@@ -67,6 +73,9 @@ struct AllocatableRequest {
 };
 AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
                                                        std::string_view resource,
+                                                       bool use_requested);
+AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
+                                                       std::string_view resource, ResourceKind kind,
                                                        bool use_requested);
 
 // resourceAllocationScorer.score: builds the per-resource vectors and applies `scorer`.
