@@ -78,14 +78,16 @@ Result<trace::Imported> ImportWorkload(const std::string& workload, const std::s
 }
 
 // Replays `records` instant by instant, feeding `gpu`; returns the number of API events.
-Result<int64_t> Replay(const trace::Imported& imported, GpuTracker* gpu) {
+Result<int64_t> Replay(const trace::Imported& imported, GpuTracker* gpu, int64_t* attempts) {
   replay::ReplayOptions options;
   options.config = reference::DefaultConfiguration("1.27");
   options.config.percentage_of_nodes_to_score = 100;
   options.epoch_unix_ns = imported.start_unix_ns;
   options.retain_log = false;
-  options.on_record = [gpu](const trace::Record& r) {
+  options.log_attempts = false;  // only bindings and pops are counted here
+  options.on_record = [gpu, attempts](const trace::Record& r) {
     if (r.has_binding()) gpu->Bind(r.binding().pod());
+    if (r.has_queue() && r.queue().to() == "inflight") ++*attempts;
   };
   auto replayer = replay::Replayer::Create(std::move(options));
   if (!replayer.ok()) return replayer.error();
@@ -138,7 +140,7 @@ Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string&
     }
   }
   const Clock::time_point t2 = Clock::now();
-  auto events = Replay(*imported, &gpu);
+  auto events = Replay(*imported, &gpu, &result.attempts);
   if (!events.ok()) return Error{workload + ": " + events.message()};
   result.replay_seconds = Seconds(t2, Clock::now());
   result.events = *events;
@@ -156,13 +158,14 @@ Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string&
 std::string FormatAlibabaTable(const std::vector<AlibabaResult>& results) {
   if (results.empty()) return "";
   std::string out =
-      "\nalibaba               nodes    pods  events   bound  import_s  replay_s  gpu_alloc  gpu_peak  "
+      "\nalibaba               nodes    pods  events   bound  attempts  import_s  replay_s  gpu_alloc  gpu_peak  "
       "peak_rss_MiB\n";
   for (const AlibabaResult& r : results) {
     char line[256];
-    std::snprintf(line, sizeof(line), "%-18s %8lld %7lld %7lld %7lld %9.3f %9.3f %9.1f%% %8.1f%% %13.1f\n",
+    std::snprintf(line, sizeof(line), "%-18s %8lld %7lld %7lld %7lld %9lld %9.3f %9.3f %9.1f%% %8.1f%% %13.1f\n",
                   r.workload.c_str(), static_cast<long long>(r.nodes), static_cast<long long>(r.pods),
-                  static_cast<long long>(r.events), static_cast<long long>(r.bound), r.import_seconds,
+                  static_cast<long long>(r.events), static_cast<long long>(r.bound),
+                  static_cast<long long>(r.attempts), r.import_seconds,
                   r.replay_seconds, 100 * r.gpu_allocation_ratio, 100 * r.gpu_peak_allocation_ratio,
                   r.peak_rss_bytes / 1048576.0);
     out += line;
@@ -178,6 +181,7 @@ nlohmann::json AlibabaToJson(const std::vector<AlibabaResult>& results) {
                     {"pods", r.pods},
                     {"events", r.events},
                     {"bound", r.bound},
+                    {"attempts", r.attempts},
                     {"import_seconds", r.import_seconds},
                     {"replay_seconds", r.replay_seconds},
                     {"gpu_capacity_milli", r.gpu_capacity_milli},

@@ -33,6 +33,7 @@ struct AlibabaResult {
   int64_t pods = 0;                   // pods added
   int64_t events = 0;                 // API events replayed
   int64_t bound = 0;                  // bindings (a pod deleted and never re-added counts once)
+  int64_t attempts = 0;               // scheduling cycles (pops from activeQ)
   double import_seconds = 0;          // CSV → records, not part of the replay time
   double replay_seconds = 0;          // the whole replay, including the idle horizon
   int64_t gpu_capacity_milli = 0;     // Σ node alibabacloud.com/gpu-milli allocatable

@@ -1,6 +1,7 @@
 #include "reference/framework/node_info.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace schedcheck::reference {
 namespace {
@@ -93,6 +94,7 @@ void NodeInfo::AddPod(PodInfoPtr info) {
   if (pod.HasAffinity()) pods_with_affinity_.push_back(info);
   if (pod.HasRequiredAntiAffinity()) pods_with_required_anti_affinity_.push_back(info);
   pods_.push_back(info);
+  lowest_pod_priority_ = std::min(lowest_pod_priority_, pod.priority);
   UpdateAggregates(pod, +1);
 }
 
@@ -105,6 +107,10 @@ bool NodeInfo::RemovePod(const Pod& pod) {
   SwapRemove(pods_, pod.uid());
   SwapRemove(pods_with_affinity_, pod.uid());
   SwapRemove(pods_with_required_anti_affinity_, pod.uid());
+  if (stored->priority == lowest_pod_priority_) {
+    lowest_pod_priority_ = INT32_MAX;
+    for (const PodInfoPtr& p : pods_) lowest_pod_priority_ = std::min(lowest_pod_priority_, p->pod->priority);
+  }
   UpdateAggregates(*stored, -1);
   return true;
 }

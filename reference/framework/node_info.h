@@ -63,6 +63,9 @@ class NodeInfo {
   }
   const Resource& allocatable() const { return allocatable_; }
   const Resource& requested() const { return requested_; }
+  // The lowest priority among the node's pods (INT32_MAX without pods): preemption asks, for
+  // every node, whether any pod there has a lower priority than the preemptor.
+  int32_t lowest_pod_priority() const { return lowest_pod_priority_; }
   // Only cpu and memory are tracked, with the per-container defaults of SEMANTICS §7.2.
   const Resource& non_zero_requested() const { return non_zero_requested_; }
   const HostPortInfo& used_ports() const { return used_ports_; }
@@ -98,6 +101,7 @@ class NodeInfo {
   HostPortInfo used_ports_;
   std::map<std::string, ImageStateSummary> image_states_;
   int64_t generation_ = 0;
+  int32_t lowest_pod_priority_ = INT32_MAX;
   mutable uint32_t name_rank_ = 0;
 };
 

@@ -1,5 +1,8 @@
 #include "reference/framework/status.h"
 
+#include <mutex>
+#include <set>
+
 namespace schedcheck::reference {
 namespace {
 
@@ -21,19 +24,51 @@ bool ParseCode(std::string_view name, Code* code) {
   return false;
 }
 
+const std::string& InternPluginName(std::string_view name) {
+  // The reference is single threaded, but tests may build frameworks on several threads.
+  static std::mutex mu;
+  static std::set<std::string, std::less<>>* names = new std::set<std::string, std::less<>>();
+  // Callers pass the same name again and again (one plugin rejecting node after node).
+  static thread_local const std::string* last_name = nullptr;
+  if (last_name != nullptr && *last_name == name) return *last_name;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = names->find(name);
+  if (it == names->end()) it = names->emplace(name).first;
+  last_name = &*it;
+  return *it;
+}
+
+const std::vector<std::string>& Status::EmptyReasons() {
+  static const std::vector<std::string>* empty = new std::vector<std::string>();
+  return *empty;
+}
+
+const std::string& Status::EmptyName() {
+  static const std::string* empty = new std::string();
+  return *empty;
+}
+
+void Status::AppendReason(std::string reason) {
+  auto copy = reasons_ ? std::make_shared<std::vector<std::string>>(*reasons_)
+                       : std::make_shared<std::vector<std::string>>();
+  copy->push_back(std::move(reason));
+  reasons_ = std::move(copy);
+}
+
 std::string Status::Message() const {
+  const std::vector<std::string>& r = reasons();
   std::string out;
-  for (size_t i = 0; i < reasons_.size(); ++i) {
+  for (size_t i = 0; i < r.size(); ++i) {
     if (i > 0) out += ", ";
-    out += reasons_[i];
+    out += r[i];
   }
   return out;
 }
 
 std::string Status::DebugString() const {
   std::string out(CodeName(code_));
-  if (!reasons_.empty()) out += ": " + Message();
-  if (!plugin_.empty()) out += " (plugin " + plugin_ + ")";
+  if (!reasons().empty()) out += ": " + Message();
+  if (!plugin().empty()) out += " (plugin " + plugin() + ")";
   return out;
 }
 

@@ -3,6 +3,7 @@
 #ifndef SCHEDCHECK_REFERENCE_FRAMEWORK_STATUS_H_
 #define SCHEDCHECK_REFERENCE_FRAMEWORK_STATUS_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,25 +26,33 @@ std::string_view CodeName(Code code);
 // Inverse of CodeName; false for an unknown name.
 bool ParseCode(std::string_view name, Code* code);
 
+// Interns a plugin name: the same stable string for equal names, never freed (a profile has a
+// few dozen plugins). Lets a status carry its plugin without allocating.
+const std::string& InternPluginName(std::string_view name);
+
+// Statuses are created and copied for every rejected node (thousands per failing attempt), so
+// copies are cheap: the reasons are one shared immutable list, the plugin an interned name.
 class Status {
  public:
   Status() = default;  // Success
   explicit Status(Code code, std::vector<std::string> reasons = {})
-      : code_(code), reasons_(std::move(reasons)) {}
-  Status(Code code, std::string reason) : code_(code), reasons_{std::move(reason)} {}
+      : code_(code),
+        reasons_(reasons.empty() ? nullptr : std::make_shared<const std::vector<std::string>>(std::move(reasons))) {}
+  Status(Code code, std::string reason)
+      : code_(code), reasons_(std::make_shared<const std::vector<std::string>>(1, std::move(reason))) {}
 
   static Status Success() { return Status(); }
   static Status Error(std::string message) { return Status(Code::kError, std::move(message)); }
 
   Code code() const { return code_; }
-  const std::vector<std::string>& reasons() const { return reasons_; }
+  const std::vector<std::string>& reasons() const { return reasons_ ? *reasons_ : EmptyReasons(); }
   // The plugin that produced this status ("failed plugin" upstream); empty when synthesised.
-  const std::string& plugin() const { return plugin_; }
+  const std::string& plugin() const { return plugin_ ? *plugin_ : EmptyName(); }
   Status& WithPlugin(std::string_view plugin) {
-    plugin_ = std::string(plugin);
+    plugin_ = plugin.empty() ? nullptr : &InternPluginName(plugin);
     return *this;
   }
-  void AppendReason(std::string reason) { reasons_.push_back(std::move(reason)); }
+  void AppendReason(std::string reason);
 
   bool IsSuccess() const { return code_ == Code::kSuccess; }
   bool IsSkip() const { return code_ == Code::kSkip; }
@@ -52,17 +61,23 @@ class Status {
   bool IsRejected() const {
     return code_ == Code::kUnschedulable || code_ == Code::kUnschedulableAndUnresolvable;
   }
+
   // Reasons joined with ", " (Status.Message()).
   std::string Message() const;
   // "Unschedulable: reason1, reason2" for logs and test failures.
   std::string DebugString() const;
 
-  bool operator==(const Status& other) const = default;
+  bool operator==(const Status& other) const {
+    return code_ == other.code_ && plugin() == other.plugin() && reasons() == other.reasons();
+  }
 
  private:
+  static const std::vector<std::string>& EmptyReasons();
+  static const std::string& EmptyName();
+
   Code code_ = Code::kSuccess;
-  std::vector<std::string> reasons_;
-  std::string plugin_;
+  std::shared_ptr<const std::vector<std::string>> reasons_;  // null: no reasons
+  const std::string* plugin_ = nullptr;                      // interned; null: none
 };
 
 }  // namespace schedcheck::reference

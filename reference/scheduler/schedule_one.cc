@@ -55,6 +55,7 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
     for (int64_t i = 0; i < num_to_find; ++i) feasible->push_back(nodes[(next_start_node_index_ + i) % n]);
     return Status();
   }
+  const std::string* last_plugin = nullptr;  // plugin names are interned: compare addresses
   for (int64_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < num_to_find; ++i) {
     const NodeInfo* node = nodes[(next_start_node_index_ + i) % n];
     Status s = fw.RunFilterPluginsWithNominatedPods(state, pod, *node);
@@ -62,7 +63,8 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
     if (s.IsSuccess()) {
       feasible->push_back(node);
     } else {
-      diagnosis->unschedulable_plugins.insert(s.plugin());
+      if (&s.plugin() != last_plugin) diagnosis->unschedulable_plugins.insert(s.plugin());
+      last_plugin = &s.plugin();
       diagnosis->node_to_status[node->name()] = std::move(s);
     }
   }

@@ -112,9 +112,9 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(const CycleState& state_in, c
                                                    const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const {
   const FrameworkRunner& fw = *handle_.framework;
   // Same outcome as below with nothing to remove, without copying the node and the state.
-  bool any_lower = std::any_of(node_in.pods().begin(), node_in.pods().end(),
-                               [&](const PodInfoPtr& pi) { return pi->pod->priority < pod.priority; });
-  if (!any_lower) return {Status(Code::kUnschedulableAndUnresolvable, std::string(kNoVictims)), {}, 0};
+  // One shared status for every node without victims (copies share it).
+  static const Status* const no_victims = new Status(Code::kUnschedulableAndUnresolvable, std::string(kNoVictims));
+  if (node_in.lowest_pod_priority() >= pod.priority) return {*no_victims, {}, 0};
   std::unique_ptr<CycleState> state = state_in.Clone();
   std::unique_ptr<NodeInfo> node = node_in.Clone();
   // First remove every lower-priority pod, in the node's pod order.
@@ -126,7 +126,7 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(const CycleState& state_in, c
     Status s = fw.RunPreFilterExtensionRemovePod(*state, pod, *pi, *node);
     if (!s.IsSuccess()) return {AsError(s), {}, 0};
   }
-  if (potential.empty()) return {Status(Code::kUnschedulableAndUnresolvable, std::string(kNoVictims)), {}, 0};
+  if (potential.empty()) return {*no_victims, {}, 0};
   // Not fitting even with all of them gone: this node cannot help (inter-pod affinity to a victim
   // is deliberately not considered upstream).
   if (Status s = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node); !s.IsSuccess()) return {s, {}, 0};

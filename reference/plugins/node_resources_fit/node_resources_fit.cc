@@ -1,5 +1,7 @@
 #include "reference/plugins/node_resources_fit/node_resources_fit.h"
 
+#include <algorithm>
+
 #include <utility>
 
 #include "reference/api/resource.h"
@@ -29,6 +31,66 @@ ResourceScorer MakeScorer(const NodeResourcesFitArgs& args) {
 // The prefix of an extended resource name ("example.com" of "example.com/gpu").
 std::string_view ResourceGroup(std::string_view name) { return name.substr(0, name.find('/')); }
 
+// The value of `name` in a name-sorted scalar list, advancing `*cursor` past smaller names (for
+// lookups in ascending name order); 0 when absent.
+int64_t ScalarAtCursor(const std::vector<std::pair<std::string, int64_t>>& list, std::string_view name,
+                       size_t* cursor) {
+  for (; *cursor < list.size(); ++*cursor) {
+    const int order = list[*cursor].first.compare(name);  // one string compare per step
+    if (order == 0) return list[*cursor].second;
+    if (order > 0) break;
+  }
+  return 0;
+}
+
+// The walk of fitsRequest: calls `lacking(name, requested, used, capacity)` for every resource
+// `request` does not fit, in upstream's order (pods, cpu, memory, ephemeral-storage, scalars).
+// Allocates nothing, so a rejection can be recognised before any reason string is built.
+template <typename Lacking>
+void ForEachInsufficientResource(const Resource& request, const NodeInfo& node,
+                                 const std::set<std::string, std::less<>>& ignored_resources,
+                                 const std::set<std::string, std::less<>>& ignored_groups, Lacking&& lacking) {
+  const Resource& alloc = node.allocatable();
+  const Resource& used = node.requested();
+  int64_t pods = static_cast<int64_t>(node.pods().size());
+  if (pods + 1 > alloc.allowed_pod_number) lacking(kResourcePods, 1, pods, alloc.allowed_pod_number);
+  if (request.milli_cpu == 0 && request.memory == 0 && request.ephemeral_storage == 0 &&
+      request.scalar.empty()) {
+    return;
+  }
+  // v1.27 compares even zero requests (a node already over its allocatable rejects a pod
+  // requesting 0 of that resource); v1.28 started skipping them.
+  if (request.milli_cpu > alloc.milli_cpu - used.milli_cpu) {
+    lacking(kResourceCpu, request.milli_cpu, used.milli_cpu, alloc.milli_cpu);
+  }
+  if (request.memory > alloc.memory - used.memory) {
+    lacking(kResourceMemory, request.memory, used.memory, alloc.memory);
+  }
+  if (request.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage) {
+    lacking(kResourceEphemeralStorage, request.ephemeral_storage, used.ephemeral_storage, alloc.ephemeral_storage);
+  }
+  // Upstream walks a Go map here (random order); we walk names in sorted order. All three
+  // scalar lists are sorted by name, so one forward cursor per node list finds each value.
+  const bool any_ignored = !ignored_resources.empty() || !ignored_groups.empty();
+  size_t alloc_at = 0, used_at = 0;
+  for (const auto& [name, quantity] : request.scalar) {
+    const int64_t allocatable = ScalarAtCursor(alloc.scalar, name, &alloc_at);
+    const int64_t in_use = ScalarAtCursor(used.scalar, name, &used_at);
+    // Only extended resources can be ignored; hugepages and kubernetes.io/* never are.
+    if (any_ignored && IsExtendedResourceName(name) &&
+        (ignored_resources.count(name) > 0 || ignored_groups.count(ResourceGroup(name)) > 0)) {
+      continue;
+    }
+    if (quantity > allocatable - in_use) lacking(std::string_view(name), quantity, in_use, allocatable);
+  }
+}
+
+// "Too many pods" for pods, else "Insufficient <name>".
+std::string InsufficientReason(std::string_view resource) {
+  if (resource == kResourcePods) return "Too many pods";
+  return "Insufficient " + std::string(resource);
+}
+
 }  // namespace
 
 std::vector<InsufficientResource> FitsRequest(
@@ -36,41 +98,10 @@ std::vector<InsufficientResource> FitsRequest(
     const std::set<std::string, std::less<>>& ignored_resources,
     const std::set<std::string, std::less<>>& ignored_groups) {
   std::vector<InsufficientResource> out;
-  const Resource& alloc = node.allocatable();
-  const Resource& used = node.requested();
-  int64_t pods = static_cast<int64_t>(node.pods().size());
-  if (pods + 1 > alloc.allowed_pod_number) {
-    out.push_back({std::string(kResourcePods), "Too many pods", 1, pods, alloc.allowed_pod_number});
-  }
-  if (request.milli_cpu == 0 && request.memory == 0 && request.ephemeral_storage == 0 &&
-      request.scalar.empty()) {
-    return out;
-  }
-  // v1.27 compares even zero requests (a node already over its allocatable rejects a pod
-  // requesting 0 of that resource); v1.28 started skipping them.
-  if (request.milli_cpu > alloc.milli_cpu - used.milli_cpu) {
-    out.push_back({std::string(kResourceCpu), "Insufficient cpu", request.milli_cpu,
-                   used.milli_cpu, alloc.milli_cpu});
-  }
-  if (request.memory > alloc.memory - used.memory) {
-    out.push_back({std::string(kResourceMemory), "Insufficient memory", request.memory,
-                   used.memory, alloc.memory});
-  }
-  if (request.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage) {
-    out.push_back({std::string(kResourceEphemeralStorage), "Insufficient ephemeral-storage",
-                   request.ephemeral_storage, used.ephemeral_storage, alloc.ephemeral_storage});
-  }
-  // Upstream walks a Go map here (random order); we walk names in sorted order.
-  for (const auto& [name, quantity] : request.scalar) {
-    // Only extended resources can be ignored; hugepages and kubernetes.io/* never are.
-    if (IsExtendedResourceName(name) &&
-        (ignored_resources.count(name) > 0 || ignored_groups.count(ResourceGroup(name)) > 0)) {
-      continue;
-    }
-    if (quantity > alloc.Scalar(name) - used.Scalar(name)) {
-      out.push_back({name, "Insufficient " + name, quantity, used.Scalar(name), alloc.Scalar(name)});
-    }
-  }
+  ForEachInsufficientResource(request, node, ignored_resources, ignored_groups,
+                              [&](std::string_view name, int64_t requested, int64_t used, int64_t capacity) {
+                                out.push_back({std::string(name), InsufficientReason(name), requested, used, capacity});
+                              });
   return out;
 }
 
@@ -103,13 +134,25 @@ Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod, const N
     return Status::Error("error reading \"" + std::string(kPreFilterStateKey) +
                          "\" from cycleState: not found");
   }
-  std::vector<InsufficientResource> insufficient =
-      FitsRequest(s->request, node, args_.ignored_resources, args_.ignored_resource_groups);
-  if (insufficient.empty()) return Status();
+  // The names of the lacking resources, compared with the last rejection's before any reason
+  // string is built: in a full cluster most nodes fail alike.
+  static thread_local std::vector<std::string_view> lacking;
+  lacking.clear();
+  ForEachInsufficientResource(s->request, node, args_.ignored_resources, args_.ignored_resource_groups,
+                              [](std::string_view name, int64_t, int64_t, int64_t) { lacking.push_back(name); });
+  if (lacking.empty()) return Status();
+  for (const RecentRejection& r : recent_rejections_) {
+    if (std::equal(lacking.begin(), lacking.end(), r.resources.begin(), r.resources.end())) return r.status;
+  }
   std::vector<std::string> reasons;
-  reasons.reserve(insufficient.size());
-  for (InsufficientResource& r : insufficient) reasons.push_back(std::move(r.reason));
-  return Status(Code::kUnschedulable, std::move(reasons));
+  reasons.reserve(lacking.size());
+  for (std::string_view name : lacking) reasons.push_back(InsufficientReason(name));
+  RecentRejection fresh{std::vector<std::string>(lacking.begin(), lacking.end()),
+                        Status(Code::kUnschedulable, std::move(reasons))};
+  // A handful of distinct rejections cover a cluster; the oldest one makes room.
+  if (recent_rejections_.size() == kRecentRejections) recent_rejections_.erase(recent_rejections_.begin());
+  recent_rejections_.push_back(std::move(fresh));
+  return recent_rejections_.back().status;
 }
 
 Status NodeResourcesFit::Score(const CycleState& state, const Pod& pod, const NodeInfo& node,

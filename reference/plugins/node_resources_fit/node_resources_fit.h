@@ -78,6 +78,15 @@ class NodeResourcesFit final : public PreFilterPlugin,
  private:
   NodeResourcesFitArgs args_;
   ResourceScorer scorer_;
+  // Recent rejections by their lacking resources (in order), reused for nodes failing alike
+  // (most nodes of a full cluster): copies of a status share its reasons, so such a rejection
+  // allocates nothing.
+  struct RecentRejection {
+    std::vector<std::string> resources;
+    Status status;
+  };
+  static constexpr size_t kRecentRejections = 8;
+  std::vector<RecentRejection> recent_rejections_;
 };
 
 }  // namespace schedcheck::reference
