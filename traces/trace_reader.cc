@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "google/protobuf/arena.h"
 #include "traces/crc32c.h"
 
 namespace schedcheck::trace {
@@ -45,6 +46,25 @@ bool ParseVarint32(const std::string& data, size_t* pos, uint32_t* value) {
 }
 
 }  // namespace
+
+// One arena for NextBorrowed, reset before each record. Its first block is ours, so Reset keeps
+// it: a typical record is parsed into the same few KiB every time, with no malloc (strings longer
+// than the small-string buffer still allocate their characters).
+struct TraceReader::Borrowed {
+  static constexpr size_t kBlockBytes = 64 << 10;
+
+  Borrowed() : block(new char[kBlockBytes]), arena(MakeOptions(block.get())) {}
+
+  static google::protobuf::ArenaOptions MakeOptions(char* block) {
+    google::protobuf::ArenaOptions options;
+    options.initial_block = block;
+    options.initial_block_size = kBlockBytes;
+    return options;
+  }
+
+  std::unique_ptr<char[]> block;  // declared first: outlives the arena that uses it
+  google::protobuf::Arena arena;
+};
 
 const char* DamageKindName(DamageKind kind) {
   switch (kind) {
@@ -122,28 +142,56 @@ ReadStatus TraceReader::Damage(DamageKind kind, int64_t event, const std::string
   return ReadStatus::kError;
 }
 
-ReadStatus TraceReader::Next(Record* record) {
+ReadStatus TraceReader::NextBytes(const char** bytes, int* size) {
   if (frame_left_ == 0) {
     if (done_) return damage_ == DamageKind::kNone ? ReadStatus::kEnd : ReadStatus::kError;
     const ReadStatus s = ReadFrame();
     if (s != ReadStatus::kRecord) return s;
   }
-  // DecodeFrame checked every length prefix, so only the protobuf parse can fail here.
-  const size_t start = plain_pos_;
-  uint32_t size = 0;
-  ParseVarint32(plain_, &plain_pos_, &size);
-  if (!record->ParseFromArray(plain_.data() + plain_pos_, static_cast<int>(size))) {
+  // DecodeFrame checked every length prefix, so only the protobuf parse can fail.
+  record_start_ = plain_pos_;
+  uint32_t n = 0;
+  ParseVarint32(plain_, &plain_pos_, &n);
+  *bytes = plain_.data() + plain_pos_;
+  *size = static_cast<int>(n);
+  plain_pos_ += n;
+  return ReadStatus::kRecord;
+}
+
+ReadStatus TraceReader::Parsed(bool ok) {
+  if (!ok) {
     const uint32_t index = frame_count_ - frame_left_;
     offset_ = frame_offset_;  // the damaged frame is not complete
     --frames_read_;
     return Damage(DamageKind::kCorrupt, records_read_,
                   "corrupt frame: Record does not parse (record " + std::to_string(index) +
-                      " of the frame, at uncompressed byte " + std::to_string(start) + ")");
+                      " of the frame, at uncompressed byte " + std::to_string(record_start_) + ")");
   }
-  plain_pos_ += size;
   --frame_left_;
   ++records_read_;
   return ReadStatus::kRecord;
+}
+
+ReadStatus TraceReader::Next(Record* record) {
+  const char* bytes = nullptr;
+  int size = 0;
+  const ReadStatus s = NextBytes(&bytes, &size);
+  if (s != ReadStatus::kRecord) return s;
+  return Parsed(record->ParseFromArray(bytes, size));
+}
+
+ReadStatus TraceReader::NextBorrowed(const Record** record) {
+  *record = nullptr;
+  const char* bytes = nullptr;
+  int size = 0;
+  const ReadStatus s = NextBytes(&bytes, &size);
+  if (s != ReadStatus::kRecord) return s;
+  if (borrowed_ == nullptr) borrowed_ = std::make_unique<Borrowed>();
+  borrowed_->arena.Reset();  // ends the previous borrowed record's life
+  Record* parsed = google::protobuf::Arena::CreateMessage<Record>(&borrowed_->arena);
+  const ReadStatus result = Parsed(parsed->ParseFromArray(bytes, size));
+  if (result == ReadStatus::kRecord) *record = parsed;
+  return result;
 }
 
 ReadStatus TraceReader::ReadFrame() {

@@ -48,13 +48,46 @@ struct Drained {
   std::string error;
 };
 
-Drained Drain(TraceReader& reader) {
+// The ways of reading records; every damage test reads each file all these ways.
+enum class Way { kNext, kBorrowed };
+constexpr Way kAllWays[] = {Way::kNext, Way::kBorrowed};
+
+Drained Drain(TraceReader& reader, Way way = Way::kNext) {
   Drained d;
-  Record r;
-  while ((d.last = reader.Next(&r)) == ReadStatus::kRecord) d.records.push_back(r);
+  if (way == Way::kNext) {
+    Record r;
+    while ((d.last = reader.Next(&r)) == ReadStatus::kRecord) d.records.push_back(r);
+  } else {
+    const Record* r = nullptr;
+    while ((d.last = reader.NextBorrowed(&r)) == ReadStatus::kRecord) {
+      EXPECT_NE(r, nullptr);
+      d.records.push_back(*r);
+    }
+    EXPECT_EQ(r, nullptr);
+  }
   d.damage = reader.damage();
   d.error = reader.error();
   return d;
+}
+
+// Reads `path` every way; expects the same records, status and message; returns them.
+Drained DrainEveryWay(const std::string& path) {
+  Drained first;
+  for (Way way : kAllWays) {
+    auto reader = TraceReader::Open(path);
+    EXPECT_TRUE(reader.ok()) << reader.message();
+    if (!reader.ok()) return {{}, ReadStatus::kError, DamageKind::kNone, reader.message()};
+    Drained d = Drain(*reader, way);
+    if (way == kAllWays[0]) {
+      first = std::move(d);
+      continue;
+    }
+    EXPECT_TRUE(SameRecords(d.records, first.records)) << static_cast<int>(way);
+    EXPECT_EQ(d.last, first.last) << static_cast<int>(way);
+    EXPECT_EQ(d.damage, first.damage) << static_cast<int>(way);
+    EXPECT_EQ(d.error, first.error) << static_cast<int>(way);
+  }
+  return first;
 }
 
 // A sample trace with several frames; returns its bytes.
@@ -80,24 +113,48 @@ std::string Compress(const std::string& plain) {
 Drained ReadBytes(const std::string& name, const std::string& bytes) {
   const std::string path = TempPath(name);
   WriteFileBytes(path, bytes);
-  auto reader = TraceReader::Open(path);
-  EXPECT_TRUE(reader.ok()) << reader.message();
-  if (!reader.ok()) return {{}, ReadStatus::kError, DamageKind::kNone, reader.message()};
-  return Drain(*reader);
+  return DrainEveryWay(path);
 }
 
 TEST(TraceReaderTest, ReadsSample) {
   const std::string path = TempPath("sample.trace");
   const Trace sample = MakeSampleTrace();
   ASSERT_TRUE(WriteTrace(path, sample).ok());
+  for (Way way : kAllWays) {
+    auto reader = TraceReader::Open(path);
+    ASSERT_TRUE(reader.ok()) << reader.message();
+    EXPECT_EQ(reader->header().compat(), "1.27");
+    Drained d = Drain(*reader, way);
+    EXPECT_EQ(d.last, ReadStatus::kEnd);
+    EXPECT_EQ(d.damage, DamageKind::kNone);
+    EXPECT_TRUE(SameRecords(d.records, sample.records));
+    EXPECT_EQ(reader->Next(nullptr), ReadStatus::kEnd);  // stays at the end
+    const Record* borrowed = nullptr;
+    EXPECT_EQ(reader->NextBorrowed(&borrowed), ReadStatus::kEnd);
+    EXPECT_EQ(borrowed, nullptr);
+  }
+}
+
+// Next and NextBorrowed may be mixed; each returns the next record.
+TEST(TraceReaderTest, NextAndNextBorrowedInterleave) {
+  const std::string path = TempPath("mixed.trace");
+  const Trace sample = MakeSampleTrace();
+  ASSERT_TRUE(WriteTrace(path, sample, {.events_per_frame = 2}).ok());
   auto reader = TraceReader::Open(path);
   ASSERT_TRUE(reader.ok()) << reader.message();
-  EXPECT_EQ(reader->header().compat(), "1.27");
-  Drained d = Drain(*reader);
-  EXPECT_EQ(d.last, ReadStatus::kEnd);
-  EXPECT_EQ(d.damage, DamageKind::kNone);
-  EXPECT_TRUE(SameRecords(d.records, sample.records));
-  EXPECT_EQ(reader->Next(nullptr), ReadStatus::kEnd);  // stays at the end
+  std::vector<Record> got;
+  for (size_t i = 0;; ++i) {
+    Record owned;
+    const Record* borrowed = nullptr;
+    const ReadStatus s = i % 3 == 0 ? reader->Next(&owned) : reader->NextBorrowed(&borrowed);
+    if (s != ReadStatus::kRecord) {
+      EXPECT_EQ(s, ReadStatus::kEnd) << reader->error();
+      break;
+    }
+    got.push_back(i % 3 == 0 ? owned : *borrowed);
+  }
+  EXPECT_TRUE(SameRecords(got, sample.records));
+  EXPECT_EQ(reader->records_read(), static_cast<int64_t>(sample.records.size()));
 }
 
 TEST(TraceReaderTest, HeaderOnlyFileIsEmpty) {
@@ -127,7 +184,7 @@ TEST(TraceReaderTest, TruncationAtEveryOffset) {
     while (complete < frames.size() && frames[complete].end <= cut) ++complete;
     const size_t want = complete < frames.size() ? frames[complete].first_event
                                                  : MakeSampleTrace().records.size();
-    const Drained d = Drain(*reader);
+    const Drained d = DrainEveryWay(path);
     EXPECT_EQ(d.records.size(), want) << "cut at " << cut;
     const bool at_boundary =
         cut == frames[0].offset || (complete > 0 && frames[complete - 1].end == cut);
@@ -154,9 +211,7 @@ TEST(TraceReaderTest, BitFlipInEveryFrameByteIsCorruptionAtThatFrame) {
       std::string bytes = full;
       bytes[pos] = static_cast<char>(bytes[pos] ^ 0x10);
       WriteFileBytes(path, bytes);
-      auto reader = TraceReader::Open(path);
-      ASSERT_TRUE(reader.ok()) << reader.message();
-      const Drained d = Drain(*reader);
+      const Drained d = DrainEveryWay(path);
       ASSERT_EQ(d.last, ReadStatus::kError) << "flip at " << pos;
       EXPECT_EQ(d.damage, DamageKind::kCorrupt) << pos << ": " << d.error;
       const std::string where = "byte " + std::to_string(frames[f].offset) + " (frame " +

@@ -157,14 +157,16 @@ Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const work
 
 namespace {
 
-// Reads the whole trace at `path`; returns the number of records read.
+// Reads the whole trace at `path`, parsing every record in full; returns the number of records
+// read. Uses the reader's arena (NextBorrowed), the fast path for callers that inspect each record
+// and move on.
 Result<int64_t> DecodeOnce(const std::string& path) {
   auto reader = trace::TraceReader::Open(path);
   if (!reader.ok()) return reader.error();
-  trace::Record record;
+  const trace::Record* record = nullptr;
   int64_t read = 0;
   trace::ReadStatus status;
-  while ((status = reader->Next(&record)) == trace::ReadStatus::kRecord) ++read;
+  while ((status = reader->NextBorrowed(&record)) == trace::ReadStatus::kRecord) ++read;
   if (status == trace::ReadStatus::kError) return Error{reader->error()};
   return read;
 }
