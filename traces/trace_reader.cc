@@ -85,12 +85,15 @@ TraceReader::TraceReader(std::string path, std::FILE* file)
     : path_(std::move(path)), file_(file), dctx_(ZSTD_createDCtx()) {}
 TraceReader::TraceReader(TraceReader&&) noexcept = default;
 TraceReader& TraceReader::operator=(TraceReader&&) noexcept = default;
-TraceReader::~TraceReader() = default;
+TraceReader::~TraceReader() { frame_parser_.Stop(); }
 
-Result<TraceReader> TraceReader::Open(const std::string& path) {
+Result<TraceReader> TraceReader::Open(const std::string& path, ReaderOptions options) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return Error{path + ": cannot open: " + std::strerror(errno)};
   TraceReader reader(path, f);
+  if (options.parse_threads > 1) {
+    reader.frame_parser_.parser = std::make_unique<FrameParser>(options.parse_threads);
+  }
   if (reader.dctx_ == nullptr) return Error{path + ": cannot create zstd context"};
   const auto fail = [&](const std::string& what) { return Error{path + ": byte 0: " + what}; };
 
@@ -139,6 +142,7 @@ ReadStatus TraceReader::Damage(DamageKind kind, int64_t event, const std::string
            std::to_string(frames_read_) + ", event " + std::to_string(event) + "): " + what;
   done_ = true;
   frame_left_ = 0;
+  frame_parser_.Stop();
   return ReadStatus::kError;
 }
 
@@ -173,6 +177,7 @@ ReadStatus TraceReader::Parsed(bool ok) {
 }
 
 ReadStatus TraceReader::Next(Record* record) {
+  frame_parser_.Stop();  // FrameParser hands out records only in order, without gaps
   const char* bytes = nullptr;
   int size = 0;
   const ReadStatus s = NextBytes(&bytes, &size);
@@ -182,10 +187,24 @@ ReadStatus TraceReader::Next(Record* record) {
 
 ReadStatus TraceReader::NextBorrowed(const Record** record) {
   *record = nullptr;
+  const bool new_frame = frame_left_ == 0;
   const char* bytes = nullptr;
   int size = 0;
   const ReadStatus s = NextBytes(&bytes, &size);
   if (s != ReadStatus::kRecord) return s;
+  if (frame_parser_.parser != nullptr) {
+    if (new_frame) {
+      frame_parser_.parser->Start(plain_.data(), &spans_);
+      frame_parser_.active = true;
+    }
+    // Not after Next(Record*) took a record of this frame: then parse one at a time below.
+    if (frame_parser_.active) {
+      const Record* parsed = frame_parser_.parser->Get(frame_count_ - frame_left_);
+      const ReadStatus result = Parsed(parsed != nullptr);
+      if (result == ReadStatus::kRecord) *record = parsed;
+      return result;
+    }
+  }
   if (borrowed_ == nullptr) borrowed_ = std::make_unique<Borrowed>();
   borrowed_->arena.Reset();  // ends the previous borrowed record's life
   Record* parsed = google::protobuf::Arena::CreateMessage<Record>(&borrowed_->arena);
@@ -195,6 +214,7 @@ ReadStatus TraceReader::NextBorrowed(const Record** record) {
 }
 
 ReadStatus TraceReader::ReadFrame() {
+  frame_parser_.Stop();  // its workers must not read plain_ while it changes
   const int64_t event = records_read_;
   char raw[kFrameHeaderSize];
   const size_t got = ReadUpTo(file_.get(), raw, sizeof(raw));
@@ -284,6 +304,7 @@ ReadStatus TraceReader::DecodeFrame(const FrameHeader& h) {
   // Structure only (length prefixes within the frame, the declared count); each record is parsed
   // once, by Next.
   size_t pos = 0;
+  spans_.clear();
   for (uint32_t i = 0; i < h.record_count; ++i) {
     const size_t start = pos;
     const auto where = [&] {
@@ -297,6 +318,7 @@ ReadStatus TraceReader::DecodeFrame(const FrameHeader& h) {
                                     std::to_string(kMaxRecordBytes) + ") or the " +
                                     std::to_string(plain_.size() - pos) + " bytes left" + where());
     }
+    spans_.push_back({static_cast<uint32_t>(pos), size});
     pos += size;
   }
   if (pos != plain_.size()) {

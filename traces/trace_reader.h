@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "reference/base/result.h"
+#include "traces/frame_parser.h"
 #include "traces/trace.pb.h"
 #include "traces/trace_format.h"
 
@@ -38,11 +39,19 @@ enum class DamageKind {
 
 const char* DamageKindName(DamageKind kind);
 
+struct ReaderOptions {
+  // Threads that NextBorrowed parses with. 1: each record is parsed when it is returned, into
+  // one small reused arena. More: when NextBorrowed reaches a new frame, the frame's records are
+  // all parsed at once on this many threads (traces/frame_parser.h) and then handed out in order;
+  // memory then holds a whole frame of parsed records. Errors and results are the same either way.
+  int parse_threads = 1;
+};
+
 class TraceReader {
  public:
   // Opens `path` and reads and verifies the file header. Fails (with "truncated" or "corrupt" in
   // the message) when the file header itself is damaged, or the file is not a trace.
-  static Result<TraceReader> Open(const std::string& path);
+  static Result<TraceReader> Open(const std::string& path, ReaderOptions options = {});
 
   TraceReader(TraceReader&&) noexcept;
   TraceReader& operator=(TraceReader&&) noexcept;
@@ -78,6 +87,26 @@ class TraceReader {
   };
   struct Borrowed;  // the arena behind NextBorrowed
 
+  // A FrameParser and whether it is handing out the current frame (`active`). Moving it stops
+  // the workers first: they point into buffers of the reader that may move.
+  struct ParserHandle {
+    std::unique_ptr<FrameParser> parser;
+    bool active = false;
+
+    ParserHandle() = default;
+    ParserHandle(ParserHandle&& other) noexcept { *this = std::move(other); }
+    ParserHandle& operator=(ParserHandle&& other) noexcept {
+      other.Stop();
+      Stop();
+      parser = std::move(other.parser);
+      return *this;
+    }
+    void Stop() {
+      if (active) parser->Stop();
+      active = false;
+    }
+  };
+
   TraceReader(std::string path, std::FILE* file);
 
   // Reads and validates the next frame into plain_. Returns kRecord, kEnd or kError.
@@ -89,6 +118,9 @@ class TraceReader {
   // Accounts for a record returned (parsed) or reports the one that did not parse.
   ReadStatus Parsed(bool ok);
 
+  // parse_threads > 1 only. Its workers read plain_ and spans_: declared first so that a move of
+  // the reader stops them before those buffers move; the destructor stops them before they die.
+  ParserHandle frame_parser_;
   std::string path_;
   std::unique_ptr<std::FILE, FileCloser> file_;
   std::unique_ptr<void, DctxDeleter> dctx_;
@@ -107,6 +139,7 @@ class TraceReader {
   DamageKind damage_ = DamageKind::kNone;
   std::string error_;
   bool done_ = false;
+  std::vector<RecordSpan> spans_;  // the current frame's records, found by DecodeFrame
 };
 
 // Reads a whole trace; fails on any damage (the message is TraceReader::error()).
