@@ -1,6 +1,7 @@
 // decode_speed: how fast TraceReader decodes given trace files, by wall clock and by this
 // process's CPU time (steadier than the wall clock on a busy machine). A measuring tool only.
-//   bazel run -c opt //traces:decode_speed -- [--reps N] [--threads T] FILE...
+//   bazel run -c opt //traces:decode_speed -- [--reps N] [--threads T] [--only MODE] FILE...
+// MODE (for profiling one of them): next, borrowed or threads.
 #include <time.h>
 
 #include <chrono>
@@ -52,10 +53,13 @@ long long DecodeOnce(const std::string& path, int threads, bool borrowed) {
 int main(int argc, char** argv) {
   int reps = 20;
   int threads = 2;
+  std::string only;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
       reps = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+      only = argv[++i];
     } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
     } else {
@@ -65,13 +69,15 @@ int main(int argc, char** argv) {
   std::printf("%-40s %-22s %14s %14s\n", "file", "mode", "wall_events/s", "cpu_events/s");
   for (const std::string& file : files) {
     struct Mode {
+      const char* key;
       const char* name;
       int threads;
       bool borrowed;
     };
     const std::string parallel = "NextBorrowed " + std::to_string(threads) + " threads";
-    for (const Mode& m : {Mode{"Next", 1, false}, Mode{"NextBorrowed", 1, true},
-                          Mode{parallel.c_str(), threads, true}}) {
+    for (const Mode& m : {Mode{"next", "Next", 1, false}, Mode{"borrowed", "NextBorrowed", 1, true},
+                          Mode{"threads", parallel.c_str(), threads, true}}) {
+      if (!only.empty() && only != m.key) continue;
       long long events = 0;
       const double wall0 = WallSeconds(), cpu0 = CpuSeconds();
       for (int rep = 0; rep < reps; ++rep) {

@@ -47,11 +47,14 @@ bool ParseVarint32(const std::string& data, size_t* pos, uint32_t* value) {
 
 }  // namespace
 
-// One arena for NextBorrowed, reset before each record. Its first block is ours, so Reset keeps
-// it: a typical record is parsed into the same few KiB every time, with no malloc (strings longer
-// than the small-string buffer still allocate their characters).
+// The arena behind NextBorrowed. Its first block is ours, so Reset keeps it: records are parsed
+// into the same few KiB over and over, with no malloc (strings longer than the small-string
+// buffer still allocate their characters). Reset runs every kRecordsPerReset records, or sooner
+// when a record made the arena grow beyond that block, rather than before every record: a reset
+// has a fixed cost, and keeping a few dead records costs nothing.
 struct TraceReader::Borrowed {
   static constexpr size_t kBlockBytes = 64 << 10;
+  static constexpr int kRecordsPerReset = 16;
 
   Borrowed() : block(new char[kBlockBytes]), arena(MakeOptions(block.get())) {}
 
@@ -62,8 +65,18 @@ struct TraceReader::Borrowed {
     return options;
   }
 
+  // Returns a new, empty Record in the arena; earlier ones may be destroyed.
+  Record* NewRecord() {
+    if (++since_reset >= kRecordsPerReset || arena.SpaceAllocated() > kBlockBytes) {
+      arena.Reset();
+      since_reset = 0;
+    }
+    return google::protobuf::Arena::CreateMessage<Record>(&arena);
+  }
+
   std::unique_ptr<char[]> block;  // declared first: outlives the arena that uses it
   google::protobuf::Arena arena;
+  int since_reset = 0;
 };
 
 const char* DamageKindName(DamageKind kind) {
@@ -152,13 +165,13 @@ ReadStatus TraceReader::NextBytes(const char** bytes, int* size) {
     const ReadStatus s = ReadFrame();
     if (s != ReadStatus::kRecord) return s;
   }
-  // DecodeFrame checked every length prefix, so only the protobuf parse can fail.
-  record_start_ = plain_pos_;
-  uint32_t n = 0;
-  ParseVarint32(plain_, &plain_pos_, &n);
-  *bytes = plain_.data() + plain_pos_;
-  *size = static_cast<int>(n);
-  plain_pos_ += n;
+  // DecodeFrame checked every length prefix and noted where each record is, so only the protobuf
+  // parse can fail.
+  const size_t index = frame_count_ - frame_left_;
+  const RecordSpan& span = spans_[index];
+  record_start_ = index == 0 ? 0 : size_t{spans_[index - 1].offset} + spans_[index - 1].size;
+  *bytes = plain_.data() + span.offset;
+  *size = static_cast<int>(span.size);
   return ReadStatus::kRecord;
 }
 
@@ -206,8 +219,7 @@ ReadStatus TraceReader::NextBorrowed(const Record** record) {
     }
   }
   if (borrowed_ == nullptr) borrowed_ = std::make_unique<Borrowed>();
-  borrowed_->arena.Reset();  // ends the previous borrowed record's life
-  Record* parsed = google::protobuf::Arena::CreateMessage<Record>(&borrowed_->arena);
+  Record* parsed = borrowed_->NewRecord();  // may end the previous borrowed record's life
   const ReadStatus result = Parsed(parsed->ParseFromArray(bytes, size));
   if (result == ReadStatus::kRecord) *record = parsed;
   return result;
@@ -326,7 +338,6 @@ ReadStatus TraceReader::DecodeFrame(const FrameHeader& h) {
                    std::to_string(plain_.size() - pos) + " bytes after the declared " +
                        std::to_string(h.record_count) + " records");
   }
-  plain_pos_ = 0;
   frame_left_ = h.record_count;
   return ReadStatus::kRecord;
 }

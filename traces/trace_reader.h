@@ -131,7 +131,6 @@ class TraceReader {
   int64_t records_read_ = 0;
   std::string payload_;                // compressed bytes of the current frame
   std::string plain_;                  // decompressed bytes of the current frame
-  size_t plain_pos_ = 0;               // next record's length prefix in plain_
   size_t record_start_ = 0;            // length prefix of the record being returned
   uint32_t frame_left_ = 0;            // records of the current frame not yet returned
   uint32_t frame_count_ = 0;           // records of the current frame
