@@ -4,9 +4,11 @@
 // plus one record) whatever the file size. A frame's records are returned only once the whole
 // frame has been read, checksummed, decompressed and its length prefixes checked, so the reader
 // returns every record of every complete frame before the first damage, then stops with kError.
-// Each record is parsed once, when Next returns it; a record that does not parse (possible only
-// when the writer itself produced bad bytes: the CRC covers the payload) is reported at that
-// Next, after the frame's earlier records, as kCorrupt naming the frame and the record. Damage is classified: kTruncated (the file ends inside a frame; the normal state of a
+// Each record is parsed once, when Next returns it (with ReaderOptions::parse_threads > 1,
+// NextBorrowed's records are parsed a little ahead, on other threads); a record that does not
+// parse (possible only when the writer itself produced bad bytes: the CRC covers the payload) is
+// reported at that Next, after the frame's earlier records, as kCorrupt naming the frame and the
+// record. Damage is classified: kTruncated (the file ends inside a frame; the normal state of a
 // file whose writer was killed) versus kCorrupt (bad magic, checksum, lengths, zstd data or
 // protobuf). error() names the file, the byte offset of the damaged frame, the frame index and
 // the index of its first event (both 0-based), e.g.
