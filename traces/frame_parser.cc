@@ -12,7 +12,8 @@ namespace schedcheck::trace {
 // a steady state a batch is parsed without malloc for message objects.
 class FrameParser::Batch {
  public:
-  // Destroys the previous records and parses spans[begin, end) of `frame`.
+  // Destroys the previous records and parses spans[begin, end) of `frame`. The arena is reset
+  // by the thread that then allocates from it (protobuf's fast path per thread).
   void Parse(const char* frame, const std::vector<RecordSpan>& spans, size_t begin, size_t end) {
     PrepareArena();
     records_.clear();
@@ -54,26 +55,11 @@ class FrameParser::Batch {
   std::optional<google::protobuf::Arena> arena_;
 };
 
-struct FrameParser::Worker {
-  size_t index = 0;  // owns batches index, index + threads, index + 2 * threads, ...
-  std::unique_ptr<Batch> slots[kSlots];  // its j-th batch goes to slots[j % kSlots]
-  size_t parsed = 0;    // its batches of the current frame parsed so far (under mu_)
-  size_t consumed = 0;  // its batches the caller has moved past (under mu_)
-  std::thread thread;
-};
-
 FrameParser::FrameParser(int threads)
-    : threads_(static_cast<size_t>(std::max(threads, 1))), own_(std::make_unique<Batch>()) {
-  for (size_t w = 1; w < threads_; ++w) {
-    auto worker = std::make_unique<Worker>();
-    worker->index = w;
-    for (auto& slot : worker->slots) slot = std::make_unique<Batch>();
-    workers_.push_back(std::move(worker));
-  }
-  // Started only once workers_ is complete: the threads read it.
-  for (size_t w = 0; w < workers_.size(); ++w) {
-    workers_[w]->thread = std::thread([this, w] { WorkerLoop(w); });
-  }
+    : window_(kSlotsPerThread * static_cast<size_t>(std::max(threads, 1))),
+      parsed_(window_, SIZE_MAX) {
+  for (size_t i = 0; i < window_; ++i) slots_.push_back(std::make_unique<Batch>());
+  for (int w = 1; w < threads; ++w) workers_.emplace_back([this] { WorkerLoop(); });
 }
 
 FrameParser::~FrameParser() {
@@ -82,18 +68,18 @@ FrameParser::~FrameParser() {
     stopping_ = true;
   }
   to_workers_.notify_all();
-  for (auto& worker : workers_) worker->thread.join();
+  for (std::thread& t : workers_) t.join();
 }
 
 void FrameParser::BeginGeneration(std::unique_lock<std::mutex>& lock, const char* frame,
                                   const std::vector<RecordSpan>* spans) {
   to_caller_.wait(lock, [this] { return parsing_ == 0; });
-  for (auto& worker : workers_) worker->parsed = worker->consumed = 0;
   frame_ = frame;
   spans_ = spans;
-  ++generation_;
+  next_claim_ = 0;
+  reading_ = 0;
+  std::fill(parsed_.begin(), parsed_.end(), SIZE_MAX);
   current_batch_ = SIZE_MAX;
-  current_ = nullptr;
 }
 
 void FrameParser::Start(const char* frame, const std::vector<RecordSpan>* spans) {
@@ -111,56 +97,47 @@ void FrameParser::Stop() {
 
 const Record* FrameParser::Get(size_t i) {
   const size_t batch = i / kBatchRecords;
+  Batch& slot = *slots_[batch % window_];
   if (batch != current_batch_) {
-    const size_t owner = batch % threads_;
-    const size_t begin = batch * kBatchRecords;
     std::unique_lock<std::mutex> lock(mu_);
-    // Calls come in order, so every batch before this one is done with: free the workers' slots.
-    for (auto& worker : workers_) {
-      const size_t before = (batch + threads_ - 1 - worker->index) / threads_;  // its batches < batch
-      if (worker->consumed < before) {
-        worker->consumed = before;
-        to_workers_.notify_all();
-      }
-    }
-    if (owner == 0) {
+    // Calls come in order: the batches before this one are done with, their slots free. Wake
+    // the workers only once half the window is free, so that each wake-up buys several batches.
+    reading_ = batch;
+    const bool wake = next_claim_ <= reading_ + window_ / 2;
+    if (next_claim_ == batch) {  // nobody has it yet: parse it here
+      ++next_claim_;
       lock.unlock();
-      own_->Parse(frame_, *spans_, begin, std::min(begin + kBatchRecords, spans_->size()));
-      current_ = own_.get();
-    } else {
-      Worker& worker = *workers_[owner - 1];
-      const size_t j = batch / threads_;  // the worker's j-th batch
-      to_caller_.wait(lock, [&] { return worker.parsed > j; });
-      current_ = worker.slots[j % kSlots].get();
+      if (wake) to_workers_.notify_all();
+      const size_t begin = batch * kBatchRecords;
+      slot.Parse(frame_, *spans_, begin, std::min(begin + kBatchRecords, spans_->size()));
+    } else {  // a worker claimed it: wait until it is parsed
+      if (wake) to_workers_.notify_all();
+      to_caller_.wait(lock, [&] { return parsed_[batch % window_] == batch; });
     }
     current_batch_ = batch;
   }
-  return current_->record(i - batch * kBatchRecords);
+  return slot.record(i - batch * kBatchRecords);
 }
 
-void FrameParser::WorkerLoop(size_t w) {
-  Worker& me = *workers_[w];
+void FrameParser::WorkerLoop() {
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
-    size_t batch = 0;
-    const auto has_work = [&] {
-      if (frame_ == nullptr || me.parsed - me.consumed >= kSlots) return false;
-      batch = me.index + me.parsed * threads_;
-      return batch * kBatchRecords < spans_->size();
-    };
-    to_workers_.wait(lock, [&] { return stopping_ || has_work(); });
+    to_workers_.wait(lock, [this] {
+      return stopping_ || (frame_ != nullptr && next_claim_ * kBatchRecords < spans_->size() &&
+                           next_claim_ < reading_ + window_);
+    });
+    // (A worker that finds the window full sleeps until the caller has read half of it.)
     if (stopping_) return;
-    const uint64_t generation = generation_;
+    const size_t batch = next_claim_++;
     const char* frame = frame_;
     const std::vector<RecordSpan>& spans = *spans_;
-    Batch& slot = *me.slots[me.parsed % kSlots];
     ++parsing_;
     lock.unlock();
     const size_t begin = batch * kBatchRecords;
-    slot.Parse(frame, spans, begin, std::min(begin + kBatchRecords, spans.size()));
+    slots_[batch % window_]->Parse(frame, spans, begin, std::min(begin + kBatchRecords, spans.size()));
     lock.lock();
     --parsing_;
-    if (generation == generation_) ++me.parsed;
+    parsed_[batch % window_] = batch;
     to_caller_.notify_all();  // the caller may wait for this batch, or for parsing_ == 0
   }
 }

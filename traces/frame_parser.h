@@ -1,12 +1,14 @@
 // FrameParser: parses the records of a decompressed frame on several threads, handing them out
 // in order. TraceReader uses it for NextBorrowed when opened with ReaderOptions::parse_threads > 1.
 //
-// The frame's records are cut into batches of kBatchRecords. With T threads, batch b belongs to
-// thread b % T: thread 0 is the caller, which parses its batches when it reaches them; each
-// worker parses its batches ahead, into a ring of kSlots arenas, and waits for the caller to
-// move past a batch before reusing its slot. So memory stays bounded (a few arenas per thread)
-// and each arena is reset and refilled while still warm in cache. Which thread parses a record
-// has no effect on the result. Not thread-safe (one caller).
+// The frame's records are cut into batches of kBatchRecords. Batches are claimed in order, each
+// by whichever thread gets to it first: the workers claim ahead of the caller, at most kWindow
+// batches past the one the caller is reading; the caller parses its next batch itself if no
+// worker has claimed it yet, and otherwise waits for that worker. So on an idle machine the
+// threads share the work, and on a busy one (a worker not scheduled) the caller does not stall
+// behind it. Batch b lives in slot b % kWindow, an arena reset and refilled while still warm in
+// cache, so memory stays bounded. Which thread parses a record has no effect on the result.
+// Not thread-safe (one caller).
 #ifndef SCHEDCHECK_TRACES_FRAME_PARSER_H_
 #define SCHEDCHECK_TRACES_FRAME_PARSER_H_
 
@@ -31,7 +33,7 @@ struct RecordSpan {
 class FrameParser {
  public:
   static constexpr size_t kBatchRecords = 64;
-  static constexpr size_t kSlots = 3;  // batches a worker may have parsed ahead
+  static constexpr size_t kSlotsPerThread = 4;  // the window: kSlotsPerThread * threads batches
 
   // threads >= 1: the caller plus threads - 1 workers, started here.
   explicit FrameParser(int threads);
@@ -51,19 +53,17 @@ class FrameParser {
   void Stop();
 
  private:
-  class Batch;   // an arena and the records of one batch parsed into it
-  struct Worker;
+  class Batch;  // an arena and the records of one batch parsed into it
 
-  void WorkerLoop(size_t w);
-  // Waits (holding `lock`) until no worker is parsing, then moves every worker to a new frame
+  void WorkerLoop();
+  // Waits (holding `lock`) until no worker is parsing, then moves everyone to a new frame
   // (`frame` nullptr: none).
   void BeginGeneration(std::unique_lock<std::mutex>& lock, const char* frame,
                        const std::vector<RecordSpan>* spans);
 
-  const size_t threads_;
-  std::unique_ptr<Batch> own_;  // the caller's batches
-  size_t current_batch_ = SIZE_MAX;  // the batch Get last returned from
-  const Batch* current_ = nullptr;
+  const size_t window_;  // slots: batches claimed but not yet read past, at most
+  std::vector<std::unique_ptr<Batch>> slots_;
+  size_t current_batch_ = SIZE_MAX;  // the batch Get last returned from (caller only)
 
   // Shared with the workers, under mu_.
   std::mutex mu_;
@@ -71,10 +71,12 @@ class FrameParser {
   std::condition_variable to_caller_;   // a batch parsed, or a worker went idle
   const char* frame_ = nullptr;
   const std::vector<RecordSpan>* spans_ = nullptr;
-  uint64_t generation_ = 0;
-  size_t parsing_ = 0;  // workers parsing outside the lock
+  size_t next_claim_ = 0;  // batches [0, next_claim_) are claimed
+  size_t reading_ = 0;     // the caller has read past batches [0, reading_)
+  std::vector<size_t> parsed_;  // parsed_[slot]: the batch parsed into it (SIZE_MAX: none yet)
+  size_t parsing_ = 0;     // workers parsing outside the lock
   bool stopping_ = false;
-  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::thread> workers_;  // last: started once everything else is set up
 };
 
 }  // namespace schedcheck::trace
