@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "google/protobuf/arena.h"
 #include "traces/crc32c.h"
 
 namespace schedcheck::trace {
@@ -46,6 +47,38 @@ bool ParseVarint32(const std::string& data, size_t* pos, uint32_t* value) {
 
 }  // namespace
 
+// The arena behind NextBorrowed. Its first block is ours, so Reset keeps it: records are parsed
+// into the same few KiB over and over, with no malloc (strings longer than the small-string
+// buffer still allocate their characters). Reset runs every kRecordsPerReset records, or sooner
+// when a record made the arena grow beyond that block, rather than before every record: a reset
+// has a fixed cost, and keeping a few dead records costs nothing.
+struct TraceReader::Borrowed {
+  static constexpr size_t kBlockBytes = 64 << 10;
+  static constexpr int kRecordsPerReset = 16;
+
+  Borrowed() : block(new char[kBlockBytes]), arena(MakeOptions(block.get())) {}
+
+  static google::protobuf::ArenaOptions MakeOptions(char* block) {
+    google::protobuf::ArenaOptions options;
+    options.initial_block = block;
+    options.initial_block_size = kBlockBytes;
+    return options;
+  }
+
+  // Returns a new, empty Record in the arena; earlier ones may be destroyed.
+  Record* NewRecord() {
+    if (++since_reset >= kRecordsPerReset || arena.SpaceAllocated() > kBlockBytes) {
+      arena.Reset();
+      since_reset = 0;
+    }
+    return google::protobuf::Arena::CreateMessage<Record>(&arena);
+  }
+
+  std::unique_ptr<char[]> block;  // declared first: outlives the arena that uses it
+  google::protobuf::Arena arena;
+  int since_reset = 0;
+};
+
 const char* DamageKindName(DamageKind kind) {
   switch (kind) {
     case DamageKind::kNone: return "none";
@@ -65,12 +98,15 @@ TraceReader::TraceReader(std::string path, std::FILE* file)
     : path_(std::move(path)), file_(file), dctx_(ZSTD_createDCtx()) {}
 TraceReader::TraceReader(TraceReader&&) noexcept = default;
 TraceReader& TraceReader::operator=(TraceReader&&) noexcept = default;
-TraceReader::~TraceReader() = default;
+TraceReader::~TraceReader() { frame_parser_.Stop(); }
 
-Result<TraceReader> TraceReader::Open(const std::string& path) {
+Result<TraceReader> TraceReader::Open(const std::string& path, ReaderOptions options) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return Error{path + ": cannot open: " + std::strerror(errno)};
   TraceReader reader(path, f);
+  if (options.parse_threads > 1) {
+    reader.frame_parser_.parser = std::make_unique<FrameParser>(options.parse_threads);
+  }
   if (reader.dctx_ == nullptr) return Error{path + ": cannot create zstd context"};
   const auto fail = [&](const std::string& what) { return Error{path + ": byte 0: " + what}; };
 
@@ -119,34 +155,78 @@ ReadStatus TraceReader::Damage(DamageKind kind, int64_t event, const std::string
            std::to_string(frames_read_) + ", event " + std::to_string(event) + "): " + what;
   done_ = true;
   frame_left_ = 0;
+  frame_parser_.Stop();
   return ReadStatus::kError;
 }
 
-ReadStatus TraceReader::Next(Record* record) {
+ReadStatus TraceReader::NextBytes(const char** bytes, int* size) {
   if (frame_left_ == 0) {
     if (done_) return damage_ == DamageKind::kNone ? ReadStatus::kEnd : ReadStatus::kError;
     const ReadStatus s = ReadFrame();
     if (s != ReadStatus::kRecord) return s;
   }
-  // DecodeFrame checked every length prefix, so only the protobuf parse can fail here.
-  const size_t start = plain_pos_;
-  uint32_t size = 0;
-  ParseVarint32(plain_, &plain_pos_, &size);
-  if (!record->ParseFromArray(plain_.data() + plain_pos_, static_cast<int>(size))) {
+  // DecodeFrame checked every length prefix and noted where each record is, so only the protobuf
+  // parse can fail.
+  const size_t index = frame_count_ - frame_left_;
+  const RecordSpan& span = spans_[index];
+  record_start_ = index == 0 ? 0 : size_t{spans_[index - 1].offset} + spans_[index - 1].size;
+  *bytes = plain_.data() + span.offset;
+  *size = static_cast<int>(span.size);
+  return ReadStatus::kRecord;
+}
+
+ReadStatus TraceReader::Parsed(bool ok) {
+  if (!ok) {
     const uint32_t index = frame_count_ - frame_left_;
     offset_ = frame_offset_;  // the damaged frame is not complete
     --frames_read_;
     return Damage(DamageKind::kCorrupt, records_read_,
                   "corrupt frame: Record does not parse (record " + std::to_string(index) +
-                      " of the frame, at uncompressed byte " + std::to_string(start) + ")");
+                      " of the frame, at uncompressed byte " + std::to_string(record_start_) + ")");
   }
-  plain_pos_ += size;
   --frame_left_;
   ++records_read_;
   return ReadStatus::kRecord;
 }
 
+ReadStatus TraceReader::Next(Record* record) {
+  frame_parser_.Stop();  // FrameParser hands out records only in order, without gaps
+  const char* bytes = nullptr;
+  int size = 0;
+  const ReadStatus s = NextBytes(&bytes, &size);
+  if (s != ReadStatus::kRecord) return s;
+  return Parsed(record->ParseFromArray(bytes, size));
+}
+
+ReadStatus TraceReader::NextBorrowed(const Record** record) {
+  *record = nullptr;
+  const bool new_frame = frame_left_ == 0;
+  const char* bytes = nullptr;
+  int size = 0;
+  const ReadStatus s = NextBytes(&bytes, &size);
+  if (s != ReadStatus::kRecord) return s;
+  if (frame_parser_.parser != nullptr) {
+    if (new_frame) {
+      frame_parser_.parser->Start(plain_.data(), &spans_);
+      frame_parser_.active = true;
+    }
+    // Not after Next(Record*) took a record of this frame: then parse one at a time below.
+    if (frame_parser_.active) {
+      const Record* parsed = frame_parser_.parser->Get(frame_count_ - frame_left_);
+      const ReadStatus result = Parsed(parsed != nullptr);
+      if (result == ReadStatus::kRecord) *record = parsed;
+      return result;
+    }
+  }
+  if (borrowed_ == nullptr) borrowed_ = std::make_unique<Borrowed>();
+  Record* parsed = borrowed_->NewRecord();  // may end the previous borrowed record's life
+  const ReadStatus result = Parsed(parsed->ParseFromArray(bytes, size));
+  if (result == ReadStatus::kRecord) *record = parsed;
+  return result;
+}
+
 ReadStatus TraceReader::ReadFrame() {
+  frame_parser_.Stop();  // its workers must not read plain_ while it changes
   const int64_t event = records_read_;
   char raw[kFrameHeaderSize];
   const size_t got = ReadUpTo(file_.get(), raw, sizeof(raw));
@@ -236,6 +316,7 @@ ReadStatus TraceReader::DecodeFrame(const FrameHeader& h) {
   // Structure only (length prefixes within the frame, the declared count); each record is parsed
   // once, by Next.
   size_t pos = 0;
+  spans_.clear();
   for (uint32_t i = 0; i < h.record_count; ++i) {
     const size_t start = pos;
     const auto where = [&] {
@@ -249,6 +330,7 @@ ReadStatus TraceReader::DecodeFrame(const FrameHeader& h) {
                                     std::to_string(kMaxRecordBytes) + ") or the " +
                                     std::to_string(plain_.size() - pos) + " bytes left" + where());
     }
+    spans_.push_back({static_cast<uint32_t>(pos), size});
     pos += size;
   }
   if (pos != plain_.size()) {
@@ -256,7 +338,6 @@ ReadStatus TraceReader::DecodeFrame(const FrameHeader& h) {
                    std::to_string(plain_.size() - pos) + " bytes after the declared " +
                        std::to_string(h.record_count) + " records");
   }
-  plain_pos_ = 0;
   frame_left_ = h.record_count;
   return ReadStatus::kRecord;
 }

@@ -118,8 +118,11 @@ Record GenRecord() {
 RC_GTEST_PROP(TraceRoundTrip, RecordsSurviveWriteAndRead, ()) {
   static std::atomic<int> counter{0};
   const std::string path = testing::TempPath("prop_" + std::to_string(counter++) + ".trace");
-  const size_t events_per_frame = *rc::gen::inRange<size_t>(1, 8);
-  const int n = *rc::gen::inRange(0, 40);
+  // Sometimes frames long enough for several FrameParser batches (64 records each).
+  const bool long_frames = *rc::gen::arbitrary<bool>();
+  const size_t events_per_frame =
+      long_frames ? *rc::gen::inRange<size_t>(64, 300) : *rc::gen::inRange<size_t>(1, 8);
+  const int n = long_frames ? *rc::gen::inRange(0, 700) : *rc::gen::inRange(0, 40);
   Trace trace;
   trace.header.set_producer(Name());
   trace.header.set_seed(*rc::gen::arbitrary<uint64_t>());
@@ -138,6 +141,17 @@ RC_GTEST_PROP(TraceRoundTrip, RecordsSurviveWriteAndRead, ()) {
   trace.header.set_format_version(kFormatVersion);
   RC_ASSERT(google::protobuf::util::MessageDifferencer::Equals(back->header, trace.header));
   RC_ASSERT(testing::SameRecords(back->records, trace.records));
+
+  // NextBorrowed, on one thread or several, returns the same records.
+  const int threads = *rc::gen::inRange(1, 4);
+  auto reader = TraceReader::Open(path, {.parse_threads = threads});
+  RC_ASSERT(reader.ok());
+  std::vector<Record> borrowed;
+  const Record* r = nullptr;
+  ReadStatus status;
+  while ((status = reader->NextBorrowed(&r)) == ReadStatus::kRecord) borrowed.push_back(*r);
+  RC_ASSERT(status == ReadStatus::kEnd);
+  RC_ASSERT(testing::SameRecords(borrowed, trace.records));
   std::remove(path.c_str());
 }
 
