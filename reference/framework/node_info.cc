@@ -67,6 +67,8 @@ void NodeInfo::SetNode(NodePtr node) {
   node_ = std::move(node);
   name_ = node_ ? node_->name() : std::string();
   allocatable_ = node_ ? node_->allocatable : Resource();
+  unschedulable_ = node_ && node_->obj.spec().unschedulable();
+  has_taints_ = node_ && node_->obj.spec().taints_size() > 0;
   generation_ = NextGeneration();
 }
 

@@ -35,7 +35,7 @@ struct NodePluginScores {
 struct ScoreTable {
   std::vector<std::string_view> plugins;  // the score plugins that ran (not skipped), in order
   std::vector<int64_t> weights;           // per plugin
-  std::vector<int64_t> raw;               // [node * plugins.size() + plugin]
+  std::vector<int64_t> raw;               // [plugin * nodes + node]: one column per plugin
   std::vector<int64_t> normalized;        // same layout
   std::vector<int64_t> totals;            // per node: sum of weight * normalized
 };

@@ -212,7 +212,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   for (size_t j = 0; j < p; ++j) {
     int64_t uniform = 0;
     if (active[j]->UniformScore(state, pod, &uniform)) {
-      for (size_t i = 0; i < n; ++i) table->raw[i * p + j] = uniform;
+      std::fill_n(table->raw.begin() + static_cast<std::ptrdiff_t>(j * n), n, uniform);
     } else {
       per_node.push_back(j);
     }
@@ -221,11 +221,12 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   // plugins rather than once per plugin (each plugin's score of a node is independent of the
   // others', so the order does not change results).
   for (size_t i = 0; i < n; ++i) {
+    if (i + 2 < n) PrefetchNodeInfo(nodes[i + 2]);
     const NodeInfo& node = *nodes[i];
-    int64_t* raw = &table->raw[i * p];
     for (size_t j : per_node) {
-      raw[j] = 0;
-      Status s = active[j]->Score(state, pod, node, &raw[j]);
+      int64_t& raw = table->raw[j * n + i];
+      raw = 0;
+      Status s = active[j]->Score(state, pod, node, &raw);
       if (!s.IsSuccess()) return WrapError("running Score plugin " + Quoted(active[j]->Name()) + ": ", s);
     }
   }
@@ -235,19 +236,24 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   for (size_t i = 0; i < n; ++i) scores[i].name = nodes[i]->name();
   for (size_t j = 0; j < p; ++j) {
     ScorePlugin* pl = active[j];
-    for (size_t i = 0; i < n; ++i) scores[i].score = table->raw[i * p + j];
+    const int64_t* raw = &table->raw[j * n];
+    int64_t* normalized = &table->normalized[j * n];
     if (pl->HasNormalizeScore()) {
+      for (size_t i = 0; i < n; ++i) scores[i].score = raw[i];
       Status s = pl->NormalizeScore(state, pod, scores);
       if (!s.IsSuccess()) return WrapError("running Normalize on Score plugin " + Quoted(pl->Name()) + ": ", s);
+      for (size_t i = 0; i < n; ++i) normalized[i] = scores[i].score;
+    } else {
+      std::copy_n(raw, n, normalized);
     }
+    const int64_t weight = table->weights[j];
     for (size_t i = 0; i < n; ++i) {
-      int64_t v = scores[i].score;
+      int64_t v = normalized[i];
       if (v < kMinNodeScore || v > kMaxNodeScore) {
         return Status::Error("plugin " + Quoted(pl->Name()) + " returns an invalid score " + std::to_string(v) +
                              ", it should in the range of [0, 100] after normalizing");
       }
-      table->normalized[i * p + j] = v;
-      table->totals[i] += v * table->weights[j];
+      table->totals[i] += v * weight;
     }
   }
   return Status();
@@ -266,8 +272,8 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
     row.name = nodes[i]->name();
     row.total = table.totals[i];
     for (size_t j = 0; j < p; ++j) {
-      int64_t v = table.normalized[i * p + j];
-      row.scores.push_back({std::string(table.plugins[j]), table.raw[i * p + j], v, v * table.weights[j]});
+      int64_t v = table.normalized[j * nodes.size() + i];
+      row.scores.push_back({std::string(table.plugins[j]), table.raw[j * nodes.size() + i], v, v * table.weights[j]});
     }
   }
   return Status();

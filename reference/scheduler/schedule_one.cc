@@ -58,6 +58,7 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
   const std::string* last_plugin = nullptr;  // plugin names are interned: compare addresses
   for (int64_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < num_to_find; ++i) {
     const NodeInfo* node = nodes[(next_start_node_index_ + i) % n];
+    if (i + 2 < n) PrefetchNodeInfo(nodes[(next_start_node_index_ + i + 2) % n]);
     Status s = fw.RunFilterPluginsWithNominatedPods(state, pod, *node);
     if (s.code() == Code::kError) return s;
     if (s.IsSuccess()) {

@@ -20,7 +20,7 @@ Status NodeUnschedulable::Filter(const CycleState& state, const Pod& pod, const 
   if (node.node() == nullptr) {
     return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonUnknownCondition));
   }
-  if (!node.node()->obj.spec().unschedulable()) return Status();
+  if (!node.unschedulable()) return Status();
   // A pod tolerating the taint the node lifecycle controller would add also tolerates the flag.
   // The taint has an empty value, so an Equal toleration must carry an empty value too.
   k8s::Taint unschedulable_taint;

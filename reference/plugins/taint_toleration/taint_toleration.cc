@@ -51,6 +51,7 @@ Result<std::unique_ptr<Plugin>> TaintToleration::New(const PluginArgs& args,
 Status TaintToleration::Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) {
   (void)state;
   if (node.node() == nullptr) return Status::Error("invalid nodeInfo");
+  if (!node.has_taints()) return Status();
   const k8s::Taint* taint = FindUntoleratedTaint(node.node()->obj.spec().taints(),
                                                  pod.obj.spec().tolerations(),
                                                  IsNoScheduleOrNoExecute);
@@ -80,8 +81,9 @@ Status TaintToleration::Score(const CycleState& state, const Pod& pod, const Nod
     return Status::Error("failed to read \"" + std::string(kPreScoreStateKey) +
                          "\" from cycleState: not found");
   }
-  *score = CountIntolerableTaintsPreferNoSchedule(node.node()->obj.spec().taints(),
-                                                  s->tolerations_prefer_no_schedule);
+  *score = node.has_taints() ? CountIntolerableTaintsPreferNoSchedule(node.node()->obj.spec().taints(),
+                                                                     s->tolerations_prefer_no_schedule)
+                             : 0;
   return Status();
 }
 
