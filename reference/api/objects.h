@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/api/label_ids.h"
 #include "reference/api/resource.h"
 #include "reference/base/result.h"
 #include "traces/k8s.pb.h"
@@ -41,6 +42,9 @@ struct Pod {
   int64_t non_zero_memory = 0;
   // Every containers[*].ports entry (v1.27 includes entries with hostPort 0; users filter).
   std::vector<HostPort> container_ports;
+  // metadata.labels and metadata.namespace interned (label_ids.h), for fast selector matching.
+  LabelIds label_ids;
+  LabelId namespace_id = kNoLabel;
 
   const std::string& name() const { return obj.metadata().name(); }
   const std::string& ns() const { return obj.metadata().namespace_(); }
@@ -67,6 +71,8 @@ using PodPtr = std::shared_ptr<const Pod>;
 struct Node {
   k8s::Node obj;
   Resource allocatable;
+  // metadata.labels interned (label_ids.h), for topology lookups by integer key.
+  LabelIds label_ids;
 
   const std::string& name() const { return obj.metadata().name(); }
   const google::protobuf::Map<std::string, std::string>& labels() const {

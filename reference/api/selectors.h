@@ -3,8 +3,11 @@
 #ifndef SCHEDCHECK_REFERENCE_API_SELECTORS_H_
 #define SCHEDCHECK_REFERENCE_API_SELECTORS_H_
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "reference/api/label_ids.h"
 #include "reference/api/objects.h"
 #include "traces/k8s.pb.h"
 
@@ -18,6 +21,30 @@ using Labels = google::protobuf::Map<std::string, std::string>;
 bool LabelSelectorMatches(const k8s::LabelSelector& selector, const Labels& labels);
 // True when the selector is well formed (the conditions of metav1.LabelSelectorAsSelector).
 bool LabelSelectorValid(const k8s::LabelSelector& selector);
+
+// A label selector with its strings interned, matched against interned label sets (Pod and Node
+// label_ids): the answers of LabelSelectorMatches without hashing strings. Plugins compile the
+// incoming pod's selectors once per cycle and match them against every existing pod.
+class CompiledLabelSelector {
+ public:
+  // Matches nothing, as a nil selector.
+  CompiledLabelSelector() = default;
+  // A present selector; a malformed one (!LabelSelectorValid) matches nothing.
+  explicit CompiledLabelSelector(const k8s::LabelSelector& selector);
+
+  bool Matches(const LabelIds& labels) const;
+
+ private:
+  enum class Op : uint8_t { kIn, kNotIn, kExists, kDoesNotExist };
+  struct Requirement {
+    LabelId key = kNoLabel;
+    Op op = Op::kExists;
+    std::vector<LabelId> values;  // In / NotIn: few, so a linear scan
+  };
+
+  bool matches_nothing_ = true;
+  std::vector<Requirement> requirements_;
+};
 
 // One node selector requirement against a label set (In, NotIn, Exists, DoesNotExist, Gt, Lt).
 bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req, const Labels& labels);
