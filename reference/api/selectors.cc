@@ -161,6 +161,17 @@ bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node) 
   return true;
 }
 
+RequiredNodeAffinity::RequiredNodeAffinity(const Pod& pod) {
+  const k8s::PodSpec& spec = pod.obj.spec();
+  for (const auto& [key, value] : spec.node_selector()) {
+    node_selector_.emplace_back(InternLabel(key), InternLabel(value));
+  }
+  if (spec.has_affinity() && spec.affinity().has_node_affinity() &&
+      spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution()) {
+    required_ = &spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution();
+  }
+}
+
 bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Taint& taint) {
   if (!toleration.effect().empty() && toleration.effect() != taint.effect()) return false;
   if (!toleration.key().empty() && toleration.key() != taint.key()) return false;

@@ -57,6 +57,26 @@ bool NodeSelectorMatches(const k8s::NodeSelector& selector, const k8s::Node& nod
 // spec.nodeSelector AND required node affinity terms (component-helpers GetRequiredNodeAffinity).
 bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node);
 
+// PodMatchesRequiredNodeAffinity prepared once for a pod that is matched against many nodes
+// (upstream's nodeaffinity.GetRequiredNodeAffinity): the nodeSelector is interned, and a pod
+// without either part matches every node without looking at it. It points into the pod, which
+// must outlive it.
+class RequiredNodeAffinity {
+ public:
+  explicit RequiredNodeAffinity(const Pod& pod);
+  bool Matches(const Node& node) const {
+    if (node_selector_.empty() && required_ == nullptr) return true;
+    for (const auto& [key, value] : node_selector_) {
+      if (node.label_ids.Get(key) != value) return false;
+    }
+    return required_ == nullptr || NodeSelectorMatches(*required_, node.obj);
+  }
+
+ private:
+  std::vector<LabelIds::Pair> node_selector_;
+  const k8s::NodeSelector* required_ = nullptr;
+};
+
 // toleration.ToleratesTaint: effect (empty = all) and key (empty with Exists = all) and value.
 bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Taint& taint);
 bool TolerationsTolerateTaint(const google::protobuf::RepeatedPtrField<k8s::Toleration>& tolerations,

@@ -123,3 +123,39 @@ TEST(CompiledLabelSelectorTest, AgreesWithLabelSelectorMatches) {
 
 }  // namespace
 }  // namespace schedcheck::reference
+
+namespace schedcheck::reference {
+namespace {
+
+// RequiredNodeAffinity gives PodMatchesRequiredNodeAffinity's answer.
+TEST(RequiredNodeAffinityTest, AgreesWithPodMatchesRequiredNodeAffinity) {
+  std::vector<NodePtr> nodes;
+  for (const auto& labels : std::vector<std::map<std::string, std::string>>{
+           {}, {{"zone", "a"}}, {{"zone", "b"}, {"disk", "ssd"}}, {{"zone", "a"}, {"disk", ""}}}) {
+    k8s::Node n = NodeWithLabels(labels);
+    nodes.push_back(*BuildNode(n));
+  }
+  std::vector<k8s::Pod> pods(4);
+  (*pods[1].mutable_spec()->mutable_node_selector())["zone"] = "a";
+  (*pods[2].mutable_spec()->mutable_node_selector())["disk"] = "";
+  auto* req = pods[3].mutable_spec()
+                  ->mutable_affinity()
+                  ->mutable_node_affinity()
+                  ->mutable_required_during_scheduling_ignored_during_execution()
+                  ->add_node_selector_terms()
+                  ->add_match_expressions();
+  req->set_key("disk");
+  req->set_operator_("Exists");
+  for (size_t i = 0; i < pods.size(); ++i) {
+    pods[i].mutable_metadata()->set_name("p");
+    PodPtr pod = *BuildPod(pods[i]);
+    RequiredNodeAffinity affinity(*pod);
+    for (size_t j = 0; j < nodes.size(); ++j) {
+      SCOPED_TRACE("pod " + std::to_string(i) + ", node " + std::to_string(j));
+      EXPECT_EQ(affinity.Matches(*nodes[j]), PodMatchesRequiredNodeAffinity(pod->obj, nodes[j]->obj));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace schedcheck::reference
