@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "reference/api/id_map.h"
 #include "reference/api/label_ids.h"
 
 namespace schedcheck::reference::interpodaffinity {
@@ -21,8 +21,9 @@ struct TopologyPair {
   auto operator<=>(const TopologyPair&) const = default;
 };
 
-// topologyToMatchedTermCount upstream. A pair whose count drops to zero is erased, so "empty"
-// keeps meaning "no matches" for the first-pod-of-a-group rule.
+// topologyToMatchedTermCount upstream. Upstream erases a pair whose count drops to zero, so that
+// "empty" means "no matches" for the first-pod-of-a-group rule; here the entry stays with count
+// 0 (Get answers 0 either way) and empty() counts the pairs whose count is not zero.
 class TopologyToMatchedTermCount {
  public:
   TopologyToMatchedTermCount() = default;
@@ -30,22 +31,25 @@ class TopologyToMatchedTermCount {
   TopologyToMatchedTermCount(std::initializer_list<std::pair<TopologyPair, int64_t>> counts);
 
   void Add(LabelId key, LabelId value, int64_t delta) {
-    uint64_t pair = PackLabelPair(key, value);
-    int64_t& count = counts_[pair];
+    int64_t& count = counts_[PackLabelPair(key, value)];
+    if (count == 0) ++non_zero_;
     count += delta;
-    if (count == 0) counts_.erase(pair);
+    if (count == 0) --non_zero_;
   }
   // 0 for a pair without matches.
   int64_t Get(LabelId key, LabelId value) const {
-    auto it = counts_.find(PackLabelPair(key, value));
-    return it == counts_.end() ? 0 : it->second;
+    const int64_t* count = counts_.Find(PackLabelPair(key, value));
+    return count == nullptr ? 0 : *count;
   }
   int64_t Get(const TopologyPair& pair) const;
-  bool empty() const { return counts_.empty(); }
-  bool operator==(const TopologyToMatchedTermCount&) const = default;
+  bool empty() const { return non_zero_ == 0; }
+  void Reserve(size_t pairs) { counts_.Reserve(pairs); }
+  // Same non-zero counts.
+  bool operator==(const TopologyToMatchedTermCount& other) const;
 
  private:
-  std::unordered_map<uint64_t, int64_t> counts_;
+  IdMap<int64_t> counts_;
+  size_t non_zero_ = 0;
 };
 
 // The PreScore weights: topology pair -> accumulated weight (may be negative), and the distinct
@@ -53,9 +57,8 @@ class TopologyToMatchedTermCount {
 class TopologyScores {
  public:
   void Add(LabelId key, LabelId value, int64_t weight) {
-    auto [it, added] = scores_.try_emplace(PackLabelPair(key, value), 0);
-    it->second += weight;
-    if (added && std::find(keys_.begin(), keys_.end(), key) == keys_.end()) keys_.push_back(key);
+    scores_[PackLabelPair(key, value)] += weight;
+    if (std::find(keys_.begin(), keys_.end(), key) == keys_.end()) keys_.push_back(key);
   }
   // The sum over the node's labels of the pairs' weights.
   int64_t Sum(const LabelIds& node_labels) const {
@@ -63,8 +66,7 @@ class TopologyScores {
     for (LabelId key : keys_) {
       LabelId value = node_labels.Get(key);
       if (value == kNoLabel) continue;
-      auto it = scores_.find(PackLabelPair(key, value));
-      if (it != scores_.end()) sum += it->second;
+      if (const int64_t* score = scores_.Find(PackLabelPair(key, value))) sum += *score;
     }
     return sum;
   }
@@ -72,7 +74,7 @@ class TopologyScores {
   bool empty() const { return scores_.empty(); }
 
  private:
-  std::unordered_map<uint64_t, int64_t> scores_;
+  IdMap<int64_t> scores_;
   std::vector<LabelId> keys_;
 };
 

@@ -8,9 +8,9 @@
 #include <array>
 #include <climits>
 #include <memory>
-#include <unordered_map>
 #include <utility>
 
+#include "reference/api/id_map.h"
 #include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 
 namespace schedcheck::reference {
@@ -51,14 +51,15 @@ struct CriticalPaths {
   // we reproduce one of its possible orders, the values' text order. For distinct values, Update
   // in that order keeps the two smallest counts with ties going to the smaller text, which is
   // what this computes without sorting the (possibly thousands of) values.
-  void Fill(const std::unordered_map<LabelId, int>& counts) {
+  void Fill(const IdMap<int>& counts) {
     const std::string* text[2] = {nullptr, nullptr};  // texts of paths[0..1] once set
     auto before = [](int num, const std::string& value_text, const Path& p, const std::string* p_text) {
       if (num != p.match_num) return num < p.match_num;
       return p_text != nullptr && value_text < *p_text;
     };
-    for (const auto& [value, num] : counts) {
-      if (num > paths[1].match_num) continue;  // the common case: no text needed
+    counts.ForEach([&](uint64_t value_id, int num) {
+      if (num > paths[1].match_num) return;  // the common case: no text needed
+      LabelId value = static_cast<LabelId>(value_id);
       const std::string& value_text = LabelText(value);
       if (before(num, value_text, paths[0], text[0]) || text[0] == nullptr) {
         paths[1] = paths[0];
@@ -69,7 +70,7 @@ struct CriticalPaths {
         paths[1] = Path{value, num};
         text[1] = &value_text;
       }
-    }
+    });
   }
 };
 
@@ -81,7 +82,7 @@ struct KeyCounts {
   // Domains found by PreFilter; not changed by AddPod/RemovePod (upstream shares it between
   // clones). 0 means the key has no domain count, and Filter skips its constraints.
   int domains_num = 0;
-  std::unordered_map<LabelId, int> value_to_match_num;
+  IdMap<int> value_to_match_num;
 };
 
 class PreFilterState final : public StateData {
@@ -232,8 +233,8 @@ Status PodTopologySpread::Filter(const CycleState& state, const Pod& pod, const 
     const KeyCounts& k = st.keys[st.key_index[i]];
     int min_match = 0;
     if (!st.MinMatchNum(k, c.min_domains, &min_match)) continue;
-    auto count = k.value_to_match_num.find(value);
-    int match_num = count == k.value_to_match_num.end() ? 0 : count->second;
+    const int* count = k.value_to_match_num.Find(value);
+    int match_num = count == nullptr ? 0 : *count;
     // Skew = existing matches in the node's domain + the pod itself - global minimum.
     if (match_num + st.self_match[i] - min_match > c.max_skew) {
       return Status(Code::kUnschedulable, std::string(kErrReasonConstraintsNotMatch));

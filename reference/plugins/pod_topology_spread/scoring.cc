@@ -8,9 +8,9 @@
 #include <cmath>
 #include <memory>
 #include <set>
-#include <unordered_map>
 #include <utility>
 
+#include "reference/api/id_map.h"
 #include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 
 namespace schedcheck::reference {
@@ -19,7 +19,7 @@ namespace {
 using pod_topology_spread::SpreadConstraint;
 // Topology value -> matching pods, for one topology key (upstream's TopologyPairToPodCounts
 // entries of that key; constraints naming the same key share them).
-using ValueToPodCounts = std::unordered_map<LabelId, int64_t>;
+using ValueToPodCounts = IdMap<int64_t>;
 
 class PreScoreState final : public StateData {
  public:
@@ -89,7 +89,12 @@ void InitDomains(PreScoreState& s, const std::vector<const NodeInfo*>& filtered,
       if (c.topology_key_id == pod_topology_spread::HostnameKeyId()) continue;  // counted in Score
       // A node without the key (possible when not all keys are required) adds the value "",
       // as upstream's map lookup does.
-      if (s.CountsOf(i).emplace(ValueOrEmpty(labels, c.topology_key_id), 0).second) topo_size[i]++;
+      ValueToPodCounts& counts = s.CountsOf(i);
+      LabelId value = ValueOrEmpty(labels, c.topology_key_id);
+      if (counts.Find(value) == nullptr) {
+        counts[value] = 0;
+        topo_size[i]++;
+      }
     }
   }
   for (size_t i = 0; i < s.constraints.size(); ++i) {
@@ -137,9 +142,9 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
       const SpreadConstraint& c = s->constraints[i];
       if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, *node)) continue;
       ValueToPodCounts& counts = s->CountsOf(i);
-      auto count = counts.find(ValueOrEmpty(node->label_ids, c.topology_key_id));
-      if (count == counts.end()) continue;
-      count->second +=
+      int64_t* count = counts.Find(ValueOrEmpty(node->label_ids, c.topology_key_id));
+      if (count == nullptr) continue;
+      *count +=
           pod_topology_spread::CountPodsMatchSelector(info->pods(), c.selector, pod.namespace_id);
     }
   }
@@ -165,11 +170,11 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod& pod, const N
       count = pod_topology_spread::CountPodsMatchSelector(info.pods(), c.selector, pod.namespace_id);
     } else {
       const ValueToPodCounts& counts = (*s)->CountsOf(i);
-      auto it = counts.find(value);
-      if (it == counts.end()) {
+      const int64_t* found = counts.Find(value);
+      if (found == nullptr) {
         return Status::Error("no count for topology pair of node \"" + info.name() + "\"");
       }
-      count = it->second;
+      count = *found;
     }
     sum += ScoreForCount(count, c.max_skew, (*s)->normalizing_weights[i]);
   }
