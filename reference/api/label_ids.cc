@@ -48,9 +48,16 @@ LabelId InternLabel(std::string_view text) { return Table().Intern(text); }
 const std::string& LabelText(LabelId id) { return Table().Text(id); }
 
 LabelIds::LabelIds(const google::protobuf::Map<std::string, std::string>& labels) {
-  pairs_.reserve(labels.size());
-  for (const auto& [key, value] : labels) pairs_.emplace_back(InternLabel(key), InternLabel(value));
-  std::sort(pairs_.begin(), pairs_.end());
+  std::vector<Pair> pairs;
+  pairs.reserve(labels.size());
+  for (const auto& [key, value] : labels) pairs.emplace_back(InternLabel(key), InternLabel(value));
+  std::sort(pairs.begin(), pairs.end());
+  size_ = static_cast<uint32_t>(pairs.size());
+  if (pairs.size() <= kInline) {
+    std::copy(pairs.begin(), pairs.end(), inline_.begin());
+  } else {
+    spilled_ = std::move(pairs);
+  }
 }
 
 }  // namespace schedcheck::reference

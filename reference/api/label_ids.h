@@ -5,6 +5,7 @@
 #ifndef SCHEDCHECK_REFERENCE_API_LABEL_IDS_H_
 #define SCHEDCHECK_REFERENCE_API_LABEL_IDS_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -31,27 +32,32 @@ inline uint64_t PackLabelPair(LabelId key, LabelId value) {
 }
 
 // A label set as (key id, value id) pairs sorted by key id. Objects carry a handful of labels,
-// so a linear scan over this vector beats any hash.
+// so a linear scan beats any hash; up to kInline pairs are held inside the object itself, so
+// that a lookup on one of thousands of nodes touches no further memory.
 class LabelIds {
  public:
   using Pair = std::pair<LabelId, LabelId>;
+  static constexpr size_t kInline = 4;
 
   LabelIds() = default;
   explicit LabelIds(const google::protobuf::Map<std::string, std::string>& labels);
 
   // The value id of `key`, or kNoLabel when the set has no such key.
   LabelId Get(LabelId key) const {
-    for (const Pair& p : pairs_) {
+    for (const Pair& p : *this) {
       if (p.first == key) return p.second;
     }
     return kNoLabel;
   }
   bool Has(LabelId key) const { return Get(key) != kNoLabel; }
-  const std::vector<Pair>& pairs() const { return pairs_; }
-  size_t size() const { return pairs_.size(); }
+  size_t size() const { return size_; }
+  const Pair* begin() const { return size_ <= kInline ? inline_.data() : spilled_.data(); }
+  const Pair* end() const { return begin() + size_; }
 
  private:
-  std::vector<Pair> pairs_;
+  uint32_t size_ = 0;
+  std::array<Pair, kInline> inline_{};
+  std::vector<Pair> spilled_;  // all the pairs, when there are more than kInline
 };
 
 }  // namespace schedcheck::reference

@@ -26,5 +26,16 @@ TEST(LabelIdsTest, GetFindsValuesAndReportsAbsentKeys) {
   EXPECT_FALSE(LabelIds().Has(InternLabel("zone")));
 }
 
+TEST(LabelIdsTest, ManyLabelsAreAllFound) {
+  google::protobuf::Map<std::string, std::string> labels;
+  for (int i = 0; i < 9; ++i) labels["k" + std::to_string(i)] = "v" + std::to_string(i);
+  LabelIds ids(labels);
+  EXPECT_EQ(ids.size(), 9u);
+  for (int i = 0; i < 9; ++i) {
+    EXPECT_EQ(ids.Get(InternLabel("k" + std::to_string(i))), InternLabel("v" + std::to_string(i)));
+  }
+  EXPECT_EQ(ids.end() - ids.begin(), 9);
+}
+
 }  // namespace
 }  // namespace schedcheck::reference

@@ -31,6 +31,10 @@ struct HostPort {
 };
 
 struct Pod {
+  // metadata.labels and metadata.namespace interned (label_ids.h), for fast selector matching.
+  // First, so that matching a selector reads the pod's first cache lines only.
+  LabelIds label_ids;
+  LabelId namespace_id = kNoLabel;
   k8s::Pod obj;
   std::string key;  // "namespace/name"
   int32_t priority = 0;
@@ -42,9 +46,6 @@ struct Pod {
   int64_t non_zero_memory = 0;
   // Every containers[*].ports entry (v1.27 includes entries with hostPort 0; users filter).
   std::vector<HostPort> container_ports;
-  // metadata.labels and metadata.namespace interned (label_ids.h), for fast selector matching.
-  LabelIds label_ids;
-  LabelId namespace_id = kNoLabel;
 
   const std::string& name() const { return obj.metadata().name(); }
   const std::string& ns() const { return obj.metadata().namespace_(); }
@@ -69,10 +70,11 @@ struct Pod {
 using PodPtr = std::shared_ptr<const Pod>;
 
 struct Node {
+  // metadata.labels interned (label_ids.h), for topology lookups by integer key. First, so that
+  // a lookup reads the node's first cache line only.
+  LabelIds label_ids;
   k8s::Node obj;
   Resource allocatable;
-  // metadata.labels interned (label_ids.h), for topology lookups by integer key.
-  LabelIds label_ids;
 
   const std::string& name() const { return obj.metadata().name(); }
   const google::protobuf::Map<std::string, std::string>& labels() const {

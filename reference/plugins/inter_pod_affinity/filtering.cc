@@ -87,7 +87,7 @@ bool SatisfyPodAntiAffinity(const PreFilterState& s, const Node& node) {
 // satisfyExistingPodsAntiAffinity: any of the node's labels is a matched topology pair.
 bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const Node& node) {
   if (s.existing_anti_affinity_counts.empty()) return true;
-  for (const auto& [key, value] : node.label_ids.pairs()) {
+  for (const auto& [key, value] : node.label_ids) {
     if (s.existing_anti_affinity_counts.Get(key, value) > 0) return false;
   }
   return true;
