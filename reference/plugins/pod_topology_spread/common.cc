@@ -24,6 +24,7 @@ Result<SpreadSelector> BuildSelector(const k8s::TopologySpreadConstraint& c,
     req->set_operator_("In");
     req->add_values(it->second);
   }
+  out.empty = out.selector.match_labels().empty() && out.selector.match_expressions().empty();
   out.compiled = CompiledLabelSelector(out.selector);
   return out;
 }
@@ -76,9 +77,10 @@ int CountPodsMatchSelector(const std::vector<PodInfoPtr>& pods, const SpreadSele
   int count = 0;
   for (const PodInfoPtr& info : pods) {
     const Pod& p = *info->pod;
+    // Cheapest tests first: the interned fields sit on the pod's first cache line.
+    if (p.namespace_id != ns || !selector.Matches(p)) continue;
     // Terminating pods are about to free their place (kubernetes#87621).
-    if (p.namespace_id != ns || p.terminating()) continue;
-    if (selector.Matches(p)) ++count;
+    if (!p.terminating()) ++count;
   }
   return count;
 }

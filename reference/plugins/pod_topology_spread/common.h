@@ -31,10 +31,9 @@ struct SpreadSelector {
   CompiledLabelSelector compiled;
 
   // labels.Selector.Empty(): true only for a present selector without any requirement (it
-  // matches every pod). Nothing is not Empty.
-  bool Empty() const {
-    return !nothing && selector.match_labels().empty() && selector.match_expressions().empty();
-  }
+  // matches every pod). Nothing is not Empty. Set with `selector`, as it is read per node.
+  bool empty = false;
+  bool Empty() const { return empty; }
   bool Matches(const Pod& pod) const { return compiled.Matches(pod.label_ids); }
 };
 
