@@ -108,6 +108,8 @@ Result<PodPtr> BuildPod(k8s::Pod obj) {
   pod->requests = std::move(sum);
   pod->non_zero_milli_cpu = sum_cpu;
   pod->non_zero_memory = sum_mem;
+  pod->label_ids = LabelIds(obj.metadata().labels());
+  pod->namespace_id = InternLabel(obj.metadata().namespace_());
   pod->obj = std::move(obj);
   return PodPtr(std::move(pod));
 }
@@ -122,6 +124,7 @@ Result<NodePtr> BuildNode(k8s::Node obj) {
   Result<Resource> alloc = ParseResourceList(obj.status().allocatable(), "status.allocatable");
   if (!alloc.ok()) return alloc.error();
   node->allocatable = std::move(*alloc);
+  node->label_ids = LabelIds(obj.metadata().labels());
   node->obj = std::move(obj);
   return NodePtr(std::move(node));
 }

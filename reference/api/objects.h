@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/api/label_ids.h"
 #include "reference/api/resource.h"
 #include "reference/base/result.h"
 #include "traces/k8s.pb.h"
@@ -30,6 +31,10 @@ struct HostPort {
 };
 
 struct Pod {
+  // metadata.labels and metadata.namespace interned (label_ids.h), for fast selector matching.
+  // First, so that matching a selector reads the pod's first cache lines only.
+  LabelIds label_ids;
+  LabelId namespace_id = kNoLabel;
   k8s::Pod obj;
   std::string key;  // "namespace/name"
   int32_t priority = 0;
@@ -65,6 +70,9 @@ struct Pod {
 using PodPtr = std::shared_ptr<const Pod>;
 
 struct Node {
+  // metadata.labels interned (label_ids.h), for topology lookups by integer key. First, so that
+  // a lookup reads the node's first cache line only.
+  LabelIds label_ids;
   k8s::Node obj;
   Resource allocatable;
 

@@ -56,6 +56,53 @@ bool LabelSelectorMatches(const k8s::LabelSelector& selector, const Labels& labe
   return true;
 }
 
+CompiledLabelSelector::CompiledLabelSelector(const k8s::LabelSelector& selector) {
+  if (!LabelSelectorValid(selector)) return;  // matches nothing
+  matches_nothing_ = false;
+  requirements_.reserve(selector.match_labels().size() + selector.match_expressions().size());
+  for (const auto& [key, value] : selector.match_labels()) {
+    requirements_.push_back({InternLabel(key), Op::kIn, {InternLabel(value)}});
+  }
+  for (const auto& req : selector.match_expressions()) {
+    Requirement r;
+    r.key = InternLabel(req.key());
+    const std::string& op = req.operator_();
+    r.op = op == "In"       ? Op::kIn
+           : op == "NotIn"  ? Op::kNotIn
+           : op == "Exists" ? Op::kExists
+                            : Op::kDoesNotExist;  // the only operator left after validation
+    for (const std::string& v : req.values()) r.values.push_back(InternLabel(v));
+    requirements_.push_back(std::move(r));
+  }
+}
+
+bool CompiledLabelSelector::Matches(const LabelIds& labels) const {
+  if (matches_nothing_) return false;
+  for (const Requirement& r : requirements_) {
+    LabelId value = labels.Get(r.key);
+    bool present = value != kNoLabel;
+    switch (r.op) {
+      case Op::kIn:
+        if (!present || std::find(r.values.begin(), r.values.end(), value) == r.values.end()) {
+          return false;
+        }
+        break;
+      case Op::kNotIn:
+        if (present && std::find(r.values.begin(), r.values.end(), value) != r.values.end()) {
+          return false;
+        }
+        break;
+      case Op::kExists:
+        if (!present) return false;
+        break;
+      case Op::kDoesNotExist:
+        if (present) return false;
+        break;
+    }
+  }
+  return true;
+}
+
 bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req,
                                     const Labels& labels) {
   auto it = labels.find(req.key());
@@ -112,6 +159,17 @@ bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node) 
         spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution(), node);
   }
   return true;
+}
+
+RequiredNodeAffinity::RequiredNodeAffinity(const Pod& pod) {
+  const k8s::PodSpec& spec = pod.obj.spec();
+  for (const auto& [key, value] : spec.node_selector()) {
+    node_selector_.emplace_back(InternLabel(key), InternLabel(value));
+  }
+  if (spec.has_affinity() && spec.affinity().has_node_affinity() &&
+      spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution()) {
+    required_ = &spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution();
+  }
 }
 
 bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Taint& taint) {

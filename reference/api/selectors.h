@@ -3,8 +3,11 @@
 #ifndef SCHEDCHECK_REFERENCE_API_SELECTORS_H_
 #define SCHEDCHECK_REFERENCE_API_SELECTORS_H_
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "reference/api/label_ids.h"
 #include "reference/api/objects.h"
 #include "traces/k8s.pb.h"
 
@@ -19,6 +22,30 @@ bool LabelSelectorMatches(const k8s::LabelSelector& selector, const Labels& labe
 // True when the selector is well formed (the conditions of metav1.LabelSelectorAsSelector).
 bool LabelSelectorValid(const k8s::LabelSelector& selector);
 
+// A label selector with its strings interned, matched against interned label sets (Pod and Node
+// label_ids): the answers of LabelSelectorMatches without hashing strings. Plugins compile the
+// incoming pod's selectors once per cycle and match them against every existing pod.
+class CompiledLabelSelector {
+ public:
+  // Matches nothing, as a nil selector.
+  CompiledLabelSelector() = default;
+  // A present selector; a malformed one (!LabelSelectorValid) matches nothing.
+  explicit CompiledLabelSelector(const k8s::LabelSelector& selector);
+
+  bool Matches(const LabelIds& labels) const;
+
+ private:
+  enum class Op : uint8_t { kIn, kNotIn, kExists, kDoesNotExist };
+  struct Requirement {
+    LabelId key = kNoLabel;
+    Op op = Op::kExists;
+    std::vector<LabelId> values;  // In / NotIn: few, so a linear scan
+  };
+
+  bool matches_nothing_ = true;
+  std::vector<Requirement> requirements_;
+};
+
 // One node selector requirement against a label set (In, NotIn, Exists, DoesNotExist, Gt, Lt).
 bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req, const Labels& labels);
 // A term matches when all matchExpressions and all matchFields match; an empty term matches
@@ -29,6 +56,26 @@ bool NodeSelectorMatches(const k8s::NodeSelector& selector, const k8s::Node& nod
 
 // spec.nodeSelector AND required node affinity terms (component-helpers GetRequiredNodeAffinity).
 bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node);
+
+// PodMatchesRequiredNodeAffinity prepared once for a pod that is matched against many nodes
+// (upstream's nodeaffinity.GetRequiredNodeAffinity): the nodeSelector is interned, and a pod
+// without either part matches every node without looking at it. It points into the pod, which
+// must outlive it.
+class RequiredNodeAffinity {
+ public:
+  explicit RequiredNodeAffinity(const Pod& pod);
+  bool Matches(const Node& node) const {
+    if (node_selector_.empty() && required_ == nullptr) return true;
+    for (const auto& [key, value] : node_selector_) {
+      if (node.label_ids.Get(key) != value) return false;
+    }
+    return required_ == nullptr || NodeSelectorMatches(*required_, node.obj);
+  }
+
+ private:
+  std::vector<LabelIds::Pair> node_selector_;
+  const k8s::NodeSelector* required_ = nullptr;
+};
 
 // toleration.ToleratesTaint: effect (empty = all) and key (empty with Exists = all) and value.
 bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Taint& taint);

@@ -7,41 +7,45 @@ namespace schedcheck::reference {
 namespace interpodaffinity {
 namespace {
 
-// Adds `value` at (key, node[key]) when the node has the label; a pair that drops to zero is
-// erased, so "empty map" keeps meaning "no matches" for the first-pod-of-a-group rule.
-void Update(TopologyToMatchedTermCount& m, const Node& node, const std::string& key,
-            int64_t value) {
-  auto it = node.labels().find(key);
-  if (it == node.labels().end()) return;
-  TopologyPair pair{key, it->second};
-  int64_t& count = m[pair];
-  count += value;
-  if (count == 0) m.erase(pair);
+// Adds `value` at (key, node[key]) when the node has the label.
+void Update(TopologyToMatchedTermCount& m, const Node& node, LabelId key, int64_t value) {
+  LabelId node_value = node.label_ids.Get(key);
+  if (node_value != kNoLabel) m.Add(key, node_value, value);
 }
 
 // podMatchesAllAffinityTerms: false for no terms. The incoming pod's terms have their
 // namespaceSelector merged, hence no namespace labels.
-bool PodMatchesAllAffinityTerms(const std::vector<AffinityTerm>& terms, const Pod& pod) {
+bool PodMatchesAllAffinityTerms(const std::vector<CompiledTerm>& terms, const Pod& pod) {
   if (terms.empty()) return false;
-  for (const AffinityTerm& t : terms) {
-    if (!t.Matches(pod, nullptr)) return false;
+  for (const CompiledTerm& t : terms) {
+    if (!t.Matches(pod)) return false;
   }
   return true;
 }
 
 // updateWithAffinityTerms: one count per term, only when `pod` matches all of them.
-void UpdateWithAffinityTerms(TopologyToMatchedTermCount& m, const std::vector<AffinityTerm>& terms,
+void UpdateWithAffinityTerms(TopologyToMatchedTermCount& m, const std::vector<CompiledTerm>& terms,
                              const Pod& pod, const Node& node, int64_t value) {
   if (!PodMatchesAllAffinityTerms(terms, pod)) return;
-  for (const AffinityTerm& t : terms) Update(m, node, t.topology_key, value);
+  for (const CompiledTerm& t : terms) Update(m, node, t.topology_key(), value);
 }
 
-// updateWithAntiAffinityTerms: one count per matching term.
+// updateWithAntiAffinityTerms for the incoming pod's terms: one count per matching term.
 void UpdateWithAntiAffinityTerms(TopologyToMatchedTermCount& m,
-                                 const std::vector<AffinityTerm>& terms, const Pod& pod,
-                                 const Labels* ns_labels, const Node& node, int64_t value) {
+                                 const std::vector<CompiledTerm>& terms, const Pod& pod,
+                                 const Node& node, int64_t value) {
+  for (const CompiledTerm& t : terms) {
+    if (t.Matches(pod)) Update(m, node, t.topology_key(), value);
+  }
+}
+
+// updateWithAntiAffinityTerms for an existing pod's terms against the incoming pod.
+void UpdateWithExistingAntiAffinityTerms(TopologyToMatchedTermCount& m,
+                                         const std::vector<AffinityTerm>& terms,
+                                         const Pod& incoming, const Labels& ns_labels,
+                                         const Node& node, int64_t value, TopologyKeyIds& keys) {
   for (const AffinityTerm& t : terms) {
-    if (t.Matches(pod, ns_labels)) Update(m, node, t.topology_key, value);
+    if (t.Matches(incoming, &ns_labels)) Update(m, node, keys.Get(t.topology_key), value);
   }
 }
 
@@ -57,28 +61,25 @@ PreFilterState* ReadPreFilterState(const CycleState& state, std::string* err) {
 // satisfyPodAffinity, including the first-pod-of-a-group exception.
 bool SatisfyPodAffinity(const PreFilterState& s, const Node& node) {
   bool pods_exist = true;
-  for (const AffinityTerm& term : s.pod_info->required_affinity_terms) {
-    auto it = node.labels().find(term.topology_key);
+  for (const CompiledTerm& term : *s.affinity_terms) {
+    LabelId value = node.label_ids.Get(term.topology_key());
     // Every topology key must exist on the node.
-    if (it == node.labels().end()) return false;
-    auto count = s.affinity_counts.find({term.topology_key, it->second});
-    if (count == s.affinity_counts.end() || count->second <= 0) pods_exist = false;
+    if (value == kNoLabel) return false;
+    if (s.affinity_counts.Get(term.topology_key(), value) <= 0) pods_exist = false;
   }
   if (pods_exist) return true;
   // No pod anywhere matches the terms: let the pod through if it matches its own terms, or a
   // group with self-affinity could never start.
-  return s.affinity_counts.empty() &&
-         PodMatchesAllAffinityTerms(s.pod_info->required_affinity_terms, *s.pod_info->pod);
+  return s.affinity_counts.empty() && s.matches_own_affinity_terms;
 }
 
 // satisfyPodAntiAffinity.
 bool SatisfyPodAntiAffinity(const PreFilterState& s, const Node& node) {
   if (s.anti_affinity_counts.empty()) return true;
-  for (const AffinityTerm& term : s.pod_info->required_anti_affinity_terms) {
-    auto it = node.labels().find(term.topology_key);
-    if (it == node.labels().end()) continue;
-    auto count = s.anti_affinity_counts.find({term.topology_key, it->second});
-    if (count != s.anti_affinity_counts.end() && count->second > 0) return false;
+  for (const CompiledTerm& term : *s.anti_affinity_terms) {
+    LabelId value = node.label_ids.Get(term.topology_key());
+    if (value == kNoLabel) continue;
+    if (s.anti_affinity_counts.Get(term.topology_key(), value) > 0) return false;
   }
   return true;
 }
@@ -86,9 +87,8 @@ bool SatisfyPodAntiAffinity(const PreFilterState& s, const Node& node) {
 // satisfyExistingPodsAntiAffinity: any of the node's labels is a matched topology pair.
 bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const Node& node) {
   if (s.existing_anti_affinity_counts.empty()) return true;
-  for (const auto& [key, value] : node.labels()) {
-    auto count = s.existing_anti_affinity_counts.find({key, value});
-    if (count != s.existing_anti_affinity_counts.end() && count->second > 0) return false;
+  for (const auto& [key, value] : node.label_ids) {
+    if (s.existing_anti_affinity_counts.Get(key, value) > 0) return false;
   }
   return true;
 }
@@ -96,12 +96,13 @@ bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const Node& node) 
 }  // namespace
 
 void PreFilterState::UpdateWithPod(const PodInfo& pod, const Node& node, int64_t multiplier) {
-  UpdateWithAntiAffinityTerms(existing_anti_affinity_counts, pod.required_anti_affinity_terms,
-                              *pod_info->pod, &namespace_labels, node, multiplier);
-  UpdateWithAffinityTerms(affinity_counts, pod_info->required_affinity_terms, *pod.pod, node,
-                          multiplier);
-  UpdateWithAntiAffinityTerms(anti_affinity_counts, pod_info->required_anti_affinity_terms,
-                              *pod.pod, nullptr, node, multiplier);
+  TopologyKeyIds keys;
+  UpdateWithExistingAntiAffinityTerms(existing_anti_affinity_counts,
+                                      pod.required_anti_affinity_terms, *pod_info->pod,
+                                      namespace_labels, node, multiplier, keys);
+  UpdateWithAffinityTerms(affinity_counts, *affinity_terms, *pod.pod, node, multiplier);
+  UpdateWithAntiAffinityTerms(anti_affinity_counts, *anti_affinity_terms, *pod.pod, node,
+                              multiplier);
 }
 
 }  // namespace interpodaffinity
@@ -120,29 +121,35 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, PreFilterR
   }
   auto s = std::make_unique<PreFilterState>();
   s->pod_info = *info;
+  s->affinity_terms = std::make_shared<const std::vector<interpodaffinity::CompiledTerm>>(
+      interpodaffinity::CompileTerms(s->pod_info->required_affinity_terms));
+  s->anti_affinity_terms = std::make_shared<const std::vector<interpodaffinity::CompiledTerm>>(
+      interpodaffinity::CompileTerms(s->pod_info->required_anti_affinity_terms));
+  s->matches_own_affinity_terms =
+      interpodaffinity::PodMatchesAllAffinityTerms(*s->affinity_terms, pod);
   s->namespace_labels = NamespaceLabelsSnapshot(pod.ns());
   const PodInfo& incoming = *s->pod_info;
 
   // Existing pods' required anti-affinity, matched with the incoming pod's namespace labels.
+  interpodaffinity::TopologyKeyIds keys;
   for (const NodeInfo* n : handle_.snapshot->have_pods_with_required_anti_affinity()) {
     if (n->node() == nullptr) continue;
     for (const PodInfoPtr& existing : n->pods_with_required_anti_affinity()) {
-      interpodaffinity::UpdateWithAntiAffinityTerms(s->existing_anti_affinity_counts,
-                                                    existing->required_anti_affinity_terms, pod,
-                                                    &s->namespace_labels, *n->node(), 1);
+      interpodaffinity::UpdateWithExistingAntiAffinityTerms(
+          s->existing_anti_affinity_counts, existing->required_anti_affinity_terms, pod,
+          s->namespace_labels, *n->node(), 1, keys);
     }
   }
   // The incoming pod's required terms against every pod on every node.
-  if (!incoming.required_affinity_terms.empty() || !incoming.required_anti_affinity_terms.empty()) {
+  if (!s->affinity_terms->empty() || !s->anti_affinity_terms->empty()) {
     for (const NodeInfo* n : handle_.snapshot->node_infos()) {
       if (n->node() == nullptr) continue;
       for (const PodInfoPtr& existing : n->pods()) {
-        interpodaffinity::UpdateWithAffinityTerms(s->affinity_counts,
-                                                  incoming.required_affinity_terms,
+        interpodaffinity::UpdateWithAffinityTerms(s->affinity_counts, *s->affinity_terms,
                                                   *existing->pod, *n->node(), 1);
         interpodaffinity::UpdateWithAntiAffinityTerms(s->anti_affinity_counts,
-                                                      incoming.required_anti_affinity_terms,
-                                                      *existing->pod, nullptr, *n->node(), 1);
+                                                      *s->anti_affinity_terms, *existing->pod,
+                                                      *n->node(), 1);
       }
     }
   }

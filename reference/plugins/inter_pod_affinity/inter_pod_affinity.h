@@ -5,7 +5,6 @@
 #define SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_INTER_POD_AFFINITY_H_
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -16,6 +15,8 @@
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
 #include "reference/framework/registry.h"
+#include "reference/plugins/inter_pod_affinity/compiled_term.h"
+#include "reference/plugins/inter_pod_affinity/topology_counts.h"
 
 namespace schedcheck::reference {
 
@@ -30,14 +31,6 @@ Result<InterPodAffinityArgs> ParseInterPodAffinityArgs(const PluginArgs& args);
 
 namespace interpodaffinity {
 
-struct TopologyPair {
-  std::string key;
-  std::string value;
-  auto operator<=>(const TopologyPair&) const = default;
-};
-// topologyToMatchedTermCount upstream.
-using TopologyToMatchedTermCount = std::map<TopologyPair, int64_t>;
-
 // Written by PreFilter under "PreFilterInterPodAffinity", read by Filter and AddPod/RemovePod.
 class PreFilterState final : public StateData {
  public:
@@ -49,6 +42,11 @@ class PreFilterState final : public StateData {
   TopologyToMatchedTermCount anti_affinity_counts;
   // The incoming pod with its required terms' namespaceSelectors merged into namespaces.
   std::shared_ptr<const PodInfo> pod_info;
+  // Its required terms compiled (shared by clones: they never change).
+  std::shared_ptr<const std::vector<CompiledTerm>> affinity_terms;
+  std::shared_ptr<const std::vector<CompiledTerm>> anti_affinity_terms;
+  // The incoming pod matches all its own required affinity terms (false without terms).
+  bool matches_own_affinity_terms = false;
   // The incoming pod's namespace labels (empty when the namespace is unknown).
   Labels namespace_labels;
 
@@ -59,13 +57,10 @@ class PreFilterState final : public StateData {
   void UpdateWithPod(const PodInfo& pod, const Node& node, int64_t multiplier);
 };
 
-// topology key -> topology value -> accumulated weight (may be negative).
-using ScoreMap = std::map<std::string, std::map<std::string, int64_t>>;
-
 // Written by PreScore under "PreScoreInterPodAffinity", read by Score and NormalizeScore.
 class PreScoreState final : public StateData {
  public:
-  ScoreMap topology_score;
+  TopologyScores topology_score;
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreScoreState>(*this);
   }

@@ -304,13 +304,13 @@ TEST(InterPodAffinityTest, AddPodRemovePod) {
 
 TEST(InterPodAffinityTest, CloneIsDeep) {
   PreFilterState s;
-  s.affinity_counts[{"name", "nodeA"}] = 1;
-  s.existing_anti_affinity_counts[{"name", "node1"}] = 1;
+  s.affinity_counts = {{{"name", "nodeA"}, 1}};
+  s.existing_anti_affinity_counts = {{{"name", "node1"}, 1}};
   auto clone = s.Clone();
   auto* c = dynamic_cast<PreFilterState*>(clone.get());
   ASSERT_NE(c, nullptr);
-  c->affinity_counts[{"name", "nodeA"}] = 5;
-  EXPECT_EQ(s.affinity_counts.at({"name", "nodeA"}), 1);
+  c->affinity_counts = {{{"name", "nodeA"}, 5}};
+  EXPECT_EQ(s.affinity_counts.Get({"name", "nodeA"}), 1);
   EXPECT_EQ(c->existing_anti_affinity_counts, s.existing_anti_affinity_counts);
 }
 

@@ -8,43 +8,55 @@ namespace schedcheck::reference {
 namespace interpodaffinity {
 namespace {
 
-// processTerm: weight x multiplier at (key, node[key]) when `pod` matches and the node has it.
-void ProcessTerm(ScoreMap& m, const AffinityTerm& term, int32_t weight, const Pod& pod,
-                 const Labels* ns_labels, const Node& node, int32_t multiplier) {
-  if (!term.Matches(pod, ns_labels)) return;
-  auto it = node.labels().find(term.topology_key);
-  if (it == node.labels().end()) return;
-  m[term.topology_key][it->second] += static_cast<int64_t>(weight * multiplier);
+// processTerm for an existing pod's term against the incoming pod (with its namespace labels):
+// weight x multiplier at (key, node[key]) when the term matches and the node has the key.
+void ProcessExistingTerm(TopologyScores& m, const AffinityTerm& term, int32_t weight,
+                         const Pod& pod, const Labels& ns_labels, const Node& node,
+                         int32_t multiplier, TopologyKeyIds& keys) {
+  if (!term.Matches(pod, &ns_labels)) return;
+  LabelId key = keys.Get(term.topology_key);
+  LabelId value = node.label_ids.Get(key);
+  if (value == kNoLabel) return;
+  m.Add(key, value, static_cast<int64_t>(weight * multiplier));
 }
 
-void ProcessTerms(ScoreMap& m, const std::vector<WeightedAffinityTerm>& terms, const Pod& pod,
-                  const Labels* ns_labels, const Node& node, int32_t multiplier) {
-  for (const WeightedAffinityTerm& t : terms) {
-    ProcessTerm(m, t.term, t.weight, pod, ns_labels, node, multiplier);
+// processTerm for one of the incoming pod's preferred terms against an existing pod.
+void ProcessIncomingTerms(TopologyScores& m, const std::vector<CompiledTerm>& terms,
+                          const Pod& existing, const Node& node, int32_t multiplier) {
+  for (const CompiledTerm& t : terms) {
+    if (!t.Matches(existing)) continue;
+    LabelId value = node.label_ids.Get(t.topology_key());
+    if (value == kNoLabel) continue;
+    m.Add(t.topology_key(), value, static_cast<int64_t>(t.weight() * multiplier));
   }
 }
 
 struct Incoming {
-  const PodInfo& info;  // preferred terms with namespaceSelectors merged
+  const Pod& pod;
+  // Its preferred terms, namespaceSelectors merged, compiled.
+  std::vector<CompiledTerm> preferred_affinity_terms;
+  std::vector<CompiledTerm> preferred_anti_affinity_terms;
   const Labels& namespace_labels;
 };
 
 // processExistingPod: the incoming pod's preferred terms against `existing`, then the existing
 // pod's required affinity (hardPodAffinityWeight) and preferred terms against the incoming pod.
 void ProcessExistingPod(const Incoming& in, const PodInfo& existing, const Node& node,
-                        int32_t hard_weight, ScoreMap& m) {
-  if (node.labels().empty()) return;
-  // The incoming pod's selectors are merged into namespaces: no namespace labels needed.
-  ProcessTerms(m, in.info.preferred_affinity_terms, *existing.pod, nullptr, node, 1);
-  ProcessTerms(m, in.info.preferred_anti_affinity_terms, *existing.pod, nullptr, node, -1);
-  const Pod& pod = *in.info.pod;
+                        int32_t hard_weight, TopologyScores& m, TopologyKeyIds& keys) {
+  if (node.label_ids.size() == 0) return;
+  ProcessIncomingTerms(m, in.preferred_affinity_terms, *existing.pod, node, 1);
+  ProcessIncomingTerms(m, in.preferred_anti_affinity_terms, *existing.pod, node, -1);
   if (hard_weight > 0) {
     for (const AffinityTerm& t : existing.required_affinity_terms) {
-      ProcessTerm(m, t, hard_weight, pod, &in.namespace_labels, node, 1);
+      ProcessExistingTerm(m, t, hard_weight, in.pod, in.namespace_labels, node, 1, keys);
     }
   }
-  ProcessTerms(m, existing.preferred_affinity_terms, pod, &in.namespace_labels, node, 1);
-  ProcessTerms(m, existing.preferred_anti_affinity_terms, pod, &in.namespace_labels, node, -1);
+  for (const WeightedAffinityTerm& t : existing.preferred_affinity_terms) {
+    ProcessExistingTerm(m, t.term, t.weight, in.pod, in.namespace_labels, node, 1, keys);
+  }
+  for (const WeightedAffinityTerm& t : existing.preferred_anti_affinity_terms) {
+    ProcessExistingTerm(m, t.term, t.weight, in.pod, in.namespace_labels, node, -1, keys);
+  }
 }
 
 const PreScoreState* ReadPreScoreState(const CycleState& state, std::string* err) {
@@ -82,7 +94,11 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
     MergeAffinityTermNamespacesIfNotEmpty(t.term);
   }
   const Labels ns_labels = NamespaceLabelsSnapshot(pod.ns());
-  const interpodaffinity::Incoming in{incoming, ns_labels};
+  const interpodaffinity::Incoming in{*incoming.pod,
+                                      interpodaffinity::CompileTerms(incoming.preferred_affinity_terms),
+                                      interpodaffinity::CompileTerms(incoming.preferred_anti_affinity_terms),
+                                      ns_labels};
+  interpodaffinity::TopologyKeyIds keys;
   // Without preferred terms of its own, only existing pods with (anti-)affinity can contribute.
   const std::vector<const NodeInfo*>& all = has_preferred
                                                 ? handle_.snapshot->node_infos()
@@ -92,7 +108,8 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
     const std::vector<PodInfoPtr>& pods = has_preferred ? n->pods() : n->pods_with_affinity();
     for (const PodInfoPtr& existing : pods) {
       interpodaffinity::ProcessExistingPod(in, *existing, *n->node(),
-                                           args_.hard_pod_affinity_weight, s->topology_score);
+                                           args_.hard_pod_affinity_weight, s->topology_score,
+                                           keys);
     }
   }
   state.Write(std::string(kPreScoreStateKey), std::move(s));
@@ -107,12 +124,7 @@ Status InterPodAffinity::Score(const CycleState& state, const Pod& pod, const No
   const PreScoreState* s = interpodaffinity::ReadPreScoreState(state, &err);
   if (s == nullptr) return Status::Error(err);
   if (node.node() == nullptr) return Status::Error("node not found");
-  for (const auto& [key, values] : s->topology_score) {
-    auto label = node.node()->labels().find(key);
-    if (label == node.node()->labels().end()) continue;
-    auto it = values.find(label->second);
-    if (it != values.end()) *score += it->second;
-  }
+  *score = s->topology_score.Sum(node.node()->label_ids);
   return Status();
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/api/label_ids.h"
 #include "reference/api/objects.h"
 #include "reference/api/selectors.h"
 #include "reference/base/result.h"
@@ -26,15 +27,14 @@ inline constexpr std::string_view kLabelHostname = "kubernetes.io/hostname";
 struct SpreadSelector {
   bool nothing = true;
   k8s::LabelSelector selector;
+  // `selector` compiled once per cycle: it is matched against every pod on every node.
+  CompiledLabelSelector compiled;
 
   // labels.Selector.Empty(): true only for a present selector without any requirement (it
-  // matches every pod). Nothing is not Empty.
-  bool Empty() const {
-    return !nothing && selector.match_labels().empty() && selector.match_expressions().empty();
-  }
-  bool Matches(const Labels& labels) const {
-    return !nothing && LabelSelectorMatches(selector, labels);
-  }
+  // matches every pod). Nothing is not Empty. Set with `selector`, as it is read per node.
+  bool empty = false;
+  bool Empty() const { return empty; }
+  bool Matches(const Pod& pod) const { return compiled.Matches(pod.label_ids); }
 };
 
 // topologySpreadConstraint: an API constraint with defaults applied (v1.27 gates:
@@ -43,6 +43,7 @@ struct SpreadSelector {
 struct SpreadConstraint {
   int32_t max_skew = 0;
   std::string topology_key;
+  LabelId topology_key_id = kNoLabel;  // topology_key interned, for lookups in node label_ids
   SpreadSelector selector;
   int32_t min_domains = 1;            // unset minDomains counts as 1
   bool honor_node_affinity = true;    // nodeAffinityPolicy: default Honor
@@ -56,22 +57,24 @@ Result<std::vector<SpreadConstraint>> FilterTopologySpreadConstraints(
     const Labels& pod_labels, std::string_view action);
 
 // nodeLabelsMatchSpreadConstraints: the node carries every constraint's topology key.
-bool NodeLabelsMatchSpreadConstraints(const Labels& node_labels,
+bool NodeLabelsMatchSpreadConstraints(const LabelIds& node_labels,
                                       const std::vector<SpreadConstraint>& constraints);
 
 // matchNodeInclusionPolicies: with nodeAffinityPolicy Honor the incoming pod's nodeSelector and
 // required node affinity must match the node; with nodeTaintsPolicy Honor the node must carry
 // no NoSchedule/NoExecute taint the pod does not tolerate.
+// `affinity` is the pod's RequiredNodeAffinity, prepared once by the caller.
 bool MatchNodeInclusionPolicies(const SpreadConstraint& constraint, const Pod& pod,
-                                const k8s::Node& node);
+                                const RequiredNodeAffinity& affinity, const Node& node);
 
-// countPodsMatchSelector: pods in namespace `ns`, not terminating, whose labels match.
+// countPodsMatchSelector: pods in namespace `ns` (an interned namespace), not terminating, whose
+// labels match.
 // [v1.27 quirk] an Empty selector (labelSelector `{}`) counts 0, not every pod (#116607).
 int CountPodsMatchSelector(const std::vector<PodInfoPtr>& pods, const SpreadSelector& selector,
-                           const std::string& ns);
+                           LabelId ns);
 
-// The value of `key` on the node, or "" when absent (Go's map lookup).
-std::string LabelValue(const Labels& labels, const std::string& key);
+// kubernetes.io/hostname interned.
+LabelId HostnameKeyId();
 
 }  // namespace schedcheck::reference::pod_topology_spread
 

@@ -4,30 +4,37 @@
 // constraints with the same key share one count per domain (on each node the later constraint's
 // count replaces the earlier one's), one pair of critical paths and one domain count. This is
 // reproduced on purpose; later releases key the state per constraint.
+#include <algorithm>
 #include <array>
 #include <climits>
-#include <map>
 #include <memory>
 #include <utility>
 
+#include "reference/api/id_map.h"
 #include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 
 namespace schedcheck::reference {
 namespace {
 
 using pod_topology_spread::SpreadConstraint;
-using TopologyPair = std::pair<std::string, std::string>;  // (key, value)
+
+LabelId EmptyValueId() {
+  static const LabelId id = InternLabel("");
+  return id;
+}
 
 // The two smallest counts seen for a key (criticalPaths). paths[0] always holds the minimum;
-// paths[1] is >= paths[0] but not necessarily the second minimum after updates.
+// paths[1] is >= paths[0] but not necessarily the second minimum after updates. Like upstream,
+// both paths start with the value "" (which a node's label may really have).
 struct CriticalPaths {
   struct Path {
-    std::string value;
+    LabelId value = EmptyValueId();
     int match_num = INT32_MAX;
   };
   std::array<Path, 2> paths;
 
-  void Update(const std::string& value, int num) {
+  // criticalPaths.update, as AddPod / RemovePod apply it.
+  void Update(LabelId value, int num) {
     int i = value == paths[0].value ? 0 : value == paths[1].value ? 1 : -1;
     if (i >= 0) {
       paths[i].match_num = num;
@@ -39,16 +46,53 @@ struct CriticalPaths {
       paths[1] = Path{value, num};
     }
   }
+
+  // PreFilter's fill: upstream calls Update for every pair of the key in Go map order (random);
+  // we reproduce one of its possible orders, the values' text order. For distinct values, Update
+  // in that order keeps the two smallest counts with ties going to the smaller text, which is
+  // what this computes without sorting the (possibly thousands of) values.
+  void Fill(const IdMap<int>& counts) {
+    const std::string* text[2] = {nullptr, nullptr};  // texts of paths[0..1] once set
+    auto before = [](int num, const std::string& value_text, const Path& p, const std::string* p_text) {
+      if (num != p.match_num) return num < p.match_num;
+      return p_text != nullptr && value_text < *p_text;
+    };
+    counts.ForEach([&](uint64_t value_id, int num) {
+      if (num > paths[1].match_num) return;  // the common case: no text needed
+      LabelId value = static_cast<LabelId>(value_id);
+      const std::string& value_text = LabelText(value);
+      if (before(num, value_text, paths[0], text[0]) || text[0] == nullptr) {
+        paths[1] = paths[0];
+        text[1] = text[0];
+        paths[0] = Path{value, num};
+        text[0] = &value_text;
+      } else if (before(num, value_text, paths[1], text[1]) || text[1] == nullptr) {
+        paths[1] = Path{value, num};
+        text[1] = &value_text;
+      }
+    });
+  }
+};
+
+// Upstream's per-key maps (TpKeyToCriticalPaths, TpKeyToDomainsNum, and the TpPairToMatchNum
+// entries of the key), for one topology key shared by every constraint naming it.
+struct KeyCounts {
+  LabelId key = kNoLabel;
+  CriticalPaths critical_paths;
+  // Domains found by PreFilter; not changed by AddPod/RemovePod (upstream shares it between
+  // clones). 0 means the key has no domain count, and Filter skips its constraints.
+  int domains_num = 0;
+  IdMap<int> value_to_match_num;
 };
 
 class PreFilterState final : public StateData {
  public:
   std::shared_ptr<const std::vector<SpreadConstraint>> constraints =
       std::make_shared<const std::vector<SpreadConstraint>>();
-  std::map<std::string, CriticalPaths> key_to_critical_paths;
-  // Not changed by AddPod/RemovePod (upstream shares it between clones).
-  std::map<std::string, int> key_to_domains_num;
-  std::map<TopologyPair, int> pair_to_match_num;
+  // Per constraint: its entry in `keys`, and whether the incoming pod matches its selector.
+  std::vector<int> key_index;
+  std::vector<char> self_match;
+  std::vector<KeyCounts> keys;
 
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreFilterState>(*this);
@@ -56,12 +100,9 @@ class PreFilterState final : public StateData {
 
   // minMatchNum: the global minimum for the key, 0 while fewer than minDomains domains exist.
   // False when the key has no domain count (upstream logs and skips the constraint).
-  bool MinMatchNum(const std::string& key, int32_t min_domains, int* out) const {
-    auto paths = key_to_critical_paths.find(key);
-    if (paths == key_to_critical_paths.end()) return false;
-    auto domains = key_to_domains_num.find(key);
-    if (domains == key_to_domains_num.end()) return false;
-    *out = domains->second < min_domains ? 0 : paths->second.paths[0].match_num;
+  bool MinMatchNum(const KeyCounts& k, int32_t min_domains, int* out) const {
+    if (k.domains_num == 0) return false;
+    *out = k.domains_num < min_domains ? 0 : k.critical_paths.paths[0].match_num;
     return true;
   }
 };
@@ -74,6 +115,13 @@ Result<PreFilterState*> ReadPreFilterState(const CycleState& state) {
   }
   return s;
 }
+
+// One node's contribution to a key's count (PreFilter).
+struct NodeCount {
+  int key = 0;  // index into PreFilterState::keys
+  LabelId value = kNoLabel;
+  int count = 0;
+};
 
 }  // namespace
 
@@ -92,25 +140,44 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, PreFilter
   }
   s->constraints = std::make_shared<const std::vector<SpreadConstraint>>(std::move(*constraints));
   const std::vector<SpreadConstraint>& cs = *s->constraints;
+  for (const SpreadConstraint& c : cs) {
+    size_t k = 0;
+    while (k < s->keys.size() && s->keys[k].key != c.topology_key_id) ++k;
+    if (k == s->keys.size()) s->keys.push_back(KeyCounts{.key = c.topology_key_id});
+    s->key_index.push_back(static_cast<int>(k));
+    s->self_match.push_back(c.selector.Matches(pod) ? 1 : 0);
+  }
+  const RequiredNodeAffinity node_affinity(pod);
+  std::vector<NodeCount> node_counts;
+  node_counts.reserve(cs.size());
   for (const NodeInfo* info : handle_.snapshot->node_infos()) {
     const Node* node = info->node();
     if (node == nullptr) continue;
-    if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->labels(), cs)) continue;
+    const LabelIds& labels = node->label_ids;
+    if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(labels, cs)) continue;
     // Per node, a later constraint with the same key replaces the earlier one's count.
-    std::map<TopologyPair, int> node_counts;
-    for (const SpreadConstraint& c : cs) {
-      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node->obj)) continue;
-      TopologyPair pair{c.topology_key, pod_topology_spread::LabelValue(node->labels(), c.topology_key)};
-      node_counts[pair] = pod_topology_spread::CountPodsMatchSelector(info->pods(), c.selector, pod.ns());
+    node_counts.clear();
+    for (size_t i = 0; i < cs.size(); ++i) {
+      const SpreadConstraint& c = cs[i];
+      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, *node)) continue;
+      NodeCount nc{s->key_index[i], labels.Get(c.topology_key_id),
+                   pod_topology_spread::CountPodsMatchSelector(info->pods(), c.selector,
+                                                               pod.namespace_id)};
+      auto same_key = std::find_if(node_counts.begin(), node_counts.end(),
+                                   [&](const NodeCount& o) { return o.key == nc.key; });
+      if (same_key == node_counts.end()) {
+        node_counts.push_back(nc);
+      } else {
+        *same_key = nc;
+      }
     }
-    for (const auto& [pair, count] : node_counts) s->pair_to_match_num[pair] += count;
+    for (const NodeCount& nc : node_counts) {
+      s->keys[nc.key].value_to_match_num[nc.value] += nc.count;
+    }
   }
-  for (const auto& [pair, num] : s->pair_to_match_num) s->key_to_domains_num[pair.first]++;
-  for (const SpreadConstraint& c : cs) s->key_to_critical_paths[c.topology_key] = CriticalPaths{};
-  // Upstream walks a Go map here (random order); the sorted order is one of its possible orders.
-  // Only paths[0].match_num is read by Filter and it does not depend on the order.
-  for (const auto& [pair, num] : s->pair_to_match_num) {
-    s->key_to_critical_paths[pair.first].Update(pair.second, num);
+  for (KeyCounts& k : s->keys) {
+    k.domains_num = static_cast<int>(k.value_to_match_num.size());
+    k.critical_paths.Fill(k.value_to_match_num);
   }
   state.Write(std::string(kPreFilterStateKey), std::move(s));
   return Status();
@@ -121,16 +188,19 @@ Status PodTopologySpread::UpdateWithPod(CycleState& state, const Pod& updated, c
   auto s = ReadPreFilterState(state);
   if (!s.ok()) return Status::Error(s.message());
   const Node* node = info.node();
-  if (updated.ns() != preemptor.ns() || node == nullptr) return Status();
+  if (updated.namespace_id != preemptor.namespace_id || node == nullptr) return Status();
   const std::vector<SpreadConstraint>& cs = *(*s)->constraints;
-  if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->labels(), cs)) return Status();
-  for (const SpreadConstraint& c : cs) {
-    if (!c.selector.Matches(updated.labels())) continue;
-    if (!pod_topology_spread::MatchNodeInclusionPolicies(c, preemptor, node->obj)) continue;
-    TopologyPair pair{c.topology_key, pod_topology_spread::LabelValue(node->labels(), c.topology_key)};
-    int& num = (*s)->pair_to_match_num[pair];
+  if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->label_ids, cs)) return Status();
+  const RequiredNodeAffinity node_affinity(preemptor);
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const SpreadConstraint& c = cs[i];
+    if (!c.selector.Matches(updated)) continue;
+    if (!pod_topology_spread::MatchNodeInclusionPolicies(c, preemptor, node_affinity, *node)) continue;
+    KeyCounts& k = (*s)->keys[(*s)->key_index[i]];
+    LabelId value = node->label_ids.Get(c.topology_key_id);
+    int& num = k.value_to_match_num[value];
     num += delta;
-    (*s)->key_to_critical_paths[c.topology_key].Update(pair.second, num);
+    k.critical_paths.Update(value, num);
   }
   return Status();
 }
@@ -146,23 +216,27 @@ Status PodTopologySpread::RemovePod(CycleState& state, const Pod& pod_to_schedul
 }
 
 Status PodTopologySpread::Filter(const CycleState& state, const Pod& pod, const NodeInfo& info) {
+  (void)pod;  // its selector matches were computed by PreFilter (self_match)
   const Node* node = info.node();
   if (node == nullptr) return Status::Error("node not found");
   auto s = ReadPreFilterState(state);
   if (!s.ok()) return Status::Error(s.message());
+  const PreFilterState& st = **s;
   // An empty state (no DoNotSchedule constraint) admits every node.
-  for (const SpreadConstraint& c : *(*s)->constraints) {
-    auto value = node->labels().find(c.topology_key);
-    if (value == node->labels().end()) {
+  const std::vector<SpreadConstraint>& cs = *st.constraints;
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const SpreadConstraint& c = cs[i];
+    LabelId value = node->label_ids.Get(c.topology_key_id);
+    if (value == kNoLabel) {
       return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonNodeLabelNotMatch));
     }
+    const KeyCounts& k = st.keys[st.key_index[i]];
     int min_match = 0;
-    if (!(*s)->MinMatchNum(c.topology_key, c.min_domains, &min_match)) continue;
-    int self_match = c.selector.Matches(pod.labels()) ? 1 : 0;
-    auto count = (*s)->pair_to_match_num.find(TopologyPair{c.topology_key, value->second});
-    int match_num = count == (*s)->pair_to_match_num.end() ? 0 : count->second;
+    if (!st.MinMatchNum(k, c.min_domains, &min_match)) continue;
+    const int* count = k.value_to_match_num.Find(value);
+    int match_num = count == nullptr ? 0 : *count;
     // Skew = existing matches in the node's domain + the pod itself - global minimum.
-    if (match_num + self_match - min_match > c.max_skew) {
+    if (match_num + st.self_match[i] - min_match > c.max_skew) {
       return Status(Code::kUnschedulable, std::string(kErrReasonConstraintsNotMatch));
     }
   }

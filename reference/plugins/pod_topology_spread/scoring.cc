@@ -6,26 +6,35 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <map>
 #include <memory>
 #include <set>
 #include <utility>
 
+#include "reference/api/id_map.h"
 #include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 
 namespace schedcheck::reference {
 namespace {
 
 using pod_topology_spread::SpreadConstraint;
-using TopologyPair = std::pair<std::string, std::string>;
+// Topology value -> matching pods, for one topology key (upstream's TopologyPairToPodCounts
+// entries of that key; constraints naming the same key share them).
+using ValueToPodCounts = IdMap<int64_t>;
 
 class PreScoreState final : public StateData {
  public:
   std::vector<SpreadConstraint> constraints;
   // Feasible nodes lacking some topology key (when all keys are required): they score 0.
   std::set<std::string, std::less<>> ignored_nodes;
-  std::map<TopologyPair, int64_t> pair_to_pod_counts;
+  // Per distinct topology key, and per constraint its index here.
+  std::vector<ValueToPodCounts> key_counts;
+  std::vector<int> key_index;
   std::vector<double> normalizing_weights;  // per constraint
+
+  ValueToPodCounts& CountsOf(size_t constraint) { return key_counts[key_index[constraint]]; }
+  const ValueToPodCounts& CountsOf(size_t constraint) const {
+    return key_counts[key_index[constraint]];
+  }
 
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreScoreState>(*this);
@@ -50,13 +59,26 @@ Result<const PreScoreState*> ReadPreScoreState(const CycleState& state) {
   return s;
 }
 
+// node.Labels[key] in Go: "" when the label is absent.
+LabelId ValueOrEmpty(const LabelIds& labels, LabelId key) {
+  static const LabelId kEmpty = InternLabel("");
+  LabelId value = labels.Get(key);
+  return value == kNoLabel ? kEmpty : value;
+}
+
 // initPreScoreState's second half: the domains present among the non-ignored feasible nodes and
 // the weight of each constraint.
 void InitDomains(PreScoreState& s, const std::vector<const NodeInfo*>& filtered,
                  bool require_all_topologies) {
+  for (size_t i = 0; i < s.constraints.size(); ++i) {
+    size_t k = 0;
+    while (k < i && s.constraints[k].topology_key_id != s.constraints[i].topology_key_id) ++k;
+    s.key_index.push_back(k < i ? s.key_index[k] : static_cast<int>(s.key_counts.size()));
+    if (k == i) s.key_counts.emplace_back();
+  }
   std::vector<int> topo_size(s.constraints.size(), 0);
   for (const NodeInfo* info : filtered) {
-    const Labels& labels = info->node()->labels();
+    const LabelIds& labels = info->node()->label_ids;
     if (require_all_topologies &&
         !pod_topology_spread::NodeLabelsMatchSpreadConstraints(labels, s.constraints)) {
       s.ignored_nodes.insert(info->name());
@@ -64,14 +86,20 @@ void InitDomains(PreScoreState& s, const std::vector<const NodeInfo*>& filtered,
     }
     for (size_t i = 0; i < s.constraints.size(); ++i) {
       const SpreadConstraint& c = s.constraints[i];
-      if (c.topology_key == pod_topology_spread::kLabelHostname) continue;  // counted in Score
-      TopologyPair pair{c.topology_key, pod_topology_spread::LabelValue(labels, c.topology_key)};
-      if (s.pair_to_pod_counts.emplace(pair, 0).second) topo_size[i]++;
+      if (c.topology_key_id == pod_topology_spread::HostnameKeyId()) continue;  // counted in Score
+      // A node without the key (possible when not all keys are required) adds the value "",
+      // as upstream's map lookup does.
+      ValueToPodCounts& counts = s.CountsOf(i);
+      LabelId value = ValueOrEmpty(labels, c.topology_key_id);
+      if (counts.Find(value) == nullptr) {
+        counts[value] = 0;
+        topo_size[i]++;
+      }
     }
   }
   for (size_t i = 0; i < s.constraints.size(); ++i) {
     int size = topo_size[i];
-    if (s.constraints[i].topology_key == pod_topology_spread::kLabelHostname) {
+    if (s.constraints[i].topology_key_id == pod_topology_spread::HostnameKeyId()) {
       size = static_cast<int>(filtered.size() - s.ignored_nodes.size());
     }
     s.normalizing_weights.push_back(TopologyNormalizingWeight(size));
@@ -102,19 +130,22 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   }
   InitDomains(*s, filtered, require_all_topologies);
   // Count matching pods over ALL nodes, but only into domains seen among the feasible nodes.
+  const RequiredNodeAffinity node_affinity(pod);
   for (const NodeInfo* info : all_nodes) {
     const Node* node = info->node();
     if (node == nullptr) continue;
     if (require_all_topologies &&
-        !pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->labels(), s->constraints)) {
+        !pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->label_ids, s->constraints)) {
       continue;
     }
-    for (const SpreadConstraint& c : s->constraints) {
-      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node->obj)) continue;
-      TopologyPair pair{c.topology_key, pod_topology_spread::LabelValue(node->labels(), c.topology_key)};
-      auto count = s->pair_to_pod_counts.find(pair);
-      if (count == s->pair_to_pod_counts.end()) continue;
-      count->second += pod_topology_spread::CountPodsMatchSelector(info->pods(), c.selector, pod.ns());
+    for (size_t i = 0; i < s->constraints.size(); ++i) {
+      const SpreadConstraint& c = s->constraints[i];
+      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, *node)) continue;
+      ValueToPodCounts& counts = s->CountsOf(i);
+      int64_t* count = counts.Find(ValueOrEmpty(node->label_ids, c.topology_key_id));
+      if (count == nullptr) continue;
+      *count +=
+          pod_topology_spread::CountPodsMatchSelector(info->pods(), c.selector, pod.namespace_id);
     }
   }
   state.Write(std::string(kPreScoreStateKey), std::move(s));
@@ -126,23 +157,24 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod& pod, const N
   *score = 0;
   auto s = ReadPreScoreState(state);
   if (!s.ok()) return Status::Error(s.message());
-  if ((*s)->ignored_nodes.count(info.name())) return Status();
-  const Labels& labels = info.node()->labels();
+  if (!(*s)->ignored_nodes.empty() && (*s)->ignored_nodes.count(info.name())) return Status();
+  const LabelIds& labels = info.node()->label_ids;
   double sum = 0;
   for (size_t i = 0; i < (*s)->constraints.size(); ++i) {
     const SpreadConstraint& c = (*s)->constraints[i];
-    auto value = labels.find(c.topology_key);
-    if (value == labels.end()) continue;
+    LabelId value = labels.Get(c.topology_key_id);
+    if (value == kNoLabel) continue;
     int64_t count = 0;
-    if (c.topology_key == pod_topology_spread::kLabelHostname) {
+    if (c.topology_key_id == pod_topology_spread::HostnameKeyId()) {
       // Hostname domains are single nodes: count this node's pods directly (no policy check).
-      count = pod_topology_spread::CountPodsMatchSelector(info.pods(), c.selector, pod.ns());
+      count = pod_topology_spread::CountPodsMatchSelector(info.pods(), c.selector, pod.namespace_id);
     } else {
-      auto it = (*s)->pair_to_pod_counts.find(TopologyPair{c.topology_key, value->second});
-      if (it == (*s)->pair_to_pod_counts.end()) {
+      const ValueToPodCounts& counts = (*s)->CountsOf(i);
+      const int64_t* found = counts.Find(value);
+      if (found == nullptr) {
         return Status::Error("no count for topology pair of node \"" + info.name() + "\"");
       }
-      count = it->second;
+      count = *found;
     }
     sum += ScoreForCount(count, c.max_skew, (*s)->normalizing_weights[i]);
   }
