@@ -17,9 +17,13 @@ std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
     msg += " " + diagnosis.pre_filter_msg + ".";
   } else {
     // Reason histogram over the rejected nodes, items sorted as plain strings ("10 x" < "2 y").
+    // Rejected nodes mostly share a few reason lists (copies of one status): count per list
+    // first, then per reason string.
+    std::map<const std::vector<std::string>*, int> per_list;
+    for (const auto& [node, status] : diagnosis.node_to_status) ++per_list[&status.reasons()];
     std::map<std::string, int> counts;
-    for (const auto& [node, status] : diagnosis.node_to_status) {
-      for (const std::string& reason : status.reasons()) ++counts[reason];
+    for (const auto& [reasons, count] : per_list) {
+      for (const std::string& reason : *reasons) counts[reason] += count;
     }
     std::vector<std::string> items;
     for (const auto& [reason, count] : counts) items.push_back(std::to_string(count) + " " + reason);
@@ -47,7 +51,8 @@ int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_perc
 }
 
 Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
-                                              const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
+                                              const std::vector<const NodeInfo*>& nodes,
+                                              std::set<std::string>* unschedulable_plugins,
                                               std::vector<const NodeInfo*>* feasible) {
   const int64_t n = static_cast<int64_t>(nodes.size());
   const int64_t num_to_find = NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
@@ -64,12 +69,29 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
     if (s.IsSuccess()) {
       feasible->push_back(node);
     } else {
-      if (&s.plugin() != last_plugin) diagnosis->unschedulable_plugins.insert(s.plugin());
+      if (&s.plugin() != last_plugin) unschedulable_plugins->insert(s.plugin());
       last_plugin = &s.plugin();
-      diagnosis->node_to_status[node->name()] = std::move(s);
+      rejected_.emplace_back(node, std::move(s));
     }
   }
   return Status();
+}
+
+void PodScheduler::MoveRejectedInto(NodeToStatus* out) {
+  // Name order through the name ranks, so every insertion goes to the end of the map (no string
+  // compares); a node rejected twice (the nominated node, then again among all nodes) keeps its
+  // later status, as assigning into the map twice would.
+  std::vector<size_t> order(rejected_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return rejected_[a].first->name_rank() < rejected_[b].first->name_rank();
+  });
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (k + 1 < order.size() && rejected_[order[k + 1]].first == rejected_[order[k]].first) continue;
+    auto& [node, status] = rejected_[order[k]];
+    out->emplace_hint(out->end(), node->name(), std::move(status));
+  }
+  rejected_.clear();
 }
 
 std::string PodScheduler::SelectHost(const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
@@ -121,7 +143,8 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
       return result;
     }
     // v1.27: every node gets the PreFilter status, so preemption sees it.
-    for (const NodeInfo* n : all_nodes) result.diagnosis.node_to_status[n->name()] = s;
+    NodeToStatus& statuses = result.diagnosis.node_to_status;
+    for (const std::string& name : *snapshot.names_by_rank()) statuses.emplace_hint(statuses.end(), name, s);
     result.diagnosis.pre_filter_msg = s.Message();
     if (!s.plugin().empty()) result.diagnosis.unschedulable_plugins.insert(s.plugin());
     result.kind = ScheduleResult::Kind::kFitError;
@@ -129,17 +152,31 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
   }
 
   std::vector<const NodeInfo*> feasible;
+  rejected_.clear();
+  std::set<std::string>& unschedulable_plugins = result.diagnosis.unschedulable_plugins;
+  // The nominated node when its own pass rejected it: rejected again among all nodes, it counts once.
+  const NodeInfo* rejected_nominated = nullptr;
   const std::string& nominated = pod.obj.status().nominated_node_name();
   if (!nominated.empty()) {
     // The node preemption made room on is tried first; if it passes, it is chosen unscored.
     if (const NodeInfo* node = snapshot.Get(nominated)) {
-      Status fs = FindNodesThatPassFilters(fw, state, pod, {node}, &result.diagnosis, &feasible);
+      Status fs = FindNodesThatPassFilters(fw, state, pod, {node}, &unschedulable_plugins, &feasible);
       (void)fs;  // upstream logs the error and falls through to all nodes
+      if (!rejected_.empty()) rejected_nominated = node;
     }
   }
+  auto distinct_rejected = [&] {
+    size_t count = rejected_.size();
+    if (rejected_nominated != nullptr) {
+      for (size_t i = 1; i < rejected_.size(); ++i) {
+        if (rejected_[i].first == rejected_nominated) --count;
+      }
+    }
+    return count;
+  };
 
   if (feasible.empty()) {
-    std::vector<const NodeInfo*> nodes = all_nodes;
+    std::vector<const NodeInfo*> narrowed;
     if (!pre_result.all_nodes) {
       // Upstream iterates a Go set (random order); we keep snapshot order. A name that is not in
       // the snapshot is an error in v1.27.
@@ -149,13 +186,13 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
           return result;
         }
       }
-      nodes.clear();
       for (const NodeInfo* n : all_nodes) {
-        if (pre_result.node_names.count(n->name())) nodes.push_back(n);
+        if (pre_result.node_names.count(n->name())) narrowed.push_back(n);
       }
     }
-    Status fs = FindNodesThatPassFilters(fw, state, pod, nodes, &result.diagnosis, &feasible);
-    size_t processed = feasible.size() + result.diagnosis.node_to_status.size();
+    const std::vector<const NodeInfo*>& nodes = pre_result.all_nodes ? all_nodes : narrowed;
+    Status fs = FindNodesThatPassFilters(fw, state, pod, nodes, &unschedulable_plugins, &feasible);
+    size_t processed = feasible.size() + distinct_rejected();
     if (!nodes.empty()) next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
     if (!fs.IsSuccess()) {
       result.error_status = fs;
@@ -167,7 +204,15 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
     for (const NodeInfo* n : feasible) result.feasible.push_back(n->name());
   }
   result.feasible_count = static_cast<int>(feasible.size());
-  result.evaluated_nodes = static_cast<int>(feasible.size() + result.diagnosis.node_to_status.size());
+  result.evaluated_nodes = static_cast<int>(feasible.size() + distinct_rejected());
+  // The per-node statuses serve the failure (message, preemption) and the details; a scheduled
+  // pod without details needs none of them.
+  if (feasible.empty() || record_details_) {
+    MoveRejectedInto(&result.diagnosis.node_to_status);
+  } else {
+    rejected_.clear();
+    unschedulable_plugins.clear();
+  }
   if (feasible.empty()) {
     result.kind = ScheduleResult::Kind::kFitError;
     return result;

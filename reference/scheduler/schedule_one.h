@@ -69,9 +69,14 @@ class PodScheduler {
 
  private:
   // Evaluates nodes[(start + i) % n] in order, stopping after `num_to_find` feasible ones.
+  // Rejected nodes go to rejected_ (cheap: status copies share their reasons), their plugins to
+  // `unschedulable_plugins`.
   Status FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
-                                  const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
+                                  const std::vector<const NodeInfo*>& nodes,
+                                  std::set<std::string>* unschedulable_plugins,
                                   std::vector<const NodeInfo*>* feasible);
+  // Empties rejected_ into a node-name → status map.
+  void MoveRejectedInto(NodeToStatus* out);
   // Reservoir sampling over the top total; fills `ties` with every top-scoring node.
   std::string SelectHost(const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
                          const std::vector<int64_t>& totals, TieSet* ties);
@@ -82,6 +87,7 @@ class PodScheduler {
   bool record_details_ = true;
   ScoreTable table_;                  // reused across cycles
   std::vector<uint8_t> is_top_by_rank_;  // SelectHost's scratch, reused across cycles
+  std::vector<std::pair<const NodeInfo*, Status>> rejected_;  // this cycle's rejected nodes
 };
 
 }  // namespace schedcheck::reference

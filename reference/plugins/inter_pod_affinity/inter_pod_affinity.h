@@ -108,6 +108,8 @@ class InterPodAffinity final : public PreFilterPlugin,
                   const std::vector<const NodeInfo*>& nodes) override;
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
+  // Every node scores 0 when PreScore accumulated no topology scores.
+  bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override;
   bool HasNormalizeScore() const override { return true; }
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
 

@@ -128,6 +128,15 @@ Status InterPodAffinity::Score(const CycleState& state, const Pod& pod, const No
   return Status();
 }
 
+bool InterPodAffinity::UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const {
+  (void)pod;
+  std::string err;
+  const interpodaffinity::PreScoreState* s = interpodaffinity::ReadPreScoreState(state, &err);
+  if (s == nullptr || !s->topology_score.empty()) return false;
+  *score = 0;
+  return true;
+}
+
 Status InterPodAffinity::NormalizeScore(const CycleState& state, const Pod& pod,
                                         NodeScoreList& scores) {
   (void)pod;

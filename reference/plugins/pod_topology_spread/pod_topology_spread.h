@@ -61,6 +61,8 @@ class PodTopologySpread final : public PreFilterPlugin,
                   const std::vector<const NodeInfo*>& nodes) override;
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
+  // Every node scores 0 when the pod has no ScheduleAnyway constraints.
+  bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override;
   bool HasNormalizeScore() const override { return true; }
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
 

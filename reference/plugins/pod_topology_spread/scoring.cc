@@ -182,6 +182,14 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod& pod, const N
   return Status();
 }
 
+bool PodTopologySpread::UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const {
+  (void)pod;
+  auto s = ReadPreScoreState(state);
+  if (!s.ok() || !(*s)->constraints.empty()) return false;
+  *score = 0;
+  return true;
+}
+
 Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod& pod,
                                          NodeScoreList& scores) {
   (void)pod;
