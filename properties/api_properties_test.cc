@@ -108,6 +108,47 @@ RC_GTEST_PROP(ApiProperties, NodeSelectorGtLt, ()) {
   RC_ASSERT(reference::NodeSelectorRequirementMatches(r, labels) == (!present || have != want));
 }
 
+// The compiled node selector (interned labels) decides exactly as the proto walk, for random
+// terms over a small label alphabet (every operator, bad operand counts, unknown operators,
+// metadata.name fields and empty terms included).
+RC_GTEST_PROP(ApiProperties, CompiledNodeSelectorAgreesWithProtoWalk, ()) {
+  const std::vector<std::string> keys = {"a", "b", "n"};
+  const std::vector<std::string> values = {"", "x", "y", "7", "-3", "+2", "z9"};
+  const std::vector<std::string> ops = {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Bogus"};
+  k8s::Node node;
+  node.mutable_metadata()->set_name(*rc::gen::elementOf(std::vector<std::string>{"n1", "n2"}));
+  for (const std::string& k : keys) {
+    if (*rc::gen::arbitrary<bool>()) (*node.mutable_metadata()->mutable_labels())[k] = *rc::gen::elementOf(values);
+  }
+  auto built = reference::BuildNode(node);
+  RC_ASSERT(built.ok());
+  k8s::NodeSelector selector;
+  const int terms = *rc::gen::inRange(0, 3);
+  for (int t = 0; t < terms; ++t) {
+    k8s::NodeSelectorTerm* term = selector.add_node_selector_terms();
+    const int exprs = *rc::gen::inRange(0, 3);
+    for (int e = 0; e < exprs; ++e) {
+      k8s::NodeSelectorRequirement* r = term->add_match_expressions();
+      r->set_key(*rc::gen::elementOf(keys));
+      r->set_operator_(*rc::gen::elementOf(ops));
+      const int n = *rc::gen::inRange(0, 3);
+      for (int v = 0; v < n; ++v) r->add_values(*rc::gen::elementOf(values));
+    }
+    if (*rc::gen::inRange(0, 4) == 0) {
+      k8s::NodeSelectorRequirement* f = term->add_match_fields();
+      f->set_key(*rc::gen::elementOf(std::vector<std::string>{"metadata.name", "metadata.uid"}));
+      f->set_operator_(*rc::gen::elementOf(std::vector<std::string>{"In", "NotIn", "Exists"}));
+      f->add_values(*rc::gen::elementOf(std::vector<std::string>{"n1", "n2"}));
+    }
+  }
+  const reference::CompiledNodeSelector compiled(selector);
+  RC_ASSERT(compiled.Matches(**built) == reference::NodeSelectorMatches(selector, (*built)->obj));
+  for (const auto& term : selector.node_selector_terms()) {
+    RC_ASSERT(reference::CompiledNodeSelectorTerm(term).Matches(**built) ==
+              reference::NodeSelectorTermMatches(term, (*built)->obj));
+  }
+}
+
 // Tolerations: an empty-key Exists toleration with no effect tolerates every taint; an effect
 // restricts it; Equal needs the same key and value.
 RC_GTEST_PROP(ApiProperties, TolerationMatching, ()) {

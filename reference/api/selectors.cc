@@ -168,7 +168,7 @@ RequiredNodeAffinity::RequiredNodeAffinity(const Pod& pod) {
   }
   if (spec.has_affinity() && spec.affinity().has_node_affinity() &&
       spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution()) {
-    required_ = &spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution();
+    required_.emplace(spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution());
   }
 }
 

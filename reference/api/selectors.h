@@ -4,9 +4,11 @@
 #define SCHEDCHECK_REFERENCE_API_SELECTORS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "reference/api/compiled_node_selector.h"
 #include "reference/api/label_ids.h"
 #include "reference/api/objects.h"
 #include "traces/k8s.pb.h"
@@ -58,23 +60,21 @@ bool NodeSelectorMatches(const k8s::NodeSelector& selector, const k8s::Node& nod
 bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node);
 
 // PodMatchesRequiredNodeAffinity prepared once for a pod that is matched against many nodes
-// (upstream's nodeaffinity.GetRequiredNodeAffinity): the nodeSelector is interned, and a pod
-// without either part matches every node without looking at it. It points into the pod, which
-// must outlive it.
+// (upstream's nodeaffinity.GetRequiredNodeAffinity): the nodeSelector and the required terms are
+// interned, and a pod without either part matches every node without looking at it.
 class RequiredNodeAffinity {
  public:
   explicit RequiredNodeAffinity(const Pod& pod);
   bool Matches(const Node& node) const {
-    if (node_selector_.empty() && required_ == nullptr) return true;
     for (const auto& [key, value] : node_selector_) {
       if (node.label_ids.Get(key) != value) return false;
     }
-    return required_ == nullptr || NodeSelectorMatches(*required_, node.obj);
+    return !required_ || required_->Matches(node);
   }
 
  private:
   std::vector<LabelIds::Pair> node_selector_;
-  const k8s::NodeSelector* required_ = nullptr;
+  std::optional<CompiledNodeSelector> required_;
 };
 
 // toleration.ToleratesTaint: effect (empty = all) and key (empty with Exists = all) and value.

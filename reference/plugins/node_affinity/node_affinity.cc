@@ -13,18 +13,23 @@ namespace {
 
 using PreferredTerms = google::protobuf::RepeatedPtrField<k8s::PreferredSchedulingTerm>;
 
-// The PreFilter state only records that PreFilter ran: the required affinity is re-read from the
-// pod, which is immutable for the cycle (upstream caches the parsed form).
+// The pod's required node affinity and nodeSelector, compiled once per cycle for every node's
+// Filter.
 class PreFilterState final : public StateData {
  public:
+  explicit PreFilterState(const Pod& pod) : required(pod) {}
+  RequiredNodeAffinity required;
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreFilterState>(*this);
   }
 };
 
+// The pod's usable preferred terms, compiled, with their weights.
+using CompiledPreferredTerms = std::vector<WeightedNodeSelectorTerm>;
+
 class PreScoreState final : public StateData {
  public:
-  PreferredTerms preferred;  // the pod's usable preferred terms
+  CompiledPreferredTerms preferred;
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreScoreState>(*this);
   }
@@ -57,10 +62,16 @@ Result<PreferredTerms> PodPreferredTerms(const Pod& pod) {
       spec.affinity().node_affinity().preferred_during_scheduling_ignored_during_execution());
 }
 
-int64_t ScoreTerms(const PreferredTerms& terms, const k8s::Node& node) {
+CompiledPreferredTerms Compile(const PreferredTerms& terms) {
+  CompiledPreferredTerms out;
+  for (const auto& t : terms) out.push_back({t.weight(), CompiledNodeSelectorTerm(t.preference())});
+  return out;
+}
+
+int64_t ScoreTerms(const CompiledPreferredTerms& terms, const Node& node) {
   int64_t score = 0;
-  for (const auto& t : terms) {
-    if (NodeSelectorTermMatches(t.preference(), node)) score += t.weight();
+  for (const WeightedNodeSelectorTerm& t : terms) {
+    if (t.term.Matches(node)) score += t.weight;
   }
   return score;
 }
@@ -97,7 +108,10 @@ NodeAffinity::NodeAffinity(NodeAffinityArgs args) : args_(std::move(args)) {
   if (args_.added_affinity) {
     auto added = UsablePreferredTerms(
         args_.added_affinity->preferred_during_scheduling_ignored_during_execution());
-    if (added.ok()) added_preferred_ = std::move(added.value());
+    if (added.ok()) added_preferred_ = Compile(added.value());
+    if (args_.added_affinity->has_required_during_scheduling_ignored_during_execution()) {
+      added_required_.emplace(args_.added_affinity->required_during_scheduling_ignored_during_execution());
+    }
   }
 }
 
@@ -112,7 +126,7 @@ Status NodeAffinity::PreFilter(CycleState& state, const Pod& pod, PreFilterResul
   if (!has_required && !HasAddedRequired() && pod.obj.spec().node_selector().empty()) {
     return Status(Code::kSkip);
   }
-  state.Write(std::string(kPreFilterStateKey), std::make_unique<PreFilterState>());
+  state.Write(std::string(kPreFilterStateKey), std::make_unique<PreFilterState>(pod));
   if (!has_required) return Status();
   const auto& terms = pod.obj.spec()
                           .affinity()
@@ -139,18 +153,16 @@ Status NodeAffinity::PreFilter(CycleState& state, const Pod& pod, PreFilterResul
 }
 
 Status NodeAffinity::Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) {
-  (void)state;  // without PreFilter state upstream recomputes the same requirement from the pod
   if (node.node() == nullptr) return Status::Error("node not found");
-  const k8s::Node& n = node.node()->obj;
-  if (HasAddedRequired() &&
-      !NodeSelectorMatches(args_.added_affinity->required_during_scheduling_ignored_during_execution(),
-                           n)) {
+  const Node& n = *node.node();
+  if (added_required_ && !added_required_->Matches(n)) {
     return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonEnforced));
   }
-  // Parse errors in the pod's terms are ignored: such a term simply matches nothing.
-  if (!PodMatchesRequiredNodeAffinity(pod.obj, n)) {
-    return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonPod));
-  }
+  // Parse errors in the pod's terms are ignored: such a term simply matches nothing. Without
+  // PreFilter state upstream recomputes the same requirement from the pod.
+  const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  const bool matches = s != nullptr ? s->required.Matches(n) : PodMatchesRequiredNodeAffinity(pod.obj, n.obj);
+  if (!matches) return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonPod));
   return Status();
 }
 
@@ -160,7 +172,7 @@ Status NodeAffinity::PreScore(CycleState& state, const Pod& pod,
   auto terms = PodPreferredTerms(pod);
   if (!terms.ok()) return Status::Error(terms.message());
   auto s = std::make_unique<PreScoreState>();
-  s->preferred = std::move(terms.value());
+  s->preferred = Compile(terms.value());
   state.Write(std::string(kPreScoreStateKey), std::move(s));
   return Status();
 }
@@ -171,7 +183,7 @@ Status NodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeIn
   if (node.node() == nullptr) {
     return Status::Error("getting node \"" + node.name() + "\" from Snapshot: not found");
   }
-  const k8s::Node& n = node.node()->obj;
+  const Node& n = *node.node();
   int64_t count = ScoreTerms(added_preferred_, n);
   if (const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey)) {
     count += ScoreTerms(s->preferred, n);
@@ -179,7 +191,7 @@ Status NodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeIn
     // Upstream falls back to computing the preferred terms when PreScore did not run.
     auto terms = PodPreferredTerms(pod);
     if (!terms.ok()) return Status::Error(terms.message());
-    count += ScoreTerms(terms.value(), n);
+    count += ScoreTerms(Compile(terms.value()), n);
   }
   *score = count;
   return Status();

@@ -5,10 +5,12 @@
 #define SCHEDCHECK_REFERENCE_PLUGINS_NODE_AFFINITY_NODE_AFFINITY_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "reference/api/compiled_node_selector.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/node_affinity/node_affinity_args.h"
@@ -60,8 +62,10 @@ class NodeAffinity final : public PreFilterPlugin,
   bool HasAddedRequired() const;
 
   NodeAffinityArgs args_;
-  // The added affinity's usable preferred terms, parsed once (validated by New).
-  google::protobuf::RepeatedPtrField<k8s::PreferredSchedulingTerm> added_preferred_;
+  // The added affinity, compiled once (validated by New): its usable preferred terms with their
+  // weights, and its required selector.
+  std::vector<WeightedNodeSelectorTerm> added_preferred_;
+  std::optional<CompiledNodeSelector> added_required_;
 };
 
 }  // namespace schedcheck::reference

@@ -1,0 +1,63 @@
+// Node selectors (required node affinity, preferred terms, nodeSelector-style requirements)
+// compiled once per pod or per plugin, with label keys and values interned, so that matching
+// one of thousands of nodes compares integers instead of looking strings up in protobuf maps.
+// Same results as NodeSelectorTermMatches / NodeSelectorMatches on the proto.
+#ifndef SCHEDCHECK_REFERENCE_API_COMPILED_NODE_SELECTOR_H_
+#define SCHEDCHECK_REFERENCE_API_COMPILED_NODE_SELECTOR_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reference/api/label_ids.h"
+#include "reference/api/objects.h"
+#include "traces/k8s.pb.h"
+
+namespace schedcheck::reference {
+
+class CompiledNodeSelectorTerm {
+ public:
+  explicit CompiledNodeSelectorTerm(const k8s::NodeSelectorTerm& term);
+  bool Matches(const Node& node) const;
+
+ private:
+  enum class Op { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
+  struct Expression {
+    Op op;
+    LabelId key;
+    std::vector<LabelId> values;  // In / NotIn
+    int64_t bound = 0;            // Gt / Lt
+  };
+  struct NameField {
+    bool in;  // In (else NotIn)
+    std::string name;
+  };
+  bool never_ = false;  // empty, or a requirement that matches no node whatever its labels
+  std::vector<Expression> expressions_;
+  std::vector<NameField> fields_;
+};
+
+// A preferred scheduling term: its weight counts for the nodes its term matches.
+struct WeightedNodeSelectorTerm {
+  int32_t weight;
+  CompiledNodeSelectorTerm term;
+};
+
+// Terms are ORed; no terms match nothing.
+class CompiledNodeSelector {
+ public:
+  explicit CompiledNodeSelector(const k8s::NodeSelector& selector);
+  bool Matches(const Node& node) const {
+    for (const CompiledNodeSelectorTerm& t : terms_) {
+      if (t.Matches(node)) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<CompiledNodeSelectorTerm> terms_;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_API_COMPILED_NODE_SELECTOR_H_
