@@ -31,14 +31,12 @@ ResourceScorer MakeScorer(const NodeResourcesFitArgs& args) {
 // The prefix of an extended resource name ("example.com" of "example.com/gpu").
 std::string_view ResourceGroup(std::string_view name) { return name.substr(0, name.find('/')); }
 
-// The value of `name` in a name-sorted scalar list, advancing `*cursor` past smaller names (for
-// lookups in ascending name order); 0 when absent.
-int64_t ScalarAtCursor(const std::vector<std::pair<std::string, int64_t>>& list, std::string_view name,
-                       size_t* cursor) {
-  for (; *cursor < list.size(); ++*cursor) {
-    const int order = list[*cursor].first.compare(name);  // one string compare per step
-    if (order == 0) return list[*cursor].second;
-    if (order > 0) break;
+// The value of `name` in a node's scalar list (0 when absent). Lists hold a handful of entries
+// whose names often share a long prefix ("example.com/gpu-count", "example.com/gpu-milli"), so
+// a scan that rejects on length and last character before comparing whole names is cheapest.
+int64_t ScalarValue(const std::vector<std::pair<std::string, int64_t>>& list, std::string_view name) {
+  for (const auto& [entry, value] : list) {
+    if (entry.size() == name.size() && !name.empty() && entry.back() == name.back() && entry == name) return value;
   }
   return 0;
 }
@@ -69,13 +67,11 @@ void ForEachInsufficientResource(const Resource& request, const NodeInfo& node,
   if (request.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage) {
     lacking(kResourceEphemeralStorage, request.ephemeral_storage, used.ephemeral_storage, alloc.ephemeral_storage);
   }
-  // Upstream walks a Go map here (random order); we walk names in sorted order. All three
-  // scalar lists are sorted by name, so one forward cursor per node list finds each value.
+  // Upstream walks a Go map here (random order); we walk names in sorted order.
   const bool any_ignored = !ignored_resources.empty() || !ignored_groups.empty();
-  size_t alloc_at = 0, used_at = 0;
   for (const auto& [name, quantity] : request.scalar) {
-    const int64_t allocatable = ScalarAtCursor(alloc.scalar, name, &alloc_at);
-    const int64_t in_use = ScalarAtCursor(used.scalar, name, &used_at);
+    const int64_t allocatable = ScalarValue(alloc.scalar, name);
+    const int64_t in_use = ScalarValue(used.scalar, name);
     // Only extended resources can be ignored; hugepages and kubernetes.io/* never are.
     if (any_ignored && IsExtendedResourceName(name) &&
         (ignored_resources.count(name) > 0 || ignored_groups.count(ResourceGroup(name)) > 0)) {
