@@ -69,6 +69,7 @@ void InterPodAffinity::MergeAffinityTermNamespacesIfNotEmpty(AffinityTerm& term)
   }
   term.has_namespace_selector = false;
   term.namespace_selector.Clear();
+  term.Compile();
 }
 
 Labels InterPodAffinity::NamespaceLabelsSnapshot(const std::string& ns) const {
