@@ -60,10 +60,16 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
     for (int64_t i = 0; i < num_to_find; ++i) feasible->push_back(nodes[(next_start_node_index_ + i) % n]);
     return Status();
   }
+  if (n == 0) return Status();
   const std::string* last_plugin = nullptr;  // plugin names are interned: compare addresses
-  for (int64_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < num_to_find; ++i) {
-    const NodeInfo* node = nodes[(next_start_node_index_ + i) % n];
-    if (i + 2 < n) PrefetchNodeInfo(nodes[(next_start_node_index_ + i + 2) % n]);
+  // nodes[(start + i) % n] for i = 0, 1, ...: the position wraps instead of dividing per node.
+  size_t at = static_cast<size_t>(next_start_node_index_ % n);
+  auto next = [n](size_t k) { return k + 1 == static_cast<size_t>(n) ? 0 : k + 1; };
+  size_t ahead = next(next(at));  // two nodes ahead, for the prefetch
+  for (int64_t i = 0; i < n && static_cast<int64_t>(feasible->size()) < num_to_find; ++i, at = next(at)) {
+    const NodeInfo* node = nodes[at];
+    if (i + 2 < n) PrefetchNodeInfo(nodes[ahead]);
+    ahead = next(ahead);
     Status s = fw.RunFilterPluginsWithNominatedPods(state, pod, *node);
     if (s.code() == Code::kError) return s;
     if (s.IsSuccess()) {
