@@ -119,9 +119,27 @@ std::string PodScheduler::SelectHost(const Snapshot& snapshot, const std::vector
   }
   // Every top-scoring node in name order: mark name ranks, then read the marks in rank order
   // (linear in the node count; no sort, no string compares).
-  is_top_by_rank_.assign(snapshot.size(), 0);
-  for (size_t i = 0; i < totals.size(); ++i) {
-    if (totals[i] == max_score) is_top_by_rank_[nodes[i]->name_rank()] = 1;
+  // Ranks come from the snapshot the nodes belong to; should a node carry a rank from elsewhere,
+  // the tie set is built from its names instead (never an out-of-range mark).
+  const std::vector<std::string>& names = *snapshot.names_by_rank();
+  is_top_by_rank_.assign(names.size(), 0);
+  bool ranks_valid = true;
+  for (size_t i = 0; i < totals.size() && ranks_valid; ++i) {
+    if (totals[i] != max_score) continue;
+    const uint32_t rank = nodes[i]->name_rank();
+    ranks_valid = rank < names.size() && !is_top_by_rank_[rank];
+    if (ranks_valid) is_top_by_rank_[rank] = 1;
+  }
+  if (!ranks_valid) {
+    auto own = std::make_shared<std::vector<std::string>>();
+    for (size_t i = 0; i < totals.size(); ++i) {
+      if (totals[i] == max_score) own->push_back(nodes[i]->name());
+    }
+    std::sort(own->begin(), own->end());
+    std::vector<uint32_t> all(own->size());
+    for (uint32_t r = 0; r < all.size(); ++r) all[r] = r;
+    *ties = TieSet(std::move(own), std::move(all));
+    return nodes[selected]->name();
   }
   std::vector<uint32_t> ranks;
   ranks.reserve(count);
@@ -226,7 +244,11 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
   if (feasible.size() == 1) {
     result.kind = ScheduleResult::Kind::kScheduled;
     result.node = feasible[0]->name();
-    result.ties = TieSet(snapshot.names_by_rank(), {feasible[0]->name_rank()});
+    const uint32_t rank = feasible[0]->name_rank();
+    const auto& names = snapshot.names_by_rank();
+    result.ties = rank < names->size() && (*names)[rank] == result.node
+                      ? TieSet(names, {rank})
+                      : TieSet(std::make_shared<std::vector<std::string>>(1, result.node), {0});
     return result;
   }
   // prioritizeNodes: without score plugins every node scores 1.
