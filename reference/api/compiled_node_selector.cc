@@ -4,18 +4,13 @@
 #include <charconv>
 
 namespace schedcheck::reference {
-namespace {
-
-// Kubernetes parses Gt/Lt operands as base-10 int64 (an optional "+" allowed).
-bool ParseInt(const std::string& text, int64_t* out) {
+bool ParseNodeSelectorInt(const std::string& text, int64_t* out) {
   const char* begin = text.data();
   const char* end = begin + text.size();
   if (begin != end && *begin == '+') ++begin;
   auto [ptr, ec] = std::from_chars(begin, end, *out);
   return ec == std::errc() && ptr == end && begin != end;
 }
-
-}  // namespace
 
 CompiledNodeSelectorTerm::CompiledNodeSelectorTerm(const k8s::NodeSelectorTerm& term) {
   if (term.match_expressions().empty() && term.match_fields().empty()) never_ = true;
@@ -31,7 +26,7 @@ CompiledNodeSelectorTerm::CompiledNodeSelectorTerm(const k8s::NodeSelectorTerm& 
       if (!req.values().empty()) never_ = true;  // both must have no values
     } else if (op == "Gt" || op == "Lt") {
       e.op = op == "Gt" ? Op::kGt : Op::kLt;
-      if (req.values_size() != 1 || !ParseInt(req.values(0), &e.bound)) never_ = true;
+      if (req.values_size() != 1 || !ParseNodeSelectorInt(req.values(0), &e.bound)) never_ = true;
     } else {
       never_ = true;  // unknown operator
     }
@@ -69,7 +64,7 @@ bool CompiledNodeSelectorTerm::Matches(const Node& node) const {
       case Op::kGt:
       case Op::kLt: {
         int64_t have = 0;
-        if (!present || !ParseInt(LabelText(value), &have)) return false;
+        if (!present || !ParseNodeSelectorInt(LabelText(value), &have)) return false;
         if (e.op == Op::kGt ? !(have > e.bound) : !(have < e.bound)) return false;
         break;
       }

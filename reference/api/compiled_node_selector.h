@@ -15,6 +15,9 @@
 
 namespace schedcheck::reference {
 
+// A Gt / Lt operand or label value as Kubernetes parses it: base-10 int64, an optional "+".
+bool ParseNodeSelectorInt(const std::string& text, int64_t* out);
+
 class CompiledNodeSelectorTerm {
  public:
   explicit CompiledNodeSelectorTerm(const k8s::NodeSelectorTerm& term);

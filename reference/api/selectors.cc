@@ -10,14 +10,6 @@ bool Contains(const google::protobuf::RepeatedPtrField<std::string>& values, con
   return std::find(values.begin(), values.end(), v) != values.end();
 }
 
-bool ParseInt64(const std::string& text, int64_t* out) {
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  if (begin != end && *begin == '+') ++begin;
-  auto [ptr, ec] = std::from_chars(begin, end, *out);
-  return ec == std::errc() && ptr == end && begin != end;
-}
-
 bool LabelRequirementMatches(const k8s::LabelSelectorRequirement& req, const Labels& labels) {
   auto it = labels.find(req.key());
   const std::string& op = req.operator_();
@@ -117,8 +109,8 @@ bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req,
   if (op == "DoesNotExist") return req.values().empty() && it == labels.end();
   if (op == "Gt" || op == "Lt") {
     int64_t want = 0, have = 0;
-    if (req.values_size() != 1 || !ParseInt64(req.values(0), &want)) return false;
-    if (it == labels.end() || !ParseInt64(it->second, &have)) return false;
+    if (req.values_size() != 1 || !ParseNodeSelectorInt(req.values(0), &want)) return false;
+    if (it == labels.end() || !ParseNodeSelectorInt(it->second, &have)) return false;
     return op == "Gt" ? have > want : have < want;
   }
   return false;

@@ -131,14 +131,12 @@ std::string PodScheduler::SelectHost(const Snapshot& snapshot, const std::vector
     if (ranks_valid) is_top_by_rank_[rank] = 1;
   }
   if (!ranks_valid) {
-    auto own = std::make_shared<std::vector<std::string>>();
+    std::vector<std::string> own;
     for (size_t i = 0; i < totals.size(); ++i) {
-      if (totals[i] == max_score) own->push_back(nodes[i]->name());
+      if (totals[i] == max_score) own.push_back(nodes[i]->name());
     }
-    std::sort(own->begin(), own->end());
-    std::vector<uint32_t> all(own->size());
-    for (uint32_t r = 0; r < all.size(); ++r) all[r] = r;
-    *ties = TieSet(std::move(own), std::move(all));
+    std::sort(own.begin(), own.end());
+    *ties = TieSet::FromNames(std::move(own));
     return nodes[selected]->name();
   }
   std::vector<uint32_t> ranks;
@@ -189,15 +187,7 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
       if (!rejected_.empty()) rejected_nominated = node;
     }
   }
-  auto distinct_rejected = [&] {
-    size_t count = rejected_.size();
-    if (rejected_nominated != nullptr) {
-      for (size_t i = 1; i < rejected_.size(); ++i) {
-        if (rejected_[i].first == rejected_nominated) --count;
-      }
-    }
-    return count;
-  };
+  size_t rejected_count = rejected_.size();  // distinct rejected nodes
 
   if (feasible.empty()) {
     std::vector<const NodeInfo*> narrowed;
@@ -216,7 +206,13 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
     }
     const std::vector<const NodeInfo*>& nodes = pre_result.all_nodes ? all_nodes : narrowed;
     Status fs = FindNodesThatPassFilters(fw, state, pod, nodes, &unschedulable_plugins, &feasible);
-    size_t processed = feasible.size() + distinct_rejected();
+    rejected_count = rejected_.size();
+    if (rejected_nominated != nullptr) {
+      for (size_t i = 1; i < rejected_.size(); ++i) {
+        if (rejected_[i].first == rejected_nominated) --rejected_count;
+      }
+    }
+    size_t processed = feasible.size() + rejected_count;
     if (!nodes.empty()) next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
     if (!fs.IsSuccess()) {
       result.error_status = fs;
@@ -228,7 +224,7 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
     for (const NodeInfo* n : feasible) result.feasible.push_back(n->name());
   }
   result.feasible_count = static_cast<int>(feasible.size());
-  result.evaluated_nodes = static_cast<int>(feasible.size() + distinct_rejected());
+  result.evaluated_nodes = static_cast<int>(feasible.size() + rejected_count);
   // The per-node statuses serve the failure (message, preemption) and the details; a scheduled
   // pod without details needs none of them.
   if (feasible.empty() || record_details_) {
@@ -248,7 +244,7 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
     const auto& names = snapshot.names_by_rank();
     result.ties = rank < names->size() && (*names)[rank] == result.node
                       ? TieSet(names, {rank})
-                      : TieSet(std::make_shared<std::vector<std::string>>(1, result.node), {0});
+                      : TieSet::FromNames({result.node});
     return result;
   }
   // prioritizeNodes: without score plugins every node scores 1.

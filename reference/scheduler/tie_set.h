@@ -21,6 +21,14 @@ class TieSet {
   TieSet(std::shared_ptr<const NameTable> names, std::vector<uint32_t> ranks)
       : names_(std::move(names)), ranks_(std::move(ranks)) {}
 
+  // A tie set with its own name table, for names that are not ranked in a snapshot.
+  // REQUIRES: `sorted_names` in name order.
+  static TieSet FromNames(std::vector<std::string> sorted_names) {
+    std::vector<uint32_t> ranks(sorted_names.size());
+    for (uint32_t r = 0; r < ranks.size(); ++r) ranks[r] = r;
+    return TieSet(std::make_shared<const NameTable>(std::move(sorted_names)), std::move(ranks));
+  }
+
   size_t size() const { return ranks_.size(); }
   bool empty() const { return ranks_.empty(); }
   const std::string& operator[](size_t i) const { return (*names_)[ranks_[i]]; }

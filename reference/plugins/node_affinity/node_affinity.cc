@@ -115,11 +115,6 @@ NodeAffinity::NodeAffinity(NodeAffinityArgs args) : args_(std::move(args)) {
   }
 }
 
-bool NodeAffinity::HasAddedRequired() const {
-  return args_.added_affinity &&
-         args_.added_affinity->has_required_during_scheduling_ignored_during_execution();
-}
-
 Status NodeAffinity::PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) {
   const bool has_required = HasRequiredNodeAffinity(pod.obj);
   // An empty nodeSelector map counts as absent here (our objects cannot tell nil from {}).

@@ -59,7 +59,7 @@ class NodeAffinity final : public PreFilterPlugin,
   std::vector<ClusterEvent> EventsToRegister() const override;
 
  private:
-  bool HasAddedRequired() const;
+  bool HasAddedRequired() const { return added_required_.has_value(); }
 
   NodeAffinityArgs args_;
   // The added affinity, compiled once (validated by New): its usable preferred terms with their
