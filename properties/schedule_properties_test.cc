@@ -155,5 +155,86 @@ RC_GTEST_PROP(ScheduleProperties, SameSeedSameDecision, ()) {
   for (size_t i = 0; i < a.scores.size(); ++i) RC_ASSERT(a.scores[i].total == b.scores[i].total);
 }
 
+// The batch forms the framework's hot loops use (FilterNodes, ScoreNodes, RunFilterPluginsOnNodes)
+// give exactly what Filter, Score and RunFilterPlugins give node by node, for every plugin of the
+// default profile.
+RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
+  const ClusterCase c = *ClusterCaseGen();
+  LoadedCase loaded = Load(c);
+  const reference::Framework& fw = loaded.cluster->framework();
+  const reference::Pod& pod = *loaded.pod;
+  const std::vector<const reference::NodeInfo*>& nodes = loaded.cluster->snapshot().node_infos();
+  reference::CycleState state;
+  reference::PreFilterResult pre_result;
+  const bool pre_filter_passed = fw.RunPreFilterPlugins(state, pod, &pre_result).IsSuccess();
+  RC_CLASSIFY(!pre_filter_passed, "PreFilter rejects");
+  if (!pre_filter_passed) return;
+  // Plugins are called as the framework calls them; the batch methods are not const.
+  auto plugin = [&](const std::string& name) { return const_cast<reference::Plugin*>(fw.GetPlugin(name)); };
+  for (const std::string& name : fw.PluginNames(reference::ExtensionPoint::kFilter)) {
+    if (state.skip_filter_plugins.count(name)) continue;
+    auto* pl = dynamic_cast<reference::FilterPlugin*>(plugin(name));
+    RC_ASSERT(pl != nullptr);
+    std::vector<reference::BatchRejection> batch;
+    pl->FilterNodes(state, pod, nodes, &batch);
+    size_t next = 0;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const reference::Status one = pl->Filter(state, pod, *nodes[i]);
+      const bool in_batch = next < batch.size() && batch[next].index == i;
+      PROP_REQUIRE(in_batch == !one.IsSuccess(), "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
+                   name + " on " + nodes[i]->name() + ": Filter " + one.DebugString() + ", FilterNodes " +
+                       (in_batch ? batch[next].status.DebugString() : "passes"));
+      if (!in_batch) continue;
+      PROP_REQUIRE(batch[next].status == one, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
+                   name + " on " + nodes[i]->name() + ": Filter " + one.DebugString() + ", FilterNodes " +
+                       batch[next].status.DebugString());
+      ++next;
+    }
+    RC_ASSERT(next == batch.size());
+  }
+  std::vector<reference::Status> statuses;
+  if (fw.RunFilterPluginsOnNodes(state, pod, nodes, &statuses)) {
+    RC_ASSERT(statuses.size() == nodes.size());
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const reference::Status one = fw.RunFilterPlugins(state, pod, *nodes[i]);
+      PROP_REQUIRE(statuses[i] == one, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
+                   nodes[i]->name() + ": RunFilterPlugins " + one.DebugString() + " (" + one.plugin() +
+                       "), RunFilterPluginsOnNodes " + statuses[i].DebugString() + " (" + statuses[i].plugin() + ")");
+    }
+  } else {
+    // Only a status that is neither Success nor a rejection makes the batch give up.
+    bool any_error = false;
+    for (const reference::NodeInfo* node : nodes) any_error |= !fw.RunFilterPlugins(state, pod, *node).IsRejected() &&
+                                                              !fw.RunFilterPlugins(state, pod, *node).IsSuccess();
+    RC_ASSERT(any_error);
+  }
+  // Scores on the feasible nodes, after PreScore, as a cycle computes them.
+  std::vector<const reference::NodeInfo*> feasible;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (fw.RunFilterPlugins(state, pod, *nodes[i]).IsSuccess()) feasible.push_back(nodes[i]);
+  }
+  RC_CLASSIFY(feasible.empty(), "no feasible node to score");
+  if (feasible.empty()) return;
+  RC_ASSERT(fw.RunPreScorePlugins(state, pod, feasible).IsSuccess());
+  for (const std::string& name : fw.PluginNames(reference::ExtensionPoint::kScore)) {
+    if (state.skip_score_plugins.count(name)) continue;
+    auto* pl = dynamic_cast<reference::ScorePlugin*>(plugin(name));
+    RC_ASSERT(pl != nullptr);
+    std::vector<int64_t> batch(feasible.size(), -1);
+    const reference::Status batch_status = pl->ScoreNodes(state, pod, feasible, batch.data());
+    bool any_error = false;
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      int64_t one = 0;
+      const reference::Status s = pl->Score(state, pod, *feasible[i], &one);
+      any_error |= !s.IsSuccess();
+      if (!s.IsSuccess() || !batch_status.IsSuccess()) continue;
+      PROP_REQUIRE(batch[i] == one, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
+                   name + " on " + feasible[i]->name() + ": Score " + std::to_string(one) + ", ScoreNodes " +
+                       std::to_string(batch[i]));
+    }
+    RC_ASSERT(any_error == !batch_status.IsSuccess());
+  }
+}
+
 }  // namespace
 }  // namespace schedcheck::properties

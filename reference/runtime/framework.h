@@ -65,6 +65,13 @@ class Framework final : public FrameworkRunner {
                                         const NodeInfo& node) const override;
   // Filters in order, stopping at the first non-Success (which names its plugin).
   Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
+  // RunFilterPlugins for every node of `nodes` at once, plugin by plugin over the nodes still
+  // passing (FilterPlugin::FilterNodes): (*statuses)[i] is what RunFilterPlugins returns for
+  // nodes[i]. Returns false, with `statuses` unspecified, when some filter gave a status that is
+  // neither Success nor a rejection: the caller then runs node by node for the exact error.
+  // Nominated pods are not considered (callers use it when none is nominated to these nodes).
+  bool RunFilterPluginsOnNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                               std::vector<Status>* statuses) const;
   // Two passes when higher-or-equal priority pods are nominated to the node (SEMANTICS §2.5).
   Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
                                            const NodeInfo& node) const override;

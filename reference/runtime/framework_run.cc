@@ -104,6 +104,44 @@ Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod, cons
   return Status();
 }
 
+bool Framework::RunFilterPluginsOnNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                                        std::vector<Status>* statuses) const {
+  statuses->assign(nodes.size(), Status());
+  const bool use_mask = state.skip_filter_mask.size() == filter_.size();
+  // The nodes still passing, and their positions in `nodes`; reused across calls.
+  static thread_local std::vector<const NodeInfo*> passing;
+  static thread_local std::vector<uint32_t> positions;
+  static thread_local std::vector<BatchRejection> rejected;
+  passing.assign(nodes.begin(), nodes.end());
+  positions.resize(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) positions[i] = static_cast<uint32_t>(i);
+  for (size_t i = 0; i < filter_.size() && !passing.empty(); ++i) {
+    FilterPlugin* pl = filter_[i];
+    if (use_mask ? state.skip_filter_mask[i] != 0 : state.skip_filter_plugins.count(pl->Name()) > 0) continue;
+    rejected.clear();
+    pl->FilterNodes(state, pod, NodeBatch(passing), &rejected);
+    if (rejected.empty()) continue;
+    for (BatchRejection& r : rejected) {
+      if (!r.status.IsRejected()) return false;
+      (*statuses)[positions[r.index]] = std::move(r.status.WithPlugin(pl->Name()));
+    }
+    // Drop the rejected nodes (`rejected` is in position order) and keep the order of the rest.
+    size_t kept = 0, next_rejected = 0;
+    for (size_t k = 0; k < passing.size(); ++k) {
+      if (next_rejected < rejected.size() && rejected[next_rejected].index == k) {
+        ++next_rejected;
+        continue;
+      }
+      passing[kept] = passing[k];
+      positions[kept] = positions[k];
+      ++kept;
+    }
+    passing.resize(kept);
+    positions.resize(kept);
+  }
+  return true;
+}
+
 Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
                                                     const NodeInfo& node) const {
   if (handle_->nominator == nullptr || !handle_->nominator->HasNominatedPods()) {
@@ -217,18 +255,31 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
       per_node.push_back(j);
     }
   }
-  // Node by node, every plugin in turn: a node's data is loaded into the cache once for all
-  // plugins rather than once per plugin (each plugin's score of a node is independent of the
-  // others', so the order does not change results).
-  for (size_t i = 0; i < n; ++i) {
-    if (i + 2 < n) PrefetchNodeInfo(nodes[i + 2]);
-    const NodeInfo& node = *nodes[i];
+  // Batches of nodes small enough to stay in the cache while every plugin scores them in turn
+  // (each plugin's score of a node is independent of the others', so the order does not change
+  // results).
+  constexpr size_t kBatch = 256;
+  bool batch_failed = false;
+  for (size_t begin = 0; begin < n && !batch_failed; begin += kBatch) {
+    const NodeBatch batch(nodes.data() + begin, std::min(kBatch, n - begin));
     for (size_t j : per_node) {
-      int64_t& raw = table->raw[j * n + i];
-      raw = 0;
-      Status s = active[j]->Score(state, pod, node, &raw);
-      if (!s.IsSuccess()) return WrapError("running Score plugin " + Quoted(active[j]->Name()) + ": ", s);
+      if (!active[j]->ScoreNodes(state, pod, batch, &table->raw[j * n + begin]).IsSuccess()) {
+        batch_failed = true;
+        break;
+      }
     }
+  }
+  if (batch_failed) {
+    // The error of the first node, in node order and then plugin order, as the one-by-one loop
+    // reports it.
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t j : per_node) {
+        int64_t raw = 0;
+        Status s = active[j]->Score(state, pod, *nodes[i], &raw);
+        if (!s.IsSuccess()) return WrapError("running Score plugin " + Quoted(active[j]->Name()) + ": ", s);
+      }
+    }
+    return Status::Error("a score plugin's ScoreNodes failed where its Score succeeds on every node");
   }
   // Names are views of the NodeInfos' names; plugins only change scores.
   static thread_local NodeScoreList scores;

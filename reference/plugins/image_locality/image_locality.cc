@@ -67,4 +67,18 @@ Status ImageLocality::Score(const CycleState& state, const Pod& pod, const NodeI
   return Status();
 }
 
+Status ImageLocality::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
+  // A node without images (most nodes of a synthetic cluster) scores as an empty sum.
+  const int64_t no_images = CalculateImagePriority(0, pod.obj.spec().containers().size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (handle_.snapshot != nullptr && nodes[i]->image_states().empty()) {
+      scores[i] = no_images;
+      continue;
+    }
+    Status s = Score(state, pod, *nodes[i], &scores[i]);
+    if (!s.IsSuccess()) return s;
+  }
+  return Status();
+}
+
 }  // namespace schedcheck::reference

@@ -37,6 +37,7 @@ class ImageLocality final : public ScorePlugin {
   // Uses only spec.containers (init containers count from v1.30). Error without a snapshot.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
 
  private:
   const Handle& handle_;

@@ -29,4 +29,15 @@ std::vector<ClusterEvent> NodeName::EventsToRegister() const {
   return {{std::string(resource::kNode), action::kAdd | action::kUpdate, ""}};
 }
 
+void NodeName::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                           std::vector<BatchRejection>* rejected) {
+  // A pod without spec.nodeName fits every node that exists.
+  const bool any_node = pod.node_name().empty();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (any_node && nodes[i]->node() != nullptr) continue;
+    Status s = Filter(state, pod, *nodes[i]);
+    if (!s.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(s)});
+  }
+}
+
 }  // namespace schedcheck::reference

@@ -19,6 +19,8 @@ class NodeName final : public FilterPlugin, public EnqueueExtensions {
 
   std::string_view Name() const override { return kName; }
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                   std::vector<BatchRejection>* rejected) override;
   // Node: Add | Update (v1.27).
   std::vector<ClusterEvent> EventsToRegister() const override;
 

@@ -64,4 +64,17 @@ std::vector<ClusterEvent> NodePorts::EventsToRegister() const {
   };
 }
 
+void NodePorts::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                            std::vector<BatchRejection>* rejected) {
+  const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  // A pod without container ports conflicts with nothing; a missing state is the per-node error.
+  if (s != nullptr && s->ports.empty()) return;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Status status = s == nullptr ? Filter(state, pod, *nodes[i])
+                    : FitsPorts(s->ports, *nodes[i]) ? Status()
+                                                     : Status(Code::kUnschedulable, std::string(kErrReason));
+    if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
+  }
+}
+
 }  // namespace schedcheck::reference

@@ -34,6 +34,8 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
   // Unschedulable with kErrReason on a conflict.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                   std::vector<BatchRejection>* rejected) override;
   // v1.27: Pod Delete; Node Add|Update.
   std::vector<ClusterEvent> EventsToRegister() const override;
 };

@@ -33,8 +33,7 @@ Result<std::vector<ResourceSpec>> ParseBalancedAllocationArgs(const PluginArgs& 
   return specs;
 }
 
-int64_t BalancedResourceScore(const std::vector<int64_t>& requested,
-                              const std::vector<int64_t>& allocatable) {
+int64_t BalancedResourceScore(std::span<const int64_t> requested, std::span<const int64_t> allocatable) {
   // Fractions of the resources the node has; summed first, so no list is kept (this runs for
   // every node).
   size_t count = 0;
@@ -84,6 +83,12 @@ Status NodeResourcesBalancedAllocation::Score(const CycleState& state, const Pod
   (void)state;
   return ScoreResourceAllocation(node, pod, resources_, /*use_requested=*/true,
                                  &BalancedResourceScore, score);
+}
+
+Status NodeResourcesBalancedAllocation::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                                                   int64_t* scores) {
+  (void)state;
+  return ScoreResourceAllocationOnNodes(nodes, pod, resources_, /*use_requested=*/true, BalancedResourceScore, scores);
 }
 
 }  // namespace schedcheck::reference

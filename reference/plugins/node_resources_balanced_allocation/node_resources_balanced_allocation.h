@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -22,8 +23,7 @@ namespace schedcheck::reference {
 Result<std::vector<ResourceSpec>> ParseBalancedAllocationArgs(const PluginArgs& args);
 
 // balancedResourceScorer: (1 - std-dev of the fractions) * 100, truncated.
-int64_t BalancedResourceScore(const std::vector<int64_t>& requested,
-                              const std::vector<int64_t>& allocatable);
+int64_t BalancedResourceScore(std::span<const int64_t> requested, std::span<const int64_t> allocatable);
 
 class NodeResourcesBalancedAllocation final : public ScorePlugin {
  public:
@@ -37,6 +37,7 @@ class NodeResourcesBalancedAllocation final : public ScorePlugin {
   // No PreScore in v1.27 and no NormalizeScore.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
 
  private:
   std::vector<ResourceSpec> resources_;

@@ -114,7 +114,11 @@ Result<std::unique_ptr<Plugin>> NodeResourcesFit::New(const PluginArgs& args,
 }
 
 NodeResourcesFit::NodeResourcesFit(NodeResourcesFitArgs args)
-    : args_(std::move(args)), scorer_(MakeScorer(args_)) {}
+    : args_(std::move(args)),
+      scorer_(MakeScorer(args_)),
+      strategy_(args_.scoring_type == "MostAllocated"              ? Strategy::kMostAllocated
+                : args_.scoring_type == "RequestedToCapacityRatio" ? Strategy::kRequestedToCapacityRatio
+                                                                   : Strategy::kLeastAllocated) {}
 
 Status NodeResourcesFit::PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) {
   (void)result;
@@ -130,11 +134,42 @@ Status NodeResourcesFit::Filter(const CycleState& state, const Pod& pod, const N
     return Status::Error("error reading \"" + std::string(kPreFilterStateKey) +
                          "\" from cycleState: not found");
   }
+  return FilterRequest(s->request, node);
+}
+
+void NodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                                   std::vector<BatchRejection>* rejected) {
+  (void)pod;
+  const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) {
+    FilterPlugin::FilterNodes(state, pod, nodes, rejected);  // the per-node error
+    return;
+  }
+  const Resource& request = s->request;
+  // Most nodes have room: the plain compares of fitsRequest for the pods count, cpu, memory and
+  // ephemeral storage decide them; a pod with scalar requests, or a node short of something,
+  // takes the full walk.
+  const bool only_base = request.scalar.empty();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const NodeInfo& node = *nodes[i];
+    const Resource& alloc = node.allocatable();
+    const Resource& used = node.requested();
+    const bool fits = only_base && static_cast<int64_t>(node.pods().size()) + 1 <= alloc.allowed_pod_number &&
+                      request.milli_cpu <= alloc.milli_cpu - used.milli_cpu &&
+                      request.memory <= alloc.memory - used.memory &&
+                      request.ephemeral_storage <= alloc.ephemeral_storage - used.ephemeral_storage;
+    if (fits) continue;
+    Status status = FilterRequest(request, node);
+    if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
+  }
+}
+
+Status NodeResourcesFit::FilterRequest(const Resource& request, const NodeInfo& node) {
   // The names of the lacking resources, compared with the last rejection's before any reason
   // string is built: in a full cluster most nodes fail alike.
   static thread_local std::vector<std::string_view> lacking;
   lacking.clear();
-  ForEachInsufficientResource(s->request, node, args_.ignored_resources, args_.ignored_resource_groups,
+  ForEachInsufficientResource(request, node, args_.ignored_resources, args_.ignored_resource_groups,
                               [](std::string_view name, int64_t, int64_t, int64_t) { lacking.push_back(name); });
   if (lacking.empty()) return Status();
   for (const RecentRejection& r : recent_rejections_) {
@@ -156,6 +191,29 @@ Status NodeResourcesFit::Score(const CycleState& state, const Pod& pod, const No
   (void)state;
   return ScoreResourceAllocation(node, pod, args_.resources, /*use_requested=*/false, scorer_,
                                  score);
+}
+
+Status NodeResourcesFit::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
+  (void)state;
+  const std::vector<ResourceSpec>& resources = args_.resources;
+  switch (strategy_) {
+    case Strategy::kLeastAllocated:
+      return ScoreResourceAllocationOnNodes(
+          nodes, pod, resources, /*use_requested=*/false,
+          [&](std::span<const int64_t> requested, std::span<const int64_t> allocatable) {
+            return WeightedAverageScore(resources, requested, allocatable, &LeastRequestedScore);
+          },
+          scores);
+    case Strategy::kMostAllocated:
+      return ScoreResourceAllocationOnNodes(
+          nodes, pod, resources, /*use_requested=*/false,
+          [&](std::span<const int64_t> requested, std::span<const int64_t> allocatable) {
+            return WeightedAverageScore(resources, requested, allocatable, &MostRequestedScore);
+          },
+          scores);
+    default:
+      return ScoreResourceAllocationOnNodes(nodes, pod, resources, /*use_requested=*/false, scorer_, scores);
+  }
 }
 
 std::vector<ClusterEvent> NodeResourcesFit::EventsToRegister() const {

@@ -69,15 +69,23 @@ class NodeResourcesFit final : public PreFilterPlugin,
   // Always Success (v1.27 never skips): stores the request vector of SEMANTICS §7.1.
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                   std::vector<BatchRejection>* rejected) override;
   // No NormalizeScore: the strategy already yields 0..100.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
   // v1.27: Pod Delete; Node Add|Update.
   std::vector<ClusterEvent> EventsToRegister() const override;
 
  private:
+  // Filter once the request vector is read from the cycle state.
+  Status FilterRequest(const Resource& request, const NodeInfo& node);
+
   NodeResourcesFitArgs args_;
   ResourceScorer scorer_;
+  enum class Strategy { kLeastAllocated, kMostAllocated, kRequestedToCapacityRatio };
+  Strategy strategy_;
   // Recent rejections by their lacking resources (in order), reused for nodes failing alike
   // (most nodes of a full cluster): copies of a status share its reasons, so such a rejection
   // allocates nothing.

@@ -13,19 +13,10 @@ namespace {
 constexpr int64_t kMaxCustomPriorityScore = 10;
 constexpr int64_t kMaxUtilization = 100;
 
-// Σ score_r·w_r / Σ w_r over the resources the node has, integer division (LeastAllocated and
-// MostAllocated share this shape).
-ResourceScorer WeightedAverage(std::vector<ResourceSpec> resources,
-                               int64_t (*per_resource)(int64_t, int64_t)) {
-  return [resources = std::move(resources), per_resource](const std::vector<int64_t>& requested,
-                                                          const std::vector<int64_t>& allocatable) {
-    int64_t node_score = 0, weight_sum = 0;
-    for (size_t i = 0; i < requested.size(); ++i) {
-      if (allocatable[i] == 0) continue;
-      node_score += per_resource(requested[i], allocatable[i]) * resources[i].weight;
-      weight_sum += resources[i].weight;
-    }
-    return weight_sum == 0 ? 0 : node_score / weight_sum;
+ResourceScorer WeightedAverage(std::vector<ResourceSpec> resources, int64_t (*per_resource)(int64_t, int64_t)) {
+  return [resources = std::move(resources), per_resource](std::span<const int64_t> requested,
+                                                          std::span<const int64_t> allocatable) {
+    return WeightedAverageScore(resources, requested, allocatable, per_resource);
   };
 }
 
@@ -117,7 +108,7 @@ ResourceScorer RequestedToCapacityRatioScorer(std::vector<ResourceSpec> resource
   std::vector<UtilizationShapePoint> scaled = shape;
   for (UtilizationShapePoint& p : scaled) p.score *= kMaxNodeScore / kMaxCustomPriorityScore;
   return [resources = std::move(resources), scaled = std::move(scaled)](
-             const std::vector<int64_t>& requested, const std::vector<int64_t>& allocatable) {
+             std::span<const int64_t> requested, std::span<const int64_t> allocatable) {
     int64_t node_score = 0, weight_sum = 0;
     for (size_t i = 0; i < requested.size(); ++i) {
       if (allocatable[i] == 0) continue;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@
 
 #include "reference/api/objects.h"
 #include "reference/base/result.h"
+#include "reference/framework/interface.h"
 #include "reference/framework/node_info.h"
 #include "reference/framework/status.h"
 
@@ -50,8 +52,7 @@ struct UtilizationShapePoint {
 // Per-resource vectors, index-aligned with the ResourceSpec list. A resource that is skipped
 // for this node (allocatable 0, or a scalar the pod does not request) has allocatable 0.
 using ResourceScorer =
-    std::function<int64_t(const std::vector<int64_t>& requested,
-                          const std::vector<int64_t>& allocatable)>;
+    std::function<int64_t(std::span<const int64_t> requested, std::span<const int64_t> allocatable)>;
 
 ResourceScorer LeastAllocatedScorer(std::vector<ResourceSpec> resources);
 ResourceScorer MostAllocatedScorer(std::vector<ResourceSpec> resources);
@@ -78,11 +79,73 @@ AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, con
                                                        std::string_view resource, ResourceKind kind,
                                                        bool use_requested);
 
+// Σ per_resource(requested_r, allocatable_r)·w_r / Σ w_r over the resources the node has
+// (allocatable > 0), integer division: the shape LeastAllocated and MostAllocated share. Inline so
+// batch scoring calls `per_resource` directly.
+inline int64_t WeightedAverageScore(const std::vector<ResourceSpec>& resources, std::span<const int64_t> requested,
+                                    std::span<const int64_t> allocatable, int64_t (*per_resource)(int64_t, int64_t)) {
+  int64_t node_score = 0, weight_sum = 0;
+  for (size_t i = 0; i < requested.size(); ++i) {
+    if (allocatable[i] == 0) continue;
+    node_score += per_resource(requested[i], allocatable[i]) * resources[i].weight;
+    weight_sum += resources[i].weight;
+  }
+  return weight_sum == 0 ? 0 : node_score / weight_sum;
+}
+
+// CalculateResourceAllocatableRequest with cpu and memory (every default configuration) inline.
+inline AllocatableRequest AllocatableRequestOf(const NodeInfo& node, const Pod& pod, const ResourceSpec& spec,
+                                               bool use_requested) {
+  if (spec.kind == ResourceKind::kCpu) {
+    const Resource& used = use_requested ? node.requested() : node.non_zero_requested();
+    return {node.allocatable().milli_cpu, used.milli_cpu + (use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu)};
+  }
+  if (spec.kind == ResourceKind::kMemory) {
+    const Resource& used = use_requested ? node.requested() : node.non_zero_requested();
+    return {node.allocatable().memory, used.memory + (use_requested ? pod.requests.memory : pod.non_zero_memory)};
+  }
+  return CalculateResourceAllocatableRequest(node, pod, spec.name, spec.kind, use_requested);
+}
+
 // resourceAllocationScorer.score: builds the per-resource vectors and applies `scorer`.
 // Error when the NodeInfo has no node or no resources are configured.
 Status ScoreResourceAllocation(const NodeInfo& node, const Pod& pod,
                                const std::vector<ResourceSpec>& resources, bool use_requested,
                                const ResourceScorer& scorer, int64_t* score);
+
+// ScoreResourceAllocation for every node of a batch (scores[i] for nodes[i]), with any callable
+// `scorer(requested, allocatable)` taking spans: the per-resource values live on the stack, and
+// a lambda scorer is inlined. Error as ScoreResourceAllocation for the first node without a node.
+inline constexpr size_t kMaxInlineScoredResources = 16;
+template <typename Scorer>
+Status ScoreResourceAllocationOnNodes(NodeBatch nodes, const Pod& pod, const std::vector<ResourceSpec>& resources,
+                                      bool use_requested, const Scorer& scorer, int64_t* scores) {
+  if (resources.empty()) return Status::Error("resources not found");
+  if (resources.size() > kMaxInlineScoredResources) {  // no room on the stack: node by node
+    const ResourceScorer as_function = [&scorer](std::span<const int64_t> req, std::span<const int64_t> alloc) {
+      return scorer(req, alloc);
+    };
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      Status s = ScoreResourceAllocation(*nodes[i], pod, resources, use_requested, as_function, &scores[i]);
+      if (!s.IsSuccess()) return s;
+    }
+    return Status();
+  }
+  int64_t requested[kMaxInlineScoredResources];
+  int64_t allocatable[kMaxInlineScoredResources];
+  const size_t r = resources.size();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const NodeInfo& node = *nodes[i];
+    if (node.node() == nullptr) return Status::Error("node not found");
+    for (size_t k = 0; k < r; ++k) {
+      const AllocatableRequest ar = AllocatableRequestOf(node, pod, resources[k], use_requested);
+      allocatable[k] = ar.allocatable;
+      requested[k] = ar.allocatable == 0 ? 0 : ar.requested;
+    }
+    scores[i] = scorer(std::span<const int64_t>(requested, r), std::span<const int64_t>(allocatable, r));
+  }
+  return Status();
+}
 
 }  // namespace schedcheck::reference
 

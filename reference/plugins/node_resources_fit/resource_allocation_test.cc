@@ -7,11 +7,13 @@
 namespace schedcheck::reference {
 namespace {
 
+using V = std::vector<int64_t>;  // scorers take spans; a braced list needs a named type
+
 // Evaluates the RequestedToCapacityRatio scorer on one resource at `utilization` percent, which
 // exposes the broken-linear shape function (scores come back scaled by 10).
 int64_t ShapeAt(const std::vector<UtilizationShapePoint>& shape, int64_t utilization) {
   ResourceScorer s = RequestedToCapacityRatioScorer({{"cpu", 1}}, shape);
-  return s({utilization}, {100});
+  return s(V{utilization}, V{100});
 }
 
 // Upstream requested_to_capacity_ratio_test.go TestBrokenLinearFunction (points scaled by 10
@@ -36,14 +38,14 @@ TEST(ResourceAllocationTest, BrokenLinearFunction) {
 TEST(ResourceAllocationTest, RequestedToCapacityRatioWeightsAndRounding) {
   // (0,10)->(100,0): cpu 75% -> 25, memory 50% -> 50, round(37.5) = 38.
   ResourceScorer s = RequestedToCapacityRatioScorer(DefaultResourceSpecs(), {{0, 10}, {100, 0}});
-  EXPECT_EQ(s({75, 50}, {100, 100}), 38);
+  EXPECT_EQ(s(V{75, 50}, V{100, 100}), 38);
   // A resource scoring 0 leaves the average: only memory's 50 counts.
-  EXPECT_EQ(s({100, 50}, {100, 100}), 50);
+  EXPECT_EQ(s(V{100, 50}, V{100, 100}), 50);
   // Weighted multi-resource (upstream TestResourceBinPackingMultipleExtended): foo w3 bar w5.
   ResourceScorer w = RequestedToCapacityRatioScorer({{"foo", 3}, {"bar", 5}}, {{0, 0}, {100, 1}});
-  EXPECT_EQ(w({2, 2}, {8, 4}), 4);  // (2*3 + 5*5) / 8 = 3.875 -> 4
-  EXPECT_EQ(w({2, 2}, {4, 8}), 3);  // (5*3 + 2*5) / 8 = 3.125 -> 3
-  EXPECT_EQ(w({0, 0}, {0, 0}), 0);
+  EXPECT_EQ(w(V{2, 2}, V{8, 4}), 4);  // (2*3 + 5*5) / 8 = 3.875 -> 4
+  EXPECT_EQ(w(V{2, 2}, V{4, 8}), 3);  // (5*3 + 2*5) / 8 = 3.125 -> 3
+  EXPECT_EQ(w(V{0, 0}, V{0, 0}), 0);
 }
 
 TEST(ResourceAllocationTest, LeastAndMostRequested) {
@@ -54,8 +56,8 @@ TEST(ResourceAllocationTest, LeastAndMostRequested) {
   EXPECT_EQ(MostRequestedScore(5000, 4000), 100);
   EXPECT_EQ(MostRequestedScore(1, 0), 0);
   ResourceScorer least = LeastAllocatedScorer({{"memory", 2}, {"cpu", 1}});
-  EXPECT_EQ(least({5000, 3000}, {10000, 4000}), 41);  // (50*2 + 25) / 3
-  EXPECT_EQ(least({5000, 3000}, {0, 0}), 0);
+  EXPECT_EQ(least(V{5000, 3000}, V{10000, 4000}), 41);  // (50*2 + 25) / 3
+  EXPECT_EQ(least(V{5000, 3000}, V{0, 0}), 0);
 }
 
 TEST(ResourceAllocationTest, AllocatableRequestViews) {

@@ -36,4 +36,14 @@ std::vector<ClusterEvent> NodeUnschedulable::EventsToRegister() const {
   return {{std::string(resource::kNode), action::kAdd | action::kUpdateNodeTaint, ""}};
 }
 
+void NodeUnschedulable::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                                    std::vector<BatchRejection>* rejected) {
+  // Only nodes marked unschedulable (or without a node) can be rejected.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i]->node() != nullptr && !nodes[i]->unschedulable()) continue;
+    Status s = Filter(state, pod, *nodes[i]);
+    if (!s.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(s)});
+  }
+}
+
 }  // namespace schedcheck::reference

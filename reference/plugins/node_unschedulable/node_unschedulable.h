@@ -21,6 +21,8 @@ class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
 
   std::string_view Name() const override { return kName; }
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                   std::vector<BatchRejection>* rejected) override;
   // Node: Add | UpdateNodeTaint (the unschedulable flag is reported as a taint change).
   std::vector<ClusterEvent> EventsToRegister() const override;
 };

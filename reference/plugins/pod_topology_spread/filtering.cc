@@ -215,18 +215,15 @@ Status PodTopologySpread::RemovePod(CycleState& state, const Pod& pod_to_schedul
   return UpdateWithPod(state, *pod_to_remove.pod, pod_to_schedule, node, -1);
 }
 
-Status PodTopologySpread::Filter(const CycleState& state, const Pod& pod, const NodeInfo& info) {
-  (void)pod;  // its selector matches were computed by PreFilter (self_match)
-  const Node* node = info.node();
-  if (node == nullptr) return Status::Error("node not found");
-  auto s = ReadPreFilterState(state);
-  if (!s.ok()) return Status::Error(s.message());
-  const PreFilterState& st = **s;
+namespace {
+
+// Filter once the state is read: the node's domains against the DoNotSchedule constraints.
+Status FilterWithState(const PreFilterState& st, const Node& node) {
   // An empty state (no DoNotSchedule constraint) admits every node.
   const std::vector<SpreadConstraint>& cs = *st.constraints;
   for (size_t i = 0; i < cs.size(); ++i) {
     const SpreadConstraint& c = cs[i];
-    LabelId value = node->label_ids.Get(c.topology_key_id);
+    LabelId value = node.label_ids.Get(c.topology_key_id);
     if (value == kNoLabel) {
       return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonNodeLabelNotMatch));
     }
@@ -241,6 +238,33 @@ Status PodTopologySpread::Filter(const CycleState& state, const Pod& pod, const 
     }
   }
   return Status();
+}
+
+}  // namespace
+
+Status PodTopologySpread::Filter(const CycleState& state, const Pod& pod, const NodeInfo& info) {
+  (void)pod;  // its selector matches were computed by PreFilter (self_match)
+  if (info.node() == nullptr) return Status::Error("node not found");
+  auto s = ReadPreFilterState(state);
+  if (!s.ok()) return Status::Error(s.message());
+  return FilterWithState(**s, *info.node());
+}
+
+void PodTopologySpread::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                                    std::vector<BatchRejection>* rejected) {
+  auto s = ReadPreFilterState(state);
+  if (!s.ok()) {
+    FilterPlugin::FilterNodes(state, pod, nodes, rejected);  // the per-node errors
+    return;
+  }
+  const PreFilterState& st = **s;
+  const bool admits_all = st.constraints->empty();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const Node* node = nodes[i]->node();
+    if (node != nullptr && admits_all) continue;
+    Status status = node == nullptr ? Status::Error("node not found") : FilterWithState(st, *node);
+    if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
+  }
 }
 
 }  // namespace schedcheck::reference

@@ -55,6 +55,8 @@ class PodTopologySpread final : public PreFilterPlugin,
   Status RemovePod(CycleState& state, const Pod& pod_to_schedule, const PodInfo& pod_to_remove,
                    const NodeInfo& node) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                   std::vector<BatchRejection>* rejected) override;
 
   // scoring.cc
   Status PreScore(CycleState& state, const Pod& pod,

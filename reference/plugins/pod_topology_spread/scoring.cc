@@ -198,13 +198,14 @@ Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod& pod
   // Fewer matching pods is better: s' = 100 * (max + min - s) / max over the scored nodes.
   int64_t min_score = INT64_MAX;
   int64_t max_score = 0;
+  const bool any_ignored = !(*s)->ignored_nodes.empty();
   for (const NodeScore& ns : scores) {
-    if ((*s)->ignored_nodes.count(ns.name)) continue;
+    if (any_ignored && (*s)->ignored_nodes.count(ns.name)) continue;
     min_score = std::min(min_score, ns.score);
     max_score = std::max(max_score, ns.score);
   }
   for (NodeScore& ns : scores) {
-    if ((*s)->ignored_nodes.count(ns.name)) {
+    if (any_ignored && (*s)->ignored_nodes.count(ns.name)) {
       ns.score = 0;
     } else if (max_score == 0) {
       ns.score = kMaxNodeScore;

@@ -97,4 +97,27 @@ std::vector<ClusterEvent> TaintToleration::EventsToRegister() const {
   return {{std::string(resource::kNode), action::kAdd | action::kUpdate, ""}};
 }
 
+void TaintToleration::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                                  std::vector<BatchRejection>* rejected) {
+  // Only tainted nodes (or a missing node) can be rejected.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i]->node() != nullptr && !nodes[i]->has_taints()) continue;
+    Status s = Filter(state, pod, *nodes[i]);
+    if (!s.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(s)});
+  }
+}
+
+Status TaintToleration::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
+  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr) return ScorePlugin::ScoreNodes(state, pod, nodes, scores);  // the per-node error
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const NodeInfo& node = *nodes[i];
+    if (node.node() == nullptr) return ScorePlugin::ScoreNodes(state, pod, nodes.subspan(i, 1), &scores[i]);
+    scores[i] = node.has_taints() ? CountIntolerableTaintsPreferNoSchedule(node.node()->obj.spec().taints(),
+                                                                           s->tolerations_prefer_no_schedule)
+                                  : 0;
+  }
+  return Status();
+}
+
 }  // namespace schedcheck::reference

@@ -27,12 +27,15 @@ class TaintToleration final : public FilterPlugin,
   // UnschedulableAndUnresolvable "node(s) had untolerated taint {key: value}" naming the first
   // (spec order) NoSchedule/NoExecute taint no toleration tolerates.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                   std::vector<BatchRejection>* rejected) override;
   // Keeps the tolerations whose effect is empty or PreferNoSchedule (no Skip in v1.27).
   Status PreScore(CycleState& state, const Pod& pod,
                   const std::vector<const NodeInfo*>& nodes) override;
   // Number of PreferNoSchedule taints not tolerated by the PreScore tolerations.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
   bool HasNormalizeScore() const override { return true; }
   // DefaultNormalizeScore(100, reverse = true).
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;

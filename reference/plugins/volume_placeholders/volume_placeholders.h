@@ -101,6 +101,12 @@ class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public 
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
+  // Always 0 without the VolumeCapacityPriority gate.
+  bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override {
+    (void)state, (void)pod;
+    *score = 0;
+    return true;
+  }
   // Success with "all bound" (nothing to bind); Error "not found" without the PreFilter state.
   Status Reserve(CycleState& state, const Pod& pod, const std::string& node) override;
   void Unreserve(CycleState& state, const Pod& pod, const std::string& node) override;
