@@ -27,6 +27,7 @@ class HostPortInfo {
   // a specific IP collides with itself and with the wildcard.
   bool CheckConflict(const HostPort& port) const;
   size_t size() const;
+  bool empty() const { return ports_.empty(); }
   bool operator==(const HostPortInfo&) const = default;
 
  private:
@@ -99,6 +100,7 @@ class NodeInfo {
   // Fields read for every node in the filter and score loops first (PrefetchNodeInfo fetches
   // the first cache lines), the rest after.
   std::string name_;
+  NodePtr node_;  // every plugin asks whether the node exists
   Resource allocatable_;
   Resource requested_;
   Resource non_zero_requested_;
@@ -109,7 +111,6 @@ class NodeInfo {
   mutable uint32_t name_rank_ = 0;
   std::map<std::string, ImageStateSummary> image_states_;
   HostPortInfo used_ports_;
-  NodePtr node_;
   std::vector<PodInfoPtr> pods_with_affinity_;
   std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
   int64_t generation_ = 0;
@@ -119,7 +120,7 @@ class NodeInfo {
 // and score loops walk thousands of NodeInfos scattered over the heap.
 inline void PrefetchNodeInfo(const NodeInfo* info) {
   const char* p = reinterpret_cast<const char*>(info);
-  for (size_t offset = 0; offset < 320; offset += 64) __builtin_prefetch(p + offset);
+  for (size_t offset = 0; offset < 384; offset += 64) __builtin_prefetch(p + offset);
 }
 
 // Generation counter shared by all NodeInfos so the cache can tell what changed.

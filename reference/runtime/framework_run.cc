@@ -283,28 +283,39 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   }
   // Names are views of the NodeInfos' names; plugins only change scores.
   static thread_local NodeScoreList scores;
-  scores.resize(n);
-  for (size_t i = 0; i < n; ++i) scores[i].name = nodes[i]->name();
+  const bool any_normalize =
+      std::any_of(active.begin(), active.end(), [](ScorePlugin* pl) { return pl->HasNormalizeScore(); });
+  if (any_normalize) {
+    scores.resize(n);
+    for (size_t i = 0; i < n; ++i) scores[i].name = nodes[i]->name();
+  }
+  int64_t* __restrict totals = table->totals.data();
   for (size_t j = 0; j < p; ++j) {
     ScorePlugin* pl = active[j];
     const int64_t* raw = &table->raw[j * n];
-    int64_t* normalized = &table->normalized[j * n];
+    int64_t* __restrict normalized = &table->normalized[j * n];
+    const int64_t weight = table->weights[j];
+    // One pass: keep the normalized score, add its weighted value, note any score outside
+    // [0, 100] (one unsigned compare); the first such score is then looked up for the error.
+    bool out_of_range = false;
+    auto accumulate = [&](size_t i, int64_t v) {
+      out_of_range |= static_cast<uint64_t>(v - kMinNodeScore) > static_cast<uint64_t>(kMaxNodeScore - kMinNodeScore);
+      normalized[i] = v;
+      totals[i] += v * weight;
+    };
     if (pl->HasNormalizeScore()) {
       for (size_t i = 0; i < n; ++i) scores[i].score = raw[i];
       Status s = pl->NormalizeScore(state, pod, scores);
       if (!s.IsSuccess()) return WrapError("running Normalize on Score plugin " + Quoted(pl->Name()) + ": ", s);
-      for (size_t i = 0; i < n; ++i) normalized[i] = scores[i].score;
+      for (size_t i = 0; i < n; ++i) accumulate(i, scores[i].score);
     } else {
-      std::copy_n(raw, n, normalized);
+      for (size_t i = 0; i < n; ++i) accumulate(i, raw[i]);
     }
-    const int64_t weight = table->weights[j];
-    for (size_t i = 0; i < n; ++i) {
-      int64_t v = normalized[i];
-      if (v < kMinNodeScore || v > kMaxNodeScore) {
-        return Status::Error("plugin " + Quoted(pl->Name()) + " returns an invalid score " + std::to_string(v) +
-                             ", it should in the range of [0, 100] after normalizing");
-      }
-      table->totals[i] += v * weight;
+    if (out_of_range) {
+      const int64_t v = *std::find_if(normalized, normalized + n,
+                                      [](int64_t x) { return x < kMinNodeScore || x > kMaxNodeScore; });
+      return Status::Error("plugin " + Quoted(pl->Name()) + " returns an invalid score " + std::to_string(v) +
+                           ", it should in the range of [0, 100] after normalizing");
     }
   }
   return Status();

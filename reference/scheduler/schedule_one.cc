@@ -196,7 +196,9 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
     return result;
   }
 
-  std::vector<const NodeInfo*> feasible;
+  // Reused across cycles: thousands of feasible nodes would otherwise regrow it every cycle.
+  std::vector<const NodeInfo*>& feasible = feasible_;
+  feasible.clear();
   rejected_.clear();
   std::set<std::string>& unschedulable_plugins = result.diagnosis.unschedulable_plugins;
   // The nominated node when its own pass rejected it: rejected again among all nodes, it counts once.

@@ -88,6 +88,7 @@ class PodScheduler {
   ScoreTable table_;                  // reused across cycles
   std::vector<uint8_t> is_top_by_rank_;  // SelectHost's scratch, reused across cycles
   std::vector<std::pair<const NodeInfo*, Status>> rejected_;  // this cycle's rejected nodes
+  std::vector<const NodeInfo*> feasible_;                      // this cycle's feasible nodes
   std::vector<const NodeInfo*> filter_batch_;                  // FindNodesThatPassFilters' scratch
   std::vector<Status> filter_batch_statuses_;                  // the same
 };

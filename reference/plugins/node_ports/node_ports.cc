@@ -1,5 +1,6 @@
 #include "reference/plugins/node_ports/node_ports.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -67,13 +68,17 @@ std::vector<ClusterEvent> NodePorts::EventsToRegister() const {
 void NodePorts::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
                             std::vector<BatchRejection>* rejected) {
   const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
-  // A pod without container ports conflicts with nothing; a missing state is the per-node error.
-  if (s != nullptr && s->ports.empty()) return;
+  if (s == nullptr) {
+    FilterPlugin::FilterNodes(state, pod, nodes, rejected);  // the per-node error
+    return;
+  }
+  // Only host ports (> 0) can conflict, and only on nodes where some pod uses one.
+  const bool claims_host_port =
+      std::any_of(s->ports.begin(), s->ports.end(), [](const HostPort& p) { return p.port > 0; });
+  if (!claims_host_port) return;
   for (size_t i = 0; i < nodes.size(); ++i) {
-    Status status = s == nullptr ? Filter(state, pod, *nodes[i])
-                    : FitsPorts(s->ports, *nodes[i]) ? Status()
-                                                     : Status(Code::kUnschedulable, std::string(kErrReason));
-    if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
+    if (nodes[i]->used_ports().empty() || FitsPorts(s->ports, *nodes[i])) continue;
+    rejected->push_back({static_cast<uint32_t>(i), Status(Code::kUnschedulable, std::string(kErrReason))});
   }
 }
 

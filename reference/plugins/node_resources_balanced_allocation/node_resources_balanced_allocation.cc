@@ -88,7 +88,30 @@ Status NodeResourcesBalancedAllocation::Score(const CycleState& state, const Pod
 Status NodeResourcesBalancedAllocation::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
                                                    int64_t* scores) {
   (void)state;
-  return ScoreResourceAllocationOnNodes(nodes, pod, resources_, /*use_requested=*/true, BalancedResourceScore, scores);
+  if (!IsCpuThenMemory(resources_)) {
+    return ScoreResourceAllocationOnNodes(nodes, pod, resources_, /*use_requested=*/true, BalancedResourceScore,
+                                          scores);
+  }
+  // The default configuration, written out: BalancedResourceScore's arithmetic over (cpu,
+  // memory) with the real requests, in the same floating-point order.
+  auto fraction = [](int64_t requested, int64_t allocatable) {
+    const double f = static_cast<double>(requested) / static_cast<double>(allocatable);
+    return f > 1 ? 1.0 : f;
+  };
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const NodeInfo& node = *nodes[i];
+    if (node.node() == nullptr) return Status::Error("node not found");
+    const Resource& alloc = node.allocatable();
+    const Resource& used = node.requested();
+    double std_dev = 0;  // one resource or none: no deviation
+    if (alloc.milli_cpu != 0 && alloc.memory != 0) {
+      const double cpu = fraction(used.milli_cpu + pod.requests.milli_cpu, alloc.milli_cpu);
+      const double memory = fraction(used.memory + pod.requests.memory, alloc.memory);
+      std_dev = std::abs((cpu - memory) / 2);
+    }
+    scores[i] = static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
+  }
+  return Status();
 }
 
 }  // namespace schedcheck::reference

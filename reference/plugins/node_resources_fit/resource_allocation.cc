@@ -83,18 +83,6 @@ Result<std::vector<ResourceSpec>> ParseResourceSpecs(const nlohmann::json& value
   return specs;
 }
 
-int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
-  if (capacity == 0 || requested > capacity) return 0;
-  return (capacity - requested) * kMaxNodeScore / capacity;
-}
-
-int64_t MostRequestedScore(int64_t requested, int64_t capacity) {
-  if (capacity == 0) return 0;
-  // Pods without requests count with the non-zero defaults, so requested may exceed capacity.
-  if (requested > capacity) requested = capacity;
-  return requested * kMaxNodeScore / capacity;
-}
-
 ResourceScorer LeastAllocatedScorer(std::vector<ResourceSpec> resources) {
   return WeightedAverage(std::move(resources), &LeastRequestedScore);
 }

@@ -60,9 +60,18 @@ ResourceScorer MostAllocatedScorer(std::vector<ResourceSpec> resources);
 ResourceScorer RequestedToCapacityRatioScorer(std::vector<ResourceSpec> resources,
                                               const std::vector<UtilizationShapePoint>& shape);
 
-// leastRequestedScore / mostRequestedScore upstream, for one resource.
-int64_t LeastRequestedScore(int64_t requested, int64_t capacity);
-int64_t MostRequestedScore(int64_t requested, int64_t capacity);
+// leastRequestedScore / mostRequestedScore upstream, for one resource. Inline: batch scoring
+// calls them for every node and resource.
+inline int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
+  if (capacity == 0 || requested > capacity) return 0;
+  return (capacity - requested) * kMaxNodeScore / capacity;
+}
+inline int64_t MostRequestedScore(int64_t requested, int64_t capacity) {
+  if (capacity == 0) return 0;
+  // Pods without requests count with the non-zero defaults, so requested may exceed capacity.
+  if (requested > capacity) requested = capacity;
+  return requested * kMaxNodeScore / capacity;
+}
 
 // calculateResourceAllocatableRequest: (allocatable, node requested + pod request) of one
 // resource. `use_requested` selects the node's real Requested and the pod's raw requests
@@ -82,8 +91,9 @@ AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, con
 // Σ per_resource(requested_r, allocatable_r)·w_r / Σ w_r over the resources the node has
 // (allocatable > 0), integer division: the shape LeastAllocated and MostAllocated share. Inline so
 // batch scoring calls `per_resource` directly.
-inline int64_t WeightedAverageScore(const std::vector<ResourceSpec>& resources, std::span<const int64_t> requested,
-                                    std::span<const int64_t> allocatable, int64_t (*per_resource)(int64_t, int64_t)) {
+template <typename PerResource>
+int64_t WeightedAverageScore(const std::vector<ResourceSpec>& resources, std::span<const int64_t> requested,
+                             std::span<const int64_t> allocatable, PerResource per_resource) {
   int64_t node_score = 0, weight_sum = 0;
   for (size_t i = 0; i < requested.size(); ++i) {
     if (allocatable[i] == 0) continue;
@@ -112,6 +122,12 @@ inline AllocatableRequest AllocatableRequestOf(const NodeInfo& node, const Pod& 
 Status ScoreResourceAllocation(const NodeInfo& node, const Pod& pod,
                                const std::vector<ResourceSpec>& resources, bool use_requested,
                                const ResourceScorer& scorer, int64_t* score);
+
+// The default resources, cpu then memory (in that order, any weights): the batch scorers then
+// read the two fields directly.
+inline bool IsCpuThenMemory(const std::vector<ResourceSpec>& resources) {
+  return resources.size() == 2 && resources[0].kind == ResourceKind::kCpu && resources[1].kind == ResourceKind::kMemory;
+}
 
 // ScoreResourceAllocation for every node of a batch (scores[i] for nodes[i]), with any callable
 // `scorer(requested, allocatable)` taking spans: the per-resource values live on the stack, and
