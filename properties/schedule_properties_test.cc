@@ -192,15 +192,18 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
     }
     RC_ASSERT(next == batch.size());
   }
-  std::vector<reference::Status> statuses;
-  if (fw.RunFilterPluginsOnNodes(state, pod, nodes, &statuses)) {
-    RC_ASSERT(statuses.size() == nodes.size());
+  std::vector<reference::BatchRejection> rejected;
+  if (fw.RunFilterPluginsOnNodes(state, pod, nodes, &rejected)) {
+    size_t next = 0;
     for (size_t i = 0; i < nodes.size(); ++i) {
       const reference::Status one = fw.RunFilterPlugins(state, pod, *nodes[i]);
-      PROP_REQUIRE(statuses[i] == one, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
+      const reference::Status batch =
+          next < rejected.size() && rejected[next].index == i ? rejected[next++].status : reference::Status();
+      PROP_REQUIRE(batch == one, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
                    nodes[i]->name() + ": RunFilterPlugins " + one.DebugString() + " (" + one.plugin() +
-                       "), RunFilterPluginsOnNodes " + statuses[i].DebugString() + " (" + statuses[i].plugin() + ")");
+                       "), RunFilterPluginsOnNodes " + batch.DebugString() + " (" + batch.plugin() + ")");
     }
+    RC_ASSERT(next == rejected.size());
   } else {
     // Only a status that is neither Success nor a rejection makes the batch give up.
     bool any_error = false;
@@ -233,6 +236,25 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
                        std::to_string(batch[i]));
     }
     RC_ASSERT(any_error == !batch_status.IsSuccess());
+    // The uniform shortcuts: every node's Score is the uniform score, and NormalizeScore makes of
+    // the list what UniformNormalizedScore says.
+    int64_t uniform = 0;
+    if (any_error || !pl->UniformScore(state, pod, &uniform)) continue;
+    reference::NodeScoreList list;
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      PROP_REQUIRE(batch[i] == uniform, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
+                   name + " on " + feasible[i]->name() + ": Score " + std::to_string(batch[i]) + ", UniformScore " +
+                       std::to_string(uniform));
+      list.push_back({feasible[i]->name(), uniform});
+    }
+    int64_t normalized = 0;
+    if (!pl->HasNormalizeScore() || !pl->UniformNormalizedScore(state, pod, uniform, &normalized)) continue;
+    RC_ASSERT(pl->NormalizeScore(state, pod, list).IsSuccess());
+    for (const reference::NodeScore& ns : list) {
+      PROP_REQUIRE(ns.score == normalized, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
+                   name + " on " + std::string(ns.name) + ": NormalizeScore " + std::to_string(ns.score) +
+                       ", UniformNormalizedScore " + std::to_string(normalized));
+    }
   }
 }
 

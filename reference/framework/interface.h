@@ -162,6 +162,14 @@ class ScorePlugin : public virtual Plugin {
     (void)state, (void)pod, (void)score;
     return false;
   }
+  // With UniformScore true and a NormalizeScore: what NormalizeScore gives every node of a list
+  // whose raw scores all equal `uniform`, written to `*normalized`; the framework then skips the
+  // per-node normalisation for this cycle. False (the default): NormalizeScore runs as usual.
+  virtual bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
+                                      int64_t* normalized) const {
+    (void)state, (void)pod, (void)uniform, (void)normalized;
+    return false;
+  }
   // ScoreExtensions: plugins that normalize return true and rewrite `scores` into [0, 100].
   virtual bool HasNormalizeScore() const { return false; }
   virtual Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) {

@@ -38,6 +38,9 @@ struct ScoreTable {
   std::vector<int64_t> raw;               // [plugin * nodes + node]: one column per plugin
   std::vector<int64_t> normalized;        // same layout
   std::vector<int64_t> totals;            // per node: sum of weight * normalized
+  // False: only the totals are wanted; raw and normalized may then hold only what the
+  // computation needed (a column that is one constant is not written out).
+  bool keep_columns = true;
 };
 
 // 15 minutes: the longest a Permit plugin may make a pod wait.
@@ -66,12 +69,13 @@ class Framework final : public FrameworkRunner {
   // Filters in order, stopping at the first non-Success (which names its plugin).
   Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
   // RunFilterPlugins for every node of `nodes` at once, plugin by plugin over the nodes still
-  // passing (FilterPlugin::FilterNodes): (*statuses)[i] is what RunFilterPlugins returns for
-  // nodes[i]. Returns false, with `statuses` unspecified, when some filter gave a status that is
-  // neither Success nor a rejection: the caller then runs node by node for the exact error.
-  // Nominated pods are not considered (callers use it when none is nominated to these nodes).
+  // passing (FilterPlugin::FilterNodes): `rejected` gets, in position order, each node for which
+  // RunFilterPlugins would not return Success, with that status; the others pass. Returns false,
+  // with `rejected` unspecified, when some filter gave a status that is neither Success nor a
+  // rejection: the caller then runs node by node for the exact error. Nominated pods are not
+  // considered (callers use it for nodes without nominated pods).
   bool RunFilterPluginsOnNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                               std::vector<Status>* statuses) const;
+                               std::vector<BatchRejection>* rejected) const;
   // Two passes when higher-or-equal priority pods are nominated to the node (SEMANTICS §2.5).
   Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
                                            const NodeInfo& node) const override;

@@ -105,30 +105,33 @@ Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod, cons
 }
 
 bool Framework::RunFilterPluginsOnNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                                        std::vector<Status>* statuses) const {
-  statuses->assign(nodes.size(), Status());
+                                        std::vector<BatchRejection>* rejected) const {
+  rejected->clear();
   const bool use_mask = state.skip_filter_mask.size() == filter_.size();
   // The nodes still passing, and their positions in `nodes`; reused across calls.
   static thread_local std::vector<const NodeInfo*> passing;
   static thread_local std::vector<uint32_t> positions;
-  static thread_local std::vector<BatchRejection> rejected;
+  static thread_local std::vector<BatchRejection> by_plugin;
   passing.assign(nodes.begin(), nodes.end());
   positions.resize(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) positions[i] = static_cast<uint32_t>(i);
+  size_t plugins_rejecting = 0;
   for (size_t i = 0; i < filter_.size() && !passing.empty(); ++i) {
     FilterPlugin* pl = filter_[i];
     if (use_mask ? state.skip_filter_mask[i] != 0 : state.skip_filter_plugins.count(pl->Name()) > 0) continue;
-    rejected.clear();
-    pl->FilterNodes(state, pod, NodeBatch(passing), &rejected);
-    if (rejected.empty()) continue;
-    for (BatchRejection& r : rejected) {
+    by_plugin.clear();
+    pl->FilterNodes(state, pod, NodeBatch(passing), &by_plugin);
+    if (by_plugin.empty()) continue;
+    ++plugins_rejecting;
+    for (BatchRejection& r : by_plugin) {
       if (!r.status.IsRejected()) return false;
-      (*statuses)[positions[r.index]] = std::move(r.status.WithPlugin(pl->Name()));
+      r.status.WithPlugin(pl->Name());
+      rejected->push_back({positions[r.index], std::move(r.status)});
     }
-    // Drop the rejected nodes (`rejected` is in position order) and keep the order of the rest.
+    // Drop the rejected nodes (`by_plugin` is in position order) and keep the order of the rest.
     size_t kept = 0, next_rejected = 0;
     for (size_t k = 0; k < passing.size(); ++k) {
-      if (next_rejected < rejected.size() && rejected[next_rejected].index == k) {
+      if (next_rejected < by_plugin.size() && by_plugin[next_rejected].index == k) {
         ++next_rejected;
         continue;
       }
@@ -138,6 +141,11 @@ bool Framework::RunFilterPluginsOnNodes(const CycleState& state, const Pod& pod,
     }
     passing.resize(kept);
     positions.resize(kept);
+  }
+  // Each plugin's rejections are in position order; several plugins' interleave.
+  if (plugins_rejecting > 1) {
+    std::sort(rejected->begin(), rejected->end(),
+              [](const BatchRejection& a, const BatchRejection& b) { return a.index < b.index; });
   }
   return true;
 }
@@ -242,19 +250,39 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   }
   const size_t p = active.size();
   table->raw.resize(n * p);
-  table->normalized.resize(n * p);
-  table->totals.assign(n, 0);
-  // Plugins that score every node alike fill their column; the others are called per node.
+  if (table->keep_columns) table->normalized.resize(n * p);
+  // Plugins that score every node alike (UniformScore) are not called per node; when their
+  // normalisation is known too (no NormalizeScore, or UniformNormalizedScore), the column is one
+  // constant that goes straight into the totals.
+  struct Uniform {
+    bool raw_known = false, normalized_known = false;
+    int64_t raw = 0, normalized = 0;
+  };
+  static thread_local std::vector<Uniform> uniform;
+  uniform.assign(p, Uniform{});
   static thread_local std::vector<size_t> per_node;
   per_node.clear();
+  int64_t constant_total = 0;
   for (size_t j = 0; j < p; ++j) {
-    int64_t uniform = 0;
-    if (active[j]->UniformScore(state, pod, &uniform)) {
-      std::fill_n(table->raw.begin() + static_cast<std::ptrdiff_t>(j * n), n, uniform);
-    } else {
+    Uniform& u = uniform[j];
+    u.raw_known = active[j]->UniformScore(state, pod, &u.raw);
+    if (!u.raw_known) {
       per_node.push_back(j);
+      continue;
     }
+    u.normalized = u.raw;
+    u.normalized_known = !active[j]->HasNormalizeScore() ||
+                         active[j]->UniformNormalizedScore(state, pod, u.raw, &u.normalized);
+    // NormalizeScore reads the raw column; the details read both.
+    if (!u.normalized_known || table->keep_columns) {
+      std::fill_n(table->raw.begin() + static_cast<std::ptrdiff_t>(j * n), n, u.raw);
+    }
+    if (u.normalized_known && table->keep_columns) {
+      std::fill_n(table->normalized.begin() + static_cast<std::ptrdiff_t>(j * n), n, u.normalized);
+    }
+    if (u.normalized_known) constant_total += u.normalized * table->weights[j];
   }
+  table->totals.assign(n, constant_total);
   // Batches of nodes small enough to stay in the cache while every plugin scores them in turn
   // (each plugin's score of a node is independent of the others', so the order does not change
   // results).
@@ -283,40 +311,59 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   }
   // Names are views of the NodeInfos' names; plugins only change scores.
   static thread_local NodeScoreList scores;
-  const bool any_normalize =
-      std::any_of(active.begin(), active.end(), [](ScorePlugin* pl) { return pl->HasNormalizeScore(); });
+  bool any_normalize = false;
+  for (size_t j = 0; j < p; ++j) any_normalize |= active[j]->HasNormalizeScore() && !uniform[j].normalized_known;
   if (any_normalize) {
     scores.resize(n);
     for (size_t i = 0; i < n; ++i) scores[i].name = nodes[i]->name();
   }
   int64_t* __restrict totals = table->totals.data();
+  auto invalid = [](int64_t v) {
+    return static_cast<uint64_t>(v - kMinNodeScore) > static_cast<uint64_t>(kMaxNodeScore - kMinNodeScore);
+  };
   for (size_t j = 0; j < p; ++j) {
     ScorePlugin* pl = active[j];
-    const int64_t* raw = &table->raw[j * n];
-    int64_t* __restrict normalized = &table->normalized[j * n];
-    const int64_t weight = table->weights[j];
-    // One pass: keep the normalized score, add its weighted value, note any score outside
-    // [0, 100] (one unsigned compare); the first such score is then looked up for the error.
-    bool out_of_range = false;
-    auto accumulate = [&](size_t i, int64_t v) {
-      out_of_range |= static_cast<uint64_t>(v - kMinNodeScore) > static_cast<uint64_t>(kMaxNodeScore - kMinNodeScore);
-      normalized[i] = v;
-      totals[i] += v * weight;
-    };
-    if (pl->HasNormalizeScore()) {
-      for (size_t i = 0; i < n; ++i) scores[i].score = raw[i];
-      Status s = pl->NormalizeScore(state, pod, scores);
-      if (!s.IsSuccess()) return WrapError("running Normalize on Score plugin " + Quoted(pl->Name()) + ": ", s);
-      for (size_t i = 0; i < n; ++i) accumulate(i, scores[i].score);
-    } else {
-      for (size_t i = 0; i < n; ++i) accumulate(i, raw[i]);
-    }
-    if (out_of_range) {
-      const int64_t v = *std::find_if(normalized, normalized + n,
-                                      [](int64_t x) { return x < kMinNodeScore || x > kMaxNodeScore; });
+    auto invalid_score = [&](int64_t v) {
       return Status::Error("plugin " + Quoted(pl->Name()) + " returns an invalid score " + std::to_string(v) +
                            ", it should in the range of [0, 100] after normalizing");
+    };
+    if (uniform[j].normalized_known) {  // already in the totals
+      if (invalid(uniform[j].normalized)) return invalid_score(uniform[j].normalized);
+      continue;
     }
+    const int64_t* raw = &table->raw[j * n];
+    const int64_t weight = table->weights[j];
+    // One pass: add the weighted value, keep the normalized score when the details need it, and
+    // note any score outside [0, 100] (one unsigned compare); the first such score is then
+    // looked up for the error.
+    int64_t* normalized = table->keep_columns ? &table->normalized[j * n] : nullptr;
+    bool out_of_range = false;
+    auto accumulate = [&](const auto& score_of) {
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t v = score_of(i);
+        out_of_range |= invalid(v);
+        totals[i] += v * weight;
+      }
+      if (normalized != nullptr) {
+        for (size_t i = 0; i < n; ++i) normalized[i] = score_of(i);
+      }
+      if (out_of_range) {
+        for (size_t i = 0; i < n; ++i) {
+          if (invalid(score_of(i))) return invalid_score(score_of(i));
+        }
+      }
+      return Status();
+    };
+    Status s;
+    if (pl->HasNormalizeScore()) {
+      for (size_t i = 0; i < n; ++i) scores[i].score = raw[i];
+      s = pl->NormalizeScore(state, pod, scores);
+      if (!s.IsSuccess()) return WrapError("running Normalize on Score plugin " + Quoted(pl->Name()) + ": ", s);
+      s = accumulate([&](size_t i) { return scores[i].score; });
+    } else {
+      s = accumulate([&](size_t i) { return raw[i]; });
+    }
+    if (!s.IsSuccess()) return s;
   }
   return Status();
 }

@@ -88,16 +88,24 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
       filter_batch_.push_back(nodes[at]);
       at = at + 1 == static_cast<size_t>(n) ? 0 : at + 1;
     }
-    const bool batched = fw.RunFilterPluginsOnNodes(state, pod, filter_batch_, &filter_batch_statuses_);
+    const bool batched = fw.RunFilterPluginsOnNodes(state, pod, filter_batch_, &filter_batch_rejected_);
+    size_t next_rejected = 0;
     for (size_t k = 0; k < filter_batch_.size() && static_cast<int64_t>(feasible->size()) < num_to_find; ++k) {
       const NodeInfo* node = filter_batch_[k];
       ++evaluated;
+      const bool batch_rejected = batched && next_rejected < filter_batch_rejected_.size() &&
+                                  filter_batch_rejected_[next_rejected].index == k;
       // Nodes with nominated pods need the two-pass filter; after a batch that met an error,
       // node by node finds which node gives it first.
       if (batched && !(any_nominated && !nominator->NominatedPodsForNode(node->name()).empty())) {
-        record(node, std::move(filter_batch_statuses_[k]));
+        if (batch_rejected) {
+          record(node, std::move(filter_batch_rejected_[next_rejected++].status));
+        } else {
+          feasible->push_back(node);
+        }
         continue;
       }
+      if (batch_rejected) ++next_rejected;
       Status s = fw.RunFilterPluginsWithNominatedPods(state, pod, *node);
       if (s.code() == Code::kError) return s;
       record(node, std::move(s));

@@ -85,12 +85,12 @@ class PodScheduler {
   Rand rng_;
   int32_t percentage_;
   bool record_details_ = true;
-  ScoreTable table_;                  // reused across cycles
+  ScoreTable table_{.keep_columns = false};  // reused across cycles; only its totals are read
   std::vector<uint8_t> is_top_by_rank_;  // SelectHost's scratch, reused across cycles
   std::vector<std::pair<const NodeInfo*, Status>> rejected_;  // this cycle's rejected nodes
   std::vector<const NodeInfo*> feasible_;                      // this cycle's feasible nodes
   std::vector<const NodeInfo*> filter_batch_;                  // FindNodesThatPassFilters' scratch
-  std::vector<Status> filter_batch_statuses_;                  // the same
+  std::vector<BatchRejection> filter_batch_rejected_;          // the same
 };
 
 }  // namespace schedcheck::reference

@@ -110,6 +110,8 @@ class InterPodAffinity final : public PreFilterPlugin,
                int64_t* score) override;
   // Every node scores 0 when PreScore accumulated no topology scores.
   bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override;
+  bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
+                              int64_t* normalized) const override;
   bool HasNormalizeScore() const override { return true; }
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
 

@@ -137,6 +137,17 @@ bool InterPodAffinity::UniformScore(const CycleState& state, const Pod& pod, int
   return true;
 }
 
+bool InterPodAffinity::UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
+                                              int64_t* normalized) const {
+  (void)pod;
+  std::string err;
+  const interpodaffinity::PreScoreState* s = interpodaffinity::ReadPreScoreState(state, &err);
+  // Nothing accumulated: NormalizeScore leaves the scores as they are.
+  if (s == nullptr || !s->topology_score.empty()) return false;
+  *normalized = uniform;
+  return true;
+}
+
 Status InterPodAffinity::NormalizeScore(const CycleState& state, const Pod& pod,
                                         NodeScoreList& scores) {
   (void)pod;

@@ -200,6 +200,13 @@ bool NodeAffinity::UniformScore(const CycleState& state, const Pod& pod, int64_t
   return true;
 }
 
+bool NodeAffinity::UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
+                                          int64_t* normalized) const {
+  (void)state, (void)pod;
+  *normalized = DefaultNormalizeUniformScore(kMaxNodeScore, /*reverse=*/false, uniform);
+  return true;
+}
+
 Status NodeAffinity::NormalizeScore(const CycleState& state, const Pod& pod,
                                     NodeScoreList& scores) {
   (void)state, (void)pod;

@@ -52,6 +52,8 @@ class NodeAffinity final : public PreFilterPlugin,
                int64_t* score) override;
   // Every node scores 0 when neither the pod nor the added affinity has preferred terms.
   bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override;
+  bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
+                              int64_t* normalized) const override;
   bool HasNormalizeScore() const override { return true; }
   // DefaultNormalizeScore(100, reverse = false).
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;

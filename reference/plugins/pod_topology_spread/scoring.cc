@@ -190,6 +190,18 @@ bool PodTopologySpread::UniformScore(const CycleState& state, const Pod& pod, in
   return true;
 }
 
+bool PodTopologySpread::UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
+                                               int64_t* normalized) const {
+  (void)pod;
+  auto s = ReadPreScoreState(state);
+  if (!s.ok() || !(*s)->ignored_nodes.empty()) return false;
+  // Minimum and maximum are both the one score (the maximum starting at 0): every node gets
+  // 100 * (max + min - s) / max = 100, or 100 when the maximum is 0.
+  (void)uniform;
+  *normalized = kMaxNodeScore;
+  return true;
+}
+
 Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod& pod,
                                          NodeScoreList& scores) {
   (void)pod;
