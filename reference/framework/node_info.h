@@ -99,16 +99,18 @@ class NodeInfo {
 
   // Fields read for every node in the filter and score loops first (PrefetchNodeInfo fetches
   // the first cache lines), the rest after.
+  // The first cache line: what every filter and score asks of every node, and the rank the
+  // host selection reads for each top-scoring node.
   std::string name_;
   NodePtr node_;  // every plugin asks whether the node exists
+  mutable uint32_t name_rank_ = 0;
+  bool unschedulable_ = false;
+  bool has_taints_ = false;
+  int32_t lowest_pod_priority_ = INT32_MAX;
   Resource allocatable_;
   Resource requested_;
   Resource non_zero_requested_;
   std::vector<PodInfoPtr> pods_;
-  bool unschedulable_ = false;
-  bool has_taints_ = false;
-  int32_t lowest_pod_priority_ = INT32_MAX;
-  mutable uint32_t name_rank_ = 0;
   std::map<std::string, ImageStateSummary> image_states_;
   HostPortInfo used_ports_;
   std::vector<PodInfoPtr> pods_with_affinity_;

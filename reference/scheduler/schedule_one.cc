@@ -156,6 +156,7 @@ std::string PodScheduler::SelectHost(const Snapshot& snapshot, const std::vector
   is_top_by_rank_.assign(names.size(), 0);
   bool ranks_valid = true;
   for (size_t i = 0; i < totals.size() && ranks_valid; ++i) {
+    if (i + 8 < totals.size()) __builtin_prefetch(nodes[i + 8]);  // the rank is on the first cache line
     if (totals[i] != max_score) continue;
     const uint32_t rank = nodes[i]->name_rank();
     ranks_valid = rank < names.size() && !is_top_by_rank_[rank];

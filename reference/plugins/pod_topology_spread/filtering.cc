@@ -148,6 +148,8 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, PreFilter
     s->self_match.push_back(c.selector.Matches(pod) ? 1 : 0);
   }
   const RequiredNodeAffinity node_affinity(pod);
+  std::vector<std::shared_ptr<pod_topology_spread::MatchCountCache::Counts>> match_counts;
+  for (const SpreadConstraint& c : cs) match_counts.push_back(match_counts_.For(c.selector, pod.namespace_id));
   std::vector<NodeCount> node_counts;
   node_counts.reserve(cs.size());
   for (const NodeInfo* info : handle_.snapshot->node_infos()) {
@@ -161,8 +163,7 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, PreFilter
       const SpreadConstraint& c = cs[i];
       if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, *node)) continue;
       NodeCount nc{s->key_index[i], labels.Get(c.topology_key_id),
-                   pod_topology_spread::CountPodsMatchSelector(info->pods(), c.selector,
-                                                               pod.namespace_id)};
+                   match_counts[i]->Count(*info, c.selector, pod.namespace_id)};
       auto same_key = std::find_if(node_counts.begin(), node_counts.end(),
                                    [&](const NodeCount& o) { return o.key == nc.key; });
       if (same_key == node_counts.end()) {

@@ -15,6 +15,7 @@
 #include "reference/framework/interface.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/pod_topology_spread/common.h"
+#include "reference/plugins/pod_topology_spread/match_count_cache.h"
 
 namespace schedcheck::reference {
 
@@ -85,6 +86,8 @@ class PodTopologySpread final : public PreFilterPlugin,
                        const NodeInfo& node, int delta) const;
 
   std::vector<k8s::TopologySpreadConstraint> default_constraints_;
+  // Matching-pod counts of unchanged nodes, kept from earlier cycles (match_count_cache.h).
+  pod_topology_spread::MatchCountCache match_counts_;
   bool system_defaulted_ = false;
   const Handle& handle_;
 };

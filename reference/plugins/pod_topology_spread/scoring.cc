@@ -131,6 +131,10 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   InitDomains(*s, filtered, require_all_topologies);
   // Count matching pods over ALL nodes, but only into domains seen among the feasible nodes.
   const RequiredNodeAffinity node_affinity(pod);
+  std::vector<std::shared_ptr<pod_topology_spread::MatchCountCache::Counts>> match_counts;
+  for (const SpreadConstraint& c : s->constraints) {
+    match_counts.push_back(match_counts_.For(c.selector, pod.namespace_id));
+  }
   for (const NodeInfo* info : all_nodes) {
     const Node* node = info->node();
     if (node == nullptr) continue;
@@ -144,8 +148,7 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
       ValueToPodCounts& counts = s->CountsOf(i);
       int64_t* count = counts.Find(ValueOrEmpty(node->label_ids, c.topology_key_id));
       if (count == nullptr) continue;
-      *count +=
-          pod_topology_spread::CountPodsMatchSelector(info->pods(), c.selector, pod.namespace_id);
+      *count += match_counts[i]->Count(*info, c.selector, pod.namespace_id);
     }
   }
   state.Write(std::string(kPreScoreStateKey), std::move(s));
