@@ -8,6 +8,7 @@
 
 #include "google/protobuf/arena.h"
 #include "traces/crc32c.h"
+#include "traces/fast_record_parser.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -195,7 +196,7 @@ ReadStatus TraceReader::Next(Record* record) {
   int size = 0;
   const ReadStatus s = NextBytes(&bytes, &size);
   if (s != ReadStatus::kRecord) return s;
-  return Parsed(record->ParseFromArray(bytes, size));
+  return Parsed(ParseRecord(bytes, static_cast<size_t>(size), record));
 }
 
 ReadStatus TraceReader::NextBorrowed(const Record** record) {
@@ -220,7 +221,7 @@ ReadStatus TraceReader::NextBorrowed(const Record** record) {
   }
   if (borrowed_ == nullptr) borrowed_ = std::make_unique<Borrowed>();
   Record* parsed = borrowed_->NewRecord();  // may end the previous borrowed record's life
-  const ReadStatus result = Parsed(parsed->ParseFromArray(bytes, size));
+  const ReadStatus result = Parsed(ParseRecord(bytes, static_cast<size_t>(size), parsed));
   if (result == ReadStatus::kRecord) *record = parsed;
   return result;
 }
