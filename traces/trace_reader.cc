@@ -6,7 +6,6 @@
 #include <cstring>
 #include <utility>
 
-#include "google/protobuf/arena.h"
 #include "traces/crc32c.h"
 #include "traces/fast_record_parser.h"
 
@@ -47,38 +46,6 @@ bool ParseVarint32(const std::string& data, size_t* pos, uint32_t* value) {
 }
 
 }  // namespace
-
-// The arena behind NextBorrowed. Its first block is ours, so Reset keeps it: records are parsed
-// into the same few KiB over and over, with no malloc (strings longer than the small-string
-// buffer still allocate their characters). Reset runs every kRecordsPerReset records, or sooner
-// when a record made the arena grow beyond that block, rather than before every record: a reset
-// has a fixed cost, and keeping a few dead records costs nothing.
-struct TraceReader::Borrowed {
-  static constexpr size_t kBlockBytes = 64 << 10;
-  static constexpr int kRecordsPerReset = 16;
-
-  Borrowed() : block(new char[kBlockBytes]), arena(MakeOptions(block.get())) {}
-
-  static google::protobuf::ArenaOptions MakeOptions(char* block) {
-    google::protobuf::ArenaOptions options;
-    options.initial_block = block;
-    options.initial_block_size = kBlockBytes;
-    return options;
-  }
-
-  // Returns a new, empty Record in the arena; earlier ones may be destroyed.
-  Record* NewRecord() {
-    if (++since_reset >= kRecordsPerReset || arena.SpaceAllocated() > kBlockBytes) {
-      arena.Reset();
-      since_reset = 0;
-    }
-    return google::protobuf::Arena::CreateMessage<Record>(&arena);
-  }
-
-  std::unique_ptr<char[]> block;  // declared first: outlives the arena that uses it
-  google::protobuf::Arena arena;
-  int since_reset = 0;
-};
 
 const char* DamageKindName(DamageKind kind) {
   switch (kind) {
@@ -196,7 +163,7 @@ ReadStatus TraceReader::Next(Record* record) {
   int size = 0;
   const ReadStatus s = NextBytes(&bytes, &size);
   if (s != ReadStatus::kRecord) return s;
-  return Parsed(ParseRecord(bytes, static_cast<size_t>(size), record));
+  return Parsed(parser_.Parse(bytes, static_cast<size_t>(size), record));
 }
 
 ReadStatus TraceReader::NextBorrowed(const Record** record) {
@@ -219,10 +186,10 @@ ReadStatus TraceReader::NextBorrowed(const Record** record) {
       return result;
     }
   }
-  if (borrowed_ == nullptr) borrowed_ = std::make_unique<Borrowed>();
-  Record* parsed = borrowed_->NewRecord();  // may end the previous borrowed record's life
-  const ReadStatus result = Parsed(ParseRecord(bytes, static_cast<size_t>(size), parsed));
-  if (result == ReadStatus::kRecord) *record = parsed;
+  if (borrowed_ == nullptr) borrowed_ = std::make_unique<Record>();
+  // Overwrites the previous borrowed record in place, reusing its allocations.
+  const ReadStatus result = Parsed(parser_.Parse(bytes, static_cast<size_t>(size), borrowed_.get()));
+  if (result == ReadStatus::kRecord) *record = borrowed_.get();
   return result;
 }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "reference/base/result.h"
+#include "traces/fast_record_parser.h"
 #include "traces/frame_parser.h"
 #include "traces/trace.pb.h"
 #include "traces/trace_format.h"
@@ -87,7 +88,6 @@ class TraceReader {
   struct DctxDeleter {
     void operator()(void* dctx) const;
   };
-  struct Borrowed;  // the arena behind NextBorrowed
 
   // A FrameParser and whether it is handing out the current frame (`active`). Moving it stops
   // the workers first: they point into buffers of the reader that may move.
@@ -126,7 +126,8 @@ class TraceReader {
   std::string path_;
   std::unique_ptr<std::FILE, FileCloser> file_;
   std::unique_ptr<void, DctxDeleter> dctx_;
-  std::unique_ptr<Borrowed> borrowed_;  // created by the first NextBorrowed
+  RecordParser parser_;
+  std::unique_ptr<Record> borrowed_;  // NextBorrowed's record, created by its first call
   Header header_;
   uint64_t offset_ = 0;  // start of the next frame
   int64_t frames_read_ = 0;
