@@ -18,6 +18,7 @@
 #ifndef SCHEDCHECK_TRACES_FAST_PARSE_FIELDS_H_
 #define SCHEDCHECK_TRACES_FAST_PARSE_FIELDS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -173,7 +174,7 @@ class StringMapFill {
     if (refilling_) {
       Put(key, value);
     } else if (pending_ < kMaxPending) {
-      entries_[pending_++] = {key, value};
+      entries_[pending_++] = {key.data(), key.size(), value.data(), value.size()};
     } else {
       Refill();
       Put(key, value);
@@ -187,11 +188,11 @@ class StringMapFill {
     if (map_->size() == static_cast<size_t>(pending_) && KeysDistinct()) {
       bool all_found = true;
       for (int i = 0; i < pending_ && all_found; ++i) {
-        auto it = map_->find(entries_[i].key);
+        auto it = map_->find(entries_[i].Key());
         if (it == map_->end()) {
           all_found = false;
         } else {
-          it->second.assign(entries_[i].value.data(), entries_[i].value.size());
+          it->second.assign(entries_[i].value, entries_[i].value_size);
         }
       }
       if (all_found) return;
@@ -201,8 +202,15 @@ class StringMapFill {
 
  private:
   static constexpr int kMaxPending = 16;
+  // Plain pointers and sizes, not string_views: the array is then left uninitialized rather than
+  // zeroed on every construction (one StringMapFill per map field per message).
   struct Entry {
-    std::string_view key, value;
+    const char* key;
+    size_t key_size;
+    const char* value;
+    size_t value_size;
+    std::string_view Key() const { return {key, key_size}; }
+    std::string_view Value() const { return {value, value_size}; }
   };
 
   // A later entry with the same key replaces an earlier one, as in protobuf.
@@ -211,13 +219,13 @@ class StringMapFill {
   }
   void Refill() {
     map_->clear();
-    for (int i = 0; i < pending_; ++i) Put(entries_[i].key, entries_[i].value);
+    for (int i = 0; i < pending_; ++i) Put(entries_[i].Key(), entries_[i].Value());
     refilling_ = true;
   }
   bool KeysDistinct() const {
     for (int i = 1; i < pending_; ++i) {
       for (int j = 0; j < i; ++j) {
-        if (entries_[i].key == entries_[j].key) return false;
+        if (entries_[i].Key() == entries_[j].Key()) return false;
       }
     }
     return true;
