@@ -1,7 +1,8 @@
 // decode_speed: how fast TraceReader decodes given trace files, by wall clock and by this
 // process's CPU time (steadier than the wall clock on a busy machine). A measuring tool only.
-//   bazel run -c opt //traces:decode_speed -- [--reps N] [--threads T] [--only MODE] FILE...
-// MODE (for profiling one of them): next, borrowed or threads.
+//   bazel run -c opt //traces:decode_speed -- [--reps N] [--only MODE] FILE...
+// MODE (for profiling one of them): next (Next into one reused Record), borrowed (NextBorrowed)
+// or fresh (Next into a new Record each time, as when records are kept).
 #include <time.h>
 
 #include <chrono>
@@ -25,21 +26,29 @@ double WallSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+enum class Mode { kNext, kBorrowed, kFresh };
+
 // Reads `path` once; returns the records read, or -1 after printing the error.
-long long DecodeOnce(const std::string& path, int threads, bool borrowed) {
-  auto reader = schedcheck::trace::TraceReader::Open(path, {.parse_threads = threads});
+long long DecodeOnce(const std::string& path, Mode mode) {
+  auto reader = schedcheck::trace::TraceReader::Open(path);
   if (!reader.ok()) {
     std::fprintf(stderr, "%s\n", reader.message().c_str());
     return -1;
   }
   long long n = 0;
   schedcheck::trace::ReadStatus s;
-  if (borrowed) {
+  if (mode == Mode::kBorrowed) {
     const schedcheck::trace::Record* r = nullptr;
     while ((s = reader->NextBorrowed(&r)) == schedcheck::trace::ReadStatus::kRecord) ++n;
-  } else {
+  } else if (mode == Mode::kNext) {
     schedcheck::trace::Record r;
     while ((s = reader->Next(&r)) == schedcheck::trace::ReadStatus::kRecord) ++n;
+  } else {
+    while (true) {
+      schedcheck::trace::Record r;
+      if ((s = reader->Next(&r)) != schedcheck::trace::ReadStatus::kRecord) break;
+      ++n;
+    }
   }
   if (s == schedcheck::trace::ReadStatus::kError) {
     std::fprintf(stderr, "%s\n", reader->error().c_str());
@@ -52,7 +61,6 @@ long long DecodeOnce(const std::string& path, int threads, bool borrowed) {
 
 int main(int argc, char** argv) {
   int reps = 20;
-  int threads = 2;
   std::string only;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
@@ -60,28 +68,25 @@ int main(int argc, char** argv) {
       reps = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
-    } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-      threads = std::atoi(argv[++i]);
     } else {
       files.push_back(argv[i]);
     }
   }
   std::printf("%-40s %-22s %14s %14s\n", "file", "mode", "wall_events/s", "cpu_events/s");
   for (const std::string& file : files) {
-    struct Mode {
+    struct NamedMode {
       const char* key;
       const char* name;
-      int threads;
-      bool borrowed;
+      Mode mode;
     };
-    const std::string parallel = "NextBorrowed " + std::to_string(threads) + " threads";
-    for (const Mode& m : {Mode{"next", "Next", 1, false}, Mode{"borrowed", "NextBorrowed", 1, true},
-                          Mode{"threads", parallel.c_str(), threads, true}}) {
+    for (const NamedMode& m : {NamedMode{"next", "Next", Mode::kNext},
+                               NamedMode{"borrowed", "NextBorrowed", Mode::kBorrowed},
+                               NamedMode{"fresh", "Next, new Record each", Mode::kFresh}}) {
       if (!only.empty() && only != m.key) continue;
       long long events = 0;
       const double wall0 = WallSeconds(), cpu0 = CpuSeconds();
       for (int rep = 0; rep < reps; ++rep) {
-        const long long n = DecodeOnce(file, m.threads, m.borrowed);
+        const long long n = DecodeOnce(file, m.mode);
         if (n < 0) return 1;
         events += n;
       }

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <utility>
 
-#include "google/protobuf/arena.h"
 #include "traces/crc32c.h"
+#include "traces/fast_record_parser.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -47,38 +47,6 @@ bool ParseVarint32(const std::string& data, size_t* pos, uint32_t* value) {
 
 }  // namespace
 
-// The arena behind NextBorrowed. Its first block is ours, so Reset keeps it: records are parsed
-// into the same few KiB over and over, with no malloc (strings longer than the small-string
-// buffer still allocate their characters). Reset runs every kRecordsPerReset records, or sooner
-// when a record made the arena grow beyond that block, rather than before every record: a reset
-// has a fixed cost, and keeping a few dead records costs nothing.
-struct TraceReader::Borrowed {
-  static constexpr size_t kBlockBytes = 64 << 10;
-  static constexpr int kRecordsPerReset = 16;
-
-  Borrowed() : block(new char[kBlockBytes]), arena(MakeOptions(block.get())) {}
-
-  static google::protobuf::ArenaOptions MakeOptions(char* block) {
-    google::protobuf::ArenaOptions options;
-    options.initial_block = block;
-    options.initial_block_size = kBlockBytes;
-    return options;
-  }
-
-  // Returns a new, empty Record in the arena; earlier ones may be destroyed.
-  Record* NewRecord() {
-    if (++since_reset >= kRecordsPerReset || arena.SpaceAllocated() > kBlockBytes) {
-      arena.Reset();
-      since_reset = 0;
-    }
-    return google::protobuf::Arena::CreateMessage<Record>(&arena);
-  }
-
-  std::unique_ptr<char[]> block;  // declared first: outlives the arena that uses it
-  google::protobuf::Arena arena;
-  int since_reset = 0;
-};
-
 const char* DamageKindName(DamageKind kind) {
   switch (kind) {
     case DamageKind::kNone: return "none";
@@ -98,15 +66,12 @@ TraceReader::TraceReader(std::string path, std::FILE* file)
     : path_(std::move(path)), file_(file), dctx_(ZSTD_createDCtx()) {}
 TraceReader::TraceReader(TraceReader&&) noexcept = default;
 TraceReader& TraceReader::operator=(TraceReader&&) noexcept = default;
-TraceReader::~TraceReader() { frame_parser_.Stop(); }
+TraceReader::~TraceReader() = default;
 
-Result<TraceReader> TraceReader::Open(const std::string& path, ReaderOptions options) {
+Result<TraceReader> TraceReader::Open(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return Error{path + ": cannot open: " + std::strerror(errno)};
   TraceReader reader(path, f);
-  if (options.parse_threads > 1) {
-    reader.frame_parser_.parser = std::make_unique<FrameParser>(options.parse_threads);
-  }
   if (reader.dctx_ == nullptr) return Error{path + ": cannot create zstd context"};
   const auto fail = [&](const std::string& what) { return Error{path + ": byte 0: " + what}; };
 
@@ -155,7 +120,6 @@ ReadStatus TraceReader::Damage(DamageKind kind, int64_t event, const std::string
            std::to_string(frames_read_) + ", event " + std::to_string(event) + "): " + what;
   done_ = true;
   frame_left_ = 0;
-  frame_parser_.Stop();
   return ReadStatus::kError;
 }
 
@@ -190,43 +154,27 @@ ReadStatus TraceReader::Parsed(bool ok) {
 }
 
 ReadStatus TraceReader::Next(Record* record) {
-  frame_parser_.Stop();  // FrameParser hands out records only in order, without gaps
   const char* bytes = nullptr;
   int size = 0;
   const ReadStatus s = NextBytes(&bytes, &size);
   if (s != ReadStatus::kRecord) return s;
-  return Parsed(record->ParseFromArray(bytes, size));
+  return Parsed(parser_.Parse(bytes, static_cast<size_t>(size), record));
 }
 
 ReadStatus TraceReader::NextBorrowed(const Record** record) {
   *record = nullptr;
-  const bool new_frame = frame_left_ == 0;
   const char* bytes = nullptr;
   int size = 0;
   const ReadStatus s = NextBytes(&bytes, &size);
   if (s != ReadStatus::kRecord) return s;
-  if (frame_parser_.parser != nullptr) {
-    if (new_frame) {
-      frame_parser_.parser->Start(plain_.data(), &spans_);
-      frame_parser_.active = true;
-    }
-    // Not after Next(Record*) took a record of this frame: then parse one at a time below.
-    if (frame_parser_.active) {
-      const Record* parsed = frame_parser_.parser->Get(frame_count_ - frame_left_);
-      const ReadStatus result = Parsed(parsed != nullptr);
-      if (result == ReadStatus::kRecord) *record = parsed;
-      return result;
-    }
-  }
-  if (borrowed_ == nullptr) borrowed_ = std::make_unique<Borrowed>();
-  Record* parsed = borrowed_->NewRecord();  // may end the previous borrowed record's life
-  const ReadStatus result = Parsed(parsed->ParseFromArray(bytes, size));
-  if (result == ReadStatus::kRecord) *record = parsed;
+  if (borrowed_ == nullptr) borrowed_ = std::make_unique<Record>();
+  // Overwrites the previous borrowed record in place, reusing its allocations.
+  const ReadStatus result = Parsed(parser_.Parse(bytes, static_cast<size_t>(size), borrowed_.get()));
+  if (result == ReadStatus::kRecord) *record = borrowed_.get();
   return result;
 }
 
 ReadStatus TraceReader::ReadFrame() {
-  frame_parser_.Stop();  // its workers must not read plain_ while it changes
   const int64_t event = records_read_;
   char raw[kFrameHeaderSize];
   const size_t got = ReadUpTo(file_.get(), raw, sizeof(raw));

@@ -4,9 +4,9 @@
 // plus one record) whatever the file size. A frame's records are returned only once the whole
 // frame has been read, checksummed, decompressed and its length prefixes checked, so the reader
 // returns every record of every complete frame before the first damage, then stops with kError.
-// Each record is parsed once, when Next returns it (with ReaderOptions::parse_threads > 1,
-// NextBorrowed's records are parsed a little ahead, on other threads); a record that does not
-// parse (possible only when the writer itself produced bad bytes: the CRC covers the payload) is
+// Each record is parsed once, when Next returns it, by RecordParser (fast_record_parser.h: a
+// hand-written parser that assigns the record over the previous one in place, with protobuf's
+// parser as its fallback, so results and errors are protobuf's); a record that does not parse (possible only when the writer itself produced bad bytes: the CRC covers the payload) is
 // reported at that Next, after the frame's earlier records, as kCorrupt naming the frame and the
 // record. Damage is classified: kTruncated (the file ends inside a frame; the normal state of a
 // file whose writer was killed) versus kCorrupt (bad magic, checksum, lengths, zstd data or
@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "reference/base/result.h"
-#include "traces/frame_parser.h"
+#include "traces/fast_record_parser.h"
 #include "traces/trace.pb.h"
 #include "traces/trace_format.h"
 
@@ -41,19 +41,11 @@ enum class DamageKind {
 
 const char* DamageKindName(DamageKind kind);
 
-struct ReaderOptions {
-  // Threads that NextBorrowed parses with. 1: each record is parsed when it is returned, into
-  // one small reused arena. More: when NextBorrowed reaches a new frame, the frame's records are
-  // all parsed at once on this many threads (traces/frame_parser.h) and then handed out in order;
-  // memory then holds a whole frame of parsed records. Errors and results are the same either way.
-  int parse_threads = 1;
-};
-
 class TraceReader {
  public:
   // Opens `path` and reads and verifies the file header. Fails (with "truncated" or "corrupt" in
   // the message) when the file header itself is damaged, or the file is not a trace.
-  static Result<TraceReader> Open(const std::string& path, ReaderOptions options = {});
+  static Result<TraceReader> Open(const std::string& path);
 
   TraceReader(TraceReader&&) noexcept;
   TraceReader& operator=(TraceReader&&) noexcept;
@@ -62,13 +54,15 @@ class TraceReader {
   const Header& header() const { return header_; }
 
   // kRecord: *record holds the next record. kEnd: clean end of file (the file ends exactly at a
-  // frame boundary). kError: see damage() and error(); later calls return kError again.
+  // frame boundary). kError: see damage() and error(); later calls return kError again. The
+  // record is assigned over what *record held, reusing its allocations: passing the same Record
+  // on every call is the fast way to read (a record of another kind than the previous one may
+  // take over parts kept by the reader from earlier records).
   ReadStatus Next(Record* record);
 
-  // The same, but the record is parsed into a reader-owned protobuf arena: on kRecord, *record
-  // points at it until the next call to Next or NextBorrowed (or the reader's destruction);
-  // otherwise *record is nullptr. Faster for callers that look at each record and move on: no
-  // per-field malloc/free, and the arena's one block stays hot in cache.
+  // The same, into a reader-owned Record reused from call to call: on kRecord, *record points at
+  // it until the next call to Next or NextBorrowed (or the reader's destruction); otherwise
+  // *record is nullptr. For callers that look at each record and move on.
   ReadStatus NextBorrowed(const Record** record);
 
   DamageKind damage() const { return damage_; }
@@ -87,26 +81,11 @@ class TraceReader {
   struct DctxDeleter {
     void operator()(void* dctx) const;
   };
-  struct Borrowed;  // the arena behind NextBorrowed
 
-  // A FrameParser and whether it is handing out the current frame (`active`). Moving it stops
-  // the workers first: they point into buffers of the reader that may move.
-  struct ParserHandle {
-    std::unique_ptr<FrameParser> parser;
-    bool active = false;
-
-    ParserHandle() = default;
-    ParserHandle(ParserHandle&& other) noexcept { *this = std::move(other); }
-    ParserHandle& operator=(ParserHandle&& other) noexcept {
-      other.Stop();
-      Stop();
-      parser = std::move(other.parser);
-      return *this;
-    }
-    void Stop() {
-      if (active) parser->Stop();
-      active = false;
-    }
+  // Where one record's bytes are in the decompressed frame (after its length prefix).
+  struct RecordSpan {
+    uint32_t offset = 0;
+    uint32_t size = 0;
   };
 
   TraceReader(std::string path, std::FILE* file);
@@ -120,13 +99,11 @@ class TraceReader {
   // Accounts for a record returned (parsed) or reports the one that did not parse.
   ReadStatus Parsed(bool ok);
 
-  // parse_threads > 1 only. Its workers read plain_ and spans_: declared first so that a move of
-  // the reader stops them before those buffers move; the destructor stops them before they die.
-  ParserHandle frame_parser_;
   std::string path_;
   std::unique_ptr<std::FILE, FileCloser> file_;
   std::unique_ptr<void, DctxDeleter> dctx_;
-  std::unique_ptr<Borrowed> borrowed_;  // created by the first NextBorrowed
+  RecordParser parser_;
+  std::unique_ptr<Record> borrowed_;  // NextBorrowed's record, created by its first call
   Header header_;
   uint64_t offset_ = 0;  // start of the next frame
   int64_t frames_read_ = 0;

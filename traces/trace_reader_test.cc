@@ -48,19 +48,22 @@ struct Drained {
   std::string error;
 };
 
-// The ways of reading records; every damage test reads each file all these ways.
-enum class Way { kNext, kBorrowed, kTwoThreads, kThreeThreads };
-constexpr Way kAllWays[] = {Way::kNext, Way::kBorrowed, Way::kTwoThreads, Way::kThreeThreads};
-
-ReaderOptions OptionsFor(Way way) {
-  return {.parse_threads = way == Way::kTwoThreads ? 2 : way == Way::kThreeThreads ? 3 : 1};
-}
+// The ways of reading records; every damage test reads each file all these ways. kNext reuses
+// one Record (each record is assigned over the previous one), kNextFresh passes a new one.
+enum class Way { kNext, kNextFresh, kBorrowed };
+constexpr Way kAllWays[] = {Way::kNext, Way::kNextFresh, Way::kBorrowed};
 
 Drained Drain(TraceReader& reader, Way way = Way::kNext) {
   Drained d;
   if (way == Way::kNext) {
     Record r;
     while ((d.last = reader.Next(&r)) == ReadStatus::kRecord) d.records.push_back(r);
+  } else if (way == Way::kNextFresh) {
+    while (true) {
+      Record r;
+      if ((d.last = reader.Next(&r)) != ReadStatus::kRecord) break;
+      d.records.push_back(std::move(r));
+    }
   } else {
     const Record* r = nullptr;
     while ((d.last = reader.NextBorrowed(&r)) == ReadStatus::kRecord) {
@@ -78,7 +81,7 @@ Drained Drain(TraceReader& reader, Way way = Way::kNext) {
 Drained DrainEveryWay(const std::string& path) {
   Drained first;
   for (Way way : kAllWays) {
-    auto reader = TraceReader::Open(path, OptionsFor(way));
+    auto reader = TraceReader::Open(path);
     EXPECT_TRUE(reader.ok()) << reader.message();
     if (!reader.ok()) return {{}, ReadStatus::kError, DamageKind::kNone, reader.message()};
     Drained d = Drain(*reader, way);
@@ -125,7 +128,7 @@ TEST(TraceReaderTest, ReadsSample) {
   const Trace sample = MakeSampleTrace();
   ASSERT_TRUE(WriteTrace(path, sample).ok());
   for (Way way : kAllWays) {
-    auto reader = TraceReader::Open(path, OptionsFor(way));
+    auto reader = TraceReader::Open(path);
     ASSERT_TRUE(reader.ok()) << reader.message();
     EXPECT_EQ(reader->header().compat(), "1.27");
     Drained d = Drain(*reader, way);
@@ -145,7 +148,7 @@ TEST(TraceReaderTest, NextAndNextBorrowedInterleave) {
   const Trace sample = MakeSampleTrace();
   ASSERT_TRUE(WriteTrace(path, sample, {.events_per_frame = 2}).ok());
   for (Way way : kAllWays) {
-    auto reader = TraceReader::Open(path, OptionsFor(way));
+    auto reader = TraceReader::Open(path);
     ASSERT_TRUE(reader.ok()) << reader.message();
     std::vector<Record> got;
     for (size_t i = 0;; ++i) {
@@ -163,7 +166,7 @@ TEST(TraceReaderTest, NextAndNextBorrowedInterleave) {
   }
 }
 
-// Records of many sizes, enough for every FrameParser thread to get several batches per frame.
+// Records of many sizes over several frames.
 std::vector<Record> ManyRecords(size_t n) {
   std::vector<Record> records;
   for (size_t i = 0; i < n; ++i) {
@@ -179,10 +182,10 @@ std::vector<Record> ManyRecords(size_t n) {
   return records;
 }
 
-// The threaded FrameParser hands out the same records as one thread, across frames and batches,
-// also when the caller switches to Next(Record*) in the middle of a frame, and when the reader
-// is moved in the middle of a frame.
-TEST(TraceReaderTest, ParseThreadsGiveTheSameRecords) {
+// Many records over several frames read the same every way, also when the caller switches
+// between Next(Record*) and NextBorrowed in the middle of a frame, and when the reader is moved
+// in the middle of a frame.
+TEST(TraceReaderTest, ManyRecordsAcrossFramesSwitchesAndMoves) {
   const std::string path = TempPath("many.trace");
   Trace trace;
   trace.records = ManyRecords(3000);
@@ -191,34 +194,31 @@ TEST(TraceReaderTest, ParseThreadsGiveTheSameRecords) {
   EXPECT_EQ(all.last, ReadStatus::kEnd) << all.error;
   EXPECT_TRUE(SameRecords(all.records, trace.records));
 
-  for (int threads : {2, 3}) {
-    auto reader = TraceReader::Open(path, {.parse_threads = threads});
-    ASSERT_TRUE(reader.ok()) << reader.message();
-    std::vector<Record> got;
-    for (size_t i = 0;; ++i) {
-      if (i == 1000) {  // mid-frame, with workers ahead
-        TraceReader moved = std::move(*reader);
-        *reader = std::move(moved);
-      }
-      Record owned;
-      const Record* borrowed = nullptr;
-      // Next for a stretch in the middle of the second frame, NextBorrowed otherwise.
-      const bool own = i >= 900 && i < 950;
-      const ReadStatus s = own ? reader->Next(&owned) : reader->NextBorrowed(&borrowed);
-      if (s != ReadStatus::kRecord) {
-        EXPECT_EQ(s, ReadStatus::kEnd) << reader->error();
-        break;
-      }
-      got.push_back(own ? owned : *borrowed);
+  auto reader = TraceReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.message();
+  std::vector<Record> got;
+  Record owned;
+  for (size_t i = 0;; ++i) {
+    if (i == 1000) {  // mid-frame
+      TraceReader moved = std::move(*reader);
+      *reader = std::move(moved);
     }
-    EXPECT_TRUE(SameRecords(got, trace.records)) << threads;
+    const Record* borrowed = nullptr;
+    // Next for a stretch in the middle of the second frame, NextBorrowed otherwise.
+    const bool own = i >= 900 && i < 950;
+    const ReadStatus s = own ? reader->Next(&owned) : reader->NextBorrowed(&borrowed);
+    if (s != ReadStatus::kRecord) {
+      EXPECT_EQ(s, ReadStatus::kEnd) << reader->error();
+      break;
+    }
+    got.push_back(own ? owned : *borrowed);
   }
+  EXPECT_TRUE(SameRecords(got, trace.records));
 }
 
-// A record that does not parse, deep in a frame (in a worker's batch), is reported at the same
-// Next with the same message whatever the number of threads; an early stop leaves no worker
-// reading freed memory (run under a sanitizer to see it).
-TEST(TraceReaderTest, UnparsableRecordInAWorkersBatch) {
+// A record that does not parse, deep in a frame, is reported at its Next with the same message
+// every way, after the 300 records before it.
+TEST(TraceReaderTest, UnparsableRecordDeepInAFrame) {
   const std::vector<Record> good = ManyRecords(400);
   std::string plain;
   for (size_t i = 0; i < 300; ++i) AppendDelimited(good[i], &plain);

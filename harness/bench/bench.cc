@@ -10,7 +10,6 @@
 #include <fstream>
 #include <iomanip>
 #include <sstream>
-#include <thread>
 #include <unordered_set>
 #include <utility>
 
@@ -160,11 +159,11 @@ Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const work
 
 namespace {
 
-// Reads the whole trace at `path`, parsing every record in full, on `threads` threads; returns
-// the number of records read. Uses the reader's arena (NextBorrowed), the fast path for callers
-// that inspect each record and move on.
-Result<int64_t> DecodeOnce(const std::string& path, int threads) {
-  auto reader = trace::TraceReader::Open(path, {.parse_threads = threads});
+// Reads the whole trace at `path`, parsing every record in full; returns the number of records
+// read. Uses NextBorrowed (each record assigned over the previous one in a reader-owned Record),
+// the fast path for callers that inspect each record and move on.
+Result<int64_t> DecodeOnce(const std::string& path) {
+  auto reader = trace::TraceReader::Open(path);
   if (!reader.ok()) return reader.error();
   const trace::Record* record = nullptr;
   int64_t read = 0;
@@ -175,12 +174,12 @@ Result<int64_t> DecodeOnce(const std::string& path, int threads) {
 }
 
 // Decodes `path` repeatedly for at least `min_seconds`; returns events per second.
-Result<double> DecodeRate(const std::string& path, int threads, int64_t events, double min_seconds) {
+Result<double> DecodeRate(const std::string& path, int64_t events, double min_seconds) {
   int64_t decoded = 0;
   const Clock::time_point start = Clock::now();
   Clock::time_point now = start;
   for (int rep = 0; rep == 0 || Seconds(start, now) < min_seconds; ++rep) {
-    Result<int64_t> read = DecodeOnce(path, threads);
+    Result<int64_t> read = DecodeOnce(path);
     if (!read.ok()) return read.error();
     if (*read != events) {
       return Error{path + ": read " + std::to_string(*read) + " of " + std::to_string(events) + " records"};
@@ -192,10 +191,6 @@ Result<double> DecodeRate(const std::string& path, int threads, int64_t events, 
 }
 
 }  // namespace
-
-int ParallelDecodeThreads() {
-  return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
-}
 
 // Encode and decode are each repeated until kMinIoSeconds have passed (small traces take well
 // under a millisecond, too little for a steady figure); rates are over all repetitions.
@@ -217,16 +212,12 @@ Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const worklo
     t1 = Clock::now();
   }
   std::error_code ec;
-  const int threads = ParallelDecodeThreads();
-  Result<double> serial = DecodeRate(path, 1, result.events, kMinIoSeconds);
-  Result<double> parallel = serial.ok() ? DecodeRate(path, threads, result.events, kMinIoSeconds) : serial;
+  Result<double> decode = DecodeRate(path, result.events, kMinIoSeconds);
   result.bytes = static_cast<int64_t>(std::filesystem::file_size(path, ec));
   std::filesystem::remove(path, ec);
-  if (!parallel.ok()) return parallel.error();
+  if (!decode.ok()) return decode.error();
   result.encode_events_per_second = encoded / std::max(Seconds(t0, t1), 1e-9);
-  result.decode_events_per_second = *serial;
-  result.decode_threads = threads;
-  result.parallel_decode_events_per_second = *parallel;
+  result.decode_events_per_second = *decode;
   result.bytes_per_event = result.events > 0 ? static_cast<double>(result.bytes) / result.events : 0;
   return result;
 }

@@ -34,9 +34,7 @@ struct TraceIoResult {
   int64_t events = 0;
   int64_t bytes = 0;
   double encode_events_per_second = 0;
-  double decode_events_per_second = 0;  // NextBorrowed, one thread
-  int decode_threads = 1;               // ParallelDecodeThreads()
-  double parallel_decode_events_per_second = 0;  // NextBorrowed, parse_threads = decode_threads
+  double decode_events_per_second = 0;  // NextBorrowed: every record parsed in full, one reused Record
   double bytes_per_event = 0;
 };
 
@@ -45,11 +43,7 @@ struct TraceIoResult {
 Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
                                    std::ostream* progress);
 
-// Threads for the parallel decode figure: the hardware's, at most 8.
-int ParallelDecodeThreads();
-
-// Writes the workload's trace to a temporary file in `dir` and reads it back, timing both; the
-// decode is timed on one thread and on ParallelDecodeThreads() threads.
+// Writes the workload's trace to a temporary file in `dir` and reads it back, timing both.
 Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
                                  const std::string& dir);
 

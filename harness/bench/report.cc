@@ -37,15 +37,13 @@ std::string FormatTable(const std::vector<WorkloadResult>& workloads, const std:
     }
   }
   if (!io.empty()) {
-    out += "\ntrace i/o                      events     bytes  bytes/event  encode_events/s  decode_events/s  "
-           "threads  parallel_decode_events/s\n";
+    out += "\ntrace i/o                      events     bytes  bytes/event  encode_events/s  decode_events/s\n";
     for (const TraceIoResult& t : io) {
       std::string name = t.workload;
       name.resize(28, ' ');
       out += name + " " + Cell(std::to_string(t.events), 8) + Cell(std::to_string(t.bytes), 8) +
              Cell(Format("%.1f", t.bytes_per_event), 11) + Cell(Format("%.0f", t.encode_events_per_second), 15) +
-             Cell(Format("%.0f", t.decode_events_per_second), 15) + Cell(std::to_string(t.decode_threads), 7) +
-             Cell(Format("%.0f", t.parallel_decode_events_per_second), 24) + "\n";
+             Cell(Format("%.0f", t.decode_events_per_second), 15) + "\n";
     }
   }
   return out;
@@ -75,9 +73,7 @@ nlohmann::json ToJson(const std::vector<WorkloadResult>& workloads, const std::v
                                {"bytes", t.bytes},
                                {"bytes_per_event", t.bytes_per_event},
                                {"encode_events_per_second", t.encode_events_per_second},
-                               {"decode_events_per_second", t.decode_events_per_second},
-                               {"decode_threads", t.decode_threads},
-                               {"parallel_decode_events_per_second", t.parallel_decode_events_per_second}});
+                               {"decode_events_per_second", t.decode_events_per_second}});
   }
   return doc;
 }
