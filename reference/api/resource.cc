@@ -1,6 +1,8 @@
 #include "reference/api/resource.h"
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 
 namespace schedcheck::reference {
 
@@ -17,19 +19,40 @@ bool IsScalarResourceName(std::string_view name) {
   return name.rfind("hugepages-", 0) == 0 || name.rfind("attachable-volumes-", 0) == 0;
 }
 
-int64_t Resource::Scalar(std::string_view name) const {
-  auto it = std::lower_bound(scalar.begin(), scalar.end(), name,
-                             [](const auto& e, std::string_view n) { return e.first < n; });
-  return it != scalar.end() && it->first == name ? it->second : 0;
+ResourceName::ResourceName(std::string_view name) {
+  // Never freed: a cluster has a handful of scalar resource names. Tests may intern from
+  // several threads.
+  static std::mutex mu;
+  static auto* names = new std::set<std::string, std::less<>>();
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = names->find(name);
+  if (it == names->end()) it = names->emplace(name).first;
+  text_ = &*it;
 }
 
-void Resource::SetScalar(std::string_view name, int64_t value) {
+int64_t Resource::Scalar(std::string_view name) const {
   auto it = std::lower_bound(scalar.begin(), scalar.end(), name,
-                             [](const auto& e, std::string_view n) { return e.first < n; });
+                             [](const auto& e, std::string_view n) { return e.first.str() < n; });
+  return it != scalar.end() && it->first.str() == name ? it->second : 0;
+}
+
+int64_t Resource::Scalar(ResourceName name) const {
+  // A handful of entries: a scan comparing pointers beats a search comparing texts.
+  for (const auto& [entry, value] : scalar) {
+    if (entry == name) return value;
+  }
+  return 0;
+}
+
+void Resource::SetScalar(std::string_view name, int64_t value) { SetScalar(ResourceName(name), value); }
+
+void Resource::SetScalar(ResourceName name, int64_t value) {
+  auto it = std::lower_bound(scalar.begin(), scalar.end(), name,
+                             [](const auto& e, const ResourceName& n) { return e.first < n; });
   if (it != scalar.end() && it->first == name) {
     it->second = value;
   } else {
-    scalar.insert(it, {std::string(name), value});
+    scalar.insert(it, {name, value});
   }
 }
 

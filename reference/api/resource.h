@@ -22,16 +22,33 @@ bool IsScalarResourceName(std::string_view name);
 // Extended resources: a name with "/" that is not in the kubernetes.io namespace.
 bool IsExtendedResourceName(std::string_view name);
 
+// A scalar resource name, interned: equal names share one stored string, so comparing two names
+// is comparing two pointers (NodeResourcesFit looks every requested scalar up on every node).
+// Ordered by text. Converts to the name's text.
+class ResourceName {
+ public:
+  explicit ResourceName(std::string_view name);
+  const std::string& str() const { return *text_; }
+  operator std::string_view() const { return *text_; }
+  bool operator==(const ResourceName& other) const { return text_ == other.text_; }
+  bool operator<(const ResourceName& other) const { return text_ != other.text_ && *text_ < *other.text_; }
+
+ private:
+  const std::string* text_;
+};
+
 struct Resource {
   int64_t milli_cpu = 0;
   int64_t memory = 0;
   int64_t ephemeral_storage = 0;
   int64_t allowed_pod_number = 0;  // only meaningful for node allocatable
   // Scalar resources sorted by name; absent = 0.
-  std::vector<std::pair<std::string, int64_t>> scalar;
+  std::vector<std::pair<ResourceName, int64_t>> scalar;
 
   int64_t Scalar(std::string_view name) const;
+  int64_t Scalar(ResourceName name) const;
   void SetScalar(std::string_view name, int64_t value);
+  void SetScalar(ResourceName name, int64_t value);
   // Value of any resource by name (cpu, memory, ephemeral-storage, pods, or a scalar).
   int64_t Get(std::string_view name) const;
   void Set(std::string_view name, int64_t value);

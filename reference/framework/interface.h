@@ -5,6 +5,7 @@
 #define SCHEDCHECK_REFERENCE_FRAMEWORK_INTERFACE_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <span>
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "reference/base/pool_allocator.h"
 #include "reference/framework/cycle_state.h"
 #include "reference/framework/events.h"
 #include "reference/framework/node_info.h"
@@ -119,8 +121,10 @@ struct PostFilterResult {
   std::vector<PodPtr> clear_nomination;
 };
 
-// Node name -> the status of its failing filter (only rejected nodes are present).
-using NodeToStatus = std::map<std::string, Status>;
+// Node name -> the status of its failing filter (only rejected nodes are present). Map nodes
+// come from a pool: a failing attempt makes one per rejected node and frees them soon after.
+using NodeToStatus =
+    std::map<std::string, Status, std::less<>, PoolAllocator<std::pair<const std::string, Status>>>;
 
 class PostFilterPlugin : public virtual Plugin {
  public:

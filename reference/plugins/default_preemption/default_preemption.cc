@@ -168,6 +168,8 @@ std::vector<Candidate> DefaultPreemption::DryRunPreemption(const CycleState& sta
                                                            NodeToStatus* statuses,
                                                            std::vector<std::string>* errors) const {
   std::vector<Candidate> non_violating, violating;
+  // Failing nodes' statuses, entered into `statuses` afterwards in name order (hinted inserts).
+  std::vector<std::pair<const NodeInfo*, Status>> failed;
   const size_t n = potential.size();
   for (size_t i = 0; i < n; ++i) {
     const NodeInfo& node = *potential[(static_cast<size_t>(offset) + i) % n];
@@ -187,7 +189,16 @@ std::vector<Candidate> DefaultPreemption::DryRunPreemption(const CycleState& sta
       v.status = Status::Error("expected at least one victim pod on node \"" + node.name() + "\"");
     }
     if (v.status.code() == Code::kError) errors->push_back(v.status.Message());
-    (*statuses)[node.name()] = v.status;
+    failed.emplace_back(&node, std::move(v.status));
+  }
+  // Each node is visited once, so the order of entry does not change the map; name-rank order
+  // makes most hints right.
+  std::sort(failed.begin(), failed.end(),
+            [](const auto& a, const auto& b) { return a.first->name_rank() < b.first->name_rank(); });
+  auto hint = statuses->end();
+  for (auto& [node, status] : failed) {
+    hint = statuses->insert_or_assign(hint, node->name(), std::move(status));
+    ++hint;
   }
   non_violating.insert(non_violating.end(), violating.begin(), violating.end());
   return non_violating;

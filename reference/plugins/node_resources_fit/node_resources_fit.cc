@@ -31,16 +31,6 @@ ResourceScorer MakeScorer(const NodeResourcesFitArgs& args) {
 // The prefix of an extended resource name ("example.com" of "example.com/gpu").
 std::string_view ResourceGroup(std::string_view name) { return name.substr(0, name.find('/')); }
 
-// The value of `name` in a node's scalar list (0 when absent). Lists hold a handful of entries
-// whose names often share a long prefix ("example.com/gpu-count", "example.com/gpu-milli"), so
-// a scan that rejects on length and last character before comparing whole names is cheapest.
-int64_t ScalarValue(const std::vector<std::pair<std::string, int64_t>>& list, std::string_view name) {
-  for (const auto& [entry, value] : list) {
-    if (entry.size() == name.size() && !name.empty() && entry.back() == name.back() && entry == name) return value;
-  }
-  return 0;
-}
-
 // The walk of fitsRequest: calls `lacking(name, requested, used, capacity)` for every resource
 // `request` does not fit, in upstream's order (pods, cpu, memory, ephemeral-storage, scalars).
 // Allocates nothing, so a rejection can be recognised before any reason string is built.
@@ -70,11 +60,11 @@ void ForEachInsufficientResource(const Resource& request, const NodeInfo& node,
   // Upstream walks a Go map here (random order); we walk names in sorted order.
   const bool any_ignored = !ignored_resources.empty() || !ignored_groups.empty();
   for (const auto& [name, quantity] : request.scalar) {
-    const int64_t allocatable = ScalarValue(alloc.scalar, name);
-    const int64_t in_use = ScalarValue(used.scalar, name);
+    const int64_t allocatable = alloc.Scalar(name);
+    const int64_t in_use = used.Scalar(name);
     // Only extended resources can be ignored; hugepages and kubernetes.io/* never are.
     if (any_ignored && IsExtendedResourceName(name) &&
-        (ignored_resources.count(name) > 0 || ignored_groups.count(ResourceGroup(name)) > 0)) {
+        (ignored_resources.count(name.str()) > 0 || ignored_groups.count(ResourceGroup(name)) > 0)) {
       continue;
     }
     if (quantity > allocatable - in_use) lacking(std::string_view(name), quantity, in_use, allocatable);
@@ -172,13 +162,16 @@ Status NodeResourcesFit::FilterRequest(const Resource& request, const NodeInfo& 
   ForEachInsufficientResource(request, node, args_.ignored_resources, args_.ignored_resource_groups,
                               [](std::string_view name, int64_t, int64_t, int64_t) { lacking.push_back(name); });
   if (lacking.empty()) return Status();
+  // The names come from constants and from interned scalar names, so the same resource always
+  // has the same text address: comparing addresses suffices (a miss only builds a fresh status).
+  auto same_name = [](std::string_view a, std::string_view b) { return a.data() == b.data() && a.size() == b.size(); };
   for (const RecentRejection& r : recent_rejections_) {
-    if (std::equal(lacking.begin(), lacking.end(), r.resources.begin(), r.resources.end())) return r.status;
+    if (std::equal(lacking.begin(), lacking.end(), r.resources.begin(), r.resources.end(), same_name)) return r.status;
   }
   std::vector<std::string> reasons;
   reasons.reserve(lacking.size());
   for (std::string_view name : lacking) reasons.push_back(InsufficientReason(name));
-  RecentRejection fresh{std::vector<std::string>(lacking.begin(), lacking.end()),
+  RecentRejection fresh{std::vector<std::string_view>(lacking.begin(), lacking.end()),
                         Status(Code::kUnschedulable, std::move(reasons))};
   // A handful of distinct rejections cover a cluster; the oldest one makes room.
   if (recent_rejections_.size() == kRecentRejections) recent_rejections_.erase(recent_rejections_.begin());

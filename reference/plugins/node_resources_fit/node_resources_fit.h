@@ -90,7 +90,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
   // (most nodes of a full cluster): copies of a status share its reasons, so such a rejection
   // allocates nothing.
   struct RecentRejection {
-    std::vector<std::string> resources;
+    std::vector<std::string_view> resources;  // views of constants and interned names
     Status status;
   };
   static constexpr size_t kRecentRejections = 8;
