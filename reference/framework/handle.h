@@ -39,6 +39,12 @@ class PodNominator {
   virtual std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const = 0;
   // False when no pod is nominated anywhere: filtering then skips the per-node lookup.
   virtual bool HasNominatedPods() const { return true; }
+  // Appends the names of the nodes that have nominated pods and returns true; false when this
+  // nominator cannot list them (filtering then asks node by node).
+  virtual bool ListNominatedNodes(std::vector<std::string>* names) const {
+    (void)names;
+    return false;
+  }
 };
 
 // What a plugin may ask of its own framework: preemption's dry runs filter nodes with pods

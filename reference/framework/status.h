@@ -52,6 +52,12 @@ class Status {
     plugin_ = plugin.empty() ? nullptr : &InternPluginName(plugin);
     return *this;
   }
+  // WithPlugin for a name InternPluginName returned, without interning it again (the batch
+  // filter loop names the same plugin for thousands of nodes).
+  Status& WithInternedPlugin(const std::string& interned) {
+    plugin_ = interned.empty() ? nullptr : &interned;
+    return *this;
+  }
   void AppendReason(std::string reason);
 
   bool IsSuccess() const { return code_ == Code::kSuccess; }

@@ -65,6 +65,13 @@ std::vector<PodInfoPtr> Nominator::NominatedPodsForNode(const std::string& node)
   return it == nominated_pods_.end() ? std::vector<PodInfoPtr>{} : it->second;
 }
 
+bool Nominator::ListNominatedNodes(std::vector<std::string>* names) const {
+  for (const auto& [node, pods] : nominated_pods_) {
+    if (!pods.empty()) names->push_back(node);
+  }
+  return true;
+}
+
 std::optional<std::string> Nominator::NominatedNodeFor(const std::string& uid) const {
   auto it = pod_to_node_.find(uid);
   if (it == pod_to_node_.end()) return std::nullopt;

@@ -33,6 +33,7 @@ class Nominator final : public PodNominator {
 
   std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const override;
   bool HasNominatedPods() const override { return !nominated_pods_.empty(); }
+  bool ListNominatedNodes(std::vector<std::string>* names) const override;
   // The node a pod (by UID) is nominated to, if any.
   std::optional<std::string> NominatedNodeFor(const std::string& uid) const;
 

@@ -114,6 +114,9 @@ class SchedulingQueue final : public PodNominator {
     return nominator_.NominatedPodsForNode(node);
   }
   bool HasNominatedPods() const override { return nominator_.HasNominatedPods(); }
+  bool ListNominatedNodes(std::vector<std::string>* names) const override {
+    return nominator_.ListNominatedNodes(names);
+  }
   const Nominator& nominator() const { return nominator_; }
 
   // --- test hooks (upstream tests write the sub-queues directly) ---

@@ -123,9 +123,10 @@ bool Framework::RunFilterPluginsOnNodes(const CycleState& state, const Pod& pod,
     pl->FilterNodes(state, pod, NodeBatch(passing), &by_plugin);
     if (by_plugin.empty()) continue;
     ++plugins_rejecting;
+    const std::string& plugin = InternPluginName(pl->Name());
     for (BatchRejection& r : by_plugin) {
       if (!r.status.IsRejected()) return false;
-      r.status.WithPlugin(pl->Name());
+      r.status.WithInternedPlugin(plugin);
       rejected->push_back({positions[r.index], std::move(r.status)});
     }
     // Drop the rejected nodes (`by_plugin` is in position order) and keep the order of the rest.

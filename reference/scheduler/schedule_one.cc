@@ -19,8 +19,20 @@ std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
     // Reason histogram over the rejected nodes, items sorted as plain strings ("10 x" < "2 y").
     // Rejected nodes mostly share a few reason lists (copies of one status): count per list
     // first, then per reason string.
-    std::map<const std::vector<std::string>*, int> per_list;
-    for (const auto& [node, status] : diagnosis.node_to_status) ++per_list[&status.reasons()];
+    // A handful of distinct lists: a scan that starts at the last one found beats a tree.
+    std::vector<std::pair<const std::vector<std::string>*, int>> per_list;
+    size_t last = 0;
+    for (const auto& [node, status] : diagnosis.node_to_status) {
+      const std::vector<std::string>* reasons = &status.reasons();
+      if (last < per_list.size() && per_list[last].first == reasons) {
+        ++per_list[last].second;
+        continue;
+      }
+      last = 0;
+      while (last < per_list.size() && per_list[last].first != reasons) ++last;
+      if (last == per_list.size()) per_list.emplace_back(reasons, 0);
+      ++per_list[last].second;
+    }
     std::map<std::string, int> counts;
     for (const auto& [reasons, count] : per_list) {
       for (const std::string& reason : *reasons) counts[reason] += count;
@@ -51,7 +63,7 @@ int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_perc
 }
 
 Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
-                                              const std::vector<const NodeInfo*>& nodes,
+                                              const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
                                               std::set<std::string>* unschedulable_plugins,
                                               std::vector<const NodeInfo*>* feasible) {
   const int64_t n = static_cast<int64_t>(nodes.size());
@@ -73,6 +85,28 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
   };
   const PodNominator* nominator = fw.handle().nominator;
   const bool any_nominated = nominator != nullptr && nominator->HasNominatedPods();
+  // Which nodes have nominated pods, by name rank: listed once rather than looked up per node.
+  std::vector<std::string> nominated_names;
+  const bool listed = any_nominated && nominator->ListNominatedNodes(&nominated_names);
+  if (listed) {
+    nominated_by_rank_.assign(snapshot.size(), 0);
+    for (const std::string& name : nominated_names) {
+      if (const NodeInfo* info = snapshot.Get(name); info != nullptr && info->name_rank() < snapshot.size()) {
+        nominated_by_rank_[info->name_rank()] = 1;
+      }
+    }
+  }
+  auto has_nominated_pods = [&](const NodeInfo* node) {
+    if (!any_nominated) return false;
+    if (!listed) return !nominator->NominatedPodsForNode(node->name()).empty();
+    // `nodes` are the snapshot's, so their ranks index the marks; a rank outside them (never
+    // expected) asks the nominator.
+    const uint32_t rank = node->name_rank();
+    if (rank >= nominated_by_rank_.size()) {
+      return !nominator->NominatedPodsForNode(node->name()).empty();
+    }
+    return nominated_by_rank_[rank] != 0;
+  };
   // nodes[(start + i) % n] for i = 0, 1, ...: the position wraps instead of dividing per node.
   size_t at = static_cast<size_t>(next_start_node_index_ % n);
   int64_t evaluated = 0;
@@ -97,7 +131,7 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
                                   filter_batch_rejected_[next_rejected].index == k;
       // Nodes with nominated pods need the two-pass filter; after a batch that met an error,
       // node by node finds which node gives it first.
-      if (batched && !(any_nominated && !nominator->NominatedPodsForNode(node->name()).empty())) {
+      if (batched && !has_nominated_pods(node)) {
         if (batch_rejected) {
           record(node, std::move(filter_batch_rejected_[next_rejected++].status));
         } else {
@@ -216,7 +250,7 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
   if (!nominated.empty()) {
     // The node preemption made room on is tried first; if it passes, it is chosen unscored.
     if (const NodeInfo* node = snapshot.Get(nominated)) {
-      Status fs = FindNodesThatPassFilters(fw, state, pod, {node}, &unschedulable_plugins, &feasible);
+      Status fs = FindNodesThatPassFilters(fw, state, pod, snapshot, {node}, &unschedulable_plugins, &feasible);
       (void)fs;  // upstream logs the error and falls through to all nodes
       if (!rejected_.empty()) rejected_nominated = node;
     }
@@ -239,7 +273,7 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
       }
     }
     const std::vector<const NodeInfo*>& nodes = pre_result.all_nodes ? all_nodes : narrowed;
-    Status fs = FindNodesThatPassFilters(fw, state, pod, nodes, &unschedulable_plugins, &feasible);
+    Status fs = FindNodesThatPassFilters(fw, state, pod, snapshot, nodes, &unschedulable_plugins, &feasible);
     rejected_count = rejected_.size();
     if (rejected_nominated != nullptr) {
       for (size_t i = 1; i < rejected_.size(); ++i) {

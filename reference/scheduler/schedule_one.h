@@ -69,10 +69,11 @@ class PodScheduler {
 
  private:
   // Evaluates nodes[(start + i) % n] in order, stopping after `num_to_find` feasible ones.
+  // REQUIRES: `nodes` belong to `snapshot`.
   // Rejected nodes go to rejected_ (cheap: status copies share their reasons), their plugins to
   // `unschedulable_plugins`.
   Status FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
-                                  const std::vector<const NodeInfo*>& nodes,
+                                  const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
                                   std::set<std::string>* unschedulable_plugins,
                                   std::vector<const NodeInfo*>* feasible);
   // Empties rejected_ into a node-name → status map.
@@ -88,7 +89,8 @@ class PodScheduler {
   ScoreTable table_{.keep_columns = false};  // reused across cycles; only its totals are read
   std::vector<uint8_t> is_top_by_rank_;  // SelectHost's scratch, reused across cycles
   std::vector<std::pair<const NodeInfo*, Status>> rejected_;  // this cycle's rejected nodes
-  std::vector<const NodeInfo*> feasible_;                      // this cycle's feasible nodes
+  std::vector<const NodeInfo*> feasible_;
+  std::vector<uint8_t> nominated_by_rank_;                     // FindNodesThatPassFilters' scratch                      // this cycle's feasible nodes
   std::vector<const NodeInfo*> filter_batch_;                  // FindNodesThatPassFilters' scratch
   std::vector<BatchRejection> filter_batch_rejected_;          // the same
 };

@@ -243,8 +243,9 @@ PreemptionOutcome DefaultPreemption::Evaluate(const CycleState& state, const Pod
   if (out.candidates.empty()) {
     // A FitError over the dry-run statuses; the nomination is cleared.
     Diagnosis diagnosis;
-    diagnosis.node_to_status = node_statuses;
-    out.status = Status(Code::kUnschedulable, FitErrorMessage(static_cast<int>(node_statuses.size()), diagnosis));
+    const int num_nodes = static_cast<int>(node_statuses.size());
+    diagnosis.node_to_status = std::move(node_statuses);
+    out.status = Status(Code::kUnschedulable, FitErrorMessage(num_nodes, diagnosis));
     out.result.nominating_info = {NominatingInfo::Mode::kOverride, ""};
     return out;
   }
