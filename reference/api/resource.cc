@@ -36,14 +36,6 @@ int64_t Resource::Scalar(std::string_view name) const {
   return it != scalar.end() && it->first.str() == name ? it->second : 0;
 }
 
-int64_t Resource::Scalar(ResourceName name) const {
-  // A handful of entries: a scan comparing pointers beats a search comparing texts.
-  for (const auto& [entry, value] : scalar) {
-    if (entry == name) return value;
-  }
-  return 0;
-}
-
 void Resource::SetScalar(std::string_view name, int64_t value) { SetScalar(ResourceName(name), value); }
 
 void Resource::SetScalar(ResourceName name, int64_t value) {

@@ -46,7 +46,14 @@ struct Resource {
   std::vector<std::pair<ResourceName, int64_t>> scalar;
 
   int64_t Scalar(std::string_view name) const;
-  int64_t Scalar(ResourceName name) const;
+  // Inline: NodeResourcesFit looks requested scalars up on every node.
+  int64_t Scalar(ResourceName name) const {
+    // A handful of entries: a scan comparing pointers beats a search comparing texts.
+    for (const auto& [entry, value] : scalar) {
+      if (entry == name) return value;
+    }
+    return 0;
+  }
   void SetScalar(std::string_view name, int64_t value);
   void SetScalar(ResourceName name, int64_t value);
   // Value of any resource by name (cpu, memory, ephemeral-storage, pods, or a scalar).

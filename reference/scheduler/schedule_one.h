@@ -54,7 +54,9 @@ struct ScheduleResult {
 class PodScheduler {
  public:
   PodScheduler(uint64_t seed, int32_t percentage_of_nodes_to_score)
-      : rng_(seed), percentage_(percentage_of_nodes_to_score) {}
+      : rng_(seed), percentage_(percentage_of_nodes_to_score) {
+    table_.keep_columns = false;  // only the totals are read
+  }
 
   ScheduleResult SchedulePod(const Framework& fw, CycleState& state, const Pod& pod, const Snapshot& snapshot);
 
@@ -86,7 +88,7 @@ class PodScheduler {
   Rand rng_;
   int32_t percentage_;
   bool record_details_ = true;
-  ScoreTable table_{.keep_columns = false};  // reused across cycles; only its totals are read
+  ScoreTable table_;                  // reused across cycles
   std::vector<uint8_t> is_top_by_rank_;  // SelectHost's scratch, reused across cycles
   std::vector<std::pair<const NodeInfo*, Status>> rejected_;  // this cycle's rejected nodes
   std::vector<const NodeInfo*> feasible_;
