@@ -39,6 +39,9 @@ struct ImageStateSummary {
   int num_nodes = 0;  // nodes that have this image (as of when this node was last set)
 };
 
+// Generation counter shared by all NodeInfos so the cache can tell what changed.
+int64_t NextGeneration();
+
 class NodeInfo {
  public:
   NodeInfo() = default;
@@ -57,6 +60,7 @@ class NodeInfo {
     allocatable_ = Resource();
     unschedulable_ = false;
     has_taints_ = false;
+    generation_ = NextGeneration();
   }
   // spec.unschedulable and whether spec.taints is non-empty, kept here for the filters and
   // scores that read them for every node (most nodes have neither).
@@ -106,7 +110,7 @@ class NodeInfo {
   mutable uint32_t name_rank_ = 0;
   bool unschedulable_ = false;
   bool has_taints_ = false;
-  int32_t lowest_pod_priority_ = INT32_MAX;
+  int64_t generation_ = 0;  // read per node by the memos of node_memo.h
   Resource allocatable_;
   Resource requested_;
   Resource non_zero_requested_;
@@ -115,8 +119,12 @@ class NodeInfo {
   HostPortInfo used_ports_;
   std::vector<PodInfoPtr> pods_with_affinity_;
   std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
-  int64_t generation_ = 0;
+  int32_t lowest_pod_priority_ = INT32_MAX;
 };
+
+// How many nodes ahead the batch loops prefetch: enough to cover a miss to L3 or memory while
+// the nodes in between are processed.
+inline constexpr size_t kPrefetchAhead = 4;
 
 // Asks the CPU to fetch the start of a NodeInfo (its most-read fields) ahead of use: the filter
 // and score loops walk thousands of NodeInfos scattered over the heap.
@@ -124,9 +132,6 @@ inline void PrefetchNodeInfo(const NodeInfo* info) {
   const char* p = reinterpret_cast<const char*>(info);
   for (size_t offset = 0; offset < 384; offset += 64) __builtin_prefetch(p + offset);
 }
-
-// Generation counter shared by all NodeInfos so the cache can tell what changed.
-int64_t NextGeneration();
 
 }  // namespace schedcheck::reference
 

@@ -98,9 +98,15 @@ Status NodeResourcesBalancedAllocation::ScoreNodes(const CycleState& state, cons
     const double f = static_cast<double>(requested) / static_cast<double>(allocatable);
     return f > 1 ? 1.0 : f;
   };
+  const RequestKey key{pod.requests.milli_cpu, pod.requests.memory};
   for (size_t i = 0; i < nodes.size(); ++i) {
     const NodeInfo& node = *nodes[i];
     if (node.node() == nullptr) return Status::Error("node not found");
+    if (const int64_t* score = memo_.Find(node, key)) {
+      scores[i] = *score;
+      continue;
+    }
+    if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfo(nodes[i + kPrefetchAhead]);
     const Resource& alloc = node.allocatable();
     const Resource& used = node.requested();
     double std_dev = 0;  // one resource or none: no deviation
@@ -110,6 +116,7 @@ Status NodeResourcesBalancedAllocation::ScoreNodes(const CycleState& state, cons
       std_dev = std::abs((cpu - memory) / 2);
     }
     scores[i] = static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
+    memo_.Store(node, key, scores[i]);
   }
   return Status();
 }

@@ -13,6 +13,7 @@
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
+#include "reference/framework/node_memo.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/node_resources_fit/resource_allocation.h"
 
@@ -41,6 +42,13 @@ class NodeResourcesBalancedAllocation final : public ScorePlugin {
 
  private:
   std::vector<ResourceSpec> resources_;
+  // Scores of unchanged nodes from earlier cycles for the default (cpu, memory) configuration,
+  // keyed by the pod's cpu and memory requests (node_memo.h).
+  struct RequestKey {
+    int64_t milli_cpu = 0, memory = 0;
+    bool operator==(const RequestKey&) const = default;
+  };
+  NodeMemo<RequestKey, int64_t> memo_;
 };
 
 }  // namespace schedcheck::reference

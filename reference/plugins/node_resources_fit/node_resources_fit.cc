@@ -140,14 +140,20 @@ void NodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, Node
   // ephemeral storage decide them; a pod with scalar requests, or a node short of something,
   // takes the full walk.
   const bool only_base = request.scalar.empty();
+  const RequestKey key{request.milli_cpu, request.memory, request.ephemeral_storage};
   for (size_t i = 0; i < nodes.size(); ++i) {
     const NodeInfo& node = *nodes[i];
+    if (only_base) {
+      if (const bool* fits = fits_memo_.Find(node, key); fits != nullptr && *fits) continue;
+    }
+    if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfo(nodes[i + kPrefetchAhead]);
     const Resource& alloc = node.allocatable();
     const Resource& used = node.requested();
     const bool fits = only_base && static_cast<int64_t>(node.pods().size()) + 1 <= alloc.allowed_pod_number &&
                       request.milli_cpu <= alloc.milli_cpu - used.milli_cpu &&
                       request.memory <= alloc.memory - used.memory &&
                       request.ephemeral_storage <= alloc.ephemeral_storage - used.ephemeral_storage;
+    if (only_base) fits_memo_.Store(node, key, fits);
     if (fits) continue;
     Status status = FilterRequest(request, node);
     if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
@@ -193,9 +199,15 @@ Status NodeResourcesFit::ScoreNodes(const CycleState& state, const Pod& pod, Nod
     // The default configuration, written out: the same arithmetic as WeightedAverageScore over
     // (cpu, memory) with the non-zero requests, without the per-resource arrays.
     const int64_t cpu_weight = resources[0].weight, memory_weight = resources[1].weight;
+    const RequestKey key{pod.non_zero_milli_cpu, pod.non_zero_memory, 0};
     for (size_t i = 0; i < nodes.size(); ++i) {
       const NodeInfo& node = *nodes[i];
       if (node.node() == nullptr) return Status::Error("node not found");
+      if (const int64_t* score = least_allocated_memo_.Find(node, key)) {
+        scores[i] = *score;
+        continue;
+      }
+      if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfo(nodes[i + kPrefetchAhead]);
       const Resource& alloc = node.allocatable();
       const Resource& used = node.non_zero_requested();
       int64_t sum = 0, weight_sum = 0;
@@ -208,6 +220,7 @@ Status NodeResourcesFit::ScoreNodes(const CycleState& state, const Pod& pod, Nod
         weight_sum += memory_weight;
       }
       scores[i] = weight_sum == 0 ? 0 : sum / weight_sum;
+      least_allocated_memo_.Store(node, key, scores[i]);
     }
     return Status();
   }

@@ -16,6 +16,7 @@
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
+#include "reference/framework/node_memo.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/node_resources_fit/resource_allocation.h"
 
@@ -95,6 +96,14 @@ class NodeResourcesFit final : public PreFilterPlugin,
   };
   static constexpr size_t kRecentRejections = 8;
   std::vector<RecentRejection> recent_rejections_;
+  // Batch results of unchanged nodes from earlier cycles (node_memo.h): whether a request
+  // without scalars fits, and the default LeastAllocated score, keyed by what the pod brings.
+  struct RequestKey {
+    int64_t milli_cpu = 0, memory = 0, ephemeral_storage = 0;
+    bool operator==(const RequestKey&) const = default;
+  };
+  NodeMemo<RequestKey, bool> fits_memo_;
+  NodeMemo<RequestKey, int64_t> least_allocated_memo_;
 };
 
 }  // namespace schedcheck::reference
