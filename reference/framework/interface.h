@@ -166,8 +166,9 @@ class ScorePlugin : public virtual Plugin {
     (void)state, (void)pod, (void)score;
     return false;
   }
-  // With UniformScore true and a NormalizeScore: what NormalizeScore gives every node of a list
-  // whose raw scores all equal `uniform`, written to `*normalized`; the framework then skips the
+  // For a plugin with NormalizeScore: what NormalizeScore gives (with Success) every node of a
+  // list whose raw scores all equal `uniform`, written to `*normalized`. The framework asks when
+  // UniformScore is true or when every node's raw score came out equal, and then skips the
   // per-node normalisation for this cycle. False (the default): NormalizeScore runs as usual.
   virtual bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
                                       int64_t* normalized) const {

@@ -283,7 +283,6 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
     }
     if (u.normalized_known) constant_total += u.normalized * table->weights[j];
   }
-  table->totals.assign(n, constant_total);
   // Batches of nodes small enough to stay in the cache while every plugin scores them in turn
   // (each plugin's score of a node is independent of the others', so the order does not change
   // results).
@@ -310,6 +309,20 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
     }
     return Status::Error("a score plugin's ScoreNodes failed where its Score succeeds on every node");
   }
+  // A column that came out as one score (no tainted node, say) normalizes like a uniform one.
+  for (size_t j : per_node) {
+    if (!active[j]->HasNormalizeScore() || n == 0) continue;
+    const int64_t* raw = &table->raw[j * n];
+    if (std::any_of(raw + 1, raw + n, [first = raw[0]](int64_t v) { return v != first; })) continue;
+    Uniform& u = uniform[j];
+    u.normalized_known = active[j]->UniformNormalizedScore(state, pod, raw[0], &u.normalized);
+    if (!u.normalized_known) continue;
+    constant_total += u.normalized * table->weights[j];
+    if (table->keep_columns) {
+      std::fill_n(table->normalized.begin() + static_cast<std::ptrdiff_t>(j * n), n, u.normalized);
+    }
+  }
+  table->totals.assign(n, constant_total);
   // Names are views of the NodeInfos' names; plugins only change scores.
   static thread_local NodeScoreList scores;
   bool any_normalize = false;

@@ -87,6 +87,13 @@ Status TaintToleration::Score(const CycleState& state, const Pod& pod, const Nod
   return Status();
 }
 
+bool TaintToleration::UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
+                                             int64_t* normalized) const {
+  (void)state, (void)pod;
+  *normalized = DefaultNormalizeUniformScore(kMaxNodeScore, /*reverse=*/true, uniform);
+  return true;
+}
+
 Status TaintToleration::NormalizeScore(const CycleState& state, const Pod& pod,
                                        NodeScoreList& scores) {
   (void)state, (void)pod;

@@ -39,6 +39,9 @@ class TaintToleration final : public FilterPlugin,
   bool HasNormalizeScore() const override { return true; }
   // DefaultNormalizeScore(100, reverse = true).
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
+  // No node with an intolerable PreferNoSchedule taint (all scores 0) is the common case.
+  bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
+                              int64_t* normalized) const override;
   // Node: Add | Update (v1.27).
   std::vector<ClusterEvent> EventsToRegister() const override;
 };
