@@ -126,6 +126,9 @@ class NodeInfo {
 // the nodes in between are processed.
 inline constexpr size_t kPrefetchAhead = 4;
 
+// The first cache line only (name, node, rank, flags, generation): for loops that read no more.
+inline void PrefetchNodeInfoHead(const NodeInfo* info) { __builtin_prefetch(info); }
+
 // Asks the CPU to fetch the start of a NodeInfo (its most-read fields) ahead of use: the filter
 // and score loops walk thousands of NodeInfos scattered over the heap.
 inline void PrefetchNodeInfo(const NodeInfo* info) {

@@ -40,6 +40,7 @@ void NodeUnschedulable::FilterNodes(const CycleState& state, const Pod& pod, Nod
                                     std::vector<BatchRejection>* rejected) {
   // Only nodes marked unschedulable (or without a node) can be rejected.
   for (size_t i = 0; i < nodes.size(); ++i) {
+    if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfoHead(nodes[i + kPrefetchAhead]);
     if (nodes[i]->node() != nullptr && !nodes[i]->unschedulable()) continue;
     Status s = Filter(state, pod, *nodes[i]);
     if (!s.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(s)});

@@ -152,17 +152,23 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, PreFilter
   for (const SpreadConstraint& c : cs) match_counts.push_back(match_counts_.For(c.selector, pod.namespace_id));
   std::vector<NodeCount> node_counts;
   node_counts.reserve(cs.size());
-  for (const NodeInfo* info : handle_.snapshot->node_infos()) {
+  const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
+  for (size_t k = 0; k < all_nodes.size(); ++k) {
+    if (k + kPrefetchAhead < all_nodes.size()) PrefetchNodeInfoHead(all_nodes[k + kPrefetchAhead]);
+    const NodeInfo* info = all_nodes[k];
     const Node* node = info->node();
     if (node == nullptr) continue;
-    const LabelIds& labels = node->label_ids;
-    if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(labels, cs)) continue;
+    // nodeLabelsMatchSpreadConstraints, with the label values kept per node across cycles.
+    const bool has_every_key = std::all_of(cs.begin(), cs.end(), [&](const SpreadConstraint& c) {
+      return node_labels_.Value(*info, c.topology_key_id) != kNoLabel;
+    });
+    if (!has_every_key) continue;
     // Per node, a later constraint with the same key replaces the earlier one's count.
     node_counts.clear();
     for (size_t i = 0; i < cs.size(); ++i) {
       const SpreadConstraint& c = cs[i];
       if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, *node)) continue;
-      NodeCount nc{s->key_index[i], labels.Get(c.topology_key_id),
+      NodeCount nc{s->key_index[i], node_labels_.Value(*info, c.topology_key_id),
                    match_counts[i]->Count(*info, c.selector, pod.namespace_id)};
       auto same_key = std::find_if(node_counts.begin(), node_counts.end(),
                                    [&](const NodeCount& o) { return o.key == nc.key; });
@@ -219,12 +225,13 @@ Status PodTopologySpread::RemovePod(CycleState& state, const Pod& pod_to_schedul
 namespace {
 
 // Filter once the state is read: the node's domains against the DoNotSchedule constraints.
-Status FilterWithState(const PreFilterState& st, const Node& node) {
+// REQUIRES: info.node() != nullptr.
+Status FilterWithState(const PreFilterState& st, const NodeInfo& info, pod_topology_spread::NodeLabelMemo& labels) {
   // An empty state (no DoNotSchedule constraint) admits every node.
   const std::vector<SpreadConstraint>& cs = *st.constraints;
   for (size_t i = 0; i < cs.size(); ++i) {
     const SpreadConstraint& c = cs[i];
-    LabelId value = node.label_ids.Get(c.topology_key_id);
+    LabelId value = labels.Value(info, c.topology_key_id);
     if (value == kNoLabel) {
       return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonNodeLabelNotMatch));
     }
@@ -248,7 +255,7 @@ Status PodTopologySpread::Filter(const CycleState& state, const Pod& pod, const 
   if (info.node() == nullptr) return Status::Error("node not found");
   auto s = ReadPreFilterState(state);
   if (!s.ok()) return Status::Error(s.message());
-  return FilterWithState(**s, *info.node());
+  return FilterWithState(**s, info, node_labels_);
 }
 
 void PodTopologySpread::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
@@ -263,7 +270,7 @@ void PodTopologySpread::FilterNodes(const CycleState& state, const Pod& pod, Nod
   for (size_t i = 0; i < nodes.size(); ++i) {
     const Node* node = nodes[i]->node();
     if (node != nullptr && admits_all) continue;
-    Status status = node == nullptr ? Status::Error("node not found") : FilterWithState(st, *node);
+    Status status = node == nullptr ? Status::Error("node not found") : FilterWithState(st, *nodes[i], node_labels_);
     if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
   }
 }

@@ -60,4 +60,19 @@ std::shared_ptr<MatchCountCache::Counts> MatchCountCache::For(const SpreadSelect
   return table;
 }
 
+LabelId NodeLabelMemo::Value(const NodeInfo& info, LabelId key) {
+  size_t k = 0;
+  while (k < by_key_.size() && by_key_[k].first != key) ++k;
+  if (k == by_key_.size()) {
+    if (by_key_.size() >= kMaxKeys) by_key_.clear();
+    by_key_.emplace_back(key, NodeMemo<bool, LabelId>());
+    k = by_key_.size() - 1;
+  }
+  NodeMemo<bool, LabelId>& memo = by_key_[k].second;
+  if (const LabelId* value = memo.Find(info, true)) return *value;
+  const LabelId value = info.node()->label_ids.Get(key);
+  memo.Store(info, true, value);
+  return value;
+}
+
 }  // namespace schedcheck::reference::pod_topology_spread

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "reference/framework/node_info.h"
+#include "reference/framework/node_memo.h"
 #include "reference/plugins/pod_topology_spread/common.h"
 
 namespace schedcheck::reference::pod_topology_spread {
@@ -42,6 +43,19 @@ class MatchCountCache {
   // A handful of distinct selectors in a workload; beyond this many, start afresh.
   static constexpr size_t kMaxTables = 32;
   std::map<std::string, std::shared_ptr<Counts>> tables_;
+};
+
+// The value of a node label per node (kNoLabel when absent), remembered by NodeInfo generation
+// (node_memo.h): reading it from the Node object costs a cache miss per node in every cycle.
+class NodeLabelMemo {
+ public:
+  // node->label_ids.Get(key). REQUIRES: info.node() != nullptr.
+  LabelId Value(const NodeInfo& info, LabelId key);
+
+ private:
+  // A handful of topology keys in a workload; beyond this many, start afresh.
+  static constexpr size_t kMaxKeys = 16;
+  std::vector<std::pair<LabelId, NodeMemo<bool, LabelId>>> by_key_;
 };
 
 // A text that identifies what a selector matches: its matchLabels in key order and its

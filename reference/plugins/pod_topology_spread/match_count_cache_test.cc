@@ -66,6 +66,19 @@ TEST(MatchCountCache, TwoNodesAtOneRankDoNotShareACount) {
   EXPECT_EQ(cache.For(app_a, ns)->Count(first, app_a, ns), 1);
 }
 
+TEST(NodeLabelMemo, FollowsTheNodesLabels) {
+  NodeInfo info(ParseNode("metadata: {name: n, labels: {zone: a}}"));
+  info.set_name_rank(0);
+  const LabelId zone = InternLabel("zone");
+  const LabelId rack = InternLabel("rack");
+  NodeLabelMemo memo;
+  EXPECT_EQ(memo.Value(info, zone), InternLabel("a"));
+  EXPECT_EQ(memo.Value(info, rack), kNoLabel);
+  info.SetNode(ParseNode("metadata: {name: n, labels: {zone: b, rack: r1}}"));
+  EXPECT_EQ(memo.Value(info, zone), InternLabel("b"));
+  EXPECT_EQ(memo.Value(info, rack), InternLabel("r1"));
+}
+
 TEST(SelectorCacheKey, EqualSelectorsShareAKeyAndDifferentOnesDoNot) {
   const LabelId ns = PodWith("x", "{}")->namespace_id;
   EXPECT_EQ(SelectorCacheKey(SelectorOf("{matchLabels: {a: '1', b: '2'}}"), ns),

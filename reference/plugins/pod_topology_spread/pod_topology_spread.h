@@ -88,6 +88,8 @@ class PodTopologySpread final : public PreFilterPlugin,
   std::vector<k8s::TopologySpreadConstraint> default_constraints_;
   // Matching-pod counts of unchanged nodes, kept from earlier cycles (match_count_cache.h).
   pod_topology_spread::MatchCountCache match_counts_;
+  // Nodes' topology label values, kept while a node is unchanged.
+  pod_topology_spread::NodeLabelMemo node_labels_;
   bool system_defaulted_ = false;
   const Handle& handle_;
 };
