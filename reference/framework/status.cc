@@ -49,10 +49,11 @@ const std::string& Status::EmptyName() {
 }
 
 void Status::AppendReason(std::string reason) {
-  auto copy = reasons_ ? std::make_shared<std::vector<std::string>>(*reasons_)
-                       : std::make_shared<std::vector<std::string>>();
-  copy->push_back(std::move(reason));
-  reasons_ = std::move(copy);
+  // Copy on write: other holders keep the list they saw.
+  std::vector<std::string> list = reasons_ ? reasons_->list : std::vector<std::string>();
+  list.push_back(std::move(reason));
+  Release();
+  reasons_ = new SharedReasons{std::move(list)};
 }
 
 std::string Status::Message() const {

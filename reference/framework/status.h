@@ -3,6 +3,7 @@
 #ifndef SCHEDCHECK_REFERENCE_FRAMEWORK_STATUS_H_
 #define SCHEDCHECK_REFERENCE_FRAMEWORK_STATUS_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,20 +33,49 @@ const std::string& InternPluginName(std::string_view name);
 
 // Statuses are created and copied for every rejected node (thousands per failing attempt), so
 // copies are cheap: the reasons are one shared immutable list, the plugin an interned name.
+// The list's count of holders is a plain integer, not an atomic one (an atomic increment and
+// decrement per copy cost more than the rest of a rejection): a status and its copies stay on
+// the thread that made them, as everything in the single-threaded reference does.
 class Status {
  public:
   Status() = default;  // Success
   explicit Status(Code code, std::vector<std::string> reasons = {})
-      : code_(code),
-        reasons_(reasons.empty() ? nullptr : std::make_shared<const std::vector<std::string>>(std::move(reasons))) {}
+      : code_(code), reasons_(reasons.empty() ? nullptr : new SharedReasons{std::move(reasons)}) {}
   Status(Code code, std::string reason)
-      : code_(code), reasons_(std::make_shared<const std::vector<std::string>>(1, std::move(reason))) {}
+      : code_(code), reasons_(new SharedReasons{std::vector<std::string>(1, std::move(reason))}) {}
+  Status(const Status& other) : code_(other.code_), reasons_(other.reasons_), plugin_(other.plugin_) {
+    if (reasons_ != nullptr) ++reasons_->holders;
+  }
+  Status(Status&& other) noexcept : code_(other.code_), reasons_(other.reasons_), plugin_(other.plugin_) {
+    other.reasons_ = nullptr;
+  }
+  Status& operator=(const Status& other) {
+    if (this != &other) {
+      if (other.reasons_ != nullptr) ++other.reasons_->holders;
+      Release();
+      code_ = other.code_;
+      reasons_ = other.reasons_;
+      plugin_ = other.plugin_;
+    }
+    return *this;
+  }
+  Status& operator=(Status&& other) noexcept {
+    if (this != &other) {
+      Release();
+      code_ = other.code_;
+      reasons_ = other.reasons_;
+      plugin_ = other.plugin_;
+      other.reasons_ = nullptr;
+    }
+    return *this;
+  }
+  ~Status() { Release(); }
 
   static Status Success() { return Status(); }
   static Status Error(std::string message) { return Status(Code::kError, std::move(message)); }
 
   Code code() const { return code_; }
-  const std::vector<std::string>& reasons() const { return reasons_ ? *reasons_ : EmptyReasons(); }
+  const std::vector<std::string>& reasons() const { return reasons_ ? reasons_->list : EmptyReasons(); }
   // The plugin that produced this status ("failed plugin" upstream); empty when synthesised.
   const std::string& plugin() const { return plugin_ ? *plugin_ : EmptyName(); }
   Status& WithPlugin(std::string_view plugin) {
@@ -78,12 +108,20 @@ class Status {
   }
 
  private:
+  struct SharedReasons {
+    std::vector<std::string> list;  // never changed once shared
+    uint32_t holders = 1;
+  };
+  void Release() {
+    if (reasons_ != nullptr && --reasons_->holders == 0) delete reasons_;
+    reasons_ = nullptr;
+  }
   static const std::vector<std::string>& EmptyReasons();
   static const std::string& EmptyName();
 
   Code code_ = Code::kSuccess;
-  std::shared_ptr<const std::vector<std::string>> reasons_;  // null: no reasons
-  const std::string* plugin_ = nullptr;                      // interned; null: none
+  SharedReasons* reasons_ = nullptr;     // null: no reasons
+  const std::string* plugin_ = nullptr;  // interned; null: none
 };
 
 }  // namespace schedcheck::reference

@@ -113,7 +113,7 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(const CycleState& state_in, c
   const FrameworkRunner& fw = *handle_.framework;
   // Same outcome as below with nothing to remove, without copying the node and the state.
   // One shared status for every node without victims (copies share it).
-  static const Status* const no_victims = new Status(Code::kUnschedulableAndUnresolvable, std::string(kNoVictims));
+  static thread_local const Status* const no_victims = new Status(Code::kUnschedulableAndUnresolvable, std::string(kNoVictims));
   if (node_in.lowest_pod_priority() >= pod.priority) return {*no_victims, {}, 0};
   std::unique_ptr<CycleState> state = state_in.Clone();
   std::unique_ptr<NodeInfo> node = node_in.Clone();
