@@ -340,26 +340,7 @@ bool Assign(WireCursor c, NodeStatus* m) {
   return true;
 }
 
-bool Assign(WireCursor c, Node* m) {
-  SeenFields seen;
-  const bool ok = ForEachField(c, [&](uint32_t tag, WireCursor& c) {
-    switch (tag) {
-      case LenTag(1): return seen.Add(1) && ReadString(c, m->mutable_api_version());
-      case LenTag(2): return seen.Add(2) && ReadString(c, m->mutable_kind());
-      case LenTag(3): return seen.First(3) && ReadMessage(c, m->mutable_metadata());
-      case LenTag(4): return seen.First(4) && ReadMessage(c, m->mutable_spec());
-      case LenTag(5): return seen.First(5) && ReadMessage(c, m->mutable_status());
-      default: return false;
-    }
-  });
-  if (!ok) return false;
-  if (!seen.Has(1)) m->clear_api_version();
-  if (!seen.Has(2)) m->clear_kind();
-  if (!seen.Has(3)) m->clear_metadata();
-  if (!seen.Has(4)) m->clear_spec();
-  if (!seen.Has(5)) m->clear_status();
-  return true;
-}
+bool Assign(WireCursor c, Node* m) { return AssignApiObject(c, m); }
 
 // --- Namespace, PriorityClass, PodDisruptionBudget --------------------------------------------
 
@@ -442,25 +423,6 @@ bool Assign(WireCursor c, PodDisruptionBudgetStatus* m) {
   return true;
 }
 
-bool Assign(WireCursor c, PodDisruptionBudget* m) {
-  SeenFields seen;
-  const bool ok = ForEachField(c, [&](uint32_t tag, WireCursor& c) {
-    switch (tag) {
-      case LenTag(1): return seen.Add(1) && ReadString(c, m->mutable_api_version());
-      case LenTag(2): return seen.Add(2) && ReadString(c, m->mutable_kind());
-      case LenTag(3): return seen.First(3) && ReadMessage(c, m->mutable_metadata());
-      case LenTag(4): return seen.First(4) && ReadMessage(c, m->mutable_spec());
-      case LenTag(5): return seen.First(5) && ReadMessage(c, m->mutable_status());
-      default: return false;
-    }
-  });
-  if (!ok) return false;
-  if (!seen.Has(1)) m->clear_api_version();
-  if (!seen.Has(2)) m->clear_kind();
-  if (!seen.Has(3)) m->clear_metadata();
-  if (!seen.Has(4)) m->clear_spec();
-  if (!seen.Has(5)) m->clear_status();
-  return true;
-}
+bool Assign(WireCursor c, PodDisruptionBudget* m) { return AssignApiObject(c, m); }
 
 }  // namespace schedcheck::trace::wire
