@@ -16,16 +16,16 @@ CompiledNodeSelectorTerm::CompiledNodeSelectorTerm(const k8s::NodeSelectorTerm& 
   if (term.match_expressions().empty() && term.match_fields().empty()) never_ = true;
   for (const auto& req : term.match_expressions()) {
     const std::string& op = req.operator_();
-    Expression e{Op::kIn, InternLabel(req.key()), {}, 0};
+    Expression e{Numeric::kNone, LabelSetOp::kIn, InternLabel(req.key()), {}, 0};
     if (op == "In" || op == "NotIn") {
-      e.op = op == "In" ? Op::kIn : Op::kNotIn;
+      e.set_op = op == "In" ? LabelSetOp::kIn : LabelSetOp::kNotIn;
       if (req.values().empty()) never_ = true;  // both need at least one value
       for (const std::string& v : req.values()) e.values.push_back(InternLabel(v));
     } else if (op == "Exists" || op == "DoesNotExist") {
-      e.op = op == "Exists" ? Op::kExists : Op::kDoesNotExist;
+      e.set_op = op == "Exists" ? LabelSetOp::kExists : LabelSetOp::kDoesNotExist;
       if (!req.values().empty()) never_ = true;  // both must have no values
     } else if (op == "Gt" || op == "Lt") {
-      e.op = op == "Gt" ? Op::kGt : Op::kLt;
+      e.numeric = op == "Gt" ? Numeric::kGt : Numeric::kLt;
       if (req.values_size() != 1 || !ParseNodeSelectorInt(req.values(0), &e.bound)) never_ = true;
     } else {
       never_ = true;  // unknown operator
@@ -47,28 +47,13 @@ bool CompiledNodeSelectorTerm::Matches(const Node& node) const {
   if (never_) return false;
   for (const Expression& e : expressions_) {
     const LabelId value = node.label_ids.Get(e.key);
-    const bool present = value != kNoLabel;
-    switch (e.op) {
-      case Op::kIn:
-        if (!present || std::find(e.values.begin(), e.values.end(), value) == e.values.end()) return false;
-        break;
-      case Op::kNotIn:
-        if (present && std::find(e.values.begin(), e.values.end(), value) != e.values.end()) return false;
-        break;
-      case Op::kExists:
-        if (!present) return false;
-        break;
-      case Op::kDoesNotExist:
-        if (present) return false;
-        break;
-      case Op::kGt:
-      case Op::kLt: {
-        int64_t have = 0;
-        if (!present || !ParseNodeSelectorInt(LabelText(value), &have)) return false;
-        if (e.op == Op::kGt ? !(have > e.bound) : !(have < e.bound)) return false;
-        break;
-      }
+    if (e.numeric == Numeric::kNone) {
+      if (!LabelSetOpHolds(e.set_op, value, e.values)) return false;
+      continue;
     }
+    int64_t have = 0;
+    if (value == kNoLabel || !ParseNodeSelectorInt(LabelText(value), &have)) return false;
+    if (e.numeric == Numeric::kGt ? !(have > e.bound) : !(have < e.bound)) return false;
   }
   for (const NameField& f : fields_) {
     const bool equal = node.name() == f.name;

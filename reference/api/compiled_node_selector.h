@@ -24,9 +24,10 @@ class CompiledNodeSelectorTerm {
   bool Matches(const Node& node) const;
 
  private:
-  enum class Op { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
+  enum class Numeric { kNone, kGt, kLt };
   struct Expression {
-    Op op;
+    Numeric numeric;     // Gt / Lt against `bound`; kNone: `set_op` over `values`
+    LabelSetOp set_op;
     LabelId key;
     std::vector<LabelId> values;  // In / NotIn
     int64_t bound = 0;            // Gt / Lt

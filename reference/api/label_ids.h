@@ -5,6 +5,7 @@
 #ifndef SCHEDCHECK_REFERENCE_API_LABEL_IDS_H_
 #define SCHEDCHECK_REFERENCE_API_LABEL_IDS_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -59,6 +60,26 @@ class LabelIds {
   std::array<Pair, kInline> inline_{};
   std::vector<Pair> spilled_;  // all the pairs, when there are more than kInline
 };
+
+// The set-based operators of label and node selector requirements.
+enum class LabelSetOp : uint8_t { kIn, kNotIn, kExists, kDoesNotExist };
+
+// Whether a label whose interned value is `value` (kNoLabel: the key is absent) satisfies `op`
+// over `values` (In / NotIn: few, so a linear scan).
+inline bool LabelSetOpHolds(LabelSetOp op, LabelId value, const std::vector<LabelId>& values) {
+  const bool present = value != kNoLabel;
+  switch (op) {
+    case LabelSetOp::kIn:
+      return present && std::find(values.begin(), values.end(), value) != values.end();
+    case LabelSetOp::kNotIn:
+      return !present || std::find(values.begin(), values.end(), value) == values.end();
+    case LabelSetOp::kExists:
+      return present;
+    case LabelSetOp::kDoesNotExist:
+      return !present;
+  }
+  return false;
+}
 
 }  // namespace schedcheck::reference
 

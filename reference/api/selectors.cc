@@ -53,16 +53,16 @@ CompiledLabelSelector::CompiledLabelSelector(const k8s::LabelSelector& selector)
   matches_nothing_ = false;
   requirements_.reserve(selector.match_labels().size() + selector.match_expressions().size());
   for (const auto& [key, value] : selector.match_labels()) {
-    requirements_.push_back({InternLabel(key), Op::kIn, {InternLabel(value)}});
+    requirements_.push_back({InternLabel(key), LabelSetOp::kIn, {InternLabel(value)}});
   }
   for (const auto& req : selector.match_expressions()) {
     Requirement r;
     r.key = InternLabel(req.key());
     const std::string& op = req.operator_();
-    r.op = op == "In"       ? Op::kIn
-           : op == "NotIn"  ? Op::kNotIn
-           : op == "Exists" ? Op::kExists
-                            : Op::kDoesNotExist;  // the only operator left after validation
+    r.op = op == "In"       ? LabelSetOp::kIn
+           : op == "NotIn"  ? LabelSetOp::kNotIn
+           : op == "Exists" ? LabelSetOp::kExists
+                            : LabelSetOp::kDoesNotExist;  // the only operator left after validation
     for (const std::string& v : req.values()) r.values.push_back(InternLabel(v));
     requirements_.push_back(std::move(r));
   }
@@ -71,26 +71,7 @@ CompiledLabelSelector::CompiledLabelSelector(const k8s::LabelSelector& selector)
 bool CompiledLabelSelector::Matches(const LabelIds& labels) const {
   if (matches_nothing_) return false;
   for (const Requirement& r : requirements_) {
-    LabelId value = labels.Get(r.key);
-    bool present = value != kNoLabel;
-    switch (r.op) {
-      case Op::kIn:
-        if (!present || std::find(r.values.begin(), r.values.end(), value) == r.values.end()) {
-          return false;
-        }
-        break;
-      case Op::kNotIn:
-        if (present && std::find(r.values.begin(), r.values.end(), value) != r.values.end()) {
-          return false;
-        }
-        break;
-      case Op::kExists:
-        if (!present) return false;
-        break;
-      case Op::kDoesNotExist:
-        if (present) return false;
-        break;
-    }
+    if (!LabelSetOpHolds(r.op, labels.Get(r.key), r.values)) return false;
   }
   return true;
 }

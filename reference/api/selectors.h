@@ -37,11 +37,10 @@ class CompiledLabelSelector {
   bool Matches(const LabelIds& labels) const;
 
  private:
-  enum class Op : uint8_t { kIn, kNotIn, kExists, kDoesNotExist };
   struct Requirement {
     LabelId key = kNoLabel;
-    Op op = Op::kExists;
-    std::vector<LabelId> values;  // In / NotIn: few, so a linear scan
+    LabelSetOp op = LabelSetOp::kExists;
+    std::vector<LabelId> values;  // In / NotIn
   };
 
   bool matches_nothing_ = true;

@@ -122,30 +122,6 @@ AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, con
   return CalculateResourceAllocatableRequest(node, pod, resource, ClassifyResource(resource), use_requested);
 }
 
-AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
-                                                       std::string_view resource, ResourceKind kind,
-                                                       bool use_requested) {
-  if (kind == ResourceKind::kUnclassified) kind = ClassifyResource(resource);
-  const Resource& node_requested = use_requested ? node.requested() : node.non_zero_requested();
-  const Resource& alloc = node.allocatable();
-  switch (kind) {
-    case ResourceKind::kCpu:
-      return {alloc.milli_cpu, node_requested.milli_cpu + (use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu)};
-    case ResourceKind::kMemory:
-      return {alloc.memory, node_requested.memory + (use_requested ? pod.requests.memory : pod.non_zero_memory)};
-    case ResourceKind::kEphemeralStorage:
-      return {alloc.ephemeral_storage, node.requested().ephemeral_storage + pod.requests.ephemeral_storage};
-    case ResourceKind::kScalar: {
-      // A scalar resource the pod does not ask for is left out of the node's score.
-      int64_t pod_request = pod.requests.Scalar(resource);
-      if (pod_request == 0) return {};
-      return {alloc.Scalar(resource), node.requested().Scalar(resource) + pod_request};
-    }
-    default:
-      return {};  // e.g. "pods": never part of a pod's request vector
-  }
-}
-
 Status ScoreResourceAllocation(const NodeInfo& node, const Pod& pod,
                                const std::vector<ResourceSpec>& resources, bool use_requested,
                                const ResourceScorer& scorer, int64_t* score) {

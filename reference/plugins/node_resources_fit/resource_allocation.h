@@ -84,9 +84,32 @@ struct AllocatableRequest {
 AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
                                                        std::string_view resource,
                                                        bool use_requested);
-AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
-                                                       std::string_view resource, ResourceKind kind,
-                                                       bool use_requested);
+// The same with the resource classified beforehand; inline, as batch scoring calls it for every
+// node and resource.
+inline AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
+                                                              std::string_view resource, ResourceKind kind,
+                                                              bool use_requested) {
+  if (kind == ResourceKind::kUnclassified) kind = ClassifyResource(resource);
+  const Resource& node_requested = use_requested ? node.requested() : node.non_zero_requested();
+  const Resource& alloc = node.allocatable();
+  switch (kind) {
+    case ResourceKind::kCpu:
+      return {alloc.milli_cpu, node_requested.milli_cpu + (use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu)};
+    case ResourceKind::kMemory:
+      return {alloc.memory, node_requested.memory + (use_requested ? pod.requests.memory : pod.non_zero_memory)};
+    case ResourceKind::kEphemeralStorage:
+      return {alloc.ephemeral_storage, node.requested().ephemeral_storage + pod.requests.ephemeral_storage};
+    case ResourceKind::kScalar: {
+      // A scalar resource the pod does not ask for is left out of the node's score.
+      int64_t pod_request = pod.requests.Scalar(resource);
+      if (pod_request == 0) return {};
+      return {alloc.Scalar(resource), node.requested().Scalar(resource) + pod_request};
+    }
+    default:
+      return {};  // e.g. "pods": never part of a pod's request vector
+  }
+}
+
 
 // Σ per_resource(requested_r, allocatable_r)·w_r / Σ w_r over the resources the node has
 // (allocatable > 0), integer division: the shape LeastAllocated and MostAllocated share. Inline so
@@ -101,20 +124,6 @@ int64_t WeightedAverageScore(const std::vector<ResourceSpec>& resources, std::sp
     weight_sum += resources[i].weight;
   }
   return weight_sum == 0 ? 0 : node_score / weight_sum;
-}
-
-// CalculateResourceAllocatableRequest with cpu and memory (every default configuration) inline.
-inline AllocatableRequest AllocatableRequestOf(const NodeInfo& node, const Pod& pod, const ResourceSpec& spec,
-                                               bool use_requested) {
-  if (spec.kind == ResourceKind::kCpu) {
-    const Resource& used = use_requested ? node.requested() : node.non_zero_requested();
-    return {node.allocatable().milli_cpu, used.milli_cpu + (use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu)};
-  }
-  if (spec.kind == ResourceKind::kMemory) {
-    const Resource& used = use_requested ? node.requested() : node.non_zero_requested();
-    return {node.allocatable().memory, used.memory + (use_requested ? pod.requests.memory : pod.non_zero_memory)};
-  }
-  return CalculateResourceAllocatableRequest(node, pod, spec.name, spec.kind, use_requested);
 }
 
 // resourceAllocationScorer.score: builds the per-resource vectors and applies `scorer`.
@@ -154,7 +163,8 @@ Status ScoreResourceAllocationOnNodes(NodeBatch nodes, const Pod& pod, const std
     const NodeInfo& node = *nodes[i];
     if (node.node() == nullptr) return Status::Error("node not found");
     for (size_t k = 0; k < r; ++k) {
-      const AllocatableRequest ar = AllocatableRequestOf(node, pod, resources[k], use_requested);
+      const AllocatableRequest ar =
+          CalculateResourceAllocatableRequest(node, pod, resources[k].name, resources[k].kind, use_requested);
       allocatable[k] = ar.allocatable;
       requested[k] = ar.allocatable == 0 ? 0 : ar.requested;
     }
