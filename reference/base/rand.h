@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "reference/base/divisibility.h"
+
 namespace schedcheck {
 
 class Rand {
@@ -25,6 +27,14 @@ class Rand {
       v = Next();
     } while (v > UINT64_MAX - n && v >= UINT64_MAX - UINT64_MAX % n);
     return v % n;
+  }
+  // Uniform(n) == 0, drawing exactly as Uniform does, with the remainder test done by `table`.
+  bool UniformIsZero(uint64_t n, DivisibilityTable& table) {
+    uint64_t v;
+    do {
+      v = Next();
+    } while (v > UINT64_MAX - n && v >= UINT64_MAX - UINT64_MAX % n);
+    return table.Divides(v, n);
   }
 
  private:

@@ -4,6 +4,8 @@ namespace schedcheck::reference {
 
 void Snapshot::Reset(std::vector<std::shared_ptr<const NodeInfo>> ordered) {
   owned_ = std::move(ordered);
+  epoch_ = NextGeneration();
+  changed_.clear();
   list_.clear();
   index_.clear();
   for (size_t i = 0; i < owned_.size(); ++i) {
@@ -31,6 +33,12 @@ bool Snapshot::Replace(std::shared_ptr<const NodeInfo> info) {
                           info->pods_with_required_anti_affinity().empty();
   list_[it->second] = info.get();
   owned_[it->second] = std::move(info);
+  if (changed_.size() >= 4 * list_.size() + 1024) {
+    epoch_ = NextGeneration();
+    changed_.clear();
+  } else {
+    changed_.push_back(static_cast<uint32_t>(it->second));
+  }
   if (lists_change) {
     RebuildAffinityLists();
   } else {
@@ -51,6 +59,12 @@ void Snapshot::RebuildAffinityLists() {
     if (!info->pods_with_affinity().empty()) with_affinity_.push_back(info);
     if (!info->pods_with_required_anti_affinity().empty()) with_required_anti_affinity_.push_back(info);
   }
+}
+
+bool Snapshot::ChangedSince(Version since, std::span<const uint32_t>* positions) const {
+  if (since.epoch != epoch_ || since.changes > changed_.size()) return false;
+  *positions = std::span<const uint32_t>(changed_).subspan(since.changes);
+  return true;
 }
 
 const NodeInfo* Snapshot::Get(std::string_view name) const {

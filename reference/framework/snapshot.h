@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,18 @@ class Snapshot {
   // Returns false when the node is not in the snapshot.
   bool Replace(std::shared_ptr<const NodeInfo> info);
 
+  // Where the snapshot stands in its change log: an epoch (globally unique, new at every Reset)
+  // and the number of Replace calls since. Callers that keep per-node results across cycles
+  // remember it and later ask ChangedSince for the positions to redo.
+  struct Version {
+    int64_t epoch = -1;
+    size_t changes = 0;
+  };
+  Version version() const { return {epoch_, changed_.size()}; }
+  // The positions in node_infos() replaced since `since` (a position may repeat), or false when
+  // `since` comes from another epoch: another snapshot, or this one before a Reset.
+  bool ChangedSince(Version since, std::span<const uint32_t>* positions) const;
+
   const std::vector<const NodeInfo*>& node_infos() const { return list_; }
   const std::vector<const NodeInfo*>& have_pods_with_affinity() const { return with_affinity_; }
   const std::vector<const NodeInfo*>& have_pods_with_required_anti_affinity() const {
@@ -38,6 +51,11 @@ class Snapshot {
 
  private:
   void RebuildAffinityLists();
+
+  // The change log: every snapshot starts its own epoch; the log restarts one when it grows far
+  // beyond the node count (callers then redo every node once).
+  int64_t epoch_ = NextGeneration();
+  std::vector<uint32_t> changed_;
 
   std::vector<std::shared_ptr<const NodeInfo>> owned_;
   std::vector<const NodeInfo*> list_;

@@ -65,18 +65,18 @@ int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_perc
 Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
                                               const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
                                               std::set<std::string>* unschedulable_plugins,
-                                              std::vector<const NodeInfo*>* feasible) {
+                                              FeasibleNodes* feasible) {
   const int64_t n = static_cast<int64_t>(nodes.size());
   const int64_t num_to_find = NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
   if (!fw.HasFilterPlugins()) {
-    for (int64_t i = 0; i < num_to_find; ++i) feasible->push_back(nodes[(next_start_node_index_ + i) % n]);
+    for (int64_t i = 0; i < num_to_find; ++i) feasible->Add(nodes[(next_start_node_index_ + i) % n]);
     return Status();
   }
   if (n == 0) return Status();
   const std::string* last_plugin = nullptr;  // plugin names are interned: compare addresses
   auto record = [&](const NodeInfo* node, Status s) {
     if (s.IsSuccess()) {
-      feasible->push_back(node);
+      feasible->Add(node);
       return;
     }
     if (&s.plugin() != last_plugin) unschedulable_plugins->insert(s.plugin());
@@ -135,7 +135,7 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
         if (batch_rejected) {
           record(node, std::move(filter_batch_rejected_[next_rejected++].status));
         } else {
-          feasible->push_back(node);
+          feasible->Add(node);
         }
         continue;
       }
@@ -165,8 +165,9 @@ void PodScheduler::MoveRejectedInto(NodeToStatus* out) {
   rejected_.clear();
 }
 
-std::string PodScheduler::SelectHost(const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
+std::string PodScheduler::SelectHost(const Snapshot& snapshot, const FeasibleNodes& feasible,
                                      const std::vector<int64_t>& totals, TieSet* ties) {
+  const std::vector<const NodeInfo*>& nodes = feasible.nodes;
   // Reservoir sampling over the maximum, as v1.27 selectHost: each tied node ends up chosen with
   // equal probability; the generator is ours and seeded.
   int64_t max_score = totals[0];
@@ -179,7 +180,7 @@ std::string PodScheduler::SelectHost(const Snapshot& snapshot, const std::vector
       count = 1;
     } else if (totals[i] == max_score) {
       ++count;
-      if (rng_.Uniform(count) == 0) selected = i;
+      if (rng_.UniformIsZero(count, divisibility_)) selected = i;
     }
   }
   // Every top-scoring node in name order: mark name ranks, then read the marks in rank order
@@ -190,9 +191,8 @@ std::string PodScheduler::SelectHost(const Snapshot& snapshot, const std::vector
   is_top_by_rank_.assign(names.size(), 0);
   bool ranks_valid = true;
   for (size_t i = 0; i < totals.size() && ranks_valid; ++i) {
-    if (i + 8 < totals.size()) __builtin_prefetch(nodes[i + 8]);  // the rank is on the first cache line
     if (totals[i] != max_score) continue;
-    const uint32_t rank = nodes[i]->name_rank();
+    const uint32_t rank = feasible.ranks[i];
     ranks_valid = rank < names.size() && !is_top_by_rank_[rank];
     if (ranks_valid) is_top_by_rank_[rank] = 1;
   }
@@ -240,7 +240,7 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
   }
 
   // Reused across cycles: thousands of feasible nodes would otherwise regrow it every cycle.
-  std::vector<const NodeInfo*>& feasible = feasible_;
+  FeasibleNodes& feasible = feasible_;
   feasible.clear();
   rejected_.clear();
   std::set<std::string>& unschedulable_plugins = result.diagnosis.unschedulable_plugins;
@@ -289,7 +289,7 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
   }
 
   if (record_details_) {
-    for (const NodeInfo* n : feasible) result.feasible.push_back(n->name());
+    for (const NodeInfo* n : feasible.nodes) result.feasible.push_back(n->name());
   }
   result.feasible_count = static_cast<int>(feasible.size());
   result.evaluated_nodes = static_cast<int>(feasible.size() + rejected_count);
@@ -307,8 +307,8 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
   }
   if (feasible.size() == 1) {
     result.kind = ScheduleResult::Kind::kScheduled;
-    result.node = feasible[0]->name();
-    const uint32_t rank = feasible[0]->name_rank();
+    result.node = feasible.nodes[0]->name();
+    const uint32_t rank = feasible.ranks[0];
     const auto& names = snapshot.names_by_rank();
     result.ties = rank < names->size() && (*names)[rank] == result.node
                       ? TieSet(names, {rank})
@@ -319,13 +319,13 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
   if (!fw.HasScorePlugins()) {
     table_.totals.assign(feasible.size(), 1);
     if (record_details_) {
-      for (const NodeInfo* n : feasible) result.scores.push_back({n->name(), {}, 1});
+      for (const NodeInfo* n : feasible.nodes) result.scores.push_back({n->name(), {}, 1});
     }
   } else {
-    Status ps = fw.RunPreScorePlugins(state, pod, feasible);
+    Status ps = fw.RunPreScorePlugins(state, pod, feasible.nodes);
     if (ps.IsSuccess()) {
-      ps = record_details_ ? fw.RunScorePlugins(state, pod, feasible, &result.scores)
-                           : fw.RunScorePlugins(state, pod, feasible, &table_);
+      ps = record_details_ ? fw.RunScorePlugins(state, pod, feasible.nodes, &result.scores)
+                           : fw.RunScorePlugins(state, pod, feasible.nodes, &table_);
     }
     if (!ps.IsSuccess()) {
       result.error_status = ps;

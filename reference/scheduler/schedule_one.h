@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/base/divisibility.h"
 #include "reference/base/rand.h"
 #include "reference/runtime/framework.h"
 #include "reference/scheduler/tie_set.h"
@@ -70,29 +71,46 @@ class PodScheduler {
   size_t next_start_node_index() const { return next_start_node_index_; }
 
  private:
+  // The nodes that passed the filters, with their name ranks read while the filters had the
+  // NodeInfos in cache (host selection marks the ranks of thousands of tied nodes).
+  struct FeasibleNodes {
+    std::vector<const NodeInfo*> nodes;
+    std::vector<uint32_t> ranks;
+    void Add(const NodeInfo* node) {
+      nodes.push_back(node);
+      ranks.push_back(node->name_rank());
+    }
+    size_t size() const { return nodes.size(); }
+    bool empty() const { return nodes.empty(); }
+    void clear() {
+      nodes.clear();
+      ranks.clear();
+    }
+  };
+
   // Evaluates nodes[(start + i) % n] in order, stopping after `num_to_find` feasible ones.
   // REQUIRES: `nodes` belong to `snapshot`.
   // Rejected nodes go to rejected_ (cheap: status copies share their reasons), their plugins to
   // `unschedulable_plugins`.
   Status FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
                                   const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
-                                  std::set<std::string>* unschedulable_plugins,
-                                  std::vector<const NodeInfo*>* feasible);
+                                  std::set<std::string>* unschedulable_plugins, FeasibleNodes* feasible);
   // Empties rejected_ into a node-name → status map.
   void MoveRejectedInto(NodeToStatus* out);
   // Reservoir sampling over the top total; fills `ties` with every top-scoring node.
-  std::string SelectHost(const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
+  std::string SelectHost(const Snapshot& snapshot, const FeasibleNodes& feasible,
                          const std::vector<int64_t>& totals, TieSet* ties);
 
   size_t next_start_node_index_ = 0;
   Rand rng_;
+  DivisibilityTable divisibility_;  // SelectHost's remainder tests, one per tied node
   int32_t percentage_;
   bool record_details_ = true;
   ScoreTable table_;                  // reused across cycles
   std::vector<uint8_t> is_top_by_rank_;  // SelectHost's scratch, reused across cycles
   std::vector<std::pair<const NodeInfo*, Status>> rejected_;  // this cycle's rejected nodes
-  std::vector<const NodeInfo*> feasible_;
-  std::vector<uint8_t> nominated_by_rank_;                     // FindNodesThatPassFilters' scratch                      // this cycle's feasible nodes
+  FeasibleNodes feasible_;                                     // this cycle's feasible nodes
+  std::vector<uint8_t> nominated_by_rank_;                     // FindNodesThatPassFilters' scratch
   std::vector<const NodeInfo*> filter_batch_;                  // FindNodesThatPassFilters' scratch
   std::vector<BatchRejection> filter_batch_rejected_;          // the same
 };

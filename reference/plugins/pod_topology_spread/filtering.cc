@@ -11,6 +11,8 @@
 #include <utility>
 
 #include "reference/api/id_map.h"
+#include "reference/plugins/pod_topology_spread/domain_counts.h"
+#include "reference/plugins/pod_topology_spread/match_count_cache.h"
 #include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 
 namespace schedcheck::reference {
@@ -116,12 +118,51 @@ Result<PreFilterState*> ReadPreFilterState(const CycleState& state) {
   return s;
 }
 
-// One node's contribution to a key's count (PreFilter).
-struct NodeCount {
-  int key = 0;  // index into PreFilterState::keys
-  LabelId value = kNoLabel;
-  int count = 0;
-};
+// Length-prefixed, so that concatenated texts cannot run into each other.
+void AppendText(std::string& key, std::string_view text) {
+  key += std::to_string(text.size());
+  key += ':';
+  key += text;
+}
+
+// What a node's part in PreFilter's sums depends on besides the node itself: per constraint its
+// selector and namespace, topology key and inclusion policies; the pod's nodeSelector and
+// required node affinity when a constraint honors node affinity; its tolerations when one
+// honors taints.
+std::string PreFilterCycleKey(const Pod& pod, const std::vector<SpreadConstraint>& cs) {
+  std::string key;
+  bool honor_affinity = false, honor_taints = false;
+  for (const SpreadConstraint& c : cs) {
+    key += pod_topology_spread::SelectorCacheKey(c.selector, pod.namespace_id);
+    key += std::to_string(c.topology_key_id);
+    key += c.honor_node_affinity ? 'A' : '-';
+    key += c.honor_node_taints ? 'T' : '-';
+    honor_affinity |= c.honor_node_affinity;
+    honor_taints |= c.honor_node_taints;
+  }
+  const k8s::PodSpec& spec = pod.obj.spec();
+  if (honor_affinity) {
+    std::vector<std::pair<std::string, std::string>> selector(spec.node_selector().begin(), spec.node_selector().end());
+    std::sort(selector.begin(), selector.end());
+    key += 'S' + std::to_string(selector.size());
+    for (const auto& [k, v] : selector) {
+      AppendText(key, k);
+      AppendText(key, v);
+    }
+    // Node selector terms hold no map fields, so their encoding is one per content.
+    const bool has_required = spec.has_affinity() && spec.affinity().has_node_affinity() &&
+                              spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution();
+    key += has_required ? 'R' : '-';
+    if (has_required) {
+      AppendText(key, spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution().SerializeAsString());
+    }
+  }
+  if (honor_taints) {
+    key += 'T' + std::to_string(spec.tolerations_size());
+    for (const k8s::Toleration& t : spec.tolerations()) AppendText(key, t.SerializeAsString());
+  }
+  return key;
+}
 
 }  // namespace
 
@@ -150,41 +191,29 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, PreFilter
   const RequiredNodeAffinity node_affinity(pod);
   std::vector<std::shared_ptr<pod_topology_spread::MatchCountCache::Counts>> match_counts;
   for (const SpreadConstraint& c : cs) match_counts.push_back(match_counts_.For(c.selector, pod.namespace_id));
-  std::vector<NodeCount> node_counts;
-  node_counts.reserve(cs.size());
-  const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
-  for (size_t k = 0; k < all_nodes.size(); ++k) {
-    if (k + kPrefetchAhead < all_nodes.size()) PrefetchNodeInfoHead(all_nodes[k + kPrefetchAhead]);
-    const NodeInfo* info = all_nodes[k];
-    const Node* node = info->node();
-    if (node == nullptr) continue;
-    // nodeLabelsMatchSpreadConstraints, with the label values kept per node across cycles.
+  // One node's part, as a full pass over the nodes computes it: nothing unless the node carries
+  // every constraint's key; per key, the count of the last constraint naming it that the node's
+  // inclusion policies admit.
+  auto contribute = [&](const NodeInfo& info, std::span<pod_topology_spread::NodeContribution> out) {
+    const Node& node = *info.node();
     const bool has_every_key = std::all_of(cs.begin(), cs.end(), [&](const SpreadConstraint& c) {
-      return node_labels_.Value(*info, c.topology_key_id) != kNoLabel;
+      return node.label_ids.Has(c.topology_key_id);
     });
-    if (!has_every_key) continue;
-    // Per node, a later constraint with the same key replaces the earlier one's count.
-    node_counts.clear();
+    if (!has_every_key) return;
     for (size_t i = 0; i < cs.size(); ++i) {
       const SpreadConstraint& c = cs[i];
-      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, *node)) continue;
-      NodeCount nc{s->key_index[i], node_labels_.Value(*info, c.topology_key_id),
-                   match_counts[i]->Count(*info, c.selector, pod.namespace_id)};
-      auto same_key = std::find_if(node_counts.begin(), node_counts.end(),
-                                   [&](const NodeCount& o) { return o.key == nc.key; });
-      if (same_key == node_counts.end()) {
-        node_counts.push_back(nc);
-      } else {
-        *same_key = nc;
-      }
+      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, node)) continue;
+      out[s->key_index[i]] = {node.label_ids.Get(c.topology_key_id),
+                              match_counts[i]->Count(info, c.selector, pod.namespace_id)};
     }
-    for (const NodeCount& nc : node_counts) {
-      s->keys[nc.key].value_to_match_num[nc.value] += nc.count;
-    }
-  }
-  for (KeyCounts& k : s->keys) {
-    k.domains_num = static_cast<int>(k.value_to_match_num.size());
-    k.critical_paths.Fill(k.value_to_match_num);
+  };
+  pod_topology_spread::DomainCounts& domains = domain_counts_.For(PreFilterCycleKey(pod, cs));
+  domains.Sync(*handle_.snapshot, s->keys.size(), contribute);
+  for (size_t k = 0; k < s->keys.size(); ++k) {
+    KeyCounts& key = s->keys[k];
+    domains.Export(k, &key.value_to_match_num);
+    key.domains_num = static_cast<int>(key.value_to_match_num.size());
+    key.critical_paths.Fill(key.value_to_match_num);
   }
   state.Write(std::string(kPreFilterStateKey), std::move(s));
   return Status();

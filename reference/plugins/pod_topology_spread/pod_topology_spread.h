@@ -15,6 +15,7 @@
 #include "reference/framework/interface.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/pod_topology_spread/common.h"
+#include "reference/plugins/pod_topology_spread/domain_counts.h"
 #include "reference/plugins/pod_topology_spread/match_count_cache.h"
 
 namespace schedcheck::reference {
@@ -88,6 +89,8 @@ class PodTopologySpread final : public PreFilterPlugin,
   std::vector<k8s::TopologySpreadConstraint> default_constraints_;
   // Matching-pod counts of unchanged nodes, kept from earlier cycles (match_count_cache.h).
   pod_topology_spread::MatchCountCache match_counts_;
+  // PreFilter's per-domain sums, kept across cycles (domain_counts.h).
+  pod_topology_spread::DomainCountCache domain_counts_;
   // Nodes' topology label values, kept while a node is unchanged.
   pod_topology_spread::NodeLabelMemo node_labels_;
   bool system_defaulted_ = false;
