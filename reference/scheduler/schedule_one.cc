@@ -183,18 +183,19 @@ std::string PodScheduler::SelectHost(const Snapshot& snapshot, const FeasibleNod
       if (rng_.UniformIsZero(count, divisibility_)) selected = i;
     }
   }
-  // Every top-scoring node in name order: mark name ranks, then read the marks in rank order
+  // Every top-scoring node in name order: mark name ranks in a bitmap, which is then the tie set
   // (linear in the node count; no sort, no string compares).
   // Ranks come from the snapshot the nodes belong to; should a node carry a rank from elsewhere,
   // the tie set is built from its names instead (never an out-of-range mark).
   const std::vector<std::string>& names = *snapshot.names_by_rank();
-  is_top_by_rank_.assign(names.size(), 0);
+  std::vector<uint64_t> top_ranks((names.size() + 63) / 64, 0);
   bool ranks_valid = true;
   for (size_t i = 0; i < totals.size() && ranks_valid; ++i) {
     if (totals[i] != max_score) continue;
     const uint32_t rank = feasible.ranks[i];
-    ranks_valid = rank < names.size() && !is_top_by_rank_[rank];
-    if (ranks_valid) is_top_by_rank_[rank] = 1;
+    const uint64_t bit = uint64_t{1} << (rank % 64);
+    ranks_valid = rank < names.size() && (top_ranks[rank / 64] & bit) == 0;
+    if (ranks_valid) top_ranks[rank / 64] |= bit;
   }
   if (!ranks_valid) {
     std::vector<std::string> own;
@@ -205,12 +206,7 @@ std::string PodScheduler::SelectHost(const Snapshot& snapshot, const FeasibleNod
     *ties = TieSet::FromNames(std::move(own));
     return nodes[selected]->name();
   }
-  std::vector<uint32_t> ranks;
-  ranks.reserve(count);
-  for (uint32_t r = 0; r < is_top_by_rank_.size(); ++r) {
-    if (is_top_by_rank_[r]) ranks.push_back(r);
-  }
-  *ties = TieSet(snapshot.names_by_rank(), std::move(ranks));
+  *ties = TieSet(snapshot.names_by_rank(), std::move(top_ranks));
   return nodes[selected]->name();
 }
 
@@ -311,7 +307,7 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
     const uint32_t rank = feasible.ranks[0];
     const auto& names = snapshot.names_by_rank();
     result.ties = rank < names->size() && (*names)[rank] == result.node
-                      ? TieSet(names, {rank})
+                      ? TieSet::OfRank(names, rank)
                       : TieSet::FromNames({result.node});
     return result;
   }

@@ -107,7 +107,6 @@ class PodScheduler {
   int32_t percentage_;
   bool record_details_ = true;
   ScoreTable table_;                  // reused across cycles
-  std::vector<uint8_t> is_top_by_rank_;  // SelectHost's scratch, reused across cycles
   std::vector<std::pair<const NodeInfo*, Status>> rejected_;  // this cycle's rejected nodes
   FeasibleNodes feasible_;                                     // this cycle's feasible nodes
   std::vector<uint8_t> nominated_by_rank_;                     // FindNodesThatPassFilters' scratch

@@ -190,14 +190,13 @@ Status InterPodAffinity::Filter(const CycleState& state, const Pod& pod, const N
   const PreFilterState* s = interpodaffinity::ReadPreFilterState(state, &err);
   if (s == nullptr) return Status::Error(err);
   if (!interpodaffinity::SatisfyPodAffinity(*s, *node.node())) {
-    return Status(Code::kUnschedulableAndUnresolvable,
-                  std::string(kErrReasonAffinityRulesNotMatch));
+    return ConstantStatus<Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch>();
   }
   if (!interpodaffinity::SatisfyPodAntiAffinity(*s, *node.node())) {
-    return Status(Code::kUnschedulable, std::string(kErrReasonAntiAffinityRulesNotMatch));
+    return ConstantStatus<Code::kUnschedulable, kErrReasonAntiAffinityRulesNotMatch>();
   }
   if (!interpodaffinity::SatisfyExistingPodsAntiAffinity(*s, *node.node())) {
-    return Status(Code::kUnschedulable, std::string(kErrReasonExistingAntiAffinityRulesNotMatch));
+    return ConstantStatus<Code::kUnschedulable, kErrReasonExistingAntiAffinityRulesNotMatch>();
   }
   return Status();
 }

@@ -151,13 +151,13 @@ Status NodeAffinity::Filter(const CycleState& state, const Pod& pod, const NodeI
   if (node.node() == nullptr) return Status::Error("node not found");
   const Node& n = *node.node();
   if (added_required_ && !added_required_->Matches(n)) {
-    return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonEnforced));
+    return ConstantStatus<Code::kUnschedulableAndUnresolvable, kErrReasonEnforced>();
   }
   // Parse errors in the pod's terms are ignored: such a term simply matches nothing. Without
   // PreFilter state upstream recomputes the same requirement from the pod.
   const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
   const bool matches = s != nullptr ? s->required.Matches(n) : PodMatchesRequiredNodeAffinity(pod.obj, n.obj);
-  if (!matches) return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonPod));
+  if (!matches) return ConstantStatus<Code::kUnschedulableAndUnresolvable, kErrReasonPod>();
   return Status();
 }
 

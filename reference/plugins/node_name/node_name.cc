@@ -20,7 +20,7 @@ Status NodeName::Filter(const CycleState& state, const Pod& pod, const NodeInfo&
   (void)state;
   if (node.node() == nullptr) return Status::Error("node not found");
   if (!Fits(pod, node)) {
-    return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReason));
+    return ConstantStatus<Code::kUnschedulableAndUnresolvable, kErrReason>();
   }
   return Status();
 }

@@ -53,7 +53,7 @@ Status NodePorts::Filter(const CycleState& state, const Pod& pod, const NodeInfo
     return Status::Error("reading \"" + std::string(kPreFilterStateKey) +
                          "\" from cycleState: not found");
   }
-  if (!FitsPorts(s->ports, node)) return Status(Code::kUnschedulable, std::string(kErrReason));
+  if (!FitsPorts(s->ports, node)) return ConstantStatus<Code::kUnschedulable, kErrReason>();
   return Status();
 }
 
@@ -78,7 +78,7 @@ void NodePorts::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch n
   if (!claims_host_port) return;
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i]->used_ports().empty() || FitsPorts(s->ports, *nodes[i])) continue;
-    rejected->push_back({static_cast<uint32_t>(i), Status(Code::kUnschedulable, std::string(kErrReason))});
+    rejected->push_back({static_cast<uint32_t>(i), ConstantStatus<Code::kUnschedulable, kErrReason>()});
   }
 }
 

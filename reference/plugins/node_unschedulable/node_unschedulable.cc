@@ -29,7 +29,7 @@ Status NodeUnschedulable::Filter(const CycleState& state, const Pod& pod, const 
   if (TolerationsTolerateTaint(pod.obj.spec().tolerations(), unschedulable_taint)) {
     return Status();
   }
-  return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonUnschedulable));
+  return ConstantStatus<Code::kUnschedulableAndUnresolvable, kErrReasonUnschedulable>();
 }
 
 std::vector<ClusterEvent> NodeUnschedulable::EventsToRegister() const {

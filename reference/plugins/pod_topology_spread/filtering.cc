@@ -262,7 +262,7 @@ Status FilterWithState(const PreFilterState& st, const NodeInfo& info, pod_topol
     const SpreadConstraint& c = cs[i];
     LabelId value = labels.Value(info, c.topology_key_id);
     if (value == kNoLabel) {
-      return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonNodeLabelNotMatch));
+      return ConstantStatus<Code::kUnschedulableAndUnresolvable, kErrReasonNodeLabelNotMatch>();
     }
     const KeyCounts& k = st.keys[st.key_index[i]];
     int min_match = 0;
@@ -271,7 +271,7 @@ Status FilterWithState(const PreFilterState& st, const NodeInfo& info, pod_topol
     int match_num = count == nullptr ? 0 : *count;
     // Skew = existing matches in the node's domain + the pod itself - global minimum.
     if (match_num + st.self_match[i] - min_match > c.max_skew) {
-      return Status(Code::kUnschedulable, std::string(kErrReasonConstraintsNotMatch));
+      return ConstantStatus<Code::kUnschedulable, kErrReasonConstraintsNotMatch>();
     }
   }
   return Status();
