@@ -38,7 +38,7 @@ std::string Term(const std::string& values, const std::string& topology,
 
 // A contribution's amount at one pair (0 when the pair is absent).
 int64_t AmountAt(const Contribution& c, const std::string& key, const std::string& value) {
-  for (const Contribution::Entry& e : c.entries()) {
+  for (const Contribution::Entry& e : c) {
     if (e.key == InternLabel(key) && e.value == InternLabel(value)) return e.amount;
   }
   return 0;
@@ -83,7 +83,7 @@ TEST(ContributionCache, FollowsTheNodesPodsAndLabelsAsItsGenerationChanges) {
   const Contribution& moved = Get(*table, info, {&calls});
   EXPECT_EQ(AmountAt(moved, "zone", "z1"), 0);
   EXPECT_EQ(AmountAt(moved, "zone", "z2"), 1);
-  EXPECT_EQ(moved.entries().size(), 1u);
+  EXPECT_EQ(moved.size(), 1u);
   EXPECT_EQ(calls, 4);
 
   // Another key is another table: nothing computed under "app=a" is found there.
@@ -104,6 +104,23 @@ TEST(ContributionCache, TwoNodesAtOneRankDoNotShareAContribution) {
   EXPECT_EQ(AmountAt(Get(*cache.For("k"), first, {&calls}), "zone", "z1"), 1);
   EXPECT_EQ(AmountAt(Get(*cache.For("k"), second, {&calls}), "zone", "z1"), 0);
   EXPECT_EQ(AmountAt(Get(*cache.For("k"), first, {&calls}), "zone", "z1"), 1);
+}
+
+TEST(ContributionCache, HoldsManyPairsInOrder) {
+  Contribution c;
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 5; ++i) c.Add(InternLabel("zone"), InternLabel("z" + std::to_string(i)), i + 1);
+  }
+  ASSERT_EQ(c.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(c.begin()[i].value, InternLabel("z" + std::to_string(i)));
+    EXPECT_EQ(c.begin()[i].amount, 2 * (i + 1));
+  }
+  c.Clear();
+  EXPECT_EQ(c.size(), 0u);
+  c.Add(InternLabel("zone"), InternLabel("z9"), 1);
+  EXPECT_EQ(AmountAt(c, "zone", "z9"), 1);
+  EXPECT_EQ(AmountAt(c, "zone", "z0"), 0);
 }
 
 TEST(ContributionCache, KeepsPairsWhoseAmountsCancelOut) {
