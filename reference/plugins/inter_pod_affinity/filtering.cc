@@ -1,14 +1,18 @@
 // InterPodAffinity PreFilter, PreFilter extensions and Filter (upstream filtering.go, v1.27).
 #include <string>
 
+#include "reference/plugins/inter_pod_affinity/cache_keys.h"
+#include "reference/plugins/inter_pod_affinity/contribution_cache.h"
 #include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
 
 namespace schedcheck::reference {
 namespace interpodaffinity {
 namespace {
 
-// Adds `value` at (key, node[key]) when the node has the label.
-void Update(TopologyToMatchedTermCount& m, const Node& node, LabelId key, int64_t value) {
+// Adds `value` at (key, node[key]) when the node has the label. `Sink` is a
+// TopologyToMatchedTermCount, or a node's Contribution to one.
+template <typename Sink>
+void Update(Sink& m, const Node& node, LabelId key, int64_t value) {
   LabelId node_value = node.label_ids.Get(key);
   if (node_value != kNoLabel) m.Add(key, node_value, value);
 }
@@ -24,15 +28,16 @@ bool PodMatchesAllAffinityTerms(const std::vector<CompiledTerm>& terms, const Po
 }
 
 // updateWithAffinityTerms: one count per term, only when `pod` matches all of them.
-void UpdateWithAffinityTerms(TopologyToMatchedTermCount& m, const std::vector<CompiledTerm>& terms,
-                             const Pod& pod, const Node& node, int64_t value) {
+template <typename Sink>
+void UpdateWithAffinityTerms(Sink& m, const std::vector<CompiledTerm>& terms, const Pod& pod,
+                             const Node& node, int64_t value) {
   if (!PodMatchesAllAffinityTerms(terms, pod)) return;
   for (const CompiledTerm& t : terms) Update(m, node, t.topology_key(), value);
 }
 
 // updateWithAntiAffinityTerms for the incoming pod's terms: one count per matching term.
-void UpdateWithAntiAffinityTerms(TopologyToMatchedTermCount& m,
-                                 const std::vector<CompiledTerm>& terms, const Pod& pod,
+template <typename Sink>
+void UpdateWithAntiAffinityTerms(Sink& m, const std::vector<CompiledTerm>& terms, const Pod& pod,
                                  const Node& node, int64_t value) {
   for (const CompiledTerm& t : terms) {
     if (t.Matches(pod)) Update(m, node, t.topology_key(), value);
@@ -40,8 +45,8 @@ void UpdateWithAntiAffinityTerms(TopologyToMatchedTermCount& m,
 }
 
 // updateWithAntiAffinityTerms for an existing pod's terms against the incoming pod.
-void UpdateWithExistingAntiAffinityTerms(TopologyToMatchedTermCount& m,
-                                         const std::vector<AffinityTerm>& terms,
+template <typename Sink>
+void UpdateWithExistingAntiAffinityTerms(Sink& m, const std::vector<AffinityTerm>& terms,
                                          const Pod& incoming, const Labels& ns_labels,
                                          const Node& node, int64_t value, TopologyKeyIds& keys) {
   for (const AffinityTerm& t : terms) {
@@ -130,28 +135,44 @@ Status InterPodAffinity::PreFilter(CycleState& state, const Pod& pod, PreFilterR
   s->namespace_labels = NamespaceLabelsSnapshot(pod.ns());
   const PodInfo& incoming = *s->pod_info;
 
+  // Each node's matches are remembered across cycles (contribution_cache.h): only nodes that
+  // changed since are walked.
+  using interpodaffinity::Contribution;
   // Existing pods' required anti-affinity, matched with the incoming pod's namespace labels.
   interpodaffinity::TopologyKeyIds keys;
-  for (const NodeInfo* n : handle_.snapshot->have_pods_with_required_anti_affinity()) {
-    if (n->node() == nullptr) continue;
-    for (const PodInfoPtr& existing : n->pods_with_required_anti_affinity()) {
-      interpodaffinity::UpdateWithExistingAntiAffinityTerms(
-          s->existing_anti_affinity_counts, existing->required_anti_affinity_terms, pod,
-          s->namespace_labels, *n->node(), 1, keys);
-    }
-  }
+  interpodaffinity::AccumulateContributions(
+      handle_.snapshot->have_pods_with_required_anti_affinity(),
+      *existing_anti_affinity_cache_.For(interpodaffinity::IncomingPodKey(pod, s->namespace_labels)),
+      s->existing_anti_affinity_counts, [&](const NodeInfo& n, Contribution& c) {
+        for (const PodInfoPtr& existing : n.pods_with_required_anti_affinity()) {
+          interpodaffinity::UpdateWithExistingAntiAffinityTerms(
+              c, existing->required_anti_affinity_terms, pod, s->namespace_labels, *n.node(), 1,
+              keys);
+        }
+      });
   // The incoming pod's required terms against every pod on every node.
-  if (!s->affinity_terms->empty() || !s->anti_affinity_terms->empty()) {
-    for (const NodeInfo* n : handle_.snapshot->node_infos()) {
-      if (n->node() == nullptr) continue;
-      for (const PodInfoPtr& existing : n->pods()) {
-        interpodaffinity::UpdateWithAffinityTerms(s->affinity_counts, *s->affinity_terms,
-                                                  *existing->pod, *n->node(), 1);
-        interpodaffinity::UpdateWithAntiAffinityTerms(s->anti_affinity_counts,
-                                                      *s->anti_affinity_terms, *existing->pod,
-                                                      *n->node(), 1);
-      }
-    }
+  if (!s->affinity_terms->empty()) {
+    interpodaffinity::AccumulateContributions(
+        handle_.snapshot->node_infos(),
+        *affinity_cache_.For(interpodaffinity::RequiredTermsKey(incoming.required_affinity_terms)),
+        s->affinity_counts, [&](const NodeInfo& n, Contribution& c) {
+          for (const PodInfoPtr& existing : n.pods()) {
+            interpodaffinity::UpdateWithAffinityTerms(c, *s->affinity_terms, *existing->pod,
+                                                      *n.node(), 1);
+          }
+        });
+  }
+  if (!s->anti_affinity_terms->empty()) {
+    interpodaffinity::AccumulateContributions(
+        handle_.snapshot->node_infos(),
+        *anti_affinity_cache_.For(
+            interpodaffinity::RequiredTermsKey(incoming.required_anti_affinity_terms)),
+        s->anti_affinity_counts, [&](const NodeInfo& n, Contribution& c) {
+          for (const PodInfoPtr& existing : n.pods()) {
+            interpodaffinity::UpdateWithAntiAffinityTerms(c, *s->anti_affinity_terms,
+                                                          *existing->pod, *n.node(), 1);
+          }
+        });
   }
   if (s->existing_anti_affinity_counts.empty() && incoming.required_affinity_terms.empty() &&
       incoming.required_anti_affinity_terms.empty()) {

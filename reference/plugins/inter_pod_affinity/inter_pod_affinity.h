@@ -16,6 +16,7 @@
 #include "reference/framework/interface.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/inter_pod_affinity/compiled_term.h"
+#include "reference/plugins/inter_pod_affinity/contribution_cache.h"
 #include "reference/plugins/inter_pod_affinity/topology_counts.h"
 
 namespace schedcheck::reference {
@@ -128,6 +129,13 @@ class InterPodAffinity final : public PreFilterPlugin,
 
   InterPodAffinityArgs args_;
   const Handle& handle_;
+  // Nodes' contributions to PreFilter's counts and PreScore's scores, kept from earlier cycles
+  // for the nodes unchanged since (contribution_cache.h). One cache per aggregate: their keys
+  // name different things.
+  interpodaffinity::ContributionCache existing_anti_affinity_cache_;
+  interpodaffinity::ContributionCache affinity_cache_;
+  interpodaffinity::ContributionCache anti_affinity_cache_;
+  interpodaffinity::ContributionCache score_cache_;
 };
 
 }  // namespace schedcheck::reference

@@ -2,15 +2,19 @@
 #include <limits>
 #include <string>
 
+#include "reference/plugins/inter_pod_affinity/cache_keys.h"
+#include "reference/plugins/inter_pod_affinity/contribution_cache.h"
 #include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
 
 namespace schedcheck::reference {
 namespace interpodaffinity {
 namespace {
 
+// The functions below add to a node's Contribution to the TopologyScores.
+
 // processTerm for an existing pod's term against the incoming pod (with its namespace labels):
 // weight x multiplier at (key, node[key]) when the term matches and the node has the key.
-void ProcessExistingTerm(TopologyScores& m, const AffinityTerm& term, int32_t weight,
+void ProcessExistingTerm(Contribution& m, const AffinityTerm& term, int32_t weight,
                          const Pod& pod, const Labels& ns_labels, const Node& node,
                          int32_t multiplier, TopologyKeyIds& keys) {
   if (!term.Matches(pod, &ns_labels)) return;
@@ -21,7 +25,7 @@ void ProcessExistingTerm(TopologyScores& m, const AffinityTerm& term, int32_t we
 }
 
 // processTerm for one of the incoming pod's preferred terms against an existing pod.
-void ProcessIncomingTerms(TopologyScores& m, const std::vector<CompiledTerm>& terms,
+void ProcessIncomingTerms(Contribution& m, const std::vector<CompiledTerm>& terms,
                           const Pod& existing, const Node& node, int32_t multiplier) {
   for (const CompiledTerm& t : terms) {
     if (!t.Matches(existing)) continue;
@@ -42,7 +46,7 @@ struct Incoming {
 // processExistingPod: the incoming pod's preferred terms against `existing`, then the existing
 // pod's required affinity (hardPodAffinityWeight) and preferred terms against the incoming pod.
 void ProcessExistingPod(const Incoming& in, const PodInfo& existing, const Node& node,
-                        int32_t hard_weight, TopologyScores& m, TopologyKeyIds& keys) {
+                        int32_t hard_weight, Contribution& m, TopologyKeyIds& keys) {
   if (node.label_ids.size() == 0) return;
   ProcessIncomingTerms(m, in.preferred_affinity_terms, *existing.pod, node, 1);
   ProcessIncomingTerms(m, in.preferred_anti_affinity_terms, *existing.pod, node, -1);
@@ -103,15 +107,20 @@ Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   const std::vector<const NodeInfo*>& all = has_preferred
                                                 ? handle_.snapshot->node_infos()
                                                 : handle_.snapshot->have_pods_with_affinity();
-  for (const NodeInfo* n : all) {
-    if (n->node() == nullptr) continue;
-    const std::vector<PodInfoPtr>& pods = has_preferred ? n->pods() : n->pods_with_affinity();
-    for (const PodInfoPtr& existing : pods) {
-      interpodaffinity::ProcessExistingPod(in, *existing, *n->node(),
-                                           args_.hard_pod_affinity_weight, s->topology_score,
-                                           keys);
-    }
-  }
+  // Each node's contribution is remembered across cycles (contribution_cache.h): only nodes
+  // that changed since are walked.
+  const std::string key = interpodaffinity::ScoreKey(
+      pod, ns_labels, args_.hard_pod_affinity_weight, incoming.preferred_affinity_terms,
+      incoming.preferred_anti_affinity_terms);
+  interpodaffinity::AccumulateContributions(
+      all, *score_cache_.For(key), s->topology_score,
+      [&](const NodeInfo& n, interpodaffinity::Contribution& c) {
+        const std::vector<PodInfoPtr>& pods = has_preferred ? n.pods() : n.pods_with_affinity();
+        for (const PodInfoPtr& existing : pods) {
+          interpodaffinity::ProcessExistingPod(in, *existing, *n.node(),
+                                               args_.hard_pod_affinity_weight, c, keys);
+        }
+      });
   state.Write(std::string(kPreScoreStateKey), std::move(s));
   return Status();
 }
