@@ -11,43 +11,58 @@ constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
 
 }  // namespace
 
-std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
-  std::string msg = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
-  if (!diagnosis.pre_filter_msg.empty()) {
-    msg += " " + diagnosis.pre_filter_msg + ".";
-  } else {
-    // Reason histogram over the rejected nodes, items sorted as plain strings ("10 x" < "2 y").
-    // Rejected nodes mostly share a few reason lists (copies of one status): count per list
-    // first, then per reason string.
-    // A handful of distinct lists: a scan that starts at the last one found beats a tree.
-    std::vector<std::pair<const std::vector<std::string>*, int>> per_list;
-    size_t last = 0;
-    for (const auto& [node, status] : diagnosis.node_to_status) {
-      const std::vector<std::string>* reasons = &status.reasons();
-      if (last < per_list.size() && per_list[last].first == reasons) {
-        ++per_list[last].second;
-        continue;
-      }
-      last = 0;
-      while (last < per_list.size() && per_list[last].first != reasons) ++last;
-      if (last == per_list.size()) per_list.emplace_back(reasons, 0);
-      ++per_list[last].second;
-    }
-    std::map<std::string, int> counts;
-    for (const auto& [reasons, count] : per_list) {
-      for (const std::string& reason : *reasons) counts[reason] += count;
-    }
-    std::vector<std::string> items;
-    for (const auto& [reason, count] : counts) items.push_back(std::to_string(count) + " " + reason);
-    std::sort(items.begin(), items.end());
-    if (!items.empty()) {
-      msg += " ";
-      for (size_t i = 0; i < items.size(); ++i) msg += (i ? ", " : "") + items[i];
-      msg += ".";
-    }
+void ReasonHistogram::Add(const Status& status) {
+  // Copies of one status share one list: the list's address identifies it.
+  const std::vector<std::string>* reasons = &status.reasons();
+  if (last_ < per_list_.size() && &per_list_[last_].first.reasons() == reasons) {
+    ++per_list_[last_].second;
+    return;
   }
-  if (!diagnosis.post_filter_msg.empty()) msg += " " + diagnosis.post_filter_msg + ".";
+  last_ = 0;
+  while (last_ < per_list_.size() && &per_list_[last_].first.reasons() != reasons) ++last_;
+  if (last_ == per_list_.size()) per_list_.emplace_back(status, 0);
+  ++per_list_[last_].second;
+}
+
+std::string ReasonHistogram::Text() const {
+  std::map<std::string, int> counts;
+  for (const auto& [status, count] : per_list_) {
+    for (const std::string& reason : status.reasons()) counts[reason] += count;
+  }
+  std::vector<std::string> items;
+  for (const auto& [reason, count] : counts) items.push_back(std::to_string(count) + " " + reason);
+  std::sort(items.begin(), items.end());
+  std::string text;
+  for (size_t i = 0; i < items.size(); ++i) text += (i ? ", " : "") + items[i];
+  return text;
+}
+
+namespace {
+
+std::string FitErrorMessage(int num_all_nodes, const std::string& pre_filter_msg, const ReasonHistogram* rejections,
+                            const std::string& post_filter_msg) {
+  std::string msg = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
+  if (!pre_filter_msg.empty()) {
+    msg += " " + pre_filter_msg + ".";
+  } else if (std::string items = rejections->Text(); !items.empty()) {
+    msg += " " + items + ".";
+  }
+  if (!post_filter_msg.empty()) msg += " " + post_filter_msg + ".";
   return msg;
+}
+
+}  // namespace
+
+std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
+  ReasonHistogram rejections;
+  if (diagnosis.pre_filter_msg.empty()) {
+    for (const auto& [node, status] : diagnosis.node_to_status) rejections.Add(status);
+  }
+  return FitErrorMessage(num_all_nodes, diagnosis.pre_filter_msg, &rejections, diagnosis.post_filter_msg);
+}
+
+std::string FitErrorMessage(int num_all_nodes, const ReasonHistogram& rejections, const std::string& post_filter_msg) {
+  return FitErrorMessage(num_all_nodes, std::string(), &rejections, post_filter_msg);
 }
 
 int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,

@@ -165,11 +165,9 @@ std::vector<Candidate> DefaultPreemption::DryRunPreemption(const CycleState& sta
                                                            const std::vector<const NodeInfo*>& potential,
                                                            const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
                                                            int32_t offset, int32_t num_candidates,
-                                                           NodeToStatus* statuses,
+                                                           std::vector<std::pair<const NodeInfo*, Status>>* failed,
                                                            std::vector<std::string>* errors) const {
   std::vector<Candidate> non_violating, violating;
-  // Failing nodes' statuses, entered into `statuses` afterwards in name order (hinted inserts).
-  std::vector<std::pair<const NodeInfo*, Status>> failed;
   const size_t n = potential.size();
   for (size_t i = 0; i < n; ++i) {
     const NodeInfo& node = *potential[(static_cast<size_t>(offset) + i) % n];
@@ -189,16 +187,7 @@ std::vector<Candidate> DefaultPreemption::DryRunPreemption(const CycleState& sta
       v.status = Status::Error("expected at least one victim pod on node \"" + node.name() + "\"");
     }
     if (v.status.code() == Code::kError) errors->push_back(v.status.Message());
-    failed.emplace_back(&node, std::move(v.status));
-  }
-  // Each node is visited once, so the order of entry does not change the map; name-rank order
-  // makes most hints right.
-  std::sort(failed.begin(), failed.end(),
-            [](const auto& a, const auto& b) { return a.first->name_rank() < b.first->name_rank(); });
-  auto hint = statuses->end();
-  for (auto& [node, status] : failed) {
-    hint = statuses->insert_or_assign(hint, node->name(), std::move(status));
-    ++hint;
+    failed->emplace_back(&node, std::move(v.status));
   }
   non_violating.insert(non_violating.end(), violating.begin(), violating.end());
   return non_violating;
@@ -228,13 +217,16 @@ PreemptionOutcome DefaultPreemption::Evaluate(const CycleState& state, const Pod
     out.status = Status::Error("no nodes available");
     return out;
   }
-  NodeToStatus node_statuses;
-  std::vector<const NodeInfo*> potential = NodesWherePreemptionMightHelp(all, statuses, &node_statuses);
+  // The dry run's statuses: the nodes preemption cannot help, then the nodes it found no
+  // candidate on (no node is in both). They only make the message when there is no candidate.
+  NodeToStatus unhelpful;
+  std::vector<const NodeInfo*> potential = NodesWherePreemptionMightHelp(all, statuses, &unhelpful);
+  std::vector<std::pair<const NodeInfo*, Status>> failed;
   std::vector<std::string> errors;
   if (!potential.empty()) {
     const int32_t n = static_cast<int32_t>(potential.size());
     out.candidates = DryRunPreemption(state, pod, potential, Pdbs(), /*offset=*/0, CalculateNumCandidates(n),
-                                      &node_statuses, &errors);
+                                      &failed, &errors);
   }
   if (!errors.empty() && out.candidates.empty()) {
     out.status = Status::Error(AggregateMessage(errors));
@@ -242,10 +234,11 @@ PreemptionOutcome DefaultPreemption::Evaluate(const CycleState& state, const Pod
   }
   if (out.candidates.empty()) {
     // A FitError over the dry-run statuses; the nomination is cleared.
-    Diagnosis diagnosis;
-    const int num_nodes = static_cast<int>(node_statuses.size());
-    diagnosis.node_to_status = std::move(node_statuses);
-    out.status = Status(Code::kUnschedulable, FitErrorMessage(num_nodes, diagnosis));
+    ReasonHistogram rejections;
+    for (const auto& [node, status] : unhelpful) rejections.Add(status);
+    for (const auto& [node, status] : failed) rejections.Add(status);
+    const int num_nodes = static_cast<int>(unhelpful.size() + failed.size());
+    out.status = Status(Code::kUnschedulable, FitErrorMessage(num_nodes, rejections, std::string()));
     out.result.nominating_info = {NominatingInfo::Mode::kOverride, ""};
     return out;
   }

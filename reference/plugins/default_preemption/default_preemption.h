@@ -74,12 +74,13 @@ class DefaultPreemption final : public PostFilterPlugin {
   NodeVictims SelectVictimsOnNode(const CycleState& state, const Pod& pod, const NodeInfo& node,
                                   const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const;
   // DryRunPreemption, sequential: visits potential[(offset + i) % n]; stops once a non-violating
-  // candidate exists and num_candidates were found. Failed nodes get their status in `statuses`;
-  // Error statuses are also collected in `errors`.
+  // candidate exists and num_candidates were found. Failed nodes are appended to `failed` with
+  // their status, each once, in visiting order; Error statuses are also collected in `errors`.
   std::vector<Candidate> DryRunPreemption(const CycleState& state, const Pod& pod,
                                           const std::vector<const NodeInfo*>& potential,
                                           const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
-                                          int32_t offset, int32_t num_candidates, NodeToStatus* statuses,
+                                          int32_t offset, int32_t num_candidates,
+                                          std::vector<std::pair<const NodeInfo*, Status>>* failed,
                                           std::vector<std::string>* errors) const;
   // calculateNumCandidates: n * percentage / 100, at least the absolute minimum, at most n.
   int32_t CalculateNumCandidates(int32_t num_nodes) const;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "reference/api/resource.h"
+#include "reference/plugins/node_resources_fit/free_room.h"
 
 namespace schedcheck::reference {
 namespace {
@@ -31,43 +32,35 @@ ResourceScorer MakeScorer(const NodeResourcesFitArgs& args) {
 // The prefix of an extended resource name ("example.com" of "example.com/gpu").
 std::string_view ResourceGroup(std::string_view name) { return name.substr(0, name.find('/')); }
 
-// The walk of fitsRequest: calls `lacking(name, requested, used, capacity)` for every resource
-// `request` does not fit, in upstream's order (pods, cpu, memory, ephemeral-storage, scalars).
-// Allocates nothing, so a rejection can be recognised before any reason string is built.
-template <typename Lacking>
-void ForEachInsufficientResource(const Resource& request, const NodeInfo& node,
+// The walk of fitsRequest: calls `lacking(name, requested)` for every resource `request` does
+// not fit into `room` (NodeRoom or FreeRoom), in upstream's order (pods, cpu, memory,
+// ephemeral-storage, scalars). Allocates nothing, so a rejection can be recognised before any
+// reason string is built.
+template <typename Room, typename Lacking>
+void ForEachInsufficientResource(const Resource& request, const Room& room,
                                  const std::set<std::string, std::less<>>& ignored_resources,
                                  const std::set<std::string, std::less<>>& ignored_groups, Lacking&& lacking) {
-  const Resource& alloc = node.allocatable();
-  const Resource& used = node.requested();
-  int64_t pods = static_cast<int64_t>(node.pods().size());
-  if (pods + 1 > alloc.allowed_pod_number) lacking(kResourcePods, 1, pods, alloc.allowed_pod_number);
+  if (room.Pods() < 1) lacking(kResourcePods, 1);
   if (request.milli_cpu == 0 && request.memory == 0 && request.ephemeral_storage == 0 &&
       request.scalar.empty()) {
     return;
   }
   // v1.27 compares even zero requests (a node already over its allocatable rejects a pod
   // requesting 0 of that resource); v1.28 started skipping them.
-  if (request.milli_cpu > alloc.milli_cpu - used.milli_cpu) {
-    lacking(kResourceCpu, request.milli_cpu, used.milli_cpu, alloc.milli_cpu);
-  }
-  if (request.memory > alloc.memory - used.memory) {
-    lacking(kResourceMemory, request.memory, used.memory, alloc.memory);
-  }
-  if (request.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage) {
-    lacking(kResourceEphemeralStorage, request.ephemeral_storage, used.ephemeral_storage, alloc.ephemeral_storage);
+  if (request.milli_cpu > room.MilliCpu()) lacking(kResourceCpu, request.milli_cpu);
+  if (request.memory > room.Memory()) lacking(kResourceMemory, request.memory);
+  if (request.ephemeral_storage > room.EphemeralStorage()) {
+    lacking(kResourceEphemeralStorage, request.ephemeral_storage);
   }
   // Upstream walks a Go map here (random order); we walk names in sorted order.
   const bool any_ignored = !ignored_resources.empty() || !ignored_groups.empty();
   for (const auto& [name, quantity] : request.scalar) {
-    const int64_t allocatable = alloc.Scalar(name);
-    const int64_t in_use = used.Scalar(name);
     // Only extended resources can be ignored; hugepages and kubernetes.io/* never are.
     if (any_ignored && IsExtendedResourceName(name) &&
         (ignored_resources.count(name.str()) > 0 || ignored_groups.count(ResourceGroup(name)) > 0)) {
       continue;
     }
-    if (quantity > allocatable - in_use) lacking(std::string_view(name), quantity, in_use, allocatable);
+    if (quantity > room.Scalar(name)) lacking(std::string_view(name), quantity);
   }
 }
 
@@ -84,8 +77,11 @@ std::vector<InsufficientResource> FitsRequest(
     const std::set<std::string, std::less<>>& ignored_resources,
     const std::set<std::string, std::less<>>& ignored_groups) {
   std::vector<InsufficientResource> out;
-  ForEachInsufficientResource(request, node, ignored_resources, ignored_groups,
-                              [&](std::string_view name, int64_t requested, int64_t used, int64_t capacity) {
+  ForEachInsufficientResource(request, NodeRoom(node), ignored_resources, ignored_groups,
+                              [&](std::string_view name, int64_t requested) {
+                                const bool pods = name == kResourcePods;
+                                const int64_t used = pods ? static_cast<int64_t>(node.pods().size()) : node.requested().Get(name);
+                                const int64_t capacity = pods ? node.allocatable().allowed_pod_number : node.allocatable().Get(name);
                                 out.push_back({std::string(name), InsufficientReason(name), requested, used, capacity});
                               });
   return out;
@@ -155,18 +151,34 @@ void NodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, Node
                       request.ephemeral_storage <= alloc.ephemeral_storage - used.ephemeral_storage;
     if (only_base) fits_memo_.Store(node, key, fits);
     if (fits) continue;
-    Status status = FilterRequest(request, node);
+    Status status = only_base ? FilterRequest(request, node) : FilterRequestWithScalars(request, node);
     if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
   }
 }
 
 Status NodeResourcesFit::FilterRequest(const Resource& request, const NodeInfo& node) {
+  return RejectionFor(request, NodeRoom(node));
+}
+
+Status NodeResourcesFit::FilterRequestWithScalars(const Resource& request, const NodeInfo& node) {
+  const FreeRoom* room = free_room_memo_.Find(node, true);
+  FreeRoom fresh;
+  if (room == nullptr) {
+    fresh = FreeRoom(node);
+    free_room_memo_.Store(node, true, fresh);
+    room = &fresh;
+  }
+  return room->complete() ? RejectionFor(request, *room) : FilterRequest(request, node);
+}
+
+template <typename Room>
+Status NodeResourcesFit::RejectionFor(const Resource& request, const Room& room) {
   // The names of the lacking resources, compared with the last rejection's before any reason
   // string is built: in a full cluster most nodes fail alike.
   static thread_local std::vector<std::string_view> lacking;
   lacking.clear();
-  ForEachInsufficientResource(request, node, args_.ignored_resources, args_.ignored_resource_groups,
-                              [](std::string_view name, int64_t, int64_t, int64_t) { lacking.push_back(name); });
+  ForEachInsufficientResource(request, room, args_.ignored_resources, args_.ignored_resource_groups,
+                              [](std::string_view name, int64_t) { lacking.push_back(name); });
   if (lacking.empty()) return Status();
   // The names come from constants and from interned scalar names, so the same resource always
   // has the same text address: comparing addresses suffices (a miss only builds a fresh status).

@@ -17,6 +17,7 @@
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
 #include "reference/framework/node_memo.h"
+#include "reference/plugins/node_resources_fit/free_room.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/node_resources_fit/resource_allocation.h"
 
@@ -82,6 +83,12 @@ class NodeResourcesFit final : public PreFilterPlugin,
  private:
   // Filter once the request vector is read from the cycle state.
   Status FilterRequest(const Resource& request, const NodeInfo& node);
+  // The same, reading the node's room from free_room_memo_ (for requests with scalars).
+  Status FilterRequestWithScalars(const Resource& request, const NodeInfo& node);
+  // The status for what `request` lacks in `room` (NodeRoom or FreeRoom): Success, or one of the
+  // recent rejections, or a new one.
+  template <typename Room>
+  Status RejectionFor(const Resource& request, const Room& room);
 
   NodeResourcesFitArgs args_;
   ResourceScorer scorer_;
@@ -104,6 +111,8 @@ class NodeResourcesFit final : public PreFilterPlugin,
   };
   NodeMemo<RequestKey, bool> fits_memo_;
   NodeMemo<RequestKey, int64_t> least_allocated_memo_;
+  // Nodes' room per resource (free_room.h), for requests with scalars.
+  NodeMemo<bool, FreeRoom> free_room_memo_;
 };
 
 }  // namespace schedcheck::reference

@@ -114,7 +114,63 @@ TEST(NodeResourcesFitTest, FilterEnoughRequests) {
       EXPECT_EQ(got.code(), Code::kUnschedulable);
       EXPECT_EQ(got.reasons(), c.want_reasons);
     }
+    // The batch form agrees, computing the node's room and then reading it back (free_room.h).
+    for (int pass = 0; pass < 2; ++pass) {
+      CycleState state;
+      PreFilterResult result;
+      ASSERT_TRUE(plugin->PreFilter(state, *c.pod, &result).IsSuccess());
+      const NodeInfo* batch[] = {node.get()};
+      std::vector<BatchRejection> rejected;
+      plugin->FilterNodes(state, *c.pod, batch, &rejected);
+      if (c.want_reasons.empty()) {
+        EXPECT_TRUE(rejected.empty()) << "pass " << pass;
+      } else {
+        ASSERT_EQ(rejected.size(), 1u) << "pass " << pass;
+        EXPECT_EQ(rejected[0].status.code(), Code::kUnschedulable);
+        EXPECT_EQ(rejected[0].status.reasons(), c.want_reasons) << "pass " << pass;
+      }
+    }
   }
+}
+
+TEST(NodeResourcesFitTest, BatchFilterFollowsTheNodeAsItsPodsChange) {
+  // The room kept per node must follow the node's generation: after a pod lands, the scalar
+  // left is gone.
+  auto plugin = NewFit();
+  auto node = MakeNodeInfo(EnoughNode(), {Pod("e", {"{example.com/aaa: '3'}"})});
+  const PodPtr wants_two = Pod("p", {"{example.com/aaa: '2'}"});
+  auto rejections = [&](const NodeInfo& info) {
+    CycleState state;
+    PreFilterResult result;
+    EXPECT_TRUE(plugin->PreFilter(state, *wants_two, &result).IsSuccess());
+    const NodeInfo* batch[] = {&info};
+    std::vector<BatchRejection> rejected;
+    plugin->FilterNodes(state, *wants_two, batch, &rejected);
+    return rejected.size();
+  };
+  EXPECT_EQ(rejections(*node), 0u);
+  EXPECT_EQ(rejections(*node), 0u);
+  node->AddPod(MakePodInfo(Pod("e2", {"{example.com/aaa: '1'}"})));
+  EXPECT_EQ(rejections(*node), 1u);
+}
+
+TEST(FreeRoomTest, MatchesTheNodeAndGivesUpBeyondItsScalarSlots) {
+  auto node = MakeNodeInfo(EnoughNode(), {Pod("e", {"{cpu: 4m, example.com/aaa: '2', example.com/zzz: '1'}"})});
+  const FreeRoom room(*node);
+  const NodeRoom live(*node);
+  ASSERT_TRUE(room.complete());
+  EXPECT_EQ(room.Pods(), live.Pods());
+  EXPECT_EQ(room.MilliCpu(), 6);
+  EXPECT_EQ(room.Memory(), live.Memory());
+  EXPECT_EQ(room.EphemeralStorage(), live.EphemeralStorage());
+  for (std::string_view name : {"example.com/aaa", "example.com/zzz", "hugepages-2Mi", "example.com/none"}) {
+    EXPECT_EQ(room.Scalar(ResourceName(name)), live.Scalar(ResourceName(name))) << name;
+  }
+  EXPECT_EQ(room.Scalar(ResourceName("example.com/aaa")), 3);
+  EXPECT_EQ(room.Scalar(ResourceName("example.com/zzz")), -1);  // requested, never allocatable
+  auto crowded = MakeNodeInfo(ParseNode(
+      "metadata: {name: c}\nstatus: {allocatable: {a.io/r1: '1', a.io/r2: '1', a.io/r3: '1', a.io/r4: '1', a.io/r5: '1'}}"));
+  EXPECT_FALSE(FreeRoom(*crowded).complete());
 }
 
 TEST(NodeResourcesFitTest, FilterWithoutPreFilterIsError) {
