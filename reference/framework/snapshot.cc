@@ -4,7 +4,7 @@ namespace schedcheck::reference {
 
 void Snapshot::Reset(std::vector<std::shared_ptr<const NodeInfo>> ordered) {
   owned_ = std::move(ordered);
-  epoch_ = NextGeneration();
+  epoch_.Renew();
   changed_.clear();
   list_.clear();
   index_.clear();
@@ -34,7 +34,7 @@ bool Snapshot::Replace(std::shared_ptr<const NodeInfo> info) {
   list_[it->second] = info.get();
   owned_[it->second] = std::move(info);
   if (changed_.size() >= 4 * list_.size() + 1024) {
-    epoch_ = NextGeneration();
+    epoch_.Renew();
     changed_.clear();
   } else {
     changed_.push_back(static_cast<uint32_t>(it->second));
@@ -62,7 +62,7 @@ void Snapshot::RebuildAffinityLists() {
 }
 
 bool Snapshot::ChangedSince(Version since, std::span<const uint32_t>* positions) const {
-  if (since.epoch != epoch_ || since.changes > changed_.size()) return false;
+  if (since.epoch != epoch_.id() || since.changes > changed_.size()) return false;
   *positions = std::span<const uint32_t>(changed_).subspan(since.changes);
   return true;
 }

@@ -32,7 +32,7 @@ class Snapshot {
     int64_t epoch = -1;
     size_t changes = 0;
   };
-  Version version() const { return {epoch_, changed_.size()}; }
+  Version version() const { return {epoch_.id(), changed_.size()}; }
   // The positions in node_infos() replaced since `since` (a position may repeat), or false when
   // `since` comes from another epoch: another snapshot, or this one before a Reset.
   bool ChangedSince(Version since, std::span<const uint32_t>* positions) const;
@@ -52,9 +52,33 @@ class Snapshot {
  private:
   void RebuildAffinityLists();
 
+  // An epoch id no other snapshot shares, not even a copy: a copy goes on changing apart from
+  // the original, so a position in one's log means nothing in the other's. A moved-from
+  // snapshot takes a fresh one.
+  class Epoch {
+   public:
+    Epoch() : id_(NextGeneration()) {}
+    Epoch(const Epoch&) : id_(NextGeneration()) {}
+    Epoch(Epoch&& other) noexcept : id_(other.id_) { other.Renew(); }
+    Epoch& operator=(const Epoch&) {
+      Renew();
+      return *this;
+    }
+    Epoch& operator=(Epoch&& other) noexcept {
+      id_ = other.id_;
+      other.Renew();
+      return *this;
+    }
+    void Renew() { id_ = NextGeneration(); }
+    int64_t id() const { return id_; }
+
+   private:
+    int64_t id_;
+  };
+
   // The change log: every snapshot starts its own epoch; the log restarts one when it grows far
   // beyond the node count (callers then redo every node once).
-  int64_t epoch_ = NextGeneration();
+  Epoch epoch_;
   std::vector<uint32_t> changed_;
 
   std::vector<std::shared_ptr<const NodeInfo>> owned_;

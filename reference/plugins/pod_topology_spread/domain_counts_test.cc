@@ -125,20 +125,5 @@ TEST(DomainCounts, RandomReplacementsAgreeWithAFullCount) {
   }
 }
 
-TEST(SnapshotChangeLog, ListsReplacedPositionsWithinOneEpoch) {
-  Snapshot snapshot({MakeNodeInfo(NodeIn("a", "z1")), MakeNodeInfo(NodeIn("b", "z1"))});
-  const Snapshot::Version start = snapshot.version();
-  ASSERT_TRUE(snapshot.Replace(MakeNodeInfo(NodeIn("b", "z2"))));
-  std::span<const uint32_t> changed;
-  ASSERT_TRUE(snapshot.ChangedSince(start, &changed));
-  EXPECT_EQ(std::vector<uint32_t>(changed.begin(), changed.end()), std::vector<uint32_t>{1});
-  ASSERT_TRUE(snapshot.ChangedSince(snapshot.version(), &changed));
-  EXPECT_TRUE(changed.empty());
-  Snapshot other({MakeNodeInfo(NodeIn("a", "z1")), MakeNodeInfo(NodeIn("b", "z1"))});
-  EXPECT_FALSE(other.ChangedSince(start, &changed));
-  snapshot.Reset({MakeNodeInfo(NodeIn("a", "z1"))});
-  EXPECT_FALSE(snapshot.ChangedSince(start, &changed));
-}
-
 }  // namespace
 }  // namespace schedcheck::reference::pod_topology_spread
