@@ -164,18 +164,36 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
 }
 
 void PodScheduler::MoveRejectedInto(NodeToStatus* out) {
-  // Name order through the name ranks, so every insertion goes to the end of the map (no string
-  // compares); a node rejected twice (the nominated node, then again among all nodes) keeps its
-  // later status, as assigning into the map twice would.
-  std::vector<size_t> order(rejected_.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return rejected_[a].first->name_rank() < rejected_[b].first->name_rank();
-  });
-  for (size_t k = 0; k < order.size(); ++k) {
-    if (k + 1 < order.size() && rejected_[order[k + 1]].first == rejected_[order[k]].first) continue;
-    auto& [node, status] = rejected_[order[k]];
-    out->emplace_hint(out->end(), node->name(), std::move(status));
+  // Name order through the name ranks, so every insertion goes to the end of the map; a node
+  // rejected twice (the nominated node, then again among all nodes) keeps its later status, as
+  // assigning into the map twice would. The ranks are counted out into a table (no sort); two
+  // nodes with one rank (never expected: they come from one snapshot) take the sort instead.
+  uint32_t end_rank = 0;
+  for (const auto& [node, status] : rejected_) end_rank = std::max(end_rank, node->name_rank() + 1);
+  latest_by_rank_.assign(end_rank, -1);
+  bool ranks_distinct = true;
+  for (size_t i = 0; i < rejected_.size() && ranks_distinct; ++i) {
+    int32_t& latest = latest_by_rank_[rejected_[i].first->name_rank()];
+    ranks_distinct = latest < 0 || rejected_[latest].first == rejected_[i].first;
+    latest = static_cast<int32_t>(i);
+  }
+  if (ranks_distinct) {
+    for (int32_t i : latest_by_rank_) {
+      if (i < 0) continue;
+      auto& [node, status] = rejected_[i];
+      out->emplace_hint(out->end(), node->name(), std::move(status));
+    }
+  } else {
+    std::vector<size_t> order(rejected_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return rejected_[a].first->name() < rejected_[b].first->name();
+    });
+    for (size_t k = 0; k < order.size(); ++k) {
+      if (k + 1 < order.size() && rejected_[order[k + 1]].first->name() == rejected_[order[k]].first->name()) continue;
+      auto& [node, status] = rejected_[order[k]];
+      out->insert_or_assign(out->end(), node->name(), std::move(status));
+    }
   }
   rejected_.clear();
 }

@@ -126,6 +126,7 @@ class PodScheduler {
   bool record_details_ = true;
   ScoreTable table_;                  // reused across cycles
   std::vector<std::pair<const NodeInfo*, Status>> rejected_;  // this cycle's rejected nodes
+  std::vector<int32_t> latest_by_rank_;                        // MoveRejectedInto's scratch
   FeasibleNodes feasible_;                                     // this cycle's feasible nodes
   std::vector<uint8_t> nominated_by_rank_;                     // FindNodesThatPassFilters' scratch
   std::vector<const NodeInfo*> filter_batch_;                  // FindNodesThatPassFilters' scratch

@@ -32,35 +32,39 @@ ResourceScorer MakeScorer(const NodeResourcesFitArgs& args) {
 // The prefix of an extended resource name ("example.com" of "example.com/gpu").
 std::string_view ResourceGroup(std::string_view name) { return name.substr(0, name.find('/')); }
 
-// The walk of fitsRequest: calls `lacking(name, requested)` for every resource `request` does
-// not fit into `room` (NodeRoom or FreeRoom), in upstream's order (pods, cpu, memory,
-// ephemeral-storage, scalars). Allocates nothing, so a rejection can be recognised before any
+// The walk of fitsRequest: calls `lacking(name, requested, slot)` for every resource `request`
+// does not fit into `room` (NodeRoom or FreeRoom), in upstream's order (pods, cpu, memory,
+// ephemeral-storage, scalars); `slot` numbers the resources in that order (pods 0, cpu 1, memory
+// 2, ephemeral-storage 3, the request's i-th scalar 4 + i), so that for one request a set of
+// slots names one list of lacking resources. Allocates nothing, so a rejection can be recognised before any
 // reason string is built.
 template <typename Room, typename Lacking>
 void ForEachInsufficientResource(const Resource& request, const Room& room,
                                  const std::set<std::string, std::less<>>& ignored_resources,
                                  const std::set<std::string, std::less<>>& ignored_groups, Lacking&& lacking) {
-  if (room.Pods() < 1) lacking(kResourcePods, 1);
+  if (room.Pods() < 1) lacking(kResourcePods, 1, 0);
   if (request.milli_cpu == 0 && request.memory == 0 && request.ephemeral_storage == 0 &&
       request.scalar.empty()) {
     return;
   }
   // v1.27 compares even zero requests (a node already over its allocatable rejects a pod
   // requesting 0 of that resource); v1.28 started skipping them.
-  if (request.milli_cpu > room.MilliCpu()) lacking(kResourceCpu, request.milli_cpu);
-  if (request.memory > room.Memory()) lacking(kResourceMemory, request.memory);
+  if (request.milli_cpu > room.MilliCpu()) lacking(kResourceCpu, request.milli_cpu, 1);
+  if (request.memory > room.Memory()) lacking(kResourceMemory, request.memory, 2);
   if (request.ephemeral_storage > room.EphemeralStorage()) {
-    lacking(kResourceEphemeralStorage, request.ephemeral_storage);
+    lacking(kResourceEphemeralStorage, request.ephemeral_storage, 3);
   }
   // Upstream walks a Go map here (random order); we walk names in sorted order.
   const bool any_ignored = !ignored_resources.empty() || !ignored_groups.empty();
+  int slot = 4;
   for (const auto& [name, quantity] : request.scalar) {
+    const int this_slot = slot++;
     // Only extended resources can be ignored; hugepages and kubernetes.io/* never are.
     if (any_ignored && IsExtendedResourceName(name) &&
         (ignored_resources.count(name.str()) > 0 || ignored_groups.count(ResourceGroup(name)) > 0)) {
       continue;
     }
-    if (quantity > room.Scalar(name)) lacking(std::string_view(name), quantity);
+    if (quantity > room.Scalar(name)) lacking(std::string_view(name), quantity, this_slot);
   }
 }
 
@@ -78,7 +82,7 @@ std::vector<InsufficientResource> FitsRequest(
     const std::set<std::string, std::less<>>& ignored_groups) {
   std::vector<InsufficientResource> out;
   ForEachInsufficientResource(request, NodeRoom(node), ignored_resources, ignored_groups,
-                              [&](std::string_view name, int64_t requested) {
+                              [&](std::string_view name, int64_t requested, int) {
                                 const bool pods = name == kResourcePods;
                                 const int64_t used = pods ? static_cast<int64_t>(node.pods().size()) : node.requested().Get(name);
                                 const int64_t capacity = pods ? node.allocatable().allowed_pod_number : node.allocatable().Get(name);
@@ -136,6 +140,11 @@ void NodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, Node
   // ephemeral storage decide them; a pod with scalar requests, or a node short of something,
   // takes the full walk.
   const bool only_base = request.scalar.empty();
+  // The statuses by lacking slots hold for one request only.
+  if (!only_base && !(slots_request_ == request)) {
+    slots_request_ = request;
+    rejections_by_slots_.clear();
+  }
   const RequestKey key{request.milli_cpu, request.memory, request.ephemeral_storage};
   for (size_t i = 0; i < nodes.size(); ++i) {
     const NodeInfo& node = *nodes[i];
@@ -168,7 +177,20 @@ Status NodeResourcesFit::FilterRequestWithScalars(const Resource& request, const
     free_room_memo_.Store(node, true, fresh);
     room = &fresh;
   }
-  return room->complete() ? RejectionFor(request, *room) : FilterRequest(request, node);
+  if (!room->complete()) return FilterRequest(request, node);
+  // The lacking resources as a set of slots: for the request of this cycle, a known set is a
+  // known status, found without building the list of names.
+  if (request.scalar.size() > kMaxMaskedScalars) return RejectionFor(request, *room);
+  uint64_t lacking = 0;
+  ForEachInsufficientResource(request, *room, args_.ignored_resources, args_.ignored_resource_groups,
+                              [&](std::string_view, int64_t, int slot) { lacking |= uint64_t{1} << slot; });
+  if (lacking == 0) return Status();
+  for (const auto& [known, status] : rejections_by_slots_) {
+    if (known == lacking) return status;
+  }
+  Status status = RejectionFor(request, *room);
+  rejections_by_slots_.emplace_back(lacking, status);
+  return status;
 }
 
 template <typename Room>
@@ -178,7 +200,7 @@ Status NodeResourcesFit::RejectionFor(const Resource& request, const Room& room)
   static thread_local std::vector<std::string_view> lacking;
   lacking.clear();
   ForEachInsufficientResource(request, room, args_.ignored_resources, args_.ignored_resource_groups,
-                              [](std::string_view name, int64_t) { lacking.push_back(name); });
+                              [](std::string_view name, int64_t, int) { lacking.push_back(name); });
   if (lacking.empty()) return Status();
   // The names come from constants and from interned scalar names, so the same resource always
   // has the same text address: comparing addresses suffices (a miss only builds a fresh status).

@@ -113,6 +113,11 @@ class NodeResourcesFit final : public PreFilterPlugin,
   NodeMemo<RequestKey, int64_t> least_allocated_memo_;
   // Nodes' room per resource (free_room.h), for requests with scalars.
   NodeMemo<bool, FreeRoom> free_room_memo_;
+  // For requests with scalars: the statuses given in this cycle, by the set of lacking resource
+  // slots (see ForEachInsufficientResource), valid for `slots_request_`.
+  static constexpr size_t kMaxMaskedScalars = 60;
+  Resource slots_request_;
+  std::vector<std::pair<uint64_t, Status>> rejections_by_slots_;
 };
 
 }  // namespace schedcheck::reference

@@ -154,6 +154,35 @@ TEST(NodeResourcesFitTest, BatchFilterFollowsTheNodeAsItsPodsChange) {
   EXPECT_EQ(rejections(*node), 1u);
 }
 
+TEST(NodeResourcesFitTest, BatchRejectionsFollowTheRequestOfTheCycle) {
+  // Rejections are remembered per cycle by which of the request's resources are lacking; the
+  // same positions name other resources in another pod's request.
+  auto plugin = NewFit();
+  auto full = MakeNodeInfo(EnoughNode(), {Pod("e", {"{cpu: 10m, example.com/aaa: '5'}"})});
+  auto roomy = MakeNodeInfo(EnoughNode());
+  auto reasons = [&](const PodPtr& pod) {
+    CycleState state;
+    PreFilterResult result;
+    EXPECT_TRUE(plugin->PreFilter(state, *pod, &result).IsSuccess());
+    const NodeInfo* batch[] = {full.get(), roomy.get(), full.get()};
+    std::vector<BatchRejection> rejected;
+    plugin->FilterNodes(state, *pod, batch, &rejected);
+    std::vector<std::vector<std::string>> out;
+    for (const BatchRejection& r : rejected) out.push_back(r.status.reasons());
+    return out;
+  };
+  using Lists = std::vector<std::vector<std::string>>;
+  EXPECT_EQ(reasons(Pod("a", {"{example.com/aaa: '1'}"})),
+            (Lists{{"Insufficient example.com/aaa"}, {"Insufficient example.com/aaa"}}));
+  EXPECT_EQ(reasons(Pod("b", {"{example.com/bbb: '1'}"})),
+            (Lists{{"Insufficient example.com/bbb"}, {"Insufficient example.com/bbb"}, {"Insufficient example.com/bbb"}}));
+  EXPECT_EQ(reasons(Pod("c", {"{cpu: 1m, example.com/aaa: '1'}"})),
+            (Lists{{"Insufficient cpu", "Insufficient example.com/aaa"}, {"Insufficient cpu", "Insufficient example.com/aaa"}}));
+  EXPECT_EQ(reasons(Pod("d", {"{cpu: 1m, example.com/aaa: '6'}"})),
+            (Lists{{"Insufficient cpu", "Insufficient example.com/aaa"}, {"Insufficient example.com/aaa"},
+                   {"Insufficient cpu", "Insufficient example.com/aaa"}}));
+}
+
 TEST(FreeRoomTest, MatchesTheNodeAndGivesUpBeyondItsScalarSlots) {
   auto node = MakeNodeInfo(EnoughNode(), {Pod("e", {"{cpu: 4m, example.com/aaa: '2', example.com/zzz: '1'}"})});
   const FreeRoom room(*node);
