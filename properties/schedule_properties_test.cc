@@ -2,6 +2,7 @@
 // clusters: filtering against independent oracles, scoring arithmetic, tie sets, determinism and
 // metamorphic relations (node order, an extra infeasible node, an extra pod).
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "gtest/gtest.h"
@@ -153,6 +154,109 @@ RC_GTEST_PROP(ScheduleProperties, SameSeedSameDecision, ()) {
   RC_ASSERT(a.feasible == b.feasible);
   RC_ASSERT(a.scores.size() == b.scores.size());
   for (size_t i = 0; i < a.scores.size(); ++i) RC_ASSERT(a.scores[i].total == b.scores[i].total);
+}
+
+// Plugins keep results across cycles: PodTopologySpread's domain sums (from the snapshot's change
+// log) and match counts, InterPodAffinity's per-node contributions, NodeResourcesFit's verdicts
+// and room, all by NodeInfo generation. A cluster that has scheduled before and then changed
+// (pods bound and removed, nodes replaced) must decide exactly as one loaded fresh in that state.
+RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
+  ClusterCase c = *ClusterCaseGen();
+  // Without images: a node's image spread counts the nodes that had the image when the node was
+  // added (upstream v1.27), which depends on the order of history, not on the state.
+  for (k8s::Node& n : c.nodes) n.mutable_status()->clear_images();
+  // Half the time the pod spreads its own replicas (placed below) with maxSkew 1, so that kept
+  // spread counts decide.
+  if (*rc::gen::arbitrary<bool>()) {
+    (*c.pod.mutable_metadata()->mutable_labels())[kAppKey] = "spread";
+    k8s::TopologySpreadConstraint* spread = c.pod.mutable_spec()->add_topology_spread_constraints();
+    spread->set_max_skew(1);
+    spread->set_topology_key(*rc::gen::element<std::string>(kZoneKey, kHostnameKey));
+    spread->set_when_unsatisfiable(*rc::gen::element<std::string>("DoNotSchedule", "ScheduleAnyway"));
+    (*spread->mutable_label_selector()->mutable_match_labels())[kAppKey] = "spread";
+  }
+  LoadedCase kept = Load(c);
+  ClusterCase now = c;  // the kept cluster's state, to load fresh
+  (void)ScheduleOnce(kept, 1);  // fills what the plugins keep
+  const int steps = *rc::gen::inRange(1, 9);
+  for (int step = 0; step < steps; ++step) {
+    const int op = *rc::gen::inRange(0, 5);
+    reference::Cache& cache = kept.cluster->cache();
+    std::string change;
+    if (op <= 2 || now.bound.empty()) {
+      // A pod lands on a node: a replica of the pod to schedule (its own spread constraints and
+      // affinity terms select it), or another generated pod.
+      k8s::Pod pod = op <= 1 ? c.pod : *PodGen("kept-" + std::to_string(step));
+      pod.mutable_metadata()->set_name("kept-" + std::to_string(step));
+      pod.mutable_metadata()->set_uid(pod.metadata().namespace_() + "/" + pod.metadata().name());
+      pod.mutable_spec()->set_node_name(now.nodes[step % now.nodes.size()].metadata().name());
+      auto built = reference::BuildPod(pod);
+      RC_PRE(built.ok());
+      RC_ASSERT(static_cast<bool>(cache.AddPod(*built)));
+      now.bound.push_back(pod);
+      change = "pod " + pod.metadata().name() + " bound to " + pod.spec().node_name();
+    } else if (op == 3) {
+      // A bound pod goes away.
+      const k8s::Pod gone = now.bound.front();
+      auto built = reference::BuildPod(gone);
+      RC_ASSERT(built.ok());
+      RC_ASSERT(static_cast<bool>(cache.RemovePod(**built)));
+      now.bound.erase(now.bound.begin());
+      change = "pod " + gone.metadata().name() + " removed";
+    } else {
+      // A node is replaced by another of the same name (labels, taints, allocatable may change).
+      // Its zone stays, as the node tree keeps the old order until nodes are added or removed
+      // (upstream), and it has no images (above).
+      k8s::Node& node = now.nodes[step % now.nodes.size()];
+      const k8s::Node before = node;
+      node = *NodeGen(node.metadata().name());
+      node.mutable_status()->clear_images();
+      for (const char* key : {"topology.kubernetes.io/zone", "topology.kubernetes.io/region",
+                              "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region"}) {
+        auto& labels = *node.mutable_metadata()->mutable_labels();
+        labels.erase(key);
+        if (auto it = before.metadata().labels().find(key); it != before.metadata().labels().end()) labels[key] = it->second;
+      }
+      auto built = reference::BuildNode(node);
+      RC_PRE(built.ok());
+      RC_ASSERT(static_cast<bool>(cache.UpdateNode(*built)));
+      change = "node " + node.metadata().name() + " replaced";
+    }
+    kept.cluster->Refresh();
+    const ScheduleResult a = ScheduleOnce(kept, 1);
+    const ScheduleResult b = ScheduleOnce(Load(now), 1);
+    std::string diff;
+    if (a.kind != b.kind) diff = "result kind";
+    if (a.node != b.node) diff += " node (" + a.node + " vs " + b.node + ")";
+    if (AsSet(a.feasible) != AsSet(b.feasible)) diff += " feasible " + Join(a.feasible) + " vs " + Join(b.feasible);
+    if (a.ties.Names() != b.ties.Names()) diff += " ties";
+    // Scores by node: a zone relabelling leaves the kept node order as it was until nodes are
+    // added or removed (upstream's node tree), where a fresh cluster orders by the new zones.
+    auto by_node = [](const ScheduleResult& r) {
+      std::map<std::string, std::string> out;
+      for (const auto& n : r.scores) {
+        std::string text = std::to_string(n.total) + " =";
+        for (const auto& p : n.scores) text += " " + p.plugin + ":" + std::to_string(p.raw) + "/" + std::to_string(p.normalized);
+        out[n.name] = text;
+      }
+      return out;
+    };
+    const auto scores_a = by_node(a), scores_b = by_node(b);
+    for (const auto& [name, text] : scores_a) {
+      auto it = scores_b.find(name);
+      if (it == scores_b.end() || it->second != text) {
+        diff += " score of " + name + " (" + text + " vs " + (it == scores_b.end() ? "none" : it->second) + ")";
+      }
+    }
+    if (scores_a.size() != scores_b.size()) diff += " score count";
+    if (a.kind == ScheduleResult::Kind::kFitError &&
+        reference::FitErrorMessage(a.num_all_nodes, a.diagnosis) != reference::FitErrorMessage(b.num_all_nodes, b.diagnosis)) {
+      diff += " message";
+    }
+    PROP_REQUIRE(diff.empty(), "KeptStateDecidesAsAFreshCluster", CaseAsTrace(now),
+                 "after step " + std::to_string(step) + " (" + change + "), the kept cluster differs from a fresh one in:" +
+                     diff + " (the saved trace is the fresh cluster's state)");
+  }
 }
 
 // The batch forms the framework's hot loops use (FilterNodes, ScoreNodes, RunFilterPluginsOnNodes)
