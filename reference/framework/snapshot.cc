@@ -15,7 +15,9 @@ void Snapshot::Reset(std::vector<std::shared_ptr<const NodeInfo>> ordered) {
   uint32_t rank = 0;
   auto names = std::make_shared<std::vector<std::string>>();
   names->reserve(index_.size());
+  ranks_.assign(list_.size(), 0);
   for (const auto& [name, i] : index_) {  // index_ is in name order
+    ranks_[i] = rank;
     list_[i]->set_name_rank(rank++);
     names->push_back(name);
   }

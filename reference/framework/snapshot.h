@@ -38,6 +38,9 @@ class Snapshot {
   bool ChangedSince(Version since, std::span<const uint32_t>* positions) const;
 
   const std::vector<const NodeInfo*>& node_infos() const { return list_; }
+  // node_infos()[i]->name_rank() for every position i, kept apart so that loops over many nodes
+  // can have the ranks without touching the NodeInfos.
+  const std::vector<uint32_t>& ranks_by_position() const { return ranks_; }
   const std::vector<const NodeInfo*>& have_pods_with_affinity() const { return with_affinity_; }
   const std::vector<const NodeInfo*>& have_pods_with_required_anti_affinity() const {
     return with_required_anti_affinity_;
@@ -83,6 +86,7 @@ class Snapshot {
 
   std::vector<std::shared_ptr<const NodeInfo>> owned_;
   std::vector<const NodeInfo*> list_;
+  std::vector<uint32_t> ranks_;
   std::vector<const NodeInfo*> with_affinity_;
   std::vector<const NodeInfo*> with_required_anti_affinity_;
   std::map<std::string, size_t, std::less<>> index_;

@@ -41,5 +41,17 @@ TEST(SnapshotChangeLog, ListsReplacedPositionsWithinOneEpoch) {
   EXPECT_FALSE(moved.ChangedSince(start, &changed));
 }
 
+TEST(SnapshotRanks, RanksByPositionFollowNameOrderThroughReplaceAndReset) {
+  Snapshot snapshot({MakeNodeInfo(NodeIn("c", "z1")), MakeNodeInfo(NodeIn("a", "z1")), MakeNodeInfo(NodeIn("b", "z2"))});
+  EXPECT_EQ(snapshot.ranks_by_position(), (std::vector<uint32_t>{2, 0, 1}));
+  ASSERT_TRUE(snapshot.Replace(MakeNodeInfo(NodeIn("a", "z3"))));
+  EXPECT_EQ(snapshot.ranks_by_position(), (std::vector<uint32_t>{2, 0, 1}));
+  for (size_t i = 0; i < snapshot.size(); ++i) {
+    EXPECT_EQ(snapshot.node_infos()[i]->name_rank(), snapshot.ranks_by_position()[i]);
+  }
+  snapshot.Reset({MakeNodeInfo(NodeIn("b", "z1")), MakeNodeInfo(NodeIn("d", "z1"))});
+  EXPECT_EQ(snapshot.ranks_by_position(), (std::vector<uint32_t>{0, 1}));
+}
+
 }  // namespace
 }  // namespace schedcheck::reference

@@ -122,6 +122,10 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
     }
     return nominated_by_rank_[rank] != 0;
   };
+  // The nodes' name ranks without reading the NodeInfos, when `nodes` are the snapshot's list.
+  const uint32_t* ranks = &nodes == &snapshot.node_infos() && snapshot.ranks_by_position().size() == nodes.size()
+                              ? snapshot.ranks_by_position().data()
+                              : nullptr;
   // nodes[(start + i) % n] for i = 0, 1, ...: the position wraps instead of dividing per node.
   size_t at = static_cast<size_t>(next_start_node_index_ % n);
   int64_t evaluated = 0;
@@ -133,8 +137,10 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
     const int64_t still_needed = num_to_find - static_cast<int64_t>(feasible->size());
     const int64_t size = std::min<int64_t>(n - evaluated, std::clamp<int64_t>(still_needed, 32, 256));
     filter_batch_.clear();
+    filter_batch_ranks_.clear();
     for (int64_t k = 0; k < size; ++k) {
       filter_batch_.push_back(nodes[at]);
+      filter_batch_ranks_.push_back(ranks != nullptr ? ranks[at] : nodes[at]->name_rank());
       at = at + 1 == static_cast<size_t>(n) ? 0 : at + 1;
     }
     const bool batched = fw.RunFilterPluginsOnNodes(state, pod, filter_batch_, &filter_batch_rejected_);
@@ -150,7 +156,7 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
         if (batch_rejected) {
           record(node, std::move(filter_batch_rejected_[next_rejected++].status));
         } else {
-          feasible->Add(node);
+          feasible->Add(node, filter_batch_ranks_[k]);
         }
         continue;
       }

@@ -94,9 +94,10 @@ class PodScheduler {
   struct FeasibleNodes {
     std::vector<const NodeInfo*> nodes;
     std::vector<uint32_t> ranks;
-    void Add(const NodeInfo* node) {
+    void Add(const NodeInfo* node) { Add(node, node->name_rank()); }
+    void Add(const NodeInfo* node, uint32_t rank) {
       nodes.push_back(node);
-      ranks.push_back(node->name_rank());
+      ranks.push_back(rank);
     }
     size_t size() const { return nodes.size(); }
     bool empty() const { return nodes.empty(); }
@@ -130,6 +131,7 @@ class PodScheduler {
   FeasibleNodes feasible_;                                     // this cycle's feasible nodes
   std::vector<uint8_t> nominated_by_rank_;                     // FindNodesThatPassFilters' scratch
   std::vector<const NodeInfo*> filter_batch_;                  // FindNodesThatPassFilters' scratch
+  std::vector<uint32_t> filter_batch_ranks_;                   // the same: the batch's name ranks
   std::vector<BatchRejection> filter_batch_rejected_;          // the same
 };
 
