@@ -20,6 +20,7 @@
 #include "reference/api/id_map.h"
 #include "reference/api/label_ids.h"
 #include "reference/framework/snapshot.h"
+#include "reference/plugins/pod_topology_spread/common.h"
 
 namespace schedcheck::reference::pod_topology_spread {
 
@@ -41,6 +42,8 @@ class DomainCounts {
   // The sums of key `k`: domain -> matching pods, for every domain with at least one counting
   // node (a domain whose nodes match no pod is there with 0).
   void Export(size_t k, IdMap<int>* out) const;
+  // The matching pods of domain `value` of key `k` (0 for a domain without counting nodes).
+  int Matches(size_t k, LabelId value) const;
 
  private:
   struct Sum {
@@ -55,6 +58,12 @@ class DomainCounts {
   std::vector<NodeContribution> by_position_;  // num_keys_ entries per snapshot position
   std::vector<IdMap<Sum>> sums_;               // per key: domain -> Sum
 };
+
+// What a node's part in the sums depends on besides the node itself, for `constraints` of `pod`:
+// per constraint its selector and namespace, topology key and inclusion policies; the pod's
+// nodeSelector and required node affinity when a constraint honors node affinity; its
+// tolerations when one honors taints. Callers prefix what else their parts depend on.
+std::string DomainCountsKey(const Pod& pod, const std::vector<SpreadConstraint>& constraints);
 
 // DomainCounts per cycle key, a handful in a workload.
 class DomainCountCache {

@@ -118,52 +118,6 @@ Result<PreFilterState*> ReadPreFilterState(const CycleState& state) {
   return s;
 }
 
-// Length-prefixed, so that concatenated texts cannot run into each other.
-void AppendText(std::string& key, std::string_view text) {
-  key += std::to_string(text.size());
-  key += ':';
-  key += text;
-}
-
-// What a node's part in PreFilter's sums depends on besides the node itself: per constraint its
-// selector and namespace, topology key and inclusion policies; the pod's nodeSelector and
-// required node affinity when a constraint honors node affinity; its tolerations when one
-// honors taints.
-std::string PreFilterCycleKey(const Pod& pod, const std::vector<SpreadConstraint>& cs) {
-  std::string key;
-  bool honor_affinity = false, honor_taints = false;
-  for (const SpreadConstraint& c : cs) {
-    key += pod_topology_spread::SelectorCacheKey(c.selector, pod.namespace_id);
-    key += std::to_string(c.topology_key_id);
-    key += c.honor_node_affinity ? 'A' : '-';
-    key += c.honor_node_taints ? 'T' : '-';
-    honor_affinity |= c.honor_node_affinity;
-    honor_taints |= c.honor_node_taints;
-  }
-  const k8s::PodSpec& spec = pod.obj.spec();
-  if (honor_affinity) {
-    std::vector<std::pair<std::string, std::string>> selector(spec.node_selector().begin(), spec.node_selector().end());
-    std::sort(selector.begin(), selector.end());
-    key += 'S' + std::to_string(selector.size());
-    for (const auto& [k, v] : selector) {
-      AppendText(key, k);
-      AppendText(key, v);
-    }
-    // Node selector terms hold no map fields, so their encoding is one per content.
-    const bool has_required = spec.has_affinity() && spec.affinity().has_node_affinity() &&
-                              spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution();
-    key += has_required ? 'R' : '-';
-    if (has_required) {
-      AppendText(key, spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution().SerializeAsString());
-    }
-  }
-  if (honor_taints) {
-    key += 'T' + std::to_string(spec.tolerations_size());
-    for (const k8s::Toleration& t : spec.tolerations()) AppendText(key, t.SerializeAsString());
-  }
-  return key;
-}
-
 }  // namespace
 
 Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) {
@@ -207,7 +161,7 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, PreFilter
                               match_counts[i]->Count(info, c.selector, pod.namespace_id)};
     }
   };
-  pod_topology_spread::DomainCounts& domains = domain_counts_.For(PreFilterCycleKey(pod, cs));
+  pod_topology_spread::DomainCounts& domains = domain_counts_.For("filter" + pod_topology_spread::DomainCountsKey(pod, cs));
   domains.Sync(*handle_.snapshot, s->keys.size(), contribute);
   for (size_t k = 0; k < s->keys.size(); ++k) {
     KeyCounts& key = s->keys[k];

@@ -315,5 +315,25 @@ TEST(PodTopologySpreadKeptSums, PodsWithOtherInclusionInputsOrLaterNodesCountAfr
   EXPECT_EQ(kept.FilterAll(*anywhere)["n1"], Code::kSuccess);
 }
 
+// PreScore's sums over all nodes are kept across cycles too, apart from PreFilter's.
+TEST(PodTopologySpreadKeptSums, ScoresFollowReplacedNodes) {
+  const std::string soft =
+      "{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: "
+      "{matchExpressions: [{key: foo, operator: Exists}]}}";
+  const PodPtr pod = Incoming("[" + soft + ", " + Hard(1, "zone") + "]");
+  const std::vector<NodePtr> nodes = {ZoneNode("n1", "z1"), ZoneNode("n2", "z1"), ZoneNode("n3", "z2")};
+  const std::vector<PodPtr> pods = {FooPod("e1", "n1"), FooPod("e0", "n3")};
+  Env kept(nodes, pods);
+  EXPECT_EQ(kept.ScoreAll(*pod), Env(nodes, pods).ScoreAll(*pod));
+  EXPECT_EQ(kept.FilterAll(*pod), Env(nodes, pods).FilterAll(*pod));
+  // Two more matching pods land in z2: z2 now scores below z1.
+  ASSERT_TRUE(kept.snapshot.Replace(
+      testing::MakeNodeInfo(nodes[2], {FooPod("e0", "n3"), FooPod("e2", "n3"), FooPod("e3", "n3")})));
+  const std::vector<PodPtr> later = {FooPod("e1", "n1"), FooPod("e0", "n3"), FooPod("e2", "n3"), FooPod("e3", "n3")};
+  const std::map<std::string, int64_t> scores = kept.ScoreAll(*pod);
+  EXPECT_EQ(scores, Env(nodes, later).ScoreAll(*pod));
+  EXPECT_LT(scores.at("n3"), scores.at("n1"));
+}
+
 }  // namespace
 }  // namespace schedcheck::reference

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <memory>
 #include <set>
+#include <span>
+#include <string>
 #include <utility>
 
 #include "reference/api/id_map.h"
@@ -60,16 +62,23 @@ Result<const PreScoreState*> ReadPreScoreState(const CycleState& state) {
 }
 
 // node.Labels[key] in Go: "" when the label is absent.
-LabelId ValueOrEmpty(const LabelIds& labels, LabelId key) {
+LabelId OrEmpty(LabelId value) {
   static const LabelId kEmpty = InternLabel("");
-  LabelId value = labels.Get(key);
   return value == kNoLabel ? kEmpty : value;
+}
+
+// nodeLabelsMatchSpreadConstraints, with the label values kept per node.
+bool HasEveryKey(const NodeInfo& info, const std::vector<SpreadConstraint>& constraints,
+                 pod_topology_spread::NodeLabelMemo& labels) {
+  return std::all_of(constraints.begin(), constraints.end(),
+                     [&](const SpreadConstraint& c) { return labels.Value(info, c.topology_key_id) != kNoLabel; });
 }
 
 // initPreScoreState's second half: the domains present among the non-ignored feasible nodes and
 // the weight of each constraint.
+// `labels.Value(info, key)` is the node's label value (kNoLabel when absent).
 void InitDomains(PreScoreState& s, const std::vector<const NodeInfo*>& filtered,
-                 bool require_all_topologies) {
+                 bool require_all_topologies, pod_topology_spread::NodeLabelMemo& labels) {
   for (size_t i = 0; i < s.constraints.size(); ++i) {
     size_t k = 0;
     while (k < i && s.constraints[k].topology_key_id != s.constraints[i].topology_key_id) ++k;
@@ -78,9 +87,7 @@ void InitDomains(PreScoreState& s, const std::vector<const NodeInfo*>& filtered,
   }
   std::vector<int> topo_size(s.constraints.size(), 0);
   for (const NodeInfo* info : filtered) {
-    const LabelIds& labels = info->node()->label_ids;
-    if (require_all_topologies &&
-        !pod_topology_spread::NodeLabelsMatchSpreadConstraints(labels, s.constraints)) {
+    if (require_all_topologies && !HasEveryKey(*info, s.constraints, labels)) {
       s.ignored_nodes.insert(info->name());
       continue;
     }
@@ -90,7 +97,7 @@ void InitDomains(PreScoreState& s, const std::vector<const NodeInfo*>& filtered,
       // A node without the key (possible when not all keys are required) adds the value "",
       // as upstream's map lookup does.
       ValueToPodCounts& counts = s.CountsOf(i);
-      LabelId value = ValueOrEmpty(labels, c.topology_key_id);
+      LabelId value = OrEmpty(labels.Value(*info, c.topology_key_id));
       if (counts.Find(value) == nullptr) {
         counts[value] = 0;
         topo_size[i]++;
@@ -128,60 +135,105 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
     state.Write(std::string(kPreScoreStateKey), std::move(s));
     return Status();
   }
-  InitDomains(*s, filtered, require_all_topologies);
+  InitDomains(*s, filtered, require_all_topologies, node_labels_);
   // Count matching pods over ALL nodes, but only into domains seen among the feasible nodes.
+  // The sums over all nodes are kept across cycles (domain_counts.h); a node's part: nothing
+  // unless it carries every key (when all are required); per key, the pods matched by every
+  // constraint naming it that the node's inclusion policies admit (constraints on one key share
+  // the count, as upstream). Hostname domains are counted in Score.
   const RequiredNodeAffinity node_affinity(pod);
   std::vector<std::shared_ptr<pod_topology_spread::MatchCountCache::Counts>> match_counts;
   for (const SpreadConstraint& c : s->constraints) {
     match_counts.push_back(match_counts_.For(c.selector, pod.namespace_id));
   }
-  for (const NodeInfo* info : all_nodes) {
-    const Node* node = info->node();
-    if (node == nullptr) continue;
-    if (require_all_topologies &&
-        !pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->label_ids, s->constraints)) {
-      continue;
-    }
+  auto contribute = [&](const NodeInfo& info, std::span<pod_topology_spread::NodeContribution> out) {
+    if (require_all_topologies && !HasEveryKey(info, s->constraints, node_labels_)) return;
     for (size_t i = 0; i < s->constraints.size(); ++i) {
       const SpreadConstraint& c = s->constraints[i];
-      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, *node)) continue;
-      ValueToPodCounts& counts = s->CountsOf(i);
-      int64_t* count = counts.Find(ValueOrEmpty(node->label_ids, c.topology_key_id));
-      if (count == nullptr) continue;
-      *count += match_counts[i]->Count(*info, c.selector, pod.namespace_id);
+      if (c.topology_key_id == pod_topology_spread::HostnameKeyId()) continue;
+      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, *info.node())) continue;
+      pod_topology_spread::NodeContribution& part = out[s->key_index[i]];
+      part.value = OrEmpty(node_labels_.Value(info, c.topology_key_id));
+      part.count += match_counts[i]->Count(info, c.selector, pod.namespace_id);
     }
+  };
+  pod_topology_spread::DomainCounts& sums = domain_counts_.For(
+      std::string("score") + (require_all_topologies ? "R" : "-") + pod_topology_spread::DomainCountsKey(pod, s->constraints));
+  sums.Sync(*handle_.snapshot, s->key_counts.size(), contribute);
+  for (size_t k = 0; k < s->key_counts.size(); ++k) {
+    std::vector<LabelId> domains;
+    s->key_counts[k].ForEach([&](uint64_t value, int64_t) { domains.push_back(static_cast<LabelId>(value)); });
+    for (LabelId value : domains) s->key_counts[k][value] = sums.Matches(k, value);
   }
   state.Write(std::string(kPreScoreStateKey), std::move(s));
   return Status();
 }
+
+namespace {
+
+// Score once the state is read. `value_of(key)` is the node's label value (kNoLabel when absent)
+// and `hostname_count(i)` its pods matching constraint i; the per-node form reads both from the
+// node, the batch form from what the plugin keeps per node.
+template <typename ValueOf, typename HostnameCount>
+Status ScoreWithState(const PreScoreState& s, const NodeInfo& info, ValueOf&& value_of,
+                      HostnameCount&& hostname_count, int64_t* score) {
+  *score = 0;
+  if (!s.ignored_nodes.empty() && s.ignored_nodes.count(info.name())) return Status();
+  double sum = 0;
+  for (size_t i = 0; i < s.constraints.size(); ++i) {
+    const SpreadConstraint& c = s.constraints[i];
+    LabelId value = value_of(c.topology_key_id);
+    if (value == kNoLabel) continue;
+    int64_t count = 0;
+    if (c.topology_key_id == pod_topology_spread::HostnameKeyId()) {
+      // Hostname domains are single nodes: count this node's pods directly (no policy check).
+      count = hostname_count(i);
+    } else {
+      const int64_t* found = s.CountsOf(i).Find(value);
+      if (found == nullptr) {
+        return Status::Error("no count for topology pair of node \"" + info.name() + "\"");
+      }
+      count = *found;
+    }
+    sum += ScoreForCount(count, c.max_skew, s.normalizing_weights[i]);
+  }
+  *score = static_cast<int64_t>(std::round(sum));
+  return Status();
+}
+
+}  // namespace
 
 Status PodTopologySpread::Score(const CycleState& state, const Pod& pod, const NodeInfo& info,
                                 int64_t* score) {
   *score = 0;
   auto s = ReadPreScoreState(state);
   if (!s.ok()) return Status::Error(s.message());
-  if (!(*s)->ignored_nodes.empty() && (*s)->ignored_nodes.count(info.name())) return Status();
   const LabelIds& labels = info.node()->label_ids;
-  double sum = 0;
-  for (size_t i = 0; i < (*s)->constraints.size(); ++i) {
-    const SpreadConstraint& c = (*s)->constraints[i];
-    LabelId value = labels.Get(c.topology_key_id);
-    if (value == kNoLabel) continue;
-    int64_t count = 0;
-    if (c.topology_key_id == pod_topology_spread::HostnameKeyId()) {
-      // Hostname domains are single nodes: count this node's pods directly (no policy check).
-      count = pod_topology_spread::CountPodsMatchSelector(info.pods(), c.selector, pod.namespace_id);
-    } else {
-      const ValueToPodCounts& counts = (*s)->CountsOf(i);
-      const int64_t* found = counts.Find(value);
-      if (found == nullptr) {
-        return Status::Error("no count for topology pair of node \"" + info.name() + "\"");
-      }
-      count = *found;
-    }
-    sum += ScoreForCount(count, c.max_skew, (*s)->normalizing_weights[i]);
+  return ScoreWithState(
+      **s, info, [&](LabelId key) { return labels.Get(key); },
+      [&](size_t i) {
+        return pod_topology_spread::CountPodsMatchSelector(info.pods(), (*s)->constraints[i].selector, pod.namespace_id);
+      },
+      score);
+}
+
+Status PodTopologySpread::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
+  auto s = ReadPreScoreState(state);
+  if (!s.ok()) return ScorePlugin::ScoreNodes(state, pod, nodes, scores);  // the per-node error
+  // Label values and hostname counts as kept per node (NodeLabelMemo, MatchCountCache): the
+  // same values, without reading each Node and its pods every cycle.
+  std::vector<std::shared_ptr<pod_topology_spread::MatchCountCache::Counts>> match_counts;
+  for (const SpreadConstraint& c : (*s)->constraints) match_counts.push_back(match_counts_.For(c.selector, pod.namespace_id));
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const NodeInfo& info = *nodes[i];
+    if (info.node() == nullptr) return Status::Error("node not found");
+    auto hostname_count = [&](size_t c) {
+      return match_counts[c]->Count(info, (*s)->constraints[c].selector, pod.namespace_id);
+    };
+    Status status = ScoreWithState(
+        **s, info, [&](LabelId key) { return node_labels_.Value(info, key); }, hostname_count, &scores[i]);
+    if (!status.IsSuccess()) return status;
   }
-  *score = static_cast<int64_t>(std::round(sum));
   return Status();
 }
 
