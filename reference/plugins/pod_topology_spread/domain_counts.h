@@ -1,5 +1,5 @@
-// PreFilter's matching-pod sums per topology domain, kept across cycles. PreFilter adds up, over
-// every eligible node, the pods its constraints' selectors match, per (topology key, domain):
+// Matching-pod sums per topology domain, kept across cycles. PreFilter (and PreScore) add up,
+// over every eligible node, the pods the constraints' selectors match, per (topology key, domain):
 // thousands of nodes per cycle, while a cycle usually changes one or two of them (the pod just
 // bound). The sums are kept per cycle key (everything a node's contribution depends on besides
 // the node: selectors, namespace, keys, inclusion policies) and brought up to date from the
@@ -25,7 +25,7 @@
 namespace schedcheck::reference::pod_topology_spread {
 
 // A node's part in one topology key's sums: its domain (kNoLabel: the node does not count for
-// the key) and the pods on it that the key's constraint matches.
+// the key) and the pods on it that the key's constraints match.
 struct NodeContribution {
   LabelId value = kNoLabel;
   int count = 0;
