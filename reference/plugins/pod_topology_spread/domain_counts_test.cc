@@ -105,7 +105,9 @@ TEST(DomainCounts, RandomReplacementsAgreeWithAFullCount) {
           break;
         case 1:
           next = std::make_shared<NodeInfo>(*infos[at]);
-          if (!next->pods().empty()) ASSERT_TRUE(next->RemovePod(*next->pods().front()->pod));
+          if (!next->pods().empty()) {
+            ASSERT_TRUE(next->RemovePod(*next->pods().front()->pod));
+          }
           break;
         default:
           next = std::make_shared<NodeInfo>(*infos[at]);

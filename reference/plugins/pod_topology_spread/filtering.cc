@@ -138,7 +138,10 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, PreFilter
   for (const SpreadConstraint& c : cs) {
     size_t k = 0;
     while (k < s->keys.size() && s->keys[k].key != c.topology_key_id) ++k;
-    if (k == s->keys.size()) s->keys.push_back(KeyCounts{.key = c.topology_key_id});
+    if (k == s->keys.size()) {
+      s->keys.emplace_back();
+      s->keys.back().key = c.topology_key_id;
+    }
     s->key_index.push_back(static_cast<int>(k));
     s->self_match.push_back(c.selector.Matches(pod) ? 1 : 0);
   }
