@@ -173,7 +173,7 @@ void PodScheduler::MoveRejectedInto(NodeToStatus* out) {
   // Name order through the name ranks, so every insertion goes to the end of the map; a node
   // rejected twice (the nominated node, then again among all nodes) keeps its later status, as
   // assigning into the map twice would. The ranks are counted out into a table (no sort); two
-  // nodes with one rank (never expected: they come from one snapshot) take the sort instead.
+  // nodes with one rank (never expected: they come from one snapshot) are assigned by name.
   uint32_t end_rank = 0;
   for (const auto& [node, status] : rejected_) end_rank = std::max(end_rank, node->name_rank() + 1);
   latest_by_rank_.assign(end_rank, -1);
@@ -190,16 +190,7 @@ void PodScheduler::MoveRejectedInto(NodeToStatus* out) {
       out->emplace_hint(out->end(), node->name(), std::move(status));
     }
   } else {
-    std::vector<size_t> order(rejected_.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return rejected_[a].first->name() < rejected_[b].first->name();
-    });
-    for (size_t k = 0; k < order.size(); ++k) {
-      if (k + 1 < order.size() && rejected_[order[k + 1]].first->name() == rejected_[order[k]].first->name()) continue;
-      auto& [node, status] = rejected_[order[k]];
-      out->insert_or_assign(out->end(), node->name(), std::move(status));
-    }
+    for (auto& [node, status] : rejected_) out->insert_or_assign(node->name(), std::move(status));
   }
   rejected_.clear();
 }

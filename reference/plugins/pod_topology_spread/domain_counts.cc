@@ -1,29 +1,16 @@
 #include "reference/plugins/pod_topology_spread/domain_counts.h"
 
-#include <algorithm>
-#include <utility>
-
+#include "reference/api/cache_key.h"
 #include "reference/plugins/pod_topology_spread/match_count_cache.h"
 
 namespace schedcheck::reference::pod_topology_spread {
-
-namespace {
-
-// Length-prefixed, so that concatenated texts cannot run into each other.
-void AppendText(std::string& key, std::string_view text) {
-  key += std::to_string(text.size());
-  key += ':';
-  key += text;
-}
-
-}  // namespace
 
 std::string DomainCountsKey(const Pod& pod, const std::vector<SpreadConstraint>& cs) {
   std::string key;
   bool honor_affinity = false, honor_taints = false;
   for (const SpreadConstraint& c : cs) {
     key += SelectorCacheKey(c.selector, pod.namespace_id);
-    key += std::to_string(c.topology_key_id);
+    AppendKeyNumber(key, c.topology_key_id);
     key += c.honor_node_affinity ? 'A' : '-';
     key += c.honor_node_taints ? 'T' : '-';
     honor_affinity |= c.honor_node_affinity;
@@ -31,24 +18,20 @@ std::string DomainCountsKey(const Pod& pod, const std::vector<SpreadConstraint>&
   }
   const k8s::PodSpec& spec = pod.obj.spec();
   if (honor_affinity) {
-    std::vector<std::pair<std::string, std::string>> selector(spec.node_selector().begin(), spec.node_selector().end());
-    std::sort(selector.begin(), selector.end());
-    key += 'S' + std::to_string(selector.size());
-    for (const auto& [k, v] : selector) {
-      AppendText(key, k);
-      AppendText(key, v);
-    }
+    key += 'S';
+    AppendKeyLabels(key, spec.node_selector());
     // Node selector terms hold no map fields, so their encoding is one per content.
     const bool has_required = spec.has_affinity() && spec.affinity().has_node_affinity() &&
                               spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution();
     key += has_required ? 'R' : '-';
     if (has_required) {
-      AppendText(key, spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution().SerializeAsString());
+      AppendKeyText(key, spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution().SerializeAsString());
     }
   }
   if (honor_taints) {
-    key += 'T' + std::to_string(spec.tolerations_size());
-    for (const k8s::Toleration& t : spec.tolerations()) AppendText(key, t.SerializeAsString());
+    key += 'T';
+    AppendKeyNumber(key, spec.tolerations_size());
+    for (const k8s::Toleration& t : spec.tolerations()) AppendKeyText(key, t.SerializeAsString());
   }
   return key;
 }

@@ -146,17 +146,13 @@ Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, PreFilter
     s->self_match.push_back(c.selector.Matches(pod) ? 1 : 0);
   }
   const RequiredNodeAffinity node_affinity(pod);
-  std::vector<std::shared_ptr<pod_topology_spread::MatchCountCache::Counts>> match_counts;
-  for (const SpreadConstraint& c : cs) match_counts.push_back(match_counts_.For(c.selector, pod.namespace_id));
+  const auto match_counts = match_counts_.ForConstraints(cs, pod.namespace_id);
   // One node's part, as a full pass over the nodes computes it: nothing unless the node carries
   // every constraint's key; per key, the count of the last constraint naming it that the node's
   // inclusion policies admit.
   auto contribute = [&](const NodeInfo& info, std::span<pod_topology_spread::NodeContribution> out) {
     const Node& node = *info.node();
-    const bool has_every_key = std::all_of(cs.begin(), cs.end(), [&](const SpreadConstraint& c) {
-      return node.label_ids.Has(c.topology_key_id);
-    });
-    if (!has_every_key) return;
+    if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(node.label_ids, cs)) return;
     for (size_t i = 0; i < cs.size(); ++i) {
       const SpreadConstraint& c = cs[i];
       if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, node)) continue;

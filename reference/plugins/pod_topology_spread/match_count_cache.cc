@@ -1,41 +1,16 @@
 #include "reference/plugins/pod_topology_spread/match_count_cache.h"
 
-#include <algorithm>
 #include <utility>
 
+#include "reference/api/cache_key.h"
+
 namespace schedcheck::reference::pod_topology_spread {
-namespace {
-
-// Length-prefixed, so that no choice of label text can make two selectors' keys collide.
-void Append(std::string& key, std::string_view text) {
-  key += std::to_string(text.size());
-  key += ':';
-  key += text;
-}
-
-}  // namespace
-
 std::string SelectorCacheKey(const SpreadSelector& selector, LabelId ns) {
-  std::string key = std::to_string(ns);
+  std::string key;
+  AppendKeyNumber(key, ns);
   key += selector.nothing ? 'N' : '-';
   key += selector.empty ? 'E' : '-';
-  std::vector<std::pair<std::string, std::string>> labels(selector.selector.match_labels().begin(),
-                                                          selector.selector.match_labels().end());
-  std::sort(labels.begin(), labels.end());
-  key += 'L';
-  key += std::to_string(labels.size());
-  for (const auto& [k, v] : labels) {
-    Append(key, k);
-    Append(key, v);
-  }
-  key += 'X';
-  key += std::to_string(selector.selector.match_expressions_size());
-  for (const k8s::LabelSelectorRequirement& r : selector.selector.match_expressions()) {
-    Append(key, r.key());
-    Append(key, r.operator_());
-    key += std::to_string(r.values_size());
-    for (const std::string& v : r.values()) Append(key, v);
-  }
+  AppendKeySelector(key, selector.selector);
   return key;
 }
 
@@ -58,6 +33,14 @@ std::shared_ptr<MatchCountCache::Counts> MatchCountCache::For(const SpreadSelect
   auto table = std::make_shared<Counts>();
   tables_.emplace(std::move(key), table);
   return table;
+}
+
+std::vector<std::shared_ptr<MatchCountCache::Counts>> MatchCountCache::ForConstraints(
+    const std::vector<SpreadConstraint>& constraints, LabelId ns) {
+  std::vector<std::shared_ptr<Counts>> tables;
+  tables.reserve(constraints.size());
+  for (const SpreadConstraint& c : constraints) tables.push_back(For(c.selector, ns));
+  return tables;
 }
 
 LabelId NodeLabelMemo::Value(const NodeInfo& info, LabelId key) {

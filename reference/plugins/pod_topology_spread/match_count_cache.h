@@ -38,6 +38,8 @@ class MatchCountCache {
   // The table for `selector` in namespace `ns`; the caller's reference keeps it alive while
   // other tables come and go.
   std::shared_ptr<Counts> For(const SpreadSelector& selector, LabelId ns);
+  // The tables of every constraint's selector in namespace `ns`, in constraint order.
+  std::vector<std::shared_ptr<Counts>> ForConstraints(const std::vector<SpreadConstraint>& constraints, LabelId ns);
 
  private:
   // A handful of distinct selectors in a workload; beyond this many, start afresh.

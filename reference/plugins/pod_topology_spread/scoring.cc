@@ -142,10 +142,7 @@ Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   // constraint naming it that the node's inclusion policies admit (constraints on one key share
   // the count, as upstream). Hostname domains are counted in Score.
   const RequiredNodeAffinity node_affinity(pod);
-  std::vector<std::shared_ptr<pod_topology_spread::MatchCountCache::Counts>> match_counts;
-  for (const SpreadConstraint& c : s->constraints) {
-    match_counts.push_back(match_counts_.For(c.selector, pod.namespace_id));
-  }
+  const auto match_counts = match_counts_.ForConstraints(s->constraints, pod.namespace_id);
   auto contribute = [&](const NodeInfo& info, std::span<pod_topology_spread::NodeContribution> out) {
     if (require_all_topologies && !HasEveryKey(info, s->constraints, node_labels_)) return;
     for (size_t i = 0; i < s->constraints.size(); ++i) {
@@ -222,8 +219,7 @@ Status PodTopologySpread::ScoreNodes(const CycleState& state, const Pod& pod, No
   if (!s.ok()) return ScorePlugin::ScoreNodes(state, pod, nodes, scores);  // the per-node error
   // Label values and hostname counts as kept per node (NodeLabelMemo, MatchCountCache): the
   // same values, without reading each Node and its pods every cycle.
-  std::vector<std::shared_ptr<pod_topology_spread::MatchCountCache::Counts>> match_counts;
-  for (const SpreadConstraint& c : (*s)->constraints) match_counts.push_back(match_counts_.For(c.selector, pod.namespace_id));
+  const auto match_counts = match_counts_.ForConstraints((*s)->constraints, pod.namespace_id);
   for (size_t i = 0; i < nodes.size(); ++i) {
     const NodeInfo& info = *nodes[i];
     if (info.node() == nullptr) return Status::Error("node not found");
