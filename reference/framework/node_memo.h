@@ -29,6 +29,14 @@ class NodeMemo {
     if (rank >= entries_.size()) entries_.resize(rank + 1);
     entries_[rank] = Entry{node.generation(), key, value};
   }
+  // The remembered value, or compute() stored and returned. The reference holds until the next
+  // Store or GetOrStore.
+  template <typename Compute>
+  const Value& GetOrStore(const NodeInfo& node, const Key& key, Compute&& compute) {
+    if (const Value* value = Find(node, key)) return *value;
+    Store(node, key, compute());
+    return entries_[node.name_rank()].value;
+  }
 
  private:
   struct Entry {

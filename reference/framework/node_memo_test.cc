@@ -33,6 +33,19 @@ TEST(NodeMemo, RemembersUntilTheNodeOrTheKeyChanges) {
   EXPECT_EQ(memo.Find(node, 1), nullptr);
 }
 
+TEST(NodeMemo, GetOrStoreComputesOncePerGeneration) {
+  NodeInfo node(ParseNode("metadata: {name: n}"));
+  node.set_name_rank(1);
+  NodeMemo<bool, int> memo;
+  int computed = 0;
+  auto compute = [&] { return ++computed; };
+  EXPECT_EQ(memo.GetOrStore(node, true, compute), 1);
+  EXPECT_EQ(memo.GetOrStore(node, true, compute), 1);
+  node.AddPod(MakePodInfo(ParsePod("metadata: {name: p}")));
+  EXPECT_EQ(memo.GetOrStore(node, true, compute), 2);
+  EXPECT_EQ(computed, 2);
+}
+
 TEST(NodeMemo, ANodeTakingAnotherNodesRankDoesNotInheritItsValue) {
   NodeInfo first(ParseNode("metadata: {name: a}"));
   NodeInfo second(ParseNode("metadata: {name: b}"));

@@ -152,14 +152,13 @@ void NodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, Node
       if (const bool* fits = fits_memo_.Find(node, key); fits != nullptr && *fits) continue;
     }
     if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfo(nodes[i + kPrefetchAhead]);
-    const Resource& alloc = node.allocatable();
-    const Resource& used = node.requested();
-    const bool fits = only_base && static_cast<int64_t>(node.pods().size()) + 1 <= alloc.allowed_pod_number &&
-                      request.milli_cpu <= alloc.milli_cpu - used.milli_cpu &&
-                      request.memory <= alloc.memory - used.memory &&
-                      request.ephemeral_storage <= alloc.ephemeral_storage - used.ephemeral_storage;
-    if (only_base) fits_memo_.Store(node, key, fits);
-    if (fits) continue;
+    if (only_base) {
+      const NodeRoom room(node);
+      const bool fits = room.Pods() >= 1 && request.milli_cpu <= room.MilliCpu() && request.memory <= room.Memory() &&
+                        request.ephemeral_storage <= room.EphemeralStorage();
+      fits_memo_.Store(node, key, fits);
+      if (fits) continue;
+    }
     Status status = only_base ? FilterRequest(request, node) : FilterRequestWithScalars(request, node);
     if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
   }
@@ -170,25 +169,19 @@ Status NodeResourcesFit::FilterRequest(const Resource& request, const NodeInfo& 
 }
 
 Status NodeResourcesFit::FilterRequestWithScalars(const Resource& request, const NodeInfo& node) {
-  const FreeRoom* room = free_room_memo_.Find(node, true);
-  FreeRoom fresh;
-  if (room == nullptr) {
-    fresh = FreeRoom(node);
-    free_room_memo_.Store(node, true, fresh);
-    room = &fresh;
-  }
-  if (!room->complete()) return FilterRequest(request, node);
+  const FreeRoom& room = free_room_memo_.GetOrStore(node, true, [&] { return FreeRoom(node); });
+  if (!room.complete()) return FilterRequest(request, node);
   // The lacking resources as a set of slots: for the request of this cycle, a known set is a
   // known status, found without building the list of names.
-  if (request.scalar.size() > kMaxMaskedScalars) return RejectionFor(request, *room);
+  if (request.scalar.size() > kMaxMaskedScalars) return RejectionFor(request, room);
   uint64_t lacking = 0;
-  ForEachInsufficientResource(request, *room, args_.ignored_resources, args_.ignored_resource_groups,
+  ForEachInsufficientResource(request, room, args_.ignored_resources, args_.ignored_resource_groups,
                               [&](std::string_view, int64_t, int slot) { lacking |= uint64_t{1} << slot; });
   if (lacking == 0) return Status();
   for (const auto& [known, status] : rejections_by_slots_) {
     if (known == lacking) return status;
   }
-  Status status = RejectionFor(request, *room);
+  Status status = RejectionFor(request, room);
   rejections_by_slots_.emplace_back(lacking, status);
   return status;
 }

@@ -51,11 +51,7 @@ LabelId NodeLabelMemo::Value(const NodeInfo& info, LabelId key) {
     by_key_.emplace_back(key, NodeMemo<bool, LabelId>());
     k = by_key_.size() - 1;
   }
-  NodeMemo<bool, LabelId>& memo = by_key_[k].second;
-  if (const LabelId* value = memo.Find(info, true)) return *value;
-  const LabelId value = info.node()->label_ids.Get(key);
-  memo.Store(info, true, value);
-  return value;
+  return by_key_[k].second.GetOrStore(info, true, [&] { return info.node()->label_ids.Get(key); });
 }
 
 }  // namespace schedcheck::reference::pod_topology_spread
