@@ -39,14 +39,10 @@ std::string ReasonHistogram::Text() const {
 
 namespace {
 
-std::string FitErrorMessage(int num_all_nodes, const std::string& pre_filter_msg, const ReasonHistogram* rejections,
-                            const std::string& post_filter_msg) {
+// "0/N nodes are available: <why>. <post_filter_msg>.", each part only when not empty.
+std::string ComposeFitError(int num_all_nodes, const std::string& why, const std::string& post_filter_msg) {
   std::string msg = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
-  if (!pre_filter_msg.empty()) {
-    msg += " " + pre_filter_msg + ".";
-  } else if (std::string items = rejections->Text(); !items.empty()) {
-    msg += " " + items + ".";
-  }
+  if (!why.empty()) msg += " " + why + ".";
   if (!post_filter_msg.empty()) msg += " " + post_filter_msg + ".";
   return msg;
 }
@@ -54,15 +50,16 @@ std::string FitErrorMessage(int num_all_nodes, const std::string& pre_filter_msg
 }  // namespace
 
 std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
-  ReasonHistogram rejections;
-  if (diagnosis.pre_filter_msg.empty()) {
-    for (const auto& [node, status] : diagnosis.node_to_status) rejections.Add(status);
+  if (!diagnosis.pre_filter_msg.empty()) {
+    return ComposeFitError(num_all_nodes, diagnosis.pre_filter_msg, diagnosis.post_filter_msg);
   }
-  return FitErrorMessage(num_all_nodes, diagnosis.pre_filter_msg, &rejections, diagnosis.post_filter_msg);
+  ReasonHistogram rejections;
+  for (const auto& [node, status] : diagnosis.node_to_status) rejections.Add(status);
+  return FitErrorMessage(num_all_nodes, rejections, diagnosis.post_filter_msg);
 }
 
 std::string FitErrorMessage(int num_all_nodes, const ReasonHistogram& rejections, const std::string& post_filter_msg) {
-  return FitErrorMessage(num_all_nodes, std::string(), &rejections, post_filter_msg);
+  return ComposeFitError(num_all_nodes, rejections.Text(), post_filter_msg);
 }
 
 int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
