@@ -1,0 +1,207 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/events"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"schedcheck.local/kube/common/pb"
+	"schedcheck.local/kube/common/vtime"
+)
+
+// run is one replay: a scheduler built at Hello and driven through Events and Finish.
+type run struct {
+	opts    options
+	ctx     context.Context
+	cancel  context.CancelFunc
+	clock   *clocktesting.FakeClock
+	epoch   time.Time
+	last    int64 // the last instant run; -1 before the first
+	now     int64
+	client  *fake.Clientset
+	factory *syncFactory
+	sched   *scheduler.Scheduler
+	bridge  *scheduler.SchedcheckBridge
+	rng     splitMix64
+
+	objects  objectState
+	out      []*pb.Record
+	moves    []*pb.MoveRequest
+	inFlight map[string]bool
+
+	// The cycle in progress.
+	cyclePod  *framework.QueuedPodInfo
+	cycleTies []string
+	cycleHost string
+	victims   []string
+	bound     map[string]string // pod key -> node, from the Binding the binder created
+	during    []*pb.ApiEvent
+	duringAt  uint64
+	failure   error // a delivery error inside a cycle, reported at the end of the request
+}
+
+func newRun(o options) *run {
+	return &run{opts: o, last: -1, inFlight: map[string]bool{}, bound: map[string]string{}}
+}
+
+func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
+	if h.GetCompat() != "" && h.GetCompat() != "1.27" {
+		return nil, fmt.Errorf("compatibility level %q: this adapter runs kube-scheduler v1.27 (compat 1.27)", h.GetCompat())
+	}
+	if h.GetCycleLatencyNs() != 0 || h.GetBindLatencyNs() != 0 {
+		return nil, errors.New("cycle and bind latencies are not supported by the kube adapters (cycles and bindings complete at their instant)")
+	}
+	cfg, source, err := loadConfiguration(h.GetConfigYaml(), h.GetConfigSource())
+	if err != nil {
+		return nil, err
+	}
+	r.rng = splitMix64{state: h.GetSeed()}
+	r.epoch = time.Unix(0, h.GetEpochUnixNs()).UTC()
+	r.clock = clocktesting.NewFakeClock(r.epoch)
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r.client = fake.NewSimpleClientset()
+	r.installReactors()
+	r.factory = newSyncFactory(r.client)
+	r.objects = newObjectState(r.factory)
+
+	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry))
+	recorders := func(string) events.EventRecorder { return &events.FakeRecorder{} }
+	sched, err := scheduler.New(r.client, r.factory, nil, recorders, r.ctx.Done(), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("configuration %s: %w", source, err)
+	}
+	r.sched = sched
+	r.bridge = scheduler.SchedcheckAttach(sched, r.clock, r.observe, nil)
+	framework.SchedcheckRand = r.rng.intn
+	framework.SchedcheckPreemptionOffset = func(int32) int32 { return 0 }
+	r.wrapScheduler()
+	return &pb.HelloAck{SchedulerName: r.opts.name, SchedulerVersion: kubernetesVersion(), ConfigSource: source}, nil
+}
+
+func (r *run) Events(e *pb.Events) (*pb.Decisions, error) {
+	t := e.GetTimeNs()
+	if t <= r.last {
+		return nil, fmt.Errorf("Events at %d ns is not after the previous instant (%d ns)", t, r.last)
+	}
+	for _, tick := range vtime.TicksBetween(r.last, t) {
+		if err := r.instant(tick, nil, 0); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.instant(t, e.GetEvents(), e.GetFirstIndex()); err != nil {
+		return nil, err
+	}
+	return r.take(), nil
+}
+
+func (r *run) Finish(f *pb.Finish) (*pb.Decisions, error) {
+	defer r.cancel()
+	for _, tick := range vtime.TicksBetween(r.last, f.GetEndNs()+1) {
+		if err := r.instant(tick, nil, 0); err != nil {
+			return nil, err
+		}
+	}
+	return r.take(), nil
+}
+
+// instant runs one instant of the replay conventions: the trace's events in order (those marked
+// during_attempt wait for the first cycle), the flushes due, then cycles while activeQ has pods.
+func (r *run) instant(t int64, evs []*pb.ApiEvent, firstIndex uint64) error {
+	r.now, r.last = t, t
+	r.clock.SetTime(r.epoch.Add(time.Duration(t)))
+	r.during, r.duringAt = nil, 0
+	for i, e := range evs {
+		index := firstIndex + uint64(i)
+		if e.GetDuringAttempt() {
+			if len(r.during) == 0 {
+				r.duringAt = index
+			}
+			r.during = append(r.during, e)
+			continue
+		}
+		if err := r.objects.apply(e, index); err != nil {
+			return err
+		}
+	}
+	if vtime.IsBackoffTick(t) {
+		r.bridge.FlushBackoffQCompleted(r.observe)
+	}
+	if vtime.IsLeftoverTick(t) {
+		r.bridge.FlushUnschedulablePodsLeftover(r.observe)
+	}
+	for {
+		for r.bridge.ActiveLen() > 0 && r.failure == nil {
+			r.bridge.ScheduleOne(r.ctx)
+		}
+		if r.failure != nil {
+			return r.failure
+		}
+		if len(r.during) == 0 {
+			return nil
+		}
+		if err := r.deliverDuring(); err != nil { // no cycle ran at this instant
+			return err
+		}
+	}
+}
+
+func (r *run) deliverDuring() error {
+	evs, index := r.during, r.duringAt
+	r.during = nil
+	for i, e := range evs {
+		if err := r.objects.apply(e, index+uint64(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *run) take() *pb.Decisions {
+	d := &pb.Decisions{Records: r.out, MoveRequests: r.moves}
+	r.out, r.moves = nil, nil
+	return d
+}
+
+func (r *run) emit(body any) {
+	rec := &pb.Record{TimeNs: r.now}
+	switch b := body.(type) {
+	case *pb.Attempt:
+		rec.Body = &pb.Record_Attempt{Attempt: b}
+	case *pb.QueueTransition:
+		rec.Body = &pb.Record_Queue{Queue: b}
+	case *pb.Binding:
+		rec.Body = &pb.Record_Binding{Binding: b}
+	}
+	r.out = append(r.out, rec)
+}
+
+func podKey(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+// kubernetesVersion is the k8s.io/kubernetes version linked into this binary.
+func kubernetesVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == "k8s.io/kubernetes" {
+				return dep.Version
+			}
+		}
+	}
+	return "unknown"
+}

@@ -1,0 +1,7 @@
+// Command kube-adapter is the real kube-scheduler v1.27 behind schedcheck's external-scheduler
+// protocol, with upstream's in-tree plugins only. Build it with harness/kube/build.sh.
+package main
+
+import "schedcheck.local/kube/v127/adapter"
+
+func main() { adapter.Main() }
