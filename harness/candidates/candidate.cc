@@ -1,9 +1,11 @@
 #include "harness/candidates/candidate.h"
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 
 #include "harness/candidates/forget_events.h"
+#include "harness/candidates/kube_adapter.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
 #include "reference/plugins/registry.h"
@@ -57,14 +59,104 @@ Outcome Apply(const std::string& part, Candidate* c, std::set<std::string>* forg
   return Error{"unknown kind \"" + kind + "\" (kinds: " + CandidateHelp() + ")"};
 }
 
+bool StartsWith(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+// An out-of-process spec taken apart: kind "exec" (arg: the command) or "kube" (arg: the version);
+// kind empty for an in-process spec.
+struct OutOfProcessSpec {
+  std::string kind;
+  std::string arg;
+};
+
+Error JoinError(const std::string& spec) {
+  std::string message = "candidate \"" + spec + "\": an out-of-process build (exec:, kube:) cannot be joined with " +
+                        "'+': it runs as it is";
+  if (StartsWith(spec, "exec:")) message += " (to pass a command containing \"+KIND:\", quote it: exec:\"CMD ARGS\")";
+  return Error{message};
+}
+
+// True if `text` continues, after a '+', with something that reads as another spec: the user
+// meant to join, which an out-of-process build cannot. Any other '+' belongs to the command.
+bool LooksJoined(const std::string& text) {
+  for (size_t plus = text.find('+'); plus != std::string::npos; plus = text.find('+', plus + 1)) {
+    const std::string rest = text.substr(plus + 1);
+    if (rest == "reference" || StartsWith(rest, "reference+")) return true;
+    for (const char* kind : {"weight:", "config:", "forget-events:", "exec:", "kube:"}) {
+      if (StartsWith(rest, kind)) return true;
+    }
+  }
+  return false;
+}
+
+Result<OutOfProcessSpec> ParseOutOfProcess(const std::string& spec) {
+  if (StartsWith(spec, "exec:")) {
+    std::string command = spec.substr(5);
+    const bool quoted = command.size() >= 2 && command.front() == '"' && command.back() == '"';
+    if (quoted) {
+      command = command.substr(1, command.size() - 2);
+    } else if (LooksJoined(command)) {
+      return JoinError(spec);
+    }
+    if (command.find_first_not_of(" \t") == std::string::npos) {
+      return Error{"candidate \"" + spec + "\": want exec:CMD ARGS (a command run via /bin/sh -c)"};
+    }
+    return OutOfProcessSpec{"exec", command};
+  }
+  if (StartsWith(spec, "kube:")) {
+    const std::string version = spec.substr(5);
+    if (version.find('+') != std::string::npos) return JoinError(spec);
+    const auto& known = KubeAdapterVersions();
+    if (std::find(known.begin(), known.end(), version) == known.end()) {
+      std::string list;
+      for (const std::string& v : known) list += (list.empty() ? "" : ", ") + std::string("kube:") + v;
+      return Error{"candidate \"" + spec + "\": unknown kube-scheduler version \"" + version + "\" (known: " + list +
+                   ")"};
+    }
+    return OutOfProcessSpec{"kube", version};
+  }
+  // An in-process spec; an out-of-process part further on is a join.
+  for (size_t plus = spec.find('+'); plus != std::string::npos; plus = spec.find('+', plus + 1)) {
+    if (StartsWith(spec.substr(plus + 1), "exec:") || StartsWith(spec.substr(plus + 1), "kube:")) {
+      return JoinError(spec);
+    }
+  }
+  return OutOfProcessSpec{};
+}
+
 }  // namespace
 
 std::string CandidateHelp() {
-  return "reference | weight:PLUGIN=N | config:FILE | forget-events:PLUGIN, joined with '+'";
+  std::string kube;
+  for (const std::string& v : KubeAdapterVersions()) kube += " | kube:" + v;
+  return "reference | weight:PLUGIN=N | config:FILE | forget-events:PLUGIN, joined with '+'; or one "
+         "out-of-process build: exec:\"CMD ARGS\"" + kube;
+}
+
+std::string OutOfProcessExplainNote(const std::string& label, const std::string& spec) {
+  return label + ":\n  per-plugin statuses are not available for " + spec +
+         " (it runs out of process; only its decisions are known)\n";
+}
+
+Result<bool> IsOutOfProcess(const std::string& spec) {
+  auto parsed = ParseOutOfProcess(spec);
+  if (!parsed.ok()) return parsed.error();
+  return !parsed->kind.empty();
 }
 
 Result<Candidate> MakeCandidate(const std::string& spec, const reference::SchedulerConfiguration& base) {
   Candidate c{spec, base, nullptr};
+  auto out_of_process = ParseOutOfProcess(spec);
+  if (!out_of_process.ok()) return out_of_process.error();
+  if (out_of_process->kind == "exec") {
+    c.command = out_of_process->arg;
+    return c;
+  }
+  if (out_of_process->kind == "kube") {
+    auto path = FindKubeAdapter(out_of_process->arg, AdapterSearch::FromEnvironment());
+    if (!path.ok()) return path.error();
+    c.command = ShellQuote(*path);
+    return c;
+  }
   std::set<std::string> forget;
   size_t start = 0;
   while (true) {
@@ -82,7 +174,33 @@ Result<Candidate> MakeCandidate(const std::string& spec, const reference::Schedu
   return c;
 }
 
-Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate, const trace::Trace& trace) {
+namespace {
+
+// The same replay as in process, driven over the protocol (Hello carries what ReplayOptions would).
+Result<std::vector<trace::Record>> ReplayOutOfProcess(const Candidate& candidate, const trace::Trace& trace,
+                                                      const replay::ReplayOptions& in_process,
+                                                      const CandidateReplayOptions& o) {
+  protocol::ExternalReplayOptions eo;
+  eo.command = candidate.command;
+  eo.timeout_ms = o.timeout_ms;
+  protocol::Hello& hello = eo.hello;
+  hello.set_compat(in_process.compat);
+  hello.set_seed(in_process.seed);
+  hello.set_config_yaml(o.config_yaml);
+  hello.set_config_source(o.config_source);
+  hello.set_cycle_latency_ns(in_process.cycle_latency_ns);
+  hello.set_bind_latency_ns(in_process.bind_latency_ns);
+  hello.set_epoch_unix_ns(in_process.epoch_unix_ns);
+  hello.set_horizon_ns(in_process.horizon_ns);
+  protocol::ExternalReplay run = protocol::RunExternalReplay(trace.records, eo);
+  if (!run.status.ok()) return run.status.error();
+  return std::move(run.decisions);
+}
+
+}  // namespace
+
+Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate, const trace::Trace& trace,
+                                                   const CandidateReplayOptions& o) {
   replay::ReplayOptions options;
   options.config = candidate.config;
   options.registry = candidate.registry.get();
@@ -92,6 +210,7 @@ Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate, c
     if (!epoch.ok()) return Error{"header label start_time: " + epoch.message()};
     options.epoch_unix_ns = *epoch;
   }
+  if (candidate.out_of_process()) return ReplayOutOfProcess(candidate, trace, options, o);
   auto replayer = replay::Replayer::Create(std::move(options));
   if (!replayer.ok()) return replayer.error();
   if (Outcome ok = (*replayer)->Run(trace.records); !ok) return ok.error();

@@ -9,6 +9,16 @@
 //   config:FILE              any KubeSchedulerConfiguration file (replaces the trace's)
 //   forget-events:PLUGIN     PLUGIN registers no cluster events (see forget_events.h)
 // Several specs joined with '+' apply in order ("config:x.yaml+forget-events:NodeAffinity").
+//
+// Out-of-process specs name a build that runs as a child process speaking the external-scheduler
+// protocol (harness/protocol/PROTOCOL.md); it is replayed by protocol::RunExternalReplay, so its
+// decision log has the in-process shape. Such a spec stands alone (no '+'):
+//   exec:CMD ARGS            any protocol speaker, run as `/bin/sh -c "CMD ARGS"` like `replay
+//                            --scheduler-cmd`; exec:"CMD ARGS" (one pair of quotes) is the same
+//                            and keeps a '+' inside the command from reading as a join
+//   kube:1.27, kube:1.37     the bundled kube-scheduler adapters (//harness/kube, lookup in
+//                            kube_adapter.h)
+// The child is sent the trace's configuration text in Hello (CandidateReplayOptions).
 #ifndef SCHEDCHECK_HARNESS_CANDIDATES_CANDIDATE_H_
 #define SCHEDCHECK_HARNESS_CANDIDATES_CANDIDATE_H_
 
@@ -16,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/protocol/external_replay.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 #include "reference/runtime/profile.h"
@@ -27,18 +38,43 @@ struct Candidate {
   std::string spec;
   reference::SchedulerConfiguration config;
   std::shared_ptr<const reference::Registry> registry;  // null: reference::PluginRegistry()
+  // Out-of-process builds: the command line of the child (for kube:, the adapter's quoted path).
+  // Empty for in-process ones. `config` is then `base` unchanged, `registry` null.
+  std::string command = {};
+
+  bool out_of_process() const { return !command.empty(); }
 };
 
 // Applies `spec` to `base` (the configuration the reference replays the trace with). Errors name
-// the spec and what is wrong ("weight:Foo=2: Foo is not an enabled Score plugin").
+// the spec and what is wrong ("weight:Foo=2: Foo is not an enabled Score plugin"); for a kube:
+// adapter that is not built, where it was looked for and the bazel command that builds it.
 Result<Candidate> MakeCandidate(const std::string& spec, const reference::SchedulerConfiguration& base);
 
-// One line per spec kind, for --help.
+// Whether `spec` names an out-of-process build, checking its form (a known kube version, no
+// join) but not looking up the adapter: for callers that only need to know, like `diff`.
+Result<bool> IsOutOfProcess(const std::string& spec);
+
+// The spec kinds, for --help.
 std::string CandidateHelp();
 
+// Says, in an explanation of a divergence, that `spec`'s side cannot be evaluated per plugin.
+std::string OutOfProcessExplainNote(const std::string& label, const std::string& spec);
+
+struct CandidateReplayOptions {
+  // The text and file name of the configuration `base` came from (empty: the default one). An
+  // out-of-process candidate gets them in Hello.config_yaml / config_source, as `replay --config
+  // FILE --scheduler-cmd` sends them.
+  std::string config_yaml;
+  std::string config_source;
+  int64_t timeout_ms = protocol::kDefaultTimeoutMs;  // real-time limit per answer of the child
+};
+
 // Replays `trace` (t = 0 at its first event, epoch from the header's start_time label, seed 1,
-// default horizon) with the candidate; returns the decision records.
-Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate, const trace::Trace& trace);
+// default horizon) with the candidate; returns the decision records. For an out-of-process
+// candidate, an error is the child's failure naming the request (decisions received before it
+// are dropped).
+Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate, const trace::Trace& trace,
+                                                   const CandidateReplayOptions& options = {});
 
 }  // namespace schedcheck::candidates
 

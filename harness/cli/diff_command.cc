@@ -25,13 +25,21 @@ Result<std::string> Explain(const DiffCommandOptions& o, const std::vector<trace
     base = std::move(*config);
   }
   std::vector<diff::ExplainSide> sides = {{"reference (" + o.a + ")", base}};
+  std::string note;  // for an out-of-process B, which cannot be evaluated here
   if (!o.candidate.empty()) {
-    auto c = candidates::MakeCandidate(o.candidate, base);
-    if (!c.ok()) return c.error();
-    sides.push_back({"candidate " + o.candidate + " (" + o.b + ")", c->config});
+    const std::string label = "candidate " + o.candidate + " (" + o.b + ")";
+    auto out_of_process = candidates::IsOutOfProcess(o.candidate);
+    if (!out_of_process.ok()) return out_of_process.error();
+    if (*out_of_process) {
+      note = candidates::OutOfProcessExplainNote(label, o.candidate);
+    } else {
+      auto c = candidates::MakeCandidate(o.candidate, base);
+      if (!c.ok()) return c.error();
+      sides.push_back({label, c->config});
+    }
   }
   auto text = diff::ExplainAt(*trace, reference, first, sides);
-  return text.ok() ? *text : "(no explanation: " + text.message() + ")\n";
+  return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
 }
 
 }  // namespace
@@ -91,7 +99,8 @@ void AddDiffCommand(CLI::App& app, int* exit_code) {
                   "the trace A was replayed from: explain the first divergence on the reference's snapshot");
   cmd->add_option("--config", o->config, "the reference's KubeSchedulerConfiguration for --cluster-trace");
   cmd->add_option("--candidate", o->candidate,
-                  "B's in-process candidate spec, to explain its side too (" + candidates::CandidateHelp() + ")");
+                  "B's candidate spec, to explain its side too (" + candidates::CandidateHelp() +
+                      "); for exec:/kube: only the reference's side is explained");
   cmd->callback([=] { *exit_code = RunDiffCommand(*o, std::cout, std::cerr); });
 }
 

@@ -20,7 +20,7 @@ struct DiffCommandOptions {
   bool soft_fails = false;
   std::string cluster_trace;  // the trace both logs replayed, for the explanation
   std::string config;         // the reference's KubeSchedulerConfiguration for that trace
-  std::string candidate;      // candidate spec, to explain B's side too
+  std::string candidate;      // candidate spec, to explain B's side too (exec:/kube: get a note instead)
 };
 
 int RunDiffCommand(const DiffCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -16,7 +16,12 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   };
   const double tol = o.time_tolerance_seconds;
   if (!std::isfinite(tol) || tol < 0 || tol > 1e9) return fail("--time-tolerance: must be between 0 and 1e9 seconds");
-  gate::GateOptions options{o.corpus, o.candidate, {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))}};
+  const double timeout = o.scheduler_timeout_seconds;
+  if (!std::isfinite(timeout) || timeout < 0.001 || timeout > 1e9) {
+    return fail("--scheduler-timeout: must be between 0.001 and 1e9 seconds");
+  }
+  gate::GateOptions options{o.corpus, o.candidate, {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))},
+                            static_cast<int64_t>(std::llround(timeout * 1e3))};
   auto diffs = gate::RunGate(options);
   if (!diffs.ok()) return fail(diffs.message());
   const diff::ReportOptions ro{.soft_fails = o.soft_fails};
@@ -31,29 +36,43 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
       return fail(ok.message());
     }
   }
-  size_t failed = 0;
+  size_t failed = 0, incomplete = 0;
   for (const diff::NamedDiff& d : *diffs) {
     const bool f = diff::Failed(d, ro);
     failed += f ? 1 : 0;
-    if (d.result.divergences.empty()) {
+    if (!d.error.empty()) {
+      ++incomplete;
+      out << "ERROR " << d.name << ": " << d.error << "\n";
+    } else if (d.result.divergences.empty()) {
       out << "PASS " << d.name << "\n";
     } else {
       out << (f ? "FAIL " : "PASS (soft divergences) ") << d.name << "\n" << diff::TextReport(d, ro) << "\n";
     }
   }
   out << diffs->size() - failed << " of " << diffs->size() << " traces passed (candidate " << o.candidate << ")\n";
+  // A trace the candidate could not replay is neither a pass nor a divergence: the run is
+  // incomplete, as `replay --scheduler-cmd` exits 2 when its child fails.
+  if (incomplete > 0) {
+    err << "schedcheck gate: candidate " << o.candidate << " could not complete " << incomplete << " of "
+        << diffs->size() << " trace(s); see the ERROR lines\n";
+    return 2;
+  }
   return failed > 0 ? 1 : 0;
 }
 
 void AddGateCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("gate", "Replay a corpus with the reference and a candidate build; fail on divergence");
   auto o = std::make_shared<GateCommandOptions>();
-  cmd->add_option("--candidate", o->candidate, "in-process candidate (" + candidates::CandidateHelp() + "); default reference");
+  cmd->add_option("--candidate", o->candidate,
+                  "candidate build (" + candidates::CandidateHelp() + "); default reference. exec:/kube: run as one "
+                  "child process per trace (harness/protocol/PROTOCOL.md)");
   cmd->add_option("--corpus", o->corpus, "folder of traces with optional <name>.config.yaml (default traces/corpus)");
   cmd->add_option("--junit", o->junit, "write a JUnit XML report");
   cmd->add_option("--markdown", o->markdown, "write a Markdown report");
   cmd->add_flag("--soft-fails", o->soft_fails, "soft divergences (a lower-scoring feasible node) fail too");
   cmd->add_option("--time-tolerance", o->time_tolerance_seconds, "attempt and queue times within this many seconds are equal");
+  cmd->add_option("--scheduler-timeout", o->scheduler_timeout_seconds,
+                  "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");
   cmd->callback([=] { *exit_code = RunGateCommand(*o, std::cout, std::cerr); });
 }
 

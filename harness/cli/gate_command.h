@@ -1,7 +1,10 @@
 // `schedcheck gate [--candidate SPEC] [--corpus DIR] [--junit FILE] [--markdown FILE]
-// [--soft-fails] [--time-tolerance SECONDS]`: replays every corpus trace with the reference and
-// with an in-process candidate build, diffs them and writes the reports. Exit 0 when every trace
-// is equivalent (soft divergences only count with --soft-fails), 1 on a divergence, 2 bad input.
+// [--soft-fails] [--time-tolerance SECONDS] [--scheduler-timeout SECONDS]`: replays every corpus trace with the reference and
+// with a candidate build (in process, or a child process for exec: / kube:), diffs them and writes
+// the reports. Exit 0 when every trace is equivalent (soft divergences only count with
+// --soft-fails), 1 on a divergence, 2 on bad input or when the candidate's child process could not
+// complete some trace (that trace is reported as failed with the child's error; the other traces
+// are still gated and reported).
 #ifndef SCHEDCHECK_HARNESS_CLI_GATE_COMMAND_H_
 #define SCHEDCHECK_HARNESS_CLI_GATE_COMMAND_H_
 
@@ -18,6 +21,7 @@ struct GateCommandOptions {
   std::string junit, markdown;
   bool soft_fails = false;
   double time_tolerance_seconds = 0;
+  double scheduler_timeout_seconds = 30;  // per answer of an out-of-process candidate
 };
 
 int RunGateCommand(const GateCommandOptions& options, std::ostream& out, std::ostream& err);

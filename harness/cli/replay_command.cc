@@ -6,8 +6,10 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
+#include "harness/candidates/candidate.h"
 #include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
@@ -56,17 +58,19 @@ int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log
   return 0;
 }
 
-// --scheduler-cmd: the same replay driven over the external-scheduler protocol. When the child
-// fails, the decisions received before are written and marked incomplete; exit 2.
-int RunExternal(const ReplayCommandOptions& o, const replay::ReplayOptions& options, const trace::Trace& trace,
-                const std::string& config_text, const std::string& config_hash, std::ostream& out, std::ostream& err) {
+// --scheduler-cmd, or an exec:/kube: --candidate: the same replay driven over the external-scheduler
+// protocol with `command` as the child. When the child fails, the decisions received before are
+// written and marked incomplete; exit 2.
+int RunExternal(const ReplayCommandOptions& o, const std::string& command, const replay::ReplayOptions& options,
+                const trace::Trace& trace, const std::string& config_text, const std::string& config_hash,
+                std::map<std::string, std::string> labels, std::ostream& out, std::ostream& err) {
   auto timeout = SecondsToNs(o.scheduler_timeout_seconds, "--scheduler-timeout");
   if (!timeout.ok() || *timeout < 1'000'000) {
     err << "schedcheck replay: --scheduler-timeout: must be between 0.001 and 1e9 seconds\n";
     return 2;
   }
   protocol::ExternalReplayOptions eo;
-  eo.command = o.scheduler_cmd;
+  eo.command = command;
   eo.timeout_ms = *timeout / 1'000'000;
   protocol::Hello& hello = eo.hello;
   hello.set_compat(options.compat);
@@ -81,9 +85,8 @@ int RunExternal(const ReplayCommandOptions& o, const replay::ReplayOptions& opti
   if (run.bad_input) return err << "schedcheck replay: " << o.trace << ": " << run.status.message() << "\n", 2;
   replay::DecisionLog log;
   for (const trace::Record& r : run.decisions) log.Add(r);
-  std::map<std::string, std::string> labels = {
-      {"scheduler_cmd", o.scheduler_cmd},
-      {"scheduler", run.ack.scheduler_name() + " " + run.ack.scheduler_version()}};
+  labels["scheduler_cmd"] = command;
+  labels["scheduler"] = run.ack.scheduler_name() + " " + run.ack.scheduler_version();
   if (!run.status.ok()) labels["incomplete"] = run.status.message();
   int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, out, err);
   if (run.status.ok()) return rc;
@@ -102,6 +105,9 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     err << "schedcheck replay: " << message << "\n";
     return 2;
   };
+  if (!o.candidate.empty() && !o.scheduler_cmd.empty()) {
+    return fail("--candidate and --scheduler-cmd exclude each other (--scheduler-cmd X is --candidate exec:X)");
+  }
   auto trace = trace::LoadTrace(o.trace);
   if (!trace.ok()) return fail(trace.message());
   replay::ReplayOptions options;
@@ -135,7 +141,27 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     if (!epoch.ok()) return fail(o.trace + ": header label start_time: " + epoch.message());
     options.epoch_unix_ns = *epoch;
   }
-  if (!o.scheduler_cmd.empty()) return RunExternal(o, options, *trace, config_text, config_hash, out, err);
+  // The candidate's configuration starts from --config (or the default), as the gate's starts from
+  // the trace's. Kept alive for the registry the replayer points to.
+  std::optional<candidates::Candidate> candidate;
+  std::map<std::string, std::string> labels;
+  if (!o.candidate.empty()) {
+    auto c = candidates::MakeCandidate(o.candidate, options.config);
+    if (!c.ok()) return fail(c.message());
+    candidate = std::move(*c);
+    // exec:X writes what --scheduler-cmd X writes; other specs say more than the command does.
+    if (o.candidate.rfind("exec:", 0) != 0) labels["candidate"] = o.candidate;
+    if (!candidate->out_of_process()) {
+      options.config = candidate->config;
+      options.registry = candidate->registry.get();
+    }
+  }
+  if (!o.scheduler_cmd.empty()) {
+    return RunExternal(o, o.scheduler_cmd, options, *trace, config_text, config_hash, labels, out, err);
+  }
+  if (candidate && candidate->out_of_process()) {
+    return RunExternal(o, candidate->command, options, *trace, config_text, config_hash, labels, out, err);
+  }
   if (::isatty(STDERR_FILENO)) {
     // At most ~100 updates, on the terminal only: never part of any output file.
     options.progress = [&err, last = size_t{0}](size_t done, size_t total) mutable {
@@ -148,10 +174,14 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   }
   auto replayer = replay::Replayer::Create(std::move(options));
   // Building the profiles fails only on configuration (unknown plugin, bad args): name the file.
-  if (!replayer.ok()) return fail((o.config.empty() ? std::string("default configuration") : o.config) + ": " + replayer.message());
+  if (!replayer.ok()) {
+    const std::string what = candidate ? "candidate \"" + o.candidate + "\""
+                             : o.config.empty() ? std::string("default configuration") : o.config;
+    return fail(what + ": " + replayer.message());
+  }
   if (Outcome ok = (*replayer)->Run(trace->records); !ok) return fail(o.trace + ": " + ok.message());
   return WriteDecisions(o, (*replayer)->log(), (*replayer)->cluster_events(),
-                        trace->header.compat().empty() ? "1.27" : trace->header.compat(), config_hash, {}, out, err);
+                        trace->header.compat().empty() ? "1.27" : trace->header.compat(), config_hash, labels, out, err);
 }
 
 void AddReplayCommand(CLI::App& app, int* exit_code) {
@@ -169,9 +199,13 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
   cmd->add_option("--scheduler-cmd", o->scheduler_cmd,
                   "replay against this command, run via /bin/sh -c as a child speaking the external-scheduler "
-                  "protocol on stdin/stdout (harness/protocol/PROTOCOL.md), e.g. \"schedcheck serve\"");
+                  "protocol on stdin/stdout (harness/protocol/PROTOCOL.md), e.g. \"schedcheck serve\"")
+      ->excludes(cmd->add_option("--candidate", o->candidate,
+                                 "replay this candidate build instead of the reference (" + candidates::CandidateHelp() +
+                                     "): in-process specs apply to --config (or the default configuration); exec:/kube: "
+                                     "run as a child like --scheduler-cmd (--scheduler-cmd X is --candidate exec:X)"));
   cmd->add_option("--scheduler-timeout", o->scheduler_timeout_seconds,
-                  "real-time seconds to wait for each answer of the --scheduler-cmd child (default 30)");
+                  "real-time seconds to wait for each answer of the --scheduler-cmd / exec: / kube: child (default 30)");
   cmd->callback([=] { *exit_code = RunReplay(*o, std::cout, std::cerr); });
 }
 

@@ -1,6 +1,7 @@
 // `schedcheck replay TRACE [--config FILE] [--seed N] [--horizon SECONDS] [-o DECISIONS]
-// [--jsonl FILE] [--scheduler-cmd "CMD ARGS"]`: replays a trace against the reference in virtual
-// time (CONTRACTS.md §2-3), or against a scheduler in a child process (harness/protocol/).
+// [--jsonl FILE] [--scheduler-cmd "CMD ARGS" | --candidate SPEC]`: replays a trace against the
+// reference in virtual time (CONTRACTS.md §2-3), against an in-process candidate build, or against
+// a scheduler in a child process (harness/protocol/).
 #ifndef SCHEDCHECK_HARNESS_CLI_REPLAY_COMMAND_H_
 #define SCHEDCHECK_HARNESS_CLI_REPLAY_COMMAND_H_
 
@@ -25,11 +26,15 @@ struct ReplayCommandOptions {
   // Non-empty: replay against this command, run as a child process speaking the external-scheduler
   // protocol (harness/protocol/PROTOCOL.md), instead of the in-process reference.
   std::string scheduler_cmd;
+  // Non-empty: replay this candidate (harness/candidates/candidate.h) instead of the reference. An
+  // exec:/kube: spec runs as a child exactly as scheduler_cmd does. Excludes scheduler_cmd.
+  std::string candidate;
   double scheduler_timeout_seconds = 30;  // real-time limit for each answer of the child
 };
 
-// Exit status: 0 on success, 2 on bad input (trace, config, output path) or when the
-// --scheduler-cmd child fails (the decisions received before the failure are still written).
+// Exit status: 0 on success, 2 on bad input (trace, config, output path, candidate spec, both
+// --candidate and --scheduler-cmd) or when the child process fails (the decisions received before
+// the failure are still written).
 int RunReplay(const ReplayCommandOptions& options, std::ostream& out, std::ostream& err);
 
 void AddReplayCommand(CLI::App& app, int* exit_code);

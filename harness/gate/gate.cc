@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "harness/candidates/candidate.h"
 #include "harness/diff/explain_at.h"
@@ -22,23 +24,37 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
   if (!trace.ok()) return trace.error();
   const std::string stem = (fs::path(path).parent_path() / fs::path(path).stem()).string();
   reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");
+  candidates::CandidateReplayOptions replay_options{.config_yaml = "", .config_source = "", .timeout_ms = o.timeout_ms};
   if (fs::exists(stem + ".config.yaml")) {
     auto config = reference::LoadSchedulerConfiguration(stem + ".config.yaml", "1.27");
     if (!config.ok()) return config.error();
     base = std::move(*config);
+    // An out-of-process candidate is sent the text, as `replay --config` sends it.
+    std::ifstream in(stem + ".config.yaml", std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    replay_options.config_yaml = text.str();
+    replay_options.config_source = stem + ".config.yaml";
   }
   auto reference = candidates::MakeCandidate("reference", base);
   auto candidate = candidates::MakeCandidate(o.candidate, base);
   if (!candidate.ok()) return candidate.error();
   auto ref_log = candidates::ReplayCandidate(*reference, *trace);
   if (!ref_log.ok()) return Error{path + ": reference replay: " + ref_log.message()};
-  auto cand_log = candidates::ReplayCandidate(*candidate, *trace);
-  if (!cand_log.ok()) return Error{path + ": candidate replay: " + cand_log.message()};
+  auto cand_log = candidates::ReplayCandidate(*candidate, *trace, replay_options);
+  if (!cand_log.ok()) {
+    // The reference replayed this trace, so the child failed: report it here and go on.
+    if (candidate->out_of_process()) return diff::NamedDiff{name, {}, "", "candidate " + o.candidate + ": " + cand_log.message()};
+    return Error{path + ": candidate replay: " + cand_log.message()};
+  }
   diff::NamedDiff out{name, diff::Diff(*ref_log, *cand_log, o.diff), "", ""};
   if (!out.result.divergences.empty()) {
-    auto text = diff::ExplainAt(*trace, *ref_log, out.result.divergences.front(),
-                                {{"reference", base}, {"candidate " + o.candidate, candidate->config}});
+    const std::string label = "candidate " + o.candidate;
+    std::vector<diff::ExplainSide> sides = {{"reference", base}};
+    if (!candidate->out_of_process()) sides.push_back({label, candidate->config});
+    auto text = diff::ExplainAt(*trace, *ref_log, out.result.divergences.front(), sides);
     out.explanation = text.ok() ? *text : "(no explanation: " + text.message() + ")\n";
+    if (candidate->out_of_process()) out.explanation += candidates::OutOfProcessExplainNote(label, o.candidate);
   }
   return out;
 }
