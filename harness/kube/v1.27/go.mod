@@ -1,4 +1,4 @@
-module schedcheck.local/kube/v127
+module schedcheck.local/kube127
 
 go 1.20
 

@@ -11,9 +11,11 @@
 namespace schedcheck::reference {
 namespace {
 
-constexpr int64_t kUnstarted = std::numeric_limits<int64_t>::max();
+// upstream's GetPodStartTime counts a pod that has not started as starting "now" (time.Now()),
+// later than any real start time and later at every call. This stands for that now.
+constexpr int64_t kUnstartedBase = std::numeric_limits<int64_t>::max() / 2;
 
-int64_t StartOrUnstarted(const Pod& pod) { return PodStartTimeNs(pod).value_or(kUnstarted); }
+int64_t StartOrUnstarted(const Pod& pod, int64_t now) { return PodStartTimeNs(pod).value_or(now); }
 
 // True when `pod` counts against `pdb` (same namespace, selector matches, not already disrupted).
 bool PdbCoversPod(const k8s::PodDisruptionBudget& pdb, const Pod& pod) {
@@ -114,15 +116,15 @@ std::vector<const NodeInfo*> NodesWherePreemptionMightHelp(const std::vector<con
   return potential;
 }
 
-int64_t EarliestStartOfHighestPriorityVictims(const std::vector<PodPtr>& victims) {
-  int64_t earliest = StartOrUnstarted(*victims[0]);
+int64_t EarliestStartOfHighestPriorityVictims(const std::vector<PodPtr>& victims, int64_t now) {
+  int64_t earliest = StartOrUnstarted(*victims[0], now);
   int32_t max_priority = victims[0]->priority;
   for (const PodPtr& p : victims) {
     if (p->priority == max_priority) {
-      earliest = std::min(earliest, StartOrUnstarted(*p));
+      earliest = std::min(earliest, StartOrUnstarted(*p, now));
     } else if (p->priority > max_priority) {
       max_priority = p->priority;
-      earliest = StartOrUnstarted(*p);
+      earliest = StartOrUnstarted(*p, now);
     }
   }
   return earliest;
@@ -140,7 +142,12 @@ std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates) 
         return -sum;
       },
       [](const Candidate& c) { return -static_cast<int64_t>(c.victims.size()); },
-      [](const Candidate& c) { return EarliestStartOfHighestPriorityVictims(c.victims); },
+      // pickOneNodeForPreemption evaluates this per candidate in order, and time.Now() moves on
+      // between candidates: among candidates whose deciding victims have not started, the one
+      // evaluated last has the latest "start" and wins.
+      [evaluated = int64_t{0}](const Candidate& c) mutable {
+        return EarliestStartOfHighestPriorityVictims(c.victims, kUnstartedBase + evaluated++);
+      },
   };
   std::vector<Candidate> remaining = candidates;
   for (const auto& score : criteria) {

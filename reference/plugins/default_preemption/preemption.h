@@ -58,13 +58,16 @@ std::vector<const NodeInfo*> NodesWherePreemptionMightHelp(const std::vector<con
 // pickOneNodeForPreemption without its final coin toss: every candidate still tied after the five
 // criteria (fewest PDB violations; lowest priority of victims[0]; smallest sum of priority + 2^31;
 // fewest victims; latest earliest start among the highest-priority victims), in input order. The
-// real scheduler iterates a Go map, so any member may be chosen.
+// real scheduler walks the candidates in Go map order; the replay conventions walk them in input
+// order (the kube adapters are patched to do the same). Victims that have not started count as
+// starting when the criterion looks at them (upstream: time.Now()), so among candidates decided by
+// such victims the one looked at last wins.
 // REQUIRES: every candidate has at least one victim.
 std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates);
 
 // The earliest start time among the victims of the highest priority (GetEarliestPodStartTime);
-// an unstarted pod counts as the latest possible time. REQUIRES: !victims.empty().
-int64_t EarliestStartOfHighestPriorityVictims(const std::vector<PodPtr>& victims);
+// a pod that has not started counts as starting at `now`. REQUIRES: !victims.empty().
+int64_t EarliestStartOfHighestPriorityVictims(const std::vector<PodPtr>& victims, int64_t now);
 
 }  // namespace schedcheck::reference
 

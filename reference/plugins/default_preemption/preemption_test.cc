@@ -119,7 +119,9 @@ TEST(Preemption, BestCandidates) {
        {"n2"}},
       {"latest start", {Cand("n1", {early}), Cand("n2", {late})}, {"n2"}},
       {"unstarted counts as latest", {Cand("n1", {late}), Cand("n2", {p100})}, {"n2"}},
-      {"full tie", {Cand("n1", {p100}), Cand("n2", {p100}), Cand("n3", {p100})}, {"n1", "n2", "n3"}},
+      // Unstarted victims start "now", and now moves on per candidate: the last one looked at wins.
+      {"unstarted: the last looked at", {Cand("n1", {p100}), Cand("n2", {p100}), Cand("n3", {p100})}, {"n3"}},
+      {"full tie", {Cand("n1", {early}), Cand("n2", {early}), Cand("n3", {early})}, {"n1", "n2", "n3"}},
   };
   for (const PickCase& c : cases) {
     std::vector<std::string> got;

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -16,9 +17,11 @@ import (
 )
 
 // installReactors makes the fake API server record what the scheduler writes: bindings (applied
-// when the binding cycle ends) and pod deletions (preemption victims, delivered after the
-// preemptor's requeue). Status patches (conditions, nominations) are accepted and not replayed,
-// as the reference does not replay them either.
+// when the binding cycle ends), pod deletions (preemption victims) and the nominatedNodeName of
+// status patches (the preemptor's nomination, and those preemption clears). They reach the
+// informer after the preemptor's requeue, in the reference's order (docs/DEVIATIONS.md, "Replay
+// of preemption"). The conditions of status patches are not replayed: a status-only update moves
+// no pod.
 func (r *run) installReactors() {
 	r.client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		if a.GetSubresource() != "binding" {
@@ -32,7 +35,11 @@ func (r *run) installReactors() {
 		r.victims = append(r.victims, a.GetNamespace()+"/"+a.(k8stesting.DeleteAction).GetName())
 		return true, nil, nil
 	})
-	r.client.PrependReactor("patch", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+	r.client.PrependReactor("patch", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		patch := a.(k8stesting.PatchAction)
+		if node, ok := nominationInPatch(patch.GetPatch()); ok {
+			r.nominations = append(r.nominations, nomination{pod: a.GetNamespace() + "/" + patch.GetName(), node: node})
+		}
 		return true, nil, nil
 	})
 }
@@ -69,17 +76,59 @@ func (r *run) wrapScheduler() {
 	}
 	failureHandler := r.sched.FailureHandler
 	r.sched.FailureHandler = func(ctx context.Context, fwk framework.Framework, p *framework.QueuedPodInfo, status *framework.Status, nominating *framework.NominatingInfo, start time.Time) {
-		r.emit(failedAttempt(p, status, nominating, r.victims))
+		r.emit(failedAttempt(p, status, nominating, sortedCopy(r.victims)))
 		victims := r.victims
 		r.victims = nil
 		failureHandler(ctx, fwk, p, status, nominating, start)
-		for _, key := range victims {
-			if err := r.objects.deletePod(key); err != nil && r.failure == nil {
-				r.failure = err
-			}
-		}
+		r.applyPreemption(podKey(p.Pod), victims)
 	}
 	r.bridge.SetBindingRunner(r.runBinding)
+}
+
+// applyPreemption delivers what the failure wrote: the preemptor's own nomination, then the
+// victims' deletions, then the nominations preemption cleared.
+func (r *run) applyPreemption(preemptor string, victims []string) {
+	noms := r.nominations
+	r.nominations = nil
+	fail := func(err error) {
+		if err != nil && r.failure == nil {
+			r.failure = err
+		}
+	}
+	for _, n := range noms {
+		if n.pod == preemptor {
+			fail(r.objects.nominate(n.pod, n.node))
+		}
+	}
+	for _, key := range victims {
+		fail(r.objects.deletePod(key))
+	}
+	for _, n := range noms {
+		if n.pod != preemptor {
+			fail(r.objects.nominate(n.pod, n.node))
+		}
+	}
+}
+
+type nomination struct{ pod, node string }
+
+// nominationInPatch reads status.nominatedNodeName from a status patch (null clears it).
+func nominationInPatch(patch []byte) (string, bool) {
+	var p struct {
+		Status map[string]json.RawMessage `json:"status"`
+	}
+	if json.Unmarshal(patch, &p) != nil {
+		return "", false
+	}
+	raw, ok := p.Status["nominatedNodeName"]
+	if !ok {
+		return "", false
+	}
+	var node *string
+	if json.Unmarshal(raw, &node) != nil || node == nil {
+		return "", true
+	}
+	return *node, true
 }
 
 // runBinding runs a binding cycle at once and, when the binder bound the pod, reports the binding

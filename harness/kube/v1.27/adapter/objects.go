@@ -6,12 +6,12 @@ import (
 	"sort"
 	"strconv"
 
+	"google.golang.org/protobuf/proto"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
-	"k8s.io/client-go/tools/cache"
-	"google.golang.org/protobuf/proto"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
 	corev1defaults "k8s.io/kubernetes/pkg/apis/core/v1"
 
 	"schedcheck.local/kube/common/objects"
@@ -103,7 +103,10 @@ func (s *objectState) apply(e *pb.ApiEvent, index uint64) error {
 }
 
 // stamp gives an object without a resourceVersion a fresh one, as the API server would.
-func (s *objectState) stamp(meta interface{ GetResourceVersion() string; SetResourceVersion(string) }) {
+func (s *objectState) stamp(meta interface {
+	GetResourceVersion() string
+	SetResourceVersion(string)
+}) {
 	if meta.GetResourceVersion() == "" {
 		s.version++
 		meta.SetResourceVersion("schedcheck-" + strconv.FormatUint(s.version, 10))
@@ -189,6 +192,23 @@ func (s *objectState) bind(key, node string) error {
 	bound.ResourceVersion = ""
 	s.stamp(bound)
 	return s.pods.update(old, bound)
+}
+
+// nominate delivers a status patch of nominatedNodeName, when it changes the stored pod.
+func (s *objectState) nominate(key, node string) error {
+	stored, ok, err := s.pods.GetStore().GetByKey(key)
+	if err != nil || !ok {
+		return nil
+	}
+	old := stored.(*v1.Pod)
+	if old.Status.NominatedNodeName == node || old.Spec.NodeName != "" {
+		return nil
+	}
+	updated := old.DeepCopy()
+	updated.Status.NominatedNodeName = node
+	updated.ResourceVersion = ""
+	s.stamp(updated)
+	return s.pods.update(old, updated)
 }
 
 // deletePod delivers a deletion made by the scheduler (a preemption victim).

@@ -15,6 +15,7 @@ import (
 
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/util"
 
 	"schedcheck.local/kube/common/pb"
 	"schedcheck.local/kube/common/vtime"
@@ -41,14 +42,16 @@ type run struct {
 	inFlight map[string]bool
 
 	// The cycle in progress.
-	cyclePod  *framework.QueuedPodInfo
-	cycleTies []string
-	cycleHost string
-	victims   []string
-	bound     map[string]string // pod key -> node, from the Binding the binder created
-	during    []*pb.ApiEvent
-	duringAt  uint64
-	failure   error // a delivery error inside a cycle, reported at the end of the request
+	cyclePod    *framework.QueuedPodInfo
+	cycleTies   []string
+	cycleHost   string
+	victims     []string
+	nominations []nomination      // nominatedNodeName patches of the cycle, in order
+	bound       map[string]string // pod key -> node, from the Binding the binder created
+	during      []*pb.ApiEvent
+	duringAt    uint64
+	startReads  int64 // reads of unstarted pods' start times at this instant
+	failure     error // a delivery error inside a cycle, reported at the end of the request
 }
 
 func newRun(o options) *run {
@@ -69,6 +72,7 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	r.rng = splitMix64{state: h.GetSeed()}
 	r.epoch = time.Unix(0, h.GetEpochUnixNs()).UTC()
 	r.clock = clocktesting.NewFakeClock(r.epoch)
+	current = r
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.client = fake.NewSimpleClientset()
 	r.installReactors()
@@ -85,6 +89,12 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	r.bridge = scheduler.SchedcheckAttach(sched, r.clock, r.observe, nil)
 	framework.SchedcheckRand = r.rng.intn
 	framework.SchedcheckPreemptionOffset = func(int32) int32 { return 0 }
+	// A real clock moves on between two reads; the virtual one moves on by 1 ns per read of an
+	// unstarted pod's start time, so that upstream's comparisons keep their order.
+	util.SchedcheckNow = func() time.Time {
+		r.startReads++
+		return r.clock.Now().Add(time.Duration(r.startReads))
+	}
 	r.wrapScheduler()
 	return &pb.HelloAck{SchedulerName: r.opts.name, SchedulerVersion: kubernetesVersion(), ConfigSource: source}, nil
 }
@@ -118,7 +128,7 @@ func (r *run) Finish(f *pb.Finish) (*pb.Decisions, error) {
 // instant runs one instant of the replay conventions: the trace's events in order (those marked
 // during_attempt wait for the first cycle), the flushes due, then cycles while activeQ has pods.
 func (r *run) instant(t int64, evs []*pb.ApiEvent, firstIndex uint64) error {
-	r.now, r.last = t, t
+	r.now, r.last, r.startReads = t, t, 0
 	r.clock.SetTime(r.epoch.Add(time.Duration(t)))
 	r.during, r.duringAt = nil, 0
 	for i, e := range evs {

@@ -2,6 +2,6 @@
 // protocol, with upstream's in-tree plugins only. Build it with harness/kube/build.sh.
 package main
 
-import "schedcheck.local/kube/v127/adapter"
+import "schedcheck.local/kube127/adapter"
 
 func main() { adapter.Main() }
