@@ -176,22 +176,14 @@ Result<Candidate> MakeCandidate(const std::string& spec, const reference::Schedu
 
 namespace {
 
-// The same replay as in process, driven over the protocol (Hello carries what ReplayOptions would).
+// The same replay as in process, driven over the protocol.
 Result<std::vector<trace::Record>> ReplayOutOfProcess(const Candidate& candidate, const trace::Trace& trace,
                                                       const replay::ReplayOptions& in_process,
                                                       const CandidateReplayOptions& o) {
   protocol::ExternalReplayOptions eo;
   eo.command = candidate.command;
   eo.timeout_ms = o.timeout_ms;
-  protocol::Hello& hello = eo.hello;
-  hello.set_compat(in_process.compat);
-  hello.set_seed(in_process.seed);
-  hello.set_config_yaml(o.config_yaml);
-  hello.set_config_source(o.config_source);
-  hello.set_cycle_latency_ns(in_process.cycle_latency_ns);
-  hello.set_bind_latency_ns(in_process.bind_latency_ns);
-  hello.set_epoch_unix_ns(in_process.epoch_unix_ns);
-  hello.set_horizon_ns(in_process.horizon_ns);
+  eo.hello = protocol::HelloFor(in_process, o.config_yaml, o.config_source);
   protocol::ExternalReplay run = protocol::RunExternalReplay(trace.records, eo);
   if (!run.status.ok()) return run.status.error();
   return std::move(run.decisions);

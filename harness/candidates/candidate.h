@@ -1,7 +1,8 @@
-// In-process candidate builds: named variants of the reference that the gate replays beside it
-// (issue 6 item 2(a)). A candidate is a KubeSchedulerConfiguration plus a plugin registry, so any
-// scheduler assembled from the framework — another configuration, a changed weight, a user's
-// modified plugin registered under an upstream name — runs in the same replay engine.
+// Candidate builds: the schedulers that `gate`, `replay --candidate` and `diff --candidate` name.
+// In-process ones are variants of the reference (issue 6 item 2(a)): a KubeSchedulerConfiguration
+// plus a plugin registry, so any scheduler assembled from the framework — another configuration, a
+// changed weight, a user's modified plugin registered under an upstream name — runs in the same
+// replay engine.
 //
 // Specs:
 //   reference                the reference itself
@@ -14,8 +15,9 @@
 // protocol (harness/protocol/PROTOCOL.md); it is replayed by protocol::RunExternalReplay, so its
 // decision log has the in-process shape. Such a spec stands alone (no '+'):
 //   exec:CMD ARGS            any protocol speaker, run as `/bin/sh -c "CMD ARGS"` like `replay
-//                            --scheduler-cmd`; exec:"CMD ARGS" (one pair of quotes) is the same
-//                            and keeps a '+' inside the command from reading as a join
+//                            --scheduler-cmd`; exec:"CMD ARGS" (one pair of quotes) is the same.
+//                            Unquoted, a '+' followed by a spec kind ("+weight:", "+reference")
+//                            is refused as a join; any other '+' is part of the command
 //   kube:1.27, kube:1.37     the bundled kube-scheduler adapters (//harness/kube, lookup in
 //                            kube_adapter.h)
 // The child is sent the trace's configuration text in Hello (CandidateReplayOptions).

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -104,6 +105,59 @@ TEST(DiffCommandTest, ClusterTraceExplainsBothSides) {
   EXPECT_NE(out.find("pod default/p1 at t=1 (attempt 1): placement [soft]"), std::string::npos) << out;
   EXPECT_NE(out.find("NodeAffinity 10/100/200"), std::string::npos) << out;
   EXPECT_NE(out.find("NodeAffinity 10/100/500"), std::string::npos) << out;
+}
+
+TEST(DiffCommandTest, OutOfProcessCandidateIsNotExplainedPerPlugin) {
+  auto trace = trace::LoadTrace(kWeights);
+  ASSERT_TRUE(trace.ok()) << trace.message();
+  auto base = reference::DefaultConfiguration("1.27");
+  for (const auto& [spec, file] : {std::pair{"reference", "a.jsonl"}, std::pair{"weight:NodeAffinity=5", "b.jsonl"}}) {
+    auto c = candidates::MakeCandidate(spec, base);
+    ASSERT_TRUE(c.ok());
+    auto log = candidates::ReplayCandidate(*c, *trace);
+    ASSERT_TRUE(log.ok()) << log.message();
+    std::string text;
+    for (const auto& r : *log) text += replay::DecisionJsonLine(r) + "\n";
+    Write(Tmp(file), text);
+  }
+  // B stands for the decisions of the kube:1.27 adapter; the adapter need not be built for this.
+  ASSERT_EQ(::setenv("SCHEDCHECK_KUBE_ADAPTER_DIR", "/nonexistent", 1), 0);
+  std::string out, err;
+  DiffCommandOptions o = Opts(Tmp("a.jsonl"), Tmp("b.jsonl"));
+  o.cluster_trace = kWeights;
+  o.candidate = "kube:1.27";
+  EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
+  EXPECT_NE(out.find("pod default/p1 at t=1 (attempt 1): placement [soft]"), std::string::npos) << out;
+  EXPECT_NE(out.find("NodeAffinity 10/100/200"), std::string::npos) << out;  // the reference's side
+  EXPECT_NE(out.find("candidate kube:1.27 (" + Tmp("b.jsonl") + "):\n  per-plugin statuses are not available for "
+                     "kube:1.27"),
+            std::string::npos)
+      << out;
+  o.candidate = "kube:0.1";
+  EXPECT_EQ(RunDiff(o, &out, &err), 2);
+  EXPECT_NE(err.find("unknown kube-scheduler version \"0.1\""), std::string::npos) << err;
+  ASSERT_EQ(::unsetenv("SCHEDCHECK_KUBE_ADAPTER_DIR"), 0);
+}
+
+TEST(GateCommandTest, FailingChildExitsTwoAndReportsTheTrace) {
+  std::ostringstream out, err;
+  GateCommandOptions o;
+  o.candidate = "exec:exit 3";
+  o.corpus = "harness/gate/testdata/corpus";
+  o.junit = Tmp("child.xml");
+  o.markdown = Tmp("child.md");
+  EXPECT_EQ(RunGateCommand(o, out, err), 2) << out.str() << err.str();
+  EXPECT_NE(out.str().find("ERROR taint.jsonl: candidate exec:exit 3: scheduler command `exit 3`: request 1 (Hello): "
+                           "stdout ended before an answer; the child exited with status 3"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("0 of 2 traces passed"), std::string::npos) << out.str();
+  EXPECT_NE(err.str().find("could not complete 2 of 2 trace(s)"), std::string::npos) << err.str();
+  EXPECT_NE(Read(Tmp("child.xml")).find("failures=\"2\""), std::string::npos);
+  EXPECT_NE(Read(Tmp("child.md")).find("| weights.jsonl | **FAIL** |"), std::string::npos) << Read(Tmp("child.md"));
+  o.scheduler_timeout_seconds = 0;
+  EXPECT_EQ(RunGateCommand(o, out, err), 2);
+  EXPECT_NE(err.str().find("--scheduler-timeout"), std::string::npos) << err.str();
 }
 
 TEST(GateCommandTest, ExitCodesAndReports) {

@@ -72,15 +72,7 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command, const
   protocol::ExternalReplayOptions eo;
   eo.command = command;
   eo.timeout_ms = *timeout / 1'000'000;
-  protocol::Hello& hello = eo.hello;
-  hello.set_compat(options.compat);
-  hello.set_seed(options.seed);
-  hello.set_config_yaml(config_text);
-  hello.set_config_source(o.config);
-  hello.set_cycle_latency_ns(options.cycle_latency_ns);
-  hello.set_bind_latency_ns(options.bind_latency_ns);
-  hello.set_epoch_unix_ns(options.epoch_unix_ns);
-  hello.set_horizon_ns(options.horizon_ns);
+  eo.hello = protocol::HelloFor(options, config_text, o.config);
   protocol::ExternalReplay run = protocol::RunExternalReplay(trace.records, eo);
   if (run.bad_input) return err << "schedcheck replay: " << o.trace << ": " << run.status.message() << "\n", 2;
   replay::DecisionLog log;

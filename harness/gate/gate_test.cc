@@ -1,9 +1,14 @@
 // The gate on real replays: the reference against itself passes (on this package's traces and
 // on traces/corpus); a changed score weight fails on placement; a plugin that forgets its event
-// registration fails on requeue, naming the pod, the time and the plugin.
+// registration fails on requeue, naming the pod, the time and the plugin. An exec: candidate
+// running `schedcheck serve` passes the whole corpus; a failing child fails its traces with the
+// child's error.
 #include "harness/gate/gate.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
 
 namespace schedcheck::gate {
 namespace {
@@ -78,6 +83,64 @@ TEST(GateTest, ForgottenEventRegistrationFailsOnRequeue) {
       << first.candidate;
   EXPECT_EQ(t.result.Count(diff::DivergenceClass::kHard), 0u);
   EXPECT_FALSE(diff::Failed(Named(diffs, "weights.jsonl"), {.soft_fails = true}));
+}
+
+std::string Runfile(const std::string& path) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  return std::string(srcdir ? srcdir : ".") + "/schedcheck/" + path;
+}
+std::string Serve() { return Runfile("harness/cli/schedcheck") + " serve"; }
+
+TEST(GateTest, ExecCandidateServingTheReferencePassesTheCorpus) {
+  for (const std::string corpus : {kCorpus, "traces/corpus"}) {
+    auto diffs = Gate(corpus, "exec:" + Serve());
+    ASSERT_GE(diffs.size(), 2u) << corpus;
+    for (const auto& d : diffs) {
+      EXPECT_EQ(d.error, "") << corpus << "/" << d.name;
+      EXPECT_TRUE(d.result.divergences.empty()) << corpus << "/" << d.name << ": " << diff::TextReport(d, {});
+      EXPECT_GT(d.result.pods_compared, 0u) << corpus << "/" << d.name;
+    }
+  }
+}
+
+TEST(GateTest, ExecCandidateDivergenceIsExplainedOnTheReferenceSideOnly) {
+  // The served build carries its own configuration: NodeAffinity weighs 5.
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string config = std::string(tmp ? tmp : "/tmp") + "/weight5.yaml";
+  std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                           "- schedulerName: default-scheduler\n  plugins:\n    score:\n      enabled:\n"
+                           "      - name: NodeAffinity\n        weight: 5\n";
+  const std::string spec = "exec:\"" + Serve() + " --config " + config + "\"";
+  auto diffs = Gate(kCorpus, spec);
+  const diff::NamedDiff& w = Named(diffs, "weights.jsonl");
+  EXPECT_TRUE(diff::Failed(w, {}));
+  ASSERT_EQ(w.result.divergences.size(), 2u) << diff::TextReport(w, {});
+  EXPECT_EQ(w.result.divergences[0].pod, "default/p1");
+  EXPECT_EQ(w.result.divergences[1].cls, diff::DivergenceClass::kHard);
+  EXPECT_NE(w.explanation.find("NodeAffinity 10/100/200"), std::string::npos) << w.explanation;
+  EXPECT_EQ(w.explanation.find("NodeAffinity 10/100/500"), std::string::npos) << w.explanation;
+  EXPECT_NE(w.explanation.find("candidate " + spec + ":\n  per-plugin statuses are not available for " + spec),
+            std::string::npos)
+      << w.explanation;
+}
+
+TEST(GateTest, FailingChildFailsEachTraceWithItsError) {
+  auto diffs = Gate(kCorpus, "exec:echo gone >&2; exit 3");
+  ASSERT_EQ(diffs.size(), 2u);
+  for (const auto& d : diffs) {
+    EXPECT_TRUE(diff::Failed(d, {})) << d.name;
+    EXPECT_NE(d.error.find("candidate exec:echo gone >&2; exit 3: scheduler command `echo gone >&2; exit 3`: request 1 "
+                           "(Hello): stdout ended before an answer; the child exited with status 3"),
+              std::string::npos)
+        << d.error;
+  }
+  // A kube: adapter that is not built stops the gate before any trace, naming the build command.
+  ASSERT_EQ(::setenv("SCHEDCHECK_KUBE_ADAPTER_DIR", "/nonexistent", 1), 0);
+  auto missing = RunGate({.corpus = kCorpus, .candidate = "kube:1.27", .diff = {}});
+  ASSERT_EQ(::unsetenv("SCHEDCHECK_KUBE_ADAPTER_DIR"), 0);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.message().find("bazel build //harness/kube:kube-adapter-1.27"), std::string::npos)
+      << missing.message();
 }
 
 TEST(GateTest, BadInputIsAnError) {

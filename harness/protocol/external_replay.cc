@@ -142,6 +142,19 @@ class Driver {
 
 }  // namespace
 
+Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_yaml, const std::string& config_source) {
+  Hello hello;
+  hello.set_compat(options.compat);
+  hello.set_seed(options.seed);
+  hello.set_config_yaml(config_yaml);
+  hello.set_config_source(config_source);
+  hello.set_cycle_latency_ns(options.cycle_latency_ns);
+  hello.set_bind_latency_ns(options.bind_latency_ns);
+  hello.set_epoch_unix_ns(options.epoch_unix_ns);
+  hello.set_horizon_ns(options.horizon_ns);
+  return hello;
+}
+
 ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options) {
   ExternalReplay out;
   auto instants = GroupInstants(records);

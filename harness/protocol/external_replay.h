@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/protocol/protocol.pb.h"
+#include "harness/replay/replayer.h"
 #include "harness/replay/summary.h"
 #include "reference/base/result.h"
 #include "traces/trace.pb.h"
@@ -36,6 +37,10 @@ struct ExternalReplay {
   std::vector<trace::Record> decisions;  // every decision received, in order
   replay::ClusterEventLog cluster_events;
 };
+
+// The Hello asking a child for the replay that `options` describe in process (compat, seed,
+// latencies, epoch, horizon); the configuration goes as text (empty: the default profile).
+Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_yaml, const std::string& config_source);
 
 ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options);
 

@@ -1,7 +1,7 @@
 // The external-scheduler protocol end to end with real processes: `schedcheck replay
 // --scheduler-cmd "schedcheck serve"` equals the in-process replay byte for byte on every corpus
 // trace, and each way a child can fail gives a clear error naming the request while keeping the
-// decisions received before it.
+// decisions received before it. `replay --candidate` with exec:, kube: and in-process specs.
 #include "harness/protocol/external_replay.h"
 
 #include <gtest/gtest.h>
@@ -221,6 +221,95 @@ TEST(ReplayCommandTest, FailingChildWritesPartialOutputsAndExits2) {
   auto written = trace::LoadTrace(Tmp("partial.trace"));
   ASSERT_TRUE(written.ok());
   EXPECT_EQ(Contains(written->header.labels().at("incomplete"), "request 4"), "");
+}
+
+// `replay --candidate exec:X` is `replay --scheduler-cmd X`: every output byte for byte.
+TEST(ReplayCommandTest, ExecCandidateWritesWhatSchedulerCmdWrites) {
+  for (const std::string name : {"unblock", "preemption-churn"}) {
+    SCOPED_TRACE(name);
+    std::string trace = Runfile("traces/corpus/" + name + ".jsonl");
+    std::string config = Runfile("traces/corpus/" + name + ".config.yaml");
+    std::string args = trace + (fs::exists(config) ? " --config " + config : "") + " --seed 3";
+    ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("cmd.jsonl") + " -o " + Tmp("cmd.trace") +
+                    " --scheduler-cmd '" + Schedcheck() + " serve' >" + Tmp("cmd.txt")),
+              0);
+    ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("cand.jsonl") + " -o " + Tmp("cand.trace") +
+                    " --candidate 'exec:\"" + Schedcheck() + " serve\"' >" + Tmp("cand.txt")),
+              0);
+    EXPECT_GT(ReadFile(Tmp("cmd.jsonl")).size(), 100u);
+    for (const char* ext : {".jsonl", ".trace", ".txt"}) {
+      EXPECT_EQ(ReadFile(Tmp(std::string("cand") + ext)), ReadFile(Tmp(std::string("cmd") + ext))) << ext;
+    }
+  }
+}
+
+// kube:1.27 through SCHEDCHECK_KUBE_ADAPTER_DIR, with a stand-in adapter serving the reference.
+TEST(ReplayCommandTest, KubeCandidateRunsTheAdapterFromTheEnvironment) {
+  const std::string dir = Tmp("adapters");
+  fs::create_directories(dir);
+  std::ofstream(dir + "/kube-adapter-1.27") << "#!/bin/sh\nexec " << Schedcheck() << " serve \"$@\"\n";
+  fs::permissions(dir + "/kube-adapter-1.27", fs::perms::owner_all);
+  std::string args = Runfile("traces/corpus/unblock.jsonl") + " --config " + Runfile("traces/corpus/unblock.config.yaml");
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("ref.jsonl") + " -q"), 0);
+  ASSERT_EQ(Shell("SCHEDCHECK_KUBE_ADAPTER_DIR=" + dir + " " + Schedcheck() + " replay " + args + " --jsonl " +
+                  Tmp("kube.jsonl") + " -o " + Tmp("kube.trace") + " --candidate kube:1.27 -q"),
+            0);
+  EXPECT_EQ(ReadFile(Tmp("kube.jsonl")), ReadFile(Tmp("ref.jsonl")));
+  auto written = trace::LoadTrace(Tmp("kube.trace"));
+  ASSERT_TRUE(written.ok()) << written.message();
+  EXPECT_EQ(written->header.labels().at("candidate"), "kube:1.27");
+  EXPECT_EQ(written->header.labels().at("scheduler_cmd"), "'" + dir + "/kube-adapter-1.27'");
+  // Not built: exit 2 naming where it looked and how to build it.
+  EXPECT_EQ(Shell("SCHEDCHECK_KUBE_ADAPTER_DIR=" + dir + " " + Schedcheck() + " replay " + args +
+                  " --candidate kube:1.37 2>" + Tmp("kube.err")),
+            2);
+  EXPECT_EQ(Contains(ReadFile(Tmp("kube.err")), "kube:1.37: the adapter executable was not found (looked in " + dir +
+                                                    "/kube-adapter-1.37"),
+            "");
+  EXPECT_EQ(Contains(ReadFile(Tmp("kube.err")), "build it with: bazel build //harness/kube:kube-adapter-1.37"), "");
+}
+
+// In-process specs replay in process: `--candidate weight:NodeAffinity=5` is the default
+// configuration with that weight, `reference` is the plain replay, and forget-events: changes the
+// registry.
+TEST(ReplayCommandTest, InProcessCandidate) {
+  std::string trace = Runfile("traces/corpus/node-affinity.jsonl");
+  std::ofstream(Tmp("w5.yaml")) << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                                   "profiles:\n- schedulerName: default-scheduler\n  plugins:\n    score:\n      "
+                                   "enabled:\n      - name: NodeAffinity\n        weight: 5\n";
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --jsonl " + Tmp("plain.jsonl")), 0);
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --candidate reference --jsonl " + Tmp("ref.jsonl")), 0);
+  EXPECT_EQ(ReadFile(Tmp("ref.jsonl")), ReadFile(Tmp("plain.jsonl")));
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --config " + Tmp("w5.yaml") + " --jsonl " + Tmp("w5.jsonl")), 0);
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --candidate weight:NodeAffinity=5 --jsonl " + Tmp("w.jsonl")),
+            0);
+  EXPECT_EQ(ReadFile(Tmp("w.jsonl")), ReadFile(Tmp("w5.jsonl")));
+  // A candidate that forgets TaintToleration's events waits for the periodic flush instead.
+  trace = Runfile("traces/corpus/requeue-taint-removal.jsonl");
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --jsonl " + Tmp("plain.jsonl")), 0);
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --candidate forget-events:TaintToleration --jsonl " +
+                  Tmp("forget.jsonl")),
+            0);
+  EXPECT_EQ(Contains(ReadFile(Tmp("plain.jsonl")), "\"cause\":\"NodeTaintChange\""), "");
+  EXPECT_EQ(ReadFile(Tmp("plain.jsonl")).find("UnschedulableTimeout"), std::string::npos);
+  EXPECT_EQ(Contains(ReadFile(Tmp("forget.jsonl")), "\"cause\":\"UnschedulableTimeout\""), "");
+}
+
+TEST(ReplayCommandTest, CandidateAndSchedulerCmdTogetherIsAUsageError) {
+  std::string trace = Runfile("traces/corpus/unblock.jsonl");
+  EXPECT_EQ(Shell(Schedcheck() + " replay " + trace + " --candidate reference --scheduler-cmd true 2>/dev/null"), 2);
+  EXPECT_EQ(Shell(Schedcheck() + " replay " + trace + " --candidate kube:9.9 2>" + Tmp("bad.err")), 2);
+  EXPECT_EQ(Contains(ReadFile(Tmp("bad.err")), "known: kube:1.27, kube:1.37"), "");
+}
+
+// A failing exec: child behaves as a failing --scheduler-cmd child.
+TEST(ReplayCommandTest, FailingExecCandidateExits2) {
+  int rc = Shell(Schedcheck() + " replay " + Runfile("traces/corpus/unblock.jsonl") + " --candidate 'exec:" +
+                 Runfile("harness/protocol/flaky_child") + " 3' >" + Tmp("flaky.txt") + " 2>" + Tmp("flaky.err"));
+  EXPECT_EQ(rc, 2);
+  EXPECT_EQ(Contains(ReadFile(Tmp("flaky.err")), "request 4 (Events at t=10 s"), "");
+  EXPECT_EQ(Contains(ReadFile(Tmp("flaky.txt")), "INCOMPLETE: the scheduler process failed after 3 answered requests"),
+            "");
 }
 
 TEST(ReplayCommandTest, BadTimeoutIsBadInput) {
