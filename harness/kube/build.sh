@@ -40,7 +40,8 @@ case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 GO=${GO:-$(command -v go || true)}
 [ -n "$GO" ] || GO=/usr/local/go/bin/go
 [ -x "$GO" ] || { echo "build.sh: Go not found (run ci/setup)" >&2; exit 1; }
-export HOME=${HOME:-/root}
+# Bazel runs actions without HOME; Go keeps its caches under the user's home directory.
+if [ -z "${HOME:-}" ]; then HOME=$(getent passwd "$(id -u)" | cut -d: -f6); export HOME; fi
 export GOFLAGS="${GOFLAGS:-} -mod=readonly -buildvcs=false"
 export GOTOOLCHAIN=local
 

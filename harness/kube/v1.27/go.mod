@@ -144,6 +144,7 @@ replace (
 )
 
 require (
+	example.local/creationdelay v0.0.0
 	google.golang.org/protobuf v1.31.0
 	k8s.io/api v0.27.8
 	k8s.io/apimachinery v0.27.8
@@ -151,4 +152,8 @@ require (
 	schedcheck.local/kube/common v0.0.0
 )
 
-replace schedcheck.local/kube/common => ../common
+replace (
+	// The project's example out-of-tree plugin, registered in the bundled adapter.
+	example.local/creationdelay => ../examples/creation-delay
+	schedcheck.local/kube/common => ../common
+)
