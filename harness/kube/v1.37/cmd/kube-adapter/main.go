@@ -1,14 +1,7 @@
+// Command kube-adapter is the real kube-scheduler v1.37 behind schedcheck's external-scheduler
+// protocol, with upstream's in-tree plugins only. Build it with harness/kube/build.sh.
 package main
 
-import (
-	_ "k8s.io/client-go/kubernetes/fake"
-	_ "k8s.io/kubernetes/pkg/scheduler"
-	_ "k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
-	_ "k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
-	_ "k8s.io/kubernetes/pkg/apis/core/v1"
-	_ "k8s.io/utils/clock/testing"
-	_ "schedcheck.local/kube/common/pb"
-	_ "schedcheck.local/kube/common/protocol"
-)
+import "schedcheck.local/kube137/adapter"
 
-func main() {}
+func main() { adapter.Main() }

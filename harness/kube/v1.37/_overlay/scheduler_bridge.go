@@ -1,0 +1,129 @@
+// Added to k8s.io/kubernetes/pkg/scheduler by the schedcheck adapter build; not part of upstream.
+// It gives the adapter (harness/kube/v1.37/adapter) what an in-package test could use: one
+// scheduling cycle at a time, the queue's flushes under a fake clock, the queue's deletions and
+// cluster-event moves observed, the tie set of the score phase, and the binding cycle run when
+// the adapter says.
+
+package scheduler
+
+import (
+	"context"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	internalheap "k8s.io/kubernetes/pkg/scheduler/backend/heap"
+	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
+)
+
+// SchedcheckHooks are the adapter's observers. Delete wraps SchedulingQueue.Delete (it must call
+// run exactly once); MoveAll hears each MoveAllToActiveOrBackoffQueue's event label before the
+// move; RunBinding gets each binding cycle (nil: run at once).
+type SchedcheckHooks struct {
+	Delete     func(pod *v1.Pod, run func())
+	MoveAll    func(label string)
+	RunBinding func(bindingCycle func())
+}
+
+// SchedcheckBridge is the adapter's handle on one Scheduler.
+type SchedcheckBridge struct {
+	sched  *Scheduler
+	queue  *internalqueue.PriorityQueue
+	logger klog.Logger
+}
+
+// schedcheckState is package-level because the patched functions are plain functions; one
+// scheduler runs per process at a time.
+var schedcheckState struct {
+	ties       []string
+	runBinding func(func())
+}
+
+// SchedcheckAttach prepares sched for the adapter: every Delete and MoveAll passes through the
+// hooks, binding cycles go to hooks.RunBinding, heap enqueue numbers start afresh.
+func SchedcheckAttach(sched *Scheduler, logger klog.Logger, hooks SchedcheckHooks) *SchedcheckBridge {
+	queue := sched.SchedulingQueue.(*internalqueue.PriorityQueue)
+	internalheap.SchedcheckResetSequence()
+	sched.SchedulingQueue = &schedcheckQueue{SchedulingQueue: queue, hooks: hooks}
+	schedcheckState.ties = nil
+	schedcheckState.runBinding = hooks.RunBinding
+	return &SchedcheckBridge{sched: sched, queue: queue, logger: logger}
+}
+
+// ScheduleOne runs one scheduling cycle: an entity must be poppable (Pop blocks otherwise).
+func (b *SchedcheckBridge) ScheduleOne(ctx context.Context) { b.sched.ScheduleOne(ctx) }
+
+// Poppable says whether Pop would return at once (activeQ non-empty, or backoffQ when upstream
+// pops from it).
+func (b *SchedcheckBridge) Poppable() bool { return b.queue.SchedcheckPoppable() }
+
+// PopsFromBackoff says whether the next Pop takes the head of backoffQ.
+func (b *SchedcheckBridge) PopsFromBackoff() bool { return b.queue.SchedcheckPopsFromBackoff() }
+
+// Where names the sub-queue holding pod namespace/name ("" when none).
+func (b *SchedcheckBridge) Where(namespace, name string) string {
+	return b.queue.SchedcheckWhere(namespace, name)
+}
+
+// FlushBackoffQCompleted and FlushUnschedulableEntitiesLeftover run the periodic flushes.
+func (b *SchedcheckBridge) FlushBackoffQCompleted() { b.queue.SchedcheckFlushBackoffQCompleted(b.logger) }
+
+func (b *SchedcheckBridge) FlushUnschedulableEntitiesLeftover() {
+	b.queue.SchedcheckFlushUnschedulableEntitiesLeftover(b.logger)
+}
+
+// TakeTies returns the tie set of the last score phase (every node with the top total score) and
+// forgets it; nil when no score phase ran (a single feasible node, or a batch hint that passed).
+func (b *SchedcheckBridge) TakeTies() []string {
+	t := schedcheckState.ties
+	schedcheckState.ties = nil
+	return t
+}
+
+// schedcheckPrioritized stands between prioritizeNodes and its caller in the patched schedulePod:
+// it notes the tie set of the scores.
+func schedcheckPrioritized(scores []fwk.NodePluginScores, err error) ([]fwk.NodePluginScores, error) {
+	var ties []string
+	var top int64
+	for i, ns := range scores {
+		switch {
+		case i == 0 || ns.TotalScore > top:
+			top, ties = ns.TotalScore, []string{ns.Name}
+		case ns.TotalScore == top:
+			ties = append(ties, ns.Name)
+		}
+	}
+	schedcheckState.ties = ties
+	return scores, err
+}
+
+// schedcheckBindingCycle stands in for the `go sched.runBindingCycle(...)` of scheduleOnePod.
+func schedcheckBindingCycle(bindingCycle func()) {
+	if schedcheckState.runBinding != nil {
+		schedcheckState.runBinding(bindingCycle)
+		return
+	}
+	bindingCycle()
+}
+
+// schedcheckQueue passes Delete and MoveAllToActiveOrBackoffQueue through the hooks.
+type schedcheckQueue struct {
+	internalqueue.SchedulingQueue
+	hooks SchedcheckHooks
+}
+
+func (q *schedcheckQueue) Delete(logger klog.Logger, pod *v1.Pod) {
+	run := func() { q.SchedulingQueue.Delete(logger, pod) }
+	if q.hooks.Delete == nil {
+		run()
+		return
+	}
+	q.hooks.Delete(pod, run)
+}
+
+func (q *schedcheckQueue) MoveAllToActiveOrBackoffQueue(logger klog.Logger, event fwk.ClusterEvent, oldObj, newObj interface{}, preCheck internalqueue.PreEnqueueCheck) {
+	if q.hooks.MoveAll != nil {
+		q.hooks.MoveAll(event.Label())
+	}
+	q.SchedulingQueue.MoveAllToActiveOrBackoffQueue(logger, event, oldObj, newObj, preCheck)
+}

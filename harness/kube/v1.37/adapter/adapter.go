@@ -1,0 +1,61 @@
+// Package adapter puts the real kube-scheduler v1.37 (k8s.io/kubernetes/pkg/scheduler, linked at
+// the tag go.mod pins) behind schedcheck's external-scheduler protocol
+// (harness/protocol/PROTOCOL.md). Upstream code decides everything: framework, default plugins,
+// scheduling queue, cache and preemption. The adapter only feeds informer handlers from the
+// trace, sets a fake clock per instant, runs the flushes and scheduling cycles of the replay
+// conventions, and reports what happened.
+//
+// A scheduler engineer builds an adapter around their own plugins as they would build
+// kube-scheduler:
+//
+//	func main() { adapter.Main(adapter.WithPlugin("MyPlugin", myplugin.New)) }
+//
+// and builds it with harness/kube/build.sh (see harness/kube/README.md).
+package adapter
+
+import (
+	"fmt"
+	"os"
+
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"schedcheck.local/kube/common/protocol"
+)
+
+// Option configures the adapter.
+type Option func(*options)
+
+type options struct {
+	registry frameworkruntime.Registry
+	name     string
+}
+
+// WithPlugin registers an out-of-tree plugin, as kube-scheduler's app.WithPlugin does. Enable it
+// by name in the KubeSchedulerConfiguration the replay is given.
+func WithPlugin(name string, factory frameworkruntime.PluginFactory) Option {
+	return func(o *options) { o.registry[name] = factory }
+}
+
+// WithName sets the scheduler name the adapter reports in HelloAck (default "kube-scheduler").
+func WithName(name string) Option {
+	return func(o *options) { o.name = name }
+}
+
+// NewFactory returns the protocol.Factory of a new run per Hello.
+func NewFactory(opts ...Option) protocol.Factory {
+	o := options{registry: frameworkruntime.Registry{}, name: "kube-scheduler"}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return func() protocol.Scheduler { return newRun(o) }
+}
+
+// Main serves the protocol on stdin/stdout until stdin ends, then exits; it exits with status 1
+// after reporting an error.
+func Main(opts ...Option) {
+	if err := protocol.Serve(os.Stdin, os.Stdout, NewFactory(opts...)); err != nil {
+		fmt.Fprintln(os.Stderr, "kube adapter:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}

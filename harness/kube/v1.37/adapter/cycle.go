@@ -1,0 +1,253 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
+	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	"k8s.io/kubernetes/pkg/scheduler"
+	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"schedcheck.local/kube/common/pb"
+)
+
+// write is one API write of the scheduler that the informers would deliver back: a pod's
+// status.nominatedNodeName (set or cleared) or a pod's deletion (a preemption victim).
+type write struct {
+	delete bool
+	pod    string
+	node   string
+}
+
+// installReactors makes the fake API server record what the scheduler writes: bindings (applied
+// when the binding cycle ends), pod deletions (preemption victims) and the nominatedNodeName of
+// status patches (the preemptor's nomination, and those preemption clears). They reach the
+// informers after the preemptor's failure handling and the asynchronous preemption's body, in
+// the order they were written. The conditions of status patches are not replayed: a status-only
+// update moves no pod.
+func (r *run) installReactors() {
+	r.client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.GetSubresource() != "binding" {
+			return false, nil, nil
+		}
+		b := a.(k8stesting.CreateAction).GetObject().(*v1.Binding)
+		r.bound[a.GetNamespace()+"/"+b.Name] = b.Target.Name
+		return true, b, nil
+	})
+	r.client.PrependReactor("delete", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		r.writes = append(r.writes, write{delete: true, pod: a.GetNamespace() + "/" + a.(k8stesting.DeleteAction).GetName()})
+		return true, nil, nil
+	})
+	r.client.PrependReactor("patch", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		patch := a.(k8stesting.PatchAction)
+		if node, ok := nominationInPatch(patch.GetPatch()); ok {
+			r.writes = append(r.writes, write{pod: a.GetNamespace() + "/" + patch.GetName(), node: node})
+		}
+		return true, nil, nil
+	})
+}
+
+// queueHooks reports every move upstream's queue makes (internalqueue.SchedcheckIncoming).
+func queueHooks(r *run) {
+	internalqueue.SchedcheckIncoming = r.noteIncoming
+}
+
+// wrapScheduler hooks the exported seams of one scheduling cycle: the pop, the algorithm's result
+// (tie set; during_attempt events arrive after it) and the failure handler (an unschedulable or
+// failed attempt). Binding cycles come through SchedcheckHooks.RunBinding.
+func (r *run) wrapScheduler() {
+	nextEntity := r.sched.NextEntity
+	r.sched.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+		from := "active"
+		if r.bridge.PopsFromBackoff() {
+			from = "backoff"
+		}
+		e, err := nextEntity(logger)
+		if p, ok := e.(*framework.QueuedPodInfo); ok && p != nil && p.Pod != nil {
+			key := podKey(p.Pod)
+			r.where[key] = "inflight"
+			r.emit(&pb.QueueTransition{Pod: key, From: from, To: "inflight", Cause: "Pop"})
+			r.cyclePod = p
+		}
+		return e, err
+	}
+	schedulePod := r.sched.SchedulePod
+	r.sched.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		result, err := schedulePod(ctx, fw, state, podInfo)
+		r.cycleTies = sortedCopy(r.bridge.TakeTies())
+		if err == nil && len(r.cycleTies) == 0 {
+			r.cycleTies = []string{result.SuggestedHost}
+		}
+		r.cycleHost = result.SuggestedHost
+		if len(r.during) > 0 {
+			if derr := r.deliverDuring(); derr != nil && r.failure == nil {
+				r.failure = derr
+			}
+		}
+		return result, err
+	}
+	failureHandler := r.sched.FailureHandler
+	r.sched.FailureHandler = func(ctx context.Context, fw framework.Framework, p *framework.QueuedPodInfo, status *fwk.Status, nominating *fwk.NominatingInfo, start time.Time) {
+		attempt := failedAttempt(p, status, nominating)
+		r.emit(attempt)
+		failureHandler(ctx, fw, p, status, nominating, start)
+		r.runAsync()
+		attempt.Victims = r.victims()
+		r.applyWrites()
+	}
+}
+
+// scheduleOne runs one scheduling cycle and its binding cycle. A popped pod that neither bound
+// nor went back to a sub-queue (deleted meanwhile, already assumed) leaves inflight as Done.
+func (r *run) scheduleOne() {
+	r.cyclePod, r.cycleTies, r.cycleHost, r.writes = nil, nil, "", nil
+	r.bridge.ScheduleOne(r.ctx)
+	r.runAsync()
+	r.applyWrites()
+	if p := r.cyclePod; p != nil {
+		key := podKey(p.Pod)
+		if r.where[key] == "inflight" {
+			delete(r.where, key)
+			r.emit(&pb.QueueTransition{Pod: key, From: "inflight", To: "none", Cause: "Done"})
+		}
+	}
+}
+
+// runAsync runs the asynchronous preemption bodies started so far, in the order they started.
+func (r *run) runAsync() {
+	for len(r.async) > 0 {
+		body := r.async[0]
+		r.async = r.async[1:]
+		body()
+	}
+}
+
+// victims are the pods deleted by the writes pending delivery, sorted.
+func (r *run) victims() []string {
+	var out []string
+	for _, w := range r.writes {
+		if w.delete {
+			out = append(out, w.pod)
+		}
+	}
+	return sortedCopy(out)
+}
+
+// applyWrites delivers the pending writes to the informers in the order they were made.
+func (r *run) applyWrites() {
+	writes := r.writes
+	r.writes = nil
+	for _, w := range writes {
+		var err error
+		if w.delete {
+			err = r.objects.deletePod(w.pod)
+		} else {
+			err = r.objects.nominate(w.pod, w.node)
+		}
+		if err != nil && r.failure == nil {
+			r.failure = err
+		}
+	}
+}
+
+// nominationInPatch reads status.nominatedNodeName from a status patch (null clears it).
+func nominationInPatch(patch []byte) (string, bool) {
+	var p struct {
+		Status map[string]json.RawMessage `json:"status"`
+	}
+	if json.Unmarshal(patch, &p) != nil {
+		return "", false
+	}
+	raw, ok := p.Status["nominatedNodeName"]
+	if !ok {
+		return "", false
+	}
+	var node *string
+	if json.Unmarshal(raw, &node) != nil || node == nil {
+		return "", true
+	}
+	return *node, true
+}
+
+// runBinding runs a binding cycle at once and, when the binder bound the pod, reports the binding
+// and delivers the bound pod as the informer would.
+func (r *run) runBinding(bindingCycle func()) {
+	p := r.cyclePod
+	key := podKey(p.Pod)
+	r.emit(&pb.Attempt{Pod: key, Attempt: int32(p.Attempts), Result: pb.AttemptResult_SCHEDULED, Node: r.cycleHost, Ties: r.cycleTies})
+	bindingCycle()
+	node, ok := r.bound[key]
+	if !ok {
+		return
+	}
+	delete(r.bound, key)
+	r.emit(&pb.Binding{Pod: key, Node: node})
+	if r.where[key] == "inflight" {
+		delete(r.where, key)
+		r.emit(&pb.QueueTransition{Pod: key, From: "inflight", To: "none", Cause: "Done"})
+	}
+	if err := r.objects.bind(key, node); err != nil && r.failure == nil {
+		r.failure = err
+	}
+}
+
+func failedAttempt(p *framework.QueuedPodInfo, status *fwk.Status, nominating *fwk.NominatingInfo) *pb.Attempt {
+	a := &pb.Attempt{Pod: podKey(p.Pod), Attempt: int32(p.Attempts), Result: pb.AttemptResult_ERROR, Message: status.Message()}
+	if status.IsRejected() {
+		a.Result = pb.AttemptResult_UNSCHEDULABLE
+	}
+	var fitErr *framework.FitError
+	if errors.As(status.AsError(), &fitErr) {
+		a.UnschedulablePlugins = sets.List(fitErr.Diagnosis.UnschedulablePlugins)
+	} else if plugin := status.Plugin(); plugin != "" && status.IsRejected() {
+		a.UnschedulablePlugins = []string{plugin}
+	}
+	if nominating.Mode() == fwk.ModeOverride {
+		a.NominatedNode = nominating.NominatedNodeName
+	}
+	return a
+}
+
+// noteIncoming reports a pod's move into a sub-queue with upstream's label. A pop from backoffQ
+// (upstream's PopFromBackoffQ label, "active") is reported by the pop itself, as backoff->inflight.
+func (r *run) noteIncoming(queue string, pod *v1.Pod, event string) {
+	if event == framework.PopFromBackoffQ {
+		return
+	}
+	key := podKey(pod)
+	from := r.where[key]
+	if from == "" {
+		from = "none"
+	}
+	r.where[key] = queue
+	if from == queue {
+		return
+	}
+	r.emit(&pb.QueueTransition{Pod: key, From: from, To: queue, Cause: event})
+}
+
+// observeDelete runs a queue deletion and reports the pod leaving its sub-queue.
+func (r *run) observeDelete(pod *v1.Pod, run func()) {
+	key := podKey(pod)
+	before := r.bridge.Where(pod.Namespace, pod.Name)
+	run()
+	if before == "" || r.bridge.Where(pod.Namespace, pod.Name) != "" {
+		return
+	}
+	delete(r.where, key)
+	r.emit(&pb.QueueTransition{Pod: key, From: before, To: "none", Cause: "PodDelete"})
+}
+
+// noteMoveAll records a MoveAllToActiveOrBackoffQueue request (PROTOCOL.md, move_requests).
+func (r *run) noteMoveAll(label string) {
+	r.moves = append(r.moves, &pb.MoveRequest{TimeNs: r.now, Event: label})
+}

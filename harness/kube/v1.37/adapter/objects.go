@@ -1,0 +1,223 @@
+package adapter
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"google.golang.org/protobuf/proto"
+	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+	corev1defaults "k8s.io/kubernetes/pkg/apis/core/v1"
+
+	"schedcheck.local/kube/common/objects"
+	"schedcheck.local/kube/common/pb"
+)
+
+// objectState applies trace events the way the API server and the scheduler's informers would:
+// the API's defaults are applied (schedulerName, requests from limits, ...), priority admission
+// fills spec.priority, every write gets a resourceVersion, terminal pods leave
+// the pod informer (its field selector), and each informer's store changes before its handlers
+// run.
+type objectState struct {
+	factory         *syncFactory
+	pods            *syncInformer
+	nodes           *syncInformer
+	namespaces      *syncInformer
+	pdbs            *syncInformer
+	priorityClasses map[string]*schedulingv1.PriorityClass
+	version         uint64
+}
+
+func newObjectState(f *syncFactory) objectState {
+	return objectState{
+		factory:         f,
+		pods:            f.informer(&v1.Pod{}, f.Core().V1().Pods().Informer),
+		nodes:           f.informer(&v1.Node{}, f.Core().V1().Nodes().Informer),
+		namespaces:      f.informer(&v1.Namespace{}, f.Core().V1().Namespaces().Informer),
+		pdbs:            f.informer(&policyv1.PodDisruptionBudget{}, f.Policy().V1().PodDisruptionBudgets().Informer),
+		priorityClasses: map[string]*schedulingv1.PriorityClass{},
+	}
+}
+
+// decode turns a trace object into its client-go type through its Kubernetes JSON.
+func decode(m proto.Message, into interface{}) error {
+	raw, err := objects.KubeJSON(m)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, into)
+}
+
+func (s *objectState) apply(e *pb.ApiEvent, index uint64) error {
+	where := fmt.Sprintf("trace record %d", index)
+	var err error
+	switch obj := e.Object.(type) {
+	case *pb.ApiEvent_Pod:
+		pod := &v1.Pod{}
+		if err = decode(obj.Pod, pod); err == nil {
+			corev1defaults.SetObjectDefaults_Pod(pod)
+			err = s.applyPod(e.GetType(), pod)
+		}
+		where += " (pod " + obj.Pod.GetMetadata().GetNamespace() + "/" + obj.Pod.GetMetadata().GetName() + ")"
+	case *pb.ApiEvent_Node:
+		node := &v1.Node{}
+		if err = decode(obj.Node, node); err == nil {
+			corev1defaults.SetObjectDefaults_Node(node)
+			err = s.applyPlain(s.nodes, e.GetType(), node)
+		}
+		where += " (node " + obj.Node.GetMetadata().GetName() + ")"
+	case *pb.ApiEvent_Namespace:
+		ns := &v1.Namespace{}
+		if err = decode(obj.Namespace, ns); err == nil {
+			err = s.applyPlain(s.namespaces, e.GetType(), ns)
+		}
+	case *pb.ApiEvent_PodDisruptionBudget:
+		pdb := &policyv1.PodDisruptionBudget{}
+		if err = decode(obj.PodDisruptionBudget, pdb); err == nil {
+			if pdb.Namespace == "" {
+				pdb.Namespace = "default"
+			}
+			err = s.applyPlain(s.pdbs, e.GetType(), pdb)
+		}
+	case *pb.ApiEvent_PriorityClass:
+		pc := &schedulingv1.PriorityClass{}
+		if err = decode(obj.PriorityClass, pc); err == nil {
+			if e.GetType() == pb.EventType_DELETED {
+				delete(s.priorityClasses, pc.Name)
+			} else {
+				s.priorityClasses[pc.Name] = pc
+			}
+		}
+	default:
+		err = fmt.Errorf("field api.object: missing")
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	return nil
+}
+
+// stamp gives an object without a resourceVersion a fresh one, as the API server would.
+func (s *objectState) stamp(meta interface {
+	GetResourceVersion() string
+	SetResourceVersion(string)
+}) {
+	if meta.GetResourceVersion() == "" {
+		s.version++
+		meta.SetResourceVersion("schedcheck-" + strconv.FormatUint(s.version, 10))
+	}
+}
+
+func (s *objectState) applyPlain(inf *syncInformer, t pb.EventType, obj interface {
+	GetResourceVersion() string
+	SetResourceVersion(string)
+}) error {
+	old := inf.get(obj)
+	if t == pb.EventType_DELETED {
+		if old == nil {
+			return nil
+		}
+		return inf.remove(old)
+	}
+	s.stamp(obj)
+	if old == nil {
+		return inf.add(obj)
+	}
+	return inf.update(old, obj)
+}
+
+func (s *objectState) applyPod(t pb.EventType, pod *v1.Pod) error {
+	if pod.Namespace == "" {
+		pod.Namespace = "default"
+	}
+	if pod.UID == "" {
+		// The scheduler's cache is keyed by UID; a trace may leave it out (the reference uses the
+		// same stand-in).
+		pod.UID = types.UID(pod.Namespace + "/" + pod.Name)
+	}
+	s.admitPriority(pod)
+	old := s.pods.get(pod)
+	terminal := pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed
+	if t == pb.EventType_DELETED || terminal {
+		if old == nil {
+			return nil
+		}
+		return s.pods.remove(old)
+	}
+	s.stamp(pod)
+	if old == nil {
+		return s.pods.add(pod)
+	}
+	return s.pods.update(old, pod)
+}
+
+// admitPriority is the Priority admission plugin: a pod without spec.priority takes its class's
+// value, or the global default class's when it names none (classes visited in name order, as the
+// reference's replay does).
+func (s *objectState) admitPriority(pod *v1.Pod) {
+	if pod.Spec.Priority != nil {
+		return
+	}
+	names := make([]string, 0, len(s.priorityClasses))
+	for name := range s.priorityClasses {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		pc := s.priorityClasses[name]
+		named := pod.Spec.PriorityClassName != "" && name == pod.Spec.PriorityClassName
+		if named || (pod.Spec.PriorityClassName == "" && pc.GlobalDefault) {
+			value := pc.Value
+			pod.Spec.Priority = &value
+		}
+	}
+}
+
+// bind delivers a completed binding: the pod as assumed (nodeName set, nomination cleared) as an
+// update of the pod the informer holds.
+func (s *objectState) bind(key, node string) error {
+	stored, ok, err := s.pods.GetStore().GetByKey(key)
+	if err != nil || !ok {
+		return fmt.Errorf("binding %s: the pod is no longer in the informer", key)
+	}
+	old := stored.(*v1.Pod)
+	bound := old.DeepCopy()
+	bound.Spec.NodeName = node
+	bound.Status.NominatedNodeName = ""
+	bound.ResourceVersion = ""
+	s.stamp(bound)
+	return s.pods.update(old, bound)
+}
+
+// nominate delivers a status patch of nominatedNodeName, when it changes the stored pod.
+func (s *objectState) nominate(key, node string) error {
+	stored, ok, err := s.pods.GetStore().GetByKey(key)
+	if err != nil || !ok {
+		return nil
+	}
+	old := stored.(*v1.Pod)
+	if old.Status.NominatedNodeName == node || old.Spec.NodeName != "" {
+		return nil
+	}
+	updated := old.DeepCopy()
+	updated.Status.NominatedNodeName = node
+	updated.ResourceVersion = ""
+	s.stamp(updated)
+	return s.pods.update(old, updated)
+}
+
+// deletePod delivers a deletion made by the scheduler (a preemption victim).
+func (s *objectState) deletePod(key string) error {
+	stored, ok, err := s.pods.GetStore().GetByKey(key)
+	if err != nil || !ok {
+		return nil
+	}
+	return s.pods.remove(stored)
+}
+
+var _ = cache.MetaNamespaceKeyFunc

@@ -1,0 +1,267 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
+	"k8s.io/kubernetes/pkg/scheduler/util"
+
+	"schedcheck.local/kube/common/pb"
+	"schedcheck.local/kube/common/vtime"
+)
+
+// compatLevel is the Hello.compat this adapter answers ("" means the adapter's own level).
+const compatLevel = "1.37"
+
+// traceLevels are the older compatibility levels whose traces the adapter also replays, at its own
+// level: the harness sends the trace header's compat, and every trace it replays is at 1.27 (the
+// reference's level), whose objects and configuration v1.37 reads unchanged. Any other level is
+// refused.
+var traceLevels = []string{"1.27"}
+
+// checkCompat accepts "", compatLevel and traceLevels.
+func checkCompat(compat string) error {
+	if compat == "" || compat == compatLevel {
+		return nil
+	}
+	for _, l := range traceLevels {
+		if compat == l {
+			return nil
+		}
+	}
+	return fmt.Errorf("Hello.compat %q is not implemented: this adapter runs kube-scheduler %s (compat %s; it also replays traces of compat %s at its own level)", compat, kubernetesVersion(), compatLevel, strings.Join(traceLevels, ", "))
+}
+
+// maxCyclesPerInstant bounds the scheduling cycles of one instant: with SchedulerPopFromBackoffQ
+// a pod requeued into backoffQ is popped again at once while activeQ is empty, so a pod that keeps
+// failing and being requeued by the writes of its own failure would never let virtual time move.
+const maxCyclesPerInstant = 100000
+
+// run is one replay: a scheduler built at Hello and driven through Events and Finish.
+type run struct {
+	opts    options
+	ctx     context.Context
+	cancel  context.CancelFunc
+	clock   *clocktesting.FakeClock
+	epoch   time.Time
+	last    int64 // the last instant run; -1 before the first
+	now     int64
+	client  *fake.Clientset
+	factory *syncFactory
+	sched   *scheduler.Scheduler
+	bridge  *scheduler.SchedcheckBridge
+	rng     splitMix64
+
+	objects objectState
+	out     []*pb.Record
+	moves   []*pb.MoveRequest
+	// where is the adapter's view of each pending pod's place: "active", "backoff",
+	// "unschedulable" or "inflight" (absent: none), kept from the moves upstream reports.
+	where map[string]string
+
+	// The cycle in progress.
+	cyclePod   *framework.QueuedPodInfo
+	cycleTies  []string
+	cycleHost  string
+	writes     []write           // the scheduler's API writes (nominations, deletions), in order
+	async      []func()          // asynchronous preemption bodies waiting to run
+	bound      map[string]string // pod key -> node, from the Binding the binder created
+	during     []*pb.ApiEvent
+	duringAt   uint64
+	startReads int64 // reads of unstarted pods' start times at this instant
+	failure    error // a delivery error inside a cycle, reported at the end of the request
+}
+
+func newRun(o options) *run {
+	return &run{opts: o, last: -1, where: map[string]string{}, bound: map[string]string{}}
+}
+
+func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
+	if err := checkCompat(h.GetCompat()); err != nil {
+		return nil, err
+	}
+	if h.GetCycleLatencyNs() != 0 || h.GetBindLatencyNs() != 0 {
+		return nil, errors.New("cycle and bind latencies are not supported by the kube adapters (cycles and bindings complete at their instant)")
+	}
+	if err := applyGates(); err != nil {
+		return nil, err
+	}
+	cfg, source, err := loadConfiguration(h.GetConfigYaml(), h.GetConfigSource())
+	if err != nil {
+		return nil, err
+	}
+	r.rng = splitMix64{state: h.GetSeed()}
+	r.epoch = time.Unix(0, h.GetEpochUnixNs()).UTC()
+	r.clock = clocktesting.NewFakeClock(r.epoch)
+	current = r
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r.client = fake.NewSimpleClientset()
+	r.installReactors()
+	r.factory = newSyncFactory(r.client)
+	r.objects = newObjectState(r.factory)
+
+	// The hooks are global: set them before New, which may already read some.
+	framework.SchedcheckRand = r.rng.int
+	framework.SchedcheckNow = r.clock.Now
+	defaultpreemption.SchedcheckSetOffsetRand(func(int32) int32 { return 0 })
+	preemption.SchedcheckAsync = func(body func()) { r.async = append(r.async, body) }
+	// A real clock moves on between two reads; the virtual one moves on by 1 ns per read of an
+	// unstarted pod's start time, so that upstream's comparisons keep their order.
+	util.SchedcheckNow = func() time.Time {
+		r.startReads++
+		return r.clock.Now().Add(time.Duration(r.startReads))
+	}
+	queueHooks(r)
+
+	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry), scheduler.WithClock(r.clock))
+	recorders := func(string) events.EventRecorderLogger { return &events.FakeRecorder{} }
+	sched, err := scheduler.New(r.ctx, r.client, r.factory, nil, recorders, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("configuration %s: %w", source, err)
+	}
+	r.sched = sched
+	r.bridge = scheduler.SchedcheckAttach(sched, klog.FromContext(r.ctx), scheduler.SchedcheckHooks{
+		Delete:     r.observeDelete,
+		MoveAll:    r.noteMoveAll,
+		RunBinding: r.runBinding,
+	})
+	r.wrapScheduler()
+	return &pb.HelloAck{SchedulerName: r.opts.name, SchedulerVersion: versionText(), ConfigSource: source}, nil
+}
+
+func (r *run) Events(e *pb.Events) (*pb.Decisions, error) {
+	t := e.GetTimeNs()
+	if t <= r.last {
+		return nil, fmt.Errorf("Events at %d ns is not after the previous instant (%d ns)", t, r.last)
+	}
+	for _, tick := range vtime.TicksBetween(r.last, t) {
+		if err := r.instant(tick, nil, 0); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.instant(t, e.GetEvents(), e.GetFirstIndex()); err != nil {
+		return nil, err
+	}
+	return r.take(), nil
+}
+
+func (r *run) Finish(f *pb.Finish) (*pb.Decisions, error) {
+	defer r.cancel()
+	for _, tick := range vtime.TicksBetween(r.last, f.GetEndNs()+1) {
+		if err := r.instant(tick, nil, 0); err != nil {
+			return nil, err
+		}
+	}
+	return r.take(), nil
+}
+
+// instant runs one instant of the replay conventions: the trace's events in order (those marked
+// during_attempt wait for the first cycle), the flushes due, then cycles while a pod can be
+// popped (activeQ, or backoffQ when activeQ is empty: SchedulerPopFromBackoffQ).
+func (r *run) instant(t int64, evs []*pb.ApiEvent, firstIndex uint64) error {
+	r.now, r.last, r.startReads = t, t, 0
+	r.clock.SetTime(r.epoch.Add(time.Duration(t)))
+	r.during, r.duringAt = nil, 0
+	for i, e := range evs {
+		index := firstIndex + uint64(i)
+		if e.GetDuringAttempt() {
+			if len(r.during) == 0 {
+				r.duringAt = index
+			}
+			r.during = append(r.during, e)
+			continue
+		}
+		if err := r.objects.apply(e, index); err != nil {
+			return err
+		}
+	}
+	if vtime.IsBackoffTick(t) {
+		r.bridge.FlushBackoffQCompleted()
+	}
+	if vtime.IsLeftoverTick(t) {
+		r.bridge.FlushUnschedulableEntitiesLeftover()
+	}
+	cycles := 0
+	for {
+		for r.bridge.Poppable() && r.failure == nil {
+			if cycles++; cycles > maxCyclesPerInstant {
+				return fmt.Errorf("more than %d scheduling cycles at t=%d ns: a pod keeps being requeued at one instant", maxCyclesPerInstant, t)
+			}
+			r.scheduleOne()
+		}
+		if r.failure != nil {
+			return r.failure
+		}
+		if len(r.during) == 0 {
+			return nil
+		}
+		if err := r.deliverDuring(); err != nil { // no cycle ran at this instant
+			return err
+		}
+	}
+}
+
+func (r *run) deliverDuring() error {
+	evs, index := r.during, r.duringAt
+	r.during = nil
+	for i, e := range evs {
+		if err := r.objects.apply(e, index+uint64(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *run) take() *pb.Decisions {
+	d := &pb.Decisions{Records: r.out, MoveRequests: r.moves}
+	r.out, r.moves = nil, nil
+	return d
+}
+
+func (r *run) emit(body any) {
+	rec := &pb.Record{TimeNs: r.now}
+	switch b := body.(type) {
+	case *pb.Attempt:
+		rec.Body = &pb.Record_Attempt{Attempt: b}
+	case *pb.QueueTransition:
+		rec.Body = &pb.Record_Queue{Queue: b}
+	case *pb.Binding:
+		rec.Body = &pb.Record_Binding{Binding: b}
+	}
+	r.out = append(r.out, rec)
+}
+
+func podKey(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+// kubernetesVersion is the k8s.io/kubernetes version linked into this binary.
+func kubernetesVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == "k8s.io/kubernetes" {
+				return dep.Version
+			}
+		}
+	}
+	return "unknown"
+}
