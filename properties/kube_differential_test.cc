@@ -34,15 +34,18 @@ std::vector<trace::Record> ReplayReference(const std::vector<trace::Record>& rec
   return (*replayer)->log().records();
 }
 
+// One adapter process serves every trace of the test process (a new Hello after each Finish).
+protocol::ReplaySession& Adapter() {
+  static protocol::ReplaySession* session = new protocol::ReplaySession(AdapterPath());
+  return *session;
+}
+
 std::vector<trace::Record> ReplayKube(const std::vector<trace::Record>& records, uint64_t seed,
                                       const std::string& property) {
   replay::ReplayOptions options;
   options.config = reference::DefaultConfiguration("1.27");
   options.seed = seed;
-  protocol::ExternalReplayOptions eo;
-  eo.command = AdapterPath();
-  eo.hello = protocol::HelloFor(options, "", "");
-  protocol::ExternalReplay run = protocol::RunExternalReplay(records, eo);
+  protocol::ExternalReplay run = Adapter().Replay(records, protocol::HelloFor(options, "", ""));
   PROP_REQUIRE(run.status.ok(), property, records, "the kube adapter failed: " + run.status.message());
   return run.decisions;
 }

@@ -261,9 +261,9 @@ TEST(OutOfProcessTest, AFailingChildIsAnErrorNamingTheRequest) {
   ASSERT_TRUE(c.ok()) << c.message();
   auto log = ReplayCandidate(*c, r.trace, r.options);
   ASSERT_FALSE(log.ok());
-  EXPECT_NE(log.message().find("request 1 (Hello): stdout ended before an answer; the child exited with status 3"),
-            std::string::npos)
-      << log.message();
+  // The child may exit before or after Hello is written: either way request and status are named.
+  EXPECT_NE(log.message().find("request 1 (Hello): "), std::string::npos) << log.message();
+  EXPECT_NE(log.message().find("the child exited with status 3"), std::string::npos) << log.message();
 }
 
 TEST(ForgetEventsTest, KeepsEveryPointButRegistersNoEvents) {

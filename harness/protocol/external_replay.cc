@@ -35,13 +35,18 @@ Result<std::vector<Instant>> GroupInstants(const std::vector<trace::Record>& rec
 
 class Driver {
  public:
-  Driver(const ExternalReplayOptions& options, ExternalReplay* out) : options_(options), out_(out) {}
+  // `client` is the child to talk to: started by Start when null; reset when the child fails, so
+  // that a session starts a new one for its next replay.
+  Driver(const ExternalReplayOptions& options, ExternalReplay* out, std::unique_ptr<Client>* client)
+      : options_(options), out_(out), client_(*client) {}
 
-  // Starts the child and exchanges Hello / HelloAck.
+  // Starts the child if there is none and exchanges Hello / HelloAck.
   bool Start() {
-    auto client = Client::Spawn(options_.command, options_.timeout_ms);
-    if (!client.ok()) return Fail("starting the child: " + client.message());
-    client_ = std::move(*client);
+    if (!client_) {
+      auto client = Client::Spawn(options_.command, options_.timeout_ms);
+      if (!client.ok()) return Fail("starting the child: " + client.message());
+      client_ = std::move(*client);
+    }
     Request request;
     *request.mutable_hello() = options_.hello;
     request.mutable_hello()->set_protocol_version(kProtocolVersion);
@@ -82,12 +87,15 @@ class Driver {
 
   bool Close() {
     context_ = "after request " + std::to_string(out_->requests_answered);
-    if (Outcome ok = client_->Close(); !ok) return Fail(ok.message());
+    Outcome ok = client_->Close();
+    client_.reset();
+    if (!ok) return Fail(ok.message());
     return true;
   }
 
   bool Fail(const std::string& message) {
     out_->status = Error{"scheduler command `" + options_.command + "`: " + context_ + ": " + message};
+    client_.reset();  // kills a child that is still running; a session starts a new one
     return false;
   }
 
@@ -135,7 +143,7 @@ class Driver {
 
   const ExternalReplayOptions& options_;
   ExternalReplay* out_;
-  std::unique_ptr<Client> client_;
+  std::unique_ptr<Client>& client_;
   std::string context_;
   int64_t last_time_ns_ = 0;
 };
@@ -155,7 +163,9 @@ Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_y
   return hello;
 }
 
-ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options) {
+// One replay over `*client` (started when null). `close`: close the child afterwards.
+static ExternalReplay RunOn(std::unique_ptr<Client>* client, const std::vector<trace::Record>& records,
+                     const ExternalReplayOptions& options, bool close) {
   ExternalReplay out;
   auto instants = GroupInstants(records);
   if (!instants.ok()) {
@@ -163,7 +173,7 @@ ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, cons
     out.status = instants.error();
     return out;
   }
-  Driver driver(options, &out);
+  Driver driver(options, &out, client);
   if (!driver.Start()) return out;
   if (!instants->empty()) {
     const int64_t t0 = instants->front().time_ns;
@@ -171,9 +181,41 @@ ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, cons
       if (!driver.SendInstant(records, instant, t0)) return out;
     }
     if (!driver.SendFinish(instants->back().time_ns - t0 + options.hello.horizon_ns())) return out;
+  } else if (!close) {
+    // A run without events is Hello only; a kept child needs its Finish before the next Hello.
+    if (!driver.SendFinish(0)) return out;
   }
-  driver.Close();
+  if (close) driver.Close();
   return out;
 }
+
+ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options) {
+  std::unique_ptr<Client> client;
+  return RunOn(&client, records, options, /*close=*/true);
+}
+
+ReplaySession::ReplaySession(std::string command, int64_t timeout_ms)
+    : command_(std::move(command)), timeout_ms_(timeout_ms) {}
+
+ReplaySession::~ReplaySession() = default;
+
+ExternalReplay ReplaySession::Replay(const std::vector<trace::Record>& records, const Hello& hello) {
+  ExternalReplayOptions options;
+  options.command = command_;
+  options.timeout_ms = timeout_ms_;
+  options.hello = hello;
+  const bool fresh = client_ == nullptr;
+  ExternalReplay out = RunOn(&client_, records, options, /*close=*/false);
+  runs_on_child_ = client_ == nullptr ? 0 : (fresh ? 1 : runs_on_child_ + 1);
+  return out;
+}
+
+Outcome ReplaySession::Close() {
+  if (!client_) return Outcome::Ok();
+  Outcome ok = client_->Close();
+  client_.reset();
+  return ok;
+}
+
 
 }  // namespace schedcheck::protocol

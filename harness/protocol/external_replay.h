@@ -6,6 +6,7 @@
 #define SCHEDCHECK_HARNESS_PROTOCOL_EXTERNAL_REPLAY_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,30 @@ struct ExternalReplay {
 Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_yaml, const std::string& config_source);
 
 ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options);
+
+// Many replays through one child process (PROTOCOL.md, "One process, many runs"): after a run's
+// Finish the next run starts with a new Hello, so a campaign of many small traces does not pay a
+// process start per trace. A child that fails is killed, and the next run starts a new one.
+class ReplaySession {
+ public:
+  ReplaySession(std::string command, int64_t timeout_ms = kDefaultTimeoutMs);
+  ~ReplaySession();
+  ReplaySession(const ReplaySession&) = delete;
+  ReplaySession& operator=(const ReplaySession&) = delete;
+
+  // One replay, as RunExternalReplay with `hello`, on the kept child.
+  ExternalReplay Replay(const std::vector<trace::Record>& records, const Hello& hello);
+  // Closes the child's stdin and waits for it: an error unless it exits with status 0.
+  Outcome Close();
+  // Replays completed on the child now running (0 after a failure or before the first).
+  int runs_on_child() const { return runs_on_child_; }
+
+ private:
+  std::string command_;
+  int64_t timeout_ms_;
+  std::unique_ptr<class Client> client_;
+  int runs_on_child_ = 0;
+};
 
 }  // namespace schedcheck::protocol
 

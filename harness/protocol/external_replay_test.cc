@@ -320,3 +320,62 @@ TEST(ReplayCommandTest, BadTimeoutIsBadInput) {
 
 }  // namespace
 }  // namespace schedcheck::protocol
+
+namespace schedcheck::protocol {
+namespace {
+
+// One child for many runs: each corpus trace, twice, through one `schedcheck serve`, gives what a
+// child per run gives, and the child is started once.
+TEST(ReplaySessionTest, OneChildServesManyRunsAsAChildPerRun) {
+  ReplaySession session(Schedcheck() + " serve", 10'000);
+  int runs = 0;
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& entry : fs::directory_iterator(Runfile("traces/corpus"))) {
+      if (entry.path().extension() != ".jsonl" || fs::exists(entry.path().parent_path() / (entry.path().stem().string() + ".config.yaml"))) continue;
+      auto trace = trace::LoadTrace(entry.path().string());
+      ASSERT_TRUE(trace.ok()) << trace.message();
+      ExternalReplayOptions options;
+      options.command = Schedcheck() + " serve";
+      options.hello.set_compat("1.27");
+      options.hello.set_seed(static_cast<uint64_t>(round + 1));
+      options.hello.set_horizon_ns(replay::kDefaultHorizonNs);
+      ExternalReplay alone = RunExternalReplay(trace->records, options);
+      ExternalReplay kept = session.Replay(trace->records, options.hello);
+      ASSERT_TRUE(alone.status.ok()) << alone.status.message();
+      ASSERT_TRUE(kept.status.ok()) << entry.path() << ": " << kept.status.message();
+      ++runs;
+      EXPECT_EQ(session.runs_on_child(), runs) << "the child was restarted";
+      ASSERT_EQ(kept.decisions.size(), alone.decisions.size()) << entry.path();
+      for (size_t i = 0; i < kept.decisions.size(); ++i) {
+        EXPECT_EQ(kept.decisions[i].SerializeAsString(), alone.decisions[i].SerializeAsString()) << entry.path() << " " << i;
+      }
+    }
+  }
+  EXPECT_GE(runs, 4);
+  EXPECT_TRUE(session.Close().ok());
+}
+
+// A child that fails is replaced for the next run; the failure is reported for its run only.
+TEST(ReplaySessionTest, AFailedChildIsReplacedForTheNextRun) {
+  auto trace = trace::LoadTrace(Runfile("traces/corpus/requeue-node-add.jsonl"));
+  ASSERT_TRUE(trace.ok()) << trace.message();
+  Hello hello;
+  hello.set_compat("1.27");
+  hello.set_seed(1);
+  hello.set_horizon_ns(replay::kDefaultHorizonNs);
+  ReplaySession session(Schedcheck() + " serve", 10'000);
+  ASSERT_TRUE(session.Replay(trace->records, hello).status.ok());
+  Hello bad = hello;
+  bad.set_compat("0.1");  // the child answers ChildError
+  ExternalReplay failed = session.Replay(trace->records, bad);
+  EXPECT_FALSE(failed.status.ok());
+  EXPECT_NE(failed.status.message().find("Hello.compat 0.1 is not implemented"), std::string::npos) << failed.status.message();
+  EXPECT_EQ(session.runs_on_child(), 0);
+  ExternalReplay again = session.Replay(trace->records, hello);
+  EXPECT_TRUE(again.status.ok()) << again.status.message();
+  EXPECT_EQ(session.runs_on_child(), 1);
+  EXPECT_GT(again.decisions.size(), 10u);
+}
+
+}  // namespace
+}  // namespace schedcheck::protocol

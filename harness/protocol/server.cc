@@ -41,10 +41,15 @@ Response Session::Fail(std::string message) {
 
 Response Session::Handle(const Request& request) {
   if (failed_) return Fail("an earlier request failed; the session cannot go on");
-  if (finished_) return Fail("request after Finish");
+  if (finished_ && !request.has_hello()) return Fail("request after Finish (only a new Hello may follow)");
   switch (request.body_case()) {
     case Request::kHello:
-      if (replayer_ != nullptr || version_mismatch_) return Fail("a second Hello");
+      if (version_mismatch_) return Fail("a second Hello");
+      if (replayer_ != nullptr && !finished_) return Fail("a second Hello before Finish");
+      // A Hello after Finish starts a new run in the same process (PROTOCOL.md).
+      replayer_.reset();
+      finished_ = false;
+      sent_records_ = sent_moves_ = 0;
       return OnHello(request.hello());
     case Request::kEvents:
     case Request::kFinish:

@@ -47,13 +47,21 @@ TEST(SessionTest, RejectsRequestsOutOfOrder) {
 
   Session t{ServeOptions{}};
   ASSERT_TRUE(t.Handle(HelloRequest()).has_hello_ack());
-  EXPECT_EQ(t.Handle(HelloRequest()).error().message(), "a second Hello");
+  EXPECT_EQ(t.Handle(HelloRequest()).error().message(), "a second Hello before Finish");
 
   Session u{ServeOptions{}};
   ASSERT_TRUE(u.Handle(HelloRequest()).has_hello_ack());
   ASSERT_TRUE(u.Handle(finish).has_decisions());
   EXPECT_TRUE(u.finished());
-  EXPECT_EQ(u.Handle(finish).error().message(), "request after Finish");
+  EXPECT_EQ(u.Handle(finish).error().message(), "request after Finish (only a new Hello may follow)");
+
+  // After Finish, a Hello starts a new run.
+  Session v{ServeOptions{}};
+  ASSERT_TRUE(v.Handle(HelloRequest()).has_hello_ack());
+  ASSERT_TRUE(v.Handle(finish).has_decisions());
+  ASSERT_TRUE(v.Handle(HelloRequest()).has_hello_ack());
+  EXPECT_FALSE(v.finished());
+  EXPECT_TRUE(v.Handle(finish).has_decisions());
 }
 
 TEST(SessionTest, VersionMismatchIsAnsweredWithItsOwnVersionThenNothingIsServed) {

@@ -139,20 +139,22 @@ TEST_F(DefaultPreemptionTest, NeverPolicyLeavesNominationAlone) {
 
 TEST_F(DefaultPreemptionTest, ClearsLowerPriorityNominationsAndReportsTies) {
   Build({kNode1, kNode2},
-        {"metadata: {name: a}\nspec: {nodeName: node1, containers: [{name: c, resources: {requests: {cpu: 400m}}}]}",
-         "metadata: {name: b}\nspec: {nodeName: node2, containers: [{name: c, resources: {requests: {cpu: 400m}}}]}"});
+        // Victims that started at the same time: the candidates tie on every criterion (victims that
+        // have not started would not: the one looked at last wins).
+        {"metadata: {name: a}\nspec: {nodeName: node1, containers: [{name: c, resources: {requests: {cpu: 400m}}}]}\n"
+         "status: {startTime: '2023-01-01T00:00:00Z'}",
+         "metadata: {name: b}\nspec: {nodeName: node2, containers: [{name: c, resources: {requests: {cpu: 400m}}}]}\n"
+         "status: {startTime: '2023-01-01T00:00:00Z'}"});
   PodPtr low = testing::ParsePod("metadata: {name: n}\nspec: {priority: 1}\nstatus: {nominatedNodeName: node1}");
   PodPtr high = testing::ParsePod("metadata: {name: h}\nspec: {priority: 9000}\nstatus: {nominatedNodeName: node2}");
   nominator_.pods["node1"] = {MakePodInfo(low)};
   nominator_.pods["node2"] = {MakePodInfo(high)};
   PreemptionOutcome out = Run("metadata: {name: p}\nspec: {priority: 1000, containers: [{name: c, resources: {requests: {cpu: 300m}}}]}");
   ASSERT_TRUE(out.status.IsSuccess());
-  ASSERT_EQ(out.best.size(), 2u);  // identical candidates: a random pick upstream
-  EXPECT_EQ(out.result.nominating_info.nominated_node_name, out.best[0].node);
-  if (out.best[0].node == "node1") {
-    ASSERT_EQ(out.result.clear_nomination.size(), 1u);
-    EXPECT_EQ(out.result.clear_nomination[0]->name(), "n");
-  }
+  ASSERT_EQ(out.best.size(), 2u);  // identical candidates: upstream's map order picks; here the first
+  EXPECT_EQ(out.result.nominating_info.nominated_node_name, "node1");
+  ASSERT_EQ(out.result.clear_nomination.size(), 1u);
+  EXPECT_EQ(out.result.clear_nomination[0]->name(), "n");
   // The higher-priority nomination on node2 is never cleared.
   for (const PodPtr& p : out.result.clear_nomination) EXPECT_NE(p->name(), "h");
 }
