@@ -80,9 +80,36 @@ func (b *SchedcheckBridge) TakeTies() []string {
 	return t
 }
 
+// SchedcheckReservoir, when set, makes the score phase choose among equal top scores as v1.27's
+// selectHost did (and the reference does): reservoir sampling over the nodes in score-list order,
+// drawing SchedcheckReservoir(count) for the count-th tied node. Upstream v1.37 has no such draw:
+// NewSortedScoredNodes' max-heap orders equal TotalScores by Randomizer, which prioritizeNodes
+// sets only on its extender path, so without extenders ties go to the heap's first pop. Off (nil)
+// by default; the adapter sets it for SCHEDCHECK_KUBE_TIEBREAK=reservoir.
+var SchedcheckReservoir func(n int) int
+
 // schedcheckPrioritized stands between prioritizeNodes and its caller in the patched schedulePod:
-// it notes the tie set of the scores.
+// it notes the tie set of the scores (and, with SchedcheckReservoir, marks the sampled node so
+// that the max-heap pops it first).
 func schedcheckPrioritized(scores []fwk.NodePluginScores, err error) ([]fwk.NodePluginScores, error) {
+	if err == nil && SchedcheckReservoir != nil && len(scores) > 0 {
+		selected, top, count := 0, scores[0].TotalScore, 1
+		for i := 1; i < len(scores); i++ {
+			switch {
+			case scores[i].TotalScore > top:
+				selected, top, count = i, scores[i].TotalScore, 1
+			case scores[i].TotalScore == top:
+				count++
+				if SchedcheckReservoir(count) == 0 {
+					selected = i
+				}
+			}
+		}
+		for i := range scores {
+			scores[i].Randomizer = 0
+		}
+		scores[selected].Randomizer = 1
+	}
 	var ties []string
 	var top int64
 	for i, ns := range scores {

@@ -26,8 +26,9 @@ import (
 type Option func(*options)
 
 type options struct {
-	registry frameworkruntime.Registry
-	name     string
+	registry  frameworkruntime.Registry
+	name      string
+	reservoir bool
 }
 
 // WithPlugin registers an out-of-tree plugin, as kube-scheduler's app.WithPlugin does. Enable it
@@ -41,9 +42,17 @@ func WithName(name string) Option {
 	return func(o *options) { o.name = name }
 }
 
+// WithReservoirTieBreak makes the score phase choose among equal top scores by v1.27's reservoir
+// sampling with the seeded generator (the reference's choice) instead of upstream v1.37's heap
+// order (harness/kube/v1.37/README.md, "Known differences"). The environment variable
+// SCHEDCHECK_KUBE_TIEBREAK=reservoir does the same for any adapter binary.
+func WithReservoirTieBreak() Option {
+	return func(o *options) { o.reservoir = true }
+}
+
 // NewFactory returns the protocol.Factory of a new run per Hello.
 func NewFactory(opts ...Option) protocol.Factory {
-	o := options{registry: frameworkruntime.Registry{}, name: "kube-scheduler"}
+	o := options{registry: frameworkruntime.Registry{}, name: "kube-scheduler", reservoir: os.Getenv("SCHEDCHECK_KUBE_TIEBREAK") == "reservoir"}
 	for _, opt := range opts {
 		opt(&o)
 	}

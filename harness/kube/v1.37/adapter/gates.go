@@ -32,9 +32,9 @@ func applyGates() error {
 	return nil
 }
 
-// versionText is HelloAck.scheduler_version: the linked k8s.io/kubernetes version and the gates
-// turned off.
-func versionText() string {
+// versionText is HelloAck.scheduler_version: the linked k8s.io/kubernetes version, the gates
+// turned off, and the reservoir tie-break when it replaces upstream's.
+func versionText(reservoir bool) string {
 	off := "none"
 	if len(GatesOff) > 0 {
 		names := make([]string, len(GatesOff))
@@ -43,5 +43,9 @@ func versionText() string {
 		}
 		off = strings.Join(names, ", ")
 	}
-	return fmt.Sprintf("%s (gates off: %s)", kubernetesVersion(), off)
+	text := fmt.Sprintf("%s (gates off: %s)", kubernetesVersion(), off)
+	if reservoir {
+		text += " (tie-break: reservoir sampling as v1.27's selectHost, not upstream's)"
+	}
+	return text
 }

@@ -127,6 +127,10 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 		return r.clock.Now().Add(time.Duration(r.startReads))
 	}
 	queueHooks(r)
+	scheduler.SchedcheckReservoir = nil
+	if r.opts.reservoir {
+		scheduler.SchedcheckReservoir = r.rng.intn
+	}
 
 	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry), scheduler.WithClock(r.clock))
 	recorders := func(string) events.EventRecorderLogger { return &events.FakeRecorder{} }
@@ -141,7 +145,7 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 		RunBinding: r.runBinding,
 	})
 	r.wrapScheduler()
-	return &pb.HelloAck{SchedulerName: r.opts.name, SchedulerVersion: versionText(), ConfigSource: source}, nil
+	return &pb.HelloAck{SchedulerName: r.opts.name, SchedulerVersion: versionText(r.opts.reservoir), ConfigSource: source}, nil
 }
 
 func (r *run) Events(e *pb.Events) (*pb.Decisions, error) {

@@ -1,7 +1,15 @@
 // Command kube-adapter is the real kube-scheduler v1.37 behind schedcheck's external-scheduler
-// protocol, with upstream's in-tree plugins only. Build it with harness/kube/build.sh.
+// protocol: upstream's in-tree plugins, plus the project's example out-of-tree plugin
+// CreationDelay (ported in harness/kube/v1.37/examples/creationdelay), which does nothing unless a
+// configuration enables it, as the corpus's requeue examples do. Build it with
+// harness/kube/build.sh.
 package main
 
-import "schedcheck.local/kube137/adapter"
+import (
+	"schedcheck.local/kube137/adapter"
+	"schedcheck.local/kube137/examples/creationdelay"
+)
 
-func main() { adapter.Main() }
+func main() {
+	adapter.Main(adapter.WithPlugin(creationdelay.Name, creationdelay.NewFactory(adapter.VirtualClock())))
+}
