@@ -66,7 +66,9 @@ func (b *SchedcheckBridge) Where(namespace, name string) string {
 }
 
 // FlushBackoffQCompleted and FlushUnschedulableEntitiesLeftover run the periodic flushes.
-func (b *SchedcheckBridge) FlushBackoffQCompleted() { b.queue.SchedcheckFlushBackoffQCompleted(b.logger) }
+func (b *SchedcheckBridge) FlushBackoffQCompleted() {
+	b.queue.SchedcheckFlushBackoffQCompleted(b.logger)
+}
 
 func (b *SchedcheckBridge) FlushUnschedulableEntitiesLeftover() {
 	b.queue.SchedcheckFlushUnschedulableEntitiesLeftover(b.logger)
