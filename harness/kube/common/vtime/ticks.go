@@ -4,9 +4,9 @@
 package vtime
 
 const (
-	Second            int64 = 1_000_000_000
-	BackoffFlushEvery       = Second
-	LeftoverFlushEvery      = 30 * Second
+	Second             int64 = 1_000_000_000
+	BackoffFlushEvery        = Second
+	LeftoverFlushEvery       = 30 * Second
 )
 
 // TicksBetween lists the flush ticks t with after < t < before, in order. after < 0 means

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# `go vet` and the Go unit tests of the adapters' shared module (framing and serving, Kubernetes
+# JSON, virtual ticks, the patched-tree builder). The adapters themselves are exercised end to end
+# by kube_gate_test and //properties:kube_differential_test.
+set -euo pipefail
+here="$TEST_SRCDIR/schedcheck/harness/kube"
+GO=$(command -v go || echo /usr/local/go/bin/go)
+if [ -z "${HOME:-}" ] || [ ! -d "$HOME/go" ]; then HOME=$(getent passwd "$(id -u)" | cut -d: -f6); export HOME; fi
+export GOFLAGS="-mod=readonly -buildvcs=false" GOTOOLCHAIN=local
+# The runfiles tree holds links; work on a copy so that Go sees ordinary module directories.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -rL "$here/common" "$work/common"
+cd "$work/common"
+"$GO" vet ./...
+"$GO" test -count=1 ./...
