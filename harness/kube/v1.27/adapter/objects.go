@@ -55,18 +55,24 @@ func decode(m proto.Message, into interface{}) error {
 
 func (s *objectState) apply(e *pb.ApiEvent, index uint64) error {
 	where := fmt.Sprintf("trace record %d", index)
-	var err error
+	err := badQuantity(e)
 	switch obj := e.Object.(type) {
 	case *pb.ApiEvent_Pod:
 		pod := &v1.Pod{}
-		if err = decode(obj.Pod, pod); err == nil {
+		if err == nil {
+			err = decode(obj.Pod, pod)
+		}
+		if err == nil {
 			corev1defaults.SetObjectDefaults_Pod(pod)
 			err = s.applyPod(e.GetType(), pod)
 		}
 		where += " (pod " + obj.Pod.GetMetadata().GetNamespace() + "/" + obj.Pod.GetMetadata().GetName() + ")"
 	case *pb.ApiEvent_Node:
 		node := &v1.Node{}
-		if err = decode(obj.Node, node); err == nil {
+		if err == nil {
+			err = decode(obj.Node, node)
+		}
+		if err == nil {
 			corev1defaults.SetObjectDefaults_Node(node)
 			err = s.applyPlain(s.nodes, e.GetType(), node)
 		}
