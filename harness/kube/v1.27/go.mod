@@ -88,6 +88,7 @@ require (
 	google.golang.org/genproto/googleapis/api v0.0.0-20230525234020-1aefcd67740a // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20230525234030-28d5490b6b19 // indirect
 	google.golang.org/grpc v1.56.3 // indirect
+	google.golang.org/protobuf v1.31.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.0.0 // indirect
 	gopkg.in/yaml.v2 v2.4.0 // indirect
@@ -145,15 +146,16 @@ replace (
 
 require (
 	example.local/creationdelay v0.0.0
-	google.golang.org/protobuf v1.31.0
 	k8s.io/api v0.27.8
 	k8s.io/apimachinery v0.27.8
 	k8s.io/utils v0.0.0-20230209194617-a36077c30491
 	schedcheck.local/kube/common v0.0.0
+	schedcheck.local/kube/shared v0.0.0
 )
 
 replace (
 	// The project's example out-of-tree plugin, registered in the bundled adapter.
 	example.local/creationdelay => ../examples/creation-delay
 	schedcheck.local/kube/common => ../common
+	schedcheck.local/kube/shared => ../shared
 )

@@ -3,7 +3,6 @@ module schedcheck.local/kube137
 go 1.26.0
 
 require (
-	google.golang.org/protobuf v1.36.12-0.20260120151049-f2248ac996af
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/apiserver v0.37.2
@@ -14,6 +13,7 @@ require (
 	k8s.io/kubernetes v1.37.2
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd
 	schedcheck.local/kube/common v0.0.0
+	schedcheck.local/kube/shared v0.0.0
 )
 
 require (
@@ -74,6 +74,7 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260526163538-3dc84a4a5aaa // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260526163538-3dc84a4a5aaa // indirect
+	google.golang.org/protobuf v1.36.12-0.20260120151049-f2248ac996af // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	k8s.io/apiextensions-apiserver v0.0.0 // indirect
@@ -126,4 +127,7 @@ replace (
 	k8s.io/streaming => k8s.io/streaming v0.37.2
 )
 
-replace schedcheck.local/kube/common => ../common
+replace (
+	schedcheck.local/kube/common => ../common
+	schedcheck.local/kube/shared => ../shared
+)

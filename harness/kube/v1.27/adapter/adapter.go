@@ -18,8 +18,10 @@ import (
 	"os"
 
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	"k8s.io/utils/clock"
 
 	"schedcheck.local/kube/common/protocol"
+	"schedcheck.local/kube/shared/adapterkit"
 )
 
 // Option configures the adapter.
@@ -49,6 +51,10 @@ func NewFactory(opts ...Option) protocol.Factory {
 	}
 	return func() protocol.Scheduler { return newRun(o) }
 }
+
+// VirtualClock is the clock out-of-tree plugins should read instead of time.Now: the trace's
+// virtual time (Hello.epoch_unix_ns + the instant being run).
+func VirtualClock() clock.PassiveClock { return adapterkit.VirtualClock() }
 
 // Main serves the protocol on stdin/stdout until stdin ends, then exits; it exits with status 1
 // after reporting an error.

@@ -97,15 +97,15 @@ func (r *run) applyPreemption(preemptor string, victims []string) {
 	}
 	for _, n := range noms {
 		if n.pod == preemptor {
-			fail(r.objects.nominate(n.pod, n.node))
+			fail(r.objects.Nominate(n.pod, n.node))
 		}
 	}
 	for _, key := range victims {
-		fail(r.objects.deletePod(key))
+		fail(r.objects.DeletePod(key))
 	}
 	for _, n := range noms {
 		if n.pod != preemptor {
-			fail(r.objects.nominate(n.pod, n.node))
+			fail(r.objects.Nominate(n.pod, n.node))
 		}
 	}
 }
@@ -148,7 +148,7 @@ func (r *run) runBinding(bindingCycle func()) {
 		delete(r.inFlight, key)
 		r.emit(&pb.QueueTransition{Pod: key, From: "inflight", To: "none", Cause: "Done"})
 	}
-	if err := r.objects.bind(key, node); err != nil && r.failure == nil {
+	if err := r.objects.Bind(key, node); err != nil && r.failure == nil {
 		r.failure = err
 	}
 }

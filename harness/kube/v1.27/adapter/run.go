@@ -19,6 +19,7 @@ import (
 
 	"schedcheck.local/kube/common/pb"
 	"schedcheck.local/kube/common/vtime"
+	"schedcheck.local/kube/shared/adapterkit"
 )
 
 // run is one replay: a scheduler built at Hello and driven through Events and Finish.
@@ -31,12 +32,12 @@ type run struct {
 	last    int64 // the last instant run; -1 before the first
 	now     int64
 	client  *fake.Clientset
-	factory *syncFactory
+	factory *adapterkit.SyncFactory
 	sched   *scheduler.Scheduler
 	bridge  *scheduler.SchedcheckBridge
-	rng     splitMix64
+	rng     *adapterkit.SplitMix64
 
-	objects  objectState
+	objects  *adapterkit.Objects
 	out      []*pb.Record
 	moves    []*pb.MoveRequest
 	inFlight map[string]bool
@@ -65,21 +66,21 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	if h.GetCycleLatencyNs() != 0 || h.GetBindLatencyNs() != 0 {
 		return nil, errors.New("cycle and bind latencies are not supported by the kube adapters (cycles and bindings complete at their instant)")
 	}
-	cfg, source, err := loadConfiguration(h.GetConfigYaml(), h.GetConfigSource())
+	cfg, source, err := adapterkit.LoadConfiguration(h.GetConfigYaml(), h.GetConfigSource())
 	if err != nil {
 		return nil, err
 	}
-	r.rng = splitMix64{state: h.GetSeed()}
+	r.rng = adapterkit.NewSplitMix64(h.GetSeed())
 	r.epoch = time.Unix(0, h.GetEpochUnixNs()).UTC()
 	r.clock = clocktesting.NewFakeClock(r.epoch)
-	current = r
+	adapterkit.SetVirtualClock(r.clock)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.client = fake.NewSimpleClientset()
 	r.installReactors()
-	r.factory = newSyncFactory(r.client)
-	r.objects = newObjectState(r.factory)
+	r.factory = adapterkit.NewSyncFactory(r.client, adapterkit.SyncedRegistration{}, nil)
+	r.objects = adapterkit.NewObjects(r.factory)
 
-	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry))
+	opts := append(adapterkit.SchedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry))
 	recorders := func(string) events.EventRecorder { return &events.FakeRecorder{} }
 	sched, err := scheduler.New(r.client, r.factory, nil, recorders, r.ctx.Done(), opts...)
 	if err != nil {
@@ -87,7 +88,7 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	}
 	r.sched = sched
 	r.bridge = scheduler.SchedcheckAttach(sched, r.clock, r.observe, nil)
-	framework.SchedcheckRand = r.rng.intn
+	framework.SchedcheckRand = r.rng.Intn
 	framework.SchedcheckPreemptionOffset = func(int32) int32 { return 0 }
 	// A real clock moves on between two reads; the virtual one moves on by 1 ns per read of an
 	// unstarted pod's start time, so that upstream's comparisons keep their order.
@@ -140,7 +141,7 @@ func (r *run) instant(t int64, evs []*pb.ApiEvent, firstIndex uint64) error {
 			r.during = append(r.during, e)
 			continue
 		}
-		if err := r.objects.apply(e, index); err != nil {
+		if err := r.objects.Apply(e, index); err != nil {
 			return err
 		}
 	}
@@ -170,7 +171,7 @@ func (r *run) deliverDuring() error {
 	evs, index := r.during, r.duringAt
 	r.during = nil
 	for i, e := range evs {
-		if err := r.objects.apply(e, index+uint64(i)); err != nil {
+		if err := r.objects.Apply(e, index+uint64(i)); err != nil {
 			return err
 		}
 	}

@@ -149,9 +149,9 @@ func (r *run) applyWrites() {
 	for _, w := range writes {
 		var err error
 		if w.delete {
-			err = r.objects.deletePod(w.pod)
+			err = r.objects.DeletePod(w.pod)
 		} else {
-			err = r.objects.nominate(w.pod, w.node)
+			err = r.objects.Nominate(w.pod, w.node)
 		}
 		if err != nil && r.failure == nil {
 			r.failure = err
@@ -195,7 +195,7 @@ func (r *run) runBinding(bindingCycle func()) {
 		delete(r.where, key)
 		r.emit(&pb.QueueTransition{Pod: key, From: "inflight", To: "none", Cause: "Done"})
 	}
-	if err := r.objects.bind(key, node); err != nil && r.failure == nil {
+	if err := r.objects.Bind(key, node); err != nil && r.failure == nil {
 		r.failure = err
 	}
 }

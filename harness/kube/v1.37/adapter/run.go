@@ -23,6 +23,7 @@ import (
 
 	"schedcheck.local/kube/common/pb"
 	"schedcheck.local/kube/common/vtime"
+	"schedcheck.local/kube/shared/adapterkit"
 )
 
 // compatLevel is the Hello.compat this adapter answers ("" means the adapter's own level).
@@ -62,12 +63,12 @@ type run struct {
 	last    int64 // the last instant run; -1 before the first
 	now     int64
 	client  *fake.Clientset
-	factory *syncFactory
+	factory *adapterkit.SyncFactory
 	sched   *scheduler.Scheduler
 	bridge  *scheduler.SchedcheckBridge
-	rng     splitMix64
+	rng     *adapterkit.SplitMix64
 
-	objects objectState
+	objects *adapterkit.Objects
 	out     []*pb.Record
 	moves   []*pb.MoveRequest
 	// where is the adapter's view of each pending pod's place: "active", "backoff",
@@ -101,22 +102,22 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	if err := applyGates(); err != nil {
 		return nil, err
 	}
-	cfg, source, err := loadConfiguration(h.GetConfigYaml(), h.GetConfigSource())
+	cfg, source, err := adapterkit.LoadConfiguration(h.GetConfigYaml(), h.GetConfigSource())
 	if err != nil {
 		return nil, err
 	}
-	r.rng = splitMix64{state: h.GetSeed()}
+	r.rng = adapterkit.NewSplitMix64(h.GetSeed())
 	r.epoch = time.Unix(0, h.GetEpochUnixNs()).UTC()
 	r.clock = clocktesting.NewFakeClock(r.epoch)
-	current = r
+	adapterkit.SetVirtualClock(r.clock)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.client = fake.NewSimpleClientset()
 	r.installReactors()
-	r.factory = newSyncFactory(r.client)
-	r.objects = newObjectState(r.factory)
+	r.factory = adapterkit.NewSyncFactory(r.client, registration{}, wrapInformer)
+	r.objects = adapterkit.NewObjects(r.factory)
 
 	// The hooks are global: set them before New, which may already read some.
-	framework.SchedcheckRand = r.rng.int
+	framework.SchedcheckRand = r.rng.Int
 	framework.SchedcheckNow = r.clock.Now
 	defaultpreemption.SchedcheckSetOffsetRand(func(int32) int32 { return 0 })
 	preemption.SchedcheckAsync = func(body func()) { r.async = append(r.async, body) }
@@ -129,10 +130,10 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	queueHooks(r)
 	scheduler.SchedcheckReservoir = nil
 	if r.opts.reservoir {
-		scheduler.SchedcheckReservoir = r.rng.intn
+		scheduler.SchedcheckReservoir = r.rng.Intn
 	}
 
-	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry), scheduler.WithClock(r.clock))
+	opts := append(adapterkit.SchedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry), scheduler.WithClock(r.clock))
 	recorders := func(string) events.EventRecorderLogger { return &events.FakeRecorder{} }
 	sched, err := scheduler.New(r.ctx, r.client, r.factory, nil, recorders, opts...)
 	if err != nil {
@@ -190,7 +191,7 @@ func (r *run) instant(t int64, evs []*pb.ApiEvent, firstIndex uint64) error {
 			r.during = append(r.during, e)
 			continue
 		}
-		if err := r.objects.apply(e, index); err != nil {
+		if err := r.objects.Apply(e, index); err != nil {
 			return err
 		}
 	}
@@ -224,7 +225,7 @@ func (r *run) deliverDuring() error {
 	evs, index := r.during, r.duringAt
 	r.during = nil
 	for i, e := range evs {
-		if err := r.objects.apply(e, index+uint64(i)); err != nil {
+		if err := r.objects.Apply(e, index+uint64(i)); err != nil {
 			return err
 		}
 	}

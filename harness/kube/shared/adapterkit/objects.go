@@ -1,4 +1,4 @@
-package adapter
+package adapterkit
 
 import (
 	"encoding/json"
@@ -11,30 +11,30 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/cache"
 	corev1defaults "k8s.io/kubernetes/pkg/apis/core/v1"
 
 	"schedcheck.local/kube/common/objects"
 	"schedcheck.local/kube/common/pb"
 )
 
-// objectState applies trace events the way the API server and the scheduler's informers would:
+// Objects applies trace events the way the API server and the scheduler's informers would:
 // the API's defaults are applied (schedulerName, requests from limits, ...), priority admission
 // fills spec.priority, every write gets a resourceVersion, terminal pods leave
 // the pod informer (its field selector), and each informer's store changes before its handlers
 // run.
-type objectState struct {
-	factory         *syncFactory
-	pods            *syncInformer
-	nodes           *syncInformer
-	namespaces      *syncInformer
-	pdbs            *syncInformer
+type Objects struct {
+	factory         *SyncFactory
+	pods            *SyncInformer
+	nodes           *SyncInformer
+	namespaces      *SyncInformer
+	pdbs            *SyncInformer
 	priorityClasses map[string]*schedulingv1.PriorityClass
 	version         uint64
 }
 
-func newObjectState(f *syncFactory) objectState {
-	return objectState{
+// NewObjects makes the informers of the kinds traces carry.
+func NewObjects(f *SyncFactory) *Objects {
+	return &Objects{
 		factory:         f,
 		pods:            f.informer(&v1.Pod{}, f.Core().V1().Pods().Informer),
 		nodes:           f.informer(&v1.Node{}, f.Core().V1().Nodes().Informer),
@@ -53,20 +53,27 @@ func decode(m proto.Message, into interface{}) error {
 	return json.Unmarshal(raw, into)
 }
 
-func (s *objectState) apply(e *pb.ApiEvent, index uint64) error {
+// Apply applies trace event e (trace record `index`, named in errors).
+func (s *Objects) Apply(e *pb.ApiEvent, index uint64) error {
 	where := fmt.Sprintf("trace record %d", index)
-	var err error
+	err := badQuantity(e)
 	switch obj := e.Object.(type) {
 	case *pb.ApiEvent_Pod:
 		pod := &v1.Pod{}
-		if err = decode(obj.Pod, pod); err == nil {
+		if err == nil {
+			err = decode(obj.Pod, pod)
+		}
+		if err == nil {
 			corev1defaults.SetObjectDefaults_Pod(pod)
 			err = s.applyPod(e.GetType(), pod)
 		}
 		where += " (pod " + obj.Pod.GetMetadata().GetNamespace() + "/" + obj.Pod.GetMetadata().GetName() + ")"
 	case *pb.ApiEvent_Node:
 		node := &v1.Node{}
-		if err = decode(obj.Node, node); err == nil {
+		if err == nil {
+			err = decode(obj.Node, node)
+		}
+		if err == nil {
 			corev1defaults.SetObjectDefaults_Node(node)
 			err = s.applyPlain(s.nodes, e.GetType(), node)
 		}
@@ -103,7 +110,7 @@ func (s *objectState) apply(e *pb.ApiEvent, index uint64) error {
 }
 
 // stamp gives an object without a resourceVersion a fresh one, as the API server would.
-func (s *objectState) stamp(meta interface {
+func (s *Objects) stamp(meta interface {
 	GetResourceVersion() string
 	SetResourceVersion(string)
 }) {
@@ -113,7 +120,7 @@ func (s *objectState) stamp(meta interface {
 	}
 }
 
-func (s *objectState) applyPlain(inf *syncInformer, t pb.EventType, obj interface {
+func (s *Objects) applyPlain(inf *SyncInformer, t pb.EventType, obj interface {
 	GetResourceVersion() string
 	SetResourceVersion(string)
 }) error {
@@ -131,7 +138,7 @@ func (s *objectState) applyPlain(inf *syncInformer, t pb.EventType, obj interfac
 	return inf.update(old, obj)
 }
 
-func (s *objectState) applyPod(t pb.EventType, pod *v1.Pod) error {
+func (s *Objects) applyPod(t pb.EventType, pod *v1.Pod) error {
 	if pod.Namespace == "" {
 		pod.Namespace = "default"
 	}
@@ -159,7 +166,7 @@ func (s *objectState) applyPod(t pb.EventType, pod *v1.Pod) error {
 // admitPriority is the Priority admission plugin: a pod without spec.priority takes its class's
 // value, or the global default class's when it names none (classes visited in name order, as the
 // reference's replay does).
-func (s *objectState) admitPriority(pod *v1.Pod) {
+func (s *Objects) admitPriority(pod *v1.Pod) {
 	if pod.Spec.Priority != nil {
 		return
 	}
@@ -178,9 +185,9 @@ func (s *objectState) admitPriority(pod *v1.Pod) {
 	}
 }
 
-// bind delivers a completed binding: the pod as assumed (nodeName set, nomination cleared) as an
+// Bind delivers a completed binding: the pod as assumed (nodeName set, nomination cleared) as an
 // update of the pod the informer holds.
-func (s *objectState) bind(key, node string) error {
+func (s *Objects) Bind(key, node string) error {
 	stored, ok, err := s.pods.GetStore().GetByKey(key)
 	if err != nil || !ok {
 		return fmt.Errorf("binding %s: the pod is no longer in the informer", key)
@@ -194,8 +201,8 @@ func (s *objectState) bind(key, node string) error {
 	return s.pods.update(old, bound)
 }
 
-// nominate delivers a status patch of nominatedNodeName, when it changes the stored pod.
-func (s *objectState) nominate(key, node string) error {
+// Nominate delivers a status patch of nominatedNodeName, when it changes the stored pod.
+func (s *Objects) Nominate(key, node string) error {
 	stored, ok, err := s.pods.GetStore().GetByKey(key)
 	if err != nil || !ok {
 		return nil
@@ -211,13 +218,11 @@ func (s *objectState) nominate(key, node string) error {
 	return s.pods.update(old, updated)
 }
 
-// deletePod delivers a deletion made by the scheduler (a preemption victim).
-func (s *objectState) deletePod(key string) error {
+// DeletePod delivers a deletion made by the scheduler (a preemption victim).
+func (s *Objects) DeletePod(key string) error {
 	stored, ok, err := s.pods.GetStore().GetByKey(key)
 	if err != nil || !ok {
 		return nil
 	}
 	return s.pods.remove(stored)
 }
-
-var _ = cache.MetaNamespaceKeyFunc

@@ -1,4 +1,4 @@
-package adapter
+package adapterkit
 
 import (
 	"fmt"
@@ -13,9 +13,9 @@ import (
 
 const defaultConfiguration = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 
-// loadConfiguration decodes a KubeSchedulerConfiguration with upstream's scheme (defaults of the
+// LoadConfiguration decodes a KubeSchedulerConfiguration with upstream's scheme (defaults of the
 // versioned API applied) and validates it. Empty text means upstream's default profile.
-func loadConfiguration(text, source string) (*config.KubeSchedulerConfiguration, string, error) {
+func LoadConfiguration(text, source string) (*config.KubeSchedulerConfiguration, string, error) {
 	if strings.TrimSpace(text) == "" {
 		text, source = defaultConfiguration, "default"
 	}
@@ -36,10 +36,10 @@ func loadConfiguration(text, source string) (*config.KubeSchedulerConfiguration,
 	return cfg, source, nil
 }
 
-// schedulerOptions are the options kube-scheduler's app passes to scheduler.New, except
+// SchedulerOptions are the options kube-scheduler's app passes to scheduler.New, except
 // Parallelism: filtering and scoring run on one goroutine so that the nodes found under
 // percentageOfNodesToScore are always the same ones (docs/DEVIATIONS.md, "Filtering").
-func schedulerOptions(cfg *config.KubeSchedulerConfiguration) []scheduler.Option {
+func SchedulerOptions(cfg *config.KubeSchedulerConfiguration) []scheduler.Option {
 	return []scheduler.Option{
 		scheduler.WithProfiles(cfg.Profiles...),
 		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),

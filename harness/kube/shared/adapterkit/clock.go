@@ -1,22 +1,26 @@
-package adapter
+package adapterkit
 
 import (
+	"sync/atomic"
 	"time"
 
 	"k8s.io/utils/clock"
 )
 
-// current is the run in progress (the protocol runs one at a time).
-var current *run
+// current is the clock of the run in progress (the protocol runs one at a time).
+var current atomic.Pointer[clock.PassiveClock]
+
+// SetVirtualClock makes c the clock VirtualClock reads (the run's fake clock).
+func SetVirtualClock(c clock.PassiveClock) { current.Store(&c) }
 
 // virtualClock reads the virtual time of the run in progress.
 type virtualClock struct{}
 
 func (virtualClock) Now() time.Time {
-	if current == nil || current.clock == nil {
-		return time.Unix(0, 0).UTC()
+	if c := current.Load(); c != nil {
+		return (*c).Now()
 	}
-	return current.clock.Now()
+	return time.Unix(0, 0).UTC()
 }
 
 func (c virtualClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
