@@ -111,6 +111,7 @@ require (
 	k8s.io/kubelet v0.27.8 // indirect
 	k8s.io/mount-utils v0.0.0 // indirect
 	schedcheck.local/kube/common v0.0.0 // indirect
+	schedcheck.local/kube/shared v0.0.0 // indirect
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.1.2 // indirect
 	sigs.k8s.io/json v0.0.0-20221116044647-bc3834ca7abd // indirect
 	sigs.k8s.io/structured-merge-diff/v4 v4.2.3 // indirect
@@ -120,6 +121,7 @@ require (
 // schedcheck's adapter package, from a checkout of schedcheck (these paths are relative to it).
 replace (
 	schedcheck.local/kube/common => ../../common
+	schedcheck.local/kube/shared => ../../shared
 	schedcheck.local/kube127 => ../../v1.27
 )
 
