@@ -69,6 +69,7 @@ func VirtualClock() clock.PassiveClock { return adapterkit.VirtualClock() }
 // Main serves the protocol on stdin/stdout until stdin ends, then exits; it exits with status 1
 // after reporting an error.
 func Main(opts ...Option) {
+	adapterkit.QuietLogs()
 	if err := protocol.Serve(os.Stdin, os.Stdout, NewFactory(opts...)); err != nil {
 		fmt.Fprintln(os.Stderr, "kube adapter:", err)
 		os.Exit(1)
