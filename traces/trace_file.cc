@@ -16,6 +16,7 @@ Result<Trace> LoadJsonLines(const std::string& path) {
   Trace trace;
   std::string line;
   int number = 0;
+  bool seen_line = false;  // a header line or a record
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
   while (std::getline(in, line)) {
@@ -28,6 +29,7 @@ Result<Trace> LoadJsonLines(const std::string& path) {
       if (j.is_object() && j.size() == 1 && j.contains("header")) {
         auto status = google::protobuf::util::JsonStringToMessage(j["header"].dump(), &trace.header, options);
         if (!status.ok()) return Error{where + ": field header: " + std::string(status.message())};
+        seen_line = true;
         continue;
       }
     }
@@ -35,6 +37,10 @@ Result<Trace> LoadJsonLines(const std::string& path) {
     auto status = google::protobuf::util::JsonStringToMessage(line, &r, options);
     if (!status.ok()) return Error{where + ": invalid Record: " + std::string(status.message())};
     trace.records.push_back(std::move(r));
+    seen_line = true;
+  }
+  if (!seen_line) {
+    return Error{path + ": empty: neither a binary trace (no file header) nor JSON Lines (no header line, no record)"};
   }
   return trace;
 }

@@ -128,7 +128,8 @@ CaseResult RunScore(const Case& c, Cluster& cluster, const reference::PodPtr& po
   bool total = c.score_is_weighted_total || score_plugins.size() != 1;
   std::vector<std::string> diffs;
   for (const auto& [node_name, want] : c.expect.items()) {
-    auto it = std::find_if(scores.begin(), scores.end(), [&](const auto& s) { return s.name == node_name; });
+    const std::string& name = node_name;  // clang 14 cannot capture a structured binding
+    auto it = std::find_if(scores.begin(), scores.end(), [&](const auto& s) { return s.name == name; });
     if (it == scores.end()) return Fail("expect names node \"" + node_name + "\", which was not scored");
     int64_t got = 0;
     if (total) {

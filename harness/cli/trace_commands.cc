@@ -163,11 +163,13 @@ int JsonLinesToBinary(const std::string& in_path, const std::string& out_path,
   std::string line;
   int64_t line_no = 0;
   bool have_line = false;
+  bool any_line = false;  // a header line or a record
   // The first non-empty line may be the header.
   while (std::getline(in, line)) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     have_line = true;
+    any_line = true;
     if (std::optional<std::string> h = HeaderObject(line)) {
       header.Clear();
       if (pb::util::Status s = FromJson(*h, &header); !s.ok()) {
@@ -177,6 +179,11 @@ int JsonLinesToBinary(const std::string& in_path, const std::string& out_path,
       have_line = false;
     }
     break;
+  }
+  if (!any_line) {
+    // Nothing but blank lines: a 0-byte or blank file is not a trace (no header, no record).
+    err << in_path << ": empty: neither a binary trace (no file header) nor JSON Lines (no header line, no record)\n";
+    return kExitBadInput;
   }
   auto writer = trace::TraceWriter::Open(out_path, header);
   if (!writer.ok()) {

@@ -44,6 +44,9 @@ Result<std::vector<trace::Record>> LoadDecisions(const std::string& path) {
   std::stringstream bytes;
   bytes << in.rdbuf();
   const std::string text = bytes.str();
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return Error{path + ": empty: neither a decision log nor a trace (no header, no record)"};
+  }
   if (LooksLikeDecisionLog(text)) return ParseDecisionLog(text, path);
   auto trace = trace::LoadTrace(path);
   if (!trace.ok()) return trace.error();

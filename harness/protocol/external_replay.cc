@@ -123,21 +123,9 @@ class Driver {
   bool Collect(const Request& request, int64_t limit_ns) {
     auto response = Exchange(request, Response::kDecisions);
     if (!response.ok()) return false;
-    const Decisions& d = response->decisions();
-    for (int i = 0; i < d.records_size(); ++i) {
-      const trace::Record& r = d.records(i);
-      std::string where = "Decisions.records[" + std::to_string(i) + "]: ";
-      if (!r.has_attempt() && !r.has_queue() && !r.has_binding()) {
-        return Fail(where + "not an attempt, queue or binding record");
-      }
-      if (r.time_ns() < last_time_ns_ || r.time_ns() > limit_ns) {
-        return Fail(where + "time " + replay::FormatSeconds(r.time_ns()) + " s is outside [" +
-                    replay::FormatSeconds(last_time_ns_) + " s, " + replay::FormatSeconds(limit_ns) + " s]");
-      }
-      last_time_ns_ = r.time_ns();
-      out_->decisions.push_back(r);
+    if (Outcome ok = AcceptDecisions(response->decisions(), limit_ns, &last_time_ns_, out_); !ok) {
+      return Fail(ok.message());
     }
-    for (const MoveRequest& m : d.move_requests()) out_->cluster_events.emplace_back(m.time_ns(), m.event());
     return true;
   }
 
@@ -149,6 +137,24 @@ class Driver {
 };
 
 }  // namespace
+
+Outcome AcceptDecisions(const Decisions& d, int64_t limit_ns, int64_t* last_time_ns, ExternalReplay* out) {
+  for (int i = 0; i < d.records_size(); ++i) {
+    const trace::Record& r = d.records(i);
+    std::string where = "Decisions.records[" + std::to_string(i) + "]: ";
+    if (!r.has_attempt() && !r.has_queue() && !r.has_binding()) {
+      return Error{where + "not an attempt, queue or binding record"};
+    }
+    if (r.time_ns() < *last_time_ns || r.time_ns() > limit_ns) {
+      return Error{where + "time " + replay::FormatSeconds(r.time_ns()) + " s is outside [" +
+                   replay::FormatSeconds(*last_time_ns) + " s, " + replay::FormatSeconds(limit_ns) + " s]"};
+    }
+    *last_time_ns = r.time_ns();
+    out->decisions.push_back(r);
+  }
+  for (const MoveRequest& m : d.move_requests()) out->cluster_events.emplace_back(m.time_ns(), m.event());
+  return Outcome::Ok();
+}
 
 Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_yaml, const std::string& config_source) {
   Hello hello;

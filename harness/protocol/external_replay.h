@@ -43,6 +43,11 @@ struct ExternalReplay {
 // latencies, epoch, horizon); the configuration goes as text (empty: the default profile).
 Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_yaml, const std::string& config_source);
 
+// Checks one Decisions answer received before the time `limit_ns` (PROTOCOL.md): each record must be
+// an attempt, queue or binding record at a time in [*last_time_ns, limit_ns]. Appends the records
+// before the first bad one and the move requests to `out`; advances *last_time_ns.
+Outcome AcceptDecisions(const Decisions& decisions, int64_t limit_ns, int64_t* last_time_ns, ExternalReplay* out);
+
 ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options);
 
 // Many replays through one child process (PROTOCOL.md, "One process, many runs"): after a run's

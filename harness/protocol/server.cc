@@ -104,6 +104,10 @@ Response Session::OnEvents(const Events& events) {
 }
 
 Response Session::OnFinish(const Finish& finish) {
+  if (finish.end_ns() < 0 || finish.end_ns() > replay::kMaxTraceSpanNs + replay::kMaxDurationNs) {
+    return Fail("Finish.end_ns " + std::to_string(finish.end_ns()) + " is outside [0, " +
+                std::to_string(replay::kMaxTraceSpanNs + replay::kMaxDurationNs) + " ns]");
+  }
   replayer_->Finish(finish.end_ns());
   finished_ = true;
   return NewDecisions();

@@ -25,6 +25,21 @@ Replayer::Replayer(ReplayOptions options) : options_(std::move(options)) {}
 Replayer::~Replayer() = default;
 
 Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
+  auto check = [](const char* what, int64_t v, int64_t max) -> Outcome {
+    if (v < 0 || v > max) {
+      return Error{std::string(what) + " " + std::to_string(v) + " ns is outside [0, " + std::to_string(max) + " ns]"};
+    }
+    return Outcome::Ok();
+  };
+  for (Outcome ok : {check("horizon", options.horizon_ns, kMaxDurationNs),
+                     check("cycle latency", options.cycle_latency_ns, kMaxDurationNs),
+                     check("bind latency", options.bind_latency_ns, kMaxDurationNs)}) {
+    if (!ok) return ok.error();
+  }
+  if (options.epoch_unix_ns < -kMaxTraceSpanNs || options.epoch_unix_ns > kMaxTraceSpanNs) {
+    return Error{"epoch " + std::to_string(options.epoch_unix_ns) + " ns is outside [-" +
+                 std::to_string(kMaxTraceSpanNs) + ", " + std::to_string(kMaxTraceSpanNs) + " ns]"};
+  }
   std::unique_ptr<Replayer> r(new Replayer(std::move(options)));
   if (Outcome ok = r->Init(); !ok) return ok.error();
   return r;
@@ -108,6 +123,13 @@ Outcome Replayer::Run(const std::vector<trace::Record>& records) {
                    std::to_string(records[events[k]].time_ns()) + " ns after " +
                    std::to_string(records[events[k - 1]].time_ns()) + " ns)"};
     }
+    int64_t since_start = 0;
+    if (__builtin_sub_overflow(records[events[k]].time_ns(), t0, &since_start) || since_start > kMaxTraceSpanNs) {
+      return Error{"record " + std::to_string(events[k]) + ": field timeNs: " +
+                   std::to_string(records[events[k]].time_ns()) + " ns is more than " +
+                   std::to_string(kMaxTraceSpanNs / kNanosPerSecond) + " s (100 years) after the first event (" +
+                   std::to_string(t0) + " ns)"};
+    }
   }
   for (size_t k = 0; k < events.size();) {
     const int64_t t = records[events[k]].time_ns();
@@ -122,6 +144,10 @@ Outcome Replayer::Run(const std::vector<trace::Record>& records) {
 }
 
 Outcome Replayer::ProcessEvents(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events, size_t first_index) {
+  if (t_ns < 0 || t_ns > kMaxTraceSpanNs) {
+    return Error{"record " + std::to_string(first_index) + ": instant " + std::to_string(t_ns) + " ns is outside [0, " +
+                 std::to_string(kMaxTraceSpanNs) + " ns] (100 years)"};
+  }
   if (started_ && t_ns <= clock_.NowNs()) {
     return Error{"record " + std::to_string(first_index) + ": instant " + std::to_string(t_ns) +
                  " ns is not after the previous one (" + std::to_string(clock_.NowNs()) + " ns)"};
@@ -130,7 +156,10 @@ Outcome Replayer::ProcessEvents(int64_t t_ns, const std::vector<const trace::Api
   return ProcessInstant(t_ns, events, first_index);
 }
 
-void Replayer::Finish(int64_t end_ns) { AdvanceTo(end_ns + 1); }
+void Replayer::Finish(int64_t end_ns) {
+  constexpr int64_t kLastEndNs = kMaxTraceSpanNs + kMaxDurationNs;
+  AdvanceTo(end_ns >= kLastEndNs ? kLastEndNs + 1 : end_ns + 1);
+}
 
 void Replayer::AdvanceTo(int64_t limit_ns) {
   while (true) {

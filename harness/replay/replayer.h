@@ -29,6 +29,15 @@ namespace schedcheck::replay {
 
 inline constexpr int64_t kDefaultHorizonNs = 600 * kNanosPerSecond;
 
+// Limits on virtual time (README.md, "Untrusted input"), far beyond any real capture, so that no
+// sum the replay forms (a time since the first event + horizon + latencies + the 5-minute
+// unschedulable timeout + a flush tick, or + the epoch for plugins reading the clock) can overflow
+// int64: event times since the first event are at most kMaxTraceSpanNs (100 years); the horizon
+// and the latencies at most kMaxDurationNs (10^9 s); |epoch_unix_ns| at most kMaxTraceSpanNs.
+// Larger values are rejected with an error naming the record or option.
+inline constexpr int64_t kMaxTraceSpanNs = int64_t{100} * 365 * 24 * 3600 * kNanosPerSecond;
+inline constexpr int64_t kMaxDurationNs = int64_t{1'000'000'000} * kNanosPerSecond;
+
 struct ReplayOptions {
   reference::SchedulerConfiguration config;
   std::string compat = "1.27";
@@ -67,9 +76,11 @@ class Replayer {
   // Incremental driving, for the external-scheduler protocol. Runs every internal instant (flush
   // ticks, cycle and binding completions) before `t_ns`, then delivers `events` (all stamped
   // `t_ns`, in order) and runs that instant. REQUIRES: t_ns greater than the previous call's.
-  // `first_index` numbers the events in error messages.
+  // `first_index` numbers the events in error messages. An error when t_ns is negative or above
+  // kMaxTraceSpanNs.
   Outcome ProcessEvents(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events, size_t first_index = 0);
-  // Runs the internal instants up to and including `end_ns`.
+  // Runs the internal instants up to and including `end_ns` (at most kMaxTraceSpanNs +
+  // kMaxDurationNs: a later end is that one).
   void Finish(int64_t end_ns);
 
   const DecisionLog& log() const { return log_; }
