@@ -1,20 +1,19 @@
 #include "reference/api/compiled_node_selector.h"
 
 #include <algorithm>
-#include <charconv>
+
+#include "reference/api/selectors.h"
 
 namespace schedcheck::reference {
-bool ParseNodeSelectorInt(const std::string& text, int64_t* out) {
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  if (begin != end && *begin == '+') ++begin;
-  auto [ptr, ec] = std::from_chars(begin, end, *out);
-  return ec == std::errc() && ptr == end && begin != end;
-}
+
+bool ParseNodeSelectorInt(const std::string& text, int64_t* out) { return GoParseInt64(text, out); }
 
 CompiledNodeSelectorTerm::CompiledNodeSelectorTerm(const k8s::NodeSelectorTerm& term) {
   if (term.match_expressions().empty() && term.match_fields().empty()) never_ = true;
   for (const auto& req : term.match_expressions()) {
+    // A requirement labels.NewRequirement rejects (e.g. a value that is not a label value) makes
+    // upstream's term match no node.
+    if (!NodeSelectorRequirementParses(req)) never_ = true;
     const std::string& op = req.operator_();
     Expression e{Numeric::kNone, LabelSetOp::kIn, InternLabel(req.key()), {}, 0};
     if (op == "In" || op == "NotIn") {

@@ -20,7 +20,185 @@ bool LabelRequirementMatches(const k8s::LabelSelectorRequirement& req, const Lab
   return false;
 }
 
+bool IsAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// Go's %#v of an invalid requirement's values and an "Invalid value" field error.
+std::string Invalid(const std::string& field, const std::string& bad_value, const std::string& detail) {
+  return field + ": Invalid value: " + bad_value + ": " + detail;
+}
+
 }  // namespace
+
+// The label value regex (([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?, length aside.
+bool MatchesLabelValueRegex(std::string_view value) {
+  bool ok = value.empty() || (IsAlnum(value.front()) && IsAlnum(value.back()));
+  for (char c : value) ok = ok && (IsAlnum(c) || c == '-' || c == '_' || c == '.');
+  return ok;
+}
+
+bool IsLabelValue(std::string_view value) { return value.size() <= 63 && MatchesLabelValueRegex(value); }
+
+std::string LabelValueError(std::string_view value) {
+  std::vector<std::string> errs;
+  if (value.size() > 63) errs.push_back("must be no more than 63 characters");
+  if (!MatchesLabelValueRegex(value)) {
+    errs.push_back(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
+        "or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
+        "'my_value',  or '12345', regex used for validation is "
+        "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+  }
+  std::string out;
+  for (const std::string& e : errs) out += (out.empty() ? "" : "; ") + e;
+  return out;
+}
+
+bool GoParseInt64(std::string_view text, int64_t* out) {
+  if (text.empty()) return false;
+  bool negative = false;
+  if (text[0] == '+' || text[0] == '-') {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  if (text.empty()) return false;
+  unsigned __int128 magnitude = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    magnitude = magnitude * 10 + static_cast<unsigned>(c - '0');
+    if (magnitude > (static_cast<unsigned __int128>(1) << 63)) return false;
+  }
+  const unsigned __int128 limit = negative ? (static_cast<unsigned __int128>(1) << 63)
+                                           : (static_cast<unsigned __int128>(1) << 63) - 1;
+  if (magnitude > limit) return false;
+  *out = negative ? static_cast<int64_t>(-static_cast<__int128>(magnitude)) : static_cast<int64_t>(magnitude);
+  return true;
+}
+
+std::string GoQuote(std::string_view s) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\a': out += "\\a"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\v': out += "\\v"; break;
+        default:
+          if (c < 0x20 || c == 0x7f) {
+            out += "\\x";
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+      ++i;
+      continue;
+    }
+    // A multi-byte UTF-8 sequence is kept as it is (printable); a byte that starts none is
+    // escaped, as strconv.Quote does.
+    size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+    bool valid = n > 0 && i + n <= s.size();
+    for (size_t k = 1; valid && k < n; ++k) valid = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+    if (!valid) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+      ++i;
+      continue;
+    }
+    out.append(s.substr(i, n));
+    i += n;
+  }
+  return out + "\"";
+}
+
+std::string GoStringSlice(const google::protobuf::RepeatedPtrField<std::string>& values) {
+  if (values.empty()) return "[]string(nil)";
+  std::string out = "[]string{";
+  for (int i = 0; i < values.size(); ++i) out += (i ? ", " : "") + GoQuote(values[i]);
+  return out + "}";
+}
+
+std::string AggregateError(const std::vector<std::string>& errors) {
+  std::vector<std::string> unique;
+  for (const std::string& e : errors) {
+    if (std::find(unique.begin(), unique.end(), e) == unique.end()) unique.push_back(e);
+  }
+  if (unique.empty()) return "";
+  if (unique.size() == 1) return unique[0];
+  std::string out = "[";
+  for (size_t i = 0; i < unique.size(); ++i) out += (i ? ", " : "") + unique[i];
+  return out + "]";
+}
+
+std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRequirement& req,
+                                                       const std::string& path) {
+  std::vector<std::string> errs;
+  const std::string& op = req.operator_();
+  const std::string values = path + ".values";
+  if (op == "In" || op == "NotIn") {
+    if (req.values().empty()) {
+      errs.push_back(Invalid(values, GoStringSlice(req.values()), "for 'in', 'notin' operators, values set can't be empty"));
+    }
+  } else if (op == "Exists" || op == "DoesNotExist") {
+    if (!req.values().empty()) {
+      errs.push_back(Invalid(values, GoStringSlice(req.values()), "values set must be empty for exists and does not exist"));
+    }
+  } else if (op == "Gt" || op == "Lt") {
+    if (req.values_size() != 1) {
+      errs.push_back(Invalid(values, GoStringSlice(req.values()), "for 'Gt', 'Lt' operators, exactly one value is required"));
+    }
+    for (int i = 0; i < req.values_size(); ++i) {
+      int64_t v = 0;
+      if (!GoParseInt64(req.values(i), &v)) {
+        errs.push_back(Invalid(values + "[" + std::to_string(i) + "]", GoQuote(req.values(i)),
+                               "for 'Gt', 'Lt' operators, the value must be an integer"));
+      }
+    }
+  } else {
+    // Unknown operators never reach NewRequirement (the API server refuses them anyway).
+    return {path + ".operator: Unsupported value: " + GoQuote(op)};
+  }
+  if (req.key().empty()) {
+    errs.insert(errs.begin(), Invalid(path + ".key", GoQuote(""), "name part must be non-empty"));
+  }
+  for (int i = 0; i < req.values_size(); ++i) {
+    const std::string msg = LabelValueError(req.values(i));
+    if (!msg.empty()) {
+      errs.push_back(Invalid(values + "[" + std::to_string(i) + "][" + req.key() + "]", GoQuote(req.values(i)), msg));
+    }
+  }
+  return errs;
+}
+
+bool NodeSelectorRequirementParses(const k8s::NodeSelectorRequirement& req) {
+  const std::string& op = req.operator_();
+  if (req.key().empty()) return false;
+  if (op == "In" || op == "NotIn") {
+    if (req.values().empty()) return false;
+  } else if (op == "Exists" || op == "DoesNotExist") {
+    if (!req.values().empty()) return false;
+  } else if (op == "Gt" || op == "Lt") {
+    int64_t v = 0;
+    if (req.values_size() != 1 || !GoParseInt64(req.values(0), &v)) return false;
+  } else {
+    return false;
+  }
+  for (const std::string& v : req.values()) {
+    if (!IsLabelValue(v)) return false;
+  }
+  return true;
+}
 
 bool LabelSelectorValid(const k8s::LabelSelector& selector) {
   for (const auto& req : selector.match_expressions()) {
@@ -78,6 +256,7 @@ bool CompiledLabelSelector::Matches(const LabelIds& labels) const {
 
 bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req,
                                     const Labels& labels) {
+  if (!NodeSelectorRequirementParses(req)) return false;
   auto it = labels.find(req.key());
   const std::string& op = req.operator_();
   if (op == "In") {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference/api/compiled_node_selector.h"
@@ -47,7 +48,35 @@ class CompiledLabelSelector {
   std::vector<Requirement> requirements_;
 };
 
-// One node selector requirement against a label set (In, NotIn, Exists, DoesNotExist, Gt, Lt).
+// --- how upstream's parsers reject requirements (labels.NewRequirement) ---
+// validation.IsValidLabelValue's message, "" when `value` is a label value (at most 63
+// characters of the label value regex).
+std::string LabelValueError(std::string_view value);
+// validation.IsValidLabelValue(value) is empty.
+bool IsLabelValue(std::string_view value);
+// Go's strconv.ParseInt(text, 10, 64): an optional sign, then decimal digits, in int64 range.
+bool GoParseInt64(std::string_view text, int64_t* out);
+// Go's %q of a string (strconv.Quote), as field errors print a bad string value.
+std::string GoQuote(std::string_view s);
+// Go's %#v of a []string (a nil slice when empty), as field errors print a bad []string value.
+std::string GoStringSlice(const google::protobuf::RepeatedPtrField<std::string>& values);
+// utilerrors.Flatten(utilerrors.NewAggregate(errors)).Error(): "" for none, the message itself
+// for one, "[a, b]" for several (a message repeated is printed once).
+std::string AggregateError(const std::vector<std::string>& errors);
+// The errors component-helpers' nodeSelectorRequirementsAsSelector collects for one
+// matchExpressions entry (labels.NewRequirement), each as field.Error prints it with the path
+// `path` (e.g. "[0].matchExpressions[1]"): an unknown operator, In/NotIn without values,
+// Exists/DoesNotExist with values, Gt/Lt without exactly one integer value, and every value that
+// is not a label value ("values[i][key]: Invalid value: ..."). The API server validates only the
+// key of such a requirement, so pods carry them; upstream's term then matches no node, and a
+// preferred term with one makes NodeAffinity's PreScore fail. Empty when the requirement parses.
+std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRequirement& req,
+                                                       const std::string& path);
+// NodeSelectorRequirementErrors(req, ...) is empty, without building the messages.
+bool NodeSelectorRequirementParses(const k8s::NodeSelectorRequirement& req);
+
+// One node selector requirement against a label set (In, NotIn, Exists, DoesNotExist, Gt, Lt);
+// a requirement that does not parse (NodeSelectorRequirementErrors) matches nothing.
 bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req, const Labels& labels);
 // A term matches when all matchExpressions and all matchFields match; an empty term matches
 // nothing. matchFields supports only metadata.name.

@@ -1,37 +1,14 @@
 #include "reference/plugins/inter_pod_affinity/parse.h"
 
 #include <map>
-#include <regex>
 #include <vector>
+
+#include "reference/api/selectors.h"
 
 namespace schedcheck::reference::interpodaffinity {
 namespace {
 
 using StringList = google::protobuf::RepeatedPtrField<std::string>;
-
-// validation.IsValidLabelValue: at most 63 characters of the label value regex.
-std::string LabelValueError(const std::string& value) {
-  static const std::regex kLabelValue("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
-  std::vector<std::string> errs;
-  if (value.size() > 63) errs.push_back("must be no more than 63 characters");
-  if (!std::regex_match(value, kLabelValue)) {
-    errs.push_back(
-        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
-        "or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
-        "'my_value',  or '12345', regex used for validation is "
-        "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
-  }
-  std::string out;
-  for (const std::string& e : errs) out += (out.empty() ? "" : "; ") + e;
-  return out;
-}
-
-// Go's %#v of a []string, as field.Invalid prints it.
-std::string GoStringSlice(const StringList& values) {
-  std::string out = "[]string{";
-  for (int i = 0; i < values.size(); ++i) out += (i ? ", \"" : "\"") + values[i] + "\"";
-  return out + "}";
-}
 
 // labels.NewRequirement's errors (all of them, aggregated) for one requirement.
 std::string RequirementError(const std::string& key, const std::string& op,
@@ -48,14 +25,10 @@ std::string RequirementError(const std::string& key, const std::string& op,
   for (int i = 0; i < values.size(); ++i) {
     std::string msg = LabelValueError(values[i]);
     if (msg.empty()) continue;
-    errs.push_back("values[" + std::to_string(i) + "][" + key + "]: Invalid value: \"" +
-                   values[i] + "\": " + msg);
+    errs.push_back("values[" + std::to_string(i) + "][" + key + "]: Invalid value: " + GoQuote(values[i]) + ": " +
+                   msg);
   }
-  if (errs.empty()) return "";
-  if (errs.size() == 1) return errs[0];
-  std::string out = "[";
-  for (size_t i = 0; i < errs.size(); ++i) out += (i ? ", " : "") + errs[i];
-  return out + "]";
+  return AggregateError(errs);
 }
 
 // metav1.LabelSelectorAsSelector: matchLabels first, then matchExpressions; first error wins.

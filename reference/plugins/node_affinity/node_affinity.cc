@@ -41,17 +41,22 @@ bool HasRequiredNodeAffinity(const k8s::Pod& pod) {
          spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution();
 }
 
-// nodeaffinity.NewPreferredSchedulingTerms: drops weight-0 and empty terms; a term that does not
-// parse is an error.
+// nodeaffinity.NewPreferredSchedulingTerms: drops weight-0 and empty terms; if any term does not
+// parse, the error aggregates every such term's errors (paths "[i].matchExpressions[j]...", as
+// upstream names them).
 Result<PreferredTerms> UsablePreferredTerms(const PreferredTerms& terms) {
   PreferredTerms out;
+  std::vector<std::string> errs;
   for (int i = 0; i < terms.size(); ++i) {
     if (terms[i].weight() == 0 || IsEmptyNodeSelectorTerm(terms[i].preference())) continue;
-    std::string e = NodeSelectorTermError(terms[i].preference(),
-                                          "[" + std::to_string(i) + "].preference");
-    if (!e.empty()) return Error{e};
-    *out.Add() = terms[i];
+    std::vector<std::string> e = NodeSelectorTermErrors(terms[i].preference(), "[" + std::to_string(i) + "]");
+    if (!e.empty()) {
+      errs.insert(errs.end(), e.begin(), e.end());
+    } else {
+      *out.Add() = terms[i];
+    }
   }
+  if (!errs.empty()) return Error{AggregateError(errs)};
   return out;
 }
 

@@ -1,46 +1,11 @@
 #include "reference/plugins/node_affinity/node_affinity_args.h"
 
-#include <charconv>
-
 #include <google/protobuf/util/json_util.h>
+
+#include "reference/api/selectors.h"
 
 namespace schedcheck::reference {
 namespace {
-
-bool IsInt64(const std::string& text) {
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  if (begin != end && (*begin == '+')) ++begin;
-  int64_t v = 0;
-  auto [ptr, ec] = std::from_chars(begin, end, v);
-  return begin != end && ec == std::errc() && ptr == end;
-}
-
-// The label-selector requirement rules (labels.NewRequirement) plus Gt/Lt integer values.
-std::string ExpressionError(const k8s::NodeSelectorRequirement& req, const std::string& path) {
-  const std::string& op = req.operator_();
-  if (req.key().empty()) return path + ".key: Invalid value: \"\": name part must be non-empty";
-  if (op == "In" || op == "NotIn") {
-    if (req.values().empty()) {
-      return path + ".values: Required value: for 'in', 'notin' operators, values set can't be empty";
-    }
-  } else if (op == "Exists" || op == "DoesNotExist") {
-    if (!req.values().empty()) {
-      return path + ".values: Forbidden: values set must be empty for exists and does not exist";
-    }
-  } else if (op == "Gt" || op == "Lt") {
-    if (req.values_size() != 1) {
-      return path + ".values: Required value: for 'Gt', 'Lt' operators, exactly one value is required";
-    }
-    if (!IsInt64(req.values(0))) {
-      return path + ".values[0]: Invalid value: \"" + req.values(0) +
-             "\": for 'Gt', 'Lt' operators, the value must be an integer";
-    }
-  } else {
-    return path + ".operator: Invalid value: \"" + op + "\": not a valid selector operator";
-  }
-  return "";
-}
 
 // Node fields support only metadata.name with In/NotIn and exactly one value.
 std::string FieldError(const k8s::NodeSelectorRequirement& req, const std::string& path) {
@@ -63,18 +28,23 @@ bool IsEmptyNodeSelectorTerm(const k8s::NodeSelectorTerm& term) {
   return term.match_expressions().empty() && term.match_fields().empty();
 }
 
-std::string NodeSelectorTermError(const k8s::NodeSelectorTerm& term, const std::string& path) {
+std::vector<std::string> NodeSelectorTermErrors(const k8s::NodeSelectorTerm& term, const std::string& path) {
+  std::vector<std::string> errs;
   for (int i = 0; i < term.match_expressions_size(); ++i) {
-    std::string e = ExpressionError(term.match_expressions(i),
-                                    path + ".matchExpressions[" + std::to_string(i) + "]");
-    if (!e.empty()) return e;
+    std::vector<std::string> e = NodeSelectorRequirementErrors(
+        term.match_expressions(i), path + ".matchExpressions[" + std::to_string(i) + "]");
+    errs.insert(errs.end(), e.begin(), e.end());
   }
   for (int i = 0; i < term.match_fields_size(); ++i) {
     std::string e =
         FieldError(term.match_fields(i), path + ".matchFields[" + std::to_string(i) + "]");
-    if (!e.empty()) return e;
+    if (!e.empty()) errs.push_back(e);
   }
-  return "";
+  return errs;
+}
+
+std::string NodeSelectorTermError(const k8s::NodeSelectorTerm& term, const std::string& path) {
+  return AggregateError(NodeSelectorTermErrors(term, path));
 }
 
 Result<NodeAffinityArgs> ParseNodeAffinityArgs(const PluginArgs& args) {

@@ -201,6 +201,31 @@ TEST(NodeAffinity, InvalidPreferredTermIsPreScoreError) {
   EXPECT_EQ(pl.PreScore(state, *pod, {ni.get()}).code(), Code::kError);
 }
 
+// Values that are not label values make NewPreferredSchedulingTerms fail; the error aggregates
+// every term's errors with upstream's paths ("[i].matchExpressions[j]", no "preference"). The
+// expected text is what v1.27.8's component-helpers prints for these terms.
+TEST(NodeAffinity, PreferredTermErrorsAggregateAsUpstream) {
+  NodeAffinity pl{NodeAffinityArgs{}};
+  auto pod = testing::ParsePod(
+      "metadata: {name: p}\nspec: {affinity: {nodeAffinity: "
+      "{preferredDuringSchedulingIgnoredDuringExecution: ["
+      "{weight: 1, preference: {matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [n1, 'has space']}, "
+      "{key: rank, operator: Gt, values: ['-1']}]}}, "
+      "{weight: 2, preference: {matchExpressions: [{key: rank, operator: Lt, values: ['1.5']}]}}]}}}");
+  auto ni = testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n}"));
+  CycleState state;
+  Status s = pl.PreScore(state, *pod, {ni.get()});
+  const std::string label =
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+      "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
+      "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+  EXPECT_EQ(s.code(), Code::kError);
+  EXPECT_EQ(s.Message(), "[[0].matchExpressions[0].values[1][kubernetes.io/hostname]: Invalid value: \"has space\": " +
+                             label + ", [0].matchExpressions[1].values[0][rank]: Invalid value: \"-1\": " + label +
+                             ", [1].matchExpressions[0].values[0]: Invalid value: \"1.5\": for 'Gt', 'Lt' operators, "
+                             "the value must be an integer]");
+}
+
 TEST(NodeAffinity, ArgsValidation) {
   Handle h;
   const std::vector<std::string> bad = {
