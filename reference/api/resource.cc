@@ -91,8 +91,15 @@ void Resource::SetMax(const Resource& other) {
   memory = std::max(memory, other.memory);
   ephemeral_storage = std::max(ephemeral_storage, other.ephemeral_storage);
   allowed_pod_number = std::max(allowed_pod_number, other.allowed_pod_number);
+  // maxResourceList: a resource `other` names is entered even when it is zero.
   for (const auto& [name, value] : other.scalar) {
-    if (value > Scalar(name)) SetScalar(name, value);
+    auto it = std::lower_bound(scalar.begin(), scalar.end(), name,
+                               [](const auto& e, const ResourceName& n) { return e.first < n; });
+    if (it == scalar.end() || !(it->first == name)) {
+      scalar.insert(it, {name, value});
+    } else if (value > it->second) {
+      it->second = value;
+    }
   }
 }
 

@@ -59,6 +59,9 @@ void ForEachInsufficientResource(const Resource& request, const Room& room,
   int slot = 4;
   for (const auto& [name, quantity] : request.scalar) {
     const int this_slot = slot++;
+    // A zero scalar request is skipped (it still counts above: the pod's request is not all
+    // zero, so cpu, memory and ephemeral storage were compared).
+    if (quantity == 0) continue;
     // Only extended resources can be ignored; hugepages and kubernetes.io/* never are.
     if (any_ignored && IsExtendedResourceName(name) &&
         (ignored_resources.count(name.str()) > 0 || ignored_groups.count(ResourceGroup(name)) > 0)) {

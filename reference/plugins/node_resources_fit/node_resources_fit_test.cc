@@ -100,8 +100,17 @@ TEST(NodeResourcesFitTest, FilterEnoughRequests) {
       // v1.27: a zero request is still compared; the node is already over-committed on cpu.
       {"zero cpu request on overcommitted node", Pod("p", {"{cpu: '0', memory: '1'}"}),
        {Pod("e", {"{cpu: 11m}"})}, {"Insufficient cpu"}},
-      {"scalar listed with zero still compared", Pod("p", {"{example.com/aaa: '0'}"}),
-       {Pod("e", {"{example.com/aaa: '6'}"})}, {"Insufficient example.com/aaa"}},
+      // v1.27.8 fitsRequest skips a zero scalar request ("Skip in case request quantity is
+      // zero"), although the node is over its allocatable of it...
+      {"scalar listed with zero is skipped", Pod("p", {"{example.com/aaa: '0'}"}),
+       {Pod("e", {"{example.com/aaa: '6'}"})}, {}},
+      // ... but the zero entry still makes the request not all zero, so cpu is compared (and the
+      // node is over-committed on cpu). An init container's zero entry counts too
+      // (maxResourceList enters every resource it names).
+      {"zero scalar request still compares cpu", Pod("p", {"{example.com/aaa: '0'}"}),
+       {Pod("e", {"{cpu: 11m}"})}, {"Insufficient cpu"}},
+      {"init container's zero scalar still compares cpu", Pod("p", {"{}"}, {"{example.com/aaa: '0'}"}),
+       {Pod("e", {"{cpu: 11m}"})}, {"Insufficient cpu"}},
   };
   for (const FilterCase& c : cases) {
     SCOPED_TRACE(c.name);
