@@ -131,7 +131,7 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(const CycleState& state_in, c
   // is deliberately not considered upstream).
   if (Status s = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node); !s.IsSuccess()) return {s, {}, 0};
 
-  SortByImportance(potential);
+  SortByImportance(potential, NowNs());
   std::vector<PodInfoPtr> violating, non_violating;
   FilterPodsWithPdbViolation(potential, pdbs, &violating, &non_violating);
   NodeVictims out;
@@ -242,7 +242,7 @@ PreemptionOutcome DefaultPreemption::Evaluate(const CycleState& state, const Pod
     out.result.nominating_info = {NominatingInfo::Mode::kOverride, ""};
     return out;
   }
-  out.best = BestCandidates(out.candidates);
+  out.best = BestCandidates(out.candidates, NowNs());
   if (out.best.empty() || out.best[0].node.empty()) {
     out.status = Status(Code::kUnschedulable, std::string(kNoCandidateNode));
     return out;

@@ -88,6 +88,11 @@ class DefaultPreemption final : public PostFilterPlugin {
  private:
   PreemptionOutcome Evaluate(const CycleState& state, const Pod& pod, const NodeToStatus& statuses) const;
   std::vector<const k8s::PodDisruptionBudget*> Pdbs() const;
+  // The wall clock upstream's time.Now() reads (epoch + virtual time in a replay), or
+  // kNowAfterEveryStart when the handle has no clock.
+  int64_t NowNs() const {
+    return handle_.clock != nullptr ? handle_.epoch_unix_ns + handle_.clock->NowNs() : kNowAfterEveryStart;
+  }
 
   DefaultPreemptionArgs args_;
   const Handle& handle_;

@@ -11,10 +11,6 @@
 namespace schedcheck::reference {
 namespace {
 
-// upstream's GetPodStartTime counts a pod that has not started as starting "now" (time.Now()),
-// later than any real start time and later at every call. This stands for that now.
-constexpr int64_t kUnstartedBase = std::numeric_limits<int64_t>::max() / 2;
-
 int64_t StartOrUnstarted(const Pod& pod, int64_t now) { return PodStartTimeNs(pod).value_or(now); }
 
 // True when `pod` counts against `pdb` (same namespace, selector matches, not already disrupted).
@@ -41,18 +37,18 @@ std::optional<int64_t> PodStartTimeNs(const Pod& pod) {
   return *ns;
 }
 
-bool MoreImportantPod(const Pod& a, const Pod& b) {
+bool MoreImportantPod(const Pod& a, const Pod& b, int64_t now_ns) {
   if (a.priority != b.priority) return a.priority > b.priority;
   std::optional<int64_t> sa = PodStartTimeNs(a);
   std::optional<int64_t> sb = PodStartTimeNs(b);
-  if (!sa) return !sb;  // now_a.Before(now_b) holds; now.Before(a real start) does not
-  if (!sb) return true;
-  return *sa < *sb;
+  if (!sa && !sb) return true;  // now_a.Before(now_b): a's time.Now() is read first
+  // time.Now() advances at every read: an unstarted pod starts just after `now_ns`.
+  return sa.value_or(now_ns + 1) < sb.value_or(now_ns + 1);
 }
 
-void SortByImportance(std::vector<PodInfoPtr>& pods) {
+void SortByImportance(std::vector<PodInfoPtr>& pods, int64_t now_ns) {
   for (size_t i = 1; i < pods.size(); ++i) {
-    for (size_t j = i; j > 0 && MoreImportantPod(*pods[j]->pod, *pods[j - 1]->pod); --j) {
+    for (size_t j = i; j > 0 && MoreImportantPod(*pods[j]->pod, *pods[j - 1]->pod, now_ns); --j) {
       std::swap(pods[j], pods[j - 1]);
     }
   }
@@ -130,7 +126,7 @@ int64_t EarliestStartOfHighestPriorityVictims(const std::vector<PodPtr>& victims
   return earliest;
 }
 
-std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates) {
+std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates, int64_t now_ns) {
   // Each criterion is a score; higher is better, and only the best-scoring candidates go on.
   const std::vector<std::function<int64_t(const Candidate&)>> criteria = {
       [](const Candidate& c) { return -c.num_pdb_violations; },
@@ -145,8 +141,8 @@ std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates) 
       // pickOneNodeForPreemption evaluates this per candidate in order, and time.Now() moves on
       // between candidates: among candidates whose deciding victims have not started, the one
       // evaluated last has the latest "start" and wins.
-      [evaluated = int64_t{0}](const Candidate& c) mutable {
-        return EarliestStartOfHighestPriorityVictims(c.victims, kUnstartedBase + evaluated++);
+      [evaluated = int64_t{1}, now_ns](const Candidate& c) mutable {
+        return EarliestStartOfHighestPriorityVictims(c.victims, now_ns + evaluated++);
       },
   };
   std::vector<Candidate> remaining = candidates;

@@ -5,6 +5,7 @@
 #define SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_PREEMPTION_H_
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,19 +26,26 @@ struct Candidate {
 };
 
 // status.startTime in nanoseconds since the Unix epoch; nullopt when unset or unparsable (upstream
-// then uses time.Now(), i.e. later than any recorded start).
+// then uses time.Now()).
 std::optional<int64_t> PodStartTimeNs(const Pod& pod);
 
+// The "now" preemption compares start times with when no clock is known (plugin tests, `check`):
+// later than any recorded start, as the wall clock is in a live cluster.
+inline constexpr int64_t kNowAfterEveryStart = std::numeric_limits<int64_t>::max() / 2;
+
 // util.MoreImportantPod: higher priority first; at equal priority the earlier start time. A pod
-// without a start time stands for "now": upstream evaluates time.Now() for `a` before `b`, so two
-// such pods compare as a-before-b (true), and a started pod is more important than an unstarted one.
-bool MoreImportantPod(const Pod& a, const Pod& b);
+// without a start time stands for "now" (GetPodStartTime's time.Now(); the replay's wall clock,
+// epoch + virtual time, in `now_ns`), read after `now_ns`: upstream evaluates time.Now() for `a`
+// before `b`, so two such pods compare as a-before-b (true); a pod started before now is more
+// important than an unstarted one, and an unstarted one more important than a pod whose recorded
+// start is later than now (a trace whose epoch precedes its start times).
+bool MoreImportantPod(const Pod& a, const Pod& b, int64_t now_ns = kNowAfterEveryStart);
 
 // sort.Slice(victims, MoreImportantPod) as Go 1.20 runs it for slices of at most 12 elements: an
 // insertion sort swapping while less(v[j], v[j-1]). With the "now" rule above this reverses runs
 // of equal-priority unstarted pods. Longer slices use pdqsort upstream (not emulated: we keep the
 // insertion sort, so orders of equally important victims may differ there).
-void SortByImportance(std::vector<PodInfoPtr>& pods);
+void SortByImportance(std::vector<PodInfoPtr>& pods, int64_t now_ns = kNowAfterEveryStart);
 
 // filterPodsWithPDBViolation: walks `pods` in order with a per-PDB budget starting at
 // status.disruptionsAllowed; a pod decrements every PDB of its namespace whose (valid, non-empty)
@@ -61,9 +69,10 @@ std::vector<const NodeInfo*> NodesWherePreemptionMightHelp(const std::vector<con
 // real scheduler walks the candidates in Go map order; the replay conventions walk them in input
 // order (the kube adapters are patched to do the same). Victims that have not started count as
 // starting when the criterion looks at them (upstream: time.Now()), so among candidates decided by
-// such victims the one looked at last wins.
+// such victims the one looked at last wins; `now_ns` is the wall clock before the first look.
 // REQUIRES: every candidate has at least one victim.
-std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates);
+std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates,
+                                      int64_t now_ns = kNowAfterEveryStart);
 
 // The earliest start time among the victims of the highest priority (GetEarliestPodStartTime);
 // a pod that has not started counts as starting at `now`. REQUIRES: !victims.empty().

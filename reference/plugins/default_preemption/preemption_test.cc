@@ -35,6 +35,28 @@ TEST(Preemption, MoreImportantPod) {
   EXPECT_TRUE(MoreImportantPod(*unstarted, *unstarted));  // now(a) taken before now(b)
 }
 
+// GetPodStartTime reads time.Now() for a pod without a start time; in a replay that is the wall
+// clock the replay stands for (epoch + virtual time), as the kube adapter's patched clock reads
+// it. A recorded start later than that clock (a trace whose epoch precedes its start times, e.g.
+// manifests imported without timestamps) makes the unstarted pod the more important one.
+TEST(Preemption, MoreImportantPodReadsTheReplayClock) {
+  auto started = ParsePod("metadata: {name: s}\nstatus: {startTime: '2023-04-27T10:00:00Z'}");
+  auto unstarted = ParsePod("metadata: {name: u}");
+  const int64_t before = 0;                                  // 1970: the start is in its future
+  const int64_t after = int64_t{1682589600} * 1000000000 + 1;  // 2023-04-27T10:00:00Z + 1 ns
+  EXPECT_TRUE(MoreImportantPod(*unstarted, *started, before));
+  EXPECT_FALSE(MoreImportantPod(*started, *unstarted, before));
+  EXPECT_TRUE(MoreImportantPod(*started, *unstarted, after));
+  EXPECT_FALSE(MoreImportantPod(*unstarted, *started, after));
+  // At exactly the start instant, time.Now() has moved on by the time it is read.
+  EXPECT_TRUE(MoreImportantPod(*started, *unstarted, after - 1));
+  std::vector<PodInfoPtr> pods = {MakePodInfo(started), MakePodInfo(unstarted)};
+  SortByImportance(pods, before);
+  EXPECT_EQ(Names(pods), (std::vector<std::string>{"u", "s"}));
+  SortByImportance(pods, after);
+  EXPECT_EQ(Names(pods), (std::vector<std::string>{"s", "u"}));
+}
+
 TEST(Preemption, SortByImportanceEmulatesGoInsertionSort) {
   std::vector<PodInfoPtr> pods = {
       Info("metadata: {name: a}"),
