@@ -12,6 +12,7 @@
 #include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
 #include "properties/support.h"
+#include "properties/wide_generators.h"
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
 #include "reference/runtime/profile.h"
@@ -82,6 +83,27 @@ RC_GTEST_PROP(KubeDifferential, ScenariosWithOtherSeedsAreEquivalent, ()) {
 RC_GTEST_PROP(KubeDifferential, ClusterCasesAreEquivalent, ()) {
   const ClusterCase c = *ClusterCaseGen();
   RequireEquivalent(CaseAsTrace(c), 1, "KubeDifferential_ClusterCases");
+}
+
+// Wide traces (wide_generators.h): namespaces with labels, PriorityClasses, PDBs, odd but accepted
+// quantities and selector values, and every kind of update and delete, made consistent with what
+// the API server would hold (RealizeTrace).
+RC_GTEST_PROP(KubeDifferential, WideScenariosAreEquivalent, ()) {
+  const WideScenario s = *WideScenarioGen();
+  RequireEquivalent(RealizeTrace(s.records, 1), 1, "KubeDifferential_Wide");
+}
+
+RC_GTEST_PROP(KubeDifferential, WideScenariosWithOtherSeedsAreEquivalent, ()) {
+  const WideScenario s = *WideScenarioGen();
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(2, 1'000'000);
+  RequireEquivalent(RealizeTrace(s.records, seed), seed, "KubeDifferential_WideSeeded");
+}
+
+// Preemption: small full nodes, bound pods of mixed priorities and start times, PDBs, preemptors
+// (some with preemptionPolicy Never).
+RC_GTEST_PROP(KubeDifferential, PreemptionScenariosAreEquivalent, ()) {
+  const WideScenario s = *PreemptionScenarioGen();
+  RequireEquivalent(RealizeTrace(s.records, 1), 1, "KubeDifferential_Preemption");
 }
 
 }  // namespace
