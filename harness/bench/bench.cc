@@ -10,9 +10,9 @@
 #include <fstream>
 #include <iomanip>
 #include <sstream>
-#include <unordered_set>
 #include <utility>
 
+#include "harness/bench/measured_tracker.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
 #include "reference/runtime/profile.h"
@@ -29,42 +29,31 @@ double Seconds(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
 }
 
-Result<reference::SchedulerConfiguration> ConfigFor(const workloads::ShapeInfo& shape) {
-  reference::SchedulerConfiguration config = reference::DefaultConfiguration("1.27");
+}  // namespace
+
+const char* SamplingName(Sampling sampling) { return sampling == Sampling::kAll ? "100" : "adaptive"; }
+
+Result<BenchConfig> ConfigFor(const workloads::ShapeInfo& shape, Sampling sampling) {
+  nlohmann::json doc;
   if (!shape.config_yaml.empty()) {
     auto docs = trace::ParseYamlDocuments(shape.config_yaml, std::string(shape.name) + " configuration");
     if (!docs.ok()) return docs.error();
-    auto parsed = reference::ParseSchedulerConfiguration((*docs)[0].json, "configuration", "1.27");
-    if (!parsed.ok()) return parsed.error();
-    config = std::move(*parsed);
+    doc = (*docs)[0].json;
+  } else if (sampling == Sampling::kAll) {
+    doc = {{"apiVersion", "kubescheduler.config.k8s.io/v1"}, {"kind", "KubeSchedulerConfiguration"}};
   }
-  config.percentage_of_nodes_to_score = 100;  // score every node, as the issue asks
-  return config;
+  BenchConfig out;
+  if (sampling == Sampling::kAll) doc["percentageOfNodesToScore"] = 100;
+  if (doc.is_null()) {
+    out.config = reference::DefaultConfiguration("1.27");  // kube-scheduler's default profile
+    return out;
+  }
+  out.text = doc.dump(2) + "\n";  // JSON is YAML: the child parses the very text the reference does
+  auto parsed = reference::ParseSchedulerConfiguration(doc, std::string(shape.name) + " configuration", "1.27");
+  if (!parsed.ok()) return parsed.error();
+  out.config = std::move(*parsed);
+  return out;
 }
-
-// Counts measured pods as they are bound, from the decision log's new records.
-class MeasuredTracker {
- public:
-  explicit MeasuredTracker(const std::vector<std::string>& pods) : pending_(pods.begin(), pods.end()) {}
-  // Called for every decision record as it is made (the replay keeps no log in the bench).
-  void OnRecord(const trace::Record& r) {
-    if (r.has_binding() && pending_.erase(r.binding().pod()) > 0) {
-      ++bound_;
-      bound_since_check_ = true;
-    }
-  }
-  // True when a measured pod was bound since the last call.
-  bool TakeNewlyBound() { return std::exchange(bound_since_check_, false); }
-  int64_t bound() const { return bound_; }
-  bool done() const { return pending_.empty(); }
-
- private:
-  std::unordered_set<std::string> pending_;
-  bool bound_since_check_ = false;
-  int64_t bound_ = 0;
-};
-
-}  // namespace
 
 bool ResetPeakRss() {
   std::ofstream clear("/proc/self/clear_refs");
@@ -86,10 +75,11 @@ int64_t PeakRssBytes() {
 }
 
 Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                   std::ostream* progress) {
+                                   std::ostream* progress, Sampling sampling) {
   WorkloadResult result;
   result.workload = std::string(shape.name);
   result.params = params;
+  result.sampling = sampling;
   ResetPeakRss();
   const Clock::time_point gen_start = Clock::now();
   auto workload = workloads::Generate(shape.name, params);
@@ -99,9 +89,9 @@ Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const work
   result.events = static_cast<int64_t>(records.size());
 
   replay::ReplayOptions options;
-  auto config = ConfigFor(shape);
+  auto config = ConfigFor(shape, sampling);
   if (!config.ok()) return config.error();
-  options.config = std::move(*config);
+  options.config = std::move(config->config);
   options.epoch_unix_ns = *reference::ParseRfc3339(workloads::kStartTime);
   // Decisions are streamed to the tracker, not kept: scheduler_perf measures scheduling, and a
   // retained log (every attempt's full tie set) would dominate memory at 5,000 nodes.

@@ -1,6 +1,8 @@
 // The benchmark behind //harness/bench:bench: replays generated workloads (harness/workloads)
-// against the reference with percentageOfNodesToScore 100 and measures them the way upstream's
-// scheduler_perf does (throughput over the measured pods only), plus trace encode/decode speed.
+// against the reference with percentageOfNodesToScore 100 (or upstream's adaptive default) and
+// measures them the way upstream's scheduler_perf does (throughput over the measured pods only),
+// plus trace encode/decode speed. external.h runs the same workloads through child processes
+// (the kube-scheduler adapters) for a side-by-side comparison.
 // Benchmarks read the wall clock (std::chrono::steady_clock); nothing else here is timed.
 #ifndef SCHEDCHECK_HARNESS_BENCH_BENCH_H_
 #define SCHEDCHECK_HARNESS_BENCH_BENCH_H_
@@ -13,12 +15,30 @@
 #include "harness/workloads/workloads.h"
 #include "nlohmann/json.hpp"
 #include "reference/base/result.h"
+#include "reference/runtime/profile.h"
 
 namespace schedcheck::bench {
+
+// How many nodes each cycle scores: percentageOfNodesToScore unset (upstream's adaptive default,
+// max(5, 50 - nodes/125) % of the nodes but at least 100 nodes) or 100 (every feasible node).
+enum class Sampling { kAdaptive, kAll };
+// "adaptive" / "100".
+const char* SamplingName(Sampling sampling);
+
+// The configuration both sides of a comparison replay a shape with: the shape's own
+// KubeSchedulerConfiguration (or the default profile) with percentageOfNodesToScore set for
+// kAll. `text` is what a child process is sent in Hello.config_yaml (empty: the default
+// profile); `config` is the same text parsed for the reference.
+struct BenchConfig {
+  std::string text;
+  reference::SchedulerConfiguration config;
+};
+Result<BenchConfig> ConfigFor(const workloads::ShapeInfo& shape, Sampling sampling);
 
 struct WorkloadResult {
   std::string workload;
   workloads::WorkloadParams params;
+  Sampling sampling = Sampling::kAll;
   int64_t events = 0;            // API events in the generated trace
   int64_t measured_bound = 0;    // measured pods bound by the end of the replay
   double generate_seconds = 0;   // building the trace in process
@@ -26,7 +46,7 @@ struct WorkloadResult {
   double total_seconds = 0;      // the whole replay (nodes, initial pods, measured pods, churn)
   double pods_per_second = 0;    // measured_bound / measured_seconds
   double ns_per_pod_per_node = 0;  // measured_seconds / measured_bound / nodes
-  int64_t peak_rss_bytes = 0;    // peak resident set size during this workload (see PeakRss)
+  int64_t peak_rss_bytes = 0;    // peak resident set size during this workload (see PeakRss); 0: unknown
 };
 
 struct TraceIoResult {
@@ -38,10 +58,10 @@ struct TraceIoResult {
   double bytes_per_event = 0;
 };
 
-// Replays the workload (generated from `shape` and `params`); progress lines go to `progress`
-// (nullptr: none) every few seconds. Errors: generation or replay failures.
+// Replays the workload (generated from `shape` and `params`) in process; progress lines go to
+// `progress` (nullptr: none) every few seconds. Errors: generation or replay failures.
 Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                   std::ostream* progress);
+                                   std::ostream* progress, Sampling sampling = Sampling::kAll);
 
 // Writes the workload's trace to a temporary file in `dir` and reads it back, timing both.
 Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,

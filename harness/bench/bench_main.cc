@@ -1,18 +1,28 @@
 // bazel run -c opt //harness/bench:bench -- [--workload NAME]... [--nodes N]... [--initial N]
-//     [--measured N] [--scale F] [--seed S] [--json FILE] [--no-trace-io] [--no-replay]
+//     [--measured N] [--scale F] [--seed S] [--sampling both|adaptive|100] [--json FILE]
+//     [--no-trace-io] [--no-replay] [--kube 1.27,1.37 | --no-kube] [--kube-scale F] [--no-serve]
+//     [--campaign N] [--child-timeout S]
 // Generates each workload in process, replays it against the reference (percentageOfNodesToScore
-// 100, one thread), prints a table (stdout) and optionally JSON; progress goes to stderr.
+// 100 and upstream's adaptive default, one thread), then side by side with the kube-scheduler
+// adapters (and `schedcheck serve`) as child processes at --kube-scale of those sizes, then a
+// campaign of small traces; prints tables (stdout) and optionally JSON; progress goes to stderr.
 // Several --nodes values make a sweep (cost per pod per node against cluster size).
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "harness/bench/alibaba.h"
 #include "harness/bench/bench.h"
+#include "harness/bench/external.h"
+#include "harness/candidates/kube_adapter.h"
 #include "traces/atomic_file.h"
 
 namespace {
@@ -27,7 +37,62 @@ struct Flags {
   std::string json;
   bool no_trace_io = false;
   bool no_replay = false;
+  std::string sampling = "both";
+  std::string kube;  // "1.27,1.37"; empty: every version with an adapter target
+  bool no_kube = false;
+  double kube_scale = 0.2;
+  bool no_serve = false;
+  int campaign = 50;
+  double child_timeout = 300;
 };
+
+using schedcheck::bench::ChildScheduler;
+using schedcheck::bench::Sampling;
+
+// The children of the side by side: `schedcheck serve`, then the kube adapters asked for (every
+// known version by default); one that is not there gets a note instead of a command. Errors:
+// an unknown version in --kube.
+schedcheck::Result<std::vector<ChildScheduler>> Children(const Flags& f) {
+  using schedcheck::candidates::KubeAdapterVersions;
+  std::vector<ChildScheduler> children;
+  if (!f.no_serve) {
+    const std::string schedcheck = schedcheck::bench::FindSchedcheck();
+    children.push_back({.label = "ref via serve",
+                        .command = schedcheck.empty() ? "" : schedcheck::candidates::ShellQuote(schedcheck) + " serve",
+                        .note = schedcheck.empty() ? "schedcheck not found (bazel build //harness/cli:schedcheck)" : "",
+                        .upstream = false});
+  }
+  std::vector<std::string> versions;
+  if (f.kube.empty()) {
+    versions = KubeAdapterVersions();
+  } else {
+    std::stringstream list(f.kube);
+    for (std::string v; std::getline(list, v, ',');) {
+      if (v.empty()) continue;
+      if (std::find(KubeAdapterVersions().begin(), KubeAdapterVersions().end(), v) == KubeAdapterVersions().end()) {
+        return schedcheck::Error{"--kube: unknown version \"" + v + "\" (known: 1.27, 1.37)"};
+      }
+      versions.push_back(v);
+    }
+  }
+  const auto search = schedcheck::candidates::AdapterSearch::FromEnvironment();
+  for (const std::string& v : versions) {
+    ChildScheduler c{.label = "kube " + v, .command = "", .note = "", .upstream = true};
+    auto path = schedcheck::candidates::FindKubeAdapter(v, search);
+    if (path.ok()) {
+      // klog writes slow-cycle traces to stderr: kept in a file, not on the terminal.
+      const std::string log = "/tmp/schedcheck-bench-" + std::to_string(getpid()) + "-kube-" + v + ".log";
+      c.command = schedcheck::candidates::ShellQuote(*path) + " 2>>" + schedcheck::candidates::ShellQuote(log);
+      std::cerr << "bench: kube " << v << ": " << *path << " (its stderr: " << log << ")" << std::endl;
+    } else {
+      c.note = "no adapter built (bazel build //harness/kube:kube-adapter-" + v +
+               ", or add it to BENCH_KUBE_VERSIONS in harness/bench/BUILD.bazel)";
+      std::cerr << "bench: " << path.message() << std::endl;
+    }
+    children.push_back(std::move(c));
+  }
+  return children;
+}
 
 // The Alibaba workloads, when the shared data is present (else a note on stderr, not an error).
 int RunAlibaba(const std::vector<std::string>& names, uint64_t seed, std::vector<schedcheck::bench::AlibabaResult>* out) {
@@ -77,9 +142,37 @@ int Run(const Flags& f) {
     std::cerr << "bench: --scale must be positive\n";
     return 2;
   }
+  if (!(f.kube_scale > 0)) {
+    std::cerr << "bench: --kube-scale must be positive\n";
+    return 2;
+  }
+  std::vector<Sampling> samplings;
+  if (f.sampling == "both" || f.sampling == "adaptive") samplings.push_back(Sampling::kAdaptive);
+  if (f.sampling == "both" || f.sampling == "100") samplings.push_back(Sampling::kAll);
+  if (samplings.empty()) {
+    std::cerr << "bench: --sampling: want both, adaptive or 100, not \"" << f.sampling << "\"\n";
+    return 2;
+  }
+  const bool side_by_side = !f.no_kube && !f.no_replay;
+  std::vector<ChildScheduler> children;
+  if (side_by_side) {
+    auto c = Children(f);
+    if (!c.ok()) {
+      std::cerr << "bench: " << c.message() << "\n";
+      return 2;
+    }
+    children = std::move(*c);
+  }
   auto scaled = [&](int64_t v) { return static_cast<int64_t>(std::llround(v * f.scale)); };
   std::vector<schedcheck::bench::WorkloadResult> results;
   std::vector<schedcheck::bench::TraceIoResult> io;
+  struct Point {
+    const ShapeInfo* shape;
+    schedcheck::workloads::WorkloadParams params;
+    Sampling sampling;
+    std::optional<schedcheck::bench::WorkloadResult> full;
+  };
+  std::vector<Point> points;
   for (const ShapeInfo* shape : shapes) {
     std::vector<int64_t> sweep = f.nodes;
     if (sweep.empty()) sweep.push_back(std::max<int64_t>(1, scaled(shape->defaults.nodes)));
@@ -88,15 +181,21 @@ int Run(const Flags& f) {
                                               f.measured.value_or(scaled(shape->defaults.measured_pods)), f.seed};
       std::cerr << shape->name << ": " << p.nodes << " nodes, " << p.initial_pods << " initial, " << p.measured_pods
                 << " measured pods, seed " << p.seed << std::endl;
-      if (!f.no_replay) {
-        auto r = schedcheck::bench::RunWorkload(*shape, p, &std::cerr);
-        if (!r.ok()) {
-          std::cerr << "bench: " << r.message() << "\n";
-          return 1;
+      for (Sampling sampling : samplings) {
+        Point point{shape, p, sampling, std::nullopt};
+        if (!f.no_replay) {
+          auto r = schedcheck::bench::RunWorkload(*shape, p, &std::cerr, sampling);
+          if (!r.ok()) {
+            std::cerr << "bench: " << r.message() << "\n";
+            return 1;
+          }
+          results.push_back(*r);
+          point.full = *r;
+          std::cerr << "  percentageOfNodesToScore " << schedcheck::bench::SamplingName(sampling) << ": "
+                    << r->pods_per_second << " pods/s over " << r->measured_bound << " measured pods, "
+                    << r->total_seconds << " s in all" << std::endl;
         }
-        results.push_back(*r);
-        std::cerr << "  " << r->pods_per_second << " pods/s over " << r->measured_bound << " measured pods, "
-                  << r->total_seconds << " s in all" << std::endl;
+        points.push_back(std::move(point));
       }
       if (!f.no_trace_io) {
         auto t = schedcheck::bench::RunTraceIo(*shape, p, "/tmp");
@@ -108,12 +207,60 @@ int Run(const Flags& f) {
       }
     }
   }
+  // Side by side, at --kube-scale of the sizes above (the reference again at that size).
+  std::vector<schedcheck::bench::SideBySideRow> rows;
+  std::string load_before;
+  if (side_by_side && !children.empty()) {
+    load_before = schedcheck::bench::LoadAverage();
+    for (const Point& point : points) {
+      schedcheck::workloads::WorkloadParams p = point.params;
+      p.nodes = std::max<int64_t>(1, std::llround(p.nodes * f.kube_scale));
+      p.initial_pods = std::llround(p.initial_pods * f.kube_scale);
+      p.measured_pods = std::max<int64_t>(1, std::llround(p.measured_pods * f.kube_scale));
+      std::cerr << "side by side: " << point.shape->name << ", percentageOfNodesToScore "
+                << schedcheck::bench::SamplingName(point.sampling) << ": " << p.nodes << " nodes, " << p.initial_pods
+                << " initial, " << p.measured_pods << " measured pods" << std::endl;
+      auto row = schedcheck::bench::RunSideBySide(*point.shape, p, point.sampling, children,
+                                                  std::llround(f.child_timeout * 1000), &std::cerr);
+      if (!row.ok()) {
+        std::cerr << "bench: " << row.message() << "\n";
+        return 1;
+      }
+      if (f.kube_scale != 1) row->reference_full = point.full;
+      rows.push_back(std::move(*row));
+    }
+  }
+  std::vector<schedcheck::bench::CampaignResult> campaign;
+  if (side_by_side && f.campaign > 0) {
+    auto traces = schedcheck::bench::CampaignTraces(f.campaign, f.seed);
+    if (!traces.ok()) {
+      std::cerr << "bench: campaign: " << traces.message() << "\n";
+      return 1;
+    }
+    std::cerr << "campaign: " << traces->size() << " traces" << std::endl;
+    auto ref = schedcheck::bench::RunCampaignReference(*traces);
+    if (!ref.ok()) {
+      std::cerr << "bench: campaign: " << ref.message() << "\n";
+      return 1;
+    }
+    campaign.push_back(*ref);
+    for (const ChildScheduler& c : children) {
+      if (c.command.empty()) continue;
+      campaign.push_back(schedcheck::bench::RunCampaignExternal(*traces, c.label, c.command,
+                                                                std::llround(f.child_timeout * 1000)));
+      std::cerr << "  " << c.label << ": " << campaign.back().traces_per_second << " traces/s" << std::endl;
+    }
+  }
   std::vector<schedcheck::bench::AlibabaResult> alibaba_results;
   if (int code = RunAlibaba(alibaba, f.seed, &alibaba_results); code != 0) return code;
   std::cout << schedcheck::bench::FormatTable(results, io) << schedcheck::bench::FormatAlibabaTable(alibaba_results);
+  if (!rows.empty()) std::cout << "\n" << schedcheck::bench::FormatSideBySide(rows, f.kube_scale, load_before);
+  if (!campaign.empty()) std::cout << "\n" << schedcheck::bench::FormatCampaign(campaign);
   if (!f.json.empty()) {
     nlohmann::json doc = schedcheck::bench::ToJson(results, io);
     doc["alibaba"] = schedcheck::bench::AlibabaToJson(alibaba_results);
+    if (!rows.empty()) doc["side_by_side"] = schedcheck::bench::SideBySideToJson(rows, f.kube_scale);
+    if (!campaign.empty()) doc["campaign"] = schedcheck::bench::CampaignToJson(campaign);
     std::string text = doc.dump(2) + "\n";
     if (schedcheck::Outcome ok = schedcheck::trace::WriteFileAtomically(f.json, text); !ok) {
       std::cerr << "bench: " << ok.message() << "\n";
@@ -126,7 +273,8 @@ int Run(const Flags& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"schedcheck benchmark: scheduler_perf workloads replayed against the reference"};
+  CLI::App app{"schedcheck benchmark: scheduler_perf workloads replayed against the reference, and side by side "
+               "with the real kube-scheduler (the //harness/kube adapters)"};
   Flags f;
   app.add_option("--workload", f.workloads, "workload shape or AlibabaPaper130 / AlibabaTimed, repeatable (default: every scheduler_perf shape, then the Alibaba ones when the shared data is present)");
   app.add_option("--nodes", f.nodes, "node count, repeatable for a sweep (default: the shape's)");
@@ -137,6 +285,13 @@ int main(int argc, char** argv) {
   app.add_option("--json", f.json, "also write the results as JSON to this file");
   app.add_flag("--no-trace-io", f.no_trace_io, "skip the trace encode/decode measurement");
   app.add_flag("--no-replay", f.no_replay, "measure trace encode/decode only");
+  app.add_option("--sampling", f.sampling, "percentageOfNodesToScore: both (default), adaptive (unset: upstream's default) or 100");
+  app.add_option("--kube", f.kube, "kube-scheduler adapter versions to run side by side, comma-separated, e.g. 1.27,1.37 (default: every one; one not built gets a note)");
+  app.add_flag("--no-kube", f.no_kube, "no side by side and no campaign: the reference only");
+  app.add_option("--kube-scale", f.kube_scale, "size of the side-by-side runs as a fraction of the sizes above (default 0.2: kube-scheduler takes minutes per shape at full size on 2 cores)");
+  app.add_flag("--no-serve", f.no_serve, "leave out the reference behind the protocol (schedcheck serve) in the side by side and the campaign");
+  app.add_option("--campaign", f.campaign, "traces in the random-trace campaign (default 50; 0: none)");
+  app.add_option("--child-timeout", f.child_timeout, "real seconds to wait for each answer of a child (default 300)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

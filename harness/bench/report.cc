@@ -24,12 +24,12 @@ std::string Cell(const std::string& text, int width) {
 std::string FormatTable(const std::vector<WorkloadResult>& workloads, const std::vector<TraceIoResult>& io) {
   std::string out;
   if (!workloads.empty()) {
-    out += "workload                       nodes  initial measured    bound     pods/s  measured_s   total_s  "
+    out += "workload                     score%    nodes  initial measured    bound     pods/s  measured_s   total_s  "
            "ns/pod/node  peak_rss_MiB\n";
     for (const WorkloadResult& w : workloads) {
       std::string name = w.workload;
       name.resize(28, ' ');
-      out += name + " " + Cell(std::to_string(w.params.nodes), 7) + Cell(std::to_string(w.params.initial_pods), 7) +
+      out += name + " " + Cell(SamplingName(w.sampling), 8) + Cell(std::to_string(w.params.nodes), 7) + Cell(std::to_string(w.params.initial_pods), 7) +
              Cell(std::to_string(w.params.measured_pods), 7) + Cell(std::to_string(w.measured_bound), 7) +
              Cell(Format("%.1f", w.pods_per_second), 9) + Cell(Format("%.3f", w.measured_seconds), 10) +
              Cell(Format("%.3f", w.total_seconds), 8) + Cell(Format("%.1f", w.ns_per_pod_per_node), 11) +
@@ -49,11 +49,18 @@ std::string FormatTable(const std::vector<WorkloadResult>& workloads, const std:
   return out;
 }
 
+// percentageOfNodesToScore as configured: 100, or 0 for unset (upstream's adaptive default).
+static int Percentage(Sampling s) { return s == Sampling::kAll ? 100 : 0; }
+
 nlohmann::json ToJson(const std::vector<WorkloadResult>& workloads, const std::vector<TraceIoResult>& io) {
-  nlohmann::json doc = {{"percentage_of_nodes_to_score", 100}, {"workloads", nlohmann::json::array()},
-                        {"trace_io", nlohmann::json::array()}};
+  nlohmann::json doc = {{"workloads", nlohmann::json::array()}, {"trace_io", nlohmann::json::array()}};
+  // The document-wide value when every workload ran with the same one (each also has its own).
+  bool same = true;
+  for (const WorkloadResult& w : workloads) same = same && w.sampling == workloads.front().sampling;
+  if (same) doc["percentage_of_nodes_to_score"] = workloads.empty() ? 100 : Percentage(workloads.front().sampling);
   for (const WorkloadResult& w : workloads) {
     doc["workloads"].push_back({{"workload", w.workload},
+                                {"percentage_of_nodes_to_score", Percentage(w.sampling)},
                                 {"nodes", w.params.nodes},
                                 {"initial_pods", w.params.initial_pods},
                                 {"measured_pods", w.params.measured_pods},

@@ -1,0 +1,157 @@
+// The bench's side-by-side and campaign paths on tiny workloads, with `schedcheck serve` (the
+// reference behind the protocol) standing in for a kube-scheduler adapter: the child must bind
+// exactly what the in-process reference binds. Measures nothing.
+#include "harness/bench/external.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "harness/candidates/kube_adapter.h"
+
+namespace schedcheck::bench {
+namespace {
+
+std::string Serve() {
+  const char* dir = std::getenv("TEST_SRCDIR");
+  return candidates::ShellQuote(std::string(dir ? dir : ".") + "/schedcheck/harness/cli/schedcheck") + " serve";
+}
+
+constexpr int64_t kTimeoutMs = 60'000;
+
+const workloads::ShapeInfo& Shape(const char* name) {
+  const workloads::ShapeInfo* shape = workloads::FindShape(name);
+  EXPECT_NE(shape, nullptr) << name;
+  return *shape;
+}
+
+TEST(ExternalBenchTest, ConfigurationsAreTheSameTextForBothSides) {
+  auto all = ConfigFor(Shape("SchedulingBasic"), Sampling::kAll);
+  ASSERT_TRUE(all.ok()) << all.message();
+  EXPECT_NE(all->text.find("\"percentageOfNodesToScore\": 100"), std::string::npos) << all->text;
+  EXPECT_EQ(all->config.percentage_of_nodes_to_score, 100);
+  auto adaptive = ConfigFor(Shape("SchedulingBasic"), Sampling::kAdaptive);
+  ASSERT_TRUE(adaptive.ok()) << adaptive.message();
+  EXPECT_EQ(adaptive->text, "");  // kube-scheduler's default profile: the child gets no text
+  EXPECT_EQ(adaptive->config.percentage_of_nodes_to_score, 0);
+}
+
+TEST(ExternalBenchTest, ChildBindsTheMeasuredPodsTheReferenceBinds) {
+  const workloads::WorkloadParams p{.nodes = 10, .initial_pods = 5, .measured_pods = 20, .seed = 3};
+  for (Sampling sampling : {Sampling::kAdaptive, Sampling::kAll}) {
+    SCOPED_TRACE(SamplingName(sampling));
+    auto ref = RunWorkload(Shape("SchedulingBasic"), p, nullptr, sampling);
+    ASSERT_TRUE(ref.ok()) << ref.message();
+    auto child = RunWorkloadExternal(Shape("SchedulingBasic"), p, sampling, "stand-in", Serve(), kTimeoutMs, nullptr);
+    ASSERT_TRUE(child.ok()) << child.message();
+    EXPECT_EQ(child->events, ref->events);
+    EXPECT_EQ(ref->measured_bound, 20);
+    EXPECT_EQ(child->measured_bound, ref->measured_bound);
+    EXPECT_EQ(child->sampling, sampling);
+    EXPECT_GT(child->pods_per_second, 0);
+    EXPECT_GT(child->measured_seconds, 0);
+    EXPECT_GE(child->total_seconds, child->measured_seconds);
+    EXPECT_NEAR(child->pods_per_second, 20 / child->measured_seconds, 1e-6);
+  }
+}
+
+// Preemptors bind after the last trace event, which a child gets as one Finish request.
+TEST(ExternalBenchTest, ChildBindsThePreemptorsAfterTheLastEvent) {
+  const workloads::WorkloadParams p{.nodes = 10, .initial_pods = 40, .measured_pods = 10, .seed = 1};
+  auto ref = RunWorkload(Shape("PreemptionBasic"), p, nullptr, Sampling::kAll);
+  ASSERT_TRUE(ref.ok()) << ref.message();
+  auto child = RunWorkloadExternal(Shape("PreemptionBasic"), p, Sampling::kAll, "stand-in", Serve(), kTimeoutMs, nullptr);
+  ASSERT_TRUE(child.ok()) << child.message();
+  EXPECT_EQ(ref->measured_bound, 10);
+  EXPECT_EQ(child->measured_bound, 10);
+}
+
+TEST(ExternalBenchTest, FailingChildIsAnErrorNamingIt) {
+  const workloads::WorkloadParams p{.nodes = 3, .initial_pods = 1, .measured_pods = 2, .seed = 1};
+  auto child = RunWorkloadExternal(Shape("SchedulingBasic"), p, Sampling::kAll, "kube broken", "exit 3", kTimeoutMs,
+                                   nullptr);
+  ASSERT_FALSE(child.ok());
+  EXPECT_NE(child.message().find("kube broken: Hello"), std::string::npos) << child.message();
+}
+
+TEST(ExternalBenchTest, SideBySideRowHasEverySideAndTheRatios) {
+  const workloads::WorkloadParams p{.nodes = 10, .initial_pods = 5, .measured_pods = 20, .seed = 1};
+  const std::vector<ChildScheduler> children = {
+      {.label = "ref via serve", .command = Serve(), .note = "", .upstream = false},
+      {.label = "kube stand-in", .command = Serve(), .note = "", .upstream = true},
+      {.label = "kube missing", .command = "", .note = "no adapter built", .upstream = true},
+      {.label = "kube broken", .command = "exit 3", .note = "", .upstream = true},
+  };
+  auto row = RunSideBySide(Shape("SchedulingBasic"), p, Sampling::kAll, children, kTimeoutMs, nullptr);
+  ASSERT_TRUE(row.ok()) << row.message();
+  ASSERT_EQ(row->children.size(), 4u);
+  EXPECT_EQ(row->reference.measured_bound, 20);
+  ASSERT_TRUE(row->children[0].result.has_value()) << row->children[0].note;
+  ASSERT_TRUE(row->children[1].result.has_value()) << row->children[1].note;
+  EXPECT_EQ(row->children[0].result->measured_bound, 20);
+  EXPECT_EQ(row->children[1].result->measured_bound, 20);
+  EXPECT_FALSE(row->children[2].result.has_value());
+  EXPECT_EQ(row->children[2].note, "no adapter built");
+  EXPECT_FALSE(row->children[3].result.has_value());
+  EXPECT_EQ(row->children[3].note.rfind("failed: kube broken: ", 0), 0u) << row->children[3].note;
+
+  row->reference_full = row->reference;
+  row->reference_full->params.nodes = 50;
+  const std::string table = FormatSideBySide({*row}, 0.2);
+  // Every child has a pods/s column; ratios only for the upstream ones that ran.
+  EXPECT_NE(table.find("| ref | ref via serve | kube stand-in | kube missing | kube broken | ref / kube stand-in | "
+                       "ref via serve / kube stand-in |"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("| 100 | SchedulingBasic | "), std::string::npos) << table;
+  EXPECT_NE(table.find("(50 / 5 / 20) | 10 / 5 / 20 |"), std::string::npos) << table;
+  EXPECT_NE(table.find("note: kube missing: no adapter built"), std::string::npos) << table;
+  EXPECT_NE(table.find("note: kube broken: failed: "), std::string::npos) << table;
+  EXPECT_NE(table.find("--kube-scale 0.2"), std::string::npos) << table;
+  EXPECT_EQ(table.find("(bound "), std::string::npos) << table;  // every side bound the same pods
+
+  nlohmann::json doc = SideBySideToJson({*row}, 0.2);
+  EXPECT_EQ(doc["rows"][0]["percentage_of_nodes_to_score"], 100);
+  EXPECT_EQ(doc["rows"][0]["children"][1]["result"]["measured_bound"], 20);
+  EXPECT_GT(doc["rows"][0]["children"][1]["reference_ratio"].get<double>(), 0);
+  EXPECT_EQ(doc["rows"][0]["children"][2]["note"], "no adapter built");
+}
+
+TEST(ExternalBenchTest, CampaignChildMakesTheReferenceDecisionsOneProcessPerTrace) {
+  auto traces = CampaignTraces(12, 1);
+  ASSERT_TRUE(traces.ok()) << traces.message();
+  ASSERT_EQ(traces->size(), 12u);
+  auto ref = RunCampaignReference(*traces);
+  ASSERT_TRUE(ref.ok()) << ref.message();
+  EXPECT_EQ(ref->traces, 12);
+  EXPECT_EQ(ref->processes_started, 0);
+  EXPECT_GT(ref->bindings, 0);
+  EXPECT_GE(ref->attempts, ref->bindings);
+  CampaignResult child = RunCampaignExternal(*traces, "stand-in", Serve(), kTimeoutMs);
+  EXPECT_EQ(child.note, "");
+  EXPECT_EQ(child.traces, 12);
+  EXPECT_EQ(child.processes_started, 12);
+  EXPECT_EQ(child.events, ref->events);
+  EXPECT_EQ(child.attempts, ref->attempts);
+  EXPECT_EQ(child.bindings, ref->bindings);
+  EXPECT_GT(child.traces_per_second, 0);
+
+  CampaignResult broken = RunCampaignExternal(*traces, "broken", "exit 3", kTimeoutMs);
+  EXPECT_EQ(broken.traces, 0);
+  EXPECT_EQ(broken.processes_started, 1);
+  EXPECT_NE(broken.note.find("failed on "), std::string::npos) << broken.note;
+
+  const std::string table = FormatCampaign({*ref, child, broken});
+  EXPECT_NE(table.find("| reference (in process) | 12 | "), std::string::npos) << table;
+  EXPECT_NE(table.find("| stand-in | 12 | "), std::string::npos) << table;
+  EXPECT_NE(table.find("note: broken: failed on "), std::string::npos) << table;
+  EXPECT_EQ(CampaignToJson({*ref, child})[1]["processes_started"], 12);
+}
+
+TEST(ExternalBenchTest, FindsSchedcheckInTheRunfiles) {
+  EXPECT_NE(FindSchedcheck(), "");
+}
+
+}  // namespace
+}  // namespace schedcheck::bench
