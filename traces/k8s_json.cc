@@ -1,9 +1,13 @@
 #include "traces/k8s_json.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <vector>
 #include <regex>
 #include <sstream>
 
@@ -27,7 +31,9 @@ bool IsYamlBool(const std::string& s, bool* value) {
 // YAML 1.2 core schema integers and floats (decimal only, plus 0x / 0o for completeness).
 bool IsYamlInt(const std::string& s, int64_t* value) {
   static const std::regex kInt("[-+]?[0-9]+");
-  if (!std::regex_match(s, kInt)) return false;
+  // No int64 has more digits; and std::regex recurses per character (a long scalar would
+  // exhaust the stack).
+  if (s.size() > 64 || !std::regex_match(s, kInt)) return false;
   try {
     *value = std::stoll(s);
   } catch (...) {
@@ -38,8 +44,12 @@ bool IsYamlInt(const std::string& s, int64_t* value) {
 
 bool IsYamlFloat(const std::string& s, double* value) {
   static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
-  if (!std::regex_match(s, kFloat)) return false;
-  *value = std::stod(s);
+  if (s.size() > 64 || !std::regex_match(s, kFloat)) return false;
+  try {
+    *value = std::stod(s);  // out_of_range for 1e999 or 1e-999: not a number then
+  } catch (const std::exception&) {
+    return false;
+  }
   return std::isfinite(*value);
 }
 
@@ -140,16 +150,120 @@ Result<Message> Decode(nlohmann::json json, const std::string& where, void (*nor
   Message out;
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = true;
-  auto status = google::protobuf::util::JsonStringToMessage(json.dump(), &out, options);
+  std::string text;
+  try {
+    text = json.dump();
+  } catch (const nlohmann::json::exception& e) {  // a YAML string that is not UTF-8
+    return Error{where + ": not valid UTF-8 text: " + e.what()};
+  }
+  auto status = google::protobuf::util::JsonStringToMessage(text, &out, options);
   if (!status.ok()) return Error{where + ": " + std::string(status.message())};
   return out;
 }
 
 }  // namespace
 
+namespace {
+
+// A first pass over the YAML events that enforces the limits of k8s_json.h before yaml-cpp builds
+// any node: documents (yaml-cpp 0.7's LoadAll never ends on some inputs, e.g. a lone ","; every
+// real document consumes at least one byte), nesting depth, and the nodes aliases stand for (a
+// "billion laughs" file is a few hundred bytes).
+class YamlLimits : public YAML::EventHandler {
+ public:
+  explicit YamlLimits(size_t max_documents) : max_documents_(max_documents) {}
+
+  // Parses the whole stream; "" or what was exceeded.
+  std::string Check(std::istream& in) {
+    YAML::Parser parser(in);
+    while (error_.empty() && parser.HandleNextDocument(*this)) {
+      if (++documents_ > max_documents_) {
+        return "the YAML parser made no progress after " + std::to_string(max_documents_) +
+               " documents (a stray flow indicator such as ',' at the top level?)";
+      }
+    }
+    return error_;
+  }
+
+  void OnDocumentStart(const YAML::Mark&) override { stack_.assign(1, Frame{}); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { Leaf(mark, anchor, 1); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    auto it = sizes_.find(anchor);
+    uint64_t nodes = it == sizes_.end() ? 1 : it->second;
+    alias_nodes_ += nodes;
+    if (alias_nodes_ > kMaxYamlAliasNodes && error_.empty()) {
+      error_ = At(mark) + "aliases expand to more than " + std::to_string(kMaxYamlAliasNodes) +
+               " YAML nodes (limit kMaxYamlAliasNodes)";
+    }
+    Leaf(mark, 0, nodes);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string&) override {
+    Leaf(mark, anchor, 1);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    Open(mark, anchor);
+  }
+  void OnSequenceEnd() override { Close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    Open(mark, anchor);
+  }
+  void OnMapEnd() override { Close(); }
+
+ private:
+  struct Frame {
+    YAML::anchor_t anchor = 0;
+    uint64_t nodes = 0;
+  };
+  static std::string At(const YAML::Mark& mark) {
+    return "line " + std::to_string(mark.line + 1) + ", column " + std::to_string(mark.column + 1) + ": ";
+  }
+  void Add(const YAML::Mark& mark, uint64_t nodes) {
+    if (stack_.empty()) stack_.assign(1, Frame{});
+    (void)mark;
+    // Saturating: sizes only matter up to the limit.
+    stack_.back().nodes = std::min<uint64_t>(stack_.back().nodes + nodes, uint64_t{1} << 62);
+  }
+  void Leaf(const YAML::Mark& mark, YAML::anchor_t anchor, uint64_t nodes) {
+    if (anchor) sizes_[anchor] = nodes;
+    Add(mark, nodes);
+  }
+  void Open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (stack_.size() > kMaxYamlDepth && error_.empty()) {
+      error_ = At(mark) + "YAML nesting deeper than " + std::to_string(kMaxYamlDepth) + " levels (limit kMaxYamlDepth)";
+    }
+    marks_.push_back(mark);
+    stack_.push_back(Frame{anchor, 1});
+  }
+  void Close() {
+    if (stack_.size() < 2) return;
+    Frame f = stack_.back();
+    stack_.pop_back();
+    YAML::Mark mark = marks_.back();
+    marks_.pop_back();
+    if (f.anchor) sizes_[f.anchor] = f.nodes;
+    Add(mark, f.nodes);
+  }
+
+  size_t max_documents_;
+  size_t documents_ = 0;
+  uint64_t alias_nodes_ = 0;
+  std::vector<Frame> stack_;
+  std::vector<YAML::Mark> marks_;
+  std::map<YAML::anchor_t, uint64_t> sizes_;
+  std::string error_;
+};
+
+}  // namespace
+
 Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const std::string& source) {
   std::vector<Document> docs;
   try {
+    std::istringstream in{std::string(text)};
+    if (std::string why = YamlLimits(text.size() + 1).Check(in); !why.empty()) {
+      return Error{source + ": " + why};
+    }
     std::vector<YAML::Node> nodes = YAML::LoadAll(std::string(text));
     for (const YAML::Node& node : nodes) {
       if (node.IsNull()) continue;  // empty document between separators

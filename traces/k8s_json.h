@@ -5,6 +5,8 @@
 #ifndef SCHEDCHECK_TRACES_K8S_JSON_H_
 #define SCHEDCHECK_TRACES_K8S_JSON_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +23,12 @@ struct Document {
   nlohmann::json json;
   int line = 1;
 };
+
+// Limits on YAML input (README.md, "Untrusted input"): nesting depth, and the nodes that aliases
+// expand to in one file (a "billion laughs" file is a few hundred bytes). Real manifests, case
+// files and configurations stay far below both.
+inline constexpr size_t kMaxYamlDepth = 100;
+inline constexpr uint64_t kMaxYamlAliasNodes = 1'000'000;
 
 // Parses every document of a YAML stream ("---" separated). Plain scalars become JSON numbers,
 // booleans and null by the YAML 1.2 core schema; quoted scalars stay strings. Errors carry

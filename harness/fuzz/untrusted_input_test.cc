@@ -5,9 +5,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -70,6 +72,87 @@ TEST(UntrustedInputTest, EmptyTraceIsAnErrorForEveryCommand) {
   }
   CommandRun run = Schedcheck("replay " + Tmp("empty.trace"));
   EXPECT_CONTAINS(run.err, "empty");
+}
+
+// The fuzz targets' regression inputs (harness/fuzz/regressions/<target>/) through the commands
+// that read them: each exits 2 naming the file, leaves no output file, and never crashes or hangs.
+// `strip_selector`: the target's first byte chooses the file type (ext[byte % ext.size()]).
+struct Through {
+  const char* target;
+  std::vector<std::string> ext;
+  bool strip_selector;
+  std::string command;  // INPUT and OUT are replaced
+};
+
+TEST(UntrustedInputTest, EveryRegressionInputIsABadInputError) {
+  const std::vector<Through> commands = {
+      {"scheduler_config_fuzzer", {".yaml"}, false, "replay " + Runfile("traces/corpus/unblock.jsonl") + " --config INPUT -o OUT"},
+      {"case_file_fuzzer", {".json", ".jsonl", ".yaml"}, true, "check INPUT"},
+      {"manifests_fuzzer", {".yaml", ".json"}, true, "import --from manifests INPUT -o OUT"},
+      {"watch_fuzzer", {".json"}, false, "import --from watch INPUT -o OUT"},
+      {"kss_fuzzer", {".jsonl"}, false, "import --from kss INPUT -o OUT"},
+      {"trace_jsonl_fuzzer", {".jsonl"}, false, "replay INPUT -o OUT"},
+      {"replay_fuzzer", {".jsonl"}, false, "replay INPUT -o OUT"},
+  };
+  int ran = 0;
+  for (const Through& t : commands) {
+    std::string dir = Runfile("harness/fuzz/regressions/") + t.target;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      std::string bytes = ReadFile(entry.path().string());
+      if (bytes.empty() && t.strip_selector) continue;
+      std::string ext = t.ext[t.strip_selector ? static_cast<unsigned char>(bytes[0]) % t.ext.size() : 0];
+      std::string input = Tmp(entry.path().filename().string() + ext);
+      WriteFile(input, t.strip_selector ? bytes.substr(1) : bytes);
+      std::string out = Tmp("out.trace");
+      std::remove(out.c_str());
+      std::string command = t.command;
+      command.replace(command.find("INPUT"), 5, input);
+      if (size_t at = command.find("OUT"); at != std::string::npos) command.replace(at, 3, out);
+      SCOPED_TRACE(std::string(t.target) + "/" + entry.path().filename().string() + ": schedcheck " + command);
+      CommandRun run = Schedcheck(command);
+      EXPECT_EQ(run.code, 2) << run.err;
+      EXPECT_CONTAINS(run.err, entry.path().filename().string());
+      EXPECT_FALSE(Exists(out));
+      ++ran;
+    }
+  }
+  EXPECT_GT(ran, 0);
+}
+
+TEST(UntrustedInputTest, YamlLimitsNameTheLimit) {
+  const std::string trace = Runfile("traces/corpus/unblock.jsonl");
+  struct Case {
+    const char* file;
+    const char* message;
+  };
+  for (const Case& c : {Case{"lone-comma", "made no progress"}, Case{"billion-laughs", "kMaxYamlAliasNodes"},
+                        Case{"deep-nesting", "kMaxYamlDepth"}}) {
+    std::string input = Tmp(std::string(c.file) + ".yaml");
+    WriteFile(input, ReadFile(Runfile("harness/fuzz/regressions/scheduler_config_fuzzer/") + c.file));
+    CommandRun run = Schedcheck("replay " + trace + " --config " + input);
+    EXPECT_EQ(run.code, 2) << run.err;
+    EXPECT_CONTAINS(run.err, c.message);
+  }
+}
+
+TEST(UntrustedInputTest, TimesOutsideInt64NanosecondsAreErrors) {
+  const std::string input = Tmp("far.json");
+  WriteFile(input,
+            "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\","
+            "\"creationTimestamp\":\"1000-01-01T00:00:00Z\"}}}\n");
+  CommandRun run = Schedcheck("import --from watch " + input + " -o " + Tmp("far.trace"));
+  EXPECT_EQ(run.code, 2) << run.err;
+  EXPECT_CONTAINS(run.err, "outside the years 1678-2261");
+
+  const std::string trace = Tmp("span.jsonl");
+  WriteFile(trace,
+            "{\"timeNs\":\"-9223372036854775807\",\"api\":{\"type\":\"ADDED\",\"node\":{\"metadata\":{\"name\":\"a\"}}}}\n"
+            "{\"timeNs\":\"9223372036854775807\",\"api\":{\"type\":\"ADDED\",\"node\":{\"metadata\":{\"name\":\"b\"}}}}\n");
+  run = Schedcheck("replay " + trace);
+  EXPECT_EQ(run.code, 2) << run.err;
+  EXPECT_CONTAINS(run.err, "100 years");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "reference/api/rfc3339.h"
 
+#include <cstdint>
+
 #include <cstdio>
 
 namespace schedcheck::reference {
@@ -68,6 +70,8 @@ Result<int64_t> ParseRfc3339(std::string_view s) {
   if (pos != s.size()) return bad("trailing characters");
   int64_t secs = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * 86400 +
                  hour * 3600 + minute * 60 + second - offset_s;
+  // int64 nanoseconds since 1970 cover the years 1678 to 2261 only.
+  if (secs <= INT64_MIN / 1000000000 || secs >= INT64_MAX / 1000000000) return bad("outside the years 1678-2261");
   return secs * 1000000000 + nanos;
 }
 
