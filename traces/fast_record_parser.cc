@@ -219,7 +219,15 @@ bool RecordParser::ParseWithoutFallback(const char* data, size_t size, Record* r
 }
 
 bool RecordParser::Parse(const char* data, size_t size, Record* record) {
+  // A record protobuf parsed may hold unknown fields in sub-messages, which the hand-written path
+  // would keep when it reuses them: start the next record into it from a cleared message.
+  if (fell_back_into_ == record) {
+    record->Clear();
+    fell_back_into_ = nullptr;
+  }
   if (ParseWithoutFallback(data, size, record)) return true;
+  fell_back_into_ = record;
+  spares_ = std::make_unique<wire::SpareMembers>();  // parts kept from it may hold unknown fields too
   return size <= INT_MAX && record->ParseFromArray(data, static_cast<int>(size));
 }
 

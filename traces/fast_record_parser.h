@@ -46,6 +46,7 @@ class RecordParser {
 
  private:
   std::unique_ptr<wire::SpareMembers> spares_;
+  const Record* fell_back_into_ = nullptr;  // the Record protobuf's parser filled last, if any
 };
 
 }  // namespace schedcheck::trace
