@@ -33,6 +33,16 @@ Result<int32_t> ReadInt32(const nlohmann::json& v, const std::string& field) {
 
 }  // namespace
 
+bool PodTerminatingByPreemption(const Pod& pod) {
+  if (!pod.terminating()) return false;
+  // PodDisruptionConditions is on in v1.27 (beta): only a pod the scheduler itself is preempting
+  // counts, as its first DisruptionTarget condition tells.
+  for (const k8s::PodCondition& c : pod.obj.status().conditions()) {
+    if (c.type() == "DisruptionTarget") return c.status() == "True" && c.reason() == "PreemptionByScheduler";
+  }
+  return false;
+}
+
 Result<DefaultPreemptionArgs> ParseDefaultPreemptionArgs(const PluginArgs& args) {
   DefaultPreemptionArgs out;
   if (!args.is_null()) {
@@ -98,7 +108,7 @@ std::pair<bool, std::string> DefaultPreemption::PodEligibleToPreemptOthers(const
     // Victims of an earlier preemption still terminating there: wait for them.
     if (const NodeInfo* node = handle_.snapshot ? handle_.snapshot->Get(nominated) : nullptr) {
       for (const PodInfoPtr& p : node->pods()) {
-        if (p->pod->terminating() && p->pod->priority < pod.priority) {
+        if (p->pod->priority < pod.priority && PodTerminatingByPreemption(*p->pod)) {
           return {false, std::string(kTerminatingOnNominated)};
         }
       }

@@ -47,6 +47,12 @@ struct NodeVictims {
   int num_pdb_violations = 0;
 };
 
+// podTerminatingByPreemption with PodDisruptionConditions on (v1.27's default): the pod is
+// terminating (deletionTimestamp) and its first DisruptionTarget condition is True with reason
+// PreemptionByScheduler, i.e. the scheduler is preempting it. A pod deleted for any other reason
+// (a rollout, a drain, a Job's finalizer) does not hold back a nominated preemptor.
+bool PodTerminatingByPreemption(const Pod& pod);
+
 class DefaultPreemption final : public PostFilterPlugin {
  public:
   static constexpr std::string_view kName = "DefaultPreemption";
