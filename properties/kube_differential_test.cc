@@ -51,9 +51,26 @@ std::vector<trace::Record> ReplayKube(const std::vector<trace::Record>& records,
   return run.decisions;
 }
 
+// What the reference's log holds, as RapidCheck tags (the distribution is printed after each
+// property): which outcomes the generated traces reach.
+void TagOutcomes(const std::vector<trace::Record>& log) {
+  bool scheduled = false, unschedulable = false, error = false, preempted = false;
+  for (const trace::Record& r : log) {
+    if (!r.has_attempt()) continue;
+    scheduled = scheduled || r.attempt().result() == trace::SCHEDULED;
+    unschedulable = unschedulable || r.attempt().result() == trace::UNSCHEDULABLE;
+    error = error || r.attempt().result() == trace::ERROR;
+    preempted = preempted || !r.attempt().victims().empty();
+  }
+  RC_TAG(scheduled ? "scheduled" : "-", unschedulable ? "unschedulable" : "-", error ? "error" : "-",
+         preempted ? "preemption" : "-");
+}
+
 // Requires the two logs of `records` to be equivalent.
-void RequireEquivalent(const std::vector<trace::Record>& records, uint64_t seed, const std::string& property) {
+void RequireEquivalent(const std::vector<trace::Record>& records, uint64_t seed, const std::string& property,
+                       bool tag = false) {
   const std::vector<trace::Record> reference = ReplayReference(records, seed);
+  if (tag) TagOutcomes(reference);
   const std::vector<trace::Record> kube = ReplayKube(records, seed, property);
   diff::DiffResult result = diff::Diff(reference, kube);
   if (result.divergences.empty()) return;
@@ -90,7 +107,7 @@ RC_GTEST_PROP(KubeDifferential, ClusterCasesAreEquivalent, ()) {
 // the API server would hold (RealizeTrace).
 RC_GTEST_PROP(KubeDifferential, WideScenariosAreEquivalent, ()) {
   const WideScenario s = *WideScenarioGen();
-  RequireEquivalent(RealizeTrace(s.records, 1), 1, "KubeDifferential_Wide");
+  RequireEquivalent(RealizeTrace(s.records, 1), 1, "KubeDifferential_Wide", true);
 }
 
 RC_GTEST_PROP(KubeDifferential, WideScenariosWithOtherSeedsAreEquivalent, ()) {
@@ -103,7 +120,7 @@ RC_GTEST_PROP(KubeDifferential, WideScenariosWithOtherSeedsAreEquivalent, ()) {
 // (some with preemptionPolicy Never).
 RC_GTEST_PROP(KubeDifferential, PreemptionScenariosAreEquivalent, ()) {
   const WideScenario s = *PreemptionScenarioGen();
-  RequireEquivalent(RealizeTrace(s.records, 1), 1, "KubeDifferential_Preemption");
+  RequireEquivalent(RealizeTrace(s.records, 1), 1, "KubeDifferential_Preemption", true);
 }
 
 }  // namespace

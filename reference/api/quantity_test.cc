@@ -41,10 +41,19 @@ TEST(QuantityTest, RejectsMalformedText) {
   }
 }
 
+// docs/DEVIATIONS.md "Quantities beyond int64 in the scheduler's unit": upstream's MilliValue()
+// of cpu "1e16" is 0 and Value() of memory "1e20" is 0 (v0.27.8 int64Amount overflow), of "8Ei"
+// MilliValue() -1000 (inf.Dec wrap); the reference saturates. Values within int64 are exact, as
+// upstream: cpu "9e15" is 9e18 millicores.
 TEST(QuantityTest, SaturatesInsteadOfOverflowing) {
   Result<Quantity> q = Quantity::Parse("100000000000000000000000Ei");
   ASSERT_TRUE(q.ok());
   EXPECT_EQ(q->Value(), INT64_MAX);
+  EXPECT_EQ(*ParseResourceQuantity("cpu", "1e16"), INT64_MAX);
+  EXPECT_EQ(*ParseResourceQuantity("memory", "1e20"), INT64_MAX);
+  EXPECT_EQ(*ParseResourceQuantity("cpu", "8Ei"), INT64_MAX);
+  EXPECT_EQ(*ParseResourceQuantity("cpu", "9e15"), 9000000000000000000);
+  EXPECT_EQ(*ParseResourceQuantity("memory", "8Ei"), INT64_MAX);  // upstream: capped at 2^63-1 too
 }
 
 TEST(QuantityTest, ResourceQuantityUsesMillisForCpuOnly) {
