@@ -13,22 +13,62 @@ bool Terminal(const reference::Pod& pod) {
 
 reference::ClusterEvent Predefined(std::string_view label) { return *reference::PredefinedClusterEvent(label); }
 
+std::string PodKey(const k8s::Pod& pod) {
+  return (pod.metadata().namespace_().empty() ? "default" : pod.metadata().namespace_()) + "/" + pod.metadata().name();
+}
+
+// The global default class Priority admission picks: the lowest value among classes marked
+// globalDefault (several exist only after a race); equal values in name order.
+const k8s::PriorityClass* DefaultPriorityClass(const std::map<std::string, k8s::PriorityClass>& classes) {
+  const k8s::PriorityClass* out = nullptr;
+  for (const auto& [name, pc] : classes) {
+    if (pc.global_default() && (out == nullptr || pc.value() < out->value())) out = &pc;
+  }
+  return out;
+}
+
 }  // namespace
+
+// The Priority admission plugin (plugin/pkg/admission/priority, v1.27), for traces that hold pods
+// as clients wrote them: on create, spec.priority and spec.preemptionPolicy come from the named
+// class, or from the global default class when none is named (else 0 and PreemptLowerPriority);
+// what the pod already carries stays (the API server would refuse a different value). On update
+// the API server keeps what admission set at create, so a write without them keeps the stored
+// pod's (a class deleted or added meanwhile changes nothing). A class that does not exist leaves
+// the pod without a priority (the API server would refuse the pod).
+void Replayer::AdmitPriority(trace::EventType type, k8s::Pod* pod) const {
+  k8s::PodSpec* spec = pod->mutable_spec();
+  if (type == trace::DELETED) return;
+  if (auto it = api_pods_.find(PodKey(*pod)); it != api_pods_.end()) {
+    const k8s::PodSpec& stored = it->second->obj.spec();
+    if (!spec->has_priority() && stored.has_priority()) spec->set_priority(stored.priority());
+    if (!spec->has_preemption_policy() && stored.has_preemption_policy()) {
+      spec->set_preemption_policy(stored.preemption_policy());
+    }
+    return;
+  }
+  const k8s::PriorityClass* pc = nullptr;
+  if (spec->priority_class_name().empty()) {
+    pc = DefaultPriorityClass(objects_.priority_classes);
+  } else if (auto it = objects_.priority_classes.find(spec->priority_class_name()); it != objects_.priority_classes.end()) {
+    pc = &it->second;
+  } else {
+    return;
+  }
+  if (!spec->has_priority()) spec->set_priority(pc != nullptr ? pc->value() : 0);
+  if (!spec->has_preemption_policy()) {
+    // A class's preemptionPolicy defaults to PreemptLowerPriority (scheduling/v1 defaults).
+    spec->set_preemption_policy(pc != nullptr && pc->has_preemption_policy() ? pc->preemption_policy()
+                                                                             : "PreemptLowerPriority");
+  }
+}
 
 Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
   std::string where = "record " + std::to_string(index);
   switch (event.object_case()) {
     case trace::ApiEvent::kPod: {
       k8s::Pod obj = event.pod();
-      // Priority admission: resolve priorityClassName (or the global default class).
-      if (!obj.spec().has_priority()) {
-        for (const auto& [name, pc] : objects_.priority_classes) {
-          bool named = !obj.spec().priority_class_name().empty() && name == obj.spec().priority_class_name();
-          if (named || (obj.spec().priority_class_name().empty() && pc.global_default())) {
-            obj.mutable_spec()->set_priority(pc.value());
-          }
-        }
-      }
+      AdmitPriority(event.type(), &obj);
       auto pod = reference::BuildPod(std::move(obj));
       if (!pod.ok()) return Error{where + ": pod " + event.pod().metadata().name() + ": " + pod.message()};
       return OnPod(event.type(), *pod);

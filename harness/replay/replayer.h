@@ -98,6 +98,7 @@ class Replayer {
 
   // Informer handlers (eventhandlers.go).
   Outcome Deliver(const trace::ApiEvent& event, size_t index);
+  void AdmitPriority(trace::EventType type, k8s::Pod* pod) const;
   Outcome OnPod(trace::EventType type, reference::PodPtr pod);
   Outcome OnNode(trace::EventType type, reference::NodePtr node);
   void AddAssignedPod(const reference::PodPtr& pod);

@@ -1,0 +1,118 @@
+// The replay's Priority admission (Replayer::AdmitPriority): what plugin/pkg/admission/priority
+// (v1.27) writes into pods the trace holds as clients wrote them.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "harness/replay/replayer.h"
+#include "traces/k8s_json.h"
+
+namespace schedcheck::replay {
+namespace {
+
+trace::Record At(int64_t t_s, trace::EventType type) {
+  trace::Record r;
+  r.set_time_ns(t_s * kNanosPerSecond);
+  r.mutable_api()->set_type(type);
+  return r;
+}
+
+trace::Record Pod(int64_t t_s, trace::EventType type, const std::string& json) {
+  trace::Record r = At(t_s, type);
+  auto pod = trace::PodFromJson(nlohmann::json::parse(json), "pod");
+  EXPECT_TRUE(pod.ok()) << pod.message();
+  *r.mutable_api()->mutable_pod() = *pod;
+  return r;
+}
+
+trace::Record Node(const std::string& json) {
+  trace::Record r = At(0, trace::ADDED);
+  auto node = trace::NodeFromJson(nlohmann::json::parse(json), "node");
+  EXPECT_TRUE(node.ok()) << node.message();
+  *r.mutable_api()->mutable_node() = *node;
+  return r;
+}
+
+trace::Record Class(int64_t t_s, trace::EventType type, const std::string& json) {
+  trace::Record r = At(t_s, type);
+  auto pc = trace::PriorityClassFromJson(nlohmann::json::parse(json), "class");
+  EXPECT_TRUE(pc.ok()) << pc.message();
+  *r.mutable_api()->mutable_priority_class() = *pc;
+  return r;
+}
+
+std::vector<trace::Attempt> Attempts(const std::vector<trace::Record>& records, const std::string& pod) {
+  ReplayOptions options;
+  options.config = reference::DefaultConfiguration("1.27");
+  auto replayer = Replayer::Create(options);
+  EXPECT_TRUE(replayer.ok());
+  Outcome ok = (*replayer)->Run(records);
+  EXPECT_TRUE(ok.ok()) << ok.message();
+  std::vector<trace::Attempt> out;
+  for (const trace::Record& r : (*replayer)->log().records()) {
+    if (r.has_attempt() && r.attempt().pod() == pod) out.push_back(r.attempt());
+  }
+  return out;
+}
+
+const char* kNode = R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "1", "memory": "1Gi", "pods": "10"}}})";
+const char* kVictim =
+    R"({"metadata": {"name": "v"}, "spec": {"nodeName": "n1", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "800m"}}}]}})";
+
+// A class's preemptionPolicy reaches the pod with its value: a pod naming a Never class does not
+// preempt although the trace leaves spec.preemptionPolicy out.
+TEST(AdmissionTest, PreemptionPolicyComesFromTheClass) {
+  std::vector<trace::Record> records = {
+      Node(kNode),
+      Class(0, trace::ADDED, R"({"metadata": {"name": "never"}, "value": 1000, "preemptionPolicy": "Never"})"),
+      Pod(0, trace::ADDED, kVictim),
+      Pod(1, trace::ADDED,
+          R"({"metadata": {"name": "p"}, "spec": {"priorityClassName": "never", "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})"),
+  };
+  std::vector<trace::Attempt> attempts = Attempts(records, "default/p");
+  ASSERT_FALSE(attempts.empty());
+  EXPECT_EQ(attempts[0].message(),
+            "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..");
+  EXPECT_TRUE(attempts[0].victims().empty());
+}
+
+// Admission runs on create only: an update that leaves priority out keeps the stored pod's,
+// although its class was deleted meanwhile (and a global default class appeared).
+TEST(AdmissionTest, UpdatesKeepWhatCreateAdmitted) {
+  std::vector<trace::Record> records = {
+      Node(kNode),
+      Class(0, trace::ADDED, R"({"metadata": {"name": "high"}, "value": 1000})"),
+      Pod(0, trace::ADDED, kVictim),
+      Pod(0, trace::ADDED,
+          R"({"metadata": {"name": "p", "resourceVersion": "1"}, "spec": {"priorityClassName": "high", "schedulingGates": [{"name": "g"}], "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})"),
+      Class(1, trace::DELETED, R"({"metadata": {"name": "high"}, "value": 1000})"),
+      Class(1, trace::ADDED, R"({"metadata": {"name": "low-default"}, "value": 5, "globalDefault": true})"),
+      Pod(2, trace::MODIFIED,
+          R"({"metadata": {"name": "p", "resourceVersion": "2"}, "spec": {"priorityClassName": "high", "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})"),
+  };
+  std::vector<trace::Attempt> attempts = Attempts(records, "default/p");
+  ASSERT_FALSE(attempts.empty());
+  // Priority 1000 kept: the priority-0 victim is preempted.
+  EXPECT_EQ(attempts[0].nominated_node(), "n1");
+  EXPECT_EQ(std::vector<std::string>(attempts[0].victims().begin(), attempts[0].victims().end()),
+            std::vector<std::string>{"default/v"});
+}
+
+// Without a class name, the global default class of the lowest value gives priority and policy.
+TEST(AdmissionTest, GlobalDefaultOfTheLowestValue) {
+  std::vector<trace::Record> records = {
+      Node(kNode),
+      Class(0, trace::ADDED, R"({"metadata": {"name": "a-default"}, "value": 50, "globalDefault": true})"),
+      Class(0, trace::ADDED, R"({"metadata": {"name": "b-default"}, "value": 10, "globalDefault": true, "preemptionPolicy": "Never"})"),
+      Pod(0, trace::ADDED, kVictim),
+      Pod(1, trace::ADDED, R"({"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})"),
+  };
+  std::vector<trace::Attempt> attempts = Attempts(records, "default/p");
+  ASSERT_FALSE(attempts.empty());
+  EXPECT_EQ(attempts[0].message(),
+            "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..");
+}
+
+}  // namespace
+}  // namespace schedcheck::replay
