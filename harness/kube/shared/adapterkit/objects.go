@@ -147,8 +147,14 @@ func (s *Objects) applyPod(t pb.EventType, pod *v1.Pod) error {
 		// same stand-in).
 		pod.UID = types.UID(pod.Namespace + "/" + pod.Name)
 	}
-	s.admitPriority(pod)
 	old := s.pods.get(pod)
+	if t != pb.EventType_DELETED {
+		var stored *v1.Pod
+		if old != nil {
+			stored = old.(*v1.Pod)
+		}
+		s.admitPriority(pod, stored)
+	}
 	terminal := pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed
 	if t == pb.EventType_DELETED || terminal {
 		if old == nil {
@@ -163,26 +169,60 @@ func (s *Objects) applyPod(t pb.EventType, pod *v1.Pod) error {
 	return s.pods.update(old, pod)
 }
 
-// admitPriority is the Priority admission plugin: a pod without spec.priority takes its class's
-// value, or the global default class's when it names none (classes visited in name order, as the
-// reference's replay does).
-func (s *Objects) admitPriority(pod *v1.Pod) {
-	if pod.Spec.Priority != nil {
+// admitPriority is the Priority admission plugin (plugin/pkg/admission/priority), which runs on
+// create only: spec.priority and spec.preemptionPolicy come from the named class, or from the
+// global default class of the lowest value when none is named (else 0 and PreemptLowerPriority);
+// what the pod already carries stays. An update keeps what create admitted (a class deleted or
+// added meanwhile changes nothing). A class that does not exist leaves the pod without a priority
+// (the API server would refuse the pod). The same rules as the reference's replay
+// (Replayer::AdmitPriority).
+func (s *Objects) admitPriority(pod *v1.Pod, stored *v1.Pod) {
+	if stored != nil {
+		if pod.Spec.Priority == nil {
+			pod.Spec.Priority = stored.Spec.Priority
+		}
+		if pod.Spec.PreemptionPolicy == nil {
+			pod.Spec.PreemptionPolicy = stored.Spec.PreemptionPolicy
+		}
 		return
 	}
+	var class *schedulingv1.PriorityClass
+	if pod.Spec.PriorityClassName == "" {
+		class = s.defaultPriorityClass()
+	} else if class = s.priorityClasses[pod.Spec.PriorityClassName]; class == nil {
+		return
+	}
+	if pod.Spec.Priority == nil {
+		value := int32(0)
+		if class != nil {
+			value = class.Value
+		}
+		pod.Spec.Priority = &value
+	}
+	if pod.Spec.PreemptionPolicy == nil {
+		policy := v1.PreemptLowerPriority
+		if class != nil && class.PreemptionPolicy != nil {
+			policy = *class.PreemptionPolicy
+		}
+		pod.Spec.PreemptionPolicy = &policy
+	}
+}
+
+// defaultPriorityClass is the global default class admission picks: the lowest value among the
+// classes marked globalDefault; equal values in name order.
+func (s *Objects) defaultPriorityClass() *schedulingv1.PriorityClass {
 	names := make([]string, 0, len(s.priorityClasses))
 	for name := range s.priorityClasses {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	var out *schedulingv1.PriorityClass
 	for _, name := range names {
-		pc := s.priorityClasses[name]
-		named := pod.Spec.PriorityClassName != "" && name == pod.Spec.PriorityClassName
-		if named || (pod.Spec.PriorityClassName == "" && pc.GlobalDefault) {
-			value := pc.Value
-			pod.Spec.Priority = &value
+		if pc := s.priorityClasses[name]; pc.GlobalDefault && (out == nil || pc.Value < out.Value) {
+			out = pc
 		}
 	}
+	return out
 }
 
 // Bind delivers a completed binding: the pod as assumed (nodeName set, nomination cleared) as an
