@@ -181,6 +181,12 @@ func (r *run) observe(op scheduler.SchedcheckQueueOp, run func()) {
 	from := r.bridge.Where(key)
 	if op.Kind == "Failure" && r.inFlight[key] {
 		delete(r.inFlight, key)
+		if from != "" {
+			// Re-queued while in flight (an update during the attempt): upstream's
+			// AddUnschedulableIfNotPresent refuses it and nothing moves.
+			run()
+			return
+		}
 		from = "inflight"
 	}
 	run()
