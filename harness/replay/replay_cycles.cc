@@ -25,7 +25,7 @@ reference::PodPtr WithNomination(const reference::Pod& pod, const std::string& n
 
 }  // namespace
 
-bool Replayer::StartCycle() {
+bool Replayer::StartCycle(const std::function<void()>& after_schedule_pod) {
   while (true) {
     std::optional<reference::QueuedPodInfo> info = queue_->Pop();
     if (!info) return false;
@@ -42,7 +42,7 @@ bool Replayer::StartCycle() {
     flight->profile = profile;
     flight->state = std::make_unique<reference::CycleState>();
     flight->outcome = reference::RunSchedulingCycle(*profile->framework, *scheduler_, cache_, snapshot_,
-                                                    *flight->state, pod);
+                                                    *flight->state, pod, after_schedule_pod);
     flight->finish_ns = clock_.NowNs() + options_.cycle_latency_ns;
     in_flight_ = std::move(flight);
     return true;

@@ -53,6 +53,7 @@ Outcome Replayer::Init() {
     auto p = std::make_unique<Profile>();
     p->handle.snapshot = &snapshot_;
     p->handle.objects = &objects_;
+    p->handle.pods = &api_pod_lister_;
     p->handle.compat = options_.compat;
     p->handle.clock = &clock_;
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
@@ -213,9 +214,9 @@ void Replayer::RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& du
   };
   while (true) {
     while (!in_flight_) {
-      if (!StartCycle()) break;
-      // Events that overlap the attempt arrive after its filtering, before its outcome applies.
-      deliver_during();
+      // Events that overlap the attempt arrive right after its SchedulePod (filtering and
+      // scoring), before PostFilter, assume and the outcome apply.
+      if (!StartCycle(deliver_during)) break;
       if (options_.cycle_latency_ns > 0) return;
       FinishCycle();
       while (!bindings_.empty() && bindings_.back().complete_ns == clock_.NowNs()) {

@@ -107,7 +107,9 @@ class Replayer {
 
   // Scheduling and binding cycles.
   Profile* ProfileFor(const reference::Pod& pod);
-  bool StartCycle();
+  // Pops the next pod and runs its scheduling cycle; `after_schedule_pod` runs inside it, right
+  // after SchedulePod (RunSchedulingCycle).
+  bool StartCycle(const std::function<void()>& after_schedule_pod = nullptr);
   void FinishCycle();
   void HandleFailure(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
   void ApplyPreemption(const reference::CycleOutcome& outcome);
@@ -131,6 +133,19 @@ class Replayer {
   std::unique_ptr<reference::SchedulingQueue> queue_;
   std::unique_ptr<reference::PodScheduler> scheduler_;
   std::map<std::string, reference::PodPtr> api_pods_;    // by "ns/name": what the API server holds
+  // api_pods_ as the plugins' pod lister (Handle::pods).
+  class ApiPodLister final : public reference::PodLister {
+   public:
+    explicit ApiPodLister(const std::map<std::string, reference::PodPtr>& pods) : pods_(pods) {}
+    reference::PodPtr Get(const std::string& key) const override {
+      auto it = pods_.find(key);
+      return it == pods_.end() ? nullptr : it->second;
+    }
+
+   private:
+    const std::map<std::string, reference::PodPtr>& pods_;
+  };
+  ApiPodLister api_pod_lister_{api_pods_};
   std::map<std::string, reference::NodePtr> api_nodes_;  // by name
   std::unique_ptr<InFlight> in_flight_;
   std::vector<Binding> bindings_;  // in start order

@@ -47,6 +47,15 @@ class PodNominator {
   }
 };
 
+// The informer's latest version of a pod (upstream's pod lister), for plugins that re-read the
+// pod they are running for: DefaultPreemption fetches the preemptor again before it preempts.
+class PodLister {
+ public:
+  virtual ~PodLister() = default;
+  // The pod "namespace/name" as the scheduler's informer holds it now; null when it holds none.
+  virtual PodPtr Get(const std::string& key) const = 0;
+};
+
 // What a plugin may ask of its own framework: preemption's dry runs filter nodes with pods
 // removed and re-added. Implemented by runtime::Framework.
 class FrameworkRunner {
@@ -66,6 +75,7 @@ struct Handle {
   const Snapshot* snapshot = nullptr;
   const PodNominator* nominator = nullptr;  // null: no nominated pods
   const ClusterObjects* objects = nullptr;
+  const PodLister* pods = nullptr;  // null: the pod a plugin runs for is the latest (tests, check)
   std::string compat = "1.27";
   // Virtual time (replay) and the wall-clock instant its zero stands for, so plugins can compare
   // object timestamps with "now". Null clock: time is not available (plugin tests, check).

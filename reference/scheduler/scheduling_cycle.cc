@@ -14,9 +14,11 @@ PodPtr WithNodeName(const Pod& pod, const std::string& node) {
 }
 
 CycleOutcome RunSchedulingCycle(const Framework& fw, PodScheduler& scheduler, Cache& cache,
-                                const Snapshot& snapshot, CycleState& state, const PodPtr& pod) {
+                                const Snapshot& snapshot, CycleState& state, const PodPtr& pod,
+                                const std::function<void()>& after_schedule_pod) {
   CycleOutcome out;
   out.result = scheduler.SchedulePod(fw, state, *pod, snapshot);
+  if (after_schedule_pod) after_schedule_pod();
   ScheduleResult& r = out.result;
   switch (r.kind) {
     case ScheduleResult::Kind::kNoNodes:

@@ -4,6 +4,7 @@
 #ifndef SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULING_CYCLE_H_
 #define SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULING_CYCLE_H_
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -30,9 +31,13 @@ struct CycleOutcome {
   std::map<std::string, int64_t> waits;   // Permit plugin -> timeout, when Wait
 };
 
-// REQUIRES: `snapshot` was updated from `cache` for this cycle.
+// REQUIRES: `snapshot` was updated from `cache` for this cycle. `after_schedule_pod`, when set,
+// runs right after SchedulePod returns, before PostFilter or assume: where replay delivers the
+// events that overlap the attempt (as the kube adapters do, after upstream's SchedulePod), so
+// that PostFilter and assume see them in the informers and the cache, not in the snapshot.
 CycleOutcome RunSchedulingCycle(const Framework& fw, PodScheduler& scheduler, Cache& cache,
-                                const Snapshot& snapshot, CycleState& state, const PodPtr& pod);
+                                const Snapshot& snapshot, CycleState& state, const PodPtr& pod,
+                                const std::function<void()>& after_schedule_pod = nullptr);
 
 // The pod as bound to `node` (a copy with spec.nodeName set).
 PodPtr WithNodeName(const Pod& pod, const std::string& node);

@@ -272,7 +272,15 @@ PreemptionOutcome DefaultPreemption::Evaluate(const CycleState& state, const Pod
 
 PreemptionOutcome DefaultPreemption::Preempt(const CycleState& state, const Pod& pod,
                                              const NodeToStatus& statuses) const {
-  PreemptionOutcome out = Evaluate(state, pod, statuses);
+  // Evaluator.Preempt step 0: the latest version of the preemptor from the informer (an update
+  // or a delete may have arrived while the cycle ran); every later step uses it.
+  PodPtr latest;
+  PreemptionOutcome out;
+  if (handle_.pods != nullptr && (latest = handle_.pods->Get(pod.key)) == nullptr) {
+    out.status = Status::Error("pod \"" + pod.name() + "\" not found");  // the lister's NotFound
+  } else {
+    out = Evaluate(state, latest != nullptr ? *latest : pod, statuses);
+  }
   if (std::string msg = out.status.Message(); !msg.empty()) {
     out.status = Status(out.status.code(), std::string(kPrefix) + msg);
   }

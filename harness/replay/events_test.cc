@@ -1,5 +1,7 @@
-// The replay's Priority admission (Replayer::AdmitPriority): what plugin/pkg/admission/priority
-// (v1.27) writes into pods the trace holds as clients wrote them.
+// How the replay applies trace events: Priority admission (Replayer::AdmitPriority, what
+// plugin/pkg/admission/priority v1.27 writes into pods the trace holds as clients wrote them),
+// and events that overlap an attempt (during_attempt: delivered right after SchedulePod, so that
+// PostFilter reads the informers as they are then, as the kube adapters deliver them).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -34,6 +36,19 @@ trace::Record Node(const std::string& json) {
   return r;
 }
 
+trace::Record Pdb(int64_t t_s, trace::EventType type, const std::string& json) {
+  trace::Record r = At(t_s, type);
+  auto pdb = trace::PdbFromJson(nlohmann::json::parse(json), "pdb");
+  EXPECT_TRUE(pdb.ok()) << pdb.message();
+  *r.mutable_api()->mutable_pod_disruption_budget() = *pdb;
+  return r;
+}
+
+trace::Record During(trace::Record r) {
+  r.mutable_api()->set_during_attempt(true);
+  return r;
+}
+
 trace::Record Class(int64_t t_s, trace::EventType type, const std::string& json) {
   trace::Record r = At(t_s, type);
   auto pc = trace::PriorityClassFromJson(nlohmann::json::parse(json), "class");
@@ -42,15 +57,19 @@ trace::Record Class(int64_t t_s, trace::EventType type, const std::string& json)
   return r;
 }
 
-std::vector<trace::Attempt> Attempts(const std::vector<trace::Record>& records, const std::string& pod) {
+std::vector<trace::Record> Log(const std::vector<trace::Record>& records) {
   ReplayOptions options;
   options.config = reference::DefaultConfiguration("1.27");
   auto replayer = Replayer::Create(options);
   EXPECT_TRUE(replayer.ok());
   Outcome ok = (*replayer)->Run(records);
   EXPECT_TRUE(ok.ok()) << ok.message();
+  return (*replayer)->log().records();
+}
+
+std::vector<trace::Attempt> Attempts(const std::vector<trace::Record>& records, const std::string& pod) {
   std::vector<trace::Attempt> out;
-  for (const trace::Record& r : (*replayer)->log().records()) {
+  for (const trace::Record& r : Log(records)) {
     if (r.has_attempt() && r.attempt().pod() == pod) out.push_back(r.attempt());
   }
   return out;
@@ -112,6 +131,48 @@ TEST(AdmissionTest, GlobalDefaultOfTheLowestValue) {
   ASSERT_FALSE(attempts.empty());
   EXPECT_EQ(attempts[0].message(),
             "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..");
+}
+
+// A PDB created while the preemptor's cycle runs is seen by its PostFilter (upstream's PDB lister
+// is live; the kube adapter delivers during_attempt events after SchedulePod): the PDB over w
+// makes w the violating pod reprieved first, so the older v is the victim. Delivered after the
+// PostFilter instead, w would be.
+TEST(DuringAttemptTest, PostFilterSeesEventsThatOverlapTheAttempt) {
+  const char* v = R"({"metadata": {"name": "v", "labels": {"app": "web"}}, "spec": {"nodeName": "n1", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "400m"}}}]}, "status": {"startTime": "1969-12-31T23:00:00Z"}})";
+  const char* w = R"({"metadata": {"name": "w", "labels": {"app": "db"}}, "spec": {"nodeName": "n1", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "400m"}}}]}, "status": {"startTime": "1969-12-31T23:30:00Z"}})";
+  const char* q = R"({"metadata": {"name": "q"}, "spec": {"priority": 100, "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})";
+  const char* pdb = R"({"metadata": {"name": "pdb", "namespace": "default"}, "spec": {"selector": {"matchLabels": {"app": "db"}}}, "status": {"disruptionsAllowed": 0}})";
+  std::vector<trace::Record> without = {Node(kNode), Pod(0, trace::ADDED, v), Pod(0, trace::ADDED, w), Pod(2, trace::ADDED, q)};
+  std::vector<trace::Attempt> a = Attempts(without, "default/q");
+  ASSERT_FALSE(a.empty());
+  EXPECT_EQ(std::vector<std::string>(a[0].victims().begin(), a[0].victims().end()), std::vector<std::string>{"default/w"});
+  std::vector<trace::Record> with = without;
+  with.push_back(During(Pdb(2, trace::ADDED, pdb)));
+  a = Attempts(with, "default/q");
+  ASSERT_FALSE(a.empty());
+  EXPECT_EQ(std::vector<std::string>(a[0].victims().begin(), a[0].victims().end()), std::vector<std::string>{"default/v"});
+}
+
+// The preemptor deleted while its cycle runs: Evaluator.Preempt fetches it again from the pod
+// lister and fails with the lister's NotFound; the failure handler then drops the pod.
+TEST(DuringAttemptTest, PreemptorDeletedDuringItsAttempt) {
+  const char* p = R"({"metadata": {"name": "p"}, "spec": {"priority": 100, "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})";
+  std::vector<trace::Record> records = {Node(kNode), Pod(0, trace::ADDED, kVictim), Pod(1, trace::ADDED, p),
+                                        During(Pod(1, trace::DELETED, p))};
+  std::vector<trace::Record> log = Log(records);
+  std::vector<std::string> steps;
+  for (const trace::Record& r : log) {
+    if (r.has_attempt() && r.attempt().pod() == "default/p") steps.push_back("attempt: " + r.attempt().message());
+    if (r.has_queue() && r.queue().pod() == "default/p") {
+      steps.push_back(r.queue().from() + "->" + r.queue().to() + " " + r.queue().cause());
+    }
+  }
+  EXPECT_EQ(steps, (std::vector<std::string>{
+                       "none->active PodAdd",
+                       "active->inflight Pop",
+                       "attempt: 0/1 nodes are available: 1 Insufficient cpu. preemption: pod \"p\" not found.",
+                       "inflight->none Done",
+                   }));
 }
 
 }  // namespace
