@@ -225,14 +225,18 @@ k8s::NodeSelectorRequirement NodeRequirement() {
 // A node selector term: 0 (rarely: an empty term matches nothing) to 3 expressions, duplicate
 // keys allowed, sometimes a metadata.name field requirement (validation: In/NotIn, one value, a
 // node name).
-k8s::NodeSelectorTerm NodeTerm() {
+// `name_in`: the term may pin a node with "metadata.name In". A pod's required terms get at most
+// one such field: the PreFilterResult they make then names at most one node, so a missing one is
+// the same for both builds (docs/DEVIATIONS.md "PreFilterResult node order": upstream names a
+// random one of several missing nodes).
+k8s::NodeSelectorTerm NodeTerm(bool name_in = true) {
   k8s::NodeSelectorTerm t;
   const int n = Chance(5) ? 0 : Between(1, 3);
   for (int i = 0; i < n; ++i) *t.add_match_expressions() = NodeRequirement();
   if (Chance(10)) {
     k8s::NodeSelectorRequirement* f = t.add_match_fields();
     f->set_key("metadata.name");
-    f->set_operator_(PickStr({"In", "NotIn"}));
+    f->set_operator_(name_in ? PickStr({"In", "NotIn"}) : "NotIn");
     f->add_values(PickStr({"n0", "n1", "n2", "n9"}));
   }
   return t;
@@ -250,7 +254,7 @@ void AddNodeConstraints(k8s::PodSpec* spec) {
   if (Chance(12)) {
     auto* req = spec->mutable_affinity()->mutable_node_affinity()->mutable_required_during_scheduling_ignored_during_execution();
     const int n = Between(1, 2);
-    for (int i = 0; i < n; ++i) *req->add_node_selector_terms() = NodeTerm();
+    for (int i = 0; i < n; ++i) *req->add_node_selector_terms() = NodeTerm(/*name_in=*/i == 0);
   }
   if (Chance(20)) {
     const int n = Between(1, 2);
@@ -433,6 +437,10 @@ trace::Record& Emit(State& st, trace::EventType type) {
   trace::Record r;
   r.set_time_ns(st.t * kNanos);
   r.mutable_api()->set_type(type);
+  // Some events arrive while the instant's first scheduling cycle is in flight (CONTRACTS §2:
+  // delivered after its filtering, before its failure is requeued or its binding applied), so
+  // that move requests overlap attempts.
+  if (st.t > 0 && Chance(12)) r.mutable_api()->set_during_attempt(true);
   st.out.push_back(std::move(r));
   return st.out.back();
 }
@@ -1148,7 +1156,9 @@ std::vector<trace::Record> RealizeTrace(std::vector<trace::Record> records, uint
   size_t from = 0;
   for (size_t round = 0; round <= records.size() + 1; ++round) {
     std::map<std::string, PodFate> fate;
+    std::map<int64_t, std::string> first_attempt;  // instant -> the pod of its first cycle
     for (const trace::Record& d : ReferenceLog(records, seed)) {
+      if (d.has_attempt()) first_attempt.emplace(d.time_ns(), d.attempt().pod());
       if (d.has_binding()) {
         PodFate& f = fate[d.binding().pod()];
         if (f.bound_at < 0) f.bound_at = d.time_ns(), f.node = d.binding().node();
@@ -1167,11 +1177,26 @@ std::vector<trace::Record> RealizeTrace(std::vector<trace::Record> records, uint
     for (size_t i = from; i < records.size() && !changed; ++i) {
       trace::ApiEvent* e = records[i].mutable_api();
       if (!e->has_pod() || e->type() == trace::ADDED) continue;
-      auto it = fate.find(PodKey(e->pod()));
-      if (it == fate.end()) continue;
-      const PodFate& f = it->second;
       const int64_t t = records[i].time_ns();
       k8s::Pod* pod = e->mutable_pod();
+      // Not generated: a write of the very pod whose attempt the event overlaps. Upstream then
+      // drops the popped pod (deleted: handleSchedulingFailure skips it) or finds it back in
+      // activeQ (updated: AddUnschedulableIfNotPresent refuses it), and the kube adapter reports
+      // those steps differently from the decision log's conventions (no inflight->none "Done"
+      // for the drop; an inflight->active "ScheduleAttemptFailure" where upstream moved nothing):
+      // adapter gaps, reported to its owner. The write arrives before the cycle instead.
+      if (e->during_attempt()) {
+        auto first = first_attempt.find(t);
+        if (first != first_attempt.end() && first->second == PodKey(*pod)) {
+          e->set_during_attempt(false);
+          changed = true;
+          from = i;
+          break;
+        }
+      }
+      auto it = fate.find(PodKey(*pod));
+      if (it == fate.end()) continue;
+      const PodFate& f = it->second;
       // Decisions at an instant come after its events: "before t" is strictly earlier.
       if (f.deleted_at >= 0 && f.deleted_at < t) {
         records.erase(records.begin() + static_cast<long>(i));

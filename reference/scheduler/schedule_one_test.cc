@@ -29,6 +29,20 @@ class FakeFilterScore : public QueueSortPlugin, public FilterPlugin, public Scor
   Status Bind(CycleState&, const Pod&, const std::string&) override { return Status(); }
 };
 
+// Narrows the nodes to those named by the pod's labels "only-<node>" (a PreFilterResult).
+class FakeNarrow : public PreFilterPlugin {
+ public:
+  std::string_view Name() const override { return "FakeNarrow"; }
+  Status PreFilter(CycleState&, const Pod& pod, PreFilterResult* result) override {
+    for (const auto& [key, value] : pod.labels()) {
+      if (key.rfind("only-", 0) != 0) continue;
+      result->all_nodes = false;
+      result->node_names.insert(key.substr(5));
+    }
+    return Status();
+  }
+};
+
 class ScheduleOneTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -149,6 +163,26 @@ TEST_F(ScheduleOneTest, StartIndexRotatesWhenNotAllNodesAreExamined) {
   r = s.SchedulePod(*fw_, state2, *ParsePod("metadata: {name: q}"), snap);
   EXPECT_EQ(r.feasible.front(), "n100");
   EXPECT_EQ(s.next_start_node_index(), 0u);
+}
+
+// docs/DEVIATIONS.md "PreFilterResult node order": v1.27 findNodesThatFitPod fails on the first
+// PreFilterResult name the snapshot lacks, walking a Go set (any of them upstream); the
+// reference reports the first in name order.
+TEST(ScheduleOnePreFilterResult, MissingNodesErrorNamesTheFirstInNameOrder) {
+  Registry registry;
+  (void)registry.Register("Fake", NoArgs<FakeFilterScore>());
+  (void)registry.Register("FakeNarrow", NoArgs<FakeNarrow>());
+  Profile p;
+  p.at(ExtensionPoint::kMultiPoint).enabled = {{"Fake", 0}, {"FakeNarrow", 0}};
+  Handle handle;
+  std::unique_ptr<Framework> fw = std::move(*Framework::Create(p, registry, &handle));
+  Snapshot snap = testing::MakeSnapshot({ParseNode("metadata: {name: n1, labels: {score: \"1\"}}")});
+  PodScheduler s(1, 0);
+  CycleState state;
+  ScheduleResult r = s.SchedulePod(
+      *fw, state, *ParsePod("metadata: {name: p, labels: {only-n1: x, only-n9: x, only-n7: x}}"), snap);
+  EXPECT_EQ(r.kind, ScheduleResult::Kind::kError);
+  EXPECT_EQ(r.error_status.Message(), "nodeinfo not found for node name \"n7\"");
 }
 
 TEST_F(ScheduleOneTest, NominatedNodeIsTriedFirst) {
