@@ -431,6 +431,7 @@ struct State {
   int next_pdb = 0;
   std::vector<trace::Record> out;
   bool preemption_heavy = false;
+  bool large = false;  // 100+ nodes: mostly roomy, untainted nodes
 };
 
 trace::Record& Emit(State& st, trace::EventType type) {
@@ -599,7 +600,11 @@ k8s::Node NewNode(State& st, const std::string& name) {
   if (Chance(50)) labels["disk"] = PickStr({"ssd", "hdd", ""});
   if (Chance(30)) labels["rank"] = PickStr(kRanks);
   auto& alloc = *node.mutable_status()->mutable_allocatable();
-  if (st.preemption_heavy) {
+  if (st.large) {
+    alloc["cpu"] = PickStr({"2", "4", "8"});
+    alloc["memory"] = PickStr({"4Gi", "8Gi", "16Gi"});
+    alloc["pods"] = PickStr({"4", "110", "110"});
+  } else if (st.preemption_heavy) {
     alloc["cpu"] = PickStr({"1", "2", "1500m"});
     alloc["memory"] = PickStr({"2Gi", "2048Mi", "1.5Gi"});
     alloc["pods"] = PickStr({"3", "4", "110"});
@@ -614,7 +619,7 @@ k8s::Node NewNode(State& st, const std::string& name) {
   if (Chance(20)) alloc[kFoo] = PickStr({"0", "1", "4"});
   *node.mutable_status()->mutable_capacity() = alloc;
   if (Chance(10)) node.mutable_status()->clear_allocatable();  // the API server copies capacity
-  if (Chance(st.preemption_heavy ? 8 : 20)) {
+  if (Chance(st.preemption_heavy || st.large ? 8 : 20)) {
     std::set<std::pair<std::string, std::string>> seen;  // (key, effect) unique (validation)
     const int n = Between(1, 2);
     for (int i = 0; i < n; ++i) {
@@ -639,7 +644,7 @@ k8s::Node NewNode(State& st, const std::string& name) {
       if (seen.insert({t.key(), t.effect()}).second) *node.mutable_spec()->add_taints() = t;
     }
   }
-  if (Chance(5)) node.mutable_spec()->set_unschedulable(true);
+  if (Chance(st.large ? 2 : 5)) node.mutable_spec()->set_unschedulable(true);
   k8s::NodeCondition* ready = node.mutable_status()->add_conditions();
   ready->set_type("Ready");
   ready->set_status(Chance(85) ? "True" : PickStr({"False", "Unknown"}));
@@ -1120,6 +1125,41 @@ rc::Gen<WideScenario> PreemptionScenarioGen() {
     for (int i = 0; i < steps; ++i) {
       AdvanceTime(st);
       StepPreemption(st);
+    }
+    return WideScenario{std::move(st.out)};
+  });
+}
+
+namespace {
+
+void StepLarge(State& st) {
+  const int kind = Between(0, 99);
+  if (kind < 55) return StepPodAdd(st, false);
+  if (kind < 62) return AddPreemptor(st);
+  if (kind < 68) return StepPodAdd(st, true);
+  if (kind < 76) return StepPendingPodUpdate(st);
+  if (kind < 84) return StepPodDelete(st);
+  if (kind < 88) return StepNodeAdd(st);
+  if (kind < 95) return StepNodeUpdate(st);
+  if (kind < 98) return StepNodeDelete(st);
+  return StepPdb(st);
+}
+
+}  // namespace
+
+rc::Gen<WideScenario> LargeClusterScenarioGen() {
+  return rc::gen::exec([] {
+    State st;
+    st.large = true;
+    Begin(st, {"low", "high", "high-never", "critical", "default-prio"});
+    const int nodes = Between(100, 260);
+    for (int i = 0; i < nodes; ++i) StepNodeAdd(st);
+    const int bound = Between(0, 40);
+    for (int i = 0; i < bound; ++i) StepPodAdd(st, true);
+    const int steps = Between(5, 30);
+    for (int i = 0; i < steps; ++i) {
+      st.t += Pick<int64_t>({0, 0, 0, 1, 2, 30});
+      StepLarge(st);
     }
     return WideScenario{std::move(st.out)};
   });

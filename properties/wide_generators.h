@@ -60,6 +60,12 @@ rc::Gen<WideScenario> WideScenarioGen();
 // Never), deletes and PDB updates.
 rc::Gen<WideScenario> PreemptionScenarioGen();
 
+// A cluster of 100–260 nodes in three zones (node tree order interleaves them), where v1.27
+// stops filtering after numFeasibleNodesToFind feasible nodes (adaptive percentage, at least
+// 100) and rotates its start index, and preemption looks at max(10%, 100) candidates: bound pods,
+// 5–30 pods of every kind, preemptors, node and PDB events.
+rc::Gen<WideScenario> LargeClusterScenarioGen();
+
 // Makes a generated trace consistent with what the API server would hold, following the
 // decisions the reference makes for it with `seed` (the binding and tie-break seed): a write of a
 // pod after the pod was bound carries spec.nodeName (the API server keeps it; a client cannot
