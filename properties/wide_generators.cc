@@ -79,41 +79,14 @@ const std::vector<ClassDef> kClasses = {
 
 // --- quantities ------------------------------------------------------------------------------
 
-// Every spelling below is accepted by resource.ParseQuantity and by validation (non-negative).
-// "frac": not a whole number of the unit the scheduler counts in (millicpu, bytes). A pod's
-// containers plus overhead hold at most one of those per resource: the reference rounds each
-// quantity up before summing, upstream sums exactly and rounds once (docs/DEVIATIONS.md
-// "Quantities").
-struct Q {
-  std::string text;
-  bool frac;
-};
-const std::vector<Q> kCpu = {{"0", false},    {"1m", false},     {"100m", false}, {"250m", false}, {"0.1", false},
-                             {".25", false},  {"0.5", false},    {"1", false},    {"1.5", false},  {"2e0", false},
-                             {"1e-1", false}, {"+200m", false},  {"1500m", false}, {"0.0", false}, {"0.5m", true},
-                             {"500u", true},  {"1e-4", true},    {"100n", true},  {"100k", false}};
-const std::vector<Q> kMemory = {{"0", false},     {"1", false},     {"1k", false},     {"1e3", false},
-                                {"128Mi", false}, {"0.125Gi", false}, {"100M", false}, {"1e8", false},
-                                {"512Mi", false}, {"1Gi", false},   {"1.5Gi", false},  {"2.5Ki", false},
-                                {"1G", false},    {"0.1Gi", true},  {"1.5", true},     {"0.3Ki", true},
-                                {"1Ti", false}};
-const std::vector<Q> kStorage = {{"0", false}, {"1Gi", false}, {"500M", false}, {"2e9", false}};
-
-struct FracBudget {
-  bool cpu = false;
-  bool memory = false;
-};
-
-// Picks from `values`, skipping fractional ones once the budget for that resource is spent.
-std::string PickQuantity(const std::vector<Q>& values, bool* frac_used) {
-  std::vector<Q> allowed;
-  for (const Q& q : values) {
-    if (!(q.frac && frac_used != nullptr && *frac_used)) allowed.push_back(q);
-  }
-  Q q = Pick(allowed);
-  if (q.frac && frac_used != nullptr) *frac_used = true;
-  return q.text;
-}
+// Every spelling below is accepted by resource.ParseQuantity and by validation (non-negative);
+// several are not whole numbers of the unit the scheduler counts in (millicpu, bytes: "0.5m",
+// "500u", "0.1Gi", "1.5"), whose sums upstream keeps exact and rounds once.
+const std::vector<std::string> kCpu = {"0",   "1m",   "100m", "250m",  "0.1",   ".25", "0.5",  "1",    "1.5", "2e0",
+                                       "1e-1", "+200m", "1500m", "0.0", "0.5m", "500u", "1e-4", "100n", "100k"};
+const std::vector<std::string> kMemory = {"0",    "1",   "1k",    "1e3",  "128Mi", "0.125Gi", "100M", "1e8", "512Mi",
+                                          "1Gi", "1.5Gi", "2.5Ki", "1G",   "0.1Gi", "1.5",     "0.3Ki", "1Ti"};
+const std::vector<std::string> kStorage = {"0", "1Gi", "500M", "2e9"};
 
 // --- pods ------------------------------------------------------------------------------------
 
@@ -130,12 +103,12 @@ void SetLabels(k8s::ObjectMeta* meta) {
 // A container's resources: requests only, limits only (the API server copies them into
 // requests), or both (equal, so requests <= limits holds). Extended resources need requests =
 // limits, whole numbers.
-void SetResources(k8s::Container* c, FracBudget* budget, bool count_in_sum) {
+void SetResources(k8s::Container* c) {
   auto* res = c->mutable_resources();
   std::map<std::string, std::string> values;
-  if (Chance(85)) values["cpu"] = PickQuantity(kCpu, count_in_sum ? &budget->cpu : nullptr);
-  if (Chance(75)) values["memory"] = PickQuantity(kMemory, count_in_sum ? &budget->memory : nullptr);
-  if (Chance(15)) values["ephemeral-storage"] = PickQuantity(kStorage, nullptr);
+  if (Chance(85)) values["cpu"] = PickStr(kCpu);
+  if (Chance(75)) values["memory"] = PickStr(kMemory);
+  if (Chance(15)) values["ephemeral-storage"] = PickStr(kStorage);
   const int mode = Between(0, 99);  // < 70 requests only, < 85 limits only, else both
   for (const auto& [name, text] : values) {
     if (mode < 70) {
@@ -155,7 +128,6 @@ void SetResources(k8s::Container* c, FracBudget* budget, bool count_in_sum) {
 }
 
 void AddContainers(k8s::PodSpec* spec) {
-  FracBudget budget;
   const int n = Between(1, 3);
   std::set<std::pair<std::string, int32_t>> host_ports;  // (protocol, hostPort) unique per pod
   for (int i = 0; i < n; ++i) {
@@ -164,7 +136,7 @@ void AddContainers(k8s::PodSpec* spec) {
     // Untagged names count as ":latest" (ImageLocality's normalizedImageName), also behind a
     // registry with a port.
     c->set_image(PickStr({"img-a:1", "img-b:1", "img-c:1", "registry.local/img-a:1", "img-d", "registry.local:5000/img-e"}));
-    SetResources(c, &budget, true);
+    SetResources(c);
     if (Chance(8)) {
       const int32_t host_port = Pick<int32_t>({8080, 9090});
       std::string protocol = PickStr({"", "TCP", "UDP", "SCTP"});
@@ -186,14 +158,14 @@ void AddContainers(k8s::PodSpec* spec) {
     k8s::Container* init = spec->add_init_containers();
     init->set_name("init");
     init->set_image("img-a:1");
-    SetResources(init, &budget, false);  // init containers take a max, not a sum
+    SetResources(init);
   }
   if (Chance(10)) {
     // Overhead comes from a RuntimeClass (admission refuses it otherwise); it adds to the sum.
     spec->set_runtime_class_name("kata");
     auto& overhead = *spec->mutable_overhead();
-    overhead["cpu"] = PickQuantity({{"100m", false}, {"0.25", false}, {"0.5m", true}}, &budget.cpu);
-    if (Chance(50)) overhead["memory"] = PickQuantity({{"64Mi", false}, {"0.1Gi", true}}, &budget.memory);
+    overhead["cpu"] = PickStr({"100m", "0.25", "0.5m"});
+    if (Chance(50)) overhead["memory"] = PickStr({"64Mi", "0.1Gi", "1.5"});
   }
 }
 

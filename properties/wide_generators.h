@@ -15,9 +15,10 @@
 // - PodDisruptionBudgets (policy/v1: minAvailable or maxUnavailable, selectors nil / empty /
 //   matching, status.disruptionsAllowed and disruptedPods) and their updates and deletes.
 // - Quantities in every accepted spelling: "0", "1m", ".25", "1.5", "2e0", "1e-1", "0.1Gi" vs
-//   "100Mi", "1e8", "+200m", sub-milli cpu, very large allocatable, extended resources (integers,
-//   requests = limits), requests defaulted from limits. A pod's containers plus overhead hold at
-//   most one quantity with a fractional base unit per resource: docs/DEVIATIONS.md "Quantities".
+//   "100Mi", "1e8", "+200m", sub-milli cpu ("0.5m" in several containers and the overhead: sums
+//   are exact), large allocatable and requests within int64 (docs/DEVIATIONS.md "Quantities
+//   beyond int64"), extended resources (integers, requests = limits), requests defaulted from
+//   limits.
 // - Node affinity values that labels.NewRequirement rejects (the API server does not validate
 //   node selector requirement values): In/NotIn values with spaces, longer than 63 characters or
 //   starting with '-', Gt/Lt values that are not integers or not label values ("-1", "+5");
