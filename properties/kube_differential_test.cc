@@ -123,11 +123,5 @@ RC_GTEST_PROP(KubeDifferential, PreemptionScenariosAreEquivalent, ()) {
   RequireEquivalent(RealizeTrace(s.records, 1), 1, "KubeDifferential_Preemption", true);
 }
 
-// 100–260 nodes: filtering stops at numFeasibleNodesToFind and rotates its start index.
-RC_GTEST_PROP(KubeDifferential, LargeClusterScenariosAreEquivalent, ()) {
-  const WideScenario s = *LargeClusterScenarioGen();
-  RequireEquivalent(RealizeTrace(s.records, 1), 1, "KubeDifferential_Large", true);
-}
-
 }  // namespace
 }  // namespace schedcheck::properties

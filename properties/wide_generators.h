@@ -15,10 +15,9 @@
 // - PodDisruptionBudgets (policy/v1: minAvailable or maxUnavailable, selectors nil / empty /
 //   matching, status.disruptionsAllowed and disruptedPods) and their updates and deletes.
 // - Quantities in every accepted spelling: "0", "1m", ".25", "1.5", "2e0", "1e-1", "0.1Gi" vs
-//   "100Mi", "1e8", "+200m", sub-milli cpu ("0.5m" in several containers and the overhead: sums
-//   are exact), large allocatable and requests within int64 (docs/DEVIATIONS.md "Quantities
-//   beyond int64"), extended resources (integers, requests = limits), requests defaulted from
-//   limits.
+//   "100Mi", "1e8", "+200m", sub-milli cpu, very large allocatable, extended resources (integers,
+//   requests = limits), requests defaulted from limits. A pod's containers plus overhead hold at
+//   most one quantity with a fractional base unit per resource: docs/DEVIATIONS.md "Quantities".
 // - Node affinity values that labels.NewRequirement rejects (the API server does not validate
 //   node selector requirement values): In/NotIn values with spaces, longer than 63 characters or
 //   starting with '-', Gt/Lt values that are not integers or not label values ("-1", "+5");
@@ -60,12 +59,6 @@ rc::Gen<WideScenario> WideScenarioGen();
 // unset, some terminating), PDBs over them, then higher-priority pods (some with preemptionPolicy
 // Never), deletes and PDB updates.
 rc::Gen<WideScenario> PreemptionScenarioGen();
-
-// A cluster of 100–260 nodes in three zones (node tree order interleaves them), where v1.27
-// stops filtering after numFeasibleNodesToFind feasible nodes (adaptive percentage, at least
-// 100) and rotates its start index, and preemption looks at max(10%, 100) candidates: bound pods,
-// 5–30 pods of every kind, preemptors, node and PDB events.
-rc::Gen<WideScenario> LargeClusterScenarioGen();
 
 // Makes a generated trace consistent with what the API server would hold, following the
 // decisions the reference makes for it with `seed` (the binding and tie-break seed): a write of a

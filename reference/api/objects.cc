@@ -13,48 +13,20 @@ std::map<std::string, std::string> Sorted(
   return {list.begin(), list.end()};
 }
 
-// A ResourceList as exact values in nano-units, by resource name (the names Resource keeps).
-using NanoList = std::map<std::string, __int128>;
-
-bool KeptResourceName(const std::string& name) {
-  return name == kResourceCpu || name == kResourceMemory || name == kResourceEphemeralStorage ||
-         name == kResourcePods || IsScalarResourceName(name);
-}
-
-Result<NanoList> ParseNanoList(const google::protobuf::Map<std::string, std::string>& list, const std::string& field) {
-  NanoList out;
-  for (const auto& [name, text] : Sorted(list)) {
-    Result<Quantity> q = Quantity::Parse(text);
-    if (!q.ok()) return Error{field + "." + name + ": " + q.message()};
-    if (KeptResourceName(name)) out[name] = q->Nanos();
-  }
-  return out;
-}
-
-// PodRequests' sums are exact (resource.Quantity.Add); the scheduler rounds once, when it reads
-// the pod's total (MilliValue for cpu, Value otherwise).
-Resource ResourceOfNanos(const NanoList& list) {
-  Resource r;
-  for (const auto& [name, nanos] : list) r.Set(name, ResourceValueOfNanos(name, nanos));
-  return r;
-}
-
 struct ContainerView {
-  NanoList requests;
+  Resource requests;
   int64_t non_zero_cpu = 0;
   int64_t non_zero_memory = 0;
 };
 
 Result<ContainerView> ViewContainer(const k8s::Container& c, const std::string& field) {
-  Result<NanoList> r = ParseNanoList(c.resources().requests(), field + ".resources.requests");
+  Result<Resource> r = ParseResourceList(c.resources().requests(), field + ".resources.requests");
   if (!r.ok()) return r.error();
   ContainerView v;
   v.requests = std::move(*r);
-  // The scoring view rounds each container on its own (GetNonzeroRequests per container).
-  const Resource rounded = ResourceOfNanos(v.requests);
   const auto& req = c.resources().requests();
-  v.non_zero_cpu = req.contains("cpu") ? rounded.milli_cpu : kDefaultMilliCpuRequest;
-  v.non_zero_memory = req.contains("memory") ? rounded.memory : kDefaultMemoryRequest;
+  v.non_zero_cpu = req.contains("cpu") ? v.requests.milli_cpu : kDefaultMilliCpuRequest;
+  v.non_zero_memory = req.contains("memory") ? v.requests.memory : kDefaultMemoryRequest;
   return v;
 }
 
@@ -102,13 +74,13 @@ Result<PodPtr> BuildPod(k8s::Pod obj) {
   pod->priority = obj.spec().has_priority() ? obj.spec().priority() : 0;
 
   const k8s::PodSpec& spec = obj.spec();
-  NanoList sum;  // exact, as resourcehelper.PodRequests sums
+  Resource sum;
   int64_t sum_cpu = 0, sum_mem = 0;
   for (int i = 0; i < spec.containers_size(); ++i) {
     std::string field = "spec.containers[" + std::to_string(i) + "]";
     Result<ContainerView> v = ViewContainer(spec.containers(i), field);
     if (!v.ok()) return v.error();
-    for (const auto& [name, nanos] : v->requests) sum[name] += nanos;
+    sum.Add(v->requests);
     sum_cpu += v->non_zero_cpu;
     sum_mem += v->non_zero_memory;
     for (const k8s::ContainerPort& p : spec.containers(i).ports()) {
@@ -121,26 +93,19 @@ Result<PodPtr> BuildPod(k8s::Pod obj) {
     std::string field = "spec.initContainers[" + std::to_string(i) + "]";
     Result<ContainerView> v = ViewContainer(spec.init_containers(i), field);
     if (!v.ok()) return v.error();
-    // maxResourceList: every resource the init container names is entered, zero included.
-    for (const auto& [name, nanos] : v->requests) {
-      auto it = sum.find(name);
-      if (it == sum.end() || nanos > it->second) sum[name] = nanos;
-    }
+    sum.SetMax(v->requests);
     sum_cpu = std::max(sum_cpu, v->non_zero_cpu);
     sum_mem = std::max(sum_mem, v->non_zero_memory);
   }
   if (!spec.overhead().empty()) {
-    Result<NanoList> overhead = ParseNanoList(spec.overhead(), "spec.overhead");
+    Result<Resource> overhead = ParseResourceList(spec.overhead(), "spec.overhead");
     if (!overhead.ok()) return overhead.error();
-    for (const auto& [name, nanos] : *overhead) sum[name] += nanos;
-    // calculateResource adds the overhead to the scoring view rounded on its own.
-    const Resource rounded = ResourceOfNanos(*overhead);
-    if (spec.overhead().contains("cpu")) sum_cpu += rounded.milli_cpu;
-    if (spec.overhead().contains("memory")) sum_mem += rounded.memory;
+    sum.Add(*overhead);
+    if (spec.overhead().contains("cpu")) sum_cpu += overhead->milli_cpu;
+    if (spec.overhead().contains("memory")) sum_mem += overhead->memory;
   }
-  Resource requests = ResourceOfNanos(sum);
-  requests.allowed_pod_number = 0;
-  pod->requests = std::move(requests);
+  sum.allowed_pod_number = 0;
+  pod->requests = std::move(sum);
   pod->non_zero_milli_cpu = sum_cpu;
   pod->non_zero_memory = sum_mem;
   pod->label_ids = LabelIds(obj.metadata().labels());

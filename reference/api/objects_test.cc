@@ -29,26 +29,6 @@ TEST(BuildPodTest, InitContainerMaxRuleAndOverhead) {
   EXPECT_EQ((*pod)->scheduler_name(), "default-scheduler");
 }
 
-// resourcehelper.PodRequests sums the quantities exactly and the scheduler rounds the total once;
-// the scoring view rounds each container and the overhead on its own (calculateResource). The
-// numbers are what v1.27.8's framework.NewNodeInfo gives for this pod (Requested 2 millicores,
-// 214748367 bytes; NonZeroRequested 101, 214748368), checked with a Go program.
-TEST(BuildPodTest, SubUnitQuantitiesSumExactly) {
-  k8s::Pod obj;
-  obj.mutable_metadata()->set_name("p");
-  *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "0.5m"}, {"memory", "0.1Gi"}});
-  *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "500u"}, {"memory", "0.1Gi"}});
-  *obj.mutable_spec()->add_init_containers() = MakeContainer({{"memory", "1.5"}});
-  (*obj.mutable_spec()->mutable_overhead())["cpu"] = "0.5m";
-  (*obj.mutable_spec()->mutable_overhead())["memory"] = "1.5";
-  Result<PodPtr> pod = BuildPod(obj);
-  ASSERT_TRUE(pod.ok()) << pod.message();
-  EXPECT_EQ((*pod)->requests.milli_cpu, 2);         // ceil(1.5m), not 1 + 1 + 1
-  EXPECT_EQ((*pod)->requests.memory, 214748367);    // ceil(2 * 107374182.4 + 1.5)
-  EXPECT_EQ((*pod)->non_zero_milli_cpu, 101);       // max(1 + 1, the init container's 100m default) + 1
-  EXPECT_EQ((*pod)->non_zero_memory, 214748368);    // 2 * 107374183 + 2
-}
-
 TEST(BuildPodTest, LimitsDefaultMissingRequests) {
   k8s::Pod obj;
   obj.mutable_metadata()->set_name("p");

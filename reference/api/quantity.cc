@@ -121,49 +121,6 @@ int64_t Quantity::ScaledCeil(int extra_exp10) const {
   return negative_ ? -v : v;
 }
 
-__int128 Quantity::Nanos() const {
-  using I128 = __int128;
-  const U128 limit = static_cast<U128>(kMaxNanos);
-  U128 num = mantissa_;
-  U128 den = 1;
-  int e10 = exp10_ + 9;
-  bool saturated = false;
-  for (int k = 0; k < exp1024_ && !saturated && num != 0; ++k) {
-    if (num > limit / 1024) saturated = true;
-    num *= 1024;
-  }
-  for (; e10 > 0 && !saturated && num != 0; --e10) {
-    if (num > limit / 10) saturated = true;
-    num *= 10;
-  }
-  if (saturated) return negative_ ? -kMaxNanos : kMaxNanos;
-  for (; e10 < 0; ++e10) {
-    if (den > (static_cast<U128>(1) << 100)) {
-      // Far below one nano-unit: rounds up to one if non-zero.
-      num = (num + den - 1) / den;
-      den = 1;
-      if (num > 1) num = 1;
-      continue;
-    }
-    den *= 10;
-  }
-  U128 q = num / den;
-  if (q * den != num) ++q;
-  const I128 v = static_cast<I128>(q > limit ? limit : q);
-  return negative_ ? -v : v;
-}
-
-int64_t ResourceValueOfNanos(std::string_view resource_name, __int128 nanos) {
-  const __int128 unit = resource_name == "cpu" ? 1000000 : 1000000000;
-  const bool negative = nanos < 0;
-  const __int128 magnitude = negative ? -nanos : nanos;
-  __int128 q = magnitude / unit;
-  if (q * unit != magnitude) ++q;  // rounded up, away from zero, as Quantity.ScaledValue
-  constexpr __int128 kMax = std::numeric_limits<int64_t>::max();
-  if (q > kMax) return negative ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
-  return static_cast<int64_t>(negative ? -q : q);
-}
-
 int64_t Quantity::MilliValue() const { return ScaledCeil(3); }
 int64_t Quantity::Value() const { return ScaledCeil(0); }
 

@@ -24,11 +24,6 @@ class Quantity {
   // The value rounded up to an integer, as Kubernetes' Value(); saturates. Used for everything
   // but cpu (memory and storage in bytes, counts, extended resources).
   int64_t Value() const;
-  // The value in nano-units rounded up (away from zero): resource.ParseQuantity keeps every
-  // quantity as a whole number of 1e-9 units, so sums of these are upstream's exact sums.
-  // Saturates at +-kMaxNanos (far beyond any int64 count of millis).
-  __int128 Nanos() const;
-  static constexpr __int128 kMaxNanos = static_cast<__int128>(1) << 125;
 
  private:
   int64_t ScaledCeil(int extra_exp10) const;
@@ -41,9 +36,6 @@ class Quantity {
 
 // The integer a resource name is measured in: millis for "cpu", rounded-up units otherwise.
 Result<int64_t> ParseResourceQuantity(std::string_view resource_name, std::string_view text);
-// The same from a value in nano-units (Quantity::Nanos, or a sum of them): MilliValue() for
-// "cpu", Value() otherwise, rounded up and saturated at the int64 limits.
-int64_t ResourceValueOfNanos(std::string_view resource_name, __int128 nanos);
 
 }  // namespace schedcheck::reference
 

@@ -56,21 +56,6 @@ TEST(QuantityTest, SaturatesInsteadOfOverflowing) {
   EXPECT_EQ(*ParseResourceQuantity("memory", "8Ei"), INT64_MAX);  // upstream: capped at 2^63-1 too
 }
 
-TEST(QuantityTest, NanosAreExactAndRoundUp) {
-  EXPECT_EQ(Quantity::Parse("0.5m")->Nanos(), 500000);
-  EXPECT_EQ(Quantity::Parse("0.1Gi")->Nanos(), static_cast<__int128>(107374182400000000));
-  EXPECT_EQ(Quantity::Parse("0.1n")->Nanos(), 1);  // ParseQuantity rounds up to 1n
-  EXPECT_EQ(Quantity::Parse("-1.5")->Nanos(), -1500000000);
-  EXPECT_EQ(ResourceValueOfNanos("cpu", 1500000), 2);
-  EXPECT_EQ(ResourceValueOfNanos("memory", 1500000000), 2);
-  EXPECT_EQ(ResourceValueOfNanos("memory", Quantity::kMaxNanos), INT64_MAX);
-  for (const char* text : {"1", "100m", "1.5Gi", "0.1Gi", "0.5m", "1e-4", "2e9", "8Ei"}) {
-    const Quantity q = *Quantity::Parse(text);
-    EXPECT_EQ(ResourceValueOfNanos("cpu", q.Nanos()), q.MilliValue()) << text;
-    EXPECT_EQ(ResourceValueOfNanos("memory", q.Nanos()), q.Value()) << text;
-  }
-}
-
 TEST(QuantityTest, ResourceQuantityUsesMillisForCpuOnly) {
   EXPECT_EQ(*ParseResourceQuantity("cpu", "2"), 2000);
   EXPECT_EQ(*ParseResourceQuantity("memory", "2"), 2);

@@ -1,7 +1,5 @@
 #include "reference/cache/cache.h"
 
-#include <algorithm>
-
 namespace schedcheck::reference {
 
 NodeInfo& Cache::Mutable(const std::string& node_name) {
@@ -163,26 +161,13 @@ const NodeInfo* Cache::GetNodeInfo(const std::string& name) const {
 }
 
 void Cache::UpdateSnapshot(Snapshot* snapshot) {
-  // The order comes from the node tree, re-listed only when the set of node names changed since
-  // the last snapshot (upstream's UpdateSnapshot sets updateAllLists when a node's name is new to
-  // the snapshot or the snapshot holds more names than the tree): a zone-label change alone, or a
-  // node deleted and added back under its name between two snapshots, keeps the previous order
-  // until then (upstream quirk, SEMANTICS §3.2), although the tree has moved the node.
-  bool rebuild = false;
-  if (snapshot->size() != snapshot_order_.size()) {
-    snapshot_order_ = tree_.List();  // another snapshot, or a fresh one: every name is new to it
-    rebuild = true;
-  } else if (order_changed_) {
-    std::vector<std::string> names = tree_.List();
-    std::vector<std::string> sorted_new = names, sorted_old = snapshot_order_;
-    std::sort(sorted_new.begin(), sorted_new.end());
-    std::sort(sorted_old.begin(), sorted_old.end());
-    if (sorted_new != sorted_old) {
-      snapshot_order_ = std::move(names);
-      rebuild = true;
-    }
+  // The order comes from the node tree, refreshed only when nodes were added or removed: a
+  // zone-label change alone keeps the previous order until then (upstream quirk, SEMANTICS §3.2).
+  bool rebuild = order_changed_ || snapshot->size() != snapshot_order_.size();
+  if (order_changed_) {
+    snapshot_order_ = tree_.List();
+    order_changed_ = false;
   }
-  order_changed_ = false;
   if (rebuild) {
     std::vector<std::shared_ptr<const NodeInfo>> infos;
     infos.reserve(snapshot_order_.size());
