@@ -60,9 +60,9 @@ func (b *SchedcheckBridge) SetBindingRunner(runBinding func(func())) {
 // ScheduleOne runs scheduleOne: a pod must be in activeQ (Pop blocks otherwise).
 func (b *SchedcheckBridge) ScheduleOne(ctx context.Context) { b.sched.scheduleOne(ctx) }
 
-func (b *SchedcheckBridge) ActiveLen() int       { return b.queue.SchedcheckActiveLen() }
+func (b *SchedcheckBridge) ActiveLen() int          { return b.queue.SchedcheckActiveLen() }
 func (b *SchedcheckBridge) Where(key string) string { return b.queue.SchedcheckWhere(key) }
-func (b *SchedcheckBridge) WaitingKeys() []string { return b.queue.SchedcheckWaitingKeys() }
+func (b *SchedcheckBridge) WaitingKeys() []string   { return b.queue.SchedcheckWaitingKeys() }
 
 // FlushBackoffQCompleted and FlushUnschedulablePodsLeftover run the periodic flushes, observed
 // as moves labelled as upstream's metrics label them.

@@ -210,7 +210,7 @@ func (r *run) observeMove(op scheduler.SchedcheckQueueOp, run func()) {
 		before[i] = r.bridge.Where(key)
 	}
 	if op.Kind == "MoveAll" {
-		r.moves = append(r.moves, &pb.MoveRequest{TimeNs: r.now, Event: op.Label})
+		r.log.Move(r.now, op.Label)
 	}
 	run()
 	for i, key := range keys {

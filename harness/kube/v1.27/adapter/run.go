@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
-	"sort"
 	"time"
 
-	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/events"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -38,8 +35,7 @@ type run struct {
 	rng     *adapterkit.SplitMix64
 
 	objects  *adapterkit.Objects
-	out      []*pb.Record
-	moves    []*pb.MoveRequest
+	log      adapterkit.Decisions
 	inFlight map[string]bool
 
 	// The cycle in progress.
@@ -178,41 +174,12 @@ func (r *run) deliverDuring() error {
 	return nil
 }
 
-func (r *run) take() *pb.Decisions {
-	d := &pb.Decisions{Records: r.out, MoveRequests: r.moves}
-	r.out, r.moves = nil, nil
-	return d
-}
+func (r *run) take() *pb.Decisions { return r.log.Take() }
 
-func (r *run) emit(body any) {
-	rec := &pb.Record{TimeNs: r.now}
-	switch b := body.(type) {
-	case *pb.Attempt:
-		rec.Body = &pb.Record_Attempt{Attempt: b}
-	case *pb.QueueTransition:
-		rec.Body = &pb.Record_Queue{Queue: b}
-	case *pb.Binding:
-		rec.Body = &pb.Record_Binding{Binding: b}
-	}
-	r.out = append(r.out, rec)
-}
+func (r *run) emit(body any) { r.log.Emit(r.now, body) }
 
-func podKey(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
-
-func sortedCopy(s []string) []string {
-	out := append([]string(nil), s...)
-	sort.Strings(out)
-	return out
-}
-
-// kubernetesVersion is the k8s.io/kubernetes version linked into this binary.
-func kubernetesVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, dep := range info.Deps {
-			if dep.Path == "k8s.io/kubernetes" {
-				return dep.Version
-			}
-		}
-	}
-	return "unknown"
-}
+var (
+	podKey            = adapterkit.PodKey
+	sortedCopy        = adapterkit.SortedCopy
+	kubernetesVersion = adapterkit.KubernetesVersion
+)

@@ -249,5 +249,5 @@ func (r *run) observeDelete(pod *v1.Pod, run func()) {
 
 // noteMoveAll records a MoveAllToActiveOrBackoffQueue request (PROTOCOL.md, move_requests).
 func (r *run) noteMoveAll(label string) {
-	r.moves = append(r.moves, &pb.MoveRequest{TimeNs: r.now, Event: label})
+	r.log.Move(r.now, label)
 }
