@@ -10,7 +10,7 @@
 namespace schedcheck::trace {
 namespace {
 
-Result<Trace> LoadJsonLines(const std::string& path) {
+Result<Trace> LoadJsonLines(const std::string& path, const InputLimits& limits) {
   std::ifstream in(path);
   if (!in) return Error{path + ": cannot open"};
   Trace trace;
@@ -29,6 +29,7 @@ Result<Trace> LoadJsonLines(const std::string& path) {
       if (j.is_object() && j.size() == 1 && j.contains("header")) {
         auto status = google::protobuf::util::JsonStringToMessage(j["header"].dump(), &trace.header, options);
         if (!status.ok()) return Error{where + ": field header: " + std::string(status.message())};
+        if (Outcome ok = CheckMessageLimits(trace.header, limits, where + ": header"); !ok) return ok.error();
         seen_line = true;
         continue;
       }
@@ -36,6 +37,8 @@ Result<Trace> LoadJsonLines(const std::string& path) {
     Record r;
     auto status = google::protobuf::util::JsonStringToMessage(line, &r, options);
     if (!status.ok()) return Error{where + ": invalid Record: " + std::string(status.message())};
+    if (static_cast<int64_t>(trace.records.size()) >= limits.records) return TooManyRecords(where, limits.records);
+    if (Outcome ok = CheckMessageLimits(r, limits, where); !ok) return ok.error();
     trace.records.push_back(std::move(r));
     seen_line = true;
   }
@@ -47,14 +50,14 @@ Result<Trace> LoadJsonLines(const std::string& path) {
 
 }  // namespace
 
-Result<Trace> LoadTrace(const std::string& path) {
+Result<Trace> LoadTrace(const std::string& path, const InputLimits& limits) {
   std::ifstream probe(path, std::ios::binary);
   if (!probe) return Error{path + ": cannot open"};
   std::string magic(kFileMagic.size(), '\0');
   probe.read(magic.data(), static_cast<std::streamsize>(magic.size()));
   magic.resize(static_cast<size_t>(probe.gcount()));
-  if (magic == kFileMagic) return ReadTrace(path);
-  return LoadJsonLines(path);
+  if (magic == kFileMagic) return ReadTrace(path, limits);
+  return LoadJsonLines(path, limits);
 }
 
 }  // namespace schedcheck::trace

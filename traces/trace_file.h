@@ -6,12 +6,14 @@
 #include <string>
 
 #include "reference/base/result.h"
+#include "traces/input_limits.h"
 #include "traces/trace_format.h"
 
 namespace schedcheck::trace {
 
-// Errors name the file and the byte offset (binary) or line (JSON Lines) and the field.
-Result<Trace> LoadTrace(const std::string& path);
+// Errors name the file and the byte offset (binary) or line (JSON Lines) and the field. Every
+// record and the header are checked against `limits`.
+Result<Trace> LoadTrace(const std::string& path, const InputLimits& limits = {});
 
 }  // namespace schedcheck::trace
 

@@ -53,6 +53,7 @@ const char* DamageKindName(DamageKind kind) {
     case DamageKind::kTruncated: return "truncated";
     case DamageKind::kCorrupt: return "corrupt";
     case DamageKind::kIo: return "io";
+    case DamageKind::kLimit: return "limit";
   }
   return "unknown";
 }
@@ -62,16 +63,16 @@ void TraceReader::DctxDeleter::operator()(void* dctx) const {
   ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(dctx));
 }
 
-TraceReader::TraceReader(std::string path, std::FILE* file)
-    : path_(std::move(path)), file_(file), dctx_(ZSTD_createDCtx()) {}
+TraceReader::TraceReader(std::string path, std::FILE* file, const InputLimits& limits)
+    : path_(std::move(path)), limits_(limits), file_(file), dctx_(ZSTD_createDCtx()) {}
 TraceReader::TraceReader(TraceReader&&) noexcept = default;
 TraceReader& TraceReader::operator=(TraceReader&&) noexcept = default;
 TraceReader::~TraceReader() = default;
 
-Result<TraceReader> TraceReader::Open(const std::string& path) {
+Result<TraceReader> TraceReader::Open(const std::string& path, const InputLimits& limits) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return Error{path + ": cannot open: " + std::strerror(errno)};
-  TraceReader reader(path, f);
+  TraceReader reader(path, f, limits);
   if (reader.dctx_ == nullptr) return Error{path + ": cannot create zstd context"};
   const auto fail = [&](const std::string& what) { return Error{path + ": byte 0: " + what}; };
 
@@ -110,6 +111,7 @@ Result<TraceReader> TraceReader::Open(const std::string& path) {
   if (!reader.header_.ParseFromArray(rest.data(), static_cast<int>(header_size))) {
     return fail("corrupt file header: Header proto does not parse");
   }
+  if (Outcome ok = CheckMessageLimits(reader.header_, limits, path + ": byte 16: file header"); !ok) return ok.error();
   reader.offset_ = kFileHeaderPrefixSize + rest.size();
   return reader;
 }
@@ -139,7 +141,18 @@ ReadStatus TraceReader::NextBytes(const char** bytes, int* size) {
   return ReadStatus::kRecord;
 }
 
-ReadStatus TraceReader::Parsed(bool ok) {
+ReadStatus TraceReader::Parsed(bool ok, const Record& record, int size) {
+  if (ok) {
+    Outcome fits = records_read_ >= limits_.records
+                       ? Outcome(TooManyRecords("", limits_.records))
+                   : FitsTrivially(static_cast<size_t>(size), limits_) ? Outcome::Ok()
+                                                                       : CheckMessageLimits(record, limits_, "");
+    if (!fits) {
+      offset_ = frame_offset_;  // the frame's records are not all returned
+      --frames_read_;
+      return Damage(DamageKind::kLimit, records_read_, fits.message());
+    }
+  }
   if (!ok) {
     const uint32_t index = frame_count_ - frame_left_;
     offset_ = frame_offset_;  // the damaged frame is not complete
@@ -158,7 +171,7 @@ ReadStatus TraceReader::Next(Record* record) {
   int size = 0;
   const ReadStatus s = NextBytes(&bytes, &size);
   if (s != ReadStatus::kRecord) return s;
-  return Parsed(parser_.Parse(bytes, static_cast<size_t>(size), record));
+  return Parsed(parser_.Parse(bytes, static_cast<size_t>(size), record), *record, size);
 }
 
 ReadStatus TraceReader::NextBorrowed(const Record** record) {
@@ -169,7 +182,8 @@ ReadStatus TraceReader::NextBorrowed(const Record** record) {
   if (s != ReadStatus::kRecord) return s;
   if (borrowed_ == nullptr) borrowed_ = std::make_unique<Record>();
   // Overwrites the previous borrowed record in place, reusing its allocations.
-  const ReadStatus result = Parsed(parser_.Parse(bytes, static_cast<size_t>(size), borrowed_.get()));
+  const ReadStatus result =
+      Parsed(parser_.Parse(bytes, static_cast<size_t>(size), borrowed_.get()), *borrowed_, size);
   if (result == ReadStatus::kRecord) *record = borrowed_.get();
   return result;
 }
@@ -290,8 +304,8 @@ ReadStatus TraceReader::DecodeFrame(const FrameHeader& h) {
   return ReadStatus::kRecord;
 }
 
-Result<Trace> ReadTrace(const std::string& path) {
-  Result<TraceReader> reader = TraceReader::Open(path);
+Result<Trace> ReadTrace(const std::string& path, const InputLimits& limits) {
+  Result<TraceReader> reader = TraceReader::Open(path, limits);
   if (!reader.ok()) return reader.error();
   Trace trace;
   trace.header = reader->header();
@@ -305,8 +319,8 @@ Result<Trace> ReadTrace(const std::string& path) {
   }
 }
 
-Result<std::vector<Record>> ReadAll(const std::string& path) {
-  Result<Trace> trace = ReadTrace(path);
+Result<std::vector<Record>> ReadAll(const std::string& path, const InputLimits& limits) {
+  Result<Trace> trace = ReadTrace(path, limits);
   if (!trace.ok()) return trace.error();
   return std::move(trace->records);
 }

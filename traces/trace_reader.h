@@ -25,6 +25,7 @@
 
 #include "reference/base/result.h"
 #include "traces/fast_record_parser.h"
+#include "traces/input_limits.h"
 #include "traces/trace.pb.h"
 #include "traces/trace_format.h"
 
@@ -37,6 +38,7 @@ enum class DamageKind {
   kTruncated,  // the file ends inside a frame header or payload
   kCorrupt,    // bytes present but wrong
   kIo,         // the operating system reported a read error
+  kLimit,      // intact, but beyond an InputLimits limit (records, string or map sizes)
 };
 
 const char* DamageKindName(DamageKind kind);
@@ -44,8 +46,10 @@ const char* DamageKindName(DamageKind kind);
 class TraceReader {
  public:
   // Opens `path` and reads and verifies the file header. Fails (with "truncated" or "corrupt" in
-  // the message) when the file header itself is damaged, or the file is not a trace.
-  static Result<TraceReader> Open(const std::string& path);
+  // the message) when the file header itself is damaged, or the file is not a trace. Every record
+  // (and the header) is checked against `limits`; a record beyond them ends the read with kError,
+  // damage() kLimit, after the records before it.
+  static Result<TraceReader> Open(const std::string& path, const InputLimits& limits = {});
 
   TraceReader(TraceReader&&) noexcept;
   TraceReader& operator=(TraceReader&&) noexcept;
@@ -88,7 +92,7 @@ class TraceReader {
     uint32_t size = 0;
   };
 
-  TraceReader(std::string path, std::FILE* file);
+  TraceReader(std::string path, std::FILE* file, const InputLimits& limits);
 
   // Reads and validates the next frame into plain_. Returns kRecord, kEnd or kError.
   ReadStatus ReadFrame();
@@ -97,9 +101,10 @@ class TraceReader {
   // Advances to the next record and stores its bytes in *bytes (kRecord), or returns kEnd/kError.
   ReadStatus NextBytes(const char** bytes, int* size);
   // Accounts for a record returned (parsed) or reports the one that did not parse.
-  ReadStatus Parsed(bool ok);
+  ReadStatus Parsed(bool ok, const Record& record, int size);
 
   std::string path_;
+  InputLimits limits_;
   std::unique_ptr<std::FILE, FileCloser> file_;
   std::unique_ptr<void, DctxDeleter> dctx_;
   RecordParser parser_;
@@ -121,8 +126,8 @@ class TraceReader {
 };
 
 // Reads a whole trace; fails on any damage (the message is TraceReader::error()).
-Result<Trace> ReadTrace(const std::string& path);
-Result<std::vector<Record>> ReadAll(const std::string& path);
+Result<Trace> ReadTrace(const std::string& path, const InputLimits& limits = {});
+Result<std::vector<Record>> ReadAll(const std::string& path, const InputLimits& limits = {});
 
 }  // namespace schedcheck::trace
 

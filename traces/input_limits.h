@@ -1,0 +1,65 @@
+// Size limits on untrusted input (README.md, "Untrusted input"): records per trace or import, the
+// length of any one string, of a map key, and the entries of one map (labels, annotations,
+// nodeSelector, ...). The defaults are far above anything a Kubernetes API server accepts or a real
+// capture holds; `--limit NAME=VALUE` on the commands that read traces or captures raises (or
+// lowers) them. The readers of traces/ and traces/importers/ take an InputLimits and check every
+// record they produce; nothing here is global.
+#ifndef SCHEDCHECK_TRACES_INPUT_LIMITS_H_
+#define SCHEDCHECK_TRACES_INPUT_LIMITS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "google/protobuf/message.h"
+#include "reference/base/result.h"
+
+namespace schedcheck::trace {
+
+struct InputLimits {
+  // Records per trace (binary or JSON Lines), objects per import.
+  int64_t records = 10'000'000;
+  // Bytes of any one string: names, label and annotation values, messages, images, ... The API
+  // server keeps a whole object under 1.5 MiB and all annotations of one under 256 KiB.
+  int64_t string_bytes = 1 << 20;
+  // Bytes of one map key: label, annotation, selector and resource names (API server: 317).
+  int64_t key_bytes = 1024;
+  // Entries of one map: labels, annotations, nodeSelector, matchLabels, capacity, ...
+  int64_t map_entries = 10'000;
+};
+
+// The names `--limit` accepts, in documentation order: records, string-bytes, key-bytes,
+// map-entries.
+const std::vector<std::string>& InputLimitNames();
+
+// Applies one "NAME=VALUE" (VALUE a positive decimal integer) to *limits. Errors name the option
+// and the known names.
+Outcome ParseInputLimit(const std::string& spec, InputLimits* limits);
+// Applies each spec in order.
+Outcome ParseInputLimits(const std::vector<std::string>& specs, InputLimits* limits);
+
+// The error for a limit exceeded ("<where>: " left out when `where` is empty): "<where>: <what>: <actual>, more than the limit NAME=VALUE
+// (raise it with --limit NAME=N)".
+Error LimitExceeded(const std::string& where, const std::string& what, int64_t actual, const std::string& name,
+                    int64_t limit);
+
+// The error for one record more than limits.records: "<where>: more than 10 records, the limit
+// records=10 (raise it with --limit records=N)".
+Error TooManyRecords(const std::string& where, int64_t limit);
+
+// Checks every string, map key and map size in `message` (recursively). `where` names the
+// position ("t.jsonl: line 4", may be empty); the error adds the field path in Kubernetes' JSON names, e.g.
+//   t.jsonl: line 4: field api.pod.metadata.labels: 10001 entries, more than the limit
+//   map-entries=10000 (raise it with --limit map-entries=N)
+Outcome CheckMessageLimits(const google::protobuf::Message& message, const InputLimits& limits,
+                           const std::string& where);
+
+// True when a message serialized in `bytes` bytes cannot exceed any byte or entry limit (every
+// string, key and map entry takes at least its own length, at least 2 bytes per entry), so that
+// readers can skip CheckMessageLimits on the common small record.
+bool FitsTrivially(size_t bytes, const InputLimits& limits);
+
+}  // namespace schedcheck::trace
+
+#endif  // SCHEDCHECK_TRACES_INPUT_LIMITS_H_

@@ -1,0 +1,147 @@
+#include "traces/input_limits.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "traces/k8s_json.h"
+#include "traces/sample_trace.h"
+#include "traces/trace_file.h"
+#include "traces/trace_reader.h"
+#include "traces/trace_testing.h"
+#include "traces/trace_writer.h"
+
+namespace schedcheck::trace {
+namespace {
+
+using testing::TempPath;
+
+// A pod whose metadata.labels has `labels` entries (keys of at least `key_size` bytes).
+Record PodWith(const std::string& name, int labels, size_t key_size = 3) {
+  k8s::Pod pod = MakePod("default", name, "100m", "1Gi");
+  pod.mutable_metadata()->clear_labels();
+  for (int i = 0; i < labels; ++i) {
+    std::string key = std::to_string(i);
+    key.resize(std::max(key_size, key.size()), 'k');
+    (*pod.mutable_metadata()->mutable_labels())[key] = "v";
+  }
+  return ApiRecord(0, ADDED, pod);
+}
+
+std::string WriteBinary(const std::string& name, const std::vector<Record>& records) {
+  Trace trace;
+  trace.records = records;
+  const std::string path = TempPath(name);
+  EXPECT_TRUE(WriteTrace(path, trace).ok());
+  return path;
+}
+
+std::string WriteJsonLines(const std::string& name, const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  const std::string path = TempPath(name);
+  testing::WriteFileBytes(path, text);
+  return path;
+}
+
+TEST(InputLimitsTest, ParsesNamesAndRejectsBadSpecs) {
+  InputLimits limits;
+  ASSERT_TRUE(ParseInputLimits({"records=5", "string-bytes=7", "key-bytes=9", "map-entries=11"}, &limits).ok());
+  EXPECT_EQ(limits.records, 5);
+  EXPECT_EQ(limits.string_bytes, 7);
+  EXPECT_EQ(limits.key_bytes, 9);
+  EXPECT_EQ(limits.map_entries, 11);
+  for (const char* bad : {"records", "records=", "records=0", "records=-1", "records=1x", "bogus=3",
+                          "records=99999999999999999999"}) {
+    Outcome ok = ParseInputLimit(bad, &limits);
+    ASSERT_FALSE(ok.ok()) << bad;
+    EXPECT_NE(ok.message().find(std::string("--limit ") + bad), std::string::npos) << ok.message();
+  }
+  EXPECT_NE(ParseInputLimit("bogus=3", &limits).message().find("records, string-bytes, key-bytes, map-entries"),
+            std::string::npos);
+}
+
+// One table: each limit exceeded in a binary trace and in JSON Lines names the file, the position,
+// the field and the option; the same file is accepted with the limit raised.
+TEST(InputLimitsTest, EachLimitIsEnforcedByBothReadersAndCanBeRaised) {
+  k8s::Pod long_name = MakePod("default", std::string(300, 'n'), "100m", "1Gi");
+  struct Case {
+    const char* name;
+    std::vector<Record> records;
+    InputLimits tight;
+    std::string want;  // in the message, after the position
+  } cases[] = {
+      {"records", {PodWith("a", 0), PodWith("b", 0), PodWith("c", 0)}, {.records = 2},
+       "more than 2 records, the limit records=2 (raise it with --limit records=N)"},
+      {"string", {PodWith("a", 0), ApiRecord(0, ADDED, long_name)}, {.string_bytes = 200},
+       "field api.pod.metadata.name: 300 bytes, more than the limit string-bytes=200 (raise it with --limit "
+       "string-bytes=N)"},
+      {"key", {PodWith("a", 1, 40)}, {.key_bytes = 30},
+       "field api.pod.metadata.labels key: 40 bytes, more than the limit key-bytes=30 (raise it with --limit "
+       "key-bytes=N)"},
+      {"entries", {PodWith("a", 5), PodWith("b", 6)}, {.map_entries = 5},
+       "field api.pod.metadata.labels: 6 entries, more than the limit map-entries=5 (raise it with --limit "
+       "map-entries=N)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string binary = WriteBinary(std::string(c.name) + ".trace", c.records);
+    auto loaded = LoadTrace(binary, c.tight);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_NE(loaded.message().find(binary + ": byte "), std::string::npos) << loaded.message();
+    EXPECT_NE(loaded.message().find("(frame 0, event " + std::to_string(c.records.size() - 1) + "): " + c.want),
+              std::string::npos)
+        << loaded.message();
+    // The reader returns the records before it, then reports the limit as such.
+    auto reader = TraceReader::Open(binary, c.tight);
+    ASSERT_TRUE(reader.ok());
+    Record r;
+    for (size_t i = 0; i + 1 < c.records.size(); ++i) ASSERT_EQ(reader->Next(&r), ReadStatus::kRecord);
+    EXPECT_EQ(reader->Next(&r), ReadStatus::kError);
+    EXPECT_EQ(reader->damage(), DamageKind::kLimit);
+    auto raised = LoadTrace(binary, InputLimits{});
+    ASSERT_TRUE(raised.ok()) << raised.message();
+    EXPECT_TRUE(testing::SameRecords(raised->records, c.records));
+
+    // JSON Lines: the line of the record.
+    std::vector<std::string> lines = {"{\"header\": {\"compat\": \"1.27\"}}"};
+    for (const Record& rec : c.records) lines.push_back(ToJson(rec));
+    const std::string jsonl = WriteJsonLines(std::string(c.name) + ".jsonl", lines);
+    loaded = LoadTrace(jsonl, c.tight);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_NE(loaded.message().find(jsonl + ": line " + std::to_string(lines.size()) + ": " + c.want),
+              std::string::npos)
+        << loaded.message();
+    raised = LoadTrace(jsonl, InputLimits{});
+    ASSERT_TRUE(raised.ok()) << raised.message();
+    EXPECT_TRUE(testing::SameRecords(raised->records, c.records));
+  }
+}
+
+TEST(InputLimitsTest, HeaderLabelsAreChecked) {
+  Trace trace;
+  (*trace.header.mutable_labels())["source"] = std::string(100, 's');
+  const std::string path = TempPath("header.trace");
+  ASSERT_TRUE(WriteTrace(path, trace).ok());
+  auto loaded = LoadTrace(path, {.string_bytes = 50});
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.message().find(path + ": byte 16: file header: field labels[\"source\"]: 100 bytes, more than "
+                                         "the limit string-bytes=50"),
+            std::string::npos)
+      << loaded.message();
+}
+
+// The skip of the walk for small records is sound: a record of N bytes holds no string, key or
+// map larger than N (or N/2 entries).
+TEST(InputLimitsTest, FitsTriviallyOnlyWhenNoLimitCanBeExceeded) {
+  const InputLimits limits{.string_bytes = 100, .key_bytes = 50, .map_entries = 10};
+  EXPECT_TRUE(FitsTrivially(21, limits));
+  EXPECT_FALSE(FitsTrivially(22, limits));  // 22 bytes may hold 11 map entries
+  EXPECT_FALSE(FitsTrivially(51, InputLimits{.string_bytes = 100, .key_bytes = 50}));
+  Record r = PodWith("a", 11, 1);
+  EXPECT_FALSE(FitsTrivially(r.ByteSizeLong(), limits));
+  EXPECT_FALSE(CheckMessageLimits(r, limits, "").ok());
+}
+
+}  // namespace
+}  // namespace schedcheck::trace
