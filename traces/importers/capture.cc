@@ -134,9 +134,7 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
       return Outcome::Ok();
     }
     AddToLabel(&imported_, "observed.failed_scheduling", 1);
-    if (item.time_ns) NoteTime(event.where, *item.time_ns);
-    items_.push_back(std::move(item));
-    return Outcome::Ok();
+    return Keep(std::move(item), event.where);
   }
   if (!IsTraceKind(kind)) {
     if (warned_kinds_.insert(kind).second) {
@@ -149,7 +147,15 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
   api->set_type(event.type);
   api->set_during_attempt(event.during_attempt);
   if (Outcome ok = redactor_.Decode(event.object, kind, event.where + ": object", api); !ok) return ok;
-  if (item.time_ns) NoteTime(event.where, *item.time_ns);
+  return Keep(std::move(item), event.where);
+}
+
+Outcome CaptureBuilder::Keep(Item item, const std::string& where) {
+  if (static_cast<int64_t>(items_.size()) >= options_.limits.records) {
+    return TooManyRecords(where, options_.limits.records);
+  }
+  if (Outcome ok = CheckMessageLimits(item.record, options_.limits, where); !ok) return ok;
+  if (item.time_ns) NoteTime(where, *item.time_ns);
   items_.push_back(std::move(item));
   return Outcome::Ok();
 }

@@ -60,6 +60,8 @@ class CaptureBuilder {
     Record record;  // api, or an observed attempt (FailedScheduling)
   };
   Outcome AddEvent(CapturedEvent& event, int64_t* time, bool* has_time);
+  // Checks `item` against options_.limits (errors name `where`), then keeps it.
+  Outcome Keep(Item item, const std::string& where);
   void NoteTime(const std::string& where, int64_t time);
   std::vector<Record> ResolveBindings(std::vector<Item> items);
 

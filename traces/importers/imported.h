@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "reference/base/result.h"
+#include "traces/input_limits.h"
 #include "traces/trace.pb.h"
 
 namespace schedcheck::trace {
@@ -28,6 +29,8 @@ struct ImportOptions {
   bool arrival_only = false;
   std::optional<uint64_t> shuffle_seed;
   std::optional<double> target_gpu_share;
+  // Objects per import, string, key and map sizes (--limit); every importer checks each object.
+  InputLimits limits;
 };
 
 struct Imported {

@@ -6,6 +6,31 @@
 #include "traces/importers/watch_importer.h"
 
 namespace schedcheck::trace {
+namespace {
+
+// The importers check each object against options.limits where they know its file and line; this
+// last pass also covers what they produce without one (openb rows, observed bindings).
+Outcome CheckImported(const std::string& format, const Imported& imported, const InputLimits& limits) {
+  const std::string where = "import --from " + format;
+  if (static_cast<int64_t>(imported.records.size()) > limits.records) return TooManyRecords(where, limits.records);
+  for (size_t i = 0; i < imported.records.size(); ++i) {
+    const Record& r = imported.records[i];
+    if (FitsTrivially(r.ByteSizeLong(), limits)) continue;
+    if (Outcome ok = CheckMessageLimits(r, limits, where + ": record " + std::to_string(i)); !ok) return ok;
+  }
+  return Outcome::Ok();
+}
+
+Result<Imported> ImportFormat(const std::string& format, const std::vector<std::string>& inputs,
+                              const ImportOptions& options) {
+  if (format == "manifests") return ImportManifests(inputs, options);
+  if (format == "watch") return ImportWatch(inputs, options);
+  if (format == "kss") return ImportKss(inputs, options);
+  if (format == "openb") return ImportOpenb(inputs, options);
+  return Error{"--from: unknown format \"" + format + "\" (want manifests, watch, kss or openb)"};
+}
+
+}  // namespace
 
 const std::vector<std::string>& ImportFormats() {
   static const std::vector<std::string> kFormats = {"manifests", "watch", "kss", "openb"};
@@ -19,11 +44,10 @@ Result<Imported> Import(const std::string& format, const std::vector<std::string
   if (!openb && (options.arrival_only || options.shuffle_seed || options.target_gpu_share)) {
     return Error{"--arrival-only, --shuffle-seed and --target-gpu-share apply to --from openb only"};
   }
-  if (format == "manifests") return ImportManifests(inputs, options);
-  if (format == "watch") return ImportWatch(inputs, options);
-  if (format == "kss") return ImportKss(inputs, options);
-  if (openb) return ImportOpenb(inputs, options);
-  return Error{"--from: unknown format \"" + format + "\" (want manifests, watch, kss or openb)"};
+  Result<Imported> imported = ImportFormat(format, inputs, options);
+  if (!imported.ok()) return imported;
+  if (Outcome ok = CheckImported(format, *imported, options.limits); !ok) return ok.error();
+  return imported;
 }
 
 }  // namespace schedcheck::trace

@@ -15,13 +15,15 @@ enum Group { kNamespaces, kPriorityClasses, kPdbs, kNodes, kBoundPods, kPendingP
 
 class Loader {
  public:
-  explicit Loader(const ImportOptions& options) : redactor_(options.keep_annotations) {}
+  explicit Loader(const ImportOptions& options) : redactor_(options.keep_annotations), limits_(options.limits) {}
 
   Outcome AddObject(const nlohmann::json& obj, const std::string& where);
   Imported Take(int64_t time_ns);
 
  private:
   Redactor redactor_;
+  InputLimits limits_;
+  int64_t objects_ = 0;  // decoded so far, for limits_.records
   std::array<std::vector<ApiEvent>, kGroups> groups_;
   std::set<std::string> warned_kinds_;
   std::vector<std::string> warnings_;
@@ -52,6 +54,8 @@ Outcome Loader::AddObject(const nlohmann::json& obj, const std::string& where) {
   ApiEvent event;
   event.set_type(ADDED);
   if (Outcome ok = redactor_.Decode(obj, kind, where, &event); !ok) return ok;
+  if (++objects_ > limits_.records) return TooManyRecords(where, limits_.records);
+  if (Outcome ok = CheckMessageLimits(event, limits_, where); !ok) return ok;
   Group group = kNamespaces;
   switch (event.object_case()) {
     case ApiEvent::kPod:

@@ -1,0 +1,248 @@
+// Renders the schedcheck HTML report from the JSON document in <script id="report-data">
+// (harness/report/report_data.h). Hand-drawn SVG, no library, no network. Every string from the
+// input is untrusted: it only ever reaches the page through textContent or setAttribute, never
+// as markup. The <body data-rendered> attribute tells a headless check how rendering went:
+// "ok" when everything was drawn, "error: ..." when a script error happened.
+"use strict";
+
+window.onerror = function (message, source, line) {
+  document.body.setAttribute("data-rendered", "error: " + message + " (line " + line + ")");
+};
+
+const SVG_NS = "http://www.w3.org/2000/svg";  // a namespace name, never fetched
+const CLASS_COLORS = { hard: "#c62828", requeue: "#ef6c00", soft: "#6a1b9a" };
+const RESULT_COLORS = { S: "#2e7d32", U: "#f9a825", E: "#c62828" };
+const QUEUE_SERIES = [
+  { name: "activeQ", index: 1, color: "#1565c0" },
+  { name: "backoffQ", index: 2, color: "#ef6c00" },
+  { name: "unschedulable", index: 3, color: "#c62828" },
+];
+
+function el(tag, attrs, children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  for (const c of children || []) node.append(c);  // strings become text nodes
+  return node;
+}
+
+function svg(tag, attrs, children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  for (const c of children || []) node.append(c);
+  return node;
+}
+
+function seconds(t) {
+  return (Math.round(t * 1000) / 1000).toString() + " s";
+}
+
+// About `count` round tick values covering [0, max].
+function ticks(max, count) {
+  if (!(max > 0)) return [0];
+  const raw = max / count;
+  const magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw);
+  const out = [];
+  for (let v = 0; v <= max + step / 1e9; v += step) out.push(Math.round(v / step) * step);
+  return out;
+}
+
+function section(id, title, intro) {
+  const s = el("section", { id: id }, [el("h2", {}, [title])]);
+  if (intro) s.append(el("p", { class: "intro" }, [intro]));
+  return s;
+}
+
+// The time axis shared by the timeline and the queue charts: x from `left` to `left + width`.
+function timeScale(span, left, width) {
+  const max = span > 0 ? span : 1;
+  return { max: max, x: (t) => left + (t / max) * width, ticks: ticks(max, 8) };
+}
+
+function drawAxis(chart, scale, y, height) {
+  for (const t of scale.ticks) {
+    const x = scale.x(t);
+    chart.append(svg("line", { x1: x, x2: x, y1: y - height, y2: y, class: "grid" }));
+    chart.append(svg("text", { x: x, y: y + 14, class: "tick", "text-anchor": "middle" }, [seconds(t)]));
+  }
+}
+
+function renderHeader(data) {
+  const v = data.verdict;
+  const verdict = v.fails ? "diverges" : v.hard + v.requeue + v.soft > 0 ? "equivalent (soft allowed)" : "equivalent";
+  const header = el("header", {}, [
+    el("h1", {}, ["schedcheck report"]),
+    el("p", { class: "title" }, [data.title]),
+    el("p", {}, [
+      el("span", { class: "verdict " + (v.fails ? "fails" : "passes"), id: "verdict" }, [verdict]),
+      " " + v.podsCompared + " pods compared; " + v.hard + " hard, " + v.requeue + " requeue, " + v.soft +
+        " soft divergence(s)" + (v.allowSoft ? " (soft allowed)" : ""),
+    ]),
+    el("p", { class: "sides" }, [
+      el("span", { class: "side-label" }, ["reference: "]), data.reference,
+      el("br"),
+      el("span", { class: "side-label" }, ["candidate: "]), data.candidate,
+    ]),
+  ]);
+  document.title = "schedcheck report: " + data.title;
+  return header;
+}
+
+// Both sides' attempts on one time axis, with the divergences between them.
+function renderTimeline(data) {
+  const s = section("timeline", "Divergence timeline",
+    "Every scheduling attempt of each side (green scheduled, yellow unschedulable, red error) and " +
+    "each divergence between them (red hard, orange requeue, purple soft). Hover for details.");
+  const width = 1000, left = 90, plot = width - left - 20;
+  const scale = timeScale(data.span, left, plot);
+  const lanes = { reference: 30, divergences: 70, candidate: 110 };
+  const chart = svg("svg", { viewBox: "0 0 " + width + " 150", class: "chart timeline-chart", role: "img" });
+  drawAxis(chart, scale, 130, 120);
+  for (const [lane, y] of Object.entries(lanes)) {
+    chart.append(svg("text", { x: 4, y: y + 4, class: "lane" }, [lane]));
+    chart.append(svg("line", { x1: left, x2: left + plot, y1: y, y2: y, class: "lane-line" }));
+  }
+  for (const side of ["reference", "candidate"]) {
+    for (const [t, pod, result] of data.timeline[side]) {
+      const mark = svg("rect", {
+        x: scale.x(t) - 1.5, y: lanes[side] - 9, width: 3, height: 18,
+        fill: RESULT_COLORS[result], class: "attempt-mark",
+      });
+      mark.append(svg("title", {}, [side + " t=" + seconds(t) + " " + data.pods[pod] + " " + result]));
+      chart.append(mark);
+    }
+  }
+  data.divergences.forEach((d, i) => {
+    const mark = svg("circle", {
+      cx: scale.x(d.t), cy: lanes.divergences, r: 6, fill: CLASS_COLORS[d.class] || "#000",
+      class: "divergence-mark", "data-index": i,
+    });
+    mark.append(svg("title", {}, [d.class + " " + d.what + " t=" + seconds(d.t) + " " + d.pod]));
+    chart.append(mark);
+  });
+  s.append(chart);
+  const omitted = data.timeline.referenceOmitted + data.timeline.candidateOmitted;
+  if (omitted > 0) s.append(el("p", { class: "note" }, [omitted + " later attempt(s) not drawn"]));
+  return s;
+}
+
+function renderDivergences(data) {
+  const s = section("divergences", "Divergences",
+    data.divergences.length === 0 ? "None: the candidate decided as the reference did." : null);
+  if (data.divergences.length === 0) return s;
+  const head = el("tr", {}, ["t", "class", "pod", "attempt", "what", "reference", "candidate", "plugins"]
+    .map((h) => el("th", {}, [h])));
+  const rows = data.divergences.map((d) => {
+    const podIndex = data.paths.findIndex((p) => p.pod === d.pod);
+    const pod = podIndex >= 0 ? el("a", { href: "#path-" + podIndex }, [d.pod]) : d.pod;
+    return el("tr", { class: "divergence " + d.class }, [
+      el("td", { class: "num" }, [seconds(d.t)]),
+      el("td", {}, [el("span", { class: "badge " + d.class }, [d.class])]),
+      el("td", { class: "pod" }, [pod]),
+      el("td", { class: "num" }, [d.attempt ? String(d.attempt) : "\u2013"]),
+      el("td", {}, [d.what]),
+      el("td", {}, [d.reference]),
+      el("td", {}, [d.candidate]),
+      el("td", {}, [d.plugins.join(", ")]),
+    ]);
+  });
+  s.append(el("table", { class: "divergence-table" }, [el("thead", {}, [head]), el("tbody", {}, rows)]));
+  if (data.divergencesOmitted > 0) s.append(el("p", { class: "note" }, [data.divergencesOmitted + " more not listed"]));
+  return s;
+}
+
+// Each divergent pod's steps, reference and candidate side by side, aligned by step number;
+// a row whose two sides differ is highlighted.
+function renderPaths(data) {
+  const s = section("paths", "Divergent pods' paths through the queue",
+    data.paths.length === 0 ? "No divergent pod." : "Step by step; rows where the sides differ are highlighted.");
+  data.paths.forEach((p, i) => {
+    const n = Math.max(p.reference.length, p.candidate.length);
+    const rows = [];
+    for (let k = 0; k < n; k++) {
+      const a = p.reference[k], b = p.candidate[k];
+      const same = a && b && a.t === b.t && a.text === b.text;
+      const cell = (step) => step
+        ? [el("td", { class: "num" }, [seconds(step.t)]),
+           el("td", { class: "step " + step.kind + (step.result ? " result-" + step.result : "") }, [step.text])]
+        : [el("td", {}, []), el("td", { class: "step none" }, ["\u2014"])];
+      rows.push(el("tr", { class: same ? "same" : "differs" }, [...cell(a), ...cell(b)]));
+    }
+    const head = el("tr", {}, [el("th", { colspan: 2 }, ["reference"]), el("th", { colspan: 2 }, ["candidate"])]);
+    s.append(el("div", { class: "path", id: "path-" + i }, [
+      el("h3", { class: "pod-name" }, [p.pod]),
+      el("table", { class: "path-table" }, [el("thead", {}, [head]), el("tbody", {}, rows)]),
+    ]));
+  });
+  if (data.pathsOmitted > 0) s.append(el("p", { class: "note" }, [data.pathsOmitted + " more divergent pod(s) not shown"]));
+  return s;
+}
+
+function renderQueues(data) {
+  const s = section("queues", "Queue sizes over time",
+    "Pods in each sub-queue after every instant (long logs: the maximum per time bucket).");
+  const all = data.queues.reference.concat(data.queues.candidate);
+  const yMax = Math.max(1, ...all.map((p) => Math.max(p[1], p[2], p[3])));
+  const width = 1000, height = 140, left = 90, plot = width - left - 20, top = 10;
+  const scale = timeScale(data.span, left, plot);
+  const y = (v) => top + height - (v / yMax) * height;
+  for (const side of ["reference", "candidate"]) {
+    const chart = svg("svg", { viewBox: "0 0 " + width + " " + (height + 40), class: "chart queue-chart", "data-side": side });
+    drawAxis(chart, scale, top + height, height);
+    chart.append(svg("text", { x: 4, y: top + 12, class: "lane" }, [side]));
+    for (const v of ticks(yMax, 4)) {
+      chart.append(svg("text", { x: left - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, [String(v)]));
+    }
+    const points = data.queues[side];
+    for (const series of QUEUE_SERIES) {
+      if (points.length === 0) break;
+      // A step line: a size holds until the next instant, and after the last one to the end.
+      let d = "M" + scale.x(0) + "," + y(0);
+      for (const p of points) d += "H" + scale.x(p[0]) + "V" + y(p[series.index]);
+      d += "H" + scale.x(scale.max);
+      chart.append(svg("path", { d: d, stroke: series.color, fill: "none", class: "series", "data-series": series.name }));
+    }
+    s.append(chart);
+  }
+  s.append(el("p", { class: "legend" }, QUEUE_SERIES.map((q) =>
+    el("span", { style: "color:" + q.color }, ["\u25a0 " + q.name + " "]))));
+  return s;
+}
+
+function lineClass(line) {
+  if (/rejected by|unschedulable by|Unschedulable/.test(line)) return "rejected";
+  if (/: feasible$/.test(line)) return "feasible";
+  if (/outcome:/.test(line)) return "outcome";
+  return "";
+}
+
+// diff::ExplainAt's text for the first divergent attempt, one column per side.
+function renderExplanation(data) {
+  const s = section("explanation", "First divergent attempt, explained",
+    data.explanation ? null : "Not available: give --trace (the cluster trace the reference was replayed from).");
+  if (!data.explanation) return s;
+  if (data.explanation.header) s.append(el("p", { class: "intro" }, [data.explanation.header]));
+  const columns = data.explanation.sections.map((sec) =>
+    el("div", { class: "explain-side" }, [
+      el("h3", {}, [sec.title]),
+      el("pre", {}, sec.lines.map((line) => el("span", { class: "line " + lineClass(line) }, [line + "\n"]))),
+    ]));
+  s.append(el("div", { class: "explain-grid" }, columns));
+  return s;
+}
+
+function render() {
+  const data = JSON.parse(document.getElementById("report-data").textContent);
+  const app = document.getElementById("app");
+  app.append(renderHeader(data), renderTimeline(data), renderDivergences(data), renderPaths(data),
+    renderQueues(data), renderExplanation(data));
+  if (!document.body.getAttribute("data-rendered").startsWith("error")) {
+    document.body.setAttribute("data-rendered", "ok");
+  }
+}
+
+try {
+  render();
+} catch (e) {
+  document.body.setAttribute("data-rendered", "error: " + (e && e.stack ? e.stack : e));
+}
