@@ -10,6 +10,7 @@
 #include "harness/cli/generate_command.h"
 #include "harness/cli/import_command.h"
 #include "harness/cli/replay_command.h"
+#include "harness/cli/report_command.h"
 #include "harness/cli/serve_command.h"
 #include "harness/cli/trace_commands.h"
 
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   schedcheck::cli::AddGateCommand(app, &exit_code);
   schedcheck::cli::AddGenerateCommand(app, &exit_code);
   schedcheck::cli::AddImportCommand(app, &exit_code);
+  schedcheck::cli::AddReportCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,104 @@
+#include "harness/cli/report_command.h"
+
+#include <cmath>
+#include <memory>
+
+#include "harness/candidates/candidate.h"
+#include "harness/diff/explain_at.h"
+#include "harness/diff/load.h"
+#include "harness/report/html_report.h"
+#include "traces/atomic_file.h"
+#include "traces/trace_file.h"
+
+namespace schedcheck::cli {
+namespace {
+
+// The explanation of the first divergence, as `schedcheck diff --cluster-trace` gives it: the
+// reference's side, and the candidate's when its spec is an in-process one. Errors reading the
+// trace, configuration or spec are bad input; a pod missing from the trace is said in the text.
+Result<std::string> Explain(const ReportCommandOptions& o, const std::vector<trace::Record>& reference,
+                            const diff::Divergence& first) {
+  auto trace = trace::LoadTrace(o.trace);
+  if (!trace.ok()) return trace.error();
+  reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");
+  if (!o.config.empty()) {
+    auto config = reference::LoadSchedulerConfiguration(o.config, "1.27");
+    if (!config.ok()) return config.error();
+    base = std::move(*config);
+  }
+  std::vector<diff::ExplainSide> sides = {{"reference (" + o.reference + ")", base}};
+  std::string note;
+  if (!o.candidate.empty()) {
+    const std::string label = "candidate " + o.candidate + " (" + o.candidate_log + ")";
+    auto out_of_process = candidates::IsOutOfProcess(o.candidate);
+    if (!out_of_process.ok()) return out_of_process.error();
+    if (*out_of_process) {
+      note = candidates::OutOfProcessExplainNote(label, o.candidate);
+    } else {
+      auto c = candidates::MakeCandidate(o.candidate, base);
+      if (!c.ok()) return c.error();
+      sides.push_back({label, c->config});
+    }
+  }
+  auto text = diff::ExplainAt(*trace, reference, first, sides);
+  return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
+}
+
+}  // namespace
+
+int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostream& err) {
+  auto fail = [&](const std::string& message) {
+    err << "schedcheck report: " << message << "\n";
+    return 2;
+  };
+  const double tol = o.time_tolerance_seconds;
+  if (!std::isfinite(tol) || tol < 0 || tol > 1e9) return fail("--time-tolerance: must be between 0 and 1e9 seconds");
+  if (o.trace.empty() && (!o.config.empty() || !o.candidate.empty())) return fail("--config and --candidate need --trace");
+  auto a = diff::LoadDecisions(o.reference);
+  if (!a.ok()) return fail(a.message());
+  auto b = diff::LoadDecisions(o.candidate_log);
+  if (!b.ok()) return fail(b.message());
+  report::ReportInput in;
+  in.title = o.reference + " vs " + o.candidate_log;
+  in.reference = {o.reference, std::move(*a)};
+  in.candidate = {o.candidate.empty() ? o.candidate_log : o.candidate_log + " (" + o.candidate + ")", std::move(*b)};
+  in.allow_soft = o.allow_soft;
+  in.result = diff::Diff(in.reference.decisions, in.candidate.decisions,
+                         {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))});
+  if (!o.trace.empty() && !in.result.divergences.empty()) {
+    auto text = Explain(o, in.reference.decisions, in.result.divergences.front());
+    if (!text.ok()) return fail(text.message());
+    in.explanation = *text;
+  }
+  auto html = report::RenderHtmlReport(in);
+  if (!html.ok()) return fail(html.message());
+  if (Outcome ok = trace::WriteFileAtomically(o.output, *html); !ok) return fail(ok.message());
+  const diff::DiffResult& d = in.result;
+  out << "wrote " << o.output << ": " << d.pods_compared << " pods compared, " << d.divergences.size()
+      << " divergence(s) (" << d.Count(diff::DivergenceClass::kHard) << " hard, "
+      << d.Count(diff::DivergenceClass::kRequeue) << " requeue, " << d.Count(diff::DivergenceClass::kSoft)
+      << " soft)\n";
+  return 0;
+}
+
+void AddReportCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand(
+      "report", "Write the diff of two decision logs as one self-contained, offline HTML page");
+  auto o = std::make_shared<ReportCommandOptions>();
+  cmd->add_option("REFERENCE", o->reference, "reference decisions: JSON Lines log, replay -o trace, or capture")
+      ->required();
+  cmd->add_option("CANDIDATE", o->candidate_log, "candidate decisions, same forms")->required();
+  cmd->add_option("-o,--output", o->output, "the HTML file to write")->required();
+  cmd->add_option("--trace", o->trace,
+                  "the cluster trace REFERENCE was replayed from: explain the first divergent attempt per node and plugin");
+  cmd->add_option("--config", o->config, "the reference's KubeSchedulerConfiguration for --trace");
+  cmd->add_option("--candidate", o->candidate,
+                  "CANDIDATE's spec, to explain its side too (" + candidates::CandidateHelp() +
+                      "); for exec:/kube: only the reference's side is explained");
+  cmd->add_option("--time-tolerance", o->time_tolerance_seconds,
+                  "attempt and queue times within this many seconds are equal (default 0)");
+  cmd->add_flag("--allow-soft", o->allow_soft, "soft divergences (moved placements) do not count as diverging");
+  cmd->callback([=] { *exit_code = RunReportCommand(*o, std::cout, std::cerr); });
+}
+
+}  // namespace schedcheck::cli

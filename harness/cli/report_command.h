@@ -1,0 +1,32 @@
+// `schedcheck report REFERENCE CANDIDATE -o REPORT.html [--trace TRACE [--config FILE]
+// [--candidate SPEC]] [--time-tolerance S] [--allow-soft]`: diffs two decision logs as
+// `schedcheck diff` does and writes the comparison as one self-contained, offline HTML page
+// (harness/report/html_report.h), atomically. With --trace, the first divergent attempt is
+// explained per node and plugin on the reference's snapshot, for each side that can be evaluated
+// in process. Exit 0 when the report was written (whatever it shows), 2 on bad input.
+#ifndef SCHEDCHECK_HARNESS_CLI_REPORT_COMMAND_H_
+#define SCHEDCHECK_HARNESS_CLI_REPORT_COMMAND_H_
+
+#include <ostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace schedcheck::cli {
+
+struct ReportCommandOptions {
+  std::string reference, candidate_log;  // the two decision logs (A, B)
+  std::string output;                    // the HTML file
+  std::string trace;                     // the cluster trace both logs replayed, for the explanation
+  std::string config;                    // the reference's KubeSchedulerConfiguration for that trace
+  std::string candidate;                 // B's candidate spec, to explain its side too
+  double time_tolerance_seconds = 0;
+  bool allow_soft = false;               // soft divergences do not make the verdict "diverges"
+};
+
+int RunReportCommand(const ReportCommandOptions& options, std::ostream& out, std::ostream& err);
+void AddReportCommand(CLI::App& app, int* exit_code);
+
+}  // namespace schedcheck::cli
+
+#endif  // SCHEDCHECK_HARNESS_CLI_REPORT_COMMAND_H_
