@@ -36,6 +36,12 @@ void Detach(ApiEvent* e, SpareMembers* spares) {
     case ApiEvent::kPodDisruptionBudget:
       spares->pod_disruption_budget.reset(e->release_pod_disruption_budget());
       break;
+    // Selector objects are left to protobuf's parser (an unknown tag below falls back to it), so
+    // there are no spare ones to keep; setting another member frees them.
+    case ApiEvent::kService:
+    case ApiEvent::kReplicationController:
+    case ApiEvent::kReplicaSet:
+    case ApiEvent::kStatefulSet:
     case ApiEvent::OBJECT_NOT_SET: break;
   }
 }

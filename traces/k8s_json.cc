@@ -121,6 +121,21 @@ void NormalizeMetadata(nlohmann::json& obj) {
   if (meta.contains("annotations")) StringifyMapValues(meta["annotations"]);
 }
 
+// Service / ReplicationController spec.selector (a map) and ReplicaSet / StatefulSet
+// spec.selector.matchLabels: YAML plain scalars such as `tier: 1` are label values (strings).
+void NormalizeSelectorObject(nlohmann::json& obj) {
+  NormalizeMetadata(obj);
+  if (!obj.contains("spec") || !obj["spec"].is_object()) return;
+  auto& spec = obj["spec"];
+  if (!spec.contains("selector") || !spec["selector"].is_object()) return;
+  auto& selector = spec["selector"];
+  if (selector.contains("matchLabels") || selector.contains("matchExpressions")) {
+    if (selector.contains("matchLabels")) StringifyMapValues(selector["matchLabels"]);
+  } else {
+    StringifyMapValues(selector);
+  }
+}
+
 void NormalizePod(nlohmann::json& pod) {
   NormalizeMetadata(pod);
   if (!pod.contains("spec") || !pod["spec"].is_object()) return;
@@ -334,6 +349,19 @@ Result<k8s::PriorityClass> PriorityClassFromJson(const nlohmann::json& json, con
 }
 Result<k8s::PodDisruptionBudget> PdbFromJson(const nlohmann::json& json, const std::string& where) {
   return Decode<k8s::PodDisruptionBudget>(json, where, &NormalizeMetadata);
+}
+Result<k8s::Service> ServiceFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::Service>(json, where, &NormalizeSelectorObject);
+}
+Result<k8s::ReplicationController> ReplicationControllerFromJson(const nlohmann::json& json,
+                                                                 const std::string& where) {
+  return Decode<k8s::ReplicationController>(json, where, &NormalizeSelectorObject);
+}
+Result<k8s::ReplicaSet> ReplicaSetFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::ReplicaSet>(json, where, &NormalizeSelectorObject);
+}
+Result<k8s::StatefulSet> StatefulSetFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::StatefulSet>(json, where, &NormalizeSelectorObject);
 }
 
 std::string ToJson(const google::protobuf::Message& message) {

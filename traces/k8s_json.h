@@ -50,6 +50,13 @@ Result<k8s::Node> NodeFromJson(const nlohmann::json& json, const std::string& wh
 Result<k8s::Namespace> NamespaceFromJson(const nlohmann::json& json, const std::string& where);
 Result<k8s::PriorityClass> PriorityClassFromJson(const nlohmann::json& json, const std::string& where);
 Result<k8s::PodDisruptionBudget> PdbFromJson(const nlohmann::json& json, const std::string& where);
+// Selector objects: namespace, name and selector survive; replicas, templates and status are
+// dropped as unknown fields.
+Result<k8s::Service> ServiceFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::ReplicationController> ReplicationControllerFromJson(const nlohmann::json& json,
+                                                                 const std::string& where);
+Result<k8s::ReplicaSet> ReplicaSetFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::StatefulSet> StatefulSetFromJson(const nlohmann::json& json, const std::string& where);
 
 // Kubernetes JSON of any message (compact, one line, map keys sorted: deterministic).
 std::string ToJson(const google::protobuf::Message& message);

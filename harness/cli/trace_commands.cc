@@ -106,6 +106,10 @@ const char* ObjectKind(const trace::ApiEvent& e) {
     case trace::ApiEvent::kNamespace: return "Namespace";
     case trace::ApiEvent::kPriorityClass: return "PriorityClass";
     case trace::ApiEvent::kPodDisruptionBudget: return "PodDisruptionBudget";
+    case trace::ApiEvent::kService: return "Service";
+    case trace::ApiEvent::kReplicationController: return "ReplicationController";
+    case trace::ApiEvent::kReplicaSet: return "ReplicaSet";
+    case trace::ApiEvent::kStatefulSet: return "StatefulSet";
     case trace::ApiEvent::OBJECT_NOT_SET: return "none";
   }
   return "unknown";

@@ -27,6 +27,21 @@ const k8s::PriorityClass* DefaultPriorityClass(const std::map<std::string, k8s::
   return out;
 }
 
+// A Service / ReplicationController / ReplicaSet / StatefulSet event: the informer's store, read by
+// PodTopologySpread's default constraints. No cluster event: no v1.27 plugin registers these
+// kinds, so the queue does not move on them.
+template <typename Object>
+void StoreSelectorObject(trace::EventType type, const Object& object,
+                         std::map<std::string, Object, std::less<>>* store) {
+  const std::string& ns = object.metadata().namespace_();
+  std::string key = (ns.empty() ? "default" : ns) + "/" + object.metadata().name();
+  if (type == trace::DELETED) {
+    store->erase(key);
+  } else {
+    (*store)[key] = object;
+  }
+}
+
 }  // namespace
 
 // The Priority admission plugin (plugin/pkg/admission/priority, v1.27), for traces that hold pods
@@ -103,6 +118,18 @@ Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
       }
       return Outcome::Ok();
     }
+    case trace::ApiEvent::kService:
+      StoreSelectorObject(event.type(), event.service(), &objects_.services);
+      return Outcome::Ok();
+    case trace::ApiEvent::kReplicationController:
+      StoreSelectorObject(event.type(), event.replication_controller(), &objects_.replication_controllers);
+      return Outcome::Ok();
+    case trace::ApiEvent::kReplicaSet:
+      StoreSelectorObject(event.type(), event.replica_set(), &objects_.replica_sets);
+      return Outcome::Ok();
+    case trace::ApiEvent::kStatefulSet:
+      StoreSelectorObject(event.type(), event.stateful_set(), &objects_.stateful_sets);
+      return Outcome::Ok();
     case trace::ApiEvent::OBJECT_NOT_SET:
       break;
   }

@@ -18,11 +18,18 @@
 
 namespace schedcheck::reference {
 
-// Namespaces, PodDisruptionBudgets and PriorityClasses known to the scheduler.
+// Namespaces, PodDisruptionBudgets, PriorityClasses and the selector objects known to the
+// scheduler (its informers' listers upstream).
 struct ClusterObjects {
   std::map<std::string, k8s::Namespace, std::less<>> namespaces;
   std::map<std::string, k8s::PodDisruptionBudget> pdbs;  // key "namespace/name"
   std::map<std::string, k8s::PriorityClass> priority_classes;
+  // Read by PodTopologySpread's default constraints (helper.DefaultSelector). Keyed
+  // "namespace/name", so one namespace's objects are a contiguous range in name order.
+  std::map<std::string, k8s::Service, std::less<>> services;
+  std::map<std::string, k8s::ReplicationController, std::less<>> replication_controllers;
+  std::map<std::string, k8s::ReplicaSet, std::less<>> replica_sets;
+  std::map<std::string, k8s::StatefulSet, std::less<>> stateful_sets;
 
   // Null when the namespace object is unknown.
   const Labels* NamespaceLabels(std::string_view name) const {

@@ -24,6 +24,14 @@ k8s::ObjectMeta* MutableMeta(ApiEvent* api) {
       return api->mutable_priority_class()->mutable_metadata();
     case ApiEvent::kPodDisruptionBudget:
       return api->mutable_pod_disruption_budget()->mutable_metadata();
+    case ApiEvent::kService:
+      return api->mutable_service()->mutable_metadata();
+    case ApiEvent::kReplicationController:
+      return api->mutable_replication_controller()->mutable_metadata();
+    case ApiEvent::kReplicaSet:
+      return api->mutable_replica_set()->mutable_metadata();
+    case ApiEvent::kStatefulSet:
+      return api->mutable_stateful_set()->mutable_metadata();
     case ApiEvent::OBJECT_NOT_SET:
       break;
   }

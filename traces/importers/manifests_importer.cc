@@ -5,25 +5,37 @@
 
 #include "traces/importers/input_files.h"
 #include "traces/importers/redaction.h"
+#include "traces/importers/workloads.h"
 #include "traces/k8s_json.h"
 
 namespace schedcheck::trace {
 namespace {
 
 // Output groups, in order.
-enum Group { kNamespaces, kPriorityClasses, kPdbs, kNodes, kBoundPods, kPendingPods, kGroups };
+enum Group { kNamespaces, kPriorityClasses, kPdbs, kSelectors, kNodes, kBoundPods, kPendingPods, kGroups };
 
 class Loader {
  public:
   explicit Loader(const ImportOptions& options) : redactor_(options.keep_annotations), limits_(options.limits) {}
 
   Outcome AddObject(const nlohmann::json& obj, const std::string& where);
+  // Expands the workloads that no given pod belongs to (README.md "Workloads"); call once, after
+  // every object was added.
+  Outcome ExpandWorkloads();
   Imported Take(int64_t time_ns);
 
  private:
+  struct Workload {
+    nlohmann::json object;
+    std::string where;
+  };
+  Outcome AddDecoded(const nlohmann::json& obj, const std::string& kind, const std::string& where);
+
   Redactor redactor_;
   InputLimits limits_;
   int64_t objects_ = 0;  // decoded so far, for limits_.records
+  std::vector<Workload> workloads_;
+  int64_t expanded_pods_ = 0;
   std::array<std::vector<ApiEvent>, kGroups> groups_;
   std::set<std::string> warned_kinds_;
   std::vector<std::string> warnings_;
@@ -44,13 +56,19 @@ Outcome Loader::AddObject(const nlohmann::json& obj, const std::string& where) {
     }
     return Outcome::Ok();
   }
+  if (IsWorkloadKind(kind)) workloads_.push_back(Workload{obj, where});
   if (!IsTraceKind(kind)) {
+    if (IsWorkloadKind(kind)) return Outcome::Ok();
     if (warned_kinds_.insert(kind).second) {
       warnings_.push_back(where + ": skipping objects of kind " + kind + " (counted in skipped.kinds)");
     }
     redactor_.SkipKind(kind);
     return Outcome::Ok();
   }
+  return AddDecoded(obj, kind, where);
+}
+
+Outcome Loader::AddDecoded(const nlohmann::json& obj, const std::string& kind, const std::string& where) {
   ApiEvent event;
   event.set_type(ADDED);
   if (Outcome ok = redactor_.Decode(obj, kind, where, &event); !ok) return ok;
@@ -70,10 +88,46 @@ Outcome Loader::AddObject(const nlohmann::json& obj, const std::string& where) {
     case ApiEvent::kPodDisruptionBudget:
       group = kPdbs;
       break;
+    case ApiEvent::kService:
+    case ApiEvent::kReplicationController:
+    case ApiEvent::kReplicaSet:
+    case ApiEvent::kStatefulSet:
+      group = kSelectors;
+      break;
     default:
       break;
   }
   groups_[group].push_back(std::move(event));
+  return Outcome::Ok();
+}
+
+Outcome Loader::ExpandWorkloads() {
+  // The controllers that given pods (and given ReplicaSets, for Deployments) belong to.
+  std::set<std::string> owners;
+  for (Group g : {kBoundPods, kPendingPods}) {
+    for (const ApiEvent& e : groups_[g]) {
+      std::string deployment;
+      owners.insert(ControllerKey(e.pod().metadata(), &deployment));
+      if (!deployment.empty()) owners.insert(deployment);
+    }
+  }
+  for (const ApiEvent& e : groups_[kSelectors]) {
+    if (e.has_replica_set()) owners.insert(ControllerKey(e.replica_set().metadata()));
+  }
+  std::vector<k8s::Node> nodes;
+  for (const ApiEvent& e : groups_[kNodes]) nodes.push_back(e.node());
+  for (const Workload& w : workloads_) {
+    if (owners.count(WorkloadKeyOf(w.object))) continue;  // its pods are given: keep them
+    auto objects = ExpandWorkload(w.object, w.where, nodes);
+    if (!objects.ok()) return objects.error();
+    for (const nlohmann::json& obj : *objects) {
+      const std::string kind = obj.value("kind", "");
+      if (Outcome ok = AddDecoded(obj, kind, w.where + ": " + kind + " " + obj["metadata"].value("name", "")); !ok) {
+        return ok;
+      }
+      if (kind == "Pod") ++expanded_pods_;
+    }
+  }
   return Outcome::Ok();
 }
 
@@ -89,6 +143,7 @@ Imported Loader::Take(int64_t time_ns) {
   }
   AddToLabel(&out, "imported.pods", static_cast<int64_t>(groups_[kBoundPods].size() + groups_[kPendingPods].size()));
   AddToLabel(&out, "imported.nodes", static_cast<int64_t>(groups_[kNodes].size()));
+  if (!workloads_.empty()) AddToLabel(&out, "expanded.pods", expanded_pods_);
   redactor_.AddLabels(&out);
   out.warnings = std::move(warnings_);
   return out;
@@ -114,6 +169,7 @@ Result<Imported> ImportManifests(const std::vector<std::string>& inputs, const I
       }
     }
   }
+  if (Outcome ok = loader.ExpandWorkloads(); !ok) return ok.error();
   int64_t start = options.start_unix_ns.value_or(0);
   Imported imported = loader.Take(start);
   if (Outcome ok = Finalize(start, &imported); !ok) return ok.error();

@@ -19,6 +19,9 @@ std::string Name(const Record& r) {
   if (a.has_node()) return "Node " + a.node().metadata().name();
   if (a.has_namespace_()) return "Namespace " + a.namespace_().metadata().name();
   if (a.has_priority_class()) return "PriorityClass " + a.priority_class().metadata().name();
+  if (a.has_service()) return "Service " + a.service().metadata().name();
+  if (a.has_replica_set()) return "ReplicaSet " + a.replica_set().metadata().name();
+  if (a.has_stateful_set()) return "StatefulSet " + a.stateful_set().metadata().name();
   return "PodDisruptionBudget " + a.pod_disruption_budget().metadata().name();
 }
 
@@ -33,10 +36,10 @@ TEST(ManifestsImporterTest, InitialStateInDocumentedOrderAtTimeZero) {
     EXPECT_EQ(r.api().type(), ADDED);
     names.push_back(Name(r));
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"Namespace shop", "PriorityClass high", "Node node-a", "Node node-b",
-                                             "Pod web-0", "Pod job-1", "Pod job-2"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"Namespace shop", "PriorityClass high", "Service web", "Node node-a",
+                                             "Node node-b", "Pod web-0", "Pod job-1", "Pod job-2"}));
   EXPECT_EQ(Label(*imported, "start_time"), "1970-01-01T00:00:00Z");
-  EXPECT_EQ(Label(*imported, "skipped.kinds"), "Secret=1,Service=1");
+  EXPECT_EQ(Label(*imported, "skipped.kinds"), "Secret=1");
   EXPECT_EQ(Label(*imported, "redacted.annotations"), "3");
   EXPECT_EQ(Label(*imported, "imported.pods"), "3");
   const std::string paths = Label(*imported, "redacted.paths");
@@ -50,6 +53,43 @@ TEST(ManifestsImporterTest, InitialStateInDocumentedOrderAtTimeZero) {
   }
   EXPECT_TRUE(Contains(text, "\"schedcheck.io/keep\":\"yes\""));
   EXPECT_TRUE(Contains(text, "\"claimName\":\"web-data\""));  // PVC claims matter to scheduling
+}
+
+// Workloads become pods (README.md "Workloads"): the Deployment's ReplicaSet and 4 pods, the
+// DaemonSet's pods on the nodes whose taints it tolerates, and no pods for the StatefulSet whose
+// pod is given.
+TEST(ManifestsImporterTest, WorkloadsBecomeTheirControllersPods) {
+  auto imported = ImportManifests({TestData("workloads")}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  std::vector<std::string> names;
+  std::string rs;
+  for (const Record& r : imported->records) {
+    names.push_back(Name(r));
+    if (r.api().has_replica_set()) rs = r.api().replica_set().metadata().name();
+  }
+  ASSERT_EQ(rs.rfind("web-", 0), 0u);
+  std::vector<std::string> want = {"Service web", "StatefulSet db", "ReplicaSet " + rs, "Node node-a", "Node node-b",
+                                   "Node node-c", "Pod db-0"};
+  for (const char* suffix : {"bbbbb", "bbbbc", "bbbbd", "bbbbf"}) want.push_back("Pod " + rs + "-" + suffix);
+  want.push_back("Pod logs-bbbbb");
+  want.push_back("Pod logs-bbbbc");
+  EXPECT_EQ(names, want);
+  EXPECT_EQ(Label(*imported, "expanded.pods"), "6");
+  EXPECT_EQ(Label(*imported, "imported.pods"), "7");
+  const std::string text = RecordsText(*imported);
+  EXPECT_FALSE(Contains(text, "hunter2")) << text;
+  EXPECT_TRUE(Contains(Label(*imported, "redacted.paths"), "Pod:spec.containers[].env=4"));
+  // Same input, same bytes.
+  auto again = ImportManifests({TestData("workloads")}, {});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(RecordsText(*again), text);
+}
+
+TEST(ManifestsImporterTest, AbsurdReplicasNameTheField) {
+  auto out = ImportManifests({WriteTemp("big.yaml", "kind: ReplicaSet\nmetadata: {name: x}\nspec:\n  replicas: 1000000000\n"
+                                                   "  template: {spec: {containers: [{name: c}]}}\n")}, {});
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(Contains(out.message(), "big.yaml: line 1: field spec.replicas")) << out.message();
 }
 
 TEST(ManifestsImporterTest, StartTimeSetsTheEpoch) {

@@ -26,7 +26,11 @@ Outcome Store(Result<Message> decoded, Message* target, k8s::ObjectMeta** meta) 
 
 bool IsTraceKind(const std::string& kind) {
   return kind == "Pod" || kind == "Node" || kind == "Namespace" || kind == "PriorityClass" ||
-         kind == "PodDisruptionBudget";
+         kind == "PodDisruptionBudget" || IsSelectorKind(kind);
+}
+
+bool IsSelectorKind(const std::string& kind) {
+  return kind == "Service" || kind == "ReplicationController" || kind == "ReplicaSet" || kind == "StatefulSet";
 }
 
 Redactor::Redactor(const std::vector<std::string>& keep_annotations)
@@ -52,6 +56,18 @@ Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind, 
   } else if (kind == "PodDisruptionBudget") {
     ok = Store(PdbFromJson(object, where), event->mutable_pod_disruption_budget(), &meta);
     message = &event->pod_disruption_budget();
+  } else if (kind == "Service") {
+    ok = Store(ServiceFromJson(object, where), event->mutable_service(), &meta);
+    message = &event->service();
+  } else if (kind == "ReplicationController") {
+    ok = Store(ReplicationControllerFromJson(object, where), event->mutable_replication_controller(), &meta);
+    message = &event->replication_controller();
+  } else if (kind == "ReplicaSet") {
+    ok = Store(ReplicaSetFromJson(object, where), event->mutable_replica_set(), &meta);
+    message = &event->replica_set();
+  } else if (kind == "StatefulSet") {
+    ok = Store(StatefulSetFromJson(object, where), event->mutable_stateful_set(), &meta);
+    message = &event->stateful_set();
   } else {
     return Error{where + ": field kind: " + kind + " is not a kind the trace holds"};
   }

@@ -23,8 +23,11 @@
 namespace schedcheck::trace {
 
 // True for the kinds an ApiEvent can hold: Pod, Node, Namespace, PriorityClass,
-// PodDisruptionBudget.
+// PodDisruptionBudget, and the selector kinds below.
 bool IsTraceKind(const std::string& kind);
+// Service, ReplicationController, ReplicaSet, StatefulSet: kept with namespace, name and selector
+// only (their replicas and templates count as redacted fields).
+bool IsSelectorKind(const std::string& kind);
 
 class Redactor {
  public:

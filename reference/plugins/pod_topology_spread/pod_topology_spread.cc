@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "reference/plugins/pod_topology_spread/default_selector.h"
+
 #include <google/protobuf/util/json_util.h>
 
 namespace schedcheck::reference {
@@ -121,8 +123,18 @@ PodTopologySpread::PodTopologySpread(PodTopologySpreadArgs args, const Handle& h
     : default_constraints_(std::move(args.default_constraints)),
       system_defaulted_(args.defaulting_type == "System"),
       handle_(handle) {
-  // System defaulting would use {hostname, 3, ScheduleAnyway} and {zone, 5, ScheduleAnyway};
-  // they never take effect here (README.md), so they are not materialised.
+  if (system_defaulted_) {
+    // systemDefaultConstraints (plugin.go): hostname maxSkew 3 and zone maxSkew 5, both
+    // ScheduleAnyway, so they only ever score.
+    for (const auto& [key, skew] : {std::pair<const char*, int>{"kubernetes.io/hostname", 3},
+                                    std::pair<const char*, int>{"topology.kubernetes.io/zone", 5}}) {
+      k8s::TopologySpreadConstraint c;
+      c.set_topology_key(key);
+      c.set_max_skew(skew);
+      c.set_when_unsatisfiable(std::string(pod_topology_spread::kScheduleAnyway));
+      default_constraints_.push_back(std::move(c));
+    }
+  }
 }
 
 Result<std::vector<SpreadConstraint>> PodTopologySpread::GetConstraints(
@@ -134,13 +146,19 @@ Result<std::vector<SpreadConstraint>> PodTopologySpread::GetConstraints(
 
 Result<std::vector<SpreadConstraint>> PodTopologySpread::BuildDefaultConstraints(
     const Pod& pod, std::string_view action) const {
-  (void)pod, (void)action;
-  // Upstream gives every default constraint the selector merged from the Services selecting the
-  // pod and its owning ReplicationController / ReplicaSet / StatefulSet (helper.DefaultSelector),
-  // and uses no default constraint when that selector is empty. schedcheck's cluster model holds
-  // none of those objects, so the selector is always empty: no default constraints, for both
-  // System and List defaulting.
-  return std::vector<SpreadConstraint>{};
+  // buildDefaultConstraints (common.go): the default constraints for `action`, each given the
+  // selector deduced from the Services and the controller selecting the pod; none when that
+  // selector is empty (no such object, or none with a selector).
+  if (default_constraints_.empty()) return std::vector<SpreadConstraint>{};
+  google::protobuf::RepeatedPtrField<k8s::TopologySpreadConstraint> defaults(default_constraints_.begin(),
+                                                                            default_constraints_.end());
+  auto constraints = pod_topology_spread::FilterTopologySpreadConstraints(defaults, pod.labels(), action);
+  if (!constraints.ok() || constraints->empty()) return constraints;
+  if (handle_.objects == nullptr) return std::vector<SpreadConstraint>{};  // no lister: no objects
+  pod_topology_spread::SpreadSelector selector = pod_topology_spread::DefaultSelector(pod, *handle_.objects);
+  if (selector.Empty()) return std::vector<SpreadConstraint>{};
+  for (SpreadConstraint& c : *constraints) c.selector = selector;
+  return constraints;
 }
 
 std::vector<ClusterEvent> PodTopologySpread::EventsToRegister() const {

@@ -2,7 +2,8 @@
 // domain would exceed maxSkew; ScheduleAnyway constraints score nodes by how many matching pods
 // their domains already hold. PreFilter and PreScore never return Skip in v1.27 (added in 1.28):
 // a pod without constraints gets an empty state, passes Filter, and every node normalises to 100.
-// See README.md in this folder for the deliberate deviation on default constraints.
+// A pod without constraints gets the default constraints (System or List) with the selector of
+// default_selector.h, unless that selector is empty. See README.md in this folder.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_POD_TOPOLOGY_SPREAD_POD_TOPOLOGY_SPREAD_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_POD_TOPOLOGY_SPREAD_POD_TOPOLOGY_SPREAD_H_
 
@@ -80,13 +81,15 @@ class PodTopologySpread final : public PreFilterPlugin,
   // The pod's own constraints for `action`, or the default constraints when it has none.
   Result<std::vector<pod_topology_spread::SpreadConstraint>> GetConstraints(
       const Pod& pod, std::string_view action) const;
-  // buildDefaultConstraints: see README.md (always empty in schedcheck's cluster model).
+  // buildDefaultConstraints: the default constraints with DefaultSelector (default_selector.h);
+  // none when that selector is empty or handle_.objects is null.
   Result<std::vector<pod_topology_spread::SpreadConstraint>> BuildDefaultConstraints(
       const Pod& pod, std::string_view action) const;
   // Adds delta to the counts for `updated` on `node` (updateWithPod).
   Status UpdateWithPod(CycleState& state, const Pod& updated, const Pod& preemptor,
                        const NodeInfo& node, int delta) const;
 
+  // The List's defaultConstraints, or the two system defaults with System.
   std::vector<k8s::TopologySpreadConstraint> default_constraints_;
   // Matching-pod counts of unchanged nodes, kept from earlier cycles (match_count_cache.h).
   pod_topology_spread::MatchCountCache match_counts_;

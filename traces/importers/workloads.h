@@ -1,0 +1,66 @@
+// Workload controllers expanded into the pods their controllers would create, for the manifests,
+// watch and kss importers (README.md "Workloads"). Pure functions over Kubernetes JSON:
+// deterministic (the random name suffixes of upstream's controllers become counters, see
+// GeneratedSuffix) and bounded (kMaxWorkloadPods).
+//
+//   Deployment            -> a ReplicaSet "<deployment>-<template hash>" (kept as a selector
+//                            object), then that ReplicaSet's pods
+//   ReplicaSet, ReplicationController
+//                         -> spec.replicas (default 1) pods "<owner>-<suffix>"
+//   StatefulSet           -> spec.replicas pods "<set>-<ordinal>", ordinals from
+//                            spec.ordinals.start (default 0); each volumeClaimTemplate becomes a
+//                            persistentVolumeClaim volume "<claim>-<set>-<ordinal>" (as upstream;
+//                            the claims themselves are not modelled, so such pods behave as a bare
+//                            pod with a PVC volume)
+//   DaemonSet             -> one pod per node the DaemonSet controller would run it on (v1.27
+//                            NodeShouldRunDaemonPod), in node name order, pinned by the node
+//                            affinity and carrying the tolerations the controller adds
+//   Job                   -> min(parallelism (default 1), completions when set) pods, none when
+//                            suspended; "<job>-<suffix>", Indexed: "<job>-<index>-<suffix>"
+//   PodTemplate           -> one pod with the template's name (no owner)
+// Every pod carries the template's labels (plus the labels the controller adds), the owner's
+// namespace and an ownerReference to its controller (controller: true; for a Deployment the
+// ReplicaSet), and no nodeName unless the template sets one.
+#ifndef SCHEDCHECK_TRACES_IMPORTERS_WORKLOADS_H_
+#define SCHEDCHECK_TRACES_IMPORTERS_WORKLOADS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reference/base/result.h"
+#include "traces/k8s.pb.h"
+
+namespace schedcheck::trace {
+
+// Most pods one controller may expand to (spec.replicas, parallelism, ...): a bound on untrusted
+// input; a larger count is an error naming the field.
+inline constexpr int64_t kMaxWorkloadPods = 100'000;
+
+// Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, Job, PodTemplate.
+bool IsWorkloadKind(const std::string& kind);
+
+// The objects `workload` stands for, in creation order: for a Deployment its ReplicaSet first,
+// then pods (JSON, kind set). `nodes`: the cluster's nodes (read for DaemonSets only). Errors name
+// `where` and the field.
+Result<std::vector<nlohmann::json>> ExpandWorkload(const nlohmann::json& workload, const std::string& where,
+                                                   const std::vector<k8s::Node>& nodes);
+
+// "Kind/namespace/name" ("default" for an empty namespace), the key ownerReferences are matched by.
+std::string WorkloadKey(const std::string& kind, const std::string& ns, const std::string& name);
+// The WorkloadKey of the controller of an object (its first ownerReference with controller:
+// true), "" when none. For a pod owned by a ReplicaSet "<d>-<hash>" (no '-' in hash) it also
+// returns, through `deployment`, the key of the Deployment that ReplicaSet would belong to.
+std::string ControllerKey(const k8s::ObjectMeta& meta, std::string* deployment = nullptr);
+// The WorkloadKey of `workload` itself.
+std::string WorkloadKeyOf(const nlohmann::json& workload);
+
+// The 5-character suffix of the i-th generated name (upstream: 5 random characters of
+// rand.SafeEncodeString's alphabet): i in base 27 over that alphabet, "bbbbb", "bbbbc", ...
+std::string GeneratedSuffix(int64_t i);
+
+}  // namespace schedcheck::trace
+
+#endif  // SCHEDCHECK_TRACES_IMPORTERS_WORKLOADS_H_
