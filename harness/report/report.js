@@ -112,14 +112,24 @@ function renderTimeline(data) {
       chart.append(mark);
     }
   }
-  data.divergences.forEach((d, i) => {
-    const mark = svg("circle", {
-      cx: scale.x(d.t), cy: lanes.divergences, r: 6, fill: CLASS_COLORS[d.class] || "#000",
-      class: "divergence-mark", "data-index": i,
-    });
-    mark.append(svg("title", {}, [d.class + " " + d.what + " t=" + seconds(d.t) + " " + d.pod]));
+  // One mark per class and (3-pixel) position, each class on its own row of the lane, with the
+  // number of divergences it stands for when more than one.
+  const groups = new Map();
+  for (const d of data.divergences) {
+    const key = d.class + "@" + Math.round(scale.x(d.t) / 3);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(d);
+  }
+  const rows = { hard: -11, requeue: 0, soft: 11 };
+  for (const group of groups.values()) {
+    const d = group[0];
+    const x = scale.x(d.t), y = lanes.divergences + (rows[d.class] || 0);
+    const mark = svg("circle", { cx: x, cy: y, r: 5, fill: CLASS_COLORS[d.class] || "#000", class: "divergence-mark" });
+    const lines = group.map((g) => g.class + " " + g.what + " t=" + seconds(g.t) + " " + g.pod);
+    mark.append(svg("title", {}, [lines.join("\n")]));
     chart.append(mark);
-  });
+    if (group.length > 1) chart.append(svg("text", { x: x + 8, y: y + 4, class: "tick" }, ["\u00d7" + group.length]));
+  }
   s.append(chart);
   const omitted = data.timeline.referenceOmitted + data.timeline.candidateOmitted;
   if (omitted > 0) s.append(el("p", { class: "note" }, [omitted + " later attempt(s) not drawn"]));
