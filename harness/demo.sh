@@ -19,9 +19,9 @@ echo
 echo "== the same trace through the REAL kube-scheduler v1.27.8 (harness/kube adapter), and the diff"
 "$bin" replay "$corpus/unblock.jsonl" --config "$corpus/unblock.config.yaml" --candidate kube:1.27 \
   --quiet --jsonl "$work/real.jsonl"
-"$bin" diff "$work/decisions.jsonl" "$work/real.jsonl" --soft-fails | tail -1
+"$bin" diff "$work/decisions.jsonl" "$work/real.jsonl" | tail -1
 echo "== schedcheck gate --candidate kube:1.27: every corpus trace, reference vs the real scheduler"
-"$bin" gate --candidate kube:1.27 --corpus "$corpus" --soft-fails | tail -1
+"$bin" gate --candidate kube:1.27 --corpus "$corpus" | tail -1
 echo
 echo "== schedcheck trace sample + trace info: a small trace generated in process"
 "$bin" trace sample "$work/sample.trace"

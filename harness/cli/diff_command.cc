@@ -49,7 +49,7 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
     err << "schedcheck diff: " << message << "\n";
     return 2;
   };
-  const double tol = o.time_tolerance_seconds;
+  const double tol = o.time_tolerance_seconds.value_or(0);
   if (!std::isfinite(tol) || tol < 0 || tol > 1e9) return fail("--time-tolerance: must be between 0 and 1e9 seconds");
   if (o.cluster_trace.empty() && (!o.config.empty() || !o.candidate.empty())) {
     return fail("--config and --candidate need --cluster-trace");
@@ -59,13 +59,19 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
   auto b = diff::LoadDecisions(o.b);
   if (!b.ok()) return fail(b.message());
   diff::NamedDiff d{o.a + " vs " + o.b, {}, "", ""};
-  d.result = diff::Diff(*a, *b, {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))});
+  int64_t tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9));
+  if (!o.time_tolerance_seconds && (diff::IsCapture(*a) || diff::IsCapture(*b))) {
+    tolerance_ns = diff::kCaptureTimeToleranceNs;
+  }
+  d.result = diff::Diff(*a, *b, {.time_tolerance_ns = tolerance_ns});
   if (!d.result.divergences.empty() && !o.cluster_trace.empty()) {
     auto text = Explain(o, *a, d.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     d.explanation = *text;
   }
-  const diff::ReportOptions ro{.soft_fails = o.soft_fails};
+  if (o.soft_fails && o.allow_soft) return fail("--soft-fails and --allow-soft contradict each other");
+  if (o.soft_fails) err << "schedcheck diff: note: soft divergences fail by default now; --soft-fails is ignored\n";
+  const diff::ReportOptions ro{.allow_soft = o.allow_soft};
   if (!o.junit.empty()) {
     if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport({d}, "schedcheck diff", ro)); !ok) {
       return fail(ok.message());
@@ -92,16 +98,24 @@ void AddDiffCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", o->json, "print the result as JSON");
   cmd->add_option("--junit", o->junit, "write a JUnit XML report");
   cmd->add_option("--markdown", o->markdown, "write a Markdown report");
-  cmd->add_option("--time-tolerance", o->time_tolerance_seconds,
-                  "attempt and queue times within this many seconds are equal (default 0; use it for captures)");
-  cmd->add_flag("--soft-fails", o->soft_fails, "soft divergences (a lower-scoring feasible node) fail too");
+  auto tolerance = std::make_shared<double>(0);
+  CLI::Option* tolerance_opt = cmd->add_option(
+      "--time-tolerance", *tolerance,
+      "attempt and queue times within this many seconds are equal (default 0; 2 when A or B is a capture)");
+  cmd->add_flag("--allow-soft", o->allow_soft,
+               "soft divergences (a feasible node outside the reference's top-score ties) do not fail: for "
+               "builds that knowingly sample or randomise");
+  cmd->add_flag("--soft-fails", o->soft_fails, "(deprecated: the default now) soft divergences fail");
   cmd->add_option("--cluster-trace", o->cluster_trace,
                   "the trace A was replayed from: explain the first divergence on the reference's snapshot");
   cmd->add_option("--config", o->config, "the reference's KubeSchedulerConfiguration for --cluster-trace");
   cmd->add_option("--candidate", o->candidate,
                   "B's candidate spec, to explain its side too (" + candidates::CandidateHelp() +
                       "); for exec:/kube: only the reference's side is explained");
-  cmd->callback([=] { *exit_code = RunDiffCommand(*o, std::cout, std::cerr); });
+  cmd->callback([=] {
+    if (tolerance_opt->count() > 0) o->time_tolerance_seconds = *tolerance;
+    *exit_code = RunDiffCommand(*o, std::cout, std::cerr);
+  });
 }
 
 }  // namespace schedcheck::cli

@@ -1,10 +1,11 @@
 // `schedcheck diff A B [--json] [--junit FILE] [--markdown FILE] [--time-tolerance SECONDS]
-// [--soft-fails] [--cluster-trace TRACE [--config FILE] [--candidate SPEC]]`: compares two
+// [--allow-soft] [--cluster-trace TRACE [--config FILE] [--candidate SPEC]]`: compares two
 // decision logs (A is the reference side) with harness/diff and prints the first divergence
 // explained, then a summary table. Exit 0 equivalent, 1 divergent, 2 bad input.
 #ifndef SCHEDCHECK_HARNESS_CLI_DIFF_COMMAND_H_
 #define SCHEDCHECK_HARNESS_CLI_DIFF_COMMAND_H_
 
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -16,8 +17,10 @@ struct DiffCommandOptions {
   std::string a, b;
   bool json = false;
   std::string junit, markdown;
-  double time_tolerance_seconds = 0;
-  bool soft_fails = false;
+  // Unset: 0 between two replays, diff::kCaptureTimeToleranceNs when A or B is a capture.
+  std::optional<double> time_tolerance_seconds;
+  bool allow_soft = false;  // soft divergences (moved placements) do not fail
+  bool soft_fails = false;  // the flag of schedcheck 0.1, the default now: accepted, noted, ignored
   std::string cluster_trace;  // the trace both logs replayed, for the explanation
   std::string config;         // the reference's KubeSchedulerConfiguration for that trace
   std::string candidate;      // candidate spec, to explain B's side too (exec:/kube: get a note instead)

@@ -107,6 +107,28 @@ TEST(DiffCommandTest, ClusterTraceExplainsBothSides) {
   EXPECT_NE(out.find("NodeAffinity 10/100/500"), std::string::npos) << out;
 }
 
+// A candidate that only moves a placement (p1 to a feasible node outside the reference's ties)
+// fails by default; --allow-soft accepts it; the old --soft-fails is noted and ignored.
+TEST(DiffCommandTest, MovedPlacementFailsUnlessSoftIsAllowed) {
+  const std::string a = Tmp("soft-a.jsonl"), b = Tmp("soft-b.jsonl");
+  Write(a, R"({"t":1,"type":"attempt","pod":"default/p1","attempt":1,"result":"Scheduled","node":"n2","ties":["n2"]})" "\n");
+  Write(b, R"({"t":1,"type":"attempt","pod":"default/p1","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})" "\n");
+  std::string out, err;
+  DiffCommandOptions o = Opts(a, b);
+  EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
+  EXPECT_NE(out.find("placement [soft]"), std::string::npos) << out;
+  EXPECT_NE(out.find("DIVERGENT"), std::string::npos) << out;
+  o.allow_soft = true;
+  EXPECT_EQ(RunDiff(o, &out, &err), 0) << out << err;
+  EXPECT_NE(out.find("EQUIVALENT (soft divergences only, allowed by --allow-soft)"), std::string::npos) << out;
+  o.allow_soft = false;
+  o.soft_fails = true;
+  EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
+  EXPECT_NE(err.find("--soft-fails is ignored"), std::string::npos) << err;
+  o.allow_soft = true;
+  EXPECT_EQ(RunDiff(o, &out, &err), 2) << out << err;
+}
+
 TEST(DiffCommandTest, OutOfProcessCandidateIsNotExplainedPerPlugin) {
   auto trace = trace::LoadTrace(kWeights);
   ASSERT_TRUE(trace.ok()) << trace.message();

@@ -24,7 +24,9 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
                             static_cast<int64_t>(std::llround(timeout * 1e3))};
   auto diffs = gate::RunGate(options);
   if (!diffs.ok()) return fail(diffs.message());
-  const diff::ReportOptions ro{.soft_fails = o.soft_fails};
+  if (o.soft_fails && o.allow_soft) return fail("--soft-fails and --allow-soft contradict each other");
+  if (o.soft_fails) err << "schedcheck gate: note: soft divergences fail by default now; --soft-fails is ignored\n";
+  const diff::ReportOptions ro{.allow_soft = o.allow_soft};
   const std::string title = "schedcheck gate: candidate " + o.candidate + " vs reference on " + o.corpus;
   if (!o.junit.empty()) {
     if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport(*diffs, "schedcheck gate", ro)); !ok) {
@@ -46,7 +48,7 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
     } else if (d.result.divergences.empty()) {
       out << "PASS " << d.name << "\n";
     } else {
-      out << (f ? "FAIL " : "PASS (soft divergences) ") << d.name << "\n" << diff::TextReport(d, ro) << "\n";
+      out << (f ? "FAIL " : "PASS (soft divergences allowed) ") << d.name << "\n" << diff::TextReport(d, ro) << "\n";
     }
   }
   out << diffs->size() - failed << " of " << diffs->size() << " traces passed (candidate " << o.candidate << ")\n";
@@ -69,7 +71,10 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--corpus", o->corpus, "folder of traces with optional <name>.config.yaml (default traces/corpus)");
   cmd->add_option("--junit", o->junit, "write a JUnit XML report");
   cmd->add_option("--markdown", o->markdown, "write a Markdown report");
-  cmd->add_flag("--soft-fails", o->soft_fails, "soft divergences (a lower-scoring feasible node) fail too");
+  cmd->add_flag("--allow-soft", o->allow_soft,
+               "soft divergences (a feasible node outside the reference's top-score ties) do not fail: for "
+               "builds that knowingly sample or randomise");
+  cmd->add_flag("--soft-fails", o->soft_fails, "(deprecated: the default now) soft divergences fail");
   cmd->add_option("--time-tolerance", o->time_tolerance_seconds, "attempt and queue times within this many seconds are equal");
   cmd->add_option("--scheduler-timeout", o->scheduler_timeout_seconds,
                   "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");

@@ -1,8 +1,8 @@
 // `schedcheck gate [--candidate SPEC] [--corpus DIR] [--junit FILE] [--markdown FILE]
-// [--soft-fails] [--time-tolerance SECONDS] [--scheduler-timeout SECONDS]`: replays every corpus trace with the reference and
+// [--allow-soft] [--time-tolerance SECONDS] [--scheduler-timeout SECONDS]`: replays every corpus trace with the reference and
 // with a candidate build (in process, or a child process for exec: / kube:), diffs them and writes
-// the reports. Exit 0 when every trace is equivalent (soft divergences only count with
-// --soft-fails), 1 on a divergence, 2 on bad input or when the candidate's child process could not
+// the reports. Exit 0 when every trace is equivalent (soft divergences pass only with
+// --allow-soft), 1 on a divergence, 2 on bad input or when the candidate's child process could not
 // complete some trace (that trace is reported as failed with the child's error; the other traces
 // are still gated and reported).
 #ifndef SCHEDCHECK_HARNESS_CLI_GATE_COMMAND_H_
@@ -19,7 +19,8 @@ struct GateCommandOptions {
   std::string candidate = "reference";
   std::string corpus = "traces/corpus";
   std::string junit, markdown;
-  bool soft_fails = false;
+  bool allow_soft = false;  // soft divergences (moved placements) do not fail
+  bool soft_fails = false;  // the flag of schedcheck 0.1, the default now: accepted, noted, ignored
   double time_tolerance_seconds = 0;
   double scheduler_timeout_seconds = 30;  // per answer of an out-of-process candidate
 };

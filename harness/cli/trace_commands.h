@@ -22,7 +22,7 @@
 
 namespace schedcheck::cli {
 
-inline constexpr std::string_view kSchedcheckVersion = "0.1.0";
+inline constexpr std::string_view kSchedcheckVersion = "0.2.0";  // 0.2: soft divergences fail by default
 inline constexpr int kExitBadInput = 2;
 
 // "schedcheck 0.1.0 (trace format 1, compat 1.27)".

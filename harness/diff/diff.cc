@@ -27,11 +27,22 @@ struct History {
   std::vector<QueueAt> queue;
 };
 
-bool HasObserved(const std::vector<trace::Record>& log) {
+bool HasObserved(const std::vector<trace::Record>& log) { return IsCapture(log); }
+
+// Which optional fields a capture's observed attempts carry at all: a field no observed attempt
+// has is not compared (an Event carries the message, not the plugins that produced it).
+struct CaptureFields {
+  bool plugins = false, nomination = false, victims = false;
+};
+
+CaptureFields FieldsOf(const std::vector<trace::Record>& log, CaptureFields in) {
   for (const trace::Record& r : log) {
-    if ((r.has_attempt() && r.attempt().observed()) || (r.has_binding() && r.binding().observed())) return true;
+    if (!r.has_attempt() || !r.attempt().observed()) continue;
+    in.plugins |= r.attempt().unschedulable_plugins_size() > 0;
+    in.nomination |= !r.attempt().nominated_node().empty();
+    in.victims |= r.attempt().victims_size() > 0;
   }
-  return false;
+  return in;
 }
 
 // Per pod, in log order. A capture (observed records present) contributes only its observed
@@ -59,6 +70,25 @@ std::map<std::string, History> Histories(const std::vector<trace::Record>& log) 
     }
   }
   return out;
+}
+
+std::vector<std::string> Sorted(const google::protobuf::RepeatedPtrField<std::string>& items);
+
+// Consecutive failed attempts that look the same in a capture fold into the first of them.
+bool SameInCapture(const trace::Attempt& x, const trace::Attempt& y, const CaptureFields& f) {
+  if (x.result() == trace::SCHEDULED || x.result() != y.result() || x.message() != y.message()) return false;
+  if (f.plugins && Sorted(x.unschedulable_plugins()) != Sorted(y.unschedulable_plugins())) return false;
+  if (f.nomination && x.nominated_node() != y.nominated_node()) return false;
+  return !f.victims || Sorted(x.victims()) == Sorted(y.victims());
+}
+
+void FoldRepeats(History* h, const CaptureFields& f) {
+  std::vector<AttemptAt> kept;
+  for (AttemptAt& a : h->attempts) {
+    if (!kept.empty() && SameInCapture(kept.back().a, a.a, f)) continue;
+    kept.push_back(std::move(a));
+  }
+  h->attempts = std::move(kept);
 }
 
 std::string Join(const google::protobuf::RepeatedPtrField<std::string>& items) {
@@ -120,8 +150,9 @@ int64_t AttemptAfter(const History& h, int64_t index) {
 
 class PodDiff {
  public:
-  PodDiff(std::string pod, const History& a, const History& b, const DiffOptions& o)
-      : pod_(std::move(pod)), a_(a), b_(b), o_(o) {}
+  // `capture`: the fields a capture carries when one side is a capture, else null.
+  PodDiff(std::string pod, const History& a, const History& b, const DiffOptions& o, const CaptureFields* capture)
+      : pod_(std::move(pod)), a_(a), b_(b), o_(o), capture_(capture) {}
 
   std::vector<Divergence> Run() {
     CompareQueuePaths();
@@ -178,7 +209,8 @@ class PodDiff {
     const trace::Attempt& a = x.a;
     const trace::Attempt& b = y.a;
     Divergence d;
-    d.attempt = static_cast<int>(ib + 1);
+    // Against a capture the positions count distinct outcomes; name the candidate's attempt.
+    d.attempt = capture_ && y.a.attempt() > 0 ? y.a.attempt() : static_cast<int>(ib + 1);
     d.t_ns = std::min(x.t_ns, y.t_ns);
     d.reference = DescribeAttempt(x);
     d.candidate = DescribeAttempt(y);
@@ -192,11 +224,12 @@ class PodDiff {
         d.what = "placement";
         d.plugins.clear();
       }
-    } else if (a.nominated_node() != b.nominated_node()) {
+    } else if (Compares(&CaptureFields::nomination) && a.nominated_node() != b.nominated_node()) {
       d.what = "nomination";
-    } else if (Sorted(a.victims()) != Sorted(b.victims())) {
+    } else if (Compares(&CaptureFields::victims) && Sorted(a.victims()) != Sorted(b.victims())) {
       d.what = "victims";
-    } else if (Sorted(a.unschedulable_plugins()) != Sorted(b.unschedulable_plugins())) {
+    } else if (Compares(&CaptureFields::plugins) &&
+               Sorted(a.unschedulable_plugins()) != Sorted(b.unschedulable_plugins())) {
       d.what = "plugins";
       std::set<std::string> both(a.unschedulable_plugins().begin(), a.unschedulable_plugins().end());
       both.insert(b.unschedulable_plugins().begin(), b.unschedulable_plugins().end());
@@ -240,12 +273,13 @@ class PodDiff {
     const History& longer = a_longer ? a_ : b_;
     const AttemptAt& extra = longer.attempts[common];
     Divergence d;
-      d.cls = DivergenceClass::kRequeue;
+    d.cls = DivergenceClass::kRequeue;
     d.what = "attempt-count";
     d.attempt = static_cast<int>(common + 1);
     d.t_ns = extra.t_ns;
-    auto summary = [](const History& h) {
-      return std::to_string(h.attempts.size()) + " attempt(s), last " + DescribeAttempt(h.attempts.back());
+    const char* counted = capture_ ? " distinct outcome(s)" : " attempt(s)";
+    auto summary = [counted](const History& h) {
+      return std::to_string(h.attempts.size()) + counted + ", last " + DescribeAttempt(h.attempts.back());
     };
     d.reference = summary(a_);
     d.candidate = summary(b_);
@@ -256,10 +290,14 @@ class PodDiff {
     CompareAttempt(a_.attempts.back(), b_.attempts.back(), na - 1, nb - 1);
   }
 
+  // Between two replays every field is compared; against a capture only those it carries.
+  bool Compares(bool CaptureFields::*field) const { return capture_ == nullptr || capture_->*field; }
+
   std::string pod_;
   const History& a_;
   const History& b_;
   const DiffOptions& o_;
+  const CaptureFields* capture_;
   std::optional<Divergence> by_class_[3];
 };
 
@@ -279,15 +317,45 @@ size_t DiffResult::Count(DivergenceClass c) const {
                                            [c](const Divergence& d) { return d.cls == c; }));
 }
 
-bool DiffResult::Fails(bool soft_fails) const {
+bool DiffResult::Fails(bool allow_soft) const {
   return Count(DivergenceClass::kHard) > 0 || Count(DivergenceClass::kRequeue) > 0 ||
-         (soft_fails && Count(DivergenceClass::kSoft) > 0);
+         (!allow_soft && Count(DivergenceClass::kSoft) > 0);
 }
+
+bool IsCapture(const std::vector<trace::Record>& log) {
+  for (const trace::Record& r : log) {
+    if ((r.has_attempt() && r.attempt().observed()) || (r.has_binding() && r.binding().observed())) return true;
+  }
+  return false;
+}
+
+namespace {
+
+std::vector<std::string> NotCompared(const CaptureFields& f) {
+  std::vector<std::string> out = {
+      "attempts between repeated identical FailedScheduling events (a capture's events are aggregated)",
+      "queue paths (a capture has no queue transitions)",
+      "top-score ties of the captured side (only the reference's ties are used)",
+  };
+  if (!f.plugins) out.push_back("rejecting plugins (a capture's FailedScheduling events carry the message only)");
+  if (!f.nomination) out.push_back("nominated nodes (not in the capture's observed decisions)");
+  if (!f.victims) out.push_back("preemption victims (not in the capture's observed decisions)");
+  return out;
+}
+
+}  // namespace
 
 DiffResult Diff(const std::vector<trace::Record>& reference, const std::vector<trace::Record>& candidate,
                 const DiffOptions& options) {
-  const std::map<std::string, History> a = Histories(reference);
-  const std::map<std::string, History> b = Histories(candidate);
+  std::map<std::string, History> a = Histories(reference);
+  std::map<std::string, History> b = Histories(candidate);
+  std::optional<CaptureFields> capture;
+  if (IsCapture(reference) || IsCapture(candidate)) {
+    capture = FieldsOf(candidate, FieldsOf(reference, {}));
+    for (auto* side : {&a, &b}) {
+      for (auto& [pod, h] : *side) FoldRepeats(&h, *capture);
+    }
+  }
   std::set<std::string> pods;
   for (const auto& [pod, h] : a) pods.insert(pod);
   for (const auto& [pod, h] : b) pods.insert(pod);
@@ -296,10 +364,12 @@ DiffResult Diff(const std::vector<trace::Record>& reference, const std::vector<t
   for (const std::string& pod : pods) {
     auto ia = a.find(pod);
     auto ib = b.find(pod);
-    PodDiff d(pod, ia == a.end() ? empty : ia->second, ib == b.end() ? empty : ib->second, options);
+    PodDiff d(pod, ia == a.end() ? empty : ia->second, ib == b.end() ? empty : ib->second, options,
+              capture ? &*capture : nullptr);
     for (Divergence& x : d.Run()) result.divergences.push_back(std::move(x));
   }
   result.pods_compared = pods.size();
+  if (capture) result.not_compared = NotCompared(*capture);
   std::stable_sort(result.divergences.begin(), result.divergences.end(), [](const Divergence& x, const Divergence& y) {
     if (x.t_ns != y.t_ns) return x.t_ns < y.t_ns;
     if (x.cls != y.cls) return x.cls < y.cls;

@@ -4,13 +4,20 @@
 //             the reference bound, different rejecting plugins or message, different nomination
 //             or victims, a pod only one side attempted;
 //   soft    — bound to a node outside the reference's tied top-score set while the reference also
-//             scheduled the pod (a feasible but lower-scoring node);
+//             scheduled the pod (a feasible but lower-scoring node: a moved placement). It fails
+//             like the others unless soft divergences are allowed (`--allow-soft`, for builds
+//             that knowingly sample or randomise);
 //   requeue — the same outcomes, but attempts at other times (beyond the tolerance), a different
 //             number of attempts, or a different queue path (from, to, cause).
 // Placement is tie-aware: B's node inside A's `ties` is equivalent. Only decision records are
-// read (API records of a capture are ignored). When a log holds observed decisions (a capture),
-// only those are compared and, as captures carry no queue transitions, queue paths are compared
-// only where both sides have them.
+// read (API records of a capture are ignored).
+//
+// Against a capture (a log holding observed decisions) only what a capture carries is compared:
+// each pod's sequence of distinct outcomes — FailedScheduling messages, consecutive repeats folded
+// into one (the events API aggregates repeated events, so a capture does not show every attempt)
+// — the bound node (tie-aware), and the time each outcome first appeared; rejecting plugins,
+// nomination and victims only if the capture's observed records carry them at all. What was not
+// compared is listed in DiffResult::not_compared.
 #ifndef SCHEDCHECK_HARNESS_DIFF_DIFF_H_
 #define SCHEDCHECK_HARNESS_DIFF_DIFF_H_
 
@@ -45,14 +52,26 @@ struct DiffOptions {
   int64_t time_tolerance_ns = 0;  // attempt and queue times within this are equal
 };
 
+// The tolerance `schedcheck diff` uses against a capture unless told otherwise: a capture's
+// timestamps have whole-second resolution (creationTimestamp, lastTimestamp) and include the
+// cluster's API latency.
+inline constexpr int64_t kCaptureTimeToleranceNs = 2'000'000'000;
+
+// True when the log holds observed decisions (an imported capture).
+bool IsCapture(const std::vector<trace::Record>& log);
+
 struct DiffResult {
   // At most one divergence per pod and class (the earliest of that class for the pod), ordered
   // by time, then class (hard, requeue, soft), then pod.
   std::vector<Divergence> divergences;
   size_t pods_compared = 0;
+  // Against a capture: what could not be compared because the capture does not carry it, one
+  // phrase each ("rejecting plugins (...)"); empty between two replays.
+  std::vector<std::string> not_compared;
   size_t Count(DivergenceClass c) const;
-  // True when some divergence fails the comparison: hard or requeue; soft only if `soft_fails`.
-  bool Fails(bool soft_fails) const;
+  // True when some divergence fails the comparison: any, or only hard and requeue ones when
+  // `allow_soft`.
+  bool Fails(bool allow_soft = false) const;
 };
 
 DiffResult Diff(const std::vector<trace::Record>& reference, const std::vector<trace::Record>& candidate,

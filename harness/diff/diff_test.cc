@@ -39,6 +39,13 @@ const char* kPreemptV1 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":
 const char* kPreemptV2 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n1","victims":["default/v2"]})";
 const char* kPreemptN2 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n2","victims":["default/v1"]})";
 
+const char* kObservedInsufficient = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","message":"0/2 nodes are available: 2 Insufficient cpu.","observed":true})";
+
+std::string Unsched(int t) {
+  return R"({"t":)" + std::to_string(t) + R"(,"type":"attempt","pod":"default/a","attempt":)" + std::to_string(t / 10 + 1) +
+         R"(,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/2 nodes are available: 2 Insufficient cpu."})";
+}
+
 struct Case {
   std::string name;
   std::string a, b;
@@ -95,6 +102,26 @@ TEST(DiffTest, Table) {
        .b = R"({"t":0.5,"type":"bind","pod":"default/a","node":"n2","observed":true})", .tolerance_ns = 1000000000, .want = {}},
       {.name = "a capture's observed binding outside the ties", .a = kBound,
        .b = R"({"t":0,"type":"bind","pod":"default/a","node":"n3","observed":true})", .want = {"soft placement default/a 0"}},
+      {.name = "a capture's FailedScheduling carries the message, not the plugins", .a = kUnsched,
+       .b = kObservedInsufficient, .want = {}},
+      {.name = "a capture's different message is hard", .a = kUnsched,
+       .b = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","message":"0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.","observed":true})",
+       .want = {"hard message default/a 0 NodeResourcesFit"}},
+      {.name = "repeated identical failures fold into the capture's one aggregated event",
+       .a = std::string(kUnsched) + "\n" + Unsched(10) + "\n" + Unsched(20) + "\n" +
+            R"({"t":30,"type":"attempt","pod":"default/a","attempt":4,"result":"Scheduled","node":"n1","ties":["n1"]})",
+       .b = std::string(kObservedInsufficient) + "\n" + R"({"t":30.5,"type":"bind","pod":"default/a","node":"n1","observed":true})",
+       .tolerance_ns = 1000000000, .want = {}},
+      {.name = "bound much later in the capture is a requeue difference",
+       .a = std::string(kUnsched) + "\n" +
+            R"({"t":30,"type":"attempt","pod":"default/a","attempt":2,"result":"Scheduled","node":"n1","ties":["n1"]})",
+       .b = std::string(kObservedInsufficient) + "\n" + R"({"t":330,"type":"bind","pod":"default/a","node":"n1","observed":true})",
+       .tolerance_ns = 2000000000, .want = {"requeue attempt-time default/a 30 NodeResourcesFit"}},
+      {.name = "a message the capture never showed",
+       .a = std::string(kUnsched) + "\n" + R"({"t":10,"type":"attempt","pod":"default/a","attempt":2,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"0/2 nodes are available: 2 node(s) had untolerated taint {k: v}."})" "\n" +
+            R"({"t":30,"type":"attempt","pod":"default/a","attempt":3,"result":"Scheduled","node":"n1","ties":["n1"]})",
+       .b = std::string(kObservedInsufficient) + "\n" + R"({"t":30,"type":"bind","pod":"default/a","node":"n1","observed":true})",
+       .want = {"requeue attempt-count default/a 10 NodeResourcesFit"}},
       {.name = "first divergence is the earliest across pods",
        .a = Requeued("10", "NodeTaintChange") + kBound, .b = Requeued("330", "UnschedulableTimeout") + kUnsched,
        .want = {"hard outcome default/a 0 NodeResourcesFit", "requeue queue-path default/p 10 TaintToleration"}},
@@ -107,13 +134,38 @@ TEST(DiffTest, Table) {
   }
 }
 
-TEST(DiffTest, FailsOnHardAndRequeueButSoftOnlyWhenAsked) {
-  DiffResult soft = Diff(Log(kBound), Log(kBoundN3));
-  EXPECT_FALSE(soft.Fails(false));
-  EXPECT_TRUE(soft.Fails(true));
-  EXPECT_TRUE(Diff(Log(kBound), Log(kUnsched)).Fails(false));
-  EXPECT_TRUE(Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout"))).Fails(false));
-  EXPECT_FALSE(Diff(Log(kBound), Log(kBoundN2)).Fails(true));
+TEST(DiffTest, EveryDivergenceFailsAndSoftOnesPassOnlyWhenAllowed) {
+  DiffResult soft = Diff(Log(kBound), Log(kBoundN3));  // a moved placement
+  ASSERT_EQ(soft.Count(DivergenceClass::kSoft), 1u);
+  EXPECT_TRUE(soft.Fails());
+  EXPECT_FALSE(soft.Fails(/*allow_soft=*/true));
+  for (bool allow_soft : {false, true}) {
+    EXPECT_TRUE(Diff(Log(kBound), Log(kUnsched)).Fails(allow_soft));
+    EXPECT_TRUE(Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout"))).Fails(allow_soft));
+    EXPECT_FALSE(Diff(Log(kBound), Log(kBoundN2)).Fails(allow_soft));  // n2 is among the reference's ties
+  }
+}
+
+TEST(DiffTest, AgainstACaptureSaysWhatWasNotCompared) {
+  EXPECT_TRUE(Diff(Log(kUnsched), Log(kUnsched)).not_compared.empty());
+  DiffResult r = Diff(Log(kUnsched), Log(kObservedInsufficient));
+  EXPECT_TRUE(r.divergences.empty());
+  auto listed = [&r](const std::string& what) {
+    for (const std::string& s : r.not_compared) {
+      if (s.rfind(what, 0) == 0) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(listed("rejecting plugins")) << r.not_compared.size();
+  EXPECT_TRUE(listed("nominated nodes"));
+  EXPECT_TRUE(listed("queue paths"));
+  EXPECT_NE(TextReport({"x", r, "", ""}, {}).find("not compared: rejecting plugins"), std::string::npos);
+  // A capture whose observed attempts do carry plugins has them compared.
+  const std::string with_plugins =
+      R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"0/2 nodes are available: 2 Insufficient cpu.","observed":true})";
+  DiffResult p = Diff(Log(kUnsched), Log(with_plugins));
+  ASSERT_EQ(p.divergences.size(), 1u);
+  EXPECT_EQ(p.divergences[0].what, "plugins");
 }
 
 TEST(DiffTest, DescribeNamesBothSides) {

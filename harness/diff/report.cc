@@ -19,7 +19,7 @@ size_t PodsAffected(const DiffResult& r, DivergenceClass c) {
 
 const Divergence* FirstFailing(const NamedDiff& d, const ReportOptions& o) {
   for (const Divergence& x : d.result.divergences) {
-    if (x.cls != DivergenceClass::kSoft || o.soft_fails) return &x;
+    if (x.cls != DivergenceClass::kSoft || !o.allow_soft) return &x;
   }
   return nullptr;
 }
@@ -50,14 +50,16 @@ std::string MdCell(const std::string& s) {
 
 }  // namespace
 
-bool Failed(const NamedDiff& d, const ReportOptions& o) { return !d.error.empty() || d.result.Fails(o.soft_fails); }
+bool Failed(const NamedDiff& d, const ReportOptions& o) { return !d.error.empty() || d.result.Fails(o.allow_soft); }
 
 std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
   if (!d.error.empty()) return d.name + ": ERROR " + d.error + "\n";
   std::string out;
   const DiffResult& r = d.result;
+  std::string not_compared;
+  for (const std::string& what : r.not_compared) not_compared += "  not compared: " + what + "\n";
   if (r.divergences.empty()) {
-    out += d.name + ": equivalent (" + std::to_string(r.pods_compared) + " pods compared)\n";
+    out += d.name + ": equivalent (" + std::to_string(r.pods_compared) + " pods compared)\n" + not_compared;
     return out;
   }
   out += "first divergence: " + Describe(r.divergences.front()) + "\n";
@@ -70,7 +72,7 @@ std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
     count.resize(13, ' ');
     out += name + count + std::to_string(PodsAffected(r, c)) + "\n";
   }
-  out += "(" + std::to_string(r.pods_compared) + " pods compared)\n";
+  out += "(" + std::to_string(r.pods_compared) + " pods compared)\n" + not_compared;
   size_t listed = 0;
   for (const Divergence& x : r.divergences) {
     if (listed++ == o.max_listed) {
@@ -79,7 +81,7 @@ std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
     }
     out += "  " + Describe(x) + "\n";
   }
-  out += Failed(d, o) ? "DIVERGENT\n" : "EQUIVALENT (soft divergences only)\n";
+  out += Failed(d, o) ? "DIVERGENT\n" : "EQUIVALENT (soft divergences only, allowed by --allow-soft)\n";
   return out;
 }
 
@@ -91,6 +93,7 @@ nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const Rep
     j["failed"] = Failed(d, o);
     if (!d.error.empty()) j["error"] = d.error;
     j["podsCompared"] = d.result.pods_compared;
+    if (!d.result.not_compared.empty()) j["notCompared"] = d.result.not_compared;
     for (DivergenceClass c : kClasses) {
       j["counts"][std::string(ClassName(c))] = {{"divergences", d.result.Count(c)}, {"pods", PodsAffected(d.result, c)}};
     }
@@ -148,7 +151,7 @@ std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::strin
            std::to_string(d.result.Count(DivergenceClass::kSoft)) + " | " + MdCell(first) + " |\n";
   }
   out += "\n" + std::to_string(diffs.size() - failures) + " of " + std::to_string(diffs.size()) + " passed";
-  out += o.soft_fails ? " (soft divergences fail)\n" : " (soft divergences are reported, not failed)\n";
+  out += o.allow_soft ? " (soft divergences allowed: --allow-soft)\n" : " (soft divergences fail)\n";
   for (const NamedDiff& d : diffs) {
     if (d.result.divergences.empty()) continue;
     out += "\n## " + d.name + "\n\n```\n" + TextReport(d, o) + "```\n";

@@ -21,14 +21,14 @@ struct NamedDiff {
 };
 
 struct ReportOptions {
-  bool soft_fails = false;
+  bool allow_soft = false;  // soft divergences (moved placements) do not fail
   size_t max_listed = 50;  // divergences listed per diff in text and Markdown
 };
 
 bool Failed(const NamedDiff& d, const ReportOptions& o);
 std::string TextReport(const NamedDiff& d, const ReportOptions& o);
 nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const ReportOptions& o);
-// One <testcase> per diff, failing on a hard or requeue divergence (soft: with soft_fails).
+// One <testcase> per diff, failing on any divergence (soft ones not when allow_soft).
 std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& suite, const ReportOptions& o);
 std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::string& title, const ReportOptions& o);
 

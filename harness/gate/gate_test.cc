@@ -37,7 +37,7 @@ TEST(GateTest, ReferenceAgainstItselfPasses) {
     ASSERT_FALSE(diffs.empty()) << corpus;
     for (const auto& d : diffs) {
       EXPECT_TRUE(d.result.divergences.empty()) << corpus << "/" << d.name << ": " << diff::TextReport(d, {});
-      EXPECT_FALSE(diff::Failed(d, {.soft_fails = true}));
+      EXPECT_FALSE(diff::Failed(d, {}));
     }
   }
 }
@@ -65,7 +65,7 @@ TEST(GateTest, ChangedScoreWeightFailsOnPlacement) {
   EXPECT_NE(w.explanation.find("outcome: bound to n2"), std::string::npos) << w.explanation;
   EXPECT_NE(w.explanation.find("outcome: bound to n1"), std::string::npos) << w.explanation;
   EXPECT_NE(w.explanation.find("NodeAffinity 10/100/500"), std::string::npos) << w.explanation;
-  EXPECT_FALSE(diff::Failed(Named(diffs, "taint.jsonl"), {.soft_fails = true}));
+  EXPECT_FALSE(diff::Failed(Named(diffs, "taint.jsonl"), {}));
 }
 
 TEST(GateTest, ForgottenEventRegistrationFailsOnRequeue) {
@@ -82,7 +82,7 @@ TEST(GateTest, ForgottenEventRegistrationFailsOnRequeue) {
   EXPECT_NE(first.candidate.find("t=330 unschedulable->active (UnschedulableTimeout)"), std::string::npos)
       << first.candidate;
   EXPECT_EQ(t.result.Count(diff::DivergenceClass::kHard), 0u);
-  EXPECT_FALSE(diff::Failed(Named(diffs, "weights.jsonl"), {.soft_fails = true}));
+  EXPECT_FALSE(diff::Failed(Named(diffs, "weights.jsonl"), {}));
 }
 
 std::string Runfile(const std::string& path) {

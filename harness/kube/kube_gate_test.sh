@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Every corpus trace replayed by the reference and by the real kube-scheduler v1.27.8 (the bundled
 # adapter, found by `kube:1.27`), and by the README's example adapter built from a user's module:
-# `schedcheck gate` must find them equivalent, soft divergences included (exit 0).
+# `schedcheck gate` must find them equivalent (exit 0; soft divergences fail by default).
 set -euo pipefail
 root="$TEST_SRCDIR/schedcheck"
 schedcheck="$root/harness/cli/schedcheck"
 out="${TEST_UNDECLARED_OUTPUTS_DIR:-$(mktemp -d)}"
 
 echo "== kube:1.27"
-"$schedcheck" gate --candidate kube:1.27 --corpus "$root/traces/corpus" --soft-fails \
+"$schedcheck" gate --candidate kube:1.27 --corpus "$root/traces/corpus" \
   --junit "$out/kube-1.27.junit.xml" --markdown "$out/kube-1.27.md"
 
 echo "== the example CreationDelay adapter (harness/kube/examples/creation-delay)"
 "$schedcheck" gate --candidate "exec:$root/harness/kube/creation-delay-adapter-1.27" \
-  --corpus "$root/traces/corpus" --soft-fails --markdown "$out/creation-delay.md"
+  --corpus "$root/traces/corpus" --markdown "$out/creation-delay.md"
 
 # The gate must be able to fail: a build whose NodeResourcesFit scores MostAllocated places pods
 # elsewhere than the reference on the basic workload.
@@ -32,7 +32,7 @@ YAML
 if "$schedcheck" replay "$root/traces/corpus/scheduling-basic.jsonl" --config "$config" --candidate kube:1.27 \
      --quiet --jsonl "$out/most.jsonl" &&
    "$schedcheck" replay "$root/traces/corpus/scheduling-basic.jsonl" --quiet --jsonl "$out/ref.jsonl" &&
-   "$schedcheck" diff "$out/ref.jsonl" "$out/most.jsonl" --soft-fails > "$out/most.diff"; then
+   "$schedcheck" diff "$out/ref.jsonl" "$out/most.jsonl" > "$out/most.diff"; then
   echo "FAIL: MostAllocated through kube:1.27 was found equivalent to the reference's LeastAllocated" >&2
   exit 1
 fi
