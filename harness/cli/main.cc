@@ -9,6 +9,7 @@
 #include "harness/cli/gate_command.h"
 #include "harness/cli/generate_command.h"
 #include "harness/cli/import_command.h"
+#include "harness/cli/minimize_command.h"
 #include "harness/cli/replay_command.h"
 #include "harness/cli/report_command.h"
 #include "harness/cli/serve_command.h"
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   schedcheck::cli::AddGenerateCommand(app, &exit_code);
   schedcheck::cli::AddImportCommand(app, &exit_code);
   schedcheck::cli::AddReportCommand(app, &exit_code);
+  schedcheck::cli::AddMinimizeCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -33,12 +33,11 @@ DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budg
   auto fails = [&](const std::vector<size_t>& subset) {
     if (subset.empty()) return false;
     if (auto it = seen.find(subset); it != seen.end()) return it->second;
-    if (!budget.Take()) {
-      result.budget_exhausted = true;
-      return false;
-    }
+    if (budget.exhausted()) return result.budget_exhausted = true, false;
     ++result.tests;
-    return seen[subset] = test(subset);
+    const bool fails = test(subset);
+    if (budget.exhausted()) return result.budget_exhausted = true, false;  // it could not run
+    return seen[subset] = fails;
   };
   std::vector<size_t>& current = result.kept;
   size_t n = 2;

@@ -13,7 +13,9 @@
 
 namespace schedcheck::minimize {
 
-// How many tests may still run, shared by every pass of one minimization.
+// How many tests may still run, shared by every pass of one minimization. The test takes from it
+// (so that a test answered without running anything, such as a subset rejected as invalid, costs
+// nothing); a test that finds nothing left answers false, and Ddmin then stops.
 class Budget {
  public:
   // max_tests < 0: unlimited.
@@ -34,19 +36,19 @@ class Budget {
 };
 
 // True when the subset (ascending unit values, a sublist of the units given to Ddmin) still shows
-// the failure. May be called only for subsets it has not been asked about before.
+// the failure. Ddmin asks about each subset once.
 using SubsetTest = std::function<bool(const std::vector<size_t>& subset)>;
 
 struct DdminResult {
   std::vector<size_t> kept;  // a sublist of the input units, in their order
-  int64_t tests = 0;         // calls of the test (each distinct subset is tested once)
+  int64_t tests = 0;         // calls of the test (each distinct subset is asked about once)
   // The budget ran out: `kept` still fails but need not be 1-minimal.
   bool budget_exhausted = false;
 };
 
 // REQUIRES: `units` ascending and distinct, test(units) true (not re-checked). The empty subset is
-// never tested (it is taken not to fail). Each test first takes one from `budget`; when none is
-// left the reduction stops with what it has.
+// never tested (it is taken not to fail). When `budget` is exhausted (the test found none left),
+// the reduction stops with what it has; the answer of that test is not used.
 DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budget& budget);
 
 }  // namespace schedcheck::minimize

@@ -41,14 +41,27 @@ TEST(Ddmin, FindsExactlyTheUnitsAConjunctionNeeds) {
   for (const Case& c : {Case{"one of 1000", 1000, {617}}, Case{"three spread over 1000", 1000, {3, 500, 999}},
                         Case{"adjacent pair", 64, {31, 32}}, Case{"all of 5", 5, {0, 1, 2, 3, 4}},
                         Case{"first and last of 2", 2, {0, 1}}}) {
-    SubsetTest test = [&](const std::vector<size_t>& s) { return Contains(s, c.needed); };
     Budget budget(-1);
+    SubsetTest test = [&](const std::vector<size_t>& s) { return budget.Take() && Contains(s, c.needed); };
     DdminResult r = Ddmin(Iota(c.n), test, budget);
     EXPECT_EQ(std::set<size_t>(r.kept.begin(), r.kept.end()), c.needed) << c.name;
     EXPECT_FALSE(r.budget_exhausted) << c.name;
     EXPECT_EQ(r.tests, budget.spent()) << c.name;
     ExpectOneMinimal(r.kept, test);
   }
+}
+
+TEST(Ddmin, SubsetsTheTestAnswersWithoutSpendingCostNothing) {
+  // Odd units are "invalid": answered false without taking from the budget.
+  Budget budget(60);
+  SubsetTest test = [&](const std::vector<size_t>& s) {
+    if (std::any_of(s.begin(), s.end(), [](size_t u) { return u % 2 == 1; }) && s.size() < 3) return false;
+    return budget.Take() && Contains(s, {10, 20});
+  };
+  DdminResult r = Ddmin(Iota(100), test, budget);
+  EXPECT_EQ(r.kept, (std::vector<size_t>{10, 20}));
+  EXPECT_FALSE(r.budget_exhausted);
+  EXPECT_LT(budget.spent(), r.tests);
 }
 
 TEST(Ddmin, EachSubsetIsTestedOnce) {
@@ -84,7 +97,7 @@ TEST(Ddmin, OneMinimalOnNonMonotonePredicates) {
       std::vector<size_t> all = Iota(n);
       if (!(*test)(all)) all.pop_back();  // make the full set fail for odd_sum
       if (!(*test)(all)) continue;
-      Budget budget(-1);
+      Budget budget(-1);  // unlimited: these tests take nothing from it
       DdminResult r = Ddmin(all, *test, budget);
       SCOPED_TRACE("seed " + std::to_string(seed) + " round " + std::to_string(round) + " n " + std::to_string(n));
       ASSERT_TRUE((*test)(r.kept));
@@ -95,15 +108,16 @@ TEST(Ddmin, OneMinimalOnNonMonotonePredicates) {
 
 TEST(Ddmin, StopsWhenTheBudgetIsSpentAndKeepsAFailingSubset) {
   for (int64_t max : {0, 1, 5, 20}) {
-    int64_t calls = 0;
+    int64_t calls = 0;  // tests that ran
+    Budget budget(max);
     SubsetTest test = [&](const std::vector<size_t>& s) {
+      if (!budget.Take()) return false;
       ++calls;
       return Contains(s, {11, 222, 333, 444, 555});
     };
-    Budget budget(max);
     DdminResult r = Ddmin(Iota(1000), test, budget);
-    EXPECT_LE(calls, max);
-    EXPECT_EQ(calls, r.tests);
+    EXPECT_EQ(calls, max);
+    EXPECT_LE(r.tests, max + 1);  // the last one found the budget spent
     EXPECT_EQ(budget.spent(), calls);
     EXPECT_TRUE(r.budget_exhausted) << max;
     EXPECT_TRUE(Contains(r.kept, {11, 222, 333, 444, 555}));
@@ -111,8 +125,8 @@ TEST(Ddmin, StopsWhenTheBudgetIsSpentAndKeepsAFailingSubset) {
 }
 
 TEST(Ddmin, ABudgetSharedByTwoRunsCountsBoth) {
-  SubsetTest test = [](const std::vector<size_t>& s) { return Contains(s, {5}); };
   Budget budget(-1);
+  SubsetTest test = [&](const std::vector<size_t>& s) { return budget.Take() && Contains(s, {5}); };
   DdminResult first = Ddmin(Iota(100), test, budget);
   DdminResult second = Ddmin(Iota(100), test, budget);
   EXPECT_EQ(budget.spent(), first.tests + second.tests);

@@ -1,0 +1,232 @@
+#include "harness/cli/minimize_command.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "harness/candidates/candidate.h"
+#include "harness/diff/explain_at.h"
+#include "harness/minimize/minimize.h"
+#include "harness/minimize/pair_replay.h"
+#include "reference/api/rfc3339.h"
+#include "traces/atomic_file.h"
+#include "traces/trace_file.h"
+#include "traces/trace_writer.h"
+
+namespace schedcheck::cli {
+namespace {
+
+Result<int64_t> SecondsToNs(double seconds, const std::string& flag) {
+  if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e9) return Error{flag + ": must be between 0 and 1e9 seconds"};
+  return static_cast<int64_t>(std::llround(seconds * 1e9));
+}
+
+struct LoadedConfig {
+  reference::SchedulerConfiguration config;
+  std::string text;  // empty for the default profile
+};
+
+Result<LoadedConfig> LoadConfig(const std::string& path, const std::string& compat) {
+  if (path.empty()) return LoadedConfig{reference::DefaultConfiguration(compat), ""};
+  auto config = reference::LoadSchedulerConfiguration(path, compat);
+  if (!config.ok()) return config.error();
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return LoadedConfig{std::move(*config), text.str()};
+}
+
+// Both sides' replay options, as `replay` and `diff --candidate` would run them.
+Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o, const trace::Trace& trace) {
+  minimize::PairReplayOptions p;
+  replay::ReplayOptions& r = p.reference;
+  r.compat = trace.header.compat().empty() ? "1.27" : trace.header.compat();
+  if (r.compat != "1.27") return Error{o.trace + ": header.compat " + r.compat + " is not implemented (implemented: 1.27)"};
+  r.seed = o.seed;
+  for (auto [value, flag, target] : {std::tuple{o.horizon_seconds, "--horizon", &r.horizon_ns},
+                                     std::tuple{o.cycle_latency_seconds, "--cycle-latency", &r.cycle_latency_ns},
+                                     std::tuple{o.bind_latency_seconds, "--bind-latency", &r.bind_latency_ns},
+                                     std::tuple{o.time_tolerance_seconds, "--time-tolerance", &p.diff.time_tolerance_ns}}) {
+    auto ns = SecondsToNs(value, flag);
+    if (!ns.ok()) return ns.error();
+    *target = *ns;
+  }
+  auto timeout = SecondsToNs(o.scheduler_timeout_seconds, "--scheduler-timeout");
+  if (!timeout.ok() || *timeout < 1'000'000) return Error{"--scheduler-timeout: must be between 0.001 and 1e9 seconds"};
+  p.timeout_ms = *timeout / 1'000'000;
+  if (auto start = trace.header.labels().find("start_time"); start != trace.header.labels().end()) {
+    auto epoch = reference::ParseRfc3339(start->second);
+    if (!epoch.ok()) return Error{o.trace + ": header label start_time: " + epoch.message()};
+    r.epoch_unix_ns = *epoch;
+  }
+  auto reference_config = LoadConfig(o.config, r.compat);
+  if (!reference_config.ok()) return reference_config.error();
+  r.config = reference_config->config;
+  const std::string& candidate_path = o.candidate_config.empty() ? o.config : o.candidate_config;
+  auto candidate_config = LoadConfig(candidate_path, r.compat);
+  if (!candidate_config.ok()) return candidate_config.error();
+  auto candidate = candidates::MakeCandidate(o.candidate, candidate_config->config);
+  if (!candidate.ok()) return candidate.error();
+  p.candidate = std::move(*candidate);
+  p.candidate_config_yaml = candidate_config->text;
+  p.candidate_config_source = candidate_path;
+  return p;
+}
+
+std::string Seconds(int64_t ns) {
+  std::ostringstream s;
+  s << ns / 1'000'000'000;
+  if (int64_t frac = ns % 1'000'000'000; frac != 0) {
+    std::string digits = std::to_string(1'000'000'000 + frac).substr(1);
+    digits.erase(digits.find_last_not_of('0') + 1);
+    s << "." << digits;
+  }
+  return s.str() + "s";
+}
+
+const char* TypeName(trace::EventType t) {
+  return t == trace::ADDED ? "ADDED" : t == trace::MODIFIED ? "MODIFIED" : t == trace::DELETED ? "DELETED" : "?";
+}
+
+// The divergence file: what was minimized, the minimal trace's events, the removed fields, every
+// divergence of the minimal trace and the first one explained.
+std::string DiffText(const MinimizeCommandOptions& o, const minimize::MinimizeResult& m, const std::string& summary,
+                     const std::string& explanation) {
+  std::ostringstream s;
+  s << "schedcheck minimize " << o.trace << " --candidate " << o.candidate << "\n"
+    << "target (the input's first divergence): " << diff::Describe(m.target) << "\n"
+    << summary << "\n\nminimal trace (times since its first event):\n";
+  const int64_t t0 = m.records.empty() ? 0 : m.records.front().time_ns();
+  for (const trace::Record& r : m.records) {
+    s << "  t=" << Seconds(r.time_ns() - t0) << " " << TypeName(r.api().type()) << " " << minimize::ObjectKey(r.api())
+      << (r.api().during_attempt() ? " (during attempt)" : "") << "\n";
+  }
+  if (!m.removed_fields.empty()) {
+    s << "\nfields removed from the input's remaining objects:\n";
+    for (const minimize::FieldUnit& f : m.removed_fields) s << "  " << minimize::Describe(f) << "\n";
+  }
+  s << "\ndivergences (reference vs candidate " << o.candidate << "):\n";
+  for (const diff::Divergence& d : m.diff.divergences) s << "  " << diff::Describe(d) << "\n";
+  s << "\n" << explanation;
+  return s.str();
+}
+
+Outcome WriteTrace(const std::string& path, trace::Header header, const std::vector<trace::Record>& records) {
+  auto writer = trace::TraceWriter::Open(path, std::move(header));
+  if (!writer.ok()) return writer.error();
+  for (const trace::Record& r : records) {
+    if (Outcome ok = (*writer)->Append(r); !ok) return ok;
+  }
+  return (*writer)->Finish();
+}
+
+std::string DefaultOutput(const std::string& input) {
+  std::filesystem::path p(input);
+  return (p.parent_path() / p.stem()).string() + ".min.trace";
+}
+
+// Replays the minimal trace once more (the logs for the explanation, and a check that the
+// candidate repeats itself) and explains its first divergence.
+Result<std::string> Explain(const MinimizeCommandOptions& o, minimize::PairReplay& pair,
+                            const minimize::PairReplayOptions& po, const trace::Trace& minimal,
+                            const minimize::MinimizeResult& m) {
+  auto logs = pair.Run(minimal.records);
+  if (!logs.ok()) return Error{"replaying the minimal trace again: " + logs.message()};
+  if (o.allow_soft) std::erase_if(logs->diff.divergences, [](const diff::Divergence& d) { return d.cls == diff::DivergenceClass::kSoft; });
+  if (!minimize::SameDivergence(logs->diff, m.target)) {
+    return Error{"the minimal trace did not diverge the same way when replayed again: candidate " + o.candidate +
+                 " is not deterministic"};
+  }
+  std::vector<diff::ExplainSide> sides = {{"reference", po.reference.config}};
+  std::string note;
+  const std::string label = "candidate " + o.candidate;
+  if (po.candidate.out_of_process()) {
+    note = candidates::OutOfProcessExplainNote(label, o.candidate);
+  } else {
+    sides.push_back({label, po.candidate.config});
+  }
+  auto text = diff::ExplainAt(minimal, logs->reference, logs->diff.divergences.front(), sides);
+  return "explanation of the first divergence:\n" + (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") +
+         note;
+}
+
+}  // namespace
+
+int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::ostream& err) {
+  auto fail = [&](const std::string& message) {
+    err << "schedcheck minimize: " << message << "\n";
+    return 2;
+  };
+  if (o.max_replays < 0) return fail("--max-replays: must be at least 0");
+  auto input = trace::LoadTrace(o.trace);
+  if (!input.ok()) return fail(input.message());
+  auto po = PairOptions(o, *input);
+  if (!po.ok()) return fail(po.message());
+  minimize::PairReplay pair(*po);
+  minimize::DiffOracle oracle = [&](const std::vector<trace::Record>& records) -> Result<diff::DiffResult> {
+    auto logs = pair.Run(records);
+    if (!logs.ok()) return logs.error();
+    if (o.allow_soft) std::erase_if(logs->diff.divergences, [](const diff::Divergence& d) { return d.cls == diff::DivergenceClass::kSoft; });
+    return std::move(logs->diff);
+  };
+  auto m = minimize::Minimize(input->records, oracle, {.max_replays = o.max_replays, .reduce_fields = !o.no_fields});
+  if (!m.ok()) return fail(o.trace + ": " + m.message());
+  if (!m->diverges) {
+    out << "no divergence: candidate " << o.candidate << " is equivalent to the reference on " << o.trace
+        << (o.allow_soft ? " (soft divergences allowed)" : "") << "; nothing to minimize\n";
+    return 1;
+  }
+  trace::Trace minimal{input->header, m->records};
+  minimal.header.set_producer("schedcheck minimize");
+  (*minimal.header.mutable_labels())["minimized_from"] = o.trace;
+  (*minimal.header.mutable_labels())["minimized_against"] = o.candidate;
+  auto explanation = Explain(o, pair, *po, minimal, *m);
+  if (!explanation.ok()) return fail(explanation.message());
+  const minimize::MinimizeStats& s = m->stats;
+  std::ostringstream summary;
+  summary << "events " << s.events_before << " → " << s.events_after << ", objects " << s.objects_before << " → "
+          << s.objects_after << ", fields " << s.fields_before << " → " << s.fields_after << ", replays "
+          << s.replays + 1;
+  if (s.budget_exhausted) summary << " (--max-replays " << o.max_replays << " reached: may not be 1-minimal)";
+  const std::string output = o.output.empty() ? DefaultOutput(o.trace) : o.output;
+  if (Outcome ok = WriteTrace(output, minimal.header, minimal.records); !ok) return fail(ok.message());
+  if (Outcome ok = trace::WriteFileAtomically(output + ".diff.txt", DiffText(o, *m, summary.str(), *explanation)); !ok) {
+    return fail(ok.message());
+  }
+  if (Outcome ok = pair.Close(); !ok) err << "schedcheck minimize: note: the candidate's child: " << ok.message() << "\n";
+  out << "target: " << diff::Describe(m->target) << "\n"
+      << summary.str() << "\n"
+      << "minimal: " << diff::Describe(m->diff.divergences.front()) << "\n"
+      << "wrote " << output << " and " << output << ".diff.txt\n";
+  return 0;
+}
+
+void AddMinimizeCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("minimize",
+                                 "Delta-debug a trace to a small one on which a candidate still diverges from the "
+                                 "reference the same way (same class, same first divergent pod)");
+  auto o = std::make_shared<MinimizeCommandOptions>();
+  cmd->add_option("trace", o->trace, "trace on which the candidate diverges (binary or JSON Lines)")->required();
+  cmd->add_option("--candidate", o->candidate, "candidate build (" + candidates::CandidateHelp() + ")")->required();
+  cmd->add_option("-o,--output", o->output, "the minimal trace (default: TRACE's name with .min.trace); its diff "
+                                            "goes to the same name + .diff.txt");
+  cmd->add_option("--config", o->config, "the reference's KubeSchedulerConfiguration (default profile if absent)");
+  cmd->add_option("--candidate-config", o->candidate_config,
+                  "the candidate's base configuration: in-process specs apply to it, exec:/kube: children are sent "
+                  "it (default: --config)");
+  cmd->add_option("--seed", o->seed, "seed of every random choice (tie-breaks), both sides; default 1");
+  cmd->add_option("--horizon", o->horizon_seconds, "seconds of virtual time after the last event (default 600)");
+  cmd->add_option("--cycle-latency", o->cycle_latency_seconds, "duration of a scheduling cycle in seconds (default 0)");
+  cmd->add_option("--bind-latency", o->bind_latency_seconds, "seconds from assume to binding (default 0)");
+  cmd->add_option("--time-tolerance", o->time_tolerance_seconds, "attempt and queue times within this many seconds are equal");
+  cmd->add_flag("--allow-soft", o->allow_soft, "soft divergences do not count: minimize the first hard or requeue one");
+  cmd->add_option("--max-replays", o->max_replays, "at most this many replays of reduced traces (default 2000)");
+  cmd->add_flag("--no-fields", o->no_fields, "reduce events and objects only, not labels, taints, requests, ...");
+  cmd->add_option("--scheduler-timeout", o->scheduler_timeout_seconds,
+                  "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");
+  cmd->callback([=] { *exit_code = RunMinimizeCommand(*o, std::cout, std::cerr); });
+}
+
+}  // namespace schedcheck::cli

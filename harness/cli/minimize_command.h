@@ -1,0 +1,43 @@
+// `schedcheck minimize TRACE --candidate SPEC [-o SMALL.trace] [--config FILE] [--candidate-config
+// FILE] [--seed N] [--horizon S] [--cycle-latency S] [--bind-latency S] [--time-tolerance S]
+// [--allow-soft] [--max-replays N] [--no-fields] [--scheduler-timeout S]`: delta-debugs a trace on
+// which the candidate diverges from the reference down to a small one on which it still diverges
+// the same way (harness/minimize/minimize.h), and writes it (atomically) with its diff beside it
+// (SMALL.trace.diff.txt). Exit 0 when a minimal trace was written, 1 when the input shows no
+// divergence (nothing is written), 2 on bad input: an unreadable trace or configuration, a bad
+// spec or option, a trace or child that fails on the input, an output that cannot be written, or a
+// candidate whose divergence does not come back on the same trace (not deterministic).
+#ifndef SCHEDCHECK_HARNESS_CLI_MINIMIZE_COMMAND_H_
+#define SCHEDCHECK_HARNESS_CLI_MINIMIZE_COMMAND_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace schedcheck::cli {
+
+struct MinimizeCommandOptions {
+  std::string trace;
+  std::string candidate;
+  std::string output;            // default: TRACE without its extension + ".min.trace"
+  std::string config;            // the reference's configuration (default profile when empty)
+  std::string candidate_config;  // the candidate's base configuration (default: config)
+  uint64_t seed = 1;
+  double horizon_seconds = 600;
+  double cycle_latency_seconds = 0;
+  double bind_latency_seconds = 0;
+  double time_tolerance_seconds = 0;
+  bool allow_soft = false;  // soft divergences do not count: minimize the first hard/requeue one
+  int64_t max_replays = 2000;
+  bool no_fields = false;
+  double scheduler_timeout_seconds = 30;
+};
+
+int RunMinimizeCommand(const MinimizeCommandOptions& options, std::ostream& out, std::ostream& err);
+void AddMinimizeCommand(CLI::App& app, int* exit_code);
+
+}  // namespace schedcheck::cli
+
+#endif  // SCHEDCHECK_HARNESS_CLI_MINIMIZE_COMMAND_H_
