@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "harness/cli/limit_option.h"
 #include "reference/api/rfc3339.h"
 #include "traces/importers/importer.h"
 
@@ -46,6 +47,7 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
   options.arrival_only = o.arrival_only;
   options.shuffle_seed = o.shuffle_seed;
   options.target_gpu_share = o.target_gpu_share;
+  if (Outcome ok = trace::ParseInputLimits(o.limits, &options.limits); !ok) return fail(ok.message());
   if (!o.start_time.empty()) {
     auto start = reference::ParseRfc3339(o.start_time);
     if (!start.ok()) return fail("--start-time: " + start.message());
@@ -91,6 +93,7 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
                                     "openb: resample pods (seeded by --shuffle-seed, default 1) until GPU requests reach "
                                     "this multiple of cluster GPU capacity, e.g. 1.3");
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
+  AddLimitOption(cmd, &o->limits);
   cmd->callback([=] {
     if (seed_opt->count() > 0) o->shuffle_seed = *seed;
     if (share_opt->count() > 0) o->target_gpu_share = *share;

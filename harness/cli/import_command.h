@@ -26,6 +26,7 @@ struct ImportCommandOptions {
   std::optional<uint64_t> shuffle_seed;
   std::optional<double> target_gpu_share;
   bool quiet = false;
+  std::vector<std::string> limits;  // --limit NAME=VALUE (traces/input_limits.h)
 };
 
 // Exit status: 0 on success, 2 on bad input or options (nothing is written then).

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "harness/candidates/candidate.h"
+#include "harness/cli/limit_option.h"
 #include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
@@ -100,7 +101,9 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   if (!o.candidate.empty() && !o.scheduler_cmd.empty()) {
     return fail("--candidate and --scheduler-cmd exclude each other (--scheduler-cmd X is --candidate exec:X)");
   }
-  auto trace = trace::LoadTrace(o.trace);
+  trace::InputLimits limits;
+  if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
+  auto trace = trace::LoadTrace(o.trace, limits);
   if (!trace.ok()) return fail(trace.message());
   replay::ReplayOptions options;
   options.seed = o.seed;
@@ -188,6 +191,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--bind-latency", o->bind_latency_seconds, "seconds from assume to binding (default 0)");
   cmd->add_option("-o,--output", o->output, "write the decisions as a binary trace");
   cmd->add_option("--jsonl", o->jsonl, "write the decisions as JSON Lines (CONTRACTS.md §2)");
+  AddLimitOption(cmd, &o->limits);
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
   cmd->add_option("--scheduler-cmd", o->scheduler_cmd,
                   "replay against this command, run via /bin/sh -c as a child speaking the external-scheduler "

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -30,6 +31,7 @@ struct ReplayCommandOptions {
   // exec:/kube: spec runs as a child exactly as scheduler_cmd does. Excludes scheduler_cmd.
   std::string candidate;
   double scheduler_timeout_seconds = 30;  // real-time limit for each answer of the child
+  std::vector<std::string> limits;        // --limit NAME=VALUE (traces/input_limits.h)
 };
 
 // Exit status: 0 on success, 2 on bad input (trace, config, output path, candidate spec, both

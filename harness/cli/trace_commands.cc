@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "google/protobuf/descriptor.h"
+#include "harness/cli/limit_option.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/type_resolver.h"
 #include "google/protobuf/util/type_resolver_util.h"
@@ -154,8 +155,8 @@ std::optional<std::string> HeaderObject(const std::string& line) {
   return j["header"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-int JsonLinesToBinary(const std::string& in_path, const std::string& out_path,
-                      std::ostream& err) {
+int JsonLinesToBinary(const std::string& in_path, const std::string& out_path, std::ostream& err,
+                      const trace::InputLimits& limits) {
   std::ifstream in(in_path, std::ios::binary);
   if (!in) {
     err << in_path << ": cannot open\n";
@@ -178,6 +179,11 @@ int JsonLinesToBinary(const std::string& in_path, const std::string& out_path,
       header.Clear();
       if (pb::util::Status s = FromJson(*h, &header); !s.ok()) {
         err << in_path << ": line " << line_no << ": invalid header: " << StatusText(s) << "\n";
+        return kExitBadInput;
+      }
+      const std::string where = in_path + ": line " + std::to_string(line_no) + ": header";
+      if (Outcome ok = trace::CheckMessageLimits(header, limits, where); !ok) {
+        err << ok.message() << "\n";
         return kExitBadInput;
       }
       have_line = false;
@@ -204,6 +210,13 @@ int JsonLinesToBinary(const std::string& in_path, const std::string& out_path,
       err << in_path << ": line " << line_no << ": invalid Record: " << StatusText(s) << "\n";
       return kExitBadInput;  // the writer's destructor removes its temporary file
     }
+    const std::string where = in_path + ": line " + std::to_string(line_no);
+    Outcome fits = (*writer)->records_written() >= limits.records ? Outcome(trace::TooManyRecords(where, limits.records))
+                                                                   : trace::CheckMessageLimits(record, limits, where);
+    if (!fits) {
+      err << fits.message() << "\n";
+      return kExitBadInput;
+    }
     if (Outcome o = (*writer)->Append(record); !o.ok()) {
       err << in_path << ": line " << line_no << ": " << o.message() << "\n";
       return kExitBadInput;
@@ -224,8 +237,8 @@ std::string VersionString() {
          ")";
 }
 
-int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err) {
-  Result<TraceReader> reader = TraceReader::Open(path);
+int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err, const trace::InputLimits& limits) {
+  Result<TraceReader> reader = TraceReader::Open(path, limits);
   if (!reader.ok()) {
     err << reader.message() << "\n";
     return kExitBadInput;
@@ -269,8 +282,8 @@ int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
-int TraceCat(const std::string& path, std::ostream& out, std::ostream& err) {
-  Result<TraceReader> reader = TraceReader::Open(path);
+int TraceCat(const std::string& path, std::ostream& out, std::ostream& err, const trace::InputLimits& limits) {
+  Result<TraceReader> reader = TraceReader::Open(path, limits);
   if (!reader.ok()) {
     err << reader.message() << "\n";
     return kExitBadInput;
@@ -278,7 +291,8 @@ int TraceCat(const std::string& path, std::ostream& out, std::ostream& err) {
   return WriteJsonLines(*reader, out, err) ? 0 : kExitBadInput;
 }
 
-int TraceConvert(const std::string& in_path, const std::string& out_path, std::ostream& err) {
+int TraceConvert(const std::string& in_path, const std::string& out_path, std::ostream& err,
+                 const trace::InputLimits& limits) {
   std::ifstream probe(in_path, std::ios::binary);
   if (!probe) {
     err << in_path << ": cannot open\n";
@@ -288,9 +302,9 @@ int TraceConvert(const std::string& in_path, const std::string& out_path, std::o
   probe.read(magic.data(), static_cast<std::streamsize>(magic.size()));
   magic.resize(static_cast<size_t>(probe.gcount()));
   probe.close();
-  if (magic != trace::kFileMagic) return JsonLinesToBinary(in_path, out_path, err);
+  if (magic != trace::kFileMagic) return JsonLinesToBinary(in_path, out_path, err, limits);
 
-  Result<TraceReader> reader = TraceReader::Open(in_path);
+  Result<TraceReader> reader = TraceReader::Open(in_path, limits);
   if (!reader.ok()) {
     err << reader.message() << "\n";
     return kExitBadInput;
@@ -327,18 +341,36 @@ void AddVersionCommand(CLI::App& app, int* exit_code) {
 void AddTraceCommands(CLI::App& app, int* exit_code) {
   CLI::App* trace = app.add_subcommand("trace", "Inspect, convert and generate trace files");
   trace->require_subcommand(1);
+  // --limit of info, cat and convert; a bad spec is bad input (exit 2).
+  auto limit_specs = std::make_shared<std::vector<std::string>>();
+  auto limits = [limit_specs, exit_code](trace::InputLimits* l) {
+    Outcome ok = trace::ParseInputLimits(*limit_specs, l);
+    if (!ok) {
+      std::cerr << "schedcheck trace: " << ok.message() << "\n";
+      *exit_code = kExitBadInput;
+    }
+    return ok.ok();
+  };
 
   auto info_path = std::make_shared<std::string>();
   CLI::App* info = trace->add_subcommand(
       "info", "Header, counts by record type, object kind and event type, time span, frames");
   info->add_option("FILE", *info_path, "trace file")->required();
-  info->callback([=] { *exit_code = TraceInfo(*info_path, std::cout, std::cerr); });
+  AddLimitOption(info, limit_specs.get());
+  info->callback([=] {
+    trace::InputLimits l;
+    if (limits(&l)) *exit_code = TraceInfo(*info_path, std::cout, std::cerr, l);
+  });
 
   auto cat_path = std::make_shared<std::string>();
   CLI::App* cat = trace->add_subcommand(
       "cat", "Print the trace as JSON Lines: {\"header\":...} then one Record per line");
   cat->add_option("FILE", *cat_path, "trace file")->required();
-  cat->callback([=] { *exit_code = TraceCat(*cat_path, std::cout, std::cerr); });
+  AddLimitOption(cat, limit_specs.get());
+  cat->callback([=] {
+    trace::InputLimits l;
+    if (limits(&l)) *exit_code = TraceCat(*cat_path, std::cout, std::cerr, l);
+  });
 
   auto in = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
@@ -346,7 +378,11 @@ void AddTraceCommands(CLI::App& app, int* exit_code) {
       "convert", "Convert binary <-> JSON Lines (direction from the input's magic)");
   convert->add_option("IN", *in, "input: binary trace or JSON Lines")->required();
   convert->add_option("OUT", *out, "output, written atomically")->required();
-  convert->callback([=] { *exit_code = TraceConvert(*in, *out, std::cerr); });
+  AddLimitOption(convert, limit_specs.get());
+  convert->callback([=] {
+    trace::InputLimits l;
+    if (limits(&l)) *exit_code = TraceConvert(*in, *out, std::cerr, l);
+  });
 
   auto sample_out = std::make_shared<std::string>();
   CLI::App* sample = trace->add_subcommand("sample", "Write the built-in sample trace");

@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "CLI/CLI.hpp"
+#include "traces/input_limits.h"
 
 namespace schedcheck::cli {
 
@@ -34,10 +35,11 @@ void AddVersionCommand(CLI::App& app, int* exit_code);
 void AddTraceCommands(CLI::App& app, int* exit_code);
 
 // The commands themselves. Normal output goes to `out`, diagnostics to `err`; each returns the
-// exit code (0 or kExitBadInput).
-int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err);
-int TraceCat(const std::string& path, std::ostream& out, std::ostream& err);
-int TraceConvert(const std::string& in_path, const std::string& out_path, std::ostream& err);
+// exit code (0 or kExitBadInput). Records beyond `limits` (`--limit`) are bad input.
+int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err, const trace::InputLimits& limits = {});
+int TraceCat(const std::string& path, std::ostream& out, std::ostream& err, const trace::InputLimits& limits = {});
+int TraceConvert(const std::string& in_path, const std::string& out_path, std::ostream& err,
+                 const trace::InputLimits& limits = {});
 int TraceSample(const std::string& out_path, std::ostream& err);
 
 }  // namespace schedcheck::cli
