@@ -1,7 +1,6 @@
 #include "harness/cli/replay_command.h"
 
-#include <unistd.h>
-
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -11,6 +10,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/limit_option.h"
+#include "harness/cli/progress_line.h"
 #include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
@@ -157,15 +157,13 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   if (candidate && candidate->out_of_process()) {
     return RunExternal(o, candidate->command, options, *trace, config_text, config_hash, labels, out, err);
   }
-  if (::isatty(STDERR_FILENO)) {
-    // At most ~100 updates, on the terminal only: never part of any output file.
-    options.progress = [&err, last = size_t{0}](size_t done, size_t total) mutable {
-      size_t percent = total == 0 ? 100 : done * 100 / total;
-      if (percent == last && done != total) return;
-      last = percent;
-      err << "\rreplay: " << done << "/" << total << " events (" << percent << "%)" << (done == total ? "\n" : "")
-          << std::flush;
-    };
+  // On a terminal only, erased when done: never part of any output file or of piped stderr.
+  std::optional<ProgressLine> progress;
+  if (!o.no_progress && StderrIsTerminal()) {
+    progress.emplace(err, [] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    });
+    options.progress = [&progress](const replay::ReplayProgress& p) { progress->Update(p); };
   }
   auto replayer = replay::Replayer::Create(std::move(options));
   // Building the profiles fails only on configuration (unknown plugin, bad args): name the file.
@@ -174,7 +172,10 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
                              : o.config.empty() ? std::string("default configuration") : o.config;
     return fail(what + ": " + replayer.message());
   }
-  if (Outcome ok = (*replayer)->Run(trace->records); !ok) return fail(o.trace + ": " + ok.message());
+  if (Outcome ok = (*replayer)->Run(trace->records); !ok) {
+    if (progress) progress->Clear();
+    return fail(o.trace + ": " + ok.message());
+  }
   return WriteDecisions(o, (*replayer)->log(), (*replayer)->cluster_events(),
                         trace->header.compat().empty() ? "1.27" : trace->header.compat(), config_hash, labels, out, err);
 }
@@ -193,6 +194,8 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--jsonl", o->jsonl, "write the decisions as JSON Lines (CONTRACTS.md §2)");
   AddLimitOption(cmd, &o->limits);
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
+  cmd->add_flag("--no-progress", o->no_progress,
+                "no progress line on stderr (shown only when stderr is a terminal, and erased at the end)");
   cmd->add_option("--scheduler-cmd", o->scheduler_cmd,
                   "replay against this command, run via /bin/sh -c as a child speaking the external-scheduler "
                   "protocol on stdin/stdout (harness/protocol/PROTOCOL.md), e.g. \"schedcheck serve\"")

@@ -24,6 +24,7 @@ struct ReplayCommandOptions {
   std::string output;  // binary decision trace
   std::string jsonl;   // CONTRACTS §2 JSON Lines
   bool quiet = false;
+  bool no_progress = false;  // no progress line even when stderr is a terminal
   // Non-empty: replay against this command, run as a child process speaking the external-scheduler
   // protocol (harness/protocol/PROTOCOL.md), instead of the in-process reference.
   std::string scheduler_cmd;

@@ -160,6 +160,7 @@ void Replayer::CompleteBinding(Binding b) {
   if (status.IsSuccess()) {
     (void)cache_.FinishBinding(*b.assumed);
     log_.AddBinding(clock_.NowNs(), b.key, b.node);
+    ++pods_bound_;
     queue_->Done(b.key);
     reference::PodPtr old = api->second;
     auto bound = std::make_shared<reference::Pod>(*b.assumed);

@@ -132,15 +132,24 @@ Outcome Replayer::Run(const std::vector<trace::Record>& records) {
                    std::to_string(t0) + " ns)"};
     }
   }
+  auto report = [&](size_t done, bool finished) {
+    options_.progress({.events_done = done, .events_total = events.size(), .virtual_time_ns = clock_.NowNs(),
+                       .pods_bound = pods_bound_, .finished = finished});
+  };
+  size_t reported = 0;
   for (size_t k = 0; k < events.size();) {
     const int64_t t = records[events[k]].time_ns();
     std::vector<const trace::ApiEvent*> batch;
     size_t first = events[k];
     for (; k < events.size() && records[events[k]].time_ns() == t; ++k) batch.push_back(&records[events[k]].api());
     if (Outcome ok = ProcessEvents(t - t0, batch, first); !ok) return ok;
-    if (options_.progress) options_.progress(k, events.size());
+    if (options_.progress && (k - reported >= options_.progress_every_events || k == events.size())) {
+      report(k, false);
+      reported = k;
+    }
   }
   Finish(records[events.back()].time_ns() - t0 + options_.horizon_ns);
+  if (options_.progress) report(events.size(), true);
   return Outcome::Ok();
 }
 

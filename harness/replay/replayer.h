@@ -38,6 +38,15 @@ inline constexpr int64_t kDefaultHorizonNs = 600 * kNanosPerSecond;
 inline constexpr int64_t kMaxTraceSpanNs = int64_t{100} * 365 * 24 * 3600 * kNanosPerSecond;
 inline constexpr int64_t kMaxDurationNs = int64_t{1'000'000'000} * kNanosPerSecond;
 
+// What a progress callback is told (ReplayOptions::progress).
+struct ReplayProgress {
+  size_t events_done = 0;       // trace events delivered
+  size_t events_total = 0;      // trace events in the input
+  int64_t virtual_time_ns = 0;  // the instant just run, since the first event
+  size_t pods_bound = 0;        // bindings completed
+  bool finished = false;        // the horizon after the last event has run too
+};
+
 struct ReplayOptions {
   reference::SchedulerConfiguration config;
   std::string compat = "1.27";
@@ -50,9 +59,12 @@ struct ReplayOptions {
   int64_t epoch_unix_ns = 0;     // the wall-clock instant t = 0 stands for (plugins reading time)
   // The plugins frameworks are built from (in-process candidate builds); null = PluginRegistry().
   const reference::Registry* registry = nullptr;
-  // Called by Run with (events delivered, events in all) as the replay advances; for progress
-  // reports on a terminal. Never affects decisions.
-  std::function<void(size_t done, size_t total)> progress;
+  // Called by Run as the replay advances, for progress reports on a terminal: after the instant
+  // that delivers at least `progress_every_events` events since the previous call (and after the
+  // last event's instant), then once more with `finished` after the horizon. Counts only grow;
+  // the last call has events_done == events_total. Never affects decisions; reads no clock.
+  std::function<void(const ReplayProgress&)> progress;
+  size_t progress_every_events = 1000;
   // Decision records as they happen; with retain_log = false they are not kept in log().
   std::function<void(const trace::Record&)> on_record;
   bool retain_log = true;
@@ -152,6 +164,7 @@ class Replayer {
   DecisionLog log_;
   Outcome deliver_error_;
   ClusterEventLog cluster_events_;
+  size_t pods_bound_ = 0;  // bindings completed, for progress reports
   void MoveAll(const reference::ClusterEvent& event, const std::function<bool(const reference::Pod&)>& pre_check = nullptr);
 };
 
