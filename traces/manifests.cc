@@ -2,13 +2,26 @@
 
 #include <algorithm>
 
+#include "traces/importers/workloads.h"
 #include "traces/k8s_json.h"
 
 namespace schedcheck::trace {
 namespace {
 
+struct Workload {
+  nlohmann::json object;
+  std::string where;
+};
 
-Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests* out) {
+template <typename Message>
+Outcome Append(Result<Message> decoded, std::vector<Message>* out) {
+  if (!decoded.ok()) return decoded.error();
+  out->push_back(std::move(*decoded));
+  return Outcome::Ok();
+}
+
+Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests* out,
+                  std::vector<Workload>* workloads) {
   if (!obj.is_object()) return Error{where + ": expected a Kubernetes object"};
   std::string kind = obj.value("kind", "");
   if (kind == "List" || (kind.size() > 4 && kind.compare(kind.size() - 4, 4, "List") == 0)) {
@@ -18,10 +31,17 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests
     for (size_t i = 0; i < obj["items"].size(); ++i) {
       nlohmann::json item = obj["items"][i];
       if (item.is_object() && !item.contains("kind") && !item_kind.empty()) item["kind"] = item_kind;
-      if (Outcome ok = AddObject(item, where + ": items[" + std::to_string(i) + "]", out); !ok) return ok;
+      if (Outcome ok = AddObject(item, where + ": items[" + std::to_string(i) + "]", out, workloads); !ok) return ok;
     }
     return Outcome::Ok();
   }
+  if (workloads != nullptr && IsWorkloadKind(kind)) workloads->push_back(Workload{obj, where});
+  if (kind == "Service") return Append(ServiceFromJson(obj, where), &out->services);
+  if (kind == "ReplicationController") {
+    return Append(ReplicationControllerFromJson(obj, where), &out->replication_controllers);
+  }
+  if (kind == "ReplicaSet") return Append(ReplicaSetFromJson(obj, where), &out->replica_sets);
+  if (kind == "StatefulSet") return Append(StatefulSetFromJson(obj, where), &out->stateful_sets);
   if (kind == "Node") {
     auto n = NodeFromJson(obj, where);
     if (!n.ok()) return n.error();
@@ -44,8 +64,29 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests
     out->pdbs.push_back(std::move(*p));
   } else if (kind.empty()) {
     return Error{where + ": field kind: missing"};
-  } else {
+  } else if (!IsWorkloadKind(kind)) {
     ++out->skipped;
+  }
+  return Outcome::Ok();
+}
+
+// The same rule as the manifests importer: workloads whose pods are not given become pods.
+Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Manifests* out) {
+  GivenOwners owners;
+  for (const k8s::Pod& pod : out->pods) owners.AddPod(pod.metadata());
+  for (const k8s::ReplicaSet& rs : out->replica_sets) owners.AddReplicaSet(rs.metadata());
+  for (const Workload& w : workloads) {
+    if (owners.Has(w.object)) continue;
+    auto objects = ExpandWorkload(w.object, w.where, out->nodes);
+    if (!objects.ok()) return objects.error();
+    for (const nlohmann::json& obj : *objects) {
+      // Expanded objects are Pods and a Deployment's ReplicaSet only: no further workloads.
+      if (Outcome ok = AddObject(obj, w.where + ": " + obj.value("kind", "") + " " + obj["metadata"].value("name", ""),
+                                 out, nullptr);
+          !ok) {
+        return ok;
+      }
+    }
   }
   return Outcome::Ok();
 }
@@ -57,6 +98,7 @@ Result<Manifests> LoadManifests(const std::vector<std::string>& paths) {
   if (!listed.ok()) return listed.error();
   const std::vector<std::string>& files = *listed;
   Manifests out;
+  std::vector<Workload> workloads;
   for (const std::string& file : files) {
     auto docs = ReadDocumentsFile(file);
     if (!docs.ok()) return docs.error();
@@ -64,13 +106,14 @@ Result<Manifests> LoadManifests(const std::vector<std::string>& paths) {
       std::string where = file + ": line " + std::to_string(doc.line);
       if (doc.json.is_array()) {
         for (size_t i = 0; i < doc.json.size(); ++i) {
-          if (Outcome ok = AddObject(doc.json[i], where + ": [" + std::to_string(i) + "]", &out); !ok) return ok.error();
+          if (Outcome ok = AddObject(doc.json[i], where + ": [" + std::to_string(i) + "]", &out, &workloads); !ok) return ok.error();
         }
-      } else if (Outcome ok = AddObject(doc.json, where, &out); !ok) {
+      } else if (Outcome ok = AddObject(doc.json, where, &out, &workloads); !ok) {
         return ok.error();
       }
     }
   }
+  if (Outcome ok = ExpandWorkloads(workloads, &out); !ok) return ok.error();
   return out;
 }
 

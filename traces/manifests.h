@@ -17,11 +17,18 @@ struct Manifests {
   std::vector<k8s::Namespace> namespaces;
   std::vector<k8s::PriorityClass> priority_classes;
   std::vector<k8s::PodDisruptionBudget> pdbs;
-  int skipped = 0;  // objects of other kinds (Services, Deployments, ...), ignored
+  std::vector<k8s::Service> services;
+  std::vector<k8s::ReplicationController> replication_controllers;
+  std::vector<k8s::ReplicaSet> replica_sets;
+  std::vector<k8s::StatefulSet> stateful_sets;
+  int skipped = 0;  // objects of other kinds (Secrets, ConfigMaps, ...), ignored
 };
 
 // Reads files and folders (recursively, in name order; .yaml .yml .json .jsonl). Objects are
-// dispatched on `kind`; `List` / `*List` objects contribute their items. Errors name the file,
+// dispatched on `kind`; `List` / `*List` objects contribute their items. Workloads (Deployments,
+// ReplicaSets, StatefulSets, DaemonSets, Jobs, ReplicationControllers, PodTemplates) become the
+// pods their controllers would create (traces/importers/workloads.h), after all pods, unless
+// pods of theirs are given; a Deployment's ReplicaSet joins replica_sets. Errors name the file,
 // the document's line and the field.
 Result<Manifests> LoadManifests(const std::vector<std::string>& paths);
 

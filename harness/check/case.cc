@@ -11,7 +11,8 @@ using reference::ExtensionPoint;
 
 const std::set<std::string> kKnownFields = {
     "id", "source", "kind", "compat", "plugins", "pluginArgs", "pluginWeights", "nodes", "pods",
-    "namespaces", "podDisruptionBudgets", "pod", "feasibleNodes", "scoreIsWeightedTotal",
+    "namespaces", "podDisruptionBudgets", "services", "replicationControllers", "replicaSets",
+    "statefulSets", "pod", "feasibleNodes", "scoreIsWeightedTotal",
     "expectPreFilter", "expectPreFilterResult", "expect", "queueConfig", "description", "notes"};
 const std::set<std::string> kKinds = {"filter", "score", "schedule", "preempt", "queue"};
 
@@ -136,6 +137,23 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
                                                      "podDisruptionBudgets", where, &trace::PdbFromJson);
   if (!pdbs.ok()) return pdbs.error();
   c.pdbs = std::move(*pdbs);
+  auto services = ParseObjects<k8s::Service>(json.value("services", nlohmann::json()), "services", where,
+                                             &trace::ServiceFromJson);
+  if (!services.ok()) return services.error();
+  c.services = std::move(*services);
+  auto rcs = ParseObjects<k8s::ReplicationController>(json.value("replicationControllers", nlohmann::json()),
+                                                      "replicationControllers", where,
+                                                      &trace::ReplicationControllerFromJson);
+  if (!rcs.ok()) return rcs.error();
+  c.replication_controllers = std::move(*rcs);
+  auto rss = ParseObjects<k8s::ReplicaSet>(json.value("replicaSets", nlohmann::json()), "replicaSets", where,
+                                           &trace::ReplicaSetFromJson);
+  if (!rss.ok()) return rss.error();
+  c.replica_sets = std::move(*rss);
+  auto sss = ParseObjects<k8s::StatefulSet>(json.value("statefulSets", nlohmann::json()), "statefulSets", where,
+                                            &trace::StatefulSetFromJson);
+  if (!sss.ok()) return sss.error();
+  c.stateful_sets = std::move(*sss);
   if (json.contains("pod") && !json["pod"].is_null()) {
     auto pod = trace::PodFromJson(json["pod"], where + ": field pod");
     if (!pod.ok()) return pod.error();

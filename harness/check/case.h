@@ -39,6 +39,11 @@ struct Case {
   std::vector<k8s::Pod> pods;
   std::vector<k8s::Namespace> namespaces;
   std::vector<k8s::PodDisruptionBudget> pdbs;
+  // Selector objects (PodTopologySpread's default constraints read them).
+  std::vector<k8s::Service> services;
+  std::vector<k8s::ReplicationController> replication_controllers;
+  std::vector<k8s::ReplicaSet> replica_sets;
+  std::vector<k8s::StatefulSet> stateful_sets;
   std::optional<k8s::Pod> pod;
 
   std::optional<std::vector<std::string>> feasible_nodes;

@@ -3,6 +3,18 @@
 #include "reference/plugins/registry.h"
 
 namespace schedcheck::check {
+namespace {
+
+// Objects keyed "namespace/name" (an empty namespace is "default"); a later duplicate wins.
+template <typename Object>
+void StoreByKey(const std::vector<Object>& objects, std::map<std::string, Object, std::less<>>* store) {
+  for (const Object& o : objects) {
+    const std::string& ns = o.metadata().namespace_();
+    (*store)[(ns.empty() ? "default" : ns) + "/" + o.metadata().name()] = o;
+  }
+}
+
+}  // namespace
 
 Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input, const reference::Profile& profile,
                                                 const std::string& compat) {
@@ -29,6 +41,10 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input, const
     std::string ns = pdb.metadata().namespace_().empty() ? "default" : pdb.metadata().namespace_();
     c->objects_.pdbs[ns + "/" + pdb.metadata().name()] = pdb;
   }
+  StoreByKey(input.services, &c->objects_.services);
+  StoreByKey(input.replication_controllers, &c->objects_.replication_controllers);
+  StoreByKey(input.replica_sets, &c->objects_.replica_sets);
+  StoreByKey(input.stateful_sets, &c->objects_.stateful_sets);
   c->cache_.UpdateSnapshot(&c->snapshot_);
   c->handle_.snapshot = &c->snapshot_;
   c->handle_.objects = &c->objects_;

@@ -33,6 +33,10 @@ struct ClusterInput {
   std::vector<k8s::Pod> pods;
   std::vector<k8s::Namespace> namespaces;
   std::vector<k8s::PodDisruptionBudget> pdbs;
+  std::vector<k8s::Service> services;
+  std::vector<k8s::ReplicationController> replication_controllers;
+  std::vector<k8s::ReplicaSet> replica_sets;
+  std::vector<k8s::StatefulSet> stateful_sets;
 };
 
 class Cluster {

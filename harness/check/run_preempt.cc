@@ -105,7 +105,8 @@ CaseResult Compare(const nlohmann::json& want, const PreemptionOutcome& out) {
 }  // namespace
 
 CaseResult RunPreemptCase(const Case& c) {
-  ClusterInput input{c.nodes, c.pods, c.namespaces, c.pdbs};
+  ClusterInput input{c.nodes,    c.pods, c.namespaces, c.pdbs, c.services, c.replication_controllers,
+                     c.replica_sets, c.stateful_sets};
   auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat);
   if (!cluster.ok()) return Fail("setup: " + cluster.message());
   if (!c.pod) return Fail("kind preempt needs a pod");

@@ -266,7 +266,8 @@ CaseResult RunQueueCase(const Case& c) {
   if (!c.expect.is_object() || !c.expect.contains("ops") || !c.expect["ops"].is_array()) {
     return {Verdict::kFail, "expect.ops: missing or not a list"};
   }
-  ClusterInput input{c.nodes, c.pods, c.namespaces, c.pdbs};
+  ClusterInput input{c.nodes,    c.pods, c.namespaces, c.pdbs, c.services, c.replication_controllers,
+                     c.replica_sets, c.stateful_sets};
   auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat);
   if (!cluster.ok()) return {Verdict::kFail, cluster.message()};
   QueueCaseRunner runner(c, **cluster, *config);

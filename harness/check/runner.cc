@@ -193,7 +193,8 @@ CaseResult RunCase(const Case& c) {
   }
   if (c.kind == "preempt") return RunPreemptCase(c);
   if (c.kind == "queue") return RunQueueCase(c);
-  ClusterInput input{c.nodes, c.pods, c.namespaces, c.pdbs};
+  ClusterInput input{c.nodes,    c.pods, c.namespaces, c.pdbs, c.services, c.replication_controllers,
+                     c.replica_sets, c.stateful_sets};
   auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat);
   if (!cluster.ok()) return Fail("setup: " + cluster.message());
   auto pod = reference::BuildPod(*c.pod);

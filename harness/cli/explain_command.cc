@@ -68,8 +68,10 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   auto profile = ProfileFor(o, (*pod)->scheduler_name());
   if (!profile.ok()) return profile.error();
 
-  check::ClusterInput input{cluster_objects->nodes, cluster_objects->pods, cluster_objects->namespaces,
-                            cluster_objects->pdbs};
+  check::ClusterInput input{cluster_objects->nodes,       cluster_objects->pods,
+                            cluster_objects->namespaces,  cluster_objects->pdbs,
+                            cluster_objects->services,    cluster_objects->replication_controllers,
+                            cluster_objects->replica_sets, cluster_objects->stateful_sets};
   auto cluster = check::Cluster::Build(input, *profile, "1.27");
   if (!cluster.ok()) return cluster.error();
   const reference::Framework& fw = (*cluster)->framework();

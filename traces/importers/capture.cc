@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reference/api/rfc3339.h"
+#include "traces/importers/workloads.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -136,7 +137,17 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
     AddToLabel(&imported_, "observed.failed_scheduling", 1);
     return Keep(std::move(item), event.where);
   }
+  if (IsWorkloadKind(kind) && event.type != DELETED && seen_workloads_.insert(WorkloadKeyOf(event.object)).second) {
+    Item workload = item;
+    workload.workload = event.object;
+    workload.where = event.where;
+    items_.push_back(std::move(workload));
+  }
   if (!IsTraceKind(kind)) {
+    if (IsWorkloadKind(kind)) {
+      redactor_.SkipKind(kind);  // the object itself is not kept; its pods are
+      return Outcome::Ok();
+    }
     if (warned_kinds_.insert(kind).second) {
       Warn(event.where + ": skipping objects of kind " + kind + " (not held by the trace; counted in skipped.kinds)");
     }
@@ -217,6 +228,52 @@ std::vector<Record> CaptureBuilder::ResolveBindings(std::vector<Item> items) {
   return out;
 }
 
+Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::vector<Item> items) {
+  GivenOwners owners;
+  for (const Item& item : items) {
+    if (item.workload || !item.record.has_api()) continue;
+    if (item.record.api().has_pod()) owners.AddPod(item.record.api().pod().metadata());
+    if (item.record.api().has_replica_set()) owners.AddReplicaSet(item.record.api().replica_set().metadata());
+  }
+  std::map<std::string, k8s::Node> nodes;  // alive at the current item's time
+  std::vector<Item> out;
+  int64_t expanded = 0;
+  for (Item& item : items) {
+    if (!item.workload) {
+      if (item.record.has_api() && item.record.api().has_node()) {
+        const k8s::Node& node = item.record.api().node();
+        if (item.record.api().type() == DELETED) {
+          nodes.erase(node.metadata().name());
+        } else {
+          nodes[node.metadata().name()] = node;
+        }
+      }
+      out.push_back(std::move(item));
+      continue;
+    }
+    if (owners.Has(*item.workload)) continue;  // its pods are in the capture: keep those
+    std::vector<k8s::Node> alive;
+    for (const auto& [name, node] : nodes) alive.push_back(node);
+    auto objects = ExpandWorkload(*item.workload, item.where + ": object", alive);
+    if (!objects.ok()) return objects.error();
+    for (const nlohmann::json& obj : *objects) {
+      Item made;
+      made.time_ns = item.time_ns;
+      ApiEvent* api = made.record.mutable_api();
+      api->set_type(ADDED);
+      const std::string kind = obj.value("kind", "");
+      if (Outcome ok = redactor_.Decode(obj, kind, item.where + ": " + kind + " " + obj["metadata"].value("name", ""), api);
+          !ok) {
+        return ok.error();
+      }
+      expanded += kind == "Pod" ? 1 : 0;
+      out.push_back(std::move(made));
+    }
+  }
+  if (expanded > 0) AddToLabel(&imported_, "expanded.pods", expanded);
+  return out;
+}
+
 Result<Imported> CaptureBuilder::Finish() && {
   BeginFile("");
   std::optional<int64_t> earliest;
@@ -233,7 +290,9 @@ Result<Imported> CaptureBuilder::Finish() && {
     if (!item.time_ns) item.time_ns = earliest ? *earliest : options_.start_unix_ns.value_or(0);
   }
   std::stable_sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) { return *a.time_ns < *b.time_ns; });
-  imported_.records = ResolveBindings(std::move(items_));
+  auto expanded = ExpandWorkloads(std::move(items_));
+  if (!expanded.ok()) return expanded.error();
+  imported_.records = ResolveBindings(std::move(*expanded));
   redactor_.AddLabels(&imported_);
   if (Outcome ok = Finalize(options_.start_unix_ns, &imported_); !ok) return ok.error();
   return std::move(imported_);

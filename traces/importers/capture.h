@@ -1,6 +1,7 @@
 // The part of the watch and kss importers that does not depend on the file format: the event time
 // rule, kind dispatch with redaction, FailedScheduling Events, merging several files by time, and
-// turning a pending pod's nodeName becoming set into an observed binding (README.md "watch").
+// turning a pending pod's nodeName becoming set into an observed binding (README.md "watch"), and
+// workloads without captured pods expanded into pods (README.md "Workloads").
 //
 // Event time rule (first that applies):
 //  1. the capture's explicit time (watch: a top-level "time" beside "type" and "object"; kss:
@@ -58,12 +59,18 @@ class CaptureBuilder {
   struct Item {
     std::optional<int64_t> time_ns;
     Record record;  // api, or an observed attempt (FailedScheduling)
+    // Set instead of `record` for a workload's first event: expanded in Finish.
+    std::optional<nlohmann::json> workload;
+    std::string where;
   };
   Outcome AddEvent(CapturedEvent& event, int64_t* time, bool* has_time);
   // Checks `item` against options_.limits (errors name `where`), then keeps it.
   Outcome Keep(Item item, const std::string& where);
   void NoteTime(const std::string& where, int64_t time);
   std::vector<Record> ResolveBindings(std::vector<Item> items);
+  // Replaces each workload item (time-sorted) by the objects it expands to, with the nodes alive
+  // at its time, unless captured pods (or ReplicaSets) belong to it.
+  Result<std::vector<Item>> ExpandWorkloads(std::vector<Item> items);
 
   ImportOptions options_;
   Redactor redactor_;
@@ -74,6 +81,7 @@ class CaptureBuilder {
   int64_t out_of_order_in_file_ = 0;
   std::string first_out_of_order_;
   std::set<std::string> warned_kinds_;
+  std::set<std::string> seen_workloads_;  // WorkloadKeys whose first event is kept
 };
 
 }  // namespace schedcheck::trace

@@ -102,22 +102,17 @@ Outcome Loader::AddDecoded(const nlohmann::json& obj, const std::string& kind, c
 }
 
 Outcome Loader::ExpandWorkloads() {
-  // The controllers that given pods (and given ReplicaSets, for Deployments) belong to.
-  std::set<std::string> owners;
+  GivenOwners owners;
   for (Group g : {kBoundPods, kPendingPods}) {
-    for (const ApiEvent& e : groups_[g]) {
-      std::string deployment;
-      owners.insert(ControllerKey(e.pod().metadata(), &deployment));
-      if (!deployment.empty()) owners.insert(deployment);
-    }
+    for (const ApiEvent& e : groups_[g]) owners.AddPod(e.pod().metadata());
   }
   for (const ApiEvent& e : groups_[kSelectors]) {
-    if (e.has_replica_set()) owners.insert(ControllerKey(e.replica_set().metadata()));
+    if (e.has_replica_set()) owners.AddReplicaSet(e.replica_set().metadata());
   }
   std::vector<k8s::Node> nodes;
   for (const ApiEvent& e : groups_[kNodes]) nodes.push_back(e.node());
   for (const Workload& w : workloads_) {
-    if (owners.count(WorkloadKeyOf(w.object))) continue;  // its pods are given: keep them
+    if (owners.Has(w.object)) continue;  // its pods are given: keep them
     auto objects = ExpandWorkload(w.object, w.where, nodes);
     if (!objects.ok()) return objects.error();
     for (const nlohmann::json& obj : *objects) {

@@ -142,3 +142,56 @@ TEST(WatchImporterTest, BadInputNamesFileLineAndField) {
 
 }  // namespace
 }  // namespace schedcheck::trace
+
+namespace schedcheck::trace {
+namespace {
+
+// README.md "Workloads": a controller whose pods the capture lacks is expanded at its first
+// event's time (a DaemonSet over the nodes alive then); one whose pods are captured is not.
+TEST(WatchImporterTest, WorkloadsWithoutCapturedPodsAreExpanded) {
+  const std::string capture = R"(
+{"type":"ADDED","time":"2024-03-01T10:00:00Z","object":{"kind":"Node","metadata":{"name":"n1"}}}
+{"type":"ADDED","time":"2024-03-01T10:00:01Z","object":{"kind":"Node","metadata":{"name":"n2"}}}
+{"type":"ADDED","time":"2024-03-01T10:00:02Z","object":{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"ds","namespace":"kube-system"},"spec":{"template":{"metadata":{"labels":{"app":"ds"}},"spec":{"containers":[{"name":"c"}]}}}}}
+{"type":"ADDED","time":"2024-03-01T10:00:03Z","object":{"kind":"Node","metadata":{"name":"n3"}}}
+{"type":"ADDED","time":"2024-03-01T10:00:04Z","object":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c"}]}}}}}
+{"type":"MODIFIED","time":"2024-03-01T10:00:05Z","object":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":9,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c"}]}}}}}
+{"type":"ADDED","time":"2024-03-01T10:00:06Z","object":{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"api-7f9c","ownerReferences":[{"apiVersion":"apps/v1","kind":"Deployment","name":"api","controller":true}]},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"api"}},"template":{"metadata":{"labels":{"app":"api"}},"spec":{"containers":[{"name":"c"}]}}}}}
+{"type":"ADDED","time":"2024-03-01T10:00:07Z","object":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"api"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"api"}},"template":{"metadata":{"labels":{"app":"api"}},"spec":{"containers":[{"name":"c"}]}}}}}
+{"type":"ADDED","time":"2024-03-01T10:00:08Z","object":{"kind":"Pod","metadata":{"name":"api-7f9c-x1","labels":{"app":"api"},"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"api-7f9c","controller":true}]},"spec":{"containers":[{"name":"c"}]}}}
+)";
+  auto imported = ImportWatch({WriteTemp("workloads.json", capture)}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  std::vector<std::string> got;
+  for (const Record& r : imported->records) {
+    const ApiEvent& a = r.api();
+    std::string name = a.has_pod()          ? "Pod " + a.pod().metadata().name()
+                       : a.has_node()       ? "Node " + a.node().metadata().name()
+                       : a.has_replica_set() ? "ReplicaSet " + a.replica_set().metadata().name()
+                                            : "?";
+    got.push_back(std::to_string(r.time_ns() / kS) + " " + name);
+  }
+  std::string rs;
+  for (const Record& r : imported->records) {
+    if (r.api().has_replica_set() && r.api().replica_set().metadata().name().rfind("web-", 0) == 0) {
+      rs = r.api().replica_set().metadata().name();
+    }
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"0 Node n1", "1 Node n2", "2 Pod ds-bbbbb", "2 Pod ds-bbbbc", "3 Node n3",
+                                           "4 ReplicaSet " + rs, "4 Pod " + rs + "-bbbbb", "4 Pod " + rs + "-bbbbc",
+                                           "6 ReplicaSet api-7f9c", "8 Pod api-7f9c-x1"}))
+      << RecordsText(*imported);
+  EXPECT_EQ(rs.rfind("web-", 0), 0u);
+  EXPECT_EQ(Label(*imported, "expanded.pods"), "4");
+  EXPECT_EQ(Label(*imported, "skipped.kinds"), "DaemonSet=1,Deployment=3");
+}
+
+TEST(WatchImporterTest, AbsurdReplicasInACaptureNameTheField) {
+  auto imported = ImportWatch({WriteTemp("big.json", R"({"type":"ADDED","object":{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"s"},"spec":{"replicas":99999999999,"template":{"spec":{"containers":[{"name":"c"}]}}}}})")}, {});
+  ASSERT_FALSE(imported.ok());
+  EXPECT_TRUE(Contains(imported.message(), "big.json")) << imported.message();
+  EXPECT_TRUE(Contains(imported.message(), "field spec.replicas")) << imported.message();
+}
+
+}  // namespace
+}  // namespace schedcheck::trace

@@ -350,6 +350,18 @@ std::string ControllerKey(const k8s::ObjectMeta& meta, std::string* deployment) 
   return "";
 }
 
+void GivenOwners::AddPod(const k8s::ObjectMeta& pod_meta) {
+  std::string deployment;
+  std::string owner = ControllerKey(pod_meta, &deployment);
+  if (!owner.empty()) keys.insert(owner);
+  if (!deployment.empty()) keys.insert(deployment);
+}
+
+void GivenOwners::AddReplicaSet(const k8s::ObjectMeta& rs_meta) {
+  std::string owner = ControllerKey(rs_meta);
+  if (!owner.empty()) keys.insert(owner);
+}
+
 Result<std::vector<Json>> ExpandWorkload(const Json& workload, const std::string& where,
                                          const std::vector<k8s::Node>& nodes) {
   if (Outcome ok = NeedName(workload, where); !ok) return ok.error();

@@ -25,6 +25,7 @@
 #define SCHEDCHECK_TRACES_IMPORTERS_WORKLOADS_H_
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,17 @@ std::string WorkloadKey(const std::string& kind, const std::string& ns, const st
 std::string ControllerKey(const k8s::ObjectMeta& meta, std::string* deployment = nullptr);
 // The WorkloadKey of `workload` itself.
 std::string WorkloadKeyOf(const nlohmann::json& workload);
+
+// Collects what given objects say about workloads that must not be expanded: the controllers
+// of given pods (a pod owned by ReplicaSet "<d>-<hash>" also names Deployment <d>) and of given
+// ReplicaSets (their Deployment). A workload whose WorkloadKeyOf is in `keys` has its pods (or
+// its ReplicaSet) in the input already, and is kept as given.
+struct GivenOwners {
+  std::set<std::string> keys;
+  void AddPod(const k8s::ObjectMeta& pod_meta);
+  void AddReplicaSet(const k8s::ObjectMeta& rs_meta);
+  bool Has(const nlohmann::json& workload) const { return keys.count(WorkloadKeyOf(workload)) > 0; }
+};
 
 // The 5-character suffix of the i-th generated name (upstream: 5 random characters of
 // rand.SafeEncodeString's alphabet): i in base 27 over that alphabet, "bbbbb", "bbbbc", ...
