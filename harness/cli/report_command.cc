@@ -51,7 +51,7 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
     err << "schedcheck report: " << message << "\n";
     return 2;
   };
-  const double tol = o.time_tolerance_seconds;
+  const double tol = o.time_tolerance_seconds.value_or(0);
   if (!std::isfinite(tol) || tol < 0 || tol > 1e9) return fail("--time-tolerance: must be between 0 and 1e9 seconds");
   if (o.trace.empty() && (!o.config.empty() || !o.candidate.empty())) return fail("--config and --candidate need --trace");
   auto a = diff::LoadDecisions(o.reference);
@@ -63,8 +63,11 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   in.reference = {o.reference, std::move(*a)};
   in.candidate = {o.candidate.empty() ? o.candidate_log : o.candidate_log + " (" + o.candidate + ")", std::move(*b)};
   in.allow_soft = o.allow_soft;
-  in.result = diff::Diff(in.reference.decisions, in.candidate.decisions,
-                         {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))});
+  int64_t tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9));
+  if (!o.time_tolerance_seconds && (diff::IsCapture(in.reference.decisions) || diff::IsCapture(in.candidate.decisions))) {
+    tolerance_ns = diff::kCaptureTimeToleranceNs;
+  }
+  in.result = diff::Diff(in.reference.decisions, in.candidate.decisions, {.time_tolerance_ns = tolerance_ns});
   if (!o.trace.empty() && !in.result.divergences.empty()) {
     auto text = Explain(o, in.reference.decisions, in.result.divergences.front());
     if (!text.ok()) return fail(text.message());
@@ -95,10 +98,15 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--candidate", o->candidate,
                   "CANDIDATE's spec, to explain its side too (" + candidates::CandidateHelp() +
                       "); for exec:/kube: only the reference's side is explained");
-  cmd->add_option("--time-tolerance", o->time_tolerance_seconds,
-                  "attempt and queue times within this many seconds are equal (default 0)");
+  auto tolerance = std::make_shared<double>(0);
+  CLI::Option* tolerance_opt = cmd->add_option(
+      "--time-tolerance", *tolerance,
+      "attempt and queue times within this many seconds are equal (default 0; 2 against a capture)");
   cmd->add_flag("--allow-soft", o->allow_soft, "soft divergences (moved placements) do not count as diverging");
-  cmd->callback([=] { *exit_code = RunReportCommand(*o, std::cout, std::cerr); });
+  cmd->callback([=] {
+    if (tolerance_opt->count() > 0) o->time_tolerance_seconds = *tolerance;
+    *exit_code = RunReportCommand(*o, std::cout, std::cerr);
+  });
 }
 
 }  // namespace schedcheck::cli

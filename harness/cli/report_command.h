@@ -7,6 +7,7 @@
 #ifndef SCHEDCHECK_HARNESS_CLI_REPORT_COMMAND_H_
 #define SCHEDCHECK_HARNESS_CLI_REPORT_COMMAND_H_
 
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -20,7 +21,8 @@ struct ReportCommandOptions {
   std::string trace;                     // the cluster trace both logs replayed, for the explanation
   std::string config;                    // the reference's KubeSchedulerConfiguration for that trace
   std::string candidate;                 // B's candidate spec, to explain its side too
-  double time_tolerance_seconds = 0;
+  // Unset: 0 between two replays, diff::kCaptureTimeToleranceNs when a side is a capture (as diff).
+  std::optional<double> time_tolerance_seconds;
   bool allow_soft = false;               // soft divergences do not make the verdict "diverges"
 };
 

@@ -84,6 +84,10 @@ function renderHeader(data) {
       el("span", { class: "side-label" }, ["candidate: "]), data.candidate,
     ]),
   ]);
+  if (data.notCompared.length > 0) {
+    header.append(el("p", { class: "note", id: "not-compared" }, ["Not compared (the capture does not carry it): " +
+      data.notCompared.join("; ")]));
+  }
   document.title = "schedcheck report: " + data.title;
   return header;
 }

@@ -164,6 +164,7 @@ Json BuildReportData(const ReportInput& in) {
                      {"hard", hard},
                      {"requeue", requeue},
                      {"soft", soft}};
+  data["notCompared"] = d.not_compared;
   double t_max = 0;
   for (const auto* log : {&in.reference.decisions, &in.candidate.decisions}) {
     if (!log->empty()) t_max = std::max(t_max, Seconds(log->back().time_ns()));
