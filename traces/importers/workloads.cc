@@ -75,8 +75,8 @@ Json NewPod(const Json& tmpl, const std::string& ns, const std::string& name, co
   pod["metadata"]["name"] = name;
   if (!ns.empty()) pod["metadata"]["namespace"] = ns;
   if (owner != nullptr) {
-    Json ref = {{"apiVersion", owner->api_version}, {"kind", owner->kind}, {"name", owner->name},
-                {"controller", true}, {"blockOwnerDeletion", true}};
+    // Upstream also sets blockOwnerDeletion, which the trace does not hold.
+    Json ref = {{"apiVersion", owner->api_version}, {"kind", owner->kind}, {"name", owner->name}, {"controller", true}};
     if (!owner->uid.empty()) ref["uid"] = owner->uid;
     pod["metadata"]["ownerReferences"] = Json::array({ref});
   }
@@ -132,8 +132,7 @@ Result<std::vector<Json>> ExpandDeployment(const Json& d, const std::string& whe
   Json rs = {{"apiVersion", "apps/v1"}, {"kind", "ReplicaSet"}, {"metadata", Json::object()}, {"spec", Json::object()}};
   rs["metadata"]["name"] = Str(meta, "name") + "-" + hash;
   if (!Namespace(d).empty()) rs["metadata"]["namespace"] = Namespace(d);
-  Json owner = {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"name", Str(meta, "name")},
-                {"controller", true}, {"blockOwnerDeletion", true}};
+  Json owner = {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"name", Str(meta, "name")}, {"controller", true}};
   if (!Str(meta, "uid").empty()) owner["uid"] = Str(meta, "uid");
   rs["metadata"]["ownerReferences"] = Json::array({owner});
   Json rs_tmpl = *tmpl;
