@@ -164,6 +164,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
       return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     });
     options.progress = [&progress](const replay::ReplayProgress& p) { progress->Update(p); };
+    options.progress_every_events = 100;  // often enough for slow events; the line throttles itself
   }
   auto replayer = replay::Replayer::Create(std::move(options));
   // Building the profiles fails only on configuration (unknown plugin, bad args): name the file.
