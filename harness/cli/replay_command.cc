@@ -14,6 +14,7 @@
 #include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
+#include "traces/atomic_file.h"
 #include "traces/trace_file.h"
 
 namespace schedcheck::cli {
@@ -41,7 +42,8 @@ Result<int64_t> SecondsToNs(double seconds, const char* flag) {
 // Writes -o / --jsonl and prints the summary. `labels` go into the -o header.
 int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log, const replay::ClusterEventLog& events,
                    const std::string& compat, const std::string& config_hash,
-                   const std::map<std::string, std::string>& labels, std::ostream& out, std::ostream& err) {
+                   const std::map<std::string, std::string>& labels, std::ostream& out, std::ostream& err,
+                   const std::string& jsonl_trailer = "") {
   if (!o.output.empty()) {
     trace::Header header;
     header.set_producer("schedcheck replay");
@@ -53,7 +55,10 @@ int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log
     if (Outcome ok = log.WriteTrace(o.output, header); !ok) return err << "schedcheck replay: " << ok.message() << "\n", 2;
   }
   if (!o.jsonl.empty()) {
-    if (Outcome ok = log.WriteJsonLines(o.jsonl); !ok) return err << "schedcheck replay: " << ok.message() << "\n", 2;
+    // A child's failure ends the log with its "incomplete" line (protocol::IncompleteJsonLine).
+    Outcome ok = jsonl_trailer.empty() ? log.WriteJsonLines(o.jsonl)
+                                       : trace::WriteFileAtomically(o.jsonl, log.ToJsonLines() + jsonl_trailer);
+    if (!ok) return err << "schedcheck replay: " << ok.message() << "\n", 2;
   }
   if (!o.quiet) out << replay::Summarize(log.records(), events);
   return 0;
@@ -81,7 +86,8 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command, const
   labels["scheduler_cmd"] = command;
   labels["scheduler"] = run.ack.scheduler_name() + " " + run.ack.scheduler_version();
   if (!run.status.ok()) labels["incomplete"] = run.status.message();
-  int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, out, err);
+  int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, out, err,
+                          run.status.ok() ? "" : protocol::IncompleteJsonLine(run));
   if (run.status.ok()) return rc;
   err << "schedcheck replay: " << run.status.message() << "\n";
   if (!o.quiet) {

@@ -6,6 +6,7 @@
 #include "harness/protocol/client.h"
 #include "harness/protocol/framing.h"
 #include "harness/replay/decision_log.h"
+#include "nlohmann/json.hpp"
 
 namespace schedcheck::protocol {
 namespace {
@@ -154,6 +155,14 @@ Outcome AcceptDecisions(const Decisions& d, int64_t limit_ns, int64_t* last_time
   }
   for (const MoveRequest& m : d.move_requests()) out->cluster_events.emplace_back(m.time_ns(), m.event());
   return Outcome::Ok();
+}
+
+std::string IncompleteJsonLine(const ExternalReplay& run) {
+  const int64_t t = run.decisions.empty() ? 0 : run.decisions.back().time_ns();
+  const std::string reason =
+      nlohmann::json(run.status.message()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return "{\"t\":" + replay::FormatSeconds(t) + ",\"type\":\"incomplete\",\"reason\":" + reason +
+         ",\"decisions\":" + std::to_string(run.decisions.size()) + "}\n";
 }
 
 Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_yaml, const std::string& config_source) {

@@ -50,6 +50,12 @@ Outcome AcceptDecisions(const Decisions& decisions, int64_t limit_ns, int64_t* l
 
 ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options);
 
+// The last line of the JSON Lines decision log of a run whose child failed (PROTOCOL.md, "Failures"):
+//   {"t":12.5,"type":"incomplete","reason":"scheduler command `x`: request 4 (...): ...","decisions":17}
+// t is the time of the last decision received (0 without one), decisions how many were received.
+// REQUIRES: !run.status.ok().
+std::string IncompleteJsonLine(const ExternalReplay& run);
+
 // Many replays through one child process (PROTOCOL.md, "One process, many runs"): after a run's
 // Finish the next run starts with a new Hello, so a campaign of many small traces does not pay a
 // process start per trace. A child that fails is killed, and the next run starts a new one.

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -217,10 +218,51 @@ TEST(ReplayCommandTest, FailingChildWritesPartialOutputsAndExits2) {
   ASSERT_TRUE(trace_file.ok());
   replay::DecisionLog want;
   for (const trace::Record& r : InProcessPrefix(trace_file->records, 2)) want.Add(r);
-  EXPECT_EQ(ReadFile(Tmp("partial.jsonl")), want.ToJsonLines());
+  // The decisions received, then the line saying the log is incomplete.
+  const std::string jsonl = ReadFile(Tmp("partial.jsonl"));
+  ASSERT_EQ(jsonl.substr(0, want.ToJsonLines().size()), want.ToJsonLines());
+  const std::string last = jsonl.substr(want.ToJsonLines().size());
+  EXPECT_EQ(Contains(last, "\"type\":\"incomplete\",\"reason\":\"scheduler command `"), "");
+  EXPECT_EQ(Contains(last, "request 4 (Events at t=10 s"), "");
+  EXPECT_EQ(Contains(last, ",\"decisions\":" + std::to_string(want.records().size()) + "}\n"), "");
+  EXPECT_EQ(std::count(last.begin(), last.end(), '\n'), 1);
   auto written = trace::LoadTrace(Tmp("partial.trace"));
   ASSERT_TRUE(written.ok());
   EXPECT_EQ(Contains(written->header.labels().at("incomplete"), "request 4"), "");
+}
+
+// A child killed by SIGKILL mid-run: exit 2, the signal named, the decisions received kept in both
+// outputs and marked incomplete; `diff` refuses the incomplete log (exit 2) instead of comparing it.
+TEST(ReplayCommandTest, ChildKilledMidRunLeavesItsDecisionsMarkedIncomplete) {
+  const std::string trace = Runfile("traces/corpus/unblock.jsonl");
+  const std::string child = "exec " + Runfile("harness/protocol/flaky_child") + " 3 kill";
+  int rc = Shell(Schedcheck() + " replay " + trace + " --jsonl " + Tmp("killed.jsonl") + " -o " + Tmp("killed.trace") +
+                 " --candidate 'exec:\"" + child + "\"' >" + Tmp("killed.txt") + " 2>" + Tmp("killed.err"));
+  EXPECT_EQ(rc, 2);
+  const std::string err = ReadFile(Tmp("killed.err"));
+  EXPECT_EQ(Contains(err, "request 4 (Events at t=10 s"), "");
+  EXPECT_EQ(Contains(err, "killed by signal 9"), "");
+  EXPECT_EQ(Contains(ReadFile(Tmp("killed.txt")), "INCOMPLETE: the scheduler process failed after 3 answered requests"),
+            "");
+  auto trace_file = trace::LoadTrace(trace);
+  ASSERT_TRUE(trace_file.ok());
+  replay::DecisionLog want;
+  for (const trace::Record& r : InProcessPrefix(trace_file->records, 2)) want.Add(r);
+  const std::string jsonl = ReadFile(Tmp("killed.jsonl"));
+  ASSERT_EQ(jsonl.substr(0, want.ToJsonLines().size()), want.ToJsonLines());
+  const std::string last = jsonl.substr(want.ToJsonLines().size());
+  EXPECT_EQ(Contains(last, "killed by signal 9"), "");
+  EXPECT_EQ(Contains(last, ",\"decisions\":" + std::to_string(want.records().size()) + "}\n"), "");
+  auto written = trace::LoadTrace(Tmp("killed.trace"));
+  ASSERT_TRUE(written.ok()) << written.message();
+  EXPECT_EQ(Contains(written->header.labels().at("incomplete"), "killed by signal 9"), "");
+  EXPECT_EQ(written->records.size(), want.records().size());
+
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --jsonl " + Tmp("whole.jsonl")), 0);
+  EXPECT_EQ(Shell(Schedcheck() + " diff " + Tmp("whole.jsonl") + " " + Tmp("killed.jsonl") + " >/dev/null 2>" +
+                  Tmp("diff.err")),
+            2);
+  EXPECT_EQ(Contains(ReadFile(Tmp("diff.err")), "the decision log is incomplete ("), "");
 }
 
 // `replay --candidate exec:X` is `replay --scheduler-cmd X`: every output byte for byte.

@@ -121,6 +121,10 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
   double seconds = j["t"].get<double>();
   r.set_time_ns(static_cast<int64_t>(seconds * 1e9 + (seconds >= 0 ? 0.5 : -0.5)));
   std::string type = j["type"];
+  if (type == "incomplete") {  // the last line of a log whose scheduler process failed (PROTOCOL.md)
+    return Error{where + ": the decision log is incomplete (" + str("reason") +
+                 "): the run did not finish, so its decisions are not compared"};
+  }
   if (str("pod").empty()) return Error{field("pod") + ": missing"};
   if (type == "attempt") {
     auto* a = r.mutable_attempt();
