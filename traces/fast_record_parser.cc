@@ -37,11 +37,11 @@ void Detach(ApiEvent* e, SpareMembers* spares) {
       spares->pod_disruption_budget.reset(e->release_pod_disruption_budget());
       break;
     // Selector objects are left to protobuf's parser (an unknown tag below falls back to it), so
-    // there are no spare ones to keep; setting another member frees them.
+    // no spare is kept: they are rare, and detaching must still leave no member set.
     case ApiEvent::kService:
     case ApiEvent::kReplicationController:
     case ApiEvent::kReplicaSet:
-    case ApiEvent::kStatefulSet:
+    case ApiEvent::kStatefulSet: e->clear_object(); break;
     case ApiEvent::OBJECT_NOT_SET: break;
   }
 }

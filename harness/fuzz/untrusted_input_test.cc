@@ -74,6 +74,29 @@ TEST(UntrustedInputTest, EmptyTraceIsAnErrorForEveryCommand) {
   EXPECT_CONTAINS(run.err, "empty");
 }
 
+// Workload counts are bounded (traces/importers/workloads.h kMaxWorkloadPods): absurd replicas in
+// a manifest or a capture exit 2 naming the file and the field, and write nothing.
+TEST(UntrustedInputTest, AbsurdWorkloadCountsExitTwoNamingTheField) {
+  const std::string manifest = Tmp("absurd-replicas.yaml");
+  WriteFile(manifest, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1000000000\n"
+                      "  template: {spec: {containers: [{name: c}]}}\n");
+  const std::string capture = Tmp("absurd-parallelism.json");
+  WriteFile(capture, R"({"type": "ADDED", "object": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"},)"
+                     R"( "spec": {"parallelism": 1e12, "template": {"spec": {"containers": [{"name": "c"}]}}}}})");
+  for (const auto& [args, field] :
+       std::vector<std::pair<std::string, std::string>>{{"import --from manifests " + manifest, "field spec.replicas"},
+                                                        {"import --from watch " + capture, "field spec.parallelism"}}) {
+    SCOPED_TRACE(args);
+    std::remove(Tmp("absurd.trace").c_str());
+    CommandRun run = Schedcheck(args + " -o " + Tmp("absurd.trace"));
+    EXPECT_EQ(run.code, 2) << run.err;
+    EXPECT_CONTAINS(run.err, args.substr(args.rfind(' ') + 1));
+    EXPECT_CONTAINS(run.err, field);
+    EXPECT_CONTAINS(run.err, "kMaxWorkloadPods");
+    EXPECT_FALSE(Exists(Tmp("absurd.trace")));
+  }
+}
+
 // The fuzz targets' regression inputs (harness/fuzz/regressions/<target>/) through the commands
 // that read them: each exits 2 naming the file, leaves no output file, and never crashes or hangs.
 // `strip_selector`: the target's first byte chooses the file type (ext[byte % ext.size()]).
