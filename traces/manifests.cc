@@ -23,7 +23,12 @@ Outcome Append(Result<Message> decoded, std::vector<Message>* out) {
 Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests* out,
                   std::vector<Workload>* workloads) {
   if (!obj.is_object()) return Error{where + ": expected a Kubernetes object"};
-  std::string kind = obj.value("kind", "");
+  // Not obj.value("kind", ""): it throws when kind is present but null or not a string (`kind:`).
+  const auto kind_it = obj.find("kind");
+  if (kind_it != obj.end() && !kind_it->is_string() && !kind_it->is_null()) {
+    return Error{where + ": field kind: expected a string"};
+  }
+  const std::string kind = kind_it != obj.end() && kind_it->is_string() ? kind_it->get<std::string>() : "";
   if (kind == "List" || (kind.size() > 4 && kind.compare(kind.size() - 4, 4, "List") == 0)) {
     if (!obj.contains("items") || !obj["items"].is_array()) return Error{where + ": field items: expected a list"};
     // Typed lists (PodList) may omit each item's kind.
