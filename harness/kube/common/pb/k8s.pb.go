@@ -2716,6 +2716,433 @@ func (x *PodDisruptionBudget) GetStatus() *PodDisruptionBudgetStatus {
 	return nil
 }
 
+type ServiceSpec struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// A Service selects pods by equality on every entry. proto3 cannot tell an absent (nil)
+	// selector from an empty one; for DefaultSelector both add no label, so nothing is lost.
+	Selector map[string]string `protobuf:"bytes,1,rep,name=selector,proto3" json:"selector,omitempty" protobuf_key:"bytes,1,opt,name=key,proto3" protobuf_val:"bytes,2,opt,name=value,proto3"`
+}
+
+func (x *ServiceSpec) Reset() {
+	*x = ServiceSpec{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_traces_k8s_proto_msgTypes[37]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *ServiceSpec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ServiceSpec) ProtoMessage() {}
+
+func (x *ServiceSpec) ProtoReflect() protoreflect.Message {
+	mi := &file_traces_k8s_proto_msgTypes[37]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ServiceSpec.ProtoReflect.Descriptor instead.
+func (*ServiceSpec) Descriptor() ([]byte, []int) {
+	return file_traces_k8s_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *ServiceSpec) GetSelector() map[string]string {
+	if x != nil {
+		return x.Selector
+	}
+	return nil
+}
+
+type Service struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	ApiVersion string       `protobuf:"bytes,1,opt,name=api_version,json=apiVersion,proto3" json:"api_version,omitempty"`
+	Kind       string       `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	Metadata   *ObjectMeta  `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	Spec       *ServiceSpec `protobuf:"bytes,4,opt,name=spec,proto3" json:"spec,omitempty"`
+}
+
+func (x *Service) Reset() {
+	*x = Service{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_traces_k8s_proto_msgTypes[38]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *Service) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Service) ProtoMessage() {}
+
+func (x *Service) ProtoReflect() protoreflect.Message {
+	mi := &file_traces_k8s_proto_msgTypes[38]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Service.ProtoReflect.Descriptor instead.
+func (*Service) Descriptor() ([]byte, []int) {
+	return file_traces_k8s_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *Service) GetApiVersion() string {
+	if x != nil {
+		return x.ApiVersion
+	}
+	return ""
+}
+
+func (x *Service) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Service) GetMetadata() *ObjectMeta {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+func (x *Service) GetSpec() *ServiceSpec {
+	if x != nil {
+		return x.Spec
+	}
+	return nil
+}
+
+type ReplicationControllerSpec struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	Selector map[string]string `protobuf:"bytes,1,rep,name=selector,proto3" json:"selector,omitempty" protobuf_key:"bytes,1,opt,name=key,proto3" protobuf_val:"bytes,2,opt,name=value,proto3"`
+}
+
+func (x *ReplicationControllerSpec) Reset() {
+	*x = ReplicationControllerSpec{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_traces_k8s_proto_msgTypes[39]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *ReplicationControllerSpec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplicationControllerSpec) ProtoMessage() {}
+
+func (x *ReplicationControllerSpec) ProtoReflect() protoreflect.Message {
+	mi := &file_traces_k8s_proto_msgTypes[39]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplicationControllerSpec.ProtoReflect.Descriptor instead.
+func (*ReplicationControllerSpec) Descriptor() ([]byte, []int) {
+	return file_traces_k8s_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *ReplicationControllerSpec) GetSelector() map[string]string {
+	if x != nil {
+		return x.Selector
+	}
+	return nil
+}
+
+type ReplicationController struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	ApiVersion string                     `protobuf:"bytes,1,opt,name=api_version,json=apiVersion,proto3" json:"api_version,omitempty"`
+	Kind       string                     `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	Metadata   *ObjectMeta                `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	Spec       *ReplicationControllerSpec `protobuf:"bytes,4,opt,name=spec,proto3" json:"spec,omitempty"`
+}
+
+func (x *ReplicationController) Reset() {
+	*x = ReplicationController{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_traces_k8s_proto_msgTypes[40]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *ReplicationController) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplicationController) ProtoMessage() {}
+
+func (x *ReplicationController) ProtoReflect() protoreflect.Message {
+	mi := &file_traces_k8s_proto_msgTypes[40]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplicationController.ProtoReflect.Descriptor instead.
+func (*ReplicationController) Descriptor() ([]byte, []int) {
+	return file_traces_k8s_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *ReplicationController) GetApiVersion() string {
+	if x != nil {
+		return x.ApiVersion
+	}
+	return ""
+}
+
+func (x *ReplicationController) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ReplicationController) GetMetadata() *ObjectMeta {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+func (x *ReplicationController) GetSpec() *ReplicationControllerSpec {
+	if x != nil {
+		return x.Spec
+	}
+	return nil
+}
+
+type SelectorSpec struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	Selector *LabelSelector `protobuf:"bytes,1,opt,name=selector,proto3" json:"selector,omitempty"` // apps/v1: required; a nil one selects nothing
+}
+
+func (x *SelectorSpec) Reset() {
+	*x = SelectorSpec{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_traces_k8s_proto_msgTypes[41]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *SelectorSpec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SelectorSpec) ProtoMessage() {}
+
+func (x *SelectorSpec) ProtoReflect() protoreflect.Message {
+	mi := &file_traces_k8s_proto_msgTypes[41]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SelectorSpec.ProtoReflect.Descriptor instead.
+func (*SelectorSpec) Descriptor() ([]byte, []int) {
+	return file_traces_k8s_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *SelectorSpec) GetSelector() *LabelSelector {
+	if x != nil {
+		return x.Selector
+	}
+	return nil
+}
+
+type ReplicaSet struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	ApiVersion string        `protobuf:"bytes,1,opt,name=api_version,json=apiVersion,proto3" json:"api_version,omitempty"`
+	Kind       string        `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	Metadata   *ObjectMeta   `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	Spec       *SelectorSpec `protobuf:"bytes,4,opt,name=spec,proto3" json:"spec,omitempty"`
+}
+
+func (x *ReplicaSet) Reset() {
+	*x = ReplicaSet{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_traces_k8s_proto_msgTypes[42]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *ReplicaSet) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplicaSet) ProtoMessage() {}
+
+func (x *ReplicaSet) ProtoReflect() protoreflect.Message {
+	mi := &file_traces_k8s_proto_msgTypes[42]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplicaSet.ProtoReflect.Descriptor instead.
+func (*ReplicaSet) Descriptor() ([]byte, []int) {
+	return file_traces_k8s_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *ReplicaSet) GetApiVersion() string {
+	if x != nil {
+		return x.ApiVersion
+	}
+	return ""
+}
+
+func (x *ReplicaSet) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ReplicaSet) GetMetadata() *ObjectMeta {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+func (x *ReplicaSet) GetSpec() *SelectorSpec {
+	if x != nil {
+		return x.Spec
+	}
+	return nil
+}
+
+type StatefulSet struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	ApiVersion string        `protobuf:"bytes,1,opt,name=api_version,json=apiVersion,proto3" json:"api_version,omitempty"`
+	Kind       string        `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	Metadata   *ObjectMeta   `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	Spec       *SelectorSpec `protobuf:"bytes,4,opt,name=spec,proto3" json:"spec,omitempty"`
+}
+
+func (x *StatefulSet) Reset() {
+	*x = StatefulSet{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_traces_k8s_proto_msgTypes[43]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *StatefulSet) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StatefulSet) ProtoMessage() {}
+
+func (x *StatefulSet) ProtoReflect() protoreflect.Message {
+	mi := &file_traces_k8s_proto_msgTypes[43]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StatefulSet.ProtoReflect.Descriptor instead.
+func (*StatefulSet) Descriptor() ([]byte, []int) {
+	return file_traces_k8s_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *StatefulSet) GetApiVersion() string {
+	if x != nil {
+		return x.ApiVersion
+	}
+	return ""
+}
+
+func (x *StatefulSet) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *StatefulSet) GetMetadata() *ObjectMeta {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+func (x *StatefulSet) GetSpec() *SelectorSpec {
+	if x != nil {
+		return x.Spec
+	}
+	return nil
+}
+
 var File_traces_k8s_proto protoreflect.FileDescriptor
 
 var file_traces_k8s_proto_rawDesc = []byte{
@@ -3289,7 +3716,77 @@ var file_traces_k8s_proto_rawDesc = []byte{
 	0x05, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x29, 0x2e, 0x73, 0x63, 0x68, 0x65, 0x64, 0x63, 0x68, 0x65,
 	0x63, 0x6b, 0x2e, 0x6b, 0x38, 0x73, 0x2e, 0x50, 0x6f, 0x64, 0x44, 0x69, 0x73, 0x72, 0x75, 0x70,
 	0x74, 0x69, 0x6f, 0x6e, 0x42, 0x75, 0x64, 0x67, 0x65, 0x74, 0x53, 0x74, 0x61, 0x74, 0x75, 0x73,
-	0x52, 0x06, 0x73, 0x74, 0x61, 0x74, 0x75, 0x73, 0x62, 0x06, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x33,
+	0x52, 0x06, 0x73, 0x74, 0x61, 0x74, 0x75, 0x73, 0x22, 0x91, 0x01, 0x0a, 0x0b, 0x53, 0x65, 0x72,
+	0x76, 0x69, 0x63, 0x65, 0x53, 0x70, 0x65, 0x63, 0x12, 0x45, 0x0a, 0x08, 0x73, 0x65, 0x6c, 0x65,
+	0x63, 0x74, 0x6f, 0x72, 0x18, 0x01, 0x20, 0x03, 0x28, 0x0b, 0x32, 0x29, 0x2e, 0x73, 0x63, 0x68,
+	0x65, 0x64, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x2e, 0x6b, 0x38, 0x73, 0x2e, 0x53, 0x65, 0x72, 0x76,
+	0x69, 0x63, 0x65, 0x53, 0x70, 0x65, 0x63, 0x2e, 0x53, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72,
+	0x45, 0x6e, 0x74, 0x72, 0x79, 0x52, 0x08, 0x73, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72, 0x1a,
+	0x3b, 0x0a, 0x0d, 0x53, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72, 0x45, 0x6e, 0x74, 0x72, 0x79,
+	0x12, 0x10, 0x0a, 0x03, 0x6b, 0x65, 0x79, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x03, 0x6b,
+	0x65, 0x79, 0x12, 0x14, 0x0a, 0x05, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x18, 0x02, 0x20, 0x01, 0x28,
+	0x09, 0x52, 0x05, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x3a, 0x02, 0x38, 0x01, 0x22, 0xa7, 0x01, 0x0a,
+	0x07, 0x53, 0x65, 0x72, 0x76, 0x69, 0x63, 0x65, 0x12, 0x1f, 0x0a, 0x0b, 0x61, 0x70, 0x69, 0x5f,
+	0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x0a, 0x61,
+	0x70, 0x69, 0x56, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x12, 0x12, 0x0a, 0x04, 0x6b, 0x69, 0x6e,
+	0x64, 0x18, 0x02, 0x20, 0x01, 0x28, 0x09, 0x52, 0x04, 0x6b, 0x69, 0x6e, 0x64, 0x12, 0x36, 0x0a,
+	0x08, 0x6d, 0x65, 0x74, 0x61, 0x64, 0x61, 0x74, 0x61, 0x18, 0x03, 0x20, 0x01, 0x28, 0x0b, 0x32,
+	0x1a, 0x2e, 0x73, 0x63, 0x68, 0x65, 0x64, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x2e, 0x6b, 0x38, 0x73,
+	0x2e, 0x4f, 0x62, 0x6a, 0x65, 0x63, 0x74, 0x4d, 0x65, 0x74, 0x61, 0x52, 0x08, 0x6d, 0x65, 0x74,
+	0x61, 0x64, 0x61, 0x74, 0x61, 0x12, 0x2f, 0x0a, 0x04, 0x73, 0x70, 0x65, 0x63, 0x18, 0x04, 0x20,
+	0x01, 0x28, 0x0b, 0x32, 0x1b, 0x2e, 0x73, 0x63, 0x68, 0x65, 0x64, 0x63, 0x68, 0x65, 0x63, 0x6b,
+	0x2e, 0x6b, 0x38, 0x73, 0x2e, 0x53, 0x65, 0x72, 0x76, 0x69, 0x63, 0x65, 0x53, 0x70, 0x65, 0x63,
+	0x52, 0x04, 0x73, 0x70, 0x65, 0x63, 0x22, 0xad, 0x01, 0x0a, 0x19, 0x52, 0x65, 0x70, 0x6c, 0x69,
+	0x63, 0x61, 0x74, 0x69, 0x6f, 0x6e, 0x43, 0x6f, 0x6e, 0x74, 0x72, 0x6f, 0x6c, 0x6c, 0x65, 0x72,
+	0x53, 0x70, 0x65, 0x63, 0x12, 0x53, 0x0a, 0x08, 0x73, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72,
+	0x18, 0x01, 0x20, 0x03, 0x28, 0x0b, 0x32, 0x37, 0x2e, 0x73, 0x63, 0x68, 0x65, 0x64, 0x63, 0x68,
+	0x65, 0x63, 0x6b, 0x2e, 0x6b, 0x38, 0x73, 0x2e, 0x52, 0x65, 0x70, 0x6c, 0x69, 0x63, 0x61, 0x74,
+	0x69, 0x6f, 0x6e, 0x43, 0x6f, 0x6e, 0x74, 0x72, 0x6f, 0x6c, 0x6c, 0x65, 0x72, 0x53, 0x70, 0x65,
+	0x63, 0x2e, 0x53, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72, 0x45, 0x6e, 0x74, 0x72, 0x79, 0x52,
+	0x08, 0x73, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72, 0x1a, 0x3b, 0x0a, 0x0d, 0x53, 0x65, 0x6c,
+	0x65, 0x63, 0x74, 0x6f, 0x72, 0x45, 0x6e, 0x74, 0x72, 0x79, 0x12, 0x10, 0x0a, 0x03, 0x6b, 0x65,
+	0x79, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x03, 0x6b, 0x65, 0x79, 0x12, 0x14, 0x0a, 0x05,
+	0x76, 0x61, 0x6c, 0x75, 0x65, 0x18, 0x02, 0x20, 0x01, 0x28, 0x09, 0x52, 0x05, 0x76, 0x61, 0x6c,
+	0x75, 0x65, 0x3a, 0x02, 0x38, 0x01, 0x22, 0xc3, 0x01, 0x0a, 0x15, 0x52, 0x65, 0x70, 0x6c, 0x69,
+	0x63, 0x61, 0x74, 0x69, 0x6f, 0x6e, 0x43, 0x6f, 0x6e, 0x74, 0x72, 0x6f, 0x6c, 0x6c, 0x65, 0x72,
+	0x12, 0x1f, 0x0a, 0x0b, 0x61, 0x70, 0x69, 0x5f, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x18,
+	0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x0a, 0x61, 0x70, 0x69, 0x56, 0x65, 0x72, 0x73, 0x69, 0x6f,
+	0x6e, 0x12, 0x12, 0x0a, 0x04, 0x6b, 0x69, 0x6e, 0x64, 0x18, 0x02, 0x20, 0x01, 0x28, 0x09, 0x52,
+	0x04, 0x6b, 0x69, 0x6e, 0x64, 0x12, 0x36, 0x0a, 0x08, 0x6d, 0x65, 0x74, 0x61, 0x64, 0x61, 0x74,
+	0x61, 0x18, 0x03, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x1a, 0x2e, 0x73, 0x63, 0x68, 0x65, 0x64, 0x63,
+	0x68, 0x65, 0x63, 0x6b, 0x2e, 0x6b, 0x38, 0x73, 0x2e, 0x4f, 0x62, 0x6a, 0x65, 0x63, 0x74, 0x4d,
+	0x65, 0x74, 0x61, 0x52, 0x08, 0x6d, 0x65, 0x74, 0x61, 0x64, 0x61, 0x74, 0x61, 0x12, 0x3d, 0x0a,
+	0x04, 0x73, 0x70, 0x65, 0x63, 0x18, 0x04, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x29, 0x2e, 0x73, 0x63,
+	0x68, 0x65, 0x64, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x2e, 0x6b, 0x38, 0x73, 0x2e, 0x52, 0x65, 0x70,
+	0x6c, 0x69, 0x63, 0x61, 0x74, 0x69, 0x6f, 0x6e, 0x43, 0x6f, 0x6e, 0x74, 0x72, 0x6f, 0x6c, 0x6c,
+	0x65, 0x72, 0x53, 0x70, 0x65, 0x63, 0x52, 0x04, 0x73, 0x70, 0x65, 0x63, 0x22, 0x49, 0x0a, 0x0c,
+	0x53, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72, 0x53, 0x70, 0x65, 0x63, 0x12, 0x39, 0x0a, 0x08,
+	0x73, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72, 0x18, 0x01, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x1d,
+	0x2e, 0x73, 0x63, 0x68, 0x65, 0x64, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x2e, 0x6b, 0x38, 0x73, 0x2e,
+	0x4c, 0x61, 0x62, 0x65, 0x6c, 0x53, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72, 0x52, 0x08, 0x73,
+	0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72, 0x22, 0xab, 0x01, 0x0a, 0x0a, 0x52, 0x65, 0x70, 0x6c,
+	0x69, 0x63, 0x61, 0x53, 0x65, 0x74, 0x12, 0x1f, 0x0a, 0x0b, 0x61, 0x70, 0x69, 0x5f, 0x76, 0x65,
+	0x72, 0x73, 0x69, 0x6f, 0x6e, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x0a, 0x61, 0x70, 0x69,
+	0x56, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x12, 0x12, 0x0a, 0x04, 0x6b, 0x69, 0x6e, 0x64, 0x18,
+	0x02, 0x20, 0x01, 0x28, 0x09, 0x52, 0x04, 0x6b, 0x69, 0x6e, 0x64, 0x12, 0x36, 0x0a, 0x08, 0x6d,
+	0x65, 0x74, 0x61, 0x64, 0x61, 0x74, 0x61, 0x18, 0x03, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x1a, 0x2e,
+	0x73, 0x63, 0x68, 0x65, 0x64, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x2e, 0x6b, 0x38, 0x73, 0x2e, 0x4f,
+	0x62, 0x6a, 0x65, 0x63, 0x74, 0x4d, 0x65, 0x74, 0x61, 0x52, 0x08, 0x6d, 0x65, 0x74, 0x61, 0x64,
+	0x61, 0x74, 0x61, 0x12, 0x30, 0x0a, 0x04, 0x73, 0x70, 0x65, 0x63, 0x18, 0x04, 0x20, 0x01, 0x28,
+	0x0b, 0x32, 0x1c, 0x2e, 0x73, 0x63, 0x68, 0x65, 0x64, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x2e, 0x6b,
+	0x38, 0x73, 0x2e, 0x53, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72, 0x53, 0x70, 0x65, 0x63, 0x52,
+	0x04, 0x73, 0x70, 0x65, 0x63, 0x22, 0xac, 0x01, 0x0a, 0x0b, 0x53, 0x74, 0x61, 0x74, 0x65, 0x66,
+	0x75, 0x6c, 0x53, 0x65, 0x74, 0x12, 0x1f, 0x0a, 0x0b, 0x61, 0x70, 0x69, 0x5f, 0x76, 0x65, 0x72,
+	0x73, 0x69, 0x6f, 0x6e, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x0a, 0x61, 0x70, 0x69, 0x56,
+	0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x12, 0x12, 0x0a, 0x04, 0x6b, 0x69, 0x6e, 0x64, 0x18, 0x02,
+	0x20, 0x01, 0x28, 0x09, 0x52, 0x04, 0x6b, 0x69, 0x6e, 0x64, 0x12, 0x36, 0x0a, 0x08, 0x6d, 0x65,
+	0x74, 0x61, 0x64, 0x61, 0x74, 0x61, 0x18, 0x03, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x1a, 0x2e, 0x73,
+	0x63, 0x68, 0x65, 0x64, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x2e, 0x6b, 0x38, 0x73, 0x2e, 0x4f, 0x62,
+	0x6a, 0x65, 0x63, 0x74, 0x4d, 0x65, 0x74, 0x61, 0x52, 0x08, 0x6d, 0x65, 0x74, 0x61, 0x64, 0x61,
+	0x74, 0x61, 0x12, 0x30, 0x0a, 0x04, 0x73, 0x70, 0x65, 0x63, 0x18, 0x04, 0x20, 0x01, 0x28, 0x0b,
+	0x32, 0x1c, 0x2e, 0x73, 0x63, 0x68, 0x65, 0x64, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x2e, 0x6b, 0x38,
+	0x73, 0x2e, 0x53, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x6f, 0x72, 0x53, 0x70, 0x65, 0x63, 0x52, 0x04,
+	0x73, 0x70, 0x65, 0x63, 0x62, 0x06, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x33,
 }
 
 var (
@@ -3304,7 +3801,7 @@ func file_traces_k8s_proto_rawDescGZIP() []byte {
 	return file_traces_k8s_proto_rawDescData
 }
 
-var file_traces_k8s_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
+var file_traces_k8s_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
 var file_traces_k8s_proto_goTypes = []interface{}{
 	(*OwnerReference)(nil),                    // 0: schedcheck.k8s.OwnerReference
 	(*ObjectMeta)(nil),                        // 1: schedcheck.k8s.ObjectMeta
@@ -3343,23 +3840,32 @@ var file_traces_k8s_proto_goTypes = []interface{}{
 	(*PodDisruptionBudgetSpec)(nil),           // 34: schedcheck.k8s.PodDisruptionBudgetSpec
 	(*PodDisruptionBudgetStatus)(nil),         // 35: schedcheck.k8s.PodDisruptionBudgetStatus
 	(*PodDisruptionBudget)(nil),               // 36: schedcheck.k8s.PodDisruptionBudget
-	nil,                                       // 37: schedcheck.k8s.ObjectMeta.LabelsEntry
-	nil,                                       // 38: schedcheck.k8s.ObjectMeta.AnnotationsEntry
-	nil,                                       // 39: schedcheck.k8s.LabelSelector.MatchLabelsEntry
-	nil,                                       // 40: schedcheck.k8s.ResourceRequirements.RequestsEntry
-	nil,                                       // 41: schedcheck.k8s.ResourceRequirements.LimitsEntry
-	nil,                                       // 42: schedcheck.k8s.PodSpec.NodeSelectorEntry
-	nil,                                       // 43: schedcheck.k8s.PodSpec.OverheadEntry
-	nil,                                       // 44: schedcheck.k8s.NodeStatus.CapacityEntry
-	nil,                                       // 45: schedcheck.k8s.NodeStatus.AllocatableEntry
-	nil,                                       // 46: schedcheck.k8s.PodDisruptionBudgetStatus.DisruptedPodsEntry
-	(*structpb.Value)(nil),                    // 47: google.protobuf.Value
+	(*ServiceSpec)(nil),                       // 37: schedcheck.k8s.ServiceSpec
+	(*Service)(nil),                           // 38: schedcheck.k8s.Service
+	(*ReplicationControllerSpec)(nil),         // 39: schedcheck.k8s.ReplicationControllerSpec
+	(*ReplicationController)(nil),             // 40: schedcheck.k8s.ReplicationController
+	(*SelectorSpec)(nil),                      // 41: schedcheck.k8s.SelectorSpec
+	(*ReplicaSet)(nil),                        // 42: schedcheck.k8s.ReplicaSet
+	(*StatefulSet)(nil),                       // 43: schedcheck.k8s.StatefulSet
+	nil,                                       // 44: schedcheck.k8s.ObjectMeta.LabelsEntry
+	nil,                                       // 45: schedcheck.k8s.ObjectMeta.AnnotationsEntry
+	nil,                                       // 46: schedcheck.k8s.LabelSelector.MatchLabelsEntry
+	nil,                                       // 47: schedcheck.k8s.ResourceRequirements.RequestsEntry
+	nil,                                       // 48: schedcheck.k8s.ResourceRequirements.LimitsEntry
+	nil,                                       // 49: schedcheck.k8s.PodSpec.NodeSelectorEntry
+	nil,                                       // 50: schedcheck.k8s.PodSpec.OverheadEntry
+	nil,                                       // 51: schedcheck.k8s.NodeStatus.CapacityEntry
+	nil,                                       // 52: schedcheck.k8s.NodeStatus.AllocatableEntry
+	nil,                                       // 53: schedcheck.k8s.PodDisruptionBudgetStatus.DisruptedPodsEntry
+	nil,                                       // 54: schedcheck.k8s.ServiceSpec.SelectorEntry
+	nil,                                       // 55: schedcheck.k8s.ReplicationControllerSpec.SelectorEntry
+	(*structpb.Value)(nil),                    // 56: google.protobuf.Value
 }
 var file_traces_k8s_proto_depIdxs = []int32{
-	37, // 0: schedcheck.k8s.ObjectMeta.labels:type_name -> schedcheck.k8s.ObjectMeta.LabelsEntry
-	38, // 1: schedcheck.k8s.ObjectMeta.annotations:type_name -> schedcheck.k8s.ObjectMeta.AnnotationsEntry
+	44, // 0: schedcheck.k8s.ObjectMeta.labels:type_name -> schedcheck.k8s.ObjectMeta.LabelsEntry
+	45, // 1: schedcheck.k8s.ObjectMeta.annotations:type_name -> schedcheck.k8s.ObjectMeta.AnnotationsEntry
 	0,  // 2: schedcheck.k8s.ObjectMeta.owner_references:type_name -> schedcheck.k8s.OwnerReference
-	39, // 3: schedcheck.k8s.LabelSelector.match_labels:type_name -> schedcheck.k8s.LabelSelector.MatchLabelsEntry
+	46, // 3: schedcheck.k8s.LabelSelector.match_labels:type_name -> schedcheck.k8s.LabelSelector.MatchLabelsEntry
 	2,  // 4: schedcheck.k8s.LabelSelector.match_expressions:type_name -> schedcheck.k8s.LabelSelectorRequirement
 	4,  // 5: schedcheck.k8s.NodeSelectorTerm.match_expressions:type_name -> schedcheck.k8s.NodeSelectorRequirement
 	4,  // 6: schedcheck.k8s.NodeSelectorTerm.match_fields:type_name -> schedcheck.k8s.NodeSelectorRequirement
@@ -3378,19 +3884,19 @@ var file_traces_k8s_proto_depIdxs = []int32{
 	11, // 19: schedcheck.k8s.Affinity.pod_affinity:type_name -> schedcheck.k8s.PodAffinity
 	12, // 20: schedcheck.k8s.Affinity.pod_anti_affinity:type_name -> schedcheck.k8s.PodAntiAffinity
 	3,  // 21: schedcheck.k8s.TopologySpreadConstraint.label_selector:type_name -> schedcheck.k8s.LabelSelector
-	40, // 22: schedcheck.k8s.ResourceRequirements.requests:type_name -> schedcheck.k8s.ResourceRequirements.RequestsEntry
-	41, // 23: schedcheck.k8s.ResourceRequirements.limits:type_name -> schedcheck.k8s.ResourceRequirements.LimitsEntry
+	47, // 22: schedcheck.k8s.ResourceRequirements.requests:type_name -> schedcheck.k8s.ResourceRequirements.RequestsEntry
+	48, // 23: schedcheck.k8s.ResourceRequirements.limits:type_name -> schedcheck.k8s.ResourceRequirements.LimitsEntry
 	17, // 24: schedcheck.k8s.Container.resources:type_name -> schedcheck.k8s.ResourceRequirements
 	16, // 25: schedcheck.k8s.Container.ports:type_name -> schedcheck.k8s.ContainerPort
 	19, // 26: schedcheck.k8s.Volume.persistent_volume_claim:type_name -> schedcheck.k8s.PersistentVolumeClaimVolumeSource
 	18, // 27: schedcheck.k8s.PodSpec.containers:type_name -> schedcheck.k8s.Container
 	18, // 28: schedcheck.k8s.PodSpec.init_containers:type_name -> schedcheck.k8s.Container
-	42, // 29: schedcheck.k8s.PodSpec.node_selector:type_name -> schedcheck.k8s.PodSpec.NodeSelectorEntry
+	49, // 29: schedcheck.k8s.PodSpec.node_selector:type_name -> schedcheck.k8s.PodSpec.NodeSelectorEntry
 	13, // 30: schedcheck.k8s.PodSpec.affinity:type_name -> schedcheck.k8s.Affinity
 	14, // 31: schedcheck.k8s.PodSpec.tolerations:type_name -> schedcheck.k8s.Toleration
 	15, // 32: schedcheck.k8s.PodSpec.topology_spread_constraints:type_name -> schedcheck.k8s.TopologySpreadConstraint
 	21, // 33: schedcheck.k8s.PodSpec.scheduling_gates:type_name -> schedcheck.k8s.PodSchedulingGate
-	43, // 34: schedcheck.k8s.PodSpec.overhead:type_name -> schedcheck.k8s.PodSpec.OverheadEntry
+	50, // 34: schedcheck.k8s.PodSpec.overhead:type_name -> schedcheck.k8s.PodSpec.OverheadEntry
 	20, // 35: schedcheck.k8s.PodSpec.volumes:type_name -> schedcheck.k8s.Volume
 	17, // 36: schedcheck.k8s.PodSpec.resources:type_name -> schedcheck.k8s.ResourceRequirements
 	23, // 37: schedcheck.k8s.PodStatus.conditions:type_name -> schedcheck.k8s.PodCondition
@@ -3398,8 +3904,8 @@ var file_traces_k8s_proto_depIdxs = []int32{
 	22, // 39: schedcheck.k8s.Pod.spec:type_name -> schedcheck.k8s.PodSpec
 	24, // 40: schedcheck.k8s.Pod.status:type_name -> schedcheck.k8s.PodStatus
 	26, // 41: schedcheck.k8s.NodeSpec.taints:type_name -> schedcheck.k8s.Taint
-	44, // 42: schedcheck.k8s.NodeStatus.capacity:type_name -> schedcheck.k8s.NodeStatus.CapacityEntry
-	45, // 43: schedcheck.k8s.NodeStatus.allocatable:type_name -> schedcheck.k8s.NodeStatus.AllocatableEntry
+	51, // 42: schedcheck.k8s.NodeStatus.capacity:type_name -> schedcheck.k8s.NodeStatus.CapacityEntry
+	52, // 43: schedcheck.k8s.NodeStatus.allocatable:type_name -> schedcheck.k8s.NodeStatus.AllocatableEntry
 	28, // 44: schedcheck.k8s.NodeStatus.images:type_name -> schedcheck.k8s.ContainerImage
 	29, // 45: schedcheck.k8s.NodeStatus.conditions:type_name -> schedcheck.k8s.NodeCondition
 	1,  // 46: schedcheck.k8s.Node.metadata:type_name -> schedcheck.k8s.ObjectMeta
@@ -3407,18 +3913,29 @@ var file_traces_k8s_proto_depIdxs = []int32{
 	30, // 48: schedcheck.k8s.Node.status:type_name -> schedcheck.k8s.NodeStatus
 	1,  // 49: schedcheck.k8s.Namespace.metadata:type_name -> schedcheck.k8s.ObjectMeta
 	1,  // 50: schedcheck.k8s.PriorityClass.metadata:type_name -> schedcheck.k8s.ObjectMeta
-	47, // 51: schedcheck.k8s.PodDisruptionBudgetSpec.min_available:type_name -> google.protobuf.Value
+	56, // 51: schedcheck.k8s.PodDisruptionBudgetSpec.min_available:type_name -> google.protobuf.Value
 	3,  // 52: schedcheck.k8s.PodDisruptionBudgetSpec.selector:type_name -> schedcheck.k8s.LabelSelector
-	47, // 53: schedcheck.k8s.PodDisruptionBudgetSpec.max_unavailable:type_name -> google.protobuf.Value
-	46, // 54: schedcheck.k8s.PodDisruptionBudgetStatus.disrupted_pods:type_name -> schedcheck.k8s.PodDisruptionBudgetStatus.DisruptedPodsEntry
+	56, // 53: schedcheck.k8s.PodDisruptionBudgetSpec.max_unavailable:type_name -> google.protobuf.Value
+	53, // 54: schedcheck.k8s.PodDisruptionBudgetStatus.disrupted_pods:type_name -> schedcheck.k8s.PodDisruptionBudgetStatus.DisruptedPodsEntry
 	1,  // 55: schedcheck.k8s.PodDisruptionBudget.metadata:type_name -> schedcheck.k8s.ObjectMeta
 	34, // 56: schedcheck.k8s.PodDisruptionBudget.spec:type_name -> schedcheck.k8s.PodDisruptionBudgetSpec
 	35, // 57: schedcheck.k8s.PodDisruptionBudget.status:type_name -> schedcheck.k8s.PodDisruptionBudgetStatus
-	58, // [58:58] is the sub-list for method output_type
-	58, // [58:58] is the sub-list for method input_type
-	58, // [58:58] is the sub-list for extension type_name
-	58, // [58:58] is the sub-list for extension extendee
-	0,  // [0:58] is the sub-list for field type_name
+	54, // 58: schedcheck.k8s.ServiceSpec.selector:type_name -> schedcheck.k8s.ServiceSpec.SelectorEntry
+	1,  // 59: schedcheck.k8s.Service.metadata:type_name -> schedcheck.k8s.ObjectMeta
+	37, // 60: schedcheck.k8s.Service.spec:type_name -> schedcheck.k8s.ServiceSpec
+	55, // 61: schedcheck.k8s.ReplicationControllerSpec.selector:type_name -> schedcheck.k8s.ReplicationControllerSpec.SelectorEntry
+	1,  // 62: schedcheck.k8s.ReplicationController.metadata:type_name -> schedcheck.k8s.ObjectMeta
+	39, // 63: schedcheck.k8s.ReplicationController.spec:type_name -> schedcheck.k8s.ReplicationControllerSpec
+	3,  // 64: schedcheck.k8s.SelectorSpec.selector:type_name -> schedcheck.k8s.LabelSelector
+	1,  // 65: schedcheck.k8s.ReplicaSet.metadata:type_name -> schedcheck.k8s.ObjectMeta
+	41, // 66: schedcheck.k8s.ReplicaSet.spec:type_name -> schedcheck.k8s.SelectorSpec
+	1,  // 67: schedcheck.k8s.StatefulSet.metadata:type_name -> schedcheck.k8s.ObjectMeta
+	41, // 68: schedcheck.k8s.StatefulSet.spec:type_name -> schedcheck.k8s.SelectorSpec
+	69, // [69:69] is the sub-list for method output_type
+	69, // [69:69] is the sub-list for method input_type
+	69, // [69:69] is the sub-list for extension type_name
+	69, // [69:69] is the sub-list for extension extendee
+	0,  // [0:69] is the sub-list for field type_name
 }
 
 func init() { file_traces_k8s_proto_init() }
@@ -3871,6 +4388,90 @@ func file_traces_k8s_proto_init() {
 				return nil
 			}
 		}
+		file_traces_k8s_proto_msgTypes[37].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*ServiceSpec); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_traces_k8s_proto_msgTypes[38].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*Service); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_traces_k8s_proto_msgTypes[39].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*ReplicationControllerSpec); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_traces_k8s_proto_msgTypes[40].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*ReplicationController); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_traces_k8s_proto_msgTypes[41].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*SelectorSpec); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_traces_k8s_proto_msgTypes[42].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*ReplicaSet); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_traces_k8s_proto_msgTypes[43].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*StatefulSet); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
 	}
 	file_traces_k8s_proto_msgTypes[0].OneofWrappers = []interface{}{}
 	file_traces_k8s_proto_msgTypes[14].OneofWrappers = []interface{}{}
@@ -3884,7 +4485,7 @@ func file_traces_k8s_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: file_traces_k8s_proto_rawDesc,
 			NumEnums:      0,
-			NumMessages:   47,
+			NumMessages:   56,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"google.golang.org/protobuf/proto"
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -23,23 +24,33 @@ import (
 // the pod informer (its field selector), and each informer's store changes before its handlers
 // run.
 type Objects struct {
-	factory         *SyncFactory
-	pods            *SyncInformer
-	nodes           *SyncInformer
-	namespaces      *SyncInformer
-	pdbs            *SyncInformer
-	priorityClasses map[string]*schedulingv1.PriorityClass
-	version         uint64
+	factory    *SyncFactory
+	pods       *SyncInformer
+	nodes      *SyncInformer
+	namespaces *SyncInformer
+	pdbs       *SyncInformer
+	// Selector objects: PodTopologySpread's default constraints list them (helper.DefaultSelector).
+	services               *SyncInformer
+	replicationControllers *SyncInformer
+	replicaSets            *SyncInformer
+	statefulSets           *SyncInformer
+	priorityClasses        map[string]*schedulingv1.PriorityClass
+	version                uint64
 }
 
 // NewObjects makes the informers of the kinds traces carry.
 func NewObjects(f *SyncFactory) *Objects {
 	return &Objects{
-		factory:         f,
-		pods:            f.informer(&v1.Pod{}, f.Core().V1().Pods().Informer),
-		nodes:           f.informer(&v1.Node{}, f.Core().V1().Nodes().Informer),
-		namespaces:      f.informer(&v1.Namespace{}, f.Core().V1().Namespaces().Informer),
-		pdbs:            f.informer(&policyv1.PodDisruptionBudget{}, f.Policy().V1().PodDisruptionBudgets().Informer),
+		factory:    f,
+		pods:       f.informer(&v1.Pod{}, f.Core().V1().Pods().Informer),
+		nodes:      f.informer(&v1.Node{}, f.Core().V1().Nodes().Informer),
+		namespaces: f.informer(&v1.Namespace{}, f.Core().V1().Namespaces().Informer),
+		pdbs:       f.informer(&policyv1.PodDisruptionBudget{}, f.Policy().V1().PodDisruptionBudgets().Informer),
+		services:   f.informer(&v1.Service{}, f.Core().V1().Services().Informer),
+		replicationControllers: f.informer(&v1.ReplicationController{},
+			f.Core().V1().ReplicationControllers().Informer),
+		replicaSets:     f.informer(&appsv1.ReplicaSet{}, f.Apps().V1().ReplicaSets().Informer),
+		statefulSets:    f.informer(&appsv1.StatefulSet{}, f.Apps().V1().StatefulSets().Informer),
 		priorityClasses: map[string]*schedulingv1.PriorityClass{},
 	}
 }
@@ -91,6 +102,15 @@ func (s *Objects) Apply(e *pb.ApiEvent, index uint64) error {
 			}
 			err = s.applyPlain(s.pdbs, e.GetType(), pdb)
 		}
+	case *pb.ApiEvent_Service:
+		err = s.applySelectorObject(s.services, e.GetType(), obj.Service, &v1.Service{})
+	case *pb.ApiEvent_ReplicationController:
+		err = s.applySelectorObject(s.replicationControllers, e.GetType(), obj.ReplicationController,
+			&v1.ReplicationController{})
+	case *pb.ApiEvent_ReplicaSet:
+		err = s.applySelectorObject(s.replicaSets, e.GetType(), obj.ReplicaSet, &appsv1.ReplicaSet{})
+	case *pb.ApiEvent_StatefulSet:
+		err = s.applySelectorObject(s.statefulSets, e.GetType(), obj.StatefulSet, &appsv1.StatefulSet{})
 	case *pb.ApiEvent_PriorityClass:
 		pc := &schedulingv1.PriorityClass{}
 		if err = decode(obj.PriorityClass, pc); err == nil {
@@ -118,6 +138,27 @@ func (s *Objects) stamp(meta interface {
 		s.version++
 		meta.SetResourceVersion("schedcheck-" + strconv.FormatUint(s.version, 10))
 	}
+}
+
+// namespacedObject is a client-go object with metadata (Service, ReplicaSet, ...).
+type namespacedObject interface {
+	GetNamespace() string
+	SetNamespace(string)
+	GetResourceVersion() string
+	SetResourceVersion(string)
+}
+
+// applySelectorObject decodes a Service / ReplicationController / ReplicaSet / StatefulSet (the
+// trace holds their selectors only) into `into` and applies it to its informer, in namespace
+// "default" when the trace names none.
+func (s *Objects) applySelectorObject(inf *SyncInformer, t pb.EventType, m proto.Message, into namespacedObject) error {
+	if err := decode(m, into); err != nil {
+		return err
+	}
+	if into.GetNamespace() == "" {
+		into.SetNamespace("default")
+	}
+	return s.applyPlain(inf, t, into)
 }
 
 func (s *Objects) applyPlain(inf *SyncInformer, t pb.EventType, obj interface {
