@@ -55,6 +55,8 @@ class Builder {
   const k8s::Pod& last_pod() const { return workload_.trace.records.back().api().pod(); }
   // Every pod ADDED so far in namespace `ns`, as added, in order of addition.
   std::vector<k8s::Pod> PodsAdded(std::string_view ns) const;
+  // Every node ADDED so far, in order of addition.
+  std::vector<k8s::Node> NodesAdded() const;
   // Returns a shuffled 0..n-1 (Fisher-Yates on the builder's generator).
   std::vector<int64_t> Shuffled(int64_t n);
 
@@ -84,6 +86,7 @@ void RequeuePodDelete(Builder& b);
 void RequeueTaintRemoval(Builder& b);
 void RequeueGateRemoval(Builder& b);
 void RequeueMissingRegistration(Builder& b);
+void DayChurn(Builder& b);  // day_churn.cc
 
 }  // namespace schedcheck::workloads
 

@@ -67,6 +67,11 @@ const std::vector<Entry>& Entries() {
         "CreationDelay registers no events: its pods wait for the 5-minute flush (needs the config)",
         {3, 3, 6}, false, kCreationDelayConfig},
        &RequeueMissingRegistration},
+      {{"DayChurn",
+        "24 h of a cluster: pods arriving and leaving all day, node label updates every 13 min, cordons "
+        "(initial = seconds between a node's updates)",
+        {5000, 780, 150000}, false, ""},
+       &DayChurn},
   };
   return *entries;
 }
@@ -157,6 +162,14 @@ std::vector<k8s::Pod> Builder::PodsAdded(std::string_view ns) const {
     }
   }
   return pods;
+}
+
+std::vector<k8s::Node> Builder::NodesAdded() const {
+  std::vector<k8s::Node> nodes;
+  for (const trace::Record& r : workload_.trace.records) {
+    if (r.api().type() == trace::ADDED && r.api().has_node()) nodes.push_back(r.api().node());
+  }
+  return nodes;
 }
 
 std::vector<int64_t> Builder::Shuffled(int64_t n) {

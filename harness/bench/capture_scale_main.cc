@@ -1,0 +1,190 @@
+// The scale of a real capture (issue 19 item 7): a generated day of a large cluster (DayChurn:
+// 5,000 nodes, 24 h, about a million API events by default) is replayed once by the reference and
+// written as a watch-stream capture with those decisions as the cluster's (harness/bench/
+// watch_capture.h). Then the pipeline a user runs on a capture is timed, each step as its own
+// `schedcheck` process (wall and CPU time, peak RSS from wait4):
+//   schedcheck import --from watch capture.json -o capture.trace
+//   schedcheck replay capture.trace -o replay.trace --quiet
+//   schedcheck diff replay.trace capture.trace
+// The capture's decisions are the reference's own, so the diff must find them equivalent: the
+// bench exits 1 otherwise (and 2 when a step fails).
+//
+//   bazel run -c opt //harness/bench:capture_scale -- [--nodes N] [--pods N] [--update-period S]
+//       [--seed N] [--dir DIR] [--keep]
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "harness/bench/external.h"
+#include "harness/bench/watch_capture.h"
+#include "harness/replay/replayer.h"
+#include "harness/workloads/workloads.h"
+#include "reference/api/rfc3339.h"
+#include "reference/runtime/profile.h"
+#include "traces/trace_file.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace bench = schedcheck::bench;
+
+struct Step {
+  std::string name;
+  std::vector<std::string> argv;
+  size_t events = 0;  // what the step processes, for events/s
+  double wall_s = 0, cpu_s = 0;
+  long max_rss_kib = 0;
+  int exit_code = -1;
+  std::string output;  // the first line it printed
+};
+
+double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+// Runs argv with stdout into `out_path`; fills the times, peak RSS and exit code.
+void Run(Step* step, const std::string& out_path) {
+  const Clock::time_point start = Clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    FILE* f = std::freopen(out_path.c_str(), "w", stdout);
+    if (f == nullptr) _exit(127);
+    std::vector<char*> args;
+    for (std::string& a : step->argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) < 0) return;
+  step->wall_s = Seconds(start, Clock::now());
+  step->cpu_s = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+  step->max_rss_kib = usage.ru_maxrss;
+  step->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream in(out_path);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && step->output.empty()) step->output = line;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Capture-scale bench: import, replay and diff a generated day of a large cluster"};
+  schedcheck::workloads::WorkloadParams params{5000, 780, 150000, 1};
+  std::string dir;
+  bool keep = false;
+  app.add_option("--nodes", params.nodes, "nodes (default 5000)");
+  app.add_option("--pods", params.measured_pods, "pods arriving over the day (default 150000)");
+  app.add_option("--update-period", params.initial_pods, "seconds between a node's label updates (default 780)");
+  app.add_option("--seed", params.seed, "seed of the generator (default 1)");
+  app.add_option("--dir", dir, "scratch folder (default: a new one under $TMPDIR or /tmp)");
+  app.add_flag("--keep", keep, "keep the scratch folder");
+  CLI11_PARSE(app, argc, argv);
+
+  const std::string schedcheck = bench::FindSchedcheck();
+  if (schedcheck.empty()) {
+    std::cerr << "capture_scale: schedcheck not found (bazel build //harness/cli:schedcheck)\n";
+    return 2;
+  }
+  if (dir.empty()) {
+    std::string tmpl = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/schedcheck-capture-XXXXXX";
+    if (mkdtemp(tmpl.data()) == nullptr) {
+      std::cerr << "capture_scale: cannot create a scratch folder under " << tmpl << "\n";
+      return 2;
+    }
+    dir = tmpl;
+  }
+  std::filesystem::create_directories(dir);
+
+  // 1. The truth: the workload replayed once by the reference, in process (not timed as a step).
+  const Clock::time_point gen_start = Clock::now();
+  auto workload = schedcheck::workloads::Generate("DayChurn", params);
+  if (!workload.ok()) {
+    std::cerr << "capture_scale: " << workload.message() << "\n";
+    return 2;
+  }
+  schedcheck::replay::ReplayOptions options;
+  options.config = schedcheck::reference::DefaultConfiguration("1.27");
+  options.epoch_unix_ns = *schedcheck::reference::ParseRfc3339(schedcheck::workloads::kStartTime);
+  std::vector<schedcheck::trace::Record> decisions;  // bindings and failed attempts (without ties)
+  options.retain_log = false;
+  options.on_record = [&decisions](const schedcheck::trace::Record& r) {
+    if (r.has_binding() || (r.has_attempt() && r.attempt().result() == schedcheck::trace::UNSCHEDULABLE)) {
+      decisions.push_back(r);
+      if (decisions.back().has_attempt()) decisions.back().mutable_attempt()->clear_ties();
+    }
+  };
+  auto replayer = schedcheck::replay::Replayer::Create(std::move(options));
+  if (!replayer.ok()) {
+    std::cerr << "capture_scale: " << replayer.message() << "\n";
+    return 2;
+  }
+  if (auto ok = (*replayer)->Run(workload->trace.records); !ok) {
+    std::cerr << "capture_scale: replaying the workload: " << ok.message() << "\n";
+    return 2;
+  }
+  const std::string capture = dir + "/capture.json";
+  auto counts = bench::WriteWatchCapture(workload->trace, decisions, capture);
+  if (!counts.ok()) {
+    std::cerr << "capture_scale: " << counts.message() << "\n";
+    return 2;
+  }
+  const double gen_s = Seconds(gen_start, Clock::now());
+  const auto capture_bytes = std::filesystem::file_size(capture);
+  std::cout << "DayChurn: " << params.nodes << " nodes, " << params.measured_pods << " pods over 24 h, node updates every "
+            << params.initial_pods << " s, seed " << params.seed << "\n"
+            << "capture: " << counts->lines << " API events (" << counts->bindings << " bindings, "
+            << counts->failed_scheduling << " FailedScheduling events), " << capture_bytes / (1 << 20) << " MiB; made in "
+            << std::fixed << std::setprecision(1) << gen_s << " s (not part of the pipeline)\n";
+  workload = schedcheck::Error{"released"};
+  decisions.clear();
+  decisions.shrink_to_fit();
+
+  // 2. The pipeline, one process per step.
+  const std::string captured = dir + "/capture.trace", replayed = dir + "/replay.trace";
+  std::vector<Step> steps = {
+      {"import", {schedcheck, "import", "--from", "watch", capture, "-o", captured, "--quiet"}, counts->lines},
+      {"replay", {schedcheck, "replay", captured, "-o", replayed, "--quiet", "--no-progress"}, 0},
+      {"diff", {schedcheck, "diff", replayed, captured}, 0},
+  };
+  for (Step& s : steps) {
+    if (s.name == "replay" || s.name == "diff") {
+      auto t = schedcheck::trace::LoadTrace(s.name == "replay" ? captured : replayed);
+      if (t.ok()) s.events = t->records.size();
+    }
+    Run(&s, dir + "/" + s.name + ".out");
+    const bool ok = s.exit_code == 0;
+    std::cout << std::left << std::setw(7) << s.name << std::right << std::setw(10) << s.events << " records  "
+              << std::setw(7) << std::setprecision(1) << s.wall_s << " s wall  " << std::setw(7) << s.cpu_s
+              << " s cpu  " << std::setw(10) << std::setprecision(0) << (s.wall_s > 0 ? s.events / s.wall_s : 0)
+              << " records/s  peak RSS " << s.max_rss_kib / 1024 << " MiB" << (ok ? "" : "  exit " + std::to_string(s.exit_code))
+              << "\n";
+    if (!ok) {
+      std::cerr << "capture_scale: " << s.name << " failed (exit " << s.exit_code << "): " << s.output << "\n"
+                << "  outputs kept in " << dir << "\n";
+      return s.name == "diff" && s.exit_code == 1 ? 1 : 2;
+    }
+  }
+  double wall = 0, cpu = 0;
+  long rss = 0;
+  for (const Step& s : steps) {
+    wall += s.wall_s;
+    cpu += s.cpu_s;
+    rss = std::max(rss, s.max_rss_kib);
+  }
+  std::cout << "pipeline: " << std::setprecision(1) << wall << " s wall, " << cpu << " s cpu, peak RSS " << rss / 1024
+            << " MiB (" << bench::MachineNote() << ")\ndiff: " << steps.back().output << "\n";
+  if (!keep) std::filesystem::remove_all(dir);
+  return 0;
+}
