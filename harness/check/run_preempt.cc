@@ -60,7 +60,9 @@ bool Matches(const nlohmann::json& want, const Candidate& got) {
 
 CaseResult CheckStatus(const nlohmann::json& want, const PreemptionOutcome& out) {
   if (!want.is_object()) return Fail("expect.status must be an object with \"code\"");
-  std::string code = want.value("code", "Unschedulable");
+  if (want.contains("code") && !want["code"].is_string()) return Fail("expect.status.code: expected a string");
+  if (want.contains("message") && !want["message"].is_string()) return Fail("expect.status.message: expected a string");
+  std::string code = want.contains("code") ? want["code"].get<std::string>() : "Unschedulable";
   Code want_code;
   if (!reference::ParseCode(code, &want_code)) return Fail("unknown code \"" + code + "\" in expect.status");
   bool same = want_code == out.status.code();

@@ -36,7 +36,7 @@ Result<QueueCaseConfig> ParseQueueCaseConfig(const json& config) {
   auto leftover = Seconds(config, "podMaxInUnschedulablePodsDurationSeconds", 300);
   if (!leftover.ok()) return leftover.error();
   out.options = {*initial, *max, *leftover};
-  if (config.value("queueSort", "PrioritySort") != "PrioritySort") {
+  if (config.contains("queueSort") && config["queueSort"] != "PrioritySort") {
     return Error{"queueSort: only PrioritySort is supported"};
   }
   if (config.contains("queueingHints")) return Error{"queueingHints: not supported at compat 1.27"};

@@ -40,7 +40,8 @@ std::string Describe(const Status& s) {
 // Compares {"code": ..., "reasons": [...], "message": ...} with a status; "" when equal.
 std::string CompareStatus(const nlohmann::json& want, const Status& got) {
   if (!want.is_object()) return "expectation must be an object with \"code\"";
-  std::string code = want.value("code", "Success");
+  if (want.contains("code") && !want["code"].is_string()) return "expectation field code: expected a string";
+  std::string code = want.contains("code") ? want["code"].get<std::string>() : "Success";
   Code want_code;
   if (!reference::ParseCode(code, &want_code)) return "unknown code \"" + code + "\" in expectation";
   bool differs = want_code != got.code();
@@ -51,7 +52,7 @@ std::string CompareStatus(const nlohmann::json& want, const Status& got) {
   if (!differs) return "";
   std::string expected = code;
   if (want.contains("reasons")) expected += " " + JoinQuoted(Strings(want["reasons"]));
-  if (want.contains("message")) expected += " \"" + want.value("message", "") + "\"";
+  if (want.contains("message")) expected += " " + want["message"].dump();
   return "expected " + expected + ", got " + Describe(got);
 }
 
@@ -187,7 +188,7 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
 
 bool IsImplementedCompat(const std::string& compat) { return compat.empty() || compat == "1.27"; }
 
-CaseResult RunCase(const Case& c) {
+CaseResult RunCaseUnguarded(const Case& c) {
   if (!IsImplementedCompat(c.compat)) {
     return {Verdict::kSkip, "compat level " + c.compat + " is not implemented (implemented: 1.27)"};
   }
@@ -202,6 +203,16 @@ CaseResult RunCase(const Case& c) {
   if (c.kind == "filter") return RunFilter(c, **cluster, *pod);
   if (c.kind == "score") return RunScore(c, **cluster, *pod);
   return RunSchedule(c, **cluster, *pod);
+}
+
+// The expectation checks read `expect` with nlohmann's typed getters; one of the wrong JSON type
+// ("code": 5) is a failed case naming the exception, never std::terminate (case_file_fuzzer).
+CaseResult RunCase(const Case& c) {
+  try {
+    return RunCaseUnguarded(c);
+  } catch (const nlohmann::json::exception& e) {
+    return Fail(std::string("malformed expectation: ") + e.what());
+  }
 }
 
 std::string FormatResultLine(const Case& c, const CaseResult& r) {
