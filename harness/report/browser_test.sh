@@ -95,7 +95,23 @@ contains "$dom" '<h3>candidate forget-events:TaintToleration' "the candidate's s
 contains "$dom" 'rejected by TaintToleration UnschedulableAndUnresolvable' "a per-node filter status"
 contains "$dom" '<tr class="divergence requeue">' "a requeue divergence row"
 
-# 3. Bad input: exit 2, the file named, no report written.
+# 3. Zooming: a drag across the timeline (simulated by a script appended to a copy of the page)
+#    narrows both charts to the dragged range.
+sed 's|</body>|<script>\
+const c = document.querySelector(".timeline-chart"), r = c.getBoundingClientRect();\
+const at = (vx) => ({ clientX: r.left + vx / 1000 * r.width, clientY: r.top + 20, bubbles: true });\
+c.dispatchEvent(new MouseEvent("mousedown", at(300)));\
+c.dispatchEvent(new MouseEvent("mousemove", at(600)));\
+c.dispatchEvent(new MouseEvent("mouseup", at(600)));\
+</script></body>|' "$work/explained.html" > "$work/zoomed.html"
+browse "$work/zoomed.html" "$work/zoomed.dom" "$work/zoomed.log" "$out/zoomed.png"
+no_console_messages "$work/zoomed.log" "zoomed.html"
+contains "$work/zoomed.dom" '<body data-rendered="ok">' "rendering finished without error"
+contains "$work/zoomed.dom" '<button type="button" id="zoom-out">show all</button>' "the zoomed timeline"
+grep -q 'Showing [0-9.]* s to [0-9.]* s' "$work/zoomed.dom" || fail "the zoomed range is not said"
+[ "$(count "$work/zoomed.dom" 'class="chart queue-chart"')" -eq 2 ] || fail "the queue charts were lost when zooming"
+
+# 4. Bad input: exit 2, the file named, no report written.
 set +e
 "$schedcheck" report "$data/reference.jsonl" "$work/missing.jsonl" -o "$work/bad.html" 2> "$work/bad.err"
 rc=$?
@@ -104,4 +120,4 @@ set -e
 contains "$work/bad.err" "missing.jsonl" "the error names the file"
 [ ! -e "$work/bad.html" ] || fail "a report was written despite bad input"
 
-echo "PASS: 3 reports rendered in $(chromium --version 2>/dev/null | head -1)"
+echo "PASS: 3 reports rendered (and one zoomed) in $(chromium --version 2>/dev/null | head -1)"

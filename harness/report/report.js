@@ -36,15 +36,21 @@ function seconds(t) {
   return (Math.round(t * 1000) / 1000).toString() + " s";
 }
 
-// About `count` round tick values covering [0, max].
-function ticks(max, count) {
-  if (!(max > 0)) return [0];
-  const raw = max / count;
+// About `count` round tick values within [min, max].
+function ticks(min, max, count) {
+  if (!(max > min)) return [min];
+  const raw = (max - min) / count;
   const magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
   const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw);
   const out = [];
-  for (let v = 0; v <= max + step / 1e9; v += step) out.push(Math.round(v / step) * step);
+  for (let k = Math.ceil(min / step - 1e-9); k * step <= max + step / 1e9; k++) out.push(k * step);
   return out;
+}
+
+// Text, or for a long one (a tie set of hundreds of nodes) its start with the rest one click away.
+function longText(text) {
+  if (text.length <= 240) return text;
+  return el("details", { class: "long" }, [el("summary", {}, [text.slice(0, 200) + "\u2026"]), text]);
 }
 
 function section(id, title, intro) {
@@ -53,10 +59,54 @@ function section(id, title, intro) {
   return s;
 }
 
-// The time axis shared by the timeline and the queue charts: x from `left` to `left + width`.
-function timeScale(span, left, width) {
-  const max = span > 0 ? span : 1;
-  return { max: max, x: (t) => left + (t / max) * width, ticks: ticks(max, 8) };
+// The time range shown by the timeline and the queue charts: all of it, or what was zoomed into
+// by dragging across the timeline (double-click zooms out).
+let view = null;
+
+// The time axis of those charts: [from, to] onto x from `left` to `left + width`.
+function timeScale(data, left, width) {
+  const from = view ? view.from : 0;
+  const to = view ? view.to : data.span > 0 ? data.span : 1;
+  return {
+    from: from, to: to, left: left, width: width,
+    x: (t) => left + ((t - from) / (to - from)) * width,
+    t: (x) => from + ((x - left) / width) * (to - from),
+    shows: (t) => t >= from && t <= to,
+    ticks: ticks(from, to, 8),
+  };
+}
+
+function zoomTo(data, newView) {
+  view = newView;
+  document.getElementById("timeline").replaceWith(renderTimeline(data));
+  document.getElementById("queues").replaceWith(renderQueues(data));
+}
+
+// Dragging across `chart` (viewBox width `width`) zooms both charts to the dragged range.
+function enableZoom(data, chart, scale, width, height) {
+  let start = null;
+  const band = svg("rect", { y: 0, height: height, width: 0, class: "zoom-band", visibility: "hidden" });
+  chart.append(band);
+  const svgX = (e) => {
+    const r = chart.getBoundingClientRect();
+    return Math.min(scale.left + scale.width, Math.max(scale.left, ((e.clientX - r.left) / r.width) * width));
+  };
+  chart.addEventListener("mousedown", (e) => { start = svgX(e); e.preventDefault(); });
+  chart.addEventListener("mousemove", (e) => {
+    if (start === null) return;
+    const x = svgX(e);
+    band.setAttribute("x", Math.min(start, x));
+    band.setAttribute("width", Math.abs(x - start));
+    band.setAttribute("visibility", "visible");
+  });
+  chart.addEventListener("mouseup", (e) => {
+    if (start === null) return;
+    const a = Math.min(start, svgX(e)), b = Math.max(start, svgX(e));
+    start = null;
+    band.setAttribute("visibility", "hidden");
+    if (b - a >= 4) zoomTo(data, { from: scale.t(a), to: scale.t(b) });
+  });
+  chart.addEventListener("dblclick", () => zoomTo(data, null));
 }
 
 function drawAxis(chart, scale, y, height) {
@@ -98,7 +148,7 @@ function renderTimeline(data) {
     "Every scheduling attempt of each side (green scheduled, yellow unschedulable, red error) and " +
     "each divergence between them (red hard, orange requeue, purple soft). Hover for details.");
   const width = 1000, left = 90, plot = width - left - 20;
-  const scale = timeScale(data.span, left, plot);
+  const scale = timeScale(data, left, plot);
   const lanes = { reference: 30, divergences: 70, candidate: 110 };
   const chart = svg("svg", { viewBox: "0 0 " + width + " 150", class: "chart timeline-chart", role: "img" });
   drawAxis(chart, scale, 130, 120);
@@ -108,6 +158,7 @@ function renderTimeline(data) {
   }
   for (const side of ["reference", "candidate"]) {
     for (const [t, pod, result] of data.timeline[side]) {
+      if (!scale.shows(t)) continue;
       const mark = svg("rect", {
         x: scale.x(t) - 1.5, y: lanes[side] - 9, width: 3, height: 18,
         fill: RESULT_COLORS[result], class: "attempt-mark",
@@ -116,15 +167,17 @@ function renderTimeline(data) {
       chart.append(mark);
     }
   }
-  // One mark per class and (3-pixel) position, each class on its own row of the lane, with the
-  // number of divergences it stands for when more than one.
+  // One mark per class and (6-unit) position, each class on its own row of the lane, with the
+  // number of divergences it stands for when more than one and there is room for it.
   const groups = new Map();
   for (const d of data.divergences) {
-    const key = d.class + "@" + Math.round(scale.x(d.t) / 3);
+    if (!scale.shows(d.t)) continue;
+    const key = d.class + "@" + Math.round(scale.x(d.t) / 6);
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(d);
   }
   const rows = { hard: -11, requeue: 0, soft: 11 };
+  const lastLabel = { hard: -Infinity, requeue: -Infinity, soft: -Infinity };
   for (const group of groups.values()) {
     const d = group[0];
     const x = scale.x(d.t), y = lanes.divergences + (rows[d.class] || 0);
@@ -132,21 +185,39 @@ function renderTimeline(data) {
     const lines = group.map((g) => g.class + " " + g.what + " t=" + seconds(g.t) + " " + g.pod);
     mark.append(svg("title", {}, [lines.join("\n")]));
     chart.append(mark);
-    if (group.length > 1) chart.append(svg("text", { x: x + 8, y: y + 4, class: "tick" }, ["\u00d7" + group.length]));
+    if (group.length > 1 && x - lastLabel[d.class] > 30) {
+      const right = x + 40 > width;  // near the right edge the count goes left of the mark
+      chart.append(svg("text", { x: right ? x - 7 : x + 7, y: y + 4, class: "tick", "text-anchor": right ? "end" : "start" },
+        ["\u00d7" + group.length]));
+      lastLabel[d.class] = x;
+    }
   }
+  enableZoom(data, chart, scale, width, 150);
   s.append(chart);
+  const zoom = el("p", { class: "note" }, [view
+    ? "Showing " + seconds(scale.from) + " to " + seconds(scale.to) + ". "
+    : "Drag across the timeline to zoom in (both charts); double-click to zoom out."]);
+  if (view) {
+    const all = el("button", { type: "button", id: "zoom-out" }, ["show all"]);
+    all.addEventListener("click", () => zoomTo(data, null));
+    zoom.append(all);
+  }
+  s.append(zoom);
   const omitted = data.timeline.referenceOmitted + data.timeline.candidateOmitted;
   if (omitted > 0) s.append(el("p", { class: "note" }, [omitted + " later attempt(s) not drawn"]));
   return s;
 }
 
-function renderDivergences(data) {
+const TABLE_ROWS = 300;  // divergence rows drawn until "show all" is clicked
+
+function renderDivergences(data, all) {
   const s = section("divergences", "Divergences",
     data.divergences.length === 0 ? "None: the candidate decided as the reference did." : null);
   if (data.divergences.length === 0) return s;
+  const listed = all ? data.divergences : data.divergences.slice(0, TABLE_ROWS);
   const head = el("tr", {}, ["t", "class", "pod", "attempt", "what", "reference", "candidate", "plugins"]
     .map((h) => el("th", {}, [h])));
-  const rows = data.divergences.map((d) => {
+  const rows = listed.map((d) => {
     const podIndex = data.paths.findIndex((p) => p.pod === d.pod);
     const pod = podIndex >= 0 ? el("a", { href: "#path-" + podIndex }, [d.pod]) : d.pod;
     return el("tr", { class: "divergence " + d.class }, [
@@ -155,13 +226,21 @@ function renderDivergences(data) {
       el("td", { class: "pod" }, [pod]),
       el("td", { class: "num" }, [d.attempt ? String(d.attempt) : "\u2013"]),
       el("td", {}, [d.what]),
-      el("td", {}, [d.reference]),
-      el("td", {}, [d.candidate]),
+      el("td", {}, [longText(d.reference)]),
+      el("td", {}, [longText(d.candidate)]),
       el("td", {}, [d.plugins.join(", ")]),
     ]);
   });
   s.append(el("table", { class: "divergence-table" }, [el("thead", {}, [head]), el("tbody", {}, rows)]));
-  if (data.divergencesOmitted > 0) s.append(el("p", { class: "note" }, [data.divergencesOmitted + " more not listed"]));
+  if (listed.length < data.divergences.length) {
+    const more = el("button", { type: "button", id: "show-all-divergences" },
+      ["show all " + data.divergences.length]);
+    more.addEventListener("click", () => s.replaceWith(renderDivergences(data, true)));
+    s.append(el("p", { class: "note" }, [(data.divergences.length - listed.length) + " more ", more]));
+  }
+  if (data.divergencesOmitted > 0) {
+    s.append(el("p", { class: "note" }, [data.divergencesOmitted + " more not in this report (neither here nor in the timeline)"]));
+  }
   return s;
 }
 
@@ -178,7 +257,7 @@ function renderPaths(data) {
       const same = a && b && a.t === b.t && a.text === b.text;
       const cell = (step) => step
         ? [el("td", { class: "num" }, [seconds(step.t)]),
-           el("td", { class: "step " + step.kind + (step.result ? " result-" + step.result : "") }, [step.text])]
+           el("td", { class: "step " + step.kind + (step.result ? " result-" + step.result : "") }, [longText(step.text)])]
         : [el("td", {}, []), el("td", { class: "step none" }, ["\u2014"])];
       rows.push(el("tr", { class: same ? "same" : "differs" }, [...cell(a), ...cell(b)]));
     }
@@ -198,22 +277,24 @@ function renderQueues(data) {
   const all = data.queues.reference.concat(data.queues.candidate);
   const yMax = Math.max(1, ...all.map((p) => Math.max(p[1], p[2], p[3])));
   const width = 1000, height = 140, left = 90, plot = width - left - 20, top = 10;
-  const scale = timeScale(data.span, left, plot);
+  const scale = timeScale(data, left, plot);
   const y = (v) => top + height - (v / yMax) * height;
   for (const side of ["reference", "candidate"]) {
     const chart = svg("svg", { viewBox: "0 0 " + width + " " + (height + 40), class: "chart queue-chart", "data-side": side });
     drawAxis(chart, scale, top + height, height);
     chart.append(svg("text", { x: 4, y: top + 12, class: "lane" }, [side]));
-    for (const v of ticks(yMax, 4)) {
+    for (const v of ticks(0, yMax, 4)) {
       chart.append(svg("text", { x: left - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, [String(v)]));
     }
     const points = data.queues[side];
     for (const series of QUEUE_SERIES) {
       if (points.length === 0) break;
       // A step line: a size holds until the next instant, and after the last one to the end.
-      let d = "M" + scale.x(0) + "," + y(0);
-      for (const p of points) d += "H" + scale.x(p[0]) + "V" + y(p[series.index]);
-      d += "H" + scale.x(scale.max);
+      let before = 0;  // the size at the start of the range shown
+      for (const p of points) if (p[0] <= scale.from) before = p[series.index];
+      let d = "M" + scale.x(scale.from) + "," + y(before);
+      for (const p of points) if (p[0] > scale.from && p[0] <= scale.to) d += "H" + scale.x(p[0]) + "V" + y(p[series.index]);
+      d += "H" + scale.x(scale.to);
       chart.append(svg("path", { d: d, stroke: series.color, fill: "none", class: "series", "data-series": series.name }));
     }
     s.append(chart);

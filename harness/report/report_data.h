@@ -31,7 +31,7 @@ struct ReportInput {
   // scores of each side), possibly followed by a note; empty when there is none.
   std::string explanation;
   // Bounds on the page's size for long logs; what is left out is counted in the page.
-  size_t max_divergences = 500;     // rows of the divergence table and timeline markers
+  size_t max_divergences = 5000;    // timeline markers and rows of the divergence table
   size_t max_pod_paths = 50;        // divergent pods whose queue paths are shown side by side
   size_t max_timeline_attempts = 20000;  // attempt marks per side
   size_t queue_buckets = 600;       // points per queue-size series (the maximum per time bucket)
