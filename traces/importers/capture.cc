@@ -137,15 +137,17 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
     AddToLabel(&imported_, "observed.failed_scheduling", 1);
     return Keep(std::move(item), event.where);
   }
+  // A workload's first event: expanded in Finish, right after the object's own event (if kept).
+  std::optional<Item> workload;
   if (IsWorkloadKind(kind) && event.type != DELETED && seen_workloads_.insert(WorkloadKeyOf(event.object)).second) {
-    Item workload = item;
-    workload.workload = event.object;
-    workload.where = event.where;
-    items_.push_back(std::move(workload));
+    workload = item;
+    workload->workload = event.object;
+    workload->where = event.where;
   }
   if (!IsTraceKind(kind)) {
     if (IsWorkloadKind(kind)) {
       redactor_.SkipKind(kind);  // the object itself is not kept; its pods are
+      if (workload) items_.push_back(std::move(*workload));
       return Outcome::Ok();
     }
     if (warned_kinds_.insert(kind).second) {
@@ -158,7 +160,9 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
   api->set_type(event.type);
   api->set_during_attempt(event.during_attempt);
   if (Outcome ok = redactor_.Decode(event.object, kind, event.where + ": object", api); !ok) return ok;
-  return Keep(std::move(item), event.where);
+  if (Outcome ok = Keep(std::move(item), event.where); !ok) return ok;
+  if (workload) items_.push_back(std::move(*workload));
+  return Outcome::Ok();
 }
 
 Outcome CaptureBuilder::Keep(Item item, const std::string& where) {
@@ -268,6 +272,10 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::v
       }
       expanded += kind == "Pod" ? 1 : 0;
       out.push_back(std::move(made));
+      // Expanded objects count against the records limit as captured ones do (Keep).
+      if (static_cast<int64_t>(out.size()) > options_.limits.records) {
+        return TooManyRecords(item.where, options_.limits.records);
+      }
     }
   }
   if (expanded > 0) AddToLabel(&imported_, "expanded.pods", expanded);
