@@ -314,14 +314,23 @@ function lineClass(line) {
 // diff::ExplainAt's text for the first divergent attempt, one column per side.
 function renderExplanation(data) {
   const s = section("explanation", "First divergent attempt, explained",
-    data.explanation ? null : "Not available: give --trace (the cluster trace the reference was replayed from).");
+    data.explanation ? "Lines on a yellow ground differ from the other side's."
+      : "Not available: give --trace (the cluster trace the reference was replayed from).");
   if (!data.explanation) return s;
   if (data.explanation.header) s.append(el("p", { class: "intro" }, [data.explanation.header]));
-  const columns = data.explanation.sections.map((sec) =>
-    el("div", { class: "explain-side" }, [
+  // With two sides, a line (a node's filter status, its scores, the outcome) that the other side
+  // does not have is marked: that is where the two configurations part.
+  const sides = data.explanation.sections.filter((sec) => sec.lines.length > 0);
+  const other = (sec) => sides.length === 2 && sides.includes(sec) ? new Set(sides[sides[0] === sec ? 1 : 0].lines) : null;
+  const columns = data.explanation.sections.map((sec) => {
+    const theirs = other(sec);
+    return el("div", { class: "explain-side" }, [
       el("h3", {}, [sec.title]),
-      el("pre", {}, sec.lines.map((line) => el("span", { class: "line " + lineClass(line) }, [line + "\n"]))),
-    ]));
+      el("pre", {}, sec.lines.map((line) => el("span", {
+        class: "line " + lineClass(line) + (theirs && !theirs.has(line) ? " differs" : ""),
+      }, [line + "\n"]))),
+    ]);
+  });
   s.append(el("div", { class: "explain-grid" }, columns));
   return s;
 }
