@@ -75,6 +75,11 @@ Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
   return p;
 }
 
+// --allow-soft: soft divergences are not divergences at all.
+void DropSoft(diff::DiffResult* d) {
+  std::erase_if(d->divergences, [](const diff::Divergence& x) { return x.cls == diff::DivergenceClass::kSoft; });
+}
+
 std::string Seconds(int64_t ns) {
   std::ostringstream s;
   s << ns / 1'000'000'000;
@@ -134,7 +139,7 @@ Result<std::string> Explain(const MinimizeCommandOptions& o, minimize::PairRepla
                             const minimize::MinimizeResult& m) {
   auto logs = pair.Run(minimal.records);
   if (!logs.ok()) return Error{"replaying the minimal trace again: " + logs.message()};
-  if (o.allow_soft) std::erase_if(logs->diff.divergences, [](const diff::Divergence& d) { return d.cls == diff::DivergenceClass::kSoft; });
+  if (o.allow_soft) DropSoft(&logs->diff);
   if (!minimize::SameDivergence(logs->diff, m.target)) {
     return Error{"the minimal trace did not diverge the same way when replayed again: candidate " + o.candidate +
                  " is not deterministic"};
@@ -165,11 +170,11 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
   auto po = PairOptions(o, *input);
   if (!po.ok()) return fail(po.message());
   minimize::PairReplay pair(*po);
-  minimize::DiffOracle oracle = [&](const std::vector<trace::Record>& records) -> Result<diff::DiffResult> {
+  minimize::DiffOracle oracle = [&](const std::vector<trace::Record>& records) -> Result<minimize::Verdict> {
     auto logs = pair.Run(records);
     if (!logs.ok()) return logs.error();
-    if (o.allow_soft) std::erase_if(logs->diff.divergences, [](const diff::Divergence& d) { return d.cls == diff::DivergenceClass::kSoft; });
-    return std::move(logs->diff);
+    if (o.allow_soft) DropSoft(&logs->diff);
+    return minimize::VerdictOf(logs->reference, std::move(logs->diff));
   };
   auto m = minimize::Minimize(input->records, oracle, {.max_replays = o.max_replays, .reduce_fields = !o.no_fields});
   if (!m.ok()) return fail(o.trace + ": " + m.message());

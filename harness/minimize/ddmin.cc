@@ -26,7 +26,7 @@ std::vector<size_t> Without(const std::vector<size_t>& units, const std::vector<
 
 }  // namespace
 
-DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budget& budget) {
+DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budget& budget, size_t max_chunks) {
   DdminResult result{units, 0, false};
   // ddmin revisits subsets (a complement at granularity n can be a chunk at 2n): ask once.
   std::map<std::vector<size_t>, bool> seen;
@@ -70,7 +70,9 @@ DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budg
     }
     if (reduced) continue;
     if (n == current.size()) break;  // every single unit's removal was tried: 1-minimal
+    if (max_chunks > 0 && n >= max_chunks) break;
     n = std::min(2 * n, current.size());
+    if (max_chunks > 0) n = std::min(n, max_chunks);
   }
   return result;
 }

@@ -49,7 +49,9 @@ struct DdminResult {
 // REQUIRES: `units` ascending and distinct, test(units) true (not re-checked). The empty subset is
 // never tested (it is taken not to fail). When `budget` is exhausted (the test found none left),
 // the reduction stops with what it has; the answer of that test is not used.
-DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budget& budget);
+// `max_chunks` > 0 stops refining at that many chunks: a cheap coarse pass that removes long runs
+// of irrelevant units but is not 1-minimal.
+DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budget& budget, size_t max_chunks = 0);
 
 }  // namespace schedcheck::minimize
 

@@ -134,6 +134,19 @@ TEST(Ddmin, ABudgetSharedByTwoRunsCountsBoth) {
   EXPECT_EQ(second.kept, first.kept);
 }
 
+TEST(Ddmin, ACoarsePassStopsAtItsChunkCount) {
+  Budget budget(-1);
+  // Every 50th unit is needed: no quarter can go, so four chunks at most stop at once.
+  std::set<size_t> needed;
+  for (size_t u = 0; u < 1000; u += 50) needed.insert(u);
+  SubsetTest test = [&](const std::vector<size_t>& s) { return budget.Take() && Contains(s, needed); };
+  DdminResult coarse = Ddmin(Iota(1000), test, budget, 4);
+  EXPECT_EQ(coarse.kept.size(), 1000u);
+  EXPECT_EQ(coarse.tests, 2 + 4 + 4);  // two halves, four quarters, four complements
+  DdminResult fine = Ddmin(coarse.kept, test, budget);
+  EXPECT_EQ(std::set<size_t>(fine.kept.begin(), fine.kept.end()), needed);
+}
+
 TEST(Ddmin, SingleUnitIsAlreadyMinimal) {
   Budget budget(-1);
   DdminResult r = Ddmin({42}, [](const std::vector<size_t>&) { return true; }, budget);

@@ -9,6 +9,10 @@
 namespace schedcheck::minimize {
 namespace {
 
+// The first events pass of a round stops at this many chunks: it cuts long irrelevant stretches
+// cheaply (the traces replayed shrink fast) before the node and object passes.
+constexpr size_t kCoarseChunks = 16;
+
 std::vector<size_t> Iota(size_t n) {
   std::vector<size_t> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = i;
@@ -33,13 +37,46 @@ class Minimizer {
     ++out_.stats.replays;
     auto result = oracle_(units_.Build(events, fields));
     if (!result.ok()) return ++out_.stats.failed_replays, false;
-    if (!SameDivergence(*result, target_)) return false;
-    out_.diff = std::move(*result);
+    if (!SameDivergence(result->diff, target_)) return false;
+    out_.diff = std::move(result->diff);
+    bindings_ = std::move(result->reference_bindings);
     return true;
   }
 
-  bool EventsPass() {
-    DdminResult r = Ddmin(kept, [&](const std::vector<size_t>& s) { return Diverges(s, removed); }, budget_);
+  // The bindings of the last trace that diverged the same way: the one kept.
+  std::map<std::string, std::string> bindings_;
+
+  bool NodesPass() {
+    std::vector<std::string> nodes;
+    for (const std::string& object : units_.Objects(kept)) {
+      if (object.rfind("Node/", 0) == 0) nodes.push_back(object);
+    }
+    auto events_of = [&](const std::vector<size_t>& subset) {
+      std::set<std::string> gone(nodes.begin(), nodes.end());
+      for (size_t j : subset) gone.erase(nodes[j]);
+      std::set<std::string> pods_gone;
+      for (const auto& [pod, node] : bindings_) {
+        if (gone.count("Node/" + node)) pods_gone.insert("Pod/" + pod);
+      }
+      for (size_t i : kept) {  // and the pods the trace itself binds there (spec.nodeName)
+        const trace::ApiEvent& e = units_.event(i).api();
+        if (e.has_pod() && gone.count("Node/" + e.pod().spec().node_name())) pods_gone.insert(units_.object_of(i));
+      }
+      std::vector<size_t> events;
+      for (size_t i : kept) {
+        if (!gone.count(units_.object_of(i)) && !pods_gone.count(units_.object_of(i))) events.push_back(i);
+      }
+      return events;
+    };
+    if (nodes.size() < 2) return false;
+    DdminResult r = Ddmin(
+        Iota(nodes.size()), [&](const std::vector<size_t>& s) { return Diverges(events_of(s), removed); }, budget_);
+    return Adopt(events_of(r.kept));
+  }
+
+  bool EventsPass(size_t max_chunks) {
+    DdminResult r =
+        Ddmin(kept, [&](const std::vector<size_t>& s) { return Diverges(s, removed); }, budget_, max_chunks);
     return Adopt(r.kept);
   }
 
@@ -100,6 +137,14 @@ class Minimizer {
 
 }  // namespace
 
+Verdict VerdictOf(const std::vector<trace::Record>& reference_log, diff::DiffResult diff) {
+  Verdict v{std::move(diff), {}};
+  for (const trace::Record& r : reference_log) {
+    if (r.has_binding()) v.reference_bindings[r.binding().pod()] = r.binding().node();
+  }
+  return v;
+}
+
 bool SameDivergence(const diff::DiffResult& result, const diff::Divergence& target) {
   if (result.divergences.empty()) return false;
   const diff::Divergence& first = result.divergences.front();
@@ -117,23 +162,29 @@ Result<MinimizeResult> Minimize(const std::vector<trace::Record>& input, const D
   auto first = oracle(units.Build(all, {}));
   out.stats.replays = 1;
   if (!first.ok()) return first.error();
-  if (first->divergences.empty()) return out;
+  if (first->diff.divergences.empty()) return out;
   out.diverges = true;
-  out.target = first->divergences.front();
-  out.diff = std::move(*first);
+  out.target = first->diff.divergences.front();
+  out.diff = std::move(first->diff);
 
   Budget budget(options.max_replays);
   Minimizer m(units, oracle, out.target, budget, out);
   m.kept = all;
+  m.bindings_ = std::move(first->reference_bindings);
   bool changed = true;
   while (changed && out.stats.rounds < options.max_rounds && !budget.exhausted()) {
     ++out.stats.rounds;
-    changed = m.EventsPass();
+    changed = m.EventsPass(kCoarseChunks);
+    changed = m.NodesPass() || changed;
     changed = m.ObjectsPass() || changed;
+    changed = m.EventsPass(0) || changed;
     if (options.reduce_fields) changed = m.FieldsPass() || changed;
   }
   out.records = units.Build(m.kept, m.removed);
-  out.removed_fields.assign(m.removed.begin(), m.removed.end());
+  const std::vector<std::string> remaining = units.Objects(m.kept);
+  for (const FieldUnit& f : m.removed) {
+    if (std::find(remaining.begin(), remaining.end(), f.object) != remaining.end()) out.removed_fields.push_back(f);
+  }
   out.stats.events_after = m.kept.size();
   out.stats.objects_after = units.Objects(m.kept).size();
   out.stats.fields_after = units.Fields(m.kept, m.removed).size();

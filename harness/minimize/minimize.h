@@ -2,11 +2,18 @@
 // candidate still diverges from the reference in the same way — the first divergence has the same
 // class (hard, requeue, soft) and the same pod as the input's first divergence.
 //
-// Rounds of three ddmin passes (ddmin.h) over the units of trace_units.h, each pass starting from
-// what the previous one left: the events, then the objects (a node or a pod goes with all of its
-// events, which single-event removal cannot do when each event alone is needed for validity), then
-// the fields (labels, selectors, taints, tolerations, requests, affinity, spread constraints). A
-// round that removes anything is followed by another (a removed field can make an event
+// Rounds of ddmin passes (ddmin.h) over the units of trace_units.h, each pass starting from what
+// the previous one left:
+//   1. events, coarsely (at most 16 chunks): long irrelevant stretches go first, cheaply, so the
+//      traces the next passes replay are small;
+//   2. nodes, each with every pod the reference bound to it (or the trace binds to it) — a full
+//      node and the pods filling it go together, where removing either alone would change which
+//      pod diverges first;
+//   3. objects: a node, a pod, ... with all of its events (which single-event removal cannot do
+//      when an ADDED and its updates are only valid together);
+//   4. events, to 1-minimality;
+//   5. fields (labels, selectors, taints, tolerations, requests, affinity, spread constraints).
+// A round that removes anything is followed by another (a removed field can make an event
 // removable), until nothing changes, the round limit or the replay budget.
 //
 // Deterministic given a deterministic oracle. Every trace asked about is a sublist of the input's
@@ -17,6 +24,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "harness/diff/diff.h"
@@ -26,9 +35,19 @@
 
 namespace schedcheck::minimize {
 
+// What the oracle says about one trace.
+struct Verdict {
+  diff::DiffResult diff;
+  // Where the reference bound each pod ("ns/name" -> node) in this trace: pass 1's groups.
+  std::map<std::string, std::string> reference_bindings;
+};
+
+// The verdict from the reference's decision log and the diff.
+Verdict VerdictOf(const std::vector<trace::Record>& reference_log, diff::DiffResult diff);
+
 // Replays a trace with the reference and the candidate and diffs them (PairReplay, or a fake in
 // tests). An error means the trace could not be replayed to the end by one side.
-using DiffOracle = std::function<Result<diff::DiffResult>(const std::vector<trace::Record>& records)>;
+using DiffOracle = std::function<Result<Verdict>(const std::vector<trace::Record>& records)>;
 
 struct MinimizeOptions {
   int64_t max_replays = 2000;  // oracle calls on reduced traces (the input's own not counted); < 0: no limit
@@ -53,7 +72,7 @@ struct MinimizeResult {
   diff::Divergence target;  // the input's first divergence
   std::vector<trace::Record> records;  // the minimal trace (API events only)
   diff::DiffResult diff;                // its diff, as the last successful test found it
-  std::vector<FieldUnit> removed_fields;
+  std::vector<FieldUnit> removed_fields;  // those of the objects still in `records`
   MinimizeStats stats;
 };
 

@@ -51,7 +51,7 @@ TEST(Minimize, FakeOracleKeepsExactlyWhatTheDivergenceNeeds) {
   (*input.back().mutable_api()->mutable_node()->mutable_metadata()->mutable_labels())["ready"] = "true";
   for (int i = 20; i < 40; ++i) input.push_back(Event(31 + i, trace::ADDED, "p" + std::to_string(i), true));
   int invalid_seen = 0;
-  DiffOracle oracle = [&](const std::vector<trace::Record>& records) -> Result<diff::DiffResult> {
+  DiffOracle oracle = [&](const std::vector<trace::Record>& records) -> Result<Verdict> {
     bool n3 = false, ready = false;
     for (const trace::Record& r : records) {
       if (r.api().has_node() && r.api().node().metadata().name() == "n3") {
@@ -61,10 +61,10 @@ TEST(Minimize, FakeOracleKeepsExactlyWhatTheDivergenceNeeds) {
       }
       if (r.api().has_pod() && r.api().pod().metadata().name() == "p25" && ready &&
           r.api().pod().metadata().labels().count("bug")) {
-        return Diverging("default/p25");
+        return Verdict{Diverging("default/p25"), {}};
       }
     }
-    return diff::DiffResult{};
+    return Verdict{};
   };
   auto m = Minimize(input, oracle);
   ASSERT_TRUE(m.ok()) << m.message();
@@ -89,18 +89,18 @@ TEST(Minimize, FakeOracleKeepsExactlyWhatTheDivergenceNeeds) {
 TEST(Minimize, AnEquivalentInputIsNotMinimizedAndTheBudgetHolds) {
   std::vector<trace::Record> input = {Event(0, trace::ADDED, "n1", false), Event(0, trace::ADDED, "n2", false),
                                       Event(1, trace::ADDED, "p7", true), Event(2, trace::ADDED, "p8", true)};
-  auto none = Minimize(input, [](const auto&) -> Result<diff::DiffResult> { return diff::DiffResult{}; });
+  auto none = Minimize(input, [](const auto&) -> Result<Verdict> { return Verdict{}; });
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->diverges);
   int64_t calls = 0;
   auto budgeted = Minimize(
-      input, [&](const auto&) -> Result<diff::DiffResult> { return ++calls, Diverging("default/p7"); },
+      input, [&](const auto&) -> Result<Verdict> { return ++calls, Verdict{Diverging("default/p7"), {}}; },
       {.max_replays = 1});
   ASSERT_TRUE(budgeted.ok());
   EXPECT_EQ(calls, 2);  // the input and one reduction
   EXPECT_EQ(budgeted->stats.replays, 2);
   EXPECT_TRUE(budgeted->stats.budget_exhausted);
-  auto bad = Minimize(input, [](const auto&) -> Result<diff::DiffResult> { return Error{"record 3: bad"}; });
+  auto bad = Minimize(input, [](const auto&) -> Result<Verdict> { return Error{"record 3: bad"}; });
   EXPECT_FALSE(bad.ok());
 }
 
@@ -144,10 +144,10 @@ PairReplayOptions Options(const std::string& spec, const std::string& candidate_
 // Minimizes with `pair`, then checks the promise: at most 10 events, and a fresh replay of the
 // result diverges the same way (class and first pod) as the input.
 void ExpectReduced(PairReplay& pair, const std::vector<trace::Record>& input, diff::DivergenceClass want) {
-  auto m = Minimize(input, [&](const auto& records) -> Result<diff::DiffResult> {
+  auto m = Minimize(input, [&](const auto& records) -> Result<Verdict> {
     auto logs = pair.Run(records);
     if (!logs.ok()) return logs.error();
-    return logs->diff;
+    return VerdictOf(logs->reference, std::move(logs->diff));
   });
   ASSERT_TRUE(m.ok()) << m.message();
   ASSERT_TRUE(m->diverges);
