@@ -78,6 +78,9 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command, const
   protocol::ExternalReplayOptions eo;
   eo.command = command;
   eo.timeout_ms = *timeout / 1'000'000;
+  trace::InputLimits limits;  // RunReplay checked the specs already
+  (void)trace::ParseInputLimits(o.limits, &limits);
+  eo.max_decisions = limits.records;
   eo.hello = protocol::HelloFor(options, config_text, o.config);
   protocol::ExternalReplay run = protocol::RunExternalReplay(trace.records, eo);
   if (run.bad_input) return err << "schedcheck replay: " << o.trace << ": " << run.status.message() << "\n", 2;

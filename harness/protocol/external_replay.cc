@@ -124,7 +124,7 @@ class Driver {
   bool Collect(const Request& request, int64_t limit_ns) {
     auto response = Exchange(request, Response::kDecisions);
     if (!response.ok()) return false;
-    if (Outcome ok = AcceptDecisions(response->decisions(), limit_ns, &last_time_ns_, out_); !ok) {
+    if (Outcome ok = AcceptDecisions(response->decisions(), limit_ns, &last_time_ns_, out_, options_.max_decisions); !ok) {
       return Fail(ok.message());
     }
     return true;
@@ -139,10 +139,15 @@ class Driver {
 
 }  // namespace
 
-Outcome AcceptDecisions(const Decisions& d, int64_t limit_ns, int64_t* last_time_ns, ExternalReplay* out) {
+Outcome AcceptDecisions(const Decisions& d, int64_t limit_ns, int64_t* last_time_ns, ExternalReplay* out,
+                        int64_t max_decisions) {
   for (int i = 0; i < d.records_size(); ++i) {
     const trace::Record& r = d.records(i);
     std::string where = "Decisions.records[" + std::to_string(i) + "]: ";
+    if (static_cast<int64_t>(out->decisions.size()) >= max_decisions) {
+      return Error{where + "more than " + std::to_string(max_decisions) + " decision records in the run, the limit records=" +
+                   std::to_string(max_decisions) + " (raise it with --limit records=N)"};
+    }
     if (!r.has_attempt() && !r.has_queue() && !r.has_binding()) {
       return Error{where + "not an attempt, queue or binding record"};
     }

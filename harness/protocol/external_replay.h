@@ -14,6 +14,7 @@
 #include "harness/replay/replayer.h"
 #include "harness/replay/summary.h"
 #include "reference/base/result.h"
+#include "traces/input_limits.h"
 #include "traces/trace.pb.h"
 
 namespace schedcheck::protocol {
@@ -23,6 +24,9 @@ inline constexpr int64_t kDefaultTimeoutMs = 30'000;
 struct ExternalReplayOptions {
   std::string command;                    // run as `/bin/sh -c command`
   int64_t timeout_ms = kDefaultTimeoutMs;  // real-time limit per request
+  // Decision records accepted from the child in one run (`--limit records=N`; a child streaming
+  // without end is an error, not an out-of-memory death).
+  int64_t max_decisions = trace::InputLimits{}.records;
   // Everything but protocol_version (filled in). horizon_ns also sets Finish.end_ns.
   Hello hello;
 };
@@ -45,8 +49,10 @@ Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_y
 
 // Checks one Decisions answer received before the time `limit_ns` (PROTOCOL.md): each record must be
 // an attempt, queue or binding record at a time in [*last_time_ns, limit_ns]. Appends the records
-// before the first bad one and the move requests to `out`; advances *last_time_ns.
-Outcome AcceptDecisions(const Decisions& decisions, int64_t limit_ns, int64_t* last_time_ns, ExternalReplay* out);
+// before the first bad one and the move requests to `out`; advances *last_time_ns. More than
+// `max_decisions` records in `out` in all is an error naming the limit.
+Outcome AcceptDecisions(const Decisions& decisions, int64_t limit_ns, int64_t* last_time_ns, ExternalReplay* out,
+                        int64_t max_decisions = trace::InputLimits{}.records);
 
 ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options);
 

@@ -354,6 +354,29 @@ TEST(ReplayCommandTest, FailingExecCandidateExits2) {
             "");
 }
 
+// --limit records=N also bounds the decisions a child may send: beyond it the run fails (exit 2)
+// naming the limit, with the decisions before it kept and marked incomplete.
+TEST(ReplayCommandTest, DecisionsBeyondTheRecordsLimitFailTheRun) {
+  const std::string trace = Runfile("traces/corpus/unblock.jsonl");
+  const std::string child = "'" + Schedcheck() + " serve'";
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --limit records=1000 --jsonl " + Tmp("lim-ok.jsonl") +
+                  " --scheduler-cmd " + child),
+            0);
+  const std::string whole = ReadFile(Tmp("lim-ok.jsonl"));
+  const long decisions = std::count(whole.begin(), whole.end(), '\n');
+  ASSERT_GT(decisions, 5);
+  const std::string limit = std::to_string(decisions - 1);
+  EXPECT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --limit records=" + limit + " --jsonl " + Tmp("lim.jsonl") +
+                  " --scheduler-cmd " + child + " 2>" + Tmp("lim.err")),
+            2);
+  EXPECT_EQ(Contains(ReadFile(Tmp("lim.err")), "more than " + limit + " decision records in the run, the limit records=" +
+                                                   limit + " (raise it with --limit records=N)"),
+            "");
+  const std::string partial = ReadFile(Tmp("lim.jsonl"));
+  EXPECT_EQ(std::count(partial.begin(), partial.end(), '\n'), decisions);  // the limit's worth, then the marker
+  EXPECT_EQ(Contains(partial, "\"type\":\"incomplete\""), "");
+}
+
 TEST(ReplayCommandTest, BadTimeoutIsBadInput) {
   EXPECT_EQ(Shell(Schedcheck() + " replay " + Runfile("traces/corpus/unblock.jsonl") +
                   " --scheduler-cmd true --scheduler-timeout 0 2>/dev/null"),
