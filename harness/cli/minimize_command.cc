@@ -118,15 +118,6 @@ std::string DiffText(const MinimizeCommandOptions& o, const minimize::MinimizeRe
   return s.str();
 }
 
-Outcome WriteTrace(const std::string& path, trace::Header header, const std::vector<trace::Record>& records) {
-  auto writer = trace::TraceWriter::Open(path, std::move(header));
-  if (!writer.ok()) return writer.error();
-  for (const trace::Record& r : records) {
-    if (Outcome ok = (*writer)->Append(r); !ok) return ok;
-  }
-  return (*writer)->Finish();
-}
-
 std::string DefaultOutput(const std::string& input) {
   std::filesystem::path p(input);
   return (p.parent_path() / p.stem()).string() + ".min.trace";
@@ -196,7 +187,7 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
           << s.replays + 1;
   if (s.budget_exhausted) summary << " (--max-replays " << o.max_replays << " reached: may not be 1-minimal)";
   const std::string output = o.output.empty() ? DefaultOutput(o.trace) : o.output;
-  if (Outcome ok = WriteTrace(output, minimal.header, minimal.records); !ok) return fail(ok.message());
+  if (Outcome ok = trace::WriteTrace(output, minimal); !ok) return fail(ok.message());
   if (Outcome ok = trace::WriteFileAtomically(output + ".diff.txt", DiffText(o, *m, summary.str(), *explanation)); !ok) {
     return fail(ok.message());
   }

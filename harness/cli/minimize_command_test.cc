@@ -1,0 +1,132 @@
+// `schedcheck minimize` as a command: exit codes (0 written, 1 nothing to minimize, 2 bad input),
+// the files it writes, the summary line, the budget, and byte-identical output for the same input.
+#include "harness/cli/minimize_command.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "harness/workloads/workloads.h"
+#include "traces/trace_file.h"
+#include "traces/trace_writer.h"
+
+namespace schedcheck::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Tmp(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return (fs::path(dir == nullptr ? "/tmp" : dir) / name).string();
+}
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+MinimizeCommandOptions Options(const std::string& trace, const std::string& candidate, const std::string& output) {
+  MinimizeCommandOptions o;
+  o.trace = trace;
+  o.candidate = candidate;
+  o.output = output;
+  return o;
+}
+
+MinimizeCommandOptions With(MinimizeCommandOptions o, const std::string& config, double horizon_seconds = 600) {
+  o.config = config;
+  o.horizon_seconds = horizon_seconds;
+  return o;
+}
+
+class MinimizeCommandTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    auto w = workloads::Generate("SchedulingBasic", {.nodes = 12, .initial_pods = 20, .measured_pods = 200, .seed = 4});
+    ASSERT_TRUE(w.ok()) << w.message();
+    trace_ = Tmp("basic.trace");
+    ASSERT_TRUE(trace::WriteTrace(trace_, w->trace).ok());
+    most_ = Tmp("most.yaml");
+    std::ofstream(most_) << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                            "profiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n"
+                            "  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n";
+  }
+
+  int Run(MinimizeCommandOptions o) {
+    out_.str("");
+    err_.str("");
+    return RunMinimizeCommand(o, out_, err_);
+  }
+
+  std::string trace_, most_;
+  std::ostringstream out_, err_;
+};
+
+TEST_F(MinimizeCommandTest, WritesTheMinimalTraceAndItsDiffDeterministically) {
+  MinimizeCommandOptions o = Options(trace_, "config:" + most_, Tmp("a.trace"));
+  ASSERT_EQ(Run(o), 0) << err_.str();
+  const std::string first_out = out_.str();
+  EXPECT_NE(first_out.find("events 234 → "), std::string::npos) << first_out;
+  EXPECT_NE(first_out.find("[soft]"), std::string::npos) << first_out;
+  auto small = trace::LoadTrace(Tmp("a.trace"));
+  ASSERT_TRUE(small.ok()) << small.message();
+  EXPECT_LE(small->records.size(), 10u);
+  EXPECT_EQ(small->header.labels().at("minimized_against"), "config:" + most_);
+  EXPECT_EQ(small->header.labels().at("start_time"), workloads::kStartTime);
+  const std::string diff = Read(Tmp("a.trace.diff.txt"));
+  EXPECT_NE(diff.find("minimal trace (times since its first event):"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("explanation of the first divergence:"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("NodeResourcesFit"), std::string::npos) << diff;
+
+  o.output = Tmp("b.trace");
+  ASSERT_EQ(Run(o), 0) << err_.str();
+  EXPECT_EQ(Read(Tmp("a.trace")), Read(Tmp("b.trace")));
+  EXPECT_EQ(Read(Tmp("a.trace.diff.txt")), Read(Tmp("b.trace.diff.txt")));
+}
+
+TEST_F(MinimizeCommandTest, AnEquivalentCandidateExitsOneAndWritesNothing) {
+  MinimizeCommandOptions o = Options(trace_, "reference", Tmp("none.trace"));
+  EXPECT_EQ(Run(o), 1);
+  EXPECT_NE(out_.str().find("no divergence"), std::string::npos) << out_.str();
+  EXPECT_FALSE(fs::exists(Tmp("none.trace")));
+  EXPECT_FALSE(fs::exists(Tmp("none.trace.diff.txt")));
+  // --allow-soft: a MostAllocated build only moves placements, so there is nothing left.
+  o.candidate = "config:" + most_;
+  o.allow_soft = true;
+  EXPECT_EQ(Run(o), 1) << out_.str() << err_.str();
+  EXPECT_FALSE(fs::exists(Tmp("none.trace")));
+}
+
+TEST_F(MinimizeCommandTest, BadInputExitsTwoNamingItAndWritesNothing) {
+  std::ofstream(Tmp("garbage.trace")) << "not a trace at all";
+  struct Case {
+    MinimizeCommandOptions o;
+    std::string want;
+  };
+  for (const Case& c : {
+           Case{Options(Tmp("garbage.trace"), "reference", Tmp("bad.trace")), "garbage.trace"},
+           Case{Options(trace_, "weight:NoSuchPlugin=3", Tmp("bad.trace")), "NoSuchPlugin"},
+           Case{With(Options(trace_, "reference", Tmp("bad.trace")), Tmp("missing.yaml")), "missing.yaml"},
+           Case{Options(trace_, "exec:\"exit 3\"", Tmp("bad.trace")), "candidate replay"},
+           Case{With(Options(trace_, "reference", Tmp("bad.trace")), "", -1), "--horizon"},
+       }) {
+    EXPECT_EQ(Run(c.o), 2) << c.want;
+    EXPECT_NE(err_.str().find(c.want), std::string::npos) << err_.str();
+    EXPECT_FALSE(fs::exists(Tmp("bad.trace"))) << c.want;
+  }
+}
+
+TEST_F(MinimizeCommandTest, TheReplayBudgetIsReported) {
+  MinimizeCommandOptions o = Options(trace_, "config:" + most_, Tmp("budget.trace"));
+  o.max_replays = 3;
+  ASSERT_EQ(Run(o), 0) << err_.str();
+  EXPECT_NE(out_.str().find("replays 5 (--max-replays 3 reached"), std::string::npos) << out_.str();
+}
+
+}  // namespace
+}  // namespace schedcheck::cli
