@@ -11,6 +11,7 @@
 #include "harness/diff/diff.h"
 #include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
+#include "properties/spread_generators.h"
 #include "properties/support.h"
 #include "properties/wide_generators.h"
 #include "rapidcheck.h"
@@ -121,6 +122,15 @@ RC_GTEST_PROP(KubeDifferential, WideScenariosWithOtherSeedsAreEquivalent, ()) {
 RC_GTEST_PROP(KubeDifferential, PreemptionScenariosAreEquivalent, ()) {
   const WideScenario s = *PreemptionScenarioGen();
   RequireEquivalent(RealizeTrace(s.records, 1), 1, "KubeDifferential_Preemption", true);
+}
+
+// PodTopologySpread's default constraints: Services, ReplicaSets, StatefulSets and
+// ReplicationControllers (added, changed, deleted) selecting pods that own or lack controllers,
+// on nodes of unequal size, with and without zones (spread_generators.h).
+RC_GTEST_PROP(KubeDifferential, DefaultSpreadingScenariosAreEquivalent, ()) {
+  const std::vector<trace::Record> records = *DefaultSpreadTraceGen();
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RequireEquivalent(records, seed, "KubeDifferential_DefaultSpreading", true);
 }
 
 }  // namespace

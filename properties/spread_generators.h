@@ -1,0 +1,22 @@
+// Traces for PodTopologySpread's default constraints: nodes with hostname and (mostly) zone
+// labels and unequal sizes, Services, ReplicaSets, StatefulSets and ReplicationControllers
+// selecting some pods, pods owned by those controllers (or by absent ones, or by a group/version
+// DefaultSelector ignores), and selector objects added, changed and deleted while pods arrive.
+// Used by the kube differential test (the real scheduler's informers get the same objects).
+#ifndef SCHEDCHECK_PROPERTIES_SPREAD_GENERATORS_H_
+#define SCHEDCHECK_PROPERTIES_SPREAD_GENERATORS_H_
+
+#include <vector>
+
+#include "rapidcheck.h"
+#include "traces/trace.pb.h"
+
+namespace schedcheck::properties {
+
+// 2–6 nodes and 1–4 selector objects at t = 0, then 3–24 pods and selector-object changes at
+// non-decreasing whole seconds.
+rc::Gen<std::vector<trace::Record>> DefaultSpreadTraceGen();
+
+}  // namespace schedcheck::properties
+
+#endif  // SCHEDCHECK_PROPERTIES_SPREAD_GENERATORS_H_
