@@ -23,8 +23,13 @@ chromium=$(command -v chromium || true)
 browse() {
   local flags=(--headless --no-sandbox --disable-gpu --disable-extensions --no-first-run
                --user-data-dir="$work/profile" --enable-logging=stderr --v=0 --window-size=1280,1600)
-  timeout 60 "$chromium" "${flags[@]}" --dump-dom "file://$1" > "$2" 2> "$3" ||
+  timeout 60 "$chromium" "${flags[@]}" --dump-dom "file://$1" > "$2.raw" 2> "$3" ||
     fail "chromium could not load $1: $(tail -5 "$3")"
+  # Without the embedded data (one line of JSON in which '<' is escaped) and script, so that
+  # every check below sees what the script drew, not the input it drew from or its source.
+  sed -E -e 's|<script type="application/json" id="report-data">[^<]*</script>||' \
+    -e '/^<script>$/,/^<\/script>$/d' "$2.raw" > "$2"
+  if grep -qE 'application/json|getElementById' "$2"; then fail "the data or script of $1 could not be set apart"; fi
   if [ $# -ge 4 ]; then
     timeout 60 "$chromium" "${flags[@]}" --screenshot="$4" "file://$1" > /dev/null 2>> "$3" ||
       fail "chromium could not take a screenshot of $1"
@@ -95,7 +100,33 @@ contains "$dom" '<h3>candidate forget-events:TaintToleration' "the candidate's s
 contains "$dom" 'rejected by TaintToleration UnschedulableAndUnresolvable' "a per-node filter status"
 contains "$dom" '<tr class="divergence requeue">' "a requeue divergence row"
 
-# 3. Zooming: a drag across the timeline (simulated by a script appended to a copy of the page)
+# 3. A candidate scoring MostAllocated on the basic workload: soft divergences, and the scores of
+#    the first one differ between the sides (marked lines).
+trace="$root/traces/corpus/scheduling-basic.jsonl"
+cat > "$work/most.yaml" <<'YAML'
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+YAML
+"$schedcheck" replay "$trace" --quiet --jsonl "$work/basic.jsonl"
+"$schedcheck" replay "$trace" --quiet --candidate "config:$work/most.yaml" --jsonl "$work/most.jsonl"
+"$schedcheck" report "$work/basic.jsonl" "$work/most.jsonl" -o "$work/scores.html" \
+  --trace "$trace" --candidate "config:$work/most.yaml" > /dev/null
+browse "$work/scores.html" "$work/scores.dom" "$work/scores.log" "$out/scores.png"
+no_console_messages "$work/scores.log" "scores.html"
+dom="$work/scores.dom"
+contains "$dom" '<body data-rendered="ok">' "rendering finished without error"
+contains "$dom" '<tr class="divergence soft">' "a soft divergence row"
+[ "$(count "$dom" 'scores (raw/normalized/weighted):')" -eq 2 ] || fail "both sides' per-plugin scores should be shown"
+grep -qE '<span class="line[^"]*differs">[^<]*NodeResourcesFit' "$dom" || fail "no differing score line is marked"
+
+# 4. Zooming: a drag across the timeline (simulated by a script appended to a copy of the page)
 #    narrows both charts to the dragged range.
 sed 's|</body>|<script>\
 const c = document.querySelector(".timeline-chart"), r = c.getBoundingClientRect();\
@@ -111,7 +142,7 @@ contains "$work/zoomed.dom" '<button type="button" id="zoom-out">show all</butto
 grep -q 'Showing [0-9.]* s to [0-9.]* s' "$work/zoomed.dom" || fail "the zoomed range is not said"
 [ "$(count "$work/zoomed.dom" 'class="chart queue-chart"')" -eq 2 ] || fail "the queue charts were lost when zooming"
 
-# 4. Bad input: exit 2, the file named, no report written.
+# 5. Bad input: exit 2, the file named, no report written.
 set +e
 "$schedcheck" report "$data/reference.jsonl" "$work/missing.jsonl" -o "$work/bad.html" 2> "$work/bad.err"
 rc=$?
@@ -120,4 +151,4 @@ set -e
 contains "$work/bad.err" "missing.jsonl" "the error names the file"
 [ ! -e "$work/bad.html" ] || fail "a report was written despite bad input"
 
-echo "PASS: 3 reports rendered (and one zoomed) in $(chromium --version 2>/dev/null | head -1)"
+echo "PASS: 4 reports rendered (and one zoomed) in $(chromium --version 2>/dev/null | head -1)"
