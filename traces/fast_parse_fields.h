@@ -44,6 +44,10 @@ struct SpareMembers {
   std::unique_ptr<k8s::Namespace> namespace_;
   std::unique_ptr<k8s::PriorityClass> priority_class;
   std::unique_ptr<k8s::PodDisruptionBudget> pod_disruption_budget;
+  std::unique_ptr<k8s::Service> service;
+  std::unique_ptr<k8s::ReplicationController> replication_controller;
+  std::unique_ptr<k8s::ReplicaSet> replica_set;
+  std::unique_ptr<k8s::StatefulSet> stateful_set;
 };
 
 // k8s.proto (fast_k8s_parser.cc, fast_k8s_pod_parser.cc).
@@ -84,6 +88,13 @@ bool Assign(WireCursor c, k8s::PriorityClass* m);
 bool Assign(WireCursor c, k8s::PodDisruptionBudgetSpec* m);
 bool Assign(WireCursor c, k8s::PodDisruptionBudgetStatus* m);
 bool Assign(WireCursor c, k8s::PodDisruptionBudget* m);
+bool Assign(WireCursor c, k8s::ServiceSpec* m);
+bool Assign(WireCursor c, k8s::Service* m);
+bool Assign(WireCursor c, k8s::ReplicationControllerSpec* m);
+bool Assign(WireCursor c, k8s::ReplicationController* m);
+bool Assign(WireCursor c, k8s::SelectorSpec* m);
+bool Assign(WireCursor c, k8s::ReplicaSet* m);
+bool Assign(WireCursor c, k8s::StatefulSet* m);
 
 // trace.proto (fast_record_parser.cc; Record and ApiEvent there take SpareMembers too).
 bool Assign(WireCursor c, Attempt* m);

@@ -36,12 +36,12 @@ void Detach(ApiEvent* e, SpareMembers* spares) {
     case ApiEvent::kPodDisruptionBudget:
       spares->pod_disruption_budget.reset(e->release_pod_disruption_budget());
       break;
-    // Selector objects are left to protobuf's parser (an unknown tag below falls back to it), so
-    // no spare is kept: they are rare, and detaching must still leave no member set.
-    case ApiEvent::kService:
+    case ApiEvent::kService: spares->service.reset(e->release_service()); break;
     case ApiEvent::kReplicationController:
-    case ApiEvent::kReplicaSet:
-    case ApiEvent::kStatefulSet: e->clear_object(); break;
+      spares->replication_controller.reset(e->release_replication_controller());
+      break;
+    case ApiEvent::kReplicaSet: spares->replica_set.reset(e->release_replica_set()); break;
+    case ApiEvent::kStatefulSet: spares->stateful_set.reset(e->release_stateful_set()); break;
     case ApiEvent::OBJECT_NOT_SET: break;
   }
 }
@@ -98,6 +98,23 @@ bool Assign(WireCursor c, ApiEvent* m, SpareMembers* spares) {
                                           &E::set_allocated_pod_disruption_budget,
                                           &E::mutable_pod_disruption_budget));
       case VarintTag(7): return seen.Add(7) && ReadBool(c, m, &E::set_during_attempt);
+      case LenTag(8):
+        return seen.First(kOneof) &&
+               ReadMessage(c, SwitchOneof(m, spares, &S::service, &E::has_service, &E::set_allocated_service,
+                                          &E::mutable_service));
+      case LenTag(9):
+        return seen.First(kOneof) &&
+               ReadMessage(c, SwitchOneof(m, spares, &S::replication_controller, &E::has_replication_controller,
+                                          &E::set_allocated_replication_controller,
+                                          &E::mutable_replication_controller));
+      case LenTag(10):
+        return seen.First(kOneof) &&
+               ReadMessage(c, SwitchOneof(m, spares, &S::replica_set, &E::has_replica_set,
+                                          &E::set_allocated_replica_set, &E::mutable_replica_set));
+      case LenTag(11):
+        return seen.First(kOneof) &&
+               ReadMessage(c, SwitchOneof(m, spares, &S::stateful_set, &E::has_stateful_set,
+                                          &E::set_allocated_stateful_set, &E::mutable_stateful_set));
       default: return false;
     }
   });
