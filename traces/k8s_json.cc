@@ -204,6 +204,13 @@ class YamlLimits : public YAML::EventHandler {
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { Leaf(mark, anchor, 1); }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    // An alias inside the node its anchor names (`c: &c [*c]`) makes yaml-cpp build a cyclic node,
+    // which YamlToJson would expand without end (scheduler_config_fuzzer finding).
+    for (const Frame& open : stack_) {
+      if (anchor != 0 && open.anchor == anchor && error_.empty()) {
+        error_ = At(mark) + "recursive YAML alias: it refers to a node that contains it";
+      }
+    }
     auto it = sizes_.find(anchor);
     uint64_t nodes = it == sizes_.end() ? 1 : it->second;
     alias_nodes_ += nodes;

@@ -190,7 +190,8 @@ namespace {
 // The pods of the paper's protocol, in arrival order: (row, name).
 using Arrivals = std::vector<std::pair<const PodRow*, std::string>>;
 
-Result<Arrivals> Resample(const std::vector<PodRow>& pods, int64_t capacity_milli, double share, uint64_t seed) {
+Result<Arrivals> Resample(const std::vector<PodRow>& pods, int64_t capacity_milli, double share, uint64_t seed,
+                          int64_t max_pods) {
   if (!std::isfinite(share) || share <= 0 || share > 1000) return Error{"--target-gpu-share: must be in (0, 1000]"};
   bool any_gpu = false;
   for (const PodRow& p : pods) any_gpu |= GpuMilli(p) > 0;
@@ -202,7 +203,10 @@ Result<Arrivals> Resample(const std::vector<PodRow>& pods, int64_t capacity_mill
   Arrivals out;
   int64_t requested = 0;
   while (static_cast<double>(requested) < target) {
-    if (static_cast<int64_t>(out.size()) >= kMaxResampledPods) return Error{"--target-gpu-share: more than 10,000,000 pods"};
+    if (static_cast<int64_t>(out.size()) >= max_pods) {
+      return Error{"--target-gpu-share: more than " + std::to_string(max_pods) +
+                   " pods (the smaller of 10,000,000 and the limit records; raise the latter with --limit records=N)"};
+    }
     const PodRow& p = pods[rng.Uniform(pods.size())];
     out.emplace_back(&p, p.name + "-r" + std::to_string(out.size()));
     requested += GpuMilli(p);
@@ -278,7 +282,8 @@ Result<Imported> ImportOpenb(const std::vector<std::string>& inputs, const Impor
   std::optional<Arrivals> arrivals;
   if (options.target_gpu_share) {
     out.seed = options.shuffle_seed.value_or(1);
-    auto resampled = Resample(pods, capacity_milli, *options.target_gpu_share, out.seed);
+    auto resampled = Resample(pods, capacity_milli, *options.target_gpu_share, out.seed,
+                              std::min(kMaxResampledPods, options.limits.records));
     if (!resampled.ok()) return resampled.error();
     arrivals = std::move(*resampled);
     out.labels["openb.protocol"] = "resampled";
