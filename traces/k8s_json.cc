@@ -303,6 +303,8 @@ Result<nlohmann::json> ParseJson(std::string_view text, const std::string& sourc
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     return Error{source + ": byte " + std::to_string(e.byte) + ": JSON: " + e.what()};
+  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number beyond double (1e999)
+    return Error{source + ": JSON: " + e.what()};
   }
 }
 

@@ -103,6 +103,8 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
     j = nlohmann::json::parse(line);
   } catch (const nlohmann::json::parse_error& e) {
     return Error{where + ": byte " + std::to_string(e.byte) + ": JSON: " + e.what()};
+  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number beyond double (1e999)
+    return Error{where + ": JSON: " + e.what()};
   }
   auto field = [&](const char* name) -> std::string { return where + ": field " + name; };
   if (!j.is_object()) return Error{where + ": expected an object"};

@@ -85,6 +85,8 @@ Result<std::vector<Document>> ParseJsonStream(std::string_view text, const std::
       size_t colon = what.find("]: ");  // drop nlohmann's "[json.exception.parse_error.101]" tag
       return Error{Where(source, text, at) + ": JSON: " +
                    (colon == std::string::npos ? what : what.substr(colon + 3))};
+    } catch (const nlohmann::json::exception& e) {  // out_of_range: a number beyond double (5e2127)
+      return Error{Where(source, text, pos) + ": JSON value: " + e.what()};
     }
     pos = end;
   }
