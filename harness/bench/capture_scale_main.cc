@@ -53,6 +53,7 @@ double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::d
 
 // Runs argv with stdout into `out_path`; fills the times, peak RSS and exit code.
 void Run(Step* step, const std::string& out_path) {
+  std::cout.flush();  // or the child inherits the buffered lines and prints them again
   const Clock::time_point start = Clock::now();
   const pid_t pid = fork();
   if (pid == 0) {

@@ -1,6 +1,7 @@
 #include "traces/importers/json_stream.h"
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace schedcheck::trace {
@@ -56,13 +57,12 @@ bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 }  // namespace
 
-Result<std::vector<Document>> ParseJsonStream(std::string_view text, const std::string& source,
-                                              bool unwrap_array) {
-  std::vector<Document> docs;
+Outcome ForEachJsonValue(std::string_view text, const std::string& source,
+                         const std::function<Outcome(Document&&)>& visit) {
   size_t pos = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;  // UTF-8 byte order mark
-  // The line of `pos`, counted on from the previous document's: counting from the start of the
-  // text for every document made a stream of n documents cost O(n^2).
+  // The line of `pos`, counted on from the previous value's: counting from the start of the
+  // text for every value made a stream of n values cost O(n^2).
   int line = 1;
   size_t counted_to = 0;
   while (true) {
@@ -76,9 +76,10 @@ Result<std::vector<Document>> ParseJsonStream(std::string_view text, const std::
     if (end == std::string_view::npos) {
       return Error{Where(source, text, pos) + ": JSON: value never ends (truncated stream?)"};
     }
+    for (; counted_to < pos; ++counted_to) line += text[counted_to] == '\n' ? 1 : 0;
+    Document doc;
     try {
-      for (; counted_to < pos; ++counted_to) line += text[counted_to] == '\n' ? 1 : 0;
-      docs.push_back({nlohmann::json::parse(text.substr(pos, end - pos)), line});
+      doc = {nlohmann::json::parse(text.substr(pos, end - pos)), line};
     } catch (const nlohmann::json::parse_error& e) {
       size_t at = pos + (e.byte > 0 ? e.byte - 1 : 0);
       std::string what = e.what();
@@ -88,8 +89,20 @@ Result<std::vector<Document>> ParseJsonStream(std::string_view text, const std::
     } catch (const nlohmann::json::exception& e) {  // out_of_range: a number beyond double (5e2127)
       return Error{Where(source, text, pos) + ": JSON value: " + e.what()};
     }
+    if (Outcome ok = visit(std::move(doc)); !ok) return ok;
     pos = end;
   }
+  return Outcome::Ok();
+}
+
+Result<std::vector<Document>> ParseJsonStream(std::string_view text, const std::string& source,
+                                              bool unwrap_array) {
+  std::vector<Document> docs;
+  Outcome ok = ForEachJsonValue(text, source, [&docs](Document&& doc) {
+    docs.push_back(std::move(doc));
+    return Outcome::Ok();
+  });
+  if (!ok) return ok.error();
   if (unwrap_array && docs.size() == 1 && docs[0].json.is_array()) {
     std::vector<Document> items;
     int line = docs[0].line;

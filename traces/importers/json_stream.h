@@ -4,6 +4,7 @@
 #ifndef SCHEDCHECK_TRACES_IMPORTERS_JSON_STREAM_H_
 #define SCHEDCHECK_TRACES_IMPORTERS_JSON_STREAM_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,12 @@ namespace schedcheck::trace {
 // name `source`, the line and the column: "w.json: line 7, column 12: JSON: ...".
 Result<std::vector<Document>> ParseJsonStream(std::string_view text, const std::string& source,
                                               bool unwrap_array = false);
+
+// The same values one at a time, each parsed only when `visit` has returned for the one before:
+// memory for one value, not the stream (a day's capture is a million values). Stops at the first
+// error, of the stream or of `visit`.
+Outcome ForEachJsonValue(std::string_view text, const std::string& source,
+                         const std::function<Outcome(Document&&)>& visit);
 
 // Reads a whole file ("F: cannot open file" on failure).
 Result<std::string> ReadWholeFile(const std::string& path);

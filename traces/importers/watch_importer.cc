@@ -88,14 +88,11 @@ Result<Imported> ImportWatch(const std::vector<std::string>& inputs, const Impor
   for (const std::string& file : *files) {
     auto text = ReadWholeFile(file);
     if (!text.ok()) return text.error();
-    auto docs = ParseJsonStream(*text, file);
-    if (!docs.ok()) return docs.error();
     builder.BeginFile(file);
-    for (const Document& doc : *docs) {
-      if (Outcome ok = AddEntry(doc.json, file + ": line " + std::to_string(doc.line), &seen, &builder); !ok) {
-        return ok.error();
-      }
-    }
+    Outcome ok = ForEachJsonValue(*text, file, [&](Document&& doc) {
+      return AddEntry(doc.json, file + ": line " + std::to_string(doc.line), &seen, &builder);
+    });
+    if (!ok) return ok.error();
   }
   return std::move(builder).Finish();
 }
