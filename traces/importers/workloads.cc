@@ -36,7 +36,8 @@ Result<int64_t> Count(const Json& spec, const char* key, int64_t fallback, const
   std::string field = where + ": field spec." + key;
   if (v.is_null()) return fallback;
   if (!v.is_number() || (v.is_number_float() && v.get<double>() != std::floor(v.get<double>()))) {
-    return Error{field + ": expected an integer, got " + v.dump()};
+    // replace: a string value with invalid UTF-8 must not make dump() throw.
+    return Error{field + ": expected an integer, got " + v.dump(-1, ' ', false, Json::error_handler_t::replace)};
   }
   double n = v.get<double>();
   if (n < 0) return Error{field + ": must not be negative, got " + v.dump()};
@@ -52,7 +53,9 @@ Result<int64_t> Count(const Json& spec, const char* key, int64_t fallback, const
 // values differ from a real cluster's).
 std::string TemplateHash(const Json& tmpl) {
   uint32_t h = 2166136261u;
-  for (unsigned char c : tmpl.dump()) {  // nlohmann objects are key-sorted: a canonical text
+  // nlohmann objects are key-sorted: a canonical text. `replace`: invalid UTF-8 in the input made
+  // dump() throw type_error 316 (manifests_fuzzer finding).
+  for (unsigned char c : tmpl.dump(-1, ' ', false, Json::error_handler_t::replace)) {
     h ^= c;
     h *= 16777619u;
   }
