@@ -23,6 +23,11 @@ struct State {
   std::map<std::string, k8s::Pod> pods;
   std::map<std::string, k8s::Namespace> namespaces;
   std::map<std::string, k8s::PodDisruptionBudget> pdbs;
+  // Selector objects: PodTopologySpread's default constraints are built from them.
+  std::map<std::string, k8s::Service> services;
+  std::map<std::string, k8s::ReplicationController> replication_controllers;
+  std::map<std::string, k8s::ReplicaSet> replica_sets;
+  std::map<std::string, k8s::StatefulSet> stateful_sets;
 
   template <typename T>
   static void Apply(trace::EventType type, const std::string& key, const T& obj, std::vector<std::string>* order,
@@ -42,6 +47,15 @@ struct State {
     if (e.has_namespace_()) Apply(e.type(), e.namespace_().metadata().name(), e.namespace_(), &ignored, &namespaces);
     if (e.has_pod_disruption_budget()) {
       Apply(e.type(), PodKey(e.pod_disruption_budget().metadata()), e.pod_disruption_budget(), &ignored, &pdbs);
+    }
+    if (e.has_service()) Apply(e.type(), PodKey(e.service().metadata()), e.service(), &ignored, &services);
+    if (e.has_replication_controller()) {
+      Apply(e.type(), PodKey(e.replication_controller().metadata()), e.replication_controller(), &ignored,
+            &replication_controllers);
+    }
+    if (e.has_replica_set()) Apply(e.type(), PodKey(e.replica_set().metadata()), e.replica_set(), &ignored, &replica_sets);
+    if (e.has_stateful_set()) {
+      Apply(e.type(), PodKey(e.stateful_set().metadata()), e.stateful_set(), &ignored, &stateful_sets);
     }
   }
 
@@ -175,6 +189,10 @@ Result<std::string> ExplainAt(const trace::Trace& cluster, const std::vector<tra
   }
   for (const auto& [name, ns] : state.namespaces) input.namespaces.push_back(ns);
   for (const auto& [name, pdb] : state.pdbs) input.pdbs.push_back(pdb);
+  for (const auto& [name, s] : state.services) input.services.push_back(s);
+  for (const auto& [name, rc] : state.replication_controllers) input.replication_controllers.push_back(rc);
+  for (const auto& [name, rs] : state.replica_sets) input.replica_sets.push_back(rs);
+  for (const auto& [name, ss] : state.stateful_sets) input.stateful_sets.push_back(ss);
   std::string out = "the cluster at t=" + replay::FormatSeconds(t) + " as the reference saw it" +
                     (at_record ? " before attempt " + std::to_string(reference_log[d.reference_record].attempt().attempt()) : "") +
                     " (" + std::to_string(input.nodes.size()) + " node(s)):\n";
