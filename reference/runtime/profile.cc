@@ -199,11 +199,16 @@ Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json&
                                                            std::string_view compat) {
   SchedulerConfiguration config;
   if (!doc.is_object()) return Error{source + ": expected a KubeSchedulerConfiguration object"};
-  std::string api = doc.value("apiVersion", "");
+  // Not doc.value(key, ""): it throws when the key is present but null or not a string (`kind:`).
+  auto text = [&doc](const char* key) -> std::string {
+    auto it = doc.find(key);
+    return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
+  };
+  std::string api = text("apiVersion");
   if (api != "kubescheduler.config.k8s.io/v1") {
     return FieldError(source, "apiVersion", "want \"kubescheduler.config.k8s.io/v1\", got \"" + api + "\"");
   }
-  if (doc.value("kind", "") != "KubeSchedulerConfiguration") {
+  if (text("kind") != "KubeSchedulerConfiguration") {
     return FieldError(source, "kind", "want \"KubeSchedulerConfiguration\"");
   }
   for (const auto& [key, value] : doc.items()) {
