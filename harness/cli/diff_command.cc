@@ -4,10 +4,12 @@
 #include <memory>
 
 #include "harness/candidates/candidate.h"
+#include "harness/cli/limit_option.h"
 #include "harness/diff/explain_at.h"
 #include "harness/diff/load.h"
 #include "harness/diff/report.h"
 #include "traces/atomic_file.h"
+#include "traces/input_limits.h"
 #include "traces/trace_file.h"
 
 namespace schedcheck::cli {
@@ -54,9 +56,11 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
   if (o.cluster_trace.empty() && (!o.config.empty() || !o.candidate.empty())) {
     return fail("--config and --candidate need --cluster-trace");
   }
-  auto a = diff::LoadDecisions(o.a);
+  trace::InputLimits limits;
+  if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
+  auto a = diff::LoadDecisions(o.a, limits);
   if (!a.ok()) return fail(a.message());
-  auto b = diff::LoadDecisions(o.b);
+  auto b = diff::LoadDecisions(o.b, limits);
   if (!b.ok()) return fail(b.message());
   diff::NamedDiff d{o.a + " vs " + o.b, {}, "", ""};
   int64_t tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9));
@@ -112,6 +116,7 @@ void AddDiffCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--candidate", o->candidate,
                   "B's candidate spec, to explain its side too (" + candidates::CandidateHelp() +
                       "); for exec:/kube: only the reference's side is explained");
+  AddLimitOption(cmd, &o->limits);
   cmd->callback([=] {
     if (tolerance_opt->count() > 0) o->time_tolerance_seconds = *tolerance;
     *exit_code = RunDiffCommand(*o, std::cout, std::cerr);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -24,6 +25,7 @@ struct DiffCommandOptions {
   std::string cluster_trace;  // the trace both logs replayed, for the explanation
   std::string config;         // the reference's KubeSchedulerConfiguration for that trace
   std::string candidate;      // candidate spec, to explain B's side too (exec:/kube: get a note instead)
+  std::vector<std::string> limits;  // `--limit NAME=VALUE` specs (traces/input_limits.h)
 };
 
 int RunDiffCommand(const DiffCommandOptions& options, std::ostream& out, std::ostream& err);

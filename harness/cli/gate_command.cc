@@ -4,8 +4,10 @@
 #include <memory>
 
 #include "harness/candidates/candidate.h"
+#include "harness/cli/limit_option.h"
 #include "harness/gate/gate.h"
 #include "traces/atomic_file.h"
+#include "traces/input_limits.h"
 
 namespace schedcheck::cli {
 
@@ -22,6 +24,7 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   }
   gate::GateOptions options{o.corpus, o.candidate, {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))},
                             static_cast<int64_t>(std::llround(timeout * 1e3))};
+  if (Outcome ok = trace::ParseInputLimits(o.limits, &options.limits); !ok) return fail(ok.message());
   auto diffs = gate::RunGate(options);
   if (!diffs.ok()) return fail(diffs.message());
   if (o.soft_fails && o.allow_soft) return fail("--soft-fails and --allow-soft contradict each other");
@@ -78,6 +81,7 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--time-tolerance", o->time_tolerance_seconds, "attempt and queue times within this many seconds are equal");
   cmd->add_option("--scheduler-timeout", o->scheduler_timeout_seconds,
                   "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");
+  AddLimitOption(cmd, &o->limits);
   cmd->callback([=] { *exit_code = RunGateCommand(*o, std::cout, std::cerr); });
 }
 

@@ -10,6 +10,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -23,6 +24,7 @@ struct GateCommandOptions {
   bool soft_fails = false;  // the flag of schedcheck 0.1, the default now: accepted, noted, ignored
   double time_tolerance_seconds = 0;
   double scheduler_timeout_seconds = 30;  // per answer of an out-of-process candidate
+  std::vector<std::string> limits;        // `--limit NAME=VALUE` specs (traces/input_limits.h)
 };
 
 int RunGateCommand(const GateCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "harness/cli/diff_command.h"
+#include "harness/cli/gate_command.h"
 #include "harness/cli/import_command.h"
 #include "harness/cli/replay_command.h"
 #include "harness/cli/trace_commands.h"
@@ -153,6 +155,54 @@ TEST(LimitOptionTest, BadSpecIsBadInput) {
                            "map-entries"),
             std::string::npos)
       << err.str();
+}
+
+}  // namespace
+}  // namespace schedcheck::cli
+
+namespace schedcheck::cli {
+namespace {
+
+// diff reads decision logs (JSON Lines) and traces under the same limits.
+TEST(LimitOptionTest, DiffNamesLineAndLimit) {
+  const std::string log = trace::testing::TempPath("limits-decisions.jsonl");
+  std::string text;
+  for (const char* pod : {"default/a", "default/b", "default/c"}) {
+    text += std::string(R"({"t":1,"type":"attempt","pod":")") + pod +
+            R"(","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})" + "\n";
+  }
+  trace::testing::WriteFileBytes(log, text);
+  DiffCommandOptions o;
+  o.a = o.b = log;
+  o.limits = {"records=2"};
+  std::ostringstream out, err;
+  EXPECT_EQ(RunDiffCommand(o, out, err), 2) << out.str();
+  EXPECT_NE(err.str().find(log + ":3: more than 2 records, the limit records=2 (raise it with --limit records=N)"),
+            std::string::npos)
+      << err.str();
+  o.limits = {"records=3", "string-bytes=5"};
+  err.str("");
+  EXPECT_EQ(RunDiffCommand(o, out, err), 2);
+  EXPECT_NE(err.str().find(log + ":1: field attempt.pod: 9 bytes, more than the limit string-bytes=5"),
+            std::string::npos)
+      << err.str();
+  o.limits = {"records=3"};
+  EXPECT_EQ(RunDiffCommand(o, out, err), 0) << err.str();
+  o.limits = {"bogus=1"};
+  EXPECT_EQ(RunDiffCommand(o, out, err), 2);
+}
+
+// gate reads every corpus trace under the limits.
+TEST(LimitOptionTest, GateNamesTheTraceAndLimit) {
+  GateCommandOptions o;
+  o.corpus = "harness/gate/testdata/corpus";
+  o.limits = {"records=1"};
+  std::ostringstream out, err;
+  EXPECT_EQ(RunGateCommand(o, out, err), 2) << out.str();
+  EXPECT_NE(err.str().find("the limit records=1 (raise it with --limit records=N)"), std::string::npos) << err.str();
+  o.limits.clear();
+  err.str("");
+  EXPECT_EQ(RunGateCommand(o, out, err), 0) << out.str() << err.str();
 }
 
 }  // namespace

@@ -25,20 +25,26 @@ bool LooksLikeDecisionLog(const std::string& text) {
 
 }  // namespace
 
-Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text, const std::string& source) {
+Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text, const std::string& source,
+                                                    const trace::InputLimits& limits) {
   std::vector<trace::Record> out;
   std::istringstream in(text);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto r = replay::ParseDecisionJsonLine(line, source + ":" + std::to_string(n));
+    const std::string where = source + ":" + std::to_string(n);
+    if (static_cast<int64_t>(out.size()) >= limits.records) return trace::TooManyRecords(where, limits.records);
+    auto r = replay::ParseDecisionJsonLine(line, where);
     if (!r.ok()) return r.error();
+    if (!trace::FitsTrivially(line.size(), limits)) {
+      if (Outcome ok = trace::CheckMessageLimits(*r, limits, where); !ok) return ok.error();
+    }
     out.push_back(std::move(*r));
   }
   return out;
 }
 
-Result<std::vector<trace::Record>> LoadDecisions(const std::string& path) {
+Result<std::vector<trace::Record>> LoadDecisions(const std::string& path, const trace::InputLimits& limits) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open"};
   std::stringstream bytes;
@@ -47,8 +53,8 @@ Result<std::vector<trace::Record>> LoadDecisions(const std::string& path) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     return Error{path + ": empty: neither a decision log nor a trace (no header, no record)"};
   }
-  if (LooksLikeDecisionLog(text)) return ParseDecisionLog(text, path);
-  auto trace = trace::LoadTrace(path);
+  if (LooksLikeDecisionLog(text)) return ParseDecisionLog(text, path, limits);
+  auto trace = trace::LoadTrace(path, limits);
   if (!trace.ok()) return trace.error();
   std::vector<trace::Record> out;
   for (trace::Record& r : trace->records) {

@@ -8,17 +8,20 @@
 #include <vector>
 
 #include "reference/base/result.h"
+#include "traces/input_limits.h"
 #include "traces/trace.pb.h"
 
 namespace schedcheck::diff {
 
 // The decision records of `path` in file order (API records are dropped). A file whose first
 // non-empty line is a JSON object with "t" and "type" is read as a decision log, anything else as
-// a trace. Errors name the file, the line or byte offset, and the field.
-Result<std::vector<trace::Record>> LoadDecisions(const std::string& path);
+// a trace. Errors name the file, the line or byte offset, and the field. `limits` bound the
+// records and every record's strings and maps (README.md, "Untrusted input").
+Result<std::vector<trace::Record>> LoadDecisions(const std::string& path, const trace::InputLimits& limits = {});
 
 // Parses decision-log JSON Lines text; `source` names it in errors ("a.jsonl:3: field t: ...").
-Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text, const std::string& source);
+Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text, const std::string& source,
+                                                    const trace::InputLimits& limits = {});
 
 }  // namespace schedcheck::diff
 

@@ -20,7 +20,7 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 
 Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
   const std::string name = fs::path(path).filename().string();
-  auto trace = trace::LoadTrace(path);
+  auto trace = trace::LoadTrace(path, o.limits);
   if (!trace.ok()) return trace.error();
   const std::string stem = (fs::path(path).parent_path() / fs::path(path).stem()).string();
   reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");

@@ -12,6 +12,7 @@
 #include "harness/diff/diff.h"
 #include "harness/diff/report.h"
 #include "reference/base/result.h"
+#include "traces/input_limits.h"
 
 namespace schedcheck::gate {
 
@@ -20,6 +21,7 @@ struct GateOptions {
   std::string candidate = "reference";   // candidates/candidate.h spec
   diff::DiffOptions diff;
   int64_t timeout_ms = 30'000;  // per answer of an out-of-process candidate (protocol::kDefaultTimeoutMs)
+  trace::InputLimits limits;    // for reading each corpus trace (`--limit`)
 };
 
 // The corpus traces, sorted by file name.
