@@ -86,9 +86,21 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
   }
   if (n == 0) return Status();
   const std::string* last_plugin = nullptr;  // plugin names are interned: compare addresses
+  // Upstream's checkNode (with the replay conventions' parallelism 1) goes on past the
+  // num_to_find-th feasible node: the rejected nodes after it are recorded (and count as
+  // processed, so they move nextStartNodeIndex), and the next feasible node is evaluated but
+  // dropped (it cancels the search and counts nowhere).
+  bool overflow = false;
+  auto add_feasible = [&](const NodeInfo* node, uint32_t rank) {
+    if (static_cast<int64_t>(feasible->size()) < num_to_find) {
+      feasible->Add(node, rank);
+    } else {
+      overflow = true;
+    }
+  };
   auto record = [&](const NodeInfo* node, Status s) {
     if (s.IsSuccess()) {
-      feasible->Add(node);
+      add_feasible(node, node->name_rank());
       return;
     }
     if (&s.plugin() != last_plugin) unschedulable_plugins->insert(s.plugin());
@@ -126,12 +138,12 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
   // nodes[(start + i) % n] for i = 0, 1, ...: the position wraps instead of dividing per node.
   size_t at = static_cast<size_t>(next_start_node_index_ % n);
   int64_t evaluated = 0;
-  while (evaluated < n && static_cast<int64_t>(feasible->size()) < num_to_find) {
+  while (evaluated < n && !overflow) {
     // The filters run over a batch of nodes at once (Framework::RunFilterPluginsOnNodes), sized
     // to what is still needed so that sampling (percentageOfNodesToScore) evaluates few extra
     // nodes; results are then taken in node order, exactly as node-by-node filtering would
-    // produce them, up to the node that completes `num_to_find`.
-    const int64_t still_needed = num_to_find - static_cast<int64_t>(feasible->size());
+    // produce them, up to the feasible node after the one that completes `num_to_find`.
+    const int64_t still_needed = num_to_find - static_cast<int64_t>(feasible->size()) + 1;
     const int64_t size = std::min<int64_t>(n - evaluated, std::clamp<int64_t>(still_needed, 32, 256));
     filter_batch_.clear();
     filter_batch_ranks_.clear();
@@ -142,7 +154,7 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
     }
     const bool batched = fw.RunFilterPluginsOnNodes(state, pod, filter_batch_, &filter_batch_rejected_);
     size_t next_rejected = 0;
-    for (size_t k = 0; k < filter_batch_.size() && static_cast<int64_t>(feasible->size()) < num_to_find; ++k) {
+    for (size_t k = 0; k < filter_batch_.size() && !overflow; ++k) {
       const NodeInfo* node = filter_batch_[k];
       ++evaluated;
       const bool batch_rejected = batched && next_rejected < filter_batch_rejected_.size() &&
@@ -153,7 +165,7 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
         if (batch_rejected) {
           record(node, std::move(filter_batch_rejected_[next_rejected++].status));
         } else {
-          feasible->Add(node, filter_batch_ranks_[k]);
+          add_feasible(node, filter_batch_ranks_[k]);
         }
         continue;
       }

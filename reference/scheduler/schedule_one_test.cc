@@ -165,6 +165,25 @@ TEST_F(ScheduleOneTest, StartIndexRotatesWhenNotAllNodesAreExamined) {
   EXPECT_EQ(s.next_start_node_index(), 0u);
 }
 
+// v1.27 findNodesThatPassFilters with one worker (the replay conventions' parallelism 1) goes on
+// past the 100th feasible node until the next feasible one, which cancels the search: the nodes
+// rejected in between are in the diagnosis and count as processed, so nextStartNodeIndex moves by
+// 100 feasible + 10 rejected; the 101st feasible node (n110) counts nowhere. (Found by the kube
+// differential test's large clusters, where the reference had stopped at n99.)
+TEST_F(ScheduleOneTest, FilteringGoesOnUntilTheNextFeasibleNode) {
+  std::vector<int> scores(200, 1);
+  Snapshot snap = Nodes(scores);
+  std::string labels;
+  for (int i = 100; i < 110; ++i) labels += (labels.empty() ? "" : ", ") + std::string("reject-n") + std::to_string(i) + ": no";
+  PodScheduler s(1, 10);  // look for 100 feasible nodes
+  CycleState state;
+  ScheduleResult r = s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p, labels: {" + labels + "}}"), snap);
+  EXPECT_EQ(r.feasible.size(), 100u);
+  EXPECT_EQ(r.feasible.back(), "n99");
+  EXPECT_EQ(r.evaluated_nodes, 110);
+  EXPECT_EQ(s.next_start_node_index(), 110u);
+}
+
 // docs/DEVIATIONS.md "PreFilterResult node order": v1.27 findNodesThatFitPod fails on the first
 // PreFilterResult name the snapshot lacks, walking a Go set (any of them upstream); the
 // reference reports the first in name order.
