@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "harness/candidates/candidate.h"
+#include "harness/cli/explain_first_divergence.h"
 #include "harness/cli/limit_option.h"
-#include "harness/diff/explain_at.h"
 #include "harness/diff/load.h"
 #include "harness/diff/report.h"
 #include "traces/atomic_file.h"
@@ -13,38 +13,6 @@
 #include "traces/trace_file.h"
 
 namespace schedcheck::cli {
-namespace {
-
-// The explanation of the first divergence; errors are bad input (exit 2).
-Result<std::string> Explain(const DiffCommandOptions& o, const std::vector<trace::Record>& reference,
-                            const diff::Divergence& first) {
-  auto trace = trace::LoadTrace(o.cluster_trace);
-  if (!trace.ok()) return trace.error();
-  reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");
-  if (!o.config.empty()) {
-    auto config = reference::LoadSchedulerConfiguration(o.config, "1.27");
-    if (!config.ok()) return config.error();
-    base = std::move(*config);
-  }
-  std::vector<diff::ExplainSide> sides = {{"reference (" + o.a + ")", base}};
-  std::string note;  // for an out-of-process B, which cannot be evaluated here
-  if (!o.candidate.empty()) {
-    const std::string label = "candidate " + o.candidate + " (" + o.b + ")";
-    auto out_of_process = candidates::IsOutOfProcess(o.candidate);
-    if (!out_of_process.ok()) return out_of_process.error();
-    if (*out_of_process) {
-      note = candidates::OutOfProcessExplainNote(label, o.candidate);
-    } else {
-      auto c = candidates::MakeCandidate(o.candidate, base);
-      if (!c.ok()) return c.error();
-      sides.push_back({label, c->config});
-    }
-  }
-  auto text = diff::ExplainAt(*trace, reference, first, sides);
-  return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
-}
-
-}  // namespace
 
 int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream& err) {
   auto fail = [&](const std::string& message) {
@@ -63,13 +31,11 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
   auto b = diff::LoadDecisions(o.b, limits);
   if (!b.ok()) return fail(b.message());
   diff::NamedDiff d{o.a + " vs " + o.b, {}, "", ""};
-  int64_t tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9));
-  if (!o.time_tolerance_seconds && (diff::IsCapture(*a) || diff::IsCapture(*b))) {
-    tolerance_ns = diff::kCaptureTimeToleranceNs;
-  }
+  const int64_t tolerance_ns = o.time_tolerance_seconds ? static_cast<int64_t>(std::llround(tol * 1e9))
+                                                        : diff::DefaultTimeToleranceNs(*a, *b);
   d.result = diff::Diff(*a, *b, {.time_tolerance_ns = tolerance_ns});
   if (!d.result.divergences.empty() && !o.cluster_trace.empty()) {
-    auto text = Explain(o, *a, d.result.divergences.front());
+    auto text = ExplainFirstDivergence({o.cluster_trace, o.config, o.candidate, o.a, o.b}, *a, d.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     d.explanation = *text;
   }

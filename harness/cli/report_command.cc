@@ -4,47 +4,13 @@
 #include <memory>
 
 #include "harness/candidates/candidate.h"
-#include "harness/diff/explain_at.h"
+#include "harness/cli/explain_first_divergence.h"
 #include "harness/diff/load.h"
 #include "harness/report/html_report.h"
 #include "traces/atomic_file.h"
 #include "traces/trace_file.h"
 
 namespace schedcheck::cli {
-namespace {
-
-// The explanation of the first divergence, as `schedcheck diff --cluster-trace` gives it: the
-// reference's side, and the candidate's when its spec is an in-process one. Errors reading the
-// trace, configuration or spec are bad input; a pod missing from the trace is said in the text.
-Result<std::string> Explain(const ReportCommandOptions& o, const std::vector<trace::Record>& reference,
-                            const diff::Divergence& first) {
-  auto trace = trace::LoadTrace(o.trace);
-  if (!trace.ok()) return trace.error();
-  reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");
-  if (!o.config.empty()) {
-    auto config = reference::LoadSchedulerConfiguration(o.config, "1.27");
-    if (!config.ok()) return config.error();
-    base = std::move(*config);
-  }
-  std::vector<diff::ExplainSide> sides = {{"reference (" + o.reference + ")", base}};
-  std::string note;
-  if (!o.candidate.empty()) {
-    const std::string label = "candidate " + o.candidate + " (" + o.candidate_log + ")";
-    auto out_of_process = candidates::IsOutOfProcess(o.candidate);
-    if (!out_of_process.ok()) return out_of_process.error();
-    if (*out_of_process) {
-      note = candidates::OutOfProcessExplainNote(label, o.candidate);
-    } else {
-      auto c = candidates::MakeCandidate(o.candidate, base);
-      if (!c.ok()) return c.error();
-      sides.push_back({label, c->config});
-    }
-  }
-  auto text = diff::ExplainAt(*trace, reference, first, sides);
-  return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
-}
-
-}  // namespace
 
 int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostream& err) {
   auto fail = [&](const std::string& message) {
@@ -63,13 +29,13 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   in.reference = {o.reference, std::move(*a)};
   in.candidate = {o.candidate.empty() ? o.candidate_log : o.candidate_log + " (" + o.candidate + ")", std::move(*b)};
   in.allow_soft = o.allow_soft;
-  int64_t tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9));
-  if (!o.time_tolerance_seconds && (diff::IsCapture(in.reference.decisions) || diff::IsCapture(in.candidate.decisions))) {
-    tolerance_ns = diff::kCaptureTimeToleranceNs;
-  }
+  const int64_t tolerance_ns = o.time_tolerance_seconds
+                                   ? static_cast<int64_t>(std::llround(tol * 1e9))
+                                   : diff::DefaultTimeToleranceNs(in.reference.decisions, in.candidate.decisions);
   in.result = diff::Diff(in.reference.decisions, in.candidate.decisions, {.time_tolerance_ns = tolerance_ns});
   if (!o.trace.empty() && !in.result.divergences.empty()) {
-    auto text = Explain(o, in.reference.decisions, in.result.divergences.front());
+    auto text = ExplainFirstDivergence({o.trace, o.config, o.candidate, o.reference, o.candidate_log},
+                                       in.reference.decisions, in.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     in.explanation = *text;
   }

@@ -329,6 +329,10 @@ bool IsCapture(const std::vector<trace::Record>& log) {
   return false;
 }
 
+int64_t DefaultTimeToleranceNs(const std::vector<trace::Record>& a, const std::vector<trace::Record>& b) {
+  return IsCapture(a) || IsCapture(b) ? kCaptureTimeToleranceNs : 0;
+}
+
 namespace {
 
 std::vector<std::string> NotCompared(const CaptureFields& f) {

@@ -60,6 +60,10 @@ inline constexpr int64_t kCaptureTimeToleranceNs = 2'000'000'000;
 // True when the log holds observed decisions (an imported capture).
 bool IsCapture(const std::vector<trace::Record>& log);
 
+// The tolerance when none was asked for: kCaptureTimeToleranceNs when either log is a capture,
+// else 0.
+int64_t DefaultTimeToleranceNs(const std::vector<trace::Record>& a, const std::vector<trace::Record>& b);
+
 struct DiffResult {
   // At most one divergence per pod and class (the earliest of that class for the pod), ordered
   // by time, then class (hard, requeue, soft), then pod.

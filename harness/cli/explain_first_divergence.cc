@@ -1,0 +1,38 @@
+#include "harness/cli/explain_first_divergence.h"
+
+#include "harness/candidates/candidate.h"
+#include "harness/diff/explain_at.h"
+#include "reference/runtime/profile.h"
+#include "traces/trace_file.h"
+
+namespace schedcheck::cli {
+
+Result<std::string> ExplainFirstDivergence(const ExplainRequest& r, const std::vector<trace::Record>& reference,
+                                           const diff::Divergence& first) {
+  auto trace = trace::LoadTrace(r.trace);
+  if (!trace.ok()) return trace.error();
+  reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");
+  if (!r.config.empty()) {
+    auto config = reference::LoadSchedulerConfiguration(r.config, "1.27");
+    if (!config.ok()) return config.error();
+    base = std::move(*config);
+  }
+  std::vector<diff::ExplainSide> sides = {{"reference (" + r.reference_log + ")", base}};
+  std::string note;  // for an out-of-process candidate, which cannot be evaluated here
+  if (!r.candidate.empty()) {
+    const std::string label = "candidate " + r.candidate + " (" + r.candidate_log + ")";
+    auto out_of_process = candidates::IsOutOfProcess(r.candidate);
+    if (!out_of_process.ok()) return out_of_process.error();
+    if (*out_of_process) {
+      note = candidates::OutOfProcessExplainNote(label, r.candidate);
+    } else {
+      auto c = candidates::MakeCandidate(r.candidate, base);
+      if (!c.ok()) return c.error();
+      sides.push_back({label, c->config});
+    }
+  }
+  auto text = diff::ExplainAt(*trace, reference, first, sides);
+  return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
+}
+
+}  // namespace schedcheck::cli

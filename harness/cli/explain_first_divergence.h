@@ -1,0 +1,31 @@
+// The explanation of a diff's first divergence, shared by `schedcheck diff --cluster-trace` and
+// `schedcheck report --trace`: the reference's side on its snapshot, and the candidate's when its
+// spec is an in-process one (an exec:/kube: candidate gets a note instead).
+#ifndef SCHEDCHECK_HARNESS_CLI_EXPLAIN_FIRST_DIVERGENCE_H_
+#define SCHEDCHECK_HARNESS_CLI_EXPLAIN_FIRST_DIVERGENCE_H_
+
+#include <string>
+#include <vector>
+
+#include "harness/diff/diff.h"
+#include "reference/base/result.h"
+#include "traces/trace.pb.h"
+
+namespace schedcheck::cli {
+
+struct ExplainRequest {
+  std::string trace;          // the trace both logs were replayed from
+  std::string config;         // the reference's KubeSchedulerConfiguration ("": the default profile)
+  std::string candidate;      // the candidate's spec ("": the reference's side only)
+  std::string reference_log;  // the logs' names, for the sides' titles
+  std::string candidate_log;
+};
+
+// Errors reading the trace, the configuration or the spec are bad input; a pod missing from the
+// trace is said in the text.
+Result<std::string> ExplainFirstDivergence(const ExplainRequest& request, const std::vector<trace::Record>& reference,
+                                           const diff::Divergence& first);
+
+}  // namespace schedcheck::cli
+
+#endif  // SCHEDCHECK_HARNESS_CLI_EXPLAIN_FIRST_DIVERGENCE_H_
