@@ -429,27 +429,6 @@ bool Assign(WireCursor c, PodDisruptionBudget* m) { return AssignApiObject(c, m)
 
 namespace {
 
-// apiVersion = 1, kind = 2, metadata = 3, spec = 4 (no status).
-template <typename Object>
-bool AssignSelectorObject(WireCursor c, Object* m) {
-  SeenFields seen;
-  const bool ok = ForEachField(c, [&](uint32_t tag, WireCursor& c) {
-    switch (tag) {
-      case LenTag(1): return seen.Add(1) && ReadString(c, m->mutable_api_version());
-      case LenTag(2): return seen.Add(2) && ReadString(c, m->mutable_kind());
-      case LenTag(3): return seen.First(3) && ReadMessage(c, m->mutable_metadata());
-      case LenTag(4): return seen.First(4) && ReadMessage(c, m->mutable_spec());
-      default: return false;
-    }
-  });
-  if (!ok) return false;
-  if (!seen.Has(1)) m->clear_api_version();
-  if (!seen.Has(2)) m->clear_kind();
-  if (!seen.Has(3)) m->clear_metadata();
-  if (!seen.Has(4)) m->clear_spec();
-  return true;
-}
-
 // A spec whose only field is the map<string, string> selector = 1.
 template <typename Spec>
 bool AssignMapSelectorSpec(WireCursor c, Spec* m) {
@@ -463,9 +442,11 @@ bool AssignMapSelectorSpec(WireCursor c, Spec* m) {
 }  // namespace
 
 bool Assign(WireCursor c, ServiceSpec* m) { return AssignMapSelectorSpec(c, m); }
-bool Assign(WireCursor c, Service* m) { return AssignSelectorObject(c, m); }
+bool Assign(WireCursor c, Service* m) { return AssignApiObject<Service, /*kHasStatus=*/false>(c, m); }
 bool Assign(WireCursor c, ReplicationControllerSpec* m) { return AssignMapSelectorSpec(c, m); }
-bool Assign(WireCursor c, ReplicationController* m) { return AssignSelectorObject(c, m); }
+bool Assign(WireCursor c, ReplicationController* m) {
+  return AssignApiObject<ReplicationController, /*kHasStatus=*/false>(c, m);
+}
 
 bool Assign(WireCursor c, SelectorSpec* m) {
   SeenFields seen;
@@ -477,7 +458,7 @@ bool Assign(WireCursor c, SelectorSpec* m) {
   return true;
 }
 
-bool Assign(WireCursor c, ReplicaSet* m) { return AssignSelectorObject(c, m); }
-bool Assign(WireCursor c, StatefulSet* m) { return AssignSelectorObject(c, m); }
+bool Assign(WireCursor c, ReplicaSet* m) { return AssignApiObject<ReplicaSet, /*kHasStatus=*/false>(c, m); }
+bool Assign(WireCursor c, StatefulSet* m) { return AssignApiObject<StatefulSet, /*kHasStatus=*/false>(c, m); }
 
 }  // namespace schedcheck::trace::wire

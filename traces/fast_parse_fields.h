@@ -148,8 +148,9 @@ inline bool ReadMessage(WireCursor& c, Message* m) {
 }
 
 // The shape of a top-level API object: apiVersion = 1, kind = 2, metadata = 3, spec = 4,
-// status = 5 (Node, Pod, PodDisruptionBudget).
-template <typename Object>
+// status = 5 (Node, Pod, PodDisruptionBudget); without status for the selector objects
+// (Service, ReplicationController, ReplicaSet, StatefulSet), which then reject field 5.
+template <typename Object, bool kHasStatus = true>
 bool AssignApiObject(WireCursor c, Object* m) {
   SeenFields seen;
   const bool ok = ForEachField(c, [&](uint32_t tag, WireCursor& c) {
@@ -158,7 +159,9 @@ bool AssignApiObject(WireCursor c, Object* m) {
       case LenTag(2): return seen.Add(2) && ReadString(c, m->mutable_kind());
       case LenTag(3): return seen.First(3) && ReadMessage(c, m->mutable_metadata());
       case LenTag(4): return seen.First(4) && ReadMessage(c, m->mutable_spec());
-      case LenTag(5): return seen.First(5) && ReadMessage(c, m->mutable_status());
+      case LenTag(5):
+        if constexpr (kHasStatus) return seen.First(5) && ReadMessage(c, m->mutable_status());
+        return false;
       default: return false;
     }
   });
@@ -167,7 +170,9 @@ bool AssignApiObject(WireCursor c, Object* m) {
   if (!seen.Has(2)) m->clear_kind();
   if (!seen.Has(3)) m->clear_metadata();
   if (!seen.Has(4)) m->clear_spec();
-  if (!seen.Has(5)) m->clear_status();
+  if constexpr (kHasStatus) {
+    if (!seen.Has(5)) m->clear_status();
+  }
   return true;
 }
 
