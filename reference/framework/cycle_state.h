@@ -56,7 +56,6 @@ class CycleState {
       copy->entries_.push_back({e.key, e.data ? e.data->Clone() : nullptr, e.type});
     }
     copy->skip_filter_plugins = skip_filter_plugins;
-    copy->skip_filter_mask = skip_filter_mask;
     copy->skip_score_plugins = skip_score_plugins;
     return copy;
   }
@@ -65,9 +64,6 @@ class CycleState {
   // and whose PreScore returned Skip (their Score is not run).
   std::set<std::string, std::less<>> skip_filter_plugins;
   std::set<std::string, std::less<>> skip_score_plugins;
-  // skip_filter_plugins as one flag per filter plugin of the framework that ran PreFilter (by
-  // position), so the per-node filter loop does not look names up. Empty: use the set.
-  std::vector<char> skip_filter_mask;
 
  private:
   struct Entry {

@@ -15,21 +15,4 @@ PreFilterResult PreFilterResult::Merge(const PreFilterResult& other) const {
   return out;
 }
 
-void FilterPlugin::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                               std::vector<BatchRejection>* rejected) {
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    Status s = Filter(state, pod, *nodes[i]);
-    if (!s.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(s)});
-  }
-}
-
-Status ScorePlugin::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    scores[i] = 0;
-    Status s = Score(state, pod, *nodes[i], &scores[i]);
-    if (!s.IsSuccess()) return s;
-  }
-  return Status();
-}
-
 }  // namespace schedcheck::reference

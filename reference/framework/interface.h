@@ -8,7 +8,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -85,25 +84,10 @@ class PreFilterPlugin : public virtual Plugin {
   }
 };
 
-// A run of nodes that Filter or Score handles in one call (FilterNodes, ScoreNodes).
-using NodeBatch = std::span<const NodeInfo* const>;
-
-// A node that a batch Filter did not pass: its position in the batch and its status.
-struct BatchRejection {
-  uint32_t index = 0;
-  Status status;
-};
-
 class FilterPlugin : public virtual Plugin {
  public:
   // Success, Unschedulable, UnschedulableAndUnresolvable or Error. Must not mutate `node`.
   virtual Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) = 0;
-  // Not an upstream extension point, a batch form of Filter with the same results: appends, in
-  // position order, every node of `nodes` whose Filter would not return Success, with that
-  // status. The default calls Filter per node; plugins override it to read their cycle state
-  // once and walk the nodes without a virtual call per node. Only for snapshot nodes.
-  virtual void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                           std::vector<BatchRejection>* rejected);
 };
 
 struct NominatingInfo {
@@ -153,28 +137,6 @@ class ScorePlugin : public virtual Plugin {
   // A raw score for one feasible node; Error aborts the cycle.
   virtual Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                        int64_t* score) = 0;
-  // Not an upstream extension point, a batch form of Score with the same results: scores[i] is
-  // Score of nodes[i]. On a non-Success the scores are unspecified and the status is some
-  // node's error (the framework then finds the first one node by node). The default calls
-  // Score per node; plugins override it to read their state once per batch.
-  virtual Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores);
-  // Not an upstream extension point, a shortcut with the same results: true when PreScore's
-  // state shows that Score gives every node the same raw score for this pod (say, the pod has
-  // no preferred terms), which is then written to `*score`; the framework fills the column
-  // instead of calling Score once per node. Only for feasible, existing nodes.
-  virtual bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const {
-    (void)state, (void)pod, (void)score;
-    return false;
-  }
-  // For a plugin with NormalizeScore: what NormalizeScore gives (with Success) every node of a
-  // list whose raw scores all equal `uniform`, written to `*normalized`. The framework asks when
-  // UniformScore is true or when every node's raw score came out equal, and then skips the
-  // per-node normalisation for this cycle. False (the default): NormalizeScore runs as usual.
-  virtual bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
-                                      int64_t* normalized) const {
-    (void)state, (void)pod, (void)uniform, (void)normalized;
-    return false;
-  }
   // ScoreExtensions: plugins that normalize return true and rewrite `scores` into [0, 100].
   virtual bool HasNormalizeScore() const { return false; }
   virtual Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) {

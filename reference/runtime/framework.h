@@ -31,18 +31,6 @@ struct NodePluginScores {
   int64_t total = 0;
 };
 
-// Scores of every (node, score plugin) pair, flat, for the hot path: no per-node allocation.
-struct ScoreTable {
-  std::vector<std::string_view> plugins;  // the score plugins that ran (not skipped), in order
-  std::vector<int64_t> weights;           // per plugin
-  std::vector<int64_t> raw;               // [plugin * nodes + node]: one column per plugin
-  std::vector<int64_t> normalized;        // same layout
-  std::vector<int64_t> totals;            // per node: sum of weight * normalized
-  // False: only the totals are wanted; raw and normalized may then hold only what the
-  // computation needed (a column that is one constant is not written out).
-  bool keep_columns = true;
-};
-
 // 15 minutes: the longest a Permit plugin may make a pod wait.
 inline constexpr int64_t kMaxPermitWaitNs = 15LL * 60 * 1000 * 1000 * 1000;
 
@@ -68,14 +56,6 @@ class Framework final : public FrameworkRunner {
                                         const NodeInfo& node) const override;
   // Filters in order, stopping at the first non-Success (which names its plugin).
   Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
-  // RunFilterPlugins for every node of `nodes` at once, plugin by plugin over the nodes still
-  // passing (FilterPlugin::FilterNodes): `rejected` gets, in position order, each node for which
-  // RunFilterPlugins would not return Success, with that status; the others pass. Returns false,
-  // with `rejected` unspecified, when some filter gave a status that is neither Success nor a
-  // rejection: the caller then runs node by node for the exact error. Nominated pods are not
-  // considered (callers use it for nodes without nominated pods).
-  bool RunFilterPluginsOnNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                               std::vector<BatchRejection>* rejected) const;
   // Two passes when higher-or-equal priority pods are nominated to the node (SEMANTICS §2.5).
   Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
                                            const NodeInfo& node) const override;
@@ -87,9 +67,7 @@ class Framework final : public FrameworkRunner {
                               PostFilterResult* result) const;
   Status RunPreScorePlugins(CycleState& state, const Pod& pod,
                             const std::vector<const NodeInfo*>& nodes) const;
-  Status RunScorePlugins(const CycleState& state, const Pod& pod,
-                         const std::vector<const NodeInfo*>& nodes, ScoreTable* table) const;
-  // The same, expanded per node with plugin names (explain, check, tests).
+  // Every node's raw, normalized and weighted score per plugin, and its total.
   Status RunScorePlugins(const CycleState& state, const Pod& pod,
                          const std::vector<const NodeInfo*>& nodes,
                          std::vector<NodePluginScores>* out) const;
@@ -103,6 +81,9 @@ class Framework final : public FrameworkRunner {
   void RunPostBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;
 
   bool HasFilterPlugins() const { return !filter_.empty(); }
+  // The plugins per point, in run order (the fast engine's loops walk them).
+  const std::vector<FilterPlugin*>& filter_plugins() const { return filter_; }
+  const std::vector<ScorePlugin*>& score_plugins() const { return score_; }
   bool HasScorePlugins() const { return !score_.empty(); }
   bool HasPostFilterPlugins() const { return !post_filter_.empty(); }
 

@@ -53,9 +53,17 @@ std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
   if (!diagnosis.pre_filter_msg.empty()) {
     return ComposeFitError(num_all_nodes, diagnosis.pre_filter_msg, diagnosis.post_filter_msg);
   }
-  ReasonHistogram rejections;
-  for (const auto& [node, status] : diagnosis.node_to_status) rejections.Add(status);
-  return FitErrorMessage(num_all_nodes, rejections, diagnosis.post_filter_msg);
+  // FitError.Error(): how many nodes gave each reason, "<count> <reason>" sorted as strings.
+  std::map<std::string, int> reasons;
+  for (const auto& [node, status] : diagnosis.node_to_status) {
+    for (const std::string& reason : status.reasons()) ++reasons[reason];
+  }
+  std::vector<std::string> items;
+  for (const auto& [reason, count] : reasons) items.push_back(std::to_string(count) + " " + reason);
+  std::sort(items.begin(), items.end());
+  std::string why;
+  for (const std::string& item : items) why += (why.empty() ? "" : ", ") + item;
+  return ComposeFitError(num_all_nodes, why, diagnosis.post_filter_msg);
 }
 
 std::string FitErrorMessage(int num_all_nodes, const ReasonHistogram& rejections, const std::string& post_filter_msg) {
@@ -75,178 +83,116 @@ int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_perc
 }
 
 Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
-                                              const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
-                                              std::set<std::string>* unschedulable_plugins,
-                                              FeasibleNodes* feasible) {
+                                              const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
+                                              std::vector<const NodeInfo*>* feasible) {
   const int64_t n = static_cast<int64_t>(nodes.size());
   const int64_t num_to_find = NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
   if (!fw.HasFilterPlugins()) {
-    for (int64_t i = 0; i < num_to_find; ++i) feasible->Add(nodes[(next_start_node_index_ + i) % n]);
+    for (int64_t i = 0; i < num_to_find; ++i) feasible->push_back(nodes[(next_start_node_index_ + i) % n]);
     return Status();
   }
-  if (n == 0) return Status();
-  const std::string* last_plugin = nullptr;  // plugin names are interned: compare addresses
-  // Upstream's checkNode (with the replay conventions' parallelism 1) goes on past the
-  // num_to_find-th feasible node: the rejected nodes after it are recorded (and count as
-  // processed, so they move nextStartNodeIndex), and the next feasible node is evaluated but
-  // dropped (it cancels the search and counts nowhere).
-  bool overflow = false;
-  auto add_feasible = [&](const NodeInfo* node, uint32_t rank) {
-    if (static_cast<int64_t>(feasible->size()) < num_to_find) {
-      feasible->Add(node, rank);
-    } else {
-      overflow = true;
-    }
-  };
-  auto record = [&](const NodeInfo* node, Status s) {
+  // checkNode with one worker: the search stops at the first feasible node past num_to_find
+  // (its cancel), so nodes rejected before that one still count.
+  for (int64_t i = 0; i < n; ++i) {
+    const NodeInfo* node = nodes[(next_start_node_index_ + i) % n];
+    Status s = fw.RunFilterPluginsWithNominatedPods(state, pod, *node);
+    if (s.code() == Code::kError) return s;
     if (s.IsSuccess()) {
-      add_feasible(node, node->name_rank());
-      return;
-    }
-    if (&s.plugin() != last_plugin) unschedulable_plugins->insert(s.plugin());
-    last_plugin = &s.plugin();
-    rejected_.emplace_back(node, std::move(s));
-  };
-  const PodNominator* nominator = fw.handle().nominator;
-  const bool any_nominated = nominator != nullptr && nominator->HasNominatedPods();
-  // Which nodes have nominated pods, by name rank: listed once rather than looked up per node.
-  std::vector<std::string> nominated_names;
-  const bool listed = any_nominated && nominator->ListNominatedNodes(&nominated_names);
-  if (listed) {
-    nominated_by_rank_.assign(snapshot.size(), 0);
-    for (const std::string& name : nominated_names) {
-      if (const NodeInfo* info = snapshot.Get(name); info != nullptr && info->name_rank() < snapshot.size()) {
-        nominated_by_rank_[info->name_rank()] = 1;
-      }
-    }
-  }
-  auto has_nominated_pods = [&](const NodeInfo* node) {
-    if (!any_nominated) return false;
-    if (!listed) return !nominator->NominatedPodsForNode(node->name()).empty();
-    // `nodes` are the snapshot's, so their ranks index the marks; a rank outside them (never
-    // expected) asks the nominator.
-    const uint32_t rank = node->name_rank();
-    if (rank >= nominated_by_rank_.size()) {
-      return !nominator->NominatedPodsForNode(node->name()).empty();
-    }
-    return nominated_by_rank_[rank] != 0;
-  };
-  // The nodes' name ranks without reading the NodeInfos, when `nodes` are the snapshot's list.
-  const uint32_t* ranks = &nodes == &snapshot.node_infos() && snapshot.ranks_by_position().size() == nodes.size()
-                              ? snapshot.ranks_by_position().data()
-                              : nullptr;
-  // nodes[(start + i) % n] for i = 0, 1, ...: the position wraps instead of dividing per node.
-  size_t at = static_cast<size_t>(next_start_node_index_ % n);
-  int64_t evaluated = 0;
-  while (evaluated < n && !overflow) {
-    // The filters run over a batch of nodes at once (Framework::RunFilterPluginsOnNodes), sized
-    // to what is still needed so that sampling (percentageOfNodesToScore) evaluates few extra
-    // nodes; results are then taken in node order, exactly as node-by-node filtering would
-    // produce them, up to the feasible node after the one that completes `num_to_find`.
-    const int64_t still_needed = num_to_find - static_cast<int64_t>(feasible->size()) + 1;
-    const int64_t size = std::min<int64_t>(n - evaluated, std::clamp<int64_t>(still_needed, 32, 256));
-    filter_batch_.clear();
-    filter_batch_ranks_.clear();
-    for (int64_t k = 0; k < size; ++k) {
-      filter_batch_.push_back(nodes[at]);
-      filter_batch_ranks_.push_back(ranks != nullptr ? ranks[at] : nodes[at]->name_rank());
-      at = at + 1 == static_cast<size_t>(n) ? 0 : at + 1;
-    }
-    const bool batched = fw.RunFilterPluginsOnNodes(state, pod, filter_batch_, &filter_batch_rejected_);
-    size_t next_rejected = 0;
-    for (size_t k = 0; k < filter_batch_.size() && !overflow; ++k) {
-      const NodeInfo* node = filter_batch_[k];
-      ++evaluated;
-      const bool batch_rejected = batched && next_rejected < filter_batch_rejected_.size() &&
-                                  filter_batch_rejected_[next_rejected].index == k;
-      // Nodes with nominated pods need the two-pass filter; after a batch that met an error,
-      // node by node finds which node gives it first.
-      if (batched && !has_nominated_pods(node)) {
-        if (batch_rejected) {
-          record(node, std::move(filter_batch_rejected_[next_rejected++].status));
-        } else {
-          add_feasible(node, filter_batch_ranks_[k]);
-        }
-        continue;
-      }
-      if (batch_rejected) ++next_rejected;
-      Status s = fw.RunFilterPluginsWithNominatedPods(state, pod, *node);
-      if (s.code() == Code::kError) return s;
-      record(node, std::move(s));
+      if (static_cast<int64_t>(feasible->size()) == num_to_find) break;
+      feasible->push_back(node);
+    } else {
+      diagnosis->unschedulable_plugins.insert(s.plugin());
+      diagnosis->node_to_status.insert_or_assign(node->name(), std::move(s));
     }
   }
   return Status();
 }
 
-void PodScheduler::MoveRejectedInto(NodeToStatus* out) {
-  // Name order through the name ranks, so every insertion goes to the end of the map; a node
-  // rejected twice (the nominated node, then again among all nodes) keeps its later status, as
-  // assigning into the map twice would. The ranks are counted out into a table (no sort); two
-  // nodes with one rank (never expected: they come from one snapshot) are assigned by name.
-  uint32_t end_rank = 0;
-  for (const auto& [node, status] : rejected_) end_rank = std::max(end_rank, node->name_rank() + 1);
-  latest_by_rank_.assign(end_rank, -1);
-  bool ranks_distinct = true;
-  for (size_t i = 0; i < rejected_.size() && ranks_distinct; ++i) {
-    int32_t& latest = latest_by_rank_[rejected_[i].first->name_rank()];
-    ranks_distinct = latest < 0 || rejected_[latest].first == rejected_[i].first;
-    latest = static_cast<int32_t>(i);
+Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state, const Pod& pod,
+                                         const Snapshot& snapshot, ScheduleResult* result,
+                                         std::vector<const NodeInfo*>* feasible) {
+  Diagnosis& diagnosis = result->diagnosis;
+  const std::vector<const NodeInfo*>& all_nodes = snapshot.node_infos();
+  PreFilterResult pre_result;
+  Status s = fw.RunPreFilterPlugins(state, pod, &pre_result);
+  if (!s.IsSuccess()) {
+    if (!s.IsRejected()) return s;
+    // Every node gets the PreFilter status, so preemption sees it.
+    for (const NodeInfo* node : all_nodes) diagnosis.node_to_status.insert_or_assign(node->name(), s);
+    diagnosis.pre_filter_msg = s.Message();
+    if (!s.plugin().empty()) diagnosis.unschedulable_plugins.insert(s.plugin());
+    return Status();
   }
-  if (ranks_distinct) {
-    for (int32_t i : latest_by_rank_) {
-      if (i < 0) continue;
-      auto& [node, status] = rejected_[i];
-      out->emplace_hint(out->end(), node->name(), std::move(status));
+  // The node preemption made room on is tried first; if it passes, it is chosen unscored.
+  const std::string& nominated = pod.obj.status().nominated_node_name();
+  if (const NodeInfo* node = nominated.empty() ? nullptr : snapshot.Get(nominated)) {
+    // An error here is logged upstream; the search goes on among all nodes.
+    [[maybe_unused]] Status ignored = FindNodesThatPassFilters(fw, state, pod, {node}, &diagnosis, feasible);
+    if (!feasible->empty()) {
+      result->evaluated_nodes = static_cast<int>(feasible->size() + diagnosis.node_to_status.size());
+      return Status();
     }
-  } else {
-    for (auto& [node, status] : rejected_) out->insert_or_assign(node->name(), std::move(status));
   }
-  rejected_.clear();
+  std::vector<const NodeInfo*> nodes;
+  if (pre_result.all_nodes) {
+    nodes = all_nodes;
+  } else {
+    // Upstream ranges over a Go set (random order); we keep snapshot order (docs/DEVIATIONS.md).
+    for (const std::string& name : pre_result.node_names) {
+      if (snapshot.Get(name) == nullptr) return Status::Error("nodeinfo not found for node name \"" + name + "\"");
+    }
+    for (const NodeInfo* node : all_nodes) {
+      if (pre_result.node_names.count(node->name())) nodes.push_back(node);
+    }
+  }
+  Status fs = FindNodesThatPassFilters(fw, state, pod, nodes, &diagnosis, feasible);
+  const size_t processed = feasible->size() + diagnosis.node_to_status.size();
+  if (!nodes.empty()) next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
+  result->evaluated_nodes = static_cast<int>(processed);
+  return fs;
 }
 
-std::string PodScheduler::SelectHost(const Snapshot& snapshot, const FeasibleNodes& feasible,
+Status PodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state, const Pod& pod,
+                                     const std::vector<const NodeInfo*>& feasible, ScheduleResult* result,
+                                     std::vector<int64_t>* totals) {
+  std::vector<NodePluginScores> scores;
+  if (!fw.HasScorePlugins()) {
+    // Without score plugins every node scores 1.
+    for (const NodeInfo* node : feasible) scores.push_back({node->name(), {}, 1});
+  } else {
+    Status s = fw.RunPreScorePlugins(state, pod, feasible);
+    if (s.IsSuccess()) s = fw.RunScorePlugins(state, pod, feasible, &scores);
+    if (!s.IsSuccess()) return s;
+  }
+  for (const NodePluginScores& node : scores) totals->push_back(node.total);
+  if (record_details_) result->scores = std::move(scores);
+  return Status();
+}
+
+std::string PodScheduler::SelectHost([[maybe_unused]] const Snapshot& snapshot,
+                                     const std::vector<const NodeInfo*>& feasible,
                                      const std::vector<int64_t>& totals, TieSet* ties) {
-  const std::vector<const NodeInfo*>& nodes = feasible.nodes;
-  // Reservoir sampling over the maximum, as v1.27 selectHost: each tied node ends up chosen with
-  // equal probability; the generator is ours and seeded.
   int64_t max_score = totals[0];
   size_t selected = 0;
-  uint64_t count = 1;
+  uint64_t count_of_max = 1;
   for (size_t i = 1; i < totals.size(); ++i) {
     if (totals[i] > max_score) {
       max_score = totals[i];
       selected = i;
-      count = 1;
+      count_of_max = 1;
     } else if (totals[i] == max_score) {
-      ++count;
-      if (rng_.UniformIsZero(count, divisibility_)) selected = i;
+      ++count_of_max;
+      // Replace the candidate with probability 1/count_of_max (rand.Intn, our seeded generator).
+      if (rng_.Uniform(count_of_max) == 0) selected = i;
     }
   }
-  // Every top-scoring node in name order: mark name ranks in a bitmap, which is then the tie set
-  // (linear in the node count; no sort, no string compares).
-  // Ranks come from the snapshot the nodes belong to; should a node carry a rank from elsewhere,
-  // the tie set is built from its names instead (never an out-of-range mark).
-  const std::vector<std::string>& names = *snapshot.names_by_rank();
-  std::vector<uint64_t> top_ranks((names.size() + 63) / 64, 0);
-  bool ranks_valid = true;
-  for (size_t i = 0; i < totals.size() && ranks_valid; ++i) {
-    if (totals[i] != max_score) continue;
-    const uint32_t rank = feasible.ranks[i];
-    const uint64_t bit = uint64_t{1} << (rank % 64);
-    ranks_valid = rank < names.size() && (top_ranks[rank / 64] & bit) == 0;
-    if (ranks_valid) top_ranks[rank / 64] |= bit;
+  std::vector<std::string> top;
+  for (size_t i = 0; i < totals.size(); ++i) {
+    if (totals[i] == max_score) top.push_back(feasible[i]->name());
   }
-  if (!ranks_valid) {
-    std::vector<std::string> own;
-    for (size_t i = 0; i < totals.size(); ++i) {
-      if (totals[i] == max_score) own.push_back(nodes[i]->name());
-    }
-    std::sort(own.begin(), own.end());
-    *ties = TieSet::FromNames(std::move(own));
-    return nodes[selected]->name();
-  }
-  *ties = TieSet(snapshot.names_by_rank(), std::move(top_ranks));
-  return nodes[selected]->name();
+  std::sort(top.begin(), top.end());
+  *ties = TieSet::FromNames(std::move(top));
+  return feasible[selected]->name();
 }
 
 ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state, const Pod& pod,
@@ -257,122 +203,35 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
     result.kind = ScheduleResult::Kind::kNoNodes;
     return result;
   }
-  const std::vector<const NodeInfo*>& all_nodes = snapshot.node_infos();
-  PreFilterResult pre_result;
-  Status s = fw.RunPreFilterPlugins(state, pod, &pre_result);
+  std::vector<const NodeInfo*> feasible;
+  Status s = FindNodesThatFitPod(fw, state, pod, snapshot, &result, &feasible);
   if (!s.IsSuccess()) {
-    if (!s.IsRejected()) {
-      result.error_status = s;
-      return result;
-    }
-    // v1.27: every node gets the PreFilter status, so preemption sees it.
-    NodeToStatus& statuses = result.diagnosis.node_to_status;
-    for (const std::string& name : *snapshot.names_by_rank()) statuses.emplace_hint(statuses.end(), name, s);
-    result.diagnosis.pre_filter_msg = s.Message();
-    if (!s.plugin().empty()) result.diagnosis.unschedulable_plugins.insert(s.plugin());
-    result.kind = ScheduleResult::Kind::kFitError;
+    result.error_status = s;
     return result;
   }
-
-  // Reused across cycles: thousands of feasible nodes would otherwise regrow it every cycle.
-  FeasibleNodes& feasible = feasible_;
-  feasible.clear();
-  rejected_.clear();
-  std::set<std::string>& unschedulable_plugins = result.diagnosis.unschedulable_plugins;
-  // The nominated node when its own pass rejected it: rejected again among all nodes, it counts once.
-  const NodeInfo* rejected_nominated = nullptr;
-  const std::string& nominated = pod.obj.status().nominated_node_name();
-  if (!nominated.empty()) {
-    // The node preemption made room on is tried first; if it passes, it is chosen unscored.
-    if (const NodeInfo* node = snapshot.Get(nominated)) {
-      Status fs = FindNodesThatPassFilters(fw, state, pod, snapshot, {node}, &unschedulable_plugins, &feasible);
-      (void)fs;  // upstream logs the error and falls through to all nodes
-      if (!rejected_.empty()) rejected_nominated = node;
-    }
-  }
-  size_t rejected_count = rejected_.size();  // distinct rejected nodes
-
-  if (feasible.empty()) {
-    std::vector<const NodeInfo*> narrowed;
-    if (!pre_result.all_nodes) {
-      // Upstream iterates a Go set (random order); we keep snapshot order. A name that is not in
-      // the snapshot is an error in v1.27.
-      for (const std::string& name : pre_result.node_names) {
-        if (!snapshot.Get(name)) {
-          result.error_status = Status::Error("nodeinfo not found for node name \"" + name + "\"");
-          return result;
-        }
-      }
-      for (const NodeInfo* n : all_nodes) {
-        if (pre_result.node_names.count(n->name())) narrowed.push_back(n);
-      }
-    }
-    const std::vector<const NodeInfo*>& nodes = pre_result.all_nodes ? all_nodes : narrowed;
-    Status fs = FindNodesThatPassFilters(fw, state, pod, snapshot, nodes, &unschedulable_plugins, &feasible);
-    rejected_count = rejected_.size();
-    if (rejected_nominated != nullptr) {
-      for (size_t i = 1; i < rejected_.size(); ++i) {
-        if (rejected_[i].first == rejected_nominated) --rejected_count;
-      }
-    }
-    size_t processed = feasible.size() + rejected_count;
-    if (!nodes.empty()) next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
-    if (!fs.IsSuccess()) {
-      result.error_status = fs;
-      return result;
-    }
-  }
-
-  if (record_details_) {
-    for (const NodeInfo* n : feasible.nodes) result.feasible.push_back(n->name());
-  }
   result.feasible_count = static_cast<int>(feasible.size());
-  result.evaluated_nodes = static_cast<int>(feasible.size() + rejected_count);
-  // The per-node statuses serve the failure (message, preemption) and the details; a scheduled
-  // pod without details needs none of them.
-  if (feasible.empty() || record_details_) {
-    MoveRejectedInto(&result.diagnosis.node_to_status);
-  } else {
-    rejected_.clear();
-    unschedulable_plugins.clear();
+  if (record_details_) {
+    for (const NodeInfo* node : feasible) result.feasible.push_back(node->name());
   }
   if (feasible.empty()) {
     result.kind = ScheduleResult::Kind::kFitError;
     return result;
   }
   if (feasible.size() == 1) {
+    // When only one node passes, it is used without scoring.
     result.kind = ScheduleResult::Kind::kScheduled;
-    result.node = feasible.nodes[0]->name();
-    const uint32_t rank = feasible.ranks[0];
-    const auto& names = snapshot.names_by_rank();
-    result.ties = rank < names->size() && (*names)[rank] == result.node
-                      ? TieSet::OfRank(names, rank)
-                      : TieSet::FromNames({result.node});
+    result.node = feasible[0]->name();
+    result.ties = TieSet::FromNames({result.node});
     return result;
   }
-  // prioritizeNodes: without score plugins every node scores 1.
-  if (!fw.HasScorePlugins()) {
-    table_.totals.assign(feasible.size(), 1);
-    if (record_details_) {
-      for (const NodeInfo* n : feasible.nodes) result.scores.push_back({n->name(), {}, 1});
-    }
-  } else {
-    Status ps = fw.RunPreScorePlugins(state, pod, feasible.nodes);
-    if (ps.IsSuccess()) {
-      ps = record_details_ ? fw.RunScorePlugins(state, pod, feasible.nodes, &result.scores)
-                           : fw.RunScorePlugins(state, pod, feasible.nodes, &table_);
-    }
-    if (!ps.IsSuccess()) {
-      result.error_status = ps;
-      return result;
-    }
-    if (record_details_) {
-      table_.totals.clear();
-      for (const NodePluginScores& s : result.scores) table_.totals.push_back(s.total);
-    }
+  std::vector<int64_t> totals;
+  s = PrioritizeNodes(fw, state, pod, feasible, &result, &totals);
+  if (!s.IsSuccess()) {
+    result.error_status = s;
+    return result;
   }
   result.kind = ScheduleResult::Kind::kScheduled;
-  result.node = SelectHost(snapshot, feasible, table_.totals, &result.ties);
+  result.node = SelectHost(snapshot, feasible, totals, &result.ties);
   return result;
 }
 

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "reference/base/divisibility.h"
 #include "reference/base/rand.h"
 #include "reference/runtime/framework.h"
 #include "reference/scheduler/tie_set.h"
@@ -70,69 +69,52 @@ struct ScheduleResult {
 };
 
 // Holds what persists between cycles: the rotating start index and the tie-break generator.
+// This is the plain engine, step by step as schedule_one.go; the fast engine
+// (accel/fast_pod_scheduler.h) overrides the three steps with the same results.
 class PodScheduler {
  public:
   PodScheduler(uint64_t seed, int32_t percentage_of_nodes_to_score)
-      : rng_(seed), percentage_(percentage_of_nodes_to_score) {
-    table_.keep_columns = false;  // only the totals are read
-  }
+      : rng_(seed), percentage_(percentage_of_nodes_to_score) {}
+  virtual ~PodScheduler() = default;
 
+  // schedulePod: findNodesThatFitPod, then (for two or more feasible nodes) prioritizeNodes and
+  // selectHost.
   ScheduleResult SchedulePod(const Framework& fw, CycleState& state, const Pod& pod, const Snapshot& snapshot);
 
   // Whether results carry the feasible node names and per-plugin scores (explain, check, tests).
-  // Off, a cycle allocates nothing per node; decisions are the same.
+  // Decisions are the same either way.
   void set_record_details(bool on) { record_details_ = on; }
 
-  // numFeasibleNodesToFind (SEMANTICS §3.3).
+  // numFeasibleNodesToFind (docs/SEMANTICS.md).
   static int64_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
                                         int64_t num_all_nodes);
   size_t next_start_node_index() const { return next_start_node_index_; }
 
- private:
-  // The nodes that passed the filters, with their name ranks read while the filters had the
-  // NodeInfos in cache (host selection marks the ranks of thousands of tied nodes).
-  struct FeasibleNodes {
-    std::vector<const NodeInfo*> nodes;
-    std::vector<uint32_t> ranks;
-    void Add(const NodeInfo* node) { Add(node, node->name_rank()); }
-    void Add(const NodeInfo* node, uint32_t rank) {
-      nodes.push_back(node);
-      ranks.push_back(rank);
-    }
-    size_t size() const { return nodes.size(); }
-    bool empty() const { return nodes.empty(); }
-    void clear() {
-      nodes.clear();
-      ranks.clear();
-    }
-  };
+ protected:
+  // findNodesThatFitPod: PreFilter, the nominated node, then the filters over the (narrowed)
+  // nodes; moves the start index. Fills `result`'s diagnosis, evaluated_nodes and (with details)
+  // feasible list; returns a non-Success only for an error.
+  virtual Status FindNodesThatFitPod(const Framework& fw, CycleState& state, const Pod& pod,
+                                     const Snapshot& snapshot, ScheduleResult* result,
+                                     std::vector<const NodeInfo*>* feasible);
+  // prioritizeNodes: every feasible node's total (and, with details, its per-plugin scores in
+  // `result`).
+  virtual Status PrioritizeNodes(const Framework& fw, CycleState& state, const Pod& pod,
+                                 const std::vector<const NodeInfo*>& feasible, ScheduleResult* result,
+                                 std::vector<int64_t>* totals);
+  // selectHost: reservoir sampling over the top total; `ties` gets every top-scoring node.
+  virtual std::string SelectHost(const Snapshot& snapshot, const std::vector<const NodeInfo*>& feasible,
+                                 const std::vector<int64_t>& totals, TieSet* ties);
 
-  // Evaluates nodes[(start + i) % n] in order, stopping after `num_to_find` feasible ones.
-  // REQUIRES: `nodes` belong to `snapshot`.
-  // Rejected nodes go to rejected_ (cheap: status copies share their reasons), their plugins to
-  // `unschedulable_plugins`.
+  // findNodesThatPassFilters: nodes[(start + i) % n] in order until `num_to_find` are feasible.
   Status FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
-                                  const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
-                                  std::set<std::string>* unschedulable_plugins, FeasibleNodes* feasible);
-  // Empties rejected_ into a node-name → status map.
-  void MoveRejectedInto(NodeToStatus* out);
-  // Reservoir sampling over the top total; fills `ties` with every top-scoring node.
-  std::string SelectHost(const Snapshot& snapshot, const FeasibleNodes& feasible,
-                         const std::vector<int64_t>& totals, TieSet* ties);
+                                  const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
+                                  std::vector<const NodeInfo*>* feasible);
 
   size_t next_start_node_index_ = 0;
   Rand rng_;
-  DivisibilityTable divisibility_;  // SelectHost's remainder tests, one per tied node
   int32_t percentage_;
   bool record_details_ = true;
-  ScoreTable table_;                  // reused across cycles
-  std::vector<std::pair<const NodeInfo*, Status>> rejected_;  // this cycle's rejected nodes
-  std::vector<int32_t> latest_by_rank_;                        // MoveRejectedInto's scratch
-  FeasibleNodes feasible_;                                     // this cycle's feasible nodes
-  std::vector<uint8_t> nominated_by_rank_;                     // FindNodesThatPassFilters' scratch
-  std::vector<const NodeInfo*> filter_batch_;                  // FindNodesThatPassFilters' scratch
-  std::vector<uint32_t> filter_batch_ranks_;                   // the same: the batch's name ranks
-  std::vector<BatchRejection> filter_batch_rejected_;          // the same
 };
 
 }  // namespace schedcheck::reference

@@ -13,7 +13,7 @@
 
 #include "reference/framework/interface.h"
 #include "reference/framework/node_info.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::reference {
 

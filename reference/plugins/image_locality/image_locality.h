@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
@@ -26,7 +27,7 @@ std::string NormalizedImageName(std::string_view name);
 // mapped linearly onto 0..100.
 int64_t CalculateImagePriority(int64_t sum_scores, int num_containers);
 
-class ImageLocality final : public ScorePlugin {
+class ImageLocality final : public ScorePlugin, public BatchScorePlugin {
  public:
   static constexpr std::string_view kName = "ImageLocality";
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/api/selectors.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
@@ -73,7 +74,7 @@ class InterPodAffinity final : public PreFilterPlugin,
                                public FilterPlugin,
                                public PreScorePlugin,
                                public ScorePlugin,
-                               public EnqueueExtensions {
+                               public EnqueueExtensions, public UniformScorePlugin {
  public:
   static constexpr std::string_view kName = "InterPodAffinity";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterInterPodAffinity";

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/api/compiled_node_selector.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
@@ -21,7 +22,7 @@ class NodeAffinity final : public PreFilterPlugin,
                            public FilterPlugin,
                            public PreScorePlugin,
                            public ScorePlugin,
-                           public EnqueueExtensions {
+                           public EnqueueExtensions, public UniformScorePlugin {
  public:
   static constexpr std::string_view kName = "NodeAffinity";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterNodeAffinity";

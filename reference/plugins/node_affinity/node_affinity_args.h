@@ -9,7 +9,7 @@
 
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::reference {
 

@@ -6,12 +6,13 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 
 namespace schedcheck::reference {
 
-class NodeName final : public FilterPlugin, public EnqueueExtensions {
+class NodeName final : public FilterPlugin, public EnqueueExtensions, public BatchFilterPlugin {
  public:
   static constexpr std::string_view kName = "NodeName";
   static constexpr std::string_view kErrReason = "node(s) didn't match the requested node name";

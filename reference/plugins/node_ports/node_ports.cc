@@ -69,7 +69,7 @@ void NodePorts::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch n
                             std::vector<BatchRejection>* rejected) {
   const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
   if (s == nullptr) {
-    FilterPlugin::FilterNodes(state, pod, nodes, rejected);  // the per-node error
+    FilterEachNode(*this, state, pod, nodes, rejected);  // the per-node error
     return;
   }
   // Only host ports (> 0) can conflict, and only on nodes where some pod uses one.

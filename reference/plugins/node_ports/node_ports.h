@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
@@ -20,7 +21,7 @@ bool FitsPorts(const std::vector<HostPort>& want, const NodeInfo& node);
 // Fits: FitsPorts with the pod's container ports.
 bool FitsPorts(const Pod& pod, const NodeInfo& node);
 
-class NodePorts final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
+class NodePorts final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions, public BatchFilterPlugin {
  public:
   static constexpr std::string_view kName = "NodePorts";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterNodePorts";

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
@@ -26,7 +27,7 @@ Result<std::vector<ResourceSpec>> ParseBalancedAllocationArgs(const PluginArgs& 
 // balancedResourceScorer: (1 - std-dev of the fractions) * 100, truncated.
 int64_t BalancedResourceScore(std::span<const int64_t> requested, std::span<const int64_t> allocatable);
 
-class NodeResourcesBalancedAllocation final : public ScorePlugin {
+class NodeResourcesBalancedAllocation final : public ScorePlugin, public BatchScorePlugin {
  public:
   static constexpr std::string_view kName = "NodeResourcesBalancedAllocation";
 

@@ -135,7 +135,7 @@ void NodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, Node
   (void)pod;
   const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
   if (s == nullptr) {
-    FilterPlugin::FilterNodes(state, pod, nodes, rejected);  // the per-node error
+    FilterEachNode(*this, state, pod, nodes, rejected);  // the per-node error
     return;
   }
   const Resource& request = s->request;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/api/objects.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
@@ -59,7 +60,7 @@ std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node);
 class NodeResourcesFit final : public PreFilterPlugin,
                                public FilterPlugin,
                                public ScorePlugin,
-                               public EnqueueExtensions {
+                               public EnqueueExtensions, public BatchFilterPlugin, public BatchScorePlugin {
  public:
   static constexpr std::string_view kName = "NodeResourcesFit";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterNodeResourcesFit";

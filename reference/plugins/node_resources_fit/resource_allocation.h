@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/api/objects.h"
 #include "reference/base/result.h"
 #include "reference/framework/interface.h"

@@ -7,12 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 
 namespace schedcheck::reference {
 
-class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
+class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions, public BatchFilterPlugin {
  public:
   static constexpr std::string_view kName = "NodeUnschedulable";
   static constexpr std::string_view kErrReasonUnknownCondition = "node(s) had unknown conditions";

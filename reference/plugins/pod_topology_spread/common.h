@@ -14,7 +14,7 @@
 #include "reference/api/selectors.h"
 #include "reference/base/result.h"
 #include "reference/framework/pod_info.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::reference::pod_topology_spread {
 

@@ -244,7 +244,7 @@ void PodTopologySpread::FilterNodes(const CycleState& state, const Pod& pod, Nod
                                     std::vector<BatchRejection>* rejected) {
   auto s = ReadPreFilterState(state);
   if (!s.ok()) {
-    FilterPlugin::FilterNodes(state, pod, nodes, rejected);  // the per-node errors
+    FilterEachNode(*this, state, pod, nodes, rejected);  // the per-node errors
     return;
   }
   const PreFilterState& st = **s;

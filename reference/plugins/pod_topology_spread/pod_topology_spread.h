@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
@@ -39,7 +40,7 @@ class PodTopologySpread final : public PreFilterPlugin,
                                 public FilterPlugin,
                                 public PreScorePlugin,
                                 public ScorePlugin,
-                                public EnqueueExtensions {
+                                public EnqueueExtensions, public BatchFilterPlugin, public BatchScorePlugin, public UniformScorePlugin {
  public:
   static constexpr std::string_view kName = "PodTopologySpread";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterPodTopologySpread";

@@ -216,7 +216,7 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod& pod, const N
 
 Status PodTopologySpread::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
   auto s = ReadPreScoreState(state);
-  if (!s.ok()) return ScorePlugin::ScoreNodes(state, pod, nodes, scores);  // the per-node error
+  if (!s.ok()) return ScoreEachNode(*this, state, pod, nodes, scores);  // the per-node error
   // Label values and hostname counts as kept per node (NodeLabelMemo, MatchCountCache): the
   // same values, without reading each Node and its pods every cycle.
   const auto match_counts = match_counts_.ForConstraints((*s)->constraints, pod.namespace_id);

@@ -116,10 +116,10 @@ void TaintToleration::FilterNodes(const CycleState& state, const Pod& pod, NodeB
 
 Status TaintToleration::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
   const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
-  if (s == nullptr) return ScorePlugin::ScoreNodes(state, pod, nodes, scores);  // the per-node error
+  if (s == nullptr) return ScoreEachNode(*this, state, pod, nodes, scores);  // the per-node error
   for (size_t i = 0; i < nodes.size(); ++i) {
     const NodeInfo& node = *nodes[i];
-    if (node.node() == nullptr) return ScorePlugin::ScoreNodes(state, pod, nodes.subspan(i, 1), &scores[i]);
+    if (node.node() == nullptr) return ScoreEachNode(*this, state, pod, nodes.subspan(i, 1), &scores[i]);
     scores[i] = node.has_taints() ? CountIntolerableTaintsPreferNoSchedule(node.node()->obj.spec().taints(),
                                                                            s->tolerations_prefer_no_schedule)
                                   : 0;

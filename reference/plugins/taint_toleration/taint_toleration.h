@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 
@@ -17,7 +18,7 @@ namespace schedcheck::reference {
 class TaintToleration final : public FilterPlugin,
                               public PreScorePlugin,
                               public ScorePlugin,
-                              public EnqueueExtensions {
+                              public EnqueueExtensions, public BatchFilterPlugin, public BatchScorePlugin, public UniformScorePlugin {
  public:
   static constexpr std::string_view kName = "TaintToleration";
   static constexpr std::string_view kPreScoreStateKey = "PreScoreTaintToleration";

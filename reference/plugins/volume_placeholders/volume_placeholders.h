@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 
@@ -88,7 +89,7 @@ class NodeVolumeLimits final : public PreFilterPlugin, public FilterPlugin,
 
 // VolumeBinding: PreFilter (Skip after writing an empty state), Filter, Score (0: the
 // VolumeCapacityPriority gate is off in v1.27; no NormalizeScore), Reserve/Unreserve, PreBind.
-class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public ScorePlugin,
+class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public ScorePlugin, public UniformScorePlugin,
                             public ReservePlugin, public PreBindPlugin,
                             public EnqueueExtensions {
  public:
