@@ -3,7 +3,7 @@
 #include <ostream>
 #include <set>
 
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::properties {
 namespace {
@@ -329,9 +329,9 @@ std::vector<std::string> NodeNames(const std::vector<k8s::Node>& nodes) {
 
 void showValue(const ClusterCase& c, std::ostream& os) {
   os << "ClusterCase:\n";
-  for (const k8s::Node& n : c.nodes) os << "  node " << trace::ToJson(n) << "\n";
-  for (const k8s::Pod& p : c.bound) os << "  bound " << trace::ToJson(p) << "\n";
-  os << "  pod " << trace::ToJson(c.pod) << "\n";
+  for (const k8s::Node& n : c.nodes) os << "  node " << k8s::ToJson(n) << "\n";
+  for (const k8s::Pod& p : c.bound) os << "  bound " << k8s::ToJson(p) << "\n";
+  os << "  pod " << k8s::ToJson(c.pod) << "\n";
 }
 
 void showValue(const Scenario& s, std::ostream& os) {

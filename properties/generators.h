@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "rapidcheck.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 #include "traces/trace.pb.h"
 
 namespace schedcheck::properties {

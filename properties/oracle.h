@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::properties {
 

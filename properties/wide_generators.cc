@@ -9,7 +9,7 @@
 #include "google/protobuf/struct.pb.h"
 #include "harness/replay/replayer.h"
 #include "reference/runtime/profile.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::properties {
 namespace {
@@ -1225,9 +1225,9 @@ void showValue(const WideScenario& s, std::ostream& os) {
     const trace::ApiEvent& e = r.api();
     os << "  t=" << r.time_ns() / kNanos << "s " << trace::EventType_Name(e.type()) << " ";
     if (e.has_pod()) {
-      os << "pod " << trace::ToJson(e.pod());
+      os << "pod " << k8s::ToJson(e.pod());
     } else if (e.has_node()) {
-      os << "node " << trace::ToJson(e.node());
+      os << "node " << k8s::ToJson(e.node());
     } else if (e.has_namespace_()) {
       os << "namespace " << e.namespace_().metadata().name();
     } else if (e.has_priority_class()) {

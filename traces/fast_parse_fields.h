@@ -26,7 +26,7 @@
 
 #include "google/protobuf/map.h"
 #include "google/protobuf/repeated_ptr_field.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 #include "traces/trace.pb.h"
 #include "traces/wire_cursor.h"
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 #include "traces/sample_trace.h"
 #include "traces/trace_file.h"
 #include "traces/trace_reader.h"
@@ -105,7 +105,7 @@ TEST(InputLimitsTest, EachLimitIsEnforcedByBothReadersAndCanBeRaised) {
 
     // JSON Lines: the line of the record.
     std::vector<std::string> lines = {"{\"header\": {\"compat\": \"1.27\"}}"};
-    for (const Record& rec : c.records) lines.push_back(ToJson(rec));
+    for (const Record& rec : c.records) lines.push_back(k8s::ToJson(rec));
     const std::string jsonl = WriteJsonLines(std::string(c.name) + ".jsonl", lines);
     loaded = LoadTrace(jsonl, c.tight);
     ASSERT_FALSE(loaded.ok());

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "traces/importers/workloads.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -41,30 +41,30 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests
     return Outcome::Ok();
   }
   if (workloads != nullptr && IsWorkloadKind(kind)) workloads->push_back(Workload{obj, where});
-  if (kind == "Service") return Append(ServiceFromJson(obj, where), &out->services);
+  if (kind == "Service") return Append(k8s::ServiceFromJson(obj, where), &out->services);
   if (kind == "ReplicationController") {
-    return Append(ReplicationControllerFromJson(obj, where), &out->replication_controllers);
+    return Append(k8s::ReplicationControllerFromJson(obj, where), &out->replication_controllers);
   }
-  if (kind == "ReplicaSet") return Append(ReplicaSetFromJson(obj, where), &out->replica_sets);
-  if (kind == "StatefulSet") return Append(StatefulSetFromJson(obj, where), &out->stateful_sets);
+  if (kind == "ReplicaSet") return Append(k8s::ReplicaSetFromJson(obj, where), &out->replica_sets);
+  if (kind == "StatefulSet") return Append(k8s::StatefulSetFromJson(obj, where), &out->stateful_sets);
   if (kind == "Node") {
-    auto n = NodeFromJson(obj, where);
+    auto n = k8s::NodeFromJson(obj, where);
     if (!n.ok()) return n.error();
     out->nodes.push_back(std::move(*n));
   } else if (kind == "Pod") {
-    auto p = PodFromJson(obj, where);
+    auto p = k8s::PodFromJson(obj, where);
     if (!p.ok()) return p.error();
     out->pods.push_back(std::move(*p));
   } else if (kind == "Namespace") {
-    auto n = NamespaceFromJson(obj, where);
+    auto n = k8s::NamespaceFromJson(obj, where);
     if (!n.ok()) return n.error();
     out->namespaces.push_back(std::move(*n));
   } else if (kind == "PriorityClass") {
-    auto p = PriorityClassFromJson(obj, where);
+    auto p = k8s::PriorityClassFromJson(obj, where);
     if (!p.ok()) return p.error();
     out->priority_classes.push_back(std::move(*p));
   } else if (kind == "PodDisruptionBudget") {
-    auto p = PdbFromJson(obj, where);
+    auto p = k8s::PdbFromJson(obj, where);
     if (!p.ok()) return p.error();
     out->pdbs.push_back(std::move(*p));
   } else if (kind.empty()) {
@@ -99,15 +99,15 @@ Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Manifests* out) 
 }  // namespace
 
 Result<Manifests> LoadManifests(const std::vector<std::string>& paths) {
-  auto listed = ListDocumentFiles(paths);
+  auto listed = k8s::ListDocumentFiles(paths);
   if (!listed.ok()) return listed.error();
   const std::vector<std::string>& files = *listed;
   Manifests out;
   std::vector<Workload> workloads;
   for (const std::string& file : files) {
-    auto docs = ReadDocumentsFile(file);
+    auto docs = k8s::ReadDocumentsFile(file);
     if (!docs.ok()) return docs.error();
-    for (const Document& doc : *docs) {
+    for (const k8s::Document& doc : *docs) {
       std::string where = file + ": line " + std::to_string(doc.line);
       if (doc.json.is_array()) {
         for (size_t i = 0; i < doc.json.size(); ++i) {

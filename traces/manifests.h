@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "reference/base/result.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::trace {
 

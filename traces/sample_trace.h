@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 #include "traces/trace.pb.h"
 #include "traces/trace_format.h"
 

@@ -16,7 +16,7 @@
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
 #include "reference/runtime/profile.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 #include "traces/trace_reader.h"
 #include "traces/trace_writer.h"
 
@@ -36,7 +36,7 @@ const char* SamplingName(Sampling sampling) { return sampling == Sampling::kAll 
 Result<BenchConfig> ConfigFor(const workloads::ShapeInfo& shape, Sampling sampling) {
   nlohmann::json doc;
   if (!shape.config_yaml.empty()) {
-    auto docs = trace::ParseYamlDocuments(shape.config_yaml, std::string(shape.name) + " configuration");
+    auto docs = k8s::ParseYamlDocuments(shape.config_yaml, std::string(shape.name) + " configuration");
     if (!docs.ok()) return docs.error();
     doc = (*docs)[0].json;
   } else if (sampling == Sampling::kAll) {

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/api/rfc3339.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::bench {
 namespace {
@@ -33,7 +33,7 @@ class CaptureWriter {
   void Api(int64_t t, const trace::ApiEvent& e) {
     json object;
     if (e.has_pod()) {
-      object = json::parse(trace::ToJson(e.pod()));
+      object = json::parse(k8s::ToJson(e.pod()));
       object["apiVersion"] = "v1";
       object["kind"] = "Pod";
       const std::string key = Key(object);
@@ -48,11 +48,11 @@ class CaptureWriter {
         last_pod_[key] = object;
       }
     } else if (e.has_node()) {
-      object = json::parse(trace::ToJson(e.node()));
+      object = json::parse(k8s::ToJson(e.node()));
       object["apiVersion"] = "v1";
       object["kind"] = "Node";
     } else if (e.has_namespace_()) {
-      object = json::parse(trace::ToJson(e.namespace_()));
+      object = json::parse(k8s::ToJson(e.namespace_()));
       object["apiVersion"] = "v1";
       object["kind"] = "Namespace";
     } else {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::check {
 namespace {
@@ -123,39 +123,39 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
       c.plugin_weights[name] = w.get<int32_t>();
     }
   }
-  auto nodes = ParseObjects<k8s::Node>(json.value("nodes", nlohmann::json()), "nodes", where, &trace::NodeFromJson);
+  auto nodes = ParseObjects<k8s::Node>(json.value("nodes", nlohmann::json()), "nodes", where, &k8s::NodeFromJson);
   if (!nodes.ok()) return nodes.error();
   c.nodes = std::move(*nodes);
-  auto pods = ParseObjects<k8s::Pod>(json.value("pods", nlohmann::json()), "pods", where, &trace::PodFromJson);
+  auto pods = ParseObjects<k8s::Pod>(json.value("pods", nlohmann::json()), "pods", where, &k8s::PodFromJson);
   if (!pods.ok()) return pods.error();
   c.pods = std::move(*pods);
   auto nss = ParseObjects<k8s::Namespace>(json.value("namespaces", nlohmann::json()), "namespaces", where,
-                                          &trace::NamespaceFromJson);
+                                          &k8s::NamespaceFromJson);
   if (!nss.ok()) return nss.error();
   c.namespaces = std::move(*nss);
   auto pdbs = ParseObjects<k8s::PodDisruptionBudget>(json.value("podDisruptionBudgets", nlohmann::json()),
-                                                     "podDisruptionBudgets", where, &trace::PdbFromJson);
+                                                     "podDisruptionBudgets", where, &k8s::PdbFromJson);
   if (!pdbs.ok()) return pdbs.error();
   c.pdbs = std::move(*pdbs);
   auto services = ParseObjects<k8s::Service>(json.value("services", nlohmann::json()), "services", where,
-                                             &trace::ServiceFromJson);
+                                             &k8s::ServiceFromJson);
   if (!services.ok()) return services.error();
   c.services = std::move(*services);
   auto rcs = ParseObjects<k8s::ReplicationController>(json.value("replicationControllers", nlohmann::json()),
                                                       "replicationControllers", where,
-                                                      &trace::ReplicationControllerFromJson);
+                                                      &k8s::ReplicationControllerFromJson);
   if (!rcs.ok()) return rcs.error();
   c.replication_controllers = std::move(*rcs);
   auto rss = ParseObjects<k8s::ReplicaSet>(json.value("replicaSets", nlohmann::json()), "replicaSets", where,
-                                           &trace::ReplicaSetFromJson);
+                                           &k8s::ReplicaSetFromJson);
   if (!rss.ok()) return rss.error();
   c.replica_sets = std::move(*rss);
   auto sss = ParseObjects<k8s::StatefulSet>(json.value("statefulSets", nlohmann::json()), "statefulSets", where,
-                                            &trace::StatefulSetFromJson);
+                                            &k8s::StatefulSetFromJson);
   if (!sss.ok()) return sss.error();
   c.stateful_sets = std::move(*sss);
   if (json.contains("pod") && !json["pod"].is_null()) {
-    auto pod = trace::PodFromJson(json["pod"], where + ": field pod");
+    auto pod = k8s::PodFromJson(json["pod"], where + ": field pod");
     if (!pod.ok()) return pod.error();
     c.pod = std::move(*pod);
   } else if (c.kind != "queue") {
@@ -190,15 +190,15 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
 }
 
 Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths) {
-  auto listed = trace::ListDocumentFiles(paths);
+  auto listed = k8s::ListDocumentFiles(paths);
   if (!listed.ok()) return listed.error();
   const std::vector<std::string>& files = *listed;
   std::vector<Case> cases;
   std::set<std::string> ids;
   for (const std::string& file : files) {
-    auto docs = trace::ReadDocumentsFile(file);
+    auto docs = k8s::ReadDocumentsFile(file);
     if (!docs.ok()) return docs.error();
-    for (const trace::Document& doc : *docs) {
+    for (const k8s::Document& doc : *docs) {
       std::string location = file + ": line " + std::to_string(doc.line);
       std::vector<const nlohmann::json*> objects;
       if (doc.json.is_array()) {

@@ -13,7 +13,7 @@
 
 #include "reference/base/result.h"
 #include "reference/runtime/profile.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::check {
 

@@ -11,7 +11,7 @@
 #include "reference/cache/cache.h"
 #include "reference/framework/handle.h"
 #include "reference/runtime/framework.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::check {
 

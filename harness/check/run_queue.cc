@@ -13,7 +13,7 @@
 #include "reference/queue/events.h"
 #include "reference/queue/pre_check.h"
 #include "reference/queue/scheduling_queue.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::check {
 namespace {
@@ -77,7 +77,7 @@ class QueueCaseRunner {
       if (it == pods_.end()) return Error{std::string(field) + ": unknown pod " + v.get<std::string>()};
       return it->second;
     }
-    auto obj = trace::PodFromJson(v, field);
+    auto obj = k8s::PodFromJson(v, field);
     if (!obj.ok()) return obj.error();
     auto pod = reference::BuildPod(*obj);
     if (!pod.ok()) return Error{std::string(field) + ": " + pod.message()};

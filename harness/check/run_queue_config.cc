@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "reference/queue/events.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::check {
 namespace {
@@ -69,7 +69,7 @@ Result<std::shared_ptr<reference::NodeInfo>> NodeInfoArg(const Case& c, const Cl
     if (ni == nullptr) return Error{"node: unknown node " + node.get<std::string>()};
     return std::make_shared<reference::NodeInfo>(*ni);
   }
-  auto obj = trace::NodeFromJson(node, "node");
+  auto obj = k8s::NodeFromJson(node, "node");
   if (!obj.ok()) return obj.error();
   auto built = reference::BuildNode(*obj);
   if (!built.ok()) return Error{"node: " + built.message()};

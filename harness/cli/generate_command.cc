@@ -6,7 +6,7 @@
 
 #include "harness/workloads/workloads.h"
 #include "traces/atomic_file.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 #include "traces/trace_writer.h"
 
 namespace schedcheck::cli {
@@ -25,9 +25,9 @@ std::string CanonicalCommand(const GenerateOptions& o, const workloads::Workload
 }
 
 Outcome WriteJsonLines(const std::string& path, const trace::Trace& t) {
-  std::string text = "{\"header\":" + trace::ToJson(t.header) + "}\n";
+  std::string text = "{\"header\":" + k8s::ToJson(t.header) + "}\n";
   for (const trace::Record& r : t.records) {
-    std::string line = trace::ToJson(r);
+    std::string line = k8s::ToJson(r);
     if (line.empty()) return Error{path + ": cannot print a record as JSON"};
     text += line;
     text += '\n';

@@ -17,7 +17,7 @@ std::string Summary(const trace::Imported& imported) {
   int64_t bindings = 0, attempts = 0, api_total = 0;
   for (const trace::Record& r : imported.records) {
     if (r.has_api()) {
-      // The object's message name is its Kubernetes kind (traces/k8s.proto).
+      // The object's message name is its Kubernetes kind (reference/k8s/k8s.proto).
       const auto* field = r.api().GetDescriptor()->FindFieldByNumber(r.api().object_case());
       std::string kind = field != nullptr && field->message_type() != nullptr ? field->message_type()->name() : "none";
       ++api[kind + " " + trace::EventType_Name(r.api().type())];

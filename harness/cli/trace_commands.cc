@@ -1,6 +1,6 @@
 #include "harness/cli/trace_commands.h"
 
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 #include <unistd.h>
 
@@ -43,7 +43,7 @@ std::string StatusText(const pb::util::Status& status) {
 
 // Proto3 JSON of `message` with Kubernetes field names and sorted map keys.
 Result<std::string> JsonOf(const pb::Message& message) {
-  std::string json = trace::ToJson(message);
+  std::string json = k8s::ToJson(message);
   if (json.empty()) return Error{"cannot print " + message.GetDescriptor()->full_name() + " as JSON"};
   return json;
 }

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "harness/protocol/framing.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::protocol {
 namespace {
@@ -20,7 +20,7 @@ Result<reference::SchedulerConfiguration> ConfigurationFor(const ServeOptions& o
     return reference::DefaultConfiguration(compat);
   }
   *source = hello.config_source().empty() ? "Hello.config_yaml" : hello.config_source();
-  auto docs = trace::ParseYamlDocuments(hello.config_yaml(), *source);
+  auto docs = k8s::ParseYamlDocuments(hello.config_yaml(), *source);
   if (!docs.ok()) return docs.error();
   if (docs->size() != 1) return Error{*source + ": want exactly one KubeSchedulerConfiguration document"};
   return reference::ParseSchedulerConfiguration((*docs)[0].json, *source + ": line " + std::to_string((*docs)[0].line),

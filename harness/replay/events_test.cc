@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "harness/replay/replayer.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::replay {
 namespace {
@@ -22,7 +22,7 @@ trace::Record At(int64_t t_s, trace::EventType type) {
 
 trace::Record Pod(int64_t t_s, trace::EventType type, const std::string& json) {
   trace::Record r = At(t_s, type);
-  auto pod = trace::PodFromJson(nlohmann::json::parse(json), "pod");
+  auto pod = k8s::PodFromJson(nlohmann::json::parse(json), "pod");
   EXPECT_TRUE(pod.ok()) << pod.message();
   *r.mutable_api()->mutable_pod() = *pod;
   return r;
@@ -30,7 +30,7 @@ trace::Record Pod(int64_t t_s, trace::EventType type, const std::string& json) {
 
 trace::Record Node(const std::string& json) {
   trace::Record r = At(0, trace::ADDED);
-  auto node = trace::NodeFromJson(nlohmann::json::parse(json), "node");
+  auto node = k8s::NodeFromJson(nlohmann::json::parse(json), "node");
   EXPECT_TRUE(node.ok()) << node.message();
   *r.mutable_api()->mutable_node() = *node;
   return r;
@@ -38,7 +38,7 @@ trace::Record Node(const std::string& json) {
 
 trace::Record Pdb(int64_t t_s, trace::EventType type, const std::string& json) {
   trace::Record r = At(t_s, type);
-  auto pdb = trace::PdbFromJson(nlohmann::json::parse(json), "pdb");
+  auto pdb = k8s::PdbFromJson(nlohmann::json::parse(json), "pdb");
   EXPECT_TRUE(pdb.ok()) << pdb.message();
   *r.mutable_api()->mutable_pod_disruption_budget() = *pdb;
   return r;
@@ -51,7 +51,7 @@ trace::Record During(trace::Record r) {
 
 trace::Record Class(int64_t t_s, trace::EventType type, const std::string& json) {
   trace::Record r = At(t_s, type);
-  auto pc = trace::PriorityClassFromJson(nlohmann::json::parse(json), "class");
+  auto pc = k8s::PriorityClassFromJson(nlohmann::json::parse(json), "class");
   EXPECT_TRUE(pc.ok()) << pc.message();
   *r.mutable_api()->mutable_priority_class() = *pc;
   return r;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/replay/replayer.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::replay {
 namespace {
@@ -22,14 +22,14 @@ trace::Record Added(int64_t t_s) {
 std::vector<trace::Record> Trace(int pods) {
   std::vector<trace::Record> records;
   trace::Record node = Added(0);
-  auto n = trace::NodeFromJson(nlohmann::json::parse(R"({"metadata":{"name":"n1"},
+  auto n = k8s::NodeFromJson(nlohmann::json::parse(R"({"metadata":{"name":"n1"},
       "status":{"allocatable":{"cpu":"100","memory":"100Gi","pods":"500"}}})"), "node");
   EXPECT_TRUE(n.ok()) << n.message();
   *node.mutable_api()->mutable_node() = *n;
   records.push_back(node);
   for (int i = 0; i < pods; ++i) {
     trace::Record r = Added(1 + i / 2);
-    auto pod = trace::PodFromJson(nlohmann::json::parse(R"({"metadata":{"name":"p)" + std::to_string(i) +
+    auto pod = k8s::PodFromJson(nlohmann::json::parse(R"({"metadata":{"name":"p)" + std::to_string(i) +
         R"(","namespace":"default"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}}]}})"), "pod");
     EXPECT_TRUE(pod.ok()) << pod.message();
     *r.mutable_api()->mutable_pod() = *pod;

@@ -12,7 +12,7 @@
 
 #include "harness/workloads/workloads.h"
 #include "reference/base/rand.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::workloads {
 

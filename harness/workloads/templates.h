@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::workloads {
 

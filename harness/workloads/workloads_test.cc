@@ -9,7 +9,7 @@
 
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::workloads {
 namespace {
@@ -27,7 +27,7 @@ std::map<std::string, int64_t> BindTimes(const ShapeInfo& shape, const Workload&
   replay::ReplayOptions options;
   options.config = reference::DefaultConfiguration("1.27");
   if (!shape.config_yaml.empty()) {
-    auto docs = trace::ParseYamlDocuments(shape.config_yaml, "config");
+    auto docs = k8s::ParseYamlDocuments(shape.config_yaml, "config");
     EXPECT_TRUE(docs.ok());
     auto config = reference::ParseSchedulerConfiguration((*docs)[0].json, "config", "1.27");
     EXPECT_TRUE(config.ok()) << config.message();

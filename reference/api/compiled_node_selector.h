@@ -11,7 +11,7 @@
 
 #include "reference/api/label_ids.h"
 #include "reference/api/objects.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::reference {
 

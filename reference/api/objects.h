@@ -1,6 +1,6 @@
-// Pod and Node as the reference scheduler holds them: the Kubernetes object (traces/k8s.proto)
-// plus values derived once when the object enters the scheduler (parsed quantities, effective
-// requests, host ports, priority). Immutable after construction and shared by pointer.
+// Pod and Node as the reference scheduler holds them: the Kubernetes object
+// (reference/k8s/k8s.proto) plus values derived once when the object enters the scheduler (parsed
+// quantities, effective requests, host ports, priority). Immutable after construction and shared by pointer.
 #ifndef SCHEDCHECK_REFERENCE_API_OBJECTS_H_
 #define SCHEDCHECK_REFERENCE_API_OBJECTS_H_
 
@@ -12,7 +12,7 @@
 #include "reference/api/label_ids.h"
 #include "reference/api/resource.h"
 #include "reference/base/result.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::reference {
 

@@ -1,9 +1,9 @@
-#include "traces/input_files.h"
+#include "reference/base/input_files.h"
 
 #include <algorithm>
 #include <filesystem>
 
-namespace schedcheck::trace {
+namespace schedcheck {
 
 Result<std::vector<std::string>> ListInputFiles(const std::vector<std::string>& paths,
                                                 const std::vector<std::string>& extensions) {
@@ -30,4 +30,4 @@ Result<std::vector<std::string>> ListInputFiles(const std::vector<std::string>& 
   return files;
 }
 
-}  // namespace schedcheck::trace
+}  // namespace schedcheck

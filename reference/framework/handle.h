@@ -14,7 +14,7 @@
 #include "reference/framework/cycle_state.h"
 #include "reference/framework/snapshot.h"
 #include "reference/framework/status.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::reference {
 

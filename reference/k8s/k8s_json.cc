@@ -1,4 +1,4 @@
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
@@ -11,14 +11,27 @@
 #include <regex>
 #include <sstream>
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/type_resolver_util.h>
 
-#include "traces/input_files.h"
-#include "traces/trace_format.h"
+#include "reference/base/input_files.h"
 
-namespace schedcheck::trace {
+namespace schedcheck::k8s {
 namespace {
+
+// The binary form of `message` with map entries in key order (equal messages, equal bytes).
+std::string SerializeDeterministic(const google::protobuf::Message& message) {
+  std::string out;
+  {
+    google::protobuf::io::StringOutputStream stream(&out);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    message.SerializeToCodedStream(&coded);
+  }  // the streams trim `out` to the bytes written when they go
+  return out;
+}
 
 bool IsYamlNull(const std::string& s) { return s == "~" || s == "null" || s == "Null" || s == "NULL"; }
 
@@ -388,4 +401,4 @@ std::string ToJson(const google::protobuf::Message& message) {
   return status.ok() ? json : std::string();
 }
 
-}  // namespace schedcheck::trace
+}  // namespace schedcheck::k8s

@@ -1,9 +1,9 @@
-// Kubernetes JSON / YAML <-> the objects of traces/k8s.proto. YAML is read with yaml-cpp into the
+// Kubernetes JSON / YAML <-> the objects of k8s.proto. YAML is read with yaml-cpp into the
 // same JSON tree (nlohmann::json) that JSON files produce, so both share one decoder: protobuf's
 // proto3 JSON mapping, which uses Kubernetes' field names. Unknown fields are dropped (captures
 // hold far more than scheduling reads); type errors name the field.
-#ifndef SCHEDCHECK_TRACES_K8S_JSON_H_
-#define SCHEDCHECK_TRACES_K8S_JSON_H_
+#ifndef SCHEDCHECK_REFERENCE_K8S_K8S_JSON_H_
+#define SCHEDCHECK_REFERENCE_K8S_K8S_JSON_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/base/result.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
-namespace schedcheck::trace {
+namespace schedcheck::k8s {
 
 // One YAML or JSON document, with the line it starts on (1-based) for error messages.
 struct Document {
@@ -61,6 +61,6 @@ Result<k8s::StatefulSet> StatefulSetFromJson(const nlohmann::json& json, const s
 // Kubernetes JSON of any message (compact, one line, map keys sorted: deterministic).
 std::string ToJson(const google::protobuf::Message& message);
 
-}  // namespace schedcheck::trace
+}  // namespace schedcheck::k8s
 
-#endif  // SCHEDCHECK_TRACES_K8S_JSON_H_
+#endif  // SCHEDCHECK_REFERENCE_K8S_K8S_JSON_H_

@@ -1,13 +1,11 @@
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 #include <gtest/gtest.h>
 
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/message_differencer.h>
 
-#include "traces/trace.pb.h"
-
-namespace schedcheck::trace {
+namespace schedcheck::k8s {
 namespace {
 
 TEST(K8sJsonTest, YamlPodWithBareNumbersDecodes) {
@@ -84,8 +82,8 @@ TEST(K8sJsonTest, RoundTripKeepsKubernetesNames) {
 }
 
 // The selector kinds: namespace, name and selector survive (bare YAML numbers become label
-// values), replicas and templates are dropped, and Kubernetes JSON round-trips, also inside a
-// trace Record as `trace cat` / `trace convert` write and read it.
+// values), replicas and templates are dropped, and Kubernetes JSON round-trips (inside a trace
+// Record: traces/record_json_test.cc).
 TEST(K8sJsonTest, SelectorKindsRoundTrip) {
   auto docs = ParseYamlDocuments(R"(kind: Service
 metadata: {name: web, namespace: shop}
@@ -131,26 +129,7 @@ spec: {selector: {matchLabels: {app: db}}, serviceName: db}
   auto service_back = ServiceFromJson(nlohmann::json::parse(ToJson(*service)), "rt");
   ASSERT_TRUE(service_back.ok());
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(*service, *service_back));
-
-  std::vector<Record> records(4);
-  *records[0].mutable_api()->mutable_service() = *service;
-  *records[1].mutable_api()->mutable_replication_controller() = *rc;
-  *records[2].mutable_api()->mutable_replica_set() = *rs;
-  *records[3].mutable_api()->mutable_stateful_set() = *ss;
-  for (Record& r : records) {
-    r.mutable_api()->set_type(DELETED);
-    std::string line = ToJson(r);
-    Record back;
-    auto status = google::protobuf::util::JsonStringToMessage(line, &back);
-    ASSERT_TRUE(status.ok()) << status.ToString() << " " << line;
-    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(r, back)) << line;
-    std::string bytes = r.SerializeAsString();
-    Record parsed;
-    ASSERT_TRUE(parsed.ParseFromString(bytes));
-    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(r, parsed));
-  }
-  EXPECT_NE(ToJson(records[0]).find("\"service\":{"), std::string::npos) << ToJson(records[0]);
 }
 
 }  // namespace
-}  // namespace schedcheck::trace
+}  // namespace schedcheck::k8s

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::reference {
 namespace {
@@ -257,7 +257,7 @@ Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json&
 }
 
 Result<SchedulerConfiguration> LoadSchedulerConfiguration(const std::string& path, std::string_view compat) {
-  auto docs = trace::ReadDocumentsFile(path);
+  auto docs = k8s::ReadDocumentsFile(path);
   if (!docs.ok()) return docs.error();
   if (docs->size() != 1) return Error{path + ": want exactly one KubeSchedulerConfiguration document"};
   return ParseSchedulerConfiguration((*docs)[0].json, path + ": line " + std::to_string((*docs)[0].line), compat);

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <map>
 
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::reference::testing {
 namespace {
@@ -15,7 +15,7 @@ namespace {
 }
 
 nlohmann::json ParseOne(std::string_view yaml) {
-  auto docs = trace::ParseYamlDocuments(yaml, "fixture");
+  auto docs = k8s::ParseYamlDocuments(yaml, "fixture");
   if (!docs.ok()) Die(docs.message());
   if (docs->size() != 1) Die("fixture must hold exactly one YAML document");
   return (*docs)[0].json;
@@ -24,7 +24,7 @@ nlohmann::json ParseOne(std::string_view yaml) {
 }  // namespace
 
 PodPtr ParsePod(std::string_view yaml) {
-  auto obj = trace::PodFromJson(ParseOne(yaml), "fixture pod");
+  auto obj = k8s::PodFromJson(ParseOne(yaml), "fixture pod");
   if (!obj.ok()) Die(obj.message());
   auto pod = BuildPod(std::move(*obj));
   if (!pod.ok()) Die(pod.message());
@@ -32,7 +32,7 @@ PodPtr ParsePod(std::string_view yaml) {
 }
 
 NodePtr ParseNode(std::string_view yaml) {
-  auto obj = trace::NodeFromJson(ParseOne(yaml), "fixture node");
+  auto obj = k8s::NodeFromJson(ParseOne(yaml), "fixture node");
   if (!obj.ok()) Die(obj.message());
   auto node = BuildNode(std::move(*obj));
   if (!node.ok()) Die(node.message());

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "traces/importers/imported.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 #include "traces/trace_testing.h"
 
 namespace schedcheck::trace::testing {
@@ -22,7 +22,7 @@ inline std::string Label(const Imported& imported, const std::string& key) {
 // Every record as Kubernetes JSON, one per line.
 inline std::string RecordsText(const Imported& imported) {
   std::string out;
-  for (const Record& r : imported.records) out += ToJson(r) + "\n";
+  for (const Record& r : imported.records) out += k8s::ToJson(r) + "\n";
   return out;
 }
 

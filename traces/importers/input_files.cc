@@ -1,6 +1,6 @@
 #include "traces/importers/input_files.h"
 
-#include "traces/input_files.h"
+#include "reference/base/input_files.h"
 
 namespace schedcheck::trace {
 

@@ -58,7 +58,7 @@ bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 }  // namespace
 
 Outcome ForEachJsonValue(std::string_view text, const std::string& source,
-                         const std::function<Outcome(Document&&)>& visit) {
+                         const std::function<Outcome(k8s::Document&&)>& visit) {
   size_t pos = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;  // UTF-8 byte order mark
   // The line of `pos`, counted on from the previous value's: counting from the start of the
@@ -77,7 +77,7 @@ Outcome ForEachJsonValue(std::string_view text, const std::string& source,
       return Error{Where(source, text, pos) + ": JSON: value never ends (truncated stream?)"};
     }
     for (; counted_to < pos; ++counted_to) line += text[counted_to] == '\n' ? 1 : 0;
-    Document doc;
+    k8s::Document doc;
     try {
       doc = {nlohmann::json::parse(text.substr(pos, end - pos)), line};
     } catch (const nlohmann::json::parse_error& e) {
@@ -95,16 +95,16 @@ Outcome ForEachJsonValue(std::string_view text, const std::string& source,
   return Outcome::Ok();
 }
 
-Result<std::vector<Document>> ParseJsonStream(std::string_view text, const std::string& source,
+Result<std::vector<k8s::Document>> ParseJsonStream(std::string_view text, const std::string& source,
                                               bool unwrap_array) {
-  std::vector<Document> docs;
-  Outcome ok = ForEachJsonValue(text, source, [&docs](Document&& doc) {
+  std::vector<k8s::Document> docs;
+  Outcome ok = ForEachJsonValue(text, source, [&docs](k8s::Document&& doc) {
     docs.push_back(std::move(doc));
     return Outcome::Ok();
   });
   if (!ok) return ok.error();
   if (unwrap_array && docs.size() == 1 && docs[0].json.is_array()) {
-    std::vector<Document> items;
+    std::vector<k8s::Document> items;
     int line = docs[0].line;
     for (auto& item : docs[0].json) items.push_back({std::move(item), line});
     return items;

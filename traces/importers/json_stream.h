@@ -10,21 +10,21 @@
 #include <vector>
 
 #include "reference/base/result.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::trace {
 
 // Splits `text` into its top-level JSON values; each Document carries the line its value starts
 // on. With `unwrap_array`, a text that is exactly one array yields the array's elements. Errors
 // name `source`, the line and the column: "w.json: line 7, column 12: JSON: ...".
-Result<std::vector<Document>> ParseJsonStream(std::string_view text, const std::string& source,
+Result<std::vector<k8s::Document>> ParseJsonStream(std::string_view text, const std::string& source,
                                               bool unwrap_array = false);
 
 // The same values one at a time, each parsed only when `visit` has returned for the one before:
 // memory for one value, not the stream (a day's capture is a million values). Stops at the first
 // error, of the stream or of `visit`.
 Outcome ForEachJsonValue(std::string_view text, const std::string& source,
-                         const std::function<Outcome(Document&&)>& visit);
+                         const std::function<Outcome(k8s::Document&&)>& visit);
 
 // Reads a whole file ("F: cannot open file" on failure).
 Result<std::string> ReadWholeFile(const std::string& path);

@@ -6,7 +6,7 @@
 #include "traces/importers/input_files.h"
 #include "traces/importers/redaction.h"
 #include "traces/importers/workloads.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -151,9 +151,9 @@ Result<Imported> ImportManifests(const std::vector<std::string>& inputs, const I
   if (!files.ok()) return files.error();
   Loader loader(options);
   for (const std::string& file : *files) {
-    auto docs = ReadDocumentsFile(file);
+    auto docs = k8s::ReadDocumentsFile(file);
     if (!docs.ok()) return docs.error();
-    for (const Document& doc : *docs) {
+    for (const k8s::Document& doc : *docs) {
       std::string where = file + ": line " + std::to_string(doc.line);
       if (doc.json.is_array()) {
         for (size_t i = 0; i < doc.json.size(); ++i) {

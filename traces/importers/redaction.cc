@@ -1,6 +1,6 @@
 #include "traces/importers/redaction.h"
 
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -42,38 +42,38 @@ Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind, 
   const google::protobuf::Message* message = nullptr;
   Outcome ok;
   if (kind == "Pod") {
-    ok = Store(PodFromJson(object, where), event->mutable_pod(), &meta);
+    ok = Store(k8s::PodFromJson(object, where), event->mutable_pod(), &meta);
     message = &event->pod();
   } else if (kind == "Node") {
-    ok = Store(NodeFromJson(object, where), event->mutable_node(), &meta);
+    ok = Store(k8s::NodeFromJson(object, where), event->mutable_node(), &meta);
     message = &event->node();
   } else if (kind == "Namespace") {
-    ok = Store(NamespaceFromJson(object, where), event->mutable_namespace_(), &meta);
+    ok = Store(k8s::NamespaceFromJson(object, where), event->mutable_namespace_(), &meta);
     message = &event->namespace_();
   } else if (kind == "PriorityClass") {
-    ok = Store(PriorityClassFromJson(object, where), event->mutable_priority_class(), &meta);
+    ok = Store(k8s::PriorityClassFromJson(object, where), event->mutable_priority_class(), &meta);
     message = &event->priority_class();
   } else if (kind == "PodDisruptionBudget") {
-    ok = Store(PdbFromJson(object, where), event->mutable_pod_disruption_budget(), &meta);
+    ok = Store(k8s::PdbFromJson(object, where), event->mutable_pod_disruption_budget(), &meta);
     message = &event->pod_disruption_budget();
   } else if (kind == "Service") {
-    ok = Store(ServiceFromJson(object, where), event->mutable_service(), &meta);
+    ok = Store(k8s::ServiceFromJson(object, where), event->mutable_service(), &meta);
     message = &event->service();
   } else if (kind == "ReplicationController") {
-    ok = Store(ReplicationControllerFromJson(object, where), event->mutable_replication_controller(), &meta);
+    ok = Store(k8s::ReplicationControllerFromJson(object, where), event->mutable_replication_controller(), &meta);
     message = &event->replication_controller();
   } else if (kind == "ReplicaSet") {
-    ok = Store(ReplicaSetFromJson(object, where), event->mutable_replica_set(), &meta);
+    ok = Store(k8s::ReplicaSetFromJson(object, where), event->mutable_replica_set(), &meta);
     message = &event->replica_set();
   } else if (kind == "StatefulSet") {
-    ok = Store(StatefulSetFromJson(object, where), event->mutable_stateful_set(), &meta);
+    ok = Store(k8s::StatefulSetFromJson(object, where), event->mutable_stateful_set(), &meta);
     message = &event->stateful_set();
   } else {
     return Error{where + ": field kind: " + kind + " is not a kind the trace holds"};
   }
   if (!ok) return ok;
   kind_ = kind;
-  CountDropped(object, nlohmann::json::parse(ToJson(*message), nullptr, false), "");
+  CountDropped(object, nlohmann::json::parse(k8s::ToJson(*message), nullptr, false), "");
   StripAnnotations(meta);
   return Outcome::Ok();
 }

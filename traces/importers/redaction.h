@@ -1,6 +1,6 @@
 // Redacting decoder shared by the manifests, watch and kss importers: turns one Kubernetes object
-// (JSON tree) into the ApiEvent object of its kind, keeping only what traces/k8s.proto holds (the
-// scheduling-relevant subset) and only the annotations asked for, and counts what was dropped:
+// (JSON tree) into the ApiEvent object of its kind, keeping only what reference/k8s/k8s.proto holds
+// (the scheduling-relevant subset) and only the annotations asked for, and counts what was dropped:
 //   redacted.annotations  annotations removed
 //   redacted.fields       input fields with a non-empty value that did not survive decoding
 //   redacted.paths        the same per field path, e.g. "Pod:spec.containers[].env=3"

@@ -89,7 +89,7 @@ Result<Imported> ImportWatch(const std::vector<std::string>& inputs, const Impor
     auto text = ReadWholeFile(file);
     if (!text.ok()) return text.error();
     builder.BeginFile(file);
-    Outcome ok = ForEachJsonValue(*text, file, [&](Document&& doc) {
+    Outcome ok = ForEachJsonValue(*text, file, [&](k8s::Document&& doc) {
       return AddEntry(doc.json, file + ": line " + std::to_string(doc.line), &seen, &builder);
     });
     if (!ok) return ok.error();

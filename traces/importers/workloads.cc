@@ -6,7 +6,7 @@
 #include <set>
 
 #include "reference/api/selectors.h"
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -264,7 +264,7 @@ Result<std::vector<Json>> ExpandDaemonSet(const Json& ds, const std::string& whe
   SetLabel(tmpl, "pod-template-generation", generation.is_number_integer() ? generation.dump() : "1");
   if (!Field(tmpl, "spec").is_object()) tmpl["spec"] = Json::object();
   AddDaemonTolerations(tmpl["spec"]);
-  auto probe = PodFromJson(NewPod(tmpl, Namespace(ds), owner.name, &owner), where + ": field spec.template");
+  auto probe = k8s::PodFromJson(NewPod(tmpl, Namespace(ds), owner.name, &owner), where + ": field spec.template");
   if (!probe.ok()) return probe.error();
   std::vector<const k8s::Node*> sorted;
   for (const k8s::Node& n : nodes) sorted.push_back(&n);

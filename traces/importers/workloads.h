@@ -32,7 +32,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/base/result.h"
-#include "traces/k8s.pb.h"
+#include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::trace {
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "traces/k8s_json.h"
+#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -20,11 +20,11 @@ Json Workload(const std::string& kind, const std::string& name, Json spec) {
 
 k8s::Node MakeNode(const std::string& name, Json labels = Json::object(), Json taints = Json::array()) {
   Json n = {{"kind", "Node"}, {"metadata", {{"name", name}, {"labels", labels}}}, {"spec", {{"taints", taints}}}};
-  return *NodeFromJson(n, "test");
+  return *k8s::NodeFromJson(n, "test");
 }
 
 k8s::Pod AsPod(const Json& j) {
-  auto pod = PodFromJson(j, "test");
+  auto pod = k8s::PodFromJson(j, "test");
   EXPECT_TRUE(pod.ok()) << pod.message();
   return pod.ok() ? *pod : k8s::Pod();
 }

@@ -1,6 +1,6 @@
-// Package objects turns the trace's Kubernetes messages (traces/k8s.proto) into the Kubernetes
-// JSON their proto3 JSON mapping stands for, so that an adapter can decode them into client-go
-// types with the API machinery's own decoder.
+// Package objects turns the trace's Kubernetes messages (reference/k8s/k8s.proto) into the
+// Kubernetes JSON their proto3 JSON mapping stands for, so that an adapter can decode them into
+// client-go types with the API machinery's own decoder.
 //
 // protojson alone is not enough: it writes 64-bit integers as strings ("30"), which the
 // Kubernetes types reject. This walk writes every integer as a number and otherwise follows the
