@@ -1,12 +1,16 @@
 // Test helpers for the importers: testdata paths, labels, the JSON text of imported records (to
-// check that redacted values never reach the trace), temporary files. testonly.
+// check that redacted values never reach the trace), temporary files, the shared openb data.
+// testonly; a test using FindSharedOpenbDir needs //traces/importers:testdata as data.
 #ifndef SCHEDCHECK_TRACES_IMPORTERS_IMPORT_TESTING_H_
 #define SCHEDCHECK_TRACES_IMPORTERS_IMPORT_TESTING_H_
 
+#include <filesystem>
 #include <string>
+#include <system_error>
 
-#include "traces/importers/imported.h"
 #include "reference/k8s/k8s_json.h"
+#include "traces/importers/imported.h"
+#include "traces/importers/openb_importer.h"
 #include "traces/trace_testing.h"
 
 namespace schedcheck::trace::testing {
@@ -34,6 +38,15 @@ inline std::string WriteTemp(const std::string& name, const std::string& text) {
 
 inline bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
+}
+
+// The folder of the real openb trace (FindOpenbDataDir), also looked up in ../shared/data beside
+// the source tree this test's runfiles link to; empty when absent.
+inline std::string FindSharedOpenbDir() {
+  std::error_code ec;
+  std::filesystem::path source = std::filesystem::canonical(TestData("openb/nodes.csv"), ec);
+  if (ec) return FindOpenbDataDir();
+  return FindOpenbDataDir({(source.parent_path() / "../../../../../shared/data").string()});
 }
 
 }  // namespace schedcheck::trace::testing

@@ -1,14 +1,11 @@
-// Imports the real Alibaba openb trace from ../shared/data (never copied into the repo) and
-// replays a prefix. Skips, saying why, when the data is absent. Looked up in: $SCHEDCHECK_SHARED_DATA,
-// /work/shared/data, $BUILD_WORKSPACE_DIRECTORY/../shared/data, and ../shared/data beside the
-// source tree this test's runfiles link to.
+// Imports the real Alibaba openb trace from ../shared/data (never copied into the repo). Skips,
+// saying why, when the data is absent. Looked up in: $SCHEDCHECK_SHARED_DATA, /work/shared/data,
+// $BUILD_WORKSPACE_DIRECTORY/../shared/data, and ../shared/data beside the source tree this
+// test's runfiles link to. The replay of a prefix: harness/replay/openb_replay_test.cc.
 #include <filesystem>
 #include <fstream>
-#include <set>
 
 #include "gtest/gtest.h"
-#include "harness/replay/replayer.h"
-#include "reference/runtime/profile.h"
 #include "traces/importers/import_testing.h"
 #include "traces/importers/openb_importer.h"
 
@@ -17,19 +14,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::Label;
-using testing::TestData;
-using testing::WriteTemp;
-
-std::string FindOpenbDir() {
-  // Besides the usual places, ../shared/data beside the source tree (runfiles link into it).
-  std::error_code ec;
-  fs::path source = fs::canonical(TestData("openb/nodes.csv"), ec);
-  if (ec) return FindOpenbDataDir();
-  return FindOpenbDataDir({(source.parent_path() / "../../../../../shared/data").string()});
-}
 
 #define REQUIRE_DATA(dir)                                                                               \
-  const std::string dir = FindOpenbDir();                                                               \
+  const std::string dir = testing::FindSharedOpenbDir();                                                \
   if (dir.empty()) {                                                                                    \
     GTEST_SKIP() << "shared data absent: no alibaba-gpu-v2023/openb_pod_list_default.csv under "        \
                     "$SCHEDCHECK_SHARED_DATA, /work/shared/data or ../shared/data; set SCHEDCHECK_SHARED_DATA"; \
@@ -74,29 +61,6 @@ TEST(SharedDataTest, EveryPodListVariantImportsEveryRow) {
     for (const Record& r : imported->records) added += r.api().has_pod() && r.api().type() == ADDED ? 1 : 0;
     EXPECT_EQ(added, DataRows(path)) << name;
   }
-}
-
-// The first 300 pods (by creation time, with deletions) on all 1,523 nodes replay to completion.
-TEST(SharedDataTest, ReplayOfAPrefixRunsToCompletion) {
-  REQUIRE_DATA(dir);
-  std::ifstream in(dir + "/openb_pod_list_default.csv");
-  std::string line, prefix;
-  for (int i = 0; i <= 300 && std::getline(in, line); ++i) prefix += line + "\n";
-  auto imported = ImportOpenb({dir + "/openb_node_list_all_node.csv", WriteTemp("prefix.csv", prefix)}, {});
-  ASSERT_TRUE(imported.ok()) << imported.message();
-  replay::ReplayOptions options;
-  options.config = reference::DefaultConfiguration("1.27");
-  auto replayer = replay::Replayer::Create(std::move(options));
-  ASSERT_TRUE(replayer.ok()) << replayer.message();
-  Outcome ran = (*replayer)->Run(imported->records);
-  ASSERT_TRUE(ran.ok()) << ran.message();
-  std::set<std::string> attempted, bound;
-  for (const Record& r : (*replayer)->log().records()) {
-    if (r.has_attempt()) attempted.insert(r.attempt().pod());
-    if (r.has_binding()) bound.insert(r.binding().pod());
-  }
-  EXPECT_EQ(attempted.size(), 300u);
-  EXPECT_GT(bound.size(), 250u) << "a light prefix on 1,523 nodes mostly fits";
 }
 
 }  // namespace
