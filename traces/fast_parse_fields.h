@@ -1,14 +1,24 @@
-// Internal to the hand-written record parser (fast_record_parser.h): the per-message Assign
-// functions and the field helpers they are written with.
+// Internal to the hand-written record parser (fast_record_parser.h): the field tables that drive
+// it and the field kinds they are made of.
 //
-// Assign(cursor, message) makes `message` equal to the message serialized in `cursor`, whatever
-// it held before, reusing what it already holds: strings keep their buffers, present
-// sub-messages and repeated elements are assigned in place, and a map whose keys are the same as
-// before only has its values overwritten. That reuse is the point: decoding record after record
-// into one Record then allocates almost nothing. Each Assign therefore notes which fields it met
-// and, at the end, resets every field it did not meet (a field missing from that list would leak
-// the previous record's value: fast_record_parser_test.cc reuses one Record over random records
-// that fill every field, which catches it).
+// Each message is parsed by one table that names each of its fields once, by the field's number
+// and the name its generated accessors use (fields in the order of the .proto):
+//   bool Assign(WireCursor c, Toleration* m, SpareMembers* s) {
+//     using M = Toleration;
+//     return Table<WIRE_FIELD(1, key), WIRE_FIELD(2, operator_), WIRE_FIELD(3, value),
+//                  WIRE_FIELD(4, effect), WIRE_SCALAR(5, toleration_seconds)>::Assign(c, m, s);
+//   }
+// WIRE_SCALAR is an integer, enum or bool field; WIRE_FIELD any other field: a string, a message,
+// a repeated field or a map<string, string>, told apart by what its mutable_ accessor returns;
+// WIRE_ONEOF a message member of a oneof.
+//
+// Table::Assign makes the message equal to the one serialized in the cursor, whatever it held
+// before, reusing what it already holds: strings keep their buffers, present sub-messages and
+// repeated elements are assigned in place, and a map whose keys are the same as before only has
+// its values overwritten. That reuse is the point: decoding record after record into one Record
+// then allocates almost nothing. So every field the bytes do not hold is reset at the end, from
+// the same table (a field missing from a table makes the bytes fall back instead: an unknown
+// field).
 //
 // Assign returns false as soon as it meets anything it does not handle: an unknown field or wire
 // type, a non-ASCII string, a map entry not written as exactly key then value, a sub-message or
@@ -18,13 +28,18 @@
 #ifndef SCHEDCHECK_TRACES_FAST_PARSE_FIELDS_H_
 #define SCHEDCHECK_TRACES_FAST_PARSE_FIELDS_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "google/protobuf/map.h"
+#include "google/protobuf/message.h"
 #include "google/protobuf/repeated_ptr_field.h"
 #include "reference/k8s/k8s.pb.h"
 #include "traces/trace.pb.h"
@@ -33,88 +48,20 @@
 namespace schedcheck::trace::wire {
 
 // Oneof members detached from a heap-allocated Record when a record of another kind replaced
-// them, kept to be reattached by the next record of their kind instead of being reallocated.
+// them, kept (indexed by field number) to be reattached by the next record of their kind instead
+// of being reallocated.
 struct SpareMembers {
-  std::unique_ptr<ApiEvent> api;
-  std::unique_ptr<Attempt> attempt;
-  std::unique_ptr<QueueTransition> queue;
-  std::unique_ptr<Binding> binding;
-  std::unique_ptr<k8s::Pod> pod;
-  std::unique_ptr<k8s::Node> node;
-  std::unique_ptr<k8s::Namespace> namespace_;
-  std::unique_ptr<k8s::PriorityClass> priority_class;
-  std::unique_ptr<k8s::PodDisruptionBudget> pod_disruption_budget;
-  std::unique_ptr<k8s::Service> service;
-  std::unique_ptr<k8s::ReplicationController> replication_controller;
-  std::unique_ptr<k8s::ReplicaSet> replica_set;
-  std::unique_ptr<k8s::StatefulSet> stateful_set;
+  using Slots = std::array<std::unique_ptr<google::protobuf::Message>, 32>;
+  Slots record_body;  // Record.body
+  Slots api_object;   // ApiEvent.object
+  Slots& For(const Record*) { return record_body; }
+  Slots& For(const ApiEvent*) { return api_object; }
 };
 
-// k8s.proto (fast_k8s_parser.cc, fast_k8s_pod_parser.cc).
-bool Assign(WireCursor c, k8s::OwnerReference* m);
-bool Assign(WireCursor c, k8s::ObjectMeta* m);
-bool Assign(WireCursor c, k8s::LabelSelectorRequirement* m);
-bool Assign(WireCursor c, k8s::LabelSelector* m);
-bool Assign(WireCursor c, k8s::NodeSelectorRequirement* m);
-bool Assign(WireCursor c, k8s::NodeSelectorTerm* m);
-bool Assign(WireCursor c, k8s::NodeSelector* m);
-bool Assign(WireCursor c, k8s::PreferredSchedulingTerm* m);
-bool Assign(WireCursor c, k8s::NodeAffinity* m);
-bool Assign(WireCursor c, k8s::PodAffinityTerm* m);
-bool Assign(WireCursor c, k8s::WeightedPodAffinityTerm* m);
-bool Assign(WireCursor c, k8s::PodAffinity* m);
-bool Assign(WireCursor c, k8s::PodAntiAffinity* m);
-bool Assign(WireCursor c, k8s::Affinity* m);
-bool Assign(WireCursor c, k8s::Toleration* m);
-bool Assign(WireCursor c, k8s::TopologySpreadConstraint* m);
-bool Assign(WireCursor c, k8s::ContainerPort* m);
-bool Assign(WireCursor c, k8s::ResourceRequirements* m);
-bool Assign(WireCursor c, k8s::Container* m);
-bool Assign(WireCursor c, k8s::PersistentVolumeClaimVolumeSource* m);
-bool Assign(WireCursor c, k8s::Volume* m);
-bool Assign(WireCursor c, k8s::PodSchedulingGate* m);
-bool Assign(WireCursor c, k8s::PodSpec* m);
-bool Assign(WireCursor c, k8s::PodCondition* m);
-bool Assign(WireCursor c, k8s::PodStatus* m);
-bool Assign(WireCursor c, k8s::Pod* m);
-bool Assign(WireCursor c, k8s::Taint* m);
-bool Assign(WireCursor c, k8s::NodeSpec* m);
-bool Assign(WireCursor c, k8s::ContainerImage* m);
-bool Assign(WireCursor c, k8s::NodeCondition* m);
-bool Assign(WireCursor c, k8s::NodeStatus* m);
-bool Assign(WireCursor c, k8s::Node* m);
-bool Assign(WireCursor c, k8s::Namespace* m);
-bool Assign(WireCursor c, k8s::PriorityClass* m);
-bool Assign(WireCursor c, k8s::PodDisruptionBudgetSpec* m);
-bool Assign(WireCursor c, k8s::PodDisruptionBudgetStatus* m);
-bool Assign(WireCursor c, k8s::PodDisruptionBudget* m);
-bool Assign(WireCursor c, k8s::ServiceSpec* m);
-bool Assign(WireCursor c, k8s::Service* m);
-bool Assign(WireCursor c, k8s::ReplicationControllerSpec* m);
-bool Assign(WireCursor c, k8s::ReplicationController* m);
-bool Assign(WireCursor c, k8s::SelectorSpec* m);
-bool Assign(WireCursor c, k8s::ReplicaSet* m);
-bool Assign(WireCursor c, k8s::StatefulSet* m);
-
-// trace.proto (fast_record_parser.cc; Record and ApiEvent there take SpareMembers too).
-bool Assign(WireCursor c, Attempt* m);
-bool Assign(WireCursor c, QueueTransition* m);
-bool Assign(WireCursor c, Binding* m);
-
-// Calls field(tag, cursor) for each field until the cursor is done; field reads the value and
-// returns false when it does not handle the tag or the value.
-template <typename Field>
-inline bool ForEachField(WireCursor c, Field&& field) {
-  uint32_t tag = 0;
-  while (!c.done()) {
-    if (!c.Tag(&tag) || !field(tag, c)) return false;
-  }
-  return true;
-}
-
-// The field numbers (all below 32) met so far in one message.
+// The field numbers (1 to 30) met so far in one message; bit 31 notes a oneof member.
 class SeenFields {
  public:
+  static constexpr int kOneof = 31;
   // Notes `field`; true. For fields where a repeat simply replaces (scalars, strings).
   bool Add(int field) {
     bits_ |= 1u << field;
@@ -140,40 +87,11 @@ inline bool ReadString(WireCursor& c, std::string* out) {
   return true;
 }
 
-// A message field assigned into *m (from mutable_x() or RepeatedFill::Next()).
+// A message field assigned into *m.
 template <typename Message>
-inline bool ReadMessage(WireCursor& c, Message* m) {
+inline bool ReadMessage(WireCursor& c, Message* m, SpareMembers* spares) {
   std::string_view bytes;
-  return c.Bytes(&bytes) && Assign(WireCursor(bytes.data(), bytes.size()), m);
-}
-
-// The shape of a top-level API object: apiVersion = 1, kind = 2, metadata = 3, spec = 4,
-// status = 5 (Node, Pod, PodDisruptionBudget); without status for the selector objects
-// (Service, ReplicationController, ReplicaSet, StatefulSet), which then reject field 5.
-template <typename Object, bool kHasStatus = true>
-bool AssignApiObject(WireCursor c, Object* m) {
-  SeenFields seen;
-  const bool ok = ForEachField(c, [&](uint32_t tag, WireCursor& c) {
-    switch (tag) {
-      case LenTag(1): return seen.Add(1) && ReadString(c, m->mutable_api_version());
-      case LenTag(2): return seen.Add(2) && ReadString(c, m->mutable_kind());
-      case LenTag(3): return seen.First(3) && ReadMessage(c, m->mutable_metadata());
-      case LenTag(4): return seen.First(4) && ReadMessage(c, m->mutable_spec());
-      case LenTag(5):
-        if constexpr (kHasStatus) return seen.First(5) && ReadMessage(c, m->mutable_status());
-        return false;
-      default: return false;
-    }
-  });
-  if (!ok) return false;
-  if (!seen.Has(1)) m->clear_api_version();
-  if (!seen.Has(2)) m->clear_kind();
-  if (!seen.Has(3)) m->clear_metadata();
-  if (!seen.Has(4)) m->clear_spec();
-  if constexpr (kHasStatus) {
-    if (!seen.Has(5)) m->clear_status();
-  }
-  return true;
+  return c.Bytes(&bytes) && Assign(WireCursor(bytes.data(), bytes.size()), m, spares);
 }
 
 // Assigns a repeated field element by element, reusing the elements it already has; Finish drops
@@ -277,39 +195,192 @@ class StringMapFill {
   Entry entries_[kMaxPending];
 };
 
-// Scalars, converted the way protobuf's generated parser converts them: int32 and enums keep the
-// low 32 bits of the varint, int64 all 64, bool is "not zero".
-template <typename Message>
-inline bool ReadInt32(WireCursor& c, Message* m, void (Message::*set)(int32_t)) {
-  uint64_t v = 0;
-  if (!c.Varint(&v)) return false;
-  (m->*set)(static_cast<int32_t>(static_cast<uint32_t>(v)));
-  return true;
-}
+// --- Field kinds: what a table entry does with its field --------------------------------------
+// Each has kTag (the tag it reads), a State living while one message is read (constructed from
+// StateArg(m)), Read (one occurrence of the field), Stash (a oneof member moves to the spares)
+// and Finish (after the last field: resets the field if the bytes did not hold it).
 
-template <typename Message>
-inline bool ReadInt64(WireCursor& c, Message* m, void (Message::*set)(int64_t)) {
-  uint64_t v = 0;
-  if (!c.Varint(&v)) return false;
-  (m->*set)(static_cast<int64_t>(v));
-  return true;
-}
+template <typename F>
+struct MemberOf;
+template <typename M, typename R, typename... Args>
+struct MemberOf<R (M::*)(Args...)> {
+  using Message = M;
+  using Result = R;
+  using Arg = std::tuple_element_t<0, std::tuple<Args..., void>>;
+};
 
-template <typename Message>
-inline bool ReadBool(WireCursor& c, Message* m, void (Message::*set)(bool)) {
-  uint64_t v = 0;
-  if (!c.Varint(&v)) return false;
-  (m->*set)(v != 0);
-  return true;
-}
+struct NoState {
+  explicit NoState(const void*) {}
+};
 
-template <typename Message, typename Enum>
-inline bool ReadEnum(WireCursor& c, Message* m, void (Message::*set)(Enum)) {
-  uint64_t v = 0;
-  if (!c.Varint(&v)) return false;
-  (m->*set)(static_cast<Enum>(static_cast<int32_t>(static_cast<uint32_t>(v))));
-  return true;
-}
+// How a string, message, repeated or map field is filled over one message: element by element
+// (RepeatedFill, StringMapFill) or directly (NoState).
+template <typename T>
+struct FillOf {
+  using type = NoState;
+};
+template <typename T>
+struct FillOf<google::protobuf::RepeatedPtrField<T>> {
+  using type = RepeatedFill<T>;
+};
+template <>
+struct FillOf<google::protobuf::Map<std::string, std::string>> {
+  using type = StringMapFill;
+};
+
+// A string, message, repeated or map field: kMutable returns std::string*, Message*,
+// RepeatedPtrField<T>* or Map<string, string>*.
+template <int kNumber, auto kMutable, auto kClear>
+struct Field {
+  using M = typename MemberOf<decltype(kMutable)>::Message;
+  using T = std::remove_pointer_t<typename MemberOf<decltype(kMutable)>::Result>;
+  using State = typename FillOf<T>::type;
+  static constexpr bool kFilled = !std::is_same_v<State, NoState>;
+  static constexpr uint32_t kTag = LenTag(kNumber);
+  static_assert(kNumber > 0 && kNumber < SeenFields::kOneof, "SeenFields holds numbers 1 to 30");
+
+  static auto StateArg(M* m) {
+    if constexpr (kFilled) {
+      return (m->*kMutable)();
+    } else {
+      return m;
+    }
+  }
+  template <typename Stash>
+  static bool Read(WireCursor& c, M* m, State& state, SeenFields& seen, SpareMembers* spares,
+                   const Stash&) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      return seen.Add(kNumber) && ReadString(c, (m->*kMutable)());
+    } else if constexpr (std::is_same_v<State, StringMapFill>) {
+      return state.Read(c);
+    } else if constexpr (kFilled) {
+      if constexpr (std::is_same_v<typename T::value_type, std::string>) {
+        return ReadString(c, state.Next());
+      } else {
+        return ReadMessage(c, state.Next(), spares);
+      }
+    } else {
+      return seen.First(kNumber) && ReadMessage(c, (m->*kMutable)(), spares);
+    }
+  }
+  static void Stash(M*, SpareMembers*) {}
+  static void Finish(M* m, const SeenFields& seen, State& state, SpareMembers*) {
+    if constexpr (kFilled) {
+      state.Finish();
+    } else if (!seen.Has(kNumber)) {
+      (m->*kClear)();
+    }
+  }
+};
+
+// An int32, int64, enum or bool field (kSet takes the value), converted the way protobuf's
+// generated parser converts varints: int32 and enums keep the low 32 bits, int64 all 64, bool is
+// "not zero".
+template <int kNumber, auto kSet, auto kClear>
+struct Scalar {
+  using M = typename MemberOf<decltype(kSet)>::Message;
+  using V = typename MemberOf<decltype(kSet)>::Arg;
+  using State = NoState;
+  static constexpr uint32_t kTag = VarintTag(kNumber);
+  static_assert(kNumber > 0 && kNumber < SeenFields::kOneof, "SeenFields holds numbers 1 to 30");
+
+  static M* StateArg(M* m) { return m; }
+  template <typename Stash>
+  static bool Read(WireCursor& c, M* m, State&, SeenFields& seen, SpareMembers*, const Stash&) {
+    uint64_t v = 0;
+    if (!c.Varint(&v)) return false;
+    seen.Add(kNumber);
+    if constexpr (std::is_same_v<V, bool>) {
+      (m->*kSet)(v != 0);
+    } else if constexpr (std::is_same_v<V, int64_t>) {
+      (m->*kSet)(static_cast<int64_t>(v));
+    } else {
+      static_assert(std::is_same_v<V, int32_t> || std::is_enum_v<V>, "int32, int64, enum or bool");
+      (m->*kSet)(static_cast<V>(static_cast<int32_t>(static_cast<uint32_t>(v))));
+    }
+    return true;
+  }
+  static void Stash(M*, SpareMembers*) {}
+  static void Finish(M* m, const SeenFields& seen, State&, SpareMembers*) {
+    if (!seen.Has(kNumber)) (m->*kClear)();
+  }
+};
+
+// A message member of a oneof. On a heap message (spares not nullptr) the member another record
+// set is stashed in the spares rather than deleted, and a spare of this member is reattached.
+template <int kNumber, auto kHas, auto kMutable, auto kRelease, auto kSetAllocated, auto kClear>
+struct OneofMember {
+  using M = typename MemberOf<decltype(kMutable)>::Message;
+  using T = std::remove_pointer_t<typename MemberOf<decltype(kMutable)>::Result>;
+  using State = NoState;
+  static constexpr uint32_t kTag = LenTag(kNumber);
+  static_assert(kNumber > 0 && kNumber < SeenFields::kOneof, "spare slots hold numbers 1 to 30");
+
+  static M* StateArg(M* m) { return m; }
+  // stash_oneof() stashes whichever member of the oneof is set.
+  template <typename StashOneof>
+  static bool Read(WireCursor& c, M* m, State&, SeenFields& seen, SpareMembers* spares,
+                   const StashOneof& stash_oneof) {
+    if (!seen.First(SeenFields::kOneof)) return false;
+    if (spares != nullptr && !(m->*kHas)()) {
+      stash_oneof();
+      std::unique_ptr<google::protobuf::Message>& spare = spares->For(m)[kNumber];
+      if (spare != nullptr) (m->*kSetAllocated)(static_cast<T*>(spare.release()));
+    }
+    return ReadMessage(c, (m->*kMutable)(), spares);
+  }
+  static void Stash(M* m, SpareMembers* spares) {
+    if ((m->*kHas)()) spares->For(m)[kNumber].reset((m->*kRelease)());
+  }
+  static void Finish(M* m, const SeenFields& seen, State&, SpareMembers* spares) {
+    if (seen.Has(SeenFields::kOneof) || !(m->*kHas)()) return;
+    if (spares != nullptr) {
+      Stash(m, spares);
+    } else {
+      (m->*kClear)();
+    }
+  }
+};
+
+// A message's parser: its fields, each a Field, Scalar or OneofMember.
+template <typename... Fields>
+struct Table {
+  template <typename M>
+  static bool Assign(WireCursor c, M* m, SpareMembers* spares) {
+    return Run(c, m, spares, std::index_sequence_for<Fields...>{});
+  }
+
+ private:
+  template <typename M, size_t... I>
+  static bool Run(WireCursor c, M* m, SpareMembers* spares, std::index_sequence<I...>) {
+    std::tuple<typename Fields::State...> states(Fields::StateArg(m)...);
+    SeenFields seen;
+    const auto stash_oneof = [m, spares] { (Fields::Stash(m, spares), ...); };
+    uint32_t tag = 0;
+    while (!c.done()) {
+      if (!c.Tag(&tag)) return false;
+      bool ok = false;  // stays false for a tag no field has
+      ((tag == Fields::kTag &&
+        (ok = Fields::Read(c, m, std::get<I>(states), seen, spares, stash_oneof), true)) ||
+       ...);
+      if (!ok) return false;
+    }
+    (Fields::Finish(m, seen, std::get<I>(states), spares), ...);
+    return true;
+  }
+};
+
+// Table entries for the message type M in scope; `name` as in the generated accessors.
+// WIRE_FIELD takes mutable_name() without arguments (a repeated field's also has an indexed one).
+#define WIRE_FIELD(number, name)                                                                  \
+  ::schedcheck::trace::wire::Field<number,                                                        \
+                                   static_cast<decltype(std::declval<M&>().mutable_##name()) (M::*)()>( \
+                                       &M::mutable_##name),                                       \
+                                   &M::clear_##name>
+#define WIRE_SCALAR(number, name) ::schedcheck::trace::wire::Scalar<number, &M::set_##name, &M::clear_##name>
+#define WIRE_ONEOF(number, name)                                                                  \
+  ::schedcheck::trace::wire::OneofMember<number, &M::has_##name, &M::mutable_##name, &M::release_##name, \
+                                         &M::set_allocated_##name, &M::clear_##name>
 
 }  // namespace schedcheck::trace::wire
 

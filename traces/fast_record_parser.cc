@@ -1,3 +1,7 @@
+// RecordParser, driven by one table per message of trace.proto and reference/k8s/k8s.proto
+// (fast_parse_fields.h states the contract): each field named once, by its number and accessor
+// name, in the order of the .proto. A message's table comes after the tables of the messages it
+// holds, so every Assign a table calls is declared before it.
 #include "traces/fast_record_parser.h"
 
 #include <climits>
@@ -7,225 +11,299 @@
 namespace schedcheck::trace {
 namespace wire {
 
-bool Assign(WireCursor c, ApiEvent* m, SpareMembers* spares);
-bool Assign(WireCursor c, Record* m, SpareMembers* spares);
+using namespace schedcheck::k8s;  // NOLINT: the message names, one per function below
+
+// google.protobuf.Value (a PodDisruptionBudget's minAvailable / maxUnavailable): left to protobuf.
+bool Assign(WireCursor, google::protobuf::Value*, SpareMembers*) { return false; }
 
 namespace {
 
-// A pseudo field number noting that a member of the message's oneof was met.
-constexpr int kOneof = 31;
-
-// Moves the body of heap-allocated *r, if any, into `spares`.
-void Detach(Record* r, SpareMembers* spares) {
-  switch (r->body_case()) {
-    case Record::kApi: spares->api.reset(r->release_api()); break;
-    case Record::kAttempt: spares->attempt.reset(r->release_attempt()); break;
-    case Record::kQueue: spares->queue.reset(r->release_queue()); break;
-    case Record::kBinding: spares->binding.reset(r->release_binding()); break;
-    case Record::BODY_NOT_SET: break;
-  }
+// apiVersion = 1, kind = 2, metadata = 3, spec = 4: the selector objects (Service,
+// ReplicationController, ReplicaSet, StatefulSet).
+template <typename M>
+bool AssignObject(WireCursor c, M* m, SpareMembers* s) {
+  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, metadata),
+               WIRE_FIELD(4, spec)>::Assign(c, m, s);
 }
 
-// Moves the object of heap-allocated *e, if any, into `spares`.
-void Detach(ApiEvent* e, SpareMembers* spares) {
-  switch (e->object_case()) {
-    case ApiEvent::kPod: spares->pod.reset(e->release_pod()); break;
-    case ApiEvent::kNode: spares->node.reset(e->release_node()); break;
-    case ApiEvent::kNamespace: spares->namespace_.reset(e->release_namespace_()); break;
-    case ApiEvent::kPriorityClass: spares->priority_class.reset(e->release_priority_class()); break;
-    case ApiEvent::kPodDisruptionBudget:
-      spares->pod_disruption_budget.reset(e->release_pod_disruption_budget());
-      break;
-    case ApiEvent::kService: spares->service.reset(e->release_service()); break;
-    case ApiEvent::kReplicationController:
-      spares->replication_controller.reset(e->release_replication_controller());
-      break;
-    case ApiEvent::kReplicaSet: spares->replica_set.reset(e->release_replica_set()); break;
-    case ApiEvent::kStatefulSet: spares->stateful_set.reset(e->release_stateful_set()); break;
-    case ApiEvent::OBJECT_NOT_SET: break;
-  }
+// The same and status = 5: Pod, Node, PodDisruptionBudget.
+template <typename M>
+bool AssignObjectWithStatus(WireCursor c, M* m, SpareMembers* s) {
+  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, metadata),
+               WIRE_FIELD(4, spec), WIRE_FIELD(5, status)>::Assign(c, m, s);
 }
 
-// Returns the oneof member of *owner that `has` tests, making it the set member: the one *owner
-// holds, else a spare one (`spares` not nullptr: *owner is on the heap), else a new one.
-template <typename Owner, typename Member>
-Member* SwitchOneof(Owner* owner, SpareMembers* spares, std::unique_ptr<Member> SpareMembers::*slot,
-                    bool (Owner::*has)() const, void (Owner::*set_allocated)(Member*),
-                    Member* (Owner::*mutable_member)()) {
-  if (spares != nullptr && !(owner->*has)()) {
-    Detach(owner, spares);
-    if (spares->*slot != nullptr) (owner->*set_allocated)((spares->*slot).release());
-  }
-  return (owner->*mutable_member)();
+// LabelSelectorRequirement and NodeSelectorRequirement.
+template <typename M>
+bool AssignRequirement(WireCursor c, M* m, SpareMembers* s) {
+  return Table<WIRE_FIELD(1, key), WIRE_FIELD(2, operator_), WIRE_FIELD(3, values)>::Assign(c, m, s);
 }
 
-template <typename Message>
-bool ReadMessage(WireCursor& c, Message* m, SpareMembers* spares) {
-  std::string_view bytes;
-  return c.Bytes(&bytes) && Assign(WireCursor(bytes.data(), bytes.size()), m, spares);
+// PodAffinity and PodAntiAffinity.
+template <typename M>
+bool AssignAffinityTerms(WireCursor c, M* m, SpareMembers* s) {
+  return Table<WIRE_FIELD(1, required_during_scheduling_ignored_during_execution),
+               WIRE_FIELD(2, preferred_during_scheduling_ignored_during_execution)>::Assign(c, m, s);
+}
+
+// ServiceSpec and ReplicationControllerSpec: map<string, string> selector = 1.
+template <typename M>
+bool AssignMapSelectorSpec(WireCursor c, M* m, SpareMembers* s) {
+  return Table<WIRE_FIELD(1, selector)>::Assign(c, m, s);
 }
 
 }  // namespace
 
-bool Assign(WireCursor c, ApiEvent* m, SpareMembers* spares) {
-  using E = ApiEvent;
-  using S = SpareMembers;
-  SeenFields seen;
-  const bool ok = ForEachField(c, [&](uint32_t tag, WireCursor& c) {
-    switch (tag) {
-      case VarintTag(1): return seen.Add(1) && ReadEnum(c, m, &E::set_type);
-      case LenTag(2):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::pod, &E::has_pod, &E::set_allocated_pod,
-                                          &E::mutable_pod));
-      case LenTag(3):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::node, &E::has_node, &E::set_allocated_node,
-                                          &E::mutable_node));
-      case LenTag(4):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::namespace_, &E::has_namespace_,
-                                          &E::set_allocated_namespace_, &E::mutable_namespace_));
-      case LenTag(5):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::priority_class, &E::has_priority_class,
-                                          &E::set_allocated_priority_class,
-                                          &E::mutable_priority_class));
-      case LenTag(6):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::pod_disruption_budget,
-                                          &E::has_pod_disruption_budget,
-                                          &E::set_allocated_pod_disruption_budget,
-                                          &E::mutable_pod_disruption_budget));
-      case VarintTag(7): return seen.Add(7) && ReadBool(c, m, &E::set_during_attempt);
-      case LenTag(8):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::service, &E::has_service, &E::set_allocated_service,
-                                          &E::mutable_service));
-      case LenTag(9):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::replication_controller, &E::has_replication_controller,
-                                          &E::set_allocated_replication_controller,
-                                          &E::mutable_replication_controller));
-      case LenTag(10):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::replica_set, &E::has_replica_set,
-                                          &E::set_allocated_replica_set, &E::mutable_replica_set));
-      case LenTag(11):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::stateful_set, &E::has_stateful_set,
-                                          &E::set_allocated_stateful_set, &E::mutable_stateful_set));
-      default: return false;
-    }
-  });
-  if (!ok) return false;
-  if (!seen.Has(1)) m->clear_type();
-  if (!seen.Has(kOneof)) spares != nullptr ? Detach(m, spares) : m->clear_object();
-  if (!seen.Has(7)) m->clear_during_attempt();
-  return true;
+// --- Metadata, selectors, affinity ------------------------------------------------------------
+
+bool Assign(WireCursor c, OwnerReference* m, SpareMembers* s) {
+  using M = OwnerReference;
+  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, name), WIRE_FIELD(4, uid),
+               WIRE_SCALAR(5, controller)>::Assign(c, m, s);
 }
 
-bool Assign(WireCursor c, Attempt* m) {
-  SeenFields seen;
-  RepeatedFill ties(m->mutable_ties());
-  RepeatedFill unschedulable_plugins(m->mutable_unschedulable_plugins());
-  RepeatedFill victims(m->mutable_victims());
-  const bool ok = ForEachField(c, [&](uint32_t tag, WireCursor& c) {
-    switch (tag) {
-      case LenTag(1): return seen.Add(1) && ReadString(c, m->mutable_pod());
-      case VarintTag(2): return seen.Add(2) && ReadInt32(c, m, &Attempt::set_attempt);
-      case VarintTag(3): return seen.Add(3) && ReadEnum(c, m, &Attempt::set_result);
-      case LenTag(4): return seen.Add(4) && ReadString(c, m->mutable_node());
-      case LenTag(5): return ReadString(c, ties.Next());
-      case LenTag(6): return ReadString(c, unschedulable_plugins.Next());
-      case LenTag(7): return seen.Add(7) && ReadString(c, m->mutable_message());
-      case LenTag(8): return seen.Add(8) && ReadString(c, m->mutable_nominated_node());
-      case LenTag(9): return ReadString(c, victims.Next());
-      case VarintTag(10): return seen.Add(10) && ReadBool(c, m, &Attempt::set_observed);
-      default: return false;
-    }
-  });
-  if (!ok) return false;
-  if (!seen.Has(1)) m->clear_pod();
-  if (!seen.Has(2)) m->clear_attempt();
-  if (!seen.Has(3)) m->clear_result();
-  if (!seen.Has(4)) m->clear_node();
-  ties.Finish();
-  unschedulable_plugins.Finish();
-  if (!seen.Has(7)) m->clear_message();
-  if (!seen.Has(8)) m->clear_nominated_node();
-  victims.Finish();
-  if (!seen.Has(10)) m->clear_observed();
-  return true;
+bool Assign(WireCursor c, ObjectMeta* m, SpareMembers* s) {
+  using M = ObjectMeta;
+  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, namespace_), WIRE_FIELD(3, uid),
+               WIRE_FIELD(4, resource_version), WIRE_FIELD(5, labels), WIRE_FIELD(6, annotations),
+               WIRE_FIELD(7, creation_timestamp), WIRE_FIELD(8, deletion_timestamp),
+               WIRE_FIELD(9, owner_references), WIRE_FIELD(10, generate_name)>::Assign(c, m, s);
 }
 
-bool Assign(WireCursor c, QueueTransition* m) {
-  SeenFields seen;
-  const bool ok = ForEachField(c, [&](uint32_t tag, WireCursor& c) {
-    switch (tag) {
-      case LenTag(1): return seen.Add(1) && ReadString(c, m->mutable_pod());
-      case LenTag(2): return seen.Add(2) && ReadString(c, m->mutable_from());
-      case LenTag(3): return seen.Add(3) && ReadString(c, m->mutable_to());
-      case LenTag(4): return seen.Add(4) && ReadString(c, m->mutable_cause());
-      default: return false;
-    }
-  });
-  if (!ok) return false;
-  if (!seen.Has(1)) m->clear_pod();
-  if (!seen.Has(2)) m->clear_from();
-  if (!seen.Has(3)) m->clear_to();
-  if (!seen.Has(4)) m->clear_cause();
-  return true;
+bool Assign(WireCursor c, LabelSelectorRequirement* m, SpareMembers* s) { return AssignRequirement(c, m, s); }
+
+bool Assign(WireCursor c, LabelSelector* m, SpareMembers* s) {
+  using M = LabelSelector;
+  return Table<WIRE_FIELD(1, match_labels), WIRE_FIELD(2, match_expressions)>::Assign(c, m, s);
 }
 
-bool Assign(WireCursor c, Binding* m) {
-  SeenFields seen;
-  const bool ok = ForEachField(c, [&](uint32_t tag, WireCursor& c) {
-    switch (tag) {
-      case LenTag(1): return seen.Add(1) && ReadString(c, m->mutable_pod());
-      case LenTag(2): return seen.Add(2) && ReadString(c, m->mutable_node());
-      case VarintTag(3): return seen.Add(3) && ReadBool(c, m, &Binding::set_observed);
-      default: return false;
-    }
-  });
-  if (!ok) return false;
-  if (!seen.Has(1)) m->clear_pod();
-  if (!seen.Has(2)) m->clear_node();
-  if (!seen.Has(3)) m->clear_observed();
-  return true;
+bool Assign(WireCursor c, NodeSelectorRequirement* m, SpareMembers* s) { return AssignRequirement(c, m, s); }
+
+bool Assign(WireCursor c, NodeSelectorTerm* m, SpareMembers* s) {
+  using M = NodeSelectorTerm;
+  return Table<WIRE_FIELD(1, match_expressions), WIRE_FIELD(2, match_fields)>::Assign(c, m, s);
 }
 
-bool Assign(WireCursor c, Record* m, SpareMembers* spares) {
-  using R = Record;
-  using S = SpareMembers;
-  SeenFields seen;
-  const bool ok = ForEachField(c, [&](uint32_t tag, WireCursor& c) {
-    switch (tag) {
-      case VarintTag(1): return seen.Add(1) && ReadInt64(c, m, &R::set_time_ns);
-      case LenTag(2):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::api, &R::has_api, &R::set_allocated_api,
-                                          &R::mutable_api),
-                           spares);
-      case LenTag(3):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::attempt, &R::has_attempt,
-                                          &R::set_allocated_attempt, &R::mutable_attempt));
-      case LenTag(4):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::queue, &R::has_queue,
-                                          &R::set_allocated_queue, &R::mutable_queue));
-      case LenTag(5):
-        return seen.First(kOneof) &&
-               ReadMessage(c, SwitchOneof(m, spares, &S::binding, &R::has_binding,
-                                          &R::set_allocated_binding, &R::mutable_binding));
-      default: return false;
-    }
-  });
-  if (!ok) return false;
-  if (!seen.Has(1)) m->clear_time_ns();
-  if (!seen.Has(kOneof)) spares != nullptr ? Detach(m, spares) : m->clear_body();
-  return true;
+bool Assign(WireCursor c, NodeSelector* m, SpareMembers* s) {
+  using M = NodeSelector;
+  return Table<WIRE_FIELD(1, node_selector_terms)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PreferredSchedulingTerm* m, SpareMembers* s) {
+  using M = PreferredSchedulingTerm;
+  return Table<WIRE_SCALAR(1, weight), WIRE_FIELD(2, preference)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, NodeAffinity* m, SpareMembers* s) {
+  using M = NodeAffinity;
+  return Table<WIRE_FIELD(1, required_during_scheduling_ignored_during_execution),
+               WIRE_FIELD(2, preferred_during_scheduling_ignored_during_execution)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PodAffinityTerm* m, SpareMembers* s) {
+  using M = PodAffinityTerm;
+  return Table<WIRE_FIELD(1, label_selector), WIRE_FIELD(2, namespaces), WIRE_FIELD(3, topology_key),
+               WIRE_FIELD(4, namespace_selector), WIRE_FIELD(5, match_label_keys),
+               WIRE_FIELD(6, mismatch_label_keys)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, WeightedPodAffinityTerm* m, SpareMembers* s) {
+  using M = WeightedPodAffinityTerm;
+  return Table<WIRE_SCALAR(1, weight), WIRE_FIELD(2, pod_affinity_term)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PodAffinity* m, SpareMembers* s) { return AssignAffinityTerms(c, m, s); }
+bool Assign(WireCursor c, PodAntiAffinity* m, SpareMembers* s) { return AssignAffinityTerms(c, m, s); }
+
+bool Assign(WireCursor c, Affinity* m, SpareMembers* s) {
+  using M = Affinity;
+  return Table<WIRE_FIELD(1, node_affinity), WIRE_FIELD(2, pod_affinity),
+               WIRE_FIELD(3, pod_anti_affinity)>::Assign(c, m, s);
+}
+
+// --- Pod --------------------------------------------------------------------------------------
+
+bool Assign(WireCursor c, Toleration* m, SpareMembers* s) {
+  using M = Toleration;
+  return Table<WIRE_FIELD(1, key), WIRE_FIELD(2, operator_), WIRE_FIELD(3, value), WIRE_FIELD(4, effect),
+               WIRE_SCALAR(5, toleration_seconds)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, TopologySpreadConstraint* m, SpareMembers* s) {
+  using M = TopologySpreadConstraint;
+  return Table<WIRE_SCALAR(1, max_skew), WIRE_FIELD(2, topology_key), WIRE_FIELD(3, when_unsatisfiable),
+               WIRE_FIELD(4, label_selector), WIRE_SCALAR(5, min_domains), WIRE_FIELD(6, node_affinity_policy),
+               WIRE_FIELD(7, node_taints_policy), WIRE_FIELD(8, match_label_keys)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, ContainerPort* m, SpareMembers* s) {
+  using M = ContainerPort;
+  return Table<WIRE_FIELD(1, name), WIRE_SCALAR(2, host_port), WIRE_SCALAR(3, container_port),
+               WIRE_FIELD(4, protocol), WIRE_FIELD(5, host_ip)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, ResourceRequirements* m, SpareMembers* s) {
+  using M = ResourceRequirements;
+  return Table<WIRE_FIELD(1, requests), WIRE_FIELD(2, limits)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, Container* m, SpareMembers* s) {
+  using M = Container;
+  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, image), WIRE_FIELD(3, resources), WIRE_FIELD(4, ports),
+               WIRE_FIELD(5, restart_policy)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PersistentVolumeClaimVolumeSource* m, SpareMembers* s) {
+  using M = PersistentVolumeClaimVolumeSource;
+  return Table<WIRE_FIELD(1, claim_name), WIRE_SCALAR(2, read_only)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, Volume* m, SpareMembers* s) {
+  using M = Volume;
+  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, persistent_volume_claim)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PodSchedulingGate* m, SpareMembers* s) {
+  using M = PodSchedulingGate;
+  return Table<WIRE_FIELD(1, name)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PodSpec* m, SpareMembers* s) {
+  using M = PodSpec;
+  return Table<WIRE_FIELD(1, containers), WIRE_FIELD(2, init_containers), WIRE_FIELD(3, node_name),
+               WIRE_FIELD(4, node_selector), WIRE_FIELD(5, affinity), WIRE_FIELD(6, tolerations),
+               WIRE_FIELD(7, topology_spread_constraints), WIRE_SCALAR(8, priority),
+               WIRE_FIELD(9, priority_class_name), WIRE_FIELD(10, preemption_policy),
+               WIRE_FIELD(11, scheduler_name), WIRE_FIELD(12, scheduling_gates), WIRE_FIELD(13, overhead),
+               WIRE_FIELD(14, volumes), WIRE_FIELD(15, resources), WIRE_FIELD(16, runtime_class_name),
+               WIRE_SCALAR(17, termination_grace_period_seconds),
+               WIRE_SCALAR(18, host_network)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PodCondition* m, SpareMembers* s) {
+  using M = PodCondition;
+  return Table<WIRE_FIELD(1, type), WIRE_FIELD(2, status), WIRE_FIELD(3, reason), WIRE_FIELD(4, message),
+               WIRE_FIELD(5, last_transition_time)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PodStatus* m, SpareMembers* s) {
+  using M = PodStatus;
+  return Table<WIRE_FIELD(1, phase), WIRE_FIELD(2, nominated_node_name), WIRE_FIELD(3, conditions),
+               WIRE_FIELD(4, start_time)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, Pod* m, SpareMembers* s) { return AssignObjectWithStatus(c, m, s); }
+
+// --- Node -------------------------------------------------------------------------------------
+
+bool Assign(WireCursor c, Taint* m, SpareMembers* s) {
+  using M = Taint;
+  return Table<WIRE_FIELD(1, key), WIRE_FIELD(2, value), WIRE_FIELD(3, effect),
+               WIRE_FIELD(4, time_added)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, NodeSpec* m, SpareMembers* s) {
+  using M = NodeSpec;
+  return Table<WIRE_SCALAR(1, unschedulable), WIRE_FIELD(2, taints), WIRE_FIELD(3, provider_id),
+               WIRE_FIELD(4, pod_cidr)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, ContainerImage* m, SpareMembers* s) {
+  using M = ContainerImage;
+  return Table<WIRE_FIELD(1, names), WIRE_SCALAR(2, size_bytes)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, NodeCondition* m, SpareMembers* s) {
+  using M = NodeCondition;
+  return Table<WIRE_FIELD(1, type), WIRE_FIELD(2, status), WIRE_FIELD(3, reason), WIRE_FIELD(4, message),
+               WIRE_FIELD(5, last_transition_time), WIRE_FIELD(6, last_heartbeat_time)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, NodeStatus* m, SpareMembers* s) {
+  using M = NodeStatus;
+  return Table<WIRE_FIELD(1, capacity), WIRE_FIELD(2, allocatable), WIRE_FIELD(3, images),
+               WIRE_FIELD(4, conditions)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, Node* m, SpareMembers* s) { return AssignObjectWithStatus(c, m, s); }
+
+// --- Namespace, PriorityClass, PodDisruptionBudget --------------------------------------------
+
+bool Assign(WireCursor c, Namespace* m, SpareMembers* s) {
+  using M = Namespace;
+  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, metadata)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PriorityClass* m, SpareMembers* s) {
+  using M = PriorityClass;
+  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, metadata), WIRE_SCALAR(4, value),
+               WIRE_SCALAR(5, global_default), WIRE_FIELD(6, preemption_policy),
+               WIRE_FIELD(7, description)>::Assign(c, m, s);
+}
+
+// min_available and max_unavailable are google.protobuf.Value: left to protobuf (so they end
+// cleared here whenever this succeeds).
+bool Assign(WireCursor c, PodDisruptionBudgetSpec* m, SpareMembers* s) {
+  using M = PodDisruptionBudgetSpec;
+  return Table<WIRE_FIELD(1, min_available), WIRE_FIELD(2, selector),
+               WIRE_FIELD(3, max_unavailable)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PodDisruptionBudgetStatus* m, SpareMembers* s) {
+  using M = PodDisruptionBudgetStatus;
+  return Table<WIRE_SCALAR(1, disruptions_allowed), WIRE_SCALAR(2, current_healthy),
+               WIRE_SCALAR(3, desired_healthy), WIRE_SCALAR(4, expected_pods),
+               WIRE_FIELD(5, disrupted_pods)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PodDisruptionBudget* m, SpareMembers* s) { return AssignObjectWithStatus(c, m, s); }
+
+// --- Selector objects -------------------------------------------------------------------------
+
+bool Assign(WireCursor c, ServiceSpec* m, SpareMembers* s) { return AssignMapSelectorSpec(c, m, s); }
+bool Assign(WireCursor c, Service* m, SpareMembers* s) { return AssignObject(c, m, s); }
+bool Assign(WireCursor c, ReplicationControllerSpec* m, SpareMembers* s) { return AssignMapSelectorSpec(c, m, s); }
+bool Assign(WireCursor c, ReplicationController* m, SpareMembers* s) { return AssignObject(c, m, s); }
+
+bool Assign(WireCursor c, SelectorSpec* m, SpareMembers* s) {
+  using M = SelectorSpec;
+  return Table<WIRE_FIELD(1, selector)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, ReplicaSet* m, SpareMembers* s) { return AssignObject(c, m, s); }
+bool Assign(WireCursor c, StatefulSet* m, SpareMembers* s) { return AssignObject(c, m, s); }
+
+// --- trace.proto ------------------------------------------------------------------------------
+
+bool Assign(WireCursor c, Attempt* m, SpareMembers* s) {
+  using M = Attempt;
+  return Table<WIRE_FIELD(1, pod), WIRE_SCALAR(2, attempt), WIRE_SCALAR(3, result), WIRE_FIELD(4, node),
+               WIRE_FIELD(5, ties), WIRE_FIELD(6, unschedulable_plugins), WIRE_FIELD(7, message),
+               WIRE_FIELD(8, nominated_node), WIRE_FIELD(9, victims), WIRE_SCALAR(10, observed)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, QueueTransition* m, SpareMembers* s) {
+  using M = QueueTransition;
+  return Table<WIRE_FIELD(1, pod), WIRE_FIELD(2, from), WIRE_FIELD(3, to), WIRE_FIELD(4, cause)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, Binding* m, SpareMembers* s) {
+  using M = Binding;
+  return Table<WIRE_FIELD(1, pod), WIRE_FIELD(2, node), WIRE_SCALAR(3, observed)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, ApiEvent* m, SpareMembers* s) {
+  using M = ApiEvent;
+  return Table<WIRE_SCALAR(1, type), WIRE_ONEOF(2, pod), WIRE_ONEOF(3, node), WIRE_ONEOF(4, namespace_),
+               WIRE_ONEOF(5, priority_class), WIRE_ONEOF(6, pod_disruption_budget),
+               WIRE_SCALAR(7, during_attempt), WIRE_ONEOF(8, service), WIRE_ONEOF(9, replication_controller),
+               WIRE_ONEOF(10, replica_set), WIRE_ONEOF(11, stateful_set)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, Record* m, SpareMembers* s) {
+  using M = Record;
+  return Table<WIRE_SCALAR(1, time_ns), WIRE_ONEOF(2, api), WIRE_ONEOF(3, attempt), WIRE_ONEOF(4, queue),
+               WIRE_ONEOF(5, binding)>::Assign(c, m, s);
 }
 
 }  // namespace wire

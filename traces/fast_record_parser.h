@@ -4,7 +4,8 @@
 // elements and map entries, so a stream of similar records allocates almost nothing; it also has
 // no parse context, no virtual dispatch per message and no UTF-8 decoder for ASCII strings. It
 // fills the generated messages through their public accessors, so the result is an ordinary
-// Record, equal to protobuf's parse of the bytes.
+// Record, equal to protobuf's parse of the bytes. One table per message (fast_record_parser.cc)
+// names each field once; fast_parse_fields.h says what a table entry does.
 //
 // It handles the encodings protobuf serializers produce for every field of trace.proto and
 // k8s.proto except google.protobuf.Value (a PodDisruptionBudget's minAvailable/maxUnavailable).
