@@ -13,7 +13,7 @@ echo "== schedcheck replay: the bundled scenario traces/corpus/unblock.jsonl (a 
 echo "   pod deleted, a taint removed, a gate lifted; the example CreationDelay plugin, which"
 echo "   registers no events, keeps one pod waiting for the 5-minute flush)"
 "$bin" replay "$corpus/unblock.jsonl" --config "$corpus/unblock.config.yaml" --jsonl "$work/decisions.jsonl"
-echo "   decision log (CONTRACTS.md §2 JSON Lines): $(wc -l < "$work/decisions.jsonl") records; the bindings:"
+echo "   decision log (JSON Lines, docs/FORMATS.md): $(wc -l < "$work/decisions.jsonl") records; the bindings:"
 grep '"type":"bind"' "$work/decisions.jsonl"
 echo
 echo "== the same trace through the REAL kube-scheduler v1.27.8 (harness/kube adapter), and the diff"

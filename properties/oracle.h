@@ -1,5 +1,6 @@
 // Independent oracles for the Filter plugins of the v1.27 default profile, written from the
-// upstream semantics (SEMANTICS §5, §7) without calling the reference's plugin or selector code,
+// upstream semantics (docs/SEMANTICS.md: the plugin sections and #resource-accounting) without
+// calling the reference's plugin or selector code,
 // for the vocabulary the generators produce (no hostIP, no namespaceSelector, no matchFields, no
 // minDomains, default spread policies). They work on plain Kubernetes objects, so a bug planted
 // in a reference plugin, in NodeInfo aggregates or in quantity parsing shows up as a

@@ -61,8 +61,8 @@ RC_GTEST_PROP(ReplayIoProperties, TraceWriteReadIsTheIdentity, ()) {
   RC_ASSERT(JsonLines(ReplayScenario(s)) == JsonLines(ReplayScenario(again)));
 }
 
-// Every decision record survives the CONTRACTS §2 JSON Lines form: parse(render(r)) == r and
-// rendering again is byte-identical.
+// Every decision record survives the JSON Lines form (docs/FORMATS.md#decision-logs):
+// parse(render(r)) == r and rendering again is byte-identical.
 RC_GTEST_PROP(ReplayIoProperties, DecisionJsonLinesRoundTrip, ()) {
   const Scenario s = *ScenarioGen();
   for (const trace::Record& r : ReplayScenario(s)) {

@@ -437,7 +437,8 @@ trace::Record& Emit(State& st, trace::EventType type) {
   trace::Record r;
   r.set_time_ns(st.t * kNanos);
   r.mutable_api()->set_type(type);
-  // Some events arrive while the instant's first scheduling cycle is in flight (CONTRACTS §2:
+  // Some events arrive while the instant's first scheduling cycle is in flight
+  // (docs/FORMATS.md#replay-conventions:
   // delivered after its filtering, before its failure is requeued or its binding applied), so
   // that move requests overlap attempts.
   if (st.t > 0 && Chance(12)) r.mutable_api()->set_during_attempt(true);

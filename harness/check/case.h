@@ -1,5 +1,6 @@
-// Conformance cases (CONTRACTS.md §1): one JSON object or YAML document each, stating a cluster,
-// a pod, the plugins to run and the expected outcome, with where that expectation comes from.
+// Conformance cases (docs/FORMATS.md#conformance-case-files): one JSON object or YAML document
+// each, stating a cluster, a pod, the plugins to run and the expected outcome, with where that
+// expectation comes from.
 #ifndef SCHEDCHECK_HARNESS_CHECK_CASE_H_
 #define SCHEDCHECK_HARNESS_CHECK_CASE_H_
 

@@ -1,5 +1,5 @@
-// `kind: preempt` conformance cases (CONTRACTS.md §1): DefaultPreemption's nominated node and
-// victims for a pod that fits nowhere.
+// `kind: preempt` conformance cases (docs/FORMATS.md#conformance-case-files): DefaultPreemption's
+// nominated node and victims for a pod that fits nowhere.
 #ifndef SCHEDCHECK_HARNESS_CHECK_RUN_PREEMPT_H_
 #define SCHEDCHECK_HARNESS_CHECK_RUN_PREEMPT_H_
 

@@ -1,5 +1,5 @@
 // `kind: queue` cases: a SchedulingQueue built from queueConfig and the case's profile, driven by
-// the ops list (CONTRACTS.md §1), expectations checked as the ops run.
+// the ops list (docs/FORMATS.md#conformance-case-files), expectations checked as the ops run.
 #include "harness/check/run_queue.h"
 
 #include <algorithm>

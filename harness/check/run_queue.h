@@ -1,5 +1,6 @@
-// `kind: queue` conformance cases (CONTRACTS.md §1): operations applied in order to a scheduling
-// queue built from the case's queueConfig, with expectations checked along the way.
+// `kind: queue` conformance cases (docs/FORMATS.md#conformance-case-files): operations applied in
+// order to a scheduling queue built from the case's queueConfig, with expectations checked along
+// the way.
 #ifndef SCHEDCHECK_HARNESS_CHECK_RUN_QUEUE_H_
 #define SCHEDCHECK_HARNESS_CHECK_RUN_QUEUE_H_
 

@@ -1,4 +1,5 @@
-// queueConfig of `kind: queue` cases (CONTRACTS.md §1) and the event/node arguments of its ops.
+// queueConfig of `kind: queue` cases (docs/FORMATS.md#conformance-case-files) and the event/node
+// arguments of its ops.
 #ifndef SCHEDCHECK_HARNESS_CHECK_RUN_QUEUE_CONFIG_H_
 #define SCHEDCHECK_HARNESS_CHECK_RUN_QUEUE_CONFIG_H_
 

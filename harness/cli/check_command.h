@@ -1,4 +1,4 @@
-// `schedcheck check FILE|DIR...`: runs conformance cases (CONTRACTS.md §1).
+// `schedcheck check FILE|DIR...`: runs conformance cases (docs/FORMATS.md#conformance-case-files).
 #ifndef SCHEDCHECK_HARNESS_CLI_CHECK_COMMAND_H_
 #define SCHEDCHECK_HARNESS_CLI_CHECK_COMMAND_H_
 

@@ -1,4 +1,5 @@
-// `schedcheck import --from manifests|watch|kss|openb INPUT... -o OUT.trace` (CONTRACTS.md §3):
+// `schedcheck import --from manifests|watch|kss|openb INPUT... -o OUT.trace`
+// (docs/FORMATS.md#commands-and-exit-codes):
 // reads captures into a trace, redacted to the scheduling-relevant fields by default
 // (traces/importers/README.md). Warnings (skipped kinds, out-of-order events, unknown nodes) go to
 // stderr; the counts of what was dropped go into the header labels that `trace info` prints.

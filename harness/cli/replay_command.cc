@@ -201,7 +201,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--cycle-latency", o->cycle_latency_seconds, "duration of a scheduling cycle in seconds (default 0)");
   cmd->add_option("--bind-latency", o->bind_latency_seconds, "seconds from assume to binding (default 0)");
   cmd->add_option("-o,--output", o->output, "write the decisions as a binary trace");
-  cmd->add_option("--jsonl", o->jsonl, "write the decisions as JSON Lines (CONTRACTS.md §2)");
+  cmd->add_option("--jsonl", o->jsonl, "write the decisions as JSON Lines (docs/FORMATS.md#decision-logs)");
   AddLimitOption(cmd, &o->limits);
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
   cmd->add_flag("--no-progress", o->no_progress,

@@ -1,7 +1,7 @@
 // `schedcheck replay TRACE [--config FILE] [--seed N] [--horizon SECONDS] [-o DECISIONS]
 // [--jsonl FILE] [--scheduler-cmd "CMD ARGS" | --candidate SPEC]`: replays a trace against the
-// reference in virtual time (CONTRACTS.md §2-3), against an in-process candidate build, or against
-// a scheduler in a child process (harness/protocol/).
+// reference in virtual time (docs/FORMATS.md#replay-conventions), against an in-process candidate
+// build, or against a scheduler in a child process (harness/protocol/).
 #ifndef SCHEDCHECK_HARNESS_CLI_REPLAY_COMMAND_H_
 #define SCHEDCHECK_HARNESS_CLI_REPLAY_COMMAND_H_
 
@@ -22,7 +22,7 @@ struct ReplayCommandOptions {
   double cycle_latency_seconds = 0;
   double bind_latency_seconds = 0;
   std::string output;  // binary decision trace
-  std::string jsonl;   // CONTRACTS §2 JSON Lines
+  std::string jsonl;   // JSON Lines, docs/FORMATS.md#decision-logs
   bool quiet = false;
   bool no_progress = false;  // no progress line even when stderr is a terminal
   // Non-empty: replay against this command, run as a child process speaking the external-scheduler

@@ -1,6 +1,7 @@
-// Reading the two sides of a diff: a CONTRACTS.md §2 JSON Lines decision log (e.g. a golden
-// file), a binary decision trace of `schedcheck replay -o`, or any trace (binary or the JSON Lines
-// of `trace cat`) holding decision records, such as an imported capture with observed decisions.
+// Reading the two sides of a diff: a JSON Lines decision log (docs/FORMATS.md#decision-logs; e.g. a
+// golden file), a binary decision trace of `schedcheck replay -o`, or any trace (binary or the JSON
+// Lines of `trace cat`) holding decision records, such as an imported capture with observed
+// decisions.
 #ifndef SCHEDCHECK_HARNESS_DIFF_LOAD_H_
 #define SCHEDCHECK_HARNESS_DIFF_LOAD_H_
 

@@ -1,6 +1,6 @@
 // The decisions of a replay, in the order they happened: scheduling attempts, queue transitions
 // and bindings (trace.proto Attempt / QueueTransition / Binding records), written in the trace
-// format and as the JSON Lines of CONTRACTS.md §2.
+// format and as the JSON Lines of docs/FORMATS.md#decision-logs.
 #ifndef SCHEDCHECK_HARNESS_REPLAY_DECISION_LOG_H_
 #define SCHEDCHECK_HARNESS_REPLAY_DECISION_LOG_H_
 
@@ -42,9 +42,10 @@ class DecisionLog {
 
 // Seconds since the trace start as a JSON number with up to 9 decimals ("0", "1.5", "12.000000001").
 std::string FormatSeconds(int64_t t_ns);
-// One CONTRACTS.md §2 line for an attempt, queue or binding record (no trailing newline).
+// One decision-log line (docs/FORMATS.md#decision-logs) for an attempt, queue or binding record
+// (no trailing newline).
 std::string DecisionJsonLine(const trace::Record& record);
-// Parses a CONTRACTS.md §2 line back into a record. Errors name `where` and the field.
+// Parses a decision-log line back into a record. Errors name `where` and the field.
 Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::string& where);
 
 }  // namespace schedcheck::replay

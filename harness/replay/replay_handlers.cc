@@ -1,4 +1,5 @@
-// Replayer: the informer event handlers (eventhandlers.go, SEMANTICS §4.7).
+// Replayer: the informer event handlers (eventhandlers.go,
+// docs/SEMANTICS.md#informer-event-handlers-and-prechecknode).
 #include "harness/replay/replayer_internal.h"
 #include "reference/queue/events.h"
 #include "reference/queue/pre_check.h"

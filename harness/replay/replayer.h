@@ -1,8 +1,9 @@
-// Replay of a trace in virtual time against the reference scheduler (CONTRACTS.md §2 "Replay
-// conventions"). Trace events update the cache and the queue as kube-scheduler's informer
-// handlers do; the periodic flushes run on 1 s / 30 s ticks aligned to the trace start; a
-// scheduling cycle runs whenever activeQ is non-empty and no cycle is in flight; bindings complete
-// after the configured latency. Same trace, configuration and seed: byte-identical decisions.
+// Replay of a trace in virtual time against the reference scheduler
+// (docs/FORMATS.md#replay-conventions). Trace events update the cache and the queue as
+// kube-scheduler's informer handlers do; the periodic flushes run on 1 s / 30 s ticks aligned to
+// the trace start; a scheduling cycle runs whenever activeQ is non-empty and no cycle is in flight;
+// bindings complete after the configured latency. Same trace, configuration and seed:
+// byte-identical decisions.
 #ifndef SCHEDCHECK_HARNESS_REPLAY_REPLAYER_H_
 #define SCHEDCHECK_HARNESS_REPLAY_REPLAYER_H_
 

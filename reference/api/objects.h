@@ -38,10 +38,11 @@ struct Pod {
   k8s::Pod obj;
   std::string key;  // "namespace/name"
   int32_t priority = 0;
-  // Effective requests (SEMANTICS §7.1): max(sum of containers, max of init containers) +
-  // overhead, per resource.
+  // Effective requests (docs/SEMANTICS.md#resource-accounting): max(sum of containers, max of
+  // init containers) + overhead, per resource.
   Resource requests;
-  // Scoring view (§7.2): cpu / memory with per-container defaults for missing entries.
+  // Scoring view (non-zero requests, docs/SEMANTICS.md#resource-accounting): cpu / memory with
+  // per-container defaults for missing entries.
   int64_t non_zero_milli_cpu = 0;
   int64_t non_zero_memory = 0;
   // Every containers[*].ports entry (v1.27 includes entries with hostPort 0; users filter).

@@ -1,5 +1,6 @@
-// The matching rules shared by plugins (SEMANTICS §5.2): label selectors, node selector terms,
-// required node affinity, and taint tolerations. Pure functions over Kubernetes objects.
+// The matching rules shared by plugins (docs/SEMANTICS.md#shared-matching-rules): label selectors,
+// node selector terms, required node affinity, and taint tolerations. Pure functions over
+// Kubernetes objects.
 #ifndef SCHEDCHECK_REFERENCE_API_SELECTORS_H_
 #define SCHEDCHECK_REFERENCE_API_SELECTORS_H_
 

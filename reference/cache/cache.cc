@@ -162,7 +162,8 @@ const NodeInfo* Cache::GetNodeInfo(const std::string& name) const {
 
 void Cache::UpdateSnapshot(Snapshot* snapshot) {
   // The order comes from the node tree, refreshed only when nodes were added or removed: a
-  // zone-label change alone keeps the previous order until then (upstream quirk, SEMANTICS §3.2).
+  // zone-label change alone keeps the previous order until then (upstream quirk,
+  // docs/SEMANTICS.md#node-order-cache-and-snapshot).
   bool rebuild = order_changed_ || snapshot->size() != snapshot_order_.size();
   if (order_changed_) {
     snapshot_order_ = tree_.List();

@@ -77,7 +77,8 @@ class NodeInfo {
   // The lowest priority among the node's pods (INT32_MAX without pods): preemption asks, for
   // every node, whether any pod there has a lower priority than the preemptor.
   int32_t lowest_pod_priority() const { return lowest_pod_priority_; }
-  // Only cpu and memory are tracked, with the per-container defaults of SEMANTICS §7.2.
+  // Only cpu and memory are tracked, with the per-container defaults of
+  // docs/SEMANTICS.md#resource-accounting.
   const Resource& non_zero_requested() const { return non_zero_requested_; }
   const HostPortInfo& used_ports() const { return used_ports_; }
   std::map<std::string, ImageStateSummary>& image_states() { return image_states_; }

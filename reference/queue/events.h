@@ -1,5 +1,5 @@
 // The cluster events the v1.27 scheduler moves pods with (internal/queue/events.go,
-// SEMANTICS §4.4), looked up by their queue-metric label.
+// docs/SEMANTICS.md#event-registration-and-requeueing), looked up by their queue-metric label.
 #ifndef SCHEDCHECK_REFERENCE_QUEUE_EVENTS_H_
 #define SCHEDCHECK_REFERENCE_QUEUE_EVENTS_H_
 

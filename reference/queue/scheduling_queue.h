@@ -1,6 +1,7 @@
-// The v1.27 scheduling queue (internal/queue/scheduling_queue.go PriorityQueue, SEMANTICS
-// §4.1–4.8): activeQ ordered by the QueueSort plugin, backoffQ ordered by backoff expiry, the
-// unschedulable pool, the moveRequestCycle rule, cluster-event matching and the nominator.
+// The v1.27 scheduling queue (internal/queue/scheduling_queue.go PriorityQueue,
+// docs/SEMANTICS.md#scheduling-queue-and-backoff): activeQ ordered by the QueueSort plugin,
+// backoffQ ordered by backoff expiry, the unschedulable pool, the moveRequestCycle rule,
+// cluster-event matching and the nominator.
 //
 // Single-threaded and non-blocking: Pop returns nullopt on an empty activeQ, and the periodic
 // flushes run only when the owner calls them (replay: backoff every 1 s, leftover every 30 s).
@@ -45,7 +46,7 @@ struct QueueOptions {
 using ClusterEventMap = std::vector<std::pair<ClusterEvent, std::string>>;
 
 // (pod key, from, to, cause): from/to in none|active|backoff|unschedulable|inflight, cause = the
-// upstream metric label (CONTRACTS §2).
+// upstream metric label (docs/FORMATS.md#decision-logs).
 using TransitionSink = std::function<void(const std::string& pod_key, std::string_view from,
                                           std::string_view to, std::string_view cause)>;
 

@@ -56,7 +56,8 @@ class Framework final : public FrameworkRunner {
                                         const NodeInfo& node) const override;
   // Filters in order, stopping at the first non-Success (which names its plugin).
   Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
-  // Two passes when higher-or-equal priority pods are nominated to the node (SEMANTICS §2.5).
+  // Two passes when higher-or-equal priority pods are nominated to the node
+  // (docs/SEMANTICS.md#filtering-with-nominated-pods).
   Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
                                            const NodeInfo& node) const override;
   // For explain: every filter plugin's own status on the node, without short-circuit.

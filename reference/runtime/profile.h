@@ -68,7 +68,8 @@ struct SchedulerConfiguration {
   std::vector<Profile> profiles;
 };
 
-// The default MultiPoint plugin list of kube-scheduler at `compat` (SEMANTICS §5.1), with weights.
+// The default MultiPoint plugin list of kube-scheduler at `compat`, with weights (v1.27
+// default_plugins.go getDefaultPlugins; docs/SEMANTICS.md#default-profile).
 std::vector<PluginEntry> DefaultMultiPoint(std::string_view compat);
 // One profile "default-scheduler" with upstream's defaults.
 Profile DefaultProfile(std::string_view compat);

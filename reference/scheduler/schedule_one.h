@@ -85,7 +85,7 @@ class PodScheduler {
   // Decisions are the same either way.
   void set_record_details(bool on) { record_details_ = on; }
 
-  // numFeasibleNodesToFind (docs/SEMANTICS.md).
+  // numFeasibleNodesToFind (docs/SEMANTICS.md#filtering-and-numfeasiblenodestofind).
   static int64_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
                                         int64_t num_all_nodes);
   size_t next_start_node_index() const { return next_start_node_index_; }

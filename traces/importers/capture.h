@@ -36,7 +36,7 @@ struct CapturedEvent {
   nlohmann::json object;                  // the Kubernetes object as captured
   std::string where;                      // "file: line N" for messages
   std::optional<int64_t> explicit_time;   // Unix ns (rule 1)
-  bool during_attempt = false;            // CONTRACTS.md §2 "duringAttempt"
+  bool during_attempt = false;            // "duringAttempt": docs/FORMATS.md#replay-conventions
 };
 
 class CaptureBuilder {

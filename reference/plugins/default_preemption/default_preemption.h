@@ -4,10 +4,10 @@
 // The plugin only decides; the caller applies the API effects in PostFilterResult (delete victims,
 // clear lower-priority nominations, set the preemptor's nominatedNodeName).
 //
-// Deterministic where upstream is random (SEMANTICS §3.6): the dry run visits potential nodes
-// sequentially from offset 0 (upstream: rand.Int31n; with at most 100 potential nodes every node is
-// visited anyway), and among candidates tied after the five criteria the first in dry-run order is
-// chosen; Preempt() reports the whole tied set.
+// Deterministic where upstream is random (docs/SEMANTICS.md#nondeterminism): the dry run visits
+// potential nodes sequentially from offset 0 (upstream: rand.Int31n; with at most 100 potential
+// nodes every node is visited anyway), and among candidates tied after the five criteria the first
+// in dry-run order is chosen; Preempt() reports the whole tied set.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_DEFAULT_PREEMPTION_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_DEFAULT_PREEMPTION_H_
 

@@ -1,6 +1,6 @@
 // InterPodAffinity (v1.27 framework/plugins/interpodaffinity): required pod affinity and
 // anti-affinity as a filter (with PreFilter extensions for nominated pods and preemption), and
-// preferred terms plus existing pods' terms as a score. See SEMANTICS §5.13.
+// preferred terms plus existing pods' terms as a score. See docs/SEMANTICS.md#plugin-interpodaffinity.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_INTER_POD_AFFINITY_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_INTER_POD_AFFINITY_H_
 

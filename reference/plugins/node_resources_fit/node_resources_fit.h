@@ -69,7 +69,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
   explicit NodeResourcesFit(NodeResourcesFitArgs args);
 
   std::string_view Name() const override { return kName; }
-  // Always Success (v1.27 never skips): stores the request vector of SEMANTICS §7.1.
+  // Always Success (v1.27 never skips): stores the request vector of docs/SEMANTICS.md#resource-accounting.
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,

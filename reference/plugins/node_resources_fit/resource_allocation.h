@@ -76,7 +76,7 @@ inline int64_t MostRequestedScore(int64_t requested, int64_t capacity) {
 
 // calculateResourceAllocatableRequest: (allocatable, node requested + pod request) of one
 // resource. `use_requested` selects the node's real Requested and the pod's raw requests
-// (BalancedAllocation); otherwise cpu and memory use the non-zero views (SEMANTICS §7.2).
+// (BalancedAllocation); otherwise cpu and memory use the non-zero views (docs/SEMANTICS.md#resource-accounting).
 // A scalar resource the pod does not request yields (0, 0): it is left out of scoring.
 struct AllocatableRequest {
   int64_t allocatable = 0;

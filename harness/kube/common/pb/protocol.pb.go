@@ -142,7 +142,7 @@ func (x *Hello) GetHorizonNs() int64 {
 
 // All trace events stamped with one instant. The child first runs every internal instant strictly
 // before time_ns (flush ticks, cycle and binding completions), then delivers `events` in order and
-// runs the instant (CONTRACTS.md §2 replay conventions). time_ns increases strictly.
+// runs the instant (docs/FORMATS.md#replay-conventions). time_ns increases strictly.
 type Events struct {
 	state         protoimpl.MessageState
 	sizeCache     protoimpl.SizeCache

@@ -234,7 +234,8 @@ type ApiEvent struct {
 	//	*ApiEvent_ReplicaSet
 	//	*ApiEvent_StatefulSet
 	Object isApiEvent_Object `protobuf_oneof:"object"`
-	// Delivered while the first scheduling cycle at this instant is in flight (CONTRACTS.md §2).
+	// Delivered while the first scheduling cycle at this instant is in flight
+	// (docs/FORMATS.md#replay-conventions).
 	DuringAttempt bool `protobuf:"varint,7,opt,name=during_attempt,json=duringAttempt,proto3" json:"during_attempt,omitempty"`
 }
 

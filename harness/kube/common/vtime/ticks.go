@@ -1,4 +1,5 @@
-// Package vtime holds the replay conventions' internal instants (CONTRACTS.md §2, PROTOCOL.md):
+// Package vtime holds the replay conventions' internal instants
+// (docs/FORMATS.md#replay-conventions, PROTOCOL.md):
 // the backoff flush every second and the unschedulable-leftover flush every 30 seconds, both
 // aligned to virtual t = 0.
 package vtime
