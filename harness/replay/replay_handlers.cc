@@ -1,5 +1,5 @@
 // Replayer: the informer event handlers (eventhandlers.go,
-// docs/SEMANTICS.md#informer-event-handlers-and-prechecknode).
+// docs/SEMANTICS.md#informer-event-handlers-and-precheckfornode).
 #include "harness/replay/replayer_internal.h"
 #include "reference/queue/events.h"
 #include "reference/queue/pre_check.h"

@@ -1,5 +1,5 @@
 // preCheckForNode (v1.27 eventhandlers.go,
-// docs/SEMANTICS.md#informer-event-handlers-and-prechecknode): before a node add/update moves
+// docs/SEMANTICS.md#informer-event-handlers-and-precheckfornode): before a node add/update moves
 // unschedulable pods, only pods that could plausibly fit that node are considered.
 #ifndef SCHEDCHECK_REFERENCE_QUEUE_PRE_CHECK_H_
 #define SCHEDCHECK_REFERENCE_QUEUE_PRE_CHECK_H_
