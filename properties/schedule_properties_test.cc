@@ -7,12 +7,15 @@
 
 #include "gtest/gtest.h"
 #include "properties/support.h"
+#include "reference/accel/batch_plugin.h"
+#include "reference/accel/fast_runner.h"
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
 
 namespace schedcheck::properties {
 namespace {
 
+using reference::Engine;
 using reference::ScheduleResult;
 
 std::set<std::string> AsSet(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
@@ -175,9 +178,12 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
     spread->set_when_unsatisfiable(*rc::gen::element<std::string>("DoNotSchedule", "ScheduleAnyway"));
     (*spread->mutable_label_selector()->mutable_match_labels())[kAppKey] = "spread";
   }
-  LoadedCase kept = Load(c);
+  // The kept cluster runs the fast engine (its caches live across cycles); the fresh one the
+  // plain rules, which keep nothing: every cache's invalidation is checked against them.
+  const Engine kept_engine = Engine::kFast;
+  LoadedCase kept = Load(c, kept_engine);
   ClusterCase now = c;  // the kept cluster's state, to load fresh
-  (void)ScheduleOnce(kept, 1);  // fills what the plugins keep
+  [[maybe_unused]] const ScheduleResult warm = ScheduleOnce(kept, 1, kept_engine);  // fills what the plugins keep
   const int steps = *rc::gen::inRange(1, 9);
   for (int step = 0; step < steps; ++step) {
     const int op = *rc::gen::inRange(0, 5);
@@ -223,8 +229,8 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
       change = "node " + node.metadata().name() + " replaced";
     }
     kept.cluster->Refresh();
-    const ScheduleResult a = ScheduleOnce(kept, 1);
-    const ScheduleResult b = ScheduleOnce(Load(now), 1);
+    const ScheduleResult a = ScheduleOnce(kept, 1, kept_engine);
+    const ScheduleResult b = ScheduleOnce(Load(now, Engine::kPlain), 1, Engine::kPlain);
     std::string diff;
     if (a.kind != b.kind) diff = "result kind";
     if (a.node != b.node) diff += " node (" + a.node + " vs " + b.node + ")";
@@ -259,12 +265,12 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
   }
 }
 
-// The batch forms the framework's hot loops use (FilterNodes, ScoreNodes, RunFilterPluginsOnNodes)
-// give exactly what Filter, Score and RunFilterPlugins give node by node, for every plugin of the
-// default profile.
+// The batch forms the fast engine's loops use (accel/batch_plugin.h: FilterNodes, ScoreNodes;
+// accel/fast_runner.h: RunFilterPluginsOnNodes) give exactly what Filter, Score and
+// RunFilterPlugins give node by node, for every plugin of the default profile.
 RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
   const ClusterCase c = *ClusterCaseGen();
-  LoadedCase loaded = Load(c);
+  LoadedCase loaded = Load(c, Engine::kFast);
   const reference::Framework& fw = loaded.cluster->framework();
   const reference::Pod& pod = *loaded.pod;
   const std::vector<const reference::NodeInfo*>& nodes = loaded.cluster->snapshot().node_infos();
@@ -280,7 +286,11 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
     auto* pl = dynamic_cast<reference::FilterPlugin*>(plugin(name));
     RC_ASSERT(pl != nullptr);
     std::vector<reference::BatchRejection> batch;
-    pl->FilterNodes(state, pod, nodes, &batch);
+    if (auto* batch_form = dynamic_cast<reference::BatchFilterPlugin*>(pl)) {
+      batch_form->FilterNodes(state, pod, nodes, &batch);
+    } else {
+      reference::FilterEachNode(*pl, state, pod, nodes, &batch);
+    }
     size_t next = 0;
     for (size_t i = 0; i < nodes.size(); ++i) {
       const reference::Status one = pl->Filter(state, pod, *nodes[i]);
@@ -297,7 +307,7 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
     RC_ASSERT(next == batch.size());
   }
   std::vector<reference::BatchRejection> rejected;
-  if (fw.RunFilterPluginsOnNodes(state, pod, nodes, &rejected)) {
+  if (reference::RunFilterPluginsOnNodes(fw, state, pod, nodes, &rejected)) {
     size_t next = 0;
     for (size_t i = 0; i < nodes.size(); ++i) {
       const reference::Status one = fw.RunFilterPlugins(state, pod, *nodes[i]);
@@ -328,7 +338,10 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
     auto* pl = dynamic_cast<reference::ScorePlugin*>(plugin(name));
     RC_ASSERT(pl != nullptr);
     std::vector<int64_t> batch(feasible.size(), -1);
-    const reference::Status batch_status = pl->ScoreNodes(state, pod, feasible, batch.data());
+    auto* batch_form = dynamic_cast<reference::BatchScorePlugin*>(pl);
+    const reference::Status batch_status = batch_form != nullptr
+                                               ? batch_form->ScoreNodes(state, pod, feasible, batch.data())
+                                               : reference::ScoreEachNode(*pl, state, pod, feasible, batch.data());
     bool any_error = false;
     for (size_t i = 0; i < feasible.size(); ++i) {
       int64_t one = 0;
@@ -345,7 +358,8 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
     if (any_error) continue;
     int64_t uniform = batch[0];
     const bool all_equal = std::all_of(batch.begin(), batch.end(), [&](int64_t v) { return v == batch[0]; });
-    if (!pl->UniformScore(state, pod, &uniform) && !all_equal) continue;
+    const auto* uniform_form = dynamic_cast<const reference::UniformScorePlugin*>(pl);
+    if (!(uniform_form != nullptr && uniform_form->UniformScore(state, pod, &uniform)) && !all_equal) continue;
     reference::NodeScoreList list;
     for (size_t i = 0; i < feasible.size(); ++i) {
       PROP_REQUIRE(batch[i] == uniform, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
@@ -354,7 +368,10 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
       list.push_back({feasible[i]->name(), uniform});
     }
     int64_t normalized = 0;
-    if (!pl->HasNormalizeScore() || !pl->UniformNormalizedScore(state, pod, uniform, &normalized)) continue;
+    if (!pl->HasNormalizeScore() || uniform_form == nullptr ||
+        !uniform_form->UniformNormalizedScore(state, pod, uniform, &normalized)) {
+      continue;
+    }
     RC_ASSERT(pl->NormalizeScore(state, pod, list).IsSuccess());
     for (const reference::NodeScore& ns : list) {
       PROP_REQUIRE(ns.score == normalized, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),

@@ -54,21 +54,21 @@ void ApplyDecision(const trace::Record& r, ApiState* st) {
 
 }  // namespace
 
-LoadedCase Load(const ClusterCase& c) {
+LoadedCase Load(const ClusterCase& c, reference::Engine engine) {
   check::ClusterInput input;
   input.nodes = c.nodes;
   input.pods = c.bound;
-  auto cluster = check::Cluster::Build(input, reference::DefaultProfile("1.27"), "1.27");
+  auto cluster = check::Cluster::Build(input, reference::DefaultProfile("1.27"), "1.27", engine);
   if (!cluster.ok()) RC_FAIL("cluster does not load: " + cluster.message());
   auto pod = reference::BuildPod(c.pod);
   if (!pod.ok()) RC_FAIL("pod does not load: " + pod.message());
   return LoadedCase{std::move(*cluster), *pod};
 }
 
-reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed) {
-  reference::PodScheduler scheduler(seed, 0);
+reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed, reference::Engine engine) {
+  std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, seed, 0);
   reference::CycleState state;
-  return scheduler.SchedulePod(loaded.cluster->framework(), state, *loaded.pod, loaded.cluster->snapshot());
+  return scheduler->SchedulePod(loaded.cluster->framework(), state, *loaded.pod, loaded.cluster->snapshot());
 }
 
 ClusterState StateOf(const ClusterCase& c) { return ClusterState{c.nodes, c.bound}; }
@@ -81,8 +81,9 @@ std::vector<trace::Record> CaseAsTrace(const ClusterCase& c) {
   return out;
 }
 
-std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed) {
+std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed, reference::Engine engine) {
   replay::ReplayOptions options;
+  options.engine = engine;
   options.config = reference::DefaultConfiguration("1.27");
   options.seed = seed;
   auto replayer = replay::Replayer::Create(options);

@@ -15,6 +15,7 @@
 #include "harness/check/cluster.h"
 #include "properties/generators.h"
 #include "properties/oracle.h"
+#include "reference/engine/engine.h"
 #include "reference/scheduler/schedule_one.h"
 #include "traces/trace.pb.h"
 
@@ -25,17 +26,20 @@ struct LoadedCase {
   std::unique_ptr<check::Cluster> cluster;
   reference::PodPtr pod;
 };
-// The default v1.27 profile over the case's nodes and bound pods. RC_FAILs on a load error.
-LoadedCase Load(const ClusterCase& c);
-// One SchedulePod of the case's pod with a fresh PodScheduler seeded `seed`.
-reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed);
+// The default v1.27 profile over the case's nodes and bound pods, with the engine's plugins.
+// RC_FAILs on a load error.
+LoadedCase Load(const ClusterCase& c, reference::Engine engine = reference::Engine::kPlain);
+// One SchedulePod of the case's pod with a fresh PodScheduler of the engine seeded `seed`.
+reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed,
+                                       reference::Engine engine = reference::Engine::kPlain);
 ClusterState StateOf(const ClusterCase& c);
 // The case as a trace: nodes, then bound pods, then the pod, all ADDED at t = 0.
 std::vector<trace::Record> CaseAsTrace(const ClusterCase& c);
 
 // --- scenarios ---
 // Replays with the default configuration; RC_FAILs on a replay error. The decision log.
-std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed = 1);
+std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed = 1,
+                                          reference::Engine engine = reference::Engine::kFast);
 
 // What the API server holds at a point of the timeline: nodes by name, pods by "ns/name" (bound
 // ones with spec.nodeName set by a completed binding).

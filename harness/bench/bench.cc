@@ -75,8 +75,9 @@ int64_t PeakRssBytes() {
 }
 
 Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                   std::ostream* progress, Sampling sampling) {
+                                   std::ostream* progress, Sampling sampling, reference::Engine engine) {
   WorkloadResult result;
+  result.engine = engine;
   result.workload = std::string(shape.name);
   result.params = params;
   result.sampling = sampling;
@@ -89,6 +90,7 @@ Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const work
   result.events = static_cast<int64_t>(records.size());
 
   replay::ReplayOptions options;
+  options.engine = engine;
   auto config = ConfigFor(shape, sampling);
   if (!config.ok()) return config.error();
   options.config = std::move(config->config);

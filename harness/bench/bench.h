@@ -14,6 +14,7 @@
 
 #include "harness/workloads/workloads.h"
 #include "nlohmann/json.hpp"
+#include "reference/engine/engine.h"
 #include "reference/base/result.h"
 #include "reference/runtime/profile.h"
 
@@ -39,6 +40,7 @@ struct WorkloadResult {
   std::string workload;
   workloads::WorkloadParams params;
   Sampling sampling = Sampling::kAll;
+  reference::Engine engine = reference::Engine::kFast;
   int64_t events = 0;            // API events in the generated trace
   int64_t measured_bound = 0;    // measured pods bound by the end of the replay
   double generate_seconds = 0;   // building the trace in process
@@ -61,7 +63,8 @@ struct TraceIoResult {
 // Replays the workload (generated from `shape` and `params`) in process; progress lines go to
 // `progress` (nullptr: none) every few seconds. Errors: generation or replay failures.
 Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                   std::ostream* progress, Sampling sampling = Sampling::kAll);
+                                   std::ostream* progress, Sampling sampling = Sampling::kAll,
+                                   reference::Engine engine = reference::Engine::kFast);
 
 // Writes the workload's trace to a temporary file in `dir` and reads it back, timing both.
 Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,

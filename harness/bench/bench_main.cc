@@ -42,6 +42,8 @@ struct Flags {
   bool no_kube = false;
   double kube_scale = 0.2;
   bool no_serve = false;
+  schedcheck::reference::Engine engine = schedcheck::reference::Engine::kFast;
+  bool no_plain = false;  // the main table also measures the plain engine unless this is set
   int campaign = 50;
   double child_timeout = 300;
 };
@@ -184,16 +186,23 @@ int Run(const Flags& f) {
       for (Sampling sampling : samplings) {
         Point point{shape, p, sampling, std::nullopt};
         if (!f.no_replay) {
-          auto r = schedcheck::bench::RunWorkload(*shape, p, &std::cerr, sampling);
-          if (!r.ok()) {
-            std::cerr << "bench: " << r.message() << "\n";
-            return 1;
+          // The engine asked for, then (unless --no-plain) the plain one: the price of simplicity.
+          std::vector<schedcheck::reference::Engine> engines = {f.engine};
+          if (!f.no_plain && f.engine != schedcheck::reference::Engine::kPlain) {
+            engines.push_back(schedcheck::reference::Engine::kPlain);
           }
-          results.push_back(*r);
-          point.full = *r;
-          std::cerr << "  percentageOfNodesToScore " << schedcheck::bench::SamplingName(sampling) << ": "
-                    << r->pods_per_second << " pods/s over " << r->measured_bound << " measured pods, "
-                    << r->total_seconds << " s in all" << std::endl;
+          for (schedcheck::reference::Engine engine : engines) {
+            auto r = schedcheck::bench::RunWorkload(*shape, p, &std::cerr, sampling, engine);
+            if (!r.ok()) {
+              std::cerr << "bench: " << r.message() << "\n";
+              return 1;
+            }
+            results.push_back(*r);
+            if (engine == f.engine) point.full = *r;
+            std::cerr << "  " << schedcheck::reference::EngineName(engine) << ", percentageOfNodesToScore "
+                      << schedcheck::bench::SamplingName(sampling) << ": " << r->pods_per_second << " pods/s over "
+                      << r->measured_bound << " measured pods, " << r->total_seconds << " s in all" << std::endl;
+          }
         }
         points.push_back(std::move(point));
       }
@@ -282,6 +291,11 @@ int main(int argc, char** argv) {
   app.add_option("--measured", f.measured, "measured pods (default: the shape's, times --scale)");
   app.add_option("--scale", f.scale, "multiply the shapes' default sizes (e.g. 0.1 for a quick run)");
   app.add_option("--seed", f.seed, "seed of the generators and the replay (default 1)");
+  app.add_option_function<std::string>(
+         "--engine", [&f](const std::string& name) { f.engine = *schedcheck::reference::ParseEngine(name); },
+         "the reference's engine for every run: fast (default) or plain")
+      ->check(CLI::IsMember({"plain", "fast"}));
+  app.add_flag("--no-plain", f.no_plain, "do not also measure the plain engine in the main table");
   app.add_option("--json", f.json, "also write the results as JSON to this file");
   app.add_flag("--no-trace-io", f.no_trace_io, "skip the trace encode/decode measurement");
   app.add_flag("--no-replay", f.no_replay, "measure trace encode/decode only");

@@ -24,12 +24,12 @@ std::string Cell(const std::string& text, int width) {
 std::string FormatTable(const std::vector<WorkloadResult>& workloads, const std::vector<TraceIoResult>& io) {
   std::string out;
   if (!workloads.empty()) {
-    out += "workload                     score%    nodes  initial measured    bound     pods/s  measured_s   total_s  "
+    out += "workload                     engine score%    nodes  initial measured    bound     pods/s  measured_s   total_s  "
            "ns/pod/node  peak_rss_MiB\n";
     for (const WorkloadResult& w : workloads) {
       std::string name = w.workload;
       name.resize(28, ' ');
-      out += name + " " + Cell(SamplingName(w.sampling), 8) + Cell(std::to_string(w.params.nodes), 7) + Cell(std::to_string(w.params.initial_pods), 7) +
+      out += name + " " + Cell(std::string(reference::EngineName(w.engine)), 6) + Cell(SamplingName(w.sampling), 7) + Cell(std::to_string(w.params.nodes), 7) + Cell(std::to_string(w.params.initial_pods), 7) +
              Cell(std::to_string(w.params.measured_pods), 7) + Cell(std::to_string(w.measured_bound), 7) +
              Cell(Format("%.1f", w.pods_per_second), 9) + Cell(Format("%.3f", w.measured_seconds), 10) +
              Cell(Format("%.3f", w.total_seconds), 8) + Cell(Format("%.1f", w.ns_per_pod_per_node), 11) +
@@ -61,6 +61,7 @@ nlohmann::json ToJson(const std::vector<WorkloadResult>& workloads, const std::v
   for (const WorkloadResult& w : workloads) {
     doc["workloads"].push_back({{"workload", w.workload},
                                 {"percentage_of_nodes_to_score", Percentage(w.sampling)},
+                                {"engine", reference::EngineName(w.engine)},
                                 {"nodes", w.params.nodes},
                                 {"initial_pods", w.params.initial_pods},
                                 {"measured_pods", w.params.measured_pods},

@@ -194,6 +194,7 @@ Result<std::vector<trace::Record>> ReplayOutOfProcess(const Candidate& candidate
 Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate, const trace::Trace& trace,
                                                    const CandidateReplayOptions& o) {
   replay::ReplayOptions options;
+  options.engine = o.engine;
   options.config = candidate.config;
   options.registry = candidate.registry.get();
   auto start = trace.header.labels().find("start_time");

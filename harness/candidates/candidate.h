@@ -30,6 +30,7 @@
 
 #include "harness/protocol/external_replay.h"
 #include "reference/base/result.h"
+#include "reference/engine/engine.h"
 #include "reference/framework/registry.h"
 #include "reference/runtime/profile.h"
 #include "traces/trace_format.h"
@@ -69,6 +70,8 @@ struct CandidateReplayOptions {
   std::string config_yaml;
   std::string config_source;
   int64_t timeout_ms = protocol::kDefaultTimeoutMs;  // real-time limit per answer of the child
+  // The reference engine of an in-process replay (same decisions either way).
+  reference::Engine engine = reference::Engine::kFast;
 };
 
 // Replays `trace` (t = 0 at its first event, epoch from the header's start_time label, seed 1,

@@ -17,7 +17,7 @@ void StoreByKey(const std::vector<Object>& objects, std::map<std::string, Object
 }  // namespace
 
 Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input, const reference::Profile& profile,
-                                                const std::string& compat) {
+                                                const std::string& compat, reference::Engine engine) {
   std::unique_ptr<Cluster> c(new Cluster());
   for (size_t i = 0; i < input.nodes.size(); ++i) {
     auto node = reference::BuildNode(input.nodes[i]);
@@ -50,7 +50,7 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input, const
   c->handle_.objects = &c->objects_;
   c->handle_.nominator = &c->nominator_;
   c->handle_.compat = compat;
-  auto fw = reference::Framework::Create(profile, reference::PluginRegistry(), &c->handle_);
+  auto fw = reference::Framework::Create(profile, reference::PluginRegistryFor(engine), &c->handle_);
   if (!fw.ok()) return fw.error();
   c->framework_ = std::move(*fw);
   c->handle_.framework = c->framework_.get();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/engine/engine.h"
 #include "reference/cache/cache.h"
 #include "reference/framework/handle.h"
 #include "reference/runtime/framework.h"
@@ -42,8 +43,10 @@ struct ClusterInput {
 class Cluster {
  public:
   // Errors name the object ("pods[3] (default/p): spec.containers[0]...: invalid quantity").
+  // `engine` picks the plugin factories (plain rules by default; reference/engine/engine.h).
   static Result<std::unique_ptr<Cluster>> Build(const ClusterInput& input, const reference::Profile& profile,
-                                                const std::string& compat);
+                                                const std::string& compat,
+                                                reference::Engine engine = reference::Engine::kPlain);
 
   reference::Cache& cache() { return cache_; }
   const reference::Snapshot& snapshot() const { return snapshot_; }

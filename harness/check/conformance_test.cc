@@ -12,9 +12,9 @@ namespace {
 
 class CaseTest : public ::testing::Test {
  public:
-  explicit CaseTest(const Case* c) : case_(c) {}
+  CaseTest(const Case* c, reference::Engine engine) : case_(c), engine_(engine) {}
   void TestBody() override {
-    CaseResult r = RunCase(*case_);
+    CaseResult r = RunCase(*case_, engine_);
     if (r.verdict == CaseResult::Verdict::kSkip) GTEST_SKIP() << r.detail;
     EXPECT_EQ(r.verdict, CaseResult::Verdict::kPass)
         << case_->location << "\nsource: " << case_->source << "\n" << FormatResultLine(*case_, r);
@@ -22,6 +22,7 @@ class CaseTest : public ::testing::Test {
 
  private:
   const Case* case_;
+  reference::Engine engine_;
 };
 
 std::string TestName(const std::string& id) {
@@ -46,11 +47,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "expected at least 150 conformance cases, found %zu\n", cases->size());
     return 1;
   }
-  for (const schedcheck::check::Case& c : *cases) {
-    const schedcheck::check::Case* ptr = &c;
-    ::testing::RegisterTest(("Conformance_" + c.kind).c_str(), schedcheck::check::TestName(c.id).c_str(), nullptr,
-                            nullptr, c.location.c_str(), 0,
-                            [ptr]() -> ::testing::Test* { return new schedcheck::check::CaseTest(ptr); });
+  // Every case in both engines: the plain rules state what upstream does, and the accelerator
+  // must agree with them on every case.
+  for (schedcheck::reference::Engine engine :
+       {schedcheck::reference::Engine::kPlain, schedcheck::reference::Engine::kFast}) {
+    const std::string suite = "_" + std::string(schedcheck::reference::EngineName(engine));
+    for (const schedcheck::check::Case& c : *cases) {
+      const schedcheck::check::Case* ptr = &c;
+      ::testing::RegisterTest(("Conformance_" + c.kind + suite).c_str(), schedcheck::check::TestName(c.id).c_str(),
+                              nullptr, nullptr, c.location.c_str(), 0, [ptr, engine]() -> ::testing::Test* {
+                                return new schedcheck::check::CaseTest(ptr, engine);
+                              });
+    }
   }
   return RUN_ALL_TESTS();
 }

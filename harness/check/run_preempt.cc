@@ -106,10 +106,10 @@ CaseResult Compare(const nlohmann::json& want, const PreemptionOutcome& out) {
 
 }  // namespace
 
-CaseResult RunPreemptCase(const Case& c) {
+CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
   ClusterInput input{c.nodes,    c.pods, c.namespaces, c.pdbs, c.services, c.replication_controllers,
                      c.replica_sets, c.stateful_sets};
-  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat);
+  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return Fail("setup: " + cluster.message());
   if (!c.pod) return Fail("kind preempt needs a pod");
   auto pod = reference::BuildPod(*c.pod);
@@ -117,9 +117,9 @@ CaseResult RunPreemptCase(const Case& c) {
   const reference::Framework& fw = (*cluster)->framework();
 
   // The failed scheduling attempt whose statuses preemption starts from.
-  reference::PodScheduler scheduler(0, 0);
+  std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, 0, 0);
   reference::CycleState state;
-  reference::ScheduleResult r = scheduler.SchedulePod(fw, state, **pod, (*cluster)->snapshot());
+  reference::ScheduleResult r = scheduler->SchedulePod(fw, state, **pod, (*cluster)->snapshot());
   switch (r.kind) {
     case reference::ScheduleResult::Kind::kScheduled:
       return Fail("the pod fits (on " + Join(r.ties.Names()) + "), so there is no preemption");

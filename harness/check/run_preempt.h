@@ -8,7 +8,7 @@
 
 namespace schedcheck::check {
 
-CaseResult RunPreemptCase(const Case& c);
+CaseResult RunPreemptCase(const Case& c, reference::Engine engine);
 
 }  // namespace schedcheck::check
 

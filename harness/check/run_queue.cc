@@ -260,7 +260,7 @@ Result<std::string> QueueCaseRunner::ExpectBackoff(const json& op) {
 
 }  // namespace
 
-CaseResult RunQueueCase(const Case& c) {
+CaseResult RunQueueCase(const Case& c, reference::Engine engine) {
   auto config = ParseQueueCaseConfig(c.queue_config);
   if (!config.ok()) return {Verdict::kFail, "queueConfig: " + config.message()};
   if (!c.expect.is_object() || !c.expect.contains("ops") || !c.expect["ops"].is_array()) {
@@ -268,7 +268,7 @@ CaseResult RunQueueCase(const Case& c) {
   }
   ClusterInput input{c.nodes,    c.pods, c.namespaces, c.pdbs, c.services, c.replication_controllers,
                      c.replica_sets, c.stateful_sets};
-  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat);
+  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return {Verdict::kFail, cluster.message()};
   QueueCaseRunner runner(c, **cluster, *config);
   try {

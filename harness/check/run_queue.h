@@ -9,7 +9,7 @@
 
 namespace schedcheck::check {
 
-CaseResult RunQueueCase(const Case& c);
+CaseResult RunQueueCase(const Case& c, reference::Engine engine);
 
 }  // namespace schedcheck::check
 

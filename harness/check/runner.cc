@@ -151,12 +151,12 @@ CaseResult RunScore(const Case& c, Cluster& cluster, const reference::PodPtr& po
   return Fail(detail);
 }
 
-CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr& pod) {
+CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr& pod, reference::Engine engine) {
   // Seed 0 for the tie-break; expectations compare the tie set, not the pick.
-  reference::PodScheduler scheduler(0, 0);
+  std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, 0, 0);
   CycleState state;
   reference::CycleOutcome out =
-      reference::RunSchedulingCycle(cluster.framework(), scheduler, cluster.cache(), cluster.snapshot(), state, pod);
+      reference::RunSchedulingCycle(cluster.framework(), *scheduler, cluster.cache(), cluster.snapshot(), state, pod);
   const nlohmann::json& want = c.expect;
   bool scheduled = out.status.IsSuccess() || out.status.IsWait();
   std::string got = scheduled ? "scheduled on " + JoinQuoted(out.result.ties.Names()) + " (tie set)"
@@ -188,28 +188,28 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
 
 bool IsImplementedCompat(const std::string& compat) { return compat.empty() || compat == "1.27"; }
 
-CaseResult RunCaseUnguarded(const Case& c) {
+CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
   if (!IsImplementedCompat(c.compat)) {
     return {Verdict::kSkip, "compat level " + c.compat + " is not implemented (implemented: 1.27)"};
   }
-  if (c.kind == "preempt") return RunPreemptCase(c);
-  if (c.kind == "queue") return RunQueueCase(c);
+  if (c.kind == "preempt") return RunPreemptCase(c, engine);
+  if (c.kind == "queue") return RunQueueCase(c, engine);
   ClusterInput input{c.nodes,    c.pods, c.namespaces, c.pdbs, c.services, c.replication_controllers,
                      c.replica_sets, c.stateful_sets};
-  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat);
+  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return Fail("setup: " + cluster.message());
   auto pod = reference::BuildPod(*c.pod);
   if (!pod.ok()) return Fail("pod: " + pod.message());
   if (c.kind == "filter") return RunFilter(c, **cluster, *pod);
   if (c.kind == "score") return RunScore(c, **cluster, *pod);
-  return RunSchedule(c, **cluster, *pod);
+  return RunSchedule(c, **cluster, *pod, engine);
 }
 
 // The expectation checks read `expect` with nlohmann's typed getters; one of the wrong JSON type
 // ("code": 5) is a failed case naming the exception, never std::terminate (case_file_fuzzer).
-CaseResult RunCase(const Case& c) {
+CaseResult RunCase(const Case& c, reference::Engine engine) {
   try {
-    return RunCaseUnguarded(c);
+    return RunCaseUnguarded(c, engine);
   } catch (const nlohmann::json::exception& e) {
     return Fail(std::string("malformed expectation: ") + e.what());
   }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/check/case.h"
+#include "reference/engine/engine.h"
 
 namespace schedcheck::check {
 
@@ -19,7 +20,8 @@ struct CaseResult {
   std::string detail;  // FAIL: what differed, expected vs actual; SKIP: why
 };
 
-CaseResult RunCase(const Case& c);
+// `engine`: the reference's form (plain rules by default); a case must pass in both.
+CaseResult RunCase(const Case& c, reference::Engine engine = reference::Engine::kPlain);
 
 // "PASS id" / "FAIL id: detail" / "SKIP id: detail".
 std::string FormatResultLine(const Case& c, const CaseResult& r);

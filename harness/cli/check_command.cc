@@ -3,10 +3,12 @@
 #include <memory>
 
 #include "harness/check/runner.h"
+#include "harness/cli/engine_option.h"
 
 namespace schedcheck::cli {
 
-int RunCheck(const std::vector<std::string>& paths, bool json, std::ostream& out, std::ostream& err) {
+int RunCheck(const std::vector<std::string>& paths, bool json, reference::Engine engine, std::ostream& out,
+             std::ostream& err) {
   auto cases = check::LoadCases(paths);
   if (!cases.ok()) {
     err << "schedcheck check: " << cases.message() << "\n";
@@ -14,7 +16,7 @@ int RunCheck(const std::vector<std::string>& paths, bool json, std::ostream& out
   }
   int passed = 0, failed = 0, skipped = 0;
   for (const check::Case& c : *cases) {
-    check::CaseResult r = check::RunCase(c);
+    check::CaseResult r = check::RunCase(c, engine);
     switch (r.verdict) {
       case check::CaseResult::Verdict::kPass: ++passed; break;
       case check::CaseResult::Verdict::kFail: ++failed; break;
@@ -34,9 +36,11 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("check", "Run conformance case files (JSON, JSON Lines, YAML) against the reference");
   auto paths = std::make_shared<std::vector<std::string>>();
   auto json = std::make_shared<bool>(false);
+  auto engine = std::make_shared<reference::Engine>(reference::Engine::kPlain);
   cmd->add_option("paths", *paths, "case files or directories (searched recursively)")->required();
   cmd->add_flag("--json", *json, "print one JSON result object per case instead of text");
-  cmd->callback([=] { *exit_code = RunCheck(*paths, *json, std::cout, std::cerr); });
+  AddEngineOption(cmd, engine.get());
+  cmd->callback([=] { *exit_code = RunCheck(*paths, *json, *engine, std::cout, std::cerr); });
 }
 
 }  // namespace schedcheck::cli

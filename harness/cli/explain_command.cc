@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "harness/check/cluster.h"
+#include "harness/cli/engine_option.h"
 #include "reference/plugins/default_preemption/default_preemption.h"
 #include "reference/scheduler/scheduling_cycle.h"
 #include "traces/manifests.h"
@@ -72,7 +73,7 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
                             cluster_objects->namespaces,  cluster_objects->pdbs,
                             cluster_objects->services,    cluster_objects->replication_controllers,
                             cluster_objects->replica_sets, cluster_objects->stateful_sets};
-  auto cluster = check::Cluster::Build(input, *profile, "1.27");
+  auto cluster = check::Cluster::Build(input, *profile, "1.27", o.engine);
   if (!cluster.ok()) return cluster.error();
   const reference::Framework& fw = (*cluster)->framework();
   const reference::Snapshot& snapshot = (*cluster)->snapshot();
@@ -110,10 +111,10 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   }
 
   // The decision itself, exactly as a scheduling cycle makes it.
-  reference::PodScheduler scheduler(o.seed, 0);
+  std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(o.engine, o.seed, 0);
   reference::CycleState cycle_state;
   reference::CycleOutcome r =
-      reference::RunSchedulingCycle(fw, scheduler, (*cluster)->cache(), snapshot, cycle_state, *pod);
+      reference::RunSchedulingCycle(fw, *scheduler, (*cluster)->cache(), snapshot, cycle_state, *pod);
   out["evaluatedNodes"] = r.result.evaluated_nodes;
   out["feasibleNodes"] = r.result.feasible;
   out["scores"] = nlohmann::json::array();
@@ -225,6 +226,7 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--pod", o->pod, "file holding the pod to schedule (the first Pod in it)")->required();
   cmd->add_option("--config", o->config, "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
   cmd->add_option("--seed", o->seed, "seed of the tie-break among top-scoring nodes (default 0)");
+  AddEngineOption(cmd, &o->engine);
   cmd->add_flag("--json", o->json, "print the explanation as one JSON document");
   cmd->callback([=] {
     auto e = Explain(*o);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/base/result.h"
+#include "reference/engine/engine.h"
 
 namespace schedcheck::cli {
 
@@ -21,6 +22,7 @@ struct ExplainOptions {
   std::string config;  // empty: the default profile
   uint64_t seed = 0;
   bool json = false;
+  reference::Engine engine = reference::Engine::kPlain;  // explanations read the plain rules
 };
 
 // The explanation as a JSON document (the --json output); errors name file and field.

@@ -8,6 +8,7 @@
 #include "harness/gate/gate.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
+#include "harness/cli/engine_option.h"
 
 namespace schedcheck::cli {
 
@@ -25,6 +26,7 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   gate::GateOptions options{o.corpus, o.candidate, {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))},
                             static_cast<int64_t>(std::llround(timeout * 1e3))};
   if (Outcome ok = trace::ParseInputLimits(o.limits, &options.limits); !ok) return fail(ok.message());
+  options.engine = o.engine;
   auto diffs = gate::RunGate(options);
   if (!diffs.ok()) return fail(diffs.message());
   if (o.soft_fails && o.allow_soft) return fail("--soft-fails and --allow-soft contradict each other");
@@ -82,6 +84,7 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--scheduler-timeout", o->scheduler_timeout_seconds,
                   "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");
   AddLimitOption(cmd, &o->limits);
+  AddEngineOption(cmd, &o->engine);
   cmd->callback([=] { *exit_code = RunGateCommand(*o, std::cout, std::cerr); });
 }
 

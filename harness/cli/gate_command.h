@@ -14,6 +14,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "reference/engine/engine.h"
+
 namespace schedcheck::cli {
 
 struct GateCommandOptions {
@@ -25,6 +27,7 @@ struct GateCommandOptions {
   double time_tolerance_seconds = 0;
   double scheduler_timeout_seconds = 30;  // per answer of an out-of-process candidate
   std::vector<std::string> limits;        // `--limit NAME=VALUE` specs (traces/input_limits.h)
+  reference::Engine engine = reference::Engine::kFast;
 };
 
 int RunGateCommand(const GateCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "harness/candidates/candidate.h"
+#include "harness/cli/engine_option.h"
 #include "harness/cli/limit_option.h"
 #include "harness/cli/progress_line.h"
 #include "harness/protocol/external_replay.h"
@@ -42,14 +43,15 @@ Result<int64_t> SecondsToNs(double seconds, const char* flag) {
 // Writes -o / --jsonl and prints the summary. `labels` go into the -o header.
 int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log, const replay::ClusterEventLog& events,
                    const std::string& compat, const std::string& config_hash,
-                   const std::map<std::string, std::string>& labels, std::ostream& out, std::ostream& err,
-                   const std::string& jsonl_trailer = "") {
+                   const std::map<std::string, std::string>& labels, const std::string& engine,
+                   std::ostream& out, std::ostream& err, const std::string& jsonl_trailer = "") {
   if (!o.output.empty()) {
     trace::Header header;
     header.set_producer("schedcheck replay");
     header.set_compat(compat);
     header.set_seed(o.seed);
     header.set_config_hash(config_hash);
+    if (!engine.empty()) header.set_engine(engine);
     (*header.mutable_labels())["source"] = o.trace;
     for (const auto& [key, value] : labels) (*header.mutable_labels())[key] = value;
     if (Outcome ok = log.WriteTrace(o.output, header); !ok) return err << "schedcheck replay: " << ok.message() << "\n", 2;
@@ -89,7 +91,8 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command, const
   labels["scheduler_cmd"] = command;
   labels["scheduler"] = run.ack.scheduler_name() + " " + run.ack.scheduler_version();
   if (!run.status.ok()) labels["incomplete"] = run.status.message();
-  int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, out, err,
+  // The child made the decisions: no reference engine to record.
+  int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, "", out, err,
                           run.status.ok() ? "" : protocol::IncompleteJsonLine(run));
   if (run.status.ok()) return rc;
   err << "schedcheck replay: " << run.status.message() << "\n";
@@ -116,6 +119,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   if (!trace.ok()) return fail(trace.message());
   replay::ReplayOptions options;
   options.seed = o.seed;
+  options.engine = o.engine;
   options.compat = trace->header.compat().empty() ? "1.27" : trace->header.compat();
   if (options.compat != "1.27") return fail(o.trace + ": header.compat " + options.compat + " is not implemented (implemented: 1.27)");
   std::string config_hash = "default";
@@ -187,7 +191,8 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     return fail(o.trace + ": " + ok.message());
   }
   return WriteDecisions(o, (*replayer)->log(), (*replayer)->cluster_events(),
-                        trace->header.compat().empty() ? "1.27" : trace->header.compat(), config_hash, labels, out, err);
+                        trace->header.compat().empty() ? "1.27" : trace->header.compat(), config_hash, labels,
+                        std::string(reference::EngineName(o.engine)), out, err);
 }
 
 void AddReplayCommand(CLI::App& app, int* exit_code) {
@@ -196,6 +201,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("trace", o->trace, "trace file (binary or the JSON Lines of `trace cat`)")->required();
   cmd->add_option("--config", o->config, "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
   cmd->add_option("--seed", o->seed, "seed of every random choice (tie-breaks); default 1");
+  AddEngineOption(cmd, &o->engine);
   cmd->add_option("--horizon", o->horizon_seconds,
                   "seconds of virtual time to keep running after the last trace event (default 600)");
   cmd->add_option("--cycle-latency", o->cycle_latency_seconds, "duration of a scheduling cycle in seconds (default 0)");

@@ -12,12 +12,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include "reference/engine/engine.h"
+
 namespace schedcheck::cli {
 
 struct ReplayCommandOptions {
   std::string trace;
   std::string config;
   uint64_t seed = 1;
+  reference::Engine engine = reference::Engine::kFast;
   double horizon_seconds = 600;
   double cycle_latency_seconds = 0;
   double bind_latency_seconds = 0;

@@ -24,7 +24,8 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
   if (!trace.ok()) return trace.error();
   const std::string stem = (fs::path(path).parent_path() / fs::path(path).stem()).string();
   reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");
-  candidates::CandidateReplayOptions replay_options{.config_yaml = "", .config_source = "", .timeout_ms = o.timeout_ms};
+  candidates::CandidateReplayOptions replay_options{
+      .config_yaml = "", .config_source = "", .timeout_ms = o.timeout_ms, .engine = o.engine};
   if (fs::exists(stem + ".config.yaml")) {
     auto config = reference::LoadSchedulerConfiguration(stem + ".config.yaml", "1.27");
     if (!config.ok()) return config.error();
@@ -39,7 +40,7 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
   auto reference = candidates::MakeCandidate("reference", base);
   auto candidate = candidates::MakeCandidate(o.candidate, base);
   if (!candidate.ok()) return candidate.error();
-  auto ref_log = candidates::ReplayCandidate(*reference, *trace);
+  auto ref_log = candidates::ReplayCandidate(*reference, *trace, {.engine = o.engine});
   if (!ref_log.ok()) return Error{path + ": reference replay: " + ref_log.message()};
   auto cand_log = candidates::ReplayCandidate(*candidate, *trace, replay_options);
   if (!cand_log.ok()) {

@@ -12,6 +12,7 @@
 #include "harness/diff/diff.h"
 #include "harness/diff/report.h"
 #include "reference/base/result.h"
+#include "reference/engine/engine.h"
 #include "traces/input_limits.h"
 
 namespace schedcheck::gate {
@@ -22,6 +23,7 @@ struct GateOptions {
   diff::DiffOptions diff;
   int64_t timeout_ms = 30'000;  // per answer of an out-of-process candidate (protocol::kDefaultTimeoutMs)
   trace::InputLimits limits;    // for reading each corpus trace (`--limit`)
+  reference::Engine engine = reference::Engine::kFast;  // the in-process replays' engine (`--engine`)
 };
 
 // The corpus traces, sorted by file name.

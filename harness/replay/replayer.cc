@@ -59,7 +59,7 @@ Outcome Replayer::Init() {
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
     reference::Profile profile = config_profile;
     auto fw = reference::Framework::Create(
-        profile, options_.registry ? *options_.registry : reference::PluginRegistry(), &p->handle);
+        profile, options_.registry ? *options_.registry : reference::PluginRegistryFor(options_.engine), &p->handle);
     if (!fw.ok()) return fw.error();
     p->framework = std::move(*fw);
     p->handle.framework = p->framework.get();
@@ -80,7 +80,7 @@ Outcome Replayer::Init() {
         return it == api_pods_.end() ? nullptr : it->second;
       });
   for (auto& p : profiles_) p->handle.nominator = queue_.get();
-  scheduler_ = std::make_unique<reference::PodScheduler>(options_.seed, options_.config.percentage_of_nodes_to_score);
+  scheduler_ = reference::MakePodScheduler(options_.engine, options_.seed, options_.config.percentage_of_nodes_to_score);
   scheduler_->set_record_details(false);  // decisions need only totals and ties
   return Outcome::Ok();
 }

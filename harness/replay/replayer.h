@@ -18,6 +18,7 @@
 
 #include "harness/replay/decision_log.h"
 #include "harness/replay/summary.h"
+#include "reference/engine/engine.h"
 #include "reference/base/clock.h"
 #include "reference/cache/cache.h"
 #include "reference/queue/scheduling_queue.h"
@@ -52,13 +53,15 @@ struct ReplayOptions {
   reference::SchedulerConfiguration config;
   std::string compat = "1.27";
   uint64_t seed = 1;
+  // Plain rules or the accelerator (reference/engine/engine.h): the same decisions either way.
+  reference::Engine engine = reference::Engine::kFast;
   // How long virtual time keeps running after the last trace event: 10 minutes by default, long
   // enough for the 5-minute unschedulable timeout plus its 30 s flush tick to show.
   int64_t horizon_ns = kDefaultHorizonNs;
   int64_t cycle_latency_ns = 0;  // a scheduling cycle's duration
   int64_t bind_latency_ns = 0;   // from assume to the binding being applied
   int64_t epoch_unix_ns = 0;     // the wall-clock instant t = 0 stands for (plugins reading time)
-  // The plugins frameworks are built from (in-process candidate builds); null = PluginRegistry().
+  // The plugins frameworks are built from (in-process candidate builds); null = the engine's.
   const reference::Registry* registry = nullptr;
   // Called by Run as the replay advances, for progress reports on a terminal: after the instant
   // that delivers at least `progress_every_events` events since the previous call (and after the
