@@ -4,6 +4,14 @@
 #include <cstdlib>
 
 #include "reference/plugins/registry.h"
+#include "reference/accel/image_locality/fast_image_locality.h"
+#include "reference/accel/node_affinity/fast_node_affinity.h"
+#include "reference/accel/node_name/fast_node_name.h"
+#include "reference/accel/node_ports/fast_node_ports.h"
+#include "reference/accel/node_unschedulable/fast_node_unschedulable.h"
+#include "reference/accel/taint_toleration/fast_taint_toleration.h"
+#include "reference/accel/volume_placeholders/fast_volume_binding.h"
+#include "reference/accel/default_preemption/fast_default_preemption.h"
 // @accel-includes (one line per accelerated plugin header)
 
 namespace schedcheck::reference {
@@ -21,6 +29,14 @@ void Accelerate(Registry& registry, const std::string& name, PluginFactory facto
 
 Registry Build() {
   Registry r = PluginRegistry();
+  Accelerate(r, "NodeName", &FastNodeName::New);
+  Accelerate(r, "NodeUnschedulable", &FastNodeUnschedulable::New);
+  Accelerate(r, "NodePorts", &FastNodePorts::New);
+  Accelerate(r, "ImageLocality", &FastImageLocality::New);
+  Accelerate(r, "TaintToleration", &FastTaintToleration::New);
+  Accelerate(r, "NodeAffinity", &FastNodeAffinity::New);
+  Accelerate(r, "VolumeBinding", &FastVolumeBinding::New);
+  Accelerate(r, "DefaultPreemption", &FastDefaultPreemption::New);
   // @accelerate (one line per accelerated plugin: Accelerate(r, "Name", &FastX::New);)
   [[maybe_unused]] auto accelerate = &Accelerate;
   return r;

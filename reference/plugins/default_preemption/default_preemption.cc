@@ -86,11 +86,98 @@ Result<std::unique_ptr<Plugin>> DefaultPreemption::New(const PluginArgs& args, c
   return std::unique_ptr<Plugin>(std::make_unique<DefaultPreemption>(*parsed, handle));
 }
 
-int32_t DefaultPreemption::CalculateNumCandidates(int32_t num_nodes) const {
-  int32_t n = static_cast<int32_t>(static_cast<int64_t>(num_nodes) * args_.min_candidate_nodes_percentage / 100);
-  if (n < args_.min_candidate_nodes_absolute) n = args_.min_candidate_nodes_absolute;
-  if (n > num_nodes) n = num_nodes;
-  return n;
+Status DefaultPreemption::PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
+                                     PostFilterResult* result) {
+  PreemptionOutcome out = Preempt(state, pod, statuses);
+  *result = std::move(out.result);
+  return out.status;
+}
+
+PreemptionOutcome DefaultPreemption::Preempt(const CycleState& state, const Pod& pod,
+                                             const NodeToStatus& statuses) const {
+  PreemptionOutcome out = EvaluatorPreempt(state, pod, statuses);
+  if (std::string msg = out.status.Message(); !msg.empty()) {
+    out.status = Status(out.status.code(), std::string(kPrefix) + msg);
+  }
+  return out;
+}
+
+PreemptionOutcome DefaultPreemption::EvaluatorPreempt(const CycleState& state, const Pod& pod_in,
+                                                      const NodeToStatus& m) const {
+  PreemptionOutcome out;
+  // 0) The latest version of the preemptor from the informer (an update or a delete may have
+  // arrived while the cycle ran); every later step uses it.
+  PodPtr latest = handle_.pods != nullptr ? handle_.pods->Get(pod_in.key) : nullptr;
+  if (handle_.pods != nullptr && latest == nullptr) {
+    out.status = Status::Error("pod \"" + pod_in.name() + "\" not found");  // the lister's NotFound
+    return out;
+  }
+  const Pod& pod = latest != nullptr ? *latest : pod_in;
+  // 1) Ensure the preemptor is eligible to preempt other pods (the nomination is left as it is).
+  auto nominated = m.find(pod.obj.status().nominated_node_name());
+  if (auto [ok, msg] = PodEligibleToPreemptOthers(pod, nominated == m.end() ? nullptr : &nominated->second); !ok) {
+    out.status = Status(Code::kUnschedulable, msg);
+    return out;
+  }
+  // 2) Find all preemption candidates.
+  NodeToStatus node_to_status;
+  std::string error;
+  out.candidates = FindCandidates(state, pod, m, &node_to_status, &error);
+  if (!error.empty() && out.candidates.empty()) {
+    out.status = Status::Error(error);
+    return out;
+  }
+  // A FitError only when no candidate fits the pod; the nomination is cleared.
+  if (out.candidates.empty()) {
+    ReasonHistogram rejections;
+    for (const auto& [node, status] : node_to_status) rejections.Add(status);
+    const int num_all_nodes = static_cast<int>(node_to_status.size());
+    out.status = Status(Code::kUnschedulable, FitErrorMessage(num_all_nodes, rejections, std::string()));
+    out.result.nominating_info = {NominatingInfo::Mode::kOverride, ""};
+    return out;
+  }
+  // 3) No extenders. 4) Find the best candidate.
+  out.best = SelectCandidate(out.candidates);
+  if (out.best.empty() || out.best[0].node.empty()) {
+    out.status = Status(Code::kUnschedulable, std::string(kNoCandidateNode));
+    return out;
+  }
+  // 5) Prepare the chosen candidate and nominate it.
+  PrepareCandidate(out.best[0], pod, &out.result);
+  out.result.nominating_info = {NominatingInfo::Mode::kOverride, out.best[0].node};
+  out.status = Status();
+  return out;
+}
+
+std::vector<Candidate> DefaultPreemption::FindCandidates(const CycleState& state, const Pod& pod,
+                                                         const NodeToStatus& m, NodeToStatus* node_statuses,
+                                                         std::string* error) const {
+  const std::vector<const NodeInfo*> no_nodes;
+  const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot ? handle_.snapshot->node_infos() : no_nodes;
+  if (all_nodes.empty()) {
+    *error = "no nodes available";
+    return {};
+  }
+  NodeToStatus unschedulable_node_status;
+  std::vector<const NodeInfo*> potential_nodes = PotentialNodes(all_nodes, m, &unschedulable_node_status);
+  if (potential_nodes.empty()) {
+    *node_statuses = std::move(unschedulable_node_status);
+    return {};
+  }
+  const std::vector<const k8s::PodDisruptionBudget*> pdbs = GetPodDisruptionBudgets();
+  auto [offset, num_candidates] = GetOffsetAndNumCandidates(static_cast<int32_t>(potential_nodes.size()));
+  std::vector<std::string> errors;
+  std::vector<Candidate> candidates =
+      DryRunPreemption(state, pod, potential_nodes, pdbs, offset, num_candidates, node_statuses, &errors);
+  for (auto& [node, status] : unschedulable_node_status) (*node_statuses)[node] = std::move(status);
+  if (!errors.empty()) *error = AggregateMessage(errors);
+  return candidates;
+}
+
+std::vector<const NodeInfo*> DefaultPreemption::PotentialNodes(const std::vector<const NodeInfo*>& nodes,
+                                                               const NodeToStatus& statuses,
+                                                               NodeToStatus* unhelpful) const {
+  return NodesWherePreemptionMightHelp(nodes, statuses, unhelpful);
 }
 
 std::pair<bool, std::string> DefaultPreemption::PodEligibleToPreemptOthers(const Pod& pod,
@@ -99,14 +186,14 @@ std::pair<bool, std::string> DefaultPreemption::PodEligibleToPreemptOthers(const
   if (spec.has_preemption_policy() && spec.preemption_policy() == "Never") {
     return {false, std::string(kNeverPolicy)};
   }
-  const std::string& nominated = pod.obj.status().nominated_node_name();
-  if (!nominated.empty()) {
+  const std::string& nom_node_name = pod.obj.status().nominated_node_name();
+  if (!nom_node_name.empty()) {
     // A nominated node the filters call unresolvable: preempting again is allowed.
     if (nominated_status != nullptr && nominated_status->code() == Code::kUnschedulableAndUnresolvable) {
       return {true, ""};
     }
     // Victims of an earlier preemption still terminating there: wait for them.
-    if (const NodeInfo* node = handle_.snapshot ? handle_.snapshot->Get(nominated) : nullptr) {
+    if (const NodeInfo* node = handle_.snapshot ? handle_.snapshot->Get(nom_node_name) : nullptr) {
       for (const PodInfoPtr& p : node->pods()) {
         if (p->pod->priority < pod.priority && PodTerminatingByPreemption(*p->pod)) {
           return {false, std::string(kTerminatingOnNominated)};
@@ -117,181 +204,113 @@ std::pair<bool, std::string> DefaultPreemption::PodEligibleToPreemptOthers(const
   return {true, ""};
 }
 
-NodeVictims DefaultPreemption::SelectVictimsOnNode(const CycleState& state_in, const Pod& pod,
-                                                   const NodeInfo& node_in,
-                                                   const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const {
-  const FrameworkRunner& fw = *handle_.framework;
-  // Same outcome as below with nothing to remove, without copying the node and the state.
-  // One shared status for every node without victims (copies share it).
-  static thread_local const Status* const no_victims = new Status(Code::kUnschedulableAndUnresolvable, std::string(kNoVictims));
-  if (node_in.lowest_pod_priority() >= pod.priority) return {*no_victims, {}, 0};
-  std::unique_ptr<CycleState> state = state_in.Clone();
-  std::unique_ptr<NodeInfo> node = node_in.Clone();
-  // First remove every lower-priority pod, in the node's pod order.
-  std::vector<PodInfoPtr> potential;
-  for (const PodInfoPtr& pi : node_in.pods()) {
-    if (pi->pod->priority >= pod.priority) continue;
-    potential.push_back(pi);
-    node->RemovePod(*pi->pod);
-    Status s = fw.RunPreFilterExtensionRemovePod(*state, pod, *pi, *node);
-    if (!s.IsSuccess()) return {AsError(s), {}, 0};
-  }
-  if (potential.empty()) return {*no_victims, {}, 0};
-  // Not fitting even with all of them gone: this node cannot help (inter-pod affinity to a victim
-  // is deliberately not considered upstream).
-  if (Status s = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node); !s.IsSuccess()) return {s, {}, 0};
+std::pair<int32_t, int32_t> DefaultPreemption::GetOffsetAndNumCandidates(int32_t num_nodes) const {
+  return {0, CalculateNumCandidates(num_nodes)};
+}
 
-  SortByImportance(potential, NowNs());
-  std::vector<PodInfoPtr> violating, non_violating;
-  FilterPodsWithPdbViolation(potential, pdbs, &violating, &non_violating);
-  NodeVictims out;
-  // Reprieve: put a pod back; if the preemptor no longer fits, it becomes a victim.
-  auto reprieve = [&](const PodInfoPtr& pi, bool* fits) -> Status {
-    node->AddPod(pi);
-    Status s = fw.RunPreFilterExtensionAddPod(*state, pod, *pi, *node);
-    if (!s.IsSuccess()) return AsError(s);
-    *fits = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node).IsSuccess();
-    if (!*fits) {
-      node->RemovePod(*pi->pod);
-      s = fw.RunPreFilterExtensionRemovePod(*state, pod, *pi, *node);
-      if (!s.IsSuccess()) return AsError(s);
-      out.victims.push_back(pi->pod);
-    }
-    return Status();
-  };
-  for (const PodInfoPtr& pi : violating) {
-    bool fits = false;
-    if (Status s = reprieve(pi, &fits); !s.IsSuccess()) return {s, {}, 0};
-    if (!fits) ++out.num_pdb_violations;
-  }
-  for (const PodInfoPtr& pi : non_violating) {
-    bool fits = false;
-    if (Status s = reprieve(pi, &fits); !s.IsSuccess()) return {s, {}, 0};
-  }
-  return out;
+int32_t DefaultPreemption::CalculateNumCandidates(int32_t num_nodes) const {
+  int32_t n = static_cast<int32_t>(static_cast<int64_t>(num_nodes) * args_.min_candidate_nodes_percentage / 100);
+  if (n < args_.min_candidate_nodes_absolute) n = args_.min_candidate_nodes_absolute;
+  if (n > num_nodes) n = num_nodes;
+  return n;
 }
 
 std::vector<Candidate> DefaultPreemption::DryRunPreemption(const CycleState& state, const Pod& pod,
-                                                           const std::vector<const NodeInfo*>& potential,
+                                                           const std::vector<const NodeInfo*>& potential_nodes,
                                                            const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
                                                            int32_t offset, int32_t num_candidates,
-                                                           std::vector<std::pair<const NodeInfo*, Status>>* failed,
+                                                           NodeToStatus* node_statuses,
                                                            std::vector<std::string>* errors) const {
-  std::vector<Candidate> non_violating, violating;
-  const size_t n = potential.size();
+  std::vector<Candidate> non_violating_candidates, violating_candidates;
+  const size_t n = potential_nodes.size();
   for (size_t i = 0; i < n; ++i) {
-    const NodeInfo& node = *potential[(static_cast<size_t>(offset) + i) % n];
+    const NodeInfo& node = *potential_nodes[(static_cast<size_t>(offset) + i) % n];
     NodeVictims v = SelectVictimsOnNode(state, pod, node, pdbs);
     if (v.status.IsSuccess() && !v.victims.empty()) {
-      auto& list = v.num_pdb_violations == 0 ? non_violating : violating;
+      auto& list = v.num_pdb_violations == 0 ? non_violating_candidates : violating_candidates;
       // Each list holds at most num_candidates (candidateList).
       if (list.size() < static_cast<size_t>(num_candidates)) {
         list.push_back({node.name(), std::move(v.victims), v.num_pdb_violations});
       }
-      if (!non_violating.empty() && non_violating.size() + violating.size() >= static_cast<size_t>(num_candidates)) {
-        break;
-      }
+      const size_t nvc_size = non_violating_candidates.size(), vc_size = violating_candidates.size();
+      if (nvc_size > 0 && nvc_size + vc_size >= static_cast<size_t>(num_candidates)) break;
       continue;
     }
     if (v.status.IsSuccess()) {
       v.status = Status::Error("expected at least one victim pod on node \"" + node.name() + "\"");
     }
     if (v.status.code() == Code::kError) errors->push_back(v.status.Message());
-    failed->emplace_back(&node, std::move(v.status));
+    (*node_statuses)[node.name()] = std::move(v.status);
   }
-  non_violating.insert(non_violating.end(), violating.begin(), violating.end());
-  return non_violating;
+  non_violating_candidates.insert(non_violating_candidates.end(), violating_candidates.begin(),
+                                  violating_candidates.end());
+  return non_violating_candidates;
 }
 
-std::vector<const k8s::PodDisruptionBudget*> DefaultPreemption::Pdbs() const {
+NodeVictims DefaultPreemption::SelectVictimsOnNode(const CycleState& state_in, const Pod& pod,
+                                                   const NodeInfo& node_in,
+                                                   const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const {
+  const FrameworkRunner& fw = *handle_.framework;
+  std::unique_ptr<CycleState> state = state_in.Clone();
+  std::unique_ptr<NodeInfo> node = node_in.Clone();
+  auto remove_pod = [&](const PodInfoPtr& pi) {
+    node->RemovePod(*pi->pod);
+    return fw.RunPreFilterExtensionRemovePod(*state, pod, *pi, *node);
+  };
+  // First remove every lower-priority pod, in the node's pod order.
+  std::vector<PodInfoPtr> potential_victims;
+  for (const PodInfoPtr& pi : node_in.pods()) {
+    if (pi->pod->priority >= pod.priority) continue;
+    potential_victims.push_back(pi);
+    if (Status s = remove_pod(pi); !s.IsSuccess()) return {AsError(s), {}, 0};
+  }
+  if (potential_victims.empty()) return {Status(Code::kUnschedulableAndUnresolvable, std::string(kNoVictims)), {}, 0};
+  // Not fitting even with all of them gone: this node cannot help (inter-pod affinity to a victim
+  // is deliberately not considered upstream).
+  if (Status s = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node); !s.IsSuccess()) return {s, {}, 0};
+  SortByImportance(potential_victims, NowNs());
+  std::vector<PodInfoPtr> violating_victims, non_violating_victims;
+  FilterPodsWithPdbViolation(potential_victims, pdbs, &violating_victims, &non_violating_victims);
+  NodeVictims out;
+  // Reprieve: put a pod back; if the preemptor no longer fits, it becomes a victim.
+  auto reprieve_pod = [&](const PodInfoPtr& pi, bool* fits) -> Status {
+    node->AddPod(pi);
+    if (Status s = fw.RunPreFilterExtensionAddPod(*state, pod, *pi, *node); !s.IsSuccess()) return AsError(s);
+    *fits = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node).IsSuccess();
+    if (*fits) return Status();
+    if (Status s = remove_pod(pi); !s.IsSuccess()) return AsError(s);
+    out.victims.push_back(pi->pod);
+    return Status();
+  };
+  for (const PodInfoPtr& pi : violating_victims) {
+    bool fits = false;
+    if (Status s = reprieve_pod(pi, &fits); !s.IsSuccess()) return {s, {}, 0};
+    if (!fits) ++out.num_pdb_violations;
+  }
+  for (const PodInfoPtr& pi : non_violating_victims) {
+    bool fits = false;
+    if (Status s = reprieve_pod(pi, &fits); !s.IsSuccess()) return {s, {}, 0};
+  }
+  return out;
+}
+
+std::vector<Candidate> DefaultPreemption::SelectCandidate(const std::vector<Candidate>& candidates) const {
+  return BestCandidates(candidates, NowNs());
+}
+
+void DefaultPreemption::PrepareCandidate(const Candidate& c, const Pod& pod, PostFilterResult* result) const {
+  result->victims = c.victims;
+  if (handle_.nominator == nullptr) return;
+  for (const PodInfoPtr& p : handle_.nominator->NominatedPodsForNode(c.node)) {
+    if (p->pod->priority < pod.priority) result->clear_nomination.push_back(p->pod);
+  }
+}
+
+std::vector<const k8s::PodDisruptionBudget*> DefaultPreemption::GetPodDisruptionBudgets() const {
   std::vector<const k8s::PodDisruptionBudget*> out;
   if (handle_.objects == nullptr) return out;
   for (const auto& [key, pdb] : handle_.objects->pdbs) out.push_back(&pdb);
   return out;
-}
-
-PreemptionOutcome DefaultPreemption::Evaluate(const CycleState& state, const Pod& pod,
-                                              const NodeToStatus& statuses) const {
-  PreemptionOutcome out;
-  auto nominated_it = statuses.find(pod.obj.status().nominated_node_name());
-  auto [eligible, why] =
-      PodEligibleToPreemptOthers(pod, nominated_it == statuses.end() ? nullptr : &nominated_it->second);
-  if (!eligible) {
-    out.status = Status(Code::kUnschedulable, why);  // nomination left as it is
-    return out;
-  }
-  // findCandidates.
-  const std::vector<const NodeInfo*> no_nodes;
-  const std::vector<const NodeInfo*>& all = handle_.snapshot ? handle_.snapshot->node_infos() : no_nodes;
-  if (all.empty()) {
-    out.status = Status::Error("no nodes available");
-    return out;
-  }
-  // The dry run's statuses: the nodes preemption cannot help, then the nodes it found no
-  // candidate on (no node is in both). They only make the message when there is no candidate.
-  NodeToStatus unhelpful;
-  std::vector<const NodeInfo*> potential = NodesWherePreemptionMightHelp(all, statuses, &unhelpful);
-  std::vector<std::pair<const NodeInfo*, Status>> failed;
-  std::vector<std::string> errors;
-  if (!potential.empty()) {
-    const int32_t n = static_cast<int32_t>(potential.size());
-    out.candidates = DryRunPreemption(state, pod, potential, Pdbs(), /*offset=*/0, CalculateNumCandidates(n),
-                                      &failed, &errors);
-  }
-  if (!errors.empty() && out.candidates.empty()) {
-    out.status = Status::Error(AggregateMessage(errors));
-    return out;
-  }
-  if (out.candidates.empty()) {
-    // A FitError over the dry-run statuses; the nomination is cleared.
-    ReasonHistogram rejections;
-    for (const auto& [node, status] : unhelpful) rejections.Add(status);
-    for (const auto& [node, status] : failed) rejections.Add(status);
-    const int num_nodes = static_cast<int>(unhelpful.size() + failed.size());
-    out.status = Status(Code::kUnschedulable, FitErrorMessage(num_nodes, rejections, std::string()));
-    out.result.nominating_info = {NominatingInfo::Mode::kOverride, ""};
-    return out;
-  }
-  out.best = BestCandidates(out.candidates, NowNs());
-  if (out.best.empty() || out.best[0].node.empty()) {
-    out.status = Status(Code::kUnschedulable, std::string(kNoCandidateNode));
-    return out;
-  }
-  const Candidate& chosen = out.best[0];
-  out.result.nominating_info = {NominatingInfo::Mode::kOverride, chosen.node};
-  out.result.victims = chosen.victims;
-  // prepareCandidate: lower-priority pods nominated to the chosen node lose their nomination.
-  if (handle_.nominator != nullptr) {
-    for (const PodInfoPtr& p : handle_.nominator->NominatedPodsForNode(chosen.node)) {
-      if (p->pod->priority < pod.priority) out.result.clear_nomination.push_back(p->pod);
-    }
-  }
-  out.status = Status();
-  return out;
-}
-
-PreemptionOutcome DefaultPreemption::Preempt(const CycleState& state, const Pod& pod,
-                                             const NodeToStatus& statuses) const {
-  // Evaluator.Preempt step 0: the latest version of the preemptor from the informer (an update
-  // or a delete may have arrived while the cycle ran); every later step uses it.
-  PodPtr latest;
-  PreemptionOutcome out;
-  if (handle_.pods != nullptr && (latest = handle_.pods->Get(pod.key)) == nullptr) {
-    out.status = Status::Error("pod \"" + pod.name() + "\" not found");  // the lister's NotFound
-  } else {
-    out = Evaluate(state, latest != nullptr ? *latest : pod, statuses);
-  }
-  if (std::string msg = out.status.Message(); !msg.empty()) {
-    out.status = Status(out.status.code(), std::string(kPrefix) + msg);
-  }
-  return out;
-}
-
-Status DefaultPreemption::PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
-                                     PostFilterResult* result) {
-  PreemptionOutcome out = Preempt(state, pod, statuses);
-  *result = std::move(out.result);
-  return out.status;
 }
 
 }  // namespace schedcheck::reference

@@ -53,7 +53,7 @@ struct NodeVictims {
 // (a rollout, a drain, a Job's finalizer) does not hold back a nominated preemptor.
 bool PodTerminatingByPreemption(const Pod& pod);
 
-class DefaultPreemption final : public PostFilterPlugin {
+class DefaultPreemption : public PostFilterPlugin {
  public:
   static constexpr std::string_view kName = "DefaultPreemption";
   static constexpr std::string_view kPrefix = "preemption: ";
@@ -70,30 +70,36 @@ class DefaultPreemption final : public PostFilterPlugin {
   Status PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
                     PostFilterResult* result) override;
 
-  // Evaluator.Preempt plus the plugin's message prefix.
+  // What PostFilter decides, with the candidates and the tie: Evaluator.Preempt plus the
+  // plugin's message prefix.
   PreemptionOutcome Preempt(const CycleState& state, const Pod& pod, const NodeToStatus& statuses) const;
 
   // PodEligibleToPreemptOthers: (eligible, reason when not). `nominated_status` is the status of
   // the pod's nominated node in the filter results (null when absent).
   std::pair<bool, std::string> PodEligibleToPreemptOthers(const Pod& pod, const Status* nominated_status) const;
-  // SelectVictimsOnNode on a copy of `node` and `state`.
-  NodeVictims SelectVictimsOnNode(const CycleState& state, const Pod& pod, const NodeInfo& node,
-                                  const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const;
+  // SelectVictimsOnNode on copies of `node` and `state` (DryRunPreemption's nodeInfoCopy and
+  // stateCopy).
+  virtual NodeVictims SelectVictimsOnNode(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                                          const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const;
   // DryRunPreemption, sequential: visits potential[(offset + i) % n]; stops once a non-violating
-  // candidate exists and num_candidates were found. Failed nodes are appended to `failed` with
-  // their status, each once, in visiting order; Error statuses are also collected in `errors`.
+  // candidate exists and num_candidates were found. Returns the non-violating candidates, then
+  // the violating ones (each list at most num_candidates long). The nodes without a candidate
+  // get their status in `node_statuses`; the Error ones are also collected in `errors`.
   std::vector<Candidate> DryRunPreemption(const CycleState& state, const Pod& pod,
-                                          const std::vector<const NodeInfo*>& potential,
+                                          const std::vector<const NodeInfo*>& potential_nodes,
                                           const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
-                                          int32_t offset, int32_t num_candidates,
-                                          std::vector<std::pair<const NodeInfo*, Status>>* failed,
+                                          int32_t offset, int32_t num_candidates, NodeToStatus* node_statuses,
                                           std::vector<std::string>* errors) const;
+  // GetOffsetAndNumCandidates: the offset is 0 (upstream draws it at random; see above).
+  std::pair<int32_t, int32_t> GetOffsetAndNumCandidates(int32_t num_nodes) const;
   // calculateNumCandidates: n * percentage / 100, at least the absolute minimum, at most n.
   int32_t CalculateNumCandidates(int32_t num_nodes) const;
 
- private:
-  PreemptionOutcome Evaluate(const CycleState& state, const Pod& pod, const NodeToStatus& statuses) const;
-  std::vector<const k8s::PodDisruptionBudget*> Pdbs() const;
+ protected:
+  // nodesWherePreemptionMightHelp (preemption.h), a seam for the fast engine.
+  virtual std::vector<const NodeInfo*> PotentialNodes(const std::vector<const NodeInfo*>& nodes,
+                                                      const NodeToStatus& statuses,
+                                                      NodeToStatus* unhelpful) const;
   // The wall clock upstream's time.Now() reads (epoch + virtual time in a replay), or
   // kNowAfterEveryStart when the handle has no clock.
   int64_t NowNs() const {
@@ -102,6 +108,21 @@ class DefaultPreemption final : public PostFilterPlugin {
 
   DefaultPreemptionArgs args_;
   const Handle& handle_;
+
+ private:
+  // Evaluator.Preempt, without the prefix.
+  PreemptionOutcome EvaluatorPreempt(const CycleState& state, const Pod& pod, const NodeToStatus& m) const;
+  // findCandidates: the dry run over the nodes where preemption might help. `node_statuses` gets
+  // the status of every node without a candidate; `*error` the aggregated errors ("" for none).
+  std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod, const NodeToStatus& m,
+                                        NodeToStatus* node_statuses, std::string* error) const;
+  // SelectCandidate with pickOneNodeForPreemption's tie reported whole (BestCandidates).
+  std::vector<Candidate> SelectCandidate(const std::vector<Candidate>& candidates) const;
+  // prepareCandidate: the victims to delete and the lower-priority pods nominated to the chosen
+  // node whose nomination is cleared (getLowerPriorityNominatedPods).
+  void PrepareCandidate(const Candidate& c, const Pod& pod, PostFilterResult* result) const;
+  // getPodDisruptionBudgets.
+  std::vector<const k8s::PodDisruptionBudget*> GetPodDisruptionBudgets() const;
 };
 
 }  // namespace schedcheck::reference

@@ -73,43 +73,20 @@ void FilterPodsWithPdbViolation(const std::vector<PodInfoPtr>& pods,
 }
 
 std::vector<const NodeInfo*> NodesWherePreemptionMightHelp(const std::vector<const NodeInfo*>& nodes,
-                                                           const NodeToStatus& statuses,
-                                                           NodeToStatus* unhelpful) {
-  // The nodes in name order (by their snapshot name ranks, or by sorting when the nodes are not
-  // a whole snapshot) walk along `statuses`, which is in name order too: one string compare per
-  // step instead of a search per node.
-  std::vector<size_t> by_name(nodes.size());
-  std::vector<char> seen(nodes.size(), 0);
-  bool ranks_ok = true;
-  for (size_t i = 0; i < nodes.size() && ranks_ok; ++i) {
-    const uint32_t rank = nodes[i]->name_rank();
-    ranks_ok = rank < nodes.size() && !seen[rank];
-    if (ranks_ok) {
-      seen[rank] = 1;
-      by_name[rank] = i;
+                                                           const NodeToStatus& m, NodeToStatus* node_statuses) {
+  std::vector<const NodeInfo*> potential_nodes;
+  for (const NodeInfo* node : nodes) {
+    // The status each plugin gave, Unschedulable or UnschedulableAndUnresolvable, tells whether
+    // preemption may help on the node.
+    auto it = m.find(node->name());
+    if (it != m.end() && it->second.code() == Code::kUnschedulableAndUnresolvable) {
+      (*node_statuses)[node->name()] =
+          Status(Code::kUnschedulableAndUnresolvable, std::string(kPreemptionNotHelpful));
+      continue;
     }
+    potential_nodes.push_back(node);
   }
-  if (!ranks_ok) {
-    for (size_t i = 0; i < nodes.size(); ++i) by_name[i] = i;
-    std::sort(by_name.begin(), by_name.end(), [&](size_t a, size_t b) { return nodes[a]->name() < nodes[b]->name(); });
-  }
-  std::vector<char> unresolvable(nodes.size(), 0);
-  auto it = statuses.begin();
-  auto hint = unhelpful->end();
-  for (size_t i : by_name) {
-    const std::string& name = nodes[i]->name();
-    while (it != statuses.end() && it->first < name) ++it;
-    if (it == statuses.end() || it->first != name || it->second.code() != Code::kUnschedulableAndUnresolvable) continue;
-    unresolvable[i] = 1;
-    hint = unhelpful->insert_or_assign(hint, name,
-                                       Status(Code::kUnschedulableAndUnresolvable, std::string(kPreemptionNotHelpful)));
-    ++hint;
-  }
-  std::vector<const NodeInfo*> potential;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (!unresolvable[i]) potential.push_back(nodes[i]);
-  }
-  return potential;
+  return potential_nodes;
 }
 
 int64_t EarliestStartOfHighestPriorityVictims(const std::vector<PodPtr>& victims, int64_t now) {

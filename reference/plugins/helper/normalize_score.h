@@ -17,10 +17,6 @@ namespace schedcheck::reference {
 // Always returns Success, as upstream.
 Status DefaultNormalizeScore(int64_t max_priority, bool reverse, NodeScoreList& scores);
 
-// What DefaultNormalizeScore makes of every score of a non-empty list whose scores all equal
-// `uniform` (for ScorePlugin::UniformNormalizedScore).
-int64_t DefaultNormalizeUniformScore(int64_t max_priority, bool reverse, int64_t uniform);
-
 }  // namespace schedcheck::reference
 
 #endif  // SCHEDCHECK_REFERENCE_PLUGINS_HELPER_NORMALIZE_SCORE_H_

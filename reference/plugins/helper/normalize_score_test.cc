@@ -41,19 +41,5 @@ TEST(DefaultNormalizeScore, Table) {
   }
 }
 
-// The shortcut for lists of equal scores gives what the list normalisation gives.
-TEST(DefaultNormalizeScore, UniformListShortcutAgrees) {
-  for (int64_t uniform : {0, 1, 7, 100, 250}) {
-    for (bool reverse : {false, true}) {
-      NodeScoreList scores = {{"a", uniform}, {"b", uniform}, {"c", uniform}};
-      ASSERT_TRUE(DefaultNormalizeScore(kMaxNodeScore, reverse, scores).IsSuccess());
-      for (const NodeScore& s : scores) {
-        EXPECT_EQ(DefaultNormalizeUniformScore(kMaxNodeScore, reverse, uniform), s.score)
-            << "uniform " << uniform << " reverse " << reverse;
-      }
-    }
-  }
-}
-
 }  // namespace
 }  // namespace schedcheck::reference

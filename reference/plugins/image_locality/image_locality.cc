@@ -9,22 +9,43 @@ constexpr int64_t kMinThreshold = 23 * kMiB;
 constexpr int64_t kMaxContainerThreshold = 1000 * kMiB;
 
 // scaledImageScore: the image size times the fraction of nodes holding it (float math, truncated).
-int64_t ScaledImageScore(const ImageStateSummary& state, size_t total_nodes) {
-  double spread = static_cast<double>(state.num_nodes) / static_cast<double>(total_nodes);
+int64_t ScaledImageScore(const ImageStateSummary& state, size_t total_num_nodes) {
+  double spread = static_cast<double>(state.num_nodes) / static_cast<double>(total_num_nodes);
   return static_cast<int64_t>(static_cast<double>(state.size) * spread);
+}
+
+// sumImageScores: the scaled scores of the containers' images that are on the node (init
+// containers do not count).
+int64_t SumImageScores(const NodeInfo& node, const google::protobuf::RepeatedPtrField<k8s::Container>& containers,
+                       size_t total_num_nodes) {
+  int64_t sum = 0;
+  for (const k8s::Container& container : containers) {
+    auto it = node.image_states().find(NormalizedImageName(container.image()));
+    // total_num_nodes > 0 whenever a node is being scored from the snapshot.
+    if (it != node.image_states().end() && total_num_nodes > 0) {
+      sum += ScaledImageScore(it->second, total_num_nodes);
+    }
+  }
+  return sum;
 }
 
 }  // namespace
 
-std::string NormalizedImageName(std::string_view name) {
-  size_t colon = name.rfind(':');
-  size_t slash = name.rfind('/');
-  // Go's LastIndex gives -1 for "absent"; compare with that convention.
-  long colon_pos = colon == std::string_view::npos ? -1 : static_cast<long>(colon);
-  long slash_pos = slash == std::string_view::npos ? -1 : static_cast<long>(slash);
-  std::string out(name);
-  if (colon_pos <= slash_pos) out += ":latest";
-  return out;
+Result<std::unique_ptr<Plugin>> ImageLocality::New(const PluginArgs& args, const Handle& handle) {
+  if (!args.is_null() && !(args.is_object() && args.empty())) {
+    return Error{"ImageLocality: takes no arguments"};
+  }
+  return std::unique_ptr<Plugin>(std::make_unique<ImageLocality>(handle));
+}
+
+Status ImageLocality::Score([[maybe_unused]] const CycleState& state, const Pod& pod, const NodeInfo& node,
+                            int64_t* score) {
+  *score = 0;
+  if (handle_.snapshot == nullptr) return Status::Error("ImageLocality: no snapshot");
+  const size_t total_num_nodes = handle_.snapshot->size();
+  const auto& containers = pod.obj.spec().containers();
+  *score = CalculateImagePriority(SumImageScores(node, containers, total_num_nodes), containers.size());
+  return Status();
 }
 
 int64_t CalculateImagePriority(int64_t sum_scores, int num_containers) {
@@ -37,48 +58,15 @@ int64_t CalculateImagePriority(int64_t sum_scores, int num_containers) {
   return kMaxNodeScore * (sum_scores - kMinThreshold) / (max_threshold - kMinThreshold);
 }
 
-Result<std::unique_ptr<Plugin>> ImageLocality::New(const PluginArgs& args, const Handle& handle) {
-  if (!args.is_null() && !(args.is_object() && args.empty())) {
-    return Error{"ImageLocality: takes no arguments"};
-  }
-  return std::unique_ptr<Plugin>(std::make_unique<ImageLocality>(handle));
-}
-
-Status ImageLocality::Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
-                            int64_t* score) {
-  (void)state;
-  *score = 0;
-  if (handle_.snapshot == nullptr) return Status::Error("ImageLocality: no snapshot");
-  size_t total_nodes = handle_.snapshot->size();
-  const auto& containers = pod.obj.spec().containers();
-  int64_t sum = 0;
-  if (node.image_states().empty()) {  // nothing to find: skip normalising the image names
-    *score = CalculateImagePriority(0, containers.size());
-    return Status();
-  }
-  for (const k8s::Container& c : containers) {
-    auto it = node.image_states().find(NormalizedImageName(c.image()));
-    // total_nodes > 0 whenever a node is being scored from the snapshot.
-    if (it != node.image_states().end() && total_nodes > 0) {
-      sum += ScaledImageScore(it->second, total_nodes);
-    }
-  }
-  *score = CalculateImagePriority(sum, containers.size());
-  return Status();
-}
-
-Status ImageLocality::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
-  // A node without images (most nodes of a synthetic cluster) scores as an empty sum.
-  const int64_t no_images = CalculateImagePriority(0, pod.obj.spec().containers().size());
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (handle_.snapshot != nullptr && nodes[i]->image_states().empty()) {
-      scores[i] = no_images;
-      continue;
-    }
-    Status s = Score(state, pod, *nodes[i], &scores[i]);
-    if (!s.IsSuccess()) return s;
-  }
-  return Status();
+std::string NormalizedImageName(std::string_view name) {
+  size_t colon = name.rfind(':');
+  size_t slash = name.rfind('/');
+  // Go's LastIndex gives -1 for "absent"; compare with that convention.
+  long colon_pos = colon == std::string_view::npos ? -1 : static_cast<long>(colon);
+  long slash_pos = slash == std::string_view::npos ? -1 : static_cast<long>(slash);
+  std::string out(name);
+  if (colon_pos <= slash_pos) out += ":latest";
+  return out;
 }
 
 }  // namespace schedcheck::reference

@@ -11,7 +11,6 @@
 #include <string>
 #include <string_view>
 
-#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
@@ -27,7 +26,7 @@ std::string NormalizedImageName(std::string_view name);
 // mapped linearly onto 0..100.
 int64_t CalculateImagePriority(int64_t sum_scores, int num_containers);
 
-class ImageLocality final : public ScorePlugin, public BatchScorePlugin {
+class ImageLocality : public ScorePlugin {
  public:
   static constexpr std::string_view kName = "ImageLocality";
 
@@ -38,9 +37,8 @@ class ImageLocality final : public ScorePlugin, public BatchScorePlugin {
   // Uses only spec.containers (init containers count from v1.30). Error without a snapshot.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
-  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
 
- private:
+ protected:
   const Handle& handle_;
 };
 

@@ -10,19 +10,18 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/accel/batch_plugin.h"
-#include "reference/api/compiled_node_selector.h"
+#include "reference/api/selectors.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/node_affinity/node_affinity_args.h"
 
 namespace schedcheck::reference {
 
-class NodeAffinity final : public PreFilterPlugin,
-                           public FilterPlugin,
-                           public PreScorePlugin,
-                           public ScorePlugin,
-                           public EnqueueExtensions, public UniformScorePlugin {
+class NodeAffinity : public PreFilterPlugin,
+                     public FilterPlugin,
+                     public PreScorePlugin,
+                     public ScorePlugin,
+                     public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodeAffinity";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterNodeAffinity";
@@ -32,6 +31,32 @@ class NodeAffinity final : public PreFilterPlugin,
   static constexpr std::string_view kErrReasonEnforced =
       "node(s) didn't match scheduler-enforced node affinity";
   static constexpr std::string_view kErrReasonConflict = "pod affinity terms conflict";
+
+  // Usable preferred terms (nodeaffinity.PreferredSchedulingTerms): no weight-0 or empty term,
+  // every term parses.
+  using PreferredTerms = google::protobuf::RepeatedPtrField<k8s::PreferredSchedulingTerm>;
+
+  // preFilterState: nodeaffinity.GetRequiredNodeAffinity(pod), the pod's nodeSelector and
+  // required node affinity.
+  class PreFilterState final : public StateData {
+   public:
+    explicit PreFilterState(const Pod& pod);
+    // RequiredNodeAffinity.Match with parse errors ignored (a term that does not parse matches
+    // no node).
+    bool Match(const Node& node) const;
+    std::unique_ptr<StateData> Clone() const override { return std::make_unique<PreFilterState>(*this); }
+
+   private:
+    Labels node_selector_;
+    std::optional<k8s::NodeSelector> node_affinity_;
+  };
+
+  // preScoreState: the pod's preferred node affinity.
+  class PreScoreState final : public StateData {
+   public:
+    PreferredTerms preferred_node_affinity;
+    std::unique_ptr<StateData> Clone() const override { return std::make_unique<PreScoreState>(*this); }
+  };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
   explicit NodeAffinity(NodeAffinityArgs args);
@@ -51,24 +76,17 @@ class NodeAffinity final : public PreFilterPlugin,
   // Sum of the weights of the matching preferred terms (added ones included).
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
-  // Every node scores 0 when neither the pod nor the added affinity has preferred terms.
-  bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override;
-  bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
-                              int64_t* normalized) const override;
   bool HasNormalizeScore() const override { return true; }
   // DefaultNormalizeScore(100, reverse = false).
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
   // Node: Add | Update (v1.27).
   std::vector<ClusterEvent> EventsToRegister() const override;
 
- private:
-  bool HasAddedRequired() const { return added_required_.has_value(); }
-
-  NodeAffinityArgs args_;
-  // The added affinity, compiled once (validated by New): its usable preferred terms with their
-  // weights, and its required selector.
-  std::vector<WeightedNodeSelectorTerm> added_preferred_;
-  std::optional<CompiledNodeSelector> added_required_;
+ protected:
+  // The added affinity (validated by New): its required node selector and its usable preferred
+  // terms.
+  std::optional<k8s::NodeSelector> added_node_selector_;
+  PreferredTerms added_pref_sched_terms_;
 };
 
 }  // namespace schedcheck::reference

@@ -6,22 +6,21 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 
 namespace schedcheck::reference {
 
-class NodeName final : public FilterPlugin, public EnqueueExtensions, public BatchFilterPlugin {
+class NodeName : public FilterPlugin, public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodeName";
   static constexpr std::string_view kErrReason = "node(s) didn't match the requested node name";
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
 
   std::string_view Name() const override { return kName; }
+  // Error "node not found" without a node; UnschedulableAndUnresolvable kErrReason when the
+  // pod names another node.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
-  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                   std::vector<BatchRejection>* rejected) override;
   // Node: Add | Update (v1.27).
   std::vector<ClusterEvent> EventsToRegister() const override;
 

@@ -6,9 +6,9 @@
 
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
@@ -21,12 +21,21 @@ bool FitsPorts(const std::vector<HostPort>& want, const NodeInfo& node);
 // Fits: FitsPorts with the pod's container ports.
 bool FitsPorts(const Pod& pod, const NodeInfo& node);
 
-class NodePorts final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions, public BatchFilterPlugin {
+class NodePorts : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodePorts";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterNodePorts";
   static constexpr std::string_view kErrReason =
       "node(s) didn't have free ports for the requested pod ports";
+
+  // preFilterState: the pod's container ports (every containers[*].ports entry, hostPort 0
+  // included: the conflict check ignores those).
+  class PreFilterState final : public StateData {
+   public:
+    explicit PreFilterState(std::vector<HostPort> ports) : ports(std::move(ports)) {}
+    std::unique_ptr<StateData> Clone() const override { return std::make_unique<PreFilterState>(*this); }
+    std::vector<HostPort> ports;
+  };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
 
@@ -35,8 +44,6 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
   // Unschedulable with kErrReason on a conflict.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
-  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                   std::vector<BatchRejection>* rejected) override;
   // v1.27: Pod Delete; Node Add|Update.
   std::vector<ClusterEvent> EventsToRegister() const override;
 };

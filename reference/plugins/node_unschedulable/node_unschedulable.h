@@ -7,13 +7,12 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 
 namespace schedcheck::reference {
 
-class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions, public BatchFilterPlugin {
+class NodeUnschedulable : public FilterPlugin, public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodeUnschedulable";
   static constexpr std::string_view kErrReasonUnknownCondition = "node(s) had unknown conditions";
@@ -21,9 +20,9 @@ class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions, p
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
 
   std::string_view Name() const override { return kName; }
+  // UnschedulableAndUnresolvable kErrReasonUnknownCondition without a node, kErrReasonUnschedulable
+  // for an unschedulable node the pod does not tolerate.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
-  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                   std::vector<BatchRejection>* rejected) override;
   // Node: Add | UpdateNodeTaint (the unschedulable flag is reported as a taint change).
   std::vector<ClusterEvent> EventsToRegister() const override;
 };

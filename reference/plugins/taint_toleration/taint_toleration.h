@@ -9,42 +9,49 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 
 namespace schedcheck::reference {
 
-class TaintToleration final : public FilterPlugin,
-                              public PreScorePlugin,
-                              public ScorePlugin,
-                              public EnqueueExtensions, public BatchFilterPlugin, public BatchScorePlugin, public UniformScorePlugin {
+class TaintToleration : public FilterPlugin,
+                        public PreScorePlugin,
+                        public ScorePlugin,
+                        public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "TaintToleration";
   static constexpr std::string_view kPreScoreStateKey = "PreScoreTaintToleration";
+
+  using Tolerations = google::protobuf::RepeatedPtrField<k8s::Toleration>;
+  // preScoreState: the pod's tolerations that can apply to PreferNoSchedule taints.
+  class PreScoreState final : public StateData {
+   public:
+    Tolerations tolerations_prefer_no_schedule;
+    std::unique_ptr<StateData> Clone() const override { return std::make_unique<PreScoreState>(*this); }
+  };
+
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
 
   std::string_view Name() const override { return kName; }
-  // UnschedulableAndUnresolvable "node(s) had untolerated taint {key: value}" naming the first
-  // (spec order) NoSchedule/NoExecute taint no toleration tolerates.
+  // Error "invalid nodeInfo" without a node; UnschedulableAndUnresolvable "node(s) had
+  // untolerated taint {key: value}" naming the first (spec order) NoSchedule/NoExecute taint no
+  // toleration tolerates.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
-  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                   std::vector<BatchRejection>* rejected) override;
   // Keeps the tolerations whose effect is empty or PreferNoSchedule (no Skip in v1.27).
   Status PreScore(CycleState& state, const Pod& pod,
                   const std::vector<const NodeInfo*>& nodes) override;
   // Number of PreferNoSchedule taints not tolerated by the PreScore tolerations.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
-  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
   bool HasNormalizeScore() const override { return true; }
   // DefaultNormalizeScore(100, reverse = true).
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
-  // No node with an intolerable PreferNoSchedule taint (all scores 0) is the common case.
-  bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
-                              int64_t* normalized) const override;
   // Node: Add | Update (v1.27).
   std::vector<ClusterEvent> EventsToRegister() const override;
+
+  // countIntolerableTaintsPreferNoSchedule.
+  static int64_t CountIntolerableTaintsPreferNoSchedule(const google::protobuf::RepeatedPtrField<k8s::Taint>& taints,
+                                                        const Tolerations& tolerations);
 };
 
 }  // namespace schedcheck::reference

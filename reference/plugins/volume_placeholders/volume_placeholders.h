@@ -12,7 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 
@@ -89,7 +88,7 @@ class NodeVolumeLimits final : public PreFilterPlugin, public FilterPlugin,
 
 // VolumeBinding: PreFilter (Skip after writing an empty state), Filter, Score (0: the
 // VolumeCapacityPriority gate is off in v1.27; no NormalizeScore), Reserve/Unreserve, PreBind.
-class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public ScorePlugin, public UniformScorePlugin,
+class VolumeBinding : public PreFilterPlugin, public FilterPlugin, public ScorePlugin,
                             public ReservePlugin, public PreBindPlugin,
                             public EnqueueExtensions {
  public:
@@ -102,12 +101,6 @@ class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public 
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
-  // Always 0 without the VolumeCapacityPriority gate.
-  bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override {
-    (void)state, (void)pod;
-    *score = 0;
-    return true;
-  }
   // Success with "all bound" (nothing to bind); Error "not found" without the PreFilter state.
   Status Reserve(CycleState& state, const Pod& pod, const std::string& node) override;
   void Unreserve(CycleState& state, const Pod& pod, const std::string& node) override;

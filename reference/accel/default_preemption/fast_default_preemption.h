@@ -1,0 +1,39 @@
+// DefaultPreemption for the fast engine: the plain evaluator (plugins/default_preemption) with
+// two shortcuts of its dry run over thousands of nodes. A node without a pod of lower priority
+// than the preemptor has no victims: its status is given without copying the node and the cycle
+// state (NodeInfo keeps the lowest priority of its pods), shared by every such node. And the
+// nodes where preemption might help are found by walking the nodes in name order along the
+// filter statuses (which are in name order too) instead of looking each node up.
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_DEFAULT_PREEMPTION_FAST_DEFAULT_PREEMPTION_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_DEFAULT_PREEMPTION_FAST_DEFAULT_PREEMPTION_H_
+
+#include <memory>
+#include <vector>
+
+#include "reference/plugins/default_preemption/default_preemption.h"
+
+namespace schedcheck::reference {
+
+// NodesWherePreemptionMightHelp (plugins/default_preemption/preemption.h), the same result:
+// the nodes in name order (by their snapshot name ranks, or sorted when the nodes are not a
+// whole snapshot) walk along `statuses`, one string compare per step.
+std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(const std::vector<const NodeInfo*>& nodes,
+                                                                      const NodeToStatus& statuses,
+                                                                      NodeToStatus* unhelpful);
+
+class FastDefaultPreemption final : public DefaultPreemption {
+ public:
+  static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+  using DefaultPreemption::DefaultPreemption;
+
+  NodeVictims SelectVictimsOnNode(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                                  const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const override;
+
+ protected:
+  std::vector<const NodeInfo*> PotentialNodes(const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
+                                              NodeToStatus* unhelpful) const override;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_DEFAULT_PREEMPTION_FAST_DEFAULT_PREEMPTION_H_

@@ -1,0 +1,155 @@
+#include "reference/accel/default_preemption/fast_default_preemption.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "reference/plugins/registry.h"
+#include "reference/runtime/framework.h"
+#include "reference/testing/objects.h"
+
+namespace schedcheck::reference {
+namespace {
+
+using nlohmann::json;
+
+class StaticNominator : public PodNominator {
+ public:
+  std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const override {
+    auto it = pods.find(node);
+    return it == pods.end() ? std::vector<PodInfoPtr>{} : it->second;
+  }
+  std::map<std::string, std::vector<PodInfoPtr>> pods;
+};
+
+json Containers(int milli_cpu) {
+  return json::array({{{"name", "c"}, {"resources", {{"requests", {{"cpu", std::to_string(milli_cpu) + "m"}}}}}}});
+}
+
+json GenPodOn(const std::string& node, int i) {
+  const std::string name = node + "-p" + std::to_string(i);
+  json pod = {{"metadata", {{"name", name}, {"namespace", "default"}, {"uid", name}}},
+              {"spec",
+               {{"nodeName", node},
+                {"priority", *rc::gen::inRange(0, 4)},
+                {"containers", Containers(*rc::gen::elementOf(std::vector<int>{100, 200, 300, 500}))}}}};
+  if (*rc::gen::inRange(0, 3) == 0) pod["metadata"]["labels"]["app"] = *rc::gen::elementOf(std::vector<std::string>{"a", "b"});
+  if (*rc::gen::inRange(0, 2) == 0) {
+    pod["status"]["startTime"] = *rc::gen::elementOf(
+        std::vector<std::string>{"2023-01-01T00:00:00Z", "2023-01-01T00:00:01Z", "2023-01-02T00:00:00Z"});
+  }
+  return pod;
+}
+
+// A cluster of 1 to 6 nodes with pods of random priorities, PDBs and nominations, a framework
+// with NodeResourcesFit over it, and the filter statuses of a preemptor: then the plain and the
+// fast DefaultPreemption must decide alike.
+RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
+  std::vector<NodePtr> nodes;
+  std::vector<PodPtr> pods;
+  const int num_nodes = *rc::gen::inRange(1, 7);
+  for (int i = 0; i < num_nodes; ++i) {
+    const std::string name = "n" + std::to_string(i);
+    const int cpu = *rc::gen::elementOf(std::vector<int>{500, 1000, 2000});
+    nodes.push_back(testing::ParseNode(
+        json({{"metadata", {{"name", name}}},
+              {"status", {{"allocatable", {{"cpu", std::to_string(cpu) + "m"}, {"memory", "1Gi"}, {"pods", "32"}}}}}})
+            .dump()));
+    for (int j = *rc::gen::inRange(0, 4); j > 0; --j) pods.push_back(testing::ParsePod(GenPodOn(name, j).dump()));
+  }
+  Snapshot snapshot = testing::MakeSnapshot(nodes, pods);
+  ClusterObjects objects;
+  if (*rc::gen::inRange(0, 2) == 0) {
+    k8s::PodDisruptionBudget pdb;
+    pdb.mutable_metadata()->set_name("pdb");
+    pdb.mutable_metadata()->set_namespace_("default");
+    (*pdb.mutable_spec()->mutable_selector()->mutable_match_labels())["app"] = "a";
+    pdb.mutable_status()->set_disruptions_allowed(*rc::gen::inRange(0, 2));
+    objects.pdbs["default/pdb"] = pdb;
+  }
+  StaticNominator nominator;
+  Handle handle;
+  handle.snapshot = &snapshot;
+  handle.objects = &objects;
+  handle.nominator = &nominator;
+  for (int n = *rc::gen::inRange(0, 3); n > 0; --n) {
+    json nominated = {{"metadata", {{"name", "nom" + std::to_string(n)}, {"namespace", "default"}}},
+                      {"spec", {{"priority", *rc::gen::inRange(0, 5)}}}};
+    nominator.pods["n" + std::to_string(*rc::gen::inRange(0, num_nodes))].push_back(
+        MakePodInfo(testing::ParsePod(nominated.dump())));
+  }
+  Profile profile;
+  profile.at(ExtensionPoint::kMultiPoint).enabled = {
+      {"PrioritySort", 0}, {"NodeResourcesFit", 0}, {"DefaultPreemption", 0}, {"DefaultBinder", 0}};
+  auto fw = Framework::Create(profile, PluginRegistry(), &handle);
+  RC_ASSERT(fw.ok());
+  handle.framework = fw->get();
+
+  json preemptor = {{"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "p"}}},
+                    {"spec", {{"priority", *rc::gen::inRange(0, 5)}, {"containers", Containers(*rc::gen::elementOf(std::vector<int>{300, 600, 1200}))}}}};
+  if (*rc::gen::inRange(0, 4) == 0) preemptor["spec"]["preemptionPolicy"] = "Never";
+  if (*rc::gen::inRange(0, 4) == 0) preemptor["status"]["nominatedNodeName"] = "n0";
+  PodPtr pod = testing::ParsePod(preemptor.dump());
+  CycleState state;
+  PreFilterResult r;
+  RC_ASSERT((*fw)->RunPreFilterPlugins(state, *pod, &r).IsSuccess());
+  NodeToStatus statuses;
+  for (const NodeInfo* n : snapshot.node_infos()) {
+    Status s = (*fw)->RunFilterPluginsWithNominatedPods(state, *pod, *n);
+    if (!s.IsSuccess()) statuses[n->name()] = s;
+  }
+  DefaultPreemptionArgs args;
+  args.min_candidate_nodes_absolute = *rc::gen::inRange(1, 4);
+  PreemptionOutcome plain = DefaultPreemption(args, handle).Preempt(state, *pod, statuses);
+  PreemptionOutcome fast = FastDefaultPreemption(args, handle).Preempt(state, *pod, statuses);
+
+  RC_ASSERT(plain.status == fast.status);
+  RC_ASSERT(plain.result.nominating_info.mode == fast.result.nominating_info.mode);
+  RC_ASSERT(plain.result.nominating_info.nominated_node_name == fast.result.nominating_info.nominated_node_name);
+  RC_ASSERT(plain.result.victims == fast.result.victims);
+  RC_ASSERT(plain.result.clear_nomination == fast.result.clear_nomination);
+  auto same = [](const std::vector<Candidate>& a, const std::vector<Candidate>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].node != b[i].node || a[i].victims != b[i].victims || a[i].num_pdb_violations != b[i].num_pdb_violations) {
+        return false;
+      }
+    }
+    return true;
+  };
+  RC_ASSERT(same(plain.candidates, fast.candidates));
+  RC_ASSERT(same(plain.best, fast.best));
+}
+
+// The name-order walk finds the nodes nodesWherePreemptionMightHelp finds, for a whole snapshot
+// (name ranks) and for a list in another order (sorted instead).
+RC_GTEST_PROP(FastDefaultPreemption, NodesWherePreemptionMightHelpInNameOrder, ()) {
+  std::vector<NodePtr> nodes;
+  const int num_nodes = *rc::gen::inRange(0, 12);
+  for (int i = 0; i < num_nodes; ++i) {
+    nodes.push_back(testing::ParseNode("metadata: {name: n" + std::to_string(*rc::gen::inRange(0, 1000)) + "-" +
+                                       std::to_string(i) + "}"));
+  }
+  Snapshot snapshot = testing::MakeSnapshot(nodes);
+  std::vector<const NodeInfo*> list = snapshot.node_infos();
+  if (*rc::gen::inRange(0, 2) == 0 && !list.empty()) list.pop_back();  // not a whole snapshot
+  NodeToStatus statuses;
+  for (const NodeInfo* n : list) {
+    const int pick = *rc::gen::inRange(0, 3);
+    if (pick == 1) statuses[n->name()] = Status(Code::kUnschedulable, "u");
+    if (pick == 2) statuses[n->name()] = Status(Code::kUnschedulableAndUnresolvable, "uau");
+  }
+  statuses["zz-not-a-node"] = Status(Code::kUnschedulableAndUnresolvable, "uau");
+  NodeToStatus plain_unhelpful, fast_unhelpful;
+  RC_ASSERT(NodesWherePreemptionMightHelp(list, statuses, &plain_unhelpful) ==
+            NodesWherePreemptionMightHelpInNameOrder(list, statuses, &fast_unhelpful));
+  RC_ASSERT(plain_unhelpful == fast_unhelpful);
+}
+
+}  // namespace
+}  // namespace schedcheck::reference

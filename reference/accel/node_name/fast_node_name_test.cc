@@ -1,0 +1,25 @@
+#include "reference/accel/node_name/fast_node_name.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "reference/accel/plugin_equality/plugin_equality.h"
+#include "reference/accel/plugin_equality/random_cluster.h"
+
+namespace schedcheck::reference {
+namespace {
+
+// The fast engine's NodeName gives the plain rule's statuses, node by node and in batches.
+RC_GTEST_PROP(FastNodeName, EqualsPlainNodeName, ()) {
+  std::unique_ptr<RandomCluster> cluster = GenCluster();
+  PodPtr pod = GenPod(*cluster);
+  auto plain = NodeName::New(nullptr, cluster->handle);
+  auto fast = FastNodeName::New(nullptr, cluster->handle);
+  RC_ASSERT(plain.ok() && fast.ok());
+  const std::string diff = FirstDifference(**plain, **fast, *pod, cluster->nodes);
+  if (!diff.empty()) RC_FAIL(diff);
+}
+
+}  // namespace
+}  // namespace schedcheck::reference

@@ -1,0 +1,26 @@
+#include "reference/accel/volume_placeholders/fast_volume_binding.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "reference/accel/plugin_equality/plugin_equality.h"
+#include "reference/accel/plugin_equality/random_cluster.h"
+
+namespace schedcheck::reference {
+namespace {
+
+// The fast engine's VolumeBinding gives the plain placeholder's statuses and scores, and its
+// UniformScore is the score of every node.
+RC_GTEST_PROP(FastVolumeBinding, EqualsPlainVolumeBinding, ()) {
+  std::unique_ptr<RandomCluster> cluster = GenCluster();
+  PodPtr pod = GenPod(*cluster);
+  auto plain = VolumeBinding::New(nullptr, cluster->handle);
+  auto fast = FastVolumeBinding::New(nullptr, cluster->handle);
+  RC_ASSERT(plain.ok() && fast.ok());
+  const std::string diff = FirstDifference(**plain, **fast, *pod, cluster->nodes, {.run_pre_filter = GenChance(80)});
+  if (!diff.empty()) RC_FAIL(diff);
+}
+
+}  // namespace
+}  // namespace schedcheck::reference
