@@ -12,6 +12,7 @@
 #include "reference/accel/taint_toleration/fast_taint_toleration.h"
 #include "reference/accel/volume_placeholders/fast_volume_binding.h"
 #include "reference/accel/default_preemption/fast_default_preemption.h"
+#include "reference/accel/pod_topology_spread/fast_pod_topology_spread.h"
 // @accel-includes (one line per accelerated plugin header)
 
 namespace schedcheck::reference {
@@ -37,6 +38,7 @@ Registry Build() {
   Accelerate(r, "NodeAffinity", &FastNodeAffinity::New);
   Accelerate(r, "VolumeBinding", &FastVolumeBinding::New);
   Accelerate(r, "DefaultPreemption", &FastDefaultPreemption::New);
+  Accelerate(r, "PodTopologySpread", &FastPodTopologySpread::New);
   // @accelerate (one line per accelerated plugin: Accelerate(r, "Name", &FastX::New);)
   [[maybe_unused]] auto accelerate = &Accelerate;
   return r;

@@ -1,20 +1,20 @@
-#include "reference/plugins/pod_topology_spread/domain_counts.h"
+#include "reference/accel/pod_topology_spread/domain_counts.h"
 
 #include "reference/api/cache_key.h"
-#include "reference/plugins/pod_topology_spread/match_count_cache.h"
+#include "reference/accel/pod_topology_spread/match_count_cache.h"
 
-namespace schedcheck::reference::pod_topology_spread {
+namespace schedcheck::reference::pod_topology_spread::fast {
 
-std::string DomainCountsKey(const Pod& pod, const std::vector<SpreadConstraint>& cs) {
+std::string DomainCountsKey(const Pod& pod, const std::vector<FastConstraint>& cs) {
   std::string key;
   bool honor_affinity = false, honor_taints = false;
-  for (const SpreadConstraint& c : cs) {
-    key += SelectorCacheKey(c.selector, pod.namespace_id);
+  for (const FastConstraint& c : cs) {
+    key += SelectorCacheKey(c.spec.selector, pod.namespace_id);
     AppendKeyNumber(key, c.topology_key_id);
-    key += c.honor_node_affinity ? 'A' : '-';
-    key += c.honor_node_taints ? 'T' : '-';
-    honor_affinity |= c.honor_node_affinity;
-    honor_taints |= c.honor_node_taints;
+    key += c.spec.honor_node_affinity ? 'A' : '-';
+    key += c.spec.honor_node_taints ? 'T' : '-';
+    honor_affinity |= c.spec.honor_node_affinity;
+    honor_taints |= c.spec.honor_node_taints;
   }
   const k8s::PodSpec& spec = pod.obj.spec();
   if (honor_affinity) {
@@ -101,4 +101,4 @@ DomainCounts& DomainCountCache::For(const std::string& cycle_key) {
   return *tables_.emplace(cycle_key, std::make_unique<DomainCounts>()).first->second;
 }
 
-}  // namespace schedcheck::reference::pod_topology_spread
+}  // namespace schedcheck::reference::pod_topology_spread::fast

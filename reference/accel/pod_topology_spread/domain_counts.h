@@ -6,8 +6,8 @@
 // snapshot's change log: the replaced nodes' old contributions are taken out and their new ones
 // put in (the same arithmetic as upstream's AddPod/RemovePod extensions, node by node). The sums
 // are those a full pass computes; only the work is saved.
-#ifndef SCHEDCHECK_REFERENCE_PLUGINS_POD_TOPOLOGY_SPREAD_DOMAIN_COUNTS_H_
-#define SCHEDCHECK_REFERENCE_PLUGINS_POD_TOPOLOGY_SPREAD_DOMAIN_COUNTS_H_
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_POD_TOPOLOGY_SPREAD_DOMAIN_COUNTS_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_POD_TOPOLOGY_SPREAD_DOMAIN_COUNTS_H_
 
 #include <cstdint>
 #include <functional>
@@ -20,9 +20,9 @@
 #include "reference/api/id_map.h"
 #include "reference/api/label_ids.h"
 #include "reference/framework/snapshot.h"
-#include "reference/plugins/pod_topology_spread/common.h"
+#include "reference/accel/pod_topology_spread/fast_constraint.h"
 
-namespace schedcheck::reference::pod_topology_spread {
+namespace schedcheck::reference::pod_topology_spread::fast {
 
 // A node's part in one topology key's sums: its domain (kNoLabel: the node does not count for
 // the key) and the pods on it that the key's constraints match.
@@ -63,7 +63,7 @@ class DomainCounts {
 // per constraint its selector and namespace, topology key and inclusion policies; the pod's
 // nodeSelector and required node affinity when a constraint honors node affinity; its
 // tolerations when one honors taints. Callers prefix what else their parts depend on.
-std::string DomainCountsKey(const Pod& pod, const std::vector<SpreadConstraint>& constraints);
+std::string DomainCountsKey(const Pod& pod, const std::vector<FastConstraint>& constraints);
 
 // DomainCounts per cycle key, a handful in a workload.
 class DomainCountCache {
@@ -75,6 +75,6 @@ class DomainCountCache {
   std::map<std::string, std::unique_ptr<DomainCounts>> tables_;
 };
 
-}  // namespace schedcheck::reference::pod_topology_spread
+}  // namespace schedcheck::reference::pod_topology_spread::fast
 
-#endif  // SCHEDCHECK_REFERENCE_PLUGINS_POD_TOPOLOGY_SPREAD_DOMAIN_COUNTS_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_POD_TOPOLOGY_SPREAD_DOMAIN_COUNTS_H_

@@ -1,4 +1,4 @@
-#include "reference/plugins/pod_topology_spread/domain_counts.h"
+#include "reference/accel/pod_topology_spread/domain_counts.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "reference/base/rand.h"
 #include "reference/testing/objects.h"
 
-namespace schedcheck::reference::pod_topology_spread {
+namespace schedcheck::reference::pod_topology_spread::fast {
 namespace {
 
 using testing::MakeNodeInfo;
@@ -122,10 +122,10 @@ TEST(DomainCounts, RandomReplacementsAgreeWithAFullCount) {
     for (size_t key = 0; key < 2; ++key) {
       ASSERT_EQ(Sums(incremental, key), Sums(full, key))
           << "key " << key << " after step " << step << " (seed " << kSeed
-          << "; reproduce: bazel test //reference/plugins/pod_topology_spread:domain_counts_test)";
+          << "; reproduce: bazel test //reference/accel/pod_topology_spread:domain_counts_test)";
     }
   }
 }
 
 }  // namespace
-}  // namespace schedcheck::reference::pod_topology_spread
+}  // namespace schedcheck::reference::pod_topology_spread::fast

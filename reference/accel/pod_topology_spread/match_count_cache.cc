@@ -1,32 +1,33 @@
-#include "reference/plugins/pod_topology_spread/match_count_cache.h"
+#include "reference/accel/pod_topology_spread/match_count_cache.h"
 
 #include <utility>
 
 #include "reference/api/cache_key.h"
 
-namespace schedcheck::reference::pod_topology_spread {
+namespace schedcheck::reference::pod_topology_spread::fast {
+
 std::string SelectorCacheKey(const SpreadSelector& selector, LabelId ns) {
   std::string key;
   AppendKeyNumber(key, ns);
   key += selector.nothing ? 'N' : '-';
-  key += selector.empty ? 'E' : '-';
+  key += selector.Empty() ? 'E' : '-';
   AppendKeySelector(key, selector.selector);
   return key;
 }
 
-int MatchCountCache::Counts::Count(const NodeInfo& info, const SpreadSelector& selector, LabelId ns) {
+int MatchCountCache::Counts::Count(const NodeInfo& info, const FastConstraint& constraint, LabelId ns) {
   const uint32_t rank = info.name_rank();
   if (rank >= by_rank_.size()) by_rank_.resize(rank + 1);
   Entry& e = by_rank_[rank];
   if (e.generation != info.generation() || info.generation() == 0) {
-    e.count = CountPodsMatchSelector(info.pods(), selector, ns);
+    e.count = CountPodsMatchSelector(info.pods(), constraint, ns);
     e.generation = info.generation();
   }
   return e.count;
 }
 
-std::shared_ptr<MatchCountCache::Counts> MatchCountCache::For(const SpreadSelector& selector, LabelId ns) {
-  std::string key = SelectorCacheKey(selector, ns);
+std::shared_ptr<MatchCountCache::Counts> MatchCountCache::For(const FastConstraint& constraint, LabelId ns) {
+  std::string key = SelectorCacheKey(constraint.spec.selector, ns);
   auto it = tables_.find(key);
   if (it != tables_.end()) return it->second;
   if (tables_.size() >= kMaxTables) tables_.clear();
@@ -36,10 +37,10 @@ std::shared_ptr<MatchCountCache::Counts> MatchCountCache::For(const SpreadSelect
 }
 
 std::vector<std::shared_ptr<MatchCountCache::Counts>> MatchCountCache::ForConstraints(
-    const std::vector<SpreadConstraint>& constraints, LabelId ns) {
+    const std::vector<FastConstraint>& constraints, LabelId ns) {
   std::vector<std::shared_ptr<Counts>> tables;
   tables.reserve(constraints.size());
-  for (const SpreadConstraint& c : constraints) tables.push_back(For(c.selector, ns));
+  for (const FastConstraint& c : constraints) tables.push_back(For(c, ns));
   return tables;
 }
 
@@ -54,4 +55,4 @@ LabelId NodeLabelMemo::Value(const NodeInfo& info, LabelId key) {
   return by_key_[k].second.GetOrStore(info, true, [&] { return info.node()->label_ids.Get(key); });
 }
 
-}  // namespace schedcheck::reference::pod_topology_spread
+}  // namespace schedcheck::reference::pod_topology_spread::fast

@@ -4,8 +4,8 @@
 // change, so a count recorded with the generation it was computed at is still right while the
 // generation is the same; then only the nodes that changed since the last cycle are recounted.
 // The counts are those upstream recomputes; only the work is saved.
-#ifndef SCHEDCHECK_REFERENCE_PLUGINS_POD_TOPOLOGY_SPREAD_MATCH_COUNT_CACHE_H_
-#define SCHEDCHECK_REFERENCE_PLUGINS_POD_TOPOLOGY_SPREAD_MATCH_COUNT_CACHE_H_
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_POD_TOPOLOGY_SPREAD_MATCH_COUNT_CACHE_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_POD_TOPOLOGY_SPREAD_MATCH_COUNT_CACHE_H_
 
 #include <cstdint>
 #include <map>
@@ -14,18 +14,20 @@
 #include <vector>
 
 #include "reference/framework/node_info.h"
-#include "reference/framework/node_memo.h"
+#include "reference/accel/node_memo.h"
+#include "reference/accel/pod_topology_spread/fast_constraint.h"
 #include "reference/plugins/pod_topology_spread/common.h"
 
-namespace schedcheck::reference::pod_topology_spread {
+namespace schedcheck::reference::pod_topology_spread::fast {
 
 class MatchCountCache {
  public:
   // The counts of one (selector, namespace) pair, by node name rank.
   class Counts {
    public:
-    // CountPodsMatchSelector(info.pods(), selector, ns) for the pair this table belongs to.
-    int Count(const NodeInfo& info, const SpreadSelector& selector, LabelId ns);
+    // CountPodsMatchSelector(info.pods(), constraint, ns) for the (selector, namespace) pair
+    // this table belongs to.
+    int Count(const NodeInfo& info, const FastConstraint& constraint, LabelId ns);
 
    private:
     struct Entry {
@@ -35,11 +37,11 @@ class MatchCountCache {
     std::vector<Entry> by_rank_;
   };
 
-  // The table for `selector` in namespace `ns`; the caller's reference keeps it alive while
-  // other tables come and go.
-  std::shared_ptr<Counts> For(const SpreadSelector& selector, LabelId ns);
+  // The table for the constraint's selector in namespace `ns`; the caller's reference keeps it
+  // alive while other tables come and go.
+  std::shared_ptr<Counts> For(const FastConstraint& constraint, LabelId ns);
   // The tables of every constraint's selector in namespace `ns`, in constraint order.
-  std::vector<std::shared_ptr<Counts>> ForConstraints(const std::vector<SpreadConstraint>& constraints, LabelId ns);
+  std::vector<std::shared_ptr<Counts>> ForConstraints(const std::vector<FastConstraint>& constraints, LabelId ns);
 
  private:
   // A handful of distinct selectors in a workload; beyond this many, start afresh.
@@ -64,6 +66,6 @@ class NodeLabelMemo {
 // matchExpressions in order, with the Empty/nothing flags.
 std::string SelectorCacheKey(const SpreadSelector& selector, LabelId ns);
 
-}  // namespace schedcheck::reference::pod_topology_spread
+}  // namespace schedcheck::reference::pod_topology_spread::fast
 
-#endif  // SCHEDCHECK_REFERENCE_PLUGINS_POD_TOPOLOGY_SPREAD_MATCH_COUNT_CACHE_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_POD_TOPOLOGY_SPREAD_MATCH_COUNT_CACHE_H_

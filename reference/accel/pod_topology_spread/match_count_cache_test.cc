@@ -1,27 +1,30 @@
-#include "reference/plugins/pod_topology_spread/match_count_cache.h"
+#include "reference/accel/pod_topology_spread/match_count_cache.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "reference/testing/objects.h"
 
-namespace schedcheck::reference::pod_topology_spread {
+namespace schedcheck::reference::pod_topology_spread::fast {
 namespace {
 
 using testing::ParseNode;
 using testing::ParsePod;
 
-// The selector of a DoNotSchedule constraint on `selector_yaml` (a labelSelector in YAML).
-SpreadSelector SelectorOf(const std::string& selector_yaml) {
+// A DoNotSchedule constraint on `selector_yaml` (a labelSelector in YAML), compiled.
+FastConstraint ConstraintOf(const std::string& selector_yaml) {
   PodPtr pod = ParsePod(
       "metadata: {name: owner}\nspec: {topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
       "whenUnsatisfiable: DoNotSchedule, labelSelector: " + selector_yaml + "}]}");
   auto constraints = FilterTopologySpreadConstraints(pod->obj.spec().topology_spread_constraints(),
                                                      pod->labels(), kDoNotSchedule);
   EXPECT_TRUE(constraints.ok());
-  return (*constraints)[0].selector;
+  return std::move(Compile(std::move(*constraints))[0]);
 }
+
+SpreadSelector SelectorOf(const std::string& selector_yaml) { return ConstraintOf(selector_yaml).spec.selector; }
 
 PodPtr PodWith(const std::string& name, const std::string& labels, const std::string& ns = "default") {
   return ParsePod("metadata: {name: " + name + ", namespace: " + ns + ", labels: " + labels + "}");
@@ -33,8 +36,8 @@ TEST(MatchCountCache, FollowsThePodsOfANodeAsItsGenerationChanges) {
   PodPtr a1 = PodWith("a1", "{app: a}");
   info.AddPod(MakePodInfo(a1));
   info.AddPod(MakePodInfo(PodWith("b1", "{app: b}")));
-  const SpreadSelector app_a = SelectorOf("{matchLabels: {app: a}}");
-  const SpreadSelector app_b = SelectorOf("{matchExpressions: [{key: app, operator: In, values: [b]}]}");
+  const FastConstraint app_a = ConstraintOf("{matchLabels: {app: a}}");
+  const FastConstraint app_b = ConstraintOf("{matchExpressions: [{key: app, operator: In, values: [b]}]}");
   const LabelId ns = a1->namespace_id;
   MatchCountCache cache;
   auto counts_a = cache.For(app_a, ns);
@@ -58,7 +61,7 @@ TEST(MatchCountCache, TwoNodesAtOneRankDoNotShareACount) {
   first.set_name_rank(0);
   second.set_name_rank(0);
   first.AddPod(MakePodInfo(PodWith("a1", "{app: a}")));
-  const SpreadSelector app_a = SelectorOf("{matchLabels: {app: a}}");
+  const FastConstraint app_a = ConstraintOf("{matchLabels: {app: a}}");
   const LabelId ns = PodWith("x", "{}")->namespace_id;
   MatchCountCache cache;
   EXPECT_EQ(cache.For(app_a, ns)->Count(first, app_a, ns), 1);
@@ -96,4 +99,4 @@ TEST(SelectorCacheKey, EqualSelectorsShareAKeyAndDifferentOnesDoNot) {
 }
 
 }  // namespace
-}  // namespace schedcheck::reference::pod_topology_spread
+}  // namespace schedcheck::reference::pod_topology_spread::fast

@@ -1,5 +1,7 @@
 #include "reference/plugins/pod_topology_spread/common.h"
 
+#include <utility>
+
 namespace schedcheck::reference::pod_topology_spread {
 namespace {
 
@@ -24,8 +26,6 @@ Result<SpreadSelector> BuildSelector(const k8s::TopologySpreadConstraint& c,
     req->set_operator_("In");
     req->add_values(it->second);
   }
-  out.empty = out.selector.match_labels().empty() && out.selector.match_expressions().empty();
-  out.compiled = CompiledLabelSelector(out.selector);
   return out;
 }
 
@@ -42,7 +42,6 @@ Result<std::vector<SpreadConstraint>> FilterTopologySpreadConstraints(
     SpreadConstraint tsc;
     tsc.max_skew = c.max_skew();
     tsc.topology_key = c.topology_key();
-    tsc.topology_key_id = InternLabel(tsc.topology_key);
     tsc.selector = std::move(*selector);
     if (c.has_min_domains()) tsc.min_domains = c.min_domains();
     if (c.has_node_affinity_policy()) tsc.honor_node_affinity = c.node_affinity_policy() == "Honor";
@@ -52,17 +51,19 @@ Result<std::vector<SpreadConstraint>> FilterTopologySpreadConstraints(
   return result;
 }
 
-bool NodeLabelsMatchSpreadConstraints(const LabelIds& node_labels,
+bool NodeLabelsMatchSpreadConstraints(const Labels& node_labels,
                                       const std::vector<SpreadConstraint>& constraints) {
   for (const SpreadConstraint& c : constraints) {
-    if (!node_labels.Has(c.topology_key_id)) return false;
+    if (node_labels.find(c.topology_key) == node_labels.end()) return false;
   }
   return true;
 }
 
 bool MatchNodeInclusionPolicies(const SpreadConstraint& constraint, const Pod& pod,
-                                const RequiredNodeAffinity& affinity, const Node& node) {
-  if (constraint.honor_node_affinity && !affinity.Matches(node)) return false;
+                                const Node& node) {
+  if (constraint.honor_node_affinity && !PodMatchesRequiredNodeAffinity(pod.obj, node.obj)) {
+    return false;
+  }
   if (constraint.honor_node_taints &&
       FindUntoleratedTaint(node.obj.spec().taints(), pod.obj.spec().tolerations(),
                            IsNoScheduleOrNoExecute) != nullptr) {
@@ -72,22 +73,21 @@ bool MatchNodeInclusionPolicies(const SpreadConstraint& constraint, const Pod& p
 }
 
 int CountPodsMatchSelector(const std::vector<PodInfoPtr>& pods, const SpreadSelector& selector,
-                           LabelId ns) {
+                           const std::string& ns) {
   if (selector.Empty()) return 0;
   int count = 0;
   for (const PodInfoPtr& info : pods) {
     const Pod& p = *info->pod;
-    // Cheapest tests first: the interned fields sit on the pod's first cache line.
-    if (p.namespace_id != ns || !selector.Matches(p)) continue;
-    // Terminating pods are about to free their place (kubernetes#87621).
-    if (!p.terminating()) ++count;
+    // Bypass terminating pods (kubernetes#87621).
+    if (p.terminating() || p.ns() != ns) continue;
+    if (selector.Matches(p.labels())) ++count;
   }
   return count;
 }
 
-LabelId HostnameKeyId() {
-  static const LabelId id = InternLabel(kLabelHostname);
-  return id;
+std::string LabelOrEmpty(const Labels& labels, const std::string& key) {
+  auto it = labels.find(key);
+  return it == labels.end() ? std::string() : it->second;
 }
 
 }  // namespace schedcheck::reference::pod_topology_spread

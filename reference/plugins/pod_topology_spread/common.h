@@ -1,15 +1,16 @@
 // The constraint model shared by PodTopologySpread's filtering and scoring halves (v1.27
 // podtopologyspread/common.go): constraints as the scheduler uses them, the node eligibility
 // rules (all topology keys present, nodeAffinityPolicy, nodeTaintsPolicy) and pod counting.
-// Internal to the plugin folder.
+// Internal to the plugin.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_POD_TOPOLOGY_SPREAD_COMMON_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_POD_TOPOLOGY_SPREAD_COMMON_H_
 
+#include <compare>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "reference/api/label_ids.h"
 #include "reference/api/objects.h"
 #include "reference/api/selectors.h"
 #include "reference/base/result.h"
@@ -22,19 +23,27 @@ inline constexpr std::string_view kDoNotSchedule = "DoNotSchedule";
 inline constexpr std::string_view kScheduleAnyway = "ScheduleAnyway";
 inline constexpr std::string_view kLabelHostname = "kubernetes.io/hostname";
 
+// topologyPair.
+struct TopologyPair {
+  std::string key;
+  std::string value;
+  auto operator<=>(const TopologyPair&) const = default;
+};
+
 // labels.Selector as upstream builds it from a constraint: a nil labelSelector is "Nothing";
 // a present one is its matchLabels AND matchExpressions (plus the matchLabelKeys additions).
 struct SpreadSelector {
   bool nothing = true;
   k8s::LabelSelector selector;
-  // `selector` compiled once per cycle: it is matched against every pod on every node.
-  CompiledLabelSelector compiled;
 
   // labels.Selector.Empty(): true only for a present selector without any requirement (it
-  // matches every pod). Nothing is not Empty. Set with `selector`, as it is read per node.
-  bool empty = false;
-  bool Empty() const { return empty; }
-  bool Matches(const Pod& pod) const { return compiled.Matches(pod.label_ids); }
+  // matches every pod). Nothing is not Empty.
+  bool Empty() const {
+    return !nothing && selector.match_labels().empty() && selector.match_expressions().empty();
+  }
+  bool Matches(const Labels& labels) const {
+    return !nothing && LabelSelectorMatches(selector, labels);
+  }
 };
 
 // topologySpreadConstraint: an API constraint with defaults applied (v1.27 gates:
@@ -43,7 +52,6 @@ struct SpreadSelector {
 struct SpreadConstraint {
   int32_t max_skew = 0;
   std::string topology_key;
-  LabelId topology_key_id = kNoLabel;  // topology_key interned, for lookups in node label_ids
   SpreadSelector selector;
   int32_t min_domains = 1;            // unset minDomains counts as 1
   bool honor_node_affinity = true;    // nodeAffinityPolicy: default Honor
@@ -57,24 +65,23 @@ Result<std::vector<SpreadConstraint>> FilterTopologySpreadConstraints(
     const Labels& pod_labels, std::string_view action);
 
 // nodeLabelsMatchSpreadConstraints: the node carries every constraint's topology key.
-bool NodeLabelsMatchSpreadConstraints(const LabelIds& node_labels,
+bool NodeLabelsMatchSpreadConstraints(const Labels& node_labels,
                                       const std::vector<SpreadConstraint>& constraints);
 
-// matchNodeInclusionPolicies: with nodeAffinityPolicy Honor the incoming pod's nodeSelector and
-// required node affinity must match the node; with nodeTaintsPolicy Honor the node must carry
-// no NoSchedule/NoExecute taint the pod does not tolerate.
-// `affinity` is the pod's RequiredNodeAffinity, prepared once by the caller.
+// topologySpreadConstraint.matchNodeInclusionPolicies: with nodeAffinityPolicy Honor the
+// incoming pod's nodeSelector and required node affinity must match the node; with
+// nodeTaintsPolicy Honor the node must carry no NoSchedule/NoExecute taint the pod does not
+// tolerate.
 bool MatchNodeInclusionPolicies(const SpreadConstraint& constraint, const Pod& pod,
-                                const RequiredNodeAffinity& affinity, const Node& node);
+                                const Node& node);
 
-// countPodsMatchSelector: pods in namespace `ns` (an interned namespace), not terminating, whose
-// labels match.
+// countPodsMatchSelector: pods in namespace `ns`, not terminating, whose labels match.
 // [v1.27 quirk] an Empty selector (labelSelector `{}`) counts 0, not every pod (#116607).
 int CountPodsMatchSelector(const std::vector<PodInfoPtr>& pods, const SpreadSelector& selector,
-                           LabelId ns);
+                           const std::string& ns);
 
-// kubernetes.io/hostname interned.
-LabelId HostnameKeyId();
+// node.Labels[key] in Go: "" when the label is absent.
+std::string LabelOrEmpty(const Labels& labels, const std::string& key);
 
 }  // namespace schedcheck::reference::pod_topology_spread
 

@@ -97,8 +97,6 @@ SpreadSelector DefaultSelector(const Pod& pod, const ClusterObjects& objects) {
   for (const k8s::LabelSelectorRequirement& req : from_owner.match_expressions()) {
     *out.selector.add_match_expressions() = req;
   }
-  out.empty = out.selector.match_expressions().empty();
-  out.compiled = CompiledLabelSelector(out.selector);
   return out;
 }
 

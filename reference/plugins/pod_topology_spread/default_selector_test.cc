@@ -37,7 +37,7 @@ const char* kOwnedByRs1 =
     "[{apiVersion: apps/v1, kind: ReplicaSet, name: rs1, controller: true}]}";
 
 bool Matches(const SpreadSelector& s, const std::string& labels) {
-  return s.Matches(*ParsePod("metadata: {name: other, labels: " + labels + "}"));
+  return s.Matches(ParsePod("metadata: {name: other, labels: " + labels + "}")->labels());
 }
 
 TEST(DefaultSelectorTest, NothingListedIsEmpty) {

@@ -4,40 +4,31 @@
 // constraints with the same key share one count per domain (on each node the later constraint's
 // count replaces the earlier one's), one pair of critical paths and one domain count. This is
 // reproduced on purpose; later releases key the state per constraint.
-#include <algorithm>
 #include <array>
 #include <climits>
+#include <map>
 #include <memory>
+#include <string>
 #include <utility>
 
-#include "reference/api/id_map.h"
-#include "reference/plugins/pod_topology_spread/domain_counts.h"
-#include "reference/plugins/pod_topology_spread/match_count_cache.h"
 #include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 
 namespace schedcheck::reference {
-namespace {
+namespace pod_topology_spread {
 
-using pod_topology_spread::SpreadConstraint;
-
-LabelId EmptyValueId() {
-  static const LabelId id = InternLabel("");
-  return id;
-}
-
-// The two smallest counts seen for a key (criticalPaths). paths[0] always holds the minimum;
+// criticalPaths: the two smallest counts seen for a key. paths[0] always holds the minimum;
 // paths[1] is >= paths[0] but not necessarily the second minimum after updates. Like upstream,
 // both paths start with the value "" (which a node's label may really have).
 struct CriticalPaths {
   struct Path {
-    LabelId value = EmptyValueId();
+    std::string topology_value;
     int match_num = INT32_MAX;
   };
   std::array<Path, 2> paths;
 
-  // criticalPaths.update, as AddPod / RemovePod apply it.
-  void Update(LabelId value, int num) {
-    int i = value == paths[0].value ? 0 : value == paths[1].value ? 1 : -1;
+  // criticalPaths.update.
+  void Update(const std::string& value, int num) {
+    int i = value == paths[0].topology_value ? 0 : value == paths[1].topology_value ? 1 : -1;
     if (i >= 0) {
       paths[i].match_num = num;
       if (paths[0].match_num > paths[1].match_num) std::swap(paths[0], paths[1]);
@@ -48,69 +39,42 @@ struct CriticalPaths {
       paths[1] = Path{value, num};
     }
   }
-
-  // PreFilter's fill: upstream calls Update for every pair of the key in Go map order (random);
-  // we reproduce one of its possible orders, the values' text order. For distinct values, Update
-  // in that order keeps the two smallest counts with ties going to the smaller text, which is
-  // what this computes without sorting the (possibly thousands of) values.
-  void Fill(const IdMap<int>& counts) {
-    const std::string* text[2] = {nullptr, nullptr};  // texts of paths[0..1] once set
-    auto before = [](int num, const std::string& value_text, const Path& p, const std::string* p_text) {
-      if (num != p.match_num) return num < p.match_num;
-      return p_text != nullptr && value_text < *p_text;
-    };
-    counts.ForEach([&](uint64_t value_id, int num) {
-      if (num > paths[1].match_num) return;  // the common case: no text needed
-      LabelId value = static_cast<LabelId>(value_id);
-      const std::string& value_text = LabelText(value);
-      if (before(num, value_text, paths[0], text[0]) || text[0] == nullptr) {
-        paths[1] = paths[0];
-        text[1] = text[0];
-        paths[0] = Path{value, num};
-        text[0] = &value_text;
-      } else if (before(num, value_text, paths[1], text[1]) || text[1] == nullptr) {
-        paths[1] = Path{value, num};
-        text[1] = &value_text;
-      }
-    });
-  }
 };
 
-// Upstream's per-key maps (TpKeyToCriticalPaths, TpKeyToDomainsNum, and the TpPairToMatchNum
-// entries of the key), for one topology key shared by every constraint naming it.
-struct KeyCounts {
-  LabelId key = kNoLabel;
-  CriticalPaths critical_paths;
-  // Domains found by PreFilter; not changed by AddPod/RemovePod (upstream shares it between
-  // clones). 0 means the key has no domain count, and Filter skips its constraints.
-  int domains_num = 0;
-  IdMap<int> value_to_match_num;
-};
-
-class PreFilterState final : public StateData {
- public:
+// preFilterState. An empty state (no constraints) is legit and admits every node.
+struct PreFilterState final : public StateData {
+  // Shared by clones: they do not change.
   std::shared_ptr<const std::vector<SpreadConstraint>> constraints =
       std::make_shared<const std::vector<SpreadConstraint>>();
-  // Per constraint: its entry in `keys`, and whether the incoming pod matches its selector.
-  std::vector<int> key_index;
-  std::vector<char> self_match;
-  std::vector<KeyCounts> keys;
+  std::map<std::string, CriticalPaths> tp_key_to_critical_paths;
+  // Not changed by AddPod/RemovePod (upstream shares it between clones).
+  std::map<std::string, int> tp_key_to_domains_num;
+  std::map<TopologyPair, int> tp_pair_to_match_num;
 
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreFilterState>(*this);
   }
 
   // minMatchNum: the global minimum for the key, 0 while fewer than minDomains domains exist.
-  // False when the key has no domain count (upstream logs and skips the constraint).
-  bool MinMatchNum(const KeyCounts& k, int32_t min_domains, int* out) const {
-    if (k.domains_num == 0) return false;
-    *out = k.domains_num < min_domains ? 0 : k.critical_paths.paths[0].match_num;
-    return true;
+  Result<int> MinMatchNum(const std::string& tp_key, int32_t min_domains) const {
+    auto paths = tp_key_to_critical_paths.find(tp_key);
+    if (paths == tp_key_to_critical_paths.end()) {
+      return Error{"failed to retrieve path by topology key"};
+    }
+    auto domains_num = tp_key_to_domains_num.find(tp_key);
+    if (domains_num == tp_key_to_domains_num.end()) {
+      return Error{"failed to retrieve the number of domains by topology key"};
+    }
+    if (domains_num->second < min_domains) return 0;
+    return paths->second.paths[0].match_num;
   }
 };
 
-Result<PreFilterState*> ReadPreFilterState(const CycleState& state) {
-  auto* s = state.ReadAs<PreFilterState>(PodTopologySpread::kPreFilterStateKey);
+namespace {
+
+// getPreFilterState.
+Result<PreFilterState*> GetPreFilterState(const CycleState& cycle_state) {
+  auto* s = cycle_state.ReadAs<PreFilterState>(PodTopologySpread::kPreFilterStateKey);
   if (s == nullptr) {
     return Error{"reading \"" + std::string(PodTopologySpread::kPreFilterStateKey) +
                  "\" from cycleState: not found"};
@@ -118,143 +82,126 @@ Result<PreFilterState*> ReadPreFilterState(const CycleState& state) {
   return s;
 }
 
-}  // namespace
+// calPreFilterState's processNode: the node's count per topology pair, nothing unless it carries
+// every constraint's key. A later constraint on the same key replaces an earlier one's count.
+std::map<TopologyPair, int> ProcessNode(const NodeInfo& node_info, const Pod& pod,
+                                        const std::vector<SpreadConstraint>& constraints) {
+  std::map<TopologyPair, int> tp_counts;
+  const Node* node = node_info.node();
+  if (node == nullptr) return tp_counts;
+  if (!NodeLabelsMatchSpreadConstraints(node->labels(), constraints)) return tp_counts;
+  for (const SpreadConstraint& c : constraints) {
+    if (!MatchNodeInclusionPolicies(c, pod, *node)) continue;
+    TopologyPair pair{c.topology_key, node->labels().at(c.topology_key)};
+    tp_counts[pair] = CountPodsMatchSelector(node_info.pods(), c.selector, pod.ns());
+  }
+  return tp_counts;
+}
 
-Status PodTopologySpread::PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) {
-  (void)result;
-  auto constraints = GetConstraints(pod, pod_topology_spread::kDoNotSchedule);
-  if (!constraints.ok()) {
-    return Status::Error("obtaining pod's hard topology spread constraints: " +
-                         constraints.message());
+}  // namespace
+}  // namespace pod_topology_spread
+
+using pod_topology_spread::PreFilterState;
+using pod_topology_spread::SpreadConstraint;
+using pod_topology_spread::TopologyPair;
+
+Status PodTopologySpread::PreFilter(CycleState& cycle_state, const Pod& pod,
+                                    [[maybe_unused]] PreFilterResult* result) {
+  auto s = CalPreFilterState(pod);
+  if (!s.ok()) return Status::Error(s.message());
+  cycle_state.Write(std::string(kPreFilterStateKey), std::move(*s));
+  return Status();
+}
+
+Result<std::unique_ptr<PreFilterState>> PodTopologySpread::CalPreFilterState(const Pod& pod) const {
+  const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
+  std::vector<SpreadConstraint> constraints;
+  if (!pod.obj.spec().topology_spread_constraints().empty()) {
+    auto own = pod_topology_spread::FilterTopologySpreadConstraints(
+        pod.obj.spec().topology_spread_constraints(), pod.labels(), pod_topology_spread::kDoNotSchedule);
+    if (!own.ok()) return Error{"obtaining pod's hard topology spread constraints: " + own.message()};
+    constraints = std::move(*own);
+  } else {
+    auto defaults = BuildDefaultConstraints(pod, pod_topology_spread::kDoNotSchedule);
+    if (!defaults.ok()) {
+      return Error{"setting default hard topology spread constraints: " + defaults.message()};
+    }
+    constraints = std::move(*defaults);
   }
   auto s = std::make_unique<PreFilterState>();
-  if (constraints->empty()) {
-    // v1.27 writes an empty state and returns Success (Skip arrived in v1.28).
-    state.Write(std::string(kPreFilterStateKey), std::move(s));
-    return Status();
-  }
-  s->constraints = std::make_shared<const std::vector<SpreadConstraint>>(std::move(*constraints));
-  const std::vector<SpreadConstraint>& cs = *s->constraints;
-  for (const SpreadConstraint& c : cs) {
-    size_t k = 0;
-    while (k < s->keys.size() && s->keys[k].key != c.topology_key_id) ++k;
-    if (k == s->keys.size()) {
-      s->keys.emplace_back();
-      s->keys.back().key = c.topology_key_id;
+  if (constraints.empty()) return s;
+
+  s->constraints = std::make_shared<const std::vector<SpreadConstraint>>(std::move(constraints));
+  for (const NodeInfo* node_info : all_nodes) {
+    for (const auto& [pair, count] : pod_topology_spread::ProcessNode(*node_info, pod, *s->constraints)) {
+      s->tp_pair_to_match_num[pair] += count;
     }
-    s->key_index.push_back(static_cast<int>(k));
-    s->self_match.push_back(c.selector.Matches(pod) ? 1 : 0);
   }
-  const RequiredNodeAffinity node_affinity(pod);
-  const auto match_counts = match_counts_.ForConstraints(cs, pod.namespace_id);
-  // One node's part, as a full pass over the nodes computes it: nothing unless the node carries
-  // every constraint's key; per key, the count of the last constraint naming it that the node's
-  // inclusion policies admit.
-  auto contribute = [&](const NodeInfo& info, std::span<pod_topology_spread::NodeContribution> out) {
-    const Node& node = *info.node();
-    if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(node.label_ids, cs)) return;
-    for (size_t i = 0; i < cs.size(); ++i) {
-      const SpreadConstraint& c = cs[i];
-      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, node)) continue;
-      out[s->key_index[i]] = {node.label_ids.Get(c.topology_key_id),
-                              match_counts[i]->Count(info, c.selector, pod.namespace_id)};
-    }
-  };
-  pod_topology_spread::DomainCounts& domains = domain_counts_.For("filter" + pod_topology_spread::DomainCountsKey(pod, cs));
-  domains.Sync(*handle_.snapshot, s->keys.size(), contribute);
-  for (size_t k = 0; k < s->keys.size(); ++k) {
-    KeyCounts& key = s->keys[k];
-    domains.Export(k, &key.value_to_match_num);
-    key.domains_num = static_cast<int>(key.value_to_match_num.size());
-    key.critical_paths.Fill(key.value_to_match_num);
+  for (const auto& [pair, count] : s->tp_pair_to_match_num) s->tp_key_to_domains_num[pair.key]++;
+
+  // Calculate the minimum match for each topology key. Upstream walks its pairs in Go map order
+  // (random); we walk them in (key, value) text order, one of upstream's possible orders.
+  for (const SpreadConstraint& c : *s->constraints) {
+    s->tp_key_to_critical_paths[c.topology_key] = pod_topology_spread::CriticalPaths();
   }
-  state.Write(std::string(kPreFilterStateKey), std::move(s));
-  return Status();
+  for (const auto& [pair, num] : s->tp_pair_to_match_num) {
+    s->tp_key_to_critical_paths[pair.key].Update(pair.value, num);
+  }
+  return s;
 }
 
-Status PodTopologySpread::UpdateWithPod(CycleState& state, const Pod& updated, const Pod& preemptor,
-                                        const NodeInfo& info, int delta) const {
-  auto s = ReadPreFilterState(state);
+Status PodTopologySpread::AddPod(CycleState& cycle_state, const Pod& pod_to_schedule,
+                                 const PodInfo& pod_to_add, const NodeInfo& node_info) {
+  auto s = pod_topology_spread::GetPreFilterState(cycle_state);
   if (!s.ok()) return Status::Error(s.message());
-  const Node* node = info.node();
-  if (updated.namespace_id != preemptor.namespace_id || node == nullptr) return Status();
-  const std::vector<SpreadConstraint>& cs = *(*s)->constraints;
-  if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->label_ids, cs)) return Status();
-  const RequiredNodeAffinity node_affinity(preemptor);
-  for (size_t i = 0; i < cs.size(); ++i) {
-    const SpreadConstraint& c = cs[i];
-    if (!c.selector.Matches(updated)) continue;
-    if (!pod_topology_spread::MatchNodeInclusionPolicies(c, preemptor, node_affinity, *node)) continue;
-    KeyCounts& k = (*s)->keys[(*s)->key_index[i]];
-    LabelId value = node->label_ids.Get(c.topology_key_id);
-    int& num = k.value_to_match_num[value];
-    num += delta;
-    k.critical_paths.Update(value, num);
-  }
+  UpdateWithPod(**s, *pod_to_add.pod, pod_to_schedule, node_info.node(), 1);
   return Status();
 }
 
-Status PodTopologySpread::AddPod(CycleState& state, const Pod& pod_to_schedule,
-                                 const PodInfo& pod_to_add, const NodeInfo& node) {
-  return UpdateWithPod(state, *pod_to_add.pod, pod_to_schedule, node, 1);
+Status PodTopologySpread::RemovePod(CycleState& cycle_state, const Pod& pod_to_schedule,
+                                    const PodInfo& pod_to_remove, const NodeInfo& node_info) {
+  auto s = pod_topology_spread::GetPreFilterState(cycle_state);
+  if (!s.ok()) return Status::Error(s.message());
+  UpdateWithPod(**s, *pod_to_remove.pod, pod_to_schedule, node_info.node(), -1);
+  return Status();
 }
 
-Status PodTopologySpread::RemovePod(CycleState& state, const Pod& pod_to_schedule,
-                                    const PodInfo& pod_to_remove, const NodeInfo& node) {
-  return UpdateWithPod(state, *pod_to_remove.pod, pod_to_schedule, node, -1);
+void PodTopologySpread::UpdateWithPod(PreFilterState& s, const Pod& updated_pod,
+                                      const Pod& preemptor_pod, const Node* node, int delta) const {
+  if (updated_pod.ns() != preemptor_pod.ns() || node == nullptr) return;
+  if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->labels(), *s.constraints)) return;
+  for (const SpreadConstraint& c : *s.constraints) {
+    if (!c.selector.Matches(updated_pod.labels())) continue;
+    if (!pod_topology_spread::MatchNodeInclusionPolicies(c, preemptor_pod, *node)) continue;
+    TopologyPair pair{c.topology_key, node->labels().at(c.topology_key)};
+    s.tp_pair_to_match_num[pair] += delta;
+    s.tp_key_to_critical_paths[c.topology_key].Update(pair.value, s.tp_pair_to_match_num[pair]);
+  }
 }
 
-namespace {
-
-// Filter once the state is read: the node's domains against the DoNotSchedule constraints.
-// REQUIRES: info.node() != nullptr.
-Status FilterWithState(const PreFilterState& st, const NodeInfo& info, pod_topology_spread::NodeLabelMemo& labels) {
+Status PodTopologySpread::Filter(const CycleState& cycle_state, const Pod& pod,
+                                 const NodeInfo& node_info) {
+  const Node* node = node_info.node();
+  if (node == nullptr) return Status::Error("node not found");
+  auto s = pod_topology_spread::GetPreFilterState(cycle_state);
+  if (!s.ok()) return Status::Error(s.message());
   // An empty state (no DoNotSchedule constraint) admits every node.
-  const std::vector<SpreadConstraint>& cs = *st.constraints;
-  for (size_t i = 0; i < cs.size(); ++i) {
-    const SpreadConstraint& c = cs[i];
-    LabelId value = labels.Value(info, c.topology_key_id);
-    if (value == kNoLabel) {
-      return ConstantStatus<Code::kUnschedulableAndUnresolvable, kErrReasonNodeLabelNotMatch>();
+  for (const SpreadConstraint& c : *(*s)->constraints) {
+    auto tp_val = node->labels().find(c.topology_key);
+    if (tp_val == node->labels().end()) {
+      return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonNodeLabelNotMatch));
     }
-    const KeyCounts& k = st.keys[st.key_index[i]];
-    int min_match = 0;
-    if (!st.MinMatchNum(k, c.min_domains, &min_match)) continue;
-    const int* count = k.value_to_match_num.Find(value);
-    int match_num = count == nullptr ? 0 : *count;
-    // Skew = existing matches in the node's domain + the pod itself - global minimum.
-    if (match_num + st.self_match[i] - min_match > c.max_skew) {
-      return ConstantStatus<Code::kUnschedulable, kErrReasonConstraintsNotMatch>();
+    // 'existing matching num' + 'if self-match (1 or 0)' - 'global minimum' <= 'maxSkew'
+    Result<int> min_match_num = (*s)->MinMatchNum(c.topology_key, c.min_domains);
+    if (!min_match_num.ok()) continue;  // upstream logs the error and skips the constraint
+    int self_match_num = c.selector.Matches(pod.labels()) ? 1 : 0;
+    auto count = (*s)->tp_pair_to_match_num.find(TopologyPair{c.topology_key, tp_val->second});
+    int match_num = count == (*s)->tp_pair_to_match_num.end() ? 0 : count->second;
+    if (match_num + self_match_num - *min_match_num > c.max_skew) {
+      return Status(Code::kUnschedulable, std::string(kErrReasonConstraintsNotMatch));
     }
   }
   return Status();
-}
-
-}  // namespace
-
-Status PodTopologySpread::Filter(const CycleState& state, const Pod& pod, const NodeInfo& info) {
-  (void)pod;  // its selector matches were computed by PreFilter (self_match)
-  if (info.node() == nullptr) return Status::Error("node not found");
-  auto s = ReadPreFilterState(state);
-  if (!s.ok()) return Status::Error(s.message());
-  return FilterWithState(**s, info, node_labels_);
-}
-
-void PodTopologySpread::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                                    std::vector<BatchRejection>* rejected) {
-  auto s = ReadPreFilterState(state);
-  if (!s.ok()) {
-    FilterEachNode(*this, state, pod, nodes, rejected);  // the per-node errors
-    return;
-  }
-  const PreFilterState& st = **s;
-  const bool admits_all = st.constraints->empty();
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const Node* node = nodes[i]->node();
-    if (node != nullptr && admits_all) continue;
-    Status status = node == nullptr ? Status::Error("node not found") : FilterWithState(st, *nodes[i], node_labels_);
-    if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
-  }
 }
 
 }  // namespace schedcheck::reference

@@ -137,32 +137,15 @@ PodTopologySpread::PodTopologySpread(PodTopologySpreadArgs args, const Handle& h
   }
 }
 
-Result<std::vector<SpreadConstraint>> PodTopologySpread::GetConstraints(
-    const Pod& pod, std::string_view action) const {
-  const auto& own = pod.obj.spec().topology_spread_constraints();
-  if (!own.empty()) return pod_topology_spread::FilterTopologySpreadConstraints(own, pod.labels(), action);
-  return BuildDefaultConstraints(pod, action);
-}
-
 Result<std::vector<SpreadConstraint>> PodTopologySpread::BuildDefaultConstraints(
     const Pod& pod, std::string_view action) const {
-  // buildDefaultConstraints (common.go): the default constraints for `action`, each given the
-  // selector deduced from the Services and the controller selecting the pod; none when that
-  // selector is empty (no such object, or none with a selector).
-  if (default_constraints_.empty()) return std::vector<SpreadConstraint>{};
-  // No lister, or nothing listed: the selector would be empty. (Decided before building the
-  // constraints only to save work: default constraints carry no labelSelector, so building them
-  // cannot fail.)
-  const ClusterObjects* objects = handle_.objects;
-  if (objects == nullptr || (objects->services.empty() && objects->replication_controllers.empty() &&
-                             objects->replica_sets.empty() && objects->stateful_sets.empty())) {
-    return std::vector<SpreadConstraint>{};
-  }
-  google::protobuf::RepeatedPtrField<k8s::TopologySpreadConstraint> defaults(default_constraints_.begin(),
-                                                                            default_constraints_.end());
+  google::protobuf::RepeatedPtrField<k8s::TopologySpreadConstraint> defaults(
+      default_constraints_.begin(), default_constraints_.end());
   auto constraints = pod_topology_spread::FilterTopologySpreadConstraints(defaults, pod.labels(), action);
   if (!constraints.ok() || constraints->empty()) return constraints;
-  pod_topology_spread::SpreadSelector selector = pod_topology_spread::DefaultSelector(pod, *objects);
+  // Upstream always has listers; without them (no handle.objects) nothing selects the pod.
+  if (handle_.objects == nullptr) return std::vector<SpreadConstraint>{};
+  pod_topology_spread::SpreadSelector selector = pod_topology_spread::DefaultSelector(pod, *handle_.objects);
   if (selector.Empty()) return std::vector<SpreadConstraint>{};
   for (SpreadConstraint& c : *constraints) c.selector = selector;
   return constraints;

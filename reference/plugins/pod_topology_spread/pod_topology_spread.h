@@ -11,14 +11,11 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/accel/batch_plugin.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/pod_topology_spread/common.h"
-#include "reference/plugins/pod_topology_spread/domain_counts.h"
-#include "reference/plugins/pod_topology_spread/match_count_cache.h"
 
 namespace schedcheck::reference {
 
@@ -36,11 +33,16 @@ struct PodTopologySpreadArgs {
 // Parses pluginConfig args (null = defaults) and applies ValidatePodTopologySpreadArgs.
 Result<PodTopologySpreadArgs> ParsePodTopologySpreadArgs(const PluginArgs& args);
 
+namespace pod_topology_spread {
+struct PreFilterState;  // filtering.cc
+struct PreScoreState;   // scoring.cc
+}  // namespace pod_topology_spread
+
 class PodTopologySpread final : public PreFilterPlugin,
                                 public FilterPlugin,
                                 public PreScorePlugin,
                                 public ScorePlugin,
-                                public EnqueueExtensions, public BatchFilterPlugin, public BatchScorePlugin, public UniformScorePlugin {
+                                public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "PodTopologySpread";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterPodTopologySpread";
@@ -59,45 +61,39 @@ class PodTopologySpread final : public PreFilterPlugin,
   Status RemovePod(CycleState& state, const Pod& pod_to_schedule, const PodInfo& pod_to_remove,
                    const NodeInfo& node) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
-  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                   std::vector<BatchRejection>* rejected) override;
 
   // scoring.cc
   Status PreScore(CycleState& state, const Pod& pod,
-                  const std::vector<const NodeInfo*>& nodes) override;
+                  const std::vector<const NodeInfo*>& filtered_nodes) override;
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
-  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
-  // Every node scores 0 when the pod has no ScheduleAnyway constraints.
-  bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override;
-  bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
-                              int64_t* normalized) const override;
   bool HasNormalizeScore() const override { return true; }
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
 
   // Pod: All; Node: Add | Delete | UpdateNodeLabel.
   std::vector<ClusterEvent> EventsToRegister() const override;
 
- private:
-  // The pod's own constraints for `action`, or the default constraints when it has none.
-  Result<std::vector<pod_topology_spread::SpreadConstraint>> GetConstraints(
-      const Pod& pod, std::string_view action) const;
-  // buildDefaultConstraints: the default constraints with DefaultSelector (default_selector.h);
-  // none when that selector is empty or handle_.objects is null.
+  // buildDefaultConstraints (common.go): the default constraints for `action`, each given the
+  // selector of DefaultSelector (default_selector.h); none when that selector is empty or
+  // handle.objects is null. Public so that other implementations of this plugin can reuse it.
   Result<std::vector<pod_topology_spread::SpreadConstraint>> BuildDefaultConstraints(
       const Pod& pod, std::string_view action) const;
-  // Adds delta to the counts for `updated` on `node` (updateWithPod).
-  Status UpdateWithPod(CycleState& state, const Pod& updated, const Pod& preemptor,
-                       const NodeInfo& node, int delta) const;
+  // Whether the default constraints are the System ones (scoring.go's requireAllTopologies).
+  bool system_defaulted() const { return system_defaulted_; }
+
+ private:
+  // filtering.cc: calPreFilterState and updateWithPod.
+  Result<std::unique_ptr<pod_topology_spread::PreFilterState>> CalPreFilterState(
+      const Pod& pod) const;
+  void UpdateWithPod(pod_topology_spread::PreFilterState& s, const Pod& updated_pod,
+                     const Pod& preemptor_pod, const Node* node, int delta) const;
+  // scoring.cc: initPreScoreState.
+  Outcome InitPreScoreState(pod_topology_spread::PreScoreState& s, const Pod& pod,
+                            const std::vector<const NodeInfo*>& filtered_nodes,
+                            bool require_all_topologies) const;
 
   // The List's defaultConstraints, or the two system defaults with System.
   std::vector<k8s::TopologySpreadConstraint> default_constraints_;
-  // Matching-pod counts of unchanged nodes, kept from earlier cycles (match_count_cache.h).
-  pod_topology_spread::MatchCountCache match_counts_;
-  // PreFilter's per-domain sums, kept across cycles (domain_counts.h).
-  pod_topology_spread::DomainCountCache domain_counts_;
-  // Nodes' topology label values, kept while a node is unchanged.
-  pod_topology_spread::NodeLabelMemo node_labels_;
   bool system_defaulted_ = false;
   const Handle& handle_;
 };

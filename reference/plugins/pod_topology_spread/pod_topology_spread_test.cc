@@ -291,49 +291,5 @@ TEST(PodTopologySpreadTest, EventsToRegister) {
   EXPECT_EQ(events[1].action, action::kAdd | action::kDelete | action::kUpdateNodeLabel);
 }
 
-// PreFilter's sums are kept across cycles (domain_counts.h); what they depend on besides the
-// nodes must keep them apart, and replaced nodes must show in the next cycle.
-TEST(PodTopologySpreadKeptSums, PodsWithOtherInclusionInputsOrLaterNodesCountAfresh) {
-  const std::vector<NodePtr> nodes = {ZoneNode("n1", "z1"), ZoneNode("n2", "z1"), ZoneNode("n3", "z2")};
-  const std::vector<PodPtr> pods = {FooPod("e1", "n1"), FooPod("e2", "n1")};
-  // Honoring its nodeSelector, only zone z1 counts for `in_z1` (minimum 2); `anywhere` sees
-  // z2's 0 as the minimum.
-  const PodPtr in_z1 = Incoming("[" + Hard(1, "zone") + "]", ", nodeSelector: {zone: z1}");
-  const PodPtr anywhere = Incoming("[" + Hard(1, "zone") + "]");
-  Env kept(nodes, pods);
-  for (const PodPtr& pod : {in_z1, anywhere, in_z1}) {
-    EXPECT_EQ(kept.FilterAll(*pod), Env(nodes, pods).FilterAll(*pod)) << pod->obj.DebugString();
-  }
-  EXPECT_EQ(kept.FilterAll(*in_z1)["n1"], Code::kSuccess);
-  EXPECT_EQ(kept.FilterAll(*anywhere)["n1"], Code::kUnschedulable);
-
-  // Two more matching pods land in z2: now z1 is the minimum for `anywhere` too.
-  auto n3 = testing::MakeNodeInfo(nodes[2], {FooPod("e3", "n3"), FooPod("e4", "n3")});
-  ASSERT_TRUE(kept.snapshot.Replace(n3));
-  const std::vector<PodPtr> later = {FooPod("e1", "n1"), FooPod("e2", "n1"), FooPod("e3", "n3"), FooPod("e4", "n3")};
-  EXPECT_EQ(kept.FilterAll(*anywhere), Env(nodes, later).FilterAll(*anywhere));
-  EXPECT_EQ(kept.FilterAll(*anywhere)["n1"], Code::kSuccess);
-}
-
-// PreScore's sums over all nodes are kept across cycles too, apart from PreFilter's.
-TEST(PodTopologySpreadKeptSums, ScoresFollowReplacedNodes) {
-  const std::string soft =
-      "{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: "
-      "{matchExpressions: [{key: foo, operator: Exists}]}}";
-  const PodPtr pod = Incoming("[" + soft + ", " + Hard(1, "zone") + "]");
-  const std::vector<NodePtr> nodes = {ZoneNode("n1", "z1"), ZoneNode("n2", "z1"), ZoneNode("n3", "z2")};
-  const std::vector<PodPtr> pods = {FooPod("e1", "n1"), FooPod("e0", "n3")};
-  Env kept(nodes, pods);
-  EXPECT_EQ(kept.ScoreAll(*pod), Env(nodes, pods).ScoreAll(*pod));
-  EXPECT_EQ(kept.FilterAll(*pod), Env(nodes, pods).FilterAll(*pod));
-  // Two more matching pods land in z2: z2 now scores below z1.
-  ASSERT_TRUE(kept.snapshot.Replace(
-      testing::MakeNodeInfo(nodes[2], {FooPod("e0", "n3"), FooPod("e2", "n3"), FooPod("e3", "n3")})));
-  const std::vector<PodPtr> later = {FooPod("e1", "n1"), FooPod("e0", "n3"), FooPod("e2", "n3"), FooPod("e3", "n3")};
-  const std::map<std::string, int64_t> scores = kept.ScoreAll(*pod);
-  EXPECT_EQ(scores, Env(nodes, later).ScoreAll(*pod));
-  EXPECT_LT(scores.at("n3"), scores.at("n1"));
-}
-
 }  // namespace
 }  // namespace schedcheck::reference

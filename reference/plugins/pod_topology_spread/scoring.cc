@@ -6,54 +6,37 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <set>
-#include <span>
 #include <string>
 #include <utility>
 
-#include "reference/api/id_map.h"
 #include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 
 namespace schedcheck::reference {
-namespace {
+namespace pod_topology_spread {
 
-using pod_topology_spread::SpreadConstraint;
-// Topology value -> matching pods, for one topology key (upstream's TopologyPairToPodCounts
-// entries of that key; constraints naming the same key share them).
-using ValueToPodCounts = IdMap<int64_t>;
-
-class PreScoreState final : public StateData {
- public:
+// preScoreState.
+struct PreScoreState final : public StateData {
   std::vector<SpreadConstraint> constraints;
   // Feasible nodes lacking some topology key (when all keys are required): they score 0.
   std::set<std::string, std::less<>> ignored_nodes;
-  // Per distinct topology key, and per constraint its index here.
-  std::vector<ValueToPodCounts> key_counts;
-  std::vector<int> key_index;
-  std::vector<double> normalizing_weights;  // per constraint
-
-  ValueToPodCounts& CountsOf(size_t constraint) { return key_counts[key_index[constraint]]; }
-  const ValueToPodCounts& CountsOf(size_t constraint) const {
-    return key_counts[key_index[constraint]];
-  }
+  // Matching pods per topology pair of the feasible, not ignored nodes (hostname excluded).
+  std::map<TopologyPair, int64_t> topology_pair_to_pod_counts;
+  // Per constraint: the weight given to its counts.
+  std::vector<double> topology_normalizing_weight;
 
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreScoreState>(*this);
   }
 };
 
-// topologyNormalizingWeight: ln(size + 2), so that the counts of a topology with few domains
-// are not drowned by those of one with many.
-double TopologyNormalizingWeight(int size) { return std::log(static_cast<double>(size + 2)); }
+namespace {
 
-// scoreForCount: maxSkew - 1 is added so that a larger tolerated skew flattens the differences.
-double ScoreForCount(int64_t count, int32_t max_skew, double weight) {
-  return static_cast<double>(count) * weight + static_cast<double>(max_skew - 1);
-}
-
-Result<const PreScoreState*> ReadPreScoreState(const CycleState& state) {
-  auto* s = state.ReadAs<PreScoreState>(PodTopologySpread::kPreScoreStateKey);
+// getPreScoreState.
+Result<const PreScoreState*> GetPreScoreState(const CycleState& cycle_state) {
+  auto* s = cycle_state.ReadAs<PreScoreState>(PodTopologySpread::kPreScoreStateKey);
   if (s == nullptr) {
     return Error{"error reading \"" + std::string(PodTopologySpread::kPreScoreStateKey) +
                  "\" from cycleState: not found"};
@@ -61,219 +44,154 @@ Result<const PreScoreState*> ReadPreScoreState(const CycleState& state) {
   return s;
 }
 
-// node.Labels[key] in Go: "" when the label is absent.
-LabelId OrEmpty(LabelId value) {
-  static const LabelId kEmpty = InternLabel("");
-  return value == kNoLabel ? kEmpty : value;
+// topologyNormalizingWeight: ln(size + 2), so that the counts of a topology with few domains
+// are not drowned by those of one with many.
+double TopologyNormalizingWeight(int size) { return std::log(static_cast<double>(size + 2)); }
+
+// scoreForCount: maxSkew - 1 is added so that a larger tolerated skew flattens the differences.
+double ScoreForCount(int64_t cnt, int32_t max_skew, double tp_weight) {
+  return static_cast<double>(cnt) * tp_weight + static_cast<double>(max_skew - 1);
 }
 
-// nodeLabelsMatchSpreadConstraints, with the label values kept per node.
-bool HasEveryKey(const NodeInfo& info, const std::vector<SpreadConstraint>& constraints,
-                 pod_topology_spread::NodeLabelMemo& labels) {
-  return std::all_of(constraints.begin(), constraints.end(),
-                     [&](const SpreadConstraint& c) { return labels.Value(info, c.topology_key_id) != kNoLabel; });
-}
+}  // namespace
+}  // namespace pod_topology_spread
 
-// initPreScoreState's second half: the domains present among the non-ignored feasible nodes and
-// the weight of each constraint.
-// `labels.Value(info, key)` is the node's label value (kNoLabel when absent).
-void InitDomains(PreScoreState& s, const std::vector<const NodeInfo*>& filtered,
-                 bool require_all_topologies, pod_topology_spread::NodeLabelMemo& labels) {
-  for (size_t i = 0; i < s.constraints.size(); ++i) {
-    size_t k = 0;
-    while (k < i && s.constraints[k].topology_key_id != s.constraints[i].topology_key_id) ++k;
-    s.key_index.push_back(k < i ? s.key_index[k] : static_cast<int>(s.key_counts.size()));
-    if (k == i) s.key_counts.emplace_back();
+using pod_topology_spread::PreScoreState;
+using pod_topology_spread::SpreadConstraint;
+using pod_topology_spread::TopologyPair;
+
+Outcome PodTopologySpread::InitPreScoreState(PreScoreState& s, const Pod& pod,
+                                             const std::vector<const NodeInfo*>& filtered_nodes,
+                                             bool require_all_topologies) const {
+  if (!pod.obj.spec().topology_spread_constraints().empty()) {
+    auto own = pod_topology_spread::FilterTopologySpreadConstraints(
+        pod.obj.spec().topology_spread_constraints(), pod.labels(), pod_topology_spread::kScheduleAnyway);
+    if (!own.ok()) return Error{"obtaining pod's soft topology spread constraints: " + own.message()};
+    s.constraints = std::move(*own);
+  } else {
+    auto defaults = BuildDefaultConstraints(pod, pod_topology_spread::kScheduleAnyway);
+    if (!defaults.ok()) {
+      return Error{"setting default soft topology spread constraints: " + defaults.message()};
+    }
+    s.constraints = std::move(*defaults);
   }
+  if (s.constraints.empty()) return Outcome::Ok();
   std::vector<int> topo_size(s.constraints.size(), 0);
-  for (const NodeInfo* info : filtered) {
-    if (require_all_topologies && !HasEveryKey(*info, s.constraints, labels)) {
-      s.ignored_nodes.insert(info->name());
+  for (const NodeInfo* node_info : filtered_nodes) {
+    const Labels& labels = node_info->node()->labels();
+    if (require_all_topologies && !pod_topology_spread::NodeLabelsMatchSpreadConstraints(labels, s.constraints)) {
+      // Nodes which don't have all required topologyKeys present are ignored when scoring.
+      s.ignored_nodes.insert(node_info->name());
       continue;
     }
     for (size_t i = 0; i < s.constraints.size(); ++i) {
       const SpreadConstraint& c = s.constraints[i];
-      if (c.topology_key_id == pod_topology_spread::HostnameKeyId()) continue;  // counted in Score
-      // A node without the key (possible when not all keys are required) adds the value "",
-      // as upstream's map lookup does.
-      ValueToPodCounts& counts = s.CountsOf(i);
-      LabelId value = OrEmpty(labels.Value(*info, c.topology_key_id));
-      if (counts.Find(value) == nullptr) {
-        counts[value] = 0;
-        topo_size[i]++;
-      }
+      if (c.topology_key == pod_topology_spread::kLabelHostname) continue;  // counted in Score
+      TopologyPair pair{c.topology_key, pod_topology_spread::LabelOrEmpty(labels, c.topology_key)};
+      if (s.topology_pair_to_pod_counts.emplace(pair, 0).second) topo_size[i]++;
     }
   }
   for (size_t i = 0; i < s.constraints.size(); ++i) {
     int size = topo_size[i];
-    if (s.constraints[i].topology_key_id == pod_topology_spread::HostnameKeyId()) {
-      size = static_cast<int>(filtered.size() - s.ignored_nodes.size());
+    if (s.constraints[i].topology_key == pod_topology_spread::kLabelHostname) {
+      size = static_cast<int>(filtered_nodes.size() - s.ignored_nodes.size());
     }
-    s.normalizing_weights.push_back(TopologyNormalizingWeight(size));
+    s.topology_normalizing_weight.push_back(pod_topology_spread::TopologyNormalizingWeight(size));
   }
+  return Outcome::Ok();
 }
 
-}  // namespace
-
-Status PodTopologySpread::PreScore(CycleState& state, const Pod& pod,
-                                   const std::vector<const NodeInfo*>& filtered) {
+Status PodTopologySpread::PreScore(CycleState& cycle_state, const Pod& pod,
+                                   const std::vector<const NodeInfo*>& filtered_nodes) {
   const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
-  if (filtered.empty() || all_nodes.empty()) return Status();  // nothing to score; no state
-  auto s = std::make_unique<PreScoreState>();
-  // Only system-defaulted spreading tolerates nodes without every key, so that nodes without a
-  // zone label still get hostname spreading.
-  bool require_all_topologies =
+  if (filtered_nodes.empty() || all_nodes.empty()) return Status();  // no nodes to score
+  auto state = std::make_unique<PreScoreState>();
+  // Only require that nodes have all the topology labels if using non-system-default spreading
+  // rules. This allows nodes that don't have a zone label to still have hostname spreading.
+  const bool require_all_topologies =
       !pod.obj.spec().topology_spread_constraints().empty() || !system_defaulted_;
-  auto constraints = GetConstraints(pod, pod_topology_spread::kScheduleAnyway);
-  if (!constraints.ok()) {
-    return Status::Error("calculating preScoreState: obtaining pod's soft topology spread "
-                         "constraints: " + constraints.message());
-  }
-  s->constraints = std::move(*constraints);
-  if (s->constraints.empty()) {
-    // v1.27: an empty state, so every node scores 0 and normalises to 100 (Skip came in 1.28).
-    state.Write(std::string(kPreScoreStateKey), std::move(s));
+  Outcome init = InitPreScoreState(*state, pod, filtered_nodes, require_all_topologies);
+  if (!init.ok()) return Status::Error("calculating preScoreState: " + init.message());
+  // Return if the incoming pod doesn't have soft topology spread constraints.
+  if (state->constraints.empty()) {
+    cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
     return Status();
   }
-  InitDomains(*s, filtered, require_all_topologies, node_labels_);
-  // Count matching pods over ALL nodes, but only into domains seen among the feasible nodes.
-  // The sums over all nodes are kept across cycles (domain_counts.h); a node's part: nothing
-  // unless it carries every key (when all are required); per key, the pods matched by every
-  // constraint naming it that the node's inclusion policies admit (constraints on one key share
-  // the count, as upstream). Hostname domains are counted in Score.
-  const RequiredNodeAffinity node_affinity(pod);
-  const auto match_counts = match_counts_.ForConstraints(s->constraints, pod.namespace_id);
-  auto contribute = [&](const NodeInfo& info, std::span<pod_topology_spread::NodeContribution> out) {
-    if (require_all_topologies && !HasEveryKey(info, s->constraints, node_labels_)) return;
-    for (size_t i = 0; i < s->constraints.size(); ++i) {
-      const SpreadConstraint& c = s->constraints[i];
-      if (c.topology_key_id == pod_topology_spread::HostnameKeyId()) continue;
-      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, node_affinity, *info.node())) continue;
-      pod_topology_spread::NodeContribution& part = out[s->key_index[i]];
-      part.value = OrEmpty(node_labels_.Value(info, c.topology_key_id));
-      part.count += match_counts[i]->Count(info, c.selector, pod.namespace_id);
+  // processAllNode, over every node of the cluster.
+  for (const NodeInfo* node_info : all_nodes) {
+    const Node* node = node_info->node();
+    if (node == nullptr) continue;
+    // All topologyKeys need to be present in `node`.
+    if (require_all_topologies &&
+        !pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->labels(), state->constraints)) {
+      continue;
     }
-  };
-  pod_topology_spread::DomainCounts& sums = domain_counts_.For(
-      std::string("score") + (require_all_topologies ? "R" : "-") + pod_topology_spread::DomainCountsKey(pod, s->constraints));
-  sums.Sync(*handle_.snapshot, s->key_counts.size(), contribute);
-  for (size_t k = 0; k < s->key_counts.size(); ++k) {
-    std::vector<LabelId> domains;
-    s->key_counts[k].ForEach([&](uint64_t value, int64_t) { domains.push_back(static_cast<LabelId>(value)); });
-    for (LabelId value : domains) s->key_counts[k][value] = sums.Matches(k, value);
+    for (const SpreadConstraint& c : state->constraints) {
+      if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, *node)) continue;
+      // Only pairs of feasible nodes count; hostname pairs are absent (counted in Score).
+      auto tp_count = state->topology_pair_to_pod_counts.find(
+          TopologyPair{c.topology_key, pod_topology_spread::LabelOrEmpty(node->labels(), c.topology_key)});
+      if (tp_count == state->topology_pair_to_pod_counts.end()) continue;
+      tp_count->second += pod_topology_spread::CountPodsMatchSelector(node_info->pods(), c.selector, pod.ns());
+    }
   }
-  state.Write(std::string(kPreScoreStateKey), std::move(s));
+  cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
   return Status();
 }
 
-namespace {
-
-// Score once the state is read. `value_of(key)` is the node's label value (kNoLabel when absent)
-// and `hostname_count(i)` its pods matching constraint i; the per-node form reads both from the
-// node, the batch form from what the plugin keeps per node.
-template <typename ValueOf, typename HostnameCount>
-Status ScoreWithState(const PreScoreState& s, const NodeInfo& info, ValueOf&& value_of,
-                      HostnameCount&& hostname_count, int64_t* score) {
+Status PodTopologySpread::Score(const CycleState& cycle_state, const Pod& pod,
+                                const NodeInfo& node_info, int64_t* score) {
   *score = 0;
-  if (!s.ignored_nodes.empty() && s.ignored_nodes.count(info.name())) return Status();
+  const Node* node = node_info.node();
+  if (node == nullptr) {
+    return Status::Error("getting node \"" + node_info.name() + "\" from Snapshot: not found");
+  }
+  auto s = pod_topology_spread::GetPreScoreState(cycle_state);
+  if (!s.ok()) return Status::Error(s.message());
+  // Return if the node is not qualified.
+  if ((*s)->ignored_nodes.count(node->name())) return Status();
+  // For each present pair, the node gets a credit of its matching pods.
   double sum = 0;
-  for (size_t i = 0; i < s.constraints.size(); ++i) {
-    const SpreadConstraint& c = s.constraints[i];
-    LabelId value = value_of(c.topology_key_id);
-    if (value == kNoLabel) continue;
-    int64_t count = 0;
-    if (c.topology_key_id == pod_topology_spread::HostnameKeyId()) {
-      // Hostname domains are single nodes: count this node's pods directly (no policy check).
-      count = hostname_count(i);
+  for (size_t i = 0; i < (*s)->constraints.size(); ++i) {
+    const SpreadConstraint& c = (*s)->constraints[i];
+    auto tp_val = node->labels().find(c.topology_key);
+    if (tp_val == node->labels().end()) continue;
+    int64_t cnt = 0;
+    if (c.topology_key == pod_topology_spread::kLabelHostname) {
+      cnt = pod_topology_spread::CountPodsMatchSelector(node_info.pods(), c.selector, pod.ns());
     } else {
-      const int64_t* found = s.CountsOf(i).Find(value);
-      if (found == nullptr) {
-        return Status::Error("no count for topology pair of node \"" + info.name() + "\"");
+      auto found = (*s)->topology_pair_to_pod_counts.find(TopologyPair{c.topology_key, tp_val->second});
+      // Upstream dereferences a nil pointer here (a node that was not feasible).
+      if (found == (*s)->topology_pair_to_pod_counts.end()) {
+        return Status::Error("no count for topology pair of node \"" + node_info.name() + "\"");
       }
-      count = *found;
+      cnt = found->second;
     }
-    sum += ScoreForCount(count, c.max_skew, s.normalizing_weights[i]);
+    sum += pod_topology_spread::ScoreForCount(cnt, c.max_skew, (*s)->topology_normalizing_weight[i]);
   }
   *score = static_cast<int64_t>(std::round(sum));
   return Status();
 }
 
-}  // namespace
-
-Status PodTopologySpread::Score(const CycleState& state, const Pod& pod, const NodeInfo& info,
-                                int64_t* score) {
-  *score = 0;
-  auto s = ReadPreScoreState(state);
-  if (!s.ok()) return Status::Error(s.message());
-  const LabelIds& labels = info.node()->label_ids;
-  return ScoreWithState(
-      **s, info, [&](LabelId key) { return labels.Get(key); },
-      [&](size_t i) {
-        return pod_topology_spread::CountPodsMatchSelector(info.pods(), (*s)->constraints[i].selector, pod.namespace_id);
-      },
-      score);
-}
-
-Status PodTopologySpread::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
-  auto s = ReadPreScoreState(state);
-  if (!s.ok()) return ScoreEachNode(*this, state, pod, nodes, scores);  // the per-node error
-  // Label values and hostname counts as kept per node (NodeLabelMemo, MatchCountCache): the
-  // same values, without reading each Node and its pods every cycle.
-  const auto match_counts = match_counts_.ForConstraints((*s)->constraints, pod.namespace_id);
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const NodeInfo& info = *nodes[i];
-    if (info.node() == nullptr) return Status::Error("node not found");
-    auto hostname_count = [&](size_t c) {
-      return match_counts[c]->Count(info, (*s)->constraints[c].selector, pod.namespace_id);
-    };
-    Status status = ScoreWithState(
-        **s, info, [&](LabelId key) { return node_labels_.Value(info, key); }, hostname_count, &scores[i]);
-    if (!status.IsSuccess()) return status;
-  }
-  return Status();
-}
-
-bool PodTopologySpread::UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const {
-  (void)pod;
-  auto s = ReadPreScoreState(state);
-  if (!s.ok() || !(*s)->constraints.empty()) return false;
-  *score = 0;
-  return true;
-}
-
-bool PodTopologySpread::UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
-                                               int64_t* normalized) const {
-  (void)pod;
-  auto s = ReadPreScoreState(state);
-  if (!s.ok() || !(*s)->ignored_nodes.empty()) return false;
-  // Minimum and maximum are both the one score (the maximum starting at 0): every node gets
-  // 100 * (max + min - s) / max = 100, or 100 when the maximum is 0.
-  (void)uniform;
-  *normalized = kMaxNodeScore;
-  return true;
-}
-
-Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod& pod,
-                                         NodeScoreList& scores) {
-  (void)pod;
-  auto s = ReadPreScoreState(state);
+Status PodTopologySpread::NormalizeScore(const CycleState& cycle_state,
+                                         [[maybe_unused]] const Pod& pod, NodeScoreList& scores) {
+  auto s = pod_topology_spread::GetPreScoreState(cycle_state);
   if (!s.ok()) return Status::Error(s.message());
   // Fewer matching pods is better: s' = 100 * (max + min - s) / max over the scored nodes.
   int64_t min_score = INT64_MAX;
   int64_t max_score = 0;
-  const bool any_ignored = !(*s)->ignored_nodes.empty();
-  for (const NodeScore& ns : scores) {
-    if (any_ignored && (*s)->ignored_nodes.count(ns.name)) continue;
-    min_score = std::min(min_score, ns.score);
-    max_score = std::max(max_score, ns.score);
+  for (const NodeScore& score : scores) {
+    if ((*s)->ignored_nodes.count(score.name)) continue;
+    min_score = std::min(min_score, score.score);
+    max_score = std::max(max_score, score.score);
   }
-  for (NodeScore& ns : scores) {
-    if (any_ignored && (*s)->ignored_nodes.count(ns.name)) {
-      ns.score = 0;
+  for (NodeScore& score : scores) {
+    if ((*s)->ignored_nodes.count(score.name)) {
+      score.score = 0;
     } else if (max_score == 0) {
-      ns.score = kMaxNodeScore;
+      score.score = kMaxNodeScore;
     } else {
-      ns.score = kMaxNodeScore * (max_score + min_score - ns.score) / max_score;
+      score.score = kMaxNodeScore * (max_score + min_score - score.score) / max_score;
     }
   }
   return Status();
