@@ -4,8 +4,8 @@
 // the node: the pod's request, say) is still right while both the generation and the key are the
 // same. Entries sit by node name rank, in one array the batch loops walk in order. A rank that
 // now belongs to another node holds that node's generation, never a stale match.
-#ifndef SCHEDCHECK_REFERENCE_FRAMEWORK_NODE_MEMO_H_
-#define SCHEDCHECK_REFERENCE_FRAMEWORK_NODE_MEMO_H_
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_NODE_MEMO_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_NODE_MEMO_H_
 
 #include <cstdint>
 #include <vector>
@@ -49,4 +49,4 @@ class NodeMemo {
 
 }  // namespace schedcheck::reference
 
-#endif  // SCHEDCHECK_REFERENCE_FRAMEWORK_NODE_MEMO_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_NODE_MEMO_H_

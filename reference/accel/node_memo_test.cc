@@ -1,4 +1,4 @@
-#include "reference/framework/node_memo.h"
+#include "reference/accel/node_memo.h"
 
 #include <gtest/gtest.h>
 

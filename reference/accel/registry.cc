@@ -4,6 +4,8 @@
 #include <cstdlib>
 
 #include "reference/plugins/registry.h"
+#include "reference/accel/node_resources_balanced_allocation/fast_node_resources_balanced_allocation.h"
+#include "reference/accel/node_resources_fit/fast_node_resources_fit.h"
 #include "reference/accel/image_locality/fast_image_locality.h"
 #include "reference/accel/node_affinity/fast_node_affinity.h"
 #include "reference/accel/node_name/fast_node_name.h"
@@ -30,6 +32,8 @@ void Accelerate(Registry& registry, const std::string& name, PluginFactory facto
 
 Registry Build() {
   Registry r = PluginRegistry();
+  Accelerate(r, "NodeResourcesFit", &FastNodeResourcesFit::New);
+  Accelerate(r, "NodeResourcesBalancedAllocation", &FastNodeResourcesBalancedAllocation::New);
   Accelerate(r, "NodeName", &FastNodeName::New);
   Accelerate(r, "NodeUnschedulable", &FastNodeUnschedulable::New);
   Accelerate(r, "NodePorts", &FastNodePorts::New);

@@ -1,10 +1,10 @@
 // FreeRoom: a node's room (allocatable minus requested) per resource, as fitsRequest compares a
 // request with it, in one small record. NodeResourcesFit keeps one per node by NodeInfo
-// generation (node_memo.h): in a full cluster most nodes reject most pods, and reading a node's
+// generation (accel/node_memo.h): in a full cluster most nodes reject most pods, and reading a node's
 // scalar lists (allocatable and requested, each its own heap block) costs two cache misses per
 // node and cycle, where the record is one array entry.
-#ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_RESOURCES_FIT_FREE_ROOM_H_
-#define SCHEDCHECK_REFERENCE_PLUGINS_NODE_RESOURCES_FIT_FREE_ROOM_H_
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_NODE_RESOURCES_FIT_FREE_ROOM_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_NODE_RESOURCES_FIT_FREE_ROOM_H_
 
 #include <array>
 #include <cstdint>
@@ -89,4 +89,4 @@ class FreeRoom {
 
 }  // namespace schedcheck::reference
 
-#endif  // SCHEDCHECK_REFERENCE_PLUGINS_NODE_RESOURCES_FIT_FREE_ROOM_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_NODE_RESOURCES_FIT_FREE_ROOM_H_

@@ -10,15 +10,13 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include "reference/accel/batch_plugin.h"
 #include "reference/api/objects.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
-#include "reference/framework/node_memo.h"
-#include "reference/plugins/node_resources_fit/free_room.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/node_resources_fit/resource_allocation.h"
 
@@ -37,6 +35,9 @@ struct NodeResourcesFitArgs {
 // ValidateNodeResourcesFitArgs do. Errors name the field.
 Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& args);
 
+// nodeResourceStrategyTypeMap: the resourceAllocationScorer of the configured strategy.
+ResourceAllocationScorer NodeResourceStrategyScorer(const NodeResourcesFitArgs& args);
+
 // One resource the node lacks (InsufficientResource upstream).
 struct InsufficientResource {
   std::string resource_name;
@@ -46,79 +47,55 @@ struct InsufficientResource {
   int64_t capacity = 0;
 };
 
-// fitsRequest: every resource `request` does not fit on `node`, in upstream's order (pods, cpu,
-// memory, ephemeral-storage, then scalar resources, here by name). Extended resources named in
-// `ignored_resources` or whose prefix before "/" is in `ignored_groups` are not checked.
-std::vector<InsufficientResource> FitsRequest(
-    const Resource& request, const NodeInfo& node,
-    const std::set<std::string, std::less<>>& ignored_resources,
-    const std::set<std::string, std::less<>>& ignored_groups);
+// computePodResourceRequest: the request vector PreFilter stores
+// (docs/SEMANTICS.md#resource-accounting).
+Resource ComputePodResourceRequest(const Pod& pod);
 
-// Fits: FitsRequest with the pod's effective request and nothing ignored (queue preCheck).
-std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node);
+// fitsRequest: every resource `pod_request` does not fit on `node_info`, in upstream's order
+// (pods, cpu, memory, ephemeral-storage, then scalar resources, here by name). Extended
+// resources named in `ignored_extended_resources` or whose prefix before "/" is in
+// `ignored_resource_groups` are not checked.
+std::vector<InsufficientResource> FitsRequest(
+    const Resource& pod_request, const NodeInfo& node_info,
+    const std::set<std::string, std::less<>>& ignored_extended_resources,
+    const std::set<std::string, std::less<>>& ignored_resource_groups);
+
+// Fits: FitsRequest with the pod's request and nothing ignored (queue preCheck).
+std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info);
 
 class NodeResourcesFit final : public PreFilterPlugin,
                                public FilterPlugin,
                                public ScorePlugin,
-                               public EnqueueExtensions, public BatchFilterPlugin, public BatchScorePlugin {
+                               public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodeResourcesFit";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterNodeResourcesFit";
+
+  // preFilterState: what PreFilter leaves for Filter.
+  class PreFilterState final : public StateData {
+   public:
+    explicit PreFilterState(Resource request) : request(std::move(request)) {}
+    std::unique_ptr<StateData> Clone() const override { return std::make_unique<PreFilterState>(*this); }
+    Resource request;
+  };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
   explicit NodeResourcesFit(NodeResourcesFitArgs args);
 
   std::string_view Name() const override { return kName; }
-  // Always Success (v1.27 never skips): stores the request vector of docs/SEMANTICS.md#resource-accounting.
+  // Always Success (v1.27 never skips): stores ComputePodResourceRequest.
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
-  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
-  void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                   std::vector<BatchRejection>* rejected) override;
+  // Unschedulable with one reason per insufficient resource; Error without the PreFilter state.
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node_info) override;
   // No NormalizeScore: the strategy already yields 0..100.
-  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node_info,
                int64_t* score) override;
-  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
   // v1.27: Pod Delete; Node Add|Update.
   std::vector<ClusterEvent> EventsToRegister() const override;
 
  private:
-  // Filter once the request vector is read from the cycle state.
-  Status FilterRequest(const Resource& request, const NodeInfo& node);
-  // The same, reading the node's room from free_room_memo_ (for requests with scalars).
-  Status FilterRequestWithScalars(const Resource& request, const NodeInfo& node);
-  // The status for what `request` lacks in `room` (NodeRoom or FreeRoom): Success, or one of the
-  // recent rejections, or a new one.
-  template <typename Room>
-  Status RejectionFor(const Resource& request, const Room& room);
-
   NodeResourcesFitArgs args_;
-  ResourceScorer scorer_;
-  enum class Strategy { kLeastAllocated, kMostAllocated, kRequestedToCapacityRatio };
-  Strategy strategy_;
-  // Recent rejections by their lacking resources (in order), reused for nodes failing alike
-  // (most nodes of a full cluster): copies of a status share its reasons, so such a rejection
-  // allocates nothing.
-  struct RecentRejection {
-    std::vector<std::string_view> resources;  // views of constants and interned names
-    Status status;
-  };
-  static constexpr size_t kRecentRejections = 8;
-  std::vector<RecentRejection> recent_rejections_;
-  // Batch results of unchanged nodes from earlier cycles (node_memo.h): whether a request
-  // without scalars fits, and the default LeastAllocated score, keyed by what the pod brings.
-  struct RequestKey {
-    int64_t milli_cpu = 0, memory = 0, ephemeral_storage = 0;
-    bool operator==(const RequestKey&) const = default;
-  };
-  NodeMemo<RequestKey, bool> fits_memo_;
-  NodeMemo<RequestKey, int64_t> least_allocated_memo_;
-  // Nodes' room per resource (free_room.h), for requests with scalars.
-  NodeMemo<bool, FreeRoom> free_room_memo_;
-  // For requests with scalars: the statuses given in this cycle, by the set of lacking resource
-  // slots (see ForEachInsufficientResource), valid for `slots_request_`.
-  static constexpr size_t kMaxMaskedScalars = 60;
-  Resource slots_request_;
-  std::vector<std::pair<uint64_t, Status>> rejections_by_slots_;
+  ResourceAllocationScorer resource_allocation_scorer_;
 };
 
 }  // namespace schedcheck::reference

@@ -1,56 +1,28 @@
 #include "reference/plugins/node_resources_fit/resource_allocation.h"
 
-#include <cmath>
+#include <algorithm>
 #include <utility>
 
 #include "reference/api/resource.h"
-#include "reference/framework/interface.h"
 
 namespace schedcheck::reference {
 namespace {
-
-// The configured shape scores range over 0..10 (MaxCustomPriorityScore); node scores over 0..100.
-constexpr int64_t kMaxCustomPriorityScore = 10;
-constexpr int64_t kMaxUtilization = 100;
-
-ResourceScorer WeightedAverage(std::vector<ResourceSpec> resources, int64_t (*per_resource)(int64_t, int64_t)) {
-  return [resources = std::move(resources), per_resource](std::span<const int64_t> requested,
-                                                          std::span<const int64_t> allocatable) {
-    return WeightedAverageScore(resources, requested, allocatable, per_resource);
-  };
-}
-
-// helper.BuildBrokenLinearFunction: piecewise-linear through the points, flat outside them,
-// integer arithmetic.
-int64_t BrokenLinear(const std::vector<UtilizationShapePoint>& shape, int64_t p) {
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (p <= shape[i].utilization) {
-      if (i == 0) return shape[0].score;
-      const UtilizationShapePoint& a = shape[i - 1];
-      const UtilizationShapePoint& b = shape[i];
-      return a.score + (b.score - a.score) * (p - a.utilization) / (b.utilization - a.utilization);
-    }
-  }
-  return shape.back().score;
-}
 
 Result<int64_t> IntField(const nlohmann::json& v, const std::string& field) {
   if (!v.is_number_integer()) return Error{field + ": expected an integer, got " + v.dump()};
   return v.get<int64_t>();
 }
 
-}  // namespace
-
-ResourceKind ClassifyResource(std::string_view name) {
-  if (name == kResourceCpu) return ResourceKind::kCpu;
-  if (name == kResourceMemory) return ResourceKind::kMemory;
-  if (name == kResourceEphemeralStorage) return ResourceKind::kEphemeralStorage;
-  if (IsScalarResourceName(name)) return ResourceKind::kScalar;
-  return ResourceKind::kOther;
+// Whether `resources` lists the scalar `name` (`_, exists := ScalarResources[name]`).
+bool HasScalar(const Resource& resources, std::string_view name) {
+  return std::any_of(resources.scalar.begin(), resources.scalar.end(),
+                     [&](const auto& entry) { return std::string_view(entry.first) == name; });
 }
 
+}  // namespace
+
 std::vector<ResourceSpec> DefaultResourceSpecs() {
-  return {{std::string(kResourceCpu), 1, ResourceKind::kCpu}, {std::string(kResourceMemory), 1, ResourceKind::kMemory}};
+  return {{std::string(kResourceCpu), 1}, {std::string(kResourceMemory), 1}};
 }
 
 Result<std::vector<ResourceSpec>> ParseResourceSpecs(const nlohmann::json& value,
@@ -76,70 +48,64 @@ Result<std::vector<ResourceSpec>> ParseResourceSpecs(const nlohmann::json& value
     }
     // v1 defaulting: an unset (or explicit 0) weight means 1.
     if (spec.weight == 0) spec.weight = 1;
-    spec.kind = ClassifyResource(spec.name);
     specs.push_back(std::move(spec));
   }
   if (specs.empty()) specs = DefaultResourceSpecs();
   return specs;
 }
 
-ResourceScorer LeastAllocatedScorer(std::vector<ResourceSpec> resources) {
-  return WeightedAverage(std::move(resources), &LeastRequestedScore);
-}
-
-ResourceScorer MostAllocatedScorer(std::vector<ResourceSpec> resources) {
-  return WeightedAverage(std::move(resources), &MostRequestedScore);
-}
-
-ResourceScorer RequestedToCapacityRatioScorer(std::vector<ResourceSpec> resources,
-                                              const std::vector<UtilizationShapePoint>& shape) {
-  std::vector<UtilizationShapePoint> scaled = shape;
-  for (UtilizationShapePoint& p : scaled) p.score *= kMaxNodeScore / kMaxCustomPriorityScore;
-  return [resources = std::move(resources), scaled = std::move(scaled)](
-             std::span<const int64_t> requested, std::span<const int64_t> allocatable) {
-    int64_t node_score = 0, weight_sum = 0;
-    for (size_t i = 0; i < requested.size(); ++i) {
-      if (allocatable[i] == 0) continue;
-      int64_t utilization = requested[i] > allocatable[i]
-                                ? kMaxUtilization
-                                : requested[i] * kMaxUtilization / allocatable[i];
-      int64_t resource_score = BrokenLinear(scaled, utilization);
-      // Only resources scoring above zero take part in the weighted average.
-      if (resource_score > 0) {
-        node_score += resource_score * resources[i].weight;
-        weight_sum += resources[i].weight;
-      }
-    }
-    if (weight_sum == 0) return int64_t{0};
-    return static_cast<int64_t>(
-        std::round(static_cast<double>(node_score) / static_cast<double>(weight_sum)));
-  };
-}
-
-AllocatableRequest CalculateResourceAllocatableRequest(const NodeInfo& node, const Pod& pod,
-                                                       std::string_view resource,
-                                                       bool use_requested) {
-  return CalculateResourceAllocatableRequest(node, pod, resource, ClassifyResource(resource), use_requested);
-}
-
-Status ScoreResourceAllocation(const NodeInfo& node, const Pod& pod,
-                               const std::vector<ResourceSpec>& resources, bool use_requested,
-                               const ResourceScorer& scorer, int64_t* score) {
+Status ResourceAllocationScorer::Score(const Pod& pod, const NodeInfo& node_info,
+                                       const std::vector<int64_t>& pod_requests, int64_t* score) const {
+  [[maybe_unused]] const Pod& logged = pod;  // upstream only logs it
   *score = 0;
-  if (node.node() == nullptr) return Status::Error("node not found");
+  if (node_info.node() == nullptr) return Status::Error("node not found");
+  // resources not set, nothing scheduled
   if (resources.empty()) return Status::Error("resources not found");
-  // Reused buffers: this runs for every node and score plugin in the hot path.
-  static thread_local std::vector<int64_t> requested, allocatable;
-  requested.resize(resources.size());
-  allocatable.resize(resources.size());
+  std::vector<int64_t> requested(resources.size());
+  std::vector<int64_t> allocatable(resources.size());
   for (size_t i = 0; i < resources.size(); ++i) {
-    AllocatableRequest ar =
-        CalculateResourceAllocatableRequest(node, pod, resources[i].name, resources[i].kind, use_requested);
+    AllocatableRequest ar = CalculateResourceAllocatableRequest(node_info, resources[i].name, pod_requests[i]);
+    // Only fill the extended resource entry when it's non-zero.
+    if (ar.allocatable == 0) continue;
     allocatable[i] = ar.allocatable;
-    requested[i] = ar.allocatable == 0 ? 0 : ar.requested;
+    requested[i] = ar.requested;
   }
   *score = scorer(requested, allocatable);
   return Status();
+}
+
+AllocatableRequest ResourceAllocationScorer::CalculateResourceAllocatableRequest(
+    const NodeInfo& node_info, std::string_view resource, int64_t pod_request) const {
+  const Resource& requested = use_requested ? node_info.requested() : node_info.non_zero_requested();
+  const Resource& allocatable = node_info.allocatable();
+  // An extended resource the pod does not request is left out of scoring.
+  if (pod_request == 0 && IsScalarResourceName(resource)) return {0, 0};
+  if (resource == kResourceCpu) return {allocatable.milli_cpu, requested.milli_cpu + pod_request};
+  if (resource == kResourceMemory) return {allocatable.memory, requested.memory + pod_request};
+  if (resource == kResourceEphemeralStorage) {
+    return {allocatable.ephemeral_storage, node_info.requested().ephemeral_storage + pod_request};
+  }
+  if (HasScalar(allocatable, resource)) {
+    return {allocatable.Scalar(resource), node_info.requested().Scalar(resource) + pod_request};
+  }
+  return {0, 0};  // e.g. "pods": never a scalar resource
+}
+
+int64_t ResourceAllocationScorer::CalculatePodResourceRequest(const Pod& pod, std::string_view resource) const {
+  // Pod::requests is resource.PodRequests; non_zero_* is the same with NonMissingContainerRequests
+  // (DefaultMilliCPURequest, DefaultMemoryRequest) for cpu and memory.
+  if (resource == kResourceCpu) return use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu;
+  if (resource == kResourceMemory) return use_requested ? pod.requests.memory : pod.non_zero_memory;
+  return pod.requests.Get(resource);
+}
+
+std::vector<int64_t> ResourceAllocationScorer::CalculatePodResourceRequestList(
+    const Pod& pod, const std::vector<ResourceSpec>& resources) const {
+  std::vector<int64_t> pod_requests(resources.size());
+  for (size_t i = 0; i < resources.size(); ++i) {
+    pod_requests[i] = CalculatePodResourceRequest(pod, resources[i].name);
+  }
+  return pod_requests;
 }
 
 }  // namespace schedcheck::reference

@@ -12,7 +12,7 @@ using V = std::vector<int64_t>;  // scorers take spans; a braced list needs a na
 // Evaluates the RequestedToCapacityRatio scorer on one resource at `utilization` percent, which
 // exposes the broken-linear shape function (scores come back scaled by 10).
 int64_t ShapeAt(const std::vector<UtilizationShapePoint>& shape, int64_t utilization) {
-  ResourceScorer s = RequestedToCapacityRatioScorer({{"cpu", 1}}, shape);
+  ResourceScorerFunc s = RequestedToCapacityRatioScorer({{"cpu", 1}}, shape);
   return s(V{utilization}, V{100});
 }
 
@@ -37,12 +37,12 @@ TEST(ResourceAllocationTest, BrokenLinearFunction) {
 
 TEST(ResourceAllocationTest, RequestedToCapacityRatioWeightsAndRounding) {
   // (0,10)->(100,0): cpu 75% -> 25, memory 50% -> 50, round(37.5) = 38.
-  ResourceScorer s = RequestedToCapacityRatioScorer(DefaultResourceSpecs(), {{0, 10}, {100, 0}});
+  ResourceScorerFunc s = RequestedToCapacityRatioScorer(DefaultResourceSpecs(), {{0, 10}, {100, 0}});
   EXPECT_EQ(s(V{75, 50}, V{100, 100}), 38);
   // A resource scoring 0 leaves the average: only memory's 50 counts.
   EXPECT_EQ(s(V{100, 50}, V{100, 100}), 50);
   // Weighted multi-resource (upstream TestResourceBinPackingMultipleExtended): foo w3 bar w5.
-  ResourceScorer w = RequestedToCapacityRatioScorer({{"foo", 3}, {"bar", 5}}, {{0, 0}, {100, 1}});
+  ResourceScorerFunc w = RequestedToCapacityRatioScorer({{"foo", 3}, {"bar", 5}}, {{0, 0}, {100, 1}});
   EXPECT_EQ(w(V{2, 2}, V{8, 4}), 4);  // (2*3 + 5*5) / 8 = 3.875 -> 4
   EXPECT_EQ(w(V{2, 2}, V{4, 8}), 3);  // (5*3 + 2*5) / 8 = 3.125 -> 3
   EXPECT_EQ(w(V{0, 0}, V{0, 0}), 0);
@@ -55,7 +55,7 @@ TEST(ResourceAllocationTest, LeastAndMostRequested) {
   EXPECT_EQ(MostRequestedScore(3000, 4000), 75);
   EXPECT_EQ(MostRequestedScore(5000, 4000), 100);
   EXPECT_EQ(MostRequestedScore(1, 0), 0);
-  ResourceScorer least = LeastAllocatedScorer({{"memory", 2}, {"cpu", 1}});
+  ResourceScorerFunc least = LeastResourceScorer({{"memory", 2}, {"cpu", 1}});
   EXPECT_EQ(least(V{5000, 3000}, V{10000, 4000}), 41);  // (50*2 + 25) / 3
   EXPECT_EQ(least(V{5000, 3000}, V{0, 0}), 0);
 }
@@ -70,23 +70,48 @@ TEST(ResourceAllocationTest, AllocatableRequestViews) {
   auto info = testing::MakeNodeInfo(node, {existing});
   PodPtr pod = testing::ParsePod(
       "metadata: {name: p}\nspec: {containers: [{name: c, resources: {requests: {cpu: 500m}}}]}");
+  const ResourceAllocationScorer non_zero{"LeastAllocated", false, nullptr, {}};
+  const ResourceAllocationScorer real{"NodeResourcesBalancedAllocation", true, nullptr, {}};
+  auto view = [&](const ResourceAllocationScorer& scorer, std::string_view resource) {
+    return scorer.CalculateResourceAllocatableRequest(*info, resource, scorer.CalculatePodResourceRequest(*pod, resource));
+  };
   // Non-zero view: the existing pod counts 100m cpu, the new pod 200 MiB memory.
-  AllocatableRequest cpu = CalculateResourceAllocatableRequest(*info, *pod, "cpu", false);
+  AllocatableRequest cpu = view(non_zero, "cpu");
   EXPECT_EQ(cpu.allocatable, 4000);
   EXPECT_EQ(cpu.requested, 600);
-  AllocatableRequest mem = CalculateResourceAllocatableRequest(*info, *pod, "memory", false);
+  AllocatableRequest mem = view(non_zero, "memory");
   EXPECT_EQ(mem.requested, 100 + kDefaultMemoryRequest);
   // Requested view: raw numbers.
-  EXPECT_EQ(CalculateResourceAllocatableRequest(*info, *pod, "cpu", true).requested, 500);
-  EXPECT_EQ(CalculateResourceAllocatableRequest(*info, *pod, "memory", true).requested, 100);
+  EXPECT_EQ(view(real, "cpu").requested, 500);
+  EXPECT_EQ(view(real, "memory").requested, 100);
   // A scalar the pod does not request is skipped; "pods" is never a request.
-  AllocatableRequest foo = CalculateResourceAllocatableRequest(*info, *pod, "example.com/foo", false);
+  AllocatableRequest foo = view(non_zero, "example.com/foo");
   EXPECT_EQ(foo.allocatable, 0);
-  EXPECT_EQ(CalculateResourceAllocatableRequest(*info, *pod, "pods", false).allocatable, 0);
-  AllocatableRequest eph =
-      CalculateResourceAllocatableRequest(*info, *pod, "ephemeral-storage", false);
+  EXPECT_EQ(view(non_zero, "pods").allocatable, 0);
+  AllocatableRequest eph = view(non_zero, "ephemeral-storage");
   EXPECT_EQ(eph.allocatable, 100);
   EXPECT_EQ(eph.requested, 10);
+  // A scalar the pod requests: the node's real requests of it plus the pod's.
+  PodPtr wants_foo = testing::ParsePod(
+      "metadata: {name: q}\nspec: {containers: [{name: c, resources: {requests: {example.com/foo: '2'}}}]}");
+  AllocatableRequest foo2 =
+      non_zero.CalculateResourceAllocatableRequest(*info, "example.com/foo", non_zero.CalculatePodResourceRequest(*wants_foo, "example.com/foo"));
+  EXPECT_EQ(foo2.allocatable, 4);
+  EXPECT_EQ(foo2.requested, 3);
+}
+
+TEST(ResourceAllocationTest, ScoreErrors) {
+  const ResourceAllocationScorer scorer{"LeastAllocated", false, LeastResourceScorer(DefaultResourceSpecs()),
+                                        DefaultResourceSpecs()};
+  PodPtr pod = testing::ParsePod("metadata: {name: p}");
+  NodeInfo no_node;
+  int64_t score = -1;
+  EXPECT_EQ(scorer.Score(*pod, no_node, {0, 0}, &score), Status::Error("node not found"));
+  EXPECT_EQ(score, 0);
+  ResourceAllocationScorer no_resources = scorer;
+  no_resources.resources.clear();
+  auto info = testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n}"));
+  EXPECT_EQ(no_resources.Score(*pod, *info, {}, &score), Status::Error("resources not found"));
 }
 
 TEST(ResourceAllocationTest, ParseResourceSpecsDefaults) {

@@ -1,0 +1,56 @@
+// FastNodeResourcesBalancedAllocation: NodeResourcesBalancedAllocation
+// (plugins/node_resources_balanced_allocation) for the fast engine. The same scores, computed
+// over runs of nodes: the default (cpu, memory) configuration written out, its scores of
+// unchanged nodes kept across cycles (accel/node_memo.h), and the fractions summed without a
+// list. fast_node_resources_balanced_allocation_equivalence_test holds it equal to the plain rule.
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_NODE_RESOURCES_BALANCED_ALLOCATION_FAST_NODE_RESOURCES_BALANCED_ALLOCATION_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_NODE_RESOURCES_BALANCED_ALLOCATION_FAST_NODE_RESOURCES_BALANCED_ALLOCATION_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "reference/accel/batch_plugin.h"
+#include "reference/accel/node_memo.h"
+#include "reference/accel/node_resources_fit/fast_resource_allocation.h"
+#include "reference/base/result.h"
+#include "reference/framework/handle.h"
+#include "reference/framework/interface.h"
+#include "reference/framework/registry.h"
+#include "reference/plugins/node_resources_balanced_allocation/node_resources_balanced_allocation.h"
+
+namespace schedcheck::reference {
+
+// BalancedResourceScorer's arithmetic, in the same floating-point order, without a list of
+// fractions.
+int64_t FastBalancedResourceScore(std::span<const int64_t> requested, std::span<const int64_t> allocatable);
+
+class FastNodeResourcesBalancedAllocation final : public ScorePlugin, public BatchScorePlugin {
+ public:
+  static constexpr std::string_view kName = NodeResourcesBalancedAllocation::kName;
+
+  // The plain factory's argument handling and errors.
+  static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+  explicit FastNodeResourcesBalancedAllocation(const std::vector<ResourceSpec>& resources)
+      : resources_(ClassifyResources(resources)) {}
+
+  std::string_view Name() const override { return kName; }
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node, int64_t* score) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
+
+ private:
+  std::vector<ClassifiedResource> resources_;
+  // Scores of unchanged nodes from earlier cycles for the default (cpu, memory) configuration,
+  // keyed by the pod's cpu and memory requests.
+  struct RequestKey {
+    int64_t milli_cpu = 0, memory = 0;
+    bool operator==(const RequestKey&) const = default;
+  };
+  NodeMemo<RequestKey, int64_t> memo_;
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_NODE_RESOURCES_BALANCED_ALLOCATION_FAST_NODE_RESOURCES_BALANCED_ALLOCATION_H_

@@ -1,0 +1,43 @@
+// The fast NodeResourcesFit against the plain rule: random clusters and pods, every
+// configuration of the strategies, ignored resources and groups, and the cluster changing
+// between cycles while both plugins (and the fast one's memos) live on.
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "rapidcheck.h"
+#include "rapidcheck/gtest.h"
+#include "reference/accel/node_resources_fit/fast_node_resources_fit.h"
+#include "reference/accel/node_resources_fit/random_resources.h"
+#include "reference/plugins/node_resources_fit/node_resources_fit.h"
+
+namespace schedcheck::reference {
+namespace {
+
+bool SameEvents(const std::vector<ClusterEvent>& a, const std::vector<ClusterEvent>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].resource != b[i].resource || a[i].action != b[i].action || a[i].label != b[i].label) return false;
+  }
+  return true;
+}
+
+RC_GTEST_PROP(FastNodeResourcesFitEquivalence, GivesThePlainResultsAcrossCycles, ()) {
+  const nlohmann::json args = GenFitArgs();
+  Handle handle;
+  auto plain = NodeResourcesFit::New(args, handle);
+  auto fast = FastNodeResourcesFit::New(args, handle);
+  RC_ASSERT(plain.ok() == fast.ok());
+  if (!plain.ok()) {
+    RC_ASSERT(plain.message() == fast.message());
+    return;
+  }
+  RC_ASSERT(SameEvents(dynamic_cast<EnqueueExtensions&>(**plain).EventsToRegister(),
+                       dynamic_cast<EnqueueExtensions&>(**fast).EventsToRegister()));
+  ResourceCluster cluster;
+  const std::string difference = DifferenceAcrossCycles(**plain, **fast, cluster, /*cycles=*/5);
+  if (!difference.empty()) RC_FAIL(difference);
+}
+
+}  // namespace
+}  // namespace schedcheck::reference
