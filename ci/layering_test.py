@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Layers one way (README.md, "Layers"): fails on any edge from a lower layer to a higher one.
+
+From the bottom: reference/base (nothing of the project), reference/k8s (the Kubernetes object
+model; only reference/base), the rest of reference/, traces/, harness/, properties/. An edge is a
+label //pkg... in a BUILD.bazel file outside `visibility` lists and package groups, or an
+`#include "x/..."` / `import "x/..."` line in a .h, .cc or .proto file. A package may also not
+make its targets public by default (visibility is private unless widened per target).
+
+Run by `bazel test //:layering_test` (tagged local and external: it reads the source tree the
+WORKSPACE data dependency links to, never a cached copy), or directly: ci/layering_test.py [ROOT].
+"""
+import os
+import re
+import sys
+
+LAYER_DIRS = ("reference", "traces", "harness", "properties")
+SOURCE_SUFFIXES = (".h", ".cc", ".proto")
+
+
+def layer(path):
+    """(rank, name) of a workspace-relative path or package, or None outside the layers."""
+    parts = path.strip("/").split("/")
+    if parts[0] == "reference":
+        if len(parts) > 1 and parts[1] == "base":
+            return 0, "reference/base"
+        if len(parts) > 1 and parts[1] == "k8s":
+            return 1, "reference/k8s"
+        return 2, "reference"
+    ranks = {"traces": 3, "harness": 4, "properties": 5}
+    if parts[0] in ranks:
+        return ranks[parts[0]], parts[0]
+    return None
+
+
+def find_root():
+    if len(sys.argv) > 1:
+        return os.path.abspath(sys.argv[1])
+    srcdir = os.environ.get("TEST_SRCDIR")
+    if srcdir:
+        workspace = os.path.join(srcdir, os.environ.get("TEST_WORKSPACE", "schedcheck"), "WORKSPACE")
+        return os.path.dirname(os.path.realpath(workspace))
+    if os.environ.get("BUILD_WORKSPACE_DIRECTORY"):
+        return os.environ["BUILD_WORKSPACE_DIRECTORY"]
+    return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+
+def strip_comment(line):
+    """The line without a trailing # comment (a # inside a string literal stays)."""
+    quote = None
+    for i, c in enumerate(line):
+        if quote:
+            if c == quote:
+                quote = None
+        elif c in "\"'":
+            quote = c
+        elif c == "#":
+            return line[:i]
+    return line
+
+
+# `visibility = [...]`, `default_visibility = [...]` and `packages = [...]` name who may use a
+# target, not what it uses.
+NOT_EDGES = re.compile(r"\b(default_visibility|visibility|packages)\s*=\s*\[[^\]]*\]", re.S)
+LABEL = re.compile(r"(?<![\w@])//([A-Za-z0-9_./+-]*)(:[A-Za-z0-9_./+=-]*)?")
+INCLUDE = re.compile(r'^\s*(?:#\s*include|import)\s+(?:public\s+|weak\s+)?"([^"]+)"')
+
+
+def build_edges(text):
+    """(line, label) for every package label the BUILD file uses."""
+    text = "\n".join(strip_comment(l) for l in text.split("\n"))
+    text = NOT_EDGES.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    for number, line in enumerate(text.split("\n"), 1):
+        for m in LABEL.finditer(line):
+            yield number, "//" + m.group(1) + (m.group(2) or "")
+
+
+def main():
+    root = find_root()
+    violations, builds, sources = [], 0, 0
+    for top in LAYER_DIRS:
+        for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in sorted(filenames):
+                if name != "BUILD.bazel" and not name.endswith(SOURCE_SUFFIXES):
+                    continue
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, root)
+                here = layer(rel)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+                if name == "BUILD.bazel":
+                    builds += 1
+                    if re.search(r'default_visibility\s*=\s*\[\s*"//visibility:public"', text):
+                        violations.append(f"{rel}: package(default_visibility = public): packages are "
+                                          "private by default; widen per target")
+                    edges = ((n, label[2:].split(":")[0], label) for n, label in build_edges(text))
+                else:
+                    sources += 1
+                    edges = ((n, m.group(1), f'"{m.group(1)}"') for n, l in enumerate(text.split("\n"), 1)
+                             for m in [INCLUDE.match(l)] if m)
+                for number, target, shown in edges:
+                    there = layer(target)
+                    if there and there[0] > here[0]:
+                        violations.append(f"{rel}:{number}: {here[1]} -> {there[1]}: {shown} "
+                                          f"(layers: reference/base < reference/k8s < reference < traces < "
+                                          f"harness < properties)")
+    print(f"layering: {root}: {builds} BUILD files, {sources} .h/.cc/.proto files")
+    if builds < 10 or sources < 100:
+        print("layering: FAIL: too few files: not the source tree?")
+        return 1
+    for v in violations:
+        print(v)
+    if violations:
+        print(f"layering: FAIL: {len(violations)} upward edges")
+        return 1
+    print("layering: PASS: no edge reaches up")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
