@@ -11,32 +11,6 @@ constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
 
 }  // namespace
 
-void ReasonHistogram::Add(const Status& status) {
-  // Copies of one status share one list: the list's address identifies it.
-  const std::vector<std::string>* reasons = &status.reasons();
-  if (last_ < per_list_.size() && &per_list_[last_].first.reasons() == reasons) {
-    ++per_list_[last_].second;
-    return;
-  }
-  last_ = 0;
-  while (last_ < per_list_.size() && &per_list_[last_].first.reasons() != reasons) ++last_;
-  if (last_ == per_list_.size()) per_list_.emplace_back(status, 0);
-  ++per_list_[last_].second;
-}
-
-std::string ReasonHistogram::Text() const {
-  std::map<std::string, int> counts;
-  for (const auto& [status, count] : per_list_) {
-    for (const std::string& reason : status.reasons()) counts[reason] += count;
-  }
-  std::vector<std::string> items;
-  for (const auto& [reason, count] : counts) items.push_back(std::to_string(count) + " " + reason);
-  std::sort(items.begin(), items.end());
-  std::string text;
-  for (size_t i = 0; i < items.size(); ++i) text += (i ? ", " : "") + items[i];
-  return text;
-}
-
 namespace {
 
 // "0/N nodes are available: <why>. <post_filter_msg>.", each part only when not empty.
@@ -66,9 +40,6 @@ std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
   return ComposeFitError(num_all_nodes, why, diagnosis.post_filter_msg);
 }
 
-std::string FitErrorMessage(int num_all_nodes, const ReasonHistogram& rejections, const std::string& post_filter_msg) {
-  return ComposeFitError(num_all_nodes, rejections.Text(), post_filter_msg);
-}
 
 int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
                                              int64_t num_all_nodes) {

@@ -25,26 +25,8 @@ struct Diagnosis {
   std::string post_filter_msg;
 };
 
-// The reason counts of a FitError message: how many rejected nodes gave each reason. Rejected
-// nodes mostly share a few reason lists (copies of one status), so lists are counted first and
-// their reasons only when the text is made.
-class ReasonHistogram {
- public:
-  void Add(const Status& status);
-  // "1 Insufficient cpu, 10 x, 2 y": the items sorted as plain strings ("10 x" < "2 y").
-  std::string Text() const;
-
- private:
-  // A handful of distinct lists: a scan that starts at the last one found beats a tree. Each
-  // entry holds a copy of a status with the list, which keeps the list (and its address) alive.
-  std::vector<std::pair<Status, int>> per_list_;
-  size_t last_ = 0;
-};
-
 // "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match ... ." (FitError.Error()).
 std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis);
-// The same for rejections counted elsewhere (no PreFilter message).
-std::string FitErrorMessage(int num_all_nodes, const ReasonHistogram& rejections, const std::string& post_filter_msg);
 
 inline constexpr std::string_view kNoNodesAvailableMsg = "no nodes available to schedule pods";
 

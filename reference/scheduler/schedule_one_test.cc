@@ -90,20 +90,6 @@ TEST(FitErrorMessageTest, HistogramSortedAsStrings) {
   EXPECT_EQ(FitErrorMessage(3, pre), "0/3 nodes are available: pod affinity terms conflict.");
 }
 
-TEST(FitErrorMessageTest, CountedElsewhereGivesTheSameText) {
-  // Preemption counts its dry-run statuses without a node map; shared and separate reason lists
-  // count alike.
-  const Status shared(Code::kUnschedulable, "x");
-  ReasonHistogram rejections;
-  for (int i = 0; i < 10; ++i) rejections.Add(shared);
-  rejections.Add(Status(Code::kUnschedulable, std::vector<std::string>{"y", "Insufficient cpu"}));
-  rejections.Add(Status(Code::kUnschedulable, "y"));
-  rejections.Add(shared);
-  EXPECT_EQ(rejections.Text(), "1 Insufficient cpu, 11 x, 2 y");
-  EXPECT_EQ(FitErrorMessage(13, rejections, ""), "0/13 nodes are available: 1 Insufficient cpu, 11 x, 2 y.");
-  EXPECT_EQ(FitErrorMessage(0, ReasonHistogram(), "p"), "0/0 nodes are available: p.");
-}
-
 TEST_F(ScheduleOneTest, ReportsAllTiesAndIsDeterministicForASeed) {
   Snapshot snap = Nodes({5, 9, 3, 9, 9});
   std::string first;

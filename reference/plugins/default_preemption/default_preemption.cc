@@ -129,10 +129,11 @@ PreemptionOutcome DefaultPreemption::EvaluatorPreempt(const CycleState& state, c
   }
   // A FitError only when no candidate fits the pod; the nomination is cleared.
   if (out.candidates.empty()) {
-    ReasonHistogram rejections;
-    for (const auto& [node, status] : node_to_status) rejections.Add(status);
+    // framework.FitError{NumAllNodes: len(nodeStatuses), Diagnosis{NodeToStatusMap: nodeStatuses}}.
     const int num_all_nodes = static_cast<int>(node_to_status.size());
-    out.status = Status(Code::kUnschedulable, FitErrorMessage(num_all_nodes, rejections, std::string()));
+    Diagnosis diagnosis;
+    diagnosis.node_to_status = std::move(node_to_status);
+    out.status = Status(Code::kUnschedulable, FitErrorMessage(num_all_nodes, diagnosis));
     out.result.nominating_info = {NominatingInfo::Mode::kOverride, ""};
     return out;
   }
