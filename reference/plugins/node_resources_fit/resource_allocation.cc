@@ -54,9 +54,9 @@ Result<std::vector<ResourceSpec>> ParseResourceSpecs(const nlohmann::json& value
   return specs;
 }
 
-Status ResourceAllocationScorer::Score(const Pod& pod, const NodeInfo& node_info,
+// `pod` is only logged upstream.
+Status ResourceAllocationScorer::Score([[maybe_unused]] const Pod& pod, const NodeInfo& node_info,
                                        const std::vector<int64_t>& pod_requests, int64_t* score) const {
-  [[maybe_unused]] const Pod& logged = pod;  // upstream only logs it
   *score = 0;
   if (node_info.node() == nullptr) return Status::Error("node not found");
   // resources not set, nothing scheduled
