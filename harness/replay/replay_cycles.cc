@@ -162,11 +162,11 @@ void Replayer::CompleteBinding(Binding b) {
     log_.AddBinding(clock_.NowNs(), b.key, b.node);
     ++pods_bound_;
     queue_->Done(b.key);
-    reference::PodPtr old = api->second;
+    // Keeps the API's previous object alive while OnPod replaces it.
+    [[maybe_unused]] reference::PodPtr old = api->second;
     auto bound = std::make_shared<reference::Pod>(*b.assumed);
     bound->obj.mutable_status()->clear_nominated_node_name();
     (void)OnPod(trace::MODIFIED, bound);
-    (void)old;
     fw.RunPostBindPlugins(*b.state, *b.assumed, b.node);
     return;
   }

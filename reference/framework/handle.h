@@ -48,8 +48,7 @@ class PodNominator {
   virtual bool HasNominatedPods() const { return true; }
   // Appends the names of the nodes that have nominated pods and returns true; false when this
   // nominator cannot list them (filtering then asks node by node).
-  virtual bool ListNominatedNodes(std::vector<std::string>* names) const {
-    (void)names;
+  virtual bool ListNominatedNodes([[maybe_unused]] std::vector<std::string>* names) const {
     return false;
   }
 };

@@ -72,14 +72,12 @@ class PreFilterPlugin : public virtual Plugin {
   // PreFilterExtensions: incrementally update this plugin's state as if `pod_to_add` were on
   // (or `pod_to_remove` were gone from) `node`. Only called when HasPreFilterExtensions().
   virtual bool HasPreFilterExtensions() const { return false; }
-  virtual Status AddPod(CycleState& state, const Pod& pod_to_schedule, const PodInfo& pod_to_add,
-                        const NodeInfo& node) {
-    (void)state, (void)pod_to_schedule, (void)pod_to_add, (void)node;
+  virtual Status AddPod([[maybe_unused]] CycleState& state, [[maybe_unused]] const Pod& pod_to_schedule,
+                        [[maybe_unused]] const PodInfo& pod_to_add, [[maybe_unused]] const NodeInfo& node) {
     return Status();
   }
-  virtual Status RemovePod(CycleState& state, const Pod& pod_to_schedule,
-                           const PodInfo& pod_to_remove, const NodeInfo& node) {
-    (void)state, (void)pod_to_schedule, (void)pod_to_remove, (void)node;
+  virtual Status RemovePod([[maybe_unused]] CycleState& state, [[maybe_unused]] const Pod& pod_to_schedule,
+                           [[maybe_unused]] const PodInfo& pod_to_remove, [[maybe_unused]] const NodeInfo& node) {
     return Status();
   }
 };
@@ -139,8 +137,8 @@ class ScorePlugin : public virtual Plugin {
                        int64_t* score) = 0;
   // ScoreExtensions: plugins that normalize return true and rewrite `scores` into [0, 100].
   virtual bool HasNormalizeScore() const { return false; }
-  virtual Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) {
-    (void)state, (void)pod, (void)scores;
+  virtual Status NormalizeScore([[maybe_unused]] const CycleState& state, [[maybe_unused]] const Pod& pod,
+                                [[maybe_unused]] NodeScoreList& scores) {
     return Status();
   }
 };

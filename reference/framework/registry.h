@@ -54,8 +54,7 @@ class Registry {
 // Helper for plugins without arguments: `registry.Register("NodeName", NoArgs<NodeName>())`.
 template <typename P>
 PluginFactory NoArgs() {
-  return [](const PluginArgs&, const Handle& handle) -> Result<std::unique_ptr<Plugin>> {
-    (void)handle;
+  return [](const PluginArgs&, const Handle&) -> Result<std::unique_ptr<Plugin>> {
     return std::unique_ptr<Plugin>(std::make_unique<P>());
   };
 }

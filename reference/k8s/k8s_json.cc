@@ -254,9 +254,8 @@ class YamlLimits : public YAML::EventHandler {
   static std::string At(const YAML::Mark& mark) {
     return "line " + std::to_string(mark.line + 1) + ", column " + std::to_string(mark.column + 1) + ": ";
   }
-  void Add(const YAML::Mark& mark, uint64_t nodes) {
+  void Add([[maybe_unused]] const YAML::Mark& mark, uint64_t nodes) {
     if (stack_.empty()) stack_.assign(1, Frame{});
-    (void)mark;
     // Saturating: sizes only matter up to the limit.
     stack_.back().nodes = std::min<uint64_t>(stack_.back().nodes + nodes, uint64_t{1} << 62);
   }

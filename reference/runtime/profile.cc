@@ -128,8 +128,8 @@ bool ParseExtensionPointName(std::string_view name, ExtensionPoint* point) {
   return false;
 }
 
-std::vector<PluginEntry> DefaultMultiPoint(std::string_view compat) {
-  (void)compat;  // only v1.27 so far
+// Only v1.27 so far: `compat` will choose the list.
+std::vector<PluginEntry> DefaultMultiPoint([[maybe_unused]] std::string_view compat) {
   return {
       {"PrioritySort", 0},
       {"NodeUnschedulable", 0},

@@ -11,8 +11,8 @@ Result<std::unique_ptr<Plugin>> CreationDelay::New(const PluginArgs& args, const
   return std::unique_ptr<Plugin>(std::make_unique<CreationDelay>(handle));
 }
 
-Status CreationDelay::PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) {
-  (void)state, (void)result;
+Status CreationDelay::PreFilter([[maybe_unused]] CycleState& state, const Pod& pod,
+                                [[maybe_unused]] PreFilterResult* result) {
   const auto& annotations = pod.obj.metadata().annotations();
   auto it = annotations.find(std::string(kAnnotation));
   if (it == annotations.end()) return Status();

@@ -2,16 +2,15 @@
 
 namespace schedcheck::reference {
 
-Result<std::unique_ptr<Plugin>> DefaultBinder::New(const PluginArgs& args, const Handle& handle) {
-  (void)handle;
+Result<std::unique_ptr<Plugin>> DefaultBinder::New(const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"DefaultBinder takes no arguments"};
   }
   return std::unique_ptr<Plugin>(std::make_unique<DefaultBinder>());
 }
 
-Status DefaultBinder::Bind(CycleState& state, const Pod& pod, const std::string& node) {
-  (void)state, (void)pod, (void)node;
+Status DefaultBinder::Bind([[maybe_unused]] CycleState& state, [[maybe_unused]] const Pod& pod,
+                           [[maybe_unused]] const std::string& node) {
   return Status();
 }
 

@@ -2,8 +2,7 @@
 
 namespace schedcheck::reference {
 
-Result<std::unique_ptr<Plugin>> PrioritySort::New(const PluginArgs& args, const Handle& handle) {
-  (void)handle;
+Result<std::unique_ptr<Plugin>> PrioritySort::New(const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"PrioritySort takes no arguments"};
   }

@@ -5,8 +5,7 @@
 namespace schedcheck::reference {
 
 Result<std::unique_ptr<Plugin>> SchedulingGates::New(const PluginArgs& args,
-                                                     const Handle& handle) {
-  (void)handle;
+                                                     [[maybe_unused]] const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"SchedulingGates takes no arguments"};
   }
