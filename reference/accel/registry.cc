@@ -13,6 +13,7 @@
 #include "reference/accel/node_unschedulable/fast_node_unschedulable.h"
 #include "reference/accel/taint_toleration/fast_taint_toleration.h"
 #include "reference/accel/volume_placeholders/fast_volume_binding.h"
+#include "reference/accel/inter_pod_affinity/fast_inter_pod_affinity.h"
 #include "reference/accel/default_preemption/fast_default_preemption.h"
 #include "reference/accel/pod_topology_spread/fast_pod_topology_spread.h"
 // @accel-includes (one line per accelerated plugin header)
@@ -41,6 +42,7 @@ Registry Build() {
   Accelerate(r, "TaintToleration", &FastTaintToleration::New);
   Accelerate(r, "NodeAffinity", &FastNodeAffinity::New);
   Accelerate(r, "VolumeBinding", &FastVolumeBinding::New);
+  Accelerate(r, "InterPodAffinity", &FastInterPodAffinity::New);
   Accelerate(r, "DefaultPreemption", &FastDefaultPreemption::New);
   Accelerate(r, "PodTopologySpread", &FastPodTopologySpread::New);
   // @accelerate (one line per accelerated plugin: Accelerate(r, "Name", &FastX::New);)

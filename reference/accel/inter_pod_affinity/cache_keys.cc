@@ -1,8 +1,8 @@
-#include "reference/plugins/inter_pod_affinity/cache_keys.h"
+#include "reference/accel/inter_pod_affinity/cache_keys.h"
 
 #include "reference/api/cache_key.h"
 
-namespace schedcheck::reference::interpodaffinity {
+namespace schedcheck::reference::interpodaffinity::fast {
 namespace {
 
 // Every field CompiledTerm and AffinityTerm::Matches read.
@@ -66,4 +66,4 @@ std::string ScoreKey(const Pod& pod, const Labels& namespace_labels, int32_t har
   return key;
 }
 
-}  // namespace schedcheck::reference::interpodaffinity
+}  // namespace schedcheck::reference::interpodaffinity::fast

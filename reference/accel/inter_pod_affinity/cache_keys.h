@@ -2,8 +2,8 @@
 // InterPodAffinity aggregate depends on (contribution_cache.h). Equal texts mean equal
 // contributions on an unchanged node; the converse need not hold (a differently written but
 // equivalent selector only costs a recount).
-#ifndef SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_CACHE_KEYS_H_
-#define SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_CACHE_KEYS_H_
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_CACHE_KEYS_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_CACHE_KEYS_H_
 
 #include <cstdint>
 #include <string>
@@ -13,7 +13,7 @@
 #include "reference/api/selectors.h"
 #include "reference/framework/pod_info.h"
 
-namespace schedcheck::reference::interpodaffinity {
+namespace schedcheck::reference::interpodaffinity::fast {
 
 // Existing pods' required anti-affinity terms matched against the incoming pod: its namespace,
 // its labels and its namespace's labels (which change without any node changing).
@@ -29,6 +29,6 @@ std::string ScoreKey(const Pod& pod, const Labels& namespace_labels, int32_t har
                      const std::vector<WeightedAffinityTerm>& preferred_affinity,
                      const std::vector<WeightedAffinityTerm>& preferred_anti_affinity);
 
-}  // namespace schedcheck::reference::interpodaffinity
+}  // namespace schedcheck::reference::interpodaffinity::fast
 
-#endif  // SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_CACHE_KEYS_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_CACHE_KEYS_H_

@@ -1,6 +1,6 @@
-#include "reference/plugins/inter_pod_affinity/compiled_term.h"
+#include "reference/accel/inter_pod_affinity/compiled_term.h"
 
-namespace schedcheck::reference::interpodaffinity {
+namespace schedcheck::reference::interpodaffinity::fast {
 
 CompiledTerm::CompiledTerm(const AffinityTerm& term, int32_t weight)
     : topology_key_(InternLabel(term.topology_key)), weight_(weight) {
@@ -27,4 +27,4 @@ std::vector<CompiledTerm> CompileTerms(const std::vector<WeightedAffinityTerm>& 
   return out;
 }
 
-}  // namespace schedcheck::reference::interpodaffinity
+}  // namespace schedcheck::reference::interpodaffinity::fast

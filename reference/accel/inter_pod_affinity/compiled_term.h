@@ -1,7 +1,7 @@
 // The incoming pod's affinity terms prepared once per cycle for matching every existing pod
 // (namespaces and selector interned), and a cache for interning existing pods' topology keys.
-#ifndef SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_COMPILED_TERM_H_
-#define SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_COMPILED_TERM_H_
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_COMPILED_TERM_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_COMPILED_TERM_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include "reference/api/selectors.h"
 #include "reference/framework/pod_info.h"
 
-namespace schedcheck::reference::interpodaffinity {
+namespace schedcheck::reference::interpodaffinity::fast {
 
 // AffinityTerm::Matches(pod, nullptr) for an incoming pod's term: the incoming pod's
 // namespaceSelectors are merged into namespaces, so no namespace labels are involved.
@@ -60,6 +60,6 @@ class TopologyKeyIds {
   LabelId last_id_ = kNoLabel;
 };
 
-}  // namespace schedcheck::reference::interpodaffinity
+}  // namespace schedcheck::reference::interpodaffinity::fast
 
-#endif  // SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_COMPILED_TERM_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_COMPILED_TERM_H_

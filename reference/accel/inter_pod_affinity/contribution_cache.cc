@@ -1,6 +1,6 @@
-#include "reference/plugins/inter_pod_affinity/contribution_cache.h"
+#include "reference/accel/inter_pod_affinity/contribution_cache.h"
 
-namespace schedcheck::reference::interpodaffinity {
+namespace schedcheck::reference::interpodaffinity::fast {
 
 std::shared_ptr<ContributionCache::Table> ContributionCache::For(const std::string& key) {
   auto it = tables_.find(key);
@@ -11,4 +11,4 @@ std::shared_ptr<ContributionCache::Table> ContributionCache::For(const std::stri
   return table;
 }
 
-}  // namespace schedcheck::reference::interpodaffinity
+}  // namespace schedcheck::reference::interpodaffinity::fast

@@ -7,8 +7,8 @@
 // on (cache_keys.h) is still right while the generation is the same: only nodes that changed
 // since the last cycle are walked again. The aggregates are those upstream builds; only the
 // work is saved.
-#ifndef SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_CONTRIBUTION_CACHE_H_
-#define SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_CONTRIBUTION_CACHE_H_
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_CONTRIBUTION_CACHE_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_CONTRIBUTION_CACHE_H_
 
 #include <array>
 #include <cstdint>
@@ -20,7 +20,7 @@
 #include "reference/api/label_ids.h"
 #include "reference/framework/node_info.h"
 
-namespace schedcheck::reference::interpodaffinity {
+namespace schedcheck::reference::interpodaffinity::fast {
 
 // One node's share of an aggregate: amounts by topology pair, pairs in the order first added.
 // A pair whose amounts cancel out is kept: TopologyScores tells a pair never added from one
@@ -124,6 +124,6 @@ void AccumulateContributions(const std::vector<const NodeInfo*>& nodes,
   }
 }
 
-}  // namespace schedcheck::reference::interpodaffinity
+}  // namespace schedcheck::reference::interpodaffinity::fast
 
-#endif  // SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_CONTRIBUTION_CACHE_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_CONTRIBUTION_CACHE_H_

@@ -1,4 +1,4 @@
-#include "reference/plugins/inter_pod_affinity/contribution_cache.h"
+#include "reference/accel/inter_pod_affinity/contribution_cache.h"
 
 #include <gtest/gtest.h>
 
@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "reference/framework/snapshot.h"
-#include "reference/plugins/inter_pod_affinity/cache_keys.h"
-#include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
+#include "reference/accel/inter_pod_affinity/cache_keys.h"
+#include "reference/accel/inter_pod_affinity/fast_inter_pod_affinity.h"
 #include "reference/testing/objects.h"
 
-namespace schedcheck::reference::interpodaffinity {
+namespace schedcheck::reference::interpodaffinity::fast {
 namespace {
 
 using testing::ParseNode;
@@ -242,10 +242,10 @@ class AcrossCycles : public ::testing::Test {
     };
   }
 
-  std::unique_ptr<InterPodAffinity> NewPlugin() {
-    auto p = InterPodAffinity::New(nullptr, handle_);
+  std::unique_ptr<FastInterPodAffinity> NewPlugin() {
+    auto p = FastInterPodAffinity::New(nullptr, handle_);
     EXPECT_TRUE(p.ok());
-    return std::unique_ptr<InterPodAffinity>(dynamic_cast<InterPodAffinity*>(p->release()));
+    return std::unique_ptr<FastInterPodAffinity>(dynamic_cast<FastInterPodAffinity*>(p->release()));
   }
 
   // Applies `change` to a copy of the NodeInfo of `node` and swaps it in.
@@ -259,7 +259,7 @@ class AcrossCycles : public ::testing::Test {
   // PreFilter and PreScore of every incoming pod agree between the kept and a new plugin.
   void ExpectSameAsNewPlugin(const std::string& step) {
     SCOPED_TRACE(step);
-    std::unique_ptr<InterPodAffinity> fresh = NewPlugin();
+    std::unique_ptr<FastInterPodAffinity> fresh = NewPlugin();
     for (const PodPtr& pod : incoming_) {
       SCOPED_TRACE(pod->name());
       CycleState kept_state;
@@ -308,7 +308,7 @@ class AcrossCycles : public ::testing::Test {
   Snapshot snapshot_;
   ClusterObjects objects_;
   Handle handle_;
-  std::unique_ptr<InterPodAffinity> kept_;
+  std::unique_ptr<FastInterPodAffinity> kept_;
   std::vector<PodPtr> incoming_;
 };
 
@@ -344,4 +344,4 @@ TEST_F(AcrossCycles, FollowsPodsNodeLabelsAndNamespaceLabels) {
 }
 
 }  // namespace
-}  // namespace schedcheck::reference::interpodaffinity
+}  // namespace schedcheck::reference::interpodaffinity::fast

@@ -1,6 +1,6 @@
-#include "reference/plugins/inter_pod_affinity/topology_counts.h"
+#include "reference/accel/inter_pod_affinity/interned_topology_counts.h"
 
-namespace schedcheck::reference::interpodaffinity {
+namespace schedcheck::reference::interpodaffinity::fast {
 
 TopologyToMatchedTermCount::TopologyToMatchedTermCount(
     std::initializer_list<std::pair<TopologyPair, int64_t>> counts) {
@@ -22,4 +22,21 @@ bool TopologyToMatchedTermCount::operator==(const TopologyToMatchedTermCount& ot
   return same;
 }
 
-}  // namespace schedcheck::reference::interpodaffinity
+interpodaffinity::TopologyToMatchedTermCount TopologyToMatchedTermCount::ToPlain() const {
+  interpodaffinity::TopologyToMatchedTermCount out;
+  counts_.ForEach([&](uint64_t pair, int64_t count) {
+    if (count == 0) return;
+    out[{LabelText(static_cast<LabelId>(pair >> 32)), LabelText(static_cast<LabelId>(pair))}] = count;
+  });
+  return out;
+}
+
+ScoreMap TopologyScores::ToPlain() const {
+  ScoreMap out;
+  scores_.ForEach([&](uint64_t pair, int64_t score) {
+    out[LabelText(static_cast<LabelId>(pair >> 32))][LabelText(static_cast<LabelId>(pair))] = score;
+  });
+  return out;
+}
+
+}  // namespace schedcheck::reference::interpodaffinity::fast

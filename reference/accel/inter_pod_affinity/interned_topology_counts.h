@@ -1,7 +1,9 @@
-// Counts per topology pair (topology key, value) with both strings interned (label_ids.h), so
-// that Filter and Score look a node's pair up with one integer hash instead of building strings.
-#ifndef SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_TOPOLOGY_COUNTS_H_
-#define SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_TOPOLOGY_COUNTS_H_
+// The fast InterPodAffinity's topology maps: counts and scores per topology pair (topology key,
+// value) with both strings interned (label_ids.h), so that Filter and Score look a node's pair up
+// with one integer hash instead of building strings. ToPlain gives the plain rule's maps
+// (reference/plugins/inter_pod_affinity/topology_counts.h) for comparison.
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_INTERNED_TOPOLOGY_COUNTS_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_INTERNED_TOPOLOGY_COUNTS_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -12,14 +14,9 @@
 
 #include "reference/api/id_map.h"
 #include "reference/api/label_ids.h"
+#include "reference/plugins/inter_pod_affinity/topology_counts.h"
 
-namespace schedcheck::reference::interpodaffinity {
-
-struct TopologyPair {
-  std::string key;
-  std::string value;
-  auto operator<=>(const TopologyPair&) const = default;
-};
+namespace schedcheck::reference::interpodaffinity::fast {
 
 // topologyToMatchedTermCount upstream. Upstream erases a pair whose count drops to zero, so that
 // "empty" means "no matches" for the first-pod-of-a-group rule; here the entry stays with count
@@ -46,6 +43,8 @@ class TopologyToMatchedTermCount {
   void Reserve(size_t pairs) { counts_.Reserve(pairs); }
   // Same non-zero counts.
   bool operator==(const TopologyToMatchedTermCount& other) const;
+  // The non-zero counts as the plain rule holds them.
+  interpodaffinity::TopologyToMatchedTermCount ToPlain() const;
 
  private:
   IdMap<int64_t> counts_;
@@ -72,12 +71,14 @@ class TopologyScores {
   }
   // True when no pair was ever added (upstream's len(topologyScore) == 0).
   bool empty() const { return scores_.empty(); }
+  // Every pair ever added, with its weight, as the plain rule holds them.
+  ScoreMap ToPlain() const;
 
  private:
   IdMap<int64_t> scores_;
   std::vector<LabelId> keys_;
 };
 
-}  // namespace schedcheck::reference::interpodaffinity
+}  // namespace schedcheck::reference::interpodaffinity::fast
 
-#endif  // SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_TOPOLOGY_COUNTS_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_INTER_POD_AFFINITY_INTERNED_TOPOLOGY_COUNTS_H_

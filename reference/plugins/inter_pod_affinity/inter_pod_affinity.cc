@@ -1,5 +1,5 @@
-// Plugin construction, arguments, event registration and the namespace helpers shared by the
-// filtering (filtering.cc) and scoring (scoring.cc) halves (upstream plugin.go).
+// Plugin construction, arguments, event registration and the helpers shared by the filtering
+// (filtering.cc) and scoring (scoring.cc) halves (upstream plugin.go).
 #include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
 
 #include "reference/plugins/inter_pod_affinity/parse.h"
@@ -53,15 +53,29 @@ std::vector<ClusterEvent> InterPodAffinity::EventsToRegister() const {
   };
 }
 
-void InterPodAffinity::MergeAffinityTermNamespacesIfNotEmpty(AffinityTerm& term) const {
+namespace interpodaffinity {
+
+Result<std::shared_ptr<PodInfo>> NewPodInfo(const Pod& pod) {
+  std::string err = PodAffinityParseError(pod.obj);
+  if (!err.empty()) return Error{err};
+  return std::make_shared<PodInfo>(*MakePodInfo(std::make_shared<const Pod>(pod)));
+}
+
+Labels GetNamespaceLabelsSnapshot(const std::string& ns, const Handle& handle) {
+  if (handle.objects == nullptr) return Labels();
+  const Labels* labels = handle.objects->NamespaceLabels(ns);
+  return labels ? *labels : Labels();
+}
+
+void MergeAffinityTermNamespacesIfNotEmpty(AffinityTerm& term, const Handle& handle) {
   // A nil selector converts to Nothing (not Empty): it is "merged" too, selecting nothing. An
   // empty `{}` selector is Everything and stays as it is (it matches every namespace).
   if (term.has_namespace_selector && term.namespace_selector.match_labels().empty() &&
       term.namespace_selector.match_expressions().empty()) {
     return;
   }
-  if (term.has_namespace_selector && handle_.objects != nullptr) {
-    for (const auto& [name, ns] : handle_.objects->namespaces) {
+  if (term.has_namespace_selector && handle.objects != nullptr) {
+    for (const auto& [name, ns] : handle.objects->namespaces) {
       if (LabelSelectorMatches(term.namespace_selector, ns.metadata().labels())) {
         term.namespaces.insert(name);
       }
@@ -72,17 +86,6 @@ void InterPodAffinity::MergeAffinityTermNamespacesIfNotEmpty(AffinityTerm& term)
   term.Compile();
 }
 
-Labels InterPodAffinity::NamespaceLabelsSnapshot(const std::string& ns) const {
-  if (handle_.objects == nullptr) return Labels();
-  const Labels* labels = handle_.objects->NamespaceLabels(ns);
-  return labels ? *labels : Labels();
-}
-
-Result<std::shared_ptr<PodInfo>> InterPodAffinity::NewIncomingPodInfo(const Pod& pod) const {
-  std::string err = interpodaffinity::PodAffinityParseError(pod.obj);
-  if (!err.empty()) return Error{err};
-  // The pod is copied: the state may be cloned and outlive the caller's reference.
-  return std::make_shared<PodInfo>(*MakePodInfo(std::make_shared<const Pod>(pod)));
-}
+}  // namespace interpodaffinity
 
 }  // namespace schedcheck::reference

@@ -310,7 +310,7 @@ TEST(InterPodAffinityTest, CloneIsDeep) {
   auto* c = dynamic_cast<PreFilterState*>(clone.get());
   ASSERT_NE(c, nullptr);
   c->affinity_counts = {{{"name", "nodeA"}, 5}};
-  EXPECT_EQ(s.affinity_counts.Get({"name", "nodeA"}), 1);
+  EXPECT_EQ(s.affinity_counts.at({"name", "nodeA"}), 1);
   EXPECT_EQ(c->existing_anti_affinity_counts, s.existing_anti_affinity_counts);
 }
 

@@ -2,69 +2,15 @@
 #include <limits>
 #include <string>
 
-#include "reference/plugins/inter_pod_affinity/cache_keys.h"
-#include "reference/plugins/inter_pod_affinity/contribution_cache.h"
 #include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
 
 namespace schedcheck::reference {
 namespace interpodaffinity {
 namespace {
 
-// The functions below add to a node's Contribution to the TopologyScores.
-
-// processTerm for an existing pod's term against the incoming pod (with its namespace labels):
-// weight x multiplier at (key, node[key]) when the term matches and the node has the key.
-void ProcessExistingTerm(Contribution& m, const AffinityTerm& term, int32_t weight,
-                         const Pod& pod, const Labels& ns_labels, const Node& node,
-                         int32_t multiplier, TopologyKeyIds& keys) {
-  if (!term.Matches(pod, &ns_labels)) return;
-  LabelId key = keys.Get(term.topology_key);
-  LabelId value = node.label_ids.Get(key);
-  if (value == kNoLabel) return;
-  m.Add(key, value, static_cast<int64_t>(weight * multiplier));
-}
-
-// processTerm for one of the incoming pod's preferred terms against an existing pod.
-void ProcessIncomingTerms(Contribution& m, const std::vector<CompiledTerm>& terms,
-                          const Pod& existing, const Node& node, int32_t multiplier) {
-  for (const CompiledTerm& t : terms) {
-    if (!t.Matches(existing)) continue;
-    LabelId value = node.label_ids.Get(t.topology_key());
-    if (value == kNoLabel) continue;
-    m.Add(t.topology_key(), value, static_cast<int64_t>(t.weight() * multiplier));
-  }
-}
-
-struct Incoming {
-  const Pod& pod;
-  // Its preferred terms, namespaceSelectors merged, compiled.
-  std::vector<CompiledTerm> preferred_affinity_terms;
-  std::vector<CompiledTerm> preferred_anti_affinity_terms;
-  const Labels& namespace_labels;
-};
-
-// processExistingPod: the incoming pod's preferred terms against `existing`, then the existing
-// pod's required affinity (hardPodAffinityWeight) and preferred terms against the incoming pod.
-void ProcessExistingPod(const Incoming& in, const PodInfo& existing, const Node& node,
-                        int32_t hard_weight, Contribution& m, TopologyKeyIds& keys) {
-  if (node.label_ids.size() == 0) return;
-  ProcessIncomingTerms(m, in.preferred_affinity_terms, *existing.pod, node, 1);
-  ProcessIncomingTerms(m, in.preferred_anti_affinity_terms, *existing.pod, node, -1);
-  if (hard_weight > 0) {
-    for (const AffinityTerm& t : existing.required_affinity_terms) {
-      ProcessExistingTerm(m, t, hard_weight, in.pod, in.namespace_labels, node, 1, keys);
-    }
-  }
-  for (const WeightedAffinityTerm& t : existing.preferred_affinity_terms) {
-    ProcessExistingTerm(m, t.term, t.weight, in.pod, in.namespace_labels, node, 1, keys);
-  }
-  for (const WeightedAffinityTerm& t : existing.preferred_anti_affinity_terms) {
-    ProcessExistingTerm(m, t.term, t.weight, in.pod, in.namespace_labels, node, -1, keys);
-  }
-}
-
-const PreScoreState* ReadPreScoreState(const CycleState& state, std::string* err) {
-  auto* s = state.ReadAs<PreScoreState>(InterPodAffinity::kPreScoreStateKey);
+// getPreScoreState.
+const PreScoreState* GetPreScoreState(const CycleState& cycle_state, std::string* err) {
+  auto* s = cycle_state.ReadAs<PreScoreState>(InterPodAffinity::kPreScoreStateKey);
   if (s == nullptr) {
     *err = "failed to read \"" + std::string(InterPodAffinity::kPreScoreStateKey) +
            "\" from cycleState: not found";
@@ -76,110 +22,119 @@ const PreScoreState* ReadPreScoreState(const CycleState& state, std::string* err
 }  // namespace interpodaffinity
 
 using interpodaffinity::PreScoreState;
+using interpodaffinity::ScoreMap;
 
-Status InterPodAffinity::PreScore(CycleState& state, const Pod& pod,
+void InterPodAffinity::ProcessExistingPod(const PreScoreState& state, const PodInfo& existing_pod,
+                                          const NodeInfo& existing_pod_node_info,
+                                          const Pod& incoming_pod, ScoreMap& topo_score) const {
+  const Node& existing_pod_node = *existing_pod_node_info.node();
+  if (existing_pod_node.labels().empty()) return;
+  // The incoming pod's preferred terms (namespaceSelectors merged: no namespace labels of the
+  // existing pod), +weight for affinity, -weight for anti-affinity, at the existing pod's node's
+  // topology value.
+  interpodaffinity::ProcessTerms(topo_score, state.pod_info->preferred_affinity_terms,
+                                 *existing_pod.pod, nullptr, existing_pod_node, 1);
+  interpodaffinity::ProcessTerms(topo_score, state.pod_info->preferred_anti_affinity_terms,
+                                 *existing_pod.pod, nullptr, existing_pod_node, -1);
+  // The existing pod's hard affinity terms matching the incoming pod, by hardPodAffinityWeight.
+  if (args_.hard_pod_affinity_weight > 0) {
+    for (const AffinityTerm& t : existing_pod.required_affinity_terms) {
+      interpodaffinity::ProcessTerm(topo_score, t, args_.hard_pod_affinity_weight, incoming_pod,
+                                    &state.namespace_labels, existing_pod_node, 1);
+    }
+  }
+  // The existing pod's soft terms matching the incoming pod.
+  interpodaffinity::ProcessTerms(topo_score, existing_pod.preferred_affinity_terms, incoming_pod,
+                                 &state.namespace_labels, existing_pod_node, 1);
+  interpodaffinity::ProcessTerms(topo_score, existing_pod.preferred_anti_affinity_terms,
+                                 incoming_pod, &state.namespace_labels, existing_pod_node, -1);
+}
+
+Status InterPodAffinity::PreScore(CycleState& cycle_state, const Pod& pod,
                                   const std::vector<const NodeInfo*>& nodes) {
-  if (nodes.empty()) return Status();  // v1.27: nothing to score, no state written
-  auto s = std::make_unique<PreScoreState>();
-  auto info = NewIncomingPodInfo(pod);
-  if (!info.ok()) return Status::Error("failed to parse pod: " + info.message());
-  PodInfo& incoming = **info;
-  const bool has_preferred = !incoming.preferred_affinity_terms.empty() ||
-                             !incoming.preferred_anti_affinity_terms.empty();
-  // Option: only the incoming pod's own preferences trigger the work below.
-  if (args_.ignore_preferred_terms_of_existing_pods && !has_preferred) {
-    state.Write(std::string(kPreScoreStateKey), std::move(s));
+  if (nodes.empty()) return Status();  // no nodes to score: no state written
+  // This rule parses the pod before the ignorePreferredTermsOfExistingPods shortcut, where
+  // upstream parses it after; a pod that does not parse fails PreFilter first.
+  auto pod_info = interpodaffinity::NewPodInfo(pod);
+  if (!pod_info.ok()) return Status::Error("failed to parse pod: " + pod_info.message());
+  const bool has_preferred_affinity_constraints = !(*pod_info)->preferred_affinity_terms.empty();
+  const bool has_preferred_anti_affinity_constraints =
+      !(*pod_info)->preferred_anti_affinity_terms.empty();
+  const bool has_constraints =
+      has_preferred_affinity_constraints || has_preferred_anti_affinity_constraints;
+  // Optionally ignore existing pods' preferences when the incoming pod has none.
+  if (args_.ignore_preferred_terms_of_existing_pods && !has_constraints) {
+    cycle_state.Write(std::string(kPreScoreStateKey), std::make_unique<PreScoreState>());
     return Status();
   }
-  for (WeightedAffinityTerm& t : incoming.preferred_affinity_terms) {
-    MergeAffinityTermNamespacesIfNotEmpty(t.term);
+  // Unless the pod has preferred terms, only nodes hosting pods with affinity matter.
+  const std::vector<const NodeInfo*>& all_nodes =
+      has_constraints ? handle_.snapshot->node_infos() : handle_.snapshot->have_pods_with_affinity();
+
+  auto state = std::make_unique<PreScoreState>();
+  for (WeightedAffinityTerm& t : (*pod_info)->preferred_affinity_terms) {
+    interpodaffinity::MergeAffinityTermNamespacesIfNotEmpty(t.term, handle_);
   }
-  for (WeightedAffinityTerm& t : incoming.preferred_anti_affinity_terms) {
-    MergeAffinityTermNamespacesIfNotEmpty(t.term);
+  for (WeightedAffinityTerm& t : (*pod_info)->preferred_anti_affinity_terms) {
+    interpodaffinity::MergeAffinityTermNamespacesIfNotEmpty(t.term, handle_);
   }
-  const Labels ns_labels = NamespaceLabelsSnapshot(pod.ns());
-  const interpodaffinity::Incoming in{*incoming.pod,
-                                      interpodaffinity::CompileTerms(incoming.preferred_affinity_terms),
-                                      interpodaffinity::CompileTerms(incoming.preferred_anti_affinity_terms),
-                                      ns_labels};
-  interpodaffinity::TopologyKeyIds keys;
-  // Without preferred terms of its own, only existing pods with (anti-)affinity can contribute.
-  const std::vector<const NodeInfo*>& all = has_preferred
-                                                ? handle_.snapshot->node_infos()
-                                                : handle_.snapshot->have_pods_with_affinity();
-  // Each node's contribution is remembered across cycles (contribution_cache.h): only nodes
-  // that changed since are walked.
-  const std::string key = interpodaffinity::ScoreKey(
-      pod, ns_labels, args_.hard_pod_affinity_weight, incoming.preferred_affinity_terms,
-      incoming.preferred_anti_affinity_terms);
-  interpodaffinity::AccumulateContributions(
-      all, *score_cache_.For(key), s->topology_score,
-      [&](const NodeInfo& n, interpodaffinity::Contribution& c) {
-        const std::vector<PodInfoPtr>& pods = has_preferred ? n.pods() : n.pods_with_affinity();
-        for (const PodInfoPtr& existing : pods) {
-          interpodaffinity::ProcessExistingPod(in, *existing, *n.node(),
-                                               args_.hard_pod_affinity_weight, c, keys);
-        }
-      });
-  state.Write(std::string(kPreScoreStateKey), std::move(s));
+  state->pod_info = *pod_info;
+  state->namespace_labels = interpodaffinity::GetNamespaceLabelsSnapshot(pod.ns(), handle_);
+
+  for (const NodeInfo* node_info : all_nodes) {
+    if (node_info->node() == nullptr) continue;
+    // Unless the pod has preferred terms, only pods with affinity matter.
+    const std::vector<PodInfoPtr>& pods_to_process =
+        has_constraints ? node_info->pods() : node_info->pods_with_affinity();
+    ScoreMap topo_score;
+    for (const PodInfoPtr& existing_pod : pods_to_process) {
+      ProcessExistingPod(*state, *existing_pod, *node_info, pod, topo_score);
+    }
+    interpodaffinity::Append(state->topology_score, topo_score);
+  }
+  cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
   return Status();
 }
 
-Status InterPodAffinity::Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
-                               int64_t* score) {
-  (void)pod;
+Status InterPodAffinity::Score(const CycleState& cycle_state, [[maybe_unused]] const Pod& pod,
+                               const NodeInfo& node_info, int64_t* score) {
   *score = 0;
   std::string err;
-  const PreScoreState* s = interpodaffinity::ReadPreScoreState(state, &err);
+  const PreScoreState* s = interpodaffinity::GetPreScoreState(cycle_state, &err);
   if (s == nullptr) return Status::Error(err);
-  if (node.node() == nullptr) return Status::Error("node not found");
-  *score = s->topology_score.Sum(node.node()->label_ids);
+  if (node_info.node() == nullptr) return Status::Error("node not found");
+  const auto& labels = node_info.node()->labels();
+  // The sum of the weights at the node's value of every topology key.
+  for (const auto& [tp_key, tp_values] : s->topology_score) {
+    auto v = labels.find(tp_key);
+    if (v == labels.end()) continue;
+    auto weight = tp_values.find(v->second);
+    if (weight != tp_values.end()) *score += weight->second;
+  }
   return Status();
 }
 
-bool InterPodAffinity::UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const {
-  (void)pod;
+Status InterPodAffinity::NormalizeScore(const CycleState& cycle_state,
+                                        [[maybe_unused]] const Pod& pod, NodeScoreList& scores) {
   std::string err;
-  const interpodaffinity::PreScoreState* s = interpodaffinity::ReadPreScoreState(state, &err);
-  if (s == nullptr || !s->topology_score.empty()) return false;
-  *score = 0;
-  return true;
-}
-
-bool InterPodAffinity::UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
-                                              int64_t* normalized) const {
-  (void)pod;
-  std::string err;
-  const interpodaffinity::PreScoreState* s = interpodaffinity::ReadPreScoreState(state, &err);
-  // Nothing accumulated: NormalizeScore leaves the scores as they are.
-  if (s == nullptr || !s->topology_score.empty()) return false;
-  *normalized = uniform;
-  return true;
-}
-
-Status InterPodAffinity::NormalizeScore(const CycleState& state, const Pod& pod,
-                                        NodeScoreList& scores) {
-  (void)pod;
-  std::string err;
-  const PreScoreState* s = interpodaffinity::ReadPreScoreState(state, &err);
+  const PreScoreState* s = interpodaffinity::GetPreScoreState(cycle_state, &err);
   if (s == nullptr) return Status::Error(err);
-  // Nothing accumulated: the raw scores (all zero) stay.
   if (s->topology_score.empty()) return Status();
+
   int64_t min_count = std::numeric_limits<int64_t>::max();
   int64_t max_count = std::numeric_limits<int64_t>::min();
   for (const NodeScore& ns : scores) {
     if (ns.score > max_count) max_count = ns.score;
     if (ns.score < min_count) min_count = ns.score;
   }
-  const int64_t diff = max_count - min_count;
+  const int64_t max_min_diff = max_count - min_count;
   for (NodeScore& ns : scores) {
-    double f = 0;
-    // Same float expression as upstream (ratio first), then truncation.
-    if (diff > 0) {
-      f = static_cast<double>(kMaxNodeScore) *
-          (static_cast<double>(ns.score - min_count) / static_cast<double>(diff));
+    double f_score = 0;
+    if (max_min_diff > 0) {
+      f_score = static_cast<double>(kMaxNodeScore) *
+                (static_cast<double>(ns.score - min_count) / static_cast<double>(max_min_diff));
     }
-    ns.score = static_cast<int64_t>(f);
+    ns.score = static_cast<int64_t>(f_score);
   }
   return Status();
 }
