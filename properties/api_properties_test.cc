@@ -55,7 +55,8 @@ google::protobuf::Map<std::string, std::string> SomeLabels() {
   return labels;
 }
 
-k8s::LabelSelector Expr(const std::string& key, const std::string& op, const std::vector<std::string>& values) {
+k8s::LabelSelector Expr(const std::string& key, const std::string& op,
+                        const std::vector<std::string>& values) {
   k8s::LabelSelector sel;
   auto* r = sel.add_match_expressions();
   r->set_key(key);
@@ -70,7 +71,8 @@ k8s::LabelSelector Expr(const std::string& key, const std::string& op, const std
 RC_GTEST_PROP(ApiProperties, LabelSelectorAlgebra, ()) {
   const auto labels = SomeLabels();
   const std::string key = *rc::gen::element<std::string>("a", "b");
-  const std::vector<std::string> values = {*rc::gen::element<std::string>("x", "y"), *rc::gen::element<std::string>("y", "z")};
+  const std::vector<std::string> values = {*rc::gen::element<std::string>("x", "y"),
+                                           *rc::gen::element<std::string>("y", "z")};
   const bool present = labels.count(key) > 0;
   const bool in = reference::LabelSelectorMatches(Expr(key, "In", values), labels);
   const bool not_in = reference::LabelSelectorMatches(Expr(key, "NotIn", values), labels);
@@ -80,7 +82,8 @@ RC_GTEST_PROP(ApiProperties, LabelSelectorAlgebra, ()) {
   RC_ASSERT(reference::LabelSelectorMatches(Expr(key, "DoesNotExist", {}), labels) == !present);
   k8s::LabelSelector ml;
   (*ml.mutable_match_labels())[key] = values[0];
-  RC_ASSERT(reference::LabelSelectorMatches(ml, labels) == reference::LabelSelectorMatches(Expr(key, "In", {values[0]}), labels));
+  RC_ASSERT(reference::LabelSelectorMatches(ml, labels) ==
+            reference::LabelSelectorMatches(Expr(key, "In", {values[0]}), labels));
   k8s::LabelSelector both = Expr(key, "In", values);
   *both.add_match_expressions() = Expr("b", "Exists", {}).match_expressions(0);
   RC_ASSERT(reference::LabelSelectorMatches(both, labels) == (in && labels.count("b") > 0));
@@ -104,11 +107,14 @@ RC_GTEST_PROP(ApiProperties, NodeSelectorGtLt, ()) {
   r.add_values(std::to_string(want));
   const bool parses = want >= 0;
   r.set_operator_("Gt");
-  RC_ASSERT(reference::NodeSelectorRequirementMatches(r, labels) == (parses && present && have > want));
+  RC_ASSERT(reference::NodeSelectorRequirementMatches(r, labels) ==
+            (parses && present && have > want));
   r.set_operator_("Lt");
-  RC_ASSERT(reference::NodeSelectorRequirementMatches(r, labels) == (parses && present && have < want));
+  RC_ASSERT(reference::NodeSelectorRequirementMatches(r, labels) ==
+            (parses && present && have < want));
   r.set_operator_("NotIn");
-  RC_ASSERT(reference::NodeSelectorRequirementMatches(r, labels) == (parses && (!present || have != want)));
+  RC_ASSERT(reference::NodeSelectorRequirementMatches(r, labels) ==
+            (parses && (!present || have != want)));
 }
 
 // The compiled node selector (interned labels) decides exactly as the proto walk, for random
@@ -117,11 +123,13 @@ RC_GTEST_PROP(ApiProperties, NodeSelectorGtLt, ()) {
 RC_GTEST_PROP(ApiProperties, CompiledNodeSelectorAgreesWithProtoWalk, ()) {
   const std::vector<std::string> keys = {"a", "b", "n"};
   const std::vector<std::string> values = {"", "x", "y", "7", "-3", "+2", "z9", "a b"};
-  const std::vector<std::string> ops = {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Bogus"};
+  const std::vector<std::string> ops = {"In", "NotIn", "Exists", "DoesNotExist",
+                                        "Gt", "Lt",    "Bogus"};
   k8s::Node node;
   node.mutable_metadata()->set_name(*rc::gen::elementOf(std::vector<std::string>{"n1", "n2"}));
   for (const std::string& k : keys) {
-    if (*rc::gen::arbitrary<bool>()) (*node.mutable_metadata()->mutable_labels())[k] = *rc::gen::elementOf(values);
+    if (*rc::gen::arbitrary<bool>())
+      (*node.mutable_metadata()->mutable_labels())[k] = *rc::gen::elementOf(values);
   }
   auto built = reference::BuildNode(node);
   RC_ASSERT(built.ok());
@@ -168,7 +176,8 @@ RC_GTEST_PROP(ApiProperties, TolerationMatching, ()) {
   t.set_value(*rc::gen::element<std::string>("", "v1", "v2"));
   t.set_effect(*rc::gen::element<std::string>("", "NoSchedule", "NoExecute"));
   bool effect = t.effect().empty() || t.effect() == taint.effect();
-  bool match = t.operator_() == "Exists" ? t.key() == taint.key() : t.key() == taint.key() && t.value() == taint.value();
+  bool match = t.operator_() == "Exists" ? t.key() == taint.key()
+                                         : t.key() == taint.key() && t.value() == taint.value();
   RC_ASSERT(reference::TolerationToleratesTaint(t, taint) == (effect && match));
 }
 

@@ -24,17 +24,18 @@ using reference::ScheduleResult;
 // Everything a result says, one line per fact, so that two results compare as text and a
 // difference is shown as the first differing line.
 std::string Describe(const ScheduleResult& r) {
-  std::string out = "kind " + std::to_string(static_cast<int>(r.kind)) + "\nnode " + r.node + "\nties";
+  std::string out =
+      "kind " + std::to_string(static_cast<int>(r.kind)) + "\nnode " + r.node + "\nties";
   for (const std::string& n : r.ties.Names()) out += " " + n;
   out += "\nfeasible";
   for (const std::string& n : r.feasible) out += " " + n;
-  out += "\nfeasible_count " + std::to_string(r.feasible_count) + "\nevaluated " + std::to_string(r.evaluated_nodes) +
-         "\nall " + std::to_string(r.num_all_nodes) + "\n";
+  out += "\nfeasible_count " + std::to_string(r.feasible_count) + "\nevaluated " +
+         std::to_string(r.evaluated_nodes) + "\nall " + std::to_string(r.num_all_nodes) + "\n";
   for (const reference::NodePluginScores& n : r.scores) {
     out += "score " + n.name + " " + std::to_string(n.total) + " =";
     for (const reference::PluginScore& p : n.scores) {
-      out += " " + p.plugin + ":" + std::to_string(p.raw) + "/" + std::to_string(p.normalized) + "/" +
-             std::to_string(p.weighted);
+      out += " " + p.plugin + ":" + std::to_string(p.raw) + "/" + std::to_string(p.normalized) +
+             "/" + std::to_string(p.weighted);
     }
     out += "\n";
   }
@@ -57,7 +58,9 @@ std::string FirstDifference(const std::string& a, const std::string& b) {
     if (a[i] != b[i]) break;
     if (a[i] == '\n') line_start = i + 1;
   }
-  auto line = [&](const std::string& s) { return s.substr(line_start, s.find('\n', line_start) - line_start); };
+  auto line = [&](const std::string& s) {
+    return s.substr(line_start, s.find('\n', line_start) - line_start);
+  };
   return "plain: " + line(a) + "\nfast:  " + line(b);
 }
 
@@ -73,10 +76,10 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property) {
     fast_scheduler->set_record_details(details);
     for (int cycle = 0; cycle < 3; ++cycle) {
       reference::CycleState plain_state, fast_state;
-      const ScheduleResult a =
-          plain_scheduler->SchedulePod(plain.cluster->framework(), plain_state, *plain.pod, plain.cluster->snapshot());
-      const ScheduleResult b =
-          fast_scheduler->SchedulePod(fast.cluster->framework(), fast_state, *fast.pod, fast.cluster->snapshot());
+      const ScheduleResult a = plain_scheduler->SchedulePod(plain.cluster->framework(), plain_state,
+                                                            *plain.pod, plain.cluster->snapshot());
+      const ScheduleResult b = fast_scheduler->SchedulePod(fast.cluster->framework(), fast_state,
+                                                           *fast.pod, fast.cluster->snapshot());
       // Without details a scheduled pod's statuses are not kept by the fast engine: compare what
       // the decision carries.
       const std::string da = details || a.kind != ScheduleResult::Kind::kScheduled
@@ -86,10 +89,11 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property) {
                                  ? Describe(b)
                                  : b.node + " " + std::to_string(b.evaluated_nodes);
       PROP_REQUIRE(da == db, property, CaseAsTrace(c),
-                   "cycle " + std::to_string(cycle) + (details ? " (details)" : "") + ": the engines differ\n" +
-                       FirstDifference(da, db));
-      PROP_REQUIRE(plain_scheduler->next_start_node_index() == fast_scheduler->next_start_node_index(), property,
-                   CaseAsTrace(c), "start index differs after cycle " + std::to_string(cycle));
+                   "cycle " + std::to_string(cycle) + (details ? " (details)" : "") +
+                       ": the engines differ\n" + FirstDifference(da, db));
+      PROP_REQUIRE(
+          plain_scheduler->next_start_node_index() == fast_scheduler->next_start_node_index(),
+          property, CaseAsTrace(c), "start index differs after cycle " + std::to_string(cycle));
     }
   }
 }
@@ -100,16 +104,19 @@ RC_GTEST_PROP(EngineEquivalence, ClustersDecideAlike, ()) {
 
 // Replays decide alike: the decision logs (attempts with ties and messages, queue transitions,
 // bindings, preemptions) are byte-identical.
-void RequireSameReplay(const std::vector<trace::Record>& records, uint64_t seed, const std::string& property) {
+void RequireSameReplay(const std::vector<trace::Record>& records, uint64_t seed,
+                       const std::string& property) {
   const Scenario s{records};
   const std::vector<trace::Record> plain = ReplayScenario(s, seed, Engine::kPlain);
   const std::vector<trace::Record> fast = ReplayScenario(s, seed, Engine::kFast);
   for (size_t i = 0; i < std::min(plain.size(), fast.size()); ++i) {
-    const std::string a = plain[i].has_api() ? plain[i].SerializeAsString() : replay::DecisionJsonLine(plain[i]);
-    const std::string b = fast[i].has_api() ? fast[i].SerializeAsString() : replay::DecisionJsonLine(fast[i]);
+    const std::string a =
+        plain[i].has_api() ? plain[i].SerializeAsString() : replay::DecisionJsonLine(plain[i]);
+    const std::string b =
+        fast[i].has_api() ? fast[i].SerializeAsString() : replay::DecisionJsonLine(fast[i]);
     PROP_REQUIRE(a == b, property, records,
-                 "decision " + std::to_string(i) + " differs (seed " + std::to_string(seed) + ")\nplain: " + a +
-                     "\nfast:  " + b);
+                 "decision " + std::to_string(i) + " differs (seed " + std::to_string(seed) +
+                     ")\nplain: " + a + "\nfast:  " + b);
   }
   PROP_REQUIRE(plain.size() == fast.size(), property, records,
                "decision counts differ: plain " + std::to_string(plain.size()) + ", fast " +

@@ -75,10 +75,11 @@ void AddContainers(k8s::PodSpec* spec) {
 void AddNodeConstraints(k8s::PodSpec* spec) {
   if (Chance(10)) (*spec->mutable_node_selector())[kDiskKey] = PickStr({"ssd", "hdd"});
   if (Chance(15)) {
-    k8s::NodeSelectorTerm* term = spec->mutable_affinity()
-                                      ->mutable_node_affinity()
-                                      ->mutable_required_during_scheduling_ignored_during_execution()
-                                      ->add_node_selector_terms();
+    k8s::NodeSelectorTerm* term =
+        spec->mutable_affinity()
+            ->mutable_node_affinity()
+            ->mutable_required_during_scheduling_ignored_during_execution()
+            ->add_node_selector_terms();
     k8s::NodeSelectorRequirement* r = term->add_match_expressions();
     r->set_key(Chance(50) ? kZoneKey : kDiskKey);
     r->set_operator_(PickStr({"In", "NotIn", "Exists", "DoesNotExist"}));
@@ -87,9 +88,10 @@ void AddNodeConstraints(k8s::PodSpec* spec) {
     }
   }
   if (Chance(20)) {
-    k8s::PreferredSchedulingTerm* p = spec->mutable_affinity()
-                                          ->mutable_node_affinity()
-                                          ->add_preferred_during_scheduling_ignored_during_execution();
+    k8s::PreferredSchedulingTerm* p =
+        spec->mutable_affinity()
+            ->mutable_node_affinity()
+            ->add_preferred_during_scheduling_ignored_during_execution();
     p->set_weight(*rc::gen::inRange(1, 101));
     k8s::NodeSelectorRequirement* r = p->mutable_preference()->add_match_expressions();
     r->set_key(kZoneKey);
@@ -107,17 +109,23 @@ void AddNodeConstraints(k8s::PodSpec* spec) {
 
 void AddPodConstraints(k8s::PodSpec* spec) {
   if (Chance(20)) {
-    *spec->mutable_affinity()->mutable_pod_anti_affinity()->add_required_during_scheduling_ignored_during_execution() =
-        AffinityTerm();
+    *spec->mutable_affinity()
+         ->mutable_pod_anti_affinity()
+         ->add_required_during_scheduling_ignored_during_execution() = AffinityTerm();
   }
   if (Chance(10)) {
-    *spec->mutable_affinity()->mutable_pod_affinity()->add_required_during_scheduling_ignored_during_execution() =
-        AffinityTerm();
+    *spec->mutable_affinity()
+         ->mutable_pod_affinity()
+         ->add_required_during_scheduling_ignored_during_execution() = AffinityTerm();
   }
   if (Chance(15)) {
     k8s::WeightedPodAffinityTerm* w =
-        Chance(50) ? spec->mutable_affinity()->mutable_pod_affinity()->add_preferred_during_scheduling_ignored_during_execution()
-                   : spec->mutable_affinity()->mutable_pod_anti_affinity()->add_preferred_during_scheduling_ignored_during_execution();
+        Chance(50) ? spec->mutable_affinity()
+                         ->mutable_pod_affinity()
+                         ->add_preferred_during_scheduling_ignored_during_execution()
+                   : spec->mutable_affinity()
+                         ->mutable_pod_anti_affinity()
+                         ->add_preferred_during_scheduling_ignored_during_execution();
     w->set_weight(*rc::gen::inRange(1, 101));
     *w->mutable_pod_affinity_term() = AffinityTerm();
   }
@@ -339,7 +347,8 @@ void showValue(const Scenario& s, std::ostream& os) {
   for (const trace::Record& r : s.records) {
     const trace::ApiEvent& e = r.api();
     os << "  t=" << r.time_ns() << " " << trace::EventType_Name(e.type()) << " "
-       << (e.has_pod() ? "pod " + e.pod().metadata().name() : "node " + e.node().metadata().name()) << "\n";
+       << (e.has_pod() ? "pod " + e.pod().metadata().name() : "node " + e.node().metadata().name())
+       << "\n";
   }
 }
 

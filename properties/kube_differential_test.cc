@@ -26,13 +26,15 @@ std::string AdapterPath() {
   return std::string(dir == nullptr ? "." : dir) + "/schedcheck/harness/kube/kube-adapter-1.27";
 }
 
-std::vector<trace::Record> ReplayReference(const std::vector<trace::Record>& records, uint64_t seed) {
+std::vector<trace::Record> ReplayReference(const std::vector<trace::Record>& records,
+                                           uint64_t seed) {
   replay::ReplayOptions options;
   options.config = reference::DefaultConfiguration("1.27");
   options.seed = seed;
   auto replayer = replay::Replayer::Create(options);
   if (!replayer.ok()) RC_FAIL("replayer: " + replayer.message());
-  if (Outcome ok = (*replayer)->Run(records); !ok) RC_FAIL("reference replay failed: " + ok.message());
+  if (Outcome ok = (*replayer)->Run(records); !ok)
+    RC_FAIL("reference replay failed: " + ok.message());
   return (*replayer)->log().records();
 }
 
@@ -48,7 +50,8 @@ std::vector<trace::Record> ReplayKube(const std::vector<trace::Record>& records,
   options.config = reference::DefaultConfiguration("1.27");
   options.seed = seed;
   protocol::ExternalReplay run = Adapter().Replay(records, protocol::HelloFor(options, "", ""));
-  PROP_REQUIRE(run.status.ok(), property, records, "the kube adapter failed: " + run.status.message());
+  PROP_REQUIRE(run.status.ok(), property, records,
+               "the kube adapter failed: " + run.status.message());
   return run.decisions;
 }
 
@@ -63,24 +66,27 @@ void TagOutcomes(const std::vector<trace::Record>& log) {
     error = error || r.attempt().result() == trace::ERROR;
     preempted = preempted || !r.attempt().victims().empty();
   }
-  RC_TAG(scheduled ? "scheduled" : "-", unschedulable ? "unschedulable" : "-", error ? "error" : "-",
-         preempted ? "preemption" : "-");
+  RC_TAG(scheduled ? "scheduled" : "-", unschedulable ? "unschedulable" : "-",
+         error ? "error" : "-", preempted ? "preemption" : "-");
 }
 
 // Requires the two logs of `records` to be equivalent.
-void RequireEquivalent(const std::vector<trace::Record>& records, uint64_t seed, const std::string& property,
-                       bool tag = false) {
+void RequireEquivalent(const std::vector<trace::Record>& records, uint64_t seed,
+                       const std::string& property, bool tag = false) {
   const std::vector<trace::Record> reference = ReplayReference(records, seed);
   if (tag) TagOutcomes(reference);
   const std::vector<trace::Record> kube = ReplayKube(records, seed, property);
   diff::DiffResult result = diff::Diff(reference, kube);
   if (result.divergences.empty()) return;
   const std::string s = std::to_string(seed);
-  PROP_REQUIRE(false, property, records,
-               std::to_string(result.divergences.size()) + " divergences (reference vs kube-scheduler v1.27.8, seed " +
-                   s + "); first: " + diff::Describe(result.divergences.front()) +
-                   "\nreproduce: schedcheck replay TRACE --seed " + s + " --jsonl ref.jsonl && schedcheck replay TRACE --seed " +
-                   s + " --candidate kube:1.27 --jsonl kube.jsonl && schedcheck diff ref.jsonl kube.jsonl");
+  PROP_REQUIRE(
+      false, property, records,
+      std::to_string(result.divergences.size()) +
+          " divergences (reference vs kube-scheduler v1.27.8, seed " + s +
+          "); first: " + diff::Describe(result.divergences.front()) +
+          "\nreproduce: schedcheck replay TRACE --seed " + s +
+          " --jsonl ref.jsonl && schedcheck replay TRACE --seed " + s +
+          " --candidate kube:1.27 --jsonl kube.jsonl && schedcheck diff ref.jsonl kube.jsonl");
 }
 
 // Timed event sequences: node and pod adds, updates of every kind the generator makes, deletes.

@@ -63,9 +63,11 @@ RC_GTEST_PROP(MetamorphicProperties, NodeOrderChangesChoiceOnlyWithinTies, ()) {
   }
   ScheduleResult a = ScheduleOnce(Load(c), 1);
   ScheduleResult b = ScheduleOnce(Load(permuted), 1);
-  PROP_REQUIRE(AsSet(a.feasible) == AsSet(b.feasible) && a.ties.Names() == b.ties.Names() && Totals(a) == Totals(b),
-               "NodeOrderChangesChoiceOnlyWithinTies", CaseAsTrace(permuted),
-               "node order changed feasibility or scores: " + Describe(a) + " vs permuted " + Describe(b));
+  PROP_REQUIRE(
+      AsSet(a.feasible) == AsSet(b.feasible) && a.ties.Names() == b.ties.Names() &&
+          Totals(a) == Totals(b),
+      "NodeOrderChangesChoiceOnlyWithinTies", CaseAsTrace(permuted),
+      "node order changed feasibility or scores: " + Describe(a) + " vs permuted " + Describe(b));
   if (a.kind == ScheduleResult::Kind::kScheduled && a.feasible.size() > 1) {
     RC_ASSERT(std::find(a.ties.begin(), a.ties.end(), b.node) != a.ties.end());
   }
@@ -85,11 +87,13 @@ RC_GTEST_PROP(MetamorphicProperties, AddingAnInfeasibleNodeChangesNothing, ()) {
   more.nodes.insert(more.nodes.begin() + *rc::gen::inRange<size_t>(0, c.nodes.size() + 1), extra);
   ScheduleResult a = ScheduleOnce(Load(c), 3);
   ScheduleResult b = ScheduleOnce(Load(more), 3);
-  PROP_REQUIRE(a.kind == b.kind && AsSet(a.feasible) == AsSet(b.feasible) && a.ties.Names() == b.ties.Names() &&
-                   Totals(a) == Totals(b),
-               "AddingAnInfeasibleNodeChangesNothing", CaseAsTrace(more), "the extra node nx changed the decision: " + Describe(a) + " vs " + Describe(b));
+  PROP_REQUIRE(a.kind == b.kind && AsSet(a.feasible) == AsSet(b.feasible) &&
+                   a.ties.Names() == b.ties.Names() && Totals(a) == Totals(b),
+               "AddingAnInfeasibleNodeChangesNothing", CaseAsTrace(more),
+               "the extra node nx changed the decision: " + Describe(a) + " vs " + Describe(b));
   RC_ASSERT(b.node != "nx");
-  if (b.kind == ScheduleResult::Kind::kFitError) RC_ASSERT(b.diagnosis.node_to_status.count("nx") > 0);
+  if (b.kind == ScheduleResult::Kind::kFitError)
+    RC_ASSERT(b.diagnosis.node_to_status.count("nx") > 0);
 }
 
 // Another pod on a node never raises that node's NodeResourcesFit (LeastAllocated) or
@@ -107,10 +111,11 @@ RC_GTEST_PROP(MetamorphicProperties, AnExtraPodNeverHelpsItsNode, ()) {
   auto before = RawScores(Load(c));
   auto after = RawScores(Load(more));
   if (before.count(node) && after.count(node)) {
-    PROP_REQUIRE(after[node]["NodeResourcesFit"] <= before[node]["NodeResourcesFit"], "AnExtraPodNeverHelpsItsNode",
-                 CaseAsTrace(more),
-                 "NodeResourcesFit on " + node + " rose from " + std::to_string(before[node]["NodeResourcesFit"]) +
-                     " to " + std::to_string(after[node]["NodeResourcesFit"]));
+    PROP_REQUIRE(after[node]["NodeResourcesFit"] <= before[node]["NodeResourcesFit"],
+                 "AnExtraPodNeverHelpsItsNode", CaseAsTrace(more),
+                 "NodeResourcesFit on " + node + " rose from " +
+                     std::to_string(before[node]["NodeResourcesFit"]) + " to " +
+                     std::to_string(after[node]["NodeResourcesFit"]));
   }
   for (const char* plugin : {"NodeResourcesFit", "NodePorts"}) {
     bool rejected_before = !OracleFilter(plugin, StateOf(c), c.pod, node).empty();
@@ -129,13 +134,16 @@ RC_GTEST_PROP(MetamorphicProperties, StartIndexRotationKeepsTies, ()) {
   LoadedCase loaded = Load(c);
   reference::PodScheduler scheduler(5, 0);
   reference::CycleState s1, s2;
-  ScheduleResult a = scheduler.SchedulePod(loaded.cluster->framework(), s1, *loaded.pod, loaded.cluster->snapshot());
-  ScheduleResult b = scheduler.SchedulePod(loaded.cluster->framework(), s2, *loaded.pod, loaded.cluster->snapshot());
+  ScheduleResult a = scheduler.SchedulePod(loaded.cluster->framework(), s1, *loaded.pod,
+                                           loaded.cluster->snapshot());
+  ScheduleResult b = scheduler.SchedulePod(loaded.cluster->framework(), s2, *loaded.pod,
+                                           loaded.cluster->snapshot());
   RC_ASSERT(a.kind == b.kind);
   RC_ASSERT(AsSet(a.feasible) == AsSet(b.feasible));
   RC_ASSERT(a.ties.Names() == b.ties.Names());
   if (a.kind == ScheduleResult::Kind::kScheduled) {
-    RC_ASSERT(std::find(a.ties.begin(), a.ties.end(), b.node) != a.ties.end() || a.feasible.size() == 1);
+    RC_ASSERT(std::find(a.ties.begin(), a.ties.end(), b.node) != a.ties.end() ||
+              a.feasible.size() == 1);
   }
 }
 

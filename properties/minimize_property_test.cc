@@ -30,7 +30,8 @@ const char kDir[] = "/tmp/schedcheck-properties";
 
 // Each case minimizes a 200-350 event trace (one to ten seconds on 2 cores), so this target
 // runs fewer cases than the suite's default 100: set here, before main() reads RC_PARAMS, and only
-// when RC_PARAMS is unset (a reproduce string or --config=deep still wins). The seed is the suite's.
+// when RC_PARAMS is unset (a reproduce string or --config=deep still wins). The seed is the
+// suite's.
 const bool kFewerCases = [] {
   ::setenv("RC_PARAMS", "max_success=8 seed=20230427", /*overwrite=*/0);
   return true;
@@ -40,9 +41,10 @@ const bool kFewerCases = [] {
 std::string MostAllocatedConfig() {
   ::mkdir(kDir, 0755);
   const std::string path = std::string(kDir) + "/most-allocated.yaml";
-  std::ofstream(path) << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-                         "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n"
-                         "    args:\n      scoringStrategy:\n        type: MostAllocated\n";
+  std::ofstream(path)
+      << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+         "- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n"
+         "    args:\n      scoringStrategy:\n        type: MostAllocated\n";
   return path;
 }
 
@@ -52,15 +54,14 @@ struct Planted {
 };
 
 rc::Gen<Planted> PlantedGen() {
-  return rc::gen::element(
-      Planted{"SchedulingBasic", "config:" + MostAllocatedConfig()},
-      Planted{"SchedulingNodeAffinity", "config:" + MostAllocatedConfig()},
-      Planted{"TopologySpreading", "config:" + MostAllocatedConfig()},
-      Planted{"Unschedulable", "config:" + MostAllocatedConfig()},
-      Planted{"MixedChurn", "config:" + MostAllocatedConfig()},
-      Planted{"RequeueNodeAdd", "forget-events:NodeAffinity"},
-      Planted{"RequeueTaintRemoval", "forget-events:TaintToleration"},
-      Planted{"RequeuePodDelete", "forget-events:NodeResourcesFit"});
+  return rc::gen::element(Planted{"SchedulingBasic", "config:" + MostAllocatedConfig()},
+                          Planted{"SchedulingNodeAffinity", "config:" + MostAllocatedConfig()},
+                          Planted{"TopologySpreading", "config:" + MostAllocatedConfig()},
+                          Planted{"Unschedulable", "config:" + MostAllocatedConfig()},
+                          Planted{"MixedChurn", "config:" + MostAllocatedConfig()},
+                          Planted{"RequeueNodeAdd", "forget-events:NodeAffinity"},
+                          Planted{"RequeueTaintRemoval", "forget-events:TaintToleration"},
+                          Planted{"RequeuePodDelete", "forget-events:NodeResourcesFit"});
 }
 
 RC_GTEST_PROP(MinimizeProperties, APlantedDivergenceIsReducedToAtMostTenEvents, ()) {
@@ -84,25 +85,28 @@ RC_GTEST_PROP(MinimizeProperties, APlantedDivergenceIsReducedToAtMostTenEvents, 
   RC_ASSERT(candidate.ok());
   options.candidate = std::move(*candidate);
   minimize::PairReplay pair(options);
-  auto m = minimize::Minimize(input, [&](const std::vector<trace::Record>& records) -> Result<minimize::Verdict> {
-    auto logs = pair.Run(records);
-    if (!logs.ok()) return logs.error();
-    return minimize::VerdictOf(logs->reference, std::move(logs->diff));
-  });
+  auto m = minimize::Minimize(
+      input, [&](const std::vector<trace::Record>& records) -> Result<minimize::Verdict> {
+        auto logs = pair.Run(records);
+        if (!logs.ok()) return logs.error();
+        return minimize::VerdictOf(logs->reference, std::move(logs->diff));
+      });
   // Every saved input is replayed with the workload's epoch 0; the start_time label only matters
   // to plugins that read the clock, and none of these candidates does.
-  const std::string repro = "\nreproduce: bazel-bin/harness/cli/schedcheck minimize " + std::string(kDir) +
-                            "/MinimizeProperties.trace --candidate " + planted.candidate + " --seed " +
-                            std::to_string(seed);
+  const std::string repro = "\nreproduce: bazel-bin/harness/cli/schedcheck minimize " +
+                            std::string(kDir) + "/MinimizeProperties.trace --candidate " +
+                            planted.candidate + " --seed " + std::to_string(seed);
   PROP_REQUIRE(m.ok(), "MinimizeProperties", input, "minimize failed: " + m.message() + repro);
   // A bug the workload happens not to reach (a cluster too small to have a choice) is no case.
   RC_PRE(m->diverges);
   PROP_REQUIRE(m->records.size() <= 10, "MinimizeProperties", input,
-               "reduced to " + std::to_string(m->records.size()) + " events only (" + std::to_string(m->stats.replays) +
-                   " replays)" + repro);
+               "reduced to " + std::to_string(m->records.size()) + " events only (" +
+                   std::to_string(m->stats.replays) + " replays)" + repro);
   auto again = pair.Run(m->records);
-  PROP_REQUIRE(again.ok() && minimize::SameDivergence(again->diff, m->target), "MinimizeProperties", input,
-               "the minimal trace does not diverge as the input did (" + diff::Describe(m->target) + ")" + repro);
+  PROP_REQUIRE(again.ok() && minimize::SameDivergence(again->diff, m->target), "MinimizeProperties",
+               input,
+               "the minimal trace does not diverge as the input did (" + diff::Describe(m->target) +
+                   ")" + repro);
 }
 
 }  // namespace

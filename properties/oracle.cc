@@ -29,7 +29,8 @@ bool InValues(const google::protobuf::RepeatedPtrField<std::string>& values, con
 
 // In / NotIn / Exists / DoesNotExist against a label set.
 bool RequirementMatches(const std::string& key, const std::string& op,
-                        const google::protobuf::RepeatedPtrField<std::string>& values, const Labels& labels) {
+                        const google::protobuf::RepeatedPtrField<std::string>& values,
+                        const Labels& labels) {
   const std::string* v = Label(labels, key);
   if (op == "In") return v != nullptr && InValues(values, *v);
   if (op == "NotIn") return v == nullptr || !InValues(values, *v);
@@ -51,12 +52,17 @@ const std::string& Ns(const k8s::Pod& p) { return p.metadata().namespace_(); }
 // An affinity term of `owner` matches `target`: namespace (the term's list, or the owner's own
 // namespace) and label selector.
 bool TermMatches(const k8s::PodAffinityTerm& term, const k8s::Pod& owner, const k8s::Pod& target) {
-  bool ns_ok = term.namespaces_size() == 0 ? Ns(target) == Ns(owner) : InValues(term.namespaces(), Ns(target));
-  return ns_ok && term.has_label_selector() && OracleSelectorMatches(term.label_selector(), target.metadata().labels());
+  bool ns_ok = term.namespaces_size() == 0 ? Ns(target) == Ns(owner)
+                                           : InValues(term.namespaces(), Ns(target));
+  return ns_ok && term.has_label_selector() &&
+         OracleSelectorMatches(term.label_selector(), target.metadata().labels());
 }
 
 const google::protobuf::RepeatedPtrField<k8s::PodAffinityTerm>& AntiTerms(const k8s::Pod& p) {
-  return p.spec().affinity().pod_anti_affinity().required_during_scheduling_ignored_during_execution();
+  return p.spec()
+      .affinity()
+      .pod_anti_affinity()
+      .required_during_scheduling_ignored_during_execution();
 }
 const google::protobuf::RepeatedPtrField<k8s::PodAffinityTerm>& AffinityTerms(const k8s::Pod& p) {
   return p.spec().affinity().pod_affinity().required_during_scheduling_ignored_during_execution();
@@ -83,10 +89,12 @@ bool MatchesNodeSelection(const k8s::Pod& pod, const k8s::Node& node) {
   }
   const auto& na = pod.spec().affinity().node_affinity();
   if (!na.has_required_during_scheduling_ignored_during_execution()) return true;
-  for (const k8s::NodeSelectorTerm& term : na.required_during_scheduling_ignored_during_execution().node_selector_terms()) {
+  for (const k8s::NodeSelectorTerm& term :
+       na.required_during_scheduling_ignored_during_execution().node_selector_terms()) {
     if (term.match_expressions_size() == 0) continue;
     bool all = true;
-    for (const auto& r : term.match_expressions()) all = all && RequirementMatches(r.key(), r.operator_(), r.values(), labels);
+    for (const auto& r : term.match_expressions())
+      all = all && RequirementMatches(r.key(), r.operator_(), r.values(), labels);
     if (all) return true;
   }
   return false;
@@ -102,10 +110,12 @@ const k8s::Node* ClusterState::FindNode(const std::string& name) const {
 }
 
 int64_t OracleQuantity(const std::string& resource, const std::string& text) {
-  static const std::map<std::string, int64_t> kSuffix = {
-      {"", 1}, {"Ki", 1LL << 10}, {"Mi", 1LL << 20}, {"Gi", 1LL << 30}, {"k", 1000}, {"M", 1000000}};
+  static const std::map<std::string, int64_t> kSuffix = {{"", 1},           {"Ki", 1LL << 10},
+                                                         {"Mi", 1LL << 20}, {"Gi", 1LL << 30},
+                                                         {"k", 1000},       {"M", 1000000}};
   size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+    ++i;
   const std::string number = text.substr(0, i);
   const std::string suffix = text.substr(i);
   if (number.empty()) Die("bad quantity " + text);
@@ -117,7 +127,8 @@ int64_t OracleQuantity(const std::string& resource, const std::string& text) {
     std::string frac = (number.substr(dot + 1) + "000").substr(0, 3);
     thousandths += std::stoll(frac);
   }
-  if (suffix == "m") return resource == "cpu" ? thousandths / 1000 : (thousandths / 1000 + 999) / 1000;
+  if (suffix == "m")
+    return resource == "cpu" ? thousandths / 1000 : (thousandths / 1000 + 999) / 1000;
   auto it = kSuffix.find(suffix);
   if (it == kSuffix.end()) Die("bad quantity suffix " + text);
   if (resource == "cpu") return thousandths * it->second;
@@ -137,7 +148,8 @@ int64_t OracleRequest(const k8s::Pod& pod, const std::string& resource) {
   return sum;
 }
 
-std::string OracleNodeResourcesFit(const ClusterState& state, const k8s::Pod& pod, const std::string& node) {
+std::string OracleNodeResourcesFit(const ClusterState& state, const k8s::Pod& pod,
+                                   const std::string& node) {
   const k8s::Node* n = state.FindNode(node);
   std::vector<const k8s::Pod*> pods = PodsOn(state, node);
   auto alloc = [&](const std::string& r) -> int64_t {
@@ -157,12 +169,15 @@ std::string OracleNodeResourcesFit(const ClusterState& state, const k8s::Pod& po
   return "";
 }
 
-std::string OracleNodePorts(const ClusterState& state, const k8s::Pod& pod, const std::string& node) {
+std::string OracleNodePorts(const ClusterState& state, const k8s::Pod& pod,
+                            const std::string& node) {
   auto ports = [](const k8s::Pod& p) {
     std::vector<Pair> out;
     for (const k8s::Container& c : p.spec().containers()) {
       for (const k8s::ContainerPort& port : c.ports()) {
-        if (port.host_port() > 0) out.emplace_back(port.protocol().empty() ? "TCP" : port.protocol(), std::to_string(port.host_port()));
+        if (port.host_port() > 0)
+          out.emplace_back(port.protocol().empty() ? "TCP" : port.protocol(),
+                           std::to_string(port.host_port()));
       }
     }
     return out;
@@ -177,15 +192,18 @@ std::string OracleNodePorts(const ClusterState& state, const k8s::Pod& pod, cons
   return "";
 }
 
-std::string OracleTaintToleration(const ClusterState& state, const k8s::Pod& pod, const std::string& node) {
+std::string OracleTaintToleration(const ClusterState& state, const k8s::Pod& pod,
+                                  const std::string& node) {
   for (const k8s::Taint& taint : state.FindNode(node)->spec().taints()) {
     if (taint.effect() != "NoSchedule" && taint.effect() != "NoExecute") continue;
-    if (!Tolerated(pod, taint)) return "untolerated taint " + taint.key() + "=" + taint.value() + ":" + taint.effect();
+    if (!Tolerated(pod, taint))
+      return "untolerated taint " + taint.key() + "=" + taint.value() + ":" + taint.effect();
   }
   return "";
 }
 
-std::string OracleNodeUnschedulable(const ClusterState& state, const k8s::Pod& pod, const std::string& node) {
+std::string OracleNodeUnschedulable(const ClusterState& state, const k8s::Pod& pod,
+                                    const std::string& node) {
   if (!state.FindNode(node)->spec().unschedulable()) return "";
   k8s::Taint taint;
   taint.set_key("node.kubernetes.io/unschedulable");
@@ -193,11 +211,14 @@ std::string OracleNodeUnschedulable(const ClusterState& state, const k8s::Pod& p
   return Tolerated(pod, taint) ? "" : "node is unschedulable";
 }
 
-std::string OracleNodeAffinity(const ClusterState& state, const k8s::Pod& pod, const std::string& node) {
-  return MatchesNodeSelection(pod, *state.FindNode(node)) ? "" : "node selector / affinity mismatch";
+std::string OracleNodeAffinity(const ClusterState& state, const k8s::Pod& pod,
+                               const std::string& node) {
+  return MatchesNodeSelection(pod, *state.FindNode(node)) ? ""
+                                                          : "node selector / affinity mismatch";
 }
 
-std::string OracleInterPodAffinity(const ClusterState& state, const k8s::Pod& pod, const std::string& node) {
+std::string OracleInterPodAffinity(const ClusterState& state, const k8s::Pod& pod,
+                                   const std::string& node) {
   const Labels& here = state.FindNode(node)->metadata().labels();
   std::map<Pair, int> existing_anti, incoming_anti, affinity;
   for (const k8s::Pod& e : state.bound) {
@@ -205,10 +226,12 @@ std::string OracleInterPodAffinity(const ClusterState& state, const k8s::Pod& po
     if (m == nullptr) continue;
     const Labels& ml = m->metadata().labels();
     for (const auto& t : AntiTerms(e)) {
-      if (TermMatches(t, e, pod) && Label(ml, t.topology_key())) existing_anti[{t.topology_key(), ml.at(t.topology_key())}]++;
+      if (TermMatches(t, e, pod) && Label(ml, t.topology_key()))
+        existing_anti[{t.topology_key(), ml.at(t.topology_key())}]++;
     }
     for (const auto& t : AntiTerms(pod)) {
-      if (TermMatches(t, pod, e) && Label(ml, t.topology_key())) incoming_anti[{t.topology_key(), ml.at(t.topology_key())}]++;
+      if (TermMatches(t, pod, e) && Label(ml, t.topology_key()))
+        incoming_anti[{t.topology_key(), ml.at(t.topology_key())}]++;
     }
     bool all = AffinityTerms(pod).size() > 0;
     for (const auto& t : AffinityTerms(pod)) all = all && TermMatches(t, pod, e);
@@ -236,7 +259,8 @@ std::string OracleInterPodAffinity(const ClusterState& state, const k8s::Pod& po
   return affinity.empty() && self ? "" : "the pod's affinity";
 }
 
-std::string OraclePodTopologySpread(const ClusterState& state, const k8s::Pod& pod, const std::string& node) {
+std::string OraclePodTopologySpread(const ClusterState& state, const k8s::Pod& pod,
+                                    const std::string& node) {
   std::vector<const k8s::TopologySpreadConstraint*> cs;
   for (const auto& c : pod.spec().topology_spread_constraints()) {
     if (c.when_unsatisfiable() == "DoNotSchedule") cs.push_back(&c);
@@ -251,7 +275,8 @@ std::string OraclePodTopologySpread(const ClusterState& state, const k8s::Pod& p
     for (const auto* c : cs) {
       int& count = counts[{c->topology_key(), nl.at(c->topology_key())}];
       for (const k8s::Pod* p : PodsOn(state, n.metadata().name())) {
-        if (Ns(*p) == Ns(pod) && OracleSelectorMatches(c->label_selector(), p->metadata().labels())) ++count;
+        if (Ns(*p) == Ns(pod) && OracleSelectorMatches(c->label_selector(), p->metadata().labels()))
+          ++count;
       }
     }
   }
@@ -283,9 +308,10 @@ std::string OracleFilter(const std::string& plugin, const ClusterState& state, c
   return "";
 }
 
-std::string OracleAllFilters(const ClusterState& state, const k8s::Pod& pod, const std::string& node) {
-  for (const char* p : {"NodeUnschedulable", "NodeResourcesFit", "NodePorts", "TaintToleration", "NodeAffinity",
-                        "InterPodAffinity", "PodTopologySpread"}) {
+std::string OracleAllFilters(const ClusterState& state, const k8s::Pod& pod,
+                             const std::string& node) {
+  for (const char* p : {"NodeUnschedulable", "NodeResourcesFit", "NodePorts", "TaintToleration",
+                        "NodeAffinity", "InterPodAffinity", "PodTopologySpread"}) {
     std::string why = OracleFilter(p, state, pod, node);
     if (!why.empty()) return std::string(p) + ": " + why;
   }

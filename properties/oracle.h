@@ -32,20 +32,28 @@ int64_t OracleRequest(const k8s::Pod& pod, const std::string& resource);
 
 // Each returns "" when `pod` may be placed on `node` according to that plugin's Filter, or
 // a short reason. `node` must be in `state`.
-std::string OracleNodeResourcesFit(const ClusterState& state, const k8s::Pod& pod, const std::string& node);
-std::string OracleNodePorts(const ClusterState& state, const k8s::Pod& pod, const std::string& node);
-std::string OracleTaintToleration(const ClusterState& state, const k8s::Pod& pod, const std::string& node);
-std::string OracleNodeUnschedulable(const ClusterState& state, const k8s::Pod& pod, const std::string& node);
-std::string OracleNodeAffinity(const ClusterState& state, const k8s::Pod& pod, const std::string& node);
-std::string OracleInterPodAffinity(const ClusterState& state, const k8s::Pod& pod, const std::string& node);
-std::string OraclePodTopologySpread(const ClusterState& state, const k8s::Pod& pod, const std::string& node);
+std::string OracleNodeResourcesFit(const ClusterState& state, const k8s::Pod& pod,
+                                   const std::string& node);
+std::string OracleNodePorts(const ClusterState& state, const k8s::Pod& pod,
+                            const std::string& node);
+std::string OracleTaintToleration(const ClusterState& state, const k8s::Pod& pod,
+                                  const std::string& node);
+std::string OracleNodeUnschedulable(const ClusterState& state, const k8s::Pod& pod,
+                                    const std::string& node);
+std::string OracleNodeAffinity(const ClusterState& state, const k8s::Pod& pod,
+                               const std::string& node);
+std::string OracleInterPodAffinity(const ClusterState& state, const k8s::Pod& pod,
+                                   const std::string& node);
+std::string OraclePodTopologySpread(const ClusterState& state, const k8s::Pod& pod,
+                                    const std::string& node);
 
 // The oracle for a Filter plugin by its upstream name ("" for plugins that accept every
-// generated pod: NodeName, the volume placeholders). 
+// generated pod: NodeName, the volume placeholders).
 std::string OracleFilter(const std::string& plugin, const ClusterState& state, const k8s::Pod& pod,
                          const std::string& node);
 // Every oracle; "" when all accept, else "Plugin: reason" of the first that rejects.
-std::string OracleAllFilters(const ClusterState& state, const k8s::Pod& pod, const std::string& node);
+std::string OracleAllFilters(const ClusterState& state, const k8s::Pod& pod,
+                             const std::string& node);
 
 // Own label matching (labelSelector with matchLabels and In/NotIn/Exists/DoesNotExist).
 bool OracleSelectorMatches(const k8s::LabelSelector& sel,

@@ -21,10 +21,11 @@ int main(int argc, char** argv) {
         "max_success=" + std::to_string(kDefaultRuns) + " seed=" + std::to_string(kDefaultSeed);
     setenv("RC_PARAMS", defaults.c_str(), 1);
   }
-  std::fprintf(stderr,
-               "properties: RC_PARAMS=\"%s\" (a failure prints RC_PARAMS=\"reproduce=...\"; rerun with "
-               "bazel test <target> --test_env=RC_PARAMS=\"reproduce=...\")\n",
-               std::getenv("RC_PARAMS"));
+  std::fprintf(
+      stderr,
+      "properties: RC_PARAMS=\"%s\" (a failure prints RC_PARAMS=\"reproduce=...\"; rerun with "
+      "bazel test <target> --test_env=RC_PARAMS=\"reproduce=...\")\n",
+      std::getenv("RC_PARAMS"));
   testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

@@ -29,7 +29,8 @@ constexpr int64_t kMaxNs = 10 * kSec;
 constexpr int64_t kLeftoverNs = 60 * kSec;
 const std::vector<std::string> kNames = {"a", "b", "c", "d", "e"};
 // Test plugins and the events they register; "C" registers nothing.
-const std::vector<std::pair<std::string, std::string>> kRegistrations = {{"NodeAdd", "A"}, {"AssignedPodDelete", "B"}};
+const std::vector<std::pair<std::string, std::string>> kRegistrations = {
+    {"NodeAdd", "A"}, {"AssignedPodDelete", "B"}};
 const std::vector<std::string> kEvents = {"NodeAdd", "AssignedPodDelete", "NodeTaintChange"};
 
 // An independent statement of the v1.27 backoff formula.
@@ -69,14 +70,16 @@ struct Model {
     auto keys = Keys("active");
     std::sort(keys.begin(), keys.end(), [&](const std::string& x, const std::string& y) {
       const ModelPod &a = pods.at(x), &b = pods.at(y);
-      return std::make_tuple(-a.priority, a.timestamp, a.seq) < std::make_tuple(-b.priority, b.timestamp, b.seq);
+      return std::make_tuple(-a.priority, a.timestamp, a.seq) <
+             std::make_tuple(-b.priority, b.timestamp, b.seq);
     });
     return keys;
   }
   std::vector<std::string> BackoffOrder() const {
     auto keys = Keys("backoff");
     std::sort(keys.begin(), keys.end(), [&](const std::string& x, const std::string& y) {
-      return std::make_pair(pods.at(x).Expiry(), pods.at(x).seq) < std::make_pair(pods.at(y).Expiry(), pods.at(y).seq);
+      return std::make_pair(pods.at(x).Expiry(), pods.at(x).seq) <
+             std::make_pair(pods.at(y).Expiry(), pods.at(y).seq);
     });
     return keys;
   }
@@ -90,7 +93,8 @@ struct Model {
     for (const std::string& k : keys) {
       ModelPod& p = pods.at(k);
       bool match = wildcard || p.plugins.empty();
-      for (const auto& [e, plugin] : kRegistrations) match |= e == event && p.plugins.count(plugin) > 0;
+      for (const auto& [e, plugin] : kRegistrations)
+        match |= e == event && p.plugins.count(plugin) > 0;
       if (!match) continue;
       if (BackingOff(p)) {
         Push(p, "backoff");
@@ -111,7 +115,8 @@ struct Sut {
   Sut() {
     cluster = std::move(*check::Cluster::Build({}, reference::DefaultProfile("1.27"), "1.27"));
     reference::ClusterEventMap events;
-    for (const auto& [e, plugin] : kRegistrations) events.emplace_back(*reference::PredefinedClusterEvent(e), plugin);
+    for (const auto& [e, plugin] : kRegistrations)
+      events.emplace_back(*reference::PredefinedClusterEvent(e), plugin);
     reference::QueueOptions options{kInitialNs, kMaxNs, kLeftoverNs};
     queue = std::make_unique<reference::SchedulingQueue>(
         options, clock, reference::HooksFromFrameworks({&cluster->framework()}), events);
@@ -163,7 +168,9 @@ struct AddPod : Command {
     s.pods[Key(name)] = MakePod(name, priority, gated, 0);
     s.queue->Add(s.pods[Key(name)]);
   }
-  void show(std::ostream& os) const override { os << "Add(" << name << ", prio " << priority << (gated ? ", gated)" : ")"); }
+  void show(std::ostream& os) const override {
+    os << "Add(" << name << ", prio " << priority << (gated ? ", gated)" : ")");
+  }
 };
 
 // Pops the head; the attempt fails with `plugins` (optionally after a cluster event delivered
@@ -202,12 +209,17 @@ struct PopAttempt : Command {
       s.pods.erase(info->pod().key);
       return;
     }
-    if (outcome == 1) s.queue->MoveAllToActiveOrBackoffQueue(*reference::PredefinedClusterEvent(event));
+    if (outcome == 1)
+      s.queue->MoveAllToActiveOrBackoffQueue(*reference::PredefinedClusterEvent(event));
     info->unschedulable_plugins = plugins;
     RC_ASSERT(s.queue->AddUnschedulableIfNotPresent(*info, s.queue->SchedulingCycle()).ok());
   }
   void show(std::ostream& os) const override {
-    os << "Pop+" << (outcome == 0 ? "bind" : outcome == 1 ? "event " + event + " then fail" : "fail") << " {";
+    os << "Pop+"
+       << (outcome == 0   ? "bind"
+           : outcome == 1 ? "event " + event + " then fail"
+                          : "fail")
+       << " {";
     for (const auto& p : plugins) os << p << " ";
     os << "}";
   }
@@ -322,10 +334,10 @@ struct Checked : Cmd {
 RC_GTEST_PROP(QueueModel, RealQueueFollowsTheModel, ()) {
   Sut sut;
   rc::state::check(Model{}, sut,
-                   rc::state::gen::execOneOfWithArgs<Checked<AddPod>, Checked<AddPod>, Checked<PopAttempt>,
-                                                     Checked<PopAttempt>, Checked<MoveAll>, Checked<AdvanceClock>,
-                                                     Checked<FlushBackoff>, Checked<FlushLeftover>,
-                                                     Checked<DeletePod>, Checked<UpdatePod>>());
+                   rc::state::gen::execOneOfWithArgs<
+                       Checked<AddPod>, Checked<AddPod>, Checked<PopAttempt>, Checked<PopAttempt>,
+                       Checked<MoveAll>, Checked<AdvanceClock>, Checked<FlushBackoff>,
+                       Checked<FlushLeftover>, Checked<DeletePod>, Checked<UpdatePod>>());
 }
 
 }  // namespace

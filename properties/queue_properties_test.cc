@@ -30,10 +30,12 @@ struct TestQueue {
   VirtualClock clock;
   std::unique_ptr<check::Cluster> cluster =
       std::move(*check::Cluster::Build({}, reference::DefaultProfile("1.27"), "1.27"));
-  reference::SchedulingQueue queue{reference::QueueOptions{}, clock,
-                                   reference::HooksFromFrameworks({&cluster->framework()}),
-                                   {{*reference::PredefinedClusterEvent("NodeAdd"), "A"},
-                                    {*reference::PredefinedClusterEvent("AssignedPodDelete"), "B"}}};
+  reference::SchedulingQueue queue{
+      reference::QueueOptions{},
+      clock,
+      reference::HooksFromFrameworks({&cluster->framework()}),
+      {{*reference::PredefinedClusterEvent("NodeAdd"), "A"},
+       {*reference::PredefinedClusterEvent("AssignedPodDelete"), "B"}}};
 };
 
 // calculateBackoffDuration: `initial` for attempts <= 1, else min(initial * 2^(attempts-1), max).
@@ -46,7 +48,8 @@ RC_GTEST_PROP(QueueProperties, BackoffEqualsTheFormula, ()) {
     for (int i = 1; i < attempts && want <= max; ++i) want *= 2;
     want = std::min<__int128>(want, max);
   }
-  RC_ASSERT(reference::CalculateBackoffDuration(initial, max, attempts) == static_cast<int64_t>(want));
+  RC_ASSERT(reference::CalculateBackoffDuration(initial, max, attempts) ==
+            static_cast<int64_t>(want));
   RC_ASSERT(reference::CalculateBackoffDuration(initial, max, attempts + 1) >=
             std::min(reference::CalculateBackoffDuration(initial, max, attempts), max));
 }
@@ -82,11 +85,13 @@ RC_GTEST_PROP(QueueProperties, OnlyRegisteredEventsMoveRejectedPods, ()) {
   for (const char* extra : {"A", "B", "C"}) {
     if (*rc::gen::arbitrary<bool>()) plugins.insert(extra);
   }
-  const std::string event = *rc::gen::element<std::string>("NodeAdd", "AssignedPodDelete", "NodeTaintChange", "PvcAdd");
+  const std::string event =
+      *rc::gen::element<std::string>("NodeAdd", "AssignedPodDelete", "NodeTaintChange", "PvcAdd");
   q.queue.PlaceInUnschedulable(QueuePod("p", 0, false), plugins, 0);
   q.clock.AdvanceNs(20 * kNanosPerSecond);
   q.queue.MoveAllToActiveOrBackoffQueue(*reference::PredefinedClusterEvent(event));
-  const bool registered = (event == "NodeAdd" && plugins.count("A")) || (event == "AssignedPodDelete" && plugins.count("B"));
+  const bool registered = (event == "NodeAdd" && plugins.count("A")) ||
+                          (event == "AssignedPodDelete" && plugins.count("B"));
   RC_ASSERT(q.queue.InActiveQ("default/p") == registered);
   RC_ASSERT(q.queue.InUnschedulable("default/p") == !registered);
 }
@@ -107,10 +112,18 @@ RC_GTEST_PROP(QueueProperties, GatedPodsAreNeverPopped, ()) {
   const int steps = *rc::gen::inRange(0, 10);
   for (int i = 0; i < steps; ++i) {
     switch (*rc::gen::inRange(0, 5)) {
-      case 0: q.queue.MoveAllToActiveOrBackoffQueue(*reference::PredefinedClusterEvent("NodeAdd")); break;
-      case 1: q.clock.AdvanceNs(*rc::gen::element<int64_t>(1, 31, 301) * kNanosPerSecond); break;
-      case 2: q.queue.FlushBackoffQCompleted(); break;
-      case 3: q.queue.FlushUnschedulablePodsLeftover(); break;
+      case 0:
+        q.queue.MoveAllToActiveOrBackoffQueue(*reference::PredefinedClusterEvent("NodeAdd"));
+        break;
+      case 1:
+        q.clock.AdvanceNs(*rc::gen::element<int64_t>(1, 31, 301) * kNanosPerSecond);
+        break;
+      case 2:
+        q.queue.FlushBackoffQCompleted();
+        break;
+      case 3:
+        q.queue.FlushUnschedulablePodsLeftover();
+        break;
       default:
         if (auto info = q.queue.Pop()) {
           RC_ASSERT(gated.count(info->pod().key) == 0);
@@ -121,7 +134,8 @@ RC_GTEST_PROP(QueueProperties, GatedPodsAreNeverPopped, ()) {
   }
   for (const auto& [key, pod] : gated) RC_ASSERT(q.queue.InUnschedulable(key));
   while (auto info = q.queue.Pop()) RC_ASSERT(gated.count(info->pod().key) == 0);
-  for (const auto& [key, pod] : gated) q.queue.Update(pod, QueuePod(pod->name(), pod->priority, false));
+  for (const auto& [key, pod] : gated)
+    q.queue.Update(pod, QueuePod(pod->name(), pod->priority, false));
   std::set<std::string> popped;
   while (auto info = q.queue.Pop()) popped.insert(info->pod().key);
   for (const auto& [key, pod] : gated) RC_ASSERT(popped.count(key) == 1);
@@ -136,7 +150,8 @@ RC_GTEST_PROP(QueueProperties, LeftoverFlushReleasesEveryTimedOutPod, ()) {
   for (int i = 0; i < n; ++i) {
     const std::string name = "p" + std::to_string(i);
     int64_t ts = *rc::gen::inRange<int64_t>(0, 400) * kNanosPerSecond;
-    q.queue.PlaceInUnschedulable(QueuePod(name, 0, false), {*rc::gen::element<std::string>("A", "B", "C")}, ts);
+    q.queue.PlaceInUnschedulable(QueuePod(name, 0, false),
+                                 {*rc::gen::element<std::string>("A", "B", "C")}, ts);
     placed["default/" + name] = ts;
   }
   q.clock.SetNs(*rc::gen::inRange<int64_t>(400, 800) * kNanosPerSecond);

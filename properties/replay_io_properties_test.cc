@@ -35,7 +35,8 @@ RC_GTEST_PROP(ReplayIoProperties, ReplayIsDeterministic, ()) {
   const uint64_t seed = *rc::gen::inRange<uint64_t>(0, 1000);
   const std::string a = JsonLines(ReplayScenario(s, seed));
   const std::string b = JsonLines(ReplayScenario(s, seed));
-  PROP_REQUIRE(a == b, "ReplayIsDeterministic", s.records, "two replays differ:\n" + a + "---\n" + b);
+  PROP_REQUIRE(a == b, "ReplayIsDeterministic", s.records,
+               "two replays differ:\n" + a + "---\n" + b);
 }
 
 // Writing a scenario as a trace and reading it back (streaming reader and LoadTrace) gives the
@@ -53,7 +54,8 @@ RC_GTEST_PROP(ReplayIoProperties, TraceWriteReadIsTheIdentity, ()) {
   auto back = trace::ReadAll(path);
   RC_ASSERT(back.ok());
   RC_ASSERT(back->size() == s.records.size());
-  for (size_t i = 0; i < s.records.size(); ++i) RC_ASSERT(MessageDifferencer::Equals(s.records[i], (*back)[i]));
+  for (size_t i = 0; i < s.records.size(); ++i)
+    RC_ASSERT(MessageDifferencer::Equals(s.records[i], (*back)[i]));
   auto loaded = trace::LoadTrace(path);
   RC_ASSERT(loaded.ok());
   RC_ASSERT(loaded->records.size() == s.records.size());
@@ -68,9 +70,12 @@ RC_GTEST_PROP(ReplayIoProperties, DecisionJsonLinesRoundTrip, ()) {
   for (const trace::Record& r : ReplayScenario(s)) {
     const std::string line = replay::DecisionJsonLine(r);
     auto parsed = replay::ParseDecisionJsonLine(line, "line");
-    PROP_REQUIRE(parsed.ok(), "DecisionJsonLinesRoundTrip", s.records, line + ": " + (parsed.ok() ? "" : parsed.message()));
-    PROP_REQUIRE(MessageDifferencer::Equals(*parsed, r) && replay::DecisionJsonLine(*parsed) == line,
-                 "DecisionJsonLinesRoundTrip", s.records, "does not round-trip: " + line + " vs " + parsed->DebugString());
+    PROP_REQUIRE(parsed.ok(), "DecisionJsonLinesRoundTrip", s.records,
+                 line + ": " + (parsed.ok() ? "" : parsed.message()));
+    PROP_REQUIRE(
+        MessageDifferencer::Equals(*parsed, r) && replay::DecisionJsonLine(*parsed) == line,
+        "DecisionJsonLinesRoundTrip", s.records,
+        "does not round-trip: " + line + " vs " + parsed->DebugString());
   }
 }
 
@@ -81,10 +86,12 @@ RC_GTEST_PROP(ReplayIoProperties, FailureMessageCountsTheLiveNodes, ()) {
   WalkTimeline(s, ReplayScenario(s), [&](const ApiState& st, const trace::Record& d) {
     if (!d.has_attempt() || d.attempt().result() != trace::UNSCHEDULABLE) return;
     const std::string& msg = d.attempt().message();
-    std::string want = st.nodes.empty() ? std::string(reference::kNoNodesAvailableMsg)
-                                        : "0/" + std::to_string(st.nodes.size()) + " nodes are available";
+    std::string want = st.nodes.empty()
+                           ? std::string(reference::kNoNodesAvailableMsg)
+                           : "0/" + std::to_string(st.nodes.size()) + " nodes are available";
     PROP_REQUIRE(msg.rfind(want, 0) == 0, "FailureMessageCountsTheLiveNodes", s.records,
-                 "t=" + std::to_string(d.time_ns()) + " " + d.attempt().pod() + ": message \"" + msg + "\", want prefix \"" + want + "\"");
+                 "t=" + std::to_string(d.time_ns()) + " " + d.attempt().pod() + ": message \"" +
+                     msg + "\", want prefix \"" + want + "\"");
   });
 }
 
@@ -100,8 +107,8 @@ RC_GTEST_PROP(ReplayIoProperties, UnschedulableAttemptsHadNoFeasibleNode, ()) {
       for (const auto& [name, node] : st.nodes) {
         PROP_REQUIRE(!OracleAllFilters(st.Cluster(d.attempt().pod()), pod, name).empty(),
                      "UnschedulableAttemptsHadNoFeasibleNode", s.records,
-                     "t=" + std::to_string(d.time_ns()) + " " + d.attempt().pod() + " unschedulable, but " + name +
-                         " passes every oracle");
+                     "t=" + std::to_string(d.time_ns()) + " " + d.attempt().pod() +
+                         " unschedulable, but " + name + " passes every oracle");
       }
     }
     nominations |= !d.attempt().nominated_node().empty();

@@ -15,12 +15,16 @@ namespace {
 
 std::string Where(const trace::Record& d) {
   return "t=" + std::to_string(d.time_ns()) + "ns " +
-         (d.has_attempt() ? "attempt " + d.attempt().pod() + " #" + std::to_string(d.attempt().attempt())
-                          : d.has_binding() ? "binding " + d.binding().pod() + " -> " + d.binding().node()
-                                            : "queue " + d.queue().pod() + " " + d.queue().from() + "->" + d.queue().to());
+         (d.has_attempt()
+              ? "attempt " + d.attempt().pod() + " #" + std::to_string(d.attempt().attempt())
+          : d.has_binding()
+              ? "binding " + d.binding().pod() + " -> " + d.binding().node()
+              : "queue " + d.queue().pod() + " " + d.queue().from() + "->" + d.queue().to());
 }
 
-bool Scheduled(const trace::Record& d) { return d.has_attempt() && d.attempt().result() == trace::SCHEDULED; }
+bool Scheduled(const trace::Record& d) {
+  return d.has_attempt() && d.attempt().result() == trace::SCHEDULED;
+}
 
 // Every pod the replay binds passes every Filter oracle on its node at that moment.
 RC_GTEST_PROP(ReplayProperties, BoundPodsPassEveryFilterOracleAtBindTime, ()) {
@@ -30,8 +34,10 @@ RC_GTEST_PROP(ReplayProperties, BoundPodsPassEveryFilterOracleAtBindTime, ()) {
     auto pod = st.pods.find(d.attempt().pod());
     RC_ASSERT(pod != st.pods.end());
     RC_ASSERT(st.nodes.count(d.attempt().node()) > 0);
-    std::string why = OracleAllFilters(st.Cluster(d.attempt().pod()), pod->second, d.attempt().node());
-    PROP_REQUIRE(why.empty(), "BoundPodsPassEveryFilterOracleAtBindTime", s.records, Where(d) + ": " + why);
+    std::string why =
+        OracleAllFilters(st.Cluster(d.attempt().pod()), pod->second, d.attempt().node());
+    PROP_REQUIRE(why.empty(), "BoundPodsPassEveryFilterOracleAtBindTime", s.records,
+                 Where(d) + ": " + why);
   });
 }
 
@@ -78,8 +84,8 @@ RC_GTEST_PROP(ReplayProperties, NoNodeIsOvercommitted, ()) {
       for (const auto& [r, v] : used) {
         int64_t alloc = OracleQuantity(r, n.status().allocatable().at(r));
         PROP_REQUIRE(v <= alloc, "NoNodeIsOvercommitted", s.records,
-                     Where(d) + ": node " + n.metadata().name() + " " + r + " " + std::to_string(v) + " > " +
-                         std::to_string(alloc));
+                     Where(d) + ": node " + n.metadata().name() + " " + r + " " +
+                         std::to_string(v) + " > " + std::to_string(alloc));
       }
     }
   });
@@ -99,16 +105,22 @@ RC_GTEST_PROP(ReplayProperties, RequiredAntiAffinityHoldsBetweenAllBoundPods, ()
       for (const k8s::Pod& b : cs.bound) {
         if (&a == &b) continue;
         const auto& bl = cs.FindNode(b.spec().node_name())->metadata().labels();
-        for (const auto& t : a.spec().affinity().pod_anti_affinity().required_during_scheduling_ignored_during_execution()) {
-          bool ns = t.namespaces_size() == 0 ? a.metadata().namespace_() == b.metadata().namespace_()
-                                             : std::count(t.namespaces().begin(), t.namespaces().end(), b.metadata().namespace_()) > 0;
+        for (const auto& t : a.spec()
+                                 .affinity()
+                                 .pod_anti_affinity()
+                                 .required_during_scheduling_ignored_during_execution()) {
+          bool ns = t.namespaces_size() == 0
+                        ? a.metadata().namespace_() == b.metadata().namespace_()
+                        : std::count(t.namespaces().begin(), t.namespaces().end(),
+                                     b.metadata().namespace_()) > 0;
           auto ak = al.find(t.topology_key());
           auto bk = bl.find(t.topology_key());
           bool same = ak != al.end() && bk != bl.end() && ak->second == bk->second;
-          PROP_REQUIRE(!(ns && same && OracleSelectorMatches(t.label_selector(), b.metadata().labels())),
-                       "RequiredAntiAffinityHoldsBetweenAllBoundPods", s.records,
-                       Where(d) + ": " + a.metadata().name() + " and " + b.metadata().name() + " share " +
-                           t.topology_key() + "=" + ak->second);
+          PROP_REQUIRE(
+              !(ns && same && OracleSelectorMatches(t.label_selector(), b.metadata().labels())),
+              "RequiredAntiAffinityHoldsBetweenAllBoundPods", s.records,
+              Where(d) + ": " + a.metadata().name() + " and " + b.metadata().name() + " share " +
+                  t.topology_key() + "=" + ak->second);
         }
       }
     }
@@ -123,9 +135,11 @@ RC_GTEST_PROP(ReplayProperties, DecisionsConcernLivePendingUngatedPods, ()) {
     if (!d.has_attempt() && !d.has_binding()) return;
     const std::string& key = d.has_attempt() ? d.attempt().pod() : d.binding().pod();
     auto it = st.pods.find(key);
-    PROP_REQUIRE(it != st.pods.end() && it->second.spec().node_name().empty(), "DecisionsConcernLivePendingUngatedPods",
-                 s.records, Where(d) + ": pod unknown or already bound");
-    PROP_REQUIRE(it->second.spec().scheduling_gates_size() == 0, "DecisionsConcernLivePendingUngatedPods", s.records,
+    PROP_REQUIRE(it != st.pods.end() && it->second.spec().node_name().empty(),
+                 "DecisionsConcernLivePendingUngatedPods", s.records,
+                 Where(d) + ": pod unknown or already bound");
+    PROP_REQUIRE(it->second.spec().scheduling_gates_size() == 0,
+                 "DecisionsConcernLivePendingUngatedPods", s.records,
                  Where(d) + ": the pod is gated");
     if (d.has_binding()) RC_ASSERT(st.nodes.count(d.binding().node()) > 0);
     if (d.has_attempt()) RC_ASSERT(d.attempt().result() != trace::ERROR);
@@ -143,9 +157,11 @@ RC_GTEST_PROP(ReplayProperties, ScheduledAttemptIsBoundToItsChoice, ()) {
     RC_ASSERT(std::count(a.ties().begin(), a.ties().end(), a.node()) == 1);
     bool bound = false;
     for (size_t j = i + 1; j < log.size() && !log[j].has_attempt() && !bound; ++j) {
-      bound = log[j].has_binding() && log[j].binding().pod() == a.pod() && log[j].binding().node() == a.node();
+      bound = log[j].has_binding() && log[j].binding().pod() == a.pod() &&
+              log[j].binding().node() == a.node();
     }
-    PROP_REQUIRE(bound, "ScheduledAttemptIsBoundToItsChoice", s.records, Where(log[i]) + ": no binding follows");
+    PROP_REQUIRE(bound, "ScheduledAttemptIsBoundToItsChoice", s.records,
+                 Where(log[i]) + ": no binding follows");
   }
 }
 
@@ -167,7 +183,8 @@ RC_GTEST_PROP(ReplayProperties, QueueTransitionsAndAttemptNumbersChain, ()) {
       const std::string& key = d.attempt().pod();
       PROP_REQUIRE(where[key] == "inflight", "QueueTransitionsAndAttemptNumbersChain", s.records,
                    Where(d) + ": attempt while the pod is in " + where[key]);
-      PROP_REQUIRE(d.attempt().attempt() == ++attempts[key], "QueueTransitionsAndAttemptNumbersChain", s.records,
+      PROP_REQUIRE(d.attempt().attempt() == ++attempts[key],
+                   "QueueTransitionsAndAttemptNumbersChain", s.records,
                    Where(d) + ": expected attempt " + std::to_string(attempts[key]));
     }
   }
@@ -188,15 +205,16 @@ RC_GTEST_PROP(ReplayProperties, UnschedulablePodsAreRetriedWithinTheLeftoverWind
     bool deleted = false;
     for (const trace::Record& r : s.records) {
       const auto& e = r.api();
-      deleted |= e.type() == trace::DELETED && e.has_pod() && r.time_ns() >= t && r.time_ns() <= t + window &&
-                 "default/" + e.pod().metadata().name() == key;
-      deleted |= e.type() == trace::DELETED && e.has_pod() && r.time_ns() >= t && r.time_ns() <= t + window &&
-                 "other/" + e.pod().metadata().name() == key;
+      deleted |= e.type() == trace::DELETED && e.has_pod() && r.time_ns() >= t &&
+                 r.time_ns() <= t + window && "default/" + e.pod().metadata().name() == key;
+      deleted |= e.type() == trace::DELETED && e.has_pod() && r.time_ns() >= t &&
+                 r.time_ns() <= t + window && "other/" + e.pod().metadata().name() == key;
     }
     if (deleted) continue;
     bool retried = false;
     for (size_t j = i + 1; j < log.size() && !retried; ++j) {
-      retried = log[j].has_attempt() && log[j].attempt().pod() == key && log[j].time_ns() <= t + window;
+      retried =
+          log[j].has_attempt() && log[j].attempt().pod() == key && log[j].time_ns() <= t + window;
     }
     PROP_REQUIRE(retried, "UnschedulablePodsAreRetriedWithinTheLeftoverWindow", s.records,
                  Where(log[i]) + ": not retried within 330 s");

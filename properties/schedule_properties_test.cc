@@ -7,10 +7,10 @@
 
 #include "gtest/gtest.h"
 #include "properties/support.h"
-#include "reference/accel/batch_plugin.h"
-#include "reference/accel/fast_runner.h"
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
+#include "reference/accel/batch_plugin.h"
+#include "reference/accel/fast_runner.h"
 
 namespace schedcheck::properties {
 namespace {
@@ -37,7 +37,8 @@ RC_GTEST_PROP(ScheduleProperties, FeasibleSetEqualsOracle, ()) {
   for (const k8s::Node& n : c.nodes) {
     const std::string& name = n.metadata().name();
     std::string why = OracleAllFilters(StateOf(c), c.pod, name);
-    PROP_REQUIRE(feasible.count(name) == static_cast<size_t>(why.empty()), "FeasibleSetEqualsOracle", CaseAsTrace(c),
+    PROP_REQUIRE(feasible.count(name) == static_cast<size_t>(why.empty()),
+                 "FeasibleSetEqualsOracle", CaseAsTrace(c),
                  "node " + name + ": reference feasible=" + std::to_string(feasible.count(name)) +
                      ", oracle says " + (why.empty() ? "fits" : why));
   }
@@ -51,14 +52,16 @@ RC_GTEST_PROP(ScheduleProperties, EachFilterPluginAgreesWithOracle, ()) {
   reference::CycleState state;
   reference::PreFilterResult pre_result;
   reference::Status pre = fw.RunPreFilterPlugins(state, *loaded.pod, &pre_result);
-  PROP_REQUIRE(pre.IsSuccess(), "EachFilterPluginAgreesWithOracle", CaseAsTrace(c), "PreFilter: " + pre.DebugString());
+  PROP_REQUIRE(pre.IsSuccess(), "EachFilterPluginAgreesWithOracle", CaseAsTrace(c),
+               "PreFilter: " + pre.DebugString());
   for (const reference::NodeInfo* node : loaded.cluster->snapshot().node_infos()) {
     for (const auto& [plugin, status] : fw.RunEachFilterPlugin(state, *loaded.pod, *node)) {
       if (status.IsSkip()) continue;
       std::string why = OracleFilter(plugin, StateOf(c), c.pod, node->name());
-      PROP_REQUIRE(status.IsSuccess() == why.empty(), "EachFilterPluginAgreesWithOracle", CaseAsTrace(c),
-                   plugin + " on " + node->name() + ": reference " + status.DebugString() + ", oracle " +
-                       (why.empty() ? "fits" : why));
+      PROP_REQUIRE(status.IsSuccess() == why.empty(), "EachFilterPluginAgreesWithOracle",
+                   CaseAsTrace(c),
+                   plugin + " on " + node->name() + ": reference " + status.DebugString() +
+                       ", oracle " + (why.empty() ? "fits" : why));
     }
   }
 }
@@ -75,8 +78,10 @@ RC_GTEST_PROP(ScheduleProperties, ChosenNodePassesEveryFilter, ()) {
   const reference::Framework& fw = loaded.cluster->framework();
   RC_ASSERT(fw.RunPreFilterPlugins(state, *loaded.pod, &pre_result).IsSuccess());
   RC_ASSERT(pre_result.all_nodes || pre_result.node_names.count(r.node) > 0);
-  reference::Status s = fw.RunFilterPlugins(state, *loaded.pod, *loaded.cluster->snapshot().Get(r.node));
-  PROP_REQUIRE(s.IsSuccess(), "ChosenNodePassesEveryFilter", CaseAsTrace(c), r.node + ": " + s.DebugString());
+  reference::Status s =
+      fw.RunFilterPlugins(state, *loaded.pod, *loaded.cluster->snapshot().Get(r.node));
+  PROP_REQUIRE(s.IsSuccess(), "ChosenNodePassesEveryFilter", CaseAsTrace(c),
+               r.node + ": " + s.DebugString());
 }
 
 // A fit error names every node, each with a rejecting status, and the message counts them all.
@@ -108,10 +113,12 @@ RC_GTEST_PROP(ScheduleProperties, ScoresAreNormalizedAndWeighted, ()) {
   for (const reference::NodePluginScores& ns : r.scores) {
     int64_t sum = 0;
     for (const reference::PluginScore& ps : ns.scores) {
-      PROP_REQUIRE(ps.normalized >= 0 && ps.normalized <= 100, "ScoresAreNormalizedAndWeighted", CaseAsTrace(c),
+      PROP_REQUIRE(ps.normalized >= 0 && ps.normalized <= 100, "ScoresAreNormalizedAndWeighted",
+                   CaseAsTrace(c),
                    ns.name + " " + ps.plugin + " normalized " + std::to_string(ps.normalized));
-      PROP_REQUIRE(ps.weighted == ps.normalized * fw.ScoreWeight(ps.plugin), "ScoresAreNormalizedAndWeighted",
-                   CaseAsTrace(c), ns.name + " " + ps.plugin + " weighted " + std::to_string(ps.weighted));
+      PROP_REQUIRE(ps.weighted == ps.normalized * fw.ScoreWeight(ps.plugin),
+                   "ScoresAreNormalizedAndWeighted", CaseAsTrace(c),
+                   ns.name + " " + ps.plugin + " weighted " + std::to_string(ps.weighted));
       sum += ps.weighted;
     }
     RC_ASSERT(ns.total == sum);
@@ -142,7 +149,8 @@ RC_GTEST_PROP(ScheduleProperties, ChoiceIsInTheTopScoringTieSet, ()) {
     if (ns.total == top) want.push_back(ns.name);
   }
   std::sort(want.begin(), want.end());
-  PROP_REQUIRE(r.ties.Names() == want, "ChoiceIsInTheTopScoringTieSet", CaseAsTrace(c), "ties " + Join(r.ties.Names()) + " want " + Join(want));
+  PROP_REQUIRE(r.ties.Names() == want, "ChoiceIsInTheTopScoringTieSet", CaseAsTrace(c),
+               "ties " + Join(r.ties.Names()) + " want " + Join(want));
   RC_ASSERT(std::find(r.ties.begin(), r.ties.end(), r.node) != r.ties.end());
 }
 
@@ -175,7 +183,8 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
     k8s::TopologySpreadConstraint* spread = c.pod.mutable_spec()->add_topology_spread_constraints();
     spread->set_max_skew(1);
     spread->set_topology_key(*rc::gen::element<std::string>(kZoneKey, kHostnameKey));
-    spread->set_when_unsatisfiable(*rc::gen::element<std::string>("DoNotSchedule", "ScheduleAnyway"));
+    spread->set_when_unsatisfiable(
+        *rc::gen::element<std::string>("DoNotSchedule", "ScheduleAnyway"));
     (*spread->mutable_label_selector()->mutable_match_labels())[kAppKey] = "spread";
   }
   // The kept cluster runs the fast engine (its caches live across cycles); the fresh one the
@@ -183,7 +192,8 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
   const Engine kept_engine = Engine::kFast;
   LoadedCase kept = Load(c, kept_engine);
   ClusterCase now = c;  // the kept cluster's state, to load fresh
-  [[maybe_unused]] const ScheduleResult warm = ScheduleOnce(kept, 1, kept_engine);  // fills what the plugins keep
+  [[maybe_unused]] const ScheduleResult warm =
+      ScheduleOnce(kept, 1, kept_engine);  // fills what the plugins keep
   const int steps = *rc::gen::inRange(1, 9);
   for (int step = 0; step < steps; ++step) {
     const int op = *rc::gen::inRange(0, 5);
@@ -217,11 +227,13 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
       const k8s::Node before = node;
       node = *NodeGen(node.metadata().name());
       node.mutable_status()->clear_images();
-      for (const char* key : {"topology.kubernetes.io/zone", "topology.kubernetes.io/region",
-                              "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region"}) {
+      for (const char* key :
+           {"topology.kubernetes.io/zone", "topology.kubernetes.io/region",
+            "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region"}) {
         auto& labels = *node.mutable_metadata()->mutable_labels();
         labels.erase(key);
-        if (auto it = before.metadata().labels().find(key); it != before.metadata().labels().end()) labels[key] = it->second;
+        if (auto it = before.metadata().labels().find(key); it != before.metadata().labels().end())
+          labels[key] = it->second;
       }
       auto built = reference::BuildNode(node);
       RC_PRE(built.ok());
@@ -234,7 +246,8 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
     std::string diff;
     if (a.kind != b.kind) diff = "result kind";
     if (a.node != b.node) diff += " node (" + a.node + " vs " + b.node + ")";
-    if (AsSet(a.feasible) != AsSet(b.feasible)) diff += " feasible " + Join(a.feasible) + " vs " + Join(b.feasible);
+    if (AsSet(a.feasible) != AsSet(b.feasible))
+      diff += " feasible " + Join(a.feasible) + " vs " + Join(b.feasible);
     if (a.ties.Names() != b.ties.Names()) diff += " ties";
     // Scores by node: a zone relabelling leaves the kept node order as it was until nodes are
     // added or removed (upstream's node tree), where a fresh cluster orders by the new zones.
@@ -242,7 +255,8 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
       std::map<std::string, std::string> out;
       for (const auto& n : r.scores) {
         std::string text = std::to_string(n.total) + " =";
-        for (const auto& p : n.scores) text += " " + p.plugin + ":" + std::to_string(p.raw) + "/" + std::to_string(p.normalized);
+        for (const auto& p : n.scores)
+          text += " " + p.plugin + ":" + std::to_string(p.raw) + "/" + std::to_string(p.normalized);
         out[n.name] = text;
       }
       return out;
@@ -251,17 +265,20 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
     for (const auto& [name, text] : scores_a) {
       auto it = scores_b.find(name);
       if (it == scores_b.end() || it->second != text) {
-        diff += " score of " + name + " (" + text + " vs " + (it == scores_b.end() ? "none" : it->second) + ")";
+        diff += " score of " + name + " (" + text + " vs " +
+                (it == scores_b.end() ? "none" : it->second) + ")";
       }
     }
     if (scores_a.size() != scores_b.size()) diff += " score count";
     if (a.kind == ScheduleResult::Kind::kFitError &&
-        reference::FitErrorMessage(a.num_all_nodes, a.diagnosis) != reference::FitErrorMessage(b.num_all_nodes, b.diagnosis)) {
+        reference::FitErrorMessage(a.num_all_nodes, a.diagnosis) !=
+            reference::FitErrorMessage(b.num_all_nodes, b.diagnosis)) {
       diff += " message";
     }
     PROP_REQUIRE(diff.empty(), "KeptStateDecidesAsAFreshCluster", CaseAsTrace(now),
-                 "after step " + std::to_string(step) + " (" + change + "), the kept cluster differs from a fresh one in:" +
-                     diff + " (the saved trace is the fresh cluster's state)");
+                 "after step " + std::to_string(step) + " (" + change +
+                     "), the kept cluster differs from a fresh one in:" + diff +
+                     " (the saved trace is the fresh cluster's state)");
   }
 }
 
@@ -280,7 +297,9 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
   RC_CLASSIFY(!pre_filter_passed, "PreFilter rejects");
   if (!pre_filter_passed) return;
   // Plugins are called as the framework calls them; the batch methods are not const.
-  auto plugin = [&](const std::string& name) { return const_cast<reference::Plugin*>(fw.GetPlugin(name)); };
+  auto plugin = [&](const std::string& name) {
+    return const_cast<reference::Plugin*>(fw.GetPlugin(name));
+  };
   for (const std::string& name : fw.PluginNames(reference::ExtensionPoint::kFilter)) {
     if (state.skip_filter_plugins.count(name)) continue;
     auto* pl = dynamic_cast<reference::FilterPlugin*>(plugin(name));
@@ -295,13 +314,15 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
     for (size_t i = 0; i < nodes.size(); ++i) {
       const reference::Status one = pl->Filter(state, pod, *nodes[i]);
       const bool in_batch = next < batch.size() && batch[next].index == i;
-      PROP_REQUIRE(in_batch == !one.IsSuccess(), "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
-                   name + " on " + nodes[i]->name() + ": Filter " + one.DebugString() + ", FilterNodes " +
-                       (in_batch ? batch[next].status.DebugString() : "passes"));
+      PROP_REQUIRE(in_batch == !one.IsSuccess(), "BatchFilterAndScoreAgreeWithNodeByNode",
+                   CaseAsTrace(c),
+                   name + " on " + nodes[i]->name() + ": Filter " + one.DebugString() +
+                       ", FilterNodes " + (in_batch ? batch[next].status.DebugString() : "passes"));
       if (!in_batch) continue;
-      PROP_REQUIRE(batch[next].status == one, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
-                   name + " on " + nodes[i]->name() + ": Filter " + one.DebugString() + ", FilterNodes " +
-                       batch[next].status.DebugString());
+      PROP_REQUIRE(batch[next].status == one, "BatchFilterAndScoreAgreeWithNodeByNode",
+                   CaseAsTrace(c),
+                   name + " on " + nodes[i]->name() + ": Filter " + one.DebugString() +
+                       ", FilterNodes " + batch[next].status.DebugString());
       ++next;
     }
     RC_ASSERT(next == batch.size());
@@ -311,18 +332,21 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
     size_t next = 0;
     for (size_t i = 0; i < nodes.size(); ++i) {
       const reference::Status one = fw.RunFilterPlugins(state, pod, *nodes[i]);
-      const reference::Status batch =
-          next < rejected.size() && rejected[next].index == i ? rejected[next++].status : reference::Status();
+      const reference::Status batch = next < rejected.size() && rejected[next].index == i
+                                          ? rejected[next++].status
+                                          : reference::Status();
       PROP_REQUIRE(batch == one, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
-                   nodes[i]->name() + ": RunFilterPlugins " + one.DebugString() + " (" + one.plugin() +
-                       "), RunFilterPluginsOnNodes " + batch.DebugString() + " (" + batch.plugin() + ")");
+                   nodes[i]->name() + ": RunFilterPlugins " + one.DebugString() + " (" +
+                       one.plugin() + "), RunFilterPluginsOnNodes " + batch.DebugString() + " (" +
+                       batch.plugin() + ")");
     }
     RC_ASSERT(next == rejected.size());
   } else {
     // Only a status that is neither Success nor a rejection makes the batch give up.
     bool any_error = false;
-    for (const reference::NodeInfo* node : nodes) any_error |= !fw.RunFilterPlugins(state, pod, *node).IsRejected() &&
-                                                              !fw.RunFilterPlugins(state, pod, *node).IsSuccess();
+    for (const reference::NodeInfo* node : nodes)
+      any_error |= !fw.RunFilterPlugins(state, pod, *node).IsRejected() &&
+                   !fw.RunFilterPlugins(state, pod, *node).IsSuccess();
     RC_ASSERT(any_error);
   }
   // Scores on the feasible nodes, after PreScore, as a cycle computes them.
@@ -339,9 +363,9 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
     RC_ASSERT(pl != nullptr);
     std::vector<int64_t> batch(feasible.size(), -1);
     auto* batch_form = dynamic_cast<reference::BatchScorePlugin*>(pl);
-    const reference::Status batch_status = batch_form != nullptr
-                                               ? batch_form->ScoreNodes(state, pod, feasible, batch.data())
-                                               : reference::ScoreEachNode(*pl, state, pod, feasible, batch.data());
+    const reference::Status batch_status =
+        batch_form != nullptr ? batch_form->ScoreNodes(state, pod, feasible, batch.data())
+                              : reference::ScoreEachNode(*pl, state, pod, feasible, batch.data());
     bool any_error = false;
     for (size_t i = 0; i < feasible.size(); ++i) {
       int64_t one = 0;
@@ -349,22 +373,25 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
       any_error |= !s.IsSuccess();
       if (!s.IsSuccess() || !batch_status.IsSuccess()) continue;
       PROP_REQUIRE(batch[i] == one, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
-                   name + " on " + feasible[i]->name() + ": Score " + std::to_string(one) + ", ScoreNodes " +
-                       std::to_string(batch[i]));
+                   name + " on " + feasible[i]->name() + ": Score " + std::to_string(one) +
+                       ", ScoreNodes " + std::to_string(batch[i]));
     }
     RC_ASSERT(any_error == !batch_status.IsSuccess());
     // The uniform shortcuts: every node's Score is the uniform score, and NormalizeScore makes of
     // the list what UniformNormalizedScore says (also asked when all scores came out equal).
     if (any_error) continue;
     int64_t uniform = batch[0];
-    const bool all_equal = std::all_of(batch.begin(), batch.end(), [&](int64_t v) { return v == batch[0]; });
+    const bool all_equal =
+        std::all_of(batch.begin(), batch.end(), [&](int64_t v) { return v == batch[0]; });
     const auto* uniform_form = dynamic_cast<const reference::UniformScorePlugin*>(pl);
-    if (!(uniform_form != nullptr && uniform_form->UniformScore(state, pod, &uniform)) && !all_equal) continue;
+    if (!(uniform_form != nullptr && uniform_form->UniformScore(state, pod, &uniform)) &&
+        !all_equal)
+      continue;
     reference::NodeScoreList list;
     for (size_t i = 0; i < feasible.size(); ++i) {
       PROP_REQUIRE(batch[i] == uniform, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
-                   name + " on " + feasible[i]->name() + ": Score " + std::to_string(batch[i]) + ", UniformScore " +
-                       std::to_string(uniform));
+                   name + " on " + feasible[i]->name() + ": Score " + std::to_string(batch[i]) +
+                       ", UniformScore " + std::to_string(uniform));
       list.push_back({feasible[i]->name(), uniform});
     }
     int64_t normalized = 0;
@@ -375,8 +402,9 @@ RC_GTEST_PROP(ScheduleProperties, BatchFilterAndScoreAgreeWithNodeByNode, ()) {
     RC_ASSERT(pl->NormalizeScore(state, pod, list).IsSuccess());
     for (const reference::NodeScore& ns : list) {
       PROP_REQUIRE(ns.score == normalized, "BatchFilterAndScoreAgreeWithNodeByNode", CaseAsTrace(c),
-                   name + " on " + std::string(ns.name) + ": NormalizeScore " + std::to_string(ns.score) +
-                       ", UniformNormalizedScore " + std::to_string(normalized));
+                   name + " on " + std::string(ns.name) + ": NormalizeScore " +
+                       std::to_string(ns.score) + ", UniformNormalizedScore " +
+                       std::to_string(normalized));
     }
   }
 }

@@ -54,7 +54,8 @@ k8s::LabelSelector AppSelector() {
     auto* r = s.add_match_expressions();
     r->set_key(Pick<std::string>({"app", "tier"}));
     r->set_operator_(Pick<std::string>({"In", "Exists", "NotIn"}));
-    if (r->operator_() != "Exists") r->add_values(r->key() == "app" ? Pick(kApps) : Pick<std::string>({"front", "back"}));
+    if (r->operator_() != "Exists")
+      r->add_values(r->key() == "app" ? Pick(kApps) : Pick<std::string>({"front", "back"}));
   }
   return s;
 }
@@ -68,7 +69,8 @@ void SelectorObject(trace::Record* r) {
       k8s::Service* s = r->mutable_api()->mutable_service();
       Meta(s->mutable_metadata(), ns, "svc-" + app);
       if (!Chance(10)) (*s->mutable_spec()->mutable_selector())["app"] = app;
-      if (Chance(30)) (*s->mutable_spec()->mutable_selector())["tier"] = Pick<std::string>({"front", "back"});
+      if (Chance(30))
+        (*s->mutable_spec()->mutable_selector())["tier"] = Pick<std::string>({"front", "back"});
       break;
     }
     case 1: {
@@ -102,7 +104,9 @@ k8s::Pod NewPod(int i) {
   if (Chance(70)) {
     k8s::OwnerReference* ref = p.mutable_metadata()->add_owner_references();
     const int kind = Uniform(0, 4);
-    ref->set_api_version(kind == 0 ? "v1" : Pick<std::string>({"apps/v1", "apps/v1", "apps/v1", "extensions/v1beta1"}));
+    ref->set_api_version(
+        kind == 0 ? "v1"
+                  : Pick<std::string>({"apps/v1", "apps/v1", "apps/v1", "extensions/v1beta1"}));
     ref->set_kind(kind == 0 ? "ReplicationController" : kind == 1 ? "StatefulSet" : "ReplicaSet");
     ref->set_name((kind == 0 ? "rc-" : kind == 1 ? "ss-" : "rs-") + Pick(kApps));
     ref->set_uid("owner-uid");
@@ -111,7 +115,8 @@ k8s::Pod NewPod(int i) {
   k8s::Container* c = p.mutable_spec()->add_containers();
   c->set_name("c");
   c->set_image("pause");
-  (*c->mutable_resources()->mutable_requests())["cpu"] = Pick<std::string>({"100m", "250m", "500m", "1"});
+  (*c->mutable_resources()->mutable_requests())["cpu"] =
+      Pick<std::string>({"100m", "250m", "500m", "1"});
   (*c->mutable_resources()->mutable_requests())["memory"] = "256Mi";
   if (Chance(10)) {
     k8s::TopologySpreadConstraint* t = p.mutable_spec()->add_topology_spread_constraints();
@@ -145,7 +150,8 @@ rc::Gen<std::vector<trace::Record>> DefaultSpreadTraceGen() {
       if (Chance(30)) t += Uniform(1, 3);
       if (Chance(15)) {
         // A selector object appears, changes or goes (same names recur, so these hit earlier ones).
-        out.push_back(Event(t, Pick<trace::EventType>({trace::ADDED, trace::MODIFIED, trace::DELETED})));
+        out.push_back(
+            Event(t, Pick<trace::EventType>({trace::ADDED, trace::MODIFIED, trace::DELETED})));
         SelectorObject(&out.back());
         continue;
       }

@@ -21,7 +21,8 @@ trace::Record Added(const k8s::Node* node, const k8s::Pod* pod) {
 }
 
 std::string Key(const k8s::Pod& p) {
-  return (p.metadata().namespace_().empty() ? "default" : p.metadata().namespace_()) + "/" + p.metadata().name();
+  return (p.metadata().namespace_().empty() ? "default" : p.metadata().namespace_()) + "/" +
+         p.metadata().name();
 }
 
 void ApplyApi(const trace::ApiEvent& e, ApiState* st) {
@@ -65,10 +66,12 @@ LoadedCase Load(const ClusterCase& c, reference::Engine engine) {
   return LoadedCase{std::move(*cluster), *pod};
 }
 
-reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed, reference::Engine engine) {
+reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed,
+                                       reference::Engine engine) {
   std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, seed, 0);
   reference::CycleState state;
-  return scheduler->SchedulePod(loaded.cluster->framework(), state, *loaded.pod, loaded.cluster->snapshot());
+  return scheduler->SchedulePod(loaded.cluster->framework(), state, *loaded.pod,
+                                loaded.cluster->snapshot());
 }
 
 ClusterState StateOf(const ClusterCase& c) { return ClusterState{c.nodes, c.bound}; }
@@ -81,7 +84,8 @@ std::vector<trace::Record> CaseAsTrace(const ClusterCase& c) {
   return out;
 }
 
-std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed, reference::Engine engine) {
+std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed,
+                                          reference::Engine engine) {
   replay::ReplayOptions options;
   options.engine = engine;
   options.config = reference::DefaultConfiguration("1.27");
@@ -89,7 +93,8 @@ std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed, refe
   auto replayer = replay::Replayer::Create(options);
   if (!replayer.ok()) RC_FAIL("replayer: " + replayer.message());
   if (Outcome ok = (*replayer)->Run(s.records); !ok) {
-    RC_FAIL("replay failed: " + ok.message() + "\n" + SaveCounterexample("replay_error", s.records));
+    RC_FAIL("replay failed: " + ok.message() + "\n" +
+            SaveCounterexample("replay_error", s.records));
   }
   return (*replayer)->log().records();
 }
@@ -98,7 +103,9 @@ ClusterState ApiState::Cluster(const std::string& exclude_pod) const {
   ClusterState out;
   for (const auto& [name, node] : nodes) out.nodes.push_back(node);
   for (const auto& [key, pod] : pods) {
-    if (key == exclude_pod || pod.spec().node_name().empty() || !nodes.count(pod.spec().node_name())) continue;
+    if (key == exclude_pod || pod.spec().node_name().empty() ||
+        !nodes.count(pod.spec().node_name()))
+      continue;
     out.bound.push_back(pod);
   }
   return out;
@@ -117,7 +124,8 @@ void WalkTimeline(const Scenario& s, const std::vector<trace::Record>& log,
   }
 }
 
-std::string SaveCounterexample(const std::string& property, const std::vector<trace::Record>& records) {
+std::string SaveCounterexample(const std::string& property,
+                               const std::vector<trace::Record>& records) {
   trace::Trace t;
   t.header.set_producer("schedcheck properties (" + property + ")");
   t.header.set_compat("1.27");
@@ -132,13 +140,15 @@ std::string SaveCounterexample(const std::string& property, const std::vector<tr
   if (Outcome ok = trace::WriteTrace(path, t); !ok) {
     report = "(could not write " + path + ": " + ok.message() + ")\n";
   } else {
-    report = "counterexample trace: " + path + "\nreplay it with: bazel-bin/harness/cli/schedcheck replay " + path +
-             " --jsonl " + path + ".decisions.jsonl\n";
+    report = "counterexample trace: " + path +
+             "\nreplay it with: bazel-bin/harness/cli/schedcheck replay " + path + " --jsonl " +
+             path + ".decisions.jsonl\n";
   }
   const char* outputs = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR");
   if (outputs != nullptr && *outputs != '\0') {
     const std::string kept = std::string(outputs) + "/" + property + ".trace";
-    if (trace::WriteTrace(kept, t).ok()) report += "also kept as " + property + ".trace in the test's outputs.zip\n";
+    if (trace::WriteTrace(kept, t).ok())
+      report += "also kept as " + property + ".trace in the test's outputs.zip\n";
   }
   return report;
 }

@@ -59,18 +59,19 @@ void WalkTimeline(const Scenario& s, const std::vector<trace::Record>& log,
 // Writes `records` to /tmp/schedcheck-properties/<property>.trace (and a copy into
 // $TEST_UNDECLARED_OUTPUTS_DIR when set) and returns the report lines: the file and the exact
 // command that replays it.
-std::string SaveCounterexample(const std::string& property, const std::vector<trace::Record>& records);
+std::string SaveCounterexample(const std::string& property,
+                               const std::vector<trace::Record>& records);
 
 }  // namespace schedcheck::properties
 
 // Fails the current RapidCheck property with `what`, the saved counterexample and the replay
 // command. `records` is the trace to save (a scenario's records or CaseAsTrace).
-#define PROP_REQUIRE(cond, property, records, what)                                                \
-  do {                                                                                           \
-    if (!(cond)) {                                                                               \
-      RC_FAIL(std::string(what) + "\n" +                                                         \
-              ::schedcheck::properties::SaveCounterexample(property, records));                  \
-    }                                                                                            \
+#define PROP_REQUIRE(cond, property, records, what)                             \
+  do {                                                                          \
+    if (!(cond)) {                                                              \
+      RC_FAIL(std::string(what) + "\n" +                                        \
+              ::schedcheck::properties::SaveCounterexample(property, records)); \
+    }                                                                           \
   } while (false)
 
 #endif  // SCHEDCHECK_PROPERTIES_SUPPORT_H_

@@ -8,8 +8,8 @@
 
 #include "google/protobuf/struct.pb.h"
 #include "harness/replay/replayer.h"
-#include "reference/runtime/profile.h"
 #include "reference/k8s/k8s_json.h"
+#include "reference/runtime/profile.h"
 
 namespace schedcheck::properties {
 namespace {
@@ -52,12 +52,12 @@ const std::vector<std::string> kZones = {"zone-a", "zone-b", "zone-c"};
 const std::string k63(63, 'v');
 // Values labels.NewRequirement rejects (not label values), which the API server still accepts in
 // node selector requirements: it validates only their keys.
-const std::vector<std::string> kInvalidLabelValues = {"has space", std::string(64, 'x'), "-leading", "trailing-",
-                                                      "a/b", "caf\xc3\xa9"};
+const std::vector<std::string> kInvalidLabelValues = {
+    "has space", std::string(64, 'x'), "-leading", "trailing-", "a/b", "caf\xc3\xa9"};
 // Gt/Lt values: integers, non-integers, and integers that are not label values ("-1", "+5"),
 // which labels.NewRequirement also rejects.
-const std::vector<std::string> kNumericBounds = {"3", "0", "10", "007", "abc", "1.5", "-1", "+5",
-                                                 "99999999999999999999"};
+const std::vector<std::string> kNumericBounds = {
+    "3", "0", "10", "007", "abc", "1.5", "-1", "+5", "99999999999999999999"};
 const std::vector<std::string> kRanks = {"1", "5", "10", "007", "abc", "", "99999999999999999999"};
 
 // A PriorityClass as the generator knows it.
@@ -88,15 +88,16 @@ struct Q {
   std::string text;
   bool frac;
 };
-const std::vector<Q> kCpu = {{"0", false},    {"1m", false},     {"100m", false}, {"250m", false}, {"0.1", false},
-                             {".25", false},  {"0.5", false},    {"1", false},    {"1.5", false},  {"2e0", false},
-                             {"1e-1", false}, {"+200m", false},  {"1500m", false}, {"0.0", false}, {"0.5m", true},
-                             {"500u", true},  {"1e-4", true},    {"100n", true},  {"100k", false}};
-const std::vector<Q> kMemory = {{"0", false},     {"1", false},     {"1k", false},     {"1e3", false},
-                                {"128Mi", false}, {"0.125Gi", false}, {"100M", false}, {"1e8", false},
-                                {"512Mi", false}, {"1Gi", false},   {"1.5Gi", false},  {"2.5Ki", false},
-                                {"1G", false},    {"0.1Gi", true},  {"1.5", true},     {"0.3Ki", true},
-                                {"1Ti", false}};
+const std::vector<Q> kCpu = {{"0", false},     {"1m", false},  {"100m", false}, {"250m", false},
+                             {"0.1", false},   {".25", false}, {"0.5", false},  {"1", false},
+                             {"1.5", false},   {"2e0", false}, {"1e-1", false}, {"+200m", false},
+                             {"1500m", false}, {"0.0", false}, {"0.5m", true},  {"500u", true},
+                             {"1e-4", true},   {"100n", true}, {"100k", false}};
+const std::vector<Q> kMemory = {
+    {"0", false},       {"1", false},     {"1k", false},  {"1e3", false},   {"128Mi", false},
+    {"0.125Gi", false}, {"100M", false},  {"1e8", false}, {"512Mi", false}, {"1Gi", false},
+    {"1.5Gi", false},   {"2.5Ki", false}, {"1G", false},  {"0.1Gi", true},  {"1.5", true},
+    {"0.3Ki", true},    {"1Ti", false}};
 const std::vector<Q> kStorage = {{"0", false}, {"1Gi", false}, {"500M", false}, {"2e9", false}};
 
 struct FracBudget {
@@ -134,7 +135,8 @@ void SetResources(k8s::Container* c, FracBudget* budget, bool count_in_sum) {
   auto* res = c->mutable_resources();
   std::map<std::string, std::string> values;
   if (Chance(85)) values["cpu"] = PickQuantity(kCpu, count_in_sum ? &budget->cpu : nullptr);
-  if (Chance(75)) values["memory"] = PickQuantity(kMemory, count_in_sum ? &budget->memory : nullptr);
+  if (Chance(75))
+    values["memory"] = PickQuantity(kMemory, count_in_sum ? &budget->memory : nullptr);
   if (Chance(15)) values["ephemeral-storage"] = PickQuantity(kStorage, nullptr);
   const int mode = Between(0, 99);  // < 70 requests only, < 85 limits only, else both
   for (const auto& [name, text] : values) {
@@ -163,7 +165,8 @@ void AddContainers(k8s::PodSpec* spec) {
     c->set_name("c" + std::to_string(i));
     // Untagged names count as ":latest" (ImageLocality's normalizedImageName), also behind a
     // registry with a port.
-    c->set_image(PickStr({"img-a:1", "img-b:1", "img-c:1", "registry.local/img-a:1", "img-d", "registry.local:5000/img-e"}));
+    c->set_image(PickStr({"img-a:1", "img-b:1", "img-c:1", "registry.local/img-a:1", "img-d",
+                          "registry.local:5000/img-e"}));
     SetResources(c, &budget, true);
     if (Chance(8)) {
       const int32_t host_port = Pick<int32_t>({8080, 9090});
@@ -193,7 +196,8 @@ void AddContainers(k8s::PodSpec* spec) {
     spec->set_runtime_class_name("kata");
     auto& overhead = *spec->mutable_overhead();
     overhead["cpu"] = PickQuantity({{"100m", false}, {"0.25", false}, {"0.5m", true}}, &budget.cpu);
-    if (Chance(50)) overhead["memory"] = PickQuantity({{"64Mi", false}, {"0.1Gi", true}}, &budget.memory);
+    if (Chance(50))
+      overhead["memory"] = PickQuantity({{"64Mi", false}, {"0.1Gi", true}}, &budget.memory);
   }
 }
 
@@ -248,11 +252,14 @@ void AddNodeConstraints(k8s::PodSpec* spec) {
     const int n = Between(1, 2);
     for (int i = 0; i < n; ++i) {
       std::string key = PickStr({"disk", kZone, "rank"});
-      sel[key] = PickStr(ValuesFor(key) == kRanks ? std::vector<std::string>{"5", "1", ""} : ValuesFor(key));
+      sel[key] = PickStr(ValuesFor(key) == kRanks ? std::vector<std::string>{"5", "1", ""}
+                                                  : ValuesFor(key));
     }
   }
   if (Chance(12)) {
-    auto* req = spec->mutable_affinity()->mutable_node_affinity()->mutable_required_during_scheduling_ignored_during_execution();
+    auto* req = spec->mutable_affinity()
+                    ->mutable_node_affinity()
+                    ->mutable_required_during_scheduling_ignored_during_execution();
     const int n = Between(1, 2);
     for (int i = 0; i < n; ++i) *req->add_node_selector_terms() = NodeTerm(/*name_in=*/i == 0);
   }
@@ -260,7 +267,9 @@ void AddNodeConstraints(k8s::PodSpec* spec) {
     const int n = Between(1, 2);
     for (int i = 0; i < n; ++i) {
       k8s::PreferredSchedulingTerm* p =
-          spec->mutable_affinity()->mutable_node_affinity()->add_preferred_during_scheduling_ignored_during_execution();
+          spec->mutable_affinity()
+              ->mutable_node_affinity()
+              ->add_preferred_during_scheduling_ignored_during_execution();
       p->set_weight(Between(1, 100));
       *p->mutable_preference() = NodeTerm();
     }
@@ -275,7 +284,8 @@ void AddNodeConstraints(k8s::PodSpec* spec) {
           t->set_operator_(PickStr({"Equal", ""}));
           t->set_value(PickStr({"a", "b"}));
           t->set_effect(PickStr({"", "NoSchedule", "PreferNoSchedule", "NoExecute"}));
-          if (t->effect() == "NoExecute" && Chance(50)) t->set_toleration_seconds(Pick<int64_t>({0, 60}));
+          if (t->effect() == "NoExecute" && Chance(50))
+            t->set_toleration_seconds(Pick<int64_t>({0, 60}));
           break;
         case 1:
           t->set_operator_("Exists");  // empty key with Exists tolerates everything
@@ -314,7 +324,8 @@ k8s::LabelSelector ValidSelector() {
       r->set_operator_(PickStr({"In", "NotIn", "Exists", "DoesNotExist"}));
       if (r->operator_() == "In" || r->operator_() == "NotIn") {
         const int v = Between(1, 2);
-        for (int j = 0; j < v; ++j) r->add_values(r->key() == "app" ? PickStr(kApps) : PickStr({"front", "back"}));
+        for (int j = 0; j < v; ++j)
+          r->add_values(r->key() == "app" ? PickStr(kApps) : PickStr({"front", "back"}));
       }
     }
   }
@@ -327,7 +338,8 @@ k8s::PodAffinityTerm AffinityTerm() {
   t.set_topology_key(PickStr({kHostname, kHostname, kZone, "disk", "rack"}));
   if (Chance(25)) {
     const int n = Between(1, 2);
-    for (int i = 0; i < n; ++i) t.add_namespaces(PickStr({"default", "other", "team-a", "ghost-ns"}));
+    for (int i = 0; i < n; ++i)
+      t.add_namespaces(PickStr({"default", "other", "team-a", "ghost-ns"}));
   }
   if (Chance(25)) {
     k8s::LabelSelector* ns = t.mutable_namespace_selector();
@@ -341,7 +353,8 @@ k8s::PodAffinityTerm AffinityTerm() {
         k8s::LabelSelectorRequirement* r = ns->add_match_expressions();
         r->set_key("team");
         r->set_operator_(PickStr({"In", "NotIn", "Exists", "DoesNotExist"}));
-        if (r->operator_() == "In" || r->operator_() == "NotIn") r->add_values(PickStr({"x", "y", ""}));
+        if (r->operator_() == "In" || r->operator_() == "NotIn")
+          r->add_values(PickStr({"x", "y", ""}));
         break;
       }
       default:
@@ -355,20 +368,26 @@ void AddPodConstraints(k8s::PodSpec* spec) {
   if (Chance(12)) {
     const int n = Between(1, 2);
     for (int i = 0; i < n; ++i) {
-      *spec->mutable_affinity()->mutable_pod_anti_affinity()->add_required_during_scheduling_ignored_during_execution() =
-          AffinityTerm();
+      *spec->mutable_affinity()
+           ->mutable_pod_anti_affinity()
+           ->add_required_during_scheduling_ignored_during_execution() = AffinityTerm();
     }
   }
   if (Chance(6)) {
-    *spec->mutable_affinity()->mutable_pod_affinity()->add_required_during_scheduling_ignored_during_execution() =
-        AffinityTerm();
+    *spec->mutable_affinity()
+         ->mutable_pod_affinity()
+         ->add_required_during_scheduling_ignored_during_execution() = AffinityTerm();
   }
   if (Chance(20)) {
     const int n = Between(1, 2);
     for (int i = 0; i < n; ++i) {
       k8s::WeightedPodAffinityTerm* w =
-          Chance(50) ? spec->mutable_affinity()->mutable_pod_affinity()->add_preferred_during_scheduling_ignored_during_execution()
-                     : spec->mutable_affinity()->mutable_pod_anti_affinity()->add_preferred_during_scheduling_ignored_during_execution();
+          Chance(50) ? spec->mutable_affinity()
+                           ->mutable_pod_affinity()
+                           ->add_preferred_during_scheduling_ignored_during_execution()
+                     : spec->mutable_affinity()
+                           ->mutable_pod_anti_affinity()
+                           ->add_preferred_during_scheduling_ignored_during_execution();
       w->set_weight(Between(1, 100));
       *w->mutable_pod_affinity_term() = AffinityTerm();
     }
@@ -413,8 +432,8 @@ namespace {
 
 struct GenPod {
   k8s::Pod pod;
-  bool bound = false;      // created with spec.nodeName (the generator's view)
-  bool finished = false;   // terminal or terminating: only a delete follows
+  bool bound = false;     // created with spec.nodeName (the generator's view)
+  bool finished = false;  // terminal or terminating: only a delete follows
 };
 
 struct State {
@@ -506,7 +525,8 @@ const ClassDef* LiveDefaultClass(const State& st) {
 // classes whose preemptionPolicy is PreemptLowerPriority: the reference's replay copies a class's
 // preemptionPolicy into the pod as the admission plugin does, the kube adapter does not (an
 // adapter gap, see the report; harness/replay admission_test pins the reference).
-void SetPriority(State& st, k8s::PodSpec* spec, const std::vector<std::string>& prefer = {}, bool allow_unnamed = true) {
+void SetPriority(State& st, k8s::PodSpec* spec, const std::vector<std::string>& prefer = {},
+                 bool allow_unnamed = true) {
   // Draw an index, never a pointer: RapidCheck replays earlier draws' values while shrinking.
   std::vector<int> choices;
   if (allow_unnamed) choices.push_back(-1);
@@ -517,7 +537,8 @@ void SetPriority(State& st, k8s::PodSpec* spec, const std::vector<std::string>& 
     }
   }
   const int choice = choices.empty() ? -1 : Pick(choices);
-  const ClassDef* c = choice < 0 || choice >= static_cast<int>(st.classes.size()) ? nullptr : &st.classes[choice];
+  const ClassDef* c =
+      choice < 0 || choice >= static_cast<int>(st.classes.size()) ? nullptr : &st.classes[choice];
   const bool unnamed = c == nullptr;
   if (unnamed) c = LiveDefaultClass(st);
   const bool admitted = Chance(85) || (c != nullptr && (c->never || c->builtin));
@@ -542,7 +563,8 @@ k8s::Pod NewPod(State& st, bool allow_gates) {
   pod.mutable_metadata()->set_uid("uid-" + name);
   pod.mutable_metadata()->set_creation_timestamp(StartTime(st.t));
   SetLabels(pod.mutable_metadata());
-  if (Chance(20)) (*pod.mutable_metadata()->mutable_annotations())["note"] = "any text: even spaces";
+  if (Chance(20))
+    (*pod.mutable_metadata()->mutable_annotations())["note"] = "any text: even spaces";
   k8s::PodSpec* spec = pod.mutable_spec();
   AddContainers(spec);
   AddNodeConstraints(spec);
@@ -644,8 +666,8 @@ k8s::Node NewNode(State& st, const std::string& name) {
   k8s::NodeCondition* ready = node.mutable_status()->add_conditions();
   ready->set_type("Ready");
   ready->set_status(Chance(85) ? "True" : PickStr({"False", "Unknown"}));
-  for (const char* image :
-       {"img-a:1", "img-b:1", "registry.local/img-a:1", "img-d:latest", "registry.local:5000/img-e:latest"}) {
+  for (const char* image : {"img-a:1", "img-b:1", "registry.local/img-a:1", "img-d:latest",
+                            "registry.local:5000/img-e:latest"}) {
     if (!Chance(35)) continue;
     k8s::ContainerImage* img = node.mutable_status()->add_images();
     img->add_names(image);
@@ -843,7 +865,8 @@ void StepNodeUpdate(State& st) {
         t.set_value(t.key() == "dedicated" ? "a" : "");
         t.set_effect(PickStr({"NoSchedule", "NoExecute", "PreferNoSchedule"}));
         bool dup = false;
-        for (const k8s::Taint& x : node.spec().taints()) dup = dup || (x.key() == t.key() && x.effect() == t.effect());
+        for (const k8s::Taint& x : node.spec().taints())
+          dup = dup || (x.key() == t.key() && x.effect() == t.effect());
         if (!dup) *node.mutable_spec()->add_taints() = t;
       }
       break;
@@ -944,7 +967,8 @@ void StepPdb(State& st) {
 // classes of that moment, where the API server (and the reference's replay) keep what the pod's
 // create admitted. Such changes are not generated while such a pod lives (see the report; an
 // adapter gap). `global_default`: the class is, or would be, the global default.
-bool ClassChangeReachesReplayAdmittedPods(const State& st, const std::string& name, bool global_default) {
+bool ClassChangeReachesReplayAdmittedPods(const State& st, const std::string& name,
+                                          bool global_default) {
   for (const GenPod& g : st.pods) {
     if (g.finished || g.pod.spec().has_priority()) continue;
     const std::string& named = g.pod.spec().priority_class_name();
@@ -958,12 +982,14 @@ void StepPriorityClass(State& st) {
   for (const ClassDef& c : kClasses) {
     bool live = false;
     for (const ClassDef& l : st.classes) live = live || l.name == c.name;
-    if (!live && !c.builtin && !ClassChangeReachesReplayAdmittedPods(st, c.name, c.global_default)) missing.push_back(c);
+    if (!live && !c.builtin && !ClassChangeReachesReplayAdmittedPods(st, c.name, c.global_default))
+      missing.push_back(c);
   }
   std::vector<size_t> deletable;
   for (size_t i = 0; i < st.classes.size(); ++i) {
     const ClassDef& c = st.classes[i];
-    if (!c.builtin && !ClassChangeReachesReplayAdmittedPods(st, c.name, c.global_default)) deletable.push_back(i);
+    if (!c.builtin && !ClassChangeReachesReplayAdmittedPods(st, c.name, c.global_default))
+      deletable.push_back(i);
   }
   if (!missing.empty() && (deletable.empty() || Chance(50))) {
     ClassDef c = Pick(missing);
@@ -1002,7 +1028,9 @@ void Begin(State& st, const std::vector<std::string>& class_names) {
       st.classes.push_back(c);
       continue;
     }
-    if (std::find(class_names.begin(), class_names.end(), c.name) == class_names.end() || Chance(20)) continue;
+    if (std::find(class_names.begin(), class_names.end(), c.name) == class_names.end() ||
+        Chance(20))
+      continue;
     EmitClass(st, trace::ADDED, c);
     st.classes.push_back(c);
   }
@@ -1074,7 +1102,8 @@ void AddPreemptor(State& st) {
   pod.mutable_spec()->clear_priority();
   pod.mutable_spec()->clear_priority_class_name();
   pod.mutable_spec()->clear_preemption_policy();
-  SetPriority(st, pod.mutable_spec(), {"high", "high-never", "critical", "system-node-critical"}, false);
+  SetPriority(st, pod.mutable_spec(), {"high", "high-never", "critical", "system-node-critical"},
+              false);
   // Enough to need room on the small nodes.
   auto& req = *pod.mutable_spec()->mutable_containers(0)->mutable_resources()->mutable_requests();
   req["cpu"] = PickStr({"500m", "800m", "1", "1500m"});
@@ -1136,12 +1165,14 @@ std::vector<trace::Record> ReferenceLog(const std::vector<trace::Record>& record
   options.seed = seed;
   auto replayer = replay::Replayer::Create(options);
   if (!replayer.ok()) RC_FAIL("replayer: " + replayer.message());
-  if (Outcome ok = (*replayer)->Run(records); !ok) RC_FAIL("reference replay failed: " + ok.message());
+  if (Outcome ok = (*replayer)->Run(records); !ok)
+    RC_FAIL("reference replay failed: " + ok.message());
   return (*replayer)->log().records();
 }
 
 std::string PodKey(const k8s::Pod& p) {
-  return (p.metadata().namespace_().empty() ? "default" : p.metadata().namespace_()) + "/" + p.metadata().name();
+  return (p.metadata().namespace_().empty() ? "default" : p.metadata().namespace_()) + "/" +
+         p.metadata().name();
 }
 
 struct PodFate {

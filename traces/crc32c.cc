@@ -59,7 +59,7 @@ uint32_t Crc32cExtendPortable(uint32_t crc, const void* data, size_t n) {
 
 // The crc32 instruction computes exactly this CRC (same polynomial, reflected, no final xor).
 __attribute__((target("sse4.2"))) uint32_t Crc32cExtendHardware(uint32_t crc, const void* data,
-                                                                  size_t n) {
+                                                                size_t n) {
   const auto* p = static_cast<const unsigned char*>(data);
   uint64_t c = ~crc;
   while (n >= 8) {

@@ -372,15 +372,17 @@ struct Table {
 
 // Table entries for the message type M in scope; `name` as in the generated accessors.
 // WIRE_FIELD takes mutable_name() without arguments (a repeated field's also has an indexed one).
-#define WIRE_FIELD(number, name)                                                                  \
-  ::schedcheck::trace::wire::Field<number,                                                        \
-                                   static_cast<decltype(std::declval<M&>().mutable_##name()) (M::*)()>( \
-                                       &M::mutable_##name),                                       \
-                                   &M::clear_##name>
-#define WIRE_SCALAR(number, name) ::schedcheck::trace::wire::Scalar<number, &M::set_##name, &M::clear_##name>
-#define WIRE_ONEOF(number, name)                                                                  \
-  ::schedcheck::trace::wire::OneofMember<number, &M::has_##name, &M::mutable_##name, &M::release_##name, \
-                                         &M::set_allocated_##name, &M::clear_##name>
+#define WIRE_FIELD(number, name)                                                               \
+  ::schedcheck::trace::wire::Field<                                                            \
+      number,                                                                                  \
+      static_cast<decltype(std::declval<M&>().mutable_##name()) (M::*)()>(&M::mutable_##name), \
+      &M::clear_##name>
+#define WIRE_SCALAR(number, name) \
+  ::schedcheck::trace::wire::Scalar<number, &M::set_##name, &M::clear_##name>
+#define WIRE_ONEOF(number, name)                                                       \
+  ::schedcheck::trace::wire::OneofMember<number, &M::has_##name, &M::mutable_##name,   \
+                                         &M::release_##name, &M::set_allocated_##name, \
+                                         &M::clear_##name>
 
 }  // namespace schedcheck::trace::wire
 

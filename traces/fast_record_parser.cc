@@ -36,14 +36,16 @@ bool AssignObjectWithStatus(WireCursor c, M* m, SpareMembers* s) {
 // LabelSelectorRequirement and NodeSelectorRequirement.
 template <typename M>
 bool AssignRequirement(WireCursor c, M* m, SpareMembers* s) {
-  return Table<WIRE_FIELD(1, key), WIRE_FIELD(2, operator_), WIRE_FIELD(3, values)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, key), WIRE_FIELD(2, operator_), WIRE_FIELD(3, values)>::Assign(c, m,
+                                                                                            s);
 }
 
 // PodAffinity and PodAntiAffinity.
 template <typename M>
 bool AssignAffinityTerms(WireCursor c, M* m, SpareMembers* s) {
   return Table<WIRE_FIELD(1, required_during_scheduling_ignored_during_execution),
-               WIRE_FIELD(2, preferred_during_scheduling_ignored_during_execution)>::Assign(c, m, s);
+               WIRE_FIELD(2, preferred_during_scheduling_ignored_during_execution)>::Assign(c, m,
+                                                                                            s);
 }
 
 // ServiceSpec and ReplicationControllerSpec: map<string, string> selector = 1.
@@ -58,8 +60,8 @@ bool AssignMapSelectorSpec(WireCursor c, M* m, SpareMembers* s) {
 
 bool Assign(WireCursor c, OwnerReference* m, SpareMembers* s) {
   using M = OwnerReference;
-  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, name), WIRE_FIELD(4, uid),
-               WIRE_SCALAR(5, controller)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, name),
+               WIRE_FIELD(4, uid), WIRE_SCALAR(5, controller)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, ObjectMeta* m, SpareMembers* s) {
@@ -70,14 +72,18 @@ bool Assign(WireCursor c, ObjectMeta* m, SpareMembers* s) {
                WIRE_FIELD(9, owner_references), WIRE_FIELD(10, generate_name)>::Assign(c, m, s);
 }
 
-bool Assign(WireCursor c, LabelSelectorRequirement* m, SpareMembers* s) { return AssignRequirement(c, m, s); }
+bool Assign(WireCursor c, LabelSelectorRequirement* m, SpareMembers* s) {
+  return AssignRequirement(c, m, s);
+}
 
 bool Assign(WireCursor c, LabelSelector* m, SpareMembers* s) {
   using M = LabelSelector;
   return Table<WIRE_FIELD(1, match_labels), WIRE_FIELD(2, match_expressions)>::Assign(c, m, s);
 }
 
-bool Assign(WireCursor c, NodeSelectorRequirement* m, SpareMembers* s) { return AssignRequirement(c, m, s); }
+bool Assign(WireCursor c, NodeSelectorRequirement* m, SpareMembers* s) {
+  return AssignRequirement(c, m, s);
+}
 
 bool Assign(WireCursor c, NodeSelectorTerm* m, SpareMembers* s) {
   using M = NodeSelectorTerm;
@@ -97,14 +103,16 @@ bool Assign(WireCursor c, PreferredSchedulingTerm* m, SpareMembers* s) {
 bool Assign(WireCursor c, NodeAffinity* m, SpareMembers* s) {
   using M = NodeAffinity;
   return Table<WIRE_FIELD(1, required_during_scheduling_ignored_during_execution),
-               WIRE_FIELD(2, preferred_during_scheduling_ignored_during_execution)>::Assign(c, m, s);
+               WIRE_FIELD(2, preferred_during_scheduling_ignored_during_execution)>::Assign(c, m,
+                                                                                            s);
 }
 
 bool Assign(WireCursor c, PodAffinityTerm* m, SpareMembers* s) {
   using M = PodAffinityTerm;
-  return Table<WIRE_FIELD(1, label_selector), WIRE_FIELD(2, namespaces), WIRE_FIELD(3, topology_key),
-               WIRE_FIELD(4, namespace_selector), WIRE_FIELD(5, match_label_keys),
-               WIRE_FIELD(6, mismatch_label_keys)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, label_selector), WIRE_FIELD(2, namespaces),
+               WIRE_FIELD(3, topology_key), WIRE_FIELD(4, namespace_selector),
+               WIRE_FIELD(5, match_label_keys), WIRE_FIELD(6, mismatch_label_keys)>::Assign(c, m,
+                                                                                            s);
 }
 
 bool Assign(WireCursor c, WeightedPodAffinityTerm* m, SpareMembers* s) {
@@ -113,7 +121,9 @@ bool Assign(WireCursor c, WeightedPodAffinityTerm* m, SpareMembers* s) {
 }
 
 bool Assign(WireCursor c, PodAffinity* m, SpareMembers* s) { return AssignAffinityTerms(c, m, s); }
-bool Assign(WireCursor c, PodAntiAffinity* m, SpareMembers* s) { return AssignAffinityTerms(c, m, s); }
+bool Assign(WireCursor c, PodAntiAffinity* m, SpareMembers* s) {
+  return AssignAffinityTerms(c, m, s);
+}
 
 bool Assign(WireCursor c, Affinity* m, SpareMembers* s) {
   using M = Affinity;
@@ -125,14 +135,15 @@ bool Assign(WireCursor c, Affinity* m, SpareMembers* s) {
 
 bool Assign(WireCursor c, Toleration* m, SpareMembers* s) {
   using M = Toleration;
-  return Table<WIRE_FIELD(1, key), WIRE_FIELD(2, operator_), WIRE_FIELD(3, value), WIRE_FIELD(4, effect),
-               WIRE_SCALAR(5, toleration_seconds)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, key), WIRE_FIELD(2, operator_), WIRE_FIELD(3, value),
+               WIRE_FIELD(4, effect), WIRE_SCALAR(5, toleration_seconds)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, TopologySpreadConstraint* m, SpareMembers* s) {
   using M = TopologySpreadConstraint;
-  return Table<WIRE_SCALAR(1, max_skew), WIRE_FIELD(2, topology_key), WIRE_FIELD(3, when_unsatisfiable),
-               WIRE_FIELD(4, label_selector), WIRE_SCALAR(5, min_domains), WIRE_FIELD(6, node_affinity_policy),
+  return Table<WIRE_SCALAR(1, max_skew), WIRE_FIELD(2, topology_key),
+               WIRE_FIELD(3, when_unsatisfiable), WIRE_FIELD(4, label_selector),
+               WIRE_SCALAR(5, min_domains), WIRE_FIELD(6, node_affinity_policy),
                WIRE_FIELD(7, node_taints_policy), WIRE_FIELD(8, match_label_keys)>::Assign(c, m, s);
 }
 
@@ -149,8 +160,8 @@ bool Assign(WireCursor c, ResourceRequirements* m, SpareMembers* s) {
 
 bool Assign(WireCursor c, Container* m, SpareMembers* s) {
   using M = Container;
-  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, image), WIRE_FIELD(3, resources), WIRE_FIELD(4, ports),
-               WIRE_FIELD(5, restart_policy)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, image), WIRE_FIELD(3, resources),
+               WIRE_FIELD(4, ports), WIRE_FIELD(5, restart_policy)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, PersistentVolumeClaimVolumeSource* m, SpareMembers* s) {
@@ -170,20 +181,22 @@ bool Assign(WireCursor c, PodSchedulingGate* m, SpareMembers* s) {
 
 bool Assign(WireCursor c, PodSpec* m, SpareMembers* s) {
   using M = PodSpec;
-  return Table<WIRE_FIELD(1, containers), WIRE_FIELD(2, init_containers), WIRE_FIELD(3, node_name),
-               WIRE_FIELD(4, node_selector), WIRE_FIELD(5, affinity), WIRE_FIELD(6, tolerations),
-               WIRE_FIELD(7, topology_spread_constraints), WIRE_SCALAR(8, priority),
-               WIRE_FIELD(9, priority_class_name), WIRE_FIELD(10, preemption_policy),
-               WIRE_FIELD(11, scheduler_name), WIRE_FIELD(12, scheduling_gates), WIRE_FIELD(13, overhead),
-               WIRE_FIELD(14, volumes), WIRE_FIELD(15, resources), WIRE_FIELD(16, runtime_class_name),
-               WIRE_SCALAR(17, termination_grace_period_seconds),
-               WIRE_SCALAR(18, host_network)>::Assign(c, m, s);
+  return Table<
+      WIRE_FIELD(1, containers), WIRE_FIELD(2, init_containers), WIRE_FIELD(3, node_name),
+      WIRE_FIELD(4, node_selector), WIRE_FIELD(5, affinity), WIRE_FIELD(6, tolerations),
+      WIRE_FIELD(7, topology_spread_constraints), WIRE_SCALAR(8, priority),
+      WIRE_FIELD(9, priority_class_name), WIRE_FIELD(10, preemption_policy),
+      WIRE_FIELD(11, scheduler_name), WIRE_FIELD(12, scheduling_gates), WIRE_FIELD(13, overhead),
+      WIRE_FIELD(14, volumes), WIRE_FIELD(15, resources), WIRE_FIELD(16, runtime_class_name),
+      WIRE_SCALAR(17, termination_grace_period_seconds), WIRE_SCALAR(18, host_network)>::Assign(c,
+                                                                                                m,
+                                                                                                s);
 }
 
 bool Assign(WireCursor c, PodCondition* m, SpareMembers* s) {
   using M = PodCondition;
-  return Table<WIRE_FIELD(1, type), WIRE_FIELD(2, status), WIRE_FIELD(3, reason), WIRE_FIELD(4, message),
-               WIRE_FIELD(5, last_transition_time)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, type), WIRE_FIELD(2, status), WIRE_FIELD(3, reason),
+               WIRE_FIELD(4, message), WIRE_FIELD(5, last_transition_time)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, PodStatus* m, SpareMembers* s) {
@@ -215,8 +228,9 @@ bool Assign(WireCursor c, ContainerImage* m, SpareMembers* s) {
 
 bool Assign(WireCursor c, NodeCondition* m, SpareMembers* s) {
   using M = NodeCondition;
-  return Table<WIRE_FIELD(1, type), WIRE_FIELD(2, status), WIRE_FIELD(3, reason), WIRE_FIELD(4, message),
-               WIRE_FIELD(5, last_transition_time), WIRE_FIELD(6, last_heartbeat_time)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, type), WIRE_FIELD(2, status), WIRE_FIELD(3, reason),
+               WIRE_FIELD(4, message), WIRE_FIELD(5, last_transition_time),
+               WIRE_FIELD(6, last_heartbeat_time)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, NodeStatus* m, SpareMembers* s) {
@@ -231,14 +245,15 @@ bool Assign(WireCursor c, Node* m, SpareMembers* s) { return AssignObjectWithSta
 
 bool Assign(WireCursor c, Namespace* m, SpareMembers* s) {
   using M = Namespace;
-  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, metadata)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, metadata)>::Assign(
+      c, m, s);
 }
 
 bool Assign(WireCursor c, PriorityClass* m, SpareMembers* s) {
   using M = PriorityClass;
-  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, metadata), WIRE_SCALAR(4, value),
-               WIRE_SCALAR(5, global_default), WIRE_FIELD(6, preemption_policy),
-               WIRE_FIELD(7, description)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, api_version), WIRE_FIELD(2, kind), WIRE_FIELD(3, metadata),
+               WIRE_SCALAR(4, value), WIRE_SCALAR(5, global_default),
+               WIRE_FIELD(6, preemption_policy), WIRE_FIELD(7, description)>::Assign(c, m, s);
 }
 
 // min_available and max_unavailable are google.protobuf.Value: left to protobuf (so they end
@@ -256,14 +271,22 @@ bool Assign(WireCursor c, PodDisruptionBudgetStatus* m, SpareMembers* s) {
                WIRE_FIELD(5, disrupted_pods)>::Assign(c, m, s);
 }
 
-bool Assign(WireCursor c, PodDisruptionBudget* m, SpareMembers* s) { return AssignObjectWithStatus(c, m, s); }
+bool Assign(WireCursor c, PodDisruptionBudget* m, SpareMembers* s) {
+  return AssignObjectWithStatus(c, m, s);
+}
 
 // --- Selector objects -------------------------------------------------------------------------
 
-bool Assign(WireCursor c, ServiceSpec* m, SpareMembers* s) { return AssignMapSelectorSpec(c, m, s); }
+bool Assign(WireCursor c, ServiceSpec* m, SpareMembers* s) {
+  return AssignMapSelectorSpec(c, m, s);
+}
 bool Assign(WireCursor c, Service* m, SpareMembers* s) { return AssignObject(c, m, s); }
-bool Assign(WireCursor c, ReplicationControllerSpec* m, SpareMembers* s) { return AssignMapSelectorSpec(c, m, s); }
-bool Assign(WireCursor c, ReplicationController* m, SpareMembers* s) { return AssignObject(c, m, s); }
+bool Assign(WireCursor c, ReplicationControllerSpec* m, SpareMembers* s) {
+  return AssignMapSelectorSpec(c, m, s);
+}
+bool Assign(WireCursor c, ReplicationController* m, SpareMembers* s) {
+  return AssignObject(c, m, s);
+}
 
 bool Assign(WireCursor c, SelectorSpec* m, SpareMembers* s) {
   using M = SelectorSpec;
@@ -277,14 +300,16 @@ bool Assign(WireCursor c, StatefulSet* m, SpareMembers* s) { return AssignObject
 
 bool Assign(WireCursor c, Attempt* m, SpareMembers* s) {
   using M = Attempt;
-  return Table<WIRE_FIELD(1, pod), WIRE_SCALAR(2, attempt), WIRE_SCALAR(3, result), WIRE_FIELD(4, node),
-               WIRE_FIELD(5, ties), WIRE_FIELD(6, unschedulable_plugins), WIRE_FIELD(7, message),
-               WIRE_FIELD(8, nominated_node), WIRE_FIELD(9, victims), WIRE_SCALAR(10, observed)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, pod), WIRE_SCALAR(2, attempt), WIRE_SCALAR(3, result),
+               WIRE_FIELD(4, node), WIRE_FIELD(5, ties), WIRE_FIELD(6, unschedulable_plugins),
+               WIRE_FIELD(7, message), WIRE_FIELD(8, nominated_node), WIRE_FIELD(9, victims),
+               WIRE_SCALAR(10, observed)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, QueueTransition* m, SpareMembers* s) {
   using M = QueueTransition;
-  return Table<WIRE_FIELD(1, pod), WIRE_FIELD(2, from), WIRE_FIELD(3, to), WIRE_FIELD(4, cause)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, pod), WIRE_FIELD(2, from), WIRE_FIELD(3, to),
+               WIRE_FIELD(4, cause)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, Binding* m, SpareMembers* s) {
@@ -294,16 +319,17 @@ bool Assign(WireCursor c, Binding* m, SpareMembers* s) {
 
 bool Assign(WireCursor c, ApiEvent* m, SpareMembers* s) {
   using M = ApiEvent;
-  return Table<WIRE_SCALAR(1, type), WIRE_ONEOF(2, pod), WIRE_ONEOF(3, node), WIRE_ONEOF(4, namespace_),
-               WIRE_ONEOF(5, priority_class), WIRE_ONEOF(6, pod_disruption_budget),
-               WIRE_SCALAR(7, during_attempt), WIRE_ONEOF(8, service), WIRE_ONEOF(9, replication_controller),
+  return Table<WIRE_SCALAR(1, type), WIRE_ONEOF(2, pod), WIRE_ONEOF(3, node),
+               WIRE_ONEOF(4, namespace_), WIRE_ONEOF(5, priority_class),
+               WIRE_ONEOF(6, pod_disruption_budget), WIRE_SCALAR(7, during_attempt),
+               WIRE_ONEOF(8, service), WIRE_ONEOF(9, replication_controller),
                WIRE_ONEOF(10, replica_set), WIRE_ONEOF(11, stateful_set)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, Record* m, SpareMembers* s) {
   using M = Record;
-  return Table<WIRE_SCALAR(1, time_ns), WIRE_ONEOF(2, api), WIRE_ONEOF(3, attempt), WIRE_ONEOF(4, queue),
-               WIRE_ONEOF(5, binding)>::Assign(c, m, s);
+  return Table<WIRE_SCALAR(1, time_ns), WIRE_ONEOF(2, api), WIRE_ONEOF(3, attempt),
+               WIRE_ONEOF(4, queue), WIRE_ONEOF(5, binding)>::Assign(c, m, s);
 }
 
 }  // namespace wire
@@ -328,7 +354,8 @@ bool RecordParser::Parse(const char* data, size_t size, Record* record) {
   }
   if (ParseWithoutFallback(data, size, record)) return true;
   fell_back_into_ = record;
-  spares_ = std::make_unique<wire::SpareMembers>();  // parts kept from it may hold unknown fields too
+  spares_ =
+      std::make_unique<wire::SpareMembers>();  // parts kept from it may hold unknown fields too
   return size <= INT_MAX && record->ParseFromArray(data, static_cast<int>(size));
 }
 

@@ -12,9 +12,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <utility>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "google/protobuf/descriptor.h"
@@ -48,7 +48,8 @@ Parsed ProtobufParse(const std::string& bytes) {
 
 void ExpectEqual(const Record& actual, const Record& expected) {
   EXPECT_TRUE(MessageDifferencer::Equals(actual, expected))
-      << "hand parser: " << actual.ShortDebugString() << "\nprotobuf: " << expected.ShortDebugString();
+      << "hand parser: " << actual.ShortDebugString()
+      << "\nprotobuf: " << expected.ShortDebugString();
   EXPECT_EQ(SerializeDeterministic(actual), SerializeDeterministic(expected));
 }
 
@@ -84,7 +85,8 @@ bool ExpectAgreement(const std::string& bytes) {
 class RandomFiller {
  public:
   // ascii_only: no non-ASCII strings (which the hand parser leaves to protobuf).
-  explicit RandomFiller(uint32_t seed, bool ascii_only = false) : rng_(seed), ascii_only_(ascii_only) {}
+  explicit RandomFiller(uint32_t seed, bool ascii_only = false)
+      : rng_(seed), ascii_only_(ascii_only) {}
 
   void Fill(Message* m, int depth) {
     const auto* d = m->GetDescriptor();
@@ -107,22 +109,28 @@ class RandomFiller {
   int Uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
 
   std::string String() {
-    static const std::vector<std::string> kPieces = {"", "a", "cpu", "100m", "zone-1", "k8s.io/x",
-                                                     "2024-01-01T00:00:00Z", "\x7f", "é", "日本"};
+    static const std::vector<std::string> kPieces = {
+        "", "a", "cpu", "100m", "zone-1", "k8s.io/x", "2024-01-01T00:00:00Z", "\x7f", "é", "日本"};
     std::string s;
     const int n = Uniform(0, 3);
-    const int last = static_cast<int>(kPieces.size()) - (ascii_only_ ? 3 : 1);  // the last 2 are not
+    const int last =
+        static_cast<int>(kPieces.size()) - (ascii_only_ ? 3 : 1);  // the last 2 are not
     for (int i = 0; i < n; ++i) s += kPieces[Uniform(0, last)];
     return s;
   }
 
   int64_t Int() {
     switch (Uniform(0, 4)) {
-      case 0: return 0;
-      case 1: return Uniform(-3, 300);
-      case 2: return std::numeric_limits<int32_t>::min();
-      case 3: return std::numeric_limits<int64_t>::max();
-      default: return static_cast<int64_t>(rng_());
+      case 0:
+        return 0;
+      case 1:
+        return Uniform(-3, 300);
+      case 2:
+        return std::numeric_limits<int32_t>::min();
+      case 3:
+        return std::numeric_limits<int64_t>::max();
+      default:
+        return static_cast<int64_t>(rng_());
     }
   }
 
@@ -178,7 +186,8 @@ std::vector<std::string> RandomRecords(uint32_t seed, int n, bool ascii_only = f
 
 // --- Tests ------------------------------------------------------------------------------------
 
-// google.protobuf.Value (a PodDisruptionBudget's minAvailable / maxUnavailable) is left to protobuf.
+// google.protobuf.Value (a PodDisruptionBudget's minAvailable / maxUnavailable) is left to
+// protobuf.
 bool HoldsValueField(const Record& r) {
   if (!r.api().has_pod_disruption_budget()) return false;
   const auto& spec = r.api().pod_disruption_budget().spec();
@@ -304,11 +313,17 @@ TEST(FastRecordParserTest, MapsReassignedOverEachOtherAgree) {
   }
   std::vector<std::pair<std::string, std::string>> seventeen(many.begin(), many.begin() + 17);
   const std::vector<std::string> sequence = {
-      pod_with_labels({{"a", "1"}, {"b", "2"}}),  pod_with_labels({{"a", "3"}, {"b", "4"}}),
-      pod_with_labels({{"a", "3"}, {"c", "4"}}),  pod_with_labels({{"a", "5"}}),
-      pod_with_labels({{"a", "5"}, {"b", "6"}, {"c", "7"}}), pod_with_labels({}),
-      pod_with_labels(many),  pod_with_labels(many),  pod_with_labels(many_other),
-      pod_with_labels(seventeen),  pod_with_labels({{"a", "1"}, {"b", "2"}}),
+      pod_with_labels({{"a", "1"}, {"b", "2"}}),
+      pod_with_labels({{"a", "3"}, {"b", "4"}}),
+      pod_with_labels({{"a", "3"}, {"c", "4"}}),
+      pod_with_labels({{"a", "5"}}),
+      pod_with_labels({{"a", "5"}, {"b", "6"}, {"c", "7"}}),
+      pod_with_labels({}),
+      pod_with_labels(many),
+      pod_with_labels(many),
+      pod_with_labels(many_other),
+      pod_with_labels(seventeen),
+      pod_with_labels({{"a", "1"}, {"b", "2"}}),
   };
   RecordParser parser;
   Record reused;
@@ -330,7 +345,8 @@ TEST(FastRecordParserTest, MapsReassignedOverEachOtherAgree) {
   k8s::Pod pod = MakePod("ns", "p", "1", "1Gi");
   pod.clear_metadata();
   const std::string pod_bytes = SerializeDeterministic(pod) + "\x1a" +
-                                std::string(1, static_cast<char>(meta_entries.size())) + meta_entries;
+                                std::string(1, static_cast<char>(meta_entries.size())) +
+                                meta_entries;
   ApiEvent api;
   api.set_type(ADDED);
   const std::string api_bytes = SerializeDeterministic(api) + "\x12" +
@@ -359,13 +375,14 @@ TEST(FastRecordParserTest, UnusualEncodingsAgree) {
       {"negative int64 in ten bytes",
        Bytes({0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}), true},
       {"overlong varint value", Bytes({0x08, 0x85, 0x80, 0x00}), true},
-      {"varint past 64 bits", Bytes({0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}),
-       false},
+      {"varint past 64 bits",
+       Bytes({0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}), false},
       {"overlong tag", Bytes({0x88, 0x00, 0x05}), false},
       {"unknown field", Bytes({0x30, 0x01}), false},
       {"wrong wire type for time_ns", Bytes({0x09, 1, 2, 3, 4, 5, 6, 7, 8}), false},
       // Protobuf merges a message field met twice, and a oneof takes the last member: left to it.
-      {"binding then queue", Bytes({0x2a, 0x03, 0x0a, 0x01, 'p', 0x22, 0x03, 0x0a, 0x01, 'q'}), false},
+      {"binding then queue", Bytes({0x2a, 0x03, 0x0a, 0x01, 'p', 0x22, 0x03, 0x0a, 0x01, 'q'}),
+       false},
       {"binding twice", Bytes({0x2a, 0x03, 0x0a, 0x01, 'p', 0x2a, 0x03, 0x12, 0x01, 'n'}), false},
       {"non-ASCII string", Bytes({0x2a, 0x04, 0x0a, 0x02, 0xc3, 0xa9}), false},
       {"invalid UTF-8 string", Bytes({0x2a, 0x03, 0x0a, 0x01, 0xff}), false},
@@ -385,7 +402,9 @@ TEST(FastRecordParserTest, UnusualEncodingsAgree) {
 TEST(FastRecordParserTest, MapEntryLayoutsAgree) {
   // Record{api{pod{metadata{<entries>}}}} around the given ObjectMeta bytes.
   const auto wrap = [](const std::string& meta) {
-    const auto len = [](const std::string& s) { return std::string(1, static_cast<char>(s.size())); };
+    const auto len = [](const std::string& s) {
+      return std::string(1, static_cast<char>(s.size()));
+    };
     const std::string pod = "\x1a" + len(meta) + meta;
     const std::string api = "\x12" + len(pod) + pod;
     return "\x12" + len(api) + api;
@@ -416,15 +435,22 @@ TEST(FastRecordParserTest, TruncatedAndDamagedBytesAgree) {
   std::mt19937 rng(4);
   int handled_prefixes = 0, handled_damaged = 0, damaged_inputs = 0;
   for (const std::string& bytes : records) {
-    for (size_t cut = 0; cut < bytes.size(); ++cut) handled_prefixes += ExpectAgreement(bytes.substr(0, cut));
+    for (size_t cut = 0; cut < bytes.size(); ++cut)
+      handled_prefixes += ExpectAgreement(bytes.substr(0, cut));
     if (bytes.empty()) continue;
     for (int i = 0; i < 20; ++i) {
       std::string damaged = bytes;
       const size_t at = rng() % damaged.size();
       switch (rng() % 3) {
-        case 0: damaged[at] = static_cast<char>(damaged[at] ^ (1u << (rng() % 8))); break;
-        case 1: damaged[at] = static_cast<char>(rng()); break;
-        default: damaged.erase(at, 1); break;
+        case 0:
+          damaged[at] = static_cast<char>(damaged[at] ^ (1u << (rng() % 8)));
+          break;
+        case 1:
+          damaged[at] = static_cast<char>(rng());
+          break;
+        default:
+          damaged.erase(at, 1);
+          break;
       }
       handled_damaged += ExpectAgreement(damaged);
       ++damaged_inputs;
@@ -434,7 +460,8 @@ TEST(FastRecordParserTest, TruncatedAndDamagedBytesAgree) {
   EXPECT_GT(handled_prefixes, 100);
   EXPECT_GT(handled_damaged, 100);
   EXPECT_LT(handled_damaged, damaged_inputs);
-  std::printf("prefixes handled %d; damaged handled %d of %d\n", handled_prefixes, handled_damaged, damaged_inputs);
+  std::printf("prefixes handled %d; damaged handled %d of %d\n", handled_prefixes, handled_damaged,
+              damaged_inputs);
 }
 
 }  // namespace

@@ -44,28 +44,33 @@ class Checker {
   }
 
  private:
-  Outcome CheckString(const std::string& value, const std::string& name, const char* limit_name, int64_t limit) {
+  Outcome CheckString(const std::string& value, const std::string& name, const char* limit_name,
+                      int64_t limit) {
     if (static_cast<int64_t>(value.size()) <= limit) return Outcome::Ok();
-    return LimitExceeded(where_, "field " + name, static_cast<int64_t>(value.size()), limit_name, limit);
+    return LimitExceeded(where_, "field " + name, static_cast<int64_t>(value.size()), limit_name,
+                         limit);
   }
 
-  Outcome CheckSingular(const Message& m, const Reflection& r, const FieldDescriptor& f, const std::string& name) {
+  Outcome CheckSingular(const Message& m, const Reflection& r, const FieldDescriptor& f,
+                        const std::string& name) {
     if (f.cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
       std::string scratch;
-      return CheckString(r.GetStringReference(m, &f, &scratch), name, "string-bytes", limits_.string_bytes);
+      return CheckString(r.GetStringReference(m, &f, &scratch), name, "string-bytes",
+                         limits_.string_bytes);
     }
     if (f.cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) return Check(r.GetMessage(m, &f), name);
     return Outcome::Ok();
   }
 
-  Outcome CheckRepeated(const Message& m, const Reflection& r, const FieldDescriptor& f, const std::string& name) {
+  Outcome CheckRepeated(const Message& m, const Reflection& r, const FieldDescriptor& f,
+                        const std::string& name) {
     const int n = r.FieldSize(m, &f);
     for (int i = 0; i < n; ++i) {
       const std::string item = name + "[" + std::to_string(i) + "]";
       if (f.cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
         std::string scratch;
-        Outcome ok = CheckString(r.GetRepeatedStringReference(m, &f, i, &scratch), item, "string-bytes",
-                                 limits_.string_bytes);
+        Outcome ok = CheckString(r.GetRepeatedStringReference(m, &f, i, &scratch), item,
+                                 "string-bytes", limits_.string_bytes);
         if (!ok) return ok;
       } else if (f.cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
         if (Outcome ok = Check(r.GetRepeatedMessage(m, &f, i), item); !ok) return ok;
@@ -75,9 +80,11 @@ class Checker {
   }
 
   // A map is a repeated entry message with fields `key` (1) and `value` (2).
-  Outcome CheckMap(const Message& m, const Reflection& r, const FieldDescriptor& f, const std::string& name) {
+  Outcome CheckMap(const Message& m, const Reflection& r, const FieldDescriptor& f,
+                   const std::string& name) {
     const int n = r.FieldSize(m, &f);
-    if (n > limits_.map_entries) return LimitExceeded(where_, "field " + name, n, "map-entries", limits_.map_entries);
+    if (n > limits_.map_entries)
+      return LimitExceeded(where_, "field " + name, n, "map-entries", limits_.map_entries);
     const FieldDescriptor* key = f.message_type()->map_key();
     const FieldDescriptor* value = f.message_type()->map_value();
     for (int i = 0; i < n; ++i) {
@@ -86,14 +93,17 @@ class Checker {
       std::string key_text = "(a non-string key)";
       if (key->cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
         key_text = er->GetString(entry, key);
-        if (Outcome ok = CheckString(key_text, name + " key", "key-bytes", limits_.key_bytes); !ok) return ok;
+        if (Outcome ok = CheckString(key_text, name + " key", "key-bytes", limits_.key_bytes); !ok)
+          return ok;
       }
       // Names the entry by a key short enough to print.
-      const std::string item = name + "[\"" + (key_text.size() <= 64 ? key_text : key_text.substr(0, 64) + "...") + "\"]";
+      const std::string item = name + "[\"" +
+                               (key_text.size() <= 64 ? key_text : key_text.substr(0, 64) + "...") +
+                               "\"]";
       if (value->cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
         std::string scratch;
-        Outcome ok = CheckString(er->GetStringReference(entry, value, &scratch), item, "string-bytes",
-                                 limits_.string_bytes);
+        Outcome ok = CheckString(er->GetStringReference(entry, value, &scratch), item,
+                                 "string-bytes", limits_.string_bytes);
         if (!ok) return ok;
       } else if (value->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
         if (Outcome ok = Check(er->GetMessage(entry, value), item); !ok) return ok;
@@ -109,7 +119,8 @@ class Checker {
 }  // namespace
 
 const std::vector<std::string>& InputLimitNames() {
-  static const std::vector<std::string> kNames = {"records", "string-bytes", "key-bytes", "map-entries"};
+  static const std::vector<std::string> kNames = {"records", "string-bytes", "key-bytes",
+                                                  "map-entries"};
   return kNames;
 }
 
@@ -118,7 +129,8 @@ Outcome ParseInputLimit(const std::string& spec, InputLimits* limits) {
   const std::string name = spec.substr(0, eq);
   int64_t* field = Field(name, limits);
   if (eq == std::string::npos || field == nullptr) {
-    return Error{"--limit " + spec + ": expected NAME=VALUE with NAME one of " + Join(InputLimitNames())};
+    return Error{"--limit " + spec + ": expected NAME=VALUE with NAME one of " +
+                 Join(InputLimitNames())};
   }
   const std::string value = spec.substr(eq + 1);
   int64_t v = 0;
@@ -137,26 +149,29 @@ Outcome ParseInputLimits(const std::vector<std::string>& specs, InputLimits* lim
   return Outcome::Ok();
 }
 
-Error LimitExceeded(const std::string& where, const std::string& what, int64_t actual, const std::string& name,
-                    int64_t limit) {
+Error LimitExceeded(const std::string& where, const std::string& what, int64_t actual,
+                    const std::string& name, int64_t limit) {
   const char* unit = name == "records" ? " records" : name == "map-entries" ? " entries" : " bytes";
   return Error{(where.empty() ? "" : where + ": ") + what + ": " + std::to_string(actual) + unit +
-               ", more than the limit " + name + "=" + std::to_string(limit) + " (raise it with --limit " + name +
-               "=N)"};
+               ", more than the limit " + name + "=" + std::to_string(limit) +
+               " (raise it with --limit " + name + "=N)"};
 }
 
 Error TooManyRecords(const std::string& where, int64_t limit) {
   return Error{(where.empty() ? "" : where + ": ") + "more than " + std::to_string(limit) +
-               " records, the limit records=" + std::to_string(limit) + " (raise it with --limit records=N)"};
+               " records, the limit records=" + std::to_string(limit) +
+               " (raise it with --limit records=N)"};
 }
 
-Outcome CheckMessageLimits(const Message& message, const InputLimits& limits, const std::string& where) {
+Outcome CheckMessageLimits(const Message& message, const InputLimits& limits,
+                           const std::string& where) {
   return Checker(limits, where).Check(message, "");
 }
 
 bool FitsTrivially(size_t bytes, const InputLimits& limits) {
   const int64_t smallest = std::min(limits.string_bytes, limits.key_bytes);
-  return static_cast<int64_t>(bytes) <= smallest && static_cast<int64_t>(bytes / 2) <= limits.map_entries;
+  return static_cast<int64_t>(bytes) <= smallest &&
+         static_cast<int64_t>(bytes / 2) <= limits.map_entries;
 }
 
 }  // namespace schedcheck::trace

@@ -39,17 +39,18 @@ Outcome ParseInputLimit(const std::string& spec, InputLimits* limits);
 // Applies each spec in order.
 Outcome ParseInputLimits(const std::vector<std::string>& specs, InputLimits* limits);
 
-// The error for a limit exceeded ("<where>: " left out when `where` is empty): "<where>: <what>: <actual>, more than the limit NAME=VALUE
-// (raise it with --limit NAME=N)".
-Error LimitExceeded(const std::string& where, const std::string& what, int64_t actual, const std::string& name,
-                    int64_t limit);
+// The error for a limit exceeded ("<where>: " left out when `where` is empty): "<where>: <what>:
+// <actual>, more than the limit NAME=VALUE (raise it with --limit NAME=N)".
+Error LimitExceeded(const std::string& where, const std::string& what, int64_t actual,
+                    const std::string& name, int64_t limit);
 
 // The error for one record more than limits.records: "<where>: more than 10 records, the limit
 // records=10 (raise it with --limit records=N)".
 Error TooManyRecords(const std::string& where, int64_t limit);
 
 // Checks every string, map key and map size in `message` (recursively). `where` names the
-// position ("t.jsonl: line 4", may be empty); the error adds the field path in Kubernetes' JSON names, e.g.
+// position ("t.jsonl: line 4", may be empty); the error adds the field path in Kubernetes' JSON
+// names, e.g.
 //   t.jsonl: line 4: field api.pod.metadata.labels: 10001 entries, more than the limit
 //   map-entries=10000 (raise it with --limit map-entries=N)
 Outcome CheckMessageLimits(const google::protobuf::Message& message, const InputLimits& limits,

@@ -46,7 +46,9 @@ std::string WriteJsonLines(const std::string& name, const std::vector<std::strin
 
 TEST(InputLimitsTest, ParsesNamesAndRejectsBadSpecs) {
   InputLimits limits;
-  ASSERT_TRUE(ParseInputLimits({"records=5", "string-bytes=7", "key-bytes=9", "map-entries=11"}, &limits).ok());
+  ASSERT_TRUE(
+      ParseInputLimits({"records=5", "string-bytes=7", "key-bytes=9", "map-entries=11"}, &limits)
+          .ok());
   EXPECT_EQ(limits.records, 5);
   EXPECT_EQ(limits.string_bytes, 7);
   EXPECT_EQ(limits.key_bytes, 9);
@@ -57,7 +59,9 @@ TEST(InputLimitsTest, ParsesNamesAndRejectsBadSpecs) {
     ASSERT_FALSE(ok.ok()) << bad;
     EXPECT_NE(ok.message().find(std::string("--limit ") + bad), std::string::npos) << ok.message();
   }
-  EXPECT_NE(ParseInputLimit("bogus=3", &limits).message().find("records, string-bytes, key-bytes, map-entries"),
+  EXPECT_NE(ParseInputLimit("bogus=3", &limits)
+                .message()
+                .find("records, string-bytes, key-bytes, map-entries"),
             std::string::npos);
 }
 
@@ -71,16 +75,27 @@ TEST(InputLimitsTest, EachLimitIsEnforcedByBothReadersAndCanBeRaised) {
     InputLimits tight;
     std::string want;  // in the message, after the position
   } cases[] = {
-      {"records", {PodWith("a", 0), PodWith("b", 0), PodWith("c", 0)}, {.records = 2},
+      {"records",
+       {PodWith("a", 0), PodWith("b", 0), PodWith("c", 0)},
+       {.records = 2},
        "more than 2 records, the limit records=2 (raise it with --limit records=N)"},
-      {"string", {PodWith("a", 0), ApiRecord(0, ADDED, long_name)}, {.string_bytes = 200},
-       "field api.pod.metadata.name: 300 bytes, more than the limit string-bytes=200 (raise it with --limit "
+      {"string",
+       {PodWith("a", 0), ApiRecord(0, ADDED, long_name)},
+       {.string_bytes = 200},
+       "field api.pod.metadata.name: 300 bytes, more than the limit string-bytes=200 (raise it "
+       "with --limit "
        "string-bytes=N)"},
-      {"key", {PodWith("a", 1, 40)}, {.key_bytes = 30},
-       "field api.pod.metadata.labels key: 40 bytes, more than the limit key-bytes=30 (raise it with --limit "
+      {"key",
+       {PodWith("a", 1, 40)},
+       {.key_bytes = 30},
+       "field api.pod.metadata.labels key: 40 bytes, more than the limit key-bytes=30 (raise it "
+       "with --limit "
        "key-bytes=N)"},
-      {"entries", {PodWith("a", 5), PodWith("b", 6)}, {.map_entries = 5},
-       "field api.pod.metadata.labels: 6 entries, more than the limit map-entries=5 (raise it with --limit "
+      {"entries",
+       {PodWith("a", 5), PodWith("b", 6)},
+       {.map_entries = 5},
+       "field api.pod.metadata.labels: 6 entries, more than the limit map-entries=5 (raise it with "
+       "--limit "
        "map-entries=N)"},
   };
   for (const Case& c : cases) {
@@ -89,14 +104,16 @@ TEST(InputLimitsTest, EachLimitIsEnforcedByBothReadersAndCanBeRaised) {
     auto loaded = LoadTrace(binary, c.tight);
     ASSERT_FALSE(loaded.ok());
     EXPECT_NE(loaded.message().find(binary + ": byte "), std::string::npos) << loaded.message();
-    EXPECT_NE(loaded.message().find("(frame 0, event " + std::to_string(c.records.size() - 1) + "): " + c.want),
+    EXPECT_NE(loaded.message().find("(frame 0, event " + std::to_string(c.records.size() - 1) +
+                                    "): " + c.want),
               std::string::npos)
         << loaded.message();
     // The reader returns the records before it, then reports the limit as such.
     auto reader = TraceReader::Open(binary, c.tight);
     ASSERT_TRUE(reader.ok());
     Record r;
-    for (size_t i = 0; i + 1 < c.records.size(); ++i) ASSERT_EQ(reader->Next(&r), ReadStatus::kRecord);
+    for (size_t i = 0; i + 1 < c.records.size(); ++i)
+      ASSERT_EQ(reader->Next(&r), ReadStatus::kRecord);
     EXPECT_EQ(reader->Next(&r), ReadStatus::kError);
     EXPECT_EQ(reader->damage(), DamageKind::kLimit);
     auto raised = LoadTrace(binary, InputLimits{});
@@ -109,8 +126,9 @@ TEST(InputLimitsTest, EachLimitIsEnforcedByBothReadersAndCanBeRaised) {
     const std::string jsonl = WriteJsonLines(std::string(c.name) + ".jsonl", lines);
     loaded = LoadTrace(jsonl, c.tight);
     ASSERT_FALSE(loaded.ok());
-    EXPECT_NE(loaded.message().find(jsonl + ": line " + std::to_string(lines.size()) + ": " + c.want),
-              std::string::npos)
+    EXPECT_NE(
+        loaded.message().find(jsonl + ": line " + std::to_string(lines.size()) + ": " + c.want),
+        std::string::npos)
         << loaded.message();
     raised = LoadTrace(jsonl, InputLimits{});
     ASSERT_TRUE(raised.ok()) << raised.message();
@@ -125,8 +143,9 @@ TEST(InputLimitsTest, HeaderLabelsAreChecked) {
   ASSERT_TRUE(WriteTrace(path, trace).ok());
   auto loaded = LoadTrace(path, {.string_bytes = 50});
   ASSERT_FALSE(loaded.ok());
-  EXPECT_NE(loaded.message().find(path + ": byte 16: file header: field labels[\"source\"]: 100 bytes, more than "
-                                         "the limit string-bytes=50"),
+  EXPECT_NE(loaded.message().find(
+                path + ": byte 16: file header: field labels[\"source\"]: 100 bytes, more than "
+                       "the limit string-bytes=50"),
             std::string::npos)
       << loaded.message();
 }

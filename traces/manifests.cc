@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "traces/importers/workloads.h"
 #include "reference/k8s/k8s_json.h"
+#include "traces/importers/workloads.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -28,15 +28,21 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests
   if (kind_it != obj.end() && !kind_it->is_string() && !kind_it->is_null()) {
     return Error{where + ": field kind: expected a string"};
   }
-  const std::string kind = kind_it != obj.end() && kind_it->is_string() ? kind_it->get<std::string>() : "";
+  const std::string kind =
+      kind_it != obj.end() && kind_it->is_string() ? kind_it->get<std::string>() : "";
   if (kind == "List" || (kind.size() > 4 && kind.compare(kind.size() - 4, 4, "List") == 0)) {
-    if (!obj.contains("items") || !obj["items"].is_array()) return Error{where + ": field items: expected a list"};
+    if (!obj.contains("items") || !obj["items"].is_array())
+      return Error{where + ": field items: expected a list"};
     // Typed lists (PodList) may omit each item's kind.
     std::string item_kind = kind == "List" ? "" : kind.substr(0, kind.size() - 4);
     for (size_t i = 0; i < obj["items"].size(); ++i) {
       nlohmann::json item = obj["items"][i];
-      if (item.is_object() && !item.contains("kind") && !item_kind.empty()) item["kind"] = item_kind;
-      if (Outcome ok = AddObject(item, where + ": items[" + std::to_string(i) + "]", out, workloads); !ok) return ok;
+      if (item.is_object() && !item.contains("kind") && !item_kind.empty())
+        item["kind"] = item_kind;
+      if (Outcome ok =
+              AddObject(item, where + ": items[" + std::to_string(i) + "]", out, workloads);
+          !ok)
+        return ok;
     }
     return Outcome::Ok();
   }
@@ -46,7 +52,8 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests
     return Append(k8s::ReplicationControllerFromJson(obj, where), &out->replication_controllers);
   }
   if (kind == "ReplicaSet") return Append(k8s::ReplicaSetFromJson(obj, where), &out->replica_sets);
-  if (kind == "StatefulSet") return Append(k8s::StatefulSetFromJson(obj, where), &out->stateful_sets);
+  if (kind == "StatefulSet")
+    return Append(k8s::StatefulSetFromJson(obj, where), &out->stateful_sets);
   if (kind == "Node") {
     auto n = k8s::NodeFromJson(obj, where);
     if (!n.ok()) return n.error();
@@ -86,8 +93,9 @@ Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Manifests* out) 
     if (!objects.ok()) return objects.error();
     for (const nlohmann::json& obj : *objects) {
       // Expanded objects are Pods and a Deployment's ReplicaSet only: no further workloads.
-      if (Outcome ok = AddObject(obj, w.where + ": " + obj.value("kind", "") + " " + obj["metadata"].value("name", ""),
-                                 out, nullptr);
+      if (Outcome ok = AddObject(
+              obj, w.where + ": " + obj.value("kind", "") + " " + obj["metadata"].value("name", ""),
+              out, nullptr);
           !ok) {
         return ok;
       }
@@ -111,7 +119,10 @@ Result<Manifests> LoadManifests(const std::vector<std::string>& paths) {
       std::string where = file + ": line " + std::to_string(doc.line);
       if (doc.json.is_array()) {
         for (size_t i = 0; i < doc.json.size(); ++i) {
-          if (Outcome ok = AddObject(doc.json[i], where + ": [" + std::to_string(i) + "]", &out, &workloads); !ok) return ok.error();
+          if (Outcome ok =
+                  AddObject(doc.json[i], where + ": [" + std::to_string(i) + "]", &out, &workloads);
+              !ok)
+            return ok.error();
         }
       } else if (Outcome ok = AddObject(doc.json, where, &out, &workloads); !ok) {
         return ok.error();

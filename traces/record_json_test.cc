@@ -32,14 +32,16 @@ spec:
 kind: StatefulSet
 metadata: {name: db}
 spec: {selector: {matchLabels: {app: db}}, serviceName: db}
-)", "kinds.yaml");
+)",
+                                      "kinds.yaml");
   ASSERT_TRUE(docs.ok()) << docs.message();
   ASSERT_EQ(docs->size(), 4u);
   auto service = k8s::ServiceFromJson((*docs)[0].json, "svc");
   auto rc = k8s::ReplicationControllerFromJson((*docs)[1].json, "rc");
   auto rs = k8s::ReplicaSetFromJson((*docs)[2].json, "rs");
   auto ss = k8s::StatefulSetFromJson((*docs)[3].json, "ss");
-  ASSERT_TRUE(service.ok() && rc.ok() && rs.ok() && ss.ok()) << service.message() << rc.message() << rs.message() << ss.message();
+  ASSERT_TRUE(service.ok() && rc.ok() && rs.ok() && ss.ok())
+      << service.message() << rc.message() << rs.message() << ss.message();
 
   std::vector<Record> records(4);
   *records[0].mutable_api()->mutable_service() = *service;
@@ -58,7 +60,8 @@ spec: {selector: {matchLabels: {app: db}}, serviceName: db}
     ASSERT_TRUE(parsed.ParseFromString(bytes));
     EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(r, parsed));
   }
-  EXPECT_NE(k8s::ToJson(records[0]).find("\"service\":{"), std::string::npos) << k8s::ToJson(records[0]);
+  EXPECT_NE(k8s::ToJson(records[0]).find("\"service\":{"), std::string::npos)
+      << k8s::ToJson(records[0]);
 }
 
 }  // namespace

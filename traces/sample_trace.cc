@@ -29,8 +29,8 @@ k8s::Node MakeNode(const std::string& name, const std::string& cpu, const std::s
   node.mutable_metadata()->set_name(name);
   node.mutable_metadata()->set_uid("uid-node-" + name);
   (*node.mutable_metadata()->mutable_labels())["kubernetes.io/hostname"] = name;
-  for (auto* list : {node.mutable_status()->mutable_capacity(),
-                     node.mutable_status()->mutable_allocatable()}) {
+  for (auto* list :
+       {node.mutable_status()->mutable_capacity(), node.mutable_status()->mutable_allocatable()}) {
     (*list)["cpu"] = cpu;
     (*list)["memory"] = memory;
     (*list)["pods"] = "110";
@@ -125,8 +125,8 @@ Trace MakeSampleTrace() {
     now += kSecond / 10;
   }
   r.push_back(QueueRecord(2 * kSecond, "default/web-0", "active", "inflight", "Pop"));
-  r.push_back(AttemptRecord(2 * kSecond, "default/web-0", SCHEDULED, "node-1",
-                            {"node-1", "node-2"}));
+  r.push_back(
+      AttemptRecord(2 * kSecond, "default/web-0", SCHEDULED, "node-1", {"node-1", "node-2"}));
   r.push_back(BindingRecord(2 * kSecond + 1000, "default/web-0", "node-1"));
   k8s::Pod bound = web;
   bound.mutable_metadata()->set_resource_version("2");

@@ -27,9 +27,11 @@ Result<Trace> LoadJsonLines(const std::string& path, const InputLimits& limits) 
       nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
       if (j.is_discarded()) return Error{where + ": not a JSON object"};
       if (j.is_object() && j.size() == 1 && j.contains("header")) {
-        auto status = google::protobuf::util::JsonStringToMessage(j["header"].dump(), &trace.header, options);
+        auto status =
+            google::protobuf::util::JsonStringToMessage(j["header"].dump(), &trace.header, options);
         if (!status.ok()) return Error{where + ": field header: " + std::string(status.message())};
-        if (Outcome ok = CheckMessageLimits(trace.header, limits, where + ": header"); !ok) return ok.error();
+        if (Outcome ok = CheckMessageLimits(trace.header, limits, where + ": header"); !ok)
+          return ok.error();
         seen_line = true;
         continue;
       }
@@ -37,13 +39,16 @@ Result<Trace> LoadJsonLines(const std::string& path, const InputLimits& limits) 
     Record r;
     auto status = google::protobuf::util::JsonStringToMessage(line, &r, options);
     if (!status.ok()) return Error{where + ": invalid Record: " + std::string(status.message())};
-    if (static_cast<int64_t>(trace.records.size()) >= limits.records) return TooManyRecords(where, limits.records);
+    if (static_cast<int64_t>(trace.records.size()) >= limits.records)
+      return TooManyRecords(where, limits.records);
     if (Outcome ok = CheckMessageLimits(r, limits, where); !ok) return ok.error();
     trace.records.push_back(std::move(r));
     seen_line = true;
   }
   if (!seen_line) {
-    return Error{path + ": empty: neither a binary trace (no file header) nor JSON Lines (no header line, no record)"};
+    return Error{path +
+                 ": empty: neither a binary trace (no file header) nor JSON Lines (no header line, "
+                 "no record)"};
   }
   return trace;
 }

@@ -28,10 +28,10 @@ inline constexpr uint32_t kFrameMagic = 0x46435353u;  // "SSCF" on disk
 inline constexpr size_t kFrameHeaderSize = 24;
 
 // Limits: anything larger is rejected before any allocation.
-inline constexpr uint32_t kMaxHeaderBytes = 1u << 20;                 // 1 MiB
-inline constexpr uint32_t kMaxFrameUncompressedBytes = 64u << 20;     // 64 MiB
-inline constexpr uint32_t kMaxFrameCompressedBytes = 64u << 20;       // 64 MiB
-inline constexpr uint32_t kMaxRecordBytes = 16u << 20;                // 16 MiB
+inline constexpr uint32_t kMaxHeaderBytes = 1u << 20;              // 1 MiB
+inline constexpr uint32_t kMaxFrameUncompressedBytes = 64u << 20;  // 64 MiB
+inline constexpr uint32_t kMaxFrameCompressedBytes = 64u << 20;    // 64 MiB
+inline constexpr uint32_t kMaxRecordBytes = 16u << 20;             // 16 MiB
 
 // zstd settings; fixed so that the same records always give the same bytes.
 inline constexpr int kZstdLevel = 3;

@@ -49,11 +49,16 @@ bool ParseVarint32(const std::string& data, size_t* pos, uint32_t* value) {
 
 const char* DamageKindName(DamageKind kind) {
   switch (kind) {
-    case DamageKind::kNone: return "none";
-    case DamageKind::kTruncated: return "truncated";
-    case DamageKind::kCorrupt: return "corrupt";
-    case DamageKind::kIo: return "io";
-    case DamageKind::kLimit: return "limit";
+    case DamageKind::kNone:
+      return "none";
+    case DamageKind::kTruncated:
+      return "truncated";
+    case DamageKind::kCorrupt:
+      return "corrupt";
+    case DamageKind::kIo:
+      return "io";
+    case DamageKind::kLimit:
+      return "limit";
   }
   return "unknown";
 }
@@ -111,15 +116,16 @@ Result<TraceReader> TraceReader::Open(const std::string& path, const InputLimits
   if (!reader.header_.ParseFromArray(rest.data(), static_cast<int>(header_size))) {
     return fail("corrupt file header: Header proto does not parse");
   }
-  if (Outcome ok = CheckMessageLimits(reader.header_, limits, path + ": byte 16: file header"); !ok) return ok.error();
+  if (Outcome ok = CheckMessageLimits(reader.header_, limits, path + ": byte 16: file header"); !ok)
+    return ok.error();
   reader.offset_ = kFileHeaderPrefixSize + rest.size();
   return reader;
 }
 
 ReadStatus TraceReader::Damage(DamageKind kind, int64_t event, const std::string& what) {
   damage_ = kind;
-  error_ = path_ + ": byte " + std::to_string(offset_) + " (frame " +
-           std::to_string(frames_read_) + ", event " + std::to_string(event) + "): " + what;
+  error_ = path_ + ": byte " + std::to_string(offset_) + " (frame " + std::to_string(frames_read_) +
+           ", event " + std::to_string(event) + "): " + what;
   done_ = true;
   frame_left_ = 0;
   return ReadStatus::kError;
@@ -143,10 +149,10 @@ ReadStatus TraceReader::NextBytes(const char** bytes, int* size) {
 
 ReadStatus TraceReader::Parsed(bool ok, const Record& record, int size) {
   if (ok) {
-    Outcome fits = records_read_ >= limits_.records
-                       ? Outcome(TooManyRecords("", limits_.records))
-                   : FitsTrivially(static_cast<size_t>(size), limits_) ? Outcome::Ok()
-                                                                       : CheckMessageLimits(record, limits_, "");
+    Outcome fits = records_read_ >= limits_.records ? Outcome(TooManyRecords("", limits_.records))
+                   : FitsTrivially(static_cast<size_t>(size), limits_)
+                       ? Outcome::Ok()
+                       : CheckMessageLimits(record, limits_, "");
     if (!fits) {
       offset_ = frame_offset_;  // the frame's records are not all returned
       --frames_read_;
@@ -206,9 +212,9 @@ ReadStatus TraceReader::ReadFrame() {
   }
   const FrameHeader h = DecodeFrameHeader(raw);
   if (h.magic != kFrameMagic) {
-    return Damage(DamageKind::kCorrupt, event,
-                  "corrupt frame: bad frame magic " + Hex(h.magic) + " (expected " +
-                      Hex(kFrameMagic) + ")");
+    return Damage(
+        DamageKind::kCorrupt, event,
+        "corrupt frame: bad frame magic " + Hex(h.magic) + " (expected " + Hex(kFrameMagic) + ")");
   }
   if (const uint32_t crc = FrameHeaderCrc(raw); crc != h.header_crc) {
     return Damage(DamageKind::kCorrupt, event,
@@ -286,7 +292,8 @@ ReadStatus TraceReader::DecodeFrame(const FrameHeader& h) {
              std::to_string(start) + ")";
     };
     uint32_t size = 0;
-    if (!ParseVarint32(plain_, &pos, &size)) return corrupt(event + i, "bad length prefix" + where());
+    if (!ParseVarint32(plain_, &pos, &size))
+      return corrupt(event + i, "bad length prefix" + where());
     if (size > kMaxRecordBytes || size > plain_.size() - pos) {
       return corrupt(event + i, "record length " + std::to_string(size) + " exceeds the limit (" +
                                     std::to_string(kMaxRecordBytes) + ") or the " +
@@ -296,9 +303,9 @@ ReadStatus TraceReader::DecodeFrame(const FrameHeader& h) {
     pos += size;
   }
   if (pos != plain_.size()) {
-    return corrupt(event + h.record_count,
-                   std::to_string(plain_.size() - pos) + " bytes after the declared " +
-                       std::to_string(h.record_count) + " records");
+    return corrupt(event + h.record_count, std::to_string(plain_.size() - pos) +
+                                               " bytes after the declared " +
+                                               std::to_string(h.record_count) + " records");
   }
   frame_left_ = h.record_count;
   return ReadStatus::kRecord;
@@ -312,9 +319,13 @@ Result<Trace> ReadTrace(const std::string& path, const InputLimits& limits) {
   Record record;
   while (true) {
     switch (reader->Next(&record)) {
-      case ReadStatus::kRecord: trace.records.push_back(std::move(record)); break;
-      case ReadStatus::kEnd: return trace;
-      case ReadStatus::kError: return Error{reader->error()};
+      case ReadStatus::kRecord:
+        trace.records.push_back(std::move(record));
+        break;
+      case ReadStatus::kEnd:
+        return trace;
+      case ReadStatus::kError:
+        return Error{reader->error()};
     }
   }
 }

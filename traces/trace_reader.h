@@ -6,13 +6,15 @@
 // returns every record of every complete frame before the first damage, then stops with kError.
 // Each record is parsed once, when Next returns it, by RecordParser (fast_record_parser.h: a
 // hand-written parser that assigns the record over the previous one in place, with protobuf's
-// parser as its fallback, so results and errors are protobuf's); a record that does not parse (possible only when the writer itself produced bad bytes: the CRC covers the payload) is
-// reported at that Next, after the frame's earlier records, as kCorrupt naming the frame and the
-// record. Damage is classified: kTruncated (the file ends inside a frame; the normal state of a
-// file whose writer was killed) versus kCorrupt (bad magic, checksum, lengths, zstd data or
-// protobuf). error() names the file, the byte offset of the damaged frame, the frame index and
-// the index of its first event (both 0-based), e.g.
-//   trace.bin: byte 1234 (frame 3, event 8192): truncated frame: need 5000 payload bytes, file has 812
+// parser as its fallback, so results and errors are protobuf's); a record that does not parse
+// (possible only when the writer itself produced bad bytes: the CRC covers the payload) is reported
+// at that Next, after the frame's earlier records, as kCorrupt naming the frame and the record.
+// Damage is classified: kTruncated (the file ends inside a frame; the normal state of a file whose
+// writer was killed) versus kCorrupt (bad magic, checksum, lengths, zstd data or protobuf). error()
+// names the file, the byte offset of the damaged frame, the frame index and the index of its first
+// event (both 0-based), e.g.
+//   trace.bin: byte 1234 (frame 3, event 8192): truncated frame: need 5000 payload bytes, file has
+//   812
 // Not thread-safe.
 #ifndef SCHEDCHECK_TRACES_TRACE_READER_H_
 #define SCHEDCHECK_TRACES_TRACE_READER_H_
@@ -113,12 +115,12 @@ class TraceReader {
   uint64_t offset_ = 0;  // start of the next frame
   int64_t frames_read_ = 0;
   int64_t records_read_ = 0;
-  std::string payload_;                // compressed bytes of the current frame
-  std::string plain_;                  // decompressed bytes of the current frame
-  size_t record_start_ = 0;            // length prefix of the record being returned
-  uint32_t frame_left_ = 0;            // records of the current frame not yet returned
-  uint32_t frame_count_ = 0;           // records of the current frame
-  uint64_t frame_offset_ = 0;          // first byte of the current frame
+  std::string payload_;        // compressed bytes of the current frame
+  std::string plain_;          // decompressed bytes of the current frame
+  size_t record_start_ = 0;    // length prefix of the record being returned
+  uint32_t frame_left_ = 0;    // records of the current frame not yet returned
+  uint32_t frame_count_ = 0;   // records of the current frame
+  uint64_t frame_offset_ = 0;  // first byte of the current frame
   DamageKind damage_ = DamageKind::kNone;
   std::string error_;
   bool done_ = false;

@@ -224,7 +224,8 @@ TEST(TraceReaderTest, UnparsableRecordDeepInAFrame) {
   for (size_t i = 0; i < 300; ++i) AppendDelimited(good[i], &plain);
   plain += std::string("\x02\xff\xff", 3);
   for (size_t i = 300; i < 400; ++i) AppendDelimited(good[i], &plain);
-  const Drained d = ReadBytes("deep_unparsable.trace", FileWithFrame(Compress(plain), plain.size(), 401));
+  const Drained d =
+      ReadBytes("deep_unparsable.trace", FileWithFrame(Compress(plain), plain.size(), 401));
   EXPECT_EQ(d.records.size(), 300u);
   EXPECT_EQ(d.damage, DamageKind::kCorrupt);
   EXPECT_NE(d.error.find("(frame 0, event 300): corrupt frame: Record does not parse (record 300 "),
@@ -257,8 +258,8 @@ TEST(TraceReaderTest, TruncationAtEveryOffset) {
     ASSERT_TRUE(reader.ok()) << cut << ": " << reader.message();
     size_t complete = 0;  // frames entirely before the cut
     while (complete < frames.size() && frames[complete].end <= cut) ++complete;
-    const size_t want = complete < frames.size() ? frames[complete].first_event
-                                                 : MakeSampleTrace().records.size();
+    const size_t want =
+        complete < frames.size() ? frames[complete].first_event : MakeSampleTrace().records.size();
     const Drained d = DrainEveryWay(path);
     EXPECT_EQ(d.records.size(), want) << "cut at " << cut;
     const bool at_boundary =
@@ -294,8 +295,8 @@ TEST(TraceReaderTest, BitFlipInEveryFrameByteIsCorruptionAtThatFrame) {
                                 std::to_string(frames[f].first_event) + "): corrupt frame";
       EXPECT_NE(d.error.find(where), std::string::npos) << d.error;
       ASSERT_EQ(d.records.size(), frames[f].first_event);
-      EXPECT_TRUE(SameRecords(
-          d.records, std::vector<Record>(all.begin(), all.begin() + d.records.size())));
+      EXPECT_TRUE(
+          SameRecords(d.records, std::vector<Record>(all.begin(), all.begin() + d.records.size())));
     }
   }
 }
@@ -403,8 +404,8 @@ TEST(TraceReaderTest, AbsurdAndInconsistentRecordLengths) {
       {"garbage record", std::string("\x02\xff\xff", 3), 1, "Record does not parse"},
   };
   for (const Case& c : cases) {
-    const Drained d = ReadBytes("lengths.trace",
-                                FileWithFrame(Compress(c.plain), c.plain.size(), c.count));
+    const Drained d =
+        ReadBytes("lengths.trace", FileWithFrame(Compress(c.plain), c.plain.size(), c.count));
     EXPECT_EQ(d.damage, DamageKind::kCorrupt) << c.name;
     EXPECT_NE(d.error.find(c.want), std::string::npos) << c.name << ": " << d.error;
     EXPECT_TRUE(d.records.empty()) << c.name;

@@ -20,7 +20,9 @@ std::string Name() {
   return s;
 }
 
-std::string Quantity() { return *rc::gen::elementOf(std::vector<std::string>{"100m", "2", "1Gi", "512Mi", ""}); }
+std::string Quantity() {
+  return *rc::gen::elementOf(std::vector<std::string>{"100m", "2", "1Gi", "512Mi", ""});
+}
 
 void FillMap(google::protobuf::Map<std::string, std::string>* map) {
   const int n = *rc::gen::inRange(0, 5);

@@ -56,8 +56,8 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::Open(const std::string& path, 
   if (options.events_per_frame == 0) return Error{path + ": events_per_frame must be > 0"};
   header.set_format_version(kFormatVersion);
   if (header.ByteSizeLong() > kMaxHeaderBytes) {
-    return Error{path + ": header is " + std::to_string(header.ByteSizeLong()) +
-                 " bytes, limit " + std::to_string(kMaxHeaderBytes)};
+    return Error{path + ": header is " + std::to_string(header.ByteSizeLong()) + " bytes, limit " +
+                 std::to_string(kMaxHeaderBytes)};
   }
   const bool atomic = options.mode == WriterOptions::Mode::kAtomic;
   std::string write_path = atomic ? path + ".tmp." + std::to_string(::getpid()) : path;

@@ -44,8 +44,7 @@ TEST(TraceWriterTest, FinishRenamesAndRemovesTemp) {
   ASSERT_TRUE((*writer)->Finish().ok());
   EXPECT_TRUE(FileExists(path));
   EXPECT_FALSE(FileExists(temp));
-  EXPECT_EQ((*writer)->frames_written(),
-            static_cast<int64_t>((sample.records.size() + 3) / 4));
+  EXPECT_EQ((*writer)->frames_written(), static_cast<int64_t>((sample.records.size() + 3) / 4));
   auto back = ReadTrace(path);
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_TRUE(SameRecords(back->records, sample.records));
@@ -57,8 +56,11 @@ TEST(TraceWriterTest, SameInputGivesIdenticalBytes) {
   Trace sample = MakeSampleTrace();
   for (int i = 0; i < 20; ++i) {  // many map entries: deterministic map serialization matters
     (*sample.header.mutable_labels())["k" + std::to_string(i)] = "v";
-    (*sample.records[0].mutable_api()->mutable_node()->mutable_metadata()->mutable_labels())
-        ["l" + std::to_string(i)] = std::to_string(i);
+    (*sample.records[0]
+          .mutable_api()
+          ->mutable_node()
+          ->mutable_metadata()
+          ->mutable_labels())["l" + std::to_string(i)] = std::to_string(i);
   }
   const std::string a = TempPath("same_a.trace");
   const std::string b = TempPath("same_b.trace");

@@ -22,7 +22,8 @@ double Seconds(Clock::time_point from, Clock::time_point to) {
 }
 
 // The integer value of `key` in a resource map (absent or unparsable: 0; the importer wrote it).
-int64_t ResourceValue(const google::protobuf::Map<std::string, std::string>& resources, const std::string& key) {
+int64_t ResourceValue(const google::protobuf::Map<std::string, std::string>& resources,
+                      const std::string& key) {
   auto it = resources.find(key);
   if (it == resources.end()) return 0;
   auto q = reference::Quantity::Parse(it->second);
@@ -37,7 +38,9 @@ int64_t PodGpuMilli(const k8s::Pod& pod) {
   return milli;
 }
 
-std::string PodKey(const k8s::Pod& pod) { return pod.metadata().namespace_() + "/" + pod.metadata().name(); }
+std::string PodKey(const k8s::Pod& pod) {
+  return pod.metadata().namespace_() + "/" + pod.metadata().name();
+}
 
 // Follows GPU allocation through the replay: bindings add the pod's gpu-milli, deletions of
 // bound pods subtract it.
@@ -67,14 +70,16 @@ class GpuTracker {
   int64_t allocated_ = 0, peak_ = 0, bindings_ = 0;
 };
 
-Result<trace::Imported> ImportWorkload(const std::string& workload, const std::string& dir, uint64_t seed) {
+Result<trace::Imported> ImportWorkload(const std::string& workload, const std::string& dir,
+                                       uint64_t seed) {
   trace::ImportOptions options;
   if (workload == kAlibabaPaper130) {
     options.arrival_only = true;
     options.shuffle_seed = seed;
     options.target_gpu_share = 1.3;
   }
-  return trace::ImportOpenb({dir + "/openb_node_list_all_node.csv", dir + "/openb_pod_list_default.csv"}, options);
+  return trace::ImportOpenb(
+      {dir + "/openb_node_list_all_node.csv", dir + "/openb_pod_list_default.csv"}, options);
 }
 
 // Replays `records` instant by instant, feeding `gpu`; returns the number of API events.
@@ -114,11 +119,14 @@ Result<int64_t> Replay(const trace::Imported& imported, GpuTracker* gpu, int64_t
 
 }  // namespace
 
-bool IsAlibabaWorkload(const std::string& name) { return name == kAlibabaPaper130 || name == kAlibabaTimed; }
+bool IsAlibabaWorkload(const std::string& name) {
+  return name == kAlibabaPaper130 || name == kAlibabaTimed;
+}
 
 std::string FindAlibabaDir() { return trace::FindOpenbDataDir(); }
 
-Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string& dir, uint64_t seed) {
+Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string& dir,
+                                 uint64_t seed) {
   if (!IsAlibabaWorkload(workload)) return Error{"unknown Alibaba workload \"" + workload + "\""};
   AlibabaResult result;
   result.workload = workload;
@@ -133,7 +141,8 @@ Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string&
     if (!r.has_api() || r.api().type() != trace::ADDED) continue;
     if (r.api().has_node()) {
       ++result.nodes;
-      result.gpu_capacity_milli += ResourceValue(r.api().node().status().allocatable(), trace::kGpuMilliResource);
+      result.gpu_capacity_milli +=
+          ResourceValue(r.api().node().status().allocatable(), trace::kGpuMilliResource);
     } else if (r.api().has_pod()) {
       ++result.pods;
       gpu.AddPod(r.api().pod());
@@ -158,16 +167,18 @@ Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string&
 std::string FormatAlibabaTable(const std::vector<AlibabaResult>& results) {
   if (results.empty()) return "";
   std::string out =
-      "\nalibaba               nodes    pods  events   bound  attempts  import_s  replay_s  gpu_alloc  gpu_peak  "
+      "\nalibaba               nodes    pods  events   bound  attempts  import_s  replay_s  "
+      "gpu_alloc  gpu_peak  "
       "peak_rss_MiB\n";
   for (const AlibabaResult& r : results) {
     char line[256];
-    std::snprintf(line, sizeof(line), "%-18s %8lld %7lld %7lld %7lld %9lld %9.3f %9.3f %9.1f%% %8.1f%% %13.1f\n",
-                  r.workload.c_str(), static_cast<long long>(r.nodes), static_cast<long long>(r.pods),
-                  static_cast<long long>(r.events), static_cast<long long>(r.bound),
-                  static_cast<long long>(r.attempts), r.import_seconds,
-                  r.replay_seconds, 100 * r.gpu_allocation_ratio, 100 * r.gpu_peak_allocation_ratio,
-                  r.peak_rss_bytes / 1048576.0);
+    std::snprintf(line, sizeof(line),
+                  "%-18s %8lld %7lld %7lld %7lld %9lld %9.3f %9.3f %9.1f%% %8.1f%% %13.1f\n",
+                  r.workload.c_str(), static_cast<long long>(r.nodes),
+                  static_cast<long long>(r.pods), static_cast<long long>(r.events),
+                  static_cast<long long>(r.bound), static_cast<long long>(r.attempts),
+                  r.import_seconds, r.replay_seconds, 100 * r.gpu_allocation_ratio,
+                  100 * r.gpu_peak_allocation_ratio, r.peak_rss_bytes / 1048576.0);
     out += line;
   }
   return out;

@@ -30,23 +30,24 @@ std::string FindAlibabaDir();
 struct AlibabaResult {
   std::string workload;
   int64_t nodes = 0;
-  int64_t pods = 0;                   // pods added
-  int64_t events = 0;                 // API events replayed
-  int64_t bound = 0;                  // bindings (a pod deleted and never re-added counts once)
-  int64_t attempts = 0;               // scheduling cycles (pops from activeQ)
-  double import_seconds = 0;          // CSV → records, not part of the replay time
-  double replay_seconds = 0;          // the whole replay, including the idle horizon
-  int64_t gpu_capacity_milli = 0;     // Σ node alibabacloud.com/gpu-milli allocatable
-  int64_t gpu_allocated_milli = 0;    // Σ gpu-milli of bound pods not deleted, at the end
+  int64_t pods = 0;                 // pods added
+  int64_t events = 0;               // API events replayed
+  int64_t bound = 0;                // bindings (a pod deleted and never re-added counts once)
+  int64_t attempts = 0;             // scheduling cycles (pops from activeQ)
+  double import_seconds = 0;        // CSV → records, not part of the replay time
+  double replay_seconds = 0;        // the whole replay, including the idle horizon
+  int64_t gpu_capacity_milli = 0;   // Σ node alibabacloud.com/gpu-milli allocatable
+  int64_t gpu_allocated_milli = 0;  // Σ gpu-milli of bound pods not deleted, at the end
   int64_t gpu_peak_allocated_milli = 0;
-  double gpu_allocation_ratio = 0;    // allocated / capacity at the end
+  double gpu_allocation_ratio = 0;  // allocated / capacity at the end
   double gpu_peak_allocation_ratio = 0;
   int64_t peak_rss_bytes = 0;
 };
 
 // Imports and replays one Alibaba workload from the CSVs in `dir` (percentageOfNodesToScore
 // 100, the default profile). `seed` drives the shuffle and resampling.
-Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string& dir, uint64_t seed);
+Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string& dir,
+                                 uint64_t seed);
 
 std::string FormatAlibabaTable(const std::vector<AlibabaResult>& results);
 nlohmann::json AlibabaToJson(const std::vector<AlibabaResult>& results);

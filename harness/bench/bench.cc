@@ -15,8 +15,8 @@
 #include "harness/bench/measured_tracker.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
-#include "reference/runtime/profile.h"
 #include "reference/k8s/k8s_json.h"
+#include "reference/runtime/profile.h"
 #include "traces/trace_reader.h"
 #include "traces/trace_writer.h"
 
@@ -31,16 +31,20 @@ double Seconds(Clock::time_point from, Clock::time_point to) {
 
 }  // namespace
 
-const char* SamplingName(Sampling sampling) { return sampling == Sampling::kAll ? "100" : "adaptive"; }
+const char* SamplingName(Sampling sampling) {
+  return sampling == Sampling::kAll ? "100" : "adaptive";
+}
 
 Result<BenchConfig> ConfigFor(const workloads::ShapeInfo& shape, Sampling sampling) {
   nlohmann::json doc;
   if (!shape.config_yaml.empty()) {
-    auto docs = k8s::ParseYamlDocuments(shape.config_yaml, std::string(shape.name) + " configuration");
+    auto docs =
+        k8s::ParseYamlDocuments(shape.config_yaml, std::string(shape.name) + " configuration");
     if (!docs.ok()) return docs.error();
     doc = (*docs)[0].json;
   } else if (sampling == Sampling::kAll) {
-    doc = {{"apiVersion", "kubescheduler.config.k8s.io/v1"}, {"kind", "KubeSchedulerConfiguration"}};
+    doc = {{"apiVersion", "kubescheduler.config.k8s.io/v1"},
+           {"kind", "KubeSchedulerConfiguration"}};
   }
   BenchConfig out;
   if (sampling == Sampling::kAll) doc["percentageOfNodesToScore"] = 100;
@@ -49,7 +53,8 @@ Result<BenchConfig> ConfigFor(const workloads::ShapeInfo& shape, Sampling sampli
     return out;
   }
   out.text = doc.dump(2) + "\n";  // JSON is YAML: the child parses the very text the reference does
-  auto parsed = reference::ParseSchedulerConfiguration(doc, std::string(shape.name) + " configuration", "1.27");
+  auto parsed = reference::ParseSchedulerConfiguration(
+      doc, std::string(shape.name) + " configuration", "1.27");
   if (!parsed.ok()) return parsed.error();
   out.config = std::move(*parsed);
   return out;
@@ -67,15 +72,17 @@ int64_t PeakRssBytes() {
   std::ifstream status("/proc/self/status");
   std::string line;
   while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6)) * 1024;  // "VmHWM:  1234 kB"
+    if (line.rfind("VmHWM:", 0) == 0)
+      return std::stoll(line.substr(6)) * 1024;  // "VmHWM:  1234 kB"
   }
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<int64_t>(usage.ru_maxrss) * 1024;
 }
 
-Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                   std::ostream* progress, Sampling sampling, reference::Engine engine) {
+Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape,
+                                   const workloads::WorkloadParams& params, std::ostream* progress,
+                                   Sampling sampling, reference::Engine engine) {
   WorkloadResult result;
   result.engine = engine;
   result.workload = std::string(shape.name);
@@ -113,8 +120,8 @@ Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const work
     if (progress != nullptr && Seconds(last_report, Clock::now()) >= 5) {
       last_report = Clock::now();
       *progress << "  " << shape.name << " " << params.nodes << " nodes: " << tracker.bound() << "/"
-                << workload->measured_pods.size() << " measured pods bound, " << std::fixed << std::setprecision(1)
-                << Seconds(start, last_report) << " s" << std::endl;
+                << workload->measured_pods.size() << " measured pods bound, " << std::fixed
+                << std::setprecision(1) << Seconds(start, last_report) << " s" << std::endl;
     }
   };
   std::vector<const trace::ApiEvent*> batch;
@@ -127,7 +134,8 @@ Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const work
       measuring = true;
       measured_start = Clock::now();
     }
-    if (Outcome ok = r.ProcessEvents(t, batch, first); !ok) return Error{std::string(shape.name) + ": " + ok.message()};
+    if (Outcome ok = r.ProcessEvents(t, batch, first); !ok)
+      return Error{std::string(shape.name) + ": " + ok.message()};
     after_instant();
   }
   // Pods still waiting (preemption, backoff): advance virtual time a second at a time.
@@ -142,8 +150,10 @@ Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const work
   result.measured_bound = tracker.bound();
   if (result.measured_bound > 0) {
     result.measured_seconds = Seconds(measured_start, measured_end);
-    result.pods_per_second = result.measured_seconds > 0 ? result.measured_bound / result.measured_seconds : 0;
-    result.ns_per_pod_per_node = result.measured_seconds * 1e9 / result.measured_bound / params.nodes;
+    result.pods_per_second =
+        result.measured_seconds > 0 ? result.measured_bound / result.measured_seconds : 0;
+    result.ns_per_pod_per_node =
+        result.measured_seconds * 1e9 / result.measured_bound / params.nodes;
   }
   result.peak_rss_bytes = PeakRssBytes();
   return result;
@@ -174,7 +184,8 @@ Result<double> DecodeRate(const std::string& path, int64_t events, double min_se
     Result<int64_t> read = DecodeOnce(path);
     if (!read.ok()) return read.error();
     if (*read != events) {
-      return Error{path + ": read " + std::to_string(*read) + " of " + std::to_string(events) + " records"};
+      return Error{path + ": read " + std::to_string(*read) + " of " + std::to_string(events) +
+                   " records"};
     }
     decoded += *read;
     now = Clock::now();
@@ -186,8 +197,8 @@ Result<double> DecodeRate(const std::string& path, int64_t events, double min_se
 
 // Encode and decode are each repeated until kMinIoSeconds have passed (small traces take well
 // under a millisecond, too little for a steady figure); rates are over all repetitions.
-Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                 const std::string& dir) {
+Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape,
+                                 const workloads::WorkloadParams& params, const std::string& dir) {
   constexpr double kMinIoSeconds = 0.3;
   auto workload = workloads::Generate(shape.name, params);
   if (!workload.ok()) return workload.error();
@@ -210,7 +221,8 @@ Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const worklo
   if (!decode.ok()) return decode.error();
   result.encode_events_per_second = encoded / std::max(Seconds(t0, t1), 1e-9);
   result.decode_events_per_second = *decode;
-  result.bytes_per_event = result.events > 0 ? static_cast<double>(result.bytes) / result.events : 0;
+  result.bytes_per_event =
+      result.events > 0 ? static_cast<double>(result.bytes) / result.events : 0;
   return result;
 }
 

@@ -14,8 +14,8 @@
 
 #include "harness/workloads/workloads.h"
 #include "nlohmann/json.hpp"
-#include "reference/engine/engine.h"
 #include "reference/base/result.h"
+#include "reference/engine/engine.h"
 #include "reference/runtime/profile.h"
 
 namespace schedcheck::bench {
@@ -41,14 +41,15 @@ struct WorkloadResult {
   workloads::WorkloadParams params;
   Sampling sampling = Sampling::kAll;
   reference::Engine engine = reference::Engine::kFast;
-  int64_t events = 0;            // API events in the generated trace
-  int64_t measured_bound = 0;    // measured pods bound by the end of the replay
-  double generate_seconds = 0;   // building the trace in process
-  double measured_seconds = 0;   // first measured pod's attempt .. last measured pod's binding
-  double total_seconds = 0;      // the whole replay (nodes, initial pods, measured pods, churn)
-  double pods_per_second = 0;    // measured_bound / measured_seconds
+  int64_t events = 0;              // API events in the generated trace
+  int64_t measured_bound = 0;      // measured pods bound by the end of the replay
+  double generate_seconds = 0;     // building the trace in process
+  double measured_seconds = 0;     // first measured pod's attempt .. last measured pod's binding
+  double total_seconds = 0;        // the whole replay (nodes, initial pods, measured pods, churn)
+  double pods_per_second = 0;      // measured_bound / measured_seconds
   double ns_per_pod_per_node = 0;  // measured_seconds / measured_bound / nodes
-  int64_t peak_rss_bytes = 0;    // peak resident set size during this workload (see PeakRss); 0: unknown
+  int64_t peak_rss_bytes =
+      0;  // peak resident set size during this workload (see PeakRss); 0: unknown
 };
 
 struct TraceIoResult {
@@ -56,19 +57,21 @@ struct TraceIoResult {
   int64_t events = 0;
   int64_t bytes = 0;
   double encode_events_per_second = 0;
-  double decode_events_per_second = 0;  // NextBorrowed: every record parsed in full, one reused Record
+  double decode_events_per_second =
+      0;  // NextBorrowed: every record parsed in full, one reused Record
   double bytes_per_event = 0;
 };
 
 // Replays the workload (generated from `shape` and `params`) in process; progress lines go to
 // `progress` (nullptr: none) every few seconds. Errors: generation or replay failures.
-Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                   std::ostream* progress, Sampling sampling = Sampling::kAll,
+Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape,
+                                   const workloads::WorkloadParams& params, std::ostream* progress,
+                                   Sampling sampling = Sampling::kAll,
                                    reference::Engine engine = reference::Engine::kFast);
 
 // Writes the workload's trace to a temporary file in `dir` and reads it back, timing both.
-Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                 const std::string& dir);
+Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape,
+                                 const workloads::WorkloadParams& params, const std::string& dir);
 
 // Resets the kernel's peak-RSS mark of this process where Linux allows it (/proc/self/clear_refs),
 // so that PeakRssBytes() measures from now; returns false where it cannot (then the peak is the
@@ -76,8 +79,10 @@ Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape, const worklo
 bool ResetPeakRss();
 int64_t PeakRssBytes();
 
-std::string FormatTable(const std::vector<WorkloadResult>& workloads, const std::vector<TraceIoResult>& io);
-nlohmann::json ToJson(const std::vector<WorkloadResult>& workloads, const std::vector<TraceIoResult>& io);
+std::string FormatTable(const std::vector<WorkloadResult>& workloads,
+                        const std::vector<TraceIoResult>& io);
+nlohmann::json ToJson(const std::vector<WorkloadResult>& workloads,
+                      const std::vector<TraceIoResult>& io);
 
 }  // namespace schedcheck::bench
 

@@ -59,10 +59,13 @@ schedcheck::Result<std::vector<ChildScheduler>> Children(const Flags& f) {
   std::vector<ChildScheduler> children;
   if (!f.no_serve) {
     const std::string schedcheck = schedcheck::bench::FindSchedcheck();
-    children.push_back({.label = "ref via serve",
-                        .command = schedcheck.empty() ? "" : schedcheck::candidates::ShellQuote(schedcheck) + " serve",
-                        .note = schedcheck.empty() ? "schedcheck not found (bazel build //harness/cli:schedcheck)" : "",
-                        .upstream = false});
+    children.push_back(
+        {.label = "ref via serve",
+         .command =
+             schedcheck.empty() ? "" : schedcheck::candidates::ShellQuote(schedcheck) + " serve",
+         .note = schedcheck.empty() ? "schedcheck not found (bazel build //harness/cli:schedcheck)"
+                                    : "",
+         .upstream = false});
   }
   std::vector<std::string> versions;
   if (f.kube.empty()) {
@@ -71,7 +74,8 @@ schedcheck::Result<std::vector<ChildScheduler>> Children(const Flags& f) {
     std::stringstream list(f.kube);
     for (std::string v; std::getline(list, v, ',');) {
       if (v.empty()) continue;
-      if (std::find(KubeAdapterVersions().begin(), KubeAdapterVersions().end(), v) == KubeAdapterVersions().end()) {
+      if (std::find(KubeAdapterVersions().begin(), KubeAdapterVersions().end(), v) ==
+          KubeAdapterVersions().end()) {
         return schedcheck::Error{"--kube: unknown version \"" + v + "\" (known: 1.27, 1.37)"};
       }
       versions.push_back(v);
@@ -83,9 +87,12 @@ schedcheck::Result<std::vector<ChildScheduler>> Children(const Flags& f) {
     auto path = schedcheck::candidates::FindKubeAdapter(v, search);
     if (path.ok()) {
       // klog writes slow-cycle traces to stderr: kept in a file, not on the terminal.
-      const std::string log = "/tmp/schedcheck-bench-" + std::to_string(getpid()) + "-kube-" + v + ".log";
-      c.command = schedcheck::candidates::ShellQuote(*path) + " 2>>" + schedcheck::candidates::ShellQuote(log);
-      std::cerr << "bench: kube " << v << ": " << *path << " (its stderr: " << log << ")" << std::endl;
+      const std::string log =
+          "/tmp/schedcheck-bench-" + std::to_string(getpid()) + "-kube-" + v + ".log";
+      c.command = schedcheck::candidates::ShellQuote(*path) + " 2>>" +
+                  schedcheck::candidates::ShellQuote(log);
+      std::cerr << "bench: kube " << v << ": " << *path << " (its stderr: " << log << ")"
+                << std::endl;
     } else {
       c.note = "no adapter built (bazel build //harness/kube:kube-adapter-" + v +
                ", or add it to BENCH_KUBE_VERSIONS in harness/bench/BUILD.bazel)";
@@ -97,11 +104,13 @@ schedcheck::Result<std::vector<ChildScheduler>> Children(const Flags& f) {
 }
 
 // The Alibaba workloads, when the shared data is present (else a note on stderr, not an error).
-int RunAlibaba(const std::vector<std::string>& names, uint64_t seed, std::vector<schedcheck::bench::AlibabaResult>* out) {
+int RunAlibaba(const std::vector<std::string>& names, uint64_t seed,
+               std::vector<schedcheck::bench::AlibabaResult>* out) {
   if (names.empty()) return 0;
   const std::string dir = schedcheck::bench::FindAlibabaDir();
   if (dir.empty()) {
-    std::cerr << "bench: skipping the Alibaba workloads: no alibaba-gpu-v2023/openb_pod_list_default.csv under "
+    std::cerr << "bench: skipping the Alibaba workloads: no "
+                 "alibaba-gpu-v2023/openb_pod_list_default.csv under "
                  "$SCHEDCHECK_SHARED_DATA, /work/shared/data or ../shared/data\n";
     return 0;
   }
@@ -112,7 +121,8 @@ int RunAlibaba(const std::vector<std::string>& names, uint64_t seed, std::vector
       std::cerr << "bench: " << r.message() << "\n";
       return 1;
     }
-    std::cerr << "  " << r->bound << " pods bound, " << r->replay_seconds << " s replay" << std::endl;
+    std::cerr << "  " << r->bound << " pods bound, " << r->replay_seconds << " s replay"
+              << std::endl;
     out->push_back(*r);
   }
   return 0;
@@ -135,7 +145,8 @@ int Run(const Flags& f) {
     }
     const ShapeInfo* s = schedcheck::workloads::FindShape(name);
     if (s == nullptr) {
-      std::cerr << "bench: --workload: unknown \"" << name << "\" (see schedcheck generate --list)\n";
+      std::cerr << "bench: --workload: unknown \"" << name
+                << "\" (see schedcheck generate --list)\n";
       return 2;
     }
     shapes.push_back(s);
@@ -179,10 +190,11 @@ int Run(const Flags& f) {
     std::vector<int64_t> sweep = f.nodes;
     if (sweep.empty()) sweep.push_back(std::max<int64_t>(1, scaled(shape->defaults.nodes)));
     for (int64_t nodes : sweep) {
-      schedcheck::workloads::WorkloadParams p{nodes, f.initial.value_or(scaled(shape->defaults.initial_pods)),
-                                              f.measured.value_or(scaled(shape->defaults.measured_pods)), f.seed};
-      std::cerr << shape->name << ": " << p.nodes << " nodes, " << p.initial_pods << " initial, " << p.measured_pods
-                << " measured pods, seed " << p.seed << std::endl;
+      schedcheck::workloads::WorkloadParams p{
+          nodes, f.initial.value_or(scaled(shape->defaults.initial_pods)),
+          f.measured.value_or(scaled(shape->defaults.measured_pods)), f.seed};
+      std::cerr << shape->name << ": " << p.nodes << " nodes, " << p.initial_pods << " initial, "
+                << p.measured_pods << " measured pods, seed " << p.seed << std::endl;
       for (Sampling sampling : samplings) {
         Point point{shape, p, sampling, std::nullopt};
         if (!f.no_replay) {
@@ -199,9 +211,10 @@ int Run(const Flags& f) {
             }
             results.push_back(*r);
             if (engine == f.engine) point.full = *r;
-            std::cerr << "  " << schedcheck::reference::EngineName(engine) << ", percentageOfNodesToScore "
-                      << schedcheck::bench::SamplingName(sampling) << ": " << r->pods_per_second << " pods/s over "
-                      << r->measured_bound << " measured pods, " << r->total_seconds << " s in all" << std::endl;
+            std::cerr << "  " << schedcheck::reference::EngineName(engine)
+                      << ", percentageOfNodesToScore " << schedcheck::bench::SamplingName(sampling)
+                      << ": " << r->pods_per_second << " pods/s over " << r->measured_bound
+                      << " measured pods, " << r->total_seconds << " s in all" << std::endl;
           }
         }
         points.push_back(std::move(point));
@@ -227,8 +240,9 @@ int Run(const Flags& f) {
       p.initial_pods = std::llround(p.initial_pods * f.kube_scale);
       p.measured_pods = std::max<int64_t>(1, std::llround(p.measured_pods * f.kube_scale));
       std::cerr << "side by side: " << point.shape->name << ", percentageOfNodesToScore "
-                << schedcheck::bench::SamplingName(point.sampling) << ": " << p.nodes << " nodes, " << p.initial_pods
-                << " initial, " << p.measured_pods << " measured pods" << std::endl;
+                << schedcheck::bench::SamplingName(point.sampling) << ": " << p.nodes << " nodes, "
+                << p.initial_pods << " initial, " << p.measured_pods << " measured pods"
+                << std::endl;
       auto row = schedcheck::bench::RunSideBySide(*point.shape, p, point.sampling, children,
                                                   std::llround(f.child_timeout * 1000), &std::cerr);
       if (!row.ok()) {
@@ -255,20 +269,24 @@ int Run(const Flags& f) {
     campaign.push_back(*ref);
     for (const ChildScheduler& c : children) {
       if (c.command.empty()) continue;
-      campaign.push_back(schedcheck::bench::RunCampaignExternal(*traces, c.label, c.command,
-                                                                std::llround(f.child_timeout * 1000)));
-      std::cerr << "  " << c.label << ": " << campaign.back().traces_per_second << " traces/s" << std::endl;
+      campaign.push_back(schedcheck::bench::RunCampaignExternal(
+          *traces, c.label, c.command, std::llround(f.child_timeout * 1000)));
+      std::cerr << "  " << c.label << ": " << campaign.back().traces_per_second << " traces/s"
+                << std::endl;
     }
   }
   std::vector<schedcheck::bench::AlibabaResult> alibaba_results;
   if (int code = RunAlibaba(alibaba, f.seed, &alibaba_results); code != 0) return code;
-  std::cout << schedcheck::bench::FormatTable(results, io) << schedcheck::bench::FormatAlibabaTable(alibaba_results);
-  if (!rows.empty()) std::cout << "\n" << schedcheck::bench::FormatSideBySide(rows, f.kube_scale, load_before);
+  std::cout << schedcheck::bench::FormatTable(results, io)
+            << schedcheck::bench::FormatAlibabaTable(alibaba_results);
+  if (!rows.empty())
+    std::cout << "\n" << schedcheck::bench::FormatSideBySide(rows, f.kube_scale, load_before);
   if (!campaign.empty()) std::cout << "\n" << schedcheck::bench::FormatCampaign(campaign);
   if (!f.json.empty()) {
     nlohmann::json doc = schedcheck::bench::ToJson(results, io);
     doc["alibaba"] = schedcheck::bench::AlibabaToJson(alibaba_results);
-    if (!rows.empty()) doc["side_by_side"] = schedcheck::bench::SideBySideToJson(rows, f.kube_scale);
+    if (!rows.empty())
+      doc["side_by_side"] = schedcheck::bench::SideBySideToJson(rows, f.kube_scale);
     if (!campaign.empty()) doc["campaign"] = schedcheck::bench::CampaignToJson(campaign);
     std::string text = doc.dump(2) + "\n";
     if (schedcheck::Outcome ok = schedcheck::trace::WriteFileAtomically(f.json, text); !ok) {
@@ -282,30 +300,46 @@ int Run(const Flags& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"schedcheck benchmark: scheduler_perf workloads replayed against the reference, and side by side "
-               "with the real kube-scheduler (the //harness/kube adapters)"};
+  CLI::App app{
+      "schedcheck benchmark: scheduler_perf workloads replayed against the reference, and side by "
+      "side "
+      "with the real kube-scheduler (the //harness/kube adapters)"};
   Flags f;
-  app.add_option("--workload", f.workloads, "workload shape or AlibabaPaper130 / AlibabaTimed, repeatable (default: every scheduler_perf shape, then the Alibaba ones when the shared data is present)");
+  app.add_option("--workload", f.workloads,
+                 "workload shape or AlibabaPaper130 / AlibabaTimed, repeatable (default: every "
+                 "scheduler_perf shape, then the Alibaba ones when the shared data is present)");
   app.add_option("--nodes", f.nodes, "node count, repeatable for a sweep (default: the shape's)");
   app.add_option("--initial", f.initial, "initial pods (default: the shape's, times --scale)");
   app.add_option("--measured", f.measured, "measured pods (default: the shape's, times --scale)");
-  app.add_option("--scale", f.scale, "multiply the shapes' default sizes (e.g. 0.1 for a quick run)");
+  app.add_option("--scale", f.scale,
+                 "multiply the shapes' default sizes (e.g. 0.1 for a quick run)");
   app.add_option("--seed", f.seed, "seed of the generators and the replay (default 1)");
   app.add_option_function<std::string>(
-         "--engine", [&f](const std::string& name) { f.engine = *schedcheck::reference::ParseEngine(name); },
+         "--engine",
+         [&f](const std::string& name) { f.engine = *schedcheck::reference::ParseEngine(name); },
          "the reference's engine for every run: fast (default) or plain")
       ->check(CLI::IsMember({"plain", "fast"}));
   app.add_flag("--no-plain", f.no_plain, "do not also measure the plain engine in the main table");
   app.add_option("--json", f.json, "also write the results as JSON to this file");
   app.add_flag("--no-trace-io", f.no_trace_io, "skip the trace encode/decode measurement");
   app.add_flag("--no-replay", f.no_replay, "measure trace encode/decode only");
-  app.add_option("--sampling", f.sampling, "percentageOfNodesToScore: both (default), adaptive (unset: upstream's default) or 100");
-  app.add_option("--kube", f.kube, "kube-scheduler adapter versions to run side by side, comma-separated, e.g. 1.27,1.37 (default: every one; one not built gets a note)");
+  app.add_option(
+      "--sampling", f.sampling,
+      "percentageOfNodesToScore: both (default), adaptive (unset: upstream's default) or 100");
+  app.add_option("--kube", f.kube,
+                 "kube-scheduler adapter versions to run side by side, comma-separated, e.g. "
+                 "1.27,1.37 (default: every one; one not built gets a note)");
   app.add_flag("--no-kube", f.no_kube, "no side by side and no campaign: the reference only");
-  app.add_option("--kube-scale", f.kube_scale, "size of the side-by-side runs as a fraction of the sizes above (default 0.2: kube-scheduler takes minutes per shape at full size on 2 cores)");
-  app.add_flag("--no-serve", f.no_serve, "leave out the reference behind the protocol (schedcheck serve) in the side by side and the campaign");
-  app.add_option("--campaign", f.campaign, "traces in the random-trace campaign (default 50; 0: none)");
-  app.add_option("--child-timeout", f.child_timeout, "real seconds to wait for each answer of a child (default 300)");
+  app.add_option("--kube-scale", f.kube_scale,
+                 "size of the side-by-side runs as a fraction of the sizes above (default 0.2: "
+                 "kube-scheduler takes minutes per shape at full size on 2 cores)");
+  app.add_flag("--no-serve", f.no_serve,
+               "leave out the reference behind the protocol (schedcheck serve) in the side by side "
+               "and the campaign");
+  app.add_option("--campaign", f.campaign,
+                 "traces in the random-trace campaign (default 50; 0: none)");
+  app.add_option("--child-timeout", f.child_timeout,
+                 "real seconds to wait for each answer of a child (default 300)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -15,7 +15,8 @@ namespace {
 TEST(BenchTest, MeasuresTheMeasuredPodsOfATinyWorkload) {
   const workloads::ShapeInfo* shape = workloads::FindShape("SchedulingBasic");
   ASSERT_NE(shape, nullptr);
-  auto r = RunWorkload(*shape, {.nodes = 10, .initial_pods = 5, .measured_pods = 20, .seed = 3}, nullptr);
+  auto r = RunWorkload(*shape, {.nodes = 10, .initial_pods = 5, .measured_pods = 20, .seed = 3},
+                       nullptr);
   ASSERT_TRUE(r.ok()) << r.message();
   EXPECT_EQ(r->events, 2 + 10 + 5 + 20);
   EXPECT_EQ(r->measured_bound, 20);
@@ -33,7 +34,8 @@ TEST(BenchTest, MeasuresTheMeasuredPodsOfATinyWorkload) {
 TEST(BenchTest, PreemptionWorkloadBindsItsHighPriorityPods) {
   const workloads::ShapeInfo* shape = workloads::FindShape("PreemptionBasic");
   ASSERT_NE(shape, nullptr);
-  auto r = RunWorkload(*shape, {.nodes = 10, .initial_pods = 40, .measured_pods = 10, .seed = 1}, nullptr);
+  auto r = RunWorkload(*shape, {.nodes = 10, .initial_pods = 40, .measured_pods = 10, .seed = 1},
+                       nullptr);
   ASSERT_TRUE(r.ok()) << r.message();
   EXPECT_EQ(r->measured_bound, 10);
 }
@@ -41,7 +43,8 @@ TEST(BenchTest, PreemptionWorkloadBindsItsHighPriorityPods) {
 TEST(BenchTest, TraceIoReadsBackEveryEvent) {
   const workloads::ShapeInfo* shape = workloads::FindShape("SchedulingBasic");
   const char* tmp = std::getenv("TEST_TMPDIR");
-  auto t = RunTraceIo(*shape, {.nodes = 10, .initial_pods = 5, .measured_pods = 20, .seed = 1}, tmp ? tmp : "/tmp");
+  auto t = RunTraceIo(*shape, {.nodes = 10, .initial_pods = 5, .measured_pods = 20, .seed = 1},
+                      tmp ? tmp : "/tmp");
   ASSERT_TRUE(t.ok()) << t.message();
   EXPECT_EQ(t->events, 37);
   EXPECT_GT(t->bytes, 0);
@@ -59,7 +62,8 @@ std::string WriteOpenbDir() {
                                                           "n0,32000,65536,2,P100\n"
                                                           "n1,32000,65536,0,\n";
   std::ofstream(dir + "/openb_pod_list_default.csv")
-      << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,"
+      << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+         "deletion_time,"
          "scheduled_time\n"
          "p0,1000,1024,1,1000,,LS,Running,0,100,0\n"
          "p1,1000,1024,1,500,,LS,Running,10,,10\n"
@@ -90,7 +94,7 @@ TEST(BenchTest, AlibabaPaperProtocolResamplesToThirtyPercentOverCapacity) {
   EXPECT_GT(r->gpu_allocated_milli, 0);
   EXPECT_LE(r->gpu_allocated_milli, r->gpu_capacity_milli);
   EXPECT_EQ(r->gpu_allocated_milli, r->gpu_peak_allocated_milli);  // arrival-only: no deletions
-  EXPECT_LT(r->bound, r->pods);  // demand exceeds capacity
+  EXPECT_LT(r->bound, r->pods);                                    // demand exceeds capacity
 }
 
 TEST(BenchTest, UnknownAlibabaWorkloadIsAnError) {

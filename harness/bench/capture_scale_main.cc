@@ -49,7 +49,9 @@ struct Step {
   std::string output;  // the first line it printed
 };
 
-double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double Seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
 
 // Runs argv with stdout into `out_path`; fills the times, peak RSS and exit code.
 void Run(Step* step, const std::string& out_path) {
@@ -69,7 +71,8 @@ void Run(Step* step, const std::string& out_path) {
   struct rusage usage {};
   if (pid < 0 || wait4(pid, &status, 0, &usage) < 0) return;
   step->wall_s = Seconds(start, Clock::now());
-  step->cpu_s = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+  step->cpu_s = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec +
+                usage.ru_stime.tv_usec / 1e6;
   step->max_rss_kib = usage.ru_maxrss;
   step->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   std::ifstream in(out_path);
@@ -87,7 +90,8 @@ int main(int argc, char** argv) {
   bool keep = false;
   app.add_option("--nodes", params.nodes, "nodes (default 5000)");
   app.add_option("--pods", params.measured_pods, "pods arriving over the day (default 150000)");
-  app.add_option("--update-period", params.initial_pods, "seconds between a node's label updates (default 780)");
+  app.add_option("--update-period", params.initial_pods,
+                 "seconds between a node's label updates (default 780)");
   app.add_option("--seed", params.seed, "seed of the generator (default 1)");
   app.add_option("--dir", dir, "scratch folder (default: a new one under $TMPDIR or /tmp)");
   app.add_flag("--keep", keep, "keep the scratch folder");
@@ -99,7 +103,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (dir.empty()) {
-    std::string tmpl = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/schedcheck-capture-XXXXXX";
+    std::string tmpl = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                       "/schedcheck-capture-XXXXXX";
     if (mkdtemp(tmpl.data()) == nullptr) {
       std::cerr << "capture_scale: cannot create a scratch folder under " << tmpl << "\n";
       return 2;
@@ -121,7 +126,8 @@ int main(int argc, char** argv) {
   std::vector<schedcheck::trace::Record> decisions;  // bindings and failed attempts (without ties)
   options.retain_log = false;
   options.on_record = [&decisions](const schedcheck::trace::Record& r) {
-    if (r.has_binding() || (r.has_attempt() && r.attempt().result() == schedcheck::trace::UNSCHEDULABLE)) {
+    if (r.has_binding() ||
+        (r.has_attempt() && r.attempt().result() == schedcheck::trace::UNSCHEDULABLE)) {
       decisions.push_back(r);
       if (decisions.back().has_attempt()) decisions.back().mutable_attempt()->clear_ties();
     }
@@ -143,11 +149,13 @@ int main(int argc, char** argv) {
   }
   const double gen_s = Seconds(gen_start, Clock::now());
   const auto capture_bytes = std::filesystem::file_size(capture);
-  std::cout << "DayChurn: " << params.nodes << " nodes, " << params.measured_pods << " pods over 24 h, node updates every "
-            << params.initial_pods << " s, seed " << params.seed << "\n"
+  std::cout << "DayChurn: " << params.nodes << " nodes, " << params.measured_pods
+            << " pods over 24 h, node updates every " << params.initial_pods << " s, seed "
+            << params.seed << "\n"
             << "capture: " << counts->lines << " API events (" << counts->bindings << " bindings, "
-            << counts->failed_scheduling << " FailedScheduling events), " << capture_bytes / (1 << 20) << " MiB; made in "
-            << std::fixed << std::setprecision(1) << gen_s << " s (not part of the pipeline)\n";
+            << counts->failed_scheduling << " FailedScheduling events), "
+            << capture_bytes / (1 << 20) << " MiB; made in " << std::fixed << std::setprecision(1)
+            << gen_s << " s (not part of the pipeline)\n";
   workload = schedcheck::Error{"released"};
   decisions.clear();
   decisions.shrink_to_fit();
@@ -155,7 +163,9 @@ int main(int argc, char** argv) {
   // 2. The pipeline, one process per step.
   const std::string captured = dir + "/capture.trace", replayed = dir + "/replay.trace";
   std::vector<Step> steps = {
-      {"import", {schedcheck, "import", "--from", "watch", capture, "-o", captured, "--quiet"}, counts->lines},
+      {"import",
+       {schedcheck, "import", "--from", "watch", capture, "-o", captured, "--quiet"},
+       counts->lines},
       {"replay", {schedcheck, "replay", captured, "-o", replayed, "--quiet", "--no-progress"}, 0},
       {"diff", {schedcheck, "diff", replayed, captured}, 0},
   };
@@ -166,13 +176,15 @@ int main(int argc, char** argv) {
     }
     Run(&s, dir + "/" + s.name + ".out");
     const bool ok = s.exit_code == 0;
-    std::cout << std::left << std::setw(7) << s.name << std::right << std::setw(10) << s.events << " records  "
-              << std::setw(7) << std::setprecision(1) << s.wall_s << " s wall  " << std::setw(7) << s.cpu_s
-              << " s cpu  " << std::setw(10) << std::setprecision(0) << (s.wall_s > 0 ? s.events / s.wall_s : 0)
-              << " records/s  peak RSS " << s.max_rss_kib / 1024 << " MiB" << (ok ? "" : "  exit " + std::to_string(s.exit_code))
-              << "\n";
+    std::cout << std::left << std::setw(7) << s.name << std::right << std::setw(10) << s.events
+              << " records  " << std::setw(7) << std::setprecision(1) << s.wall_s << " s wall  "
+              << std::setw(7) << s.cpu_s << " s cpu  " << std::setw(10) << std::setprecision(0)
+              << (s.wall_s > 0 ? s.events / s.wall_s : 0) << " records/s  peak RSS "
+              << s.max_rss_kib / 1024 << " MiB"
+              << (ok ? "" : "  exit " + std::to_string(s.exit_code)) << "\n";
     if (!ok) {
-      std::cerr << "capture_scale: " << s.name << " failed (exit " << s.exit_code << "): " << s.output << "\n"
+      std::cerr << "capture_scale: " << s.name << " failed (exit " << s.exit_code
+                << "): " << s.output << "\n"
                 << "  outputs kept in " << dir << "\n";
       return s.name == "diff" && s.exit_code == 1 ? 1 : 2;
     }
@@ -184,8 +196,9 @@ int main(int argc, char** argv) {
     cpu += s.cpu_s;
     rss = std::max(rss, s.max_rss_kib);
   }
-  std::cout << "pipeline: " << std::setprecision(1) << wall << " s wall, " << cpu << " s cpu, peak RSS " << rss / 1024
-            << " MiB (" << bench::MachineNote() << ")\ndiff: " << steps.back().output << "\n";
+  std::cout << "pipeline: " << std::setprecision(1) << wall << " s wall, " << cpu
+            << " s cpu, peak RSS " << rss / 1024 << " MiB (" << bench::MachineNote()
+            << ")\ndiff: " << steps.back().output << "\n";
   if (!keep) std::filesystem::remove_all(dir);
   return 0;
 }

@@ -33,7 +33,8 @@ double Seconds(Clock::time_point from, Clock::time_point to) {
 }
 
 std::string ConfigSource(std::string_view shape, Sampling sampling) {
-  return "bench " + std::string(shape) + " (percentageOfNodesToScore " + SamplingName(sampling) + ")";
+  return "bench " + std::string(shape) + " (percentageOfNodesToScore " + SamplingName(sampling) +
+         ")";
 }
 
 // The child side of one workload: the request loop of protocol::RunExternalReplay (same instants,
@@ -41,7 +42,8 @@ std::string ConfigSource(std::string_view shape, Sampling sampling) {
 // measured pods' bindings watched as each answer arrives.
 class ChildDriver {
  public:
-  ChildDriver(std::string label, std::string command) : label_(std::move(label)), command_(std::move(command)) {}
+  ChildDriver(std::string label, std::string command)
+      : label_(std::move(label)), command_(std::move(command)) {}
 
   Outcome Start(const protocol::Hello& hello, int64_t timeout_ms) {
     auto client = protocol::Client::Spawn(command_, timeout_ms);
@@ -80,7 +82,8 @@ class ChildDriver {
   Result<protocol::Response> Call(const protocol::Request& request, const std::string& what) {
     auto response = client_->Call(request);
     if (!response.ok()) return Fail(what + ": " + response.message());
-    if (response->has_error()) return Fail(what + ": the child reported an error: " + response->error().message());
+    if (response->has_error())
+      return Fail(what + ": the child reported an error: " + response->error().message());
     return response;
   }
 
@@ -116,7 +119,8 @@ std::string Ratio(double num, double den) {
 }
 
 std::string Size(const workloads::WorkloadParams& p) {
-  return WithCommas(p.nodes) + " / " + WithCommas(p.initial_pods) + " / " + WithCommas(p.measured_pods);
+  return WithCommas(p.nodes) + " / " + WithCommas(p.initial_pods) + " / " +
+         WithCommas(p.measured_pods);
 }
 
 nlohmann::json ResultJson(const WorkloadResult& w) {
@@ -138,9 +142,11 @@ bool IsExecutable(const std::string& path) {
 
 }  // namespace
 
-Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                           Sampling sampling, const std::string& label, const std::string& command,
-                                           int64_t timeout_ms, std::ostream* progress) {
+Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape,
+                                           const workloads::WorkloadParams& params,
+                                           Sampling sampling, const std::string& label,
+                                           const std::string& command, int64_t timeout_ms,
+                                           std::ostream* progress) {
   WorkloadResult result;
   result.workload = std::string(shape.name);
   result.params = params;
@@ -157,8 +163,8 @@ Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape, co
   replay::ReplayOptions options;
   options.config = config->config;
   options.epoch_unix_ns = *reference::ParseRfc3339(workloads::kStartTime);
-  const protocol::Hello hello =
-      protocol::HelloFor(options, config->text, config->text.empty() ? "" : ConfigSource(shape.name, sampling));
+  const protocol::Hello hello = protocol::HelloFor(
+      options, config->text, config->text.empty() ? "" : ConfigSource(shape.name, sampling));
   MeasuredTracker tracker(workload->measured_pods);
   auto on_record = [&tracker](const trace::Record& r) { tracker.OnRecord(r); };
 
@@ -170,8 +176,9 @@ Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape, co
     if (tracker.TakeNewlyBound()) measured_end = Clock::now();
     if (progress != nullptr && Seconds(last_report, Clock::now()) >= 5) {
       last_report = Clock::now();
-      *progress << "  " << label << ": " << shape.name << " " << params.nodes << " nodes: " << tracker.bound() << "/"
-                << workload->measured_pods.size() << " measured pods bound, " << std::fixed << std::setprecision(1)
+      *progress << "  " << label << ": " << shape.name << " " << params.nodes
+                << " nodes: " << tracker.bound() << "/" << workload->measured_pods.size()
+                << " measured pods bound, " << std::fixed << std::setprecision(1)
                 << Seconds(start, last_report) << " s" << std::endl;
     }
   };
@@ -213,15 +220,18 @@ Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape, co
   result.measured_bound = tracker.bound();
   if (result.measured_bound > 0) {
     result.measured_seconds = Seconds(measured_start, measured_end);
-    result.pods_per_second = result.measured_seconds > 0 ? result.measured_bound / result.measured_seconds : 0;
-    result.ns_per_pod_per_node = result.measured_seconds * 1e9 / result.measured_bound / params.nodes;
+    result.pods_per_second =
+        result.measured_seconds > 0 ? result.measured_bound / result.measured_seconds : 0;
+    result.ns_per_pod_per_node =
+        result.measured_seconds * 1e9 / result.measured_bound / params.nodes;
   }
   return result;
 }
 
-Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                    Sampling sampling, const std::vector<ChildScheduler>& children,
-                                    int64_t timeout_ms, std::ostream* progress) {
+Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape,
+                                    const workloads::WorkloadParams& params, Sampling sampling,
+                                    const std::vector<ChildScheduler>& children, int64_t timeout_ms,
+                                    std::ostream* progress) {
   SideBySideRow row;
   row.workload = std::string(shape.name);
   row.sampling = sampling;
@@ -230,19 +240,20 @@ Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape, const wor
   if (!reference.ok()) return reference.error();
   row.reference = std::move(*reference);
   if (progress != nullptr) {
-    *progress << "  reference: " << row.reference.pods_per_second << " pods/s over " << row.reference.measured_bound
-              << " measured pods" << std::endl;
+    *progress << "  reference: " << row.reference.pods_per_second << " pods/s over "
+              << row.reference.measured_bound << " measured pods" << std::endl;
   }
   for (const ChildScheduler& c : children) {
     ChildRun run{.label = c.label, .upstream = c.upstream, .result = std::nullopt, .note = c.note};
     if (!c.command.empty()) {
-      auto r = RunWorkloadExternal(shape, params, sampling, c.label, c.command, timeout_ms, progress);
+      auto r =
+          RunWorkloadExternal(shape, params, sampling, c.label, c.command, timeout_ms, progress);
       if (r.ok()) {
         run.result = std::move(*r);
         if (progress != nullptr) {
           *progress << "  " << c.label << ": " << run.result->pods_per_second << " pods/s over "
-                    << run.result->measured_bound << " measured pods, " << run.result->total_seconds << " s in all"
-                    << std::endl;
+                    << run.result->measured_bound << " measured pods, " << run.result->total_seconds
+                    << " s in all" << std::endl;
         }
       } else {
         run.note = "failed: " + r.message();
@@ -254,7 +265,8 @@ Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape, const wor
   return row;
 }
 
-std::string FormatSideBySide(const std::vector<SideBySideRow>& rows, double kube_scale, const std::string& load_before) {
+std::string FormatSideBySide(const std::vector<SideBySideRow>& rows, double kube_scale,
+                             const std::string& load_before) {
   if (rows.empty()) return "";
   // Columns: every child label in order of first appearance; ratios for the upstream ones.
   // A child that never ran (not built) keeps its pods/s column, with a note, but no ratios.
@@ -262,7 +274,8 @@ std::string FormatSideBySide(const std::vector<SideBySideRow>& rows, double kube
   std::string serve;
   for (const SideBySideRow& row : rows) {
     for (const ChildRun& c : row.children) {
-      if (std::find(labels.begin(), labels.end(), c.label) == labels.end()) labels.push_back(c.label);
+      if (std::find(labels.begin(), labels.end(), c.label) == labels.end())
+        labels.push_back(c.label);
     }
   }
   for (const std::string& l : labels) {
@@ -275,18 +288,25 @@ std::string FormatSideBySide(const std::vector<SideBySideRow>& rows, double kube
       }
     }
     if (!ran) continue;
-    if (is_upstream) upstream.push_back(l);
-    else if (serve.empty()) serve = l;
+    if (is_upstream)
+      upstream.push_back(l);
+    else if (serve.empty())
+      serve = l;
   }
-  std::string out = "side by side: pods/s over the measured pods; every side of a row at the size under \"compared at\"\n\n";
-  out += "| sampling | workload | ref pods/s at full size (nodes / initial / measured) | compared at (nodes / initial / measured) | ref";
+  std::string out =
+      "side by side: pods/s over the measured pods; every side of a row at the size under "
+      "\"compared at\"\n\n";
+  out +=
+      "| sampling | workload | ref pods/s at full size (nodes / initial / measured) | compared at "
+      "(nodes / initial / measured) | ref";
   for (const std::string& l : labels) out += " | " + l;
   for (const std::string& l : upstream) out += " | ref / " + l;
   if (!serve.empty()) {
     for (const std::string& l : upstream) out += " | " + serve + " / " + l;
   }
   out += " |\n|---|---|---|---|---";
-  for (size_t i = 0; i < labels.size() + upstream.size() * (serve.empty() ? 1 : 2); ++i) out += "|---";
+  for (size_t i = 0; i < labels.size() + upstream.size() * (serve.empty() ? 1 : 2); ++i)
+    out += "|---";
   out += "|\n";
   std::vector<std::string> notes;
   auto child = [](const SideBySideRow& row, const std::string& label) -> const ChildRun* {
@@ -301,7 +321,8 @@ std::string FormatSideBySide(const std::vector<SideBySideRow>& rows, double kube
   };
   for (const SideBySideRow& row : rows) {
     out += std::string("| ") + SamplingName(row.sampling) + " | " + row.workload + " | ";
-    out += row.reference_full ? Rate(row.reference_full->pods_per_second) + " (" + Size(row.reference_full->params) + ")"
+    out += row.reference_full ? Rate(row.reference_full->pods_per_second) + " (" +
+                                    Size(row.reference_full->params) + ")"
                               : "(as compared)";
     out += " | " + Size(row.params) + " | " + Rate(row.reference.pods_per_second);
     for (const std::string& l : labels) {
@@ -320,7 +341,8 @@ std::string FormatSideBySide(const std::vector<SideBySideRow>& rows, double kube
         out += c->note.rfind("failed", 0) == 0 ? " | failed" : " | —";
       }
     }
-    for (const std::string& l : upstream) out += " | " + Ratio(row.reference.pods_per_second, rate(row, l));
+    for (const std::string& l : upstream)
+      out += " | " + Ratio(row.reference.pods_per_second, rate(row, l));
     if (!serve.empty()) {
       for (const std::string& l : upstream) out += " | " + Ratio(rate(row, serve), rate(row, l));
     }
@@ -328,27 +350,38 @@ std::string FormatSideBySide(const std::vector<SideBySideRow>& rows, double kube
   }
   char scale[64];
   std::snprintf(scale, sizeof(scale), "%g", kube_scale);
-  out += "\nMeasure: measured pods bound / wall time from handing over the instant of the first measured pod to\n"
-         "learning the last measured pod's binding (scheduler_perf's), the same for every side. \"compared at\" = the\n"
-         "bench's size times --kube-scale " + std::string(scale) + "; the reference is run again at that size for the ratios.\n"
-         "Children run over the protocol (one process per replay; events serialized, every attempt sent back with its\n"
-         "full tie set); ";
+  out +=
+      "\nMeasure: measured pods bound / wall time from handing over the instant of the first "
+      "measured pod to\n"
+      "learning the last measured pod's binding (scheduler_perf's), the same for every side. "
+      "\"compared at\" = the\n"
+      "bench's size times --kube-scale " +
+      std::string(scale) +
+      "; the reference is run again at that size for the ratios.\n"
+      "Children run over the protocol (one process per replay; events serialized, every attempt "
+      "sent back with its\n"
+      "full tie set); ";
   if (!serve.empty()) {
-    out += "\"" + serve + "\" is the reference behind the same protocol (`schedcheck serve`), so \"" + serve +
+    out += "\"" + serve +
+           "\" is the reference behind the same protocol (`schedcheck serve`), so \"" + serve +
            " / kube\" compares like with like.\n";
   } else {
     out += "the in-process reference streams only queue and binding records.\n";
   }
-  out += "sampling: \"adaptive\" = percentageOfNodesToScore unset (upstream's default: max(5, 50 - nodes/125) % of the\n"
-         "nodes, at least 100); \"100\" = every feasible node scored. Machine: " + MachineNote() +
-         (load_before.empty() ? std::string() : " (before the side by side: " + load_before + ")") +
-         "; other processes may have been running.\n";
+  out +=
+      "sampling: \"adaptive\" = percentageOfNodesToScore unset (upstream's default: max(5, 50 - "
+      "nodes/125) % of the\n"
+      "nodes, at least 100); \"100\" = every feasible node scored. Machine: " +
+      MachineNote() +
+      (load_before.empty() ? std::string() : " (before the side by side: " + load_before + ")") +
+      "; other processes may have been running.\n";
   for (const std::string& n : notes) out += "note: " + n + "\n";
   return out;
 }
 
 nlohmann::json SideBySideToJson(const std::vector<SideBySideRow>& rows, double kube_scale) {
-  nlohmann::json doc = {{"kube_scale", kube_scale}, {"machine", MachineNote()}, {"rows", nlohmann::json::array()}};
+  nlohmann::json doc = {
+      {"kube_scale", kube_scale}, {"machine", MachineNote()}, {"rows", nlohmann::json::array()}};
   for (const SideBySideRow& row : rows) {
     nlohmann::json r = {{"workload", row.workload},
                         {"percentage_of_nodes_to_score", row.sampling == Sampling::kAll ? 100 : 0},
@@ -389,8 +422,9 @@ Result<std::vector<CampaignTrace>> CampaignTraces(int count, uint64_t seed) {
     if (!w.ok()) return w.error();
     auto config = ConfigFor(shape, Sampling::kAdaptive);
     if (!config.ok()) return config.error();
-    out.push_back({std::string(shape.name) + "/" + std::to_string(p.nodes) + "n/s" + std::to_string(p.seed),
-                   config->text, std::move(config->config), std::move(w->trace.records)});
+    out.push_back(
+        {std::string(shape.name) + "/" + std::to_string(p.nodes) + "n/s" + std::to_string(p.seed),
+         config->text, std::move(config->config), std::move(w->trace.records)});
   }
   return out;
 }
@@ -434,8 +468,9 @@ Result<CampaignResult> RunCampaignReference(const std::vector<CampaignTrace>& tr
   return out;
 }
 
-CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces, const std::string& label,
-                                   const std::string& command, int64_t timeout_ms) {
+CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces,
+                                   const std::string& label, const std::string& command,
+                                   int64_t timeout_ms) {
   CampaignResult out;
   out.label = label;
   const Clock::time_point start = Clock::now();
@@ -443,9 +478,9 @@ CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces, con
   protocol::ReplaySession session(command, timeout_ms);
   for (const CampaignTrace& t : traces) {
     const bool starts_child = session.runs_on_child() == 0;
-    protocol::ExternalReplay run =
-        session.Replay(t.records, protocol::HelloFor(CampaignOptions(t), t.config_text,
-                                                     t.config_text.empty() ? "" : "bench campaign"));
+    protocol::ExternalReplay run = session.Replay(
+        t.records, protocol::HelloFor(CampaignOptions(t), t.config_text,
+                                      t.config_text.empty() ? "" : "bench campaign"));
     if (starts_child) ++out.processes_started;
     if (!run.status.ok()) {
       out.note = "failed on " + t.name + ": " + run.status.message();
@@ -455,31 +490,37 @@ CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces, con
     out.events += static_cast<int64_t>(t.records.size());
     ++out.traces;
   }
-  if (Outcome ok = session.Close(); !ok && out.note.empty()) out.note = "closing the child: " + ok.message();
+  if (Outcome ok = session.Close(); !ok && out.note.empty())
+    out.note = "closing the child: " + ok.message();
   Finish(&out, start);
   return out;
 }
 
 std::string FormatCampaign(const std::vector<CampaignResult>& results) {
   if (results.empty()) return "";
-  std::string out =
-      "random-trace campaign: traces per second (" + std::to_string(results.front().traces) +
-      " small generated traces, each a separate replay)\n\n"
-      "| scheduler | traces | traces/s | ms per trace | attempts | bindings | processes started | ref speed-up |\n"
-      "|---|---|---|---|---|---|---|---|\n";
+  std::string out = "random-trace campaign: traces per second (" +
+                    std::to_string(results.front().traces) +
+                    " small generated traces, each a separate replay)\n\n"
+                    "| scheduler | traces | traces/s | ms per trace | attempts | bindings | "
+                    "processes started | ref speed-up |\n"
+                    "|---|---|---|---|---|---|---|---|\n";
   const double ref = results.front().traces_per_second;
   std::vector<std::string> notes;
   for (const CampaignResult& r : results) {
     char ms[32];
     std::snprintf(ms, sizeof(ms), "%.2f", r.traces > 0 ? r.seconds * 1000 / r.traces : 0.0);
-    out += "| " + r.label + " | " + std::to_string(r.traces) + " | " + Rate(r.traces_per_second) + " | " + ms + " | " +
-           WithCommas(r.attempts) + " | " + WithCommas(r.bindings) + " | " +
-           (r.processes_started == 0 ? std::string("0 (in process)") : std::to_string(r.processes_started)) + " | " +
-           (&r == &results.front() ? std::string("—") : Ratio(ref, r.traces_per_second)) + " |\n";
+    out += "| " + r.label + " | " + std::to_string(r.traces) + " | " + Rate(r.traces_per_second) +
+           " | " + ms + " | " + WithCommas(r.attempts) + " | " + WithCommas(r.bindings) + " | " +
+           (r.processes_started == 0 ? std::string("0 (in process)")
+                                     : std::to_string(r.processes_started)) +
+           " | " + (&r == &results.front() ? std::string("—") : Ratio(ref, r.traces_per_second)) +
+           " |\n";
     if (!r.note.empty()) notes.push_back(r.label + ": " + r.note);
   }
-  out += "\nOne child process serves a whole campaign (protocol::ReplaySession: a new Hello after each Finish); "
-         "its start is included in the time.\n";
+  out +=
+      "\nOne child process serves a whole campaign (protocol::ReplaySession: a new Hello after "
+      "each Finish); "
+      "its start is included in the time.\n";
   for (const std::string& n : notes) out += "note: " + n + "\n";
   return out;
 }
@@ -505,9 +546,12 @@ std::string FindSchedcheck() {
   const candidates::AdapterSearch search = candidates::AdapterSearch::FromEnvironment();
   std::vector<std::string> paths;
   if (!search.executable.empty()) {
-    paths.push_back((std::filesystem::path(search.executable).parent_path().parent_path() / "cli" / "schedcheck").string());
+    paths.push_back((std::filesystem::path(search.executable).parent_path().parent_path() / "cli" /
+                     "schedcheck")
+                        .string());
   }
-  for (const std::string& dir : search.runfiles_dirs) paths.push_back(dir + "/schedcheck/harness/cli/schedcheck");
+  for (const std::string& dir : search.runfiles_dirs)
+    paths.push_back(dir + "/schedcheck/harness/cli/schedcheck");
   for (const std::string& p : paths) {
     if (IsExecutable(p)) return p;
   }

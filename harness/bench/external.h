@@ -33,17 +33,19 @@ namespace schedcheck::bench {
 
 // A scheduler the side-by-side runs as a child process.
 struct ChildScheduler {
-  std::string label;    // "kube 1.27", "ref via serve"
-  std::string command;  // run as `/bin/sh -c command`; empty: unavailable (see note)
-  std::string note;     // why it is unavailable ("not built: bazel build ...")
+  std::string label;      // "kube 1.27", "ref via serve"
+  std::string command;    // run as `/bin/sh -c command`; empty: unavailable (see note)
+  std::string note;       // why it is unavailable ("not built: bazel build ...")
   bool upstream = false;  // a real kube-scheduler: gets the ratio columns
 };
 
 // Replays the workload against the child `command`, measured as above. Errors: generation, the
 // child's failure (naming `label` and the request), or a protocol violation.
-Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                           Sampling sampling, const std::string& label, const std::string& command,
-                                           int64_t timeout_ms, std::ostream* progress);
+Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape,
+                                           const workloads::WorkloadParams& params,
+                                           Sampling sampling, const std::string& label,
+                                           const std::string& command, int64_t timeout_ms,
+                                           std::ostream* progress);
 
 struct ChildRun {
   std::string label;
@@ -65,9 +67,10 @@ struct SideBySideRow {
 
 // Runs the reference, then each child in order, at `params`. A child that fails or is unavailable
 // gets a note (the row still counts); the reference failing is an error.
-Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape, const workloads::WorkloadParams& params,
-                                    Sampling sampling, const std::vector<ChildScheduler>& children,
-                                    int64_t timeout_ms, std::ostream* progress);
+Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape,
+                                    const workloads::WorkloadParams& params, Sampling sampling,
+                                    const std::vector<ChildScheduler>& children, int64_t timeout_ms,
+                                    std::ostream* progress);
 
 // A markdown table (pods/s per side, ratios reference / each upstream child that ran) plus its
 // notes; `load_before` (LoadAverage() when the runs started) goes into the machine note.
@@ -77,7 +80,7 @@ nlohmann::json SideBySideToJson(const std::vector<SideBySideRow>& rows, double k
 
 // A small generated trace of the random-trace campaign.
 struct CampaignTrace {
-  std::string name;  // "SchedulingBasic/12n/s7"
+  std::string name;         // "SchedulingBasic/12n/s7"
   std::string config_text;  // Hello.config_yaml (empty: the default profile)
   reference::SchedulerConfiguration config;
   std::vector<trace::Record> records;
@@ -103,15 +106,16 @@ struct CampaignResult {
 // campaign that diffs the logs would.
 Result<CampaignResult> RunCampaignReference(const std::vector<CampaignTrace>& traces);
 // Every trace replayed by the child, one RunExternalReplay — one child process — per trace.
-CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces, const std::string& label,
-                                   const std::string& command, int64_t timeout_ms);
+CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces,
+                                   const std::string& label, const std::string& command,
+                                   int64_t timeout_ms);
 
 std::string FormatCampaign(const std::vector<CampaignResult>& results);
 nlohmann::json CampaignToJson(const std::vector<CampaignResult>& results);
 
 // `schedcheck`'s path for the "ref via serve" side: <exe dir>/../cli/schedcheck (bazel-bin's
-// layout), else the runfiles ($RUNFILES_DIR, $TEST_SRCDIR, <exe>.runfiles) + /schedcheck/harness/cli/
-// schedcheck. Empty when not found.
+// layout), else the runfiles ($RUNFILES_DIR, $TEST_SRCDIR, <exe>.runfiles) +
+// /schedcheck/harness/cli/ schedcheck. Empty when not found.
 std::string FindSchedcheck();
 
 // "2 cores, load average 1.52 1.40 1.10" (from /proc), for the output's notes.

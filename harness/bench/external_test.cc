@@ -15,7 +15,9 @@ namespace {
 
 std::string Serve() {
   const char* dir = std::getenv("TEST_SRCDIR");
-  return candidates::ShellQuote(std::string(dir ? dir : ".") + "/schedcheck/harness/cli/schedcheck") + " serve";
+  return candidates::ShellQuote(std::string(dir ? dir : ".") +
+                                "/schedcheck/harness/cli/schedcheck") +
+         " serve";
 }
 
 constexpr int64_t kTimeoutMs = 60'000;
@@ -43,7 +45,8 @@ TEST(ExternalBenchTest, ChildBindsTheMeasuredPodsTheReferenceBinds) {
     SCOPED_TRACE(SamplingName(sampling));
     auto ref = RunWorkload(Shape("SchedulingBasic"), p, nullptr, sampling);
     ASSERT_TRUE(ref.ok()) << ref.message();
-    auto child = RunWorkloadExternal(Shape("SchedulingBasic"), p, sampling, "stand-in", Serve(), kTimeoutMs, nullptr);
+    auto child = RunWorkloadExternal(Shape("SchedulingBasic"), p, sampling, "stand-in", Serve(),
+                                     kTimeoutMs, nullptr);
     ASSERT_TRUE(child.ok()) << child.message();
     EXPECT_EQ(child->events, ref->events);
     EXPECT_EQ(ref->measured_bound, 20);
@@ -58,10 +61,12 @@ TEST(ExternalBenchTest, ChildBindsTheMeasuredPodsTheReferenceBinds) {
 
 // Preemptors bind after the last trace event, which a child gets as one Finish request.
 TEST(ExternalBenchTest, ChildBindsThePreemptorsAfterTheLastEvent) {
-  const workloads::WorkloadParams p{.nodes = 10, .initial_pods = 40, .measured_pods = 10, .seed = 1};
+  const workloads::WorkloadParams p{
+      .nodes = 10, .initial_pods = 40, .measured_pods = 10, .seed = 1};
   auto ref = RunWorkload(Shape("PreemptionBasic"), p, nullptr, Sampling::kAll);
   ASSERT_TRUE(ref.ok()) << ref.message();
-  auto child = RunWorkloadExternal(Shape("PreemptionBasic"), p, Sampling::kAll, "stand-in", Serve(), kTimeoutMs, nullptr);
+  auto child = RunWorkloadExternal(Shape("PreemptionBasic"), p, Sampling::kAll, "stand-in", Serve(),
+                                   kTimeoutMs, nullptr);
   ASSERT_TRUE(child.ok()) << child.message();
   EXPECT_EQ(ref->measured_bound, 10);
   EXPECT_EQ(child->measured_bound, 10);
@@ -69,8 +74,8 @@ TEST(ExternalBenchTest, ChildBindsThePreemptorsAfterTheLastEvent) {
 
 TEST(ExternalBenchTest, FailingChildIsAnErrorNamingIt) {
   const workloads::WorkloadParams p{.nodes = 3, .initial_pods = 1, .measured_pods = 2, .seed = 1};
-  auto child = RunWorkloadExternal(Shape("SchedulingBasic"), p, Sampling::kAll, "kube broken", "exit 3", kTimeoutMs,
-                                   nullptr);
+  auto child = RunWorkloadExternal(Shape("SchedulingBasic"), p, Sampling::kAll, "kube broken",
+                                   "exit 3", kTimeoutMs, nullptr);
   ASSERT_FALSE(child.ok());
   EXPECT_NE(child.message().find("kube broken: Hello"), std::string::npos) << child.message();
 }
@@ -83,7 +88,8 @@ TEST(ExternalBenchTest, SideBySideRowHasEverySideAndTheRatios) {
       {.label = "kube missing", .command = "", .note = "no adapter built", .upstream = true},
       {.label = "kube broken", .command = "exit 3", .note = "", .upstream = true},
   };
-  auto row = RunSideBySide(Shape("SchedulingBasic"), p, Sampling::kAll, children, kTimeoutMs, nullptr);
+  auto row =
+      RunSideBySide(Shape("SchedulingBasic"), p, Sampling::kAll, children, kTimeoutMs, nullptr);
   ASSERT_TRUE(row.ok()) << row.message();
   ASSERT_EQ(row->children.size(), 4u);
   EXPECT_EQ(row->reference.measured_bound, 20);
@@ -100,7 +106,8 @@ TEST(ExternalBenchTest, SideBySideRowHasEverySideAndTheRatios) {
   row->reference_full->params.nodes = 50;
   const std::string table = FormatSideBySide({*row}, 0.2);
   // Every child has a pods/s column; ratios only for the upstream ones that ran.
-  EXPECT_NE(table.find("| ref | ref via serve | kube stand-in | kube missing | kube broken | ref / kube stand-in | "
+  EXPECT_NE(table.find("| ref | ref via serve | kube stand-in | kube missing | kube broken | ref / "
+                       "kube stand-in | "
                        "ref via serve / kube stand-in |"),
             std::string::npos)
       << table;
@@ -149,9 +156,7 @@ TEST(ExternalBenchTest, CampaignChildMakesTheReferenceDecisionsOneProcessPerTrac
   EXPECT_EQ(CampaignToJson({*ref, child})[1]["processes_started"], 1);
 }
 
-TEST(ExternalBenchTest, FindsSchedcheckInTheRunfiles) {
-  EXPECT_NE(FindSchedcheck(), "");
-}
+TEST(ExternalBenchTest, FindsSchedcheckInTheRunfiles) { EXPECT_NE(FindSchedcheck(), ""); }
 
 }  // namespace
 }  // namespace schedcheck::bench

@@ -16,7 +16,8 @@ namespace schedcheck::bench {
 // Counts measured pods as they are bound, from the decision records as they arrive.
 class MeasuredTracker {
  public:
-  explicit MeasuredTracker(const std::vector<std::string>& pods) : pending_(pods.begin(), pods.end()) {}
+  explicit MeasuredTracker(const std::vector<std::string>& pods)
+      : pending_(pods.begin(), pods.end()) {}
   // Called for every decision record as it is made (or received).
   void OnRecord(const trace::Record& r) {
     if (r.has_binding() && pending_.erase(r.binding().pod()) > 0) {

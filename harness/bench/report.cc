@@ -21,28 +21,38 @@ std::string Cell(const std::string& text, int width) {
 
 }  // namespace
 
-std::string FormatTable(const std::vector<WorkloadResult>& workloads, const std::vector<TraceIoResult>& io) {
+std::string FormatTable(const std::vector<WorkloadResult>& workloads,
+                        const std::vector<TraceIoResult>& io) {
   std::string out;
   if (!workloads.empty()) {
-    out += "workload                     engine score%    nodes  initial measured    bound     pods/s  measured_s   total_s  "
-           "ns/pod/node  peak_rss_MiB\n";
+    out +=
+        "workload                     engine score%    nodes  initial measured    bound     pods/s "
+        " measured_s   total_s  "
+        "ns/pod/node  peak_rss_MiB\n";
     for (const WorkloadResult& w : workloads) {
       std::string name = w.workload;
       name.resize(28, ' ');
-      out += name + " " + Cell(std::string(reference::EngineName(w.engine)), 6) + Cell(SamplingName(w.sampling), 7) + Cell(std::to_string(w.params.nodes), 7) + Cell(std::to_string(w.params.initial_pods), 7) +
-             Cell(std::to_string(w.params.measured_pods), 7) + Cell(std::to_string(w.measured_bound), 7) +
-             Cell(Format("%.1f", w.pods_per_second), 9) + Cell(Format("%.3f", w.measured_seconds), 10) +
-             Cell(Format("%.3f", w.total_seconds), 8) + Cell(Format("%.1f", w.ns_per_pod_per_node), 11) +
-             Cell(Format("%.1f", w.peak_rss_bytes / 1048576.0), 12) + "\n";
+      out +=
+          name + " " + Cell(std::string(reference::EngineName(w.engine)), 6) +
+          Cell(SamplingName(w.sampling), 7) + Cell(std::to_string(w.params.nodes), 7) +
+          Cell(std::to_string(w.params.initial_pods), 7) +
+          Cell(std::to_string(w.params.measured_pods), 7) +
+          Cell(std::to_string(w.measured_bound), 7) + Cell(Format("%.1f", w.pods_per_second), 9) +
+          Cell(Format("%.3f", w.measured_seconds), 10) + Cell(Format("%.3f", w.total_seconds), 8) +
+          Cell(Format("%.1f", w.ns_per_pod_per_node), 11) +
+          Cell(Format("%.1f", w.peak_rss_bytes / 1048576.0), 12) + "\n";
     }
   }
   if (!io.empty()) {
-    out += "\ntrace i/o                      events     bytes  bytes/event  encode_events/s  decode_events/s\n";
+    out +=
+        "\ntrace i/o                      events     bytes  bytes/event  encode_events/s  "
+        "decode_events/s\n";
     for (const TraceIoResult& t : io) {
       std::string name = t.workload;
       name.resize(28, ' ');
       out += name + " " + Cell(std::to_string(t.events), 8) + Cell(std::to_string(t.bytes), 8) +
-             Cell(Format("%.1f", t.bytes_per_event), 11) + Cell(Format("%.0f", t.encode_events_per_second), 15) +
+             Cell(Format("%.1f", t.bytes_per_event), 11) +
+             Cell(Format("%.0f", t.encode_events_per_second), 15) +
              Cell(Format("%.0f", t.decode_events_per_second), 15) + "\n";
     }
   }
@@ -52,12 +62,16 @@ std::string FormatTable(const std::vector<WorkloadResult>& workloads, const std:
 // percentageOfNodesToScore as configured: 100, or 0 for unset (upstream's adaptive default).
 static int Percentage(Sampling s) { return s == Sampling::kAll ? 100 : 0; }
 
-nlohmann::json ToJson(const std::vector<WorkloadResult>& workloads, const std::vector<TraceIoResult>& io) {
-  nlohmann::json doc = {{"workloads", nlohmann::json::array()}, {"trace_io", nlohmann::json::array()}};
+nlohmann::json ToJson(const std::vector<WorkloadResult>& workloads,
+                      const std::vector<TraceIoResult>& io) {
+  nlohmann::json doc = {{"workloads", nlohmann::json::array()},
+                        {"trace_io", nlohmann::json::array()}};
   // The document-wide value when every workload ran with the same one (each also has its own).
   bool same = true;
   for (const WorkloadResult& w : workloads) same = same && w.sampling == workloads.front().sampling;
-  if (same) doc["percentage_of_nodes_to_score"] = workloads.empty() ? 100 : Percentage(workloads.front().sampling);
+  if (same)
+    doc["percentage_of_nodes_to_score"] =
+        workloads.empty() ? 100 : Percentage(workloads.front().sampling);
   for (const WorkloadResult& w : workloads) {
     doc["workloads"].push_back({{"workload", w.workload},
                                 {"percentage_of_nodes_to_score", Percentage(w.sampling)},

@@ -16,10 +16,14 @@ using nlohmann::json;
 
 const char* TypeName(trace::EventType t) {
   switch (t) {
-    case trace::ADDED: return "ADDED";
-    case trace::MODIFIED: return "MODIFIED";
-    case trace::DELETED: return "DELETED";
-    default: return "MODIFIED";
+    case trace::ADDED:
+      return "ADDED";
+    case trace::MODIFIED:
+      return "MODIFIED";
+    case trace::DELETED:
+      return "DELETED";
+    default:
+      return "MODIFIED";
   }
 }
 
@@ -69,8 +73,8 @@ class CaptureWriter {
       if (it == last_pod_.end()) return;
       json pod = it->second;
       pod["spec"]["nodeName"] = r.binding().node();
-      pod["status"]["conditions"] = json::array({{{"type", "PodScheduled"}, {"status", "True"},
-                                                  {"lastTransitionTime", Time(t)}}});
+      pod["status"]["conditions"] = json::array(
+          {{{"type", "PodScheduled"}, {"status", "True"}, {"lastTransitionTime", Time(t)}}});
       Stamp(trace::MODIFIED, t, "kube-scheduler", &pod);
       node_of_[key] = r.binding().node();
       failures_.erase(key);
@@ -99,7 +103,8 @@ class CaptureWriter {
   // The timestamp the importer reads for each kind of event (traces/importers/capture.h rule 2).
   void Stamp(trace::EventType type, int64_t t, const char* manager, json* object) const {
     if (type == trace::ADDED) {
-      if (!(*object)["metadata"].contains("creationTimestamp")) (*object)["metadata"]["creationTimestamp"] = Time(t);
+      if (!(*object)["metadata"].contains("creationTimestamp"))
+        (*object)["metadata"]["creationTimestamp"] = Time(t);
     } else if (type == trace::MODIFIED) {
       (*object)["metadata"]["managedFields"] =
           json::array({{{"manager", manager}, {"operation", "Update"}, {"time", Time(t)}}});
@@ -112,13 +117,15 @@ class CaptureWriter {
     EventState& s = failures_[a.pod()];
     const bool repeat = s.count > 0 && s.message == a.message();
     if (!repeat) {
-      s = {a.pod().substr(a.pod().find('/') + 1) + "." + std::to_string(++events_made_), a.message(), Time(t), 0};
+      s = {a.pod().substr(a.pod().find('/') + 1) + "." + std::to_string(++events_made_),
+           a.message(), Time(t), 0};
     }
     ++s.count;
     json event = {{"apiVersion", "v1"},
                   {"kind", "Event"},
                   {"metadata", {{"name", s.name}, {"namespace", Namespace(a.pod())}}},
-                  {"involvedObject", {{"kind", "Pod"}, {"namespace", Namespace(a.pod())}, {"name", Name(a.pod())}}},
+                  {"involvedObject",
+                   {{"kind", "Pod"}, {"namespace", Namespace(a.pod())}, {"name", Name(a.pod())}}},
                   {"reason", "FailedScheduling"},
                   {"type", "Warning"},
                   {"message", a.message()},
@@ -138,15 +145,16 @@ class CaptureWriter {
   int64_t epoch_ns_;
   std::ostream& out_;
   CaptureCounts counts_;
-  std::map<std::string, json> last_pod_;         // pods alive, as last written
-  std::map<std::string, std::string> node_of_;   // bound pods
-  std::map<std::string, EventState> failures_;   // the pod's current FailedScheduling Event
+  std::map<std::string, json> last_pod_;        // pods alive, as last written
+  std::map<std::string, std::string> node_of_;  // bound pods
+  std::map<std::string, EventState> failures_;  // the pod's current FailedScheduling Event
   int64_t events_made_ = 0;
 };
 
 }  // namespace
 
-Result<CaptureCounts> WriteWatchCapture(const trace::Trace& trace, const std::vector<trace::Record>& decisions,
+Result<CaptureCounts> WriteWatchCapture(const trace::Trace& trace,
+                                        const std::vector<trace::Record>& decisions,
                                         const std::string& path) {
   auto start = trace.header.labels().find("start_time");
   if (start == trace.header.labels().end()) return Error{"trace header: label start_time: missing"};
@@ -170,7 +178,8 @@ Result<CaptureCounts> WriteWatchCapture(const trace::Trace& trace, const std::ve
     std::remove(tmp.c_str());
     return Error{tmp + ": write failed"};
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return Error{path + ": cannot rename " + tmp + " into place"};
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    return Error{path + ": cannot rename " + tmp + " into place"};
   return writer.counts();
 }
 

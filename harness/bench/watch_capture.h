@@ -25,7 +25,8 @@ struct CaptureCounts {
 
 // `decisions`: the replay's decision records, in time order. Writes `path` via a temporary file
 // renamed into place. Errors name the path or the record.
-Result<CaptureCounts> WriteWatchCapture(const trace::Trace& trace, const std::vector<trace::Record>& decisions,
+Result<CaptureCounts> WriteWatchCapture(const trace::Trace& trace,
+                                        const std::vector<trace::Record>& decisions,
                                         const std::string& path);
 
 }  // namespace schedcheck::bench

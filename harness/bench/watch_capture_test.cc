@@ -56,7 +56,8 @@ int ImportReplayDiff(const std::string& capture, std::string* report) {
 }
 
 TEST(WatchCaptureTest, AReplayWrittenAsACaptureIsEquivalentToItsOwnReplay) {
-  auto workload = workloads::Generate("DayChurn", {.nodes = 12, .initial_pods = 900, .measured_pods = 1500, .seed = 7});
+  auto workload = workloads::Generate(
+      "DayChurn", {.nodes = 12, .initial_pods = 900, .measured_pods = 1500, .seed = 7});
   ASSERT_TRUE(workload.ok()) << workload.message();
   replay::ReplayOptions options;
   options.config = reference::DefaultConfiguration("1.27");

@@ -28,7 +28,8 @@ Outcome SetWeight(const std::string& arg, reference::SchedulerConfiguration* con
     // An explicit Score entry wins over a MultiPoint one, as in the framework's weights.
     for (auto point : {reference::ExtensionPoint::kScore, reference::ExtensionPoint::kMultiPoint}) {
       auto& entries = p.at(point).enabled;
-      auto it = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.name == plugin; });
+      auto it = std::find_if(entries.begin(), entries.end(),
+                             [&](const auto& e) { return e.name == plugin; });
       if (it == entries.end()) continue;
       it->weight = weight;
       found = true;
@@ -44,7 +45,8 @@ Outcome Apply(const std::string& part, Candidate* c, std::set<std::string>* forg
   const std::string kind = part.substr(0, colon);
   const std::string arg = colon == std::string::npos ? "" : part.substr(colon + 1);
   if (kind == "reference" && colon == std::string::npos) return Outcome::Ok();
-  if (colon == std::string::npos || arg.empty()) return Error{"want KIND:ARG (kinds: " + CandidateHelp() + ")"};
+  if (colon == std::string::npos || arg.empty())
+    return Error{"want KIND:ARG (kinds: " + CandidateHelp() + ")"};
   if (kind == "weight") return SetWeight(arg, &c->config);
   if (kind == "config") {
     auto config = reference::LoadSchedulerConfiguration(arg, "1.27");
@@ -59,7 +61,9 @@ Outcome Apply(const std::string& part, Candidate* c, std::set<std::string>* forg
   return Error{"unknown kind \"" + kind + "\" (kinds: " + CandidateHelp() + ")"};
 }
 
-bool StartsWith(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+bool StartsWith(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
 
 // An out-of-process spec taken apart: kind "exec" (arg: the command) or "kube" (arg: the version);
 // kind empty for an in-process spec.
@@ -69,9 +73,11 @@ struct OutOfProcessSpec {
 };
 
 Error JoinError(const std::string& spec) {
-  std::string message = "candidate \"" + spec + "\": an out-of-process build (exec:, kube:) cannot be joined with " +
+  std::string message = "candidate \"" + spec +
+                        "\": an out-of-process build (exec:, kube:) cannot be joined with " +
                         "'+': it runs as it is";
-  if (StartsWith(spec, "exec:")) message += " (to pass a command containing \"+KIND:\", quote it: exec:\"CMD ARGS\")";
+  if (StartsWith(spec, "exec:"))
+    message += " (to pass a command containing \"+KIND:\", quote it: exec:\"CMD ARGS\")";
   return Error{message};
 }
 
@@ -108,9 +114,10 @@ Result<OutOfProcessSpec> ParseOutOfProcess(const std::string& spec) {
     const auto& known = KubeAdapterVersions();
     if (std::find(known.begin(), known.end(), version) == known.end()) {
       std::string list;
-      for (const std::string& v : known) list += (list.empty() ? "" : ", ") + std::string("kube:") + v;
-      return Error{"candidate \"" + spec + "\": unknown kube-scheduler version \"" + version + "\" (known: " + list +
-                   ")"};
+      for (const std::string& v : known)
+        list += (list.empty() ? "" : ", ") + std::string("kube:") + v;
+      return Error{"candidate \"" + spec + "\": unknown kube-scheduler version \"" + version +
+                   "\" (known: " + list + ")"};
     }
     return OutOfProcessSpec{"kube", version};
   }
@@ -128,8 +135,10 @@ Result<OutOfProcessSpec> ParseOutOfProcess(const std::string& spec) {
 std::string CandidateHelp() {
   std::string kube;
   for (const std::string& v : KubeAdapterVersions()) kube += " | kube:" + v;
-  return "reference | weight:PLUGIN=N | config:FILE | forget-events:PLUGIN, joined with '+'; or one "
-         "out-of-process build: exec:\"CMD ARGS\"" + kube;
+  return "reference | weight:PLUGIN=N | config:FILE | forget-events:PLUGIN, joined with '+'; or "
+         "one "
+         "out-of-process build: exec:\"CMD ARGS\"" +
+         kube;
 }
 
 std::string OutOfProcessExplainNote(const std::string& label, const std::string& spec) {
@@ -143,7 +152,8 @@ Result<bool> IsOutOfProcess(const std::string& spec) {
   return !parsed->kind.empty();
 }
 
-Result<Candidate> MakeCandidate(const std::string& spec, const reference::SchedulerConfiguration& base) {
+Result<Candidate> MakeCandidate(const std::string& spec,
+                                const reference::SchedulerConfiguration& base) {
   Candidate c{spec, base, nullptr};
   auto out_of_process = ParseOutOfProcess(spec);
   if (!out_of_process.ok()) return out_of_process.error();
@@ -161,8 +171,10 @@ Result<Candidate> MakeCandidate(const std::string& spec, const reference::Schedu
   size_t start = 0;
   while (true) {
     const size_t plus = spec.find('+', start);
-    const std::string part = spec.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
-    if (Outcome ok = Apply(part, &c, &forget); !ok) return Error{"candidate \"" + spec + "\": " + part + ": " + ok.message()};
+    const std::string part =
+        spec.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+    if (Outcome ok = Apply(part, &c, &forget); !ok)
+      return Error{"candidate \"" + spec + "\": " + part + ": " + ok.message()};
     if (plus == std::string::npos) break;
     start = plus + 1;
   }
@@ -177,7 +189,8 @@ Result<Candidate> MakeCandidate(const std::string& spec, const reference::Schedu
 namespace {
 
 // The same replay as in process, driven over the protocol.
-Result<std::vector<trace::Record>> ReplayOutOfProcess(const Candidate& candidate, const trace::Trace& trace,
+Result<std::vector<trace::Record>> ReplayOutOfProcess(const Candidate& candidate,
+                                                      const trace::Trace& trace,
                                                       const replay::ReplayOptions& in_process,
                                                       const CandidateReplayOptions& o) {
   protocol::ExternalReplayOptions eo;
@@ -191,7 +204,8 @@ Result<std::vector<trace::Record>> ReplayOutOfProcess(const Candidate& candidate
 
 }  // namespace
 
-Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate, const trace::Trace& trace,
+Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate,
+                                                   const trace::Trace& trace,
                                                    const CandidateReplayOptions& o) {
   replay::ReplayOptions options;
   options.engine = o.engine;

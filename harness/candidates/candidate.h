@@ -51,7 +51,8 @@ struct Candidate {
 // Applies `spec` to `base` (the configuration the reference replays the trace with). Errors name
 // the spec and what is wrong ("weight:Foo=2: Foo is not an enabled Score plugin"); for a kube:
 // adapter that is not built, where it was looked for and the bazel command that builds it.
-Result<Candidate> MakeCandidate(const std::string& spec, const reference::SchedulerConfiguration& base);
+Result<Candidate> MakeCandidate(const std::string& spec,
+                                const reference::SchedulerConfiguration& base);
 
 // Whether `spec` names an out-of-process build, checking its form (a known kube version, no
 // join) but not looking up the adapter: for callers that only need to know, like `diff`.
@@ -78,7 +79,8 @@ struct CandidateReplayOptions {
 // default horizon) with the candidate; returns the decision records. For an out-of-process
 // candidate, an error is the child's failure naming the request (decisions received before it
 // are dropped).
-Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate, const trace::Trace& trace,
+Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate,
+                                                   const trace::Trace& trace,
                                                    const CandidateReplayOptions& options = {});
 
 }  // namespace schedcheck::candidates

@@ -13,9 +13,9 @@
 
 #include "harness/candidates/forget_events.h"
 #include "harness/candidates/kube_adapter.h"
-#include "traces/trace_file.h"
 #include "reference/plugins/registry.h"
 #include "reference/runtime/framework.h"
+#include "traces/trace_file.h"
 
 namespace schedcheck::candidates {
 namespace {
@@ -23,8 +23,8 @@ namespace {
 using reference::ExtensionPoint;
 
 std::unique_ptr<reference::Framework> Build(const Candidate& c, reference::Handle* handle) {
-  auto fw = reference::Framework::Create(c.config.profiles.at(0),
-                                         c.registry ? *c.registry : reference::PluginRegistry(), handle);
+  auto fw = reference::Framework::Create(
+      c.config.profiles.at(0), c.registry ? *c.registry : reference::PluginRegistry(), handle);
   EXPECT_TRUE(fw.ok()) << fw.message();
   return fw.ok() ? std::move(*fw) : nullptr;
 }
@@ -76,9 +76,9 @@ TEST(CandidateTest, ExecSpecsRunACommand) {
   auto base = reference::DefaultConfiguration("1.27");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"exec:my-scheduler --v=2", "my-scheduler --v=2"},
-      {"exec:\"my-scheduler --v=2\"", "my-scheduler --v=2"},            // one pair of quotes stripped
-      {"exec:\"\"quoted\"\"", "\"quoted\""},                             // only one
-      {"exec:\"run --mode=a+weight:b\"", "run --mode=a+weight:b"},      // quoted: no join
+      {"exec:\"my-scheduler --v=2\"", "my-scheduler --v=2"},        // one pair of quotes stripped
+      {"exec:\"\"quoted\"\"", "\"quoted\""},                        // only one
+      {"exec:\"run --mode=a+weight:b\"", "run --mode=a+weight:b"},  // quoted: no join
       {"exec:g++ -o x x.cc && ./x --n=1+2", "g++ -o x x.cc && ./x --n=1+2"},  // '+' of the command
   };
   for (const auto& [spec, command] : cases) {
@@ -105,7 +105,8 @@ TEST(CandidateTest, ExecSpecsRunACommand) {
   EXPECT_TRUE(*IsOutOfProcess("kube:1.37"));
   EXPECT_FALSE(IsOutOfProcess("kube:2.0").ok());
   EXPECT_FALSE(IsOutOfProcess("exec:x+kube:1.27").ok());
-  for (const char* kind : {"exec:", "kube:1.27", "kube:1.37", "weight:", "config:", "forget-events:"}) {
+  for (const char* kind :
+       {"exec:", "kube:1.27", "kube:1.37", "weight:", "config:", "forget-events:"}) {
     EXPECT_NE(CandidateHelp().find(kind), std::string::npos) << kind;
   }
 }
@@ -136,21 +137,25 @@ TEST(KubeAdapterTest, LooksInTheEnvironmentDirectoryOnly) {
   const std::string dir = Tmp("adapters-env");
   WriteFile(dir + "/kube-adapter-1.27", "#!/bin/sh\n", 0755);
   WriteFile(Tmp("bin-env/kube/kube-adapter-1.37"), "#!/bin/sh\n", 0755);
-  AdapterSearch search{.adapter_dir = dir, .executable = Tmp("bin-env/cli/schedcheck"), .runfiles_dirs = {}};
+  AdapterSearch search{
+      .adapter_dir = dir, .executable = Tmp("bin-env/cli/schedcheck"), .runfiles_dirs = {}};
   auto found = FindKubeAdapter("1.27", search);
   ASSERT_TRUE(found.ok()) << found.message();
   EXPECT_EQ(*found, dir + "/kube-adapter-1.27");
   // Set, but without 1.37: no fallback to the executable's neighbourhood, which has one.
   auto missing = FindKubeAdapter("1.37", search);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.message(), "kube:1.37: the adapter executable was not found (looked in " + dir +
-                                   "/kube-adapter-1.37 (from SCHEDCHECK_KUBE_ADAPTER_DIR)); build it with: bazel build "
-                                   "//harness/kube:kube-adapter-1.37");
+  EXPECT_EQ(
+      missing.message(),
+      "kube:1.37: the adapter executable was not found (looked in " + dir +
+          "/kube-adapter-1.37 (from SCHEDCHECK_KUBE_ADAPTER_DIR)); build it with: bazel build "
+          "//harness/kube:kube-adapter-1.37");
 }
 
 TEST(KubeAdapterTest, LooksBesideTheExecutableThenInRunfiles) {
   const std::string bin = Tmp("bin");  // stands for bazel-bin/harness
-  AdapterSearch search{.adapter_dir = "", .executable = bin + "/cli/schedcheck",
+  AdapterSearch search{.adapter_dir = "",
+                       .executable = bin + "/cli/schedcheck",
                        .runfiles_dirs = {Tmp("rf1"), Tmp("rf2")}};
   auto none = FindKubeAdapter("1.27", search);
   ASSERT_FALSE(none.ok());
@@ -159,12 +164,14 @@ TEST(KubeAdapterTest, LooksBesideTheExecutableThenInRunfiles) {
                                 "/schedcheck/harness/kube/kube-adapter-1.27)"),
             std::string::npos)
       << none.message();
-  EXPECT_NE(none.message().find("build it with: bazel build //harness/kube:kube-adapter-1.27"), std::string::npos);
+  EXPECT_NE(none.message().find("build it with: bazel build //harness/kube:kube-adapter-1.27"),
+            std::string::npos);
   // A file that is not executable does not count.
   WriteFile(Tmp("rf2/schedcheck/harness/kube/kube-adapter-1.27"), "#!/bin/sh\n", 0644);
   EXPECT_FALSE(FindKubeAdapter("1.27", search).ok());
   WriteFile(Tmp("rf2/schedcheck/harness/kube/kube-adapter-1.27"), "#!/bin/sh\n", 0755);
-  EXPECT_EQ(*FindKubeAdapter("1.27", search), Tmp("rf2") + "/schedcheck/harness/kube/kube-adapter-1.27");
+  EXPECT_EQ(*FindKubeAdapter("1.27", search),
+            Tmp("rf2") + "/schedcheck/harness/kube/kube-adapter-1.27");
   WriteFile(bin + "/kube/kube-adapter-1.27", "#!/bin/sh\n", 0755);
   EXPECT_EQ(*FindKubeAdapter("1.27", search), bin + "/kube/kube-adapter-1.27");
 }
@@ -203,9 +210,11 @@ CorpusReplay ReplayReference(const std::string& name) {
   return r;
 }
 
-void ExpectSameRecords(const std::vector<trace::Record>& got, const std::vector<trace::Record>& want) {
+void ExpectSameRecords(const std::vector<trace::Record>& got,
+                       const std::vector<trace::Record>& want) {
   ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].SerializeAsString(), want[i].SerializeAsString()) << i;
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_EQ(got[i].SerializeAsString(), want[i].SerializeAsString()) << i;
 }
 
 TEST(OutOfProcessTest, ExecThroughServeEqualsInProcessOnEveryCorpusTrace) {
@@ -229,8 +238,8 @@ TEST(OutOfProcessTest, ExecThroughServeEqualsInProcessOnEveryCorpusTrace) {
 TEST(OutOfProcessTest, KubeSpecRunsTheAdapterFoundThroughTheEnvironment) {
   // A stand-in adapter: the reference behind the protocol.
   const std::string dir = Tmp("kube-adapters");
-  WriteFile(dir + "/kube-adapter-1.27", "#!/bin/sh\nexec '" + Runfile("harness/cli/schedcheck") + "' serve \"$@\"\n",
-            0755);
+  WriteFile(dir + "/kube-adapter-1.27",
+            "#!/bin/sh\nexec '" + Runfile("harness/cli/schedcheck") + "' serve \"$@\"\n", 0755);
   ASSERT_EQ(::setenv("SCHEDCHECK_KUBE_ADAPTER_DIR", dir.c_str(), 1), 0);
   CorpusReplay r = ReplayReference("unblock");  // has a configuration: it must reach the child
   auto c = MakeCandidate("kube:1.27", r.base);
@@ -249,9 +258,11 @@ TEST(OutOfProcessTest, KubeSpecRunsTheAdapterFoundThroughTheEnvironment) {
 
   auto missing = MakeCandidate("kube:1.37", r.base);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.message(), "kube:1.37: the adapter executable was not found (looked in " + dir +
-                                   "/kube-adapter-1.37 (from SCHEDCHECK_KUBE_ADAPTER_DIR)); build it with: bazel build "
-                                   "//harness/kube:kube-adapter-1.37");
+  EXPECT_EQ(
+      missing.message(),
+      "kube:1.37: the adapter executable was not found (looked in " + dir +
+          "/kube-adapter-1.37 (from SCHEDCHECK_KUBE_ADAPTER_DIR)); build it with: bazel build "
+          "//harness/kube:kube-adapter-1.37");
   ASSERT_EQ(::unsetenv("SCHEDCHECK_KUBE_ADAPTER_DIR"), 0);
 }
 
@@ -263,12 +274,14 @@ TEST(OutOfProcessTest, AFailingChildIsAnErrorNamingTheRequest) {
   ASSERT_FALSE(log.ok());
   // The child may exit before or after Hello is written: either way request and status are named.
   EXPECT_NE(log.message().find("request 1 (Hello): "), std::string::npos) << log.message();
-  EXPECT_NE(log.message().find("the child exited with status 3"), std::string::npos) << log.message();
+  EXPECT_NE(log.message().find("the child exited with status 3"), std::string::npos)
+      << log.message();
 }
 
 TEST(ForgetEventsTest, KeepsEveryPointButRegistersNoEvents) {
   auto base = reference::DefaultConfiguration("1.27");
-  auto c = MakeCandidate("reference+forget-events:TaintToleration+forget-events:DefaultBinder", base);
+  auto c =
+      MakeCandidate("reference+forget-events:TaintToleration+forget-events:DefaultBinder", base);
   ASSERT_TRUE(c.ok()) << c.message();
   ASSERT_NE(c->registry, nullptr);
   reference::Snapshot snapshot;
@@ -277,9 +290,10 @@ TEST(ForgetEventsTest, KeepsEveryPointButRegistersNoEvents) {
   auto fw = Build(*c, &handle);
   auto ref = Build({"reference", base, nullptr}, &handle);
   ASSERT_TRUE(fw && ref);
-  for (ExtensionPoint p : {ExtensionPoint::kQueueSort, ExtensionPoint::kPreFilter, ExtensionPoint::kFilter,
-                           ExtensionPoint::kPostFilter, ExtensionPoint::kPreScore, ExtensionPoint::kScore,
-                           ExtensionPoint::kBind}) {
+  for (ExtensionPoint p :
+       {ExtensionPoint::kQueueSort, ExtensionPoint::kPreFilter, ExtensionPoint::kFilter,
+        ExtensionPoint::kPostFilter, ExtensionPoint::kPreScore, ExtensionPoint::kScore,
+        ExtensionPoint::kBind}) {
     EXPECT_EQ(fw->PluginNames(p), ref->PluginNames(p)) << reference::ExtensionPointName(p);
   }
   EXPECT_EQ(fw->ScoreWeight("TaintToleration"), 3);
@@ -292,7 +306,8 @@ TEST(ForgetEventsTest, KeepsEveryPointButRegistersNoEvents) {
   EXPECT_EQ(count(*ref, "DefaultBinder"), 6u);  // no EnqueueExtensions: the default set
   EXPECT_EQ(count(*fw, "TaintToleration"), 0u);
   EXPECT_EQ(count(*fw, "DefaultBinder"), 0u);
-  EXPECT_EQ(fw->EventRegistrations().size() + count(*ref, "TaintToleration") + count(*ref, "DefaultBinder"),
+  EXPECT_EQ(fw->EventRegistrations().size() + count(*ref, "TaintToleration") +
+                count(*ref, "DefaultBinder"),
             ref->EventRegistrations().size());
 }
 

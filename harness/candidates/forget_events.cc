@@ -30,7 +30,8 @@ class ForgetfulBase : public EnqueueExtensions,
   void Unreserve(CycleState& state, const Pod& pod, const std::string& node) override {
     if (auto* p = As<ReservePlugin>()) p->Unreserve(state, pod, node);
   }
-  Status Permit(CycleState& state, const Pod& pod, const std::string& node, int64_t* timeout_ns) override {
+  Status Permit(CycleState& state, const Pod& pod, const std::string& node,
+                int64_t* timeout_ns) override {
     auto* p = As<PermitPlugin>();
     return p ? p->Permit(state, pod, node, timeout_ns) : Status();
   }
@@ -44,7 +45,9 @@ class ForgetfulBase : public EnqueueExtensions,
 
  protected:
   template <typename T>
-  T* As() const { return dynamic_cast<T*>(inner_.get()); }
+  T* As() const {
+    return dynamic_cast<T*>(inner_.get());
+  }
 
  private:
   std::unique_ptr<Plugin> inner_;
@@ -67,10 +70,12 @@ class WithPreFilter : public B, public PreFilterPlugin {
     return In()->PreFilter(state, pod, result);
   }
   bool HasPreFilterExtensions() const override { return In()->HasPreFilterExtensions(); }
-  Status AddPod(CycleState& state, const Pod& pod, const PodInfo& add, const NodeInfo& node) override {
+  Status AddPod(CycleState& state, const Pod& pod, const PodInfo& add,
+                const NodeInfo& node) override {
     return In()->AddPod(state, pod, add, node);
   }
-  Status RemovePod(CycleState& state, const Pod& pod, const PodInfo& remove, const NodeInfo& node) override {
+  Status RemovePod(CycleState& state, const Pod& pod, const PodInfo& remove,
+                   const NodeInfo& node) override {
     return In()->RemovePod(state, pod, remove, node);
   }
 
@@ -91,7 +96,8 @@ template <typename B>
 class WithPostFilter : public B, public PostFilterPlugin {
  public:
   using B::B;
-  Status PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses, PostFilterResult* result) override {
+  Status PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
+                    PostFilterResult* result) override {
     return this->template As<PostFilterPlugin>()->PostFilter(state, pod, statuses, result);
   }
 };
@@ -100,7 +106,8 @@ template <typename B>
 class WithPreScore : public B, public PreScorePlugin {
  public:
   using B::B;
-  Status PreScore(CycleState& state, const Pod& pod, const std::vector<const NodeInfo*>& nodes) override {
+  Status PreScore(CycleState& state, const Pod& pod,
+                  const std::vector<const NodeInfo*>& nodes) override {
     return this->template As<PreScorePlugin>()->PreScore(state, pod, nodes);
   }
 };
@@ -109,7 +116,8 @@ template <typename B>
 class WithScore : public B, public ScorePlugin {
  public:
   using B::B;
-  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node, int64_t* score) override {
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) override {
     return In()->Score(state, pod, node, score);
   }
   bool HasNormalizeScore() const override { return In()->HasNormalizeScore(); }
@@ -134,11 +142,13 @@ constexpr int kExactPoints = 7;
 
 // Bit i of the mask: the inner plugin implements exact point i (in Make's order).
 int Mask(const Plugin* p) {
-  const bool has[kExactPoints] = {
-      dynamic_cast<const QueueSortPlugin*>(p) != nullptr, dynamic_cast<const PreFilterPlugin*>(p) != nullptr,
-      dynamic_cast<const FilterPlugin*>(p) != nullptr,    dynamic_cast<const PostFilterPlugin*>(p) != nullptr,
-      dynamic_cast<const PreScorePlugin*>(p) != nullptr,  dynamic_cast<const ScorePlugin*>(p) != nullptr,
-      dynamic_cast<const BindPlugin*>(p) != nullptr};
+  const bool has[kExactPoints] = {dynamic_cast<const QueueSortPlugin*>(p) != nullptr,
+                                  dynamic_cast<const PreFilterPlugin*>(p) != nullptr,
+                                  dynamic_cast<const FilterPlugin*>(p) != nullptr,
+                                  dynamic_cast<const PostFilterPlugin*>(p) != nullptr,
+                                  dynamic_cast<const PreScorePlugin*>(p) != nullptr,
+                                  dynamic_cast<const ScorePlugin*>(p) != nullptr,
+                                  dynamic_cast<const BindPlugin*>(p) != nullptr};
   int mask = 0;
   for (int i = 0; i < kExactPoints; ++i) mask |= has[i] ? 1 << i : 0;
   return mask;
@@ -168,8 +178,8 @@ std::unique_ptr<reference::Plugin> ForgetEvents(std::unique_ptr<reference::Plugi
   return Make<0, ForgetfulBase>(mask, std::move(inner));
 }
 
-Result<std::shared_ptr<const reference::Registry>> RegistryForgettingEvents(const reference::Registry& base,
-                                                                           const std::set<std::string>& plugins) {
+Result<std::shared_ptr<const reference::Registry>> RegistryForgettingEvents(
+    const reference::Registry& base, const std::set<std::string>& plugins) {
   for (const std::string& name : plugins) {
     if (!base.Find(name)) return Error{"forget-events: unknown plugin \"" + name + "\""};
   }
@@ -177,7 +187,8 @@ Result<std::shared_ptr<const reference::Registry>> RegistryForgettingEvents(cons
   for (const std::string& name : base.Names()) {
     PluginFactory factory = *base.Find(name);
     if (plugins.count(name)) {
-      factory = [inner = factory](const PluginArgs& args, const Handle& handle) -> Result<std::unique_ptr<Plugin>> {
+      factory = [inner = factory](const PluginArgs& args,
+                                  const Handle& handle) -> Result<std::unique_ptr<Plugin>> {
         auto plugin = inner(args, handle);
         if (!plugin.ok()) return plugin.error();
         return ForgetEvents(std::move(*plugin));

@@ -23,8 +23,8 @@ std::unique_ptr<reference::Plugin> ForgetEvents(std::unique_ptr<reference::Plugi
 
 // A copy of `base` in which each plugin of `plugins` is built wrapped by ForgetEvents.
 // Errors name a plugin `base` does not know.
-Result<std::shared_ptr<const reference::Registry>> RegistryForgettingEvents(const reference::Registry& base,
-                                                                           const std::set<std::string>& plugins);
+Result<std::shared_ptr<const reference::Registry>> RegistryForgettingEvents(
+    const reference::Registry& base, const std::set<std::string>& plugins);
 
 }  // namespace schedcheck::candidates
 

@@ -49,7 +49,8 @@ Result<std::string> FindKubeAdapter(const std::string& version, const AdapterSea
     candidates.push_back((fs::path(search.adapter_dir) / file).string());
   } else {
     if (!search.executable.empty()) {
-      candidates.push_back((fs::path(search.executable).parent_path().parent_path() / "kube" / file).string());
+      candidates.push_back(
+          (fs::path(search.executable).parent_path().parent_path() / "kube" / file).string());
     }
     for (const std::string& dir : search.runfiles_dirs) {
       candidates.push_back((fs::path(dir) / "schedcheck/harness/kube" / file).string());
@@ -61,9 +62,10 @@ Result<std::string> FindKubeAdapter(const std::string& version, const AdapterSea
     looked += (looked.empty() ? "" : ", ") + path;
   }
   if (!search.adapter_dir.empty()) looked += " (from SCHEDCHECK_KUBE_ADAPTER_DIR)";
-  return Error{"kube:" + version + ": the adapter executable was not found (looked in " +
-               (looked.empty() ? std::string("no place: no executable path, no runfiles") : looked) +
-               "); build it with: bazel build //harness/kube:kube-adapter-" + version};
+  return Error{
+      "kube:" + version + ": the adapter executable was not found (looked in " +
+      (looked.empty() ? std::string("no place: no executable path, no runfiles") : looked) +
+      "); build it with: bazel build //harness/kube:kube-adapter-" + version};
 }
 
 std::string ShellQuote(const std::string& path) {

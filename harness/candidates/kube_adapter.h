@@ -25,8 +25,8 @@ const std::vector<std::string>& KubeAdapterVersions();
 // Where to look; FromEnvironment() reads the variables above and /proc/self/exe. Empty fields are
 // skipped. Separate from the lookup so that tests can point it anywhere.
 struct AdapterSearch {
-  std::string adapter_dir;     // $SCHEDCHECK_KUBE_ADAPTER_DIR
-  std::string executable;      // the running binary, symlinks resolved
+  std::string adapter_dir;  // $SCHEDCHECK_KUBE_ADAPTER_DIR
+  std::string executable;   // the running binary, symlinks resolved
   std::vector<std::string> runfiles_dirs;
   static AdapterSearch FromEnvironment();
 };

@@ -9,11 +9,30 @@ namespace {
 
 using reference::ExtensionPoint;
 
-const std::set<std::string> kKnownFields = {
-    "id", "source", "kind", "compat", "plugins", "pluginArgs", "pluginWeights", "nodes", "pods",
-    "namespaces", "podDisruptionBudgets", "services", "replicationControllers", "replicaSets",
-    "statefulSets", "pod", "feasibleNodes", "scoreIsWeightedTotal",
-    "expectPreFilter", "expectPreFilterResult", "expect", "queueConfig", "description", "notes"};
+const std::set<std::string> kKnownFields = {"id",
+                                            "source",
+                                            "kind",
+                                            "compat",
+                                            "plugins",
+                                            "pluginArgs",
+                                            "pluginWeights",
+                                            "nodes",
+                                            "pods",
+                                            "namespaces",
+                                            "podDisruptionBudgets",
+                                            "services",
+                                            "replicationControllers",
+                                            "replicaSets",
+                                            "statefulSets",
+                                            "pod",
+                                            "feasibleNodes",
+                                            "scoreIsWeightedTotal",
+                                            "expectPreFilter",
+                                            "expectPreFilterResult",
+                                            "expect",
+                                            "queueConfig",
+                                            "description",
+                                            "notes"};
 const std::set<std::string> kKinds = {"filter", "score", "schedule", "preempt", "queue"};
 
 Result<CasePlugin> ParsePluginName(const std::string& text, const std::string& where) {
@@ -28,7 +47,8 @@ Result<CasePlugin> ParsePluginName(const std::string& text, const std::string& w
     size_t start = 0;
     while (start <= inner.size()) {
       size_t comma = inner.find(',', start);
-      std::string point = inner.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      std::string point =
+          inner.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       point.erase(0, point.find_first_not_of(' '));
       point.erase(point.find_last_not_of(' ') + 1);
       ExtensionPoint ep;
@@ -45,8 +65,10 @@ Result<CasePlugin> ParsePluginName(const std::string& text, const std::string& w
 }
 
 template <typename T>
-Result<std::vector<T>> ParseObjects(const nlohmann::json& json, const std::string& field, const std::string& location,
-                                    Result<T> (*decode)(const nlohmann::json&, const std::string&)) {
+Result<std::vector<T>> ParseObjects(const nlohmann::json& json, const std::string& field,
+                                    const std::string& location,
+                                    Result<T> (*decode)(const nlohmann::json&,
+                                                        const std::string&)) {
   std::vector<T> out;
   if (json.is_null()) return out;
   if (!json.is_array()) return Error{location + ": field " + field + ": expected a list"};
@@ -58,8 +80,8 @@ Result<std::vector<T>> ParseObjects(const nlohmann::json& json, const std::strin
   return out;
 }
 
-Result<std::string> StringField(const nlohmann::json& json, const char* name, const std::string& location,
-                                bool required) {
+Result<std::string> StringField(const nlohmann::json& json, const char* name,
+                                const std::string& location, bool required) {
   if (!json.contains(name) || json[name].is_null()) {
     if (required) return Error{location + ": field " + name + ": missing"};
     return std::string();
@@ -113,45 +135,51 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
     }
   }
   if (json.contains("pluginArgs") && !json["pluginArgs"].is_null()) {
-    if (!json["pluginArgs"].is_object()) return Error{where + ": field pluginArgs: expected an object"};
+    if (!json["pluginArgs"].is_object())
+      return Error{where + ": field pluginArgs: expected an object"};
     for (const auto& [name, args] : json["pluginArgs"].items()) c.plugin_args[name] = args;
   }
   if (json.contains("pluginWeights") && !json["pluginWeights"].is_null()) {
-    if (!json["pluginWeights"].is_object()) return Error{where + ": field pluginWeights: expected an object"};
+    if (!json["pluginWeights"].is_object())
+      return Error{where + ": field pluginWeights: expected an object"};
     for (const auto& [name, w] : json["pluginWeights"].items()) {
-      if (!w.is_number_integer()) return Error{where + ": field pluginWeights." + name + ": expected an integer"};
+      if (!w.is_number_integer())
+        return Error{where + ": field pluginWeights." + name + ": expected an integer"};
       c.plugin_weights[name] = w.get<int32_t>();
     }
   }
-  auto nodes = ParseObjects<k8s::Node>(json.value("nodes", nlohmann::json()), "nodes", where, &k8s::NodeFromJson);
+  auto nodes = ParseObjects<k8s::Node>(json.value("nodes", nlohmann::json()), "nodes", where,
+                                       &k8s::NodeFromJson);
   if (!nodes.ok()) return nodes.error();
   c.nodes = std::move(*nodes);
-  auto pods = ParseObjects<k8s::Pod>(json.value("pods", nlohmann::json()), "pods", where, &k8s::PodFromJson);
+  auto pods = ParseObjects<k8s::Pod>(json.value("pods", nlohmann::json()), "pods", where,
+                                     &k8s::PodFromJson);
   if (!pods.ok()) return pods.error();
   c.pods = std::move(*pods);
-  auto nss = ParseObjects<k8s::Namespace>(json.value("namespaces", nlohmann::json()), "namespaces", where,
-                                          &k8s::NamespaceFromJson);
+  auto nss = ParseObjects<k8s::Namespace>(json.value("namespaces", nlohmann::json()), "namespaces",
+                                          where, &k8s::NamespaceFromJson);
   if (!nss.ok()) return nss.error();
   c.namespaces = std::move(*nss);
-  auto pdbs = ParseObjects<k8s::PodDisruptionBudget>(json.value("podDisruptionBudgets", nlohmann::json()),
-                                                     "podDisruptionBudgets", where, &k8s::PdbFromJson);
+  auto pdbs =
+      ParseObjects<k8s::PodDisruptionBudget>(json.value("podDisruptionBudgets", nlohmann::json()),
+                                             "podDisruptionBudgets", where, &k8s::PdbFromJson);
   if (!pdbs.ok()) return pdbs.error();
   c.pdbs = std::move(*pdbs);
-  auto services = ParseObjects<k8s::Service>(json.value("services", nlohmann::json()), "services", where,
-                                             &k8s::ServiceFromJson);
+  auto services = ParseObjects<k8s::Service>(json.value("services", nlohmann::json()), "services",
+                                             where, &k8s::ServiceFromJson);
   if (!services.ok()) return services.error();
   c.services = std::move(*services);
-  auto rcs = ParseObjects<k8s::ReplicationController>(json.value("replicationControllers", nlohmann::json()),
-                                                      "replicationControllers", where,
-                                                      &k8s::ReplicationControllerFromJson);
+  auto rcs = ParseObjects<k8s::ReplicationController>(
+      json.value("replicationControllers", nlohmann::json()), "replicationControllers", where,
+      &k8s::ReplicationControllerFromJson);
   if (!rcs.ok()) return rcs.error();
   c.replication_controllers = std::move(*rcs);
-  auto rss = ParseObjects<k8s::ReplicaSet>(json.value("replicaSets", nlohmann::json()), "replicaSets", where,
-                                           &k8s::ReplicaSetFromJson);
+  auto rss = ParseObjects<k8s::ReplicaSet>(json.value("replicaSets", nlohmann::json()),
+                                           "replicaSets", where, &k8s::ReplicaSetFromJson);
   if (!rss.ok()) return rss.error();
   c.replica_sets = std::move(*rss);
-  auto sss = ParseObjects<k8s::StatefulSet>(json.value("statefulSets", nlohmann::json()), "statefulSets", where,
-                                            &k8s::StatefulSetFromJson);
+  auto sss = ParseObjects<k8s::StatefulSet>(json.value("statefulSets", nlohmann::json()),
+                                            "statefulSets", where, &k8s::StatefulSetFromJson);
   if (!sss.ok()) return sss.error();
   c.stateful_sets = std::move(*sss);
   if (json.contains("pod") && !json["pod"].is_null()) {
@@ -172,7 +200,8 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
     c.feasible_nodes = std::move(names);
   }
   if (json.contains("scoreIsWeightedTotal")) {
-    if (!json["scoreIsWeightedTotal"].is_boolean()) return Error{where + ": field scoreIsWeightedTotal: expected true or false"};
+    if (!json["scoreIsWeightedTotal"].is_boolean())
+      return Error{where + ": field scoreIsWeightedTotal: expected true or false"};
     c.score_is_weighted_total = json["scoreIsWeightedTotal"].get<bool>();
   }
   c.expect_pre_filter = json.value("expectPreFilter", nlohmann::json());
@@ -207,10 +236,12 @@ Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths) {
         objects.push_back(&doc.json);
       }
       for (size_t i = 0; i < objects.size(); ++i) {
-        std::string where = doc.json.is_array() ? location + ": [" + std::to_string(i) + "]" : location;
+        std::string where =
+            doc.json.is_array() ? location + ": [" + std::to_string(i) + "]" : location;
         auto c = ParseCase(*objects[i], where);
         if (!c.ok()) return c.error();
-        if (!ids.insert(c->id).second) return Error{where + ": field id: duplicate case id \"" + c->id + "\""};
+        if (!ids.insert(c->id).second)
+          return Error{where + ": field id: duplicate case id \"" + c->id + "\""};
         cases.push_back(std::move(*c));
       }
     }
@@ -220,14 +251,16 @@ Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths) {
 
 reference::Profile CaseProfile(const Case& c) {
   using reference::PluginEntry;
-  reference::Profile p = c.default_plugins ? reference::DefaultProfile(c.compat.empty() ? "1.27" : c.compat)
-                                           : reference::Profile();
+  reference::Profile p = c.default_plugins
+                             ? reference::DefaultProfile(c.compat.empty() ? "1.27" : c.compat)
+                             : reference::Profile();
   auto weight = [&](const std::string& name, int32_t fallback) {
     auto it = c.plugin_weights.find(name);
     return it == c.plugin_weights.end() ? fallback : it->second;
   };
   if (c.default_plugins) {
-    for (PluginEntry& e : p.at(ExtensionPoint::kMultiPoint).enabled) e.weight = weight(e.name, e.weight);
+    for (PluginEntry& e : p.at(ExtensionPoint::kMultiPoint).enabled)
+      e.weight = weight(e.name, e.weight);
   } else {
     bool has_sort = false, has_binder = false;
     for (const CasePlugin& cp : c.plugins) {
@@ -236,7 +269,8 @@ reference::Profile CaseProfile(const Case& c) {
       if (cp.points.empty()) {
         p.at(ExtensionPoint::kMultiPoint).enabled.push_back({cp.name, weight(cp.name, 0)});
       } else {
-        for (ExtensionPoint ep : cp.points) p.at(ep).enabled.push_back({cp.name, weight(cp.name, 0)});
+        for (ExtensionPoint ep : cp.points)
+          p.at(ep).enabled.push_back({cp.name, weight(cp.name, 0)});
       }
     }
     if (!has_sort) p.at(ExtensionPoint::kMultiPoint).enabled.push_back({"PrioritySort", 0});

@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/base/result.h"
-#include "reference/runtime/profile.h"
 #include "reference/k8s/k8s.pb.h"
+#include "reference/runtime/profile.h"
 
 namespace schedcheck::check {
 
@@ -27,8 +27,8 @@ struct CasePlugin {
 struct Case {
   std::string id;
   std::string source;
-  std::string kind;    // filter, score, schedule, preempt, queue
-  std::string compat;  // "" = the default level
+  std::string kind;      // filter, score, schedule, preempt, queue
+  std::string compat;    // "" = the default level
   std::string location;  // "file: line N" for messages
 
   bool default_plugins = true;

@@ -7,7 +7,8 @@ namespace {
 
 // Objects keyed "namespace/name" (an empty namespace is "default"); a later duplicate wins.
 template <typename Object>
-void StoreByKey(const std::vector<Object>& objects, std::map<std::string, Object, std::less<>>* store) {
+void StoreByKey(const std::vector<Object>& objects,
+                std::map<std::string, Object, std::less<>>* store) {
   for (const Object& o : objects) {
     const std::string& ns = o.metadata().namespace_();
     (*store)[(ns.empty() ? "default" : ns) + "/" + o.metadata().name()] = o;
@@ -16,12 +17,15 @@ void StoreByKey(const std::vector<Object>& objects, std::map<std::string, Object
 
 }  // namespace
 
-Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input, const reference::Profile& profile,
-                                                const std::string& compat, reference::Engine engine) {
+Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
+                                                const reference::Profile& profile,
+                                                const std::string& compat,
+                                                reference::Engine engine) {
   std::unique_ptr<Cluster> c(new Cluster());
   for (size_t i = 0; i < input.nodes.size(); ++i) {
     auto node = reference::BuildNode(input.nodes[i]);
-    std::string where = "nodes[" + std::to_string(i) + "] (" + input.nodes[i].metadata().name() + ")";
+    std::string where =
+        "nodes[" + std::to_string(i) + "] (" + input.nodes[i].metadata().name() + ")";
     if (!node.ok()) return Error{where + ": " + node.message()};
     c->node_names_.push_back((*node)->name());
     if (Outcome ok = c->cache_.AddNode(*node); !ok) return Error{where + ": " + ok.message()};
@@ -36,7 +40,8 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input, const
       c->nominator_.Add(reference::MakePodInfo(*pod), (*pod)->obj.status().nominated_node_name());
     }
   }
-  for (const k8s::Namespace& ns : input.namespaces) c->objects_.namespaces[ns.metadata().name()] = ns;
+  for (const k8s::Namespace& ns : input.namespaces)
+    c->objects_.namespaces[ns.metadata().name()] = ns;
   for (const k8s::PodDisruptionBudget& pdb : input.pdbs) {
     std::string ns = pdb.metadata().namespace_().empty() ? "default" : pdb.metadata().namespace_();
     c->objects_.pdbs[ns + "/" + pdb.metadata().name()] = pdb;
@@ -50,7 +55,8 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input, const
   c->handle_.objects = &c->objects_;
   c->handle_.nominator = &c->nominator_;
   c->handle_.compat = compat;
-  auto fw = reference::Framework::Create(profile, reference::PluginRegistryFor(engine), &c->handle_);
+  auto fw =
+      reference::Framework::Create(profile, reference::PluginRegistryFor(engine), &c->handle_);
   if (!fw.ok()) return fw.error();
   c->framework_ = std::move(*fw);
   c->handle_.framework = c->framework_.get();

@@ -8,18 +8,20 @@
 #include <string>
 #include <vector>
 
-#include "reference/engine/engine.h"
 #include "reference/cache/cache.h"
+#include "reference/engine/engine.h"
 #include "reference/framework/handle.h"
-#include "reference/runtime/framework.h"
 #include "reference/k8s/k8s.pb.h"
+#include "reference/runtime/framework.h"
 
 namespace schedcheck::check {
 
 // Pods nominated to nodes (status.nominatedNodeName set, spec.nodeName empty), in input order.
 class StaticNominator : public reference::PodNominator {
  public:
-  void Add(reference::PodInfoPtr pod, const std::string& node) { by_node_[node].push_back(std::move(pod)); }
+  void Add(reference::PodInfoPtr pod, const std::string& node) {
+    by_node_[node].push_back(std::move(pod));
+  }
   std::vector<reference::PodInfoPtr> NominatedPodsForNode(const std::string& node) const override {
     auto it = by_node_.find(node);
     return it == by_node_.end() ? std::vector<reference::PodInfoPtr>{} : it->second;
@@ -44,9 +46,9 @@ class Cluster {
  public:
   // Errors name the object ("pods[3] (default/p): spec.containers[0]...: invalid quantity").
   // `engine` picks the plugin factories (plain rules by default; reference/engine/engine.h).
-  static Result<std::unique_ptr<Cluster>> Build(const ClusterInput& input, const reference::Profile& profile,
-                                                const std::string& compat,
-                                                reference::Engine engine = reference::Engine::kPlain);
+  static Result<std::unique_ptr<Cluster>> Build(
+      const ClusterInput& input, const reference::Profile& profile, const std::string& compat,
+      reference::Engine engine = reference::Engine::kPlain);
 
   reference::Cache& cache() { return cache_; }
   const reference::Snapshot& snapshot() const { return snapshot_; }

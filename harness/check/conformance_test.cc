@@ -17,7 +17,8 @@ class CaseTest : public ::testing::Test {
     CaseResult r = RunCase(*case_, engine_);
     if (r.verdict == CaseResult::Verdict::kSkip) GTEST_SKIP() << r.detail;
     EXPECT_EQ(r.verdict, CaseResult::Verdict::kPass)
-        << case_->location << "\nsource: " << case_->source << "\n" << FormatResultLine(*case_, r);
+        << case_->location << "\nsource: " << case_->source << "\n"
+        << FormatResultLine(*case_, r);
   }
 
  private:
@@ -54,8 +55,9 @@ int main(int argc, char** argv) {
     const std::string suite = "_" + std::string(schedcheck::reference::EngineName(engine));
     for (const schedcheck::check::Case& c : *cases) {
       const schedcheck::check::Case* ptr = &c;
-      ::testing::RegisterTest(("Conformance_" + c.kind + suite).c_str(), schedcheck::check::TestName(c.id).c_str(),
-                              nullptr, nullptr, c.location.c_str(), 0, [ptr, engine]() -> ::testing::Test* {
+      ::testing::RegisterTest(("Conformance_" + c.kind + suite).c_str(),
+                              schedcheck::check::TestName(c.id).c_str(), nullptr, nullptr,
+                              c.location.c_str(), 0, [ptr, engine]() -> ::testing::Test* {
                                 return new schedcheck::check::CaseTest(ptr, engine);
                               });
     }

@@ -39,10 +39,12 @@ std::string DescribeCandidate(const Candidate& c) {
 
 std::string DescribeOutcome(const PreemptionOutcome& out) {
   if (!out.status.IsSuccess()) {
-    return std::string(reference::CodeName(out.status.code())) + " \"" + out.status.Message() + "\"";
+    return std::string(reference::CodeName(out.status.code())) + " \"" + out.status.Message() +
+           "\"";
   }
   std::string s = "preemption on ";
-  for (size_t i = 0; i < out.best.size(); ++i) s += (i ? " or " : "") + DescribeCandidate(out.best[i]);
+  for (size_t i = 0; i < out.best.size(); ++i)
+    s += (i ? " or " : "") + DescribeCandidate(out.best[i]);
   return s + (out.best.size() > 1 ? " (tie)" : "");
 }
 
@@ -53,22 +55,28 @@ bool Matches(const nlohmann::json& want, const Candidate& got) {
   if (want["nominatedNode"] != got.node) return false;
   if (!want.contains("victims")) return true;
   std::vector<std::string> victims;
-  for (const auto& v : want["victims"]) victims.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  for (const auto& v : want["victims"])
+    victims.push_back(v.is_string() ? v.get<std::string>() : v.dump());
   std::sort(victims.begin(), victims.end());
   return victims == Keys(got.victims);
 }
 
 CaseResult CheckStatus(const nlohmann::json& want, const PreemptionOutcome& out) {
   if (!want.is_object()) return Fail("expect.status must be an object with \"code\"");
-  if (want.contains("code") && !want["code"].is_string()) return Fail("expect.status.code: expected a string");
-  if (want.contains("message") && !want["message"].is_string()) return Fail("expect.status.message: expected a string");
+  if (want.contains("code") && !want["code"].is_string())
+    return Fail("expect.status.code: expected a string");
+  if (want.contains("message") && !want["message"].is_string())
+    return Fail("expect.status.message: expected a string");
   std::string code = want.contains("code") ? want["code"].get<std::string>() : "Unschedulable";
   Code want_code;
-  if (!reference::ParseCode(code, &want_code)) return Fail("unknown code \"" + code + "\" in expect.status");
+  if (!reference::ParseCode(code, &want_code))
+    return Fail("unknown code \"" + code + "\" in expect.status");
   bool same = want_code == out.status.code();
-  if (want.contains("message") && want["message"].get<std::string>() != out.status.Message()) same = false;
+  if (want.contains("message") && want["message"].get<std::string>() != out.status.Message())
+    same = false;
   if (same) return {Verdict::kPass, ""};
-  std::string expected = code + (want.contains("message") ? " \"" + want["message"].get<std::string>() + "\"" : "");
+  std::string expected =
+      code + (want.contains("message") ? " \"" + want["message"].get<std::string>() + "\"" : "");
   return Fail("expected " + expected + ", got " + DescribeOutcome(out));
 }
 
@@ -92,7 +100,8 @@ CaseResult Compare(const nlohmann::json& want, const PreemptionOutcome& out) {
   if (want.contains("anyOf")) {
     // Every candidate the real scheduler might pick must be allowed.
     ok = std::all_of(out.best.begin(), out.best.end(), [&](const Candidate& c) {
-      return std::any_of(want["anyOf"].begin(), want["anyOf"].end(), [&](const auto& w) { return Matches(w, c); });
+      return std::any_of(want["anyOf"].begin(), want["anyOf"].end(),
+                         [&](const auto& w) { return Matches(w, c); });
     });
   } else if (want.contains("nominatedNode")) {
     ok = out.best.size() == 1 && Matches(want, out.best[0]);
@@ -107,9 +116,11 @@ CaseResult Compare(const nlohmann::json& want, const PreemptionOutcome& out) {
 }  // namespace
 
 CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
-  ClusterInput input{c.nodes,    c.pods, c.namespaces, c.pdbs, c.services, c.replication_controllers,
+  ClusterInput input{c.nodes,        c.pods,         c.namespaces,
+                     c.pdbs,         c.services,     c.replication_controllers,
                      c.replica_sets, c.stateful_sets};
-  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
+  auto cluster =
+      Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return Fail("setup: " + cluster.message());
   if (!c.pod) return Fail("kind preempt needs a pod");
   auto pod = reference::BuildPod(*c.pod);
@@ -133,7 +144,8 @@ CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
   // DefaultPreemption with the case's args, on the cluster's handle (the instance inside the
   // framework would give the same answer; this one also reports the whole tied set).
   auto args_it = c.plugin_args.find("DefaultPreemption");
-  auto args = reference::ParseDefaultPreemptionArgs(args_it == c.plugin_args.end() ? nlohmann::json() : args_it->second);
+  auto args = reference::ParseDefaultPreemptionArgs(
+      args_it == c.plugin_args.end() ? nlohmann::json() : args_it->second);
   if (!args.ok()) return Fail("pluginArgs.DefaultPreemption: " + args.message());
   reference::DefaultPreemption plugin(*args, fw.handle());
   PreemptionOutcome out = plugin.Preempt(state, **pod, r.diagnosis.node_to_status);

@@ -10,10 +10,10 @@
 
 #include "harness/check/cluster.h"
 #include "harness/check/run_queue_config.h"
+#include "reference/k8s/k8s_json.h"
 #include "reference/queue/events.h"
 #include "reference/queue/pre_check.h"
 #include "reference/queue/scheduling_queue.h"
-#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::check {
 namespace {
@@ -74,7 +74,8 @@ class QueueCaseRunner {
     const json& v = op[field];
     if (v.is_string()) {
       auto it = pods_.find(v.get<std::string>());
-      if (it == pods_.end()) return Error{std::string(field) + ": unknown pod " + v.get<std::string>()};
+      if (it == pods_.end())
+        return Error{std::string(field) + ": unknown pod " + v.get<std::string>()};
       return it->second;
     }
     auto obj = k8s::PodFromJson(v, field);
@@ -98,7 +99,7 @@ class QueueCaseRunner {
   VirtualClock clock_;
   reference::ClusterObjects objects_;
   std::unique_ptr<SchedulingQueue> queue_;
-  std::map<std::string, PodPtr> pods_;                          // latest object per key
+  std::map<std::string, PodPtr> pods_;                         // latest object per key
   std::map<std::string, reference::QueuedPodInfo> in_flight_;  // popped, not yet requeued
 };
 
@@ -163,11 +164,13 @@ Result<std::string> QueueCaseRunner::RunOp(const std::string& name, const json& 
   } else if (name == "expectBackoff") {
     return ExpectBackoff(op);
   } else if (name == "expectBackoffDuration") {
-    int64_t got = reference::CalculateBackoffDuration(op.at("initialBackoffNanoseconds").get<int64_t>(),
-                                                      op.at("maxBackoffNanoseconds").get<int64_t>(),
-                                                      op.at("attempts").get<int>());
+    int64_t got = reference::CalculateBackoffDuration(
+        op.at("initialBackoffNanoseconds").get<int64_t>(),
+        op.at("maxBackoffNanoseconds").get<int64_t>(), op.at("attempts").get<int>());
     int64_t want = op.at("wantNanoseconds").get<int64_t>();
-    if (got != want) return "backoff duration: expected " + std::to_string(want) + "ns, got " + std::to_string(got) + "ns";
+    if (got != want)
+      return "backoff duration: expected " + std::to_string(want) + "ns, got " +
+             std::to_string(got) + "ns";
   } else {
     return Error{"unknown op \"" + name + "\""};
   }
@@ -191,7 +194,9 @@ Result<std::string> QueueCaseRunner::Pop(const json& op) {
   if (op.contains("expectAttempts")) {
     int want = op["expectAttempts"].get<int>();
     int have = info ? info->attempts : 0;
-    if (want != have) return "attempts of " + got + ": expected " + std::to_string(want) + ", got " + std::to_string(have);
+    if (want != have)
+      return "attempts of " + got + ": expected " + std::to_string(want) + ", got " +
+             std::to_string(have);
   }
   return std::string();
 }
@@ -212,9 +217,8 @@ Result<std::string> QueueCaseRunner::Event(const json& op) {
     auto node_info = NodeInfoArg(c_, cluster_, op["node"]);
     if (!node_info.ok()) return node_info.error();
     std::shared_ptr<reference::NodeInfo> ni = *node_info;
-    queue_->MoveAllToActiveOrBackoffQueue(event, [ni](const reference::Pod& pod) {
-      return reference::PreCheckForNode(pod, *ni);
-    });
+    queue_->MoveAllToActiveOrBackoffQueue(
+        event, [ni](const reference::Pod& pod) { return reference::PreCheckForNode(pod, *ni); });
     return std::string();
   }
   queue_->MoveAllToActiveOrBackoffQueue(event, nullptr);
@@ -228,7 +232,8 @@ Result<std::string> QueueCaseRunner::ExpectQueues(const json& op) {
     std::vector<std::string> want = op[field].get<std::vector<std::string>>();
     std::sort(want.begin(), want.end());
     std::sort(got.begin(), got.end());
-    if (want != got) diffs.push_back(std::string(field) + ": expected " + Join(want) + ", got " + Join(got));
+    if (want != got)
+      diffs.push_back(std::string(field) + ": expected " + Join(want) + ", got " + Join(got));
   };
   check("activeQ", queue_->ActiveQKeys());
   check("backoffQ", queue_->BackoffQKeys());
@@ -252,7 +257,8 @@ Result<std::string> QueueCaseRunner::ExpectBackoff(const json& op) {
     int64_t want = static_cast<int64_t>(std::llround(op["backoffSeconds"].get<double>() * 1e9));
     int64_t got = queue_->BackoffExpiryNs(*info) - clock_.NowNs();
     if (want != got) {
-      return "backoff of " + key + ": expected expiry in " + std::to_string(want) + "ns, got " + std::to_string(got) + "ns";
+      return "backoff of " + key + ": expected expiry in " + std::to_string(want) + "ns, got " +
+             std::to_string(got) + "ns";
     }
   }
   return std::string();
@@ -266,9 +272,11 @@ CaseResult RunQueueCase(const Case& c, reference::Engine engine) {
   if (!c.expect.is_object() || !c.expect.contains("ops") || !c.expect["ops"].is_array()) {
     return {Verdict::kFail, "expect.ops: missing or not a list"};
   }
-  ClusterInput input{c.nodes,    c.pods, c.namespaces, c.pdbs, c.services, c.replication_controllers,
+  ClusterInput input{c.nodes,        c.pods,         c.namespaces,
+                     c.pdbs,         c.services,     c.replication_controllers,
                      c.replica_sets, c.stateful_sets};
-  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
+  auto cluster =
+      Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return {Verdict::kFail, cluster.message()};
   QueueCaseRunner runner(c, **cluster, *config);
   try {

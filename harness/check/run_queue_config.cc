@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "reference/queue/events.h"
 #include "reference/k8s/k8s_json.h"
+#include "reference/queue/events.h"
 
 namespace schedcheck::check {
 namespace {
@@ -13,7 +13,8 @@ using json = nlohmann::json;
 Result<int64_t> Seconds(const json& config, const char* field, int64_t default_s) {
   if (!config.contains(field)) return default_s * kNanosPerSecond;
   const json& v = config[field];
-  if (!v.is_number() || v.get<double>() < 0) return Error{std::string(field) + ": must be a non-negative number"};
+  if (!v.is_number() || v.get<double>() < 0)
+    return Error{std::string(field) + ": must be a non-negative number"};
   return static_cast<int64_t>(std::llround(v.get<double>() * 1e9));
 }
 
@@ -23,9 +24,12 @@ Result<QueueCaseConfig> ParseQueueCaseConfig(const json& config) {
   QueueCaseConfig out;
   if (config.is_null()) return out;
   if (!config.is_object()) return Error{"must be an object"};
-  static const std::set<std::string> kFields = {
-      "podInitialBackoffSeconds", "podMaxBackoffSeconds", "podMaxInUnschedulablePodsDurationSeconds",
-      "queueSort", "pluginEvents", "queueingHints"};
+  static const std::set<std::string> kFields = {"podInitialBackoffSeconds",
+                                                "podMaxBackoffSeconds",
+                                                "podMaxInUnschedulablePodsDurationSeconds",
+                                                "queueSort",
+                                                "pluginEvents",
+                                                "queueingHints"};
   for (const auto& [k, v] : config.items()) {
     if (!kFields.count(k)) return Error{k + ": unknown field"};
   }
@@ -44,11 +48,15 @@ Result<QueueCaseConfig> ParseQueueCaseConfig(const json& config) {
     const json& pe = config["pluginEvents"];
     if (!pe.is_object()) return Error{"pluginEvents: must be an object"};
     for (const auto& [plugin, events] : pe.items()) {
-      if (!events.is_array()) return Error{"pluginEvents." + plugin + ": must be a list of event labels"};
+      if (!events.is_array())
+        return Error{"pluginEvents." + plugin + ": must be a list of event labels"};
       for (const auto& e : events) {
-        if (!e.is_string()) return Error{"pluginEvents." + plugin + ": must be a list of event labels"};
-        std::optional<reference::ClusterEvent> event = reference::PredefinedClusterEvent(e.get<std::string>());
-        if (!event) return Error{"pluginEvents." + plugin + ": unknown event " + e.get<std::string>()};
+        if (!e.is_string())
+          return Error{"pluginEvents." + plugin + ": must be a list of event labels"};
+        std::optional<reference::ClusterEvent> event =
+            reference::PredefinedClusterEvent(e.get<std::string>());
+        if (!event)
+          return Error{"pluginEvents." + plugin + ": unknown event " + e.get<std::string>()};
         event->label.clear();  // a registration carries no label
         out.fake_plugin_events.push_back({*event, plugin});
       }

@@ -40,13 +40,16 @@ std::string Describe(const Status& s) {
 // Compares {"code": ..., "reasons": [...], "message": ...} with a status; "" when equal.
 std::string CompareStatus(const nlohmann::json& want, const Status& got) {
   if (!want.is_object()) return "expectation must be an object with \"code\"";
-  if (want.contains("code") && !want["code"].is_string()) return "expectation field code: expected a string";
+  if (want.contains("code") && !want["code"].is_string())
+    return "expectation field code: expected a string";
   std::string code = want.contains("code") ? want["code"].get<std::string>() : "Success";
   Code want_code;
-  if (!reference::ParseCode(code, &want_code)) return "unknown code \"" + code + "\" in expectation";
+  if (!reference::ParseCode(code, &want_code))
+    return "unknown code \"" + code + "\" in expectation";
   bool differs = want_code != got.code();
   if (want.contains("reasons") && Strings(want["reasons"]) != got.reasons()) differs = true;
-  if (want.contains("message") && want["message"].is_string() && want["message"].get<std::string>() != got.Message()) {
+  if (want.contains("message") && want["message"].is_string() &&
+      want["message"].get<std::string>() != got.Message()) {
     differs = true;
   }
   if (!differs) return "";
@@ -58,17 +61,20 @@ std::string CompareStatus(const nlohmann::json& want, const Status& got) {
 
 // The PreFilter status as a plugin test sees it: a rejection or error as returned, Skip when
 // every PreFilter plugin skipped, otherwise Success.
-Status ObservedPreFilterStatus(const Status& s, const CycleState& state, const reference::Framework& fw) {
+Status ObservedPreFilterStatus(const Status& s, const CycleState& state,
+                               const reference::Framework& fw) {
   if (!s.IsSuccess()) return s;
   auto names = fw.PluginNames(reference::ExtensionPoint::kPreFilter);
-  bool all_skipped = !names.empty() && std::all_of(names.begin(), names.end(), [&](const std::string& n) {
-    return state.skip_filter_plugins.count(n) > 0;
-  });
+  bool all_skipped =
+      !names.empty() && std::all_of(names.begin(), names.end(), [&](const std::string& n) {
+        return state.skip_filter_plugins.count(n) > 0;
+      });
   return all_skipped ? Status(Code::kSkip) : Status();
 }
 
-std::string CheckPreFilter(const Case& c, const Status& pre, const reference::PreFilterResult& result,
-                           const CycleState& state, const reference::Framework& fw) {
+std::string CheckPreFilter(const Case& c, const Status& pre,
+                           const reference::PreFilterResult& result, const CycleState& state,
+                           const reference::Framework& fw) {
   if (!c.expect_pre_filter.is_null()) {
     std::string diff = CompareStatus(c.expect_pre_filter, ObservedPreFilterStatus(pre, state, fw));
     if (!diff.empty()) return "PreFilter: " + diff;
@@ -76,13 +82,15 @@ std::string CheckPreFilter(const Case& c, const Status& pre, const reference::Pr
   if (!c.expect_pre_filter_result.is_null()) {
     const nlohmann::json& want = c.expect_pre_filter_result;
     bool want_all = !want.is_object() || !want.contains("nodeNames") || want["nodeNames"].is_null();
-    std::vector<std::string> want_names = want_all ? std::vector<std::string>{} : Strings(want["nodeNames"]);
+    std::vector<std::string> want_names =
+        want_all ? std::vector<std::string>{} : Strings(want["nodeNames"]);
     std::sort(want_names.begin(), want_names.end());
     std::vector<std::string> got(result.node_names.begin(), result.node_names.end());
     bool got_all = pre.IsSuccess() && result.all_nodes;
     if (want_all != got_all || (!want_all && want_names != got)) {
-      return "PreFilterResult: expected " + (want_all ? std::string("all nodes") : JoinQuoted(want_names)) +
-             ", got " + (got_all ? std::string("all nodes") : JoinQuoted(got));
+      return "PreFilterResult: expected " +
+             (want_all ? std::string("all nodes") : JoinQuoted(want_names)) + ", got " +
+             (got_all ? std::string("all nodes") : JoinQuoted(got));
     }
   }
   return "";
@@ -93,13 +101,15 @@ CaseResult RunFilter(const Case& c, Cluster& cluster, const reference::PodPtr& p
   CycleState state;
   reference::PreFilterResult result;
   Status pre = fw.RunPreFilterPlugins(state, *pod, &result);
-  if (std::string diff = CheckPreFilter(c, pre, result, state, fw); !diff.empty()) return Fail(diff);
+  if (std::string diff = CheckPreFilter(c, pre, result, state, fw); !diff.empty())
+    return Fail(diff);
   std::vector<std::string> diffs;
   for (const auto& [node_name, want] : c.expect.items()) {
     const reference::NodeInfo* node = cluster.snapshot().Get(node_name);
     if (!node) return Fail("expect names node \"" + node_name + "\", which is not in the cluster");
     Status got = pre.IsSuccess() ? fw.RunFilterPlugins(state, *pod, *node) : pre;
-    if (std::string diff = CompareStatus(want, got); !diff.empty()) diffs.push_back(node_name + ": " + diff);
+    if (std::string diff = CompareStatus(want, got); !diff.empty())
+      diffs.push_back(node_name + ": " + diff);
   }
   if (diffs.empty()) return Pass();
   std::string detail;
@@ -112,12 +122,15 @@ CaseResult RunScore(const Case& c, Cluster& cluster, const reference::PodPtr& po
   CycleState state;
   reference::PreFilterResult result;
   Status pre = fw.RunPreFilterPlugins(state, *pod, &result);
-  if (std::string diff = CheckPreFilter(c, pre, result, state, fw); !diff.empty()) return Fail(diff);
-  if (!pre.IsSuccess()) return Fail("PreFilter did not succeed, nothing to score: " + Describe(pre));
+  if (std::string diff = CheckPreFilter(c, pre, result, state, fw); !diff.empty())
+    return Fail(diff);
+  if (!pre.IsSuccess())
+    return Fail("PreFilter did not succeed, nothing to score: " + Describe(pre));
   std::vector<const reference::NodeInfo*> nodes;
   for (const std::string& name : c.feasible_nodes ? *c.feasible_nodes : cluster.node_names()) {
     const reference::NodeInfo* node = cluster.snapshot().Get(name);
-    if (!node) return Fail("feasibleNodes names node \"" + name + "\", which is not in the cluster");
+    if (!node)
+      return Fail("feasibleNodes names node \"" + name + "\", which is not in the cluster");
     nodes.push_back(node);
   }
   Status s = fw.RunPreScorePlugins(state, *pod, nodes);
@@ -130,8 +143,10 @@ CaseResult RunScore(const Case& c, Cluster& cluster, const reference::PodPtr& po
   std::vector<std::string> diffs;
   for (const auto& [node_name, want] : c.expect.items()) {
     const std::string& name = node_name;  // clang 14 cannot capture a structured binding
-    auto it = std::find_if(scores.begin(), scores.end(), [&](const auto& s) { return s.name == name; });
-    if (it == scores.end()) return Fail("expect names node \"" + node_name + "\", which was not scored");
+    auto it =
+        std::find_if(scores.begin(), scores.end(), [&](const auto& s) { return s.name == name; });
+    if (it == scores.end())
+      return Fail("expect names node \"" + node_name + "\", which was not scored");
     int64_t got = 0;
     if (total) {
       got = it->total;
@@ -140,9 +155,11 @@ CaseResult RunScore(const Case& c, Cluster& cluster, const reference::PodPtr& po
         if (ps.plugin == score_plugins[0]) got = ps.normalized;  // absent = skipped = 0
       }
     }
-    if (!want.is_number_integer()) return Fail("expect." + node_name + ": expected an integer score");
+    if (!want.is_number_integer())
+      return Fail("expect." + node_name + ": expected an integer score");
     if (want.get<int64_t>() != got) {
-      diffs.push_back(node_name + ": expected " + std::to_string(want.get<int64_t>()) + ", got " + std::to_string(got));
+      diffs.push_back(node_name + ": expected " + std::to_string(want.get<int64_t>()) + ", got " +
+                      std::to_string(got));
     }
   }
   if (diffs.empty()) return Pass();
@@ -151,12 +168,13 @@ CaseResult RunScore(const Case& c, Cluster& cluster, const reference::PodPtr& po
   return Fail(detail);
 }
 
-CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr& pod, reference::Engine engine) {
+CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr& pod,
+                       reference::Engine engine) {
   // Seed 0 for the tie-break; expectations compare the tie set, not the pick.
   std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, 0, 0);
   CycleState state;
-  reference::CycleOutcome out =
-      reference::RunSchedulingCycle(cluster.framework(), *scheduler, cluster.cache(), cluster.snapshot(), state, pod);
+  reference::CycleOutcome out = reference::RunSchedulingCycle(
+      cluster.framework(), *scheduler, cluster.cache(), cluster.snapshot(), state, pod);
   const nlohmann::json& want = c.expect;
   bool scheduled = out.status.IsSuccess() || out.status.IsWait();
   std::string got = scheduled ? "scheduled on " + JoinQuoted(out.result.ties.Names()) + " (tie set)"
@@ -168,16 +186,18 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
   }
   if (want.contains("anyOf")) {
     std::vector<std::string> any = Strings(want["anyOf"]);
-    bool ok = scheduled && std::all_of(out.result.ties.begin(), out.result.ties.end(), [&](const std::string& n) {
-      return std::find(any.begin(), any.end(), n) != any.end();
-    });
+    bool ok = scheduled && std::all_of(out.result.ties.begin(), out.result.ties.end(),
+                                       [&](const std::string& n) {
+                                         return std::find(any.begin(), any.end(), n) != any.end();
+                                       });
     if (ok) return Pass();
     return Fail("expected any of " + JoinQuoted(any) + ", got " + got);
   }
   if (want.value("unschedulable", false)) {
     if (scheduled) return Fail("expected unschedulable, got " + got);
     if (want.contains("message") && want["message"].get<std::string>() != out.message) {
-      return Fail("expected message \"" + want["message"].get<std::string>() + "\", got \"" + out.message + "\"");
+      return Fail("expected message \"" + want["message"].get<std::string>() + "\", got \"" +
+                  out.message + "\"");
     }
     return Pass();
   }
@@ -194,9 +214,11 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
   }
   if (c.kind == "preempt") return RunPreemptCase(c, engine);
   if (c.kind == "queue") return RunQueueCase(c, engine);
-  ClusterInput input{c.nodes,    c.pods, c.namespaces, c.pdbs, c.services, c.replication_controllers,
+  ClusterInput input{c.nodes,        c.pods,         c.namespaces,
+                     c.pdbs,         c.services,     c.replication_controllers,
                      c.replica_sets, c.stateful_sets};
-  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
+  auto cluster =
+      Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return Fail("setup: " + cluster.message());
   auto pod = reference::BuildPod(*c.pod);
   if (!pod.ok()) return Fail("pod: " + pod.message());
@@ -217,17 +239,21 @@ CaseResult RunCase(const Case& c, reference::Engine engine) {
 
 std::string FormatResultLine(const Case& c, const CaseResult& r) {
   switch (r.verdict) {
-    case Verdict::kPass: return "PASS " + c.id;
-    case Verdict::kFail: return "FAIL " + c.id + ": " + r.detail;
-    case Verdict::kSkip: return "SKIP " + c.id + ": " + r.detail;
+    case Verdict::kPass:
+      return "PASS " + c.id;
+    case Verdict::kFail:
+      return "FAIL " + c.id + ": " + r.detail;
+    case Verdict::kSkip:
+      return "SKIP " + c.id + ": " + r.detail;
   }
   return "";
 }
 
 nlohmann::json ResultJson(const Case& c, const CaseResult& r) {
   static const char* kNames[] = {"PASS", "FAIL", "SKIP"};
-  return {{"id", c.id}, {"result", kNames[static_cast<int>(r.verdict)]}, {"detail", r.detail},
-          {"kind", c.kind}, {"source", c.source}, {"location", c.location}};
+  return {{"id", c.id},         {"result", kNames[static_cast<int>(r.verdict)]},
+          {"detail", r.detail}, {"kind", c.kind},
+          {"source", c.source}, {"location", c.location}};
 }
 
 }  // namespace schedcheck::check

@@ -36,28 +36,31 @@ TEST(RunnerTest, UnimplementedCompatIsSkippedNotPassed) {
   ASSERT_TRUE(cases.ok()) << cases.message();
   CaseResult r = RunCase((*cases)[0]);
   EXPECT_EQ(r.verdict, CaseResult::Verdict::kSkip);
-  EXPECT_EQ(FormatResultLine((*cases)[0], r), "SKIP future-compat: compat level 1.35 is not implemented (implemented: 1.27)");
+  EXPECT_EQ(FormatResultLine((*cases)[0], r),
+            "SKIP future-compat: compat level 1.35 is not implemented (implemented: 1.27)");
 }
 
 // Expectations of the wrong JSON type used to throw nlohmann's type_error into std::terminate
-// (found by hand after the case_file_fuzzer campaign): now each is a failed case saying which field.
+// (found by hand after the case_file_fuzzer campaign): now each is a failed case saying which
+// field.
 TEST(RunnerTest, WrongTypedExpectationsFailInsteadOfAborting) {
   const std::string node = R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"}})";
-  const std::string pod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})";
+  const std::string pod =
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})";
   struct Want {
     std::string json;
     std::string detail;
   } wants[] = {
-      {R"({"id":"a","source":"s","kind":"filter","plugins":["NodeName"],"nodes":[)" + node + R"(],"pod":)" + pod +
-           R"(,"expect":{"n1":{"code":5}}})",
+      {R"({"id":"a","source":"s","kind":"filter","plugins":["NodeName"],"nodes":[)" + node +
+           R"(],"pod":)" + pod + R"(,"expect":{"n1":{"code":5}}})",
        "expectation field code: expected a string"},
       {R"({"id":"b","source":"s","kind":"preempt","nodes":[)" + node + R"(],"pod":)" + pod +
            R"(,"expect":{"status":{"code":"Unschedulable","message":5}}})",
        "expect.status.message: expected a string"},
       {R"({"id":"c","source":"s","kind":"queue","queueConfig":{"queueSort":5},"expect":{"ops":[]}})",
        "queueSort: only PrioritySort is supported"},
-      {R"({"id":"d","source":"s","kind":"filter","plugins":["NodeName"],"nodes":[)" + node + R"(],"pod":)" + pod +
-           R"(,"expect":{"n1":{"code":"Success","reasons":[1]}}})",
+      {R"({"id":"d","source":"s","kind":"filter","plugins":["NodeName"],"nodes":[)" + node +
+           R"(],"pod":)" + pod + R"(,"expect":{"n1":{"code":"Success","reasons":[1]}}})",
        ""},  // a non-string reason is compared as its JSON text: no exception either
   };
   const char* tmp = std::getenv("TEST_TMPDIR");

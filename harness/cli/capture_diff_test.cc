@@ -20,7 +20,9 @@ std::string Tmp(const std::string& name) {
   return std::string(dir ? dir : "/tmp") + "/" + name;
 }
 
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 struct Compared {
   int exit_code = -1;
@@ -57,7 +59,9 @@ TEST(CaptureDiffTest, TheSameBehaviourIsEquivalentAndSaysWhatACaptureLacks) {
   Compared c = ImportReplayDiff("equal");
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
   EXPECT_TRUE(Contains(c.out, "equivalent (4 pods compared)")) << c.out;
-  EXPECT_TRUE(Contains(c.out, "not compared: rejecting plugins (a capture's FailedScheduling events carry the message only)"))
+  EXPECT_TRUE(Contains(c.out,
+                       "not compared: rejecting plugins (a capture's FailedScheduling events carry "
+                       "the message only)"))
       << c.out;
   EXPECT_TRUE(Contains(c.out, "not compared: queue paths")) << c.out;
 }
@@ -65,12 +69,16 @@ TEST(CaptureDiffTest, TheSameBehaviourIsEquivalentAndSaysWhatACaptureLacks) {
 TEST(CaptureDiffTest, MovedPlacementsAndALateRetryFail) {
   Compared c = ImportReplayDiff("divergent");
   EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
-  EXPECT_TRUE(Contains(c.out, "pod shop/web-1 at t=10 (attempt 1): placement [soft]: reference t=10 attempt 1: bound to "
-                              "node-b (top-score ties {node-b}); candidate t=10 attempt 1: bound to node-a"))
+  EXPECT_TRUE(Contains(
+      c.out,
+      "pod shop/web-1 at t=10 (attempt 1): placement [soft]: reference t=10 attempt 1: bound to "
+      "node-b (top-score ties {node-b}); candidate t=10 attempt 1: bound to node-a"))
       << c.out;
   EXPECT_TRUE(Contains(c.out, "pod shop/web-2 at t=11 (attempt 1): placement [soft]")) << c.out;
-  EXPECT_TRUE(Contains(c.out, "pod shop/web-3 at t=40 (attempt 3): attempt-time [requeue]: reference t=40 attempt 3: "
-                              "bound to node-c"))
+  EXPECT_TRUE(Contains(
+      c.out,
+      "pod shop/web-3 at t=40 (attempt 3): attempt-time [requeue]: reference t=40 attempt 3: "
+      "bound to node-c"))
       << c.out;
   EXPECT_TRUE(Contains(c.out, "candidate t=312 attempt 3: bound to node-c")) << c.out;
   EXPECT_FALSE(Contains(c.out, "[hard]")) << c.out;

@@ -7,8 +7,8 @@
 
 namespace schedcheck::cli {
 
-int RunCheck(const std::vector<std::string>& paths, bool json, reference::Engine engine, std::ostream& out,
-             std::ostream& err) {
+int RunCheck(const std::vector<std::string>& paths, bool json, reference::Engine engine,
+             std::ostream& out, std::ostream& err) {
   auto cases = check::LoadCases(paths);
   if (!cases.ok()) {
     err << "schedcheck check: " << cases.message() << "\n";
@@ -18,9 +18,15 @@ int RunCheck(const std::vector<std::string>& paths, bool json, reference::Engine
   for (const check::Case& c : *cases) {
     check::CaseResult r = check::RunCase(c, engine);
     switch (r.verdict) {
-      case check::CaseResult::Verdict::kPass: ++passed; break;
-      case check::CaseResult::Verdict::kFail: ++failed; break;
-      case check::CaseResult::Verdict::kSkip: ++skipped; break;
+      case check::CaseResult::Verdict::kPass:
+        ++passed;
+        break;
+      case check::CaseResult::Verdict::kFail:
+        ++failed;
+        break;
+      case check::CaseResult::Verdict::kSkip:
+        ++skipped;
+        break;
     }
     out << (json ? check::ResultJson(c, r).dump() : check::FormatResultLine(c, r)) << "\n";
   }
@@ -33,7 +39,8 @@ int RunCheck(const std::vector<std::string>& paths, bool json, reference::Engine
 }
 
 void AddCheckCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("check", "Run conformance case files (JSON, JSON Lines, YAML) against the reference");
+  auto* cmd = app.add_subcommand(
+      "check", "Run conformance case files (JSON, JSON Lines, YAML) against the reference");
   auto paths = std::make_shared<std::vector<std::string>>();
   auto json = std::make_shared<bool>(false);
   auto engine = std::make_shared<reference::Engine>(reference::Engine::kPlain);

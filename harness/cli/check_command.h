@@ -16,8 +16,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code);
 
 // Exit status: 0 when nothing failed, 1 when a case failed, 2 when input could not be read.
 // `engine`: plain rules (the default of `check`) or the accelerator.
-int RunCheck(const std::vector<std::string>& paths, bool json, reference::Engine engine, std::ostream& out,
-             std::ostream& err);
+int RunCheck(const std::vector<std::string>& paths, bool json, reference::Engine engine,
+             std::ostream& out, std::ostream& err);
 
 }  // namespace schedcheck::cli
 

@@ -20,7 +20,8 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
     return 2;
   };
   const double tol = o.time_tolerance_seconds.value_or(0);
-  if (!std::isfinite(tol) || tol < 0 || tol > 1e9) return fail("--time-tolerance: must be between 0 and 1e9 seconds");
+  if (!std::isfinite(tol) || tol < 0 || tol > 1e9)
+    return fail("--time-tolerance: must be between 0 and 1e9 seconds");
   if (o.cluster_trace.empty() && (!o.config.empty() || !o.candidate.empty())) {
     return fail("--config and --candidate need --cluster-trace");
   }
@@ -31,24 +32,32 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
   auto b = diff::LoadDecisions(o.b, limits);
   if (!b.ok()) return fail(b.message());
   diff::NamedDiff d{o.a + " vs " + o.b, {}, "", ""};
-  const int64_t tolerance_ns = o.time_tolerance_seconds ? static_cast<int64_t>(std::llround(tol * 1e9))
-                                                        : diff::DefaultTimeToleranceNs(*a, *b);
+  const int64_t tolerance_ns = o.time_tolerance_seconds
+                                   ? static_cast<int64_t>(std::llround(tol * 1e9))
+                                   : diff::DefaultTimeToleranceNs(*a, *b);
   d.result = diff::Diff(*a, *b, {.time_tolerance_ns = tolerance_ns});
   if (!d.result.divergences.empty() && !o.cluster_trace.empty()) {
-    auto text = ExplainFirstDivergence({o.cluster_trace, o.config, o.candidate, o.a, o.b}, *a, d.result.divergences.front());
+    auto text = ExplainFirstDivergence({o.cluster_trace, o.config, o.candidate, o.a, o.b}, *a,
+                                       d.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     d.explanation = *text;
   }
-  if (o.soft_fails && o.allow_soft) return fail("--soft-fails and --allow-soft contradict each other");
-  if (o.soft_fails) err << "schedcheck diff: note: soft divergences fail by default now; --soft-fails is ignored\n";
+  if (o.soft_fails && o.allow_soft)
+    return fail("--soft-fails and --allow-soft contradict each other");
+  if (o.soft_fails)
+    err << "schedcheck diff: note: soft divergences fail by default now; --soft-fails is ignored\n";
   const diff::ReportOptions ro{.allow_soft = o.allow_soft};
   if (!o.junit.empty()) {
-    if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport({d}, "schedcheck diff", ro)); !ok) {
+    if (Outcome ok =
+            trace::WriteFileAtomically(o.junit, diff::JUnitReport({d}, "schedcheck diff", ro));
+        !ok) {
       return fail(ok.message());
     }
   }
   if (!o.markdown.empty()) {
-    if (Outcome ok = trace::WriteFileAtomically(o.markdown, diff::MarkdownReport({d}, "schedcheck diff", ro)); !ok) {
+    if (Outcome ok = trace::WriteFileAtomically(o.markdown,
+                                                diff::MarkdownReport({d}, "schedcheck diff", ro));
+        !ok) {
       return fail(ok.message());
     }
   }
@@ -61,24 +70,31 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
 }
 
 void AddDiffCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("diff", "Compare two decision logs (A = reference, B = candidate), tie-aware");
+  auto* cmd = app.add_subcommand(
+      "diff", "Compare two decision logs (A = reference, B = candidate), tie-aware");
   auto o = std::make_shared<DiffCommandOptions>();
-  cmd->add_option("A", o->a, "reference decisions: JSON Lines log (golden file), replay -o trace, or capture")->required();
+  cmd->add_option("A", o->a,
+                  "reference decisions: JSON Lines log (golden file), replay -o trace, or capture")
+      ->required();
   cmd->add_option("B", o->b, "candidate decisions, same forms")->required();
   cmd->add_flag("--json", o->json, "print the result as JSON");
   cmd->add_option("--junit", o->junit, "write a JUnit XML report");
   cmd->add_option("--markdown", o->markdown, "write a Markdown report");
   auto tolerance = std::make_shared<double>(0);
-  CLI::Option* tolerance_opt = cmd->add_option(
-      "--time-tolerance", *tolerance,
-      "attempt and queue times within this many seconds are equal (default 0; 2 when A or B is a capture)");
-  cmd->add_flag("--allow-soft", o->allow_soft,
-               "soft divergences (a feasible node outside the reference's top-score ties) do not fail: for "
-               "builds that knowingly sample or randomise");
-  cmd->add_flag("--soft-fails", o->soft_fails, "(deprecated: the default now) soft divergences fail");
-  cmd->add_option("--cluster-trace", o->cluster_trace,
-                  "the trace A was replayed from: explain the first divergence on the reference's snapshot");
-  cmd->add_option("--config", o->config, "the reference's KubeSchedulerConfiguration for --cluster-trace");
+  CLI::Option* tolerance_opt = cmd->add_option("--time-tolerance", *tolerance,
+                                               "attempt and queue times within this many seconds "
+                                               "are equal (default 0; 2 when A or B is a capture)");
+  cmd->add_flag(
+      "--allow-soft", o->allow_soft,
+      "soft divergences (a feasible node outside the reference's top-score ties) do not fail: for "
+      "builds that knowingly sample or randomise");
+  cmd->add_flag("--soft-fails", o->soft_fails,
+                "(deprecated: the default now) soft divergences fail");
+  cmd->add_option(
+      "--cluster-trace", o->cluster_trace,
+      "the trace A was replayed from: explain the first divergence on the reference's snapshot");
+  cmd->add_option("--config", o->config,
+                  "the reference's KubeSchedulerConfiguration for --cluster-trace");
   cmd->add_option("--candidate", o->candidate,
                   "B's candidate spec, to explain its side too (" + candidates::CandidateHelp() +
                       "); for exec:/kube: only the reference's side is explained");

@@ -24,7 +24,8 @@ struct DiffCommandOptions {
   bool soft_fails = false;  // the flag of schedcheck 0.1, the default now: accepted, noted, ignored
   std::string cluster_trace;  // the trace both logs replayed, for the explanation
   std::string config;         // the reference's KubeSchedulerConfiguration for that trace
-  std::string candidate;      // candidate spec, to explain B's side too (exec:/kube: get a note instead)
+  std::string
+      candidate;  // candidate spec, to explain B's side too (exec:/kube: get a note instead)
   std::vector<std::string> limits;  // `--limit NAME=VALUE` specs (traces/input_limits.h)
 };
 

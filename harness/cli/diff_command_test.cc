@@ -58,16 +58,19 @@ TEST(DiffCommandTest, AChangedBindingInAGoldenLogIsAHardDivergence) {
   const std::string from = R"("attempt":2,"result":"Scheduled","node":"n2","ties":["n2"])";
   ASSERT_NE(golden.find(from), std::string::npos);
   std::string changed = golden;
-  changed.replace(changed.find(from), from.size(),
-                  R"("attempt":2,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"m")");
+  changed.replace(
+      changed.find(from), from.size(),
+      R"("attempt":2,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"m")");
   Write(Tmp("changed.jsonl"), changed);
   DiffCommandOptions o = Opts(kGolden, Tmp("changed.jsonl"));
   o.junit = Tmp("d.xml");
   o.markdown = Tmp("d.md");
   std::string out;
   EXPECT_EQ(RunDiff(o, &out), 1) << out;
-  EXPECT_NE(out.find("first divergence: pod default/needs-untainted at t=10 (attempt 2): outcome [hard]"),
-            std::string::npos) << out;
+  EXPECT_NE(
+      out.find("first divergence: pod default/needs-untainted at t=10 (attempt 2): outcome [hard]"),
+      std::string::npos)
+      << out;
   EXPECT_NE(Read(Tmp("d.xml")).find("failures=\"1\""), std::string::npos);
   EXPECT_NE(Read(Tmp("d.md")).find("**FAIL**"), std::string::npos);
   o.json = true;
@@ -76,7 +79,9 @@ TEST(DiffCommandTest, AChangedBindingInAGoldenLogIsAHardDivergence) {
 }
 
 TEST(DiffCommandTest, BadInputExitsTwoNamingFileLineAndField) {
-  Write(Tmp("bad.jsonl"), "{\"t\":0,\"type\":\"bind\",\"pod\":\"a/b\",\"node\":\"n\"}\n{\"t\":1,\"type\":\"attempt\",\"pod\":\"a/b\"}\n");
+  Write(Tmp("bad.jsonl"),
+        "{\"t\":0,\"type\":\"bind\",\"pod\":\"a/"
+        "b\",\"node\":\"n\"}\n{\"t\":1,\"type\":\"attempt\",\"pod\":\"a/b\"}\n");
   std::string out, err;
   EXPECT_EQ(RunDiff(Opts(kGolden, Tmp("bad.jsonl")), &out, &err), 2);
   EXPECT_NE(err.find("bad.jsonl:2: field attempt"), std::string::npos) << err;
@@ -88,7 +93,8 @@ TEST(DiffCommandTest, ClusterTraceExplainsBothSides) {
   auto trace = trace::LoadTrace(kWeights);
   ASSERT_TRUE(trace.ok()) << trace.message();
   auto base = reference::DefaultConfiguration("1.27");
-  for (const auto& [spec, file] : {std::pair{"reference", "a.jsonl"}, std::pair{"weight:NodeAffinity=5", "b.jsonl"}}) {
+  for (const auto& [spec, file] :
+       {std::pair{"reference", "a.jsonl"}, std::pair{"weight:NodeAffinity=5", "b.jsonl"}}) {
     auto c = candidates::MakeCandidate(spec, base);
     ASSERT_TRUE(c.ok());
     auto log = candidates::ReplayCandidate(*c, *trace);
@@ -102,7 +108,8 @@ TEST(DiffCommandTest, ClusterTraceExplainsBothSides) {
   o.cluster_trace = kWeights;
   o.candidate = "weight:NodeAffinity=5";
   EXPECT_EQ(RunDiff(o, &out), 1) << out;
-  EXPECT_NE(out.find("pod default/p1 at t=1 (attempt 1): placement [soft]"), std::string::npos) << out;
+  EXPECT_NE(out.find("pod default/p1 at t=1 (attempt 1): placement [soft]"), std::string::npos)
+      << out;
   EXPECT_NE(out.find("NodeAffinity 10/100/200"), std::string::npos) << out;
   EXPECT_NE(out.find("NodeAffinity 10/100/500"), std::string::npos) << out;
 }
@@ -111,8 +118,14 @@ TEST(DiffCommandTest, ClusterTraceExplainsBothSides) {
 // fails by default; --allow-soft accepts it; the old --soft-fails is noted and ignored.
 TEST(DiffCommandTest, MovedPlacementFailsUnlessSoftIsAllowed) {
   const std::string a = Tmp("soft-a.jsonl"), b = Tmp("soft-b.jsonl");
-  Write(a, R"({"t":1,"type":"attempt","pod":"default/p1","attempt":1,"result":"Scheduled","node":"n2","ties":["n2"]})" "\n");
-  Write(b, R"({"t":1,"type":"attempt","pod":"default/p1","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})" "\n");
+  Write(
+      a,
+      R"({"t":1,"type":"attempt","pod":"default/p1","attempt":1,"result":"Scheduled","node":"n2","ties":["n2"]})"
+      "\n");
+  Write(
+      b,
+      R"({"t":1,"type":"attempt","pod":"default/p1","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})"
+      "\n");
   std::string out, err;
   DiffCommandOptions o = Opts(a, b);
   EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
@@ -120,7 +133,9 @@ TEST(DiffCommandTest, MovedPlacementFailsUnlessSoftIsAllowed) {
   EXPECT_NE(out.find("DIVERGENT"), std::string::npos) << out;
   o.allow_soft = true;
   EXPECT_EQ(RunDiff(o, &out, &err), 0) << out << err;
-  EXPECT_NE(out.find("EQUIVALENT (soft divergences only, allowed by --allow-soft)"), std::string::npos) << out;
+  EXPECT_NE(out.find("EQUIVALENT (soft divergences only, allowed by --allow-soft)"),
+            std::string::npos)
+      << out;
   o.allow_soft = false;
   o.soft_fails = true;
   EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
@@ -133,7 +148,8 @@ TEST(DiffCommandTest, OutOfProcessCandidateIsNotExplainedPerPlugin) {
   auto trace = trace::LoadTrace(kWeights);
   ASSERT_TRUE(trace.ok()) << trace.message();
   auto base = reference::DefaultConfiguration("1.27");
-  for (const auto& [spec, file] : {std::pair{"reference", "a.jsonl"}, std::pair{"weight:NodeAffinity=5", "b.jsonl"}}) {
+  for (const auto& [spec, file] :
+       {std::pair{"reference", "a.jsonl"}, std::pair{"weight:NodeAffinity=5", "b.jsonl"}}) {
     auto c = candidates::MakeCandidate(spec, base);
     ASSERT_TRUE(c.ok());
     auto log = candidates::ReplayCandidate(*c, *trace);
@@ -149,9 +165,11 @@ TEST(DiffCommandTest, OutOfProcessCandidateIsNotExplainedPerPlugin) {
   o.cluster_trace = kWeights;
   o.candidate = "kube:1.27";
   EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
-  EXPECT_NE(out.find("pod default/p1 at t=1 (attempt 1): placement [soft]"), std::string::npos) << out;
+  EXPECT_NE(out.find("pod default/p1 at t=1 (attempt 1): placement [soft]"), std::string::npos)
+      << out;
   EXPECT_NE(out.find("NodeAffinity 10/100/200"), std::string::npos) << out;  // the reference's side
-  EXPECT_NE(out.find("candidate kube:1.27 (" + Tmp("b.jsonl") + "):\n  per-plugin statuses are not available for "
+  EXPECT_NE(out.find("candidate kube:1.27 (" + Tmp("b.jsonl") +
+                     "):\n  per-plugin statuses are not available for "
                      "kube:1.27"),
             std::string::npos)
       << out;
@@ -171,14 +189,16 @@ TEST(GateCommandTest, FailingChildExitsTwoAndReportsTheTrace) {
   EXPECT_EQ(RunGateCommand(o, out, err), 2) << out.str() << err.str();
   // The child may exit before or after the harness has written Hello: either way the request and
   // the exit status are named.
-  EXPECT_NE(out.str().find("ERROR taint.jsonl: candidate exec:exit 3: scheduler command `exit 3`: request 1 (Hello): "),
+  EXPECT_NE(out.str().find("ERROR taint.jsonl: candidate exec:exit 3: scheduler command `exit 3`: "
+                           "request 1 (Hello): "),
             std::string::npos)
       << out.str();
   EXPECT_NE(out.str().find("the child exited with status 3"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("0 of 2 traces passed"), std::string::npos) << out.str();
   EXPECT_NE(err.str().find("could not complete 2 of 2 trace(s)"), std::string::npos) << err.str();
   EXPECT_NE(Read(Tmp("child.xml")).find("failures=\"2\""), std::string::npos);
-  EXPECT_NE(Read(Tmp("child.md")).find("| weights.jsonl | **FAIL** |"), std::string::npos) << Read(Tmp("child.md"));
+  EXPECT_NE(Read(Tmp("child.md")).find("| weights.jsonl | **FAIL** |"), std::string::npos)
+      << Read(Tmp("child.md"));
   o.scheduler_timeout_seconds = 0;
   EXPECT_EQ(RunGateCommand(o, out, err), 2);
   EXPECT_NE(err.str().find("--scheduler-timeout"), std::string::npos) << err.str();
@@ -193,8 +213,11 @@ TEST(GateCommandTest, ExitCodesAndReports) {
   o.markdown = Tmp("g.md");
   EXPECT_EQ(RunGateCommand(o, out, err), 1) << out.str() << err.str();
   EXPECT_NE(out.str().find("1 of 2 traces passed"), std::string::npos) << out.str();
-  EXPECT_NE(Read(Tmp("g.xml")).find("<failure message=\"pod default/p at t=10: queue-path [requeue]"), std::string::npos);
-  EXPECT_NE(Read(Tmp("g.md")).find("| taint.jsonl | **FAIL** | 0 | 1 | 0 |"), std::string::npos) << Read(Tmp("g.md"));
+  EXPECT_NE(
+      Read(Tmp("g.xml")).find("<failure message=\"pod default/p at t=10: queue-path [requeue]"),
+      std::string::npos);
+  EXPECT_NE(Read(Tmp("g.md")).find("| taint.jsonl | **FAIL** | 0 | 1 | 0 |"), std::string::npos)
+      << Read(Tmp("g.md"));
   o.candidate = "reference";
   EXPECT_EQ(RunGateCommand(o, out, err), 0) << out.str();
   o.candidate = "weight:NodeAffinity=x";

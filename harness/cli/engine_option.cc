@@ -10,8 +10,10 @@ void AddEngineOption(CLI::App* cmd, reference::Engine* engine) {
            // The validator below admits only the two names.
            *engine = reference::ParseEngine(name).value_or(reference::Engine::kFast);
          },
-         "plain (the rules as upstream's functions) or fast (the accelerator proved equal to them); "
-         "same decisions; default " + default_name)
+         "plain (the rules as upstream's functions) or fast (the accelerator proved equal to "
+         "them); "
+         "same decisions; default " +
+             default_name)
       ->check(CLI::IsMember({"plain", "fast"}));
 }
 

@@ -29,10 +29,12 @@ std::vector<std::string> Keys(const std::vector<reference::PodPtr>& pods) {
 
 // DefaultPreemption's dry run: every candidate with its victims, and the tied best ones.
 nlohmann::json PreemptionJson(const reference::PreemptionOutcome& o) {
-  nlohmann::json j = {{"status", StatusJson(o.status)}, {"candidates", nlohmann::json::array()},
+  nlohmann::json j = {{"status", StatusJson(o.status)},
+                      {"candidates", nlohmann::json::array()},
                       {"best", nlohmann::json::array()}};
   for (const auto& c : o.candidates) {
-    j["candidates"].push_back({{"node", c.node}, {"victims", Keys(c.victims)}, {"pdbViolations", c.num_pdb_violations}});
+    j["candidates"].push_back(
+        {{"node", c.node}, {"victims", Keys(c.victims)}, {"pdbViolations", c.num_pdb_violations}});
   }
   for (const auto& c : o.best) j["best"].push_back(c.node);
   if (o.result.nominating_info.mode == reference::NominatingInfo::Mode::kOverride) {
@@ -69,9 +71,9 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   auto profile = ProfileFor(o, (*pod)->scheduler_name());
   if (!profile.ok()) return profile.error();
 
-  check::ClusterInput input{cluster_objects->nodes,       cluster_objects->pods,
-                            cluster_objects->namespaces,  cluster_objects->pdbs,
-                            cluster_objects->services,    cluster_objects->replication_controllers,
+  check::ClusterInput input{cluster_objects->nodes,        cluster_objects->pods,
+                            cluster_objects->namespaces,   cluster_objects->pdbs,
+                            cluster_objects->services,     cluster_objects->replication_controllers,
                             cluster_objects->replica_sets, cluster_objects->stateful_sets};
   auto cluster = check::Cluster::Build(input, *profile, "1.27", o.engine);
   if (!cluster.ok()) return cluster.error();
@@ -94,14 +96,16 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   Status pre = fw.RunPreFilterPlugins(state, **pod, &pre_result);
   out["preFilter"] = StatusJson(pre);
   if (!pre.plugin().empty()) out["preFilter"]["plugin"] = pre.plugin();
-  out["preFilter"]["skipped"] = std::vector<std::string>(state.skip_filter_plugins.begin(), state.skip_filter_plugins.end());
+  out["preFilter"]["skipped"] =
+      std::vector<std::string>(state.skip_filter_plugins.begin(), state.skip_filter_plugins.end());
   if (!pre_result.all_nodes) out["preFilter"]["nodeNames"] = pre_result.node_names;
   out["nodes"] = nlohmann::json::array();
   for (const reference::NodeInfo* node : snapshot.node_infos()) {
     nlohmann::json n = {{"name", node->name()}};
     if (pre.IsSuccess()) {
       nlohmann::json plugins = nlohmann::json::object();
-      for (const auto& [name, s] : fw.RunEachFilterPlugin(state, **pod, *node)) plugins[name] = StatusJson(s);
+      for (const auto& [name, s] : fw.RunEachFilterPlugin(state, **pod, *node))
+        plugins[name] = StatusJson(s);
       n["filters"] = plugins;
       n["status"] = StatusJson(fw.RunFilterPluginsWithNominatedPods(state, **pod, *node));
     } else {
@@ -111,17 +115,22 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   }
 
   // The decision itself, exactly as a scheduling cycle makes it.
-  std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(o.engine, o.seed, 0);
+  std::unique_ptr<reference::PodScheduler> scheduler =
+      reference::MakePodScheduler(o.engine, o.seed, 0);
   reference::CycleState cycle_state;
-  reference::CycleOutcome r =
-      reference::RunSchedulingCycle(fw, *scheduler, (*cluster)->cache(), snapshot, cycle_state, *pod);
+  reference::CycleOutcome r = reference::RunSchedulingCycle(fw, *scheduler, (*cluster)->cache(),
+                                                            snapshot, cycle_state, *pod);
   out["evaluatedNodes"] = r.result.evaluated_nodes;
   out["feasibleNodes"] = r.result.feasible;
   out["scores"] = nlohmann::json::array();
   for (const reference::NodePluginScores& s : r.result.scores) {
-    nlohmann::json row = {{"node", s.name}, {"total", s.total}, {"plugins", nlohmann::json::array()}};
+    nlohmann::json row = {
+        {"node", s.name}, {"total", s.total}, {"plugins", nlohmann::json::array()}};
     for (const reference::PluginScore& p : s.scores) {
-      row["plugins"].push_back({{"name", p.plugin}, {"raw", p.raw}, {"normalized", p.normalized}, {"weighted", p.weighted}});
+      row["plugins"].push_back({{"name", p.plugin},
+                                {"raw", p.raw},
+                                {"normalized", p.normalized},
+                                {"weighted", p.weighted}});
     }
     out["scores"].push_back(row);
   }
@@ -134,8 +143,10 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
     out["message"] = r.message;
     out["unschedulablePlugins"] = r.unschedulable_plugins;
     if (r.result.kind == reference::ScheduleResult::Kind::kFitError) {
-      if (auto* dp = dynamic_cast<const reference::DefaultPreemption*>(fw.GetPlugin("DefaultPreemption"))) {
-        out["preemption"] = PreemptionJson(dp->Preempt(cycle_state, **pod, r.result.diagnosis.node_to_status));
+      if (auto* dp = dynamic_cast<const reference::DefaultPreemption*>(
+              fw.GetPlugin("DefaultPreemption"))) {
+        out["preemption"] =
+            PreemptionJson(dp->Preempt(cycle_state, **pod, r.result.diagnosis.node_to_status));
       }
     }
   }
@@ -143,11 +154,14 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
 }
 
 void PrintExplanation(const nlohmann::json& e, std::ostream& out) {
-  out << "pod " << e["pod"].get<std::string>() << " (profile " << e["schedulerName"].get<std::string>() << ")\n";
+  out << "pod " << e["pod"].get<std::string>() << " (profile "
+      << e["schedulerName"].get<std::string>() << ")\n";
   out << "PreFilter: " << e["preFilter"]["code"].get<std::string>();
   if (e["preFilter"].contains("reasons")) out << ": " << e["preFilter"]["reasons"].dump();
-  if (!e["preFilter"]["skipped"].empty()) out << "  (skipped: " << e["preFilter"]["skipped"].dump() << ")";
-  if (e["preFilter"].contains("nodeNames")) out << "  (nodes narrowed to " << e["preFilter"]["nodeNames"].dump() << ")";
+  if (!e["preFilter"]["skipped"].empty())
+    out << "  (skipped: " << e["preFilter"]["skipped"].dump() << ")";
+  if (e["preFilter"].contains("nodeNames"))
+    out << "  (nodes narrowed to " << e["preFilter"]["nodeNames"].dump() << ")";
   // A histogram first, so that thousands of nodes stay readable.
   std::map<std::string, int> histogram;
   int feasible = 0;
@@ -164,7 +178,8 @@ void PrintExplanation(const nlohmann::json& e, std::ostream& out) {
   size_t width = 4;
   for (const auto& n : e["nodes"]) width = std::max(width, n["name"].get<std::string>().size());
   for (const auto& n : e["nodes"]) {
-    out << "  " << std::left << std::setw(static_cast<int>(width)) << n["name"].get<std::string>() << "  ";
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << n["name"].get<std::string>()
+        << "  ";
     const auto& status = n["status"];
     if (status["code"] == "Success") {
       out << "feasible";
@@ -175,7 +190,8 @@ void PrintExplanation(const nlohmann::json& e, std::ostream& out) {
     if (n.contains("filters")) {
       std::string failing;
       for (const auto& [plugin, s] : n["filters"].items()) {
-        if (s["code"] != "Success" && s["code"] != "Skip") failing += (failing.empty() ? "" : ", ") + plugin;
+        if (s["code"] != "Success" && s["code"] != "Skip")
+          failing += (failing.empty() ? "" : ", ") + plugin;
       }
       if (!failing.empty()) out << "   [rejected by: " << failing << "]";
     }
@@ -184,47 +200,63 @@ void PrintExplanation(const nlohmann::json& e, std::ostream& out) {
   if (!e["scores"].empty()) {
     out << "\nSCORE (raw/normalized/weighted)\n";
     for (const auto& row : e["scores"]) {
-      out << "  " << std::left << std::setw(static_cast<int>(width)) << row["node"].get<std::string>() << "  total "
-          << std::setw(6) << row["total"].get<int64_t>();
+      out << "  " << std::left << std::setw(static_cast<int>(width))
+          << row["node"].get<std::string>() << "  total " << std::setw(6)
+          << row["total"].get<int64_t>();
       for (const auto& p : row["plugins"]) {
-        out << "  " << p["name"].get<std::string>() << " " << p["raw"] << "/" << p["normalized"] << "/" << p["weighted"];
+        out << "  " << p["name"].get<std::string>() << " " << p["raw"] << "/" << p["normalized"]
+            << "/" << p["weighted"];
       }
       out << "\n";
     }
   }
-  out << "\nevaluated " << e["evaluatedNodes"] << " node(s), " << e["feasibleNodes"].size() << " feasible\n";
+  out << "\nevaluated " << e["evaluatedNodes"] << " node(s), " << e["feasibleNodes"].size()
+      << " feasible\n";
   if (e["result"] == "Scheduled") {
     const auto& ties = e["ties"];
     std::string shown;
-    for (size_t i = 0; i < ties.size() && i < 20; ++i) shown += (i ? ", " : "") + ties[i].get<std::string>();
-    if (ties.size() > 20) shown += ", ... (" + std::to_string(ties.size()) + " in all; --json lists every one)";
-    out << "RESULT: Scheduled on " << e["node"].get<std::string>() << "\n  top-score tie set (" << ties.size()
-        << "): " << shown << "\n  (the real scheduler picks any of these at random; seed " << e["seed"] << ")\n";
+    for (size_t i = 0; i < ties.size() && i < 20; ++i)
+      shown += (i ? ", " : "") + ties[i].get<std::string>();
+    if (ties.size() > 20)
+      shown += ", ... (" + std::to_string(ties.size()) + " in all; --json lists every one)";
+    out << "RESULT: Scheduled on " << e["node"].get<std::string>() << "\n  top-score tie set ("
+        << ties.size() << "): " << shown
+        << "\n  (the real scheduler picks any of these at random; seed " << e["seed"] << ")\n";
   } else {
-    out << "RESULT: " << e["result"].get<std::string>() << ": " << e["message"].get<std::string>() << "\n";
+    out << "RESULT: " << e["result"].get<std::string>() << ": " << e["message"].get<std::string>()
+        << "\n";
     if (e.contains("preemption")) {
       const auto& p = e["preemption"];
-      out << "\nPREEMPTION (DefaultPreemption dry run; candidates are compared by: fewest PDB violations, lowest\n"
-             "highest-victim priority, smallest priority sum, fewest victims, latest start of the top victim)\n";
+      out << "\nPREEMPTION (DefaultPreemption dry run; candidates are compared by: fewest PDB "
+             "violations, lowest\n"
+             "highest-victim priority, smallest priority sum, fewest victims, latest start of the "
+             "top victim)\n";
       for (const auto& c : p["candidates"]) {
-        out << "  " << c["node"].get<std::string>() << ": victims " << c["victims"].dump() << ", PDB violations "
-            << c["pdbViolations"] << "\n";
+        out << "  " << c["node"].get<std::string>() << ": victims " << c["victims"].dump()
+            << ", PDB violations " << c["pdbViolations"] << "\n";
       }
       if (p["candidates"].empty()) out << "  no candidate node\n";
       if (!p["best"].empty()) {
-        out << "  best (tied after every criterion; upstream picks one): " << p["best"].dump() << "\n";
-        if (p.contains("nominatedNode")) out << "  nominated: " << p["nominatedNode"].get<std::string>() << "\n";
+        out << "  best (tied after every criterion; upstream picks one): " << p["best"].dump()
+            << "\n";
+        if (p.contains("nominatedNode"))
+          out << "  nominated: " << p["nominatedNode"].get<std::string>() << "\n";
       }
     }
   }
 }
 
 void AddExplainCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("explain", "Explain how the reference schedules one pod on a cluster");
+  auto* cmd =
+      app.add_subcommand("explain", "Explain how the reference schedules one pod on a cluster");
   auto o = std::make_shared<ExplainOptions>();
-  cmd->add_option("--cluster", o->cluster, "manifest files or folders: Nodes, Pods, Namespaces, PDBs, Lists")->required();
-  cmd->add_option("--pod", o->pod, "file holding the pod to schedule (the first Pod in it)")->required();
-  cmd->add_option("--config", o->config, "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
+  cmd->add_option("--cluster", o->cluster,
+                  "manifest files or folders: Nodes, Pods, Namespaces, PDBs, Lists")
+      ->required();
+  cmd->add_option("--pod", o->pod, "file holding the pod to schedule (the first Pod in it)")
+      ->required();
+  cmd->add_option("--config", o->config,
+                  "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
   cmd->add_option("--seed", o->seed, "seed of the tie-break among top-scoring nodes (default 0)");
   AddEngineOption(cmd, &o->engine);
   cmd->add_flag("--json", o->json, "print the explanation as one JSON document");

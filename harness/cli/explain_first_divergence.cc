@@ -7,7 +7,8 @@
 
 namespace schedcheck::cli {
 
-Result<std::string> ExplainFirstDivergence(const ExplainRequest& r, const std::vector<trace::Record>& reference,
+Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
+                                           const std::vector<trace::Record>& reference,
                                            const diff::Divergence& first) {
   auto trace = trace::LoadTrace(r.trace);
   if (!trace.ok()) return trace.error();

@@ -14,16 +14,17 @@
 namespace schedcheck::cli {
 
 struct ExplainRequest {
-  std::string trace;          // the trace both logs were replayed from
-  std::string config;         // the reference's KubeSchedulerConfiguration ("": the default profile)
-  std::string candidate;      // the candidate's spec ("": the reference's side only)
+  std::string trace;      // the trace both logs were replayed from
+  std::string config;     // the reference's KubeSchedulerConfiguration ("": the default profile)
+  std::string candidate;  // the candidate's spec ("": the reference's side only)
   std::string reference_log;  // the logs' names, for the sides' titles
   std::string candidate_log;
 };
 
 // Errors reading the trace, the configuration or the spec are bad input; a pod missing from the
 // trace is said in the text.
-Result<std::string> ExplainFirstDivergence(const ExplainRequest& request, const std::vector<trace::Record>& reference,
+Result<std::string> ExplainFirstDivergence(const ExplainRequest& request,
+                                           const std::vector<trace::Record>& reference,
                                            const diff::Divergence& first);
 
 }  // namespace schedcheck::cli

@@ -4,11 +4,11 @@
 #include <memory>
 
 #include "harness/candidates/candidate.h"
+#include "harness/cli/engine_option.h"
 #include "harness/cli/limit_option.h"
 #include "harness/gate/gate.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
-#include "harness/cli/engine_option.h"
 
 namespace schedcheck::cli {
 
@@ -18,28 +18,39 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
     return 2;
   };
   const double tol = o.time_tolerance_seconds;
-  if (!std::isfinite(tol) || tol < 0 || tol > 1e9) return fail("--time-tolerance: must be between 0 and 1e9 seconds");
+  if (!std::isfinite(tol) || tol < 0 || tol > 1e9)
+    return fail("--time-tolerance: must be between 0 and 1e9 seconds");
   const double timeout = o.scheduler_timeout_seconds;
   if (!std::isfinite(timeout) || timeout < 0.001 || timeout > 1e9) {
     return fail("--scheduler-timeout: must be between 0.001 and 1e9 seconds");
   }
-  gate::GateOptions options{o.corpus, o.candidate, {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))},
+  gate::GateOptions options{o.corpus,
+                            o.candidate,
+                            {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))},
                             static_cast<int64_t>(std::llround(timeout * 1e3))};
-  if (Outcome ok = trace::ParseInputLimits(o.limits, &options.limits); !ok) return fail(ok.message());
+  if (Outcome ok = trace::ParseInputLimits(o.limits, &options.limits); !ok)
+    return fail(ok.message());
   options.engine = o.engine;
   auto diffs = gate::RunGate(options);
   if (!diffs.ok()) return fail(diffs.message());
-  if (o.soft_fails && o.allow_soft) return fail("--soft-fails and --allow-soft contradict each other");
-  if (o.soft_fails) err << "schedcheck gate: note: soft divergences fail by default now; --soft-fails is ignored\n";
+  if (o.soft_fails && o.allow_soft)
+    return fail("--soft-fails and --allow-soft contradict each other");
+  if (o.soft_fails)
+    err << "schedcheck gate: note: soft divergences fail by default now; --soft-fails is ignored\n";
   const diff::ReportOptions ro{.allow_soft = o.allow_soft};
-  const std::string title = "schedcheck gate: candidate " + o.candidate + " vs reference on " + o.corpus;
+  const std::string title =
+      "schedcheck gate: candidate " + o.candidate + " vs reference on " + o.corpus;
   if (!o.junit.empty()) {
-    if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport(*diffs, "schedcheck gate", ro)); !ok) {
+    if (Outcome ok =
+            trace::WriteFileAtomically(o.junit, diff::JUnitReport(*diffs, "schedcheck gate", ro));
+        !ok) {
       return fail(ok.message());
     }
   }
   if (!o.markdown.empty()) {
-    if (Outcome ok = trace::WriteFileAtomically(o.markdown, diff::MarkdownReport(*diffs, title, ro)); !ok) {
+    if (Outcome ok =
+            trace::WriteFileAtomically(o.markdown, diff::MarkdownReport(*diffs, title, ro));
+        !ok) {
       return fail(ok.message());
     }
   }
@@ -53,36 +64,45 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
     } else if (d.result.divergences.empty()) {
       out << "PASS " << d.name << "\n";
     } else {
-      out << (f ? "FAIL " : "PASS (soft divergences allowed) ") << d.name << "\n" << diff::TextReport(d, ro) << "\n";
+      out << (f ? "FAIL " : "PASS (soft divergences allowed) ") << d.name << "\n"
+          << diff::TextReport(d, ro) << "\n";
     }
   }
-  out << diffs->size() - failed << " of " << diffs->size() << " traces passed (candidate " << o.candidate << ")\n";
+  out << diffs->size() - failed << " of " << diffs->size() << " traces passed (candidate "
+      << o.candidate << ")\n";
   // A trace the candidate could not replay is neither a pass nor a divergence: the run is
   // incomplete, as `replay --scheduler-cmd` exits 2 when its child fails.
   if (incomplete > 0) {
-    err << "schedcheck gate: candidate " << o.candidate << " could not complete " << incomplete << " of "
-        << diffs->size() << " trace(s); see the ERROR lines\n";
+    err << "schedcheck gate: candidate " << o.candidate << " could not complete " << incomplete
+        << " of " << diffs->size() << " trace(s); see the ERROR lines\n";
     return 2;
   }
   return failed > 0 ? 1 : 0;
 }
 
 void AddGateCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("gate", "Replay a corpus with the reference and a candidate build; fail on divergence");
+  auto* cmd = app.add_subcommand(
+      "gate", "Replay a corpus with the reference and a candidate build; fail on divergence");
   auto o = std::make_shared<GateCommandOptions>();
   cmd->add_option("--candidate", o->candidate,
-                  "candidate build (" + candidates::CandidateHelp() + "); default reference. exec:/kube: run as one "
-                  "child process per trace (harness/protocol/PROTOCOL.md)");
-  cmd->add_option("--corpus", o->corpus, "folder of traces with optional <name>.config.yaml (default traces/corpus)");
+                  "candidate build (" + candidates::CandidateHelp() +
+                      "); default reference. exec:/kube: run as one "
+                      "child process per trace (harness/protocol/PROTOCOL.md)");
+  cmd->add_option("--corpus", o->corpus,
+                  "folder of traces with optional <name>.config.yaml (default traces/corpus)");
   cmd->add_option("--junit", o->junit, "write a JUnit XML report");
   cmd->add_option("--markdown", o->markdown, "write a Markdown report");
-  cmd->add_flag("--allow-soft", o->allow_soft,
-               "soft divergences (a feasible node outside the reference's top-score ties) do not fail: for "
-               "builds that knowingly sample or randomise");
-  cmd->add_flag("--soft-fails", o->soft_fails, "(deprecated: the default now) soft divergences fail");
-  cmd->add_option("--time-tolerance", o->time_tolerance_seconds, "attempt and queue times within this many seconds are equal");
-  cmd->add_option("--scheduler-timeout", o->scheduler_timeout_seconds,
-                  "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");
+  cmd->add_flag(
+      "--allow-soft", o->allow_soft,
+      "soft divergences (a feasible node outside the reference's top-score ties) do not fail: for "
+      "builds that knowingly sample or randomise");
+  cmd->add_flag("--soft-fails", o->soft_fails,
+                "(deprecated: the default now) soft divergences fail");
+  cmd->add_option("--time-tolerance", o->time_tolerance_seconds,
+                  "attempt and queue times within this many seconds are equal");
+  cmd->add_option(
+      "--scheduler-timeout", o->scheduler_timeout_seconds,
+      "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");
   AddLimitOption(cmd, &o->limits);
   AddEngineOption(cmd, &o->engine);
   cmd->callback([=] { *exit_code = RunGateCommand(*o, std::cout, std::cerr); });

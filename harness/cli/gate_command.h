@@ -1,7 +1,8 @@
 // `schedcheck gate [--candidate SPEC] [--corpus DIR] [--junit FILE] [--markdown FILE]
-// [--allow-soft] [--time-tolerance SECONDS] [--scheduler-timeout SECONDS]`: replays every corpus trace with the reference and
-// with a candidate build (in process, or a child process for exec: / kube:), diffs them and writes
-// the reports. Exit 0 when every trace is equivalent (soft divergences pass only with
+// [--allow-soft] [--time-tolerance SECONDS] [--scheduler-timeout SECONDS]`: replays every corpus
+// trace with the reference and with a candidate build (in process, or a child process for exec: /
+// kube:), diffs them and writes the reports. Exit 0 when every trace is equivalent (soft
+// divergences pass only with
 // --allow-soft), 1 on a divergence, 2 on bad input or when the candidate's child process could not
 // complete some trace (that trace is reported as failed with the child's error; the other traces
 // are still gated and reported).

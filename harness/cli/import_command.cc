@@ -19,20 +19,24 @@ std::string Summary(const trace::Imported& imported) {
     if (r.has_api()) {
       // The object's message name is its Kubernetes kind (reference/k8s/k8s.proto).
       const auto* field = r.api().GetDescriptor()->FindFieldByNumber(r.api().object_case());
-      std::string kind = field != nullptr && field->message_type() != nullptr ? field->message_type()->name() : "none";
+      std::string kind = field != nullptr && field->message_type() != nullptr
+                             ? field->message_type()->name()
+                             : "none";
       ++api[kind + " " + trace::EventType_Name(r.api().type())];
       ++api_total;
     }
     bindings += r.has_binding() ? 1 : 0;
     attempts += r.has_attempt() ? 1 : 0;
   }
-  std::string out = "records: " + std::to_string(imported.records.size()) + " (api " + std::to_string(api_total);
+  std::string out =
+      "records: " + std::to_string(imported.records.size()) + " (api " + std::to_string(api_total);
   std::string sep = ": ";
   for (const auto& [key, n] : api) {
     out += sep + key + " " + std::to_string(n);
     sep = ", ";
   }
-  return out + "; observed bindings " + std::to_string(bindings) + "; observed attempts " + std::to_string(attempts) + ")\n";
+  return out + "; observed bindings " + std::to_string(bindings) + "; observed attempts " +
+         std::to_string(attempts) + ")\n";
 }
 
 }  // namespace
@@ -48,7 +52,8 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
   options.arrival_only = o.arrival_only;
   options.shuffle_seed = o.shuffle_seed;
   options.target_gpu_share = o.target_gpu_share;
-  if (Outcome ok = trace::ParseInputLimits(o.limits, &options.limits); !ok) return fail(ok.message());
+  if (Outcome ok = trace::ParseInputLimits(o.limits, &options.limits); !ok)
+    return fail(ok.message());
   if (!o.start_time.empty()) {
     auto start = reference::ParseRfc3339(o.start_time);
     if (!start.ok()) return fail("--start-time: " + start.message());
@@ -57,19 +62,25 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
   if (o.output.empty()) return fail("-o: missing output path");
   auto imported = trace::Import(o.format, o.inputs, options);
   if (!imported.ok()) return fail(imported.message());
-  for (const std::string& warning : imported->warnings) err << "schedcheck import: warning: " << warning << "\n";
-  if (Outcome ok = trace::WriteImported(o.output, o.format, *imported); !ok) return fail(ok.message());
+  for (const std::string& warning : imported->warnings)
+    err << "schedcheck import: warning: " << warning << "\n";
+  if (Outcome ok = trace::WriteImported(o.output, o.format, *imported); !ok)
+    return fail(ok.message());
   if (!o.quiet) {
-    out << "wrote " << o.output << " from " << o.inputs.size() << " input(s), format " << o.format << "\n";
+    out << "wrote " << o.output << " from " << o.inputs.size() << " input(s), format " << o.format
+        << "\n";
     out << Summary(*imported);
-    for (const auto& [key, value] : imported->labels) out << "label: " << key << "=" << value << "\n";
+    for (const auto& [key, value] : imported->labels)
+      out << "label: " << key << "=" << value << "\n";
   }
   return 0;
 }
 
 void AddImportCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("import", "Import manifests, watch captures, simulator recordings or the openb "
-                                           "GPU trace into a trace (redacted to scheduling fields)");
+  auto* cmd =
+      app.add_subcommand("import",
+                         "Import manifests, watch captures, simulator recordings or the openb "
+                         "GPU trace into a trace (redacted to scheduling fields)");
   auto o = std::make_shared<ImportCommandOptions>();
   auto seed = std::make_shared<uint64_t>(0);
   auto share = std::make_shared<double>(0);
@@ -79,20 +90,28 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::IsMember(trace::ImportFormats()));
   cmd->add_option("inputs", o->inputs, "input files or folders")->required();
   cmd->add_option("-o,--output", o->output, "output trace (written atomically)")->required();
-  cmd->add_option("--keep-annotations", o->keep_annotations, "annotation keys to keep (exact; several, or comma separated; put after the inputs); all others are dropped")
+  cmd->add_option("--keep-annotations", o->keep_annotations,
+                  "annotation keys to keep (exact; several, or comma separated; put after the "
+                  "inputs); all others are dropped")
       ->delimiter(',');
   cmd->add_option("--start-time", o->start_time,
-                  "RFC 3339 time of t = 0 (manifests, openb: default 1970-01-01T00:00:00Z; watch, kss: default the "
+                  "RFC 3339 time of t = 0 (manifests, openb: default 1970-01-01T00:00:00Z; watch, "
+                  "kss: default the "
                   "earliest event)");
   auto* keep = cmd->add_flag("--keep-bindings", o->keep_bindings,
-                "watch, kss: keep the capture's bindings (nodeName changes) in the API events; default: strip them "
-                "so the replayed scheduler places those pods itself (observed bindings are kept as records either way)");
-  cmd->add_flag("--strip-bindings", *strip, "watch, kss: the default (see --keep-bindings)")->excludes(keep);
+                             "watch, kss: keep the capture's bindings (nodeName changes) in the "
+                             "API events; default: strip them "
+                             "so the replayed scheduler places those pods itself (observed "
+                             "bindings are kept as records either way)");
+  cmd->add_flag("--strip-bindings", *strip, "watch, kss: the default (see --keep-bindings)")
+      ->excludes(keep);
   cmd->add_flag("--arrival-only", o->arrival_only, "openb: no deletions");
-  auto* seed_opt = cmd->add_option("--shuffle-seed", *seed, "openb: every pod arrives at t = 0 in a seeded random order");
-  auto* share_opt = cmd->add_option("--target-gpu-share", *share,
-                                    "openb: resample pods (seeded by --shuffle-seed, default 1) until GPU requests reach "
-                                    "this multiple of cluster GPU capacity, e.g. 1.3");
+  auto* seed_opt = cmd->add_option("--shuffle-seed", *seed,
+                                   "openb: every pod arrives at t = 0 in a seeded random order");
+  auto* share_opt = cmd->add_option(
+      "--target-gpu-share", *share,
+      "openb: resample pods (seeded by --shuffle-seed, default 1) until GPU requests reach "
+      "this multiple of cluster GPU capacity, e.g. 1.3");
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
   AddLimitOption(cmd, &o->limits);
   cmd->callback([=] {

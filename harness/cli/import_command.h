@@ -21,7 +21,7 @@ struct ImportCommandOptions {
   std::vector<std::string> inputs;
   std::string output;
   std::vector<std::string> keep_annotations;
-  std::string start_time;  // RFC 3339; empty = the format's default
+  std::string start_time;      // RFC 3339; empty = the format's default
   bool keep_bindings = false;  // watch / kss: keep the capture's nodeName changes in the API events
   bool arrival_only = false;
   std::optional<uint64_t> shuffle_seed;

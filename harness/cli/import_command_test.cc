@@ -40,8 +40,9 @@ TEST(ImportCommandTest, WatchCaptureThenTraceInfoSaysWhatWasDropped) {
 
   std::ostringstream info, info_err;
   ASSERT_EQ(TraceInfo(o.output, info, info_err), 0) << info_err.str();
-  for (const char* want : {"label: redacted.annotations=1\n", "label: skipped.kinds=ConfigMap=1\n",
-                           "label: start_time=2024-03-01T10:00:00Z\n", "label: observed.bindings=1\n"}) {
+  for (const char* want :
+       {"label: redacted.annotations=1\n", "label: skipped.kinds=ConfigMap=1\n",
+        "label: start_time=2024-03-01T10:00:00Z\n", "label: observed.bindings=1\n"}) {
     EXPECT_TRUE(Contains(info.str(), want)) << want << " not in:\n" << info.str();
   }
   std::ostringstream cat, cat_err;

@@ -6,12 +6,15 @@ namespace schedcheck::cli {
 
 void AddLimitOption(CLI::App* cmd, std::vector<std::string>* specs) {
   const trace::InputLimits defaults;
-  cmd->add_option("--limit", *specs,
-                  "raise an input limit, NAME=VALUE (repeatable): records (per trace or import, default " +
-                      std::to_string(defaults.records) + "), string-bytes (any one string, " +
-                      std::to_string(defaults.string_bytes) + "), key-bytes (a label/annotation/selector key, " +
-                      std::to_string(defaults.key_bytes) + "), map-entries (labels, annotations, ... of one object, " +
-                      std::to_string(defaults.map_entries) + ")")
+  cmd->add_option(
+         "--limit", *specs,
+         "raise an input limit, NAME=VALUE (repeatable): records (per trace or import, default " +
+             std::to_string(defaults.records) + "), string-bytes (any one string, " +
+             std::to_string(defaults.string_bytes) +
+             "), key-bytes (a label/annotation/selector key, " +
+             std::to_string(defaults.key_bytes) +
+             "), map-entries (labels, annotations, ... of one object, " +
+             std::to_string(defaults.map_entries) + ")")
       ->allow_extra_args(false)
       ->type_name("NAME=VALUE");
 }

@@ -23,8 +23,9 @@ using trace::testing::WriteFileBytes;
 // A pod as `kubectl get -o json` writes it, with `labels` labels, the first key `key` long and the
 // name `name` long.
 std::string PodJson(const std::string& name, int labels, size_t key = 3) {
-  std::string out = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
-                    R"(","namespace":"default","creationTimestamp":"2024-03-01T10:00:00Z","labels":{)";
+  std::string out =
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+      R"(","namespace":"default","creationTimestamp":"2024-03-01T10:00:00Z","labels":{)";
   for (int i = 0; i < labels; ++i) {
     std::string k = "k" + std::to_string(i);
     if (i == 0) k.resize(std::max(key, k.size()), 'x');
@@ -35,26 +36,38 @@ std::string PodJson(const std::string& name, int labels, size_t key = 3) {
 
 struct Case {
   std::string name;
-  std::string tight;   // --limit that the input exceeds
-  std::string raised;  // --limit that accepts it
-  std::string want;    // the error after the position
+  std::string tight;              // --limit that the input exceeds
+  std::string raised;             // --limit that accepts it
+  std::string want;               // the error after the position
   std::vector<std::string> pods;  // the input's pods, in order; the last one exceeds the limit
 };
 
 std::vector<Case> Cases() {
   return {
-      {"records", "records=2", "records=3", "more than 2 records, the limit records=2 (raise it with --limit records=N)",
+      {"records",
+       "records=2",
+       "records=3",
+       "more than 2 records, the limit records=2 (raise it with --limit records=N)",
        {PodJson("a", 1), PodJson("b", 1), PodJson("c", 1)}},
-      {"string", "string-bytes=100", "string-bytes=200",
-       "field api.pod.metadata.name: 150 bytes, more than the limit string-bytes=100 (raise it with --limit "
+      {"string",
+       "string-bytes=100",
+       "string-bytes=200",
+       "field api.pod.metadata.name: 150 bytes, more than the limit string-bytes=100 (raise it "
+       "with --limit "
        "string-bytes=N)",
        {PodJson("a", 1), PodJson(std::string(150, 'n'), 1)}},
-      {"key", "key-bytes=40", "key-bytes=50",
-       "field api.pod.metadata.labels key: 50 bytes, more than the limit key-bytes=40 (raise it with --limit "
+      {"key",
+       "key-bytes=40",
+       "key-bytes=50",
+       "field api.pod.metadata.labels key: 50 bytes, more than the limit key-bytes=40 (raise it "
+       "with --limit "
        "key-bytes=N)",
        {PodJson("a", 1), PodJson("b", 2, 50)}},
-      {"entries", "map-entries=4", "map-entries=5",
-       "field api.pod.metadata.labels: 5 entries, more than the limit map-entries=4 (raise it with --limit "
+      {"entries",
+       "map-entries=4",
+       "map-entries=5",
+       "field api.pod.metadata.labels: 5 entries, more than the limit map-entries=4 (raise it with "
+       "--limit "
        "map-entries=N)",
        {PodJson("a", 4), PodJson("b", 5)}},
   };
@@ -72,21 +85,25 @@ TEST(LimitOptionTest, ImportWatchAndManifestsNameFileLineAndLimit) {
     SCOPED_TRACE(c.name);
     for (const std::string format : {"watch", "manifests"}) {
       SCOPED_TRACE(format);
-      const std::string input = TempPath(c.name + "-" + format + (format == "watch" ? ".json" : ".jsonl"));
+      const std::string input =
+          TempPath(c.name + "-" + format + (format == "watch" ? ".json" : ".jsonl"));
       std::string text = WatchStream(c.pods);
       if (format == "manifests") {
         text.clear();
         for (const std::string& pod : c.pods) text += pod + "\n";
       }
       WriteFileBytes(input, text);
-      ImportCommandOptions o{.format = format, .inputs = {input}, .output = TempPath(c.name + "-" + format + ".trace")};
+      ImportCommandOptions o{.format = format,
+                             .inputs = {input},
+                             .output = TempPath(c.name + "-" + format + ".trace")};
       o.limits = {c.tight};
       std::ostringstream out, err;
       EXPECT_EQ(RunImport(o, out, err), 2);
       // manifests name the line, watch streams the line and the object's index in the file.
       const std::string where = input + ": line " + std::to_string(c.pods.size());
       EXPECT_NE(err.str().find(where), std::string::npos) << err.str();
-      // watch names the record's field (api.pod.metadata...), manifests the object's (pod.metadata...).
+      // watch names the record's field (api.pod.metadata...), manifests the object's
+      // (pod.metadata...).
       std::string want = c.want;
       if (want.rfind("field api.pod.", 0) == 0) want = want.substr(14);
       EXPECT_NE(err.str().find(want), std::string::npos) << err.str();
@@ -106,7 +123,9 @@ TEST(LimitOptionTest, ReplayAndTraceCommandsEnforceAndRaise) {
     SCOPED_TRACE(c.name);
     const std::string input = TempPath(c.name + "-r.json");
     WriteFileBytes(input, WatchStream(c.pods));
-    ImportCommandOptions io{.format = "watch", .inputs = {input}, .output = TempPath(c.name + "-r.trace"),
+    ImportCommandOptions io{.format = "watch",
+                            .inputs = {input},
+                            .output = TempPath(c.name + "-r.trace"),
                             .quiet = true};
     std::ostringstream iout, ierr;
     ASSERT_EQ(RunImport(io, iout, ierr), 0) << ierr.str();
@@ -136,7 +155,8 @@ TEST(LimitOptionTest, ReplayAndTraceCommandsEnforceAndRaise) {
     ro.limits = {c.tight};
     std::ostringstream rout, rerr;
     EXPECT_EQ(RunReplay(ro, rout, rerr), 2);
-    EXPECT_NE(rerr.str().find("schedcheck replay: " + jsonl + ": line "), std::string::npos) << rerr.str();
+    EXPECT_NE(rerr.str().find("schedcheck replay: " + jsonl + ": line "), std::string::npos)
+        << rerr.str();
     EXPECT_NE(rerr.str().find(c.want), std::string::npos) << rerr.str();
     EXPECT_FALSE(FileExists(ro.jsonl));
     ro.limits = {c.raised};
@@ -147,13 +167,16 @@ TEST(LimitOptionTest, ReplayAndTraceCommandsEnforceAndRaise) {
 }
 
 TEST(LimitOptionTest, BadSpecIsBadInput) {
-  ImportCommandOptions o{.format = "watch", .inputs = {TempPath("none.json")}, .output = TempPath("none.trace")};
+  ImportCommandOptions o{
+      .format = "watch", .inputs = {TempPath("none.json")}, .output = TempPath("none.trace")};
   o.limits = {"pods=3"};
   std::ostringstream out, err;
   EXPECT_EQ(RunImport(o, out, err), 2);
-  EXPECT_NE(err.str().find("--limit pods=3: expected NAME=VALUE with NAME one of records, string-bytes, key-bytes, "
-                           "map-entries"),
-            std::string::npos)
+  EXPECT_NE(
+      err.str().find(
+          "--limit pods=3: expected NAME=VALUE with NAME one of records, string-bytes, key-bytes, "
+          "map-entries"),
+      std::string::npos)
       << err.str();
 }
 
@@ -177,14 +200,17 @@ TEST(LimitOptionTest, DiffNamesLineAndLimit) {
   o.limits = {"records=2"};
   std::ostringstream out, err;
   EXPECT_EQ(RunDiffCommand(o, out, err), 2) << out.str();
-  EXPECT_NE(err.str().find(log + ":3: more than 2 records, the limit records=2 (raise it with --limit records=N)"),
-            std::string::npos)
+  EXPECT_NE(
+      err.str().find(
+          log + ":3: more than 2 records, the limit records=2 (raise it with --limit records=N)"),
+      std::string::npos)
       << err.str();
   o.limits = {"records=3", "string-bytes=5"};
   err.str("");
   EXPECT_EQ(RunDiffCommand(o, out, err), 2);
-  EXPECT_NE(err.str().find(log + ":1: field attempt.pod: 9 bytes, more than the limit string-bytes=5"),
-            std::string::npos)
+  EXPECT_NE(
+      err.str().find(log + ":1: field attempt.pod: 9 bytes, more than the limit string-bytes=5"),
+      std::string::npos)
       << err.str();
   o.limits = {"records=3"};
   EXPECT_EQ(RunDiffCommand(o, out, err), 0) << err.str();
@@ -199,7 +225,9 @@ TEST(LimitOptionTest, GateNamesTheTraceAndLimit) {
   o.limits = {"records=1"};
   std::ostringstream out, err;
   EXPECT_EQ(RunGateCommand(o, out, err), 2) << out.str();
-  EXPECT_NE(err.str().find("the limit records=1 (raise it with --limit records=N)"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("the limit records=1 (raise it with --limit records=N)"),
+            std::string::npos)
+      << err.str();
   o.limits.clear();
   err.str("");
   EXPECT_EQ(RunGateCommand(o, out, err), 0) << out.str() << err.str();

@@ -19,7 +19,8 @@ namespace schedcheck::cli {
 namespace {
 
 Result<int64_t> SecondsToNs(double seconds, const std::string& flag) {
-  if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e9) return Error{flag + ": must be between 0 and 1e9 seconds"};
+  if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e9)
+    return Error{flag + ": must be between 0 and 1e9 seconds"};
   return static_cast<int64_t>(std::llround(seconds * 1e9));
 }
 
@@ -39,22 +40,27 @@ Result<LoadedConfig> LoadConfig(const std::string& path, const std::string& comp
 }
 
 // Both sides' replay options, as `replay` and `diff --candidate` would run them.
-Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o, const trace::Trace& trace) {
+Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
+                                                const trace::Trace& trace) {
   minimize::PairReplayOptions p;
   replay::ReplayOptions& r = p.reference;
   r.compat = trace.header.compat().empty() ? "1.27" : trace.header.compat();
-  if (r.compat != "1.27") return Error{o.trace + ": header.compat " + r.compat + " is not implemented (implemented: 1.27)"};
+  if (r.compat != "1.27")
+    return Error{o.trace + ": header.compat " + r.compat +
+                 " is not implemented (implemented: 1.27)"};
   r.seed = o.seed;
-  for (auto [value, flag, target] : {std::tuple{o.horizon_seconds, "--horizon", &r.horizon_ns},
-                                     std::tuple{o.cycle_latency_seconds, "--cycle-latency", &r.cycle_latency_ns},
-                                     std::tuple{o.bind_latency_seconds, "--bind-latency", &r.bind_latency_ns},
-                                     std::tuple{o.time_tolerance_seconds, "--time-tolerance", &p.diff.time_tolerance_ns}}) {
+  for (auto [value, flag, target] :
+       {std::tuple{o.horizon_seconds, "--horizon", &r.horizon_ns},
+        std::tuple{o.cycle_latency_seconds, "--cycle-latency", &r.cycle_latency_ns},
+        std::tuple{o.bind_latency_seconds, "--bind-latency", &r.bind_latency_ns},
+        std::tuple{o.time_tolerance_seconds, "--time-tolerance", &p.diff.time_tolerance_ns}}) {
     auto ns = SecondsToNs(value, flag);
     if (!ns.ok()) return ns.error();
     *target = *ns;
   }
   auto timeout = SecondsToNs(o.scheduler_timeout_seconds, "--scheduler-timeout");
-  if (!timeout.ok() || *timeout < 1'000'000) return Error{"--scheduler-timeout: must be between 0.001 and 1e9 seconds"};
+  if (!timeout.ok() || *timeout < 1'000'000)
+    return Error{"--scheduler-timeout: must be between 0.001 and 1e9 seconds"};
   p.timeout_ms = *timeout / 1'000'000;
   if (auto start = trace.header.labels().find("start_time"); start != trace.header.labels().end()) {
     auto epoch = reference::ParseRfc3339(start->second);
@@ -77,7 +83,8 @@ Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
 
 // --allow-soft: soft divergences are not divergences at all.
 void DropSoft(diff::DiffResult* d) {
-  std::erase_if(d->divergences, [](const diff::Divergence& x) { return x.cls == diff::DivergenceClass::kSoft; });
+  std::erase_if(d->divergences,
+                [](const diff::Divergence& x) { return x.cls == diff::DivergenceClass::kSoft; });
 }
 
 std::string Seconds(int64_t ns) {
@@ -92,25 +99,30 @@ std::string Seconds(int64_t ns) {
 }
 
 const char* TypeName(trace::EventType t) {
-  return t == trace::ADDED ? "ADDED" : t == trace::MODIFIED ? "MODIFIED" : t == trace::DELETED ? "DELETED" : "?";
+  return t == trace::ADDED      ? "ADDED"
+         : t == trace::MODIFIED ? "MODIFIED"
+         : t == trace::DELETED  ? "DELETED"
+                                : "?";
 }
 
 // The divergence file: what was minimized, the minimal trace's events, the removed fields, every
 // divergence of the minimal trace and the first one explained.
-std::string DiffText(const MinimizeCommandOptions& o, const minimize::MinimizeResult& m, const std::string& summary,
-                     const std::string& explanation) {
+std::string DiffText(const MinimizeCommandOptions& o, const minimize::MinimizeResult& m,
+                     const std::string& summary, const std::string& explanation) {
   std::ostringstream s;
   s << "schedcheck minimize " << o.trace << " --candidate " << o.candidate << "\n"
     << "target (the input's first divergence): " << diff::Describe(m.target) << "\n"
     << summary << "\n\nminimal trace (times since its first event):\n";
   const int64_t t0 = m.records.empty() ? 0 : m.records.front().time_ns();
   for (const trace::Record& r : m.records) {
-    s << "  t=" << Seconds(r.time_ns() - t0) << " " << TypeName(r.api().type()) << " " << minimize::ObjectKey(r.api())
-      << (r.api().during_attempt() ? " (during attempt)" : "") << "\n";
+    s << "  t=" << Seconds(r.time_ns() - t0) << " " << TypeName(r.api().type()) << " "
+      << minimize::ObjectKey(r.api()) << (r.api().during_attempt() ? " (during attempt)" : "")
+      << "\n";
   }
   if (!m.removed_fields.empty()) {
     s << "\nfields removed from the input's remaining objects:\n";
-    for (const minimize::FieldUnit& f : m.removed_fields) s << "  " << minimize::Describe(f) << "\n";
+    for (const minimize::FieldUnit& f : m.removed_fields)
+      s << "  " << minimize::Describe(f) << "\n";
   }
   s << "\ndivergences (reference vs candidate " << o.candidate << "):\n";
   for (const diff::Divergence& d : m.diff.divergences) s << "  " << diff::Describe(d) << "\n";
@@ -132,8 +144,8 @@ Result<std::string> Explain(const MinimizeCommandOptions& o, minimize::PairRepla
   if (!logs.ok()) return Error{"replaying the minimal trace again: " + logs.message()};
   if (o.allow_soft) DropSoft(&logs->diff);
   if (!minimize::SameDivergence(logs->diff, m.target)) {
-    return Error{"the minimal trace did not diverge the same way when replayed again: candidate " + o.candidate +
-                 " is not deterministic"};
+    return Error{"the minimal trace did not diverge the same way when replayed again: candidate " +
+                 o.candidate + " is not deterministic"};
   }
   std::vector<diff::ExplainSide> sides = {{"reference", po.reference.config}};
   std::string note;
@@ -144,8 +156,8 @@ Result<std::string> Explain(const MinimizeCommandOptions& o, minimize::PairRepla
     sides.push_back({label, po.candidate.config});
   }
   auto text = diff::ExplainAt(minimal, logs->reference, logs->diff.divergences.front(), sides);
-  return "explanation of the first divergence:\n" + (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") +
-         note;
+  return "explanation of the first divergence:\n" +
+         (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
 }
 
 }  // namespace
@@ -161,17 +173,20 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
   auto po = PairOptions(o, *input);
   if (!po.ok()) return fail(po.message());
   minimize::PairReplay pair(*po);
-  minimize::DiffOracle oracle = [&](const std::vector<trace::Record>& records) -> Result<minimize::Verdict> {
+  minimize::DiffOracle oracle =
+      [&](const std::vector<trace::Record>& records) -> Result<minimize::Verdict> {
     auto logs = pair.Run(records);
     if (!logs.ok()) return logs.error();
     if (o.allow_soft) DropSoft(&logs->diff);
     return minimize::VerdictOf(logs->reference, std::move(logs->diff));
   };
-  auto m = minimize::Minimize(input->records, oracle, {.max_replays = o.max_replays, .reduce_fields = !o.no_fields});
+  auto m = minimize::Minimize(input->records, oracle,
+                              {.max_replays = o.max_replays, .reduce_fields = !o.no_fields});
   if (!m.ok()) return fail(o.trace + ": " + m.message());
   if (!m->diverges) {
-    out << "no divergence: candidate " << o.candidate << " is equivalent to the reference on " << o.trace
-        << (o.allow_soft ? " (soft divergences allowed)" : "") << "; nothing to minimize\n";
+    out << "no divergence: candidate " << o.candidate << " is equivalent to the reference on "
+        << o.trace << (o.allow_soft ? " (soft divergences allowed)" : "")
+        << "; nothing to minimize\n";
     return 1;
   }
   trace::Trace minimal{input->header, m->records};
@@ -182,16 +197,20 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
   if (!explanation.ok()) return fail(explanation.message());
   const minimize::MinimizeStats& s = m->stats;
   std::ostringstream summary;
-  summary << "events " << s.events_before << " → " << s.events_after << ", objects " << s.objects_before << " → "
-          << s.objects_after << ", fields " << s.fields_before << " → " << s.fields_after << ", replays "
-          << s.replays + 1;
-  if (s.budget_exhausted) summary << " (--max-replays " << o.max_replays << " reached: may not be 1-minimal)";
+  summary << "events " << s.events_before << " → " << s.events_after << ", objects "
+          << s.objects_before << " → " << s.objects_after << ", fields " << s.fields_before << " → "
+          << s.fields_after << ", replays " << s.replays + 1;
+  if (s.budget_exhausted)
+    summary << " (--max-replays " << o.max_replays << " reached: may not be 1-minimal)";
   const std::string output = o.output.empty() ? DefaultOutput(o.trace) : o.output;
   if (Outcome ok = trace::WriteTrace(output, minimal); !ok) return fail(ok.message());
-  if (Outcome ok = trace::WriteFileAtomically(output + ".diff.txt", DiffText(o, *m, summary.str(), *explanation)); !ok) {
+  if (Outcome ok = trace::WriteFileAtomically(output + ".diff.txt",
+                                              DiffText(o, *m, summary.str(), *explanation));
+      !ok) {
     return fail(ok.message());
   }
-  if (Outcome ok = pair.Close(); !ok) err << "schedcheck minimize: note: the candidate's child: " << ok.message() << "\n";
+  if (Outcome ok = pair.Close(); !ok)
+    err << "schedcheck minimize: note: the candidate's child: " << ok.message() << "\n";
   out << "target: " << diff::Describe(m->target) << "\n"
       << summary.str() << "\n"
       << "minimal: " << diff::Describe(m->diff.divergences.front()) << "\n"
@@ -200,28 +219,44 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
 }
 
 void AddMinimizeCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("minimize",
-                                 "Delta-debug a trace to a small one on which a candidate still diverges from the "
-                                 "reference the same way (same class, same first divergent pod)");
+  auto* cmd = app.add_subcommand(
+      "minimize",
+      "Delta-debug a trace to a small one on which a candidate still diverges from the "
+      "reference the same way (same class, same first divergent pod)");
   auto o = std::make_shared<MinimizeCommandOptions>();
-  cmd->add_option("trace", o->trace, "trace on which the candidate diverges (binary or JSON Lines)")->required();
-  cmd->add_option("--candidate", o->candidate, "candidate build (" + candidates::CandidateHelp() + ")")->required();
-  cmd->add_option("-o,--output", o->output, "the minimal trace (default: TRACE's name with .min.trace); its diff "
-                                            "goes to the same name + .diff.txt");
-  cmd->add_option("--config", o->config, "the reference's KubeSchedulerConfiguration (default profile if absent)");
+  cmd->add_option("trace", o->trace, "trace on which the candidate diverges (binary or JSON Lines)")
+      ->required();
+  cmd->add_option("--candidate", o->candidate,
+                  "candidate build (" + candidates::CandidateHelp() + ")")
+      ->required();
+  cmd->add_option("-o,--output", o->output,
+                  "the minimal trace (default: TRACE's name with .min.trace); its diff "
+                  "goes to the same name + .diff.txt");
+  cmd->add_option("--config", o->config,
+                  "the reference's KubeSchedulerConfiguration (default profile if absent)");
   cmd->add_option("--candidate-config", o->candidate_config,
-                  "the candidate's base configuration: in-process specs apply to it, exec:/kube: children are sent "
+                  "the candidate's base configuration: in-process specs apply to it, exec:/kube: "
+                  "children are sent "
                   "it (default: --config)");
-  cmd->add_option("--seed", o->seed, "seed of every random choice (tie-breaks), both sides; default 1");
-  cmd->add_option("--horizon", o->horizon_seconds, "seconds of virtual time after the last event (default 600)");
-  cmd->add_option("--cycle-latency", o->cycle_latency_seconds, "duration of a scheduling cycle in seconds (default 0)");
-  cmd->add_option("--bind-latency", o->bind_latency_seconds, "seconds from assume to binding (default 0)");
-  cmd->add_option("--time-tolerance", o->time_tolerance_seconds, "attempt and queue times within this many seconds are equal");
-  cmd->add_flag("--allow-soft", o->allow_soft, "soft divergences do not count: minimize the first hard or requeue one");
-  cmd->add_option("--max-replays", o->max_replays, "at most this many replays of reduced traces (default 2000)");
-  cmd->add_flag("--no-fields", o->no_fields, "reduce events and objects only, not labels, taints, requests, ...");
-  cmd->add_option("--scheduler-timeout", o->scheduler_timeout_seconds,
-                  "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");
+  cmd->add_option("--seed", o->seed,
+                  "seed of every random choice (tie-breaks), both sides; default 1");
+  cmd->add_option("--horizon", o->horizon_seconds,
+                  "seconds of virtual time after the last event (default 600)");
+  cmd->add_option("--cycle-latency", o->cycle_latency_seconds,
+                  "duration of a scheduling cycle in seconds (default 0)");
+  cmd->add_option("--bind-latency", o->bind_latency_seconds,
+                  "seconds from assume to binding (default 0)");
+  cmd->add_option("--time-tolerance", o->time_tolerance_seconds,
+                  "attempt and queue times within this many seconds are equal");
+  cmd->add_flag("--allow-soft", o->allow_soft,
+                "soft divergences do not count: minimize the first hard or requeue one");
+  cmd->add_option("--max-replays", o->max_replays,
+                  "at most this many replays of reduced traces (default 2000)");
+  cmd->add_flag("--no-fields", o->no_fields,
+                "reduce events and objects only, not labels, taints, requests, ...");
+  cmd->add_option(
+      "--scheduler-timeout", o->scheduler_timeout_seconds,
+      "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");
   cmd->callback([=] { *exit_code = RunMinimizeCommand(*o, std::cout, std::cerr); });
 }
 

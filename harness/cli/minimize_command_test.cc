@@ -30,7 +30,8 @@ std::string Read(const std::string& path) {
   return s.str();
 }
 
-MinimizeCommandOptions Options(const std::string& trace, const std::string& candidate, const std::string& output) {
+MinimizeCommandOptions Options(const std::string& trace, const std::string& candidate,
+                               const std::string& output) {
   MinimizeCommandOptions o;
   o.trace = trace;
   o.candidate = candidate;
@@ -38,7 +39,8 @@ MinimizeCommandOptions Options(const std::string& trace, const std::string& cand
   return o;
 }
 
-MinimizeCommandOptions With(MinimizeCommandOptions o, const std::string& config, double horizon_seconds = 600) {
+MinimizeCommandOptions With(MinimizeCommandOptions o, const std::string& config,
+                            double horizon_seconds = 600) {
   o.config = config;
   o.horizon_seconds = horizon_seconds;
   return o;
@@ -47,14 +49,17 @@ MinimizeCommandOptions With(MinimizeCommandOptions o, const std::string& config,
 class MinimizeCommandTest : public testing::Test {
  protected:
   void SetUp() override {
-    auto w = workloads::Generate("SchedulingBasic", {.nodes = 12, .initial_pods = 20, .measured_pods = 200, .seed = 4});
+    auto w = workloads::Generate(
+        "SchedulingBasic", {.nodes = 12, .initial_pods = 20, .measured_pods = 200, .seed = 4});
     ASSERT_TRUE(w.ok()) << w.message();
     trace_ = Tmp("basic.trace");
     ASSERT_TRUE(trace::WriteTrace(trace_, w->trace).ok());
     most_ = Tmp("most.yaml");
-    std::ofstream(most_) << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-                            "profiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n"
-                            "  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n";
+    std::ofstream(most_)
+        << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+           "profiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n"
+           "  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: "
+           "MostAllocated\n";
   }
 
   int Run(MinimizeCommandOptions o) {
@@ -111,7 +116,8 @@ TEST_F(MinimizeCommandTest, BadInputExitsTwoNamingItAndWritesNothing) {
   for (const Case& c : {
            Case{Options(Tmp("garbage.trace"), "reference", Tmp("bad.trace")), "garbage.trace"},
            Case{Options(trace_, "weight:NoSuchPlugin=3", Tmp("bad.trace")), "NoSuchPlugin"},
-           Case{With(Options(trace_, "reference", Tmp("bad.trace")), Tmp("missing.yaml")), "missing.yaml"},
+           Case{With(Options(trace_, "reference", Tmp("bad.trace")), Tmp("missing.yaml")),
+                "missing.yaml"},
            Case{Options(trace_, "exec:\"exit 3\"", Tmp("bad.trace")), "candidate replay"},
            Case{With(Options(trace_, "reference", Tmp("bad.trace")), "", -1), "--horizon"},
        }) {

@@ -16,7 +16,8 @@ std::string Duration(int64_t ns) {
   if (s < 60) {
     std::snprintf(buf, sizeof(buf), "%llds", static_cast<long long>(s));
   } else if (s < 3600) {
-    std::snprintf(buf, sizeof(buf), "%lldm%02llds", static_cast<long long>(s / 60), static_cast<long long>(s % 60));
+    std::snprintf(buf, sizeof(buf), "%lldm%02llds", static_cast<long long>(s / 60),
+                  static_cast<long long>(s % 60));
   } else if (s < 86400) {
     std::snprintf(buf, sizeof(buf), "%lldh%02lldm%02llds", static_cast<long long>(s / 3600),
                   static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
@@ -29,14 +30,19 @@ std::string Duration(int64_t ns) {
 
 }  // namespace
 
-ProgressLine::ProgressLine(std::ostream& terminal, std::function<double()> now_s, double min_interval_s)
-    : terminal_(terminal), now_s_(std::move(now_s)), min_interval_s_(min_interval_s), start_s_(now_s_()) {}
+ProgressLine::ProgressLine(std::ostream& terminal, std::function<double()> now_s,
+                           double min_interval_s)
+    : terminal_(terminal),
+      now_s_(std::move(now_s)),
+      min_interval_s_(min_interval_s),
+      start_s_(now_s_()) {}
 
 std::string ProgressLine::Format(const replay::ReplayProgress& p, double events_per_s) {
   const size_t percent = p.events_total == 0 ? 100 : p.events_done * 100 / p.events_total;
-  return "replay: " + std::to_string(p.events_done) + "/" + std::to_string(p.events_total) + " events (" +
-         std::to_string(percent) + "%), t=" + Duration(p.virtual_time_ns) + ", " + std::to_string(p.pods_bound) +
-         " pods bound, " + std::to_string(static_cast<long long>(events_per_s)) + " events/s";
+  return "replay: " + std::to_string(p.events_done) + "/" + std::to_string(p.events_total) +
+         " events (" + std::to_string(percent) + "%), t=" + Duration(p.virtual_time_ns) + ", " +
+         std::to_string(p.pods_bound) + " pods bound, " +
+         std::to_string(static_cast<long long>(events_per_s)) + " events/s";
 }
 
 void ProgressLine::Update(const replay::ReplayProgress& p) {

@@ -41,10 +41,11 @@ Result<int64_t> SecondsToNs(double seconds, const char* flag) {
 }
 
 // Writes -o / --jsonl and prints the summary. `labels` go into the -o header.
-int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log, const replay::ClusterEventLog& events,
-                   const std::string& compat, const std::string& config_hash,
-                   const std::map<std::string, std::string>& labels, const std::string& engine,
-                   std::ostream& out, std::ostream& err, const std::string& jsonl_trailer = "") {
+int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log,
+                   const replay::ClusterEventLog& events, const std::string& compat,
+                   const std::string& config_hash, const std::map<std::string, std::string>& labels,
+                   const std::string& engine, std::ostream& out, std::ostream& err,
+                   const std::string& jsonl_trailer = "") {
   if (!o.output.empty()) {
     trace::Header header;
     header.set_producer("schedcheck replay");
@@ -54,23 +55,26 @@ int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log
     if (!engine.empty()) header.set_engine(engine);
     (*header.mutable_labels())["source"] = o.trace;
     for (const auto& [key, value] : labels) (*header.mutable_labels())[key] = value;
-    if (Outcome ok = log.WriteTrace(o.output, header); !ok) return err << "schedcheck replay: " << ok.message() << "\n", 2;
+    if (Outcome ok = log.WriteTrace(o.output, header); !ok)
+      return err << "schedcheck replay: " << ok.message() << "\n", 2;
   }
   if (!o.jsonl.empty()) {
     // A child's failure ends the log with its "incomplete" line (protocol::IncompleteJsonLine).
-    Outcome ok = jsonl_trailer.empty() ? log.WriteJsonLines(o.jsonl)
-                                       : trace::WriteFileAtomically(o.jsonl, log.ToJsonLines() + jsonl_trailer);
+    Outcome ok = jsonl_trailer.empty()
+                     ? log.WriteJsonLines(o.jsonl)
+                     : trace::WriteFileAtomically(o.jsonl, log.ToJsonLines() + jsonl_trailer);
     if (!ok) return err << "schedcheck replay: " << ok.message() << "\n", 2;
   }
   if (!o.quiet) out << replay::Summarize(log.records(), events);
   return 0;
 }
 
-// --scheduler-cmd, or an exec:/kube: --candidate: the same replay driven over the external-scheduler
-// protocol with `command` as the child. When the child fails, the decisions received before are
-// written and marked incomplete; exit 2.
-int RunExternal(const ReplayCommandOptions& o, const std::string& command, const replay::ReplayOptions& options,
-                const trace::Trace& trace, const std::string& config_text, const std::string& config_hash,
+// --scheduler-cmd, or an exec:/kube: --candidate: the same replay driven over the
+// external-scheduler protocol with `command` as the child. When the child fails, the decisions
+// received before are written and marked incomplete; exit 2.
+int RunExternal(const ReplayCommandOptions& o, const std::string& command,
+                const replay::ReplayOptions& options, const trace::Trace& trace,
+                const std::string& config_text, const std::string& config_hash,
                 std::map<std::string, std::string> labels, std::ostream& out, std::ostream& err) {
   auto timeout = SecondsToNs(o.scheduler_timeout_seconds, "--scheduler-timeout");
   if (!timeout.ok() || *timeout < 1'000'000) {
@@ -85,15 +89,16 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command, const
   eo.max_decisions = limits.records;
   eo.hello = protocol::HelloFor(options, config_text, o.config);
   protocol::ExternalReplay run = protocol::RunExternalReplay(trace.records, eo);
-  if (run.bad_input) return err << "schedcheck replay: " << o.trace << ": " << run.status.message() << "\n", 2;
+  if (run.bad_input)
+    return err << "schedcheck replay: " << o.trace << ": " << run.status.message() << "\n", 2;
   replay::DecisionLog log;
   for (const trace::Record& r : run.decisions) log.Add(r);
   labels["scheduler_cmd"] = command;
   labels["scheduler"] = run.ack.scheduler_name() + " " + run.ack.scheduler_version();
   if (!run.status.ok()) labels["incomplete"] = run.status.message();
   // The child made the decisions: no reference engine to record.
-  int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, "", out, err,
-                          run.status.ok() ? "" : protocol::IncompleteJsonLine(run));
+  int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, "", out,
+                          err, run.status.ok() ? "" : protocol::IncompleteJsonLine(run));
   if (run.status.ok()) return rc;
   err << "schedcheck replay: " << run.status.message() << "\n";
   if (!o.quiet) {
@@ -111,7 +116,9 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     return 2;
   };
   if (!o.candidate.empty() && !o.scheduler_cmd.empty()) {
-    return fail("--candidate and --scheduler-cmd exclude each other (--scheduler-cmd X is --candidate exec:X)");
+    return fail(
+        "--candidate and --scheduler-cmd exclude each other (--scheduler-cmd X is --candidate "
+        "exec:X)");
   }
   trace::InputLimits limits;
   if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
@@ -121,7 +128,9 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   options.seed = o.seed;
   options.engine = o.engine;
   options.compat = trace->header.compat().empty() ? "1.27" : trace->header.compat();
-  if (options.compat != "1.27") return fail(o.trace + ": header.compat " + options.compat + " is not implemented (implemented: 1.27)");
+  if (options.compat != "1.27")
+    return fail(o.trace + ": header.compat " + options.compat +
+                " is not implemented (implemented: 1.27)");
   std::string config_hash = "default";
   std::string config_text;  // sent to a --scheduler-cmd child
   if (o.config.empty()) {
@@ -136,9 +145,10 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     config_text = bytes.str();
     config_hash = Fnv1a(config_text);
   }
-  for (auto [value, flag, target] : {std::tuple{o.horizon_seconds, "--horizon", &options.horizon_ns},
-                                     std::tuple{o.cycle_latency_seconds, "--cycle-latency", &options.cycle_latency_ns},
-                                     std::tuple{o.bind_latency_seconds, "--bind-latency", &options.bind_latency_ns}}) {
+  for (auto [value, flag, target] :
+       {std::tuple{o.horizon_seconds, "--horizon", &options.horizon_ns},
+        std::tuple{o.cycle_latency_seconds, "--cycle-latency", &options.cycle_latency_ns},
+        std::tuple{o.bind_latency_seconds, "--bind-latency", &options.bind_latency_ns}}) {
     auto ns = SecondsToNs(value, flag);
     if (!ns.ok()) return fail(ns.message());
     *target = *ns;
@@ -165,16 +175,19 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     }
   }
   if (!o.scheduler_cmd.empty()) {
-    return RunExternal(o, o.scheduler_cmd, options, *trace, config_text, config_hash, labels, out, err);
+    return RunExternal(o, o.scheduler_cmd, options, *trace, config_text, config_hash, labels, out,
+                       err);
   }
   if (candidate && candidate->out_of_process()) {
-    return RunExternal(o, candidate->command, options, *trace, config_text, config_hash, labels, out, err);
+    return RunExternal(o, candidate->command, options, *trace, config_text, config_hash, labels,
+                       out, err);
   }
   // On a terminal only, erased when done: never part of any output file or of piped stderr.
   std::optional<ProgressLine> progress;
   if (!o.no_progress && StderrIsTerminal()) {
     progress.emplace(err, [] {
-      return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+      return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+          .count();
     });
     options.progress = [&progress](const replay::ReplayProgress& p) { progress->Update(p); };
     options.progress_every_events = 100;  // often enough for slow events; the line throttles itself
@@ -182,8 +195,9 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   auto replayer = replay::Replayer::Create(std::move(options));
   // Building the profiles fails only on configuration (unknown plugin, bad args): name the file.
   if (!replayer.ok()) {
-    const std::string what = candidate ? "candidate \"" + o.candidate + "\""
-                             : o.config.empty() ? std::string("default configuration") : o.config;
+    const std::string what = candidate          ? "candidate \"" + o.candidate + "\""
+                             : o.config.empty() ? std::string("default configuration")
+                                                : o.config;
     return fail(what + ": " + replayer.message());
   }
   if (Outcome ok = (*replayer)->Run(trace->records); !ok) {
@@ -191,36 +205,49 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     return fail(o.trace + ": " + ok.message());
   }
   return WriteDecisions(o, (*replayer)->log(), (*replayer)->cluster_events(),
-                        trace->header.compat().empty() ? "1.27" : trace->header.compat(), config_hash, labels,
-                        std::string(reference::EngineName(o.engine)), out, err);
+                        trace->header.compat().empty() ? "1.27" : trace->header.compat(),
+                        config_hash, labels, std::string(reference::EngineName(o.engine)), out,
+                        err);
 }
 
 void AddReplayCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand("replay", "Replay a trace against the reference scheduler in virtual time");
+  auto* cmd = app.add_subcommand("replay",
+                                 "Replay a trace against the reference scheduler in virtual time");
   auto o = std::make_shared<ReplayCommandOptions>();
-  cmd->add_option("trace", o->trace, "trace file (binary or the JSON Lines of `trace cat`)")->required();
-  cmd->add_option("--config", o->config, "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
+  cmd->add_option("trace", o->trace, "trace file (binary or the JSON Lines of `trace cat`)")
+      ->required();
+  cmd->add_option("--config", o->config,
+                  "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
   cmd->add_option("--seed", o->seed, "seed of every random choice (tie-breaks); default 1");
   AddEngineOption(cmd, &o->engine);
-  cmd->add_option("--horizon", o->horizon_seconds,
-                  "seconds of virtual time to keep running after the last trace event (default 600)");
-  cmd->add_option("--cycle-latency", o->cycle_latency_seconds, "duration of a scheduling cycle in seconds (default 0)");
-  cmd->add_option("--bind-latency", o->bind_latency_seconds, "seconds from assume to binding (default 0)");
+  cmd->add_option(
+      "--horizon", o->horizon_seconds,
+      "seconds of virtual time to keep running after the last trace event (default 600)");
+  cmd->add_option("--cycle-latency", o->cycle_latency_seconds,
+                  "duration of a scheduling cycle in seconds (default 0)");
+  cmd->add_option("--bind-latency", o->bind_latency_seconds,
+                  "seconds from assume to binding (default 0)");
   cmd->add_option("-o,--output", o->output, "write the decisions as a binary trace");
-  cmd->add_option("--jsonl", o->jsonl, "write the decisions as JSON Lines (docs/FORMATS.md#decision-logs)");
+  cmd->add_option("--jsonl", o->jsonl,
+                  "write the decisions as JSON Lines (docs/FORMATS.md#decision-logs)");
   AddLimitOption(cmd, &o->limits);
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
-  cmd->add_flag("--no-progress", o->no_progress,
-                "no progress line on stderr (shown only when stderr is a terminal, and erased at the end)");
-  cmd->add_option("--scheduler-cmd", o->scheduler_cmd,
-                  "replay against this command, run via /bin/sh -c as a child speaking the external-scheduler "
-                  "protocol on stdin/stdout (harness/protocol/PROTOCOL.md), e.g. \"schedcheck serve\"")
-      ->excludes(cmd->add_option("--candidate", o->candidate,
-                                 "replay this candidate build instead of the reference (" + candidates::CandidateHelp() +
-                                     "): in-process specs apply to --config (or the default configuration); exec:/kube: "
-                                     "run as a child like --scheduler-cmd (--scheduler-cmd X is --candidate exec:X)"));
+  cmd->add_flag(
+      "--no-progress", o->no_progress,
+      "no progress line on stderr (shown only when stderr is a terminal, and erased at the end)");
+  cmd->add_option(
+         "--scheduler-cmd", o->scheduler_cmd,
+         "replay against this command, run via /bin/sh -c as a child speaking the "
+         "external-scheduler "
+         "protocol on stdin/stdout (harness/protocol/PROTOCOL.md), e.g. \"schedcheck serve\"")
+      ->excludes(cmd->add_option(
+          "--candidate", o->candidate,
+          "replay this candidate build instead of the reference (" + candidates::CandidateHelp() +
+              "): in-process specs apply to --config (or the default configuration); exec:/kube: "
+              "run as a child like --scheduler-cmd (--scheduler-cmd X is --candidate exec:X)"));
   cmd->add_option("--scheduler-timeout", o->scheduler_timeout_seconds,
-                  "real-time seconds to wait for each answer of the --scheduler-cmd / exec: / kube: child (default 30)");
+                  "real-time seconds to wait for each answer of the --scheduler-cmd / exec: / "
+                  "kube: child (default 30)");
   cmd->callback([=] { *exit_code = RunReplay(*o, std::cout, std::cerr); });
 }
 

@@ -18,8 +18,10 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
     return 2;
   };
   const double tol = o.time_tolerance_seconds.value_or(0);
-  if (!std::isfinite(tol) || tol < 0 || tol > 1e9) return fail("--time-tolerance: must be between 0 and 1e9 seconds");
-  if (o.trace.empty() && (!o.config.empty() || !o.candidate.empty())) return fail("--config and --candidate need --trace");
+  if (!std::isfinite(tol) || tol < 0 || tol > 1e9)
+    return fail("--time-tolerance: must be between 0 and 1e9 seconds");
+  if (o.trace.empty() && (!o.config.empty() || !o.candidate.empty()))
+    return fail("--config and --candidate need --trace");
   auto a = diff::LoadDecisions(o.reference);
   if (!a.ok()) return fail(a.message());
   auto b = diff::LoadDecisions(o.candidate_log);
@@ -27,15 +29,20 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   report::ReportInput in;
   in.title = o.reference + " vs " + o.candidate_log;
   in.reference = {o.reference, std::move(*a)};
-  in.candidate = {o.candidate.empty() ? o.candidate_log : o.candidate_log + " (" + o.candidate + ")", std::move(*b)};
+  in.candidate = {
+      o.candidate.empty() ? o.candidate_log : o.candidate_log + " (" + o.candidate + ")",
+      std::move(*b)};
   in.allow_soft = o.allow_soft;
-  const int64_t tolerance_ns = o.time_tolerance_seconds
-                                   ? static_cast<int64_t>(std::llround(tol * 1e9))
-                                   : diff::DefaultTimeToleranceNs(in.reference.decisions, in.candidate.decisions);
-  in.result = diff::Diff(in.reference.decisions, in.candidate.decisions, {.time_tolerance_ns = tolerance_ns});
+  const int64_t tolerance_ns =
+      o.time_tolerance_seconds
+          ? static_cast<int64_t>(std::llround(tol * 1e9))
+          : diff::DefaultTimeToleranceNs(in.reference.decisions, in.candidate.decisions);
+  in.result = diff::Diff(in.reference.decisions, in.candidate.decisions,
+                         {.time_tolerance_ns = tolerance_ns});
   if (!o.trace.empty() && !in.result.divergences.empty()) {
-    auto text = ExplainFirstDivergence({o.trace, o.config, o.candidate, o.reference, o.candidate_log},
-                                       in.reference.decisions, in.result.divergences.front());
+    auto text =
+        ExplainFirstDivergence({o.trace, o.config, o.candidate, o.reference, o.candidate_log},
+                               in.reference.decisions, in.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     in.explanation = *text;
   }
@@ -43,10 +50,10 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   if (!html.ok()) return fail(html.message());
   if (Outcome ok = trace::WriteFileAtomically(o.output, *html); !ok) return fail(ok.message());
   const diff::DiffResult& d = in.result;
-  out << "wrote " << o.output << ": " << d.pods_compared << " pods compared, " << d.divergences.size()
-      << " divergence(s) (" << d.Count(diff::DivergenceClass::kHard) << " hard, "
-      << d.Count(diff::DivergenceClass::kRequeue) << " requeue, " << d.Count(diff::DivergenceClass::kSoft)
-      << " soft)\n";
+  out << "wrote " << o.output << ": " << d.pods_compared << " pods compared, "
+      << d.divergences.size() << " divergence(s) (" << d.Count(diff::DivergenceClass::kHard)
+      << " hard, " << d.Count(diff::DivergenceClass::kRequeue) << " requeue, "
+      << d.Count(diff::DivergenceClass::kSoft) << " soft)\n";
   return 0;
 }
 
@@ -54,21 +61,24 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand(
       "report", "Write the diff of two decision logs as one self-contained, offline HTML page");
   auto o = std::make_shared<ReportCommandOptions>();
-  cmd->add_option("REFERENCE", o->reference, "reference decisions: JSON Lines log, replay -o trace, or capture")
+  cmd->add_option("REFERENCE", o->reference,
+                  "reference decisions: JSON Lines log, replay -o trace, or capture")
       ->required();
   cmd->add_option("CANDIDATE", o->candidate_log, "candidate decisions, same forms")->required();
   cmd->add_option("-o,--output", o->output, "the HTML file to write")->required();
   cmd->add_option("--trace", o->trace,
-                  "the cluster trace REFERENCE was replayed from: explain the first divergent attempt per node and plugin");
+                  "the cluster trace REFERENCE was replayed from: explain the first divergent "
+                  "attempt per node and plugin");
   cmd->add_option("--config", o->config, "the reference's KubeSchedulerConfiguration for --trace");
   cmd->add_option("--candidate", o->candidate,
                   "CANDIDATE's spec, to explain its side too (" + candidates::CandidateHelp() +
                       "); for exec:/kube: only the reference's side is explained");
   auto tolerance = std::make_shared<double>(0);
-  CLI::Option* tolerance_opt = cmd->add_option(
-      "--time-tolerance", *tolerance,
-      "attempt and queue times within this many seconds are equal (default 0; 2 against a capture)");
-  cmd->add_flag("--allow-soft", o->allow_soft, "soft divergences (moved placements) do not count as diverging");
+  CLI::Option* tolerance_opt = cmd->add_option("--time-tolerance", *tolerance,
+                                               "attempt and queue times within this many seconds "
+                                               "are equal (default 0; 2 against a capture)");
+  cmd->add_flag("--allow-soft", o->allow_soft,
+                "soft divergences (moved placements) do not count as diverging");
   cmd->callback([=] {
     if (tolerance_opt->count() > 0) o->time_tolerance_seconds = *tolerance;
     *exit_code = RunReportCommand(*o, std::cout, std::cerr);

@@ -18,12 +18,12 @@ namespace schedcheck::cli {
 struct ReportCommandOptions {
   std::string reference, candidate_log;  // the two decision logs (A, B)
   std::string output;                    // the HTML file
-  std::string trace;                     // the cluster trace both logs replayed, for the explanation
-  std::string config;                    // the reference's KubeSchedulerConfiguration for that trace
-  std::string candidate;                 // B's candidate spec, to explain its side too
+  std::string trace;      // the cluster trace both logs replayed, for the explanation
+  std::string config;     // the reference's KubeSchedulerConfiguration for that trace
+  std::string candidate;  // B's candidate spec, to explain its side too
   // Unset: 0 between two replays, diff::kCaptureTimeToleranceNs when a side is a capture (as diff).
   std::optional<double> time_tolerance_seconds;
-  bool allow_soft = false;               // soft divergences do not make the verdict "diverges"
+  bool allow_soft = false;  // soft divergences do not make the verdict "diverges"
 };
 
 int RunReportCommand(const ReportCommandOptions& options, std::ostream& out, std::ostream& err);

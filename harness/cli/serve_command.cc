@@ -18,11 +18,13 @@ int RunServe(const ServeCommandOptions& options, int in_fd, int out_fd, std::ost
 }
 
 void AddServeCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand(
-      "serve", "Run the reference scheduler behind the external-scheduler protocol on stdin/stdout (PROTOCOL.md)");
+  auto* cmd = app.add_subcommand("serve",
+                                 "Run the reference scheduler behind the external-scheduler "
+                                 "protocol on stdin/stdout (PROTOCOL.md)");
   auto o = std::make_shared<ServeCommandOptions>();
   cmd->add_option("--config", o->config,
-                  "KubeSchedulerConfiguration to serve with (default: the one the harness sends, else kube-scheduler's "
+                  "KubeSchedulerConfiguration to serve with (default: the one the harness sends, "
+                  "else kube-scheduler's "
                   "default profile)");
   cmd->callback([=] { *exit_code = RunServe(*o, STDIN_FILENO, STDOUT_FILENO, std::cerr); });
 }

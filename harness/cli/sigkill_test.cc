@@ -59,9 +59,11 @@ uint64_t Seed() {
   static const uint64_t seed = [] {
     const char* env = std::getenv("SCHEDCHECK_KILL_SEED");
     uint64_t s = env ? std::strtoull(env, nullptr, 10) : 20261125;
-    std::printf("seed=%llu (reproduce: bazel test //harness/cli:sigkill_test --test_env=SCHEDCHECK_KILL_SEED=%llu "
-                "--test_output=all)\n",
-                static_cast<unsigned long long>(s), static_cast<unsigned long long>(s));
+    std::printf(
+        "seed=%llu (reproduce: bazel test //harness/cli:sigkill_test "
+        "--test_env=SCHEDCHECK_KILL_SEED=%llu "
+        "--test_output=all)\n",
+        static_cast<unsigned long long>(s), static_cast<unsigned long long>(s));
     std::fflush(stdout);  // before any fork, or each child would print it again
     return s;
   }();
@@ -73,7 +75,8 @@ double Now() {
 }
 
 void Sleep(double seconds) {
-  timespec ts{static_cast<time_t>(seconds), static_cast<long>((seconds - static_cast<time_t>(seconds)) * 1e9)};
+  timespec ts{static_cast<time_t>(seconds),
+              static_cast<long>((seconds - static_cast<time_t>(seconds)) * 1e9)};
   while (nanosleep(&ts, &ts) != 0) {
   }
 }
@@ -112,18 +115,22 @@ std::vector<trace::Record> ReadPrefix(const std::string& path, std::string* dama
   trace::Record r;
   trace::ReadStatus s;
   while ((s = reader->Next(&r)) == trace::ReadStatus::kRecord) out.push_back(r);
-  *damage = s == trace::ReadStatus::kEnd ? "" : trace::DamageKindName(reader->damage()) + std::string(": ") + reader->error();
+  *damage = s == trace::ReadStatus::kEnd
+                ? ""
+                : trace::DamageKindName(reader->damage()) + std::string(": ") + reader->error();
   return out;
 }
 
 bool IsPrefix(const std::vector<trace::Record>& part, const std::vector<trace::Record>& whole) {
   if (part.size() > whole.size()) return false;
-  return trace::testing::SameRecords(part, std::vector<trace::Record>(whole.begin(), whole.begin() + part.size()));
+  return trace::testing::SameRecords(
+      part, std::vector<trace::Record>(whole.begin(), whole.begin() + part.size()));
 }
 
 // Checks one output after a kill against the uninterrupted run's bytes (`want`), then removes it
 // and its temporary files. Counts what it found in *seen.
-void CheckOutput(const std::string& path, const std::string& want, bool binary, std::map<std::string, int>* seen) {
+void CheckOutput(const std::string& path, const std::string& want, bool binary,
+                 std::map<std::string, int>* seen) {
   if (fs::exists(path)) {
     EXPECT_EQ(ReadFileBytes(path), want) << path << ": present but not the complete output";
     ++(*seen)["complete"];
@@ -143,9 +150,11 @@ void CheckOutput(const std::string& path, const std::string& want, bool binary, 
       WriteFileBytes(TempPath("want.bin"), want);
       std::vector<trace::Record> all = ReadPrefix(TempPath("want.bin"), &want_damage);
       // A cut inside the 16-byte prefix or the header is a truncated header; otherwise frames.
-      EXPECT_TRUE(damage.empty() || damage.rfind("truncated", 0) == 0 || damage.find(": truncated file header") != std::string::npos)
+      EXPECT_TRUE(damage.empty() || damage.rfind("truncated", 0) == 0 ||
+                  damage.find(": truncated file header") != std::string::npos)
           << tmp << ": " << damage;
-      EXPECT_TRUE(IsPrefix(got, all)) << tmp << ": " << got.size() << " records are not a prefix of the output";
+      EXPECT_TRUE(IsPrefix(got, all))
+          << tmp << ": " << got.size() << " records are not a prefix of the output";
     } else {
       // JSON Lines: every complete line is the uninterrupted run's line.
       const std::string got = ReadFileBytes(tmp);
@@ -162,8 +171,8 @@ void Print(const std::string& what, const std::map<std::string, int>& seen) {
   std::printf("\n");
 }
 
-// Kills `args` kKills times at delays in [0, 1.1 x its uninterrupted time] (half of them in the last
-// quarter, where the outputs are written), checking `outputs` (path -> binary?) after each.
+// Kills `args` kKills times at delays in [0, 1.1 x its uninterrupted time] (half of them in the
+// last quarter, where the outputs are written), checking `outputs` (path -> binary?) after each.
 void KillRepeatedly(const std::string& name, uint64_t salt, const std::vector<std::string>& args,
                     const std::map<std::string, bool>& outputs) {
   SCOPED_TRACE(name + ", seed " + std::to_string(Seed()));
@@ -178,7 +187,8 @@ void KillRepeatedly(const std::string& name, uint64_t salt, const std::vector<st
   Rng rng{Seed() ^ salt};
   std::map<std::string, int> seen;
   for (int i = 0; i < kKills; ++i) {
-    const double delay = i % 2 == 0 ? rng.Uniform() * 1.1 * full : (0.75 + rng.Uniform() * 0.35) * full;
+    const double delay =
+        i % 2 == 0 ? rng.Uniform() * 1.1 * full : (0.75 + rng.Uniform() * 0.35) * full;
     SCOPED_TRACE("kill " + std::to_string(i) + " after " + std::to_string(delay) + " s");
     const pid_t pid = Spawn(args);
     Sleep(delay);
@@ -194,10 +204,11 @@ void KillRepeatedly(const std::string& name, uint64_t salt, const std::vector<st
 TEST(SigkillTest, ReplayOutputsAreAbsentCompleteOrAReadablePrefix) {
   const std::string schedcheck = Runfile("harness/cli/schedcheck");
   const std::string trace = TempPath("kill-input.trace");
-  RunToEnd({schedcheck, "generate", "--shape", "SchedulingBasic", "--nodes", "300", "--initial", "0", "--measured",
-            "1500", "--seed", "1", "-o", trace});
+  RunToEnd({schedcheck, "generate", "--shape", "SchedulingBasic", "--nodes", "300", "--initial",
+            "0", "--measured", "1500", "--seed", "1", "-o", trace});
   const std::string out = TempPath("kill-replay.trace"), jsonl = TempPath("kill-replay.jsonl");
-  KillRepeatedly("replay -o --jsonl", 1, {schedcheck, "replay", trace, "-q", "--no-progress", "-o", out, "--jsonl", jsonl},
+  KillRepeatedly("replay -o --jsonl", 1,
+                 {schedcheck, "replay", trace, "-q", "--no-progress", "-o", out, "--jsonl", jsonl},
                  {{out, true}, {jsonl, false}});
 }
 
@@ -207,16 +218,20 @@ TEST(SigkillTest, ImportOutputIsAbsentCompleteOrAReadablePrefix) {
   std::string text;
   for (int i = 0; i < 50; ++i) {
     text += R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n)" + std::to_string(i) +
-            R"("},"status":{"allocatable":{"cpu":"32","memory":"64Gi","pods":"110"}}})" "\n";
+            R"("},"status":{"allocatable":{"cpu":"32","memory":"64Gi","pods":"110"}}})"
+            "\n";
   }
   for (int i = 0; i < 6000; ++i) {
     text += R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p)" + std::to_string(i) +
             R"(","namespace":"default","labels":{"app":"a)" + std::to_string(i % 7) +
-            R"("}},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}}]}})" "\n";
+            R"("}},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}}]}})"
+            "\n";
   }
   WriteFileBytes(input, text);
   const std::string out = TempPath("kill-import.trace");
-  KillRepeatedly("import -o", 2, {schedcheck, "import", "--from", "manifests", input, "-o", out, "-q"}, {{out, true}});
+  KillRepeatedly("import -o", 2,
+                 {schedcheck, "import", "--from", "manifests", input, "-o", out, "-q"},
+                 {{out, true}});
 }
 
 // A recorder (TraceWriter kRecorder) writes its target directly, a frame every 50 records: killed
@@ -225,21 +240,23 @@ TEST(SigkillTest, RecorderKeepsEveryCompleteFrame) {
   const std::string path = TempPath("kill-recorder.trace");
   std::vector<trace::Record> written;
   for (int i = 0; i < 200000; ++i) {
-    written.push_back(trace::ApiRecord(i, trace::ADDED, trace::MakePod("default", "p" + std::to_string(i), "1", "1Gi")));
+    written.push_back(trace::ApiRecord(
+        i, trace::ADDED, trace::MakePod("default", "p" + std::to_string(i), "1", "1Gi")));
   }
   Rng rng{Seed() ^ 3};
   std::map<std::string, int> seen;
   for (int i = 0; i < kKills; ++i) {
     const double delay = 0.01 + rng.Uniform() * 0.5;
-    SCOPED_TRACE("kill " + std::to_string(i) + " after " + std::to_string(delay) + " s, seed " + std::to_string(Seed()));
+    SCOPED_TRACE("kill " + std::to_string(i) + " after " + std::to_string(delay) + " s, seed " +
+                 std::to_string(Seed()));
     fs::remove(path);
     std::fflush(stdout);
     const pid_t pid = fork();
     if (pid == 0) {
       trace::Header header;
       header.set_producer("sigkill_test recorder");
-      auto writer = trace::TraceWriter::Open(path, header, {.mode = trace::WriterOptions::Mode::kRecorder,
-                                                            .events_per_frame = 50});
+      auto writer = trace::TraceWriter::Open(
+          path, header, {.mode = trace::WriterOptions::Mode::kRecorder, .events_per_frame = 50});
       if (!writer.ok()) _exit(3);
       for (const trace::Record& r : written) {
         if (!(*writer)->Append(r).ok()) _exit(4);
@@ -258,9 +275,11 @@ TEST(SigkillTest, RecorderKeepsEveryCompleteFrame) {
     }
     std::string damage;
     std::vector<trace::Record> got = ReadPrefix(path, &damage);
-    EXPECT_TRUE(damage.empty() || damage.rfind("truncated", 0) == 0 || damage.find("truncated file header") != std::string::npos)
+    EXPECT_TRUE(damage.empty() || damage.rfind("truncated", 0) == 0 ||
+                damage.find("truncated file header") != std::string::npos)
         << damage;
-    EXPECT_EQ(got.size() % 50 == 0 || got.size() == written.size(), true) << got.size() << " records: not whole frames";
+    EXPECT_EQ(got.size() % 50 == 0 || got.size() == written.size(), true)
+        << got.size() << " records: not whole frames";
     EXPECT_TRUE(IsPrefix(got, written));
     ++seen[got.empty() ? "no complete frame" : "frames read back"];
   }

@@ -16,10 +16,10 @@
 #include <utility>
 
 #include "google/protobuf/descriptor.h"
-#include "harness/cli/limit_option.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/type_resolver.h"
 #include "google/protobuf/util/type_resolver_util.h"
+#include "harness/cli/limit_option.h"
 #include "nlohmann/json.hpp"
 #include "reference/base/result.h"
 #include "traces/sample_trace.h"
@@ -44,7 +44,8 @@ std::string StatusText(const pb::util::Status& status) {
 // Proto3 JSON of `message` with Kubernetes field names and sorted map keys.
 Result<std::string> JsonOf(const pb::Message& message) {
   std::string json = k8s::ToJson(message);
-  if (json.empty()) return Error{"cannot print " + message.GetDescriptor()->full_name() + " as JSON"};
+  if (json.empty())
+    return Error{"cannot print " + message.GetDescriptor()->full_name() + " as JSON"};
   return json;
 }
 
@@ -91,27 +92,42 @@ class AtomicTextFile {
 
 const char* BodyName(const Record& r) {
   switch (r.body_case()) {
-    case Record::kApi: return "api";
-    case Record::kAttempt: return "attempt";
-    case Record::kQueue: return "queue";
-    case Record::kBinding: return "binding";
-    case Record::BODY_NOT_SET: return "empty";
+    case Record::kApi:
+      return "api";
+    case Record::kAttempt:
+      return "attempt";
+    case Record::kQueue:
+      return "queue";
+    case Record::kBinding:
+      return "binding";
+    case Record::BODY_NOT_SET:
+      return "empty";
   }
   return "unknown";
 }
 
 const char* ObjectKind(const trace::ApiEvent& e) {
   switch (e.object_case()) {
-    case trace::ApiEvent::kPod: return "Pod";
-    case trace::ApiEvent::kNode: return "Node";
-    case trace::ApiEvent::kNamespace: return "Namespace";
-    case trace::ApiEvent::kPriorityClass: return "PriorityClass";
-    case trace::ApiEvent::kPodDisruptionBudget: return "PodDisruptionBudget";
-    case trace::ApiEvent::kService: return "Service";
-    case trace::ApiEvent::kReplicationController: return "ReplicationController";
-    case trace::ApiEvent::kReplicaSet: return "ReplicaSet";
-    case trace::ApiEvent::kStatefulSet: return "StatefulSet";
-    case trace::ApiEvent::OBJECT_NOT_SET: return "none";
+    case trace::ApiEvent::kPod:
+      return "Pod";
+    case trace::ApiEvent::kNode:
+      return "Node";
+    case trace::ApiEvent::kNamespace:
+      return "Namespace";
+    case trace::ApiEvent::kPriorityClass:
+      return "PriorityClass";
+    case trace::ApiEvent::kPodDisruptionBudget:
+      return "PodDisruptionBudget";
+    case trace::ApiEvent::kService:
+      return "Service";
+    case trace::ApiEvent::kReplicationController:
+      return "ReplicationController";
+    case trace::ApiEvent::kReplicaSet:
+      return "ReplicaSet";
+    case trace::ApiEvent::kStatefulSet:
+      return "StatefulSet";
+    case trace::ApiEvent::OBJECT_NOT_SET:
+      return "none";
   }
   return "unknown";
 }
@@ -192,7 +208,9 @@ int JsonLinesToBinary(const std::string& in_path, const std::string& out_path, s
   }
   if (!any_line) {
     // Nothing but blank lines: a 0-byte or blank file is not a trace (no header, no record).
-    err << in_path << ": empty: neither a binary trace (no file header) nor JSON Lines (no header line, no record)\n";
+    err << in_path
+        << ": empty: neither a binary trace (no file header) nor JSON Lines (no header line, no "
+           "record)\n";
     return kExitBadInput;
   }
   auto writer = trace::TraceWriter::Open(out_path, header);
@@ -211,8 +229,9 @@ int JsonLinesToBinary(const std::string& in_path, const std::string& out_path, s
       return kExitBadInput;  // the writer's destructor removes its temporary file
     }
     const std::string where = in_path + ": line " + std::to_string(line_no);
-    Outcome fits = (*writer)->records_written() >= limits.records ? Outcome(trace::TooManyRecords(where, limits.records))
-                                                                   : trace::CheckMessageLimits(record, limits, where);
+    Outcome fits = (*writer)->records_written() >= limits.records
+                       ? Outcome(trace::TooManyRecords(where, limits.records))
+                       : trace::CheckMessageLimits(record, limits, where);
     if (!fits) {
       err << fits.message() << "\n";
       return kExitBadInput;
@@ -237,7 +256,8 @@ std::string VersionString() {
          ")";
 }
 
-int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err, const trace::InputLimits& limits) {
+int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err,
+              const trace::InputLimits& limits) {
   Result<TraceReader> reader = TraceReader::Open(path, limits);
   if (!reader.ok()) {
     err << reader.message() << "\n";
@@ -282,7 +302,8 @@ int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err, con
   return 0;
 }
 
-int TraceCat(const std::string& path, std::ostream& out, std::ostream& err, const trace::InputLimits& limits) {
+int TraceCat(const std::string& path, std::ostream& out, std::ostream& err,
+             const trace::InputLimits& limits) {
   Result<TraceReader> reader = TraceReader::Open(path, limits);
   if (!reader.ok()) {
     err << reader.message() << "\n";

@@ -23,7 +23,8 @@
 
 namespace schedcheck::cli {
 
-inline constexpr std::string_view kSchedcheckVersion = "0.2.0";  // 0.2: soft divergences fail by default
+inline constexpr std::string_view kSchedcheckVersion =
+    "0.2.0";  // 0.2: soft divergences fail by default
 inline constexpr int kExitBadInput = 2;
 
 // "schedcheck 0.1.0 (trace format 1, compat 1.27)".
@@ -36,8 +37,10 @@ void AddTraceCommands(CLI::App& app, int* exit_code);
 
 // The commands themselves. Normal output goes to `out`, diagnostics to `err`; each returns the
 // exit code (0 or kExitBadInput). Records beyond `limits` (`--limit`) are bad input.
-int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err, const trace::InputLimits& limits = {});
-int TraceCat(const std::string& path, std::ostream& out, std::ostream& err, const trace::InputLimits& limits = {});
+int TraceInfo(const std::string& path, std::ostream& out, std::ostream& err,
+              const trace::InputLimits& limits = {});
+int TraceCat(const std::string& path, std::ostream& out, std::ostream& err,
+             const trace::InputLimits& limits = {});
 int TraceConvert(const std::string& in_path, const std::string& out_path, std::ostream& err,
                  const trace::InputLimits& limits = {});
 int TraceSample(const std::string& out_path, std::ostream& err);

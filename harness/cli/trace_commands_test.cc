@@ -27,8 +27,8 @@ std::string Sample(const std::string& name) {
 }
 
 TEST(TraceCommandsTest, Version) {
-  EXPECT_EQ(VersionString(), "schedcheck " + std::string(kSchedcheckVersion) +
-                                 " (trace format 1, compat 1.27)");
+  EXPECT_EQ(VersionString(),
+            "schedcheck " + std::string(kSchedcheckVersion) + " (trace format 1, compat 1.27)");
 }
 
 TEST(TraceCommandsTest, InfoCountsSample) {
@@ -104,8 +104,7 @@ TEST(TraceCommandsTest, ConvertRejectsTyposWithLineNumber) {
 TEST(TraceCommandsTest, DamagedTracePrintsReadablePartThenFails) {
   // Three frames of 6 records; cut inside the last one.
   const std::string full = TempPath("full.trace");
-  ASSERT_TRUE(
-      trace::WriteTrace(full, trace::MakeSampleTrace(), {.events_per_frame = 6}).ok());
+  ASSERT_TRUE(trace::WriteTrace(full, trace::MakeSampleTrace(), {.events_per_frame = 6}).ok());
   const std::string bytes = ReadFileBytes(full);
   const std::string cut = TempPath("damaged.trace");
   WriteFileBytes(cut, bytes.substr(0, bytes.size() - 3));

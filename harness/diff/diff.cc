@@ -76,8 +76,10 @@ std::vector<std::string> Sorted(const google::protobuf::RepeatedPtrField<std::st
 
 // Consecutive failed attempts that look the same in a capture fold into the first of them.
 bool SameInCapture(const trace::Attempt& x, const trace::Attempt& y, const CaptureFields& f) {
-  if (x.result() == trace::SCHEDULED || x.result() != y.result() || x.message() != y.message()) return false;
-  if (f.plugins && Sorted(x.unschedulable_plugins()) != Sorted(y.unschedulable_plugins())) return false;
+  if (x.result() == trace::SCHEDULED || x.result() != y.result() || x.message() != y.message())
+    return false;
+  if (f.plugins && Sorted(x.unschedulable_plugins()) != Sorted(y.unschedulable_plugins()))
+    return false;
   if (f.nomination && x.nominated_node() != y.nominated_node()) return false;
   return !f.victims || Sorted(x.victims()) == Sorted(y.victims());
 }
@@ -151,7 +153,8 @@ int64_t AttemptAfter(const History& h, int64_t index) {
 class PodDiff {
  public:
   // `capture`: the fields a capture carries when one side is a capture, else null.
-  PodDiff(std::string pod, const History& a, const History& b, const DiffOptions& o, const CaptureFields* capture)
+  PodDiff(std::string pod, const History& a, const History& b, const DiffOptions& o,
+          const CaptureFields* capture)
       : pod_(std::move(pod)), a_(a), b_(b), o_(o), capture_(capture) {}
 
   std::vector<Divergence> Run() {
@@ -215,7 +218,8 @@ class PodDiff {
     d.reference = DescribeAttempt(x);
     d.candidate = DescribeAttempt(y);
     d.reference_record = x.index;
-    d.plugins = Sorted(a.result() == trace::SCHEDULED ? b.unschedulable_plugins() : a.unschedulable_plugins());
+    d.plugins = Sorted(a.result() == trace::SCHEDULED ? b.unschedulable_plugins()
+                                                      : a.unschedulable_plugins());
     if (a.result() != b.result()) {
       d.what = "outcome";
     } else if (a.result() == trace::SCHEDULED) {
@@ -231,7 +235,8 @@ class PodDiff {
     } else if (Compares(&CaptureFields::plugins) &&
                Sorted(a.unschedulable_plugins()) != Sorted(b.unschedulable_plugins())) {
       d.what = "plugins";
-      std::set<std::string> both(a.unschedulable_plugins().begin(), a.unschedulable_plugins().end());
+      std::set<std::string> both(a.unschedulable_plugins().begin(),
+                                 a.unschedulable_plugins().end());
       both.insert(b.unschedulable_plugins().begin(), b.unschedulable_plugins().end());
       d.plugins.assign(both.begin(), both.end());
     } else if (a.message() != b.message()) {
@@ -242,7 +247,8 @@ class PodDiff {
       Divergence r = d;
       r.cls = DivergenceClass::kRequeue;
       r.what = "attempt-time";
-      r.plugins = ia > 0 ? Sorted(a_.attempts[ia - 1].a.unschedulable_plugins()) : std::vector<std::string>{};
+      r.plugins = ia > 0 ? Sorted(a_.attempts[ia - 1].a.unschedulable_plugins())
+                         : std::vector<std::string>{};
       Note(std::move(r));
     }
   }
@@ -279,7 +285,8 @@ class PodDiff {
     d.t_ns = extra.t_ns;
     const char* counted = capture_ ? " distinct outcome(s)" : " attempt(s)";
     auto summary = [counted](const History& h) {
-      return std::to_string(h.attempts.size()) + counted + ", last " + DescribeAttempt(h.attempts.back());
+      return std::to_string(h.attempts.size()) + counted + ", last " +
+             DescribeAttempt(h.attempts.back());
     };
     d.reference = summary(a_);
     d.candidate = summary(b_);
@@ -291,7 +298,9 @@ class PodDiff {
   }
 
   // Between two replays every field is compared; against a capture only those it carries.
-  bool Compares(bool CaptureFields::*field) const { return capture_ == nullptr || capture_->*field; }
+  bool Compares(bool CaptureFields::*field) const {
+    return capture_ == nullptr || capture_->*field;
+  }
 
   std::string pod_;
   const History& a_;
@@ -305,9 +314,12 @@ class PodDiff {
 
 std::string_view ClassName(DivergenceClass c) {
   switch (c) {
-    case DivergenceClass::kHard: return "hard";
-    case DivergenceClass::kRequeue: return "requeue";
-    case DivergenceClass::kSoft: return "soft";
+    case DivergenceClass::kHard:
+      return "hard";
+    case DivergenceClass::kRequeue:
+      return "requeue";
+    case DivergenceClass::kSoft:
+      return "soft";
   }
   return "?";
 }
@@ -324,12 +336,14 @@ bool DiffResult::Fails(bool allow_soft) const {
 
 bool IsCapture(const std::vector<trace::Record>& log) {
   for (const trace::Record& r : log) {
-    if ((r.has_attempt() && r.attempt().observed()) || (r.has_binding() && r.binding().observed())) return true;
+    if ((r.has_attempt() && r.attempt().observed()) || (r.has_binding() && r.binding().observed()))
+      return true;
   }
   return false;
 }
 
-int64_t DefaultTimeToleranceNs(const std::vector<trace::Record>& a, const std::vector<trace::Record>& b) {
+int64_t DefaultTimeToleranceNs(const std::vector<trace::Record>& a,
+                               const std::vector<trace::Record>& b) {
   return IsCapture(a) || IsCapture(b) ? kCaptureTimeToleranceNs : 0;
 }
 
@@ -337,11 +351,13 @@ namespace {
 
 std::vector<std::string> NotCompared(const CaptureFields& f) {
   std::vector<std::string> out = {
-      "attempts between repeated identical FailedScheduling events (a capture's events are aggregated)",
+      "attempts between repeated identical FailedScheduling events (a capture's events are "
+      "aggregated)",
       "queue paths (a capture has no queue transitions)",
       "top-score ties of the captured side (only the reference's ties are used)",
   };
-  if (!f.plugins) out.push_back("rejecting plugins (a capture's FailedScheduling events carry the message only)");
+  if (!f.plugins)
+    out.push_back("rejecting plugins (a capture's FailedScheduling events carry the message only)");
   if (!f.nomination) out.push_back("nominated nodes (not in the capture's observed decisions)");
   if (!f.victims) out.push_back("preemption victims (not in the capture's observed decisions)");
   return out;
@@ -349,8 +365,8 @@ std::vector<std::string> NotCompared(const CaptureFields& f) {
 
 }  // namespace
 
-DiffResult Diff(const std::vector<trace::Record>& reference, const std::vector<trace::Record>& candidate,
-                const DiffOptions& options) {
+DiffResult Diff(const std::vector<trace::Record>& reference,
+                const std::vector<trace::Record>& candidate, const DiffOptions& options) {
   std::map<std::string, History> a = Histories(reference);
   std::map<std::string, History> b = Histories(candidate);
   std::optional<CaptureFields> capture;
@@ -374,19 +390,20 @@ DiffResult Diff(const std::vector<trace::Record>& reference, const std::vector<t
   }
   result.pods_compared = pods.size();
   if (capture) result.not_compared = NotCompared(*capture);
-  std::stable_sort(result.divergences.begin(), result.divergences.end(), [](const Divergence& x, const Divergence& y) {
-    if (x.t_ns != y.t_ns) return x.t_ns < y.t_ns;
-    if (x.cls != y.cls) return x.cls < y.cls;
-    return x.pod < y.pod;
-  });
+  std::stable_sort(result.divergences.begin(), result.divergences.end(),
+                   [](const Divergence& x, const Divergence& y) {
+                     if (x.t_ns != y.t_ns) return x.t_ns < y.t_ns;
+                     if (x.cls != y.cls) return x.cls < y.cls;
+                     return x.pod < y.pod;
+                   });
   return result;
 }
 
 std::string Describe(const Divergence& d) {
   std::string s = "pod " + d.pod + " at " + At(d.t_ns);
   if (d.attempt > 0) s += " (attempt " + std::to_string(d.attempt) + ")";
-  s += ": " + d.what + " [" + std::string(ClassName(d.cls)) + "]: reference " + d.reference + "; candidate " +
-       d.candidate;
+  s += ": " + d.what + " [" + std::string(ClassName(d.cls)) + "]: reference " + d.reference +
+       "; candidate " + d.candidate;
   if (!d.plugins.empty()) {
     s += "; plugins ";
     for (size_t i = 0; i < d.plugins.size(); ++i) s += (i ? "," : "") + d.plugins[i];

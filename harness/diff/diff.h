@@ -36,12 +36,12 @@ std::string_view ClassName(DivergenceClass c);  // "hard", "requeue", "soft"
 struct Divergence {
   DivergenceClass cls = DivergenceClass::kHard;
   std::string pod;
-  int64_t t_ns = 0;         // the earlier of the two sides' times for the differing item
-  int attempt = 0;          // the attempt concerned (1-based), 0 for a queue-path difference
-  std::string what;         // "outcome", "placement", "victims", "nomination", "plugins",
-                            // "message", "attempt-time", "attempt-count", "queue-path", "missing"
-  std::string reference;    // what A did, one line
-  std::string candidate;    // what B did, one line
+  int64_t t_ns = 0;       // the earlier of the two sides' times for the differing item
+  int attempt = 0;        // the attempt concerned (1-based), 0 for a queue-path difference
+  std::string what;       // "outcome", "placement", "victims", "nomination", "plugins",
+                          // "message", "attempt-time", "attempt-count", "queue-path", "missing"
+  std::string reference;  // what A did, one line
+  std::string candidate;  // what B did, one line
   // The plugins concerned: the rejecting plugins of the attempt (hard) or of the reference's
   // attempt before the requeue (requeue: the plugins whose events should have moved the pod).
   std::vector<std::string> plugins;
@@ -62,7 +62,8 @@ bool IsCapture(const std::vector<trace::Record>& log);
 
 // The tolerance when none was asked for: kCaptureTimeToleranceNs when either log is a capture,
 // else 0.
-int64_t DefaultTimeToleranceNs(const std::vector<trace::Record>& a, const std::vector<trace::Record>& b);
+int64_t DefaultTimeToleranceNs(const std::vector<trace::Record>& a,
+                               const std::vector<trace::Record>& b);
 
 struct DiffResult {
   // At most one divergence per pod and class (the earliest of that class for the pod), ordered
@@ -78,8 +79,8 @@ struct DiffResult {
   bool Fails(bool allow_soft = false) const;
 };
 
-DiffResult Diff(const std::vector<trace::Record>& reference, const std::vector<trace::Record>& candidate,
-                const DiffOptions& options = {});
+DiffResult Diff(const std::vector<trace::Record>& reference,
+                const std::vector<trace::Record>& candidate, const DiffOptions& options = {});
 
 // "pod default/p at t=10 (attempt 2): queue-path [requeue]: reference ... ; candidate ... ;
 // plugins TaintToleration" — one line.

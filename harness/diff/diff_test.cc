@@ -24,25 +24,39 @@ std::string Requeued(const std::string& move_t, const std::string& cause) {
 {"t":1,"type":"queue","pod":"default/p","from":"active","to":"inflight","cause":"Pop"}
 {"t":1,"type":"attempt","pod":"default/p","attempt":1,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"0/1 nodes are available: 1 node(s) had untolerated taint {k: v}."}
 {"t":1,"type":"queue","pod":"default/p","from":"inflight","to":"unschedulable","cause":"ScheduleAttemptFailure"}
-{"t":)" + move_t + R"(,"type":"queue","pod":"default/p","from":"unschedulable","to":"active","cause":")" + cause + R"("}
-{"t":)" + move_t + R"(,"type":"queue","pod":"default/p","from":"active","to":"inflight","cause":"Pop"}
-{"t":)" + move_t + R"(,"type":"attempt","pod":"default/p","attempt":2,"result":"Scheduled","node":"n1","ties":["n1"]}
-{"t":)" + move_t + R"(,"type":"bind","pod":"default/p","node":"n1"}
+{"t":)" + move_t +
+         R"(,"type":"queue","pod":"default/p","from":"unschedulable","to":"active","cause":")" +
+         cause + R"("}
+{"t":)" + move_t +
+         R"(,"type":"queue","pod":"default/p","from":"active","to":"inflight","cause":"Pop"}
+{"t":)" + move_t +
+         R"(,"type":"attempt","pod":"default/p","attempt":2,"result":"Scheduled","node":"n1","ties":["n1"]}
+{"t":)" + move_t +
+         R"(,"type":"bind","pod":"default/p","node":"n1"}
 )";
 }
 
-const char* kBound = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Scheduled","node":"n1","ties":["n1","n2"]})";
-const char* kBoundN2 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Scheduled","node":"n2","ties":["n2"]})";
-const char* kBoundN3 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Scheduled","node":"n3","ties":["n3"]})";
-const char* kUnsched = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/2 nodes are available: 2 Insufficient cpu."})";
-const char* kPreemptV1 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n1","victims":["default/v1"]})";
-const char* kPreemptV2 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n1","victims":["default/v2"]})";
-const char* kPreemptN2 = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n2","victims":["default/v1"]})";
+const char* kBound =
+    R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Scheduled","node":"n1","ties":["n1","n2"]})";
+const char* kBoundN2 =
+    R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Scheduled","node":"n2","ties":["n2"]})";
+const char* kBoundN3 =
+    R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Scheduled","node":"n3","ties":["n3"]})";
+const char* kUnsched =
+    R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/2 nodes are available: 2 Insufficient cpu."})";
+const char* kPreemptV1 =
+    R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n1","victims":["default/v1"]})";
+const char* kPreemptV2 =
+    R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n1","victims":["default/v2"]})";
+const char* kPreemptN2 =
+    R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"m","nominatedNode":"n2","victims":["default/v1"]})";
 
-const char* kObservedInsufficient = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","message":"0/2 nodes are available: 2 Insufficient cpu.","observed":true})";
+const char* kObservedInsufficient =
+    R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","message":"0/2 nodes are available: 2 Insufficient cpu.","observed":true})";
 
 std::string Unsched(int t) {
-  return R"({"t":)" + std::to_string(t) + R"(,"type":"attempt","pod":"default/a","attempt":)" + std::to_string(t / 10 + 1) +
+  return R"({"t":)" + std::to_string(t) + R"(,"type":"attempt","pod":"default/a","attempt":)" +
+         std::to_string(t / 10 + 1) +
          R"(,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/2 nodes are available: 2 Insufficient cpu."})";
 }
 
@@ -55,76 +69,141 @@ struct Case {
 };
 
 std::string Summary(const Divergence& d) {
-  std::string s = std::string(ClassName(d.cls)) + " " + d.what + " " + d.pod + " " + std::to_string(d.t_ns / 1000000000);
+  std::string s = std::string(ClassName(d.cls)) + " " + d.what + " " + d.pod + " " +
+                  std::to_string(d.t_ns / 1000000000);
   for (const std::string& p : d.plugins) s += " " + p;
   return s;
 }
 
 TEST(DiffTest, Table) {
   const std::vector<Case> cases = {
-      {.name = "identical", .a = Requeued("10", "NodeTaintChange"), .b = Requeued("10", "NodeTaintChange"), .want = {}},
-      {.name = "node inside the reference's ties is equivalent", .a = kBound, .b = kBoundN2, .want = {}},
-      {.name = "node outside the ties is soft", .a = kBound, .b = kBoundN3, .want = {"soft placement default/a 0"}},
-      {.name = "the ties of B do not matter, only A's", .a = kBoundN2, .b = kBound, .want = {"soft placement default/a 0"}},
-      {.name = "unschedulable where the reference binds", .a = kBound, .b = kUnsched,
+      {.name = "identical",
+       .a = Requeued("10", "NodeTaintChange"),
+       .b = Requeued("10", "NodeTaintChange"),
+       .want = {}},
+      {.name = "node inside the reference's ties is equivalent",
+       .a = kBound,
+       .b = kBoundN2,
+       .want = {}},
+      {.name = "node outside the ties is soft",
+       .a = kBound,
+       .b = kBoundN3,
+       .want = {"soft placement default/a 0"}},
+      {.name = "the ties of B do not matter, only A's",
+       .a = kBoundN2,
+       .b = kBound,
+       .want = {"soft placement default/a 0"}},
+      {.name = "unschedulable where the reference binds",
+       .a = kBound,
+       .b = kUnsched,
        .want = {"hard outcome default/a 0 NodeResourcesFit"}},
-      {.name = "bound where the reference found no node", .a = kUnsched, .b = kBound,
+      {.name = "bound where the reference found no node",
+       .a = kUnsched,
+       .b = kBound,
        .want = {"hard outcome default/a 0 NodeResourcesFit"}},
-      {.name = "different victims", .a = kPreemptV1, .b = kPreemptV2, .want = {"hard victims default/a 0 NodeResourcesFit"}},
-      {.name = "different nominated node", .a = kPreemptV1, .b = kPreemptN2,
+      {.name = "different victims",
+       .a = kPreemptV1,
+       .b = kPreemptV2,
+       .want = {"hard victims default/a 0 NodeResourcesFit"}},
+      {.name = "different nominated node",
+       .a = kPreemptV1,
+       .b = kPreemptN2,
        .want = {"hard nomination default/a 0 NodeResourcesFit"}},
-      {.name = "retried only at the periodic flush", .a = Requeued("10", "NodeTaintChange"),
-       .b = Requeued("330", "UnschedulableTimeout"), .want = {"requeue queue-path default/p 10 TaintToleration"}},
-      {.name = "same causes, later retry", .a = Requeued("10", "NodeTaintChange"), .b = Requeued("12", "NodeTaintChange"),
+      {.name = "retried only at the periodic flush",
+       .a = Requeued("10", "NodeTaintChange"),
+       .b = Requeued("330", "UnschedulableTimeout"),
        .want = {"requeue queue-path default/p 10 TaintToleration"}},
-      {.name = "later retry within the tolerance", .a = Requeued("10", "NodeTaintChange"),
-       .b = Requeued("12", "NodeTaintChange"), .tolerance_ns = 2000000000, .want = {}},
-      {.name = "pod only in the reference", .a = kBound, .b = "", .want = {"hard missing default/a 0"}},
-      {.name = "pod only in the candidate", .a = "", .b = kBound, .want = {"hard missing default/a 0"}},
-      {.name = "one more attempt, both bound in the end", .a = std::string(kUnsched) + "\n" +
+      {.name = "same causes, later retry",
+       .a = Requeued("10", "NodeTaintChange"),
+       .b = Requeued("12", "NodeTaintChange"),
+       .want = {"requeue queue-path default/p 10 TaintToleration"}},
+      {.name = "later retry within the tolerance",
+       .a = Requeued("10", "NodeTaintChange"),
+       .b = Requeued("12", "NodeTaintChange"),
+       .tolerance_ns = 2000000000,
+       .want = {}},
+      {.name = "pod only in the reference",
+       .a = kBound,
+       .b = "",
+       .want = {"hard missing default/a 0"}},
+      {.name = "pod only in the candidate",
+       .a = "",
+       .b = kBound,
+       .want = {"hard missing default/a 0"}},
+      {.name = "one more attempt, both bound in the end",
+       .a =
+           std::string(kUnsched) + "\n" +
            R"({"t":5,"type":"attempt","pod":"default/a","attempt":2,"result":"Scheduled","node":"n1","ties":["n1"]})",
-       .b = std::string(kUnsched) + "\n" +
-           R"({"t":5,"type":"attempt","pod":"default/a","attempt":2,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/2 nodes are available: 2 Insufficient cpu."})" "\n"
+       .b =
+           std::string(kUnsched) + "\n" +
+           R"({"t":5,"type":"attempt","pod":"default/a","attempt":2,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/2 nodes are available: 2 Insufficient cpu."})"
+           "\n"
            R"({"t":9,"type":"attempt","pod":"default/a","attempt":3,"result":"Scheduled","node":"n1","ties":["n1"]})",
        .want = {"requeue attempt-count default/a 5 NodeResourcesFit"}},
       {.name = "fewer attempts and a different outcome",
-       .a = std::string(kUnsched) + "\n" +
+       .a =
+           std::string(kUnsched) + "\n" +
            R"({"t":5,"type":"attempt","pod":"default/a","attempt":2,"result":"Scheduled","node":"n1","ties":["n1"]})",
-       .b = kUnsched, .want = {"hard outcome default/a 0 NodeResourcesFit"}},
+       .b = kUnsched,
+       .want = {"hard outcome default/a 0 NodeResourcesFit"}},
       {.name = "one more attempt before binding on the same node",
-       .a = std::string(kUnsched) + "\n" +
+       .a =
+           std::string(kUnsched) + "\n" +
            R"({"t":5,"type":"attempt","pod":"default/a","attempt":2,"result":"Scheduled","node":"n1","ties":["n1"]})",
-       .b = std::string(kUnsched) + "\n" +
-           R"({"t":3,"type":"attempt","pod":"default/a","attempt":2,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/2 nodes are available: 2 Insufficient cpu."})" "\n"
+       .b =
+           std::string(kUnsched) + "\n" +
+           R"({"t":3,"type":"attempt","pod":"default/a","attempt":2,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/2 nodes are available: 2 Insufficient cpu."})"
+           "\n"
            R"({"t":5,"type":"attempt","pod":"default/a","attempt":3,"result":"Scheduled","node":"n1","ties":["n1"]})",
        .want = {"requeue attempt-count default/a 3 NodeResourcesFit"}},
-      {.name = "a capture's observed binding inside the replay's ties", .a = kBound,
-       .b = R"({"t":0.5,"type":"bind","pod":"default/a","node":"n2","observed":true})", .tolerance_ns = 1000000000, .want = {}},
-      {.name = "a capture's observed binding outside the ties", .a = kBound,
-       .b = R"({"t":0,"type":"bind","pod":"default/a","node":"n3","observed":true})", .want = {"soft placement default/a 0"}},
-      {.name = "a capture's FailedScheduling carries the message, not the plugins", .a = kUnsched,
-       .b = kObservedInsufficient, .want = {}},
-      {.name = "a capture's different message is hard", .a = kUnsched,
-       .b = R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","message":"0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.","observed":true})",
+      {.name = "a capture's observed binding inside the replay's ties",
+       .a = kBound,
+       .b = R"({"t":0.5,"type":"bind","pod":"default/a","node":"n2","observed":true})",
+       .tolerance_ns = 1000000000,
+       .want = {}},
+      {.name = "a capture's observed binding outside the ties",
+       .a = kBound,
+       .b = R"({"t":0,"type":"bind","pod":"default/a","node":"n3","observed":true})",
+       .want = {"soft placement default/a 0"}},
+      {.name = "a capture's FailedScheduling carries the message, not the plugins",
+       .a = kUnsched,
+       .b = kObservedInsufficient,
+       .want = {}},
+      {.name = "a capture's different message is hard",
+       .a = kUnsched,
+       .b =
+           R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","message":"0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.","observed":true})",
        .want = {"hard message default/a 0 NodeResourcesFit"}},
       {.name = "repeated identical failures fold into the capture's one aggregated event",
-       .a = std::string(kUnsched) + "\n" + Unsched(10) + "\n" + Unsched(20) + "\n" +
-            R"({"t":30,"type":"attempt","pod":"default/a","attempt":4,"result":"Scheduled","node":"n1","ties":["n1"]})",
-       .b = std::string(kObservedInsufficient) + "\n" + R"({"t":30.5,"type":"bind","pod":"default/a","node":"n1","observed":true})",
-       .tolerance_ns = 1000000000, .want = {}},
+       .a =
+           std::string(kUnsched) + "\n" + Unsched(10) + "\n" + Unsched(20) + "\n" +
+           R"({"t":30,"type":"attempt","pod":"default/a","attempt":4,"result":"Scheduled","node":"n1","ties":["n1"]})",
+       .b = std::string(kObservedInsufficient) + "\n" +
+            R"({"t":30.5,"type":"bind","pod":"default/a","node":"n1","observed":true})",
+       .tolerance_ns = 1000000000,
+       .want = {}},
       {.name = "bound much later in the capture is a requeue difference",
-       .a = std::string(kUnsched) + "\n" +
-            R"({"t":30,"type":"attempt","pod":"default/a","attempt":2,"result":"Scheduled","node":"n1","ties":["n1"]})",
-       .b = std::string(kObservedInsufficient) + "\n" + R"({"t":330,"type":"bind","pod":"default/a","node":"n1","observed":true})",
-       .tolerance_ns = 2000000000, .want = {"requeue attempt-time default/a 30 NodeResourcesFit"}},
+       .a =
+           std::string(kUnsched) + "\n" +
+           R"({"t":30,"type":"attempt","pod":"default/a","attempt":2,"result":"Scheduled","node":"n1","ties":["n1"]})",
+       .b = std::string(kObservedInsufficient) + "\n" +
+            R"({"t":330,"type":"bind","pod":"default/a","node":"n1","observed":true})",
+       .tolerance_ns = 2000000000,
+       .want = {"requeue attempt-time default/a 30 NodeResourcesFit"}},
       {.name = "a message the capture never showed",
-       .a = std::string(kUnsched) + "\n" + R"({"t":10,"type":"attempt","pod":"default/a","attempt":2,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"0/2 nodes are available: 2 node(s) had untolerated taint {k: v}."})" "\n" +
-            R"({"t":30,"type":"attempt","pod":"default/a","attempt":3,"result":"Scheduled","node":"n1","ties":["n1"]})",
-       .b = std::string(kObservedInsufficient) + "\n" + R"({"t":30,"type":"bind","pod":"default/a","node":"n1","observed":true})",
+       .a =
+           std::string(kUnsched) + "\n" +
+           R"({"t":10,"type":"attempt","pod":"default/a","attempt":2,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"0/2 nodes are available: 2 node(s) had untolerated taint {k: v}."})"
+           "\n" +
+           R"({"t":30,"type":"attempt","pod":"default/a","attempt":3,"result":"Scheduled","node":"n1","ties":["n1"]})",
+       .b = std::string(kObservedInsufficient) + "\n" +
+            R"({"t":30,"type":"bind","pod":"default/a","node":"n1","observed":true})",
        .want = {"requeue attempt-count default/a 10 NodeResourcesFit"}},
       {.name = "first divergence is the earliest across pods",
-       .a = Requeued("10", "NodeTaintChange") + kBound, .b = Requeued("330", "UnschedulableTimeout") + kUnsched,
-       .want = {"hard outcome default/a 0 NodeResourcesFit", "requeue queue-path default/p 10 TaintToleration"}},
+       .a = Requeued("10", "NodeTaintChange") + kBound,
+       .b = Requeued("330", "UnschedulableTimeout") + kUnsched,
+       .want = {"hard outcome default/a 0 NodeResourcesFit",
+                "requeue queue-path default/p 10 TaintToleration"}},
   };
   for (const Case& c : cases) {
     DiffResult r = Diff(Log(c.a), Log(c.b), {.time_tolerance_ns = c.tolerance_ns});
@@ -141,8 +220,11 @@ TEST(DiffTest, EveryDivergenceFailsAndSoftOnesPassOnlyWhenAllowed) {
   EXPECT_FALSE(soft.Fails(/*allow_soft=*/true));
   for (bool allow_soft : {false, true}) {
     EXPECT_TRUE(Diff(Log(kBound), Log(kUnsched)).Fails(allow_soft));
-    EXPECT_TRUE(Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout"))).Fails(allow_soft));
-    EXPECT_FALSE(Diff(Log(kBound), Log(kBoundN2)).Fails(allow_soft));  // n2 is among the reference's ties
+    EXPECT_TRUE(
+        Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout")))
+            .Fails(allow_soft));
+    EXPECT_FALSE(
+        Diff(Log(kBound), Log(kBoundN2)).Fails(allow_soft));  // n2 is among the reference's ties
   }
 }
 
@@ -159,7 +241,8 @@ TEST(DiffTest, AgainstACaptureSaysWhatWasNotCompared) {
   EXPECT_TRUE(listed("rejecting plugins")) << r.not_compared.size();
   EXPECT_TRUE(listed("nominated nodes"));
   EXPECT_TRUE(listed("queue paths"));
-  EXPECT_NE(TextReport({"x", r, "", ""}, {}).find("not compared: rejecting plugins"), std::string::npos);
+  EXPECT_NE(TextReport({"x", r, "", ""}, {}).find("not compared: rejecting plugins"),
+            std::string::npos);
   // A capture whose observed attempts do carry plugins has them compared.
   const std::string with_plugins =
       R"({"t":0,"type":"attempt","pod":"default/a","attempt":1,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"0/2 nodes are available: 2 Insufficient cpu.","observed":true})";
@@ -169,15 +252,20 @@ TEST(DiffTest, AgainstACaptureSaysWhatWasNotCompared) {
 }
 
 TEST(DiffTest, DescribeNamesBothSides) {
-  DiffResult r = Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout")));
+  DiffResult r =
+      Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout")));
   ASSERT_EQ(r.divergences.size(), 1u);
-  EXPECT_EQ(Describe(r.divergences[0]),
-            "pod default/p at t=10: queue-path [requeue]: reference t=10 unschedulable->active (NodeTaintChange); "
-            "candidate t=330 unschedulable->active (UnschedulableTimeout); plugins TaintToleration");
+  EXPECT_EQ(
+      Describe(r.divergences[0]),
+      "pod default/p at t=10: queue-path [requeue]: reference t=10 unschedulable->active "
+      "(NodeTaintChange); "
+      "candidate t=330 unschedulable->active (UnschedulableTimeout); plugins TaintToleration");
 }
 
 TEST(LoadTest, BadLinesNameFileLineAndField) {
-  auto r = ParseDecisionLog("{\"t\":1,\"type\":\"bind\",\"pod\":\"a/b\",\"node\":\"n\"}\n{\"type\":\"bind\"}\n", "x.jsonl");
+  auto r = ParseDecisionLog(
+      "{\"t\":1,\"type\":\"bind\",\"pod\":\"a/b\",\"node\":\"n\"}\n{\"type\":\"bind\"}\n",
+      "x.jsonl");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.message().find("x.jsonl:2: field t"), std::string::npos) << r.message();
   auto missing = LoadDecisions("no/such/file.jsonl");
@@ -194,11 +282,16 @@ TEST(LoadTest, ReadsACaptureTraceKeepingOnlyDecisions) {
 }
 
 TEST(ReportTest, JUnitAndMarkdownNameTheFailure) {
-  NamedDiff d{"unblock", Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout"))), "", ""};
+  NamedDiff d{
+      "unblock",
+      Diff(Log(Requeued("10", "NodeTaintChange")), Log(Requeued("330", "UnschedulableTimeout"))),
+      "", ""};
   NamedDiff ok{"same", Diff(Log(kBound), Log(kBoundN2)), "", ""};
   std::string junit = JUnitReport({d, ok}, "gate", {});
   EXPECT_NE(junit.find("tests=\"2\" failures=\"1\""), std::string::npos) << junit;
-  EXPECT_NE(junit.find("<failure message=\"pod default/p at t=10: queue-path [requeue]"), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<failure message=\"pod default/p at t=10: queue-path [requeue]"),
+            std::string::npos)
+      << junit;
   std::string md = MarkdownReport({d, ok}, "Gate", {});
   EXPECT_NE(md.find("| unblock | **FAIL** | 0 | 1 | 0 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| same | pass | 0 | 0 | 0 |"), std::string::npos) << md;

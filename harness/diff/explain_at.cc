@@ -30,8 +30,8 @@ struct State {
   std::map<std::string, k8s::StatefulSet> stateful_sets;
 
   template <typename T>
-  static void Apply(trace::EventType type, const std::string& key, const T& obj, std::vector<std::string>* order,
-                    std::map<std::string, T>* objects) {
+  static void Apply(trace::EventType type, const std::string& key, const T& obj,
+                    std::vector<std::string>* order, std::map<std::string, T>* objects) {
     if (type == trace::DELETED) {
       objects->erase(key);
       return;
@@ -44,18 +44,23 @@ struct State {
     std::vector<std::string> ignored;
     if (e.has_node()) Apply(e.type(), e.node().metadata().name(), e.node(), &node_order, &nodes);
     if (e.has_pod()) Apply(e.type(), PodKey(e.pod().metadata()), e.pod(), &pod_order, &pods);
-    if (e.has_namespace_()) Apply(e.type(), e.namespace_().metadata().name(), e.namespace_(), &ignored, &namespaces);
+    if (e.has_namespace_())
+      Apply(e.type(), e.namespace_().metadata().name(), e.namespace_(), &ignored, &namespaces);
     if (e.has_pod_disruption_budget()) {
-      Apply(e.type(), PodKey(e.pod_disruption_budget().metadata()), e.pod_disruption_budget(), &ignored, &pdbs);
+      Apply(e.type(), PodKey(e.pod_disruption_budget().metadata()), e.pod_disruption_budget(),
+            &ignored, &pdbs);
     }
-    if (e.has_service()) Apply(e.type(), PodKey(e.service().metadata()), e.service(), &ignored, &services);
+    if (e.has_service())
+      Apply(e.type(), PodKey(e.service().metadata()), e.service(), &ignored, &services);
     if (e.has_replication_controller()) {
-      Apply(e.type(), PodKey(e.replication_controller().metadata()), e.replication_controller(), &ignored,
-            &replication_controllers);
+      Apply(e.type(), PodKey(e.replication_controller().metadata()), e.replication_controller(),
+            &ignored, &replication_controllers);
     }
-    if (e.has_replica_set()) Apply(e.type(), PodKey(e.replica_set().metadata()), e.replica_set(), &ignored, &replica_sets);
+    if (e.has_replica_set())
+      Apply(e.type(), PodKey(e.replica_set().metadata()), e.replica_set(), &ignored, &replica_sets);
     if (e.has_stateful_set()) {
-      Apply(e.type(), PodKey(e.stateful_set().metadata()), e.stateful_set(), &ignored, &stateful_sets);
+      Apply(e.type(), PodKey(e.stateful_set().metadata()), e.stateful_set(), &ignored,
+            &stateful_sets);
     }
   }
 
@@ -80,7 +85,8 @@ std::string StatusText(const Status& s) {
   return out;
 }
 
-Result<reference::Profile> ProfileFor(const reference::SchedulerConfiguration& config, const std::string& name) {
+Result<reference::Profile> ProfileFor(const reference::SchedulerConfiguration& config,
+                                      const std::string& name) {
   for (reference::Profile p : config.profiles) {
     if (p.scheduler_name != name) continue;
     if (!p.percentage_of_nodes_to_score && config.percentage_of_nodes_to_score != 0) {
@@ -101,8 +107,8 @@ std::string ScoresText(const reference::CycleOutcome& r, size_t max_nodes) {
     }
     out += "    " + s.name + " total " + std::to_string(s.total) + ":";
     for (const reference::PluginScore& p : s.scores) {
-      out += " " + p.plugin + " " + std::to_string(p.raw) + "/" + std::to_string(p.normalized) + "/" +
-             std::to_string(p.weighted);
+      out += " " + p.plugin + " " + std::to_string(p.raw) + "/" + std::to_string(p.normalized) +
+             "/" + std::to_string(p.weighted);
     }
     out += "\n";
   }
@@ -120,7 +126,8 @@ Result<std::string> ExplainSideText(const check::ClusterInput& input, const refe
   reference::CycleState state;
   reference::PreFilterResult pre_result;
   Status pre = fw.RunPreFilterPlugins(state, *pod, &pre_result);
-  out += "  PreFilter: " + StatusText(pre) + (pre.plugin().empty() ? "" : " (" + pre.plugin() + ")") + "\n";
+  out += "  PreFilter: " + StatusText(pre) +
+         (pre.plugin().empty() ? "" : " (" + pre.plugin() + ")") + "\n";
   size_t shown = 0;
   const auto& nodes = (*cluster)->snapshot().node_infos();
   for (const reference::NodeInfo* node : nodes) {
@@ -134,20 +141,23 @@ Result<std::string> ExplainSideText(const check::ClusterInput& input, const refe
       if (s.IsSuccess() || s.code() == reference::Code::kSkip) continue;
       rejected += (rejected.empty() ? "" : "; ") + name + " " + StatusText(s);
     }
-    out += "  " + node->name() + ": " + (rejected.empty() ? "feasible" : "rejected by " + rejected) + "\n";
+    out += "  " + node->name() + ": " +
+           (rejected.empty() ? "feasible" : "rejected by " + rejected) + "\n";
   }
   reference::PodScheduler scheduler(1, 0);
   reference::CycleState cycle_state;
-  reference::CycleOutcome r = reference::RunSchedulingCycle(fw, scheduler, (*cluster)->cache(),
-                                                            (*cluster)->snapshot(), cycle_state, pod);
-  if (!r.result.scores.empty()) out += "  scores (raw/normalized/weighted):\n" + ScoresText(r, o.max_nodes);
+  reference::CycleOutcome r = reference::RunSchedulingCycle(
+      fw, scheduler, (*cluster)->cache(), (*cluster)->snapshot(), cycle_state, pod);
+  if (!r.result.scores.empty())
+    out += "  scores (raw/normalized/weighted):\n" + ScoresText(r, o.max_nodes);
   if (r.status.IsSuccess() || r.status.IsWait()) {
     std::string ties;
     for (const std::string& t : r.result.ties) ties += (ties.empty() ? "" : ",") + t;
     out += "  outcome: bound to " + r.result.node + " (ties {" + ties + "})\n";
   } else {
     std::string plugins;
-    for (const std::string& p : r.unschedulable_plugins) plugins += (plugins.empty() ? "" : ",") + p;
+    for (const std::string& p : r.unschedulable_plugins)
+      plugins += (plugins.empty() ? "" : ",") + p;
     out += "  outcome: unschedulable by [" + plugins + "]: " + r.message + "\n";
   }
   return out;
@@ -155,10 +165,12 @@ Result<std::string> ExplainSideText(const check::ClusterInput& input, const refe
 
 }  // namespace
 
-Result<std::string> ExplainAt(const trace::Trace& cluster, const std::vector<trace::Record>& reference_log,
-                              const Divergence& d, const std::vector<ExplainSide>& sides,
+Result<std::string> ExplainAt(const trace::Trace& cluster,
+                              const std::vector<trace::Record>& reference_log, const Divergence& d,
+                              const std::vector<ExplainSide>& sides,
                               const ExplainOptions& options) {
-  const bool at_record = d.reference_record >= 0 && static_cast<size_t>(d.reference_record) < reference_log.size();
+  const bool at_record =
+      d.reference_record >= 0 && static_cast<size_t>(d.reference_record) < reference_log.size();
   const int64_t t = at_record ? reference_log[d.reference_record].time_ns() : d.t_ns;
   State state;
   bool have_t0 = false;
@@ -170,11 +182,14 @@ Result<std::string> ExplainAt(const trace::Trace& cluster, const std::vector<tra
     state.Apply(r.api());
   }
   for (size_t i = 0; i < reference_log.size(); ++i) {
-    if (at_record ? static_cast<int64_t>(i) >= d.reference_record : reference_log[i].time_ns() >= t) break;
+    if (at_record ? static_cast<int64_t>(i) >= d.reference_record : reference_log[i].time_ns() >= t)
+      break;
     state.Apply(reference_log[i]);
   }
   auto it = state.pods.find(d.pod);
-  if (it == state.pods.end()) return Error{"pod " + d.pod + " does not exist in the cluster trace at t=" + replay::FormatSeconds(t)};
+  if (it == state.pods.end())
+    return Error{"pod " + d.pod +
+                 " does not exist in the cluster trace at t=" + replay::FormatSeconds(t)};
   k8s::Pod pending = it->second;
   pending.mutable_spec()->clear_node_name();
   pending.mutable_status()->clear_nominated_node_name();
@@ -190,12 +205,16 @@ Result<std::string> ExplainAt(const trace::Trace& cluster, const std::vector<tra
   for (const auto& [name, ns] : state.namespaces) input.namespaces.push_back(ns);
   for (const auto& [name, pdb] : state.pdbs) input.pdbs.push_back(pdb);
   for (const auto& [name, s] : state.services) input.services.push_back(s);
-  for (const auto& [name, rc] : state.replication_controllers) input.replication_controllers.push_back(rc);
+  for (const auto& [name, rc] : state.replication_controllers)
+    input.replication_controllers.push_back(rc);
   for (const auto& [name, rs] : state.replica_sets) input.replica_sets.push_back(rs);
   for (const auto& [name, ss] : state.stateful_sets) input.stateful_sets.push_back(ss);
-  std::string out = "the cluster at t=" + replay::FormatSeconds(t) + " as the reference saw it" +
-                    (at_record ? " before attempt " + std::to_string(reference_log[d.reference_record].attempt().attempt()) : "") +
-                    " (" + std::to_string(input.nodes.size()) + " node(s)):\n";
+  std::string out =
+      "the cluster at t=" + replay::FormatSeconds(t) + " as the reference saw it" +
+      (at_record ? " before attempt " +
+                       std::to_string(reference_log[d.reference_record].attempt().attempt())
+                 : "") +
+      " (" + std::to_string(input.nodes.size()) + " node(s)):\n";
   for (const ExplainSide& side : sides) {
     auto text = ExplainSideText(input, *pod, side, options);
     if (!text.ok()) return text.error();

@@ -26,8 +26,9 @@ struct ExplainOptions {
 };
 
 // Text, several lines per side. Errors name the trace record or the pod.
-Result<std::string> ExplainAt(const trace::Trace& cluster, const std::vector<trace::Record>& reference_log,
-                              const Divergence& d, const std::vector<ExplainSide>& sides,
+Result<std::string> ExplainAt(const trace::Trace& cluster,
+                              const std::vector<trace::Record>& reference_log, const Divergence& d,
+                              const std::vector<ExplainSide>& sides,
                               const ExplainOptions& options = {});
 
 }  // namespace schedcheck::diff

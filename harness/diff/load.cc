@@ -25,7 +25,8 @@ bool LooksLikeDecisionLog(const std::string& text) {
 
 }  // namespace
 
-Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text, const std::string& source,
+Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,
+                                                    const std::string& source,
                                                     const trace::InputLimits& limits) {
   std::vector<trace::Record> out;
   std::istringstream in(text);
@@ -33,7 +34,8 @@ Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text, con
   for (int n = 1; std::getline(in, line); ++n) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = source + ":" + std::to_string(n);
-    if (static_cast<int64_t>(out.size()) >= limits.records) return trace::TooManyRecords(where, limits.records);
+    if (static_cast<int64_t>(out.size()) >= limits.records)
+      return trace::TooManyRecords(where, limits.records);
     auto r = replay::ParseDecisionJsonLine(line, where);
     if (!r.ok()) return r.error();
     if (!trace::FitsTrivially(line.size(), limits)) {
@@ -44,7 +46,8 @@ Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text, con
   return out;
 }
 
-Result<std::vector<trace::Record>> LoadDecisions(const std::string& path, const trace::InputLimits& limits) {
+Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
+                                                 const trace::InputLimits& limits) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open"};
   std::stringstream bytes;

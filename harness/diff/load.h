@@ -18,10 +18,12 @@ namespace schedcheck::diff {
 // non-empty line is a JSON object with "t" and "type" is read as a decision log, anything else as
 // a trace. Errors name the file, the line or byte offset, and the field. `limits` bound the
 // records and every record's strings and maps (README.md, "Untrusted input").
-Result<std::vector<trace::Record>> LoadDecisions(const std::string& path, const trace::InputLimits& limits = {});
+Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
+                                                 const trace::InputLimits& limits = {});
 
 // Parses decision-log JSON Lines text; `source` names it in errors ("a.jsonl:3: field t: ...").
-Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text, const std::string& source,
+Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,
+                                                    const std::string& source,
                                                     const trace::InputLimits& limits = {});
 
 }  // namespace schedcheck::diff

@@ -7,7 +7,8 @@
 namespace schedcheck::diff {
 namespace {
 
-constexpr DivergenceClass kClasses[] = {DivergenceClass::kHard, DivergenceClass::kRequeue, DivergenceClass::kSoft};
+constexpr DivergenceClass kClasses[] = {DivergenceClass::kHard, DivergenceClass::kRequeue,
+                                        DivergenceClass::kSoft};
 
 size_t PodsAffected(const DiffResult& r, DivergenceClass c) {
   std::set<std::string> pods;
@@ -28,11 +29,20 @@ std::string XmlEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -41,16 +51,21 @@ std::string XmlEscape(const std::string& s) {
 std::string MdCell(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
 
 }  // namespace
 
-bool Failed(const NamedDiff& d, const ReportOptions& o) { return !d.error.empty() || d.result.Fails(o.allow_soft); }
+bool Failed(const NamedDiff& d, const ReportOptions& o) {
+  return !d.error.empty() || d.result.Fails(o.allow_soft);
+}
 
 std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
   if (!d.error.empty()) return d.name + ": ERROR " + d.error + "\n";
@@ -59,7 +74,8 @@ std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
   std::string not_compared;
   for (const std::string& what : r.not_compared) not_compared += "  not compared: " + what + "\n";
   if (r.divergences.empty()) {
-    out += d.name + ": equivalent (" + std::to_string(r.pods_compared) + " pods compared)\n" + not_compared;
+    out += d.name + ": equivalent (" + std::to_string(r.pods_compared) + " pods compared)\n" +
+           not_compared;
     return out;
   }
   out += "first divergence: " + Describe(r.divergences.front()) + "\n";
@@ -76,12 +92,14 @@ std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
   size_t listed = 0;
   for (const Divergence& x : r.divergences) {
     if (listed++ == o.max_listed) {
-      out += "  ... " + std::to_string(r.divergences.size() - o.max_listed) + " more (see --json)\n";
+      out +=
+          "  ... " + std::to_string(r.divergences.size() - o.max_listed) + " more (see --json)\n";
       break;
     }
     out += "  " + Describe(x) + "\n";
   }
-  out += Failed(d, o) ? "DIVERGENT\n" : "EQUIVALENT (soft divergences only, allowed by --allow-soft)\n";
+  out += Failed(d, o) ? "DIVERGENT\n"
+                      : "EQUIVALENT (soft divergences only, allowed by --allow-soft)\n";
   return out;
 }
 
@@ -95,7 +113,8 @@ nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const Rep
     j["podsCompared"] = d.result.pods_compared;
     if (!d.result.not_compared.empty()) j["notCompared"] = d.result.not_compared;
     for (DivergenceClass c : kClasses) {
-      j["counts"][std::string(ClassName(c))] = {{"divergences", d.result.Count(c)}, {"pods", PodsAffected(d.result, c)}};
+      j["counts"][std::string(ClassName(c))] = {{"divergences", d.result.Count(c)},
+                                                {"pods", PodsAffected(d.result, c)}};
     }
     j["divergences"] = nlohmann::ordered_json::array();
     for (const Divergence& x : d.result.divergences) {
@@ -116,18 +135,22 @@ nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const Rep
   return out;
 }
 
-std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& suite, const ReportOptions& o) {
+std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& suite,
+                        const ReportOptions& o) {
   size_t failures = 0;
   for (const NamedDiff& d : diffs) failures += Failed(d, o) ? 1 : 0;
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"" +
-                    XmlEscape(suite) + "\" tests=\"" + std::to_string(diffs.size()) + "\" failures=\"" +
-                    std::to_string(failures) + "\">\n";
+  std::string out =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"" +
+      XmlEscape(suite) + "\" tests=\"" + std::to_string(diffs.size()) + "\" failures=\"" +
+      std::to_string(failures) + "\">\n";
   for (const NamedDiff& d : diffs) {
-    out += "    <testcase classname=\"" + XmlEscape(suite) + "\" name=\"" + XmlEscape(d.name) + "\">\n";
+    out += "    <testcase classname=\"" + XmlEscape(suite) + "\" name=\"" + XmlEscape(d.name) +
+           "\">\n";
     if (Failed(d, o)) {
       const Divergence* first = FirstFailing(d, o);
       std::string message = first ? Describe(*first) : d.error;
-      out += "      <failure message=\"" + XmlEscape(message) + "\">" + XmlEscape(TextReport(d, o)) + "</failure>\n";
+      out += "      <failure message=\"" + XmlEscape(message) + "\">" +
+             XmlEscape(TextReport(d, o)) + "</failure>\n";
     } else if (!d.result.divergences.empty()) {
       out += "      <system-out>" + XmlEscape(TextReport(d, o)) + "</system-out>\n";
     }
@@ -137,21 +160,27 @@ std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& 
   return out;
 }
 
-std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::string& title, const ReportOptions& o) {
-  std::string out = "# " + title + "\n\n| trace | result | hard | requeue | soft | first divergence |\n|---|---|---|---|---|---|\n";
+std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::string& title,
+                           const ReportOptions& o) {
+  std::string out = "# " + title +
+                    "\n\n| trace | result | hard | requeue | soft | first divergence "
+                    "|\n|---|---|---|---|---|---|\n";
   size_t failures = 0;
   for (const NamedDiff& d : diffs) {
     const bool failed = Failed(d, o);
     failures += failed ? 1 : 0;
-    std::string first = !d.error.empty() ? d.error
-                        : d.result.divergences.empty() ? "" : Describe(d.result.divergences.front());
+    std::string first = !d.error.empty()               ? d.error
+                        : d.result.divergences.empty() ? ""
+                                                       : Describe(d.result.divergences.front());
     out += "| " + MdCell(d.name) + " | " + (failed ? "**FAIL**" : "pass") + " | " +
            std::to_string(d.result.Count(DivergenceClass::kHard)) + " | " +
            std::to_string(d.result.Count(DivergenceClass::kRequeue)) + " | " +
            std::to_string(d.result.Count(DivergenceClass::kSoft)) + " | " + MdCell(first) + " |\n";
   }
-  out += "\n" + std::to_string(diffs.size() - failures) + " of " + std::to_string(diffs.size()) + " passed";
-  out += o.allow_soft ? " (soft divergences allowed: --allow-soft)\n" : " (soft divergences fail)\n";
+  out += "\n" + std::to_string(diffs.size() - failures) + " of " + std::to_string(diffs.size()) +
+         " passed";
+  out +=
+      o.allow_soft ? " (soft divergences allowed: --allow-soft)\n" : " (soft divergences fail)\n";
   for (const NamedDiff& d : diffs) {
     if (d.result.divergences.empty()) continue;
     out += "\n## " + d.name + "\n\n```\n" + TextReport(d, o) + "```\n";

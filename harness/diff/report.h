@@ -14,7 +14,7 @@
 namespace schedcheck::diff {
 
 struct NamedDiff {
-  std::string name;         // the trace or "A vs B"
+  std::string name;  // the trace or "A vs B"
   DiffResult result;
   std::string explanation;  // of the first divergence; may be empty
   std::string error;        // set when this comparison could not run (counts as a failure)
@@ -22,15 +22,17 @@ struct NamedDiff {
 
 struct ReportOptions {
   bool allow_soft = false;  // soft divergences (moved placements) do not fail
-  size_t max_listed = 50;  // divergences listed per diff in text and Markdown
+  size_t max_listed = 50;   // divergences listed per diff in text and Markdown
 };
 
 bool Failed(const NamedDiff& d, const ReportOptions& o);
 std::string TextReport(const NamedDiff& d, const ReportOptions& o);
 nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const ReportOptions& o);
 // One <testcase> per diff, failing on any divergence (soft ones not when allow_soft).
-std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& suite, const ReportOptions& o);
-std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::string& title, const ReportOptions& o);
+std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& suite,
+                        const ReportOptions& o);
+std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::string& title,
+                           const ReportOptions& o);
 
 }  // namespace schedcheck::diff
 

@@ -15,9 +15,12 @@ const std::string& TempDir() {
   static const std::string dir = [] {
     namespace fs = std::filesystem;
     std::string root;
-    if (const char* t = std::getenv("TEST_TMPDIR"); t && *t) root = t;
-    else if (fs::is_directory("/dev/shm")) root = "/dev/shm";
-    else root = "/tmp";
+    if (const char* t = std::getenv("TEST_TMPDIR"); t && *t)
+      root = t;
+    else if (fs::is_directory("/dev/shm"))
+      root = "/dev/shm";
+    else
+      root = "/tmp";
     std::string d = root + "/schedcheck-fuzz-" + std::to_string(getpid());
     std::error_code ec;
     fs::create_directories(d, ec);
@@ -61,7 +64,8 @@ int InputFd(std::string_view bytes) {
   return fd;
 }
 
-std::pair<std::string_view, std::string_view> SplitAt(std::string_view bytes, std::string_view separator) {
+std::pair<std::string_view, std::string_view> SplitAt(std::string_view bytes,
+                                                      std::string_view separator) {
   size_t at = bytes.find(separator);
   if (at == std::string_view::npos) return {bytes, {}};
   return {bytes.substr(0, at), bytes.substr(at + separator.size())};

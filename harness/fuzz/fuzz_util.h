@@ -25,7 +25,8 @@ inline std::string_view Bytes(const uint8_t* data, size_t size) {
 }
 
 // Splits `bytes` at the first occurrence of `separator` (the second part is empty without one).
-std::pair<std::string_view, std::string_view> SplitAt(std::string_view bytes, std::string_view separator);
+std::pair<std::string_view, std::string_view> SplitAt(std::string_view bytes,
+                                                      std::string_view separator);
 
 }  // namespace schedcheck::fuzz
 

@@ -11,7 +11,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace schedcheck;
   if (size < 1) return 0;
-  std::string path = fuzz::WriteInput(data[0] % 2 ? "cluster.json" : "cluster.yaml", fuzz::Bytes(data + 1, size - 1));
+  std::string path = fuzz::WriteInput(data[0] % 2 ? "cluster.json" : "cluster.yaml",
+                                      fuzz::Bytes(data + 1, size - 1));
   (void)trace::LoadManifests({path});
   (void)trace::Import("manifests", {path}, trace::ImportOptions{});
   return 0;

@@ -14,8 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::string> inputs = {fuzz::WriteInput("nodes.csv", nodes)};
   if (!pods.empty()) inputs.push_back(fuzz::WriteInput("pods.csv", pods));
   trace::ImportOptions options;
-  // A tenth of a second's worth of records instead of 10^7: resampling to a GPU share from an absurd
-  // node (52846 GPUs) builds up to the limit, which takes minutes under ASan at the default.
+  // A tenth of a second's worth of records instead of 10^7: resampling to a GPU share from an
+  // absurd node (52846 GPUs) builds up to the limit, which takes minutes under ASan at the default.
   options.limits.records = 100'000;
   if (size % 2) {
     options.arrival_only = true;

@@ -1,5 +1,5 @@
-// `schedcheck replay TRACE` on a JSON Lines trace: LoadTrace, then the reference's replay in virtual
-// time (Replayer::Run with the default horizon), then the summary.
+// `schedcheck replay TRACE` on a JSON Lines trace: LoadTrace, then the reference's replay in
+// virtual time (Replayer::Run with the default horizon), then the summary.
 #include <cstddef>
 #include <cstdint>
 

@@ -65,7 +65,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Check(want == got, "RecordParser's verdict differs from protobuf's");
     valid.push_back(want);
     canonical.push_back(want ? trace::SerializeDeterministic(fresh) : std::string());
-    if (want) Check(trace::SerializeDeterministic(reused) == canonical.back(), "a reused Record differs from a fresh parse");
+    if (want)
+      Check(trace::SerializeDeterministic(reused) == canonical.back(),
+            "a reused Record differs from a fresh parse");
   }
 
   // 2. The same records framed into a trace file with valid checksums.
@@ -83,7 +85,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t n = ZSTD_compress(compressed.data(), compressed.size(), plain.data(), plain.size(), 1);
     Check(!ZSTD_isError(n), "zstd");
     compressed.resize(n);
-    file += trace::EncodeFrameHeader(compressed, static_cast<uint32_t>(plain.size()), static_cast<uint32_t>(count));
+    file += trace::EncodeFrameHeader(compressed, static_cast<uint32_t>(plain.size()),
+                                     static_cast<uint32_t>(count));
     file += compressed;
   }
   std::string path = fuzz::WriteInput("framed.trace", file);
@@ -99,11 +102,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (status == trace::ReadStatus::kError) {
       Check(i < records.size() && !valid[i], "error on a valid record");
-      Check(reader->damage() == trace::DamageKind::kCorrupt, "a bad record is not reported as corrupt");
+      Check(reader->damage() == trace::DamageKind::kCorrupt,
+            "a bad record is not reported as corrupt");
       break;
     }
     Check(i < records.size() && valid[i], "a record protobuf rejects was returned");
-    Check(trace::SerializeDeterministic(record) == canonical[i], "TraceReader's record differs from protobuf's parse");
+    Check(trace::SerializeDeterministic(record) == canonical[i],
+          "TraceReader's record differs from protobuf's parse");
   }
   return 0;
 }

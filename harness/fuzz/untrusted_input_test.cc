@@ -45,7 +45,8 @@ struct CommandRun {
 // Runs `schedcheck ARGS` with a 60 s limit; stdout is discarded, stderr kept.
 CommandRun Schedcheck(const std::string& args) {
   std::string err_path = Tmp("stderr.txt");
-  std::string command = "timeout -s KILL 60 " + Schedcheck() + " " + args + " >/dev/null 2>" + err_path;
+  std::string command =
+      "timeout -s KILL 60 " + Schedcheck() + " " + args + " >/dev/null 2>" + err_path;
   int status = std::system(command.c_str());
   CommandRun run;
   run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -53,16 +54,17 @@ CommandRun Schedcheck(const std::string& args) {
   return run;
 }
 
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE((haystack).find(needle), std::string::npos) << "missing \"" << (needle) << "\" in: " << (haystack)
+#define EXPECT_CONTAINS(haystack, needle)               \
+  EXPECT_NE((haystack).find(needle), std::string::npos) \
+      << "missing \"" << (needle) << "\" in: " << (haystack)
 
 TEST(UntrustedInputTest, EmptyTraceIsAnErrorForEveryCommand) {
   for (const char* bytes : {"", "\n\n  \n"}) {
     const std::string empty = Tmp("empty.trace");
     WriteFile(empty, bytes);
     for (const std::string& args :
-         {"replay " + empty, "trace convert " + empty + " " + Tmp("out.trace"), "trace info " + empty,
-          "trace cat " + empty, "diff " + empty + " " + empty}) {
+         {"replay " + empty, "trace convert " + empty + " " + Tmp("out.trace"),
+          "trace info " + empty, "trace cat " + empty, "diff " + empty + " " + empty}) {
       SCOPED_TRACE(args);
       CommandRun run = Schedcheck(args);
       EXPECT_EQ(run.code, 2) << run.err;
@@ -78,14 +80,18 @@ TEST(UntrustedInputTest, EmptyTraceIsAnErrorForEveryCommand) {
 // a manifest or a capture exit 2 naming the file and the field, and write nothing.
 TEST(UntrustedInputTest, AbsurdWorkloadCountsExitTwoNamingTheField) {
   const std::string manifest = Tmp("absurd-replicas.yaml");
-  WriteFile(manifest, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1000000000\n"
-                      "  template: {spec: {containers: [{name: c}]}}\n");
+  WriteFile(manifest,
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: "
+            "1000000000\n"
+            "  template: {spec: {containers: [{name: c}]}}\n");
   const std::string capture = Tmp("absurd-parallelism.json");
-  WriteFile(capture, R"({"type": "ADDED", "object": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"},)"
-                     R"( "spec": {"parallelism": 1e12, "template": {"spec": {"containers": [{"name": "c"}]}}}}})");
-  for (const auto& [args, field] :
-       std::vector<std::pair<std::string, std::string>>{{"import --from manifests " + manifest, "field spec.replicas"},
-                                                        {"import --from watch " + capture, "field spec.parallelism"}}) {
+  WriteFile(
+      capture,
+      R"({"type": "ADDED", "object": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"},)"
+      R"( "spec": {"parallelism": 1e12, "template": {"spec": {"containers": [{"name": "c"}]}}}}})");
+  for (const auto& [args, field] : std::vector<std::pair<std::string, std::string>>{
+           {"import --from manifests " + manifest, "field spec.replicas"},
+           {"import --from watch " + capture, "field spec.parallelism"}}) {
     SCOPED_TRACE(args);
     std::remove(Tmp("absurd.trace").c_str());
     CommandRun run = Schedcheck(args + " -o " + Tmp("absurd.trace"));
@@ -109,7 +115,10 @@ struct Through {
 
 TEST(UntrustedInputTest, EveryRegressionInputIsABadInputError) {
   const std::vector<Through> commands = {
-      {"scheduler_config_fuzzer", {".yaml"}, false, "replay " + Runfile("traces/corpus/unblock.jsonl") + " --config INPUT -o OUT"},
+      {"scheduler_config_fuzzer",
+       {".yaml"},
+       false,
+       "replay " + Runfile("traces/corpus/unblock.jsonl") + " --config INPUT -o OUT"},
       {"case_file_fuzzer", {".json", ".jsonl", ".yaml"}, true, "check INPUT"},
       {"manifests_fuzzer", {".yaml", ".json"}, true, "import --from manifests INPUT -o OUT"},
       {"watch_fuzzer", {".json"}, false, "import --from watch INPUT -o OUT"},
@@ -125,7 +134,8 @@ TEST(UntrustedInputTest, EveryRegressionInputIsABadInputError) {
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
       std::string bytes = ReadFile(entry.path().string());
       if (bytes.empty() && t.strip_selector) continue;
-      std::string ext = t.ext[t.strip_selector ? static_cast<unsigned char>(bytes[0]) % t.ext.size() : 0];
+      std::string ext =
+          t.ext[t.strip_selector ? static_cast<unsigned char>(bytes[0]) % t.ext.size() : 0];
       std::string input = Tmp(entry.path().filename().string() + ext);
       WriteFile(input, t.strip_selector ? bytes.substr(1) : bytes);
       std::string out = Tmp("out.trace");
@@ -133,7 +143,8 @@ TEST(UntrustedInputTest, EveryRegressionInputIsABadInputError) {
       std::string command = t.command;
       command.replace(command.find("INPUT"), 5, input);
       if (size_t at = command.find("OUT"); at != std::string::npos) command.replace(at, 3, out);
-      SCOPED_TRACE(std::string(t.target) + "/" + entry.path().filename().string() + ": schedcheck " + command);
+      SCOPED_TRACE(std::string(t.target) + "/" + entry.path().filename().string() +
+                   ": schedcheck " + command);
       CommandRun run = Schedcheck(command);
       EXPECT_EQ(run.code, 2) << run.err;
       EXPECT_CONTAINS(run.err, entry.path().filename().string());
@@ -150,10 +161,12 @@ TEST(UntrustedInputTest, YamlLimitsNameTheLimit) {
     const char* file;
     const char* message;
   };
-  for (const Case& c : {Case{"lone-comma", "made no progress"}, Case{"billion-laughs", "kMaxYamlAliasNodes"},
-                        Case{"deep-nesting", "kMaxYamlDepth"}}) {
+  for (const Case& c :
+       {Case{"lone-comma", "made no progress"}, Case{"billion-laughs", "kMaxYamlAliasNodes"},
+        Case{"deep-nesting", "kMaxYamlDepth"}}) {
     std::string input = Tmp(std::string(c.file) + ".yaml");
-    WriteFile(input, ReadFile(Runfile("harness/fuzz/regressions/scheduler_config_fuzzer/") + c.file));
+    WriteFile(input,
+              ReadFile(Runfile("harness/fuzz/regressions/scheduler_config_fuzzer/") + c.file));
     CommandRun run = Schedcheck("replay " + trace + " --config " + input);
     EXPECT_EQ(run.code, 2) << run.err;
     EXPECT_CONTAINS(run.err, c.message);
@@ -163,7 +176,8 @@ TEST(UntrustedInputTest, YamlLimitsNameTheLimit) {
 TEST(UntrustedInputTest, TimesOutsideInt64NanosecondsAreErrors) {
   const std::string input = Tmp("far.json");
   WriteFile(input,
-            "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\","
+            "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{"
+            "\"name\":\"n\","
             "\"creationTimestamp\":\"1000-01-01T00:00:00Z\"}}}\n");
   CommandRun run = Schedcheck("import --from watch " + input + " -o " + Tmp("far.trace"));
   EXPECT_EQ(run.code, 2) << run.err;
@@ -171,8 +185,10 @@ TEST(UntrustedInputTest, TimesOutsideInt64NanosecondsAreErrors) {
 
   const std::string trace = Tmp("span.jsonl");
   WriteFile(trace,
-            "{\"timeNs\":\"-9223372036854775807\",\"api\":{\"type\":\"ADDED\",\"node\":{\"metadata\":{\"name\":\"a\"}}}}\n"
-            "{\"timeNs\":\"9223372036854775807\",\"api\":{\"type\":\"ADDED\",\"node\":{\"metadata\":{\"name\":\"b\"}}}}\n");
+            "{\"timeNs\":\"-9223372036854775807\",\"api\":{\"type\":\"ADDED\",\"node\":{"
+            "\"metadata\":{\"name\":\"a\"}}}}\n"
+            "{\"timeNs\":\"9223372036854775807\",\"api\":{\"type\":\"ADDED\",\"node\":{"
+            "\"metadata\":{\"name\":\"b\"}}}}\n");
   run = Schedcheck("replay " + trace);
   EXPECT_EQ(run.code, 2) << run.err;
   EXPECT_CONTAINS(run.err, "100 years");

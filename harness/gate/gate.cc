@@ -15,7 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
@@ -45,7 +46,8 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
   auto cand_log = candidates::ReplayCandidate(*candidate, *trace, replay_options);
   if (!cand_log.ok()) {
     // The reference replayed this trace, so the child failed: report it here and go on.
-    if (candidate->out_of_process()) return diff::NamedDiff{name, {}, "", "candidate " + o.candidate + ": " + cand_log.message()};
+    if (candidate->out_of_process())
+      return diff::NamedDiff{name, {}, "", "candidate " + o.candidate + ": " + cand_log.message()};
     return Error{path + ": candidate replay: " + cand_log.message()};
   }
   diff::NamedDiff out{name, diff::Diff(*ref_log, *cand_log, o.diff), "", ""};
@@ -55,7 +57,8 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
     if (!candidate->out_of_process()) sides.push_back({label, candidate->config});
     auto text = diff::ExplainAt(*trace, *ref_log, out.result.divergences.front(), sides);
     out.explanation = text.ok() ? *text : "(no explanation: " + text.message() + ")\n";
-    if (candidate->out_of_process()) out.explanation += candidates::OutOfProcessExplainNote(label, o.candidate);
+    if (candidate->out_of_process())
+      out.explanation += candidates::OutOfProcessExplainNote(label, o.candidate);
   }
   return out;
 }
@@ -68,7 +71,8 @@ Result<std::vector<std::string>> CorpusTraces(const std::string& dir) {
   std::vector<std::string> out;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string p = entry.path().string();
-    if (entry.is_regular_file() && (EndsWith(p, ".jsonl") || EndsWith(p, ".trace"))) out.push_back(p);
+    if (entry.is_regular_file() && (EndsWith(p, ".jsonl") || EndsWith(p, ".trace")))
+      out.push_back(p);
   }
   if (ec) return Error{dir + ": " + ec.message()};
   std::sort(out.begin(), out.end());

@@ -18,12 +18,15 @@
 namespace schedcheck::gate {
 
 struct GateOptions {
-  std::string corpus = "traces/corpus";  // <name>.jsonl or <name>.trace, optional <name>.config.yaml
-  std::string candidate = "reference";   // candidates/candidate.h spec
+  std::string corpus =
+      "traces/corpus";                  // <name>.jsonl or <name>.trace, optional <name>.config.yaml
+  std::string candidate = "reference";  // candidates/candidate.h spec
   diff::DiffOptions diff;
-  int64_t timeout_ms = 30'000;  // per answer of an out-of-process candidate (protocol::kDefaultTimeoutMs)
-  trace::InputLimits limits;    // for reading each corpus trace (`--limit`)
-  reference::Engine engine = reference::Engine::kFast;  // the in-process replays' engine (`--engine`)
+  int64_t timeout_ms =
+      30'000;  // per answer of an out-of-process candidate (protocol::kDefaultTimeoutMs)
+  trace::InputLimits limits;  // for reading each corpus trace (`--limit`)
+  reference::Engine engine =
+      reference::Engine::kFast;  // the in-process replays' engine (`--engine`)
 };
 
 // The corpus traces, sorted by file name.

@@ -36,7 +36,8 @@ TEST(GateTest, ReferenceAgainstItselfPasses) {
     auto diffs = Gate(corpus, "reference");
     ASSERT_FALSE(diffs.empty()) << corpus;
     for (const auto& d : diffs) {
-      EXPECT_TRUE(d.result.divergences.empty()) << corpus << "/" << d.name << ": " << diff::TextReport(d, {});
+      EXPECT_TRUE(d.result.divergences.empty())
+          << corpus << "/" << d.name << ": " << diff::TextReport(d, {});
       EXPECT_FALSE(diff::Failed(d, {}));
     }
   }
@@ -61,7 +62,8 @@ TEST(GateTest, ChangedScoreWeightFailsOnPlacement) {
   EXPECT_EQ(second.what, "outcome");
   EXPECT_EQ(second.plugins, (std::vector<std::string>{"NodeAffinity", "NodeResourcesFit"}));
   // The explanation shows both sides' scores for p1 on the same snapshot.
-  EXPECT_NE(w.explanation.find("candidate weight:NodeAffinity=5"), std::string::npos) << w.explanation;
+  EXPECT_NE(w.explanation.find("candidate weight:NodeAffinity=5"), std::string::npos)
+      << w.explanation;
   EXPECT_NE(w.explanation.find("outcome: bound to n2"), std::string::npos) << w.explanation;
   EXPECT_NE(w.explanation.find("outcome: bound to n1"), std::string::npos) << w.explanation;
   EXPECT_NE(w.explanation.find("NodeAffinity 10/100/500"), std::string::npos) << w.explanation;
@@ -79,7 +81,8 @@ TEST(GateTest, ForgottenEventRegistrationFailsOnRequeue) {
   EXPECT_EQ(first.t_ns, 10 * kSecond);
   EXPECT_EQ(first.plugins, std::vector<std::string>{"TaintToleration"});
   EXPECT_NE(first.reference.find("NodeTaintChange"), std::string::npos) << first.reference;
-  EXPECT_NE(first.candidate.find("t=330 unschedulable->active (UnschedulableTimeout)"), std::string::npos)
+  EXPECT_NE(first.candidate.find("t=330 unschedulable->active (UnschedulableTimeout)"),
+            std::string::npos)
       << first.candidate;
   EXPECT_EQ(t.result.Count(diff::DivergenceClass::kHard), 0u);
   EXPECT_FALSE(diff::Failed(Named(diffs, "weights.jsonl"), {}));
@@ -97,7 +100,8 @@ TEST(GateTest, ExecCandidateServingTheReferencePassesTheCorpus) {
     ASSERT_GE(diffs.size(), 2u) << corpus;
     for (const auto& d : diffs) {
       EXPECT_EQ(d.error, "") << corpus << "/" << d.name;
-      EXPECT_TRUE(d.result.divergences.empty()) << corpus << "/" << d.name << ": " << diff::TextReport(d, {});
+      EXPECT_TRUE(d.result.divergences.empty())
+          << corpus << "/" << d.name << ": " << diff::TextReport(d, {});
       EXPECT_GT(d.result.pods_compared, 0u) << corpus << "/" << d.name;
     }
   }
@@ -107,9 +111,10 @@ TEST(GateTest, ExecCandidateDivergenceIsExplainedOnTheReferenceSideOnly) {
   // The served build carries its own configuration: NodeAffinity weighs 5.
   const char* tmp = std::getenv("TEST_TMPDIR");
   const std::string config = std::string(tmp ? tmp : "/tmp") + "/weight5.yaml";
-  std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-                           "- schedulerName: default-scheduler\n  plugins:\n    score:\n      enabled:\n"
-                           "      - name: NodeAffinity\n        weight: 5\n";
+  std::ofstream(config)
+      << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+         "- schedulerName: default-scheduler\n  plugins:\n    score:\n      enabled:\n"
+         "      - name: NodeAffinity\n        weight: 5\n";
   const std::string spec = "exec:\"" + Serve() + " --config " + config + "\"";
   auto diffs = Gate(kCorpus, spec);
   const diff::NamedDiff& w = Named(diffs, "weights.jsonl");
@@ -119,7 +124,8 @@ TEST(GateTest, ExecCandidateDivergenceIsExplainedOnTheReferenceSideOnly) {
   EXPECT_EQ(w.result.divergences[1].cls, diff::DivergenceClass::kHard);
   EXPECT_NE(w.explanation.find("NodeAffinity 10/100/200"), std::string::npos) << w.explanation;
   EXPECT_EQ(w.explanation.find("NodeAffinity 10/100/500"), std::string::npos) << w.explanation;
-  EXPECT_NE(w.explanation.find("candidate " + spec + ":\n  per-plugin statuses are not available for " + spec),
+  EXPECT_NE(w.explanation.find("candidate " + spec +
+                               ":\n  per-plugin statuses are not available for " + spec),
             std::string::npos)
       << w.explanation;
 }
@@ -130,7 +136,8 @@ TEST(GateTest, FailingChildFailsEachTraceWithItsError) {
   for (const auto& d : diffs) {
     EXPECT_TRUE(diff::Failed(d, {})) << d.name;
     // The child may exit before or after Hello is written: either way request and status are named.
-    EXPECT_NE(d.error.find("candidate exec:echo gone >&2; exit 3: scheduler command `echo gone >&2; exit 3`: request 1 "
+    EXPECT_NE(d.error.find("candidate exec:echo gone >&2; exit 3: scheduler command `echo gone "
+                           ">&2; exit 3`: request 1 "
                            "(Hello): "),
               std::string::npos)
         << d.error;
@@ -141,7 +148,8 @@ TEST(GateTest, FailingChildFailsEachTraceWithItsError) {
   auto missing = RunGate({.corpus = kCorpus, .candidate = "kube:1.27", .diff = {}});
   ASSERT_EQ(::unsetenv("SCHEDCHECK_KUBE_ADAPTER_DIR"), 0);
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.message().find("bazel build //harness/kube:kube-adapter-1.27"), std::string::npos)
+  EXPECT_NE(missing.message().find("bazel build //harness/kube:kube-adapter-1.27"),
+            std::string::npos)
       << missing.message();
 }
 

@@ -20,13 +20,15 @@ std::vector<std::vector<size_t>> Split(const std::vector<size_t>& units, size_t 
 
 std::vector<size_t> Without(const std::vector<size_t>& units, const std::vector<size_t>& chunk) {
   std::vector<size_t> out;
-  std::set_difference(units.begin(), units.end(), chunk.begin(), chunk.end(), std::back_inserter(out));
+  std::set_difference(units.begin(), units.end(), chunk.begin(), chunk.end(),
+                      std::back_inserter(out));
   return out;
 }
 
 }  // namespace
 
-DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budget& budget, size_t max_chunks) {
+DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budget& budget,
+                  size_t max_chunks) {
   DdminResult result{units, 0, false};
   // ddmin revisits subsets (a complement at granularity n can be a chunk at 2n): ask once.
   std::map<std::vector<size_t>, bool> seen;

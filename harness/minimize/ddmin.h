@@ -51,7 +51,8 @@ struct DdminResult {
 // the reduction stops with what it has; the answer of that test is not used.
 // `max_chunks` > 0 stops refining at that many chunks: a cheap coarse pass that removes long runs
 // of irrelevant units but is not 1-minimal.
-DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budget& budget, size_t max_chunks = 0);
+DdminResult Ddmin(const std::vector<size_t>& units, const SubsetTest& test, Budget& budget,
+                  size_t max_chunks = 0);
 
 }  // namespace schedcheck::minimize
 

@@ -38,11 +38,14 @@ TEST(Ddmin, FindsExactlyTheUnitsAConjunctionNeeds) {
     size_t n;
     std::set<size_t> needed;
   };
-  for (const Case& c : {Case{"one of 1000", 1000, {617}}, Case{"three spread over 1000", 1000, {3, 500, 999}},
-                        Case{"adjacent pair", 64, {31, 32}}, Case{"all of 5", 5, {0, 1, 2, 3, 4}},
-                        Case{"first and last of 2", 2, {0, 1}}}) {
+  for (const Case& c :
+       {Case{"one of 1000", 1000, {617}}, Case{"three spread over 1000", 1000, {3, 500, 999}},
+        Case{"adjacent pair", 64, {31, 32}}, Case{"all of 5", 5, {0, 1, 2, 3, 4}},
+        Case{"first and last of 2", 2, {0, 1}}}) {
     Budget budget(-1);
-    SubsetTest test = [&](const std::vector<size_t>& s) { return budget.Take() && Contains(s, c.needed); };
+    SubsetTest test = [&](const std::vector<size_t>& s) {
+      return budget.Take() && Contains(s, c.needed);
+    };
     DdminResult r = Ddmin(Iota(c.n), test, budget);
     EXPECT_EQ(std::set<size_t>(r.kept.begin(), r.kept.end()), c.needed) << c.name;
     EXPECT_FALSE(r.budget_exhausted) << c.name;
@@ -55,7 +58,8 @@ TEST(Ddmin, SubsetsTheTestAnswersWithoutSpendingCostNothing) {
   // Odd units are "invalid": answered false without taking from the budget.
   Budget budget(60);
   SubsetTest test = [&](const std::vector<size_t>& s) {
-    if (std::any_of(s.begin(), s.end(), [](size_t u) { return u % 2 == 1; }) && s.size() < 3) return false;
+    if (std::any_of(s.begin(), s.end(), [](size_t u) { return u % 2 == 1; }) && s.size() < 3)
+      return false;
     return budget.Take() && Contains(s, {10, 20});
   };
   DdminResult r = Ddmin(Iota(100), test, budget);
@@ -88,7 +92,9 @@ TEST(Ddmin, OneMinimalOnNonMonotonePredicates) {
     SubsetTest threshold = [](const std::vector<size_t>& s) {
       return std::count_if(s.begin(), s.end(), [](size_t u) { return u % 2 == 0; }) >= 3;
     };
-    SubsetTest either = [&](const std::vector<size_t>& s) { return Contains(s, {a, b}) || Contains(s, {c}); };
+    SubsetTest either = [&](const std::vector<size_t>& s) {
+      return Contains(s, {a, b}) || Contains(s, {c});
+    };
     // Parity: holds for subsets whose sum is odd (not monotone at all).
     SubsetTest odd_sum = [](const std::vector<size_t>& s) {
       return std::accumulate(s.begin(), s.end(), size_t{0}) % 2 == 1;
@@ -99,7 +105,8 @@ TEST(Ddmin, OneMinimalOnNonMonotonePredicates) {
       if (!(*test)(all)) continue;
       Budget budget(-1);  // unlimited: these tests take nothing from it
       DdminResult r = Ddmin(all, *test, budget);
-      SCOPED_TRACE("seed " + std::to_string(seed) + " round " + std::to_string(round) + " n " + std::to_string(n));
+      SCOPED_TRACE("seed " + std::to_string(seed) + " round " + std::to_string(round) + " n " +
+                   std::to_string(n));
       ASSERT_TRUE((*test)(r.kept));
       ExpectOneMinimal(r.kept, *test);
     }
@@ -139,7 +146,9 @@ TEST(Ddmin, ACoarsePassStopsAtItsChunkCount) {
   // Every 50th unit is needed: no quarter can go, so four chunks at most stop at once.
   std::set<size_t> needed;
   for (size_t u = 0; u < 1000; u += 50) needed.insert(u);
-  SubsetTest test = [&](const std::vector<size_t>& s) { return budget.Take() && Contains(s, needed); };
+  SubsetTest test = [&](const std::vector<size_t>& s) {
+    return budget.Take() && Contains(s, needed);
+  };
   DdminResult coarse = Ddmin(Iota(1000), test, budget, 4);
   EXPECT_EQ(coarse.kept.size(), 1000u);
   EXPECT_EQ(coarse.tests, 2 + 4 + 4);  // two halves, four quarters, four complements
@@ -149,7 +158,8 @@ TEST(Ddmin, ACoarsePassStopsAtItsChunkCount) {
 
 TEST(Ddmin, SingleUnitIsAlreadyMinimal) {
   Budget budget(-1);
-  DdminResult r = Ddmin({42}, [](const std::vector<size_t>&) { return true; }, budget);
+  DdminResult r = Ddmin(
+      {42}, [](const std::vector<size_t>&) { return true; }, budget);
   EXPECT_EQ(r.kept, std::vector<size_t>{42});
   EXPECT_EQ(r.tests, 0);
 }

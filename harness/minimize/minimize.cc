@@ -22,8 +22,8 @@ std::vector<size_t> Iota(size_t n) {
 // The state of one minimization: what is kept so far, and the question asked of a reduction.
 class Minimizer {
  public:
-  Minimizer(const TraceUnits& units, const DiffOracle& oracle, const diff::Divergence& target, Budget& budget,
-            MinimizeResult& out)
+  Minimizer(const TraceUnits& units, const DiffOracle& oracle, const diff::Divergence& target,
+            Budget& budget, MinimizeResult& out)
       : units_(units), oracle_(oracle), target_(target), budget_(budget), out_(out) {}
 
   std::vector<size_t> kept;
@@ -60,23 +60,27 @@ class Minimizer {
       }
       for (size_t i : kept) {  // and the pods the trace itself binds there (spec.nodeName)
         const trace::ApiEvent& e = units_.event(i).api();
-        if (e.has_pod() && gone.count("Node/" + e.pod().spec().node_name())) pods_gone.insert(units_.object_of(i));
+        if (e.has_pod() && gone.count("Node/" + e.pod().spec().node_name()))
+          pods_gone.insert(units_.object_of(i));
       }
       std::vector<size_t> events;
       for (size_t i : kept) {
-        if (!gone.count(units_.object_of(i)) && !pods_gone.count(units_.object_of(i))) events.push_back(i);
+        if (!gone.count(units_.object_of(i)) && !pods_gone.count(units_.object_of(i)))
+          events.push_back(i);
       }
       return events;
     };
     if (nodes.size() < 2) return false;
     DdminResult r = Ddmin(
-        Iota(nodes.size()), [&](const std::vector<size_t>& s) { return Diverges(events_of(s), removed); }, budget_);
+        Iota(nodes.size()),
+        [&](const std::vector<size_t>& s) { return Diverges(events_of(s), removed); }, budget_);
     return Adopt(events_of(r.kept));
   }
 
   bool EventsPass(size_t max_chunks) {
-    DdminResult r =
-        Ddmin(kept, [&](const std::vector<size_t>& s) { return Diverges(s, removed); }, budget_, max_chunks);
+    DdminResult r = Ddmin(
+        kept, [&](const std::vector<size_t>& s) { return Diverges(s, removed); }, budget_,
+        max_chunks);
     return Adopt(r.kept);
   }
 
@@ -92,7 +96,8 @@ class Minimizer {
       return events;
     };
     DdminResult r = Ddmin(
-        Iota(objects.size()), [&](const std::vector<size_t>& s) { return Diverges(events_of(s), removed); }, budget_);
+        Iota(objects.size()),
+        [&](const std::vector<size_t>& s) { return Diverges(events_of(s), removed); }, budget_);
     return Adopt(events_of(r.kept));
   }
 
@@ -112,7 +117,8 @@ class Minimizer {
     std::vector<size_t> kept_fields;
     if (!Diverges(kept, removing_all_but({}))) {
       DdminResult r = Ddmin(
-          Iota(fields.size()), [&](const std::vector<size_t>& s) { return Diverges(kept, removing_all_but(s)); },
+          Iota(fields.size()),
+          [&](const std::vector<size_t>& s) { return Diverges(kept, removing_all_but(s)); },
           budget_);
       kept_fields = r.kept;
     }
@@ -183,7 +189,8 @@ Result<MinimizeResult> Minimize(const std::vector<trace::Record>& input, const D
   out.records = units.Build(m.kept, m.removed);
   const std::vector<std::string> remaining = units.Objects(m.kept);
   for (const FieldUnit& f : m.removed) {
-    if (std::find(remaining.begin(), remaining.end(), f.object) != remaining.end()) out.removed_fields.push_back(f);
+    if (std::find(remaining.begin(), remaining.end(), f.object) != remaining.end())
+      out.removed_fields.push_back(f);
   }
   out.stats.events_after = m.kept.size();
   out.stats.objects_after = units.Objects(m.kept).size();

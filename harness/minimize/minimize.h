@@ -50,7 +50,8 @@ Verdict VerdictOf(const std::vector<trace::Record>& reference_log, diff::DiffRes
 using DiffOracle = std::function<Result<Verdict>(const std::vector<trace::Record>& records)>;
 
 struct MinimizeOptions {
-  int64_t max_replays = 2000;  // oracle calls on reduced traces (the input's own not counted); < 0: no limit
+  int64_t max_replays =
+      2000;  // oracle calls on reduced traces (the input's own not counted); < 0: no limit
   bool reduce_fields = true;
   int max_rounds = 4;
 };
@@ -69,9 +70,9 @@ struct MinimizeStats {
 struct MinimizeResult {
   // False: the input shows no divergence; nothing below is set.
   bool diverges = false;
-  diff::Divergence target;  // the input's first divergence
-  std::vector<trace::Record> records;  // the minimal trace (API events only)
-  diff::DiffResult diff;                // its diff, as the last successful test found it
+  diff::Divergence target;                // the input's first divergence
+  std::vector<trace::Record> records;     // the minimal trace (API events only)
+  diff::DiffResult diff;                  // its diff, as the last successful test found it
   std::vector<FieldUnit> removed_fields;  // those of the objects still in `records`
   MinimizeStats stats;
 };

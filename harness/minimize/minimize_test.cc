@@ -45,11 +45,15 @@ diff::DiffResult Diverging(const std::string& pod) {
 // invalid).
 TEST(Minimize, FakeOracleKeepsExactlyWhatTheDivergenceNeeds) {
   std::vector<trace::Record> input;
-  for (int i = 0; i < 10; ++i) input.push_back(Event(0, trace::ADDED, "n" + std::to_string(i), false));
-  for (int i = 0; i < 20; ++i) input.push_back(Event(1 + i, trace::ADDED, "p" + std::to_string(i), true));
+  for (int i = 0; i < 10; ++i)
+    input.push_back(Event(0, trace::ADDED, "n" + std::to_string(i), false));
+  for (int i = 0; i < 20; ++i)
+    input.push_back(Event(1 + i, trace::ADDED, "p" + std::to_string(i), true));
   input.push_back(Event(30, trace::MODIFIED, "n3", false));
-  (*input.back().mutable_api()->mutable_node()->mutable_metadata()->mutable_labels())["ready"] = "true";
-  for (int i = 20; i < 40; ++i) input.push_back(Event(31 + i, trace::ADDED, "p" + std::to_string(i), true));
+  (*input.back().mutable_api()->mutable_node()->mutable_metadata()->mutable_labels())["ready"] =
+      "true";
+  for (int i = 20; i < 40; ++i)
+    input.push_back(Event(31 + i, trace::ADDED, "p" + std::to_string(i), true));
   int invalid_seen = 0;
   DiffOracle oracle = [&](const std::vector<trace::Record>& records) -> Result<Verdict> {
     bool n3 = false, ready = false;
@@ -87,15 +91,18 @@ TEST(Minimize, FakeOracleKeepsExactlyWhatTheDivergenceNeeds) {
 }
 
 TEST(Minimize, AnEquivalentInputIsNotMinimizedAndTheBudgetHolds) {
-  std::vector<trace::Record> input = {Event(0, trace::ADDED, "n1", false), Event(0, trace::ADDED, "n2", false),
-                                      Event(1, trace::ADDED, "p7", true), Event(2, trace::ADDED, "p8", true)};
+  std::vector<trace::Record> input = {
+      Event(0, trace::ADDED, "n1", false), Event(0, trace::ADDED, "n2", false),
+      Event(1, trace::ADDED, "p7", true), Event(2, trace::ADDED, "p8", true)};
   auto none = Minimize(input, [](const auto&) -> Result<Verdict> { return Verdict{}; });
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->diverges);
   int64_t calls = 0;
-  auto budgeted = Minimize(
-      input, [&](const auto&) -> Result<Verdict> { return ++calls, Verdict{Diverging("default/p7"), {}}; },
-      {.max_replays = 1});
+  auto budgeted = Minimize(input,
+                           [&](const auto&) -> Result<Verdict> {
+                             return ++calls, Verdict{Diverging("default/p7"), {}};
+                           },
+                           {.max_replays = 1});
   ASSERT_TRUE(budgeted.ok());
   EXPECT_EQ(calls, 2);  // the input and one reduction
   EXPECT_EQ(budgeted->stats.replays, 2);
@@ -143,7 +150,8 @@ PairReplayOptions Options(const std::string& spec, const std::string& candidate_
 
 // Minimizes with `pair`, then checks the promise: at most 10 events, and a fresh replay of the
 // result diverges the same way (class and first pod) as the input.
-void ExpectReduced(PairReplay& pair, const std::vector<trace::Record>& input, diff::DivergenceClass want) {
+void ExpectReduced(PairReplay& pair, const std::vector<trace::Record>& input,
+                   diff::DivergenceClass want) {
   auto m = Minimize(input, [&](const auto& records) -> Result<Verdict> {
     auto logs = pair.Run(records);
     if (!logs.ok()) return logs.error();
@@ -157,15 +165,17 @@ void ExpectReduced(PairReplay& pair, const std::vector<trace::Record>& input, di
   auto again = pair.Run(m->records);
   ASSERT_TRUE(again.ok()) << again.message();
   EXPECT_TRUE(SameDivergence(again->diff, m->target))
-      << (again->diff.divergences.empty() ? "none" : diff::Describe(again->diff.divergences.front()));
+      << (again->diff.divergences.empty() ? "none"
+                                          : diff::Describe(again->diff.divergences.front()));
   std::printf("%s: events %zu -> %zu, objects %zu -> %zu, fields %zu -> %zu, replays %lld\n",
               diff::Describe(m->target).c_str(), m->stats.events_before, m->stats.events_after,
-              m->stats.objects_before, m->stats.objects_after, m->stats.fields_before, m->stats.fields_after,
-              static_cast<long long>(m->stats.replays));
+              m->stats.objects_before, m->stats.objects_after, m->stats.fields_before,
+              m->stats.fields_after, static_cast<long long>(m->stats.replays));
 }
 
 TEST(Minimize, PlantedMostAllocatedInProcess) {
-  workloads::Workload w = Generate("SchedulingBasic", {.nodes = 30, .initial_pods = 40, .measured_pods = 200, .seed = 7});
+  workloads::Workload w = Generate(
+      "SchedulingBasic", {.nodes = 30, .initial_pods = 40, .measured_pods = 200, .seed = 7});
   ASSERT_GE(w.trace.records.size(), 200u);
   PairReplay pair(Options("config:" + MostAllocatedConfig()));
   ExpectReduced(pair, w.trace.records, diff::DivergenceClass::kSoft);
@@ -174,7 +184,8 @@ TEST(Minimize, PlantedMostAllocatedInProcess) {
 TEST(Minimize, PlantedForgottenEventsInProcess) {
   // NodeAffinity registers no cluster events: the ssd pods it rejected wait for the periodic flush
   // instead of moving when the ssd nodes are added.
-  workloads::Workload w = Generate("RequeueNodeAdd", {.nodes = 20, .initial_pods = 100, .measured_pods = 100, .seed = 3});
+  workloads::Workload w = Generate(
+      "RequeueNodeAdd", {.nodes = 20, .initial_pods = 100, .measured_pods = 100, .seed = 3});
   ASSERT_GE(w.trace.records.size(), 200u);
   PairReplay pair(Options("forget-events:NodeAffinity"));
   ExpectReduced(pair, w.trace.records, diff::DivergenceClass::kRequeue);
@@ -182,11 +193,14 @@ TEST(Minimize, PlantedForgottenEventsInProcess) {
 
 TEST(Minimize, PlantedMostAllocatedThroughAnExecChild) {
   const char* srcdir = std::getenv("TEST_SRCDIR");
-  const std::string schedcheck = std::string(srcdir == nullptr ? "." : srcdir) + "/schedcheck/harness/cli/schedcheck";
-  workloads::Workload w = Generate("SchedulingBasic", {.nodes = 20, .initial_pods = 30, .measured_pods = 160, .seed = 11});
+  const std::string schedcheck =
+      std::string(srcdir == nullptr ? "." : srcdir) + "/schedcheck/harness/cli/schedcheck";
+  workloads::Workload w = Generate(
+      "SchedulingBasic", {.nodes = 20, .initial_pods = 30, .measured_pods = 160, .seed = 11});
   ASSERT_GE(w.trace.records.size(), 200u);
   // serve --config wins over the configuration the harness sends.
-  PairReplay pair(Options("exec:\"" + schedcheck + " serve --config " + MostAllocatedConfig() + "\""));
+  PairReplay pair(
+      Options("exec:\"" + schedcheck + " serve --config " + MostAllocatedConfig() + "\""));
   ExpectReduced(pair, w.trace.records, diff::DivergenceClass::kSoft);
   EXPECT_EQ(pair.children_started(), 1) << "every replay should reuse the one child";
   EXPECT_TRUE(pair.Close().ok());

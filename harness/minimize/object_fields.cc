@@ -35,8 +35,10 @@ void EraseNamed(List* list, const std::string& name, NameOf name_of) {
 
 void AddPodFields(const k8s::Pod& pod, const std::string& object, std::vector<FieldUnit>* out) {
   const k8s::PodSpec& spec = pod.spec();
-  for (const std::string& key : SortedKeys(spec.node_selector())) out->push_back({object, "nodeSelector", key});
-  for (const auto& t : spec.tolerations()) out->push_back({object, "toleration", TolerationName(t)});
+  for (const std::string& key : SortedKeys(spec.node_selector()))
+    out->push_back({object, "nodeSelector", key});
+  for (const auto& t : spec.tolerations())
+    out->push_back({object, "toleration", TolerationName(t)});
   for (const auto* containers : {&spec.init_containers(), &spec.containers()}) {
     for (const k8s::Container& c : *containers) {
       // A limit without a request is the request (API defaulting): both go together.
@@ -44,13 +46,15 @@ void AddPodFields(const k8s::Pod& pod, const std::string& object, std::vector<Fi
       for (const std::string& r : SortedKeys(c.resources().limits())) resources.push_back(r);
       std::sort(resources.begin(), resources.end());
       resources.erase(std::unique(resources.begin(), resources.end()), resources.end());
-      for (const std::string& r : resources) out->push_back({object, "request", c.name() + "/" + r});
+      for (const std::string& r : resources)
+        out->push_back({object, "request", c.name() + "/" + r});
     }
   }
   if (spec.affinity().has_node_affinity()) out->push_back({object, "nodeAffinity", ""});
   if (spec.affinity().has_pod_affinity()) out->push_back({object, "podAffinity", ""});
   if (spec.affinity().has_pod_anti_affinity()) out->push_back({object, "podAntiAffinity", ""});
-  for (const auto& c : spec.topology_spread_constraints()) out->push_back({object, "topologySpread", SpreadName(c)});
+  for (const auto& c : spec.topology_spread_constraints())
+    out->push_back({object, "topologySpread", SpreadName(c)});
 }
 
 void RemovePodField(const FieldUnit& f, k8s::Pod* pod) {
@@ -83,13 +87,15 @@ void RemovePodField(const FieldUnit& f, k8s::Pod* pod) {
 // The event's object, whatever its kind (reflection: kinds are added to ApiEvent over time).
 const google::protobuf::Message* ObjectOf(const trace::ApiEvent& e) {
   const auto* oneof = e.GetDescriptor()->FindOneofByName("object");
-  const auto* field = oneof == nullptr ? nullptr : e.GetReflection()->GetOneofFieldDescriptor(e, oneof);
+  const auto* field =
+      oneof == nullptr ? nullptr : e.GetReflection()->GetOneofFieldDescriptor(e, oneof);
   return field == nullptr ? nullptr : &e.GetReflection()->GetMessage(e, field);
 }
 
 k8s::ObjectMeta* MutableMetadataOf(trace::ApiEvent* e) {
   const auto* oneof = e->GetDescriptor()->FindOneofByName("object");
-  const auto* field = oneof == nullptr ? nullptr : e->GetReflection()->GetOneofFieldDescriptor(*e, oneof);
+  const auto* field =
+      oneof == nullptr ? nullptr : e->GetReflection()->GetOneofFieldDescriptor(*e, oneof);
   if (field == nullptr) return nullptr;
   google::protobuf::Message* object = e->GetReflection()->MutableMessage(e, field);
   const auto* meta = object->GetDescriptor()->FindFieldByName("metadata");
@@ -122,7 +128,8 @@ std::vector<FieldUnit> FieldsOf(const trace::ApiEvent& event, const std::string&
     }
   }
   if (event.has_node()) {
-    for (const auto& t : event.node().spec().taints()) out.push_back({object, "taint", TaintName(t)});
+    for (const auto& t : event.node().spec().taints())
+      out.push_back({object, "taint", TaintName(t)});
   }
   if (event.has_pod()) AddPodFields(event.pod(), object, &out);
   return out;
@@ -132,7 +139,8 @@ void RemoveField(const FieldUnit& field, trace::ApiEvent* event) {
   if (field.kind == "label") {
     if (k8s::ObjectMeta* meta = MutableMetadataOf(event)) meta->mutable_labels()->erase(field.name);
   } else if (field.kind == "taint") {
-    if (event->has_node()) EraseNamed(event->mutable_node()->mutable_spec()->mutable_taints(), field.name, TaintName);
+    if (event->has_node())
+      EraseNamed(event->mutable_node()->mutable_spec()->mutable_taints(), field.name, TaintName);
   } else if (event->has_pod()) {
     RemovePodField(field, event->mutable_pod());
   }

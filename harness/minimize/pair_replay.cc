@@ -7,8 +7,10 @@ namespace schedcheck::minimize {
 PairReplay::PairReplay(PairReplayOptions options) : options_(std::move(options)) {
   candidate_options_ = options_.reference;
   if (options_.candidate.out_of_process()) {
-    hello_ = protocol::HelloFor(options_.reference, options_.candidate_config_yaml, options_.candidate_config_source);
-    session_ = std::make_unique<protocol::ReplaySession>(options_.candidate.command, options_.timeout_ms);
+    hello_ = protocol::HelloFor(options_.reference, options_.candidate_config_yaml,
+                                options_.candidate_config_source);
+    session_ =
+        std::make_unique<protocol::ReplaySession>(options_.candidate.command, options_.timeout_ms);
   } else {
     candidate_options_.config = options_.candidate.config;
     candidate_options_.registry = options_.candidate.registry.get();
@@ -17,8 +19,8 @@ PairReplay::PairReplay(PairReplayOptions options) : options_(std::move(options))
 
 PairReplay::~PairReplay() = default;
 
-Result<std::vector<trace::Record>> PairReplay::ReplayInProcess(const replay::ReplayOptions& options,
-                                                               const std::vector<trace::Record>& records) const {
+Result<std::vector<trace::Record>> PairReplay::ReplayInProcess(
+    const replay::ReplayOptions& options, const std::vector<trace::Record>& records) const {
   auto replayer = replay::Replayer::Create(options);
   if (!replayer.ok()) return replayer.error();
   if (Outcome ok = (*replayer)->Run(records); !ok) return ok.error();

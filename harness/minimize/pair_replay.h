@@ -54,12 +54,13 @@ class PairReplay {
   int children_started() const { return children_started_; }
 
  private:
-  Result<std::vector<trace::Record>> ReplayInProcess(const replay::ReplayOptions& options,
-                                                     const std::vector<trace::Record>& records) const;
+  Result<std::vector<trace::Record>> ReplayInProcess(
+      const replay::ReplayOptions& options, const std::vector<trace::Record>& records) const;
 
   PairReplayOptions options_;
-  replay::ReplayOptions candidate_options_;  // in process: options_.reference with the candidate's build
-  protocol::Hello hello_;                    // out of process
+  replay::ReplayOptions
+      candidate_options_;  // in process: options_.reference with the candidate's build
+  protocol::Hello hello_;  // out of process
   std::unique_ptr<protocol::ReplaySession> session_;
   int children_started_ = 0;
 };

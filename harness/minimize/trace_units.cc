@@ -10,8 +10,8 @@ namespace {
 // Marks each event of `events` (indices into `all`) that breaks its object's lifecycle: an ADDED
 // of an object that exists, a MODIFIED or DELETED of one that does not.
 template <typename Indices>
-std::vector<bool> Violations(const std::vector<trace::Record>& all, const std::vector<std::string>& objects,
-                             const Indices& events) {
+std::vector<bool> Violations(const std::vector<trace::Record>& all,
+                             const std::vector<std::string>& objects, const Indices& events) {
   std::vector<bool> out(all.size(), false);
   std::map<std::string, bool> exists;
   for (size_t i : events) {
@@ -39,13 +39,14 @@ std::vector<bool> Violations(const std::vector<trace::Record>& all, const std::v
 }  // namespace
 
 std::string ObjectKey(const trace::ApiEvent& e) {
-  static const std::set<std::string> kClusterScoped = {"Node", "Namespace", "PriorityClass", "PersistentVolume",
-                                                       "StorageClass", "CSINode"};
+  static const std::set<std::string> kClusterScoped = {
+      "Node", "Namespace", "PriorityClass", "PersistentVolume", "StorageClass", "CSINode"};
   const std::string kind = KindOf(e);
   const k8s::ObjectMeta* meta = MetadataOf(e);
   if (meta == nullptr) return kind;
   if (kClusterScoped.count(kind) && meta->namespace_().empty()) return kind + "/" + meta->name();
-  return kind + "/" + (meta->namespace_().empty() ? "default" : meta->namespace_()) + "/" + meta->name();
+  return kind + "/" + (meta->namespace_().empty() ? "default" : meta->namespace_()) + "/" +
+         meta->name();
 }
 
 std::string Describe(const FieldUnit& f) {
@@ -81,7 +82,8 @@ std::vector<std::string> TraceUnits::Objects(const std::vector<size_t>& kept) co
   return out;
 }
 
-std::vector<FieldUnit> TraceUnits::Fields(const std::vector<size_t>& kept, const std::set<FieldUnit>& removed) const {
+std::vector<FieldUnit> TraceUnits::Fields(const std::vector<size_t>& kept,
+                                          const std::set<FieldUnit>& removed) const {
   std::vector<FieldUnit> out;
   std::set<FieldUnit> seen = removed;
   for (size_t i : kept) {
@@ -92,7 +94,8 @@ std::vector<FieldUnit> TraceUnits::Fields(const std::vector<size_t>& kept, const
   return out;
 }
 
-std::vector<trace::Record> TraceUnits::Build(const std::vector<size_t>& kept, const std::set<FieldUnit>& removed) const {
+std::vector<trace::Record> TraceUnits::Build(const std::vector<size_t>& kept,
+                                             const std::set<FieldUnit>& removed) const {
   std::vector<trace::Record> out;
   out.reserve(kept.size());
   for (size_t i : kept) {

@@ -55,9 +55,11 @@ class TraceUnits {
   std::vector<std::string> Objects(const std::vector<size_t>& kept) const;
   // The removable fields present in these events with `removed` already gone, in order of first
   // appearance.
-  std::vector<FieldUnit> Fields(const std::vector<size_t>& kept, const std::set<FieldUnit>& removed) const;
+  std::vector<FieldUnit> Fields(const std::vector<size_t>& kept,
+                                const std::set<FieldUnit>& removed) const;
   // The reduced trace: the kept events, each with the removed fields of its object taken out.
-  std::vector<trace::Record> Build(const std::vector<size_t>& kept, const std::set<FieldUnit>& removed) const;
+  std::vector<trace::Record> Build(const std::vector<size_t>& kept,
+                                   const std::set<FieldUnit>& removed) const;
 
  private:
   std::vector<trace::Record> events_;

@@ -68,9 +68,9 @@ TEST(TraceUnits, RejectsReductionsThatBreakALifecycle) {
     bool valid;
   };
   for (const Case& c : {Case{{0, 1, 2, 3, 4}, true}, Case{{0, 2}, true}, Case{{0}, true},
-                        Case{{2}, false},           // MODIFIED of a node never added
-                        Case{{0, 1, 4}, false},     // ADDED twice without the DELETE between
-                        Case{{0, 3}, false},        // DELETE of a pod never added
+                        Case{{2}, false},        // MODIFIED of a node never added
+                        Case{{0, 1, 4}, false},  // ADDED twice without the DELETE between
+                        Case{{0, 3}, false},     // DELETE of a pod never added
                         Case{{0, 4}, true}, Case{{1, 3}, true}}) {
     EXPECT_EQ(u.Valid(c.kept), c.valid) << testing::PrintToString(c.kept);
   }

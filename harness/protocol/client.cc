@@ -20,9 +20,11 @@ namespace {
 std::string Errno(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
 std::string DescribeStatus(int status) {
-  if (WIFEXITED(status)) return "the child exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFEXITED(status))
+    return "the child exited with status " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) {
-    return "the child was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+    return "the child was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+           strsignal(WTERMSIG(status)) + ")";
   }
   return "the child stopped (wait status " + std::to_string(status) + ")";
 }
@@ -112,7 +114,8 @@ Result<Response> Client::Call(const Request& request) {
   IoStatus w = WriteFrame(to_child_, bytes, timeout_ms_);
   if (w.code == IoCode::kTimeout) {
     Kill();
-    return Error{"the child did not read its stdin within " + DescribeMs(timeout_ms_) + " (killed)"};
+    return Error{"the child did not read its stdin within " + DescribeMs(timeout_ms_) +
+                 " (killed)"};
   }
   if (w.code == IoCode::kEof) return Error{"the child closed its stdin: " + Reap()};
   if (!w.ok()) return Error{w.message};
@@ -124,11 +127,14 @@ Result<Response> Client::Call(const Request& request) {
     case IoCode::kTimeout:
       Kill();
       return Error{"no answer within " + DescribeMs(timeout_ms_) +
-                   (r.partial_bytes ? " (" + std::to_string(r.partial_bytes) + " bytes of a frame arrived)" : "") +
+                   (r.partial_bytes
+                        ? " (" + std::to_string(r.partial_bytes) + " bytes of a frame arrived)"
+                        : "") +
                    "; the child was killed"};
     case IoCode::kEof:
       if (r.partial_bytes > 0) {
-        return Error{"truncated frame: stdout ended after " + std::to_string(r.partial_bytes) + " bytes of it; " + Reap()};
+        return Error{"truncated frame: stdout ended after " + std::to_string(r.partial_bytes) +
+                     " bytes of it; " + Reap()};
       }
       return Error{"stdout ended before an answer; " + Reap()};
     case IoCode::kTooLarge:
@@ -140,7 +146,8 @@ Result<Response> Client::Call(const Request& request) {
   Response response;
   if (!response.ParseFromString(payload)) {
     Kill();
-    return Error{"garbage on stdout: unparseable Response (" + std::to_string(payload.size()) + " bytes)"};
+    return Error{"garbage on stdout: unparseable Response (" + std::to_string(payload.size()) +
+                 " bytes)"};
   }
   if (response.body_case() == Response::BODY_NOT_SET) {
     Kill();

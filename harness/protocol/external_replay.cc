@@ -25,8 +25,8 @@ Result<std::vector<Instant>> GroupInstants(const std::vector<trace::Record>& rec
     const int64_t t = records[i].time_ns();
     if (!instants.empty() && t < instants.back().time_ns) {
       const size_t prev = instants.back().indices.back();
-      return Error{"record " + std::to_string(i) + ": time goes backwards (" + std::to_string(t) + " ns after " +
-                   std::to_string(records[prev].time_ns()) + " ns)"};
+      return Error{"record " + std::to_string(i) + ": time goes backwards (" + std::to_string(t) +
+                   " ns after " + std::to_string(records[prev].time_ns()) + " ns)"};
     }
     if (instants.empty() || t != instants.back().time_ns) instants.push_back({t, {}});
     instants.back().indices.push_back(i);
@@ -56,8 +56,9 @@ class Driver {
     if (!response.ok()) return false;
     out_->ack = response->hello_ack();
     if (out_->ack.protocol_version() != kProtocolVersion) {
-      return Fail("protocol version mismatch: the harness speaks version " + std::to_string(kProtocolVersion) +
-                  ", the child answered version " + std::to_string(out_->ack.protocol_version()));
+      return Fail("protocol version mismatch: the harness speaks version " +
+                  std::to_string(kProtocolVersion) + ", the child answered version " +
+                  std::to_string(out_->ack.protocol_version()));
     }
     return true;
   }
@@ -69,8 +70,8 @@ class Driver {
     events->set_time_ns(instant.time_ns - t0);
     events->set_first_index(instant.indices.front());
     for (size_t i : instant.indices) *events->add_events() = records[i].api();
-    context_ = "request " + std::to_string(out_->requests_answered + 1) + " (Events at t=" +
-               replay::FormatSeconds(events->time_ns()) + " s, trace record" +
+    context_ = "request " + std::to_string(out_->requests_answered + 1) +
+               " (Events at t=" + replay::FormatSeconds(events->time_ns()) + " s, trace record" +
                (instant.indices.size() == 1 ? " " + std::to_string(instant.indices.front())
                                             : "s " + std::to_string(instant.indices.front()) + "-" +
                                                   std::to_string(instant.indices.back())) +
@@ -81,8 +82,8 @@ class Driver {
   bool SendFinish(int64_t end_ns) {
     Request request;
     request.mutable_finish()->set_end_ns(end_ns);
-    context_ = "request " + std::to_string(out_->requests_answered + 1) + " (Finish at t=" +
-               replay::FormatSeconds(end_ns) + " s)";
+    context_ = "request " + std::to_string(out_->requests_answered + 1) +
+               " (Finish at t=" + replay::FormatSeconds(end_ns) + " s)";
     return Collect(request, end_ns);
   }
 
@@ -95,7 +96,8 @@ class Driver {
   }
 
   bool Fail(const std::string& message) {
-    out_->status = Error{"scheduler command `" + options_.command + "`: " + context_ + ": " + message};
+    out_->status =
+        Error{"scheduler command `" + options_.command + "`: " + context_ + ": " + message};
     client_.reset();  // kills a child that is still running; a session starts a new one
     return false;
   }
@@ -112,8 +114,9 @@ class Driver {
       return out_->status.error();
     }
     if (response->body_case() != want) {
-      Fail(std::string("unexpected answer: want ") + (want == Response::kHelloAck ? "HelloAck" : "Decisions") +
-           ", got " + (response->has_hello_ack() ? "HelloAck" : "Decisions"));
+      Fail(std::string("unexpected answer: want ") +
+           (want == Response::kHelloAck ? "HelloAck" : "Decisions") + ", got " +
+           (response->has_hello_ack() ? "HelloAck" : "Decisions"));
       return out_->status.error();
     }
     ++out_->requests_answered;
@@ -124,7 +127,9 @@ class Driver {
   bool Collect(const Request& request, int64_t limit_ns) {
     auto response = Exchange(request, Response::kDecisions);
     if (!response.ok()) return false;
-    if (Outcome ok = AcceptDecisions(response->decisions(), limit_ns, &last_time_ns_, out_, options_.max_decisions); !ok) {
+    if (Outcome ok = AcceptDecisions(response->decisions(), limit_ns, &last_time_ns_, out_,
+                                     options_.max_decisions);
+        !ok) {
       return Fail(ok.message());
     }
     return true;
@@ -139,13 +144,14 @@ class Driver {
 
 }  // namespace
 
-Outcome AcceptDecisions(const Decisions& d, int64_t limit_ns, int64_t* last_time_ns, ExternalReplay* out,
-                        int64_t max_decisions) {
+Outcome AcceptDecisions(const Decisions& d, int64_t limit_ns, int64_t* last_time_ns,
+                        ExternalReplay* out, int64_t max_decisions) {
   for (int i = 0; i < d.records_size(); ++i) {
     const trace::Record& r = d.records(i);
     std::string where = "Decisions.records[" + std::to_string(i) + "]: ";
     if (static_cast<int64_t>(out->decisions.size()) >= max_decisions) {
-      return Error{where + "more than " + std::to_string(max_decisions) + " decision records in the run, the limit records=" +
+      return Error{where + "more than " + std::to_string(max_decisions) +
+                   " decision records in the run, the limit records=" +
                    std::to_string(max_decisions) + " (raise it with --limit records=N)"};
     }
     if (!r.has_attempt() && !r.has_queue() && !r.has_binding()) {
@@ -153,24 +159,27 @@ Outcome AcceptDecisions(const Decisions& d, int64_t limit_ns, int64_t* last_time
     }
     if (r.time_ns() < *last_time_ns || r.time_ns() > limit_ns) {
       return Error{where + "time " + replay::FormatSeconds(r.time_ns()) + " s is outside [" +
-                   replay::FormatSeconds(*last_time_ns) + " s, " + replay::FormatSeconds(limit_ns) + " s]"};
+                   replay::FormatSeconds(*last_time_ns) + " s, " + replay::FormatSeconds(limit_ns) +
+                   " s]"};
     }
     *last_time_ns = r.time_ns();
     out->decisions.push_back(r);
   }
-  for (const MoveRequest& m : d.move_requests()) out->cluster_events.emplace_back(m.time_ns(), m.event());
+  for (const MoveRequest& m : d.move_requests())
+    out->cluster_events.emplace_back(m.time_ns(), m.event());
   return Outcome::Ok();
 }
 
 std::string IncompleteJsonLine(const ExternalReplay& run) {
   const int64_t t = run.decisions.empty() ? 0 : run.decisions.back().time_ns();
-  const std::string reason =
-      nlohmann::json(run.status.message()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string reason = nlohmann::json(run.status.message())
+                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return "{\"t\":" + replay::FormatSeconds(t) + ",\"type\":\"incomplete\",\"reason\":" + reason +
          ",\"decisions\":" + std::to_string(run.decisions.size()) + "}\n";
 }
 
-Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_yaml, const std::string& config_source) {
+Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_yaml,
+               const std::string& config_source) {
   Hello hello;
   hello.set_compat(options.compat);
   hello.set_seed(options.seed);
@@ -184,8 +193,9 @@ Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_y
 }
 
 // One replay over `*client` (started when null). `close`: close the child afterwards.
-static ExternalReplay RunOn(std::unique_ptr<Client>* client, const std::vector<trace::Record>& records,
-                     const ExternalReplayOptions& options, bool close) {
+static ExternalReplay RunOn(std::unique_ptr<Client>* client,
+                            const std::vector<trace::Record>& records,
+                            const ExternalReplayOptions& options, bool close) {
   ExternalReplay out;
   auto instants = GroupInstants(records);
   if (!instants.ok()) {
@@ -209,7 +219,8 @@ static ExternalReplay RunOn(std::unique_ptr<Client>* client, const std::vector<t
   return out;
 }
 
-ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options) {
+ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records,
+                                 const ExternalReplayOptions& options) {
   std::unique_ptr<Client> client;
   return RunOn(&client, records, options, /*close=*/true);
 }
@@ -219,7 +230,8 @@ ReplaySession::ReplaySession(std::string command, int64_t timeout_ms)
 
 ReplaySession::~ReplaySession() = default;
 
-ExternalReplay ReplaySession::Replay(const std::vector<trace::Record>& records, const Hello& hello) {
+ExternalReplay ReplaySession::Replay(const std::vector<trace::Record>& records,
+                                     const Hello& hello) {
   ExternalReplayOptions options;
   options.command = command_;
   options.timeout_ms = timeout_ms_;
@@ -236,6 +248,5 @@ Outcome ReplaySession::Close() {
   client_.reset();
   return ok;
 }
-
 
 }  // namespace schedcheck::protocol

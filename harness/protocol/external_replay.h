@@ -22,7 +22,7 @@ namespace schedcheck::protocol {
 inline constexpr int64_t kDefaultTimeoutMs = 30'000;
 
 struct ExternalReplayOptions {
-  std::string command;                    // run as `/bin/sh -c command`
+  std::string command;                     // run as `/bin/sh -c command`
   int64_t timeout_ms = kDefaultTimeoutMs;  // real-time limit per request
   // Decision records accepted from the child in one run (`--limit records=N`; a child streaming
   // without end is an error, not an out-of-memory death).
@@ -45,19 +45,23 @@ struct ExternalReplay {
 
 // The Hello asking a child for the replay that `options` describe in process (compat, seed,
 // latencies, epoch, horizon); the configuration goes as text (empty: the default profile).
-Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_yaml, const std::string& config_source);
+Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_yaml,
+               const std::string& config_source);
 
-// Checks one Decisions answer received before the time `limit_ns` (PROTOCOL.md): each record must be
-// an attempt, queue or binding record at a time in [*last_time_ns, limit_ns]. Appends the records
-// before the first bad one and the move requests to `out`; advances *last_time_ns. More than
-// `max_decisions` records in `out` in all is an error naming the limit.
-Outcome AcceptDecisions(const Decisions& decisions, int64_t limit_ns, int64_t* last_time_ns, ExternalReplay* out,
-                        int64_t max_decisions = trace::InputLimits{}.records);
+// Checks one Decisions answer received before the time `limit_ns` (PROTOCOL.md): each record must
+// be an attempt, queue or binding record at a time in [*last_time_ns, limit_ns]. Appends the
+// records before the first bad one and the move requests to `out`; advances *last_time_ns. More
+// than `max_decisions` records in `out` in all is an error naming the limit.
+Outcome AcceptDecisions(const Decisions& decisions, int64_t limit_ns, int64_t* last_time_ns,
+                        ExternalReplay* out, int64_t max_decisions = trace::InputLimits{}.records);
 
-ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records, const ExternalReplayOptions& options);
+ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records,
+                                 const ExternalReplayOptions& options);
 
-// The last line of the JSON Lines decision log of a run whose child failed (PROTOCOL.md, "Failures"):
-//   {"t":12.5,"type":"incomplete","reason":"scheduler command `x`: request 4 (...): ...","decisions":17}
+// The last line of the JSON Lines decision log of a run whose child failed (PROTOCOL.md,
+// "Failures"):
+//   {"t":12.5,"type":"incomplete","reason":"scheduler command `x`: request 4 (...):
+//   ...","decisions":17}
 // t is the time of the last decision received (0 without one), decisions how many were received.
 // REQUIRES: !run.status.ok().
 std::string IncompleteJsonLine(const ExternalReplay& run);

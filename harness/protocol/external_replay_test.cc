@@ -43,7 +43,8 @@ int Shell(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 std::string Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) == std::string::npos ? "missing \"" + needle + "\" in: " + haystack : "";
+  return haystack.find(needle) == std::string::npos ? "missing \"" + needle + "\" in: " + haystack
+                                                    : "";
 }
 
 // Both ways through the real binary, with the same flags: JSON Lines, summary and the decision
@@ -53,12 +54,13 @@ void ExpectExternalEqualsInProcess(const std::string& name, const std::string& f
   std::string trace = Runfile("traces/corpus/" + name + ".jsonl");
   std::string config = Runfile("traces/corpus/" + name + ".config.yaml");
   std::string args = trace + (fs::exists(config) ? " --config " + config : "") + " " + flags;
-  ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("in.jsonl") + " -o " + Tmp("in.trace") + " >" +
-                  Tmp("in.txt")),
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("in.jsonl") + " -o " +
+                  Tmp("in.trace") + " >" + Tmp("in.txt")),
             0);
-  ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("ex.jsonl") + " -o " + Tmp("ex.trace") +
-                  " --scheduler-cmd '" + Schedcheck() + " serve' >" + Tmp("ex.txt")),
-            0);
+  ASSERT_EQ(
+      Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("ex.jsonl") + " -o " +
+            Tmp("ex.trace") + " --scheduler-cmd '" + Schedcheck() + " serve' >" + Tmp("ex.txt")),
+      0);
   std::string in = ReadFile(Tmp("in.jsonl"));
   EXPECT_GT(in.size(), 100u);
   EXPECT_EQ(ReadFile(Tmp("ex.jsonl")), in);
@@ -68,7 +70,8 @@ void ExpectExternalEqualsInProcess(const std::string& name, const std::string& f
   ASSERT_TRUE(in_trace.ok() && ex_trace.ok());
   ASSERT_EQ(ex_trace->records.size(), in_trace->records.size());
   for (size_t i = 0; i < in_trace->records.size(); ++i) {
-    EXPECT_EQ(ex_trace->records[i].SerializeAsString(), in_trace->records[i].SerializeAsString()) << i;
+    EXPECT_EQ(ex_trace->records[i].SerializeAsString(), in_trace->records[i].SerializeAsString())
+        << i;
   }
   EXPECT_EQ(ex_trace->header.labels().at("scheduler_cmd"), Schedcheck() + " serve");
   EXPECT_EQ(ex_trace->header.labels().count("incomplete"), 0u);
@@ -101,7 +104,9 @@ class FailingChildTest : public ::testing::Test {
     options_.command = command;
     return RunExternalReplay(records_, options_);
   }
-  std::string Script(const std::string& name) { return "/bin/sh " + Runfile("harness/protocol/testdata/" + name); }
+  std::string Script(const std::string& name) {
+    return "/bin/sh " + Runfile("harness/protocol/testdata/" + name);
+  }
 
   std::vector<trace::Record> records_;
   ExternalReplayOptions options_;
@@ -119,26 +124,32 @@ TEST_F(FailingChildTest, ChildExitingBeforeHelloAck) {
 
 TEST_F(FailingChildTest, TextInsteadOfAFrame) {
   ExternalReplay run = Run(Script("garbage.sh"));
-  EXPECT_EQ(Contains(run.status.message(), "request 1 (Hello): garbage on stdout: frame length 1819043176 exceeds "
-                                           "the maximum of 67108864 bytes"),
+  EXPECT_EQ(Contains(run.status.message(),
+                     "request 1 (Hello): garbage on stdout: frame length 1819043176 exceeds "
+                     "the maximum of 67108864 bytes"),
             "");
 }
 
 TEST_F(FailingChildTest, UnparseableResponse) {
   ExternalReplay run = Run(Script("bad_message.sh"));
-  EXPECT_EQ(Contains(run.status.message(), "request 1 (Hello): garbage on stdout: unparseable Response (3 bytes)"), "");
+  EXPECT_EQ(Contains(run.status.message(),
+                     "request 1 (Hello): garbage on stdout: unparseable Response (3 bytes)"),
+            "");
 }
 
 TEST_F(FailingChildTest, HungChildTimesOutAndIsKilled) {
   options_.timeout_ms = 300;
   ExternalReplay run = Run(Script("hang.sh"));
-  EXPECT_EQ(Contains(run.status.message(), "request 1 (Hello): no answer within 0.3 s; the child was killed"), "");
+  EXPECT_EQ(Contains(run.status.message(),
+                     "request 1 (Hello): no answer within 0.3 s; the child was killed"),
+            "");
 }
 
 TEST_F(FailingChildTest, WrongProtocolVersion) {
   ExternalReplay run = Run(Script("wrong_version.sh"));
-  EXPECT_EQ(Contains(run.status.message(), "request 1 (Hello): protocol version mismatch: the harness speaks version "
-                                           "1, the child answered version 2"),
+  EXPECT_EQ(Contains(run.status.message(),
+                     "request 1 (Hello): protocol version mismatch: the harness speaks version "
+                     "1, the child answered version 2"),
             "");
 }
 
@@ -149,7 +160,8 @@ TEST_F(FailingChildTest, ChildReportingAnError) {
 }
 
 // The in-process records after the first `instants` instants of the trace (default config).
-std::vector<trace::Record> InProcessPrefix(const std::vector<trace::Record>& records, int instants) {
+std::vector<trace::Record> InProcessPrefix(const std::vector<trace::Record>& records,
+                                           int instants) {
   replay::ReplayOptions ro;
   ro.config = reference::DefaultConfiguration("1.27");
   auto replayer = replay::Replayer::Create(ro);
@@ -167,17 +179,20 @@ std::vector<trace::Record> InProcessPrefix(const std::vector<trace::Record>& rec
   return (*replayer)->log().records();
 }
 
-void ExpectSameRecords(const std::vector<trace::Record>& got, const std::vector<trace::Record>& want) {
+void ExpectSameRecords(const std::vector<trace::Record>& got,
+                       const std::vector<trace::Record>& want) {
   ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].SerializeAsString(), want[i].SerializeAsString()) << i;
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_EQ(got[i].SerializeAsString(), want[i].SerializeAsString()) << i;
 }
 
 TEST_F(FailingChildTest, ChildDyingMidwayKeepsTheDecisionsReceived) {
   // Answers Hello and the first two instants (t = 0 and 1 s), dies at the third (t = 10 s).
   ExternalReplay run = Run(Runfile("harness/protocol/flaky_child") + " 3");
   EXPECT_EQ(run.requests_answered, 3);
-  EXPECT_EQ(Contains(run.status.message(), "request 4 (Events at t=10 s, trace record 8): stdout ended before an "
-                                           "answer; the child exited with status 7"),
+  EXPECT_EQ(Contains(run.status.message(),
+                     "request 4 (Events at t=10 s, trace record 8): stdout ended before an "
+                     "answer; the child exited with status 7"),
             "");
   auto want = InProcessPrefix(records_, 2);
   EXPECT_GT(want.size(), 5u);
@@ -187,8 +202,9 @@ TEST_F(FailingChildTest, ChildDyingMidwayKeepsTheDecisionsReceived) {
 TEST_F(FailingChildTest, TruncatedAnswerKeepsTheDecisionsReceived) {
   ExternalReplay run = Run(Runfile("harness/protocol/flaky_child") + " 2 truncate");
   EXPECT_EQ(run.requests_answered, 2);
-  EXPECT_EQ(Contains(run.status.message(), "request 3 (Events at t=1 s, trace records 3-7): truncated frame: "
-                                           "stdout ended after "),
+  EXPECT_EQ(Contains(run.status.message(),
+                     "request 3 (Events at t=1 s, trace records 3-7): truncated frame: "
+                     "stdout ended after "),
             "");
   EXPECT_EQ(Contains(run.status.message(), "the child exited with status 7"), "");
   ExpectSameRecords(run.decisions, InProcessPrefix(records_, 1));
@@ -205,14 +221,16 @@ TEST_F(FailingChildTest, TimesGoingBackwardsIsBadInputAndStartsNoChild) {
 // marked incomplete.
 TEST(ReplayCommandTest, FailingChildWritesPartialOutputsAndExits2) {
   std::string trace = Runfile("traces/corpus/unblock.jsonl");
-  int rc = Shell(Schedcheck() + " replay " + trace + " --jsonl " + Tmp("partial.jsonl") + " -o " +
-                 Tmp("partial.trace") + " --scheduler-cmd '" + Runfile("harness/protocol/flaky_child") + " 3' >" +
-                 Tmp("partial.txt") + " 2>" + Tmp("partial.err"));
+  int rc =
+      Shell(Schedcheck() + " replay " + trace + " --jsonl " + Tmp("partial.jsonl") + " -o " +
+            Tmp("partial.trace") + " --scheduler-cmd '" + Runfile("harness/protocol/flaky_child") +
+            " 3' >" + Tmp("partial.txt") + " 2>" + Tmp("partial.err"));
   EXPECT_EQ(rc, 2);
   std::string err = ReadFile(Tmp("partial.err"));
   EXPECT_EQ(Contains(err, "schedcheck replay: scheduler command `"), "");
   EXPECT_EQ(Contains(err, "request 4 (Events at t=10 s"), "");
-  EXPECT_EQ(Contains(ReadFile(Tmp("partial.txt")), "INCOMPLETE: the scheduler process failed after 3 answered requests"),
+  EXPECT_EQ(Contains(ReadFile(Tmp("partial.txt")),
+                     "INCOMPLETE: the scheduler process failed after 3 answered requests"),
             "");
   auto trace_file = trace::LoadTrace(trace);
   ASSERT_TRUE(trace_file.ok());
@@ -232,17 +250,20 @@ TEST(ReplayCommandTest, FailingChildWritesPartialOutputsAndExits2) {
 }
 
 // A child killed by SIGKILL mid-run: exit 2, the signal named, the decisions received kept in both
-// outputs and marked incomplete; `diff` refuses the incomplete log (exit 2) instead of comparing it.
+// outputs and marked incomplete; `diff` refuses the incomplete log (exit 2) instead of comparing
+// it.
 TEST(ReplayCommandTest, ChildKilledMidRunLeavesItsDecisionsMarkedIncomplete) {
   const std::string trace = Runfile("traces/corpus/unblock.jsonl");
   const std::string child = "exec " + Runfile("harness/protocol/flaky_child") + " 3 kill";
-  int rc = Shell(Schedcheck() + " replay " + trace + " --jsonl " + Tmp("killed.jsonl") + " -o " + Tmp("killed.trace") +
-                 " --candidate 'exec:\"" + child + "\"' >" + Tmp("killed.txt") + " 2>" + Tmp("killed.err"));
+  int rc = Shell(Schedcheck() + " replay " + trace + " --jsonl " + Tmp("killed.jsonl") + " -o " +
+                 Tmp("killed.trace") + " --candidate 'exec:\"" + child + "\"' >" +
+                 Tmp("killed.txt") + " 2>" + Tmp("killed.err"));
   EXPECT_EQ(rc, 2);
   const std::string err = ReadFile(Tmp("killed.err"));
   EXPECT_EQ(Contains(err, "request 4 (Events at t=10 s"), "");
   EXPECT_EQ(Contains(err, "killed by signal 9"), "");
-  EXPECT_EQ(Contains(ReadFile(Tmp("killed.txt")), "INCOMPLETE: the scheduler process failed after 3 answered requests"),
+  EXPECT_EQ(Contains(ReadFile(Tmp("killed.txt")),
+                     "INCOMPLETE: the scheduler process failed after 3 answered requests"),
             "");
   auto trace_file = trace::LoadTrace(trace);
   ASSERT_TRUE(trace_file.ok());
@@ -259,8 +280,8 @@ TEST(ReplayCommandTest, ChildKilledMidRunLeavesItsDecisionsMarkedIncomplete) {
   EXPECT_EQ(written->records.size(), want.records().size());
 
   ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --jsonl " + Tmp("whole.jsonl")), 0);
-  EXPECT_EQ(Shell(Schedcheck() + " diff " + Tmp("whole.jsonl") + " " + Tmp("killed.jsonl") + " >/dev/null 2>" +
-                  Tmp("diff.err")),
+  EXPECT_EQ(Shell(Schedcheck() + " diff " + Tmp("whole.jsonl") + " " + Tmp("killed.jsonl") +
+                  " >/dev/null 2>" + Tmp("diff.err")),
             2);
   EXPECT_EQ(Contains(ReadFile(Tmp("diff.err")), "the decision log is incomplete ("), "");
 }
@@ -272,15 +293,18 @@ TEST(ReplayCommandTest, ExecCandidateWritesWhatSchedulerCmdWrites) {
     std::string trace = Runfile("traces/corpus/" + name + ".jsonl");
     std::string config = Runfile("traces/corpus/" + name + ".config.yaml");
     std::string args = trace + (fs::exists(config) ? " --config " + config : "") + " --seed 3";
-    ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("cmd.jsonl") + " -o " + Tmp("cmd.trace") +
-                    " --scheduler-cmd '" + Schedcheck() + " serve' >" + Tmp("cmd.txt")),
+    ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("cmd.jsonl") + " -o " +
+                    Tmp("cmd.trace") + " --scheduler-cmd '" + Schedcheck() + " serve' >" +
+                    Tmp("cmd.txt")),
               0);
-    ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("cand.jsonl") + " -o " + Tmp("cand.trace") +
-                    " --candidate 'exec:\"" + Schedcheck() + " serve\"' >" + Tmp("cand.txt")),
+    ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("cand.jsonl") + " -o " +
+                    Tmp("cand.trace") + " --candidate 'exec:\"" + Schedcheck() + " serve\"' >" +
+                    Tmp("cand.txt")),
               0);
     EXPECT_GT(ReadFile(Tmp("cmd.jsonl")).size(), 100u);
     for (const char* ext : {".jsonl", ".trace", ".txt"}) {
-      EXPECT_EQ(ReadFile(Tmp(std::string("cand") + ext)), ReadFile(Tmp(std::string("cmd") + ext))) << ext;
+      EXPECT_EQ(ReadFile(Tmp(std::string("cand") + ext)), ReadFile(Tmp(std::string("cmd") + ext)))
+          << ext;
     }
   }
 }
@@ -289,12 +313,15 @@ TEST(ReplayCommandTest, ExecCandidateWritesWhatSchedulerCmdWrites) {
 TEST(ReplayCommandTest, KubeCandidateRunsTheAdapterFromTheEnvironment) {
   const std::string dir = Tmp("adapters");
   fs::create_directories(dir);
-  std::ofstream(dir + "/kube-adapter-1.27") << "#!/bin/sh\nexec " << Schedcheck() << " serve \"$@\"\n";
+  std::ofstream(dir + "/kube-adapter-1.27")
+      << "#!/bin/sh\nexec " << Schedcheck() << " serve \"$@\"\n";
   fs::permissions(dir + "/kube-adapter-1.27", fs::perms::owner_all);
-  std::string args = Runfile("traces/corpus/unblock.jsonl") + " --config " + Runfile("traces/corpus/unblock.config.yaml");
+  std::string args = Runfile("traces/corpus/unblock.jsonl") + " --config " +
+                     Runfile("traces/corpus/unblock.config.yaml");
   ASSERT_EQ(Shell(Schedcheck() + " replay " + args + " --jsonl " + Tmp("ref.jsonl") + " -q"), 0);
-  ASSERT_EQ(Shell("SCHEDCHECK_KUBE_ADAPTER_DIR=" + dir + " " + Schedcheck() + " replay " + args + " --jsonl " +
-                  Tmp("kube.jsonl") + " -o " + Tmp("kube.trace") + " --candidate kube:1.27 -q"),
+  ASSERT_EQ(Shell("SCHEDCHECK_KUBE_ADAPTER_DIR=" + dir + " " + Schedcheck() + " replay " + args +
+                  " --jsonl " + Tmp("kube.jsonl") + " -o " + Tmp("kube.trace") +
+                  " --candidate kube:1.27 -q"),
             0);
   EXPECT_EQ(ReadFile(Tmp("kube.jsonl")), ReadFile(Tmp("ref.jsonl")));
   auto written = trace::LoadTrace(Tmp("kube.trace"));
@@ -305,10 +332,13 @@ TEST(ReplayCommandTest, KubeCandidateRunsTheAdapterFromTheEnvironment) {
   EXPECT_EQ(Shell("SCHEDCHECK_KUBE_ADAPTER_DIR=" + dir + " " + Schedcheck() + " replay " + args +
                   " --candidate kube:1.37 2>" + Tmp("kube.err")),
             2);
-  EXPECT_EQ(Contains(ReadFile(Tmp("kube.err")), "kube:1.37: the adapter executable was not found (looked in " + dir +
-                                                    "/kube-adapter-1.37"),
+  EXPECT_EQ(Contains(ReadFile(Tmp("kube.err")),
+                     "kube:1.37: the adapter executable was not found (looked in " + dir +
+                         "/kube-adapter-1.37"),
             "");
-  EXPECT_EQ(Contains(ReadFile(Tmp("kube.err")), "build it with: bazel build //harness/kube:kube-adapter-1.37"), "");
+  EXPECT_EQ(Contains(ReadFile(Tmp("kube.err")),
+                     "build it with: bazel build //harness/kube:kube-adapter-1.37"),
+            "");
 }
 
 // In-process specs replay in process: `--candidate weight:NodeAffinity=5` is the default
@@ -316,21 +346,27 @@ TEST(ReplayCommandTest, KubeCandidateRunsTheAdapterFromTheEnvironment) {
 // registry.
 TEST(ReplayCommandTest, InProcessCandidate) {
   std::string trace = Runfile("traces/corpus/node-affinity.jsonl");
-  std::ofstream(Tmp("w5.yaml")) << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-                                   "profiles:\n- schedulerName: default-scheduler\n  plugins:\n    score:\n      "
-                                   "enabled:\n      - name: NodeAffinity\n        weight: 5\n";
+  std::ofstream(Tmp("w5.yaml"))
+      << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+         "profiles:\n- schedulerName: default-scheduler\n  plugins:\n    score:\n      "
+         "enabled:\n      - name: NodeAffinity\n        weight: 5\n";
   ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --jsonl " + Tmp("plain.jsonl")), 0);
-  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --candidate reference --jsonl " + Tmp("ref.jsonl")), 0);
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --candidate reference --jsonl " +
+                  Tmp("ref.jsonl")),
+            0);
   EXPECT_EQ(ReadFile(Tmp("ref.jsonl")), ReadFile(Tmp("plain.jsonl")));
-  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --config " + Tmp("w5.yaml") + " --jsonl " + Tmp("w5.jsonl")), 0);
-  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --candidate weight:NodeAffinity=5 --jsonl " + Tmp("w.jsonl")),
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --config " + Tmp("w5.yaml") +
+                  " --jsonl " + Tmp("w5.jsonl")),
+            0);
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace +
+                  " -q --candidate weight:NodeAffinity=5 --jsonl " + Tmp("w.jsonl")),
             0);
   EXPECT_EQ(ReadFile(Tmp("w.jsonl")), ReadFile(Tmp("w5.jsonl")));
   // A candidate that forgets TaintToleration's events waits for the periodic flush instead.
   trace = Runfile("traces/corpus/requeue-taint-removal.jsonl");
   ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --jsonl " + Tmp("plain.jsonl")), 0);
-  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --candidate forget-events:TaintToleration --jsonl " +
-                  Tmp("forget.jsonl")),
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace +
+                  " -q --candidate forget-events:TaintToleration --jsonl " + Tmp("forget.jsonl")),
             0);
   EXPECT_EQ(Contains(ReadFile(Tmp("plain.jsonl")), "\"cause\":\"NodeTaintChange\""), "");
   EXPECT_EQ(ReadFile(Tmp("plain.jsonl")).find("UnschedulableTimeout"), std::string::npos);
@@ -339,18 +375,23 @@ TEST(ReplayCommandTest, InProcessCandidate) {
 
 TEST(ReplayCommandTest, CandidateAndSchedulerCmdTogetherIsAUsageError) {
   std::string trace = Runfile("traces/corpus/unblock.jsonl");
-  EXPECT_EQ(Shell(Schedcheck() + " replay " + trace + " --candidate reference --scheduler-cmd true 2>/dev/null"), 2);
-  EXPECT_EQ(Shell(Schedcheck() + " replay " + trace + " --candidate kube:9.9 2>" + Tmp("bad.err")), 2);
+  EXPECT_EQ(Shell(Schedcheck() + " replay " + trace +
+                  " --candidate reference --scheduler-cmd true 2>/dev/null"),
+            2);
+  EXPECT_EQ(Shell(Schedcheck() + " replay " + trace + " --candidate kube:9.9 2>" + Tmp("bad.err")),
+            2);
   EXPECT_EQ(Contains(ReadFile(Tmp("bad.err")), "known: kube:1.27, kube:1.37"), "");
 }
 
 // A failing exec: child behaves as a failing --scheduler-cmd child.
 TEST(ReplayCommandTest, FailingExecCandidateExits2) {
-  int rc = Shell(Schedcheck() + " replay " + Runfile("traces/corpus/unblock.jsonl") + " --candidate 'exec:" +
-                 Runfile("harness/protocol/flaky_child") + " 3' >" + Tmp("flaky.txt") + " 2>" + Tmp("flaky.err"));
+  int rc = Shell(Schedcheck() + " replay " + Runfile("traces/corpus/unblock.jsonl") +
+                 " --candidate 'exec:" + Runfile("harness/protocol/flaky_child") + " 3' >" +
+                 Tmp("flaky.txt") + " 2>" + Tmp("flaky.err"));
   EXPECT_EQ(rc, 2);
   EXPECT_EQ(Contains(ReadFile(Tmp("flaky.err")), "request 4 (Events at t=10 s"), "");
-  EXPECT_EQ(Contains(ReadFile(Tmp("flaky.txt")), "INCOMPLETE: the scheduler process failed after 3 answered requests"),
+  EXPECT_EQ(Contains(ReadFile(Tmp("flaky.txt")),
+                     "INCOMPLETE: the scheduler process failed after 3 answered requests"),
             "");
 }
 
@@ -359,21 +400,23 @@ TEST(ReplayCommandTest, FailingExecCandidateExits2) {
 TEST(ReplayCommandTest, DecisionsBeyondTheRecordsLimitFailTheRun) {
   const std::string trace = Runfile("traces/corpus/unblock.jsonl");
   const std::string child = "'" + Schedcheck() + " serve'";
-  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --limit records=1000 --jsonl " + Tmp("lim-ok.jsonl") +
-                  " --scheduler-cmd " + child),
+  ASSERT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --limit records=1000 --jsonl " +
+                  Tmp("lim-ok.jsonl") + " --scheduler-cmd " + child),
             0);
   const std::string whole = ReadFile(Tmp("lim-ok.jsonl"));
   const long decisions = std::count(whole.begin(), whole.end(), '\n');
   ASSERT_GT(decisions, 5);
   const std::string limit = std::to_string(decisions - 1);
-  EXPECT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --limit records=" + limit + " --jsonl " + Tmp("lim.jsonl") +
-                  " --scheduler-cmd " + child + " 2>" + Tmp("lim.err")),
+  EXPECT_EQ(Shell(Schedcheck() + " replay " + trace + " -q --limit records=" + limit + " --jsonl " +
+                  Tmp("lim.jsonl") + " --scheduler-cmd " + child + " 2>" + Tmp("lim.err")),
             2);
-  EXPECT_EQ(Contains(ReadFile(Tmp("lim.err")), "more than " + limit + " decision records in the run, the limit records=" +
-                                                   limit + " (raise it with --limit records=N)"),
+  EXPECT_EQ(Contains(ReadFile(Tmp("lim.err")),
+                     "more than " + limit + " decision records in the run, the limit records=" +
+                         limit + " (raise it with --limit records=N)"),
             "");
   const std::string partial = ReadFile(Tmp("lim.jsonl"));
-  EXPECT_EQ(std::count(partial.begin(), partial.end(), '\n'), decisions);  // the limit's worth, then the marker
+  EXPECT_EQ(std::count(partial.begin(), partial.end(), '\n'),
+            decisions);  // the limit's worth, then the marker
   EXPECT_EQ(Contains(partial, "\"type\":\"incomplete\""), "");
 }
 
@@ -396,7 +439,9 @@ TEST(ReplaySessionTest, OneChildServesManyRunsAsAChildPerRun) {
   int runs = 0;
   for (int round = 0; round < 2; ++round) {
     for (const auto& entry : fs::directory_iterator(Runfile("traces/corpus"))) {
-      if (entry.path().extension() != ".jsonl" || fs::exists(entry.path().parent_path() / (entry.path().stem().string() + ".config.yaml"))) continue;
+      if (entry.path().extension() != ".jsonl" ||
+          fs::exists(entry.path().parent_path() / (entry.path().stem().string() + ".config.yaml")))
+        continue;
       auto trace = trace::LoadTrace(entry.path().string());
       ASSERT_TRUE(trace.ok()) << trace.message();
       ExternalReplayOptions options;
@@ -412,7 +457,8 @@ TEST(ReplaySessionTest, OneChildServesManyRunsAsAChildPerRun) {
       EXPECT_EQ(session.runs_on_child(), runs) << "the child was restarted";
       ASSERT_EQ(kept.decisions.size(), alone.decisions.size()) << entry.path();
       for (size_t i = 0; i < kept.decisions.size(); ++i) {
-        EXPECT_EQ(kept.decisions[i].SerializeAsString(), alone.decisions[i].SerializeAsString()) << entry.path() << " " << i;
+        EXPECT_EQ(kept.decisions[i].SerializeAsString(), alone.decisions[i].SerializeAsString())
+            << entry.path() << " " << i;
       }
     }
   }
@@ -434,7 +480,8 @@ TEST(ReplaySessionTest, AFailedChildIsReplacedForTheNextRun) {
   bad.set_compat("0.1");  // the child answers ChildError
   ExternalReplay failed = session.Replay(trace->records, bad);
   EXPECT_FALSE(failed.status.ok());
-  EXPECT_NE(failed.status.message().find("Hello.compat 0.1 is not implemented"), std::string::npos) << failed.status.message();
+  EXPECT_NE(failed.status.message().find("Hello.compat 0.1 is not implemented"), std::string::npos)
+      << failed.status.message();
   EXPECT_EQ(session.runs_on_child(), 0);
   ExternalReplay again = session.Replay(trace->records, hello);
   EXPECT_TRUE(again.status.ok()) << again.status.message();

@@ -19,7 +19,8 @@ class Deadline {
   // Milliseconds left for poll(): -1 = forever, 0 = expired.
   int RemainingMs() const {
     if (forever_) return -1;
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end_ - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        end_ - std::chrono::steady_clock::now());
     if (left.count() <= 0) return 0;
     return left.count() > 1'000'000'000 ? 1'000'000'000 : static_cast<int>(left.count());
   }
@@ -80,7 +81,8 @@ IoStatus ReadFrame(int fd, int64_t timeout_ms, std::string* payload) {
   for (int i = 0; i < 4; ++i) n |= static_cast<uint32_t>(prefix[i]) << (8 * i);
   if (n > kMaxFrameBytes) {
     return {IoCode::kTooLarge, "frame length " + std::to_string(n) + " exceeds the maximum of " +
-                                   std::to_string(kMaxFrameBytes) + " bytes (not a protocol frame?)"};
+                                   std::to_string(kMaxFrameBytes) +
+                                   " bytes (not a protocol frame?)"};
   }
   payload->assign(n, '\0');
   return ReadExactly(fd, payload->data(), n, 4, deadline);

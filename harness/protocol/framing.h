@@ -17,15 +17,15 @@ inline constexpr uint32_t kMaxFrameBytes = 64u << 20;
 
 enum class IoCode {
   kOk,
-  kEof,      // the other side closed its end (at a frame boundary when `partial_bytes` is 0)
-  kTimeout,  // nothing (more) arrived / could be written within the limit
-  kTooLarge, // a length prefix above kMaxFrameBytes
-  kError,    // an I/O error (errno text in `message`)
+  kEof,       // the other side closed its end (at a frame boundary when `partial_bytes` is 0)
+  kTimeout,   // nothing (more) arrived / could be written within the limit
+  kTooLarge,  // a length prefix above kMaxFrameBytes
+  kError,     // an I/O error (errno text in `message`)
 };
 
 struct IoStatus {
   IoCode code = IoCode::kOk;
-  std::string message;     // human-readable, without the request context
+  std::string message;       // human-readable, without the request context
   size_t partial_bytes = 0;  // kEof/kTimeout: bytes of the current frame already read
   bool ok() const { return code == IoCode::kOk; }
 };

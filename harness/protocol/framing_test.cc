@@ -18,7 +18,9 @@ class Pipe {
   }
   int read_fd() const { return fds_[0]; }
   int write_fd() const { return fds_[1]; }
-  void Write(const std::string& bytes) { ASSERT_EQ(write(fds_[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size())); }
+  void Write(const std::string& bytes) {
+    ASSERT_EQ(write(fds_[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  }
   void CloseRead() {
     if (fds_[0] >= 0) close(fds_[0]);
     fds_[0] = -1;
@@ -33,7 +35,9 @@ class Pipe {
 };
 
 TEST(FramingTest, LengthIsFourBytesLittleEndian) {
-  EXPECT_EQ(EncodeFrame("abc"), std::string("\x03\x00\x00\x00" "abc", 7));
+  EXPECT_EQ(EncodeFrame("abc"), std::string("\x03\x00\x00\x00"
+                                            "abc",
+                                            7));
   EXPECT_EQ(EncodeFrame(std::string(258, 'x')).substr(0, 4), std::string("\x02\x01\x00\x00", 4));
 }
 
@@ -54,7 +58,10 @@ TEST(FramingTest, RoundTripsFramesThenReportsACleanEnd) {
 
 TEST(FramingTest, TruncatedFrameCountsTheBytesRead) {
   Pipe p;
-  p.Write(std::string("\x0a\x00\x00\x00" "abc", 7));  // announces 10 bytes, sends 3
+  p.Write(
+      std::string("\x0a\x00\x00\x00"
+                  "abc",
+                  7));  // announces 10 bytes, sends 3
   p.CloseWrite();
   std::string payload;
   IoStatus s = ReadFrame(p.read_fd(), 1000, &payload);
@@ -68,7 +75,8 @@ TEST(FramingTest, RejectsALengthAboveTheMaximum) {
   std::string payload;
   IoStatus s = ReadFrame(p.read_fd(), 1000, &payload);
   EXPECT_EQ(s.code, IoCode::kTooLarge);
-  EXPECT_NE(s.message.find("frame length 1819043176 exceeds the maximum of 67108864 bytes"), std::string::npos)
+  EXPECT_NE(s.message.find("frame length 1819043176 exceeds the maximum of 67108864 bytes"),
+            std::string::npos)
       << s.message;
   // Exactly the maximum is accepted as a length (the payload then times out here).
   Pipe q;

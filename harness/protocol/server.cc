@@ -9,8 +9,10 @@
 namespace schedcheck::protocol {
 namespace {
 
-Result<reference::SchedulerConfiguration> ConfigurationFor(const ServeOptions& options, const Hello& hello,
-                                                           const std::string& compat, std::string* source) {
+Result<reference::SchedulerConfiguration> ConfigurationFor(const ServeOptions& options,
+                                                           const Hello& hello,
+                                                           const std::string& compat,
+                                                           std::string* source) {
   if (!options.config_path.empty()) {
     *source = options.config_path;
     return reference::LoadSchedulerConfiguration(options.config_path, compat);
@@ -22,9 +24,10 @@ Result<reference::SchedulerConfiguration> ConfigurationFor(const ServeOptions& o
   *source = hello.config_source().empty() ? "Hello.config_yaml" : hello.config_source();
   auto docs = k8s::ParseYamlDocuments(hello.config_yaml(), *source);
   if (!docs.ok()) return docs.error();
-  if (docs->size() != 1) return Error{*source + ": want exactly one KubeSchedulerConfiguration document"};
-  return reference::ParseSchedulerConfiguration((*docs)[0].json, *source + ": line " + std::to_string((*docs)[0].line),
-                                                compat);
+  if (docs->size() != 1)
+    return Error{*source + ": want exactly one KubeSchedulerConfiguration document"};
+  return reference::ParseSchedulerConfiguration(
+      (*docs)[0].json, *source + ": line " + std::to_string((*docs)[0].line), compat);
 }
 
 }  // namespace
@@ -41,7 +44,8 @@ Response Session::Fail(std::string message) {
 
 Response Session::Handle(const Request& request) {
   if (failed_) return Fail("an earlier request failed; the session cannot go on");
-  if (finished_ && !request.has_hello()) return Fail("request after Finish (only a new Hello may follow)");
+  if (finished_ && !request.has_hello())
+    return Fail("request after Finish (only a new Hello may follow)");
   switch (request.body_case()) {
     case Request::kHello:
       if (version_mismatch_) return Fail("a second Hello");
@@ -53,7 +57,8 @@ Response Session::Handle(const Request& request) {
       return OnHello(request.hello());
     case Request::kEvents:
     case Request::kFinish:
-      if (version_mismatch_) return Fail("protocol version mismatch (see HelloAck); no requests are served");
+      if (version_mismatch_)
+        return Fail("protocol version mismatch (see HelloAck); no requests are served");
       if (replayer_ == nullptr) return Fail("the first request must be Hello");
       return request.has_events() ? OnEvents(request.events()) : OnFinish(request.finish());
     case Request::BODY_NOT_SET:
@@ -75,13 +80,15 @@ Response Session::OnHello(const Hello& hello) {
   }
   replay::ReplayOptions options;
   options.compat = hello.compat().empty() ? "1.27" : hello.compat();
-  if (options.compat != "1.27") return Fail("Hello.compat " + options.compat + " is not implemented (implemented: 1.27)");
+  if (options.compat != "1.27")
+    return Fail("Hello.compat " + options.compat + " is not implemented (implemented: 1.27)");
   std::string source;
   auto config = ConfigurationFor(options_, hello, options.compat, &source);
   if (!config.ok()) return Fail(config.message());
   options.config = std::move(*config);
   options.seed = hello.seed();
-  if (hello.cycle_latency_ns() < 0 || hello.bind_latency_ns() < 0) return Fail("Hello: negative latency");
+  if (hello.cycle_latency_ns() < 0 || hello.bind_latency_ns() < 0)
+    return Fail("Hello: negative latency");
   options.cycle_latency_ns = hello.cycle_latency_ns();
   options.bind_latency_ns = hello.bind_latency_ns();
   options.epoch_unix_ns = hello.epoch_unix_ns();
@@ -117,7 +124,8 @@ Response Session::NewDecisions() {
   Response r;
   Decisions* d = r.mutable_decisions();
   const auto& records = replayer_->log().records();
-  for (; sent_records_ < records.size(); ++sent_records_) *d->add_records() = records[sent_records_];
+  for (; sent_records_ < records.size(); ++sent_records_)
+    *d->add_records() = records[sent_records_];
   const auto& moves = replayer_->cluster_events();
   for (; sent_moves_ < moves.size(); ++sent_moves_) {
     MoveRequest* m = d->add_move_requests();
@@ -138,16 +146,18 @@ Outcome Serve(int in_fd, int out_fd, const ServeOptions& options, std::ostream& 
     Response response;
     Outcome result = Outcome::Ok();
     if (!read.ok()) {
-      result = Error{where + read.message + (read.partial_bytes ? " after " + std::to_string(read.partial_bytes) +
-                                                                      " bytes of a frame"
-                                                                : "")};
+      result = Error{where + read.message +
+                     (read.partial_bytes
+                          ? " after " + std::to_string(read.partial_bytes) + " bytes of a frame"
+                          : "")};
       response.mutable_error()->set_message(result.message());
     } else if (!request.ParseFromString(payload)) {
       result = Error{where + "unparseable Request (" + std::to_string(payload.size()) + " bytes)"};
       response.mutable_error()->set_message(result.message());
     } else {
       response = session.Handle(request);
-      if (response.has_error()) log << "schedcheck serve: " << where << response.error().message() << "\n";
+      if (response.has_error())
+        log << "schedcheck serve: " << where << response.error().message() << "\n";
     }
     std::string bytes;
     response.SerializeToString(&bytes);

@@ -53,7 +53,8 @@ TEST(SessionTest, RejectsRequestsOutOfOrder) {
   ASSERT_TRUE(u.Handle(HelloRequest()).has_hello_ack());
   ASSERT_TRUE(u.Handle(finish).has_decisions());
   EXPECT_TRUE(u.finished());
-  EXPECT_EQ(u.Handle(finish).error().message(), "request after Finish (only a new Hello may follow)");
+  EXPECT_EQ(u.Handle(finish).error().message(),
+            "request after Finish (only a new Hello may follow)");
 
   // After Finish, a Hello starts a new run.
   Session v{ServeOptions{}};
@@ -71,7 +72,8 @@ TEST(SessionTest, VersionMismatchIsAnsweredWithItsOwnVersionThenNothingIsServed)
   EXPECT_EQ(r.hello_ack().protocol_version(), kProtocolVersion);
   Request finish;
   finish.mutable_finish()->set_end_ns(0);
-  EXPECT_NE(s.Handle(finish).error().message().find("protocol version mismatch"), std::string::npos);
+  EXPECT_NE(s.Handle(finish).error().message().find("protocol version mismatch"),
+            std::string::npos);
 }
 
 TEST(SessionTest, BadHelloFieldsAreErrorsNamingTheField) {
@@ -80,9 +82,10 @@ TEST(SessionTest, BadHelloFieldsAreErrorsNamingTheField) {
   EXPECT_EQ(Session{ServeOptions{}}.Handle(compat).error().message(),
             "Hello.compat 1.35 is not implemented (implemented: 1.27)");
   Request config = HelloRequest();
-  config.mutable_hello()->set_config_yaml("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-                                          "profiles:\n- schedulerName: default-scheduler\n  plugins:\n    filter:\n"
-                                          "      enabled:\n      - name: NoSuchPlugin\n");
+  config.mutable_hello()->set_config_yaml(
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+      "profiles:\n- schedulerName: default-scheduler\n  plugins:\n    filter:\n"
+      "      enabled:\n      - name: NoSuchPlugin\n");
   config.mutable_hello()->set_config_source("my.yaml");
   std::string message = Session{ServeOptions{}}.Handle(config).error().message();
   EXPECT_NE(message.find("my.yaml"), std::string::npos) << message;
@@ -132,7 +135,8 @@ TEST(SessionTest, SessionEqualsTheInProcessReplay) {
   const auto& want = (*replayer)->log().records();
   ASSERT_EQ(got.size(), want.size());
   ASSERT_GT(want.size(), 10u);
-  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i].SerializeAsString(), want[i].SerializeAsString()) << i;
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(got[i].SerializeAsString(), want[i].SerializeAsString()) << i;
 }
 
 TEST(ServeTest, CleanEndIsOkAndGarbageIsAnsweredWithAnError) {

@@ -12,10 +12,14 @@ using nlohmann::ordered_json;
 
 const char* ResultName(trace::AttemptResult r) {
   switch (r) {
-    case trace::SCHEDULED: return "Scheduled";
-    case trace::UNSCHEDULABLE: return "Unschedulable";
-    case trace::ERROR: return "Error";
-    default: return "Unknown";
+    case trace::SCHEDULED:
+      return "Scheduled";
+    case trace::UNSCHEDULABLE:
+      return "Unschedulable";
+    case trace::ERROR:
+      return "Error";
+    default:
+      return "Unknown";
   }
 }
 
@@ -41,8 +45,8 @@ std::string FormatSeconds(int64_t t_ns) {
   return out;
 }
 
-void DecisionLog::AddQueue(int64_t t_ns, const std::string& pod, std::string_view from, std::string_view to,
-                           std::string_view cause) {
+void DecisionLog::AddQueue(int64_t t_ns, const std::string& pod, std::string_view from,
+                           std::string_view to, std::string_view cause) {
   trace::Record r;
   r.set_time_ns(t_ns);
   auto* q = r.mutable_queue();
@@ -73,12 +77,13 @@ std::string DecisionJsonLine(const trace::Record& record) {
       j["node"] = a.node();
       j["ties"] = std::vector<std::string>(a.ties().begin(), a.ties().end());
     } else {
-      j["unschedulablePlugins"] =
-          std::vector<std::string>(a.unschedulable_plugins().begin(), a.unschedulable_plugins().end());
+      j["unschedulablePlugins"] = std::vector<std::string>(a.unschedulable_plugins().begin(),
+                                                           a.unschedulable_plugins().end());
       j["message"] = a.message();
     }
     if (!a.nominated_node().empty()) j["nominatedNode"] = a.nominated_node();
-    if (a.victims_size() > 0) j["victims"] = std::vector<std::string>(a.victims().begin(), a.victims().end());
+    if (a.victims_size() > 0)
+      j["victims"] = std::vector<std::string>(a.victims().begin(), a.victims().end());
     if (a.observed()) j["observed"] = true;
   } else if (record.has_queue()) {
     j["type"] = "queue";
@@ -108,9 +113,12 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
   }
   auto field = [&](const char* name) -> std::string { return where + ": field " + name; };
   if (!j.is_object()) return Error{where + ": expected an object"};
-  if (!j.contains("t") || !j["t"].is_number()) return Error{field("t") + ": expected seconds as a number"};
+  if (!j.contains("t") || !j["t"].is_number())
+    return Error{field("t") + ": expected seconds as a number"};
   if (!j.contains("type") || !j["type"].is_string()) return Error{field("type") + ": missing"};
-  auto str = [&](const char* name) { return j.contains(name) && j[name].is_string() ? j[name].get<std::string>() : ""; };
+  auto str = [&](const char* name) {
+    return j.contains(name) && j[name].is_string() ? j[name].get<std::string>() : "";
+  };
   auto list = [&](const char* name) {
     std::vector<std::string> out;
     if (j.contains(name) && j[name].is_array()) {
@@ -123,7 +131,8 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
   double seconds = j["t"].get<double>();
   r.set_time_ns(static_cast<int64_t>(seconds * 1e9 + (seconds >= 0 ? 0.5 : -0.5)));
   std::string type = j["type"];
-  if (type == "incomplete") {  // the last line of a log whose scheduler process failed (PROTOCOL.md)
+  if (type ==
+      "incomplete") {  // the last line of a log whose scheduler process failed (PROTOCOL.md)
     return Error{where + ": the decision log is incomplete (" + str("reason") +
                  "): the run did not finish, so its decisions are not compared"};
   }
@@ -131,7 +140,8 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
   if (type == "attempt") {
     auto* a = r.mutable_attempt();
     a->set_pod(str("pod"));
-    if (!j.contains("attempt") || !j["attempt"].is_number_integer()) return Error{field("attempt") + ": expected an integer"};
+    if (!j.contains("attempt") || !j["attempt"].is_number_integer())
+      return Error{field("attempt") + ": expected an integer"};
     a->set_attempt(j["attempt"].get<int32_t>());
     std::string result = str("result");
     if (result == "Scheduled") {
@@ -141,7 +151,8 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
     } else if (result == "Error") {
       a->set_result(trace::ERROR);
     } else {
-      return Error{field("result") + ": want Scheduled, Unschedulable or Error, got \"" + result + "\""};
+      return Error{field("result") + ": want Scheduled, Unschedulable or Error, got \"" + result +
+                   "\""};
     }
     a->set_node(str("node"));
     for (const auto& s : list("ties")) a->add_ties(s);

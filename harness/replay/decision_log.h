@@ -40,7 +40,8 @@ class DecisionLog {
   bool retain_ = true;
 };
 
-// Seconds since the trace start as a JSON number with up to 9 decimals ("0", "1.5", "12.000000001").
+// Seconds since the trace start as a JSON number with up to 9 decimals ("0", "1.5",
+// "12.000000001").
 std::string FormatSeconds(int64_t t_ns);
 // One decision-log line (docs/FORMATS.md#decision-logs) for an attempt, queue or binding record
 // (no trailing newline).

@@ -67,7 +67,8 @@ std::vector<trace::Record> Log(const std::vector<trace::Record>& records) {
   return (*replayer)->log().records();
 }
 
-std::vector<trace::Attempt> Attempts(const std::vector<trace::Record>& records, const std::string& pod) {
+std::vector<trace::Attempt> Attempts(const std::vector<trace::Record>& records,
+                                     const std::string& pod) {
   std::vector<trace::Attempt> out;
   for (const trace::Record& r : Log(records)) {
     if (r.has_attempt() && r.attempt().pod() == pod) out.push_back(r.attempt());
@@ -75,7 +76,8 @@ std::vector<trace::Attempt> Attempts(const std::vector<trace::Record>& records, 
   return out;
 }
 
-const char* kNode = R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "1", "memory": "1Gi", "pods": "10"}}})";
+const char* kNode =
+    R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "1", "memory": "1Gi", "pods": "10"}}})";
 const char* kVictim =
     R"({"metadata": {"name": "v"}, "spec": {"nodeName": "n1", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "800m"}}}]}})";
 
@@ -84,7 +86,8 @@ const char* kVictim =
 TEST(AdmissionTest, PreemptionPolicyComesFromTheClass) {
   std::vector<trace::Record> records = {
       Node(kNode),
-      Class(0, trace::ADDED, R"({"metadata": {"name": "never"}, "value": 1000, "preemptionPolicy": "Never"})"),
+      Class(0, trace::ADDED,
+            R"({"metadata": {"name": "never"}, "value": 1000, "preemptionPolicy": "Never"})"),
       Pod(0, trace::ADDED, kVictim),
       Pod(1, trace::ADDED,
           R"({"metadata": {"name": "p"}, "spec": {"priorityClassName": "never", "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})"),
@@ -92,7 +95,8 @@ TEST(AdmissionTest, PreemptionPolicyComesFromTheClass) {
   std::vector<trace::Attempt> attempts = Attempts(records, "default/p");
   ASSERT_FALSE(attempts.empty());
   EXPECT_EQ(attempts[0].message(),
-            "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..");
+            "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to "
+            "preemptionPolicy=Never..");
   EXPECT_TRUE(attempts[0].victims().empty());
 }
 
@@ -106,7 +110,8 @@ TEST(AdmissionTest, UpdatesKeepWhatCreateAdmitted) {
       Pod(0, trace::ADDED,
           R"({"metadata": {"name": "p", "resourceVersion": "1"}, "spec": {"priorityClassName": "high", "schedulingGates": [{"name": "g"}], "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})"),
       Class(1, trace::DELETED, R"({"metadata": {"name": "high"}, "value": 1000})"),
-      Class(1, trace::ADDED, R"({"metadata": {"name": "low-default"}, "value": 5, "globalDefault": true})"),
+      Class(1, trace::ADDED,
+            R"({"metadata": {"name": "low-default"}, "value": 5, "globalDefault": true})"),
       Pod(2, trace::MODIFIED,
           R"({"metadata": {"name": "p", "resourceVersion": "2"}, "spec": {"priorityClassName": "high", "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})"),
   };
@@ -122,15 +127,20 @@ TEST(AdmissionTest, UpdatesKeepWhatCreateAdmitted) {
 TEST(AdmissionTest, GlobalDefaultOfTheLowestValue) {
   std::vector<trace::Record> records = {
       Node(kNode),
-      Class(0, trace::ADDED, R"({"metadata": {"name": "a-default"}, "value": 50, "globalDefault": true})"),
-      Class(0, trace::ADDED, R"({"metadata": {"name": "b-default"}, "value": 10, "globalDefault": true, "preemptionPolicy": "Never"})"),
+      Class(0, trace::ADDED,
+            R"({"metadata": {"name": "a-default"}, "value": 50, "globalDefault": true})"),
+      Class(
+          0, trace::ADDED,
+          R"({"metadata": {"name": "b-default"}, "value": 10, "globalDefault": true, "preemptionPolicy": "Never"})"),
       Pod(0, trace::ADDED, kVictim),
-      Pod(1, trace::ADDED, R"({"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})"),
+      Pod(1, trace::ADDED,
+          R"({"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})"),
   };
   std::vector<trace::Attempt> attempts = Attempts(records, "default/p");
   ASSERT_FALSE(attempts.empty());
   EXPECT_EQ(attempts[0].message(),
-            "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..");
+            "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to "
+            "preemptionPolicy=Never..");
 }
 
 // A PDB created while the preemptor's cycle runs is seen by its PostFilter (upstream's PDB lister
@@ -138,41 +148,52 @@ TEST(AdmissionTest, GlobalDefaultOfTheLowestValue) {
 // makes w the violating pod reprieved first, so the older v is the victim. Delivered after the
 // PostFilter instead, w would be.
 TEST(DuringAttemptTest, PostFilterSeesEventsThatOverlapTheAttempt) {
-  const char* v = R"({"metadata": {"name": "v", "labels": {"app": "web"}}, "spec": {"nodeName": "n1", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "400m"}}}]}, "status": {"startTime": "1969-12-31T23:00:00Z"}})";
-  const char* w = R"({"metadata": {"name": "w", "labels": {"app": "db"}}, "spec": {"nodeName": "n1", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "400m"}}}]}, "status": {"startTime": "1969-12-31T23:30:00Z"}})";
-  const char* q = R"({"metadata": {"name": "q"}, "spec": {"priority": 100, "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})";
-  const char* pdb = R"({"metadata": {"name": "pdb", "namespace": "default"}, "spec": {"selector": {"matchLabels": {"app": "db"}}}, "status": {"disruptionsAllowed": 0}})";
-  std::vector<trace::Record> without = {Node(kNode), Pod(0, trace::ADDED, v), Pod(0, trace::ADDED, w), Pod(2, trace::ADDED, q)};
+  const char* v =
+      R"({"metadata": {"name": "v", "labels": {"app": "web"}}, "spec": {"nodeName": "n1", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "400m"}}}]}, "status": {"startTime": "1969-12-31T23:00:00Z"}})";
+  const char* w =
+      R"({"metadata": {"name": "w", "labels": {"app": "db"}}, "spec": {"nodeName": "n1", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "400m"}}}]}, "status": {"startTime": "1969-12-31T23:30:00Z"}})";
+  const char* q =
+      R"({"metadata": {"name": "q"}, "spec": {"priority": 100, "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})";
+  const char* pdb =
+      R"({"metadata": {"name": "pdb", "namespace": "default"}, "spec": {"selector": {"matchLabels": {"app": "db"}}}, "status": {"disruptionsAllowed": 0}})";
+  std::vector<trace::Record> without = {Node(kNode), Pod(0, trace::ADDED, v),
+                                        Pod(0, trace::ADDED, w), Pod(2, trace::ADDED, q)};
   std::vector<trace::Attempt> a = Attempts(without, "default/q");
   ASSERT_FALSE(a.empty());
-  EXPECT_EQ(std::vector<std::string>(a[0].victims().begin(), a[0].victims().end()), std::vector<std::string>{"default/w"});
+  EXPECT_EQ(std::vector<std::string>(a[0].victims().begin(), a[0].victims().end()),
+            std::vector<std::string>{"default/w"});
   std::vector<trace::Record> with = without;
   with.push_back(During(Pdb(2, trace::ADDED, pdb)));
   a = Attempts(with, "default/q");
   ASSERT_FALSE(a.empty());
-  EXPECT_EQ(std::vector<std::string>(a[0].victims().begin(), a[0].victims().end()), std::vector<std::string>{"default/v"});
+  EXPECT_EQ(std::vector<std::string>(a[0].victims().begin(), a[0].victims().end()),
+            std::vector<std::string>{"default/v"});
 }
 
 // The preemptor deleted while its cycle runs: Evaluator.Preempt fetches it again from the pod
 // lister and fails with the lister's NotFound; the failure handler then drops the pod.
 TEST(DuringAttemptTest, PreemptorDeletedDuringItsAttempt) {
-  const char* p = R"({"metadata": {"name": "p"}, "spec": {"priority": 100, "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})";
-  std::vector<trace::Record> records = {Node(kNode), Pod(0, trace::ADDED, kVictim), Pod(1, trace::ADDED, p),
-                                        During(Pod(1, trace::DELETED, p))};
+  const char* p =
+      R"({"metadata": {"name": "p"}, "spec": {"priority": 100, "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})";
+  std::vector<trace::Record> records = {Node(kNode), Pod(0, trace::ADDED, kVictim),
+                                        Pod(1, trace::ADDED, p), During(Pod(1, trace::DELETED, p))};
   std::vector<trace::Record> log = Log(records);
   std::vector<std::string> steps;
   for (const trace::Record& r : log) {
-    if (r.has_attempt() && r.attempt().pod() == "default/p") steps.push_back("attempt: " + r.attempt().message());
+    if (r.has_attempt() && r.attempt().pod() == "default/p")
+      steps.push_back("attempt: " + r.attempt().message());
     if (r.has_queue() && r.queue().pod() == "default/p") {
       steps.push_back(r.queue().from() + "->" + r.queue().to() + " " + r.queue().cause());
     }
   }
-  EXPECT_EQ(steps, (std::vector<std::string>{
-                       "none->active PodAdd",
-                       "active->inflight Pop",
-                       "attempt: 0/1 nodes are available: 1 Insufficient cpu. preemption: pod \"p\" not found.",
-                       "inflight->none Done",
-                   }));
+  EXPECT_EQ(
+      steps,
+      (std::vector<std::string>{
+          "none->active PodAdd",
+          "active->inflight Pop",
+          "attempt: 0/1 nodes are available: 1 Insufficient cpu. preemption: pod \"p\" not found.",
+          "inflight->none Done",
+      }));
 }
 
 }  // namespace

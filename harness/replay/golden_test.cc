@@ -28,7 +28,8 @@ std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
-Result<std::string> ReplayToJsonLines(const std::string& name, reference::Engine engine = reference::Engine::kFast) {
+Result<std::string> ReplayToJsonLines(const std::string& name,
+                                      reference::Engine engine = reference::Engine::kFast) {
   std::string trace_path = Root() + "traces/corpus/" + name + ".jsonl";
   auto trace = trace::LoadTrace(trace_path);
   if (!trace.ok()) return trace.error();
@@ -70,8 +71,9 @@ TEST(GoldenTest, EveryCorpusTraceMatchesItsGoldenLogAndIsDeterministic) {
     ASSERT_TRUE(plain.ok()) << name << " (plain): " << plain.message();
     EXPECT_EQ(*plain, *first) << name << ": the plain and fast engines differ";
     std::string golden = ReadFile(Root() + "golden/" + name + "/decisions.jsonl");
-    EXPECT_EQ(*first, golden) << name << ": differs from golden/" << name
-                              << "/decisions.jsonl (regenerate with ci/update_golden.sh if intended)";
+    EXPECT_EQ(*first, golden)
+        << name << ": differs from golden/" << name
+        << "/decisions.jsonl (regenerate with ci/update_golden.sh if intended)";
   }
   EXPECT_GE(traces, 1);
 }
@@ -81,9 +83,11 @@ TEST(GoldenTest, UnblockScenarioBindsEachPodRightAfterItsEvent) {
   auto log = ReplayToJsonLines("unblock");
   ASSERT_TRUE(log.ok()) << log.message();
   auto bound_at = [&](const std::string& pod, const std::string& t) {
-    return log->find("{\"t\":" + t + ",\"type\":\"bind\",\"pod\":\"default/" + pod + "\"") != std::string::npos;
+    return log->find("{\"t\":" + t + ",\"type\":\"bind\",\"pod\":\"default/" + pod + "\"") !=
+           std::string::npos;
   };
-  EXPECT_TRUE(bound_at("needs-untainted", "10")) << "NodeTaintChange moves a TaintToleration rejection";
+  EXPECT_TRUE(bound_at("needs-untainted", "10"))
+      << "NodeTaintChange moves a TaintToleration rejection";
   EXPECT_TRUE(bound_at("needs-ssd", "20")) << "NodeAdd moves a NodeAffinity rejection";
   EXPECT_TRUE(bound_at("needs-n1", "30")) << "AssignedPodDelete moves a NodeResourcesFit rejection";
   EXPECT_TRUE(bound_at("gated", "40")) << "the update lifting the gate";
@@ -98,16 +102,23 @@ TEST(GoldenTest, PreemptionChurnPicksVictimsByUpstreamCriteria) {
   ASSERT_TRUE(log.ok()) << log.message();
   // critical-0 (3 cpu) needs both pods of a node; the batch nodes violate a PDB, the web nodes
   // tie on every criterion but the last: n4's top victim started latest.
-  EXPECT_NE(log->find("\"pod\":\"default/critical-0\",\"attempt\":1,\"result\":\"Unschedulable\","
-                      "\"unschedulablePlugins\":[\"NodeResourcesFit\"],\"message\":\"0/4 nodes are available: 4 "
-                      "Insufficient cpu.\",\"nominatedNode\":\"n4\",\"victims\":[\"default/web-6\",\"default/web-7\"]}"),
-            std::string::npos)
+  EXPECT_NE(
+      log->find(
+          "\"pod\":\"default/critical-0\",\"attempt\":1,\"result\":\"Unschedulable\","
+          "\"unschedulablePlugins\":[\"NodeResourcesFit\"],\"message\":\"0/4 nodes are available: "
+          "4 "
+          "Insufficient "
+          "cpu.\",\"nominatedNode\":\"n4\",\"victims\":[\"default/web-6\",\"default/web-7\"]}"),
+      std::string::npos)
       << *log;
   // critical-1 (2 cpu) keeps the more important (earlier started) web-2 and evicts only web-3.
-  EXPECT_NE(log->find("\"nominatedNode\":\"n2\",\"victims\":[\"default/web-3\"]"), std::string::npos);
+  EXPECT_NE(log->find("\"nominatedNode\":\"n2\",\"victims\":[\"default/web-3\"]"),
+            std::string::npos);
   // preemptionPolicy Never: no preemption, and the exact upstream message.
-  EXPECT_NE(log->find("preemption: not eligible due to preemptionPolicy=Never..\""), std::string::npos);
-  EXPECT_NE(log->find("{\"t\":15,\"type\":\"bind\",\"pod\":\"default/polite-0\",\"node\":\"n2\"}"), std::string::npos);
+  EXPECT_NE(log->find("preemption: not eligible due to preemptionPolicy=Never..\""),
+            std::string::npos);
+  EXPECT_NE(log->find("{\"t\":15,\"type\":\"bind\",\"pod\":\"default/polite-0\",\"node\":\"n2\"}"),
+            std::string::npos);
 }
 
 }  // namespace

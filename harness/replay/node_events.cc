@@ -27,27 +27,34 @@ bool SameTaints(const k8s::Node& a, const k8s::Node& b) {
   for (int i = 0; i < a.spec().taints_size(); ++i) {
     const auto& x = a.spec().taints(i);
     const auto& y = b.spec().taints(i);
-    if (x.key() != y.key() || x.value() != y.value() || x.effect() != y.effect() || x.time_added() != y.time_added()) {
+    if (x.key() != y.key() || x.value() != y.value() || x.effect() != y.effect() ||
+        x.time_added() != y.time_added()) {
       return false;
     }
   }
   return true;
 }
 
-reference::ClusterEvent Predefined(std::string_view label) { return *reference::PredefinedClusterEvent(label); }
+reference::ClusterEvent Predefined(std::string_view label) {
+  return *reference::PredefinedClusterEvent(label);
+}
 
 }  // namespace
 
-std::optional<reference::ClusterEvent> NodeUpdateEvent(const k8s::Node& old_node, const k8s::Node& new_node) {
-  if (old_node.spec().unschedulable() != new_node.spec().unschedulable() && !new_node.spec().unschedulable()) {
+std::optional<reference::ClusterEvent> NodeUpdateEvent(const k8s::Node& old_node,
+                                                       const k8s::Node& new_node) {
+  if (old_node.spec().unschedulable() != new_node.spec().unschedulable() &&
+      !new_node.spec().unschedulable()) {
     return Predefined("NodeSpecUnschedulableChange");
   }
   if (!SameMap(old_node.status().allocatable(), new_node.status().allocatable())) {
     return Predefined("NodeAllocatableChange");
   }
-  if (!SameMap(old_node.metadata().labels(), new_node.metadata().labels())) return Predefined("NodeLabelChange");
+  if (!SameMap(old_node.metadata().labels(), new_node.metadata().labels()))
+    return Predefined("NodeLabelChange");
   if (!SameTaints(old_node, new_node)) return Predefined("NodeTaintChange");
-  if (ConditionStatuses(old_node) != ConditionStatuses(new_node)) return Predefined("NodeConditionChange");
+  if (ConditionStatuses(old_node) != ConditionStatuses(new_node))
+    return Predefined("NodeConditionChange");
   return std::nullopt;
 }
 

@@ -19,7 +19,8 @@ TEST(OpenbReplayTest, ReplayOfAPrefixRunsToCompletion) {
   const std::string dir = trace::testing::FindSharedOpenbDir();
   if (dir.empty()) {
     GTEST_SKIP() << "shared data absent: no alibaba-gpu-v2023/openb_pod_list_default.csv under "
-                    "$SCHEDCHECK_SHARED_DATA, /work/shared/data or ../shared/data; set SCHEDCHECK_SHARED_DATA";
+                    "$SCHEDCHECK_SHARED_DATA, /work/shared/data or ../shared/data; set "
+                    "SCHEDCHECK_SHARED_DATA";
   }
   std::ifstream in(dir + "/openb_pod_list_default.csv");
   std::string line, prefix;

@@ -23,14 +23,18 @@ std::vector<trace::Record> Trace(int pods) {
   std::vector<trace::Record> records;
   trace::Record node = Added(0);
   auto n = k8s::NodeFromJson(nlohmann::json::parse(R"({"metadata":{"name":"n1"},
-      "status":{"allocatable":{"cpu":"100","memory":"100Gi","pods":"500"}}})"), "node");
+      "status":{"allocatable":{"cpu":"100","memory":"100Gi","pods":"500"}}})"),
+                             "node");
   EXPECT_TRUE(n.ok()) << n.message();
   *node.mutable_api()->mutable_node() = *n;
   records.push_back(node);
   for (int i = 0; i < pods; ++i) {
     trace::Record r = Added(1 + i / 2);
-    auto pod = k8s::PodFromJson(nlohmann::json::parse(R"({"metadata":{"name":"p)" + std::to_string(i) +
-        R"(","namespace":"default"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}}]}})"), "pod");
+    auto pod = k8s::PodFromJson(
+        nlohmann::json::parse(
+            R"({"metadata":{"name":"p)" + std::to_string(i) +
+            R"(","namespace":"default"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}}]}})"),
+        "pod");
     EXPECT_TRUE(pod.ok()) << pod.message();
     *r.mutable_api()->mutable_pod() = *pod;
     records.push_back(r);
@@ -38,11 +42,13 @@ std::vector<trace::Record> Trace(int pods) {
   return records;
 }
 
-std::string Replay(const std::vector<trace::Record>& records, std::vector<ReplayProgress>* calls, size_t every) {
+std::string Replay(const std::vector<trace::Record>& records, std::vector<ReplayProgress>* calls,
+                   size_t every) {
   ReplayOptions options;
   options.config = reference::DefaultConfiguration("1.27");
   options.progress_every_events = every;
-  if (calls != nullptr) options.progress = [calls](const ReplayProgress& p) { calls->push_back(p); };
+  if (calls != nullptr)
+    options.progress = [calls](const ReplayProgress& p) { calls->push_back(p); };
   auto replayer = Replayer::Create(options);
   EXPECT_TRUE(replayer.ok()) << replayer.message();
   EXPECT_TRUE((*replayer)->Run(records).ok());

@@ -10,7 +10,8 @@ namespace {
 std::string WaitTimeoutMessage(int64_t wait_ns, const std::string& plugin) {
   // Go's time.Duration String() for whole seconds ("15m0s", "10s") is enough for Permit timeouts.
   int64_t s = wait_ns / kNanosPerSecond;
-  std::string d = s >= 60 ? std::to_string(s / 60) + "m" + std::to_string(s % 60) + "s" : std::to_string(s) + "s";
+  std::string d = s >= 60 ? std::to_string(s / 60) + "m" + std::to_string(s % 60) + "s"
+                          : std::to_string(s) + "s";
   return "rejected due to timeout after waiting " + d + " at plugin " + plugin;
 }
 
@@ -41,15 +42,17 @@ bool Replayer::StartCycle(const std::function<void()>& after_schedule_pod) {
     flight->info = *info;
     flight->profile = profile;
     flight->state = std::make_unique<reference::CycleState>();
-    flight->outcome = reference::RunSchedulingCycle(*profile->framework, *scheduler_, cache_, snapshot_,
-                                                    *flight->state, pod, after_schedule_pod);
+    flight->outcome =
+        reference::RunSchedulingCycle(*profile->framework, *scheduler_, cache_, snapshot_,
+                                      *flight->state, pod, after_schedule_pod);
     flight->finish_ns = clock_.NowNs() + options_.cycle_latency_ns;
     in_flight_ = std::move(flight);
     return true;
   }
 }
 
-void Replayer::RecordAttempt(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome) {
+void Replayer::RecordAttempt(const reference::QueuedPodInfo& info,
+                             const reference::CycleOutcome& outcome) {
   if (!options_.log_attempts) return;
   trace::Record r;
   r.set_time_ns(clock_.NowNs());
@@ -62,7 +65,8 @@ void Replayer::RecordAttempt(const reference::QueuedPodInfo& info, const referen
     a->mutable_ties()->Reserve(static_cast<int>(outcome.result.ties.size()));
     for (const std::string& n : outcome.result.ties) a->add_ties(n);
   } else {
-    a->set_result(outcome.status.code() == reference::Code::kError ? trace::ERROR : trace::UNSCHEDULABLE);
+    a->set_result(outcome.status.code() == reference::Code::kError ? trace::ERROR
+                                                                   : trace::UNSCHEDULABLE);
     for (const std::string& p : outcome.unschedulable_plugins) a->add_unschedulable_plugins(p);
     a->set_message(outcome.message);
   }
@@ -93,8 +97,9 @@ void Replayer::FinishCycle() {
     b.complete_ns = clock_.NowNs() + options_.bind_latency_ns;
     if (outcome.status.IsWait()) {
       // Nothing in the reference allows a waiting pod, so the earliest timeout rejects it.
-      auto first = std::min_element(outcome.waits.begin(), outcome.waits.end(),
-                                    [](const auto& x, const auto& y) { return x.second < y.second; });
+      auto first =
+          std::min_element(outcome.waits.begin(), outcome.waits.end(),
+                           [](const auto& x, const auto& y) { return x.second < y.second; });
       b.waiting_plugin = first->first;
       b.wait_ns = first->second;
       b.complete_ns = std::max(b.complete_ns, clock_.NowNs() + b.wait_ns);
@@ -122,7 +127,8 @@ void Replayer::ApplyPreemption(const reference::CycleOutcome& outcome) {
   }
 }
 
-void Replayer::HandleFailure(const reference::QueuedPodInfo& failed, const reference::CycleOutcome& outcome) {
+void Replayer::HandleFailure(const reference::QueuedPodInfo& failed,
+                             const reference::CycleOutcome& outcome) {
   const std::string& key = failed.info->pod->key;
   auto it = api_pods_.find(key);
   if (it == api_pods_.end() || !it->second->node_name().empty()) {
@@ -134,10 +140,12 @@ void Replayer::HandleFailure(const reference::QueuedPodInfo& failed, const refer
   info.unschedulable_plugins = outcome.unschedulable_plugins;
   (void)queue_->AddUnschedulableIfNotPresent(info, queue_->SchedulingCycle());
   std::optional<reference::NominatingInfo> nominating;
-  if (outcome.nominating.mode == reference::NominatingInfo::Mode::kOverride) nominating = outcome.nominating;
+  if (outcome.nominating.mode == reference::NominatingInfo::Mode::kOverride)
+    nominating = outcome.nominating;
   queue_->AddNominatedPod(info.info, nominating);
   // The status patch of nominatedNodeName, seen back as an update of the pending pod.
-  if (nominating && nominating->nominated_node_name != it->second->obj.status().nominated_node_name()) {
+  if (nominating &&
+      nominating->nominated_node_name != it->second->obj.status().nominated_node_name()) {
     reference::PodPtr old = it->second;
     it->second = WithNomination(*old, nominating->nominated_node_name);
     UpdatePendingPod(old, it->second);
@@ -148,7 +156,8 @@ void Replayer::CompleteBinding(Binding b) {
   const reference::Framework& fw = *b.profile->framework;
   reference::Status status;
   if (!b.waiting_plugin.empty()) {
-    status = reference::Status(reference::Code::kUnschedulable, WaitTimeoutMessage(b.wait_ns, b.waiting_plugin))
+    status = reference::Status(reference::Code::kUnschedulable,
+                               WaitTimeoutMessage(b.wait_ns, b.waiting_plugin))
                  .WithPlugin(b.waiting_plugin);
   }
   auto api = api_pods_.find(b.key);
@@ -185,7 +194,7 @@ void Replayer::CompleteBinding(Binding b) {
     // Deferred until after the requeue and excluding the pod itself (v1.27).
     const std::string key = b.key;
     MoveAll(*reference::PredefinedClusterEvent("AssignedPodDelete"),
-                                          [key](const reference::Pod& p) { return p.key != key; });
+            [key](const reference::Pod& p) { return p.key != key; });
   }
 }
 

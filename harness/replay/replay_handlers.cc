@@ -12,15 +12,19 @@ bool Terminal(const reference::Pod& pod) {
   return phase == "Succeeded" || phase == "Failed";
 }
 
-reference::ClusterEvent Predefined(std::string_view label) { return *reference::PredefinedClusterEvent(label); }
+reference::ClusterEvent Predefined(std::string_view label) {
+  return *reference::PredefinedClusterEvent(label);
+}
 
 std::string PodKey(const k8s::Pod& pod) {
-  return (pod.metadata().namespace_().empty() ? "default" : pod.metadata().namespace_()) + "/" + pod.metadata().name();
+  return (pod.metadata().namespace_().empty() ? "default" : pod.metadata().namespace_()) + "/" +
+         pod.metadata().name();
 }
 
 // The global default class Priority admission picks: the lowest value among classes marked
 // globalDefault (several exist only after a race); equal values in name order.
-const k8s::PriorityClass* DefaultPriorityClass(const std::map<std::string, k8s::PriorityClass>& classes) {
+const k8s::PriorityClass* DefaultPriorityClass(
+    const std::map<std::string, k8s::PriorityClass>& classes) {
   const k8s::PriorityClass* out = nullptr;
   for (const auto& [name, pc] : classes) {
     if (pc.global_default() && (out == nullptr || pc.value() < out->value())) out = &pc;
@@ -66,7 +70,8 @@ void Replayer::AdmitPriority(trace::EventType type, k8s::Pod* pod) const {
   const k8s::PriorityClass* pc = nullptr;
   if (spec->priority_class_name().empty()) {
     pc = DefaultPriorityClass(objects_.priority_classes);
-  } else if (auto it = objects_.priority_classes.find(spec->priority_class_name()); it != objects_.priority_classes.end()) {
+  } else if (auto it = objects_.priority_classes.find(spec->priority_class_name());
+             it != objects_.priority_classes.end()) {
     pc = &it->second;
   } else {
     return;
@@ -74,8 +79,9 @@ void Replayer::AdmitPriority(trace::EventType type, k8s::Pod* pod) const {
   if (!spec->has_priority()) spec->set_priority(pc != nullptr ? pc->value() : 0);
   if (!spec->has_preemption_policy()) {
     // A class's preemptionPolicy defaults to PreemptLowerPriority (scheduling/v1 defaults).
-    spec->set_preemption_policy(pc != nullptr && pc->has_preemption_policy() ? pc->preemption_policy()
-                                                                             : "PreemptLowerPriority");
+    spec->set_preemption_policy(pc != nullptr && pc->has_preemption_policy()
+                                    ? pc->preemption_policy()
+                                    : "PreemptLowerPriority");
   }
 }
 
@@ -86,12 +92,14 @@ Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
       k8s::Pod obj = event.pod();
       AdmitPriority(event.type(), &obj);
       auto pod = reference::BuildPod(std::move(obj));
-      if (!pod.ok()) return Error{where + ": pod " + event.pod().metadata().name() + ": " + pod.message()};
+      if (!pod.ok())
+        return Error{where + ": pod " + event.pod().metadata().name() + ": " + pod.message()};
       return OnPod(event.type(), *pod);
     }
     case trace::ApiEvent::kNode: {
       auto node = reference::BuildNode(event.node());
-      if (!node.ok()) return Error{where + ": node " + event.node().metadata().name() + ": " + node.message()};
+      if (!node.ok())
+        return Error{where + ": node " + event.node().metadata().name() + ": " + node.message()};
       return OnNode(event.type(), *node);
     }
     case trace::ApiEvent::kNamespace:
@@ -105,12 +113,14 @@ Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
       if (event.type() == trace::DELETED) {
         objects_.priority_classes.erase(event.priority_class().metadata().name());
       } else {
-        objects_.priority_classes[event.priority_class().metadata().name()] = event.priority_class();
+        objects_.priority_classes[event.priority_class().metadata().name()] =
+            event.priority_class();
       }
       return Outcome::Ok();
     case trace::ApiEvent::kPodDisruptionBudget: {
       const auto& pdb = event.pod_disruption_budget();
-      std::string ns = pdb.metadata().namespace_().empty() ? "default" : pdb.metadata().namespace_();
+      std::string ns =
+          pdb.metadata().namespace_().empty() ? "default" : pdb.metadata().namespace_();
       std::string key = ns + "/" + pdb.metadata().name();
       if (event.type() == trace::DELETED) {
         objects_.pdbs.erase(key);
@@ -123,7 +133,8 @@ Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
       StoreSelectorObject(event.type(), event.service(), &objects_.services);
       return Outcome::Ok();
     case trace::ApiEvent::kReplicationController:
-      StoreSelectorObject(event.type(), event.replication_controller(), &objects_.replication_controllers);
+      StoreSelectorObject(event.type(), event.replication_controller(),
+                          &objects_.replication_controllers);
       return Outcome::Ok();
     case trace::ApiEvent::kReplicaSet:
       StoreSelectorObject(event.type(), event.replica_set(), &objects_.replica_sets);
@@ -167,7 +178,8 @@ Outcome Replayer::OnPod(trace::EventType type, reference::PodPtr pod) {
     (void)cache_.UpdatePod(pod);
     queue_->AssignedPodUpdated(*pod);
   } else if (!was_assigned && is_assigned) {
-    // Bound (by us or by someone else): a delete for the pending handler, an add for the assigned one.
+    // Bound (by us or by someone else): a delete for the pending handler, an add for the assigned
+    // one.
     queue_->Delete(*old);
     AddAssignedPod(pod);
   } else if (!was_assigned && !is_assigned) {
@@ -179,7 +191,8 @@ Outcome Replayer::OnPod(trace::EventType type, reference::PodPtr pod) {
   return Outcome::Ok();
 }
 
-void Replayer::UpdatePendingPod(const reference::PodPtr& old_pod, const reference::PodPtr& new_pod) {
+void Replayer::UpdatePendingPod(const reference::PodPtr& old_pod,
+                                const reference::PodPtr& new_pod) {
   const std::string& rv = new_pod->obj.metadata().resource_version();
   if (!rv.empty() && rv == old_pod->obj.metadata().resource_version()) return;  // a re-delivery
   if (cache_.IsAssumedPod(new_pod->uid())) return;

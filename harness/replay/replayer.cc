@@ -27,7 +27,8 @@ Replayer::~Replayer() = default;
 Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
   auto check = [](const char* what, int64_t v, int64_t max) -> Outcome {
     if (v < 0 || v > max) {
-      return Error{std::string(what) + " " + std::to_string(v) + " ns is outside [0, " + std::to_string(max) + " ns]"};
+      return Error{std::string(what) + " " + std::to_string(v) + " ns is outside [0, " +
+                   std::to_string(max) + " ns]"};
     }
     return Outcome::Ok();
   };
@@ -59,7 +60,9 @@ Outcome Replayer::Init() {
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
     reference::Profile profile = config_profile;
     auto fw = reference::Framework::Create(
-        profile, options_.registry ? *options_.registry : reference::PluginRegistryFor(options_.engine), &p->handle);
+        profile,
+        options_.registry ? *options_.registry : reference::PluginRegistryFor(options_.engine),
+        &p->handle);
     if (!fw.ok()) return fw.error();
     p->framework = std::move(*fw);
     p->handle.framework = p->framework.get();
@@ -70,24 +73,25 @@ Outcome Replayer::Init() {
   qo.initial_backoff_ns = options_.config.pod_initial_backoff_seconds * kNanosPerSecond;
   qo.max_backoff_ns = options_.config.pod_max_backoff_seconds * kNanosPerSecond;
   queue_ = std::make_unique<reference::SchedulingQueue>(
-      qo, clock_, reference::HooksFromFrameworks(frameworks), reference::EventMapFromFrameworks(frameworks),
-      &objects_,
-      [this](const std::string& key, std::string_view from, std::string_view to, std::string_view cause) {
-        log_.AddQueue(clock_.NowNs(), key, from, to, cause);
-      },
+      qo, clock_, reference::HooksFromFrameworks(frameworks),
+      reference::EventMapFromFrameworks(frameworks), &objects_,
+      [this](const std::string& key, std::string_view from, std::string_view to,
+             std::string_view cause) { log_.AddQueue(clock_.NowNs(), key, from, to, cause); },
       [this](const std::string& key) -> reference::PodPtr {
         auto it = api_pods_.find(key);
         return it == api_pods_.end() ? nullptr : it->second;
       });
   for (auto& p : profiles_) p->handle.nominator = queue_.get();
-  scheduler_ = reference::MakePodScheduler(options_.engine, options_.seed, options_.config.percentage_of_nodes_to_score);
+  scheduler_ = reference::MakePodScheduler(options_.engine, options_.seed,
+                                           options_.config.percentage_of_nodes_to_score);
   scheduler_->set_record_details(false);  // decisions need only totals and ties
   return Outcome::Ok();
 }
 
 Replayer::Profile* Replayer::ProfileFor(const reference::Pod& pod) {
   for (size_t i = 0; i < profiles_.size(); ++i) {
-    if (options_.config.profiles[i].scheduler_name == pod.scheduler_name()) return profiles_[i].get();
+    if (options_.config.profiles[i].scheduler_name == pod.scheduler_name())
+      return profiles_[i].get();
   }
   return nullptr;
 }
@@ -98,7 +102,8 @@ int64_t Replayer::NextInstant(int64_t now, int64_t next_event) const {
   for (const Binding& b : bindings_) next = std::min(next, b.complete_ns);
   if (auto expiry = queue_->NextBackoffExpiryNs()) {
     // The flush at a tick releases pods whose backoff expired at or before it.
-    next = std::min(next, std::max(NextTick(now, kBackoffFlushPeriodNs), TickAtOrAfter(*expiry, kBackoffFlushPeriodNs)));
+    next = std::min(next, std::max(NextTick(now, kBackoffFlushPeriodNs),
+                                   TickAtOrAfter(*expiry, kBackoffFlushPeriodNs)));
   }
   const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
   for (const std::string& key : queue_->UnschedulableKeys()) {
@@ -125,25 +130,31 @@ Outcome Replayer::Run(const std::vector<trace::Record>& records) {
                    std::to_string(records[events[k - 1]].time_ns()) + " ns)"};
     }
     int64_t since_start = 0;
-    if (__builtin_sub_overflow(records[events[k]].time_ns(), t0, &since_start) || since_start > kMaxTraceSpanNs) {
-      return Error{"record " + std::to_string(events[k]) + ": field timeNs: " +
-                   std::to_string(records[events[k]].time_ns()) + " ns is more than " +
-                   std::to_string(kMaxTraceSpanNs / kNanosPerSecond) + " s (100 years) after the first event (" +
-                   std::to_string(t0) + " ns)"};
+    if (__builtin_sub_overflow(records[events[k]].time_ns(), t0, &since_start) ||
+        since_start > kMaxTraceSpanNs) {
+      return Error{"record " + std::to_string(events[k]) +
+                   ": field timeNs: " + std::to_string(records[events[k]].time_ns()) +
+                   " ns is more than " + std::to_string(kMaxTraceSpanNs / kNanosPerSecond) +
+                   " s (100 years) after the first event (" + std::to_string(t0) + " ns)"};
     }
   }
   auto report = [&](size_t done, bool finished) {
-    options_.progress({.events_done = done, .events_total = events.size(), .virtual_time_ns = clock_.NowNs(),
-                       .pods_bound = pods_bound_, .finished = finished});
+    options_.progress({.events_done = done,
+                       .events_total = events.size(),
+                       .virtual_time_ns = clock_.NowNs(),
+                       .pods_bound = pods_bound_,
+                       .finished = finished});
   };
   size_t reported = 0;
   for (size_t k = 0; k < events.size();) {
     const int64_t t = records[events[k]].time_ns();
     std::vector<const trace::ApiEvent*> batch;
     size_t first = events[k];
-    for (; k < events.size() && records[events[k]].time_ns() == t; ++k) batch.push_back(&records[events[k]].api());
+    for (; k < events.size() && records[events[k]].time_ns() == t; ++k)
+      batch.push_back(&records[events[k]].api());
     if (Outcome ok = ProcessEvents(t - t0, batch, first); !ok) return ok;
-    if (options_.progress && (k - reported >= options_.progress_every_events || k == events.size())) {
+    if (options_.progress &&
+        (k - reported >= options_.progress_every_events || k == events.size())) {
       report(k, false);
       reported = k;
     }
@@ -153,10 +164,11 @@ Outcome Replayer::Run(const std::vector<trace::Record>& records) {
   return Outcome::Ok();
 }
 
-Outcome Replayer::ProcessEvents(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events, size_t first_index) {
+Outcome Replayer::ProcessEvents(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events,
+                                size_t first_index) {
   if (t_ns < 0 || t_ns > kMaxTraceSpanNs) {
-    return Error{"record " + std::to_string(first_index) + ": instant " + std::to_string(t_ns) + " ns is outside [0, " +
-                 std::to_string(kMaxTraceSpanNs) + " ns] (100 years)"};
+    return Error{"record " + std::to_string(first_index) + ": instant " + std::to_string(t_ns) +
+                 " ns is outside [0, " + std::to_string(kMaxTraceSpanNs) + " ns] (100 years)"};
   }
   if (started_ && t_ns <= clock_.NowNs()) {
     return Error{"record " + std::to_string(first_index) + ": instant " + std::to_string(t_ns) +
@@ -179,7 +191,8 @@ void Replayer::AdvanceTo(int64_t limit_ns) {
   }
 }
 
-Outcome Replayer::ProcessInstant(int64_t now, const std::vector<const trace::ApiEvent*>& events, size_t first_index) {
+Outcome Replayer::ProcessInstant(int64_t now, const std::vector<const trace::ApiEvent*>& events,
+                                 size_t first_index) {
   started_ = true;
   clock_.SetNs(now);
   // 1. Trace events stamped with this instant, in order; duringAttempt ones wait for the first
@@ -197,8 +210,9 @@ Outcome Replayer::ProcessInstant(int64_t now, const std::vector<const trace::Api
   }
   // 2. A cycle or bindings finishing now.
   if (in_flight_ && in_flight_->finish_ns == now) FinishCycle();
-  std::stable_sort(bindings_.begin(), bindings_.end(),
-                   [](const Binding& a, const Binding& b) { return a.complete_ns < b.complete_ns; });
+  std::stable_sort(bindings_.begin(), bindings_.end(), [](const Binding& a, const Binding& b) {
+    return a.complete_ns < b.complete_ns;
+  });
   while (!bindings_.empty() && bindings_.front().complete_ns == now) {
     Binding b = std::move(bindings_.front());
     bindings_.erase(bindings_.begin());
@@ -213,10 +227,12 @@ Outcome Replayer::ProcessInstant(int64_t now, const std::vector<const trace::Api
   return Outcome::Ok();
 }
 
-void Replayer::RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during, size_t* index) {
+void Replayer::RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during,
+                                          size_t* index) {
   auto deliver_during = [&] {
     while (!during.empty()) {
-      if (Outcome ok = Deliver(*during.front(), *index); !ok && deliver_error_.ok()) deliver_error_ = ok;
+      if (Outcome ok = Deliver(*during.front(), *index); !ok && deliver_error_.ok())
+        deliver_error_ = ok;
       during.pop_front();
       ++*index;
     }

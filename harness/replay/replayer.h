@@ -18,9 +18,9 @@
 
 #include "harness/replay/decision_log.h"
 #include "harness/replay/summary.h"
-#include "reference/engine/engine.h"
 #include "reference/base/clock.h"
 #include "reference/cache/cache.h"
+#include "reference/engine/engine.h"
 #include "reference/queue/scheduling_queue.h"
 #include "reference/runtime/framework.h"
 #include "reference/runtime/profile.h"
@@ -94,7 +94,8 @@ class Replayer {
   // `t_ns`, in order) and runs that instant. REQUIRES: t_ns greater than the previous call's.
   // `first_index` numbers the events in error messages. An error when t_ns is negative or above
   // kMaxTraceSpanNs.
-  Outcome ProcessEvents(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events, size_t first_index = 0);
+  Outcome ProcessEvents(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events,
+                        size_t first_index = 0);
   // Runs the internal instants up to and including `end_ns` (at most kMaxTraceSpanNs +
   // kMaxDurationNs: a later end is that one).
   void Finish(int64_t end_ns);
@@ -131,13 +132,15 @@ class Replayer {
   void ApplyPreemption(const reference::CycleOutcome& outcome);
   void CompleteBinding(Binding binding);
   void RecordAttempt(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
-  void RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during_attempt, size_t* index);
+  void RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during_attempt,
+                                  size_t* index);
 
   int64_t NextInstant(int64_t now, int64_t next_event) const;
   // Runs internal instants strictly before `limit_ns`.
   void AdvanceTo(int64_t limit_ns);
   // One instant: its events, finishing cycles and bindings, flushes, then scheduling.
-  Outcome ProcessInstant(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events, size_t first_index);
+  Outcome ProcessInstant(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events,
+                         size_t first_index);
   bool started_ = false;
 
   ReplayOptions options_;
@@ -148,7 +151,7 @@ class Replayer {
   std::vector<std::unique_ptr<Profile>> profiles_;
   std::unique_ptr<reference::SchedulingQueue> queue_;
   std::unique_ptr<reference::PodScheduler> scheduler_;
-  std::map<std::string, reference::PodPtr> api_pods_;    // by "ns/name": what the API server holds
+  std::map<std::string, reference::PodPtr> api_pods_;  // by "ns/name": what the API server holds
   // api_pods_ as the plugins' pod lister (Handle::pods).
   class ApiPodLister final : public reference::PodLister {
    public:
@@ -169,7 +172,8 @@ class Replayer {
   Outcome deliver_error_;
   ClusterEventLog cluster_events_;
   size_t pods_bound_ = 0;  // bindings completed, for progress reports
-  void MoveAll(const reference::ClusterEvent& event, const std::function<bool(const reference::Pod&)>& pre_check = nullptr);
+  void MoveAll(const reference::ClusterEvent& event,
+               const std::function<bool(const reference::Pod&)>& pre_check = nullptr);
 };
 
 }  // namespace schedcheck::replay

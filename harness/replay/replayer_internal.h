@@ -41,7 +41,8 @@ struct Replayer::Binding {
 // Which of a node's scheduling properties changed (eventhandlers.go
 // nodeSchedulingPropertiesChange): the first applicable of unschedulable → false, allocatable,
 // labels, taints, conditions; null when none (no move request).
-std::optional<reference::ClusterEvent> NodeUpdateEvent(const k8s::Node& old_node, const k8s::Node& new_node);
+std::optional<reference::ClusterEvent> NodeUpdateEvent(const k8s::Node& old_node,
+                                                       const k8s::Node& new_node);
 
 }  // namespace schedcheck::replay
 

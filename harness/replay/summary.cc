@@ -42,22 +42,28 @@ std::string Summarize(const std::vector<trace::Record>& decisions, const Cluster
       const trace::QueueTransition& q = r.queue();
       PodStory& s = pods[q.pod()];
       if (s.first_seen_ns < 0) s.first_seen_ns = r.time_ns();
-      if (q.to() == "active" || q.to() == "backoff" || q.to() == "unschedulable") ++causes[q.cause()];
-      if (q.to() != "inflight") s.path.push_back(q.to() + "(" + q.cause() + ")@" + Seconds(r.time_ns()));
+      if (q.to() == "active" || q.to() == "backoff" || q.to() == "unschedulable")
+        ++causes[q.cause()];
+      if (q.to() != "inflight")
+        s.path.push_back(q.to() + "(" + q.cause() + ")@" + Seconds(r.time_ns()));
       if (q.to() == "none") s.gone = true;
       if (q.to() == "unschedulable") s.unschedulable_since_ns = r.time_ns();
-      if (q.from() == "unschedulable" && q.cause() == "UnschedulableTimeout" && s.unschedulable_since_ns >= 0) {
+      if (q.from() == "unschedulable" && q.cause() == "UnschedulableTimeout" &&
+          s.unschedulable_since_ns >= 0) {
         std::string meanwhile;
         for (const auto& [t, label] : events) {
-          if (t >= s.unschedulable_since_ns && t < r.time_ns()) meanwhile += (meanwhile.empty() ? "" : ", ") + label + "@" + Seconds(t);
+          if (t >= s.unschedulable_since_ns && t < r.time_ns())
+            meanwhile += (meanwhile.empty() ? "" : ", ") + label + "@" + Seconds(t);
         }
         if (!meanwhile.empty()) {
           std::string rejectors;
-          for (const std::string& p : s.last_rejectors) rejectors += (rejectors.empty() ? "" : ",") + p;
-          flush_waits.push_back(q.pod() + ": unschedulable from " + Seconds(s.unschedulable_since_ns) +
-                                " (rejected by " + (rejectors.empty() ? "-" : rejectors) +
-                                ") until the leftover flush at " + Seconds(r.time_ns()) +
-                                "; cluster events meanwhile, none registered by the rejecting plugins: " + meanwhile);
+          for (const std::string& p : s.last_rejectors)
+            rejectors += (rejectors.empty() ? "" : ",") + p;
+          flush_waits.push_back(
+              q.pod() + ": unschedulable from " + Seconds(s.unschedulable_since_ns) +
+              " (rejected by " + (rejectors.empty() ? "-" : rejectors) +
+              ") until the leftover flush at " + Seconds(r.time_ns()) +
+              "; cluster events meanwhile, none registered by the rejecting plugins: " + meanwhile);
         }
       }
     } else if (r.has_attempt()) {
@@ -65,9 +71,12 @@ std::string Summarize(const std::vector<trace::Record>& decisions, const Cluster
       PodStory& s = pods[r.attempt().pod()];
       if (s.first_seen_ns < 0) s.first_seen_ns = r.time_ns();
       s.attempts = std::max(s.attempts, r.attempt().attempt());
-      s.last_rejectors = {r.attempt().unschedulable_plugins().begin(), r.attempt().unschedulable_plugins().end()};
-      std::string what = r.attempt().result() == trace::SCHEDULED ? "scheduled:" + r.attempt().node() : "failed";
-      s.path.push_back("attempt" + std::to_string(r.attempt().attempt()) + "(" + what + ")@" + Seconds(r.time_ns()));
+      s.last_rejectors = {r.attempt().unschedulable_plugins().begin(),
+                          r.attempt().unschedulable_plugins().end()};
+      std::string what =
+          r.attempt().result() == trace::SCHEDULED ? "scheduled:" + r.attempt().node() : "failed";
+      s.path.push_back("attempt" + std::to_string(r.attempt().attempt()) + "(" + what + ")@" +
+                       Seconds(r.time_ns()));
     } else if (r.has_binding()) {
       PodStory& s = pods[r.binding().pod()];
       s.bound_ns = r.time_ns();
@@ -88,20 +97,24 @@ std::string Summarize(const std::vector<trace::Record>& decisions, const Cluster
     }
   }
   std::ostringstream out;
-  out << "pods through the queue: " << pods.size() << ", " << bound << " bound, " << pending << " pending, " << gone
-      << " deleted before binding\n";
+  out << "pods through the queue: " << pods.size() << ", " << bound << " bound, " << pending
+      << " pending, " << gone << " deleted before binding\n";
   out << "attempts: " << attempts << "\n";
   out << "queue moves by cause:";
   for (const auto& [cause, n] : causes) out << " " << cause << "=" << n;
   out << "\n";
   if (!waits.empty()) {
-    out << "time to schedule (first queued to bound): p50 " << Seconds(Percentile(waits, 50)) << ", p90 "
-        << Seconds(Percentile(waits, 90)) << ", p99 " << Seconds(Percentile(waits, 99)) << ", max "
-        << Seconds(*std::max_element(waits.begin(), waits.end())) << "\n";
+    out << "time to schedule (first queued to bound): p50 " << Seconds(Percentile(waits, 50))
+        << ", p90 " << Seconds(Percentile(waits, 90)) << ", p99 " << Seconds(Percentile(waits, 99))
+        << ", max " << Seconds(*std::max_element(waits.begin(), waits.end())) << "\n";
   }
-  out << "waited for the periodic flush although the cluster changed meanwhile: " << flush_waits.size() << "\n";
+  out << "waited for the periodic flush although the cluster changed meanwhile: "
+      << flush_waits.size() << "\n";
   for (const std::string& w : flush_waits) out << "  " << w << "\n";
-  out << "paths through the queue" << (pods.size() > options.max_paths ? " (first " + std::to_string(options.max_paths) + ")" : "") << ":\n";
+  out << "paths through the queue"
+      << (pods.size() > options.max_paths ? " (first " + std::to_string(options.max_paths) + ")"
+                                          : "")
+      << ":\n";
   size_t shown = 0;
   for (const auto& [key, s] : pods) {
     if (shown++ == options.max_paths) break;

@@ -13,19 +13,37 @@ constexpr char kInjected[] = "default/</script><img src=x onerror=alert(1)>";
 
 std::string Q(double t, const std::string& pod, const std::string& from, const std::string& to,
               const std::string& cause) {
-  return Json({{"t", t}, {"type", "queue"}, {"pod", pod}, {"from", from}, {"to", to}, {"cause", cause}}).dump() + "\n";
-}
-
-std::string Scheduled(double t, const std::string& pod, int attempt, const std::string& node) {
-  return Json({{"t", t}, {"type", "attempt"}, {"pod", pod}, {"attempt", attempt}, {"result", "Scheduled"},
-               {"node", node}, {"ties", {node}}})
+  return Json({{"t", t},
+               {"type", "queue"},
+               {"pod", pod},
+               {"from", from},
+               {"to", to},
+               {"cause", cause}})
              .dump() +
          "\n";
 }
 
-std::string Unschedulable(double t, const std::string& pod, int attempt, const std::string& message) {
-  return Json({{"t", t}, {"type", "attempt"}, {"pod", pod}, {"attempt", attempt}, {"result", "Unschedulable"},
-               {"unschedulablePlugins", {"TaintToleration"}}, {"message", message}})
+std::string Scheduled(double t, const std::string& pod, int attempt, const std::string& node) {
+  return Json({{"t", t},
+               {"type", "attempt"},
+               {"pod", pod},
+               {"attempt", attempt},
+               {"result", "Scheduled"},
+               {"node", node},
+               {"ties", {node}}})
+             .dump() +
+         "\n";
+}
+
+std::string Unschedulable(double t, const std::string& pod, int attempt,
+                          const std::string& message) {
+  return Json({{"t", t},
+               {"type", "attempt"},
+               {"pod", pod},
+               {"attempt", attempt},
+               {"result", "Unschedulable"},
+               {"unschedulablePlugins", {"TaintToleration"}},
+               {"message", message}})
              .dump() +
          "\n";
 }
@@ -39,16 +57,18 @@ std::vector<trace::Record> Parse(const std::string& text) {
 // The injected pod fails once; the reference retries it at t=10 on a node event, the candidate
 // only at t=330 on the unschedulable timeout (a requeue divergence). default/web schedules alike.
 ReportInput Input() {
-  const std::string common = Q(0, "default/web", "none", "active", "PodAdd") +
-                             Q(0, kInjected, "none", "active", "PodAdd") +
-                             Q(0, "default/web", "active", "inflight", "Pop") + Scheduled(0, "default/web", 1, "n1") +
-                             Q(0, "default/web", "inflight", "none", "Done") +
-                             Q(0, kInjected, "active", "inflight", "Pop") +
-                             Unschedulable(0, kInjected, 1, std::string("taint \u2028 ") + kInjected) +
-                             Q(0, kInjected, "inflight", "unschedulable", "ScheduleAttemptFailure");
+  const std::string common =
+      Q(0, "default/web", "none", "active", "PodAdd") +
+      Q(0, kInjected, "none", "active", "PodAdd") +
+      Q(0, "default/web", "active", "inflight", "Pop") + Scheduled(0, "default/web", 1, "n1") +
+      Q(0, "default/web", "inflight", "none", "Done") +
+      Q(0, kInjected, "active", "inflight", "Pop") +
+      Unschedulable(0, kInjected, 1, std::string("taint \u2028 ") + kInjected) +
+      Q(0, kInjected, "inflight", "unschedulable", "ScheduleAttemptFailure");
   auto retry = [&](double t, const std::string& cause) {
-    return Q(t, kInjected, "unschedulable", "active", cause) + Q(t, kInjected, "active", "inflight", "Pop") +
-           Scheduled(t, kInjected, 2, "n2") + Q(t, kInjected, "inflight", "none", "Done");
+    return Q(t, kInjected, "unschedulable", "active", cause) +
+           Q(t, kInjected, "active", "inflight", "Pop") + Scheduled(t, kInjected, 2, "n2") +
+           Q(t, kInjected, "inflight", "none", "Done");
   };
   ReportInput in;
   in.title = "ref.jsonl vs cand.jsonl";
@@ -84,7 +104,8 @@ TEST(ReportDataTest, DivergencesPathsAndExplanation) {
   EXPECT_EQ(data["span"], 330.0);
   EXPECT_EQ(data["timeline"]["reference"].size(), 3u);
   ASSERT_EQ(data["explanation"]["sections"].size(), 2u);
-  EXPECT_EQ(data["explanation"]["header"], "the cluster at t=10 as the reference saw it (2 node(s)):");
+  EXPECT_EQ(data["explanation"]["header"],
+            "the cluster at t=10 as the reference saw it (2 node(s)):");
   EXPECT_EQ(data["explanation"]["sections"][0]["lines"].size(), 2u);
   EXPECT_EQ(data["explanation"]["sections"][1]["lines"][0], "  n2: feasible");
 }
@@ -102,12 +123,13 @@ TEST(ReportDataTest, QueueSizesAfterEachInstant) {
 
 TEST(ReportDataTest, QueueSizesKeepEachBucketsMaximum) {
   std::string log;
-  for (int i = 0; i < 10; ++i) log += Q(i, "default/p" + std::to_string(i), "none", "backoff", "PodAdd");
+  for (int i = 0; i < 10; ++i)
+    log += Q(i, "default/p" + std::to_string(i), "none", "backoff", "PodAdd");
   log += Q(9.5, "default/p0", "backoff", "none", "Done");
   std::vector<QueuePoint> points = QueueSizes(Parse(log), 2);
   ASSERT_EQ(points.size(), 2u);
   EXPECT_EQ(points[0].t, 0);
-  EXPECT_EQ(points[0].backoff, 5);   // p0..p4, at t = 0..4
+  EXPECT_EQ(points[0].backoff, 5);  // p0..p4, at t = 0..4
   EXPECT_EQ(points[1].t, 4.75);
   EXPECT_EQ(points[1].backoff, 10);  // the peak at t = 9, not the 9 after it
 }
@@ -124,10 +146,13 @@ TEST(HtmlReportTest, UntrustedStringsCannotCloseTheScript) {
   ASSERT_TRUE(html.ok()) << html.message();
   // Only the page's own two script elements close.
   size_t closes = 0;
-  for (size_t at = html->find("</script>"); at != std::string::npos; at = html->find("</script>", at + 1)) ++closes;
+  for (size_t at = html->find("</script>"); at != std::string::npos;
+       at = html->find("</script>", at + 1))
+    ++closes;
   EXPECT_EQ(closes, 2u);
   EXPECT_EQ(html->find("<img"), std::string::npos);
-  EXPECT_NE(html->find("default/\\u003c/script\\u003e\\u003cimg src=x onerror=alert(1)\\u003e"), std::string::npos);
+  EXPECT_NE(html->find("default/\\u003c/script\\u003e\\u003cimg src=x onerror=alert(1)\\u003e"),
+            std::string::npos);
   EXPECT_NE(html->find("taint \\u2028 "), std::string::npos);
   EXPECT_EQ(html->find("\u2028"), std::string::npos);
 }
@@ -135,12 +160,15 @@ TEST(HtmlReportTest, UntrustedStringsCannotCloseTheScript) {
 TEST(HtmlReportTest, LoadsNothing) {
   auto html = RenderHtmlReport(Input());
   ASSERT_TRUE(html.ok());
-  EXPECT_NE(html->find("Content-Security-Policy\" content=\"default-src 'none';"), std::string::npos);
+  EXPECT_NE(html->find("Content-Security-Policy\" content=\"default-src 'none';"),
+            std::string::npos);
   // The one URL is the SVG namespace name, an identifier that is never fetched.
   std::string rest = *html;
-  for (size_t at; (at = rest.find("http://www.w3.org/2000/svg")) != std::string::npos;) rest.erase(at, 26);
+  for (size_t at; (at = rest.find("http://www.w3.org/2000/svg")) != std::string::npos;)
+    rest.erase(at, 26);
   // (The embedded data holds "\u003cimg src=x", text of the injected pod name, never a tag.)
-  for (const char* url : {"http:", "https:", "<img", "<link", "<iframe", "src=\"", "@import", "url("}) {
+  for (const char* url :
+       {"http:", "https:", "<img", "<link", "<iframe", "src=\"", "@import", "url("}) {
     EXPECT_EQ(rest.find(url), std::string::npos) << url;
   }
   EXPECT_NE(html->find("<body data-rendered=\"pending\">"), std::string::npos);

@@ -19,9 +19,12 @@ std::string Join(const google::protobuf::RepeatedPtrField<std::string>& items, c
 
 const char* ResultCode(trace::AttemptResult r) {
   switch (r) {
-    case trace::SCHEDULED: return "S";
-    case trace::UNSCHEDULABLE: return "U";
-    default: return "E";
+    case trace::SCHEDULED:
+      return "S";
+    case trace::UNSCHEDULABLE:
+      return "U";
+    default:
+      return "E";
   }
 }
 
@@ -74,7 +77,8 @@ Json Timeline(const std::vector<trace::Record>& log, size_t max, std::vector<std
     }
     auto [it, added] = pod_index->emplace(r.attempt().pod(), pods->size());
     if (added) pods->push_back(r.attempt().pod());
-    marks.push_back(Json::array({Seconds(r.time_ns()), it->second, ResultCode(r.attempt().result())}));
+    marks.push_back(
+        Json::array({Seconds(r.time_ns()), it->second, ResultCode(r.attempt().result())}));
   }
   return marks;
 }
@@ -139,7 +143,8 @@ std::vector<QueuePoint> QueueSizes(const std::vector<trace::Record>& decisions, 
   const double t0 = points.front().t, span = points.back().t - t0;
   std::vector<QueuePoint> reduced;
   for (const QueuePoint& p : points) {
-    const size_t b = std::min(buckets - 1, static_cast<size_t>((p.t - t0) / span * static_cast<double>(buckets)));
+    const size_t b = std::min(
+        buckets - 1, static_cast<size_t>((p.t - t0) / span * static_cast<double>(buckets)));
     const double bucket_t = t0 + span * static_cast<double>(b) / static_cast<double>(buckets);
     if (reduced.empty() || reduced.back().t != bucket_t) {
       reduced.push_back({bucket_t, p.active, p.backoff, p.unschedulable});
@@ -155,9 +160,11 @@ std::vector<QueuePoint> QueueSizes(const std::vector<trace::Record>& decisions, 
 
 Json BuildReportData(const ReportInput& in) {
   const diff::DiffResult& d = in.result;
-  const size_t hard = d.Count(diff::DivergenceClass::kHard), requeue = d.Count(diff::DivergenceClass::kRequeue),
+  const size_t hard = d.Count(diff::DivergenceClass::kHard),
+               requeue = d.Count(diff::DivergenceClass::kRequeue),
                soft = d.Count(diff::DivergenceClass::kSoft);
-  Json data = {{"title", in.title}, {"reference", in.reference.name}, {"candidate", in.candidate.name}};
+  Json data = {
+      {"title", in.title}, {"reference", in.reference.name}, {"candidate", in.candidate.name}};
   data["verdict"] = {{"fails", hard + requeue + (in.allow_soft ? 0 : soft) > 0},
                      {"allowSoft", in.allow_soft},
                      {"podsCompared", d.pods_compared},
@@ -174,8 +181,10 @@ Json BuildReportData(const ReportInput& in) {
   std::vector<std::string> pods;
   std::map<std::string, size_t> pod_index;
   size_t ref_omitted = 0, cand_omitted = 0;
-  Json ref_marks = Timeline(in.reference.decisions, in.max_timeline_attempts, &pods, &pod_index, &ref_omitted);
-  Json cand_marks = Timeline(in.candidate.decisions, in.max_timeline_attempts, &pods, &pod_index, &cand_omitted);
+  Json ref_marks =
+      Timeline(in.reference.decisions, in.max_timeline_attempts, &pods, &pod_index, &ref_omitted);
+  Json cand_marks =
+      Timeline(in.candidate.decisions, in.max_timeline_attempts, &pods, &pod_index, &cand_omitted);
   data["pods"] = pods;
   data["timeline"] = {{"reference", ref_marks},
                       {"candidate", cand_marks},

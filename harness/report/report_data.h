@@ -17,8 +17,8 @@
 namespace schedcheck::report {
 
 struct ReportSide {
-  std::string name;                       // shown in the page: the file or build it came from
-  std::vector<trace::Record> decisions;   // attempt, queue and binding records in log order
+  std::string name;                      // shown in the page: the file or build it came from
+  std::vector<trace::Record> decisions;  // attempt, queue and binding records in log order
 };
 
 struct ReportInput {
@@ -31,10 +31,10 @@ struct ReportInput {
   // scores of each side), possibly followed by a note; empty when there is none.
   std::string explanation;
   // Bounds on the page's size for long logs; what is left out is counted in the page.
-  size_t max_divergences = 5000;    // timeline markers and rows of the divergence table
-  size_t max_pod_paths = 50;        // divergent pods whose queue paths are shown side by side
+  size_t max_divergences = 5000;         // timeline markers and rows of the divergence table
+  size_t max_pod_paths = 50;             // divergent pods whose queue paths are shown side by side
   size_t max_timeline_attempts = 20000;  // attempt marks per side
-  size_t queue_buckets = 600;       // points per queue-size series (the maximum per time bucket)
+  size_t queue_buckets = 600;  // points per queue-size series (the maximum per time bucket)
 };
 
 // The JSON document the page's script renders (field names are the script's contract).

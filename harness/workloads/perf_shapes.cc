@@ -12,7 +12,8 @@ const std::vector<std::string> kOneZone = {"zone1"};
 const std::vector<std::string> kMoonZones = {"moon-1", "moon-2", "moon-3"};
 
 // Nodes, initial pods and measured pods from one template (most shapes).
-void Simple(Builder& b, const std::vector<std::string>& zones, std::string_view prefix, const PodMaker& make) {
+void Simple(Builder& b, const std::vector<std::string>& zones, std::string_view prefix,
+            const PodMaker& make) {
   b.AddPerfNodes(zones);
   b.AddInitialPods(prefix, make);
   b.AddMeasuredPods(prefix, make);
@@ -24,7 +25,9 @@ void SchedulingBasic(Builder& b) { Simple(b, {}, "pod-", DefaultPod); }
 
 void SchedulingNodeAffinity(Builder& b) { Simple(b, kOneZone, "node-affinity-", NodeAffinityPod); }
 
-void SchedulingPodAntiAffinity(Builder& b) { Simple(b, {}, "anti-affinity-pod-", PodAntiAffinityPod); }
+void SchedulingPodAntiAffinity(Builder& b) {
+  Simple(b, {}, "anti-affinity-pod-", PodAntiAffinityPod);
+}
 
 void SchedulingPodAffinity(Builder& b) { Simple(b, kOneZone, "affinity-pod-", PodAffinityPod); }
 
@@ -50,7 +53,8 @@ void Unschedulable(Builder& b) {
   b.AddPerfNodes({});
   int64_t k = 0;
   for (; k < b.params().initial_pods; ++k) {
-    b.AddPod(kSec + k * 200 * kMs, trace::ADDED, LargeCpuPod(kInitialNs, "pod-h-" + std::to_string(k)));
+    b.AddPod(kSec + k * 200 * kMs, trace::ADDED,
+             LargeCpuPod(kInitialNs, "pod-h-" + std::to_string(k)));
   }
   const int64_t start = b.NextPhaseNs();
   const int64_t end = b.AddMeasuredPods("pod-", DefaultPod);

@@ -48,7 +48,8 @@ void RequeueNodeAdd(Builder& b) {
   b.AddInitialPods("pod-", DefaultPod);
   b.AddMeasuredPods("ssd-pod-", SsdPod);
   const int64_t start = UnblockStart(b);
-  const int64_t ssd_nodes = std::max<int64_t>(1, (b.params().measured_pods + kPodsPerPerfNode - 1) / kPodsPerPerfNode);
+  const int64_t ssd_nodes =
+      std::max<int64_t>(1, (b.params().measured_pods + kPodsPerPerfNode - 1) / kPodsPerPerfNode);
   for (int64_t k = 0; k < ssd_nodes; ++k) {
     k8s::Node node = PerfNode("ssd-node-" + std::to_string(k));
     (*node.mutable_metadata()->mutable_labels())["disk"] = "ssd";
@@ -125,7 +126,8 @@ void RequeueMissingRegistration(Builder& b) {
   b.AddPerfNodes({});
   b.AddInitialPods("pod-", DefaultPod);
   std::vector<int64_t> delays;
-  for (int64_t i = 0; i < b.params().measured_pods; ++i) delays.push_back(1 + static_cast<int64_t>(b.rand().Uniform(10)));
+  for (int64_t i = 0; i < b.params().measured_pods; ++i)
+    delays.push_back(1 + static_cast<int64_t>(b.rand().Uniform(10)));
   b.AddMeasuredPods("delayed-pod-", [&delays](const std::string& ns, const std::string& name) {
     k8s::Pod pod = DefaultPod(ns, name);
     const int64_t i = std::stoll(name.substr(name.rfind('-') + 1));

@@ -67,12 +67,13 @@ k8s::Pod DefaultPod(const std::string& ns, const std::string& name) {
 
 k8s::Pod NodeAffinityPod(const std::string& ns, const std::string& name) {
   k8s::Pod pod = DefaultPod(ns, name);
-  k8s::NodeSelectorRequirement* r = pod.mutable_spec()
-                                        ->mutable_affinity()
-                                        ->mutable_node_affinity()
-                                        ->mutable_required_during_scheduling_ignored_during_execution()
-                                        ->add_node_selector_terms()
-                                        ->add_match_expressions();
+  k8s::NodeSelectorRequirement* r =
+      pod.mutable_spec()
+          ->mutable_affinity()
+          ->mutable_node_affinity()
+          ->mutable_required_during_scheduling_ignored_during_execution()
+          ->add_node_selector_terms()
+          ->add_match_expressions();
   r->set_key(kZoneLabel);
   r->set_operator_("In");
   r->add_values("zone1");
@@ -96,7 +97,8 @@ k8s::Pod PodAntiAffinityPod(const std::string& ns, const std::string& name) {
   *pod.mutable_spec()
        ->mutable_affinity()
        ->mutable_pod_anti_affinity()
-       ->add_required_during_scheduling_ignored_during_execution() = ColorTerm("green", kHostnameLabel);
+       ->add_required_during_scheduling_ignored_during_execution() =
+      ColorTerm("green", kHostnameLabel);
   return pod;
 }
 

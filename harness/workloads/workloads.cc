@@ -30,47 +30,92 @@ struct Entry {
 const std::vector<Entry>& Entries() {
   static const auto* entries = new std::vector<Entry>{
       {{"SchedulingBasic", "pod-default pods", {5000, 1000, 10000}, true, ""}, &SchedulingBasic},
-      {{"SchedulingNodeAffinity", "required node affinity to zone1/zone2; nodes in zone1",
-        {5000, 5000, 10000}, true, ""},
+      {{"SchedulingNodeAffinity",
+        "required node affinity to zone1/zone2; nodes in zone1",
+        {5000, 5000, 10000},
+        true,
+        ""},
        &SchedulingNodeAffinity},
-      {{"SchedulingPodAntiAffinity", "required pod anti-affinity on hostname (color=green)",
-        {5000, 1000, 2000}, true, ""},
+      {{"SchedulingPodAntiAffinity",
+        "required pod anti-affinity on hostname (color=green)",
+        {5000, 1000, 2000},
+        true,
+        ""},
        &SchedulingPodAntiAffinity},
-      {{"SchedulingPodAffinity", "required pod affinity on zone (color=blue); nodes in zone1",
-        {5000, 5000, 5000}, true, ""},
+      {{"SchedulingPodAffinity",
+        "required pod affinity on zone (color=blue); nodes in zone1",
+        {5000, 5000, 5000},
+        true,
+        ""},
        &SchedulingPodAffinity},
-      {{"TopologySpreading", "maxSkew 5 across zones moon-1..3, DoNotSchedule",
-        {5000, 5000, 5000}, true, ""},
+      {{"TopologySpreading",
+        "maxSkew 5 across zones moon-1..3, DoNotSchedule",
+        {5000, 5000, 5000},
+        true,
+        ""},
        &TopologySpreading},
-      {{"PreferredTopologySpreading", "maxSkew 5 across zones moon-1..3, ScheduleAnyway",
-        {5000, 5000, 5000}, true, ""},
+      {{"PreferredTopologySpreading",
+        "maxSkew 5 across zones moon-1..3, ScheduleAnyway",
+        {5000, 5000, 5000},
+        true,
+        ""},
        &PreferredTopologySpreading},
-      {{"Unschedulable", "a 9-cpu priority-10 pod every 200 ms (initial ones before) among pod-default pods",
-        {5000, 200, 5000}, true, ""},
+      {{"Unschedulable",
+        "a 9-cpu priority-10 pod every 200 ms (initial ones before) among pod-default pods",
+        {5000, 200, 5000},
+        true,
+        ""},
        &Unschedulable},
-      {{"MixedChurn", "every 1 s a churn node and a 9-cpu pod are recreated among pod-default pods",
-        {5000, 0, 2000}, true, ""},
+      {{"MixedChurn",
+        "every 1 s a churn node and a 9-cpu pod are recreated among pod-default pods",
+        {5000, 0, 2000},
+        true,
+        ""},
        &MixedChurn},
-      {{"PreemptionBasic", "900m low-priority pods, then 3000m priority-10 pods that preempt",
-        {1000, 4000, 1000}, true, ""},
+      {{"PreemptionBasic",
+        "900m low-priority pods, then 3000m priority-10 pods that preempt",
+        {1000, 4000, 1000},
+        true,
+        ""},
        &PreemptionBasic},
-      {{"RequeueNodeAdd", "pods needing disk=ssd wait until ssd nodes are added (NodeAdd)", {3, 3, 6}, false, ""},
+      {{"RequeueNodeAdd",
+        "pods needing disk=ssd wait until ssd nodes are added (NodeAdd)",
+        {3, 3, 6},
+        false,
+        ""},
        &RequeueNodeAdd},
-      {{"RequeuePodDelete", "bound blockers fill the nodes; pods wait until they are deleted",
-        {3, 3, 6}, false, ""},
+      {{"RequeuePodDelete",
+        "bound blockers fill the nodes; pods wait until they are deleted",
+        {3, 3, 6},
+        false,
+        ""},
        &RequeuePodDelete},
-      {{"RequeueTaintRemoval", "tainted nodes; pods wait until the taints are removed", {3, 3, 6}, false, ""},
+      {{"RequeueTaintRemoval",
+        "tainted nodes; pods wait until the taints are removed",
+        {3, 3, 6},
+        false,
+        ""},
        &RequeueTaintRemoval},
-      {{"RequeueGateRemoval", "gated pods wait until their scheduling gates are lifted", {3, 3, 6}, false, ""},
+      {{"RequeueGateRemoval",
+        "gated pods wait until their scheduling gates are lifted",
+        {3, 3, 6},
+        false,
+        ""},
        &RequeueGateRemoval},
       {{"RequeueMissingRegistration",
-        "CreationDelay registers no events: its pods wait for the 5-minute flush (needs the config)",
-        {3, 3, 6}, false, kCreationDelayConfig},
+        "CreationDelay registers no events: its pods wait for the 5-minute flush (needs the "
+        "config)",
+        {3, 3, 6},
+        false,
+        kCreationDelayConfig},
        &RequeueMissingRegistration},
       {{"DayChurn",
-        "24 h of a cluster: pods arriving and leaving all day, node label updates every 13 min, cordons "
+        "24 h of a cluster: pods arriving and leaving all day, node label updates every 13 min, "
+        "cordons "
         "(initial = seconds between a node's updates)",
-        {5000, 780, 150000}, false, ""},
+        {5000, 780, 150000},
+        false,
+        ""},
        &DayChurn},
   };
   return *entries;
@@ -157,7 +202,8 @@ int64_t Builder::AddMeasuredPods(std::string_view prefix, const PodMaker& make) 
 std::vector<k8s::Pod> Builder::PodsAdded(std::string_view ns) const {
   std::vector<k8s::Pod> pods;
   for (const trace::Record& r : workload_.trace.records) {
-    if (r.api().type() == trace::ADDED && r.api().has_pod() && r.api().pod().metadata().namespace_() == ns) {
+    if (r.api().type() == trace::ADDED && r.api().has_pod() &&
+        r.api().pod().metadata().namespace_() == ns) {
       pods.push_back(r.api().pod());
     }
   }
@@ -181,8 +227,9 @@ std::vector<int64_t> Builder::Shuffled(int64_t n) {
 
 Workload Builder::Finish() {
   auto& records = workload_.trace.records;
-  std::stable_sort(records.begin(), records.end(),
-                   [](const trace::Record& a, const trace::Record& b) { return a.time_ns() < b.time_ns(); });
+  std::stable_sort(
+      records.begin(), records.end(),
+      [](const trace::Record& a, const trace::Record& b) { return a.time_ns() < b.time_ns(); });
   return std::move(workload_);
 }
 
@@ -209,13 +256,16 @@ Result<Workload> Generate(std::string_view shape, const WorkloadParams& params) 
   }
   if (entry == nullptr) {
     std::string known;
-    for (const Entry& e : Entries()) known += (known.empty() ? "" : ", ") + std::string(e.info.name);
+    for (const Entry& e : Entries())
+      known += (known.empty() ? "" : ", ") + std::string(e.info.name);
     return Error{"shape: unknown \"" + std::string(shape) + "\" (known: " + known + ")"};
   }
   if (params.nodes < 1 || params.nodes > kMaxNodes) {
-    return Error{"nodes: " + std::to_string(params.nodes) + " is out of range [1, " + std::to_string(kMaxNodes) + "]"};
+    return Error{"nodes: " + std::to_string(params.nodes) + " is out of range [1, " +
+                 std::to_string(kMaxNodes) + "]"};
   }
-  for (auto [value, what] : {std::pair{params.initial_pods, "initial"}, std::pair{params.measured_pods, "measured"}}) {
+  for (auto [value, what] :
+       {std::pair{params.initial_pods, "initial"}, std::pair{params.measured_pods, "measured"}}) {
     if (value < 0 || value > kMaxPods) {
       return Error{std::string(what) + ": " + std::to_string(value) + " is out of range [0, " +
                    std::to_string(kMaxPods) + "]"};

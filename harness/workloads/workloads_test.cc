@@ -14,7 +14,9 @@
 namespace schedcheck::workloads {
 namespace {
 
-WorkloadParams Small(uint64_t seed = 1) { return {.nodes = 6, .initial_pods = 10, .measured_pods = 20, .seed = seed}; }
+WorkloadParams Small(uint64_t seed = 1) {
+  return {.nodes = 6, .initial_pods = 10, .measured_pods = 20, .seed = seed};
+}
 
 Workload MustGenerate(std::string_view shape, const WorkloadParams& p) {
   auto w = Generate(shape, p);
@@ -57,7 +59,8 @@ TEST(WorkloadsTest, SizesNamespacesAndTimeline) {
     if (r.api().has_namespace_()) ++kinds["namespace"];
     if (r.api().has_pod()) ++kinds[r.api().pod().metadata().namespace_()];
   }
-  EXPECT_EQ(kinds, (std::map<std::string, int>{{"namespace", 2}, {"node", 6}, {"sched-0", 10}, {"sched-1", 20}}));
+  EXPECT_EQ(kinds, (std::map<std::string, int>{
+                       {"namespace", 2}, {"node", 6}, {"sched-0", 10}, {"sched-1", 20}}));
   ASSERT_EQ(w.measured_pods.size(), 20u);
   EXPECT_EQ(w.measured_pods.front(), "sched-1/pod-0");
   EXPECT_EQ(w.measured_start_ns, 3'000'000'000);  // initial pods end at 1.009 s
@@ -114,7 +117,8 @@ TEST(WorkloadsTest, EveryShapeReplaysAndBindsItsMeasuredPods) {
     // One anti-affinity pod per node: the nodes must outnumber the pods.
     if (shape.name == "SchedulingPodAntiAffinity") params.nodes = 30;
     // One 3000m high-priority pod per 4-cpu node, preempting 900m pods (upstream's 4:1 ratio).
-    if (shape.name == "PreemptionBasic") params = {.nodes = 6, .initial_pods = 24, .measured_pods = 6};
+    if (shape.name == "PreemptionBasic")
+      params = {.nodes = 6, .initial_pods = 24, .measured_pods = 6};
     Workload w = MustGenerate(shape.name, params);
     std::map<std::string, int64_t> bound = BindTimes(shape, w);
     int64_t last_arrival = w.measured_start_ns + (params.measured_pods - 1) * 1'000'000;

@@ -27,16 +27,16 @@ struct BatchRejection {
 
 // What a batch form gives when computed node by node: the fallback for plugins without one, and
 // for a batch that meets a case it does not handle (an error, a missing node).
-inline void FilterEachNode(FilterPlugin& plugin, const CycleState& state, const Pod& pod, NodeBatch nodes,
-                           std::vector<BatchRejection>* rejected) {
+inline void FilterEachNode(FilterPlugin& plugin, const CycleState& state, const Pod& pod,
+                           NodeBatch nodes, std::vector<BatchRejection>* rejected) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     Status s = plugin.Filter(state, pod, *nodes[i]);
     if (!s.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(s)});
   }
 }
 
-inline Status ScoreEachNode(ScorePlugin& plugin, const CycleState& state, const Pod& pod, NodeBatch nodes,
-                            int64_t* scores) {
+inline Status ScoreEachNode(ScorePlugin& plugin, const CycleState& state, const Pod& pod,
+                            NodeBatch nodes, int64_t* scores) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     scores[i] = 0;
     Status s = plugin.Score(state, pod, *nodes[i], &scores[i]);
@@ -69,7 +69,8 @@ class UniformScorePlugin {
   // True when PreScore's state shows that Score gives every node the same raw score for this
   // pod (say, the pod has no preferred terms), which is then written to `*score`; the runner
   // fills the column instead of calling Score once per node. Only for feasible, existing nodes.
-  virtual bool UniformScore([[maybe_unused]] const CycleState& state, [[maybe_unused]] const Pod& pod,
+  virtual bool UniformScore([[maybe_unused]] const CycleState& state,
+                            [[maybe_unused]] const Pod& pod,
                             [[maybe_unused]] int64_t* score) const {
     return false;
   }
@@ -77,7 +78,8 @@ class UniformScorePlugin {
   // list whose raw scores all equal `uniform`, written to `*normalized`. False: NormalizeScore
   // runs as usual.
   virtual bool UniformNormalizedScore([[maybe_unused]] const CycleState& state,
-                                      [[maybe_unused]] const Pod& pod, [[maybe_unused]] int64_t uniform,
+                                      [[maybe_unused]] const Pod& pod,
+                                      [[maybe_unused]] int64_t uniform,
                                       [[maybe_unused]] int64_t* normalized) const {
     return false;
   }

@@ -5,7 +5,8 @@
 namespace schedcheck::reference {
 
 Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& state, const Pod& pod,
-                                       const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
+                                       const Snapshot& snapshot,
+                                       const std::vector<const NodeInfo*>& nodes,
                                        std::set<std::string>* unschedulable_plugins,
                                        std::vector<const NodeInfo*>* feasible) {
   auto add = [&](const NodeInfo* node, uint32_t rank) {
@@ -13,7 +14,8 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
     feasible_ranks_.push_back(rank);
   };
   const int64_t n = static_cast<int64_t>(nodes.size());
-  const int64_t num_to_find = NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
+  const int64_t num_to_find =
+      NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
   if (!fw.HasFilterPlugins()) {
     for (int64_t i = 0; i < num_to_find; ++i) {
       const NodeInfo* node = nodes[(next_start_node_index_ + i) % n];
@@ -52,7 +54,8 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
   if (listed) {
     nominated_by_rank_.assign(snapshot.size(), 0);
     for (const std::string& name : nominated_names) {
-      if (const NodeInfo* info = snapshot.Get(name); info != nullptr && info->name_rank() < snapshot.size()) {
+      if (const NodeInfo* info = snapshot.Get(name);
+          info != nullptr && info->name_rank() < snapshot.size()) {
         nominated_by_rank_[info->name_rank()] = 1;
       }
     }
@@ -69,9 +72,10 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
     return nominated_by_rank_[rank] != 0;
   };
   // The nodes' name ranks without reading the NodeInfos, when `nodes` are the snapshot's list.
-  const uint32_t* ranks = &nodes == &snapshot.node_infos() && snapshot.ranks_by_position().size() == nodes.size()
-                              ? snapshot.ranks_by_position().data()
-                              : nullptr;
+  const uint32_t* ranks =
+      &nodes == &snapshot.node_infos() && snapshot.ranks_by_position().size() == nodes.size()
+          ? snapshot.ranks_by_position().data()
+          : nullptr;
   // nodes[(start + i) % n] for i = 0, 1, ...: the position wraps instead of dividing per node.
   size_t at = static_cast<size_t>(next_start_node_index_ % n);
   int64_t evaluated = 0;
@@ -81,7 +85,8 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
     // nodes; results are then taken in node order, exactly as node-by-node filtering would
     // produce them, up to the feasible node after the one that completes `num_to_find`.
     const int64_t still_needed = num_to_find - static_cast<int64_t>(feasible->size()) + 1;
-    const int64_t size = std::min<int64_t>(n - evaluated, std::clamp<int64_t>(still_needed, 32, 256));
+    const int64_t size =
+        std::min<int64_t>(n - evaluated, std::clamp<int64_t>(still_needed, 32, 256));
     filter_batch_.clear();
     filter_batch_ranks_.clear();
     for (int64_t k = 0; k < size; ++k) {
@@ -89,7 +94,8 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
       filter_batch_ranks_.push_back(ranks != nullptr ? ranks[at] : nodes[at]->name_rank());
       at = at + 1 == static_cast<size_t>(n) ? 0 : at + 1;
     }
-    const bool batched = RunFilterPluginsOnNodes(fw, state, pod, filter_batch_, &filter_batch_rejected_);
+    const bool batched =
+        RunFilterPluginsOnNodes(fw, state, pod, filter_batch_, &filter_batch_rejected_);
     size_t next_rejected = 0;
     for (size_t k = 0; k < filter_batch_.size() && !overflow; ++k) {
       const NodeInfo* node = filter_batch_[k];
@@ -153,7 +159,8 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
     }
     // v1.27: every node gets the PreFilter status, so preemption sees it.
     NodeToStatus& statuses = result->diagnosis.node_to_status;
-    for (const std::string& name : *snapshot.names_by_rank()) statuses.emplace_hint(statuses.end(), name, s);
+    for (const std::string& name : *snapshot.names_by_rank())
+      statuses.emplace_hint(statuses.end(), name, s);
     result->diagnosis.pre_filter_msg = s.Message();
     if (!s.plugin().empty()) result->diagnosis.unschedulable_plugins.insert(s.plugin());
     return Status();
@@ -162,13 +169,15 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
   rejected_.clear();
   feasible_ranks_.clear();
   std::set<std::string>& unschedulable_plugins = result->diagnosis.unschedulable_plugins;
-  // The nominated node when its own pass rejected it: rejected again among all nodes, it counts once.
+  // The nominated node when its own pass rejected it: rejected again among all nodes, it counts
+  // once.
   const NodeInfo* rejected_nominated = nullptr;
   const std::string& nominated = pod.obj.status().nominated_node_name();
   if (!nominated.empty()) {
     // The node preemption made room on is tried first; if it passes, it is chosen unscored.
     if (const NodeInfo* node = snapshot.Get(nominated)) {
-      [[maybe_unused]] Status fs = FilterBatches(fw, state, pod, snapshot, {node}, &unschedulable_plugins, feasible);
+      [[maybe_unused]] Status fs =
+          FilterBatches(fw, state, pod, snapshot, {node}, &unschedulable_plugins, feasible);
       if (!rejected_.empty()) rejected_nominated = node;
     }
   }
@@ -197,7 +206,8 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
       }
     }
     size_t processed = feasible->size() + rejected_count;
-    if (!nodes.empty()) next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
+    if (!nodes.empty())
+      next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
     if (!fs.IsSuccess()) {
       result->evaluated_nodes = static_cast<int>(feasible->size() + rejected_count);
       MoveRejectedInto(&result->diagnosis.node_to_status);
@@ -218,8 +228,8 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
 }
 
 Status FastPodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state, const Pod& pod,
-                                         const std::vector<const NodeInfo*>& feasible, ScheduleResult* result,
-                                         std::vector<int64_t>* totals) {
+                                         const std::vector<const NodeInfo*>& feasible,
+                                         ScheduleResult* result, std::vector<int64_t>* totals) {
   // The details need every plugin's column, which the plain steps produce.
   if (record_details_ || !fw.HasScorePlugins()) {
     return PodScheduler::PrioritizeNodes(fw, state, pod, feasible, result, totals);
@@ -231,7 +241,8 @@ Status FastPodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state,
   return Status();
 }
 
-std::string FastPodScheduler::SelectHost(const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
+std::string FastPodScheduler::SelectHost(const Snapshot& snapshot,
+                                         const std::vector<const NodeInfo*>& nodes,
                                          const std::vector<int64_t>& totals, TieSet* ties) {
   // Reservoir sampling over the maximum, as v1.27 selectHost: each tied node ends up chosen with
   // equal probability; the generator is ours and seeded.

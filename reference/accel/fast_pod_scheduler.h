@@ -25,8 +25,9 @@ class FastPodScheduler final : public PodScheduler {
   }
 
  protected:
-  Status FindNodesThatFitPod(const Framework& fw, CycleState& state, const Pod& pod, const Snapshot& snapshot,
-                             ScheduleResult* result, std::vector<const NodeInfo*>* feasible) override;
+  Status FindNodesThatFitPod(const Framework& fw, CycleState& state, const Pod& pod,
+                             const Snapshot& snapshot, ScheduleResult* result,
+                             std::vector<const NodeInfo*>* feasible) override;
   Status PrioritizeNodes(const Framework& fw, CycleState& state, const Pod& pod,
                          const std::vector<const NodeInfo*>& feasible, ScheduleResult* result,
                          std::vector<int64_t>* totals) override;
@@ -38,8 +39,9 @@ class FastPodScheduler final : public PodScheduler {
   // batches of nodes. REQUIRES: `nodes` belong to `snapshot`. Rejected nodes go to rejected_
   // (cheap: status copies share their reasons), their plugins to `unschedulable_plugins`; the
   // feasible nodes' name ranks to feasible_ranks_.
-  Status FilterBatches(const Framework& fw, const CycleState& state, const Pod& pod, const Snapshot& snapshot,
-                       const std::vector<const NodeInfo*>& nodes, std::set<std::string>* unschedulable_plugins,
+  Status FilterBatches(const Framework& fw, const CycleState& state, const Pod& pod,
+                       const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
+                       std::set<std::string>* unschedulable_plugins,
                        std::vector<const NodeInfo*>* feasible);
   // Empties rejected_ into a node-name -> status map.
   void MoveRejectedInto(NodeToStatus* out);
@@ -47,12 +49,12 @@ class FastPodScheduler final : public PodScheduler {
   DivisibilityTable divisibility_;  // SelectHost's remainder tests, one per tied node
   ScoreTable table_;                // reused across cycles
   std::vector<std::pair<const NodeInfo*, Status>> rejected_;  // this cycle's rejected nodes
-  std::vector<uint32_t> feasible_ranks_;                       // name ranks of this cycle's feasible nodes
-  std::vector<int32_t> latest_by_rank_;                        // MoveRejectedInto's scratch
-  std::vector<uint8_t> nominated_by_rank_;                     // FilterBatches' scratch
-  std::vector<const NodeInfo*> filter_batch_;                  // FilterBatches' scratch
-  std::vector<uint32_t> filter_batch_ranks_;                   // the same: the batch's name ranks
-  std::vector<BatchRejection> filter_batch_rejected_;          // the same
+  std::vector<uint32_t> feasible_ranks_;               // name ranks of this cycle's feasible nodes
+  std::vector<int32_t> latest_by_rank_;                // MoveRejectedInto's scratch
+  std::vector<uint8_t> nominated_by_rank_;             // FilterBatches' scratch
+  std::vector<const NodeInfo*> filter_batch_;          // FilterBatches' scratch
+  std::vector<uint32_t> filter_batch_ranks_;           // the same: the batch's name ranks
+  std::vector<BatchRejection> filter_batch_rejected_;  // the same
 };
 
 }  // namespace schedcheck::reference

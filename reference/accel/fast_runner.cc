@@ -9,7 +9,9 @@ namespace schedcheck::reference {
 namespace {
 
 // The messages Framework's runner gives (framework_run.cc).
-Status WrapError(const std::string& prefix, const Status& s) { return Status::Error(prefix + s.Message()); }
+Status WrapError(const std::string& prefix, const Status& s) {
+  return Status::Error(prefix + s.Message());
+}
 std::string Quoted(std::string_view name) { return "\"" + std::string(name) + "\""; }
 
 // The batch form when the plugin has one, the per-node calls otherwise.
@@ -22,8 +24,10 @@ void FilterBatch(FilterPlugin* pl, const CycleState& state, const Pod& pod, Node
   }
 }
 
-Status ScoreBatch(ScorePlugin* pl, const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
-  if (auto* batch = dynamic_cast<BatchScorePlugin*>(pl)) return batch->ScoreNodes(state, pod, nodes, scores);
+Status ScoreBatch(ScorePlugin* pl, const CycleState& state, const Pod& pod, NodeBatch nodes,
+                  int64_t* scores) {
+  if (auto* batch = dynamic_cast<BatchScorePlugin*>(pl))
+    return batch->ScoreNodes(state, pod, nodes, scores);
   return ScoreEachNode(*pl, state, pod, nodes, scores);
 }
 
@@ -47,7 +51,8 @@ bool RunFilterPluginsOnNodes(const Framework& fw, const CycleState& state, const
   // The skipped plugins as one flag per filter plugin: no name look-ups per batch and plugin.
   static thread_local std::vector<char> skipped;
   skipped.assign(filters.size(), 0);
-  for (size_t i = 0; i < filters.size(); ++i) skipped[i] = state.skip_filter_plugins.count(filters[i]->Name()) > 0;
+  for (size_t i = 0; i < filters.size(); ++i)
+    skipped[i] = state.skip_filter_plugins.count(filters[i]->Name()) > 0;
   // The nodes still passing, and their positions in `nodes`; reused across calls.
   static thread_local std::vector<const NodeInfo*> passing;
   static thread_local std::vector<uint32_t> positions;
@@ -160,10 +165,12 @@ Status RunScorePluginsIntoTable(const Framework& fw, const CycleState& state, co
       for (size_t j : per_node) {
         int64_t raw = 0;
         Status s = active[j]->Score(state, pod, *nodes[i], &raw);
-        if (!s.IsSuccess()) return WrapError("running Score plugin " + Quoted(active[j]->Name()) + ": ", s);
+        if (!s.IsSuccess())
+          return WrapError("running Score plugin " + Quoted(active[j]->Name()) + ": ", s);
       }
     }
-    return Status::Error("a score plugin's ScoreNodes failed where its Score succeeds on every node");
+    return Status::Error(
+        "a score plugin's ScoreNodes failed where its Score succeeds on every node");
   }
   // A column that came out as one score (no tainted node, say) normalizes like a uniform one.
   for (size_t j : per_node) {
@@ -182,19 +189,22 @@ Status RunScorePluginsIntoTable(const Framework& fw, const CycleState& state, co
   // Names are views of the NodeInfos' names; plugins only change scores.
   static thread_local NodeScoreList scores;
   bool any_normalize = false;
-  for (size_t j = 0; j < p; ++j) any_normalize |= active[j]->HasNormalizeScore() && !uniform[j].normalized_known;
+  for (size_t j = 0; j < p; ++j)
+    any_normalize |= active[j]->HasNormalizeScore() && !uniform[j].normalized_known;
   if (any_normalize) {
     scores.resize(n);
     for (size_t i = 0; i < n; ++i) scores[i].name = nodes[i]->name();
   }
   int64_t* __restrict totals = table->totals.data();
   auto invalid = [](int64_t v) {
-    return static_cast<uint64_t>(v - kMinNodeScore) > static_cast<uint64_t>(kMaxNodeScore - kMinNodeScore);
+    return static_cast<uint64_t>(v - kMinNodeScore) >
+           static_cast<uint64_t>(kMaxNodeScore - kMinNodeScore);
   };
   for (size_t j = 0; j < p; ++j) {
     ScorePlugin* pl = active[j];
     auto invalid_score = [&](int64_t v) {
-      return Status::Error("plugin " + Quoted(pl->Name()) + " returns an invalid score " + std::to_string(v) +
+      return Status::Error("plugin " + Quoted(pl->Name()) + " returns an invalid score " +
+                           std::to_string(v) +
                            ", it should in the range of [0, 100] after normalizing");
     };
     if (uniform[j].normalized_known) {  // already in the totals
@@ -228,7 +238,8 @@ Status RunScorePluginsIntoTable(const Framework& fw, const CycleState& state, co
     if (pl->HasNormalizeScore()) {
       for (size_t i = 0; i < n; ++i) scores[i].score = raw[i];
       s = pl->NormalizeScore(state, pod, scores);
-      if (!s.IsSuccess()) return WrapError("running Normalize on Score plugin " + Quoted(pl->Name()) + ": ", s);
+      if (!s.IsSuccess())
+        return WrapError("running Normalize on Score plugin " + Quoted(pl->Name()) + ": ", s);
       s = accumulate([&](size_t i) { return scores[i].score; });
     } else {
       s = accumulate([&](size_t i) { return raw[i]; });

@@ -3,19 +3,19 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "reference/plugins/registry.h"
-#include "reference/accel/node_resources_balanced_allocation/fast_node_resources_balanced_allocation.h"
-#include "reference/accel/node_resources_fit/fast_node_resources_fit.h"
+#include "reference/accel/default_preemption/fast_default_preemption.h"
 #include "reference/accel/image_locality/fast_image_locality.h"
+#include "reference/accel/inter_pod_affinity/fast_inter_pod_affinity.h"
 #include "reference/accel/node_affinity/fast_node_affinity.h"
 #include "reference/accel/node_name/fast_node_name.h"
 #include "reference/accel/node_ports/fast_node_ports.h"
+#include "reference/accel/node_resources_balanced_allocation/fast_node_resources_balanced_allocation.h"
+#include "reference/accel/node_resources_fit/fast_node_resources_fit.h"
 #include "reference/accel/node_unschedulable/fast_node_unschedulable.h"
+#include "reference/accel/pod_topology_spread/fast_pod_topology_spread.h"
 #include "reference/accel/taint_toleration/fast_taint_toleration.h"
 #include "reference/accel/volume_placeholders/fast_volume_binding.h"
-#include "reference/accel/inter_pod_affinity/fast_inter_pod_affinity.h"
-#include "reference/accel/default_preemption/fast_default_preemption.h"
-#include "reference/accel/pod_topology_spread/fast_pod_topology_spread.h"
+#include "reference/plugins/registry.h"
 // @accel-includes (one line per accelerated plugin header)
 
 namespace schedcheck::reference {

@@ -26,7 +26,7 @@ class CompiledNodeSelectorTerm {
  private:
   enum class Numeric { kNone, kGt, kLt };
   struct Expression {
-    Numeric numeric;     // Gt / Lt against `bound`; kNone: `set_op` over `values`
+    Numeric numeric;  // Gt / Lt against `bound`; kNone: `set_op` over `values`
     LabelSetOp set_op;
     LabelId key;
     std::vector<LabelId> values;  // In / NotIn

@@ -1,6 +1,7 @@
 // Pod and Node as the reference scheduler holds them: the Kubernetes object
 // (reference/k8s/k8s.proto) plus values derived once when the object enters the scheduler (parsed
-// quantities, effective requests, host ports, priority). Immutable after construction and shared by pointer.
+// quantities, effective requests, host ports, priority). Immutable after construction and shared by
+// pointer.
 #ifndef SCHEDCHECK_REFERENCE_API_OBJECTS_H_
 #define SCHEDCHECK_REFERENCE_API_OBJECTS_H_
 
@@ -57,13 +58,14 @@ struct Pod {
   }
   bool terminating() const { return !obj.metadata().deletion_timestamp().empty(); }
   bool HasAffinity() const {
-    return obj.spec().has_affinity() &&
-           (obj.spec().affinity().has_pod_affinity() ||
-            obj.spec().affinity().has_pod_anti_affinity());
+    return obj.spec().has_affinity() && (obj.spec().affinity().has_pod_affinity() ||
+                                         obj.spec().affinity().has_pod_anti_affinity());
   }
   bool HasRequiredAntiAffinity() const {
     return obj.spec().has_affinity() && obj.spec().affinity().has_pod_anti_affinity() &&
-           obj.spec().affinity().pod_anti_affinity()
+           obj.spec()
+                   .affinity()
+                   .pod_anti_affinity()
                    .required_during_scheduling_ignored_during_execution_size() > 0;
   }
   const std::string& scheduler_name() const { return obj.spec().scheduler_name(); }

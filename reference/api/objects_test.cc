@@ -20,8 +20,8 @@ TEST(BuildPodTest, InitContainerMaxRuleAndOverhead) {
   (*obj.mutable_spec()->mutable_overhead())["cpu"] = "100m";
   Result<PodPtr> pod = BuildPod(obj);
   ASSERT_TRUE(pod.ok()) << pod.message();
-  EXPECT_EQ((*pod)->requests.milli_cpu, 2100);          // max(1500, 2000) + 100
-  EXPECT_EQ((*pod)->requests.memory, 1073741824);       // max(1Gi, 10Mi)
+  EXPECT_EQ((*pod)->requests.milli_cpu, 2100);     // max(1500, 2000) + 100
+  EXPECT_EQ((*pod)->requests.memory, 1073741824);  // max(1Gi, 10Mi)
   EXPECT_EQ((*pod)->non_zero_milli_cpu, 2100);
   // Second container has no memory: 1Gi + 200Mi default, larger than the init container.
   EXPECT_EQ((*pod)->non_zero_memory, 1073741824 + kDefaultMemoryRequest);

@@ -66,7 +66,8 @@ Result<Quantity> Quantity::Parse(std::string_view text) {
     if (j >= rest.size()) return BadQuantity(text, "empty exponent");
     int e = 0;
     for (; j < rest.size(); ++j) {
-      if (!std::isdigit(static_cast<unsigned char>(rest[j]))) return BadQuantity(text, "bad exponent");
+      if (!std::isdigit(static_cast<unsigned char>(rest[j])))
+        return BadQuantity(text, "bad exponent");
       e = e * 10 + (rest[j] - '0');
       if (e > 1000) return BadQuantity(text, "exponent too large");
     }

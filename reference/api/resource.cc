@@ -36,7 +36,9 @@ int64_t Resource::Scalar(std::string_view name) const {
   return it != scalar.end() && it->first.str() == name ? it->second : 0;
 }
 
-void Resource::SetScalar(std::string_view name, int64_t value) { SetScalar(ResourceName(name), value); }
+void Resource::SetScalar(std::string_view name, int64_t value) {
+  SetScalar(ResourceName(name), value);
+}
 
 void Resource::SetScalar(ResourceName name, int64_t value) {
   auto it = std::lower_bound(scalar.begin(), scalar.end(), name,

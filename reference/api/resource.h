@@ -31,7 +31,9 @@ class ResourceName {
   const std::string& str() const { return *text_; }
   operator std::string_view() const { return *text_; }
   bool operator==(const ResourceName& other) const { return text_ == other.text_; }
-  bool operator<(const ResourceName& other) const { return text_ != other.text_ && *text_ < *other.text_; }
+  bool operator<(const ResourceName& other) const {
+    return text_ != other.text_ && *text_ < *other.text_;
+  }
 
  private:
   const std::string* text_;

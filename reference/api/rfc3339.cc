@@ -31,11 +31,14 @@ bool Digits(std::string_view s, size_t pos, size_t n, int* out) {
 }  // namespace
 
 Result<int64_t> ParseRfc3339(std::string_view s) {
-  auto bad = [&](const char* why) { return Error{"invalid RFC 3339 time \"" + std::string(s) + "\": " + why}; };
+  auto bad = [&](const char* why) {
+    return Error{"invalid RFC 3339 time \"" + std::string(s) + "\": " + why};
+  };
   int year, month, day, hour, minute, second;
-  if (!Digits(s, 0, 4, &year) || s.size() < 20 || s[4] != '-' || !Digits(s, 5, 2, &month) || s[7] != '-' ||
-      !Digits(s, 8, 2, &day) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !Digits(s, 11, 2, &hour) ||
-      s[13] != ':' || !Digits(s, 14, 2, &minute) || s[16] != ':' || !Digits(s, 17, 2, &second)) {
+  if (!Digits(s, 0, 4, &year) || s.size() < 20 || s[4] != '-' || !Digits(s, 5, 2, &month) ||
+      s[7] != '-' || !Digits(s, 8, 2, &day) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+      !Digits(s, 11, 2, &hour) || s[13] != ':' || !Digits(s, 14, 2, &minute) || s[16] != ':' ||
+      !Digits(s, 17, 2, &second)) {
     return bad("want YYYY-MM-DDTHH:MM:SS");
   }
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {
@@ -59,7 +62,8 @@ Result<int64_t> ParseRfc3339(std::string_view s) {
     ++pos;
   } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
     int oh, om;
-    if (!Digits(s, pos + 1, 2, &oh) || pos + 3 >= s.size() || s[pos + 3] != ':' || !Digits(s, pos + 4, 2, &om)) {
+    if (!Digits(s, pos + 1, 2, &oh) || pos + 3 >= s.size() || s[pos + 3] != ':' ||
+        !Digits(s, pos + 4, 2, &om)) {
       return bad("bad offset");
     }
     offset_s = (oh * 3600 + om * 60) * (s[pos] == '+' ? 1 : -1);
@@ -68,10 +72,12 @@ Result<int64_t> ParseRfc3339(std::string_view s) {
     return bad("missing time zone");
   }
   if (pos != s.size()) return bad("trailing characters");
-  int64_t secs = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * 86400 +
-                 hour * 3600 + minute * 60 + second - offset_s;
+  int64_t secs =
+      DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * 86400 +
+      hour * 3600 + minute * 60 + second - offset_s;
   // int64 nanoseconds since 1970 cover the years 1678 to 2261 only.
-  if (secs <= INT64_MIN / 1000000000 || secs >= INT64_MAX / 1000000000) return bad("outside the years 1678-2261");
+  if (secs <= INT64_MIN / 1000000000 || secs >= INT64_MAX / 1000000000)
+    return bad("outside the years 1678-2261");
   return secs * 1000000000 + nanos;
 }
 
@@ -92,9 +98,9 @@ std::string FormatRfc3339(int64_t unix_ns) {
   const unsigned m = mp < 10 ? mp + 3 : mp - 9;
   y += m <= 2;
   char buf[64];
-  std::snprintf(buf, sizeof(buf), "%04lld-%02u-%02uT%02lld:%02lld:%02lld", static_cast<long long>(y), m, d,
-                static_cast<long long>(rem / 3600), static_cast<long long>(rem % 3600 / 60),
-                static_cast<long long>(rem % 60));
+  std::snprintf(buf, sizeof(buf), "%04lld-%02u-%02uT%02lld:%02lld:%02lld",
+                static_cast<long long>(y), m, d, static_cast<long long>(rem / 3600),
+                static_cast<long long>(rem % 3600 / 60), static_cast<long long>(rem % 60));
   std::string out = buf;
   if (nanos != 0) {
     std::snprintf(buf, sizeof(buf), ".%09lld", static_cast<long long>(nanos));

@@ -25,7 +25,8 @@ bool IsAlnum(char c) {
 }
 
 // Go's %#v of an invalid requirement's values and an "Invalid value" field error.
-std::string Invalid(const std::string& field, const std::string& bad_value, const std::string& detail) {
+std::string Invalid(const std::string& field, const std::string& bad_value,
+                    const std::string& detail) {
   return field + ": Invalid value: " + bad_value + ": " + detail;
 }
 
@@ -38,7 +39,9 @@ bool MatchesLabelValueRegex(std::string_view value) {
   return ok;
 }
 
-bool IsLabelValue(std::string_view value) { return value.size() <= 63 && MatchesLabelValueRegex(value); }
+bool IsLabelValue(std::string_view value) {
+  return value.size() <= 63 && MatchesLabelValueRegex(value);
+}
 
 std::string LabelValueError(std::string_view value) {
   std::vector<std::string> errs;
@@ -72,7 +75,8 @@ bool GoParseInt64(std::string_view text, int64_t* out) {
   const unsigned __int128 limit = negative ? (static_cast<unsigned __int128>(1) << 63)
                                            : (static_cast<unsigned __int128>(1) << 63) - 1;
   if (magnitude > limit) return false;
-  *out = negative ? static_cast<int64_t>(-static_cast<__int128>(magnitude)) : static_cast<int64_t>(magnitude);
+  *out = negative ? static_cast<int64_t>(-static_cast<__int128>(magnitude))
+                  : static_cast<int64_t>(magnitude);
   return true;
 }
 
@@ -83,15 +87,33 @@ std::string GoQuote(std::string_view s) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\a': out += "\\a"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\v': out += "\\v"; break;
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\a':
+          out += "\\a";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '\v':
+          out += "\\v";
+          break;
         default:
           if (c < 0x20 || c == 0x7f) {
             out += "\\x";
@@ -108,7 +130,8 @@ std::string GoQuote(std::string_view s) {
     // escaped, as strconv.Quote does.
     size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
     bool valid = n > 0 && i + n <= s.size();
-    for (size_t k = 1; valid && k < n; ++k) valid = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+    for (size_t k = 1; valid && k < n; ++k)
+      valid = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
     if (!valid) {
       out += "\\x";
       out += kHex[c >> 4];
@@ -148,15 +171,18 @@ std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRe
   const std::string values = path + ".values";
   if (op == "In" || op == "NotIn") {
     if (req.values().empty()) {
-      errs.push_back(Invalid(values, GoStringSlice(req.values()), "for 'in', 'notin' operators, values set can't be empty"));
+      errs.push_back(Invalid(values, GoStringSlice(req.values()),
+                             "for 'in', 'notin' operators, values set can't be empty"));
     }
   } else if (op == "Exists" || op == "DoesNotExist") {
     if (!req.values().empty()) {
-      errs.push_back(Invalid(values, GoStringSlice(req.values()), "values set must be empty for exists and does not exist"));
+      errs.push_back(Invalid(values, GoStringSlice(req.values()),
+                             "values set must be empty for exists and does not exist"));
     }
   } else if (op == "Gt" || op == "Lt") {
     if (req.values_size() != 1) {
-      errs.push_back(Invalid(values, GoStringSlice(req.values()), "for 'Gt', 'Lt' operators, exactly one value is required"));
+      errs.push_back(Invalid(values, GoStringSlice(req.values()),
+                             "for 'Gt', 'Lt' operators, exactly one value is required"));
     }
     for (int i = 0; i < req.values_size(); ++i) {
       int64_t v = 0;
@@ -175,7 +201,8 @@ std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRe
   for (int i = 0; i < req.values_size(); ++i) {
     const std::string msg = LabelValueError(req.values(i));
     if (!msg.empty()) {
-      errs.push_back(Invalid(values + "[" + std::to_string(i) + "][" + req.key() + "]", GoQuote(req.values(i)), msg));
+      errs.push_back(Invalid(values + "[" + std::to_string(i) + "][" + req.key() + "]",
+                             GoQuote(req.values(i)), msg));
     }
   }
   return errs;
@@ -254,8 +281,7 @@ bool CompiledLabelSelector::Matches(const LabelIds& labels) const {
   return true;
 }
 
-bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req,
-                                    const Labels& labels) {
+bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req, const Labels& labels) {
   if (!NodeSelectorRequirementParses(req)) return false;
   auto it = labels.find(req.key());
   const std::string& op = req.operator_();
@@ -308,7 +334,8 @@ bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node) 
   if (spec.has_affinity() && spec.affinity().has_node_affinity() &&
       spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution()) {
     return NodeSelectorMatches(
-        spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution(), node);
+        spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution(),
+        node);
   }
   return true;
 }
@@ -320,7 +347,8 @@ RequiredNodeAffinity::RequiredNodeAffinity(const Pod& pod) {
   }
   if (spec.has_affinity() && spec.affinity().has_node_affinity() &&
       spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution()) {
-    required_.emplace(spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution());
+    required_.emplace(
+        spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution());
   }
 }
 
@@ -333,8 +361,9 @@ bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Tain
   return false;
 }
 
-bool TolerationsTolerateTaint(const google::protobuf::RepeatedPtrField<k8s::Toleration>& tolerations,
-                              const k8s::Taint& taint) {
+bool TolerationsTolerateTaint(
+    const google::protobuf::RepeatedPtrField<k8s::Toleration>& tolerations,
+    const k8s::Taint& taint) {
   for (const auto& t : tolerations) {
     if (TolerationToleratesTaint(t, taint)) return true;
   }

@@ -108,8 +108,9 @@ class RequiredNodeAffinity {
 
 // toleration.ToleratesTaint: effect (empty = all) and key (empty with Exists = all) and value.
 bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Taint& taint);
-bool TolerationsTolerateTaint(const google::protobuf::RepeatedPtrField<k8s::Toleration>& tolerations,
-                              const k8s::Taint& taint);
+bool TolerationsTolerateTaint(
+    const google::protobuf::RepeatedPtrField<k8s::Toleration>& tolerations,
+    const k8s::Taint& taint);
 
 // The first taint (in spec order) accepted by `filter` that no toleration tolerates, or null.
 template <typename TaintFilter>

@@ -72,10 +72,12 @@ TEST(NodeSelectorTest, RequirementsThatDoNotParseMatchNothing) {
   EXPECT_FALSE(NodeSelectorTermMatches(term("zone", "In", {"a", "has space"}), n));
   EXPECT_FALSE(NodeSelectorTermMatches(term("zone", "NotIn", {"b", std::string(64, 'x')}), n));
   EXPECT_TRUE(NodeSelectorTermMatches(term("zone", "NotIn", {"b", std::string(63, 'x')}), n));
-  EXPECT_FALSE(NodeSelectorTermMatches(term("rank", "Gt", {"-1"}), n));  // an integer, not a label value
+  EXPECT_FALSE(
+      NodeSelectorTermMatches(term("rank", "Gt", {"-1"}), n));  // an integer, not a label value
   EXPECT_FALSE(NodeSelectorTermMatches(term("rank", "Lt", {"+9"}), n));
   EXPECT_TRUE(NodeSelectorTermMatches(term("rank", "Lt", {"009"}), n));
-  for (const auto& t : {term("zone", "In", {"a", "has space"}), term("rank", "Gt", {"-1"}), term("zone", "In", {"a"})}) {
+  for (const auto& t : {term("zone", "In", {"a", "has space"}), term("rank", "Gt", {"-1"}),
+                        term("zone", "In", {"a"})}) {
     EXPECT_EQ(CompiledNodeSelectorTerm(t).Matches(**BuildNode(n)), NodeSelectorTermMatches(t, n));
   }
 }
@@ -84,8 +86,10 @@ TEST(NodeSelectorTest, RequirementsThatDoNotParseMatchNothing) {
 // nodeaffinity.NewPreferredSchedulingTerms on the same requirements).
 TEST(NodeSelectorTest, RequirementErrorsAsUpstreamPrintsThem) {
   const std::string kLabelMsg =
-      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
-      "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
+      "'.', and "
+      "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+      "'12345', "
       "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
   k8s::NodeSelectorRequirement r;
   r.set_key("kubernetes.io/hostname");
@@ -93,15 +97,18 @@ TEST(NodeSelectorTest, RequirementErrorsAsUpstreamPrintsThem) {
   r.add_values("n1");
   r.add_values("has space");
   EXPECT_EQ(NodeSelectorRequirementErrors(r, "[0].matchExpressions[0]"),
-            std::vector<std::string>{"[0].matchExpressions[0].values[1][kubernetes.io/hostname]: Invalid value: "
-                                     "\"has space\": " + kLabelMsg});
+            std::vector<std::string>{
+                "[0].matchExpressions[0].values[1][kubernetes.io/hostname]: Invalid value: "
+                "\"has space\": " +
+                kLabelMsg});
   k8s::NodeSelectorRequirement gt;
   gt.set_key("rank");
   gt.set_operator_("Lt");
   gt.add_values("1.5");
   EXPECT_EQ(NodeSelectorRequirementErrors(gt, "[1].matchExpressions[0]"),
-            std::vector<std::string>{"[1].matchExpressions[0].values[0]: Invalid value: \"1.5\": for 'Gt', 'Lt' "
-                                     "operators, the value must be an integer"});
+            std::vector<std::string>{
+                "[1].matchExpressions[0].values[0]: Invalid value: \"1.5\": for 'Gt', 'Lt' "
+                "operators, the value must be an integer"});
   k8s::NodeSelectorRequirement longer;
   longer.set_key("k");
   longer.set_operator_("NotIn");
@@ -209,7 +216,8 @@ TEST(RequiredNodeAffinityTest, AgreesWithPodMatchesRequiredNodeAffinity) {
   std::vector<k8s::Pod> pods(4);
   (*pods[1].mutable_spec()->mutable_node_selector())["zone"] = "a";
   (*pods[2].mutable_spec()->mutable_node_selector())["disk"] = "";
-  auto* req = pods[3].mutable_spec()
+  auto* req = pods[3]
+                  .mutable_spec()
                   ->mutable_affinity()
                   ->mutable_node_affinity()
                   ->mutable_required_during_scheduling_ignored_during_execution()
@@ -223,7 +231,8 @@ TEST(RequiredNodeAffinityTest, AgreesWithPodMatchesRequiredNodeAffinity) {
     RequiredNodeAffinity affinity(*pod);
     for (size_t j = 0; j < nodes.size(); ++j) {
       SCOPED_TRACE("pod " + std::to_string(i) + ", node " + std::to_string(j));
-      EXPECT_EQ(affinity.Matches(*nodes[j]), PodMatchesRequiredNodeAffinity(pod->obj, nodes[j]->obj));
+      EXPECT_EQ(affinity.Matches(*nodes[j]),
+                PodMatchesRequiredNodeAffinity(pod->obj, nodes[j]->obj));
     }
   }
 }

@@ -27,9 +27,25 @@ TEST(DivisibilityTableTest, AgreesWithRemainderOnRandomDividends) {
 
 TEST(DivisibilityTableTest, EdgeDividendsAndDivisors) {
   DivisibilityTable table;
-  const uint64_t divisors[] = {1, 2, 3, 4, 7, 8, 64, 96, 1000, 4096, 4097, 65535, uint64_t{1} << 24,
-                               (uint64_t{1} << 24) + 1, uint64_t{1} << 40, kMax / 3, kMax};
-  const uint64_t dividends[] = {0, 1, 2, 3, 6, 8, 4096, kMax, kMax - 1, kMax / 3 * 3, uint64_t{1} << 63};
+  const uint64_t divisors[] = {1,
+                               2,
+                               3,
+                               4,
+                               7,
+                               8,
+                               64,
+                               96,
+                               1000,
+                               4096,
+                               4097,
+                               65535,
+                               uint64_t{1} << 24,
+                               (uint64_t{1} << 24) + 1,
+                               uint64_t{1} << 40,
+                               kMax / 3,
+                               kMax};
+  const uint64_t dividends[] = {
+      0, 1, 2, 3, 6, 8, 4096, kMax, kMax - 1, kMax / 3 * 3, uint64_t{1} << 63};
   for (uint64_t d : divisors) {
     for (uint64_t v : dividends) {
       EXPECT_EQ(table.Divides(v, d), v % d == 0) << "v=" << v << " d=" << d;

@@ -15,7 +15,8 @@ Result<std::vector<std::string>> ListInputFiles(const std::vector<std::string>& 
       std::vector<std::string> found;
       for (const auto& entry : fs::recursive_directory_iterator(path, ec)) {
         std::string ext = entry.path().extension().string();
-        bool wanted = extensions.empty() || std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
+        bool wanted = extensions.empty() ||
+                      std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
         if (entry.is_regular_file() && wanted) found.push_back(entry.path().string());
       }
       if (ec) return Error{path + ": cannot list folder: " + ec.message()};

@@ -21,7 +21,8 @@ void Cache::AddNodeImageStates(const Node& node, NodeInfo& info) {
       if (inserted) it->second.size = image.size_bytes();
       it->second.nodes.insert(node.name());
       // The count is taken now and not refreshed when other nodes change (v1.27 behaviour).
-      summaries.try_emplace(name, ImageStateSummary{it->second.size, static_cast<int>(it->second.nodes.size())});
+      summaries.try_emplace(
+          name, ImageStateSummary{it->second.size, static_cast<int>(it->second.nodes.size())});
     }
   }
   info.image_states() = std::move(summaries);
@@ -68,7 +69,8 @@ Outcome Cache::UpdateNode(NodePtr node) {
 
 Outcome Cache::RemoveNode(const std::string& name) {
   auto it = nodes_.find(name);
-  if (it == nodes_.end() || it->second->node() == nullptr) return Error{"node \"" + name + "\" not found"};
+  if (it == nodes_.end() || it->second->node() == nullptr)
+    return Error{"node \"" + name + "\" not found"};
   NodePtr old = it->second->node_ptr();
   tree_.RemoveNode(old->obj);
   RemoveNodeImageStates(*old);
@@ -93,7 +95,8 @@ void Cache::RemovePodFromNode(const Pod& pod) {
 
 Outcome Cache::AddPod(PodPtr pod) {
   auto it = pods_.find(pod->uid());
-  if (it != pods_.end() && !it->second.assumed) return Error{"pod " + pod->key + " already in the cache"};
+  if (it != pods_.end() && !it->second.assumed)
+    return Error{"pod " + pod->key + " already in the cache"};
   if (it != pods_.end()) {
     // Confirmation of an assumed pod; the API may have bound it elsewhere.
     RemovePodFromNode(*it->second.pod);
@@ -124,7 +127,8 @@ Outcome Cache::RemovePod(const Pod& pod) {
 
 Outcome Cache::AssumePod(PodPtr pod) {
   if (pod->node_name().empty()) return Error{"assume of pod " + pod->key + " without a node"};
-  if (pods_.count(pod->uid())) return Error{"pod " + pod->key + " is in the cache, so can't be assumed"};
+  if (pods_.count(pod->uid()))
+    return Error{"pod " + pod->key + " is in the cache, so can't be assumed"};
   AddPodToNode(pod);
   pods_[pod->uid()] = PodState{pod, true, false};
   return Outcome::Ok();
@@ -139,7 +143,8 @@ Outcome Cache::FinishBinding(const Pod& pod) {
 
 Outcome Cache::ForgetPod(const Pod& pod) {
   auto it = pods_.find(pod.uid());
-  if (it == pods_.end() || !it->second.assumed) return Error{"pod " + pod.key + " is not assumed, so can't be forgotten"};
+  if (it == pods_.end() || !it->second.assumed)
+    return Error{"pod " + pod.key + " is not assumed, so can't be forgotten"};
   RemovePodFromNode(*it->second.pod);
   pods_.erase(it);
   return Outcome::Ok();

@@ -50,7 +50,8 @@ TEST(CacheTest, AssumeForgetAndConfirm) {
   Cache cache;
   ASSERT_TRUE(cache.AddNode(ZoneNode("n1", "a")).ok());
   ASSERT_TRUE(cache.AddNode(ZoneNode("n2", "a")).ok());
-  PodPtr p = ParsePod("metadata: {name: p}\nspec: {nodeName: n1, containers: [{resources: {requests: {cpu: 1}}}]}");
+  PodPtr p = ParsePod(
+      "metadata: {name: p}\nspec: {nodeName: n1, containers: [{resources: {requests: {cpu: 1}}}]}");
   Snapshot before;
   cache.UpdateSnapshot(&before);
   ASSERT_TRUE(cache.AssumePod(p).ok());
@@ -65,7 +66,8 @@ TEST(CacheTest, AssumeForgetAndConfirm) {
   ASSERT_TRUE(cache.AssumePod(p).ok());
   ASSERT_TRUE(cache.FinishBinding(*p).ok());
   // The API reports the pod on n2: confirmation moves it.
-  PodPtr bound = ParsePod("metadata: {name: p}\nspec: {nodeName: n2, containers: [{resources: {requests: {cpu: 1}}}]}");
+  PodPtr bound = ParsePod(
+      "metadata: {name: p}\nspec: {nodeName: n2, containers: [{resources: {requests: {cpu: 1}}}]}");
   ASSERT_TRUE(cache.AddPod(bound).ok());
   EXPECT_FALSE(cache.IsAssumedPod(p->uid()));
   EXPECT_EQ(cache.GetNodeInfo("n1")->requested().milli_cpu, 0);
@@ -90,7 +92,8 @@ TEST(CacheTest, RemovedNodeWithPodsBecomesGhostOutsideSnapshot) {
 TEST(CacheTest, ImageStatesCountNodesAtAddTime) {
   Cache cache;
   auto with_image = [](const std::string& name) {
-    return ParseNode("metadata: {name: " + name + "}\nstatus: {images: [{names: [img:1], sizeBytes: 500}]}");
+    return ParseNode("metadata: {name: " + name +
+                     "}\nstatus: {images: [{names: [img:1], sizeBytes: 500}]}");
   };
   ASSERT_TRUE(cache.AddNode(with_image("n1")).ok());
   ASSERT_TRUE(cache.AddNode(with_image("n2")).ok());

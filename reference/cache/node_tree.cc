@@ -16,7 +16,8 @@ std::string LabelOr(const k8s::Node& node, const char* first, const char* second
 }  // namespace
 
 std::string ZoneKey(const k8s::Node& node) {
-  std::string zone = LabelOr(node, "failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone");
+  std::string zone =
+      LabelOr(node, "failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone");
   std::string region =
       LabelOr(node, "failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region");
   if (zone.empty() && region.empty()) return "";

@@ -18,8 +18,10 @@ const Registry& PluginRegistryFor(Engine engine) {
   return engine == Engine::kPlain ? PluginRegistry() : FastPluginRegistry();
 }
 
-std::unique_ptr<PodScheduler> MakePodScheduler(Engine engine, uint64_t seed, int32_t percentage_of_nodes_to_score) {
-  if (engine == Engine::kPlain) return std::make_unique<PodScheduler>(seed, percentage_of_nodes_to_score);
+std::unique_ptr<PodScheduler> MakePodScheduler(Engine engine, uint64_t seed,
+                                               int32_t percentage_of_nodes_to_score) {
+  if (engine == Engine::kPlain)
+    return std::make_unique<PodScheduler>(seed, percentage_of_nodes_to_score);
   return std::make_unique<FastPodScheduler>(seed, percentage_of_nodes_to_score);
 }
 

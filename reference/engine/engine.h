@@ -23,7 +23,8 @@ std::optional<Engine> ParseEngine(std::string_view name);
 // The plugin factories of an engine (same names, same results).
 const Registry& PluginRegistryFor(Engine engine);
 // A PodScheduler of an engine.
-std::unique_ptr<PodScheduler> MakePodScheduler(Engine engine, uint64_t seed, int32_t percentage_of_nodes_to_score);
+std::unique_ptr<PodScheduler> MakePodScheduler(Engine engine, uint64_t seed,
+                                               int32_t percentage_of_nodes_to_score);
 
 }  // namespace schedcheck::reference
 

@@ -69,10 +69,11 @@ class FrameworkRunner {
   virtual ~FrameworkRunner() = default;
   virtual Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
                                                    const NodeInfo& node) const = 0;
-  virtual Status RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod, const PodInfo& to_add,
-                                             const NodeInfo& node) const = 0;
+  virtual Status RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod,
+                                             const PodInfo& to_add, const NodeInfo& node) const = 0;
   virtual Status RunPreFilterExtensionRemovePod(CycleState& state, const Pod& pod,
-                                                const PodInfo& to_remove, const NodeInfo& node) const = 0;
+                                                const PodInfo& to_remove,
+                                                const NodeInfo& node) const = 0;
 };
 
 struct Handle {

@@ -11,7 +11,8 @@ PreFilterResult PreFilterResult::Merge(const PreFilterResult& other) const {
   PreFilterResult out;
   out.all_nodes = false;
   std::set_intersection(node_names.begin(), node_names.end(), other.node_names.begin(),
-                        other.node_names.end(), std::inserter(out.node_names, out.node_names.end()));
+                        other.node_names.end(),
+                        std::inserter(out.node_names, out.node_names.end()));
   return out;
 }
 

@@ -41,10 +41,10 @@ class PreEnqueuePlugin : public virtual Plugin {
 // What the queue knows of a waiting pod, for QueueSort.
 struct QueuedPodInfo {
   PodInfoPtr info;
-  int64_t timestamp_ns = 0;          // when it last entered the queue
+  int64_t timestamp_ns = 0;  // when it last entered the queue
   int64_t initial_attempt_timestamp_ns = 0;
   int attempts = 0;
-  uint64_t sequence = 0;             // enqueue order, our deterministic tie-break
+  uint64_t sequence = 0;  // enqueue order, our deterministic tie-break
   std::set<std::string> unschedulable_plugins;
   bool gated = false;
   const Pod& pod() const { return *info->pod; }
@@ -72,12 +72,16 @@ class PreFilterPlugin : public virtual Plugin {
   // PreFilterExtensions: incrementally update this plugin's state as if `pod_to_add` were on
   // (or `pod_to_remove` were gone from) `node`. Only called when HasPreFilterExtensions().
   virtual bool HasPreFilterExtensions() const { return false; }
-  virtual Status AddPod([[maybe_unused]] CycleState& state, [[maybe_unused]] const Pod& pod_to_schedule,
-                        [[maybe_unused]] const PodInfo& pod_to_add, [[maybe_unused]] const NodeInfo& node) {
+  virtual Status AddPod([[maybe_unused]] CycleState& state,
+                        [[maybe_unused]] const Pod& pod_to_schedule,
+                        [[maybe_unused]] const PodInfo& pod_to_add,
+                        [[maybe_unused]] const NodeInfo& node) {
     return Status();
   }
-  virtual Status RemovePod([[maybe_unused]] CycleState& state, [[maybe_unused]] const Pod& pod_to_schedule,
-                           [[maybe_unused]] const PodInfo& pod_to_remove, [[maybe_unused]] const NodeInfo& node) {
+  virtual Status RemovePod([[maybe_unused]] CycleState& state,
+                           [[maybe_unused]] const Pod& pod_to_schedule,
+                           [[maybe_unused]] const PodInfo& pod_to_remove,
+                           [[maybe_unused]] const NodeInfo& node) {
     return Status();
   }
 };
@@ -123,7 +127,8 @@ class PreScorePlugin : public virtual Plugin {
                           const std::vector<const NodeInfo*>& nodes) = 0;
 };
 
-// `name` views the NodeInfo's name (valid for the cycle): filling a list per cycle copies no strings.
+// `name` views the NodeInfo's name (valid for the cycle): filling a list per cycle copies no
+// strings.
 struct NodeScore {
   std::string_view name;
   int64_t score = 0;
@@ -137,7 +142,8 @@ class ScorePlugin : public virtual Plugin {
                        int64_t* score) = 0;
   // ScoreExtensions: plugins that normalize return true and rewrite `scores` into [0, 100].
   virtual bool HasNormalizeScore() const { return false; }
-  virtual Status NormalizeScore([[maybe_unused]] const CycleState& state, [[maybe_unused]] const Pod& pod,
+  virtual Status NormalizeScore([[maybe_unused]] const CycleState& state,
+                                [[maybe_unused]] const Pod& pod,
                                 [[maybe_unused]] NodeScoreList& scores) {
     return Status();
   }

@@ -62,7 +62,6 @@ size_t HostPortInfo::size() const {
   return n;
 }
 
-
 void NodeInfo::SetNode(NodePtr node) {
   node_ = std::move(node);
   name_ = node_ ? node_->name() : std::string();
@@ -111,7 +110,8 @@ bool NodeInfo::RemovePod(const Pod& pod) {
   SwapRemove(pods_with_required_anti_affinity_, pod.uid());
   if (stored->priority == lowest_pod_priority_) {
     lowest_pod_priority_ = INT32_MAX;
-    for (const PodInfoPtr& p : pods_) lowest_pod_priority_ = std::min(lowest_pod_priority_, p->pod->priority);
+    for (const PodInfoPtr& p : pods_)
+      lowest_pod_priority_ = std::min(lowest_pod_priority_, p->pod->priority);
   }
   UpdateAggregates(*stored, -1);
   return true;

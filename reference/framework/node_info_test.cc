@@ -13,8 +13,11 @@ PodInfoPtr MakeTestPod(const std::string& name, const std::string& cpu, int host
   (*c->mutable_resources()->mutable_requests())["cpu"] = cpu;
   if (host_port > 0) c->add_ports()->set_host_port(host_port);
   if (anti_affinity) {
-    obj.mutable_spec()->mutable_affinity()->mutable_pod_anti_affinity()
-        ->add_required_during_scheduling_ignored_during_execution()->set_topology_key("zone");
+    obj.mutable_spec()
+        ->mutable_affinity()
+        ->mutable_pod_anti_affinity()
+        ->add_required_during_scheduling_ignored_during_execution()
+        ->set_topology_key("zone");
   }
   return MakePodInfo(*BuildPod(obj));
 }

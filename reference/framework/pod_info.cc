@@ -11,7 +11,8 @@ void AffinityTerm::Compile() {
 }
 
 bool AffinityTerm::Matches(const Pod& pod, const Labels* ns_labels) const {
-  bool ns_match = std::find(namespace_ids.begin(), namespace_ids.end(), pod.namespace_id) != namespace_ids.end();
+  bool ns_match = std::find(namespace_ids.begin(), namespace_ids.end(), pod.namespace_id) !=
+                  namespace_ids.end();
   if (!ns_match && has_namespace_selector) {
     // Upstream matches the selector against a nil label set when the namespace is unknown, so
     // an empty selector (or NotIn / DoesNotExist only) still matches: use an empty set.
@@ -41,7 +42,8 @@ std::vector<WeightedAffinityTerm> MakeWeighted(
     const Pod& pod, const google::protobuf::RepeatedPtrField<k8s::WeightedPodAffinityTerm>& in) {
   std::vector<WeightedAffinityTerm> out;
   out.reserve(in.size());
-  for (const auto& w : in) out.push_back({MakeAffinityTerm(pod, w.pod_affinity_term()), w.weight()});
+  for (const auto& w : in)
+    out.push_back({MakeAffinityTerm(pod, w.pod_affinity_term()), w.weight()});
   return out;
 }
 
@@ -57,8 +59,8 @@ PodInfoPtr MakePodInfo(PodPtr pod) {
       for (const auto& t : a.pod_affinity().required_during_scheduling_ignored_during_execution()) {
         info->required_affinity_terms.push_back(MakeAffinityTerm(*pod, t));
       }
-      info->preferred_affinity_terms =
-          MakeWeighted(*pod, a.pod_affinity().preferred_during_scheduling_ignored_during_execution());
+      info->preferred_affinity_terms = MakeWeighted(
+          *pod, a.pod_affinity().preferred_during_scheduling_ignored_during_execution());
     }
     if (a.has_pod_anti_affinity()) {
       const auto& anti = a.pod_anti_affinity();

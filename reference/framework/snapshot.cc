@@ -59,7 +59,8 @@ void Snapshot::RebuildAffinityLists() {
   with_required_anti_affinity_.clear();
   for (const NodeInfo* info : list_) {
     if (!info->pods_with_affinity().empty()) with_affinity_.push_back(info);
-    if (!info->pods_with_required_anti_affinity().empty()) with_required_anti_affinity_.push_back(info);
+    if (!info->pods_with_required_anti_affinity().empty())
+      with_required_anti_affinity_.push_back(info);
   }
 }
 

@@ -18,7 +18,9 @@ class Snapshot {
  public:
   Snapshot() = default;
   // REQUIRES: node names are unique; every NodeInfo has a node.
-  explicit Snapshot(std::vector<std::shared_ptr<const NodeInfo>> ordered) { Reset(std::move(ordered)); }
+  explicit Snapshot(std::vector<std::shared_ptr<const NodeInfo>> ordered) {
+    Reset(std::move(ordered));
+  }
 
   void Reset(std::vector<std::shared_ptr<const NodeInfo>> ordered);
   // Swaps in a newer version of a node already in the snapshot (same name, same position).
@@ -50,7 +52,9 @@ class Snapshot {
   size_t size() const { return list_.size(); }
   // Node names in name order: names_by_rank()[info->name_rank()] == info->name(). Shared and
   // immutable, so results that name nodes by rank outlive later snapshot changes.
-  const std::shared_ptr<const std::vector<std::string>>& names_by_rank() const { return names_by_rank_; }
+  const std::shared_ptr<const std::vector<std::string>>& names_by_rank() const {
+    return names_by_rank_;
+  }
 
  private:
   void RebuildAffinityLists();
@@ -90,7 +94,8 @@ class Snapshot {
   std::vector<const NodeInfo*> with_affinity_;
   std::vector<const NodeInfo*> with_required_anti_affinity_;
   std::map<std::string, size_t, std::less<>> index_;
-  std::shared_ptr<const std::vector<std::string>> names_by_rank_ = std::make_shared<std::vector<std::string>>();
+  std::shared_ptr<const std::vector<std::string>> names_by_rank_ =
+      std::make_shared<std::vector<std::string>>();
 };
 
 }  // namespace schedcheck::reference

@@ -42,7 +42,8 @@ TEST(SnapshotChangeLog, ListsReplacedPositionsWithinOneEpoch) {
 }
 
 TEST(SnapshotRanks, RanksByPositionFollowNameOrderThroughReplaceAndReset) {
-  Snapshot snapshot({MakeNodeInfo(NodeIn("c", "z1")), MakeNodeInfo(NodeIn("a", "z1")), MakeNodeInfo(NodeIn("b", "z2"))});
+  Snapshot snapshot({MakeNodeInfo(NodeIn("c", "z1")), MakeNodeInfo(NodeIn("a", "z1")),
+                     MakeNodeInfo(NodeIn("b", "z2"))});
   EXPECT_EQ(snapshot.ranks_by_position(), (std::vector<uint32_t>{2, 0, 1}));
   ASSERT_TRUE(snapshot.Replace(MakeNodeInfo(NodeIn("a", "z3"))));
   EXPECT_EQ(snapshot.ranks_by_position(), (std::vector<uint32_t>{2, 0, 1}));

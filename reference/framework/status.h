@@ -43,10 +43,12 @@ class Status {
       : code_(code), reasons_(reasons.empty() ? nullptr : new SharedReasons{std::move(reasons)}) {}
   Status(Code code, std::string reason)
       : code_(code), reasons_(new SharedReasons{std::vector<std::string>(1, std::move(reason))}) {}
-  Status(const Status& other) : code_(other.code_), reasons_(other.reasons_), plugin_(other.plugin_) {
+  Status(const Status& other)
+      : code_(other.code_), reasons_(other.reasons_), plugin_(other.plugin_) {
     if (reasons_ != nullptr) ++reasons_->holders;
   }
-  Status(Status&& other) noexcept : code_(other.code_), reasons_(other.reasons_), plugin_(other.plugin_) {
+  Status(Status&& other) noexcept
+      : code_(other.code_), reasons_(other.reasons_), plugin_(other.plugin_) {
     other.reasons_ = nullptr;
   }
   Status& operator=(const Status& other) {
@@ -75,7 +77,9 @@ class Status {
   static Status Error(std::string message) { return Status(Code::kError, std::move(message)); }
 
   Code code() const { return code_; }
-  const std::vector<std::string>& reasons() const { return reasons_ ? reasons_->list : EmptyReasons(); }
+  const std::vector<std::string>& reasons() const {
+    return reasons_ ? reasons_->list : EmptyReasons();
+  }
   // The plugin that produced this status ("failed plugin" upstream); empty when synthesised.
   const std::string& plugin() const { return plugin_ ? *plugin_ : EmptyName(); }
   Status& WithPlugin(std::string_view plugin) {

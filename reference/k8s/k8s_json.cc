@@ -7,9 +7,9 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <vector>
 #include <regex>
 #include <sstream>
+#include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -33,7 +33,9 @@ std::string SerializeDeterministic(const google::protobuf::Message& message) {
   return out;
 }
 
-bool IsYamlNull(const std::string& s) { return s == "~" || s == "null" || s == "Null" || s == "NULL"; }
+bool IsYamlNull(const std::string& s) {
+  return s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
 
 bool IsYamlBool(const std::string& s, bool* value) {
   if (s == "true" || s == "True" || s == "TRUE") return *value = true, true;
@@ -172,8 +174,10 @@ void NormalizeNode(nlohmann::json& node) {
 }
 
 template <typename Message>
-Result<Message> Decode(nlohmann::json json, const std::string& where, void (*normalize)(nlohmann::json&)) {
-  if (!json.is_object()) return Error{where + ": expected an object, got " + std::string(json.type_name())};
+Result<Message> Decode(nlohmann::json json, const std::string& where,
+                       void (*normalize)(nlohmann::json&)) {
+  if (!json.is_object())
+    return Error{where + ": expected an object, got " + std::string(json.type_name())};
   if (normalize) normalize(json);
   Message out;
   google::protobuf::util::JsonParseOptions options;
@@ -233,7 +237,8 @@ class YamlLimits : public YAML::EventHandler {
     }
     Leaf(mark, 0, nodes);
   }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string&) override {
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                const std::string&) override {
     Leaf(mark, anchor, 1);
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
@@ -241,7 +246,8 @@ class YamlLimits : public YAML::EventHandler {
     Open(mark, anchor);
   }
   void OnSequenceEnd() override { Close(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
     Open(mark, anchor);
   }
   void OnMapEnd() override { Close(); }
@@ -252,7 +258,8 @@ class YamlLimits : public YAML::EventHandler {
     uint64_t nodes = 0;
   };
   static std::string At(const YAML::Mark& mark) {
-    return "line " + std::to_string(mark.line + 1) + ", column " + std::to_string(mark.column + 1) + ": ";
+    return "line " + std::to_string(mark.line + 1) + ", column " + std::to_string(mark.column + 1) +
+           ": ";
   }
   void Add([[maybe_unused]] const YAML::Mark& mark, uint64_t nodes) {
     if (stack_.empty()) stack_.assign(1, Frame{});
@@ -265,7 +272,8 @@ class YamlLimits : public YAML::EventHandler {
   }
   void Open(const YAML::Mark& mark, YAML::anchor_t anchor) {
     if (stack_.size() > kMaxYamlDepth && error_.empty()) {
-      error_ = At(mark) + "YAML nesting deeper than " + std::to_string(kMaxYamlDepth) + " levels (limit kMaxYamlDepth)";
+      error_ = At(mark) + "YAML nesting deeper than " + std::to_string(kMaxYamlDepth) +
+               " levels (limit kMaxYamlDepth)";
     }
     marks_.push_back(mark);
     stack_.push_back(Frame{anchor, 1});
@@ -327,7 +335,8 @@ Result<std::vector<Document>> ReadDocumentsFile(const std::string& path) {
   buffer << in.rdbuf();
   std::string text = buffer.str();
   auto ends_with = [&](std::string_view suffix) {
-    return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return path.size() >= suffix.size() &&
+           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   if (ends_with(".jsonl")) {
     std::vector<Document> docs;
@@ -365,7 +374,8 @@ Result<k8s::Node> NodeFromJson(const nlohmann::json& json, const std::string& wh
 Result<k8s::Namespace> NamespaceFromJson(const nlohmann::json& json, const std::string& where) {
   return Decode<k8s::Namespace>(json, where, &NormalizeMetadata);
 }
-Result<k8s::PriorityClass> PriorityClassFromJson(const nlohmann::json& json, const std::string& where) {
+Result<k8s::PriorityClass> PriorityClassFromJson(const nlohmann::json& json,
+                                                 const std::string& where) {
   return Decode<k8s::PriorityClass>(json, where, &NormalizeMetadata);
 }
 Result<k8s::PodDisruptionBudget> PdbFromJson(const nlohmann::json& json, const std::string& where) {

@@ -48,7 +48,8 @@ Result<std::vector<std::string>> ListDocumentFiles(const std::vector<std::string
 Result<k8s::Pod> PodFromJson(const nlohmann::json& json, const std::string& where);
 Result<k8s::Node> NodeFromJson(const nlohmann::json& json, const std::string& where);
 Result<k8s::Namespace> NamespaceFromJson(const nlohmann::json& json, const std::string& where);
-Result<k8s::PriorityClass> PriorityClassFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::PriorityClass> PriorityClassFromJson(const nlohmann::json& json,
+                                                 const std::string& where);
 Result<k8s::PodDisruptionBudget> PdbFromJson(const nlohmann::json& json, const std::string& where);
 // Selector objects: namespace, name and selector survive; replicas, templates and status are
 // dropped as unknown fields.

@@ -36,7 +36,8 @@ spec:
   unschedulable: true
 status:
   allocatable: {cpu: "4", pods: 110}
-)", "test.yaml");
+)",
+                                 "test.yaml");
   ASSERT_TRUE(docs.ok()) << docs.message();
   ASSERT_EQ(docs->size(), 2u);
   EXPECT_EQ((*docs)[1].line, 22);  // "kind: Node" after the separator
@@ -46,9 +47,11 @@ status:
   EXPECT_EQ(pod->spec().priority(), 10);
   EXPECT_EQ(pod->spec().containers(0).resources().requests().at("cpu"), "2");
   EXPECT_EQ(pod->spec().containers(0).ports(0).host_ip(), "127.0.0.1");
-  const auto& term = pod->spec().affinity().pod_anti_affinity()
+  const auto& term = pod->spec()
+                         .affinity()
+                         .pod_anti_affinity()
                          .required_during_scheduling_ignored_during_execution(0);
-  EXPECT_TRUE(term.has_label_selector());   // empty selector is present, not nil
+  EXPECT_TRUE(term.has_label_selector());  // empty selector is present, not nil
   EXPECT_FALSE(term.has_namespace_selector());
   Result<k8s::Node> node = NodeFromJson((*docs)[1].json, "doc1");
   ASSERT_TRUE(node.ok()) << node.message();
@@ -105,14 +108,16 @@ spec:
 kind: StatefulSet
 metadata: {name: db}
 spec: {selector: {matchLabels: {app: db}}, serviceName: db}
-)", "kinds.yaml");
+)",
+                                 "kinds.yaml");
   ASSERT_TRUE(docs.ok()) << docs.message();
   ASSERT_EQ(docs->size(), 4u);
   auto service = ServiceFromJson((*docs)[0].json, "svc");
   auto rc = ReplicationControllerFromJson((*docs)[1].json, "rc");
   auto rs = ReplicaSetFromJson((*docs)[2].json, "rs");
   auto ss = StatefulSetFromJson((*docs)[3].json, "ss");
-  ASSERT_TRUE(service.ok() && rc.ok() && rs.ok() && ss.ok()) << service.message() << rc.message() << rs.message() << ss.message();
+  ASSERT_TRUE(service.ok() && rc.ok() && rs.ok() && ss.ok())
+      << service.message() << rc.message() << rs.message() << ss.message();
   EXPECT_EQ(service->metadata().namespace_(), "shop");
   EXPECT_EQ(service->spec().selector().at("tier"), "1");
   EXPECT_EQ(rc->spec().selector().at("app"), "old");

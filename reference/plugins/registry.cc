@@ -3,22 +3,22 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
-#include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
+#include "reference/plugins/creation_delay/creation_delay.h"  // example out-of-tree plugin
+#include "reference/plugins/default_binder/default_binder.h"
+#include "reference/plugins/default_preemption/default_preemption.h"
 #include "reference/plugins/image_locality/image_locality.h"
+#include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
+#include "reference/plugins/node_affinity/node_affinity.h"
+#include "reference/plugins/node_name/node_name.h"
 #include "reference/plugins/node_ports/node_ports.h"
 #include "reference/plugins/node_resources_balanced_allocation/node_resources_balanced_allocation.h"
 #include "reference/plugins/node_resources_fit/node_resources_fit.h"
-#include "reference/plugins/default_binder/default_binder.h"
-#include "reference/plugins/node_affinity/node_affinity.h"
-#include "reference/plugins/node_name/node_name.h"
 #include "reference/plugins/node_unschedulable/node_unschedulable.h"
+#include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 #include "reference/plugins/priority_sort/priority_sort.h"
 #include "reference/plugins/scheduling_gates/scheduling_gates.h"
 #include "reference/plugins/taint_toleration/taint_toleration.h"
 #include "reference/plugins/volume_placeholders/volume_placeholders.h"
-#include "reference/plugins/creation_delay/creation_delay.h"  // example out-of-tree plugin
-#include "reference/plugins/default_preemption/default_preemption.h"
 // @includes (one line per plugin header, kept sorted)
 
 namespace schedcheck::reference {

@@ -43,7 +43,8 @@ constexpr std::array<EventDef, 23> kEvents = {{
 
 std::optional<ClusterEvent> PredefinedClusterEvent(std::string_view label) {
   for (const EventDef& e : kEvents) {
-    if (e.label == label) return ClusterEvent{std::string(e.resource), e.action, std::string(e.label)};
+    if (e.label == label)
+      return ClusterEvent{std::string(e.resource), e.action, std::string(e.label)};
   }
   return std::nullopt;
 }

@@ -1,6 +1,6 @@
-// The nominator embedded in the scheduling queue (v1.27 internal/queue/scheduling_queue.go nominator,
-// docs/SEMANTICS.md#nominated-pods):
-// which pending pods are nominated to which node, in nomination order per node.
+// The nominator embedded in the scheduling queue (v1.27 internal/queue/scheduling_queue.go
+// nominator, docs/SEMANTICS.md#nominated-pods): which pending pods are nominated to which node, in
+// nomination order per node.
 #ifndef SCHEDCHECK_REFERENCE_QUEUE_NOMINATOR_H_
 #define SCHEDCHECK_REFERENCE_QUEUE_NOMINATOR_H_
 

@@ -12,7 +12,8 @@ using testing::ParseNode;
 using testing::ParsePod;
 
 PodPtr MakePod(const std::string& name, const std::string& nominated = "") {
-  std::string yaml = "metadata: {name: " + name + ", uid: " + name + "-uid}\nspec: {containers: [{name: c}]}\n";
+  std::string yaml =
+      "metadata: {name: " + name + ", uid: " + name + "-uid}\nspec: {containers: [{name: c}]}\n";
   if (!nominated.empty()) yaml += "status: {nominatedNodeName: " + nominated + "}\n";
   return ParsePod(yaml);
 }
@@ -28,10 +29,12 @@ TEST(NominatorTest, NoopUsesStatusAndOverrideWins) {
   n.AddNominatedPod(MakePodInfo(MakePod("a")), std::nullopt);
   EXPECT_FALSE(n.NominatedNodeFor("a-uid"));
   n.AddNominatedPod(MakePodInfo(MakePod("b", "n1")), std::nullopt);
-  n.AddNominatedPod(MakePodInfo(MakePod("c")), NominatingInfo{NominatingInfo::Mode::kOverride, "n1"});
+  n.AddNominatedPod(MakePodInfo(MakePod("c")),
+                    NominatingInfo{NominatingInfo::Mode::kOverride, "n1"});
   EXPECT_EQ(Names(n.NominatedPodsForNode("n1")), (std::vector<std::string>{"b", "c"}));
   // Re-nominating moves the pod; it is never stored twice.
-  n.AddNominatedPod(MakePodInfo(MakePod("b")), NominatingInfo{NominatingInfo::Mode::kOverride, "n2"});
+  n.AddNominatedPod(MakePodInfo(MakePod("b")),
+                    NominatingInfo{NominatingInfo::Mode::kOverride, "n2"});
   EXPECT_EQ(Names(n.NominatedPodsForNode("n1")), std::vector<std::string>{"c"});
   EXPECT_EQ(Names(n.NominatedPodsForNode("n2")), std::vector<std::string>{"b"});
   n.DeleteNominatedPodIfExists(*MakePod("c"));
@@ -40,7 +43,8 @@ TEST(NominatorTest, NoopUsesStatusAndOverrideWins) {
 
 TEST(NominatorTest, UpdateKeepsInMemoryNomination) {
   Nominator n;
-  n.AddNominatedPod(MakePodInfo(MakePod("p")), NominatingInfo{NominatingInfo::Mode::kOverride, "n1"});
+  n.AddNominatedPod(MakePodInfo(MakePod("p")),
+                    NominatingInfo{NominatingInfo::Mode::kOverride, "n1"});
   // Neither object names a node: keep n1.
   n.UpdateNominatedPod(*MakePod("p"), MakePodInfo(MakePod("p")));
   EXPECT_EQ(n.NominatedNodeFor("p-uid"), std::optional<std::string>("n1"));
@@ -53,7 +57,8 @@ TEST(NominatorTest, UpdateKeepsInMemoryNomination) {
 }
 
 TEST(NominatorTest, LookupSkipsBoundOrDeletedPods) {
-  PodPtr bound = ParsePod("metadata: {name: p, uid: p-uid}\nspec: {nodeName: n1, containers: [{name: c}]}\n");
+  PodPtr bound =
+      ParsePod("metadata: {name: p, uid: p-uid}\nspec: {nodeName: n1, containers: [{name: c}]}\n");
   Nominator n([&](const std::string& key) { return key == "default/p" ? bound : nullptr; });
   n.AddNominatedPod(MakePodInfo(MakePod("p", "n1")), std::nullopt);
   n.AddNominatedPod(MakePodInfo(MakePod("q", "n1")), std::nullopt);

@@ -19,7 +19,8 @@ namespace schedcheck::reference {
 class PodHeap {
  public:
   using Less = std::function<bool(const QueuedPodInfo&, const QueuedPodInfo&)>;
-  explicit PodHeap(Less less) : less_(std::make_shared<Less>(std::move(less))), order_(Cmp{less_}) {}
+  explicit PodHeap(Less less)
+      : less_(std::make_shared<Less>(std::move(less))), order_(Cmp{less_}) {}
   PodHeap(const PodHeap&) = delete;
   PodHeap& operator=(const PodHeap&) = delete;
 

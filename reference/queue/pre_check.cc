@@ -14,9 +14,9 @@ bool PreCheckForNode(const Pod& pod, const NodeInfo& node) {
   if (!PodMatchesRequiredNodeAffinity(pod.obj, n)) return false;
   if (!pod.node_name().empty() && pod.node_name() != n.metadata().name()) return false;
   if (!FitsPorts(pod, node)) return false;
-  const k8s::Taint* untolerated = FindUntoleratedTaint(
-      n.spec().taints(), pod.obj.spec().tolerations(),
-      [](const k8s::Taint& t) { return t.effect() == "NoSchedule"; });
+  const k8s::Taint* untolerated =
+      FindUntoleratedTaint(n.spec().taints(), pod.obj.spec().tolerations(),
+                           [](const k8s::Taint& t) { return t.effect() == "NoSchedule"; });
   return untolerated == nullptr;
 }
 

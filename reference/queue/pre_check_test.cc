@@ -17,7 +17,8 @@ TEST(PreCheckForNodeTest, Table) {
       "spec: {taints: [{key: a, effect: NoSchedule}, {key: b, effect: NoExecute}]}\n"
       "status: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n");
   PodPtr existing = ParsePod(
-      "metadata: {name: e}\nspec: {nodeName: n1, containers: [{name: c, ports: [{containerPort: 1, hostPort: 80}]}]}\n");
+      "metadata: {name: e}\nspec: {nodeName: n1, containers: [{name: c, ports: [{containerPort: 1, "
+      "hostPort: 80}]}]}\n");
   auto ni = MakeNodeInfo(node, {existing});
   struct Row {
     const char* name;
@@ -32,8 +33,10 @@ TEST(PreCheckForNodeTest, Table) {
       {"selector mismatch", tol + "nodeSelector: {zone: z2}, containers: [{name: c}]", false},
       {"selector match", tol + "nodeSelector: {zone: z1}, containers: [{name: c}]", true},
       {"other nodeName", tol + "nodeName: n2, containers: [{name: c}]", false},
-      {"port clash", tol + "containers: [{name: c, ports: [{containerPort: 1, hostPort: 80}]}]", false},
-      {"free port", tol + "containers: [{name: c, ports: [{containerPort: 1, hostPort: 81}]}]", true},
+      {"port clash", tol + "containers: [{name: c, ports: [{containerPort: 1, hostPort: 80}]}]",
+       false},
+      {"free port", tol + "containers: [{name: c, ports: [{containerPort: 1, hostPort: 81}]}]",
+       true},
   };
   for (const Row& r : rows) {
     PodPtr pod = ParsePod("metadata: {name: p}\nspec: {" + r.spec + "}\n");

@@ -101,7 +101,8 @@ QueuedPodInfo SchedulingQueue::NewQueuedPodInfo(PodPtr pod, int64_t timestamp_ns
   return info;
 }
 
-bool SchedulingQueue::AddToActiveQ(QueuedPodInfo info, std::string_view from, std::string_view cause) {
+bool SchedulingQueue::AddToActiveQ(QueuedPodInfo info, std::string_view from,
+                                   std::string_view cause) {
   const std::string key = info.pod().key;
   Status s = hooks_.pre_enqueue ? hooks_.pre_enqueue(info.pod()) : Status();
   info.gated = !s.IsSuccess();
@@ -120,7 +121,8 @@ bool SchedulingQueue::AddToActiveQ(QueuedPodInfo info, std::string_view from, st
   return true;
 }
 
-void SchedulingQueue::PushBackoff(QueuedPodInfo info, std::string_view from, std::string_view cause) {
+void SchedulingQueue::PushBackoff(QueuedPodInfo info, std::string_view from,
+                                  std::string_view cause) {
   const std::string key = info.pod().key;
   info.sequence = next_sequence_++;
   backoff_.AddOrUpdate(std::move(info));
@@ -200,14 +202,16 @@ std::optional<QueuedPodInfo> SchedulingQueue::Pop() {
   return info;
 }
 
-Outcome SchedulingQueue::AddUnschedulableIfNotPresent(QueuedPodInfo info, int64_t pod_scheduling_cycle) {
+Outcome SchedulingQueue::AddUnschedulableIfNotPresent(QueuedPodInfo info,
+                                                      int64_t pod_scheduling_cycle) {
   const std::string key = info.pod().key;
   const bool was_in_flight = in_flight_.erase(key) > 0;
   if (unschedulable_.count(key) > 0) {
     return Error{"pod " + key + " is already present in unschedulable queue"};
   }
   if (active_.Contains(key)) return Error{"pod " + key + " is already present in the active queue"};
-  if (backoff_.Contains(key)) return Error{"pod " + key + " is already present in the backoff queue"};
+  if (backoff_.Contains(key))
+    return Error{"pod " + key + " is already present in the backoff queue"};
 
   info.timestamp_ns = clock_.NowNs();
   PodInfoPtr pod_info = info.info;
@@ -228,7 +232,8 @@ void SchedulingQueue::Done(const std::string& pod_key) {
   if (in_flight_.erase(pod_key) > 0) Emit(pod_key, kInFlight, kNone, label::kDone);
 }
 
-void SchedulingQueue::PlaceInUnschedulable(PodPtr pod, std::set<std::string> plugins, int64_t timestamp_ns) {
+void SchedulingQueue::PlaceInUnschedulable(PodPtr pod, std::set<std::string> plugins,
+                                           int64_t timestamp_ns) {
   QueuedPodInfo info = NewQueuedPodInfo(pod, timestamp_ns);
   info.unschedulable_plugins = std::move(plugins);
   const std::string key = pod->key;

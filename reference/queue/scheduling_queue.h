@@ -127,10 +127,10 @@ class SchedulingQueue final : public PodNominator {
   void PlaceInBackoff(PodPtr pod, int64_t timestamp_ns);
 
   // --- introspection ---
-  std::vector<std::string> ActiveQKeys() const;         // pop order
-  std::vector<std::string> BackoffQKeys() const;        // expiry order
-  std::vector<std::string> UnschedulableKeys() const;   // key order
-  std::vector<std::string> InFlightKeys() const;        // key order
+  std::vector<std::string> ActiveQKeys() const;        // pop order
+  std::vector<std::string> BackoffQKeys() const;       // expiry order
+  std::vector<std::string> UnschedulableKeys() const;  // key order
+  std::vector<std::string> InFlightKeys() const;       // key order
   bool InActiveQ(const std::string& key) const { return active_.Contains(key); }
   bool InBackoffQ(const std::string& key) const { return backoff_.Contains(key); }
   bool InUnschedulable(const std::string& key) const { return unschedulable_.count(key) > 0; }
@@ -148,11 +148,13 @@ class SchedulingQueue final : public PodNominator {
   // Runs PreEnqueue; gated → the unschedulable pool (false), else pushed into activeQ (true).
   bool AddToActiveQ(QueuedPodInfo info, std::string_view from, std::string_view cause);
   void PushBackoff(QueuedPodInfo info, std::string_view from, std::string_view cause);
-  void MovePodsToActiveOrBackoffQueue(const std::vector<std::string>& keys, const ClusterEvent& event);
+  void MovePodsToActiveOrBackoffQueue(const std::vector<std::string>& keys,
+                                      const ClusterEvent& event);
   bool PodMatchesEvent(const QueuedPodInfo& info, const ClusterEvent& event) const;
   std::vector<std::string> UnschedulableWithMatchingAffinityTerm(const Pod& pod) const;
   bool ActivateOne(const Pod& pod);
-  void Emit(const std::string& key, std::string_view from, std::string_view to, std::string_view cause) const;
+  void Emit(const std::string& key, std::string_view from, std::string_view to,
+            std::string_view cause) const;
 
   QueueOptions options_;
   const Clock& clock_;

@@ -58,8 +58,8 @@ void SchedulingQueue::MovePodsToActiveOrBackoffQueue(const std::vector<std::stri
   move_request_cycle_ = scheduling_cycle_;
 }
 
-void SchedulingQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
-                                                    const std::function<bool(const Pod&)>& pre_check) {
+void SchedulingQueue::MoveAllToActiveOrBackoffQueue(
+    const ClusterEvent& event, const std::function<bool(const Pod&)>& pre_check) {
   std::vector<std::string> keys;
   for (const auto& [key, info] : unschedulable_) {
     if (!pre_check || pre_check(info.pod())) keys.push_back(key);
@@ -67,7 +67,8 @@ void SchedulingQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
   MovePodsToActiveOrBackoffQueue(keys, event);
 }
 
-std::vector<std::string> SchedulingQueue::UnschedulableWithMatchingAffinityTerm(const Pod& pod) const {
+std::vector<std::string> SchedulingQueue::UnschedulableWithMatchingAffinityTerm(
+    const Pod& pod) const {
   const Labels* ns_labels = objects_ ? objects_->NamespaceLabels(pod.ns()) : nullptr;
   std::vector<std::string> keys;
   for (const auto& [key, info] : unschedulable_) {
@@ -152,7 +153,9 @@ std::vector<std::string> SchedulingQueue::UnschedulableKeys() const {
   return out;
 }
 
-std::vector<std::string> SchedulingQueue::InFlightKeys() const { return {in_flight_.begin(), in_flight_.end()}; }
+std::vector<std::string> SchedulingQueue::InFlightKeys() const {
+  return {in_flight_.begin(), in_flight_.end()};
+}
 
 const QueuedPodInfo* SchedulingQueue::Find(const std::string& key) const {
   if (const QueuedPodInfo* info = active_.Get(key)) return info;

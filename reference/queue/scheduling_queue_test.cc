@@ -40,7 +40,8 @@ class QueueTest : public ::testing::Test {
                               {*PredefinedClusterEvent("AssignedPodUpdate"), "Gate"}};
     queue_ = std::make_unique<SchedulingQueue>(
         QueueOptions{}, clock_, hooks, events, nullptr,
-        [this](const std::string& key, std::string_view from, std::string_view to, std::string_view cause) {
+        [this](const std::string& key, std::string_view from, std::string_view to,
+               std::string_view cause) {
           log_.push_back({key, std::string(from), std::string(to), std::string(cause)});
         });
   }
@@ -131,10 +132,11 @@ TEST_F(QueueTest, GatedPodsAndTransitions) {
   auto p = queue_->Pop();
   ASSERT_TRUE(p);
   queue_->Done("default/g");
-  EXPECT_EQ(log_, (std::vector<Transition>{{"default/g", "none", "unschedulable", "PodAdd"},
-                                           {"default/g", "unschedulable", "active", "BackoffComplete"},
-                                           {"default/g", "active", "inflight", "Pop"},
-                                           {"default/g", "inflight", "none", "Done"}}));
+  EXPECT_EQ(log_,
+            (std::vector<Transition>{{"default/g", "none", "unschedulable", "PodAdd"},
+                                     {"default/g", "unschedulable", "active", "BackoffComplete"},
+                                     {"default/g", "active", "inflight", "Pop"},
+                                     {"default/g", "inflight", "none", "Done"}}));
 }
 
 TEST_F(QueueTest, ActivateAndDelete) {
@@ -148,7 +150,8 @@ TEST_F(QueueTest, ActivateAndDelete) {
 }
 
 TEST_F(QueueTest, NominationFromStatusOnAdd) {
-  PodPtr p = ParsePod("metadata: {name: n}\nspec: {containers: [{name: c}]}\nstatus: {nominatedNodeName: node1}\n");
+  PodPtr p = ParsePod(
+      "metadata: {name: n}\nspec: {containers: [{name: c}]}\nstatus: {nominatedNodeName: node1}\n");
   queue_->Add(p);
   ASSERT_EQ(queue_->NominatedPodsForNode("node1").size(), 1u);
   queue_->Delete(*p);

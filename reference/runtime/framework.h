@@ -62,8 +62,8 @@ class Framework final : public FrameworkRunner {
                                            const NodeInfo& node) const override;
   // For explain: every filter plugin's own status on the node, without short-circuit.
   std::vector<std::pair<std::string, Status>> RunEachFilterPlugin(const CycleState& state,
-                                                                   const Pod& pod,
-                                                                   const NodeInfo& node) const;
+                                                                  const Pod& pod,
+                                                                  const NodeInfo& node) const;
   Status RunPostFilterPlugins(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
                               PostFilterResult* result) const;
   Status RunPreScorePlugins(CycleState& state, const Pod& pod,

@@ -37,7 +37,8 @@ class FrameworkBuilder {
       if (Outcome ok = BuildPoint(point); !ok) return ok;
     }
     if (fw_->queue_sort_.empty()) return Error{Prefix() + "no queue sort plugin is enabled"};
-    if (fw_->queue_sort_.size() > 1) return Error{Prefix() + "only one queue sort plugin can be enabled"};
+    if (fw_->queue_sort_.size() > 1)
+      return Error{Prefix() + "only one queue sort plugin can be enabled"};
     if (fw_->bind_.empty()) return Error{Prefix() + "at least one bind plugin is needed"};
     return ScoreWeights();
   }
@@ -47,7 +48,8 @@ class FrameworkBuilder {
 
   Outcome Instantiate(const Registry& registry) {
     for (const auto& [name, args] : profile_.plugin_config) {
-      if (!registry.Find(name)) return Error{Prefix() + "pluginConfig: unknown plugin \"" + name + "\""};
+      if (!registry.Find(name))
+        return Error{Prefix() + "pluginConfig: unknown plugin \"" + name + "\""};
     }
     for (const PluginSet& set : profile_.plugins) {
       for (const PluginEntry& e : set.enabled) {
@@ -55,7 +57,8 @@ class FrameworkBuilder {
         const PluginFactory* factory = registry.Find(e.name);
         if (!factory) return Error{Prefix() + "plugin \"" + e.name + "\" does not exist"};
         auto args_it = profile_.plugin_config.find(e.name);
-        nlohmann::json args = args_it == profile_.plugin_config.end() ? nlohmann::json() : args_it->second;
+        nlohmann::json args =
+            args_it == profile_.plugin_config.end() ? nlohmann::json() : args_it->second;
         auto plugin = (*factory)(args, *fw_->handle_);
         if (!plugin.ok()) return Error{Prefix() + "plugin \"" + e.name + "\": " + plugin.message()};
         fw_->plugins_[e.name] = std::move(*plugin);
@@ -73,9 +76,12 @@ class FrameworkBuilder {
     OrderedNames enabled;
     for (const PluginEntry& e : explicit_set.enabled) {
       if (!dynamic_cast<T*>(fw_->plugins_.at(e.name).get())) {
-        return Error{Prefix() + "plugin \"" + e.name + "\" does not extend " + point_name + " plugin"};
+        return Error{Prefix() + "plugin \"" + e.name + "\" does not extend " + point_name +
+                     " plugin"};
       }
-      if (!enabled.Insert(e.name)) return Error{Prefix() + "plugin \"" + e.name + "\" already registered as \"" + point_name + "\""};
+      if (!enabled.Insert(e.name))
+        return Error{Prefix() + "plugin \"" + e.name + "\" already registered as \"" + point_name +
+                     "\""};
     }
     std::set<std::string> disabled;
     for (const PluginEntry& e : explicit_set.disabled) disabled.insert(e.name);
@@ -91,7 +97,8 @@ class FrameworkBuilder {
           continue;
         }
         if (!multi_enabled.Insert(e.name)) {
-          return Error{Prefix() + "plugin \"" + e.name + "\" already registered as \"" + point_name + "\""};
+          return Error{Prefix() + "plugin \"" + e.name + "\" already registered as \"" +
+                       point_name + "\""};
         }
       }
       order.clear();
@@ -109,19 +116,32 @@ class FrameworkBuilder {
 
   Outcome BuildPoint(ExtensionPoint point) {
     switch (point) {
-      case ExtensionPoint::kPreEnqueue: return Fill(point, fw_->pre_enqueue_);
-      case ExtensionPoint::kQueueSort: return Fill(point, fw_->queue_sort_);
-      case ExtensionPoint::kPreFilter: return Fill(point, fw_->pre_filter_);
-      case ExtensionPoint::kFilter: return Fill(point, fw_->filter_);
-      case ExtensionPoint::kPostFilter: return Fill(point, fw_->post_filter_);
-      case ExtensionPoint::kPreScore: return Fill(point, fw_->pre_score_);
-      case ExtensionPoint::kScore: return Fill(point, fw_->score_);
-      case ExtensionPoint::kReserve: return Fill(point, fw_->reserve_);
-      case ExtensionPoint::kPermit: return Fill(point, fw_->permit_);
-      case ExtensionPoint::kPreBind: return Fill(point, fw_->pre_bind_);
-      case ExtensionPoint::kBind: return Fill(point, fw_->bind_);
-      case ExtensionPoint::kPostBind: return Fill(point, fw_->post_bind_);
-      case ExtensionPoint::kMultiPoint: break;
+      case ExtensionPoint::kPreEnqueue:
+        return Fill(point, fw_->pre_enqueue_);
+      case ExtensionPoint::kQueueSort:
+        return Fill(point, fw_->queue_sort_);
+      case ExtensionPoint::kPreFilter:
+        return Fill(point, fw_->pre_filter_);
+      case ExtensionPoint::kFilter:
+        return Fill(point, fw_->filter_);
+      case ExtensionPoint::kPostFilter:
+        return Fill(point, fw_->post_filter_);
+      case ExtensionPoint::kPreScore:
+        return Fill(point, fw_->pre_score_);
+      case ExtensionPoint::kScore:
+        return Fill(point, fw_->score_);
+      case ExtensionPoint::kReserve:
+        return Fill(point, fw_->reserve_);
+      case ExtensionPoint::kPermit:
+        return Fill(point, fw_->permit_);
+      case ExtensionPoint::kPreBind:
+        return Fill(point, fw_->pre_bind_);
+      case ExtensionPoint::kBind:
+        return Fill(point, fw_->bind_);
+      case ExtensionPoint::kPostBind:
+        return Fill(point, fw_->post_bind_);
+      case ExtensionPoint::kMultiPoint:
+        break;
     }
     return Outcome::Ok();
   }
@@ -129,13 +149,15 @@ class FrameworkBuilder {
   // getScoreWeights: explicit Score weights first, then MultiPoint ones; 0 becomes 1.
   Outcome ScoreWeights() {
     std::vector<PluginEntry> entries = profile_.at(ExtensionPoint::kScore).enabled;
-    for (const PluginEntry& e : profile_.at(ExtensionPoint::kMultiPoint).enabled) entries.push_back(e);
+    for (const PluginEntry& e : profile_.at(ExtensionPoint::kMultiPoint).enabled)
+      entries.push_back(e);
     int64_t total = 0;
     for (const PluginEntry& e : entries) {
       if (!dynamic_cast<ScorePlugin*>(fw_->plugins_.at(e.name).get())) continue;
       if (fw_->score_weight_.count(e.name)) continue;
       int64_t w = e.weight == 0 ? 1 : e.weight;
-      if (w * kMaxNodeScore > INT64_MAX - total) return Error{Prefix() + "total score of Score plugins could overflow"};
+      if (w * kMaxNodeScore > INT64_MAX - total)
+        return Error{Prefix() + "total score of Score plugins could overflow"};
       total += w * kMaxNodeScore;
       fw_->score_weight_[e.name] = w;
     }
@@ -146,7 +168,8 @@ class FrameworkBuilder {
   const Profile& profile_;
 };
 
-Result<std::unique_ptr<Framework>> Framework::Create(const Profile& profile, const Registry& registry,
+Result<std::unique_ptr<Framework>> Framework::Create(const Profile& profile,
+                                                     const Registry& registry,
                                                      const Handle* handle) {
   std::unique_ptr<Framework> fw(new Framework());
   fw->scheduler_name_ = profile.scheduler_name;
@@ -163,19 +186,45 @@ std::vector<std::string> Framework::PluginNames(ExtensionPoint point) const {
     for (const auto* p : list) names.emplace_back(p->Name());
   };
   switch (point) {
-    case ExtensionPoint::kPreEnqueue: collect(pre_enqueue_); break;
-    case ExtensionPoint::kQueueSort: collect(queue_sort_); break;
-    case ExtensionPoint::kPreFilter: collect(pre_filter_); break;
-    case ExtensionPoint::kFilter: collect(filter_); break;
-    case ExtensionPoint::kPostFilter: collect(post_filter_); break;
-    case ExtensionPoint::kPreScore: collect(pre_score_); break;
-    case ExtensionPoint::kScore: collect(score_); break;
-    case ExtensionPoint::kReserve: collect(reserve_); break;
-    case ExtensionPoint::kPermit: collect(permit_); break;
-    case ExtensionPoint::kPreBind: collect(pre_bind_); break;
-    case ExtensionPoint::kBind: collect(bind_); break;
-    case ExtensionPoint::kPostBind: collect(post_bind_); break;
-    case ExtensionPoint::kMultiPoint: for (const auto& [n, p] : plugins_) names.push_back(n); break;
+    case ExtensionPoint::kPreEnqueue:
+      collect(pre_enqueue_);
+      break;
+    case ExtensionPoint::kQueueSort:
+      collect(queue_sort_);
+      break;
+    case ExtensionPoint::kPreFilter:
+      collect(pre_filter_);
+      break;
+    case ExtensionPoint::kFilter:
+      collect(filter_);
+      break;
+    case ExtensionPoint::kPostFilter:
+      collect(post_filter_);
+      break;
+    case ExtensionPoint::kPreScore:
+      collect(pre_score_);
+      break;
+    case ExtensionPoint::kScore:
+      collect(score_);
+      break;
+    case ExtensionPoint::kReserve:
+      collect(reserve_);
+      break;
+    case ExtensionPoint::kPermit:
+      collect(permit_);
+      break;
+    case ExtensionPoint::kPreBind:
+      collect(pre_bind_);
+      break;
+    case ExtensionPoint::kBind:
+      collect(bind_);
+      break;
+    case ExtensionPoint::kPostBind:
+      collect(post_bind_);
+      break;
+    case ExtensionPoint::kMultiPoint:
+      for (const auto& [n, p] : plugins_) names.push_back(n);
+      break;
   }
   return names;
 }

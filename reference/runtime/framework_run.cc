@@ -7,7 +7,9 @@ namespace schedcheck::reference {
 namespace {
 
 // framework.AsStatus(fmt.Errorf("...: %w", s.AsError())): an Error status carrying the message.
-Status WrapError(const std::string& prefix, const Status& s) { return Status::Error(prefix + s.Message()); }
+Status WrapError(const std::string& prefix, const Status& s) {
+  return Status::Error(prefix + s.Message());
+}
 
 std::string Quoted(std::string_view name) { return "\"" + std::string(name) + "\""; }
 
@@ -18,7 +20,9 @@ Status Framework::RunPreEnqueuePlugins(const Pod& pod) const {
     Status s = pl->PreEnqueue(pod);
     if (!s.IsSuccess()) {
       s.WithPlugin(pl->Name());
-      if (!s.IsRejected()) return WrapError("running PreEnqueue plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+      if (!s.IsRejected())
+        return WrapError("running PreEnqueue plugin " + Quoted(pl->Name()) + ": ", s)
+            .WithPlugin(pl->Name());
       return s;
     }
   }
@@ -29,7 +33,8 @@ bool Framework::QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) co
   return queue_sort_.front()->Less(a, b);
 }
 
-Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilterResult* result) const {
+Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod,
+                                      PreFilterResult* result) const {
   PreFilterResult merged;
   std::vector<std::string> plugins_with_nodes;
   std::set<std::string, std::less<>> skip;
@@ -43,7 +48,8 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilt
     if (!s.IsSuccess()) {
       s.WithPlugin(pl->Name());
       if (s.IsRejected()) return s;
-      return WrapError("running PreFilter plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+      return WrapError("running PreFilter plugin " + Quoted(pl->Name()) + ": ", s)
+          .WithPlugin(pl->Name());
     }
     if (!r.all_nodes) plugins_with_nodes.emplace_back(pl->Name());
     merged = merged.Merge(r);
@@ -65,27 +71,31 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilt
   return Status();
 }
 
-Status Framework::RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod, const PodInfo& to_add,
-                                              const NodeInfo& node) const {
+Status Framework::RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod,
+                                              const PodInfo& to_add, const NodeInfo& node) const {
   for (PreFilterPlugin* pl : pre_filter_) {
     if (!pl->HasPreFilterExtensions() || state.skip_filter_plugins.count(pl->Name())) continue;
     Status s = pl->AddPod(state, pod, to_add, node);
-    if (!s.IsSuccess()) return WrapError("running AddPod on PreFilter plugin " + Quoted(pl->Name()) + ": ", s);
+    if (!s.IsSuccess())
+      return WrapError("running AddPod on PreFilter plugin " + Quoted(pl->Name()) + ": ", s);
   }
   return Status();
 }
 
-Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const Pod& pod, const PodInfo& to_remove,
+Status Framework::RunPreFilterExtensionRemovePod(CycleState& state, const Pod& pod,
+                                                 const PodInfo& to_remove,
                                                  const NodeInfo& node) const {
   for (PreFilterPlugin* pl : pre_filter_) {
     if (!pl->HasPreFilterExtensions() || state.skip_filter_plugins.count(pl->Name())) continue;
     Status s = pl->RemovePod(state, pod, to_remove, node);
-    if (!s.IsSuccess()) return WrapError("running RemovePod on PreFilter plugin " + Quoted(pl->Name()) + ": ", s);
+    if (!s.IsSuccess())
+      return WrapError("running RemovePod on PreFilter plugin " + Quoted(pl->Name()) + ": ", s);
   }
   return Status();
 }
 
-Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const {
+Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
+                                   const NodeInfo& node) const {
   for (FilterPlugin* pl : filter_) {
     if (state.skip_filter_plugins.count(pl->Name())) continue;
     Status s = pl->Filter(state, pod, node);
@@ -124,9 +134,8 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
   return RunFilterPlugins(state, pod, node);
 }
 
-std::vector<std::pair<std::string, Status>> Framework::RunEachFilterPlugin(const CycleState& state,
-                                                                           const Pod& pod,
-                                                                           const NodeInfo& node) const {
+std::vector<std::pair<std::string, Status>> Framework::RunEachFilterPlugin(
+    const CycleState& state, const Pod& pod, const NodeInfo& node) const {
   std::vector<std::pair<std::string, Status>> out;
   for (FilterPlugin* pl : filter_) {
     if (state.skip_filter_plugins.count(pl->Name())) {
@@ -140,7 +149,8 @@ std::vector<std::pair<std::string, Status>> Framework::RunEachFilterPlugin(const
   return out;
 }
 
-Status Framework::RunPostFilterPlugins(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
+Status Framework::RunPostFilterPlugins(CycleState& state, const Pod& pod,
+                                       const NodeToStatus& statuses,
                                        PostFilterResult* result) const {
   std::optional<PostFilterResult> remembered;
   Status merged(Code::kUnschedulable);
@@ -195,7 +205,8 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
     for (size_t j = 0; j < plugins.size(); ++j) {
       raw[j][i].name = nodes[i]->name();
       Status s = plugins[j]->Score(state, pod, *nodes[i], &raw[j][i].score);
-      if (!s.IsSuccess()) return WrapError("running Score plugin " + Quoted(plugins[j]->Name()) + ": ", s);
+      if (!s.IsSuccess())
+        return WrapError("running Score plugin " + Quoted(plugins[j]->Name()) + ": ", s);
     }
   }
   // NormalizeScore, for the plugins that have it, on a copy: the raw scores are reported too.
@@ -213,7 +224,8 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
     for (const NodeScore& ns : normalized[j]) {
       if (ns.score < kMinNodeScore || ns.score > kMaxNodeScore) {
         return Status::Error("plugin " + Quoted(plugins[j]->Name()) + " returns an invalid score " +
-                             std::to_string(ns.score) + ", it should in the range of [0, 100] after normalizing");
+                             std::to_string(ns.score) +
+                             ", it should in the range of [0, 100] after normalizing");
       }
     }
   }
@@ -231,15 +243,19 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   return Status();
 }
 
-Status Framework::RunReservePluginsReserve(CycleState& state, const Pod& pod, const std::string& node) const {
+Status Framework::RunReservePluginsReserve(CycleState& state, const Pod& pod,
+                                           const std::string& node) const {
   for (ReservePlugin* pl : reserve_) {
     Status s = pl->Reserve(state, pod, node);
-    if (!s.IsSuccess()) return WrapError("running Reserve plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+    if (!s.IsSuccess())
+      return WrapError("running Reserve plugin " + Quoted(pl->Name()) + ": ", s)
+          .WithPlugin(pl->Name());
   }
   return Status();
 }
 
-void Framework::RunReservePluginsUnreserve(CycleState& state, const Pod& pod, const std::string& node) const {
+void Framework::RunReservePluginsUnreserve(CycleState& state, const Pod& pod,
+                                           const std::string& node) const {
   for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) (*it)->Unreserve(state, pod, node);
 }
 
@@ -255,17 +271,20 @@ Status Framework::RunPermitPlugins(CycleState& state, const Pod& pod, const std:
       (*waits)[std::string(pl->Name())] = std::min(timeout, kMaxPermitWaitNs);
       continue;
     }
-    return WrapError("running Permit plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+    return WrapError("running Permit plugin " + Quoted(pl->Name()) + ": ", s)
+        .WithPlugin(pl->Name());
   }
   return waits->empty() ? Status() : Status(Code::kWait);
 }
 
-Status Framework::RunPreBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const {
+Status Framework::RunPreBindPlugins(CycleState& state, const Pod& pod,
+                                    const std::string& node) const {
   for (PreBindPlugin* pl : pre_bind_) {
     Status s = pl->PreBind(state, pod, node);
     if (s.IsSuccess()) continue;
     if (s.IsRejected()) return s.WithPlugin(pl->Name());
-    return WrapError("running PreBind plugin " + Quoted(pl->Name()) + ": ", s).WithPlugin(pl->Name());
+    return WrapError("running PreBind plugin " + Quoted(pl->Name()) + ": ", s)
+        .WithPlugin(pl->Name());
   }
   return Status();
 }
@@ -285,7 +304,8 @@ Status Framework::RunBindPlugins(CycleState& state, const Pod& pod, const std::s
   return last;
 }
 
-void Framework::RunPostBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const {
+void Framework::RunPostBindPlugins(CycleState& state, const Pod& pod,
+                                   const std::string& node) const {
   for (PostBindPlugin* pl : post_bind_) pl->PostBind(state, pod, node);
 }
 

@@ -8,8 +8,12 @@ namespace {
 std::vector<std::string>* g_calls = nullptr;
 
 // A configurable fake implementing many points; behaviour comes from its args.
-class Fake : public QueueSortPlugin, public PreFilterPlugin, public FilterPlugin, public ScorePlugin,
-             public ReservePlugin, public BindPlugin {
+class Fake : public QueueSortPlugin,
+             public PreFilterPlugin,
+             public FilterPlugin,
+             public ScorePlugin,
+             public ReservePlugin,
+             public BindPlugin {
  public:
   Fake(std::string name, nlohmann::json args) : name_(std::move(name)), args_(std::move(args)) {}
   std::string_view Name() const override { return name_; }
@@ -33,8 +37,12 @@ class Fake : public QueueSortPlugin, public PreFilterPlugin, public FilterPlugin
     g_calls->push_back("Reserve " + name_);
     return Code(args_.value("reserve", "Success"));
   }
-  void Unreserve(CycleState&, const Pod&, const std::string&) override { g_calls->push_back("Unreserve " + name_); }
-  Status Bind(CycleState&, const Pod&, const std::string&) override { return Code(args_.value("bind", "Success")); }
+  void Unreserve(CycleState&, const Pod&, const std::string&) override {
+    g_calls->push_back("Unreserve " + name_);
+  }
+  Status Bind(CycleState&, const Pod&, const std::string&) override {
+    return Code(args_.value("bind", "Success"));
+  }
 
  private:
   static Status Code(const std::string& name) {
@@ -52,9 +60,11 @@ class FrameworkTest : public ::testing::Test {
     g_calls = &calls_;
     for (const char* n : {"A", "B", "C", "D"}) {
       std::string name = n;
-      (void)registry_.Register(name, [name](const PluginArgs& args, const Handle&) -> Result<std::unique_ptr<Plugin>> {
-        return std::unique_ptr<Plugin>(std::make_unique<Fake>(name, args.is_null() ? nlohmann::json::object() : args));
-      });
+      (void)registry_.Register(
+          name, [name](const PluginArgs& args, const Handle&) -> Result<std::unique_ptr<Plugin>> {
+            return std::unique_ptr<Plugin>(
+                std::make_unique<Fake>(name, args.is_null() ? nlohmann::json::object() : args));
+          });
     }
   }
   std::unique_ptr<Framework> Make(const Profile& p) {
@@ -83,7 +93,8 @@ TEST_F(FrameworkTest, MultiPointOrderOverridesFirstThenMultiPointThenExplicit) {
   p.at(ExtensionPoint::kQueueSort).enabled = {{"C", 0}};
   auto fw = Make(p);
   ASSERT_TRUE(fw);
-  EXPECT_EQ(fw->PluginNames(ExtensionPoint::kFilter), (std::vector<std::string>{"B", "A", "C", "D"}));
+  EXPECT_EQ(fw->PluginNames(ExtensionPoint::kFilter),
+            (std::vector<std::string>{"B", "A", "C", "D"}));
   EXPECT_EQ(fw->PluginNames(ExtensionPoint::kScore), (std::vector<std::string>{"B", "C"}));
   EXPECT_EQ(fw->PluginNames(ExtensionPoint::kQueueSort), (std::vector<std::string>{"C"}));
 }
@@ -162,7 +173,8 @@ TEST_F(FrameworkTest, ReserveFailureUnreservesAllInReverseAndBindSkipsToNext) {
   Status s = fw->RunReservePluginsReserve(state, pod_, "n");
   EXPECT_EQ(s.code(), Code::kError);
   fw->RunReservePluginsUnreserve(state, pod_, "n");
-  EXPECT_EQ(calls_, (std::vector<std::string>{"Reserve A", "Reserve B", "Unreserve C", "Unreserve B", "Unreserve A"}));
+  EXPECT_EQ(calls_, (std::vector<std::string>{"Reserve A", "Reserve B", "Unreserve C",
+                                              "Unreserve B", "Unreserve A"}));
   Status b = fw->RunBindPlugins(state, pod_, "n");
   EXPECT_EQ(b.code(), Code::kUnschedulable);
   EXPECT_EQ(b.plugin(), "C");

@@ -13,10 +13,18 @@ struct PointNames {
 };
 
 constexpr PointNames kPoints[kNumExtensionPoints] = {
-    {"PreEnqueue", "preEnqueue"}, {"QueueSort", "queueSort"},   {"PreFilter", "preFilter"},
-    {"Filter", "filter"},         {"PostFilter", "postFilter"}, {"PreScore", "preScore"},
-    {"Score", "score"},           {"Reserve", "reserve"},       {"Permit", "permit"},
-    {"PreBind", "preBind"},       {"Bind", "bind"},             {"PostBind", "postBind"},
+    {"PreEnqueue", "preEnqueue"},
+    {"QueueSort", "queueSort"},
+    {"PreFilter", "preFilter"},
+    {"Filter", "filter"},
+    {"PostFilter", "postFilter"},
+    {"PreScore", "preScore"},
+    {"Score", "score"},
+    {"Reserve", "reserve"},
+    {"Permit", "permit"},
+    {"PreBind", "preBind"},
+    {"Bind", "bind"},
+    {"PostBind", "postBind"},
     {"MultiPoint", "multiPoint"},
 };
 
@@ -24,7 +32,8 @@ Error FieldError(const std::string& source, const std::string& field, const std:
   return Error{source + ": field " + field + ": " + what};
 }
 
-Result<std::vector<PluginEntry>> ParsePluginList(const nlohmann::json& list, const std::string& source,
+Result<std::vector<PluginEntry>> ParsePluginList(const nlohmann::json& list,
+                                                 const std::string& source,
                                                  const std::string& field) {
   std::vector<PluginEntry> out;
   if (list.is_null()) return out;
@@ -37,31 +46,36 @@ Result<std::vector<PluginEntry>> ParsePluginList(const nlohmann::json& list, con
     }
     PluginEntry e{item["name"].get<std::string>(), 0};
     if (item.contains("weight") && !item["weight"].is_null()) {
-      if (!item["weight"].is_number_integer()) return FieldError(source, f + ".weight", "expected an integer");
+      if (!item["weight"].is_number_integer())
+        return FieldError(source, f + ".weight", "expected an integer");
       int64_t w = item["weight"].get<int64_t>();
-      if (w < 0 || w > INT32_MAX) return FieldError(source, f + ".weight", "must be between 0 and 2147483647");
+      if (w < 0 || w > INT32_MAX)
+        return FieldError(source, f + ".weight", "must be between 0 and 2147483647");
       e.weight = static_cast<int32_t>(w);
     }
     for (const auto& [key, value] : item.items()) {
-      if (key != "name" && key != "weight") return FieldError(source, f + "." + key, "unknown field");
+      if (key != "name" && key != "weight")
+        return FieldError(source, f + "." + key, "unknown field");
     }
     out.push_back(std::move(e));
   }
   return out;
 }
 
-Result<Profile> ParseProfile(const nlohmann::json& p, const std::string& source, const std::string& field,
-                             std::string_view compat) {
+Result<Profile> ParseProfile(const nlohmann::json& p, const std::string& source,
+                             const std::string& field, std::string_view compat) {
   Profile profile = DefaultProfile(compat);
   if (!p.is_object()) return FieldError(source, field, "expected an object");
   for (const auto& [key, value] : p.items()) {
     if (key == "schedulerName") {
-      if (!value.is_string()) return FieldError(source, field + ".schedulerName", "expected a string");
+      if (!value.is_string())
+        return FieldError(source, field + ".schedulerName", "expected a string");
       profile.scheduler_name = value.get<std::string>();
     } else if (key == "percentageOfNodesToScore") {
       if (value.is_null()) continue;
       if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<int64_t>() > 100) {
-        return FieldError(source, field + ".percentageOfNodesToScore", "must be an integer in [0, 100]");
+        return FieldError(source, field + ".percentageOfNodesToScore",
+                          "must be an integer in [0, 100]");
       }
       profile.percentage_of_nodes_to_score = value.get<int32_t>();
     } else if (key == "plugins") {
@@ -78,11 +92,14 @@ Result<Profile> ParseProfile(const nlohmann::json& p, const std::string& source,
         if (!set.is_object()) return FieldError(source, f, "expected {enabled, disabled}");
         PluginSet custom;
         for (const auto& [k, v] : set.items()) {
-          if (k != "enabled" && k != "disabled") return FieldError(source, f + "." + k, "unknown field");
+          if (k != "enabled" && k != "disabled")
+            return FieldError(source, f + "." + k, "unknown field");
         }
-        auto enabled = ParsePluginList(set.value("enabled", nlohmann::json()), source, f + ".enabled");
+        auto enabled =
+            ParsePluginList(set.value("enabled", nlohmann::json()), source, f + ".enabled");
         if (!enabled.ok()) return enabled.error();
-        auto disabled = ParsePluginList(set.value("disabled", nlohmann::json()), source, f + ".disabled");
+        auto disabled =
+            ParsePluginList(set.value("disabled", nlohmann::json()), source, f + ".disabled");
         if (!disabled.ok()) return disabled.error();
         custom.enabled = std::move(*enabled);
         custom.disabled = std::move(*disabled);
@@ -98,7 +115,8 @@ Result<Profile> ParseProfile(const nlohmann::json& p, const std::string& source,
           return FieldError(source, f, "expected {name, args}");
         }
         std::string name = pc["name"].get<std::string>();
-        if (profile.plugin_config.count(name)) return FieldError(source, f, "duplicate config for plugin " + name);
+        if (profile.plugin_config.count(name))
+          return FieldError(source, f, "duplicate config for plugin " + name);
         nlohmann::json args = pc.value("args", nlohmann::json());
         if (args.is_object()) {
           args.erase("apiVersion");
@@ -115,8 +133,12 @@ Result<Profile> ParseProfile(const nlohmann::json& p, const std::string& source,
 
 }  // namespace
 
-std::string_view ExtensionPointName(ExtensionPoint point) { return kPoints[static_cast<int>(point)].name; }
-std::string_view ExtensionPointConfigKey(ExtensionPoint point) { return kPoints[static_cast<int>(point)].key; }
+std::string_view ExtensionPointName(ExtensionPoint point) {
+  return kPoints[static_cast<int>(point)].name;
+}
+std::string_view ExtensionPointConfigKey(ExtensionPoint point) {
+  return kPoints[static_cast<int>(point)].key;
+}
 
 bool ParseExtensionPointName(std::string_view name, ExtensionPoint* point) {
   for (int i = 0; i < kNumExtensionPoints; ++i) {
@@ -131,26 +153,16 @@ bool ParseExtensionPointName(std::string_view name, ExtensionPoint* point) {
 // Only v1.27 so far: `compat` will choose the list.
 std::vector<PluginEntry> DefaultMultiPoint([[maybe_unused]] std::string_view compat) {
   return {
-      {"PrioritySort", 0},
-      {"NodeUnschedulable", 0},
-      {"NodeName", 0},
-      {"TaintToleration", 3},
-      {"NodeAffinity", 2},
-      {"NodePorts", 0},
-      {"NodeResourcesFit", 1},
-      {"VolumeRestrictions", 0},
-      {"EBSLimits", 0},
-      {"GCEPDLimits", 0},
-      {"NodeVolumeLimits", 0},
-      {"AzureDiskLimits", 0},
-      {"VolumeBinding", 0},
-      {"VolumeZone", 0},
-      {"PodTopologySpread", 2},
-      {"InterPodAffinity", 2},
-      {"DefaultPreemption", 0},
-      {"NodeResourcesBalancedAllocation", 1},
-      {"ImageLocality", 1},
-      {"DefaultBinder", 0},
+      {"PrioritySort", 0},      {"NodeUnschedulable", 0},
+      {"NodeName", 0},          {"TaintToleration", 3},
+      {"NodeAffinity", 2},      {"NodePorts", 0},
+      {"NodeResourcesFit", 1},  {"VolumeRestrictions", 0},
+      {"EBSLimits", 0},         {"GCEPDLimits", 0},
+      {"NodeVolumeLimits", 0},  {"AzureDiskLimits", 0},
+      {"VolumeBinding", 0},     {"VolumeZone", 0},
+      {"PodTopologySpread", 2}, {"InterPodAffinity", 2},
+      {"DefaultPreemption", 0}, {"NodeResourcesBalancedAllocation", 1},
+      {"ImageLocality", 1},     {"DefaultBinder", 0},
       {"SchedulingGates", 0},  // PodSchedulingReadiness is beta and on in v1.27: appended last
   };
 }
@@ -195,7 +207,8 @@ PluginSet MergePluginSet(const PluginSet& defaults, const PluginSet& custom) {
   return out;
 }
 
-Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json& doc, const std::string& source,
+Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json& doc,
+                                                           const std::string& source,
                                                            std::string_view compat) {
   SchedulerConfiguration config;
   if (!doc.is_object()) return Error{source + ": expected a KubeSchedulerConfiguration object"};
@@ -206,7 +219,8 @@ Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json&
   };
   std::string api = text("apiVersion");
   if (api != "kubescheduler.config.k8s.io/v1") {
-    return FieldError(source, "apiVersion", "want \"kubescheduler.config.k8s.io/v1\", got \"" + api + "\"");
+    return FieldError(source, "apiVersion",
+                      "want \"kubescheduler.config.k8s.io/v1\", got \"" + api + "\"");
   }
   if (text("kind") != "KubeSchedulerConfiguration") {
     return FieldError(source, "kind", "want \"KubeSchedulerConfiguration\"");
@@ -232,7 +246,8 @@ Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json&
       if (!value.is_array()) return FieldError(source, key, "expected a list");
       std::set<std::string> names;
       for (size_t i = 0; i < value.size(); ++i) {
-        auto profile = ParseProfile(value[i], source, "profiles[" + std::to_string(i) + "]", compat);
+        auto profile =
+            ParseProfile(value[i], source, "profiles[" + std::to_string(i) + "]", compat);
         if (!profile.ok()) return profile.error();
         if (!names.insert(profile->scheduler_name).second) {
           return FieldError(source, "profiles[" + std::to_string(i) + "].schedulerName",
@@ -256,11 +271,14 @@ Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json&
   return config;
 }
 
-Result<SchedulerConfiguration> LoadSchedulerConfiguration(const std::string& path, std::string_view compat) {
+Result<SchedulerConfiguration> LoadSchedulerConfiguration(const std::string& path,
+                                                          std::string_view compat) {
   auto docs = k8s::ReadDocumentsFile(path);
   if (!docs.ok()) return docs.error();
-  if (docs->size() != 1) return Error{path + ": want exactly one KubeSchedulerConfiguration document"};
-  return ParseSchedulerConfiguration((*docs)[0].json, path + ": line " + std::to_string((*docs)[0].line), compat);
+  if (docs->size() != 1)
+    return Error{path + ": want exactly one KubeSchedulerConfiguration document"};
+  return ParseSchedulerConfiguration((*docs)[0].json,
+                                     path + ": line " + std::to_string((*docs)[0].line), compat);
 }
 
 }  // namespace schedcheck::reference

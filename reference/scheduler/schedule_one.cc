@@ -14,7 +14,8 @@ constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
 namespace {
 
 // "0/N nodes are available: <why>. <post_filter_msg>.", each part only when not empty.
-std::string ComposeFitError(int num_all_nodes, const std::string& why, const std::string& post_filter_msg) {
+std::string ComposeFitError(int num_all_nodes, const std::string& why,
+                            const std::string& post_filter_msg) {
   std::string msg = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
   if (!why.empty()) msg += " " + why + ".";
   if (!post_filter_msg.empty()) msg += " " + post_filter_msg + ".";
@@ -40,26 +41,30 @@ std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
   return ComposeFitError(num_all_nodes, why, diagnosis.post_filter_msg);
 }
 
-
-int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
-                                             int64_t num_all_nodes) {
+int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
+                                             int32_t global_percentage, int64_t num_all_nodes) {
   if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
   int64_t percentage = profile_percentage ? *profile_percentage : global_percentage;
   if (percentage == 0) {
     percentage = 50 - num_all_nodes / 125;
-    if (percentage < kMinFeasibleNodesPercentageToFind) percentage = kMinFeasibleNodesPercentageToFind;
+    if (percentage < kMinFeasibleNodesPercentageToFind)
+      percentage = kMinFeasibleNodesPercentageToFind;
   }
   int64_t n = num_all_nodes * percentage / 100;
   return n < kMinFeasibleNodesToFind ? kMinFeasibleNodesToFind : n;
 }
 
-Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
-                                              const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
+Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleState& state,
+                                              const Pod& pod,
+                                              const std::vector<const NodeInfo*>& nodes,
+                                              Diagnosis* diagnosis,
                                               std::vector<const NodeInfo*>* feasible) {
   const int64_t n = static_cast<int64_t>(nodes.size());
-  const int64_t num_to_find = NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
+  const int64_t num_to_find =
+      NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
   if (!fw.HasFilterPlugins()) {
-    for (int64_t i = 0; i < num_to_find; ++i) feasible->push_back(nodes[(next_start_node_index_ + i) % n]);
+    for (int64_t i = 0; i < num_to_find; ++i)
+      feasible->push_back(nodes[(next_start_node_index_ + i) % n]);
     return Status();
   }
   // checkNode with one worker: the search stops at the first feasible node past num_to_find
@@ -89,7 +94,8 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
   if (!s.IsSuccess()) {
     if (!s.IsRejected()) return s;
     // Every node gets the PreFilter status, so preemption sees it.
-    for (const NodeInfo* node : all_nodes) diagnosis.node_to_status.insert_or_assign(node->name(), s);
+    for (const NodeInfo* node : all_nodes)
+      diagnosis.node_to_status.insert_or_assign(node->name(), s);
     diagnosis.pre_filter_msg = s.Message();
     if (!s.plugin().empty()) diagnosis.unschedulable_plugins.insert(s.plugin());
     return Status();
@@ -98,9 +104,11 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
   const std::string& nominated = pod.obj.status().nominated_node_name();
   if (const NodeInfo* node = nominated.empty() ? nullptr : snapshot.Get(nominated)) {
     // An error here is logged upstream; the search goes on among all nodes.
-    [[maybe_unused]] Status ignored = FindNodesThatPassFilters(fw, state, pod, {node}, &diagnosis, feasible);
+    [[maybe_unused]] Status ignored =
+        FindNodesThatPassFilters(fw, state, pod, {node}, &diagnosis, feasible);
     if (!feasible->empty()) {
-      result->evaluated_nodes = static_cast<int>(feasible->size() + diagnosis.node_to_status.size());
+      result->evaluated_nodes =
+          static_cast<int>(feasible->size() + diagnosis.node_to_status.size());
       return Status();
     }
   }
@@ -110,7 +118,8 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
   } else {
     // Upstream ranges over a Go set (random order); we keep snapshot order (docs/DEVIATIONS.md).
     for (const std::string& name : pre_result.node_names) {
-      if (snapshot.Get(name) == nullptr) return Status::Error("nodeinfo not found for node name \"" + name + "\"");
+      if (snapshot.Get(name) == nullptr)
+        return Status::Error("nodeinfo not found for node name \"" + name + "\"");
     }
     for (const NodeInfo* node : all_nodes) {
       if (pre_result.node_names.count(node->name())) nodes.push_back(node);
@@ -124,8 +133,8 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
 }
 
 Status PodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state, const Pod& pod,
-                                     const std::vector<const NodeInfo*>& feasible, ScheduleResult* result,
-                                     std::vector<int64_t>* totals) {
+                                     const std::vector<const NodeInfo*>& feasible,
+                                     ScheduleResult* result, std::vector<int64_t>* totals) {
   std::vector<NodePluginScores> scores;
   if (!fw.HasScorePlugins()) {
     // Without score plugins every node scores 1.

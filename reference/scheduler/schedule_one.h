@@ -32,14 +32,14 @@ inline constexpr std::string_view kNoNodesAvailableMsg = "no nodes available to 
 
 struct ScheduleResult {
   enum class Kind {
-    kScheduled,      // node is set
-    kFitError,       // no feasible node: diagnosis, num_all_nodes
-    kNoNodes,        // the snapshot is empty
-    kError,          // a plugin or internal error: error_status
+    kScheduled,  // node is set
+    kFitError,   // no feasible node: diagnosis, num_all_nodes
+    kNoNodes,    // the snapshot is empty
+    kError,      // a plugin or internal error: error_status
   };
   Kind kind = Kind::kError;
-  std::string node;                 // the chosen host
-  TieSet ties;                      // every node with the top total score (in name order)
+  std::string node;  // the chosen host
+  TieSet ties;       // every node with the top total score (in name order)
   // Filled only when the scheduler records details (the default; replay turns it off):
   std::vector<std::string> feasible;     // feasible nodes in evaluation order
   std::vector<NodePluginScores> scores;  // empty when no scoring ran (0 or 1 feasible node)
@@ -61,15 +61,16 @@ class PodScheduler {
 
   // schedulePod: findNodesThatFitPod, then (for two or more feasible nodes) prioritizeNodes and
   // selectHost.
-  ScheduleResult SchedulePod(const Framework& fw, CycleState& state, const Pod& pod, const Snapshot& snapshot);
+  ScheduleResult SchedulePod(const Framework& fw, CycleState& state, const Pod& pod,
+                             const Snapshot& snapshot);
 
   // Whether results carry the feasible node names and per-plugin scores (explain, check, tests).
   // Decisions are the same either way.
   void set_record_details(bool on) { record_details_ = on; }
 
   // numFeasibleNodesToFind (docs/SEMANTICS.md#filtering-and-numfeasiblenodestofind).
-  static int64_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage, int32_t global_percentage,
-                                        int64_t num_all_nodes);
+  static int64_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
+                                        int32_t global_percentage, int64_t num_all_nodes);
   size_t next_start_node_index() const { return next_start_node_index_; }
 
  protected:
@@ -82,10 +83,11 @@ class PodScheduler {
   // prioritizeNodes: every feasible node's total (and, with details, its per-plugin scores in
   // `result`).
   virtual Status PrioritizeNodes(const Framework& fw, CycleState& state, const Pod& pod,
-                                 const std::vector<const NodeInfo*>& feasible, ScheduleResult* result,
-                                 std::vector<int64_t>* totals);
+                                 const std::vector<const NodeInfo*>& feasible,
+                                 ScheduleResult* result, std::vector<int64_t>* totals);
   // selectHost: reservoir sampling over the top total; `ties` gets every top-scoring node.
-  virtual std::string SelectHost(const Snapshot& snapshot, const std::vector<const NodeInfo*>& feasible,
+  virtual std::string SelectHost(const Snapshot& snapshot,
+                                 const std::vector<const NodeInfo*>& feasible,
                                  const std::vector<int64_t>& totals, TieSet* ties);
 
   // findNodesThatPassFilters: nodes[(start + i) % n] in order until `num_to_find` are feasible.

@@ -12,7 +12,10 @@ using testing::ParsePod;
 
 // Rejects nodes whose name is listed in the label "reject" of the pod (comma-free: one name per
 // label key "reject-<node>"), scores by a node label "score".
-class FakeFilterScore : public QueueSortPlugin, public FilterPlugin, public ScorePlugin, public BindPlugin {
+class FakeFilterScore : public QueueSortPlugin,
+                        public FilterPlugin,
+                        public ScorePlugin,
+                        public BindPlugin {
  public:
   std::string_view Name() const override { return "Fake"; }
   bool Less(const QueuedPodInfo&, const QueuedPodInfo&) const override { return false; }
@@ -76,17 +79,22 @@ TEST(NumFeasibleNodesToFindTest, AdaptivePercentageExamples) {
 
 TEST(FitErrorMessageTest, HistogramSortedAsStrings) {
   Diagnosis d;
-  for (int i = 0; i < 10; ++i) d.node_to_status["a" + std::to_string(i)] = Status(Code::kUnschedulable, "x");
-  d.node_to_status["b"] = Status(Code::kUnschedulable, std::vector<std::string>{"y", "Insufficient cpu"});
+  for (int i = 0; i < 10; ++i)
+    d.node_to_status["a" + std::to_string(i)] = Status(Code::kUnschedulable, "x");
+  d.node_to_status["b"] =
+      Status(Code::kUnschedulable, std::vector<std::string>{"y", "Insufficient cpu"});
   d.node_to_status["c"] = Status(Code::kUnschedulable, "y");
   EXPECT_EQ(FitErrorMessage(12, d), "0/12 nodes are available: 1 Insufficient cpu, 10 x, 2 y.");
-  d.post_filter_msg = "preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.";
+  d.post_filter_msg =
+      "preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.";
   EXPECT_EQ(FitErrorMessage(12, d),
-            "0/12 nodes are available: 1 Insufficient cpu, 10 x, 2 y. preemption: 0/12 nodes are available: "
+            "0/12 nodes are available: 1 Insufficient cpu, 10 x, 2 y. preemption: 0/12 nodes are "
+            "available: "
             "12 Preemption is not helpful for scheduling..");
   Diagnosis pre;
   pre.pre_filter_msg = "pod affinity terms conflict";
-  pre.node_to_status["n"] = Status(Code::kUnschedulableAndUnresolvable, "pod affinity terms conflict");
+  pre.node_to_status["n"] =
+      Status(Code::kUnschedulableAndUnresolvable, "pod affinity terms conflict");
   EXPECT_EQ(FitErrorMessage(3, pre), "0/3 nodes are available: pod affinity terms conflict.");
 }
 
@@ -118,7 +126,8 @@ TEST_F(ScheduleOneTest, SingleFeasibleNodeIsChosenWithoutScoring) {
   PodScheduler s(1, 0);
   CycleState state;
   ScheduleResult r = s.SchedulePod(
-      *fw_, state, *ParsePod("metadata: {name: p, labels: {reject-n0: no, reject-n2: nope}}"), snap);
+      *fw_, state, *ParsePod("metadata: {name: p, labels: {reject-n0: no, reject-n2: nope}}"),
+      snap);
   ASSERT_EQ(r.kind, ScheduleResult::Kind::kScheduled);
   EXPECT_EQ(r.node, "n1");
   EXPECT_TRUE(r.scores.empty());
@@ -160,10 +169,12 @@ TEST_F(ScheduleOneTest, FilteringGoesOnUntilTheNextFeasibleNode) {
   std::vector<int> scores(200, 1);
   Snapshot snap = Nodes(scores);
   std::string labels;
-  for (int i = 100; i < 110; ++i) labels += (labels.empty() ? "" : ", ") + std::string("reject-n") + std::to_string(i) + ": no";
+  for (int i = 100; i < 110; ++i)
+    labels += (labels.empty() ? "" : ", ") + std::string("reject-n") + std::to_string(i) + ": no";
   PodScheduler s(1, 10);  // look for 100 feasible nodes
   CycleState state;
-  ScheduleResult r = s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p, labels: {" + labels + "}}"), snap);
+  ScheduleResult r =
+      s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p, labels: {" + labels + "}}"), snap);
   EXPECT_EQ(r.feasible.size(), 100u);
   EXPECT_EQ(r.feasible.back(), "n99");
   EXPECT_EQ(r.evaluated_nodes, 110);
@@ -181,11 +192,13 @@ TEST(ScheduleOnePreFilterResult, MissingNodesErrorNamesTheFirstInNameOrder) {
   p.at(ExtensionPoint::kMultiPoint).enabled = {{"Fake", 0}, {"FakeNarrow", 0}};
   Handle handle;
   std::unique_ptr<Framework> fw = std::move(*Framework::Create(p, registry, &handle));
-  Snapshot snap = testing::MakeSnapshot({ParseNode("metadata: {name: n1, labels: {score: \"1\"}}")});
+  Snapshot snap =
+      testing::MakeSnapshot({ParseNode("metadata: {name: n1, labels: {score: \"1\"}}")});
   PodScheduler s(1, 0);
   CycleState state;
   ScheduleResult r = s.SchedulePod(
-      *fw, state, *ParsePod("metadata: {name: p, labels: {only-n1: x, only-n9: x, only-n7: x}}"), snap);
+      *fw, state, *ParsePod("metadata: {name: p, labels: {only-n1: x, only-n9: x, only-n7: x}}"),
+      snap);
   EXPECT_EQ(r.kind, ScheduleResult::Kind::kError);
   EXPECT_EQ(r.error_status.Message(), "nodeinfo not found for node name \"n7\"");
 }

@@ -27,8 +27,8 @@ struct CycleOutcome {
   NominatingInfo nominating;
   std::vector<PodPtr> victims;
   std::vector<PodPtr> clear_nomination;  // lower-priority pods whose nomination preemption clears
-  PodPtr assumed;                         // the pod with spec.nodeName set, when assumed
-  std::map<std::string, int64_t> waits;   // Permit plugin -> timeout, when Wait
+  PodPtr assumed;                        // the pod with spec.nodeName set, when assumed
+  std::map<std::string, int64_t> waits;  // Permit plugin -> timeout, when Wait
 };
 
 // REQUIRES: `snapshot` was updated from `cache` for this cycle. `after_schedule_pod`, when set,

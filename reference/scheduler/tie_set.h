@@ -37,7 +37,8 @@ class TieSet {
   // REQUIRES: `sorted_names` in name order.
   static TieSet FromNames(std::vector<std::string> sorted_names) {
     std::vector<uint64_t> bits((sorted_names.size() + 63) / 64, ~uint64_t{0});
-    if (sorted_names.size() % 64 != 0) bits.back() = (uint64_t{1} << (sorted_names.size() % 64)) - 1;
+    if (sorted_names.size() % 64 != 0)
+      bits.back() = (uint64_t{1} << (sorted_names.size() % 64)) - 1;
     return TieSet(std::make_shared<const NameTable>(std::move(sorted_names)), std::move(bits));
   }
 
@@ -52,8 +53,12 @@ class TieSet {
     using difference_type = std::ptrdiff_t;
     using pointer = const std::string*;
     using reference = const std::string&;
-    Iterator(const TieSet* set, size_t word, uint64_t rest) : set_(set), word_(word), rest_(rest) { Settle(); }
-    const std::string& operator*() const { return (*set_->names_)[word_ * 64 + std::countr_zero(rest_)]; }
+    Iterator(const TieSet* set, size_t word, uint64_t rest) : set_(set), word_(word), rest_(rest) {
+      Settle();
+    }
+    const std::string& operator*() const {
+      return (*set_->names_)[word_ * 64 + std::countr_zero(rest_)];
+    }
     const std::string* operator->() const { return &**this; }
     Iterator& operator++() {
       rest_ &= rest_ - 1;
@@ -70,7 +75,8 @@ class TieSet {
    private:
     // Moves past empty words to the next marked rank, or to the end.
     void Settle() {
-      while (rest_ == 0 && word_ < set_->bits_.size() && ++word_ < set_->bits_.size()) rest_ = set_->bits_[word_];
+      while (rest_ == 0 && word_ < set_->bits_.size() && ++word_ < set_->bits_.size())
+        rest_ = set_->bits_[word_];
     }
     const TieSet* set_;
     size_t word_;

@@ -11,7 +11,8 @@ namespace {
 
 std::vector<std::string> NamesUpTo(size_t n) {
   std::vector<std::string> names;
-  for (size_t i = 0; i < n; ++i) names.push_back("n" + std::string(4 - std::to_string(i).size(), '0') + std::to_string(i));
+  for (size_t i = 0; i < n; ++i)
+    names.push_back("n" + std::string(4 - std::to_string(i).size(), '0') + std::to_string(i));
   return names;
 }
 

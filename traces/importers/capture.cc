@@ -15,7 +15,8 @@ std::string Str(const nlohmann::json& obj, const char* key) {
 }
 
 // The RFC 3339 time at `path` inside `obj`; nullopt when absent, null or empty.
-Result<std::optional<int64_t>> TimeAt(const nlohmann::json& obj, const std::vector<const char*>& path,
+Result<std::optional<int64_t>> TimeAt(const nlohmann::json& obj,
+                                      const std::vector<const char*>& path,
                                       const std::string& where) {
   const nlohmann::json* node = &obj;
   std::string field;
@@ -26,7 +27,8 @@ Result<std::optional<int64_t>> TimeAt(const nlohmann::json& obj, const std::vect
     if (it == node->end() || it->is_null()) return std::optional<int64_t>();
     node = &*it;
   }
-  if (!node->is_string()) return Error{where + ": field " + field + ": expected an RFC 3339 string"};
+  if (!node->is_string())
+    return Error{where + ": field " + field + ": expected an RFC 3339 string"};
   if (node->get_ref<const std::string&>().empty()) return std::optional<int64_t>();
   auto t = reference::ParseRfc3339(node->get<std::string>());
   if (!t.ok()) return Error{where + ": field " + field + ": " + t.message()};
@@ -37,11 +39,13 @@ Result<std::optional<int64_t>> TimeAt(const nlohmann::json& obj, const std::vect
 Result<std::optional<int64_t>> LatestChange(const nlohmann::json& obj, const std::string& where) {
   std::optional<int64_t> latest;
   auto scan = [&](const char* parent, const char* list, const char* key) -> Outcome {
-    if (!obj.contains(parent) || !obj[parent].is_object() || !obj[parent].contains(list)) return Outcome::Ok();
+    if (!obj.contains(parent) || !obj[parent].is_object() || !obj[parent].contains(list))
+      return Outcome::Ok();
     const nlohmann::json& items = obj[parent][list];
     if (!items.is_array()) return Outcome::Ok();
     for (size_t i = 0; i < items.size(); ++i) {
-      auto t = TimeAt(items[i], {key}, where + ": field " + parent + "." + list + "[" + std::to_string(i) + "]");
+      auto t = TimeAt(items[i], {key},
+                      where + ": field " + parent + "." + list + "[" + std::to_string(i) + "]");
       if (!t.ok()) return t.error();
       if (*t && (!latest || **t > *latest)) latest = *t;
     }
@@ -53,11 +57,14 @@ Result<std::optional<int64_t>> LatestChange(const nlohmann::json& obj, const std
 }
 
 // Rule 2 of capture.h.
-Result<std::optional<int64_t>> ObjectTime(const nlohmann::json& obj, EventType type, const std::string& kind,
-                                          const std::string& where) {
+Result<std::optional<int64_t>> ObjectTime(const nlohmann::json& obj, EventType type,
+                                          const std::string& kind, const std::string& where) {
   std::vector<std::vector<const char*>> paths;
   if (kind == "Event") {
-    paths = {{"lastTimestamp"}, {"eventTime"}, {"series", "lastObservedTime"}, {"deprecatedLastTimestamp"},
+    paths = {{"lastTimestamp"},
+             {"eventTime"},
+             {"series", "lastObservedTime"},
+             {"deprecatedLastTimestamp"},
              {"firstTimestamp"}};
   } else if (type == ADDED) {
     paths = {{"metadata", "creationTimestamp"}};
@@ -103,8 +110,9 @@ CaptureBuilder::CaptureBuilder(const ImportOptions& options)
 
 void CaptureBuilder::BeginFile(const std::string& path) {
   if (out_of_order_in_file_ > 0) {
-    Warn(file_ + ": " + std::to_string(out_of_order_in_file_) + " events earlier than the event before them (first at " +
-         first_out_of_order_ + "); sorted stably by time");
+    Warn(file_ + ": " + std::to_string(out_of_order_in_file_) +
+         " events earlier than the event before them (first at " + first_out_of_order_ +
+         "); sorted stably by time");
     AddToLabel(&imported_, "sorted.out_of_order", out_of_order_in_file_);
   }
   file_ = path;
@@ -114,12 +122,14 @@ void CaptureBuilder::BeginFile(const std::string& path) {
 }
 
 void CaptureBuilder::NoteTime(const std::string& where, int64_t time) {
-  if (last_time_in_file_ && time < *last_time_in_file_ && out_of_order_in_file_++ == 0) first_out_of_order_ = where;
+  if (last_time_in_file_ && time < *last_time_in_file_ && out_of_order_in_file_++ == 0)
+    first_out_of_order_ = where;
   last_time_in_file_ = time;
 }
 
 Outcome CaptureBuilder::Add(CapturedEvent event) {
-  if (!event.object.is_object()) return Error{event.where + ": field object: expected a Kubernetes object"};
+  if (!event.object.is_object())
+    return Error{event.where + ": field object: expected a Kubernetes object"};
   const std::string kind = Str(event.object, "kind");
   if (kind.empty()) return Error{event.where + ": field object.kind: missing"};
   Item item;
@@ -139,7 +149,8 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
   }
   // A workload's first event: expanded in Finish, right after the object's own event (if kept).
   std::optional<Item> workload;
-  if (IsWorkloadKind(kind) && event.type != DELETED && seen_workloads_.insert(WorkloadKeyOf(event.object)).second) {
+  if (IsWorkloadKind(kind) && event.type != DELETED &&
+      seen_workloads_.insert(WorkloadKeyOf(event.object)).second) {
     workload = item;
     workload->workload = event.object;
     workload->where = event.where;
@@ -151,7 +162,8 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
       return Outcome::Ok();
     }
     if (warned_kinds_.insert(kind).second) {
-      Warn(event.where + ": skipping objects of kind " + kind + " (not held by the trace; counted in skipped.kinds)");
+      Warn(event.where + ": skipping objects of kind " + kind +
+           " (not held by the trace; counted in skipped.kinds)");
     }
     redactor_.SkipKind(kind);
     return Outcome::Ok();
@@ -159,7 +171,8 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
   ApiEvent* api = item.record.mutable_api();
   api->set_type(event.type);
   api->set_during_attempt(event.during_attempt);
-  if (Outcome ok = redactor_.Decode(event.object, kind, event.where + ": object", api); !ok) return ok;
+  if (Outcome ok = redactor_.Decode(event.object, kind, event.where + ": object", api); !ok)
+    return ok;
   if (Outcome ok = Keep(std::move(item), event.where); !ok) return ok;
   if (workload) items_.push_back(std::move(*workload));
   return Outcome::Ok();
@@ -237,7 +250,8 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::v
   for (const Item& item : items) {
     if (item.workload || !item.record.has_api()) continue;
     if (item.record.api().has_pod()) owners.AddPod(item.record.api().pod().metadata());
-    if (item.record.api().has_replica_set()) owners.AddReplicaSet(item.record.api().replica_set().metadata());
+    if (item.record.api().has_replica_set())
+      owners.AddReplicaSet(item.record.api().replica_set().metadata());
   }
   std::map<std::string, k8s::Node> nodes;  // alive at the current item's time
   std::vector<Item> out;
@@ -266,7 +280,8 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::v
       ApiEvent* api = made.record.mutable_api();
       api->set_type(ADDED);
       const std::string kind = obj.value("kind", "");
-      if (Outcome ok = redactor_.Decode(obj, kind, item.where + ": " + kind + " " + obj["metadata"].value("name", ""), api);
+      if (Outcome ok = redactor_.Decode(
+              obj, kind, item.where + ": " + kind + " " + obj["metadata"].value("name", ""), api);
           !ok) {
         return ok.error();
       }
@@ -291,13 +306,16 @@ Result<Imported> CaptureBuilder::Finish() && {
     untimed += item.time_ns ? 0 : 1;
   }
   if (untimed > 0) {
-    Warn(std::to_string(untimed) + " events have no time (no explicit time, none in the object, none before them in their file); placed at the earliest time");
+    Warn(std::to_string(untimed) +
+         " events have no time (no explicit time, none in the object, none before them in their "
+         "file); placed at the earliest time");
     AddToLabel(&imported_, "assumed.times", untimed);
   }
   for (Item& item : items_) {
     if (!item.time_ns) item.time_ns = earliest ? *earliest : options_.start_unix_ns.value_or(0);
   }
-  std::stable_sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) { return *a.time_ns < *b.time_ns; });
+  std::stable_sort(items_.begin(), items_.end(),
+                   [](const Item& a, const Item& b) { return *a.time_ns < *b.time_ns; });
   auto expanded = ExpandWorkloads(std::move(items_));
   if (!expanded.ok()) return expanded.error();
   imported_.records = ResolveBindings(std::move(*expanded));

@@ -33,10 +33,10 @@ namespace schedcheck::trace {
 
 struct CapturedEvent {
   EventType type = ADDED;
-  nlohmann::json object;                  // the Kubernetes object as captured
-  std::string where;                      // "file: line N" for messages
-  std::optional<int64_t> explicit_time;   // Unix ns (rule 1)
-  bool during_attempt = false;            // "duringAttempt": docs/FORMATS.md#replay-conventions
+  nlohmann::json object;                 // the Kubernetes object as captured
+  std::string where;                     // "file: line N" for messages
+  std::optional<int64_t> explicit_time;  // Unix ns (rule 1)
+  bool during_attempt = false;           // "duringAttempt": docs/FORMATS.md#replay-conventions
 };
 
 class CaptureBuilder {

@@ -36,7 +36,8 @@ Result<std::vector<std::string>> ReadRecord(std::string_view text, size_t* pos, 
       fields.back() += c;
     }
   }
-  if (quoted) return Error{source + ": line " + std::to_string(start_line) + ": unterminated quoted field"};
+  if (quoted)
+    return Error{source + ": line " + std::to_string(start_line) + ": unterminated quoted field"};
   *pos = i;
   return fields;
 }
@@ -60,7 +61,8 @@ Result<CsvTable> ParseCsv(std::string_view text, const std::string& source) {
     int row_line = line;
     auto fields = ReadRecord(text, &pos, &line, source);
     if (!fields.ok()) return fields.error();
-    if (fields->size() == 1 && (*fields)[0].find_first_not_of(" \t") == std::string::npos) continue;  // blank
+    if (fields->size() == 1 && (*fields)[0].find_first_not_of(" \t") == std::string::npos)
+      continue;  // blank
     if (!have_header) {
       for (std::string& f : *fields) {
         size_t b = f.find_first_not_of(' '), e = f.find_last_not_of(' ');
@@ -71,8 +73,9 @@ Result<CsvTable> ParseCsv(std::string_view text, const std::string& source) {
       continue;
     }
     if (fields->size() != table.header.size()) {
-      return Error{source + ": line " + std::to_string(row_line) + ": expected " + std::to_string(table.header.size()) +
-                   " fields, got " + std::to_string(fields->size())};
+      return Error{source + ": line " + std::to_string(row_line) + ": expected " +
+                   std::to_string(table.header.size()) + " fields, got " +
+                   std::to_string(fields->size())};
     }
     table.rows.push_back(std::move(*fields));
     table.lines.push_back(row_line);

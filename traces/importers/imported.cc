@@ -123,7 +123,8 @@ Header MakeImportHeader(const std::string& format, const Imported& imported) {
   return header;
 }
 
-Outcome WriteImported(const std::string& path, const std::string& format, const Imported& imported) {
+Outcome WriteImported(const std::string& path, const std::string& format,
+                      const Imported& imported) {
   auto writer = TraceWriter::Open(path, MakeImportHeader(format, imported));
   if (!writer.ok()) return writer.error();
   for (const Record& r : imported.records) {

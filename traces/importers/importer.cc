@@ -10,13 +10,16 @@ namespace {
 
 // The importers check each object against options.limits where they know its file and line; this
 // last pass also covers what they produce without one (openb rows, observed bindings).
-Outcome CheckImported(const std::string& format, const Imported& imported, const InputLimits& limits) {
+Outcome CheckImported(const std::string& format, const Imported& imported,
+                      const InputLimits& limits) {
   const std::string where = "import --from " + format;
-  if (static_cast<int64_t>(imported.records.size()) > limits.records) return TooManyRecords(where, limits.records);
+  if (static_cast<int64_t>(imported.records.size()) > limits.records)
+    return TooManyRecords(where, limits.records);
   for (size_t i = 0; i < imported.records.size(); ++i) {
     const Record& r = imported.records[i];
     if (FitsTrivially(r.ByteSizeLong(), limits)) continue;
-    if (Outcome ok = CheckMessageLimits(r, limits, where + ": record " + std::to_string(i)); !ok) return ok;
+    if (Outcome ok = CheckMessageLimits(r, limits, where + ": record " + std::to_string(i)); !ok)
+      return ok;
   }
   return Outcome::Ok();
 }
@@ -42,7 +45,8 @@ Result<Imported> Import(const std::string& format, const std::vector<std::string
   if (inputs.empty()) return Error{"no inputs"};
   bool openb = format == "openb";
   if (!openb && (options.arrival_only || options.shuffle_seed || options.target_gpu_share)) {
-    return Error{"--arrival-only, --shuffle-seed and --target-gpu-share apply to --from openb only"};
+    return Error{
+        "--arrival-only, --shuffle-seed and --target-gpu-share apply to --from openb only"};
   }
   Result<Imported> imported = ImportFormat(format, inputs, options);
   if (!imported.ok()) return imported;

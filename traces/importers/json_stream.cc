@@ -84,8 +84,8 @@ Outcome ForEachJsonValue(std::string_view text, const std::string& source,
       size_t at = pos + (e.byte > 0 ? e.byte - 1 : 0);
       std::string what = e.what();
       size_t colon = what.find("]: ");  // drop nlohmann's "[json.exception.parse_error.101]" tag
-      return Error{Where(source, text, at) + ": JSON: " +
-                   (colon == std::string::npos ? what : what.substr(colon + 3))};
+      return Error{Where(source, text, at) +
+                   ": JSON: " + (colon == std::string::npos ? what : what.substr(colon + 3))};
     } catch (const nlohmann::json::exception& e) {  // out_of_range: a number beyond double (5e2127)
       return Error{Where(source, text, pos) + ": JSON value: " + e.what()};
     }
@@ -96,7 +96,7 @@ Outcome ForEachJsonValue(std::string_view text, const std::string& source,
 }
 
 Result<std::vector<k8s::Document>> ParseJsonStream(std::string_view text, const std::string& source,
-                                              bool unwrap_array) {
+                                                   bool unwrap_array) {
   std::vector<k8s::Document> docs;
   Outcome ok = ForEachJsonValue(text, source, [&docs](k8s::Document&& doc) {
     docs.push_back(std::move(doc));

@@ -18,7 +18,7 @@ namespace schedcheck::trace {
 // on. With `unwrap_array`, a text that is exactly one array yields the array's elements. Errors
 // name `source`, the line and the column: "w.json: line 7, column 12: JSON: ...".
 Result<std::vector<k8s::Document>> ParseJsonStream(std::string_view text, const std::string& source,
-                                              bool unwrap_array = false);
+                                                   bool unwrap_array = false);
 
 // The same values one at a time, each parsed only when `visit` has returned for the one before:
 // memory for one value, not the stream (a day's capture is a million values). Stops at the first

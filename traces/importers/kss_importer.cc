@@ -53,7 +53,8 @@ Result<Imported> ImportKss(const std::vector<std::string>& inputs, const ImportO
     builder.BeginFile(file);
     for (size_t i = 0; i < docs->size(); ++i) {
       const k8s::Document& doc = (*docs)[i];
-      std::string where = file + ": line " + std::to_string(doc.line) + ": record " + std::to_string(i + 1);
+      std::string where =
+          file + ": line " + std::to_string(doc.line) + ": record " + std::to_string(i + 1);
       if (Outcome ok = AddRecord(doc.json, where, &builder); !ok) return ok.error();
     }
   }

@@ -37,10 +37,11 @@ TEST(KssImporterTest, RecorderLinesBecomeSortedEventsWithObservedBindings) {
 }
 
 TEST(KssImporterTest, AcceptsAJsonArrayOfRecords) {
-  std::string path = WriteTemp("array.json",
-                               "[{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Add\",\"resource\":{\"kind\":\"Node\","
-                               "\"metadata\":{\"name\":\"n\"}}},\n {\"time\":\"2024-05-01T08:00:01Z\",\"event\":\"Add\","
-                               "\"resource\":{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"}}}]");
+  std::string path = WriteTemp(
+      "array.json",
+      "[{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Add\",\"resource\":{\"kind\":\"Node\","
+      "\"metadata\":{\"name\":\"n\"}}},\n {\"time\":\"2024-05-01T08:00:01Z\",\"event\":\"Add\","
+      "\"resource\":{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"}}}]");
   auto imported = ImportKss({path}, {});
   ASSERT_TRUE(imported.ok()) << imported.message();
   ASSERT_EQ(imported->records.size(), 2u);
@@ -55,9 +56,12 @@ TEST(KssImporterTest, BadRecordsNameFileLineAndField) {
   const std::vector<Case> cases = {
       {"{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Patch\",\"resource\":{\"kind\":\"Pod\"}}",
        "k.jsonl: line 1: record 1: field event: unknown recorder event \"Patch\""},
-      {"\n{\"time\":\"2024-05-01\",\"event\":\"Add\",\"resource\":{\"kind\":\"Pod\"}}", "k.jsonl: line 2: record 1: field time"},
-      {"{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Add\"}", "k.jsonl: line 1: record 1: field resource"},
-      {"{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Add\",\"resource\":{\"kind\":\"Pod\"}}\n{\"event\":,}",
+      {"\n{\"time\":\"2024-05-01\",\"event\":\"Add\",\"resource\":{\"kind\":\"Pod\"}}",
+       "k.jsonl: line 2: record 1: field time"},
+      {"{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Add\"}",
+       "k.jsonl: line 1: record 1: field resource"},
+      {"{\"time\":\"2024-05-01T08:00:00Z\",\"event\":\"Add\",\"resource\":{\"kind\":\"Pod\"}}\n{"
+       "\"event\":,}",
        "k.jsonl: line 2, column 10: JSON"},
   };
   for (const Case& c : cases) {
@@ -87,12 +91,14 @@ TEST(KssImporterTest, RecordedWorkloadsBecomePods) {
                        : a.has_service()      ? "Service " + a.service().metadata().name()
                        : a.has_stateful_set() ? "StatefulSet " + a.stateful_set().metadata().name()
                                               : "?";
-    got.push_back(std::to_string(r.time_ns() / 1000000000) + " " + EventType_Name(a.type()) + " " + what);
+    got.push_back(std::to_string(r.time_ns() / 1000000000) + " " + EventType_Name(a.type()) + " " +
+                  what);
   }
-  EXPECT_EQ(got, (std::vector<std::string>{"0 ADDED Node n1", "1 ADDED Service db", "2 ADDED StatefulSet db",
-                                           "2 ADDED Pod db-0", "2 ADDED Pod db-1", "2 ADDED Pod db-2",
-                                           "3 ADDED Pod load-0-bbbbb", "3 ADDED Pod load-1-bbbbc",
-                                           "4 DELETED Service db"}))
+  EXPECT_EQ(got,
+            (std::vector<std::string>{
+                "0 ADDED Node n1", "1 ADDED Service db", "2 ADDED StatefulSet db",
+                "2 ADDED Pod db-0", "2 ADDED Pod db-1", "2 ADDED Pod db-2",
+                "3 ADDED Pod load-0-bbbbb", "3 ADDED Pod load-1-bbbbc", "4 DELETED Service db"}))
       << RecordsText(*imported);
   const k8s::Pod& db1 = imported->records[4].api().pod();
   EXPECT_EQ(db1.metadata().namespace_(), "data");

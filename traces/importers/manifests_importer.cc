@@ -3,20 +3,30 @@
 #include <array>
 #include <set>
 
+#include "reference/k8s/k8s_json.h"
 #include "traces/importers/input_files.h"
 #include "traces/importers/redaction.h"
 #include "traces/importers/workloads.h"
-#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::trace {
 namespace {
 
 // Output groups, in order.
-enum Group { kNamespaces, kPriorityClasses, kPdbs, kSelectors, kNodes, kBoundPods, kPendingPods, kGroups };
+enum Group {
+  kNamespaces,
+  kPriorityClasses,
+  kPdbs,
+  kSelectors,
+  kNodes,
+  kBoundPods,
+  kPendingPods,
+  kGroups
+};
 
 class Loader {
  public:
-  explicit Loader(const ImportOptions& options) : redactor_(options.keep_annotations), limits_(options.limits) {}
+  explicit Loader(const ImportOptions& options)
+      : redactor_(options.keep_annotations), limits_(options.limits) {}
 
   Outcome AddObject(const nlohmann::json& obj, const std::string& where);
   // Expands the workloads that no given pod belongs to (README.md "Workloads"); call once, after
@@ -44,15 +54,20 @@ class Loader {
 Outcome Loader::AddObject(const nlohmann::json& obj, const std::string& where) {
   if (!obj.is_object()) return Error{where + ": expected a Kubernetes object"};
   auto kind_it = obj.find("kind");
-  std::string kind = kind_it != obj.end() && kind_it->is_string() ? kind_it->get<std::string>() : "";
+  std::string kind =
+      kind_it != obj.end() && kind_it->is_string() ? kind_it->get<std::string>() : "";
   if (kind.empty()) return Error{where + ": field kind: missing"};
   if (kind.size() >= 4 && kind.compare(kind.size() - 4, 4, "List") == 0) {
-    if (!obj.contains("items") || !obj["items"].is_array()) return Error{where + ": field items: expected a list"};
-    std::string item_kind = kind == "List" ? "" : kind.substr(0, kind.size() - 4);  // PodList items may omit kind
+    if (!obj.contains("items") || !obj["items"].is_array())
+      return Error{where + ": field items: expected a list"};
+    std::string item_kind =
+        kind == "List" ? "" : kind.substr(0, kind.size() - 4);  // PodList items may omit kind
     for (size_t i = 0; i < obj["items"].size(); ++i) {
       nlohmann::json item = obj["items"][i];
-      if (item.is_object() && !item.contains("kind") && !item_kind.empty()) item["kind"] = item_kind;
-      if (Outcome ok = AddObject(item, where + ": items[" + std::to_string(i) + "]"); !ok) return ok;
+      if (item.is_object() && !item.contains("kind") && !item_kind.empty())
+        item["kind"] = item_kind;
+      if (Outcome ok = AddObject(item, where + ": items[" + std::to_string(i) + "]"); !ok)
+        return ok;
     }
     return Outcome::Ok();
   }
@@ -60,7 +75,8 @@ Outcome Loader::AddObject(const nlohmann::json& obj, const std::string& where) {
   if (!IsTraceKind(kind)) {
     if (IsWorkloadKind(kind)) return Outcome::Ok();
     if (warned_kinds_.insert(kind).second) {
-      warnings_.push_back(where + ": skipping objects of kind " + kind + " (counted in skipped.kinds)");
+      warnings_.push_back(where + ": skipping objects of kind " + kind +
+                          " (counted in skipped.kinds)");
     }
     redactor_.SkipKind(kind);
     return Outcome::Ok();
@@ -68,7 +84,8 @@ Outcome Loader::AddObject(const nlohmann::json& obj, const std::string& where) {
   return AddDecoded(obj, kind, where);
 }
 
-Outcome Loader::AddDecoded(const nlohmann::json& obj, const std::string& kind, const std::string& where) {
+Outcome Loader::AddDecoded(const nlohmann::json& obj, const std::string& kind,
+                           const std::string& where) {
   ApiEvent event;
   event.set_type(ADDED);
   if (Outcome ok = redactor_.Decode(obj, kind, where, &event); !ok) return ok;
@@ -117,7 +134,9 @@ Outcome Loader::ExpandWorkloads() {
     if (!objects.ok()) return objects.error();
     for (const nlohmann::json& obj : *objects) {
       const std::string kind = obj.value("kind", "");
-      if (Outcome ok = AddDecoded(obj, kind, w.where + ": " + kind + " " + obj["metadata"].value("name", "")); !ok) {
+      if (Outcome ok = AddDecoded(obj, kind,
+                                  w.where + ": " + kind + " " + obj["metadata"].value("name", ""));
+          !ok) {
         return ok;
       }
       if (kind == "Pod") ++expanded_pods_;
@@ -136,7 +155,8 @@ Imported Loader::Take(int64_t time_ns) {
       out.records.push_back(std::move(r));
     }
   }
-  AddToLabel(&out, "imported.pods", static_cast<int64_t>(groups_[kBoundPods].size() + groups_[kPendingPods].size()));
+  AddToLabel(&out, "imported.pods",
+             static_cast<int64_t>(groups_[kBoundPods].size() + groups_[kPendingPods].size()));
   AddToLabel(&out, "imported.nodes", static_cast<int64_t>(groups_[kNodes].size()));
   if (!workloads_.empty()) AddToLabel(&out, "expanded.pods", expanded_pods_);
   redactor_.AddLabels(&out);
@@ -146,7 +166,8 @@ Imported Loader::Take(int64_t time_ns) {
 
 }  // namespace
 
-Result<Imported> ImportManifests(const std::vector<std::string>& inputs, const ImportOptions& options) {
+Result<Imported> ImportManifests(const std::vector<std::string>& inputs,
+                                 const ImportOptions& options) {
   auto files = ExpandInputs(inputs, {".yaml", ".yml", ".json", ".jsonl"});
   if (!files.ok()) return files.error();
   Loader loader(options);
@@ -157,7 +178,9 @@ Result<Imported> ImportManifests(const std::vector<std::string>& inputs, const I
       std::string where = file + ": line " + std::to_string(doc.line);
       if (doc.json.is_array()) {
         for (size_t i = 0; i < doc.json.size(); ++i) {
-          if (Outcome ok = loader.AddObject(doc.json[i], where + ": [" + std::to_string(i) + "]"); !ok) return ok.error();
+          if (Outcome ok = loader.AddObject(doc.json[i], where + ": [" + std::to_string(i) + "]");
+              !ok)
+            return ok.error();
         }
       } else if (Outcome ok = loader.AddObject(doc.json, where); !ok) {
         return ok.error();

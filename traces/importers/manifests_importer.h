@@ -15,7 +15,8 @@
 
 namespace schedcheck::trace {
 
-Result<Imported> ImportManifests(const std::vector<std::string>& inputs, const ImportOptions& options);
+Result<Imported> ImportManifests(const std::vector<std::string>& inputs,
+                                 const ImportOptions& options);
 
 }  // namespace schedcheck::trace
 

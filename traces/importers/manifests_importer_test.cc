@@ -36,8 +36,9 @@ TEST(ManifestsImporterTest, InitialStateInDocumentedOrderAtTimeZero) {
     EXPECT_EQ(r.api().type(), ADDED);
     names.push_back(Name(r));
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"Namespace shop", "PriorityClass high", "Service web", "Node node-a",
-                                             "Node node-b", "Pod web-0", "Pod job-1", "Pod job-2"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"Namespace shop", "PriorityClass high", "Service web",
+                                             "Node node-a", "Node node-b", "Pod web-0", "Pod job-1",
+                                             "Pod job-2"}));
   EXPECT_EQ(Label(*imported, "start_time"), "1970-01-01T00:00:00Z");
   EXPECT_EQ(Label(*imported, "skipped.kinds"), "Secret=1");
   EXPECT_EQ(Label(*imported, "redacted.annotations"), "3");
@@ -48,7 +49,8 @@ TEST(ManifestsImporterTest, InitialStateInDocumentedOrderAtTimeZero) {
     EXPECT_TRUE(Contains(paths, want)) << want << " not in " << paths;
   }
   const std::string text = RecordsText(*imported);
-  for (const char* secret : {"hunter2", "s3cr3t", "do-not-leak", "db-creds", "payments", "\"other\""}) {
+  for (const char* secret :
+       {"hunter2", "s3cr3t", "do-not-leak", "db-creds", "payments", "\"other\""}) {
     EXPECT_FALSE(Contains(text, secret)) << secret << " leaked into:\n" << text;
   }
   EXPECT_TRUE(Contains(text, "\"schedcheck.io/keep\":\"yes\""));
@@ -68,9 +70,11 @@ TEST(ManifestsImporterTest, WorkloadsBecomeTheirControllersPods) {
     if (r.api().has_replica_set()) rs = r.api().replica_set().metadata().name();
   }
   ASSERT_EQ(rs.rfind("web-", 0), 0u);
-  std::vector<std::string> want = {"Service web", "StatefulSet db", "ReplicaSet " + rs, "Node node-a", "Node node-b",
-                                   "Node node-c", "Pod db-0"};
-  for (const char* suffix : {"bbbbb", "bbbbc", "bbbbd", "bbbbf"}) want.push_back("Pod " + rs + "-" + suffix);
+  std::vector<std::string> want = {"Service web", "StatefulSet db", "ReplicaSet " + rs,
+                                   "Node node-a", "Node node-b",    "Node node-c",
+                                   "Pod db-0"};
+  for (const char* suffix : {"bbbbb", "bbbbc", "bbbbd", "bbbbf"})
+    want.push_back("Pod " + rs + "-" + suffix);
   want.push_back("Pod logs-bbbbb");
   want.push_back("Pod logs-bbbbc");
   EXPECT_EQ(names, want);
@@ -86,8 +90,11 @@ TEST(ManifestsImporterTest, WorkloadsBecomeTheirControllersPods) {
 }
 
 TEST(ManifestsImporterTest, AbsurdReplicasNameTheField) {
-  auto out = ImportManifests({WriteTemp("big.yaml", "kind: ReplicaSet\nmetadata: {name: x}\nspec:\n  replicas: 1000000000\n"
-                                                   "  template: {spec: {containers: [{name: c}]}}\n")}, {});
+  auto out = ImportManifests(
+      {WriteTemp("big.yaml",
+                 "kind: ReplicaSet\nmetadata: {name: x}\nspec:\n  replicas: 1000000000\n"
+                 "  template: {spec: {containers: [{name: c}]}}\n")},
+      {});
   ASSERT_FALSE(out.ok());
   EXPECT_TRUE(Contains(out.message(), "big.yaml: line 1: field spec.replicas")) << out.message();
 }
@@ -102,10 +109,14 @@ TEST(ManifestsImporterTest, StartTimeSetsTheEpoch) {
 }
 
 TEST(ManifestsImporterTest, BadInputNamesFileLineAndField) {
-  auto yaml = ImportManifests({WriteTemp("bad.yaml", "kind: Pod\nmetadata:\n  name: [unclosed\n")}, {});
+  auto yaml =
+      ImportManifests({WriteTemp("bad.yaml", "kind: Pod\nmetadata:\n  name: [unclosed\n")}, {});
   ASSERT_FALSE(yaml.ok());
   EXPECT_TRUE(Contains(yaml.message(), "bad.yaml: line ")) << yaml.message();
-  auto field = ImportManifests({WriteTemp("bad2.yaml", "kind: Node\nmetadata:\n  name: n\n---\nkind: Pod\nspec:\n  priority: high\n")}, {});
+  auto field = ImportManifests(
+      {WriteTemp("bad2.yaml",
+                 "kind: Node\nmetadata:\n  name: n\n---\nkind: Pod\nspec:\n  priority: high\n")},
+      {});
   ASSERT_FALSE(field.ok());
   EXPECT_TRUE(Contains(field.message(), "bad2.yaml: line 5")) << field.message();
   auto kind = ImportManifests({WriteTemp("bad3.json", "{\"metadata\": {\"name\": \"x\"}}")}, {});
@@ -113,7 +124,8 @@ TEST(ManifestsImporterTest, BadInputNamesFileLineAndField) {
   EXPECT_TRUE(Contains(kind.message(), "bad3.json: line 1: field kind: missing")) << kind.message();
   auto missing = ImportManifests({"/nonexistent/x.yaml"}, {});
   ASSERT_FALSE(missing.ok());
-  EXPECT_TRUE(Contains(missing.message(), "/nonexistent/x.yaml: no such file")) << missing.message();
+  EXPECT_TRUE(Contains(missing.message(), "/nonexistent/x.yaml: no such file"))
+      << missing.message();
 }
 
 }  // namespace

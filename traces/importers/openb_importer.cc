@@ -51,7 +51,8 @@ class RowReader {
       v = std::stoll(s, &used);
     } catch (...) {
     }
-    if (used != s.size() || v < 0) return Error{Where(column) + ": \"" + s + "\" is not a non-negative integer"};
+    if (used != s.size() || v < 0)
+      return Error{Where(column) + ": \"" + s + "\" is not a non-negative integer"};
     return std::optional<int64_t>(v);
   }
   std::string Where(const char* column) const {
@@ -76,8 +77,9 @@ Outcome ReadNodes(const CsvTable& t, std::vector<NodeRow>* out) {
     RowReader r(t, i);
     NodeRow n{r.Text("sn"), 0, 0, 0, r.Text("model")};
     if (n.name.empty()) return Error{r.Where("sn") + ": missing value"};
-    for (auto [column, target] : {std::pair{"cpu_milli", &n.cpu_milli}, std::pair{"memory_mib", &n.memory_mib},
-                                  std::pair{"gpu", &n.gpu}}) {
+    for (auto [column, target] :
+         {std::pair{"cpu_milli", &n.cpu_milli}, std::pair{"memory_mib", &n.memory_mib},
+          std::pair{"gpu", &n.gpu}}) {
       auto v = r.Int(column, true);
       if (!v.ok()) return v.error();
       *target = **v;
@@ -88,20 +90,24 @@ Outcome ReadNodes(const CsvTable& t, std::vector<NodeRow>* out) {
 }
 
 Outcome ReadPods(const CsvTable& t, std::vector<PodRow>* out) {
-  if (Outcome ok = RequireColumns(t, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}); !ok) return ok;
+  if (Outcome ok = RequireColumns(t, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"});
+      !ok)
+    return ok;
   for (size_t i = 0; i < t.rows.size(); ++i) {
     RowReader r(t, i);
     PodRow p;
     p.name = r.Text("name");
     if (p.name.empty()) return Error{r.Where("name") + ": missing value"};
     p.qos = r.Text("qos");
-    for (auto [column, target] : {std::pair{"cpu_milli", &p.cpu_milli}, std::pair{"memory_mib", &p.memory_mib},
-                                  std::pair{"num_gpu", &p.num_gpu}, std::pair{"gpu_milli", &p.gpu_milli}}) {
+    for (auto [column, target] :
+         {std::pair{"cpu_milli", &p.cpu_milli}, std::pair{"memory_mib", &p.memory_mib},
+          std::pair{"num_gpu", &p.num_gpu}, std::pair{"gpu_milli", &p.gpu_milli}}) {
       auto v = r.Int(column, true);
       if (!v.ok()) return v.error();
       *target = **v;
     }
-    for (auto [column, target] : {std::pair{"creation_time", &p.creation_s}, std::pair{"deletion_time", &p.deletion_s}}) {
+    for (auto [column, target] :
+         {std::pair{"creation_time", &p.creation_s}, std::pair{"deletion_time", &p.deletion_s}}) {
       auto v = r.Int(column, false);
       if (!v.ok()) return v.error();
       *target = *v;
@@ -132,8 +138,10 @@ k8s::Node MakeNode(const NodeRow& row) {
   node.set_kind("Node");
   node.mutable_metadata()->set_name(row.name);
   (*node.mutable_metadata()->mutable_labels())["kubernetes.io/hostname"] = row.name;
-  if (row.gpu > 0 && !row.model.empty()) (*node.mutable_metadata()->mutable_labels())[kGpuModelLabel] = row.model;
-  for (auto* list : {node.mutable_status()->mutable_capacity(), node.mutable_status()->mutable_allocatable()}) {
+  if (row.gpu > 0 && !row.model.empty())
+    (*node.mutable_metadata()->mutable_labels())[kGpuModelLabel] = row.model;
+  for (auto* list :
+       {node.mutable_status()->mutable_capacity(), node.mutable_status()->mutable_allocatable()}) {
     (*list)["cpu"] = std::to_string(row.cpu_milli) + "m";
     (*list)["memory"] = std::to_string(row.memory_mib) + "Mi";
     (*list)["pods"] = "110";
@@ -160,13 +168,18 @@ k8s::Pod MakePod(const PodRow& row, const std::string& name, int64_t created_uni
   (*requests)["cpu"] = std::to_string(row.cpu_milli) + "m";
   (*requests)["memory"] = std::to_string(row.memory_mib) + "Mi";
   if (int64_t milli = GpuMilli(row); milli > 0) {
-    auto* limits = c->mutable_resources()->mutable_limits();  // extended resources: limits = requests
+    auto* limits =
+        c->mutable_resources()->mutable_limits();  // extended resources: limits = requests
     (*requests)[kGpuMilliResource] = (*limits)[kGpuMilliResource] = std::to_string(milli);
-    if (milli >= 1000) (*requests)[kGpuCountResource] = (*limits)[kGpuCountResource] = std::to_string(row.num_gpu);
+    if (milli >= 1000)
+      (*requests)[kGpuCountResource] = (*limits)[kGpuCountResource] = std::to_string(row.num_gpu);
   }
   if (!row.gpu_spec.empty()) {
-    auto* term = pod.mutable_spec()->mutable_affinity()->mutable_node_affinity()
-                     ->mutable_required_during_scheduling_ignored_during_execution()->add_node_selector_terms();
+    auto* term = pod.mutable_spec()
+                     ->mutable_affinity()
+                     ->mutable_node_affinity()
+                     ->mutable_required_during_scheduling_ignored_during_execution()
+                     ->add_node_selector_terms();
     auto* req = term->add_match_expressions();
     req->set_key(kGpuModelLabel);
     req->set_operator_("In");
@@ -190,9 +203,10 @@ namespace {
 // The pods of the paper's protocol, in arrival order: (row, name).
 using Arrivals = std::vector<std::pair<const PodRow*, std::string>>;
 
-Result<Arrivals> Resample(const std::vector<PodRow>& pods, int64_t capacity_milli, double share, uint64_t seed,
-                          int64_t max_pods) {
-  if (!std::isfinite(share) || share <= 0 || share > 1000) return Error{"--target-gpu-share: must be in (0, 1000]"};
+Result<Arrivals> Resample(const std::vector<PodRow>& pods, int64_t capacity_milli, double share,
+                          uint64_t seed, int64_t max_pods) {
+  if (!std::isfinite(share) || share <= 0 || share > 1000)
+    return Error{"--target-gpu-share: must be in (0, 1000]"};
   bool any_gpu = false;
   for (const PodRow& p : pods) any_gpu |= GpuMilli(p) > 0;
   if (capacity_milli == 0 || !any_gpu) {
@@ -205,7 +219,8 @@ Result<Arrivals> Resample(const std::vector<PodRow>& pods, int64_t capacity_mill
   while (static_cast<double>(requested) < target) {
     if (static_cast<int64_t>(out.size()) >= max_pods) {
       return Error{"--target-gpu-share: more than " + std::to_string(max_pods) +
-                   " pods (the smaller of 10,000,000 and the limit records; raise the latter with --limit records=N)"};
+                   " pods (the smaller of 10,000,000 and the limit records; raise the latter with "
+                   "--limit records=N)"};
     }
     const PodRow& p = pods[rng.Uniform(pods.size())];
     out.emplace_back(&p, p.name + "-r" + std::to_string(out.size()));
@@ -223,7 +238,8 @@ Arrivals Shuffle(const std::vector<PodRow>& pods, uint64_t seed) {
 }
 
 // Time-ordered replay: ADDED at creation_time, DELETED at deletion_time (unless arrival-only).
-void AddTimedPods(const std::vector<PodRow>& pods, int64_t start, bool arrival_only, Imported* out) {
+void AddTimedPods(const std::vector<PodRow>& pods, int64_t start, bool arrival_only,
+                  Imported* out) {
   int64_t untimed = 0, deletions = 0;
   for (const PodRow& p : pods) {
     int64_t created = start + p.creation_s.value_or(0) * kNanos;
@@ -232,7 +248,8 @@ void AddTimedPods(const std::vector<PodRow>& pods, int64_t start, bool arrival_o
     if (arrival_only || !p.deletion_s) continue;
     int64_t deleted = start + *p.deletion_s * kNanos;
     if (deleted < created) {
-      out->warnings.push_back("pod " + p.name + ": deletion_time before creation_time; deleted at creation");
+      out->warnings.push_back("pod " + p.name +
+                              ": deletion_time before creation_time; deleted at creation");
       deleted = created;
     }
     out->records.push_back(PodRecord(DELETED, deleted, MakePod(p, p.name, created)));
@@ -242,7 +259,8 @@ void AddTimedPods(const std::vector<PodRow>& pods, int64_t start, bool arrival_o
   if (untimed > 0) AddToLabel(out, "openb.pods_without_time", untimed);
 }
 
-Outcome ReadTables(const std::vector<std::string>& files, std::vector<NodeRow>* nodes, std::vector<PodRow>* pods) {
+Outcome ReadTables(const std::vector<std::string>& files, std::vector<NodeRow>* nodes,
+                   std::vector<PodRow>* pods) {
   for (const std::string& file : files) {
     auto table = ReadCsvFile(file);
     if (!table.ok()) return table.error();
@@ -252,8 +270,10 @@ Outcome ReadTables(const std::vector<std::string>& files, std::vector<NodeRow>* 
     } else if (table->Column("name") >= 0 && table->Column("num_gpu") >= 0) {
       ok = ReadPods(*table, pods);
     } else {
-      ok = Error{file + ": line 1: neither an openb node list (sn,cpu_milli,memory_mib,gpu,model) nor a pod list "
-                        "(name,cpu_milli,memory_mib,num_gpu,gpu_milli,...)"};
+      ok = Error{
+          file +
+          ": line 1: neither an openb node list (sn,cpu_milli,memory_mib,gpu,model) nor a pod list "
+          "(name,cpu_milli,memory_mib,num_gpu,gpu_milli,...)"};
     }
     if (!ok) return ok;
   }
@@ -318,13 +338,15 @@ std::string FindOpenbDataDir(const std::vector<std::string>& extra_roots) {
   std::vector<fs::path> roots;
   if (const char* env = std::getenv("SCHEDCHECK_SHARED_DATA")) roots.push_back(env);
   roots.push_back("/work/shared/data");
-  if (const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY")) roots.push_back(fs::path(ws) / "../shared/data");
+  if (const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY"))
+    roots.push_back(fs::path(ws) / "../shared/data");
   for (const std::string& r : extra_roots) roots.push_back(r);
   roots.push_back("../shared/data");
   std::error_code ec;
   for (const fs::path& root : roots) {
     for (const fs::path& dir : {root / "alibaba-gpu-v2023", root}) {
-      if (fs::exists(dir / "openb_pod_list_default.csv", ec) && fs::exists(dir / "openb_node_list_all_node.csv", ec)) {
+      if (fs::exists(dir / "openb_pod_list_default.csv", ec) &&
+          fs::exists(dir / "openb_node_list_all_node.csv", ec)) {
         return dir.string();
       }
     }

@@ -17,7 +17,9 @@ using testing::WriteTemp;
 
 constexpr int64_t kS = 1000000000;
 
-std::vector<std::string> Inputs() { return {TestData("openb/pods.csv"), TestData("openb/nodes.csv")}; }
+std::vector<std::string> Inputs() {
+  return {TestData("openb/pods.csv"), TestData("openb/nodes.csv")};
+}
 
 const k8s::Pod* FindPod(const Imported& imported, const std::string& name) {
   for (const Record& r : imported.records) {
@@ -31,13 +33,16 @@ TEST(OpenbImporterTest, NodesAndTimedPods) {
   ASSERT_TRUE(imported.ok()) << imported.message();
   std::vector<std::string> got;
   for (const Record& r : imported->records) {
-    std::string name = r.api().has_pod() ? r.api().pod().metadata().name() : r.api().node().metadata().name();
-    got.push_back(std::to_string(r.time_ns() / kS) + " " + EventType_Name(r.api().type()) + " " + name);
+    std::string name =
+        r.api().has_pod() ? r.api().pod().metadata().name() : r.api().node().metadata().name();
+    got.push_back(std::to_string(r.time_ns() / kS) + " " + EventType_Name(r.api().type()) + " " +
+                  name);
   }
-  EXPECT_EQ(got, (std::vector<std::string>{
-                     "0 ADDED openb-node-0000", "0 ADDED openb-node-0001", "0 ADDED openb-node-0002",
-                     "0 ADDED openb-pod-0000", "0 ADDED openb-pod-0003", "5 ADDED openb-pod-0002",
-                     "10 ADDED openb-pod-0001", "50 DELETED openb-pod-0002", "100 DELETED openb-pod-0000"}));
+  EXPECT_EQ(got, (std::vector<std::string>{"0 ADDED openb-node-0000", "0 ADDED openb-node-0001",
+                                           "0 ADDED openb-node-0002", "0 ADDED openb-pod-0000",
+                                           "0 ADDED openb-pod-0003", "5 ADDED openb-pod-0002",
+                                           "10 ADDED openb-pod-0001", "50 DELETED openb-pod-0002",
+                                           "100 DELETED openb-pod-0000"}));
   EXPECT_EQ(Label(*imported, "openb.pod_rows"), "4");
   EXPECT_EQ(Label(*imported, "openb.node_rows"), "3");
   EXPECT_EQ(Label(*imported, "openb.deletions"), "2");
@@ -59,22 +64,30 @@ TEST(OpenbImporterTest, ResourceMapping) {
   EXPECT_EQ(v100.status().allocatable().at(kGpuMilliResource), "8000");
   EXPECT_EQ(v100.metadata().labels().at(kGpuModelLabel), "V100M32");
 
-  const auto& whole = FindPod(*imported, "openb-pod-0000")->spec().containers(0).resources().requests();
+  const auto& whole =
+      FindPod(*imported, "openb-pod-0000")->spec().containers(0).resources().requests();
   EXPECT_EQ(whole.at("cpu"), "12000m");
   EXPECT_EQ(whole.at(kGpuCountResource), "1");
   EXPECT_EQ(whole.at(kGpuMilliResource), "1000");
-  const auto& shared = FindPod(*imported, "openb-pod-0001")->spec().containers(0).resources().requests();
+  const auto& shared =
+      FindPod(*imported, "openb-pod-0001")->spec().containers(0).resources().requests();
   EXPECT_EQ(shared.at(kGpuMilliResource), "460");
   EXPECT_EQ(shared.count(kGpuCountResource), 0u);
   const k8s::Pod& multi = *FindPod(*imported, "openb-pod-0002");
   EXPECT_EQ(multi.spec().containers(0).resources().requests().at(kGpuCountResource), "2");
   EXPECT_EQ(multi.spec().containers(0).resources().limits().at(kGpuMilliResource), "2000");
-  const auto& term = multi.spec().affinity().node_affinity().required_during_scheduling_ignored_during_execution().node_selector_terms(0);
+  const auto& term = multi.spec()
+                         .affinity()
+                         .node_affinity()
+                         .required_during_scheduling_ignored_during_execution()
+                         .node_selector_terms(0);
   EXPECT_EQ(term.match_expressions(0).key(), kGpuModelLabel);
   EXPECT_EQ(term.match_expressions(0).operator_(), "In");
-  EXPECT_EQ(std::vector<std::string>(term.match_expressions(0).values().begin(), term.match_expressions(0).values().end()),
+  EXPECT_EQ(std::vector<std::string>(term.match_expressions(0).values().begin(),
+                                     term.match_expressions(0).values().end()),
             (std::vector<std::string>{"V100M16", "V100M32"}));
-  const auto& cpu_only = FindPod(*imported, "openb-pod-0003")->spec().containers(0).resources().requests();
+  const auto& cpu_only =
+      FindPod(*imported, "openb-pod-0003")->spec().containers(0).resources().requests();
   EXPECT_EQ(cpu_only.size(), 2u);
 }
 
@@ -104,7 +117,8 @@ TEST(OpenbImporterTest, ShuffleIsASeededPermutationAtTimeZero) {
   EXPECT_EQ(PodOrder(*a), PodOrder(*b));
   std::vector<std::string> sorted = PodOrder(*a);
   std::sort(sorted.begin(), sorted.end());
-  EXPECT_EQ(sorted, (std::vector<std::string>{"openb-pod-0000", "openb-pod-0001", "openb-pod-0002", "openb-pod-0003"}));
+  EXPECT_EQ(sorted, (std::vector<std::string>{"openb-pod-0000", "openb-pod-0001", "openb-pod-0002",
+                                              "openb-pod-0003"}));
   for (const Record& r : a->records) EXPECT_EQ(r.time_ns(), 0);
   EXPECT_EQ(a->seed, 7u);
   std::set<std::vector<std::string>> orders;
@@ -122,8 +136,8 @@ TEST(OpenbImporterTest, ResampleReachesTheTargetGpuShare) {
   auto imported = ImportOpenb(Inputs(), options);
   ASSERT_TRUE(imported.ok()) << imported.message();
   int64_t requested = std::stoll(Label(*imported, "openb.gpu_requested_milli"));
-  EXPECT_GE(requested, 13000);             // 1.3 x 10 GPUs
-  EXPECT_LT(requested, 13000 + 2000);      // stops at the first draw reaching it (largest pod: 2 GPUs)
+  EXPECT_GE(requested, 13000);         // 1.3 x 10 GPUs
+  EXPECT_LT(requested, 13000 + 2000);  // stops at the first draw reaching it (largest pod: 2 GPUs)
   const std::vector<std::string> order = PodOrder(*imported);
   const std::set<std::string> names(order.begin(), order.end());
   EXPECT_EQ(names.size(), order.size()) << "resampled pods get unique names";
@@ -137,12 +151,16 @@ TEST(OpenbImporterTest, BadCsvNamesFileLineAndField) {
     std::string want;
   };
   const std::vector<Case> cases = {
-      {"sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1024,0,\nn2,1000,1024\n", "b.csv: line 3: expected 5 fields, got 3"},
-      {"sn,cpu_milli,memory_mib,gpu,model\nn1,lots,1024,0,\n", "b.csv: line 2: field cpu_milli: \"lots\" is not a non-negative integer"},
-      {"name,cpu_milli,memory_mib,num_gpu,gpu_milli,creation_time\np,1,1,0,0,-5\n", "b.csv: line 2: field creation_time"},
+      {"sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1024,0,\nn2,1000,1024\n",
+       "b.csv: line 3: expected 5 fields, got 3"},
+      {"sn,cpu_milli,memory_mib,gpu,model\nn1,lots,1024,0,\n",
+       "b.csv: line 2: field cpu_milli: \"lots\" is not a non-negative integer"},
+      {"name,cpu_milli,memory_mib,num_gpu,gpu_milli,creation_time\np,1,1,0,0,-5\n",
+       "b.csv: line 2: field creation_time"},
       {"name,cpu_milli,memory_mib,num_gpu\np,1,1,0\n", "b.csv: line 1: missing column gpu_milli"},
       {"id,cpu\n1,2\n", "b.csv: line 1: neither an openb node list"},
-      {"sn,cpu_milli,memory_mib,gpu,model\n\"n1,1000,1024,0,\n", "b.csv: line 2: unterminated quoted field"},
+      {"sn,cpu_milli,memory_mib,gpu,model\n\"n1,1000,1024,0,\n",
+       "b.csv: line 2: unterminated quoted field"},
   };
   for (const Case& c : cases) {
     auto imported = ImportOpenb({WriteTemp("b.csv", c.text)}, {});
@@ -152,7 +170,10 @@ TEST(OpenbImporterTest, BadCsvNamesFileLineAndField) {
 }
 
 TEST(CsvTest, QuotesCrlfAndBom) {
-  auto t = ParseCsv("\xEF\xBB\xBF" "a,b\r\n\"x,1\",\"say \"\"hi\"\"\"\r\n\r\n3,4\r\n", "t.csv");
+  auto t = ParseCsv(
+      "\xEF\xBB\xBF"
+      "a,b\r\n\"x,1\",\"say \"\"hi\"\"\"\r\n\r\n3,4\r\n",
+      "t.csv");
   ASSERT_TRUE(t.ok()) << t.message();
   EXPECT_EQ(t->header, (std::vector<std::string>{"a", "b"}));
   ASSERT_EQ(t->rows.size(), 2u);

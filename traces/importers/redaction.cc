@@ -30,14 +30,15 @@ bool IsTraceKind(const std::string& kind) {
 }
 
 bool IsSelectorKind(const std::string& kind) {
-  return kind == "Service" || kind == "ReplicationController" || kind == "ReplicaSet" || kind == "StatefulSet";
+  return kind == "Service" || kind == "ReplicationController" || kind == "ReplicaSet" ||
+         kind == "StatefulSet";
 }
 
 Redactor::Redactor(const std::vector<std::string>& keep_annotations)
     : keep_annotations_(keep_annotations.begin(), keep_annotations.end()) {}
 
-Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind, const std::string& where,
-                         ApiEvent* event) {
+Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind,
+                         const std::string& where, ApiEvent* event) {
   k8s::ObjectMeta* meta = nullptr;
   const google::protobuf::Message* message = nullptr;
   Outcome ok;
@@ -60,7 +61,8 @@ Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind, 
     ok = Store(k8s::ServiceFromJson(object, where), event->mutable_service(), &meta);
     message = &event->service();
   } else if (kind == "ReplicationController") {
-    ok = Store(k8s::ReplicationControllerFromJson(object, where), event->mutable_replication_controller(), &meta);
+    ok = Store(k8s::ReplicationControllerFromJson(object, where),
+               event->mutable_replication_controller(), &meta);
     message = &event->replication_controller();
   } else if (kind == "ReplicaSet") {
     ok = Store(k8s::ReplicaSetFromJson(object, where), event->mutable_replica_set(), &meta);
@@ -78,7 +80,8 @@ Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind, 
   return Outcome::Ok();
 }
 
-void Redactor::CountDropped(const nlohmann::json& in, const nlohmann::json& out, const std::string& path) {
+void Redactor::CountDropped(const nlohmann::json& in, const nlohmann::json& out,
+                            const std::string& path) {
   if (in.is_object()) {
     for (const auto& [key, value] : in.items()) {
       if (IsEmptyValue(value)) continue;

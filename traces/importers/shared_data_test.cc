@@ -15,11 +15,12 @@ namespace {
 namespace fs = std::filesystem;
 using testing::Label;
 
-#define REQUIRE_DATA(dir)                                                                               \
-  const std::string dir = testing::FindSharedOpenbDir();                                                \
-  if (dir.empty()) {                                                                                    \
-    GTEST_SKIP() << "shared data absent: no alibaba-gpu-v2023/openb_pod_list_default.csv under "        \
-                    "$SCHEDCHECK_SHARED_DATA, /work/shared/data or ../shared/data; set SCHEDCHECK_SHARED_DATA"; \
+#define REQUIRE_DATA(dir)                                                                        \
+  const std::string dir = testing::FindSharedOpenbDir();                                         \
+  if (dir.empty()) {                                                                             \
+    GTEST_SKIP() << "shared data absent: no alibaba-gpu-v2023/openb_pod_list_default.csv under " \
+                    "$SCHEDCHECK_SHARED_DATA, /work/shared/data or ../shared/data; set "         \
+                    "SCHEDCHECK_SHARED_DATA";                                                    \
   }
 
 int64_t DataRows(const std::string& path) {
@@ -32,7 +33,8 @@ int64_t DataRows(const std::string& path) {
 
 TEST(SharedDataTest, DefaultPodListOnAllNodes) {
   REQUIRE_DATA(dir);
-  auto imported = ImportOpenb({dir + "/openb_node_list_all_node.csv", dir + "/openb_pod_list_default.csv"}, {});
+  auto imported =
+      ImportOpenb({dir + "/openb_node_list_all_node.csv", dir + "/openb_pod_list_default.csv"}, {});
   ASSERT_TRUE(imported.ok()) << imported.message();
   int64_t nodes = 0, added = 0, deleted = 0;
   for (const Record& r : imported->records) {
@@ -51,14 +53,15 @@ TEST(SharedDataTest, DefaultPodListOnAllNodes) {
 
 TEST(SharedDataTest, EveryPodListVariantImportsEveryRow) {
   REQUIRE_DATA(dir);
-  for (const char* name : {"openb_pod_list_default.csv", "openb_pod_list_gpushare40.csv", "openb_pod_list_cpu050.csv",
-                           "openb_pod_list_multigpu20.csv"}) {
+  for (const char* name : {"openb_pod_list_default.csv", "openb_pod_list_gpushare40.csv",
+                           "openb_pod_list_cpu050.csv", "openb_pod_list_multigpu20.csv"}) {
     const std::string path = dir + "/" + name;
     if (!fs::exists(path)) continue;
     auto imported = ImportOpenb({dir + "/openb_node_list_gpu_node.csv", path}, {});
     ASSERT_TRUE(imported.ok()) << imported.message();
     int64_t added = 0;
-    for (const Record& r : imported->records) added += r.api().has_pod() && r.api().type() == ADDED ? 1 : 0;
+    for (const Record& r : imported->records)
+      added += r.api().has_pod() && r.api().type() == ADDED ? 1 : 0;
     EXPECT_EQ(added, DataRows(path)) << name;
   }
 }

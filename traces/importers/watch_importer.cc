@@ -38,7 +38,8 @@ Outcome AddEntry(const nlohmann::json& entry, const std::string& where, std::set
     bool first = seen->insert(ObjectKey(entry)).second;
     return builder->Add({first ? ADDED : MODIFIED, entry, where, std::nullopt, false});
   }
-  if (!entry.contains("type") || !entry["type"].is_string()) return Error{where + ": field type: missing"};
+  if (!entry.contains("type") || !entry["type"].is_string())
+    return Error{where + ": field type: missing"};
   const std::string type = entry["type"].get<std::string>();
   if (type == "BOOKMARK") {
     builder->CountIgnored("ignored.bookmarks");
@@ -47,7 +48,8 @@ Outcome AddEntry(const nlohmann::json& entry, const std::string& where, std::set
   const nlohmann::json object = entry.contains("object") ? entry["object"] : nlohmann::json();
   if (type == "ERROR") {
     builder->CountIgnored("watch.errors");
-    builder->Warn(where + ": watch ERROR event: " + (object.is_object() ? Str(object, "message") : ""));
+    builder->Warn(where +
+                  ": watch ERROR event: " + (object.is_object() ? Str(object, "message") : ""));
     return Outcome::Ok();
   }
   CapturedEvent event;
@@ -63,13 +65,15 @@ Outcome AddEntry(const nlohmann::json& entry, const std::string& where, std::set
   }
   if (!object.is_object()) return Error{where + ": field object: expected a Kubernetes object"};
   if (entry.contains("time") && !entry["time"].is_null()) {
-    if (!entry["time"].is_string()) return Error{where + ": field time: expected an RFC 3339 string"};
+    if (!entry["time"].is_string())
+      return Error{where + ": field time: expected an RFC 3339 string"};
     auto t = reference::ParseRfc3339(entry["time"].get<std::string>());
     if (!t.ok()) return Error{where + ": field time: " + t.message()};
     event.explicit_time = *t;
   }
   if (entry.contains("duringAttempt")) {
-    if (!entry["duringAttempt"].is_boolean()) return Error{where + ": field duringAttempt: expected true or false"};
+    if (!entry["duringAttempt"].is_boolean())
+      return Error{where + ": field duringAttempt: expected true or false"};
     event.during_attempt = entry["duringAttempt"].get<bool>();
   }
   seen->insert(ObjectKey(object));

@@ -23,7 +23,8 @@ Result<Imported> ImportBoth(bool strip) {
 std::string Describe(const Record& r) {
   if (r.has_attempt()) return "attempt " + r.attempt().pod();
   if (r.has_binding()) return "binding " + r.binding().pod() + "->" + r.binding().node();
-  std::string name = r.api().has_pod() ? r.api().pod().metadata().name() : r.api().node().metadata().name();
+  std::string name =
+      r.api().has_pod() ? r.api().pod().metadata().name() : r.api().node().metadata().name();
   return EventType_Name(r.api().type()) + " " + name;
 }
 
@@ -34,9 +35,14 @@ TEST(WatchImporterTest, MergesFilesByTimeAndStripsObservedBindings) {
     int64_t t_ns;
     std::string what;
   };
-  const std::vector<Want> want = {{0, "ADDED node-a"},         {2 * kS, "ADDED p3"},       {2 * kS, "MODIFIED p3"},
-                                  {3 * kS, "ADDED p2"},        {5 * kS, "ADDED p1"},       {6 * kS, "attempt default/p1"},
-                                  {9 * kS, "binding default/p1->node-a"}, {60 * kS, "DELETED p1"}};
+  const std::vector<Want> want = {{0, "ADDED node-a"},
+                                  {2 * kS, "ADDED p3"},
+                                  {2 * kS, "MODIFIED p3"},
+                                  {3 * kS, "ADDED p2"},
+                                  {5 * kS, "ADDED p1"},
+                                  {6 * kS, "attempt default/p1"},
+                                  {9 * kS, "binding default/p1->node-a"},
+                                  {60 * kS, "DELETED p1"}};
   ASSERT_EQ(imported->records.size(), want.size()) << RecordsText(*imported);
   for (size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(imported->records[i].time_ns(), want[i].t_ns) << i;
@@ -57,7 +63,7 @@ TEST(WatchImporterTest, MergesFilesByTimeAndStripsObservedBindings) {
   EXPECT_EQ(Label(*imported, "ignored.bookmarks"), "1");
   EXPECT_EQ(Label(*imported, "watch.errors"), "1");
   EXPECT_EQ(Label(*imported, "skipped.kinds"), "ConfigMap=1");
-  EXPECT_EQ(Label(*imported, "sorted.out_of_order"), "1");  // p3 before p2 in capture2.json
+  EXPECT_EQ(Label(*imported, "sorted.out_of_order"), "1");    // p3 before p2 in capture2.json
   EXPECT_EQ(Label(*imported, "flagged.unknown_nodes"), "1");  // p3 on node-zz
   EXPECT_EQ(Label(*imported, "redacted.annotations"), "1");
   EXPECT_EQ(Label(*imported, "assigned.resource_versions"), "4");
@@ -107,9 +113,11 @@ TEST(WatchImporterTest, KeepAnnotationsKeepsOnlyTheNamedKeys) {
 }
 
 TEST(WatchImporterTest, PlainWatchOutputWithoutEventWrapper) {
-  std::string path = WriteTemp("plain.json",
-                               "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\",\"creationTimestamp\":\"2024-01-01T00:00:00Z\"}}\n"
-                               "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\"},\"spec\":{\"nodeName\":\"n\"}}\n");
+  std::string path =
+      WriteTemp("plain.json",
+                "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\",\"creationTimestamp\":\"2024-01-"
+                "01T00:00:00Z\"}}\n"
+                "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"x\"},\"spec\":{\"nodeName\":\"n\"}}\n");
   auto imported = ImportWatch({path}, {});
   ASSERT_TRUE(imported.ok()) << imported.message();
   ASSERT_EQ(imported->records.size(), 2u);  // ADDED x, then the binding (its update is stripped)
@@ -124,13 +132,21 @@ TEST(WatchImporterTest, BadInputNamesFileLineAndField) {
     std::string want;
   };
   const std::vector<Case> cases = {
-      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"}}\n{\"type\": \"ADDED\",, \"object\": {}}\n", "bad.json: line 2, column 18: JSON: "},
-      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"}\n", "bad.json: line 1, column 1: JSON: value never ends"},
-      {"\n\n{\"type\":\"ADDED\",\"time\":\"yesterday\",\"object\":{\"kind\":\"Pod\"}}", "bad.json: line 3: field time: invalid RFC 3339"},
-      {"{\"type\":\"UPSERT\",\"object\":{\"kind\":\"Pod\"}}", "bad.json: line 1: field type: unknown watch event type \"UPSERT\""},
-      {"{\"type\":\"ADDED\",\"object\":{\"metadata\":{}}}", "bad.json: line 1: field object.kind: missing"},
-      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"spec\":{\"priority\":\"high\"}}}", "bad.json: line 1: object"},
-      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"metadata\":{\"creationTimestamp\":\"2024-13-01T00:00:00Z\"}}}",
+      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"}}\n{\"type\": \"ADDED\",, \"object\": "
+       "{}}\n",
+       "bad.json: line 2, column 18: JSON: "},
+      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"}\n",
+       "bad.json: line 1, column 1: JSON: value never ends"},
+      {"\n\n{\"type\":\"ADDED\",\"time\":\"yesterday\",\"object\":{\"kind\":\"Pod\"}}",
+       "bad.json: line 3: field time: invalid RFC 3339"},
+      {"{\"type\":\"UPSERT\",\"object\":{\"kind\":\"Pod\"}}",
+       "bad.json: line 1: field type: unknown watch event type \"UPSERT\""},
+      {"{\"type\":\"ADDED\",\"object\":{\"metadata\":{}}}",
+       "bad.json: line 1: field object.kind: missing"},
+      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"spec\":{\"priority\":\"high\"}}}",
+       "bad.json: line 1: object"},
+      {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"metadata\":{\"creationTimestamp\":"
+       "\"2024-13-01T00:00:00Z\"}}}",
        "bad.json: line 1: object: field metadata.creationTimestamp: invalid RFC 3339"},
   };
   for (const Case& c : cases) {
@@ -165,20 +181,22 @@ TEST(WatchImporterTest, WorkloadsWithoutCapturedPodsAreExpanded) {
   std::vector<std::string> got;
   for (const Record& r : imported->records) {
     const ApiEvent& a = r.api();
-    std::string name = a.has_pod()          ? "Pod " + a.pod().metadata().name()
-                       : a.has_node()       ? "Node " + a.node().metadata().name()
+    std::string name = a.has_pod()           ? "Pod " + a.pod().metadata().name()
+                       : a.has_node()        ? "Node " + a.node().metadata().name()
                        : a.has_replica_set() ? "ReplicaSet " + a.replica_set().metadata().name()
-                                            : "?";
+                                             : "?";
     got.push_back(std::to_string(r.time_ns() / kS) + " " + name);
   }
   std::string rs;
   for (const Record& r : imported->records) {
-    if (r.api().has_replica_set() && r.api().replica_set().metadata().name().rfind("web-", 0) == 0) {
+    if (r.api().has_replica_set() &&
+        r.api().replica_set().metadata().name().rfind("web-", 0) == 0) {
       rs = r.api().replica_set().metadata().name();
     }
   }
-  EXPECT_EQ(got, (std::vector<std::string>{"0 Node n1", "1 Node n2", "2 Pod ds-bbbbb", "2 Pod ds-bbbbc", "3 Node n3",
-                                           "4 ReplicaSet " + rs, "4 Pod " + rs + "-bbbbb", "4 Pod " + rs + "-bbbbc",
+  EXPECT_EQ(got, (std::vector<std::string>{"0 Node n1", "1 Node n2", "2 Pod ds-bbbbb",
+                                           "2 Pod ds-bbbbc", "3 Node n3", "4 ReplicaSet " + rs,
+                                           "4 Pod " + rs + "-bbbbb", "4 Pod " + rs + "-bbbbc",
                                            "6 ReplicaSet api-7f9c", "8 Pod api-7f9c-x1"}))
       << RecordsText(*imported);
   EXPECT_EQ(rs.rfind("web-", 0), 0u);
@@ -187,7 +205,11 @@ TEST(WatchImporterTest, WorkloadsWithoutCapturedPodsAreExpanded) {
 }
 
 TEST(WatchImporterTest, AbsurdReplicasInACaptureNameTheField) {
-  auto imported = ImportWatch({WriteTemp("big.json", R"({"type":"ADDED","object":{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"s"},"spec":{"replicas":99999999999,"template":{"spec":{"containers":[{"name":"c"}]}}}}})")}, {});
+  auto imported = ImportWatch(
+      {WriteTemp(
+          "big.json",
+          R"({"type":"ADDED","object":{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"s"},"spec":{"replicas":99999999999,"template":{"spec":{"containers":[{"name":"c"}]}}}}})")},
+      {});
   ASSERT_FALSE(imported.ok());
   EXPECT_TRUE(Contains(imported.message(), "big.json")) << imported.message();
   EXPECT_TRUE(Contains(imported.message(), "field spec.replicas")) << imported.message();

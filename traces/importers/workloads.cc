@@ -31,18 +31,21 @@ const Json& Field(const Json& obj, const char* key) {
 
 // A count field (replicas, parallelism, ...): an integer in [0, kMaxWorkloadPods], `fallback`
 // when absent or null.
-Result<int64_t> Count(const Json& spec, const char* key, int64_t fallback, const std::string& where) {
+Result<int64_t> Count(const Json& spec, const char* key, int64_t fallback,
+                      const std::string& where) {
   const Json& v = Field(spec, key);
   std::string field = where + ": field spec." + key;
   if (v.is_null()) return fallback;
   if (!v.is_number() || (v.is_number_float() && v.get<double>() != std::floor(v.get<double>()))) {
     // replace: a string value with invalid UTF-8 must not make dump() throw.
-    return Error{field + ": expected an integer, got " + v.dump(-1, ' ', false, Json::error_handler_t::replace)};
+    return Error{field + ": expected an integer, got " +
+                 v.dump(-1, ' ', false, Json::error_handler_t::replace)};
   }
   double n = v.get<double>();
   if (n < 0) return Error{field + ": must not be negative, got " + v.dump()};
   if (n > static_cast<double>(kMaxWorkloadPods)) {
-    return Error{field + ": " + v.dump() + " pods is more than the limit of " + std::to_string(kMaxWorkloadPods) +
+    return Error{field + ": " + v.dump() + " pods is more than the limit of " +
+                 std::to_string(kMaxWorkloadPods) +
                  " per workload (kMaxWorkloadPods, traces/importers/workloads.h)"};
   }
   return static_cast<int64_t>(n);
@@ -60,7 +63,8 @@ std::string TemplateHash(const Json& tmpl) {
     h *= 16777619u;
   }
   std::string out;
-  for (char c : std::to_string(h)) out += kSafeAlphabet[static_cast<unsigned char>(c) % kSafeAlphabet.size()];
+  for (char c : std::to_string(h))
+    out += kSafeAlphabet[static_cast<unsigned char>(c) % kSafeAlphabet.size()];
   return out;
 }
 
@@ -70,7 +74,10 @@ struct Owner {
 
 // A pod from `tmpl` (a PodTemplateSpec) in namespace `ns` named `name`, owned by `owner`.
 Json NewPod(const Json& tmpl, const std::string& ns, const std::string& name, const Owner* owner) {
-  Json pod = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", Json::object()}, {"spec", Json::object()}};
+  Json pod = {{"apiVersion", "v1"},
+              {"kind", "Pod"},
+              {"metadata", Json::object()},
+              {"spec", Json::object()}};
   const Json& meta = Field(tmpl, "metadata");
   for (const char* key : {"labels", "annotations"}) {
     if (Field(meta, key).is_object()) pod["metadata"][key] = meta[key];
@@ -79,7 +86,10 @@ Json NewPod(const Json& tmpl, const std::string& ns, const std::string& name, co
   if (!ns.empty()) pod["metadata"]["namespace"] = ns;
   if (owner != nullptr) {
     // Upstream also sets blockOwnerDeletion, which the trace does not hold.
-    Json ref = {{"apiVersion", owner->api_version}, {"kind", owner->kind}, {"name", owner->name}, {"controller", true}};
+    Json ref = {{"apiVersion", owner->api_version},
+                {"kind", owner->kind},
+                {"name", owner->name},
+                {"controller", true}};
     if (!owner->uid.empty()) ref["uid"] = owner->uid;
     pod["metadata"]["ownerReferences"] = Json::array({ref});
   }
@@ -92,7 +102,9 @@ Owner OwnerOf(const Json& workload, const char* api_version) {
   return Owner{api_version, Str(workload, "kind"), Str(meta, "name"), Str(meta, "uid")};
 }
 
-std::string Namespace(const Json& workload) { return Str(Field(workload, "metadata"), "namespace"); }
+std::string Namespace(const Json& workload) {
+  return Str(Field(workload, "metadata"), "namespace");
+}
 
 Result<Json> Template(const Json& workload, const std::string& where) {
   const Json& tmpl = Field(Field(workload, "spec"), "template");
@@ -101,7 +113,8 @@ Result<Json> Template(const Json& workload, const std::string& where) {
 }
 
 Outcome NeedName(const Json& workload, const std::string& where) {
-  if (Str(Field(workload, "metadata"), "name").empty()) return Error{where + ": field metadata.name: missing"};
+  if (Str(Field(workload, "metadata"), "name").empty())
+    return Error{where + ": field metadata.name: missing"};
   return Outcome::Ok();
 }
 
@@ -112,7 +125,8 @@ void SetLabel(Json& tmpl, const std::string& key, const std::string& value) {
 }
 
 // ReplicaSet and ReplicationController: replicas pods with generated names.
-Result<std::vector<Json>> ExpandReplicas(const Json& workload, const std::string& where, const char* api_version) {
+Result<std::vector<Json>> ExpandReplicas(const Json& workload, const std::string& where,
+                                         const char* api_version) {
   auto tmpl = Template(workload, where);
   if (!tmpl.ok()) return tmpl.error();
   auto replicas = Count(Field(workload, "spec"), "replicas", 1, where);
@@ -120,7 +134,8 @@ Result<std::vector<Json>> ExpandReplicas(const Json& workload, const std::string
   Owner owner = OwnerOf(workload, api_version);
   std::vector<Json> out;
   for (int64_t i = 0; i < *replicas; ++i) {
-    out.push_back(NewPod(*tmpl, Namespace(workload), owner.name + "-" + GeneratedSuffix(i), &owner));
+    out.push_back(
+        NewPod(*tmpl, Namespace(workload), owner.name + "-" + GeneratedSuffix(i), &owner));
   }
   return out;
 }
@@ -129,18 +144,26 @@ Result<std::vector<Json>> ExpandReplicas(const Json& workload, const std::string
 Result<std::vector<Json>> ExpandDeployment(const Json& d, const std::string& where) {
   auto tmpl = Template(d, where);
   if (!tmpl.ok()) return tmpl.error();
-  if (auto replicas = Count(Field(d, "spec"), "replicas", 1, where); !replicas.ok()) return replicas.error();
+  if (auto replicas = Count(Field(d, "spec"), "replicas", 1, where); !replicas.ok())
+    return replicas.error();
   const std::string hash = TemplateHash(*tmpl);
   const Json& meta = Field(d, "metadata");
-  Json rs = {{"apiVersion", "apps/v1"}, {"kind", "ReplicaSet"}, {"metadata", Json::object()}, {"spec", Json::object()}};
+  Json rs = {{"apiVersion", "apps/v1"},
+             {"kind", "ReplicaSet"},
+             {"metadata", Json::object()},
+             {"spec", Json::object()}};
   rs["metadata"]["name"] = Str(meta, "name") + "-" + hash;
   if (!Namespace(d).empty()) rs["metadata"]["namespace"] = Namespace(d);
-  Json owner = {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"name", Str(meta, "name")}, {"controller", true}};
+  Json owner = {{"apiVersion", "apps/v1"},
+                {"kind", "Deployment"},
+                {"name", Str(meta, "name")},
+                {"controller", true}};
   if (!Str(meta, "uid").empty()) owner["uid"] = Str(meta, "uid");
   rs["metadata"]["ownerReferences"] = Json::array({owner});
   Json rs_tmpl = *tmpl;
   SetLabel(rs_tmpl, "pod-template-hash", hash);
-  if (Field(rs_tmpl["metadata"], "labels").is_object()) rs["metadata"]["labels"] = rs_tmpl["metadata"]["labels"];
+  if (Field(rs_tmpl["metadata"], "labels").is_object())
+    rs["metadata"]["labels"] = rs_tmpl["metadata"]["labels"];
   Json selector = Field(d["spec"], "selector");
   if (selector.is_object()) {
     if (!Field(selector, "matchLabels").is_object()) selector["matchLabels"] = Json::object();
@@ -161,13 +184,15 @@ Result<std::vector<Json>> ExpandDeployment(const Json& d, const std::string& whe
 Outcome AddClaimVolumes(const Json& set, int64_t ordinal, Json& pod, const std::string& where) {
   const Json& claims = Field(Field(set, "spec"), "volumeClaimTemplates");
   if (claims.is_null()) return Outcome::Ok();
-  if (!claims.is_array()) return Error{where + ": field spec.volumeClaimTemplates: expected a list"};
+  if (!claims.is_array())
+    return Error{where + ": field spec.volumeClaimTemplates: expected a list"};
   Json volumes = Json::array();
   std::set<std::string> claimed;
   for (size_t i = 0; i < claims.size(); ++i) {
     std::string name = Str(Field(claims[i], "metadata"), "name");
     if (name.empty()) {
-      return Error{where + ": field spec.volumeClaimTemplates[" + std::to_string(i) + "].metadata.name: missing"};
+      return Error{where + ": field spec.volumeClaimTemplates[" + std::to_string(i) +
+                   "].metadata.name: missing"};
     }
     claimed.insert(name);
     std::string claim = name + "-" + Str(set["metadata"], "name") + "-" + std::to_string(ordinal);
@@ -209,9 +234,12 @@ Result<std::vector<Json>> ExpandStatefulSet(const Json& set, const std::string& 
 // operator, value and effect, or is appended.
 void AddDaemonTolerations(Json& spec) {
   std::vector<std::pair<const char*, const char*>> defaults = {
-      {"node.kubernetes.io/not-ready", "NoExecute"},      {"node.kubernetes.io/unreachable", "NoExecute"},
-      {"node.kubernetes.io/disk-pressure", "NoSchedule"}, {"node.kubernetes.io/memory-pressure", "NoSchedule"},
-      {"node.kubernetes.io/pid-pressure", "NoSchedule"},  {"node.kubernetes.io/unschedulable", "NoSchedule"}};
+      {"node.kubernetes.io/not-ready", "NoExecute"},
+      {"node.kubernetes.io/unreachable", "NoExecute"},
+      {"node.kubernetes.io/disk-pressure", "NoSchedule"},
+      {"node.kubernetes.io/memory-pressure", "NoSchedule"},
+      {"node.kubernetes.io/pid-pressure", "NoSchedule"},
+      {"node.kubernetes.io/unschedulable", "NoSchedule"}};
   if (Field(spec, "hostNetwork").is_boolean() && spec["hostNetwork"].get<bool>()) {
     defaults.emplace_back("node.kubernetes.io/network-unavailable", "NoSchedule");
   }
@@ -220,8 +248,8 @@ void AddDaemonTolerations(Json& spec) {
     Json t = {{"key", key}, {"operator", "Exists"}, {"effect", effect}};
     bool replaced = false;
     for (Json& existing : spec["tolerations"]) {
-      if (Str(existing, "key") == key && Str(existing, "operator") == "Exists" && Str(existing, "value").empty() &&
-          Str(existing, "effect") == effect) {
+      if (Str(existing, "key") == key && Str(existing, "operator") == "Exists" &&
+          Str(existing, "value").empty() && Str(existing, "effect") == effect) {
         existing = t;
         replaced = true;
       }
@@ -233,9 +261,11 @@ void AddDaemonTolerations(Json& spec) {
 // util.ReplaceDaemonSetPodNodeNameNodeAffinity: the required terms become one term
 // `matchFields metadata.name In [node]`; preferred terms and pod (anti-)affinity stay.
 void PinToNode(Json& spec, const std::string& node) {
-  Json term = {{"matchFields", Json::array({{{"key", "metadata.name"}, {"operator", "In"}, {"values", {node}}}})}};
+  Json term = {{"matchFields",
+                Json::array({{{"key", "metadata.name"}, {"operator", "In"}, {"values", {node}}}})}};
   if (!Field(spec, "affinity").is_object()) spec["affinity"] = Json::object();
-  if (!Field(spec["affinity"], "nodeAffinity").is_object()) spec["affinity"]["nodeAffinity"] = Json::object();
+  if (!Field(spec["affinity"], "nodeAffinity").is_object())
+    spec["affinity"]["nodeAffinity"] = Json::object();
   spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] = {
       {"nodeSelectorTerms", Json::array({term})}};
 }
@@ -254,26 +284,31 @@ bool ShouldRun(const k8s::Pod& pod, const k8s::Node& node) {
   return true;
 }
 
-Result<std::vector<Json>> ExpandDaemonSet(const Json& ds, const std::string& where, const std::vector<k8s::Node>& nodes) {
+Result<std::vector<Json>> ExpandDaemonSet(const Json& ds, const std::string& where,
+                                          const std::vector<k8s::Node>& nodes) {
   auto tmpl_or = Template(ds, where);
   if (!tmpl_or.ok()) return tmpl_or.error();
   Json tmpl = *tmpl_or;
   Owner owner = OwnerOf(ds, "apps/v1");
   const Json& generation = Field(Field(ds, "metadata"), "generation");
   SetLabel(tmpl, "controller-revision-hash", TemplateHash(*tmpl_or));
-  SetLabel(tmpl, "pod-template-generation", generation.is_number_integer() ? generation.dump() : "1");
+  SetLabel(tmpl, "pod-template-generation",
+           generation.is_number_integer() ? generation.dump() : "1");
   if (!Field(tmpl, "spec").is_object()) tmpl["spec"] = Json::object();
   AddDaemonTolerations(tmpl["spec"]);
-  auto probe = k8s::PodFromJson(NewPod(tmpl, Namespace(ds), owner.name, &owner), where + ": field spec.template");
+  auto probe = k8s::PodFromJson(NewPod(tmpl, Namespace(ds), owner.name, &owner),
+                                where + ": field spec.template");
   if (!probe.ok()) return probe.error();
   std::vector<const k8s::Node*> sorted;
   for (const k8s::Node& n : nodes) sorted.push_back(&n);
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const k8s::Node* a, const k8s::Node* b) { return a->metadata().name() < b->metadata().name(); });
+  std::stable_sort(sorted.begin(), sorted.end(), [](const k8s::Node* a, const k8s::Node* b) {
+    return a->metadata().name() < b->metadata().name();
+  });
   std::vector<Json> out;
   for (const k8s::Node* node : sorted) {
     if (!ShouldRun(*probe, *node)) continue;
-    Json pod = NewPod(tmpl, Namespace(ds), owner.name + "-" + GeneratedSuffix(static_cast<int64_t>(out.size())), &owner);
+    Json pod = NewPod(tmpl, Namespace(ds),
+                      owner.name + "-" + GeneratedSuffix(static_cast<int64_t>(out.size())), &owner);
     PinToNode(pod["spec"], node->metadata().name());
     out.push_back(std::move(pod));
   }
@@ -311,14 +346,15 @@ Result<std::vector<Json>> ExpandJob(const Json& job, const std::string& where) {
 Result<std::vector<Json>> ExpandPodTemplate(const Json& pt, const std::string& where) {
   const Json& tmpl = Field(pt, "template");
   if (!tmpl.is_object()) return Error{where + ": field template: expected an object"};
-  return std::vector<Json>{NewPod(tmpl, Namespace(pt), Str(Field(pt, "metadata"), "name"), nullptr)};
+  return std::vector<Json>{
+      NewPod(tmpl, Namespace(pt), Str(Field(pt, "metadata"), "name"), nullptr)};
 }
 
 }  // namespace
 
 bool IsWorkloadKind(const std::string& kind) {
-  return kind == "Deployment" || kind == "ReplicaSet" || kind == "ReplicationController" || kind == "StatefulSet" ||
-         kind == "DaemonSet" || kind == "Job" || kind == "PodTemplate";
+  return kind == "Deployment" || kind == "ReplicaSet" || kind == "ReplicationController" ||
+         kind == "StatefulSet" || kind == "DaemonSet" || kind == "Job" || kind == "PodTemplate";
 }
 
 std::string GeneratedSuffix(int64_t i) {
@@ -335,7 +371,8 @@ std::string WorkloadKey(const std::string& kind, const std::string& ns, const st
 }
 
 std::string WorkloadKeyOf(const Json& workload) {
-  return WorkloadKey(Str(workload, "kind"), Namespace(workload), Str(Field(workload, "metadata"), "name"));
+  return WorkloadKey(Str(workload, "kind"), Namespace(workload),
+                     Str(Field(workload, "metadata"), "name"));
 }
 
 std::string ControllerKey(const k8s::ObjectMeta& meta, std::string* deployment) {

@@ -46,7 +46,8 @@ bool IsWorkloadKind(const std::string& kind);
 // The objects `workload` stands for, in creation order: for a Deployment its ReplicaSet first,
 // then pods (JSON, kind set). `nodes`: the cluster's nodes (read for DaemonSets only). Errors name
 // `where` and the field.
-Result<std::vector<nlohmann::json>> ExpandWorkload(const nlohmann::json& workload, const std::string& where,
+Result<std::vector<nlohmann::json>> ExpandWorkload(const nlohmann::json& workload,
+                                                   const std::string& where,
                                                    const std::vector<k8s::Node>& nodes);
 
 // "Kind/namespace/name" ("default" for an empty namespace), the key ownerReferences are matched by.

@@ -15,11 +15,17 @@ Json Template(Json labels = {{"app", "web"}}) {
 }
 
 Json Workload(const std::string& kind, const std::string& name, Json spec) {
-  return {{"apiVersion", "apps/v1"}, {"kind", kind}, {"metadata", {{"name", name}, {"namespace", "prod"}}}, {"spec", spec}};
+  return {{"apiVersion", "apps/v1"},
+          {"kind", kind},
+          {"metadata", {{"name", name}, {"namespace", "prod"}}},
+          {"spec", spec}};
 }
 
-k8s::Node MakeNode(const std::string& name, Json labels = Json::object(), Json taints = Json::array()) {
-  Json n = {{"kind", "Node"}, {"metadata", {{"name", name}, {"labels", labels}}}, {"spec", {{"taints", taints}}}};
+k8s::Node MakeNode(const std::string& name, Json labels = Json::object(),
+                   Json taints = Json::array()) {
+  Json n = {{"kind", "Node"},
+            {"metadata", {{"name", name}, {"labels", labels}}},
+            {"spec", {{"taints", taints}}}};
   return *k8s::NodeFromJson(n, "test");
 }
 
@@ -65,12 +71,15 @@ TEST(WorkloadsTest, ReplicaSetMakesReplicasPodsOwnedByIt) {
 
 TEST(WorkloadsTest, ReplicasDefaultToOneAndZeroMakesNone) {
   EXPECT_EQ(Expand(Workload("ReplicaSet", "a", {{"template", Template()}})).size(), 1u);
-  EXPECT_EQ(Expand(Workload("ReplicaSet", "a", {{"replicas", 0}, {"template", Template()}})).size(), 0u);
+  EXPECT_EQ(Expand(Workload("ReplicaSet", "a", {{"replicas", 0}, {"template", Template()}})).size(),
+            0u);
 }
 
 TEST(WorkloadsTest, DeploymentMakesItsReplicaSetThenPodsOwnedByTheReplicaSet) {
   Json d = Workload("Deployment", "web",
-                    {{"replicas", 2}, {"selector", {{"matchLabels", {{"app", "web"}}}}}, {"template", Template()}});
+                    {{"replicas", 2},
+                     {"selector", {{"matchLabels", {{"app", "web"}}}}},
+                     {"template", Template()}});
   std::vector<Json> out = Expand(d);
   ASSERT_EQ(out.size(), 3u);
   const Json& rs = out[0];
@@ -107,10 +116,12 @@ TEST(WorkloadsTest, StatefulSetHasOrdinalNamesAndClaimVolumes) {
   for (int i = 0; i < 3; ++i) {
     k8s::Pod pod = AsPod(out[i]);
     EXPECT_EQ(pod.metadata().name(), "db-" + std::to_string(i));
-    EXPECT_EQ(pod.metadata().labels().at("statefulset.kubernetes.io/pod-name"), "db-" + std::to_string(i));
+    EXPECT_EQ(pod.metadata().labels().at("statefulset.kubernetes.io/pod-name"),
+              "db-" + std::to_string(i));
     EXPECT_EQ(pod.metadata().owner_references(0).kind(), "StatefulSet");
     ASSERT_EQ(pod.spec().volumes_size(), 1);
-    EXPECT_EQ(pod.spec().volumes(0).persistent_volume_claim().claim_name(), "data-db-" + std::to_string(i));
+    EXPECT_EQ(pod.spec().volumes(0).persistent_volume_claim().claim_name(),
+              "data-db-" + std::to_string(i));
   }
   ss["spec"]["ordinals"] = {{"start", 5}};
   EXPECT_EQ(Expand(ss)[0]["metadata"]["name"], "db-5");
@@ -121,10 +132,14 @@ TEST(WorkloadsTest, DaemonSetRunsOnEligibleNodesPinnedWithDefaultTolerations) {
   ds["spec"]["template"]["spec"]["nodeSelector"] = {{"os", "linux"}};
   std::vector<k8s::Node> nodes = {
       MakeNode("n3", {{"os", "linux"}}),
-      MakeNode("n1", {{"os", "linux"}}, Json::array({{{"key", "node.kubernetes.io/unschedulable"}, {"effect", "NoSchedule"}}})),
+      MakeNode(
+          "n1", {{"os", "linux"}},
+          Json::array({{{"key", "node.kubernetes.io/unschedulable"}, {"effect", "NoSchedule"}}})),
       MakeNode("n2", {{"os", "windows"}}),
-      MakeNode("n4", {{"os", "linux"}}, Json::array({{{"key", "dedicated"}, {"value", "gpu"}, {"effect", "NoSchedule"}}})),
-      MakeNode("n5", {{"os", "linux"}}, Json::array({{{"key", "dedicated"}, {"effect", "PreferNoSchedule"}}})),
+      MakeNode("n4", {{"os", "linux"}},
+               Json::array({{{"key", "dedicated"}, {"value", "gpu"}, {"effect", "NoSchedule"}}})),
+      MakeNode("n5", {{"os", "linux"}},
+               Json::array({{{"key", "dedicated"}, {"effect", "PreferNoSchedule"}}})),
   };
   std::vector<Json> out = Expand(ds, nodes);
   // n1: the unschedulable taint is tolerated by default; n2: selector; n4: untolerated taint.
@@ -132,7 +147,11 @@ TEST(WorkloadsTest, DaemonSetRunsOnEligibleNodesPinnedWithDefaultTolerations) {
   std::vector<std::string> pinned;
   for (const Json& j : out) {
     k8s::Pod pod = AsPod(j);
-    const auto& terms = pod.spec().affinity().node_affinity().required_during_scheduling_ignored_during_execution().node_selector_terms();
+    const auto& terms = pod.spec()
+                            .affinity()
+                            .node_affinity()
+                            .required_during_scheduling_ignored_during_execution()
+                            .node_selector_terms();
     ASSERT_EQ(terms.size(), 1);
     ASSERT_EQ(terms[0].match_fields_size(), 1);
     EXPECT_EQ(terms[0].match_fields(0).key(), "metadata.name");
@@ -145,7 +164,8 @@ TEST(WorkloadsTest, DaemonSetRunsOnEligibleNodesPinnedWithDefaultTolerations) {
   EXPECT_EQ(pinned, (std::vector<std::string>{"n1", "n3", "n5"}));
   EXPECT_EQ(out[0]["metadata"]["name"], "agent-bbbbb");
   // Tolerating the dedicated taint adds n4; hostNetwork adds the network-unavailable toleration.
-  ds["spec"]["template"]["spec"]["tolerations"] = Json::array({{{"key", "dedicated"}, {"operator", "Exists"}}});
+  ds["spec"]["template"]["spec"]["tolerations"] =
+      Json::array({{{"key", "dedicated"}, {"operator", "Exists"}}});
   ds["spec"]["template"]["spec"]["hostNetwork"] = true;
   out = Expand(ds, nodes);
   ASSERT_EQ(out.size(), 4u);
@@ -157,14 +177,22 @@ TEST(WorkloadsTest, DaemonSetRespectsRequiredNodeAffinityOfTheTemplate) {
   ds["spec"]["template"]["spec"]["affinity"] = {
       {"nodeAffinity",
        {{"requiredDuringSchedulingIgnoredDuringExecution",
-         {{"nodeSelectorTerms", Json::array({{{"matchExpressions", Json::array({{{"key", "zone"}, {"operator", "In"}, {"values", {"a"}}}})}}})}}}}}};
-  std::vector<Json> out = Expand(ds, {MakeNode("x", {{"zone", "b"}}), MakeNode("y", {{"zone", "a"}})});
+         {{"nodeSelectorTerms",
+           Json::array(
+               {{{"matchExpressions",
+                  Json::array({{{"key", "zone"}, {"operator", "In"}, {"values", {"a"}}}})}}})}}}}}};
+  std::vector<Json> out =
+      Expand(ds, {MakeNode("x", {{"zone", "b"}}), MakeNode("y", {{"zone", "a"}})});
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0]["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]["matchFields"][0]["values"][0], "y");
+  EXPECT_EQ(
+      out[0]["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+         ["nodeSelectorTerms"][0]["matchFields"][0]["values"][0],
+      "y");
 }
 
 TEST(WorkloadsTest, JobMakesParallelismPodsBoundedByCompletions) {
-  Json job = Workload("Job", "batch", {{"parallelism", 4}, {"completions", 2}, {"template", Template()}});
+  Json job =
+      Workload("Job", "batch", {{"parallelism", 4}, {"completions", 2}, {"template", Template()}});
   job["apiVersion"] = "batch/v1";
   job["metadata"]["uid"] = "j-1";
   std::vector<Json> out = Expand(job);
@@ -184,7 +212,10 @@ TEST(WorkloadsTest, JobMakesParallelismPodsBoundedByCompletions) {
 }
 
 TEST(WorkloadsTest, PodTemplateAndReplicationController) {
-  Json pt = {{"apiVersion", "v1"}, {"kind", "PodTemplate"}, {"metadata", {{"name", "solo"}}}, {"template", Template()}};
+  Json pt = {{"apiVersion", "v1"},
+             {"kind", "PodTemplate"},
+             {"metadata", {{"name", "solo"}}},
+             {"template", Template()}};
   std::vector<Json> out = Expand(pt);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0]["metadata"]["name"], "solo");
@@ -199,15 +230,22 @@ TEST(WorkloadsTest, PodTemplateAndReplicationController) {
 
 TEST(WorkloadsTest, BadCountsNameTheField) {
   for (const Json& replicas : {Json(1e9), Json(-1), Json("3"), Json(2.5)}) {
-    auto out = ExpandWorkload(Workload("ReplicaSet", "a", {{"replicas", replicas}, {"template", Template()}}), "w.yaml: line 4", {});
+    auto out = ExpandWorkload(
+        Workload("ReplicaSet", "a", {{"replicas", replicas}, {"template", Template()}}),
+        "w.yaml: line 4", {});
     ASSERT_FALSE(out.ok()) << replicas;
-    EXPECT_NE(out.message().find("w.yaml: line 4: field spec.replicas"), std::string::npos) << out.message();
+    EXPECT_NE(out.message().find("w.yaml: line 4: field spec.replicas"), std::string::npos)
+        << out.message();
   }
-  auto big = ExpandWorkload(Workload("Deployment", "a", {{"replicas", kMaxWorkloadPods + 1}, {"template", Template()}}), "d", {});
+  auto big = ExpandWorkload(
+      Workload("Deployment", "a", {{"replicas", kMaxWorkloadPods + 1}, {"template", Template()}}),
+      "d", {});
   ASSERT_FALSE(big.ok());
   EXPECT_NE(big.message().find("kMaxWorkloadPods"), std::string::npos);
-  EXPECT_FALSE(ExpandWorkload(Workload("ReplicaSet", "a", {{"replicas", 1}}), "w", {}).ok());  // no template
-  EXPECT_FALSE(ExpandWorkload(Workload("ReplicaSet", "", {{"template", Template()}}), "w", {}).ok());
+  EXPECT_FALSE(
+      ExpandWorkload(Workload("ReplicaSet", "a", {{"replicas", 1}}), "w", {}).ok());  // no template
+  EXPECT_FALSE(
+      ExpandWorkload(Workload("ReplicaSet", "", {{"template", Template()}}), "w", {}).ok());
 }
 
 TEST(WorkloadsTest, ControllerKeysMatchOwnerReferences) {

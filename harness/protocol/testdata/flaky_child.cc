@@ -1,7 +1,7 @@
 // Fake child for the protocol tests: serves the reference (protocol::Session) for N requests, then
 // fails on the next one. `flaky_child N` exits with status 7 without answering; `flaky_child N
-// truncate` writes the first half of the real answer's frame, then exits with status 7; `flaky_child
-// N kill` answers N requests, then kills itself with SIGKILL (a child dying mid-run).
+// truncate` writes the first half of the real answer's frame, then exits with status 7;
+// `flaky_child N kill` answers N requests, then kills itself with SIGKILL (a child dying mid-run).
 #include <unistd.h>
 
 #include <csignal>

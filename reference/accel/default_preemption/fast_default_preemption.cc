@@ -5,9 +5,9 @@
 
 namespace schedcheck::reference {
 
-std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(const std::vector<const NodeInfo*>& nodes,
-                                                                      const NodeToStatus& statuses,
-                                                                      NodeToStatus* unhelpful) {
+std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(
+    const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
+    NodeToStatus* unhelpful) {
   std::vector<size_t> by_name(nodes.size());
   std::vector<char> seen(nodes.size(), 0);
   bool ranks_ok = true;
@@ -21,7 +21,8 @@ std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(const std:
   }
   if (!ranks_ok) {
     for (size_t i = 0; i < nodes.size(); ++i) by_name[i] = i;
-    std::sort(by_name.begin(), by_name.end(), [&](size_t a, size_t b) { return nodes[a]->name() < nodes[b]->name(); });
+    std::sort(by_name.begin(), by_name.end(),
+              [&](size_t a, size_t b) { return nodes[a]->name() < nodes[b]->name(); });
   }
   std::vector<char> unresolvable(nodes.size(), 0);
   auto it = statuses.begin();
@@ -29,10 +30,13 @@ std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(const std:
   for (size_t i : by_name) {
     const std::string& name = nodes[i]->name();
     while (it != statuses.end() && it->first < name) ++it;
-    if (it == statuses.end() || it->first != name || it->second.code() != Code::kUnschedulableAndUnresolvable) continue;
+    if (it == statuses.end() || it->first != name ||
+        it->second.code() != Code::kUnschedulableAndUnresolvable)
+      continue;
     unresolvable[i] = 1;
-    hint = unhelpful->insert_or_assign(hint, name,
-                                       Status(Code::kUnschedulableAndUnresolvable, std::string(kPreemptionNotHelpful)));
+    hint = unhelpful->insert_or_assign(
+        hint, name,
+        Status(Code::kUnschedulableAndUnresolvable, std::string(kPreemptionNotHelpful)));
     ++hint;
   }
   std::vector<const NodeInfo*> potential;
@@ -42,23 +46,25 @@ std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(const std:
   return potential;
 }
 
-Result<std::unique_ptr<Plugin>> FastDefaultPreemption::New(const PluginArgs& args, const Handle& handle) {
+Result<std::unique_ptr<Plugin>> FastDefaultPreemption::New(const PluginArgs& args,
+                                                           const Handle& handle) {
   Result<DefaultPreemptionArgs> parsed = ParseDefaultPreemptionArgs(args);
   if (!parsed.ok()) return Error{"DefaultPreemption: " + parsed.message()};
   return std::unique_ptr<Plugin>(std::make_unique<FastDefaultPreemption>(*parsed, handle));
 }
 
-NodeVictims FastDefaultPreemption::SelectVictimsOnNode(const CycleState& state, const Pod& pod, const NodeInfo& node,
-                                                       const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const {
+NodeVictims FastDefaultPreemption::SelectVictimsOnNode(
+    const CycleState& state, const Pod& pod, const NodeInfo& node,
+    const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const {
   if (node.lowest_pod_priority() >= pod.priority) {
     return {ConstantStatus<Code::kUnschedulableAndUnresolvable, kNoVictims>(), {}, 0};
   }
   return DefaultPreemption::SelectVictimsOnNode(state, pod, node, pdbs);
 }
 
-std::vector<const NodeInfo*> FastDefaultPreemption::PotentialNodes(const std::vector<const NodeInfo*>& nodes,
-                                                                   const NodeToStatus& statuses,
-                                                                   NodeToStatus* unhelpful) const {
+std::vector<const NodeInfo*> FastDefaultPreemption::PotentialNodes(
+    const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
+    NodeToStatus* unhelpful) const {
   return NodesWherePreemptionMightHelpInNameOrder(nodes, statuses, unhelpful);
 }
 

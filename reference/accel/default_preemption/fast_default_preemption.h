@@ -17,20 +17,22 @@ namespace schedcheck::reference {
 // NodesWherePreemptionMightHelp (plugins/default_preemption/preemption.h), the same result:
 // the nodes in name order (by their snapshot name ranks, or sorted when the nodes are not a
 // whole snapshot) walk along `statuses`, one string compare per step.
-std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(const std::vector<const NodeInfo*>& nodes,
-                                                                      const NodeToStatus& statuses,
-                                                                      NodeToStatus* unhelpful);
+std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(
+    const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
+    NodeToStatus* unhelpful);
 
 class FastDefaultPreemption final : public DefaultPreemption {
  public:
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
   using DefaultPreemption::DefaultPreemption;
 
-  NodeVictims SelectVictimsOnNode(const CycleState& state, const Pod& pod, const NodeInfo& node,
-                                  const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const override;
+  NodeVictims SelectVictimsOnNode(
+      const CycleState& state, const Pod& pod, const NodeInfo& node,
+      const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const override;
 
  protected:
-  std::vector<const NodeInfo*> PotentialNodes(const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
+  std::vector<const NodeInfo*> PotentialNodes(const std::vector<const NodeInfo*>& nodes,
+                                              const NodeToStatus& statuses,
                                               NodeToStatus* unhelpful) const override;
 };
 

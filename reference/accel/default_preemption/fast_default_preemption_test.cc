@@ -5,9 +5,9 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "reference/plugins/registry.h"
 #include "reference/runtime/framework.h"
@@ -28,20 +28,23 @@ class StaticNominator : public PodNominator {
 };
 
 json Containers(int milli_cpu) {
-  return json::array({{{"name", "c"}, {"resources", {{"requests", {{"cpu", std::to_string(milli_cpu) + "m"}}}}}}});
+  return json::array(
+      {{{"name", "c"}, {"resources", {{"requests", {{"cpu", std::to_string(milli_cpu) + "m"}}}}}}});
 }
 
 json GenPodOn(const std::string& node, int i) {
   const std::string name = node + "-p" + std::to_string(i);
-  json pod = {{"metadata", {{"name", name}, {"namespace", "default"}, {"uid", name}}},
-              {"spec",
-               {{"nodeName", node},
-                {"priority", *rc::gen::inRange(0, 4)},
-                {"containers", Containers(*rc::gen::elementOf(std::vector<int>{100, 200, 300, 500}))}}}};
-  if (*rc::gen::inRange(0, 3) == 0) pod["metadata"]["labels"]["app"] = *rc::gen::elementOf(std::vector<std::string>{"a", "b"});
+  json pod = {
+      {"metadata", {{"name", name}, {"namespace", "default"}, {"uid", name}}},
+      {"spec",
+       {{"nodeName", node},
+        {"priority", *rc::gen::inRange(0, 4)},
+        {"containers", Containers(*rc::gen::elementOf(std::vector<int>{100, 200, 300, 500}))}}}};
+  if (*rc::gen::inRange(0, 3) == 0)
+    pod["metadata"]["labels"]["app"] = *rc::gen::elementOf(std::vector<std::string>{"a", "b"});
   if (*rc::gen::inRange(0, 2) == 0) {
-    pod["status"]["startTime"] = *rc::gen::elementOf(
-        std::vector<std::string>{"2023-01-01T00:00:00Z", "2023-01-01T00:00:01Z", "2023-01-02T00:00:00Z"});
+    pod["status"]["startTime"] = *rc::gen::elementOf(std::vector<std::string>{
+        "2023-01-01T00:00:00Z", "2023-01-01T00:00:01Z", "2023-01-02T00:00:00Z"});
   }
   return pod;
 }
@@ -58,9 +61,12 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
     const int cpu = *rc::gen::elementOf(std::vector<int>{500, 1000, 2000});
     nodes.push_back(testing::ParseNode(
         json({{"metadata", {{"name", name}}},
-              {"status", {{"allocatable", {{"cpu", std::to_string(cpu) + "m"}, {"memory", "1Gi"}, {"pods", "32"}}}}}})
+              {"status",
+               {{"allocatable",
+                 {{"cpu", std::to_string(cpu) + "m"}, {"memory", "1Gi"}, {"pods", "32"}}}}}})
             .dump()));
-    for (int j = *rc::gen::inRange(0, 4); j > 0; --j) pods.push_back(testing::ParsePod(GenPodOn(name, j).dump()));
+    for (int j = *rc::gen::inRange(0, 4); j > 0; --j)
+      pods.push_back(testing::ParsePod(GenPodOn(name, j).dump()));
   }
   Snapshot snapshot = testing::MakeSnapshot(nodes, pods);
   ClusterObjects objects;
@@ -90,8 +96,11 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
   RC_ASSERT(fw.ok());
   handle.framework = fw->get();
 
-  json preemptor = {{"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "p"}}},
-                    {"spec", {{"priority", *rc::gen::inRange(0, 5)}, {"containers", Containers(*rc::gen::elementOf(std::vector<int>{300, 600, 1200}))}}}};
+  json preemptor = {
+      {"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "p"}}},
+      {"spec",
+       {{"priority", *rc::gen::inRange(0, 5)},
+        {"containers", Containers(*rc::gen::elementOf(std::vector<int>{300, 600, 1200}))}}}};
   if (*rc::gen::inRange(0, 4) == 0) preemptor["spec"]["preemptionPolicy"] = "Never";
   if (*rc::gen::inRange(0, 4) == 0) preemptor["status"]["nominatedNodeName"] = "n0";
   PodPtr pod = testing::ParsePod(preemptor.dump());
@@ -110,13 +119,15 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
 
   RC_ASSERT(plain.status == fast.status);
   RC_ASSERT(plain.result.nominating_info.mode == fast.result.nominating_info.mode);
-  RC_ASSERT(plain.result.nominating_info.nominated_node_name == fast.result.nominating_info.nominated_node_name);
+  RC_ASSERT(plain.result.nominating_info.nominated_node_name ==
+            fast.result.nominating_info.nominated_node_name);
   RC_ASSERT(plain.result.victims == fast.result.victims);
   RC_ASSERT(plain.result.clear_nomination == fast.result.clear_nomination);
   auto same = [](const std::vector<Candidate>& a, const std::vector<Candidate>& b) {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i) {
-      if (a[i].node != b[i].node || a[i].victims != b[i].victims || a[i].num_pdb_violations != b[i].num_pdb_violations) {
+      if (a[i].node != b[i].node || a[i].victims != b[i].victims ||
+          a[i].num_pdb_violations != b[i].num_pdb_violations) {
         return false;
       }
     }
@@ -132,7 +143,8 @@ RC_GTEST_PROP(FastDefaultPreemption, NodesWherePreemptionMightHelpInNameOrder, (
   std::vector<NodePtr> nodes;
   const int num_nodes = *rc::gen::inRange(0, 12);
   for (int i = 0; i < num_nodes; ++i) {
-    nodes.push_back(testing::ParseNode("metadata: {name: n" + std::to_string(*rc::gen::inRange(0, 1000)) + "-" +
+    nodes.push_back(testing::ParseNode("metadata: {name: n" +
+                                       std::to_string(*rc::gen::inRange(0, 1000)) + "-" +
                                        std::to_string(i) + "}"));
   }
   Snapshot snapshot = testing::MakeSnapshot(nodes);

@@ -16,7 +16,8 @@ class FastImageLocality final : public ImageLocality, public BatchScorePlugin {
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
   explicit FastImageLocality(const Handle& handle) : ImageLocality(handle) {}
 
-  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                    int64_t* scores) override;
 };
 
 }  // namespace schedcheck::reference

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "reference/framework/snapshot.h"
 #include "reference/accel/inter_pod_affinity/cache_keys.h"
 #include "reference/accel/inter_pod_affinity/fast_inter_pod_affinity.h"
+#include "reference/framework/snapshot.h"
 #include "reference/testing/objects.h"
 
 namespace schedcheck::reference::interpodaffinity::fast {
@@ -109,7 +109,8 @@ TEST(ContributionCache, TwoNodesAtOneRankDoNotShareAContribution) {
 TEST(ContributionCache, HoldsManyPairsInOrder) {
   Contribution c;
   for (int round = 0; round < 2; ++round) {
-    for (int i = 0; i < 5; ++i) c.Add(InternLabel("zone"), InternLabel("z" + std::to_string(i)), i + 1);
+    for (int i = 0; i < 5; ++i)
+      c.Add(InternLabel("zone"), InternLabel("z" + std::to_string(i)), i + 1);
   }
   ASSERT_EQ(c.size(), 5u);
   for (int i = 0; i < 5; ++i) {
@@ -134,13 +135,15 @@ TEST(ContributionCache, KeepsPairsWhoseAmountsCancelOut) {
 
 // ---- keys ----
 
-std::vector<AffinityTerm> RequiredTerms(const std::string& affinity, const std::string& ns = "default") {
+std::vector<AffinityTerm> RequiredTerms(const std::string& affinity,
+                                        const std::string& ns = "default") {
   return MakePodInfo(MakePod("p", ns, "", affinity))->required_affinity_terms;
 }
 
 TEST(CacheKeys, RequiredTermsKeyNamesEveryFieldOfTheTerms) {
-  const std::string base = RequiredTermsKey(RequiredTerms(
-      "podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [" + Term("[a]", "zone") + "]}"));
+  const std::string base = RequiredTermsKey(
+      RequiredTerms("podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [" +
+                    Term("[a]", "zone") + "]}"));
   auto key = [](const std::string& term, const std::string& ns = "default") {
     return RequiredTermsKey(RequiredTerms(
         "podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [" + term + "]}", ns));
@@ -173,12 +176,16 @@ TEST(CacheKeys, PodKeysNameTheNamespaceLabelsAndNamespaceLabels) {
   EXPECT_NE(IncomingPodKey(*pod, Labels()), base);
 
   const std::vector<WeightedAffinityTerm> none;
-  const PodInfoPtr pref = MakePodInfo(MakePod(
-      "p", "default", "", "podAffinity: {preferredDuringSchedulingIgnoredDuringExecution: "
-                          "[{weight: 5, podAffinityTerm: " + Term("[a]", "zone") + "}]}"));
-  const PodInfoPtr pref6 = MakePodInfo(MakePod(
-      "p", "default", "", "podAffinity: {preferredDuringSchedulingIgnoredDuringExecution: "
-                          "[{weight: 6, podAffinityTerm: " + Term("[a]", "zone") + "}]}"));
+  const PodInfoPtr pref =
+      MakePodInfo(MakePod("p", "default", "",
+                          "podAffinity: {preferredDuringSchedulingIgnoredDuringExecution: "
+                          "[{weight: 5, podAffinityTerm: " +
+                              Term("[a]", "zone") + "}]}"));
+  const PodInfoPtr pref6 =
+      MakePodInfo(MakePod("p", "default", "",
+                          "podAffinity: {preferredDuringSchedulingIgnoredDuringExecution: "
+                          "[{weight: 6, podAffinityTerm: " +
+                              Term("[a]", "zone") + "}]}"));
   const std::string score = ScoreKey(*pod, team1, 1, none, none);
   EXPECT_EQ(ScoreKey(*pod, team1, 1, none, none), score);
   EXPECT_NE(ScoreKey(*pod, team1, 2, none, none), score);
@@ -210,15 +217,15 @@ class AcrossCycles : public ::testing::Test {
         {// Anti-affinity to app=db pods of team1 namespaces, per zone.
          MakePod("e1", "default", "app: web",
                  "podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [" +
-                     Term("[db]", "zone", "namespaceSelector: {matchLabels: {team: team1}}") +
-                     "]}",
+                     Term("[db]", "zone", "namespaceSelector: {matchLabels: {team: team1}}") + "]}",
                  "n1"),
          // Affinity to web pods, and a preferred affinity to db pods per host.
          MakePod("e2", "ns1", "app: db",
                  "podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [" +
                      Term("[web]", "zone", "namespaces: [default, ns1, ns2]") +
                      "], preferredDuringSchedulingIgnoredDuringExecution: [{weight: 5, "
-                     "podAffinityTerm: " + Term("[db]", "host", "namespaceSelector: {}") + "}]}",
+                     "podAffinityTerm: " +
+                     Term("[db]", "host", "namespaceSelector: {}") + "}]}",
                  "n2"),
          MakePod("e3", "default", "app: web", "", "n3")});
     handle_.snapshot = &snapshot_;
@@ -227,18 +234,19 @@ class AcrossCycles : public ::testing::Test {
     incoming_ = {
         MakePod("db1", "ns1", "app: db",
                 "podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [" +
-                    Term("[web]", "zone", "namespaces: [default]") + "]}, podAntiAffinity: "
+                    Term("[web]", "zone", "namespaces: [default]") +
+                    "]}, podAntiAffinity: "
                     "{preferredDuringSchedulingIgnoredDuringExecution: [{weight: 3, "
-                    "podAffinityTerm: " + Term("[db]", "host", "namespaces: [ns1, ns2]") + "}]}"),
+                    "podAffinityTerm: " +
+                    Term("[db]", "host", "namespaces: [ns1, ns2]") + "}]}"),
         MakePod("db2", "ns2", "app: db"),
         MakePod("web", "default", "app: web",
                 "podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [" +
-                    Term("[db]", "zone", "namespaceSelector: {matchLabels: {team: team1}}") +
-                    "]}"),
+                    Term("[db]", "zone", "namespaceSelector: {matchLabels: {team: team1}}") + "]}"),
         MakePod("pref", "default", "app: other",
                 "podAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 7, "
-                "podAffinityTerm: " + Term("[web, db]", "zone", "namespaces: [default, ns1]") +
-                "}]}"),
+                "podAffinityTerm: " +
+                    Term("[web, db]", "zone", "namespaces: [default, ns1]") + "}]}"),
     };
   }
 
@@ -318,7 +326,9 @@ TEST_F(AcrossCycles, FollowsPodsNodeLabelsAndNamespaceLabels) {
 
   // A web pod in zone z2: db1's affinity now counts there.
   EXPECT_EQ(AffinityCount(incoming_[0], "z2"), 1);
-  ChangeNode("n3", [](NodeInfo& n) { n.AddPod(MakePodInfo(MakePod("w2", "default", "app: web", "", "n3"))); });
+  ChangeNode("n3", [](NodeInfo& n) {
+    n.AddPod(MakePodInfo(MakePod("w2", "default", "app: web", "", "n3")));
+  });
   EXPECT_EQ(AffinityCount(incoming_[0], "z2"), 2);
   ExpectSameAsNewPlugin("pod added");
 

@@ -134,8 +134,7 @@ Status FastInterPodAffinity::PreFilter(CycleState& state, const Pod& pod,
       ipa::CompileTerms(s->pod_info->required_affinity_terms));
   s->anti_affinity_terms = std::make_shared<const std::vector<ipa::CompiledTerm>>(
       ipa::CompileTerms(s->pod_info->required_anti_affinity_terms));
-  s->matches_own_affinity_terms =
-      ipa::PodMatchesAllAffinityTerms(*s->affinity_terms, pod);
+  s->matches_own_affinity_terms = ipa::PodMatchesAllAffinityTerms(*s->affinity_terms, pod);
   s->namespace_labels = interpodaffinity::GetNamespaceLabelsSnapshot(pod.ns(), handle_);
   const PodInfo& incoming = *s->pod_info;
 
@@ -149,9 +148,8 @@ Status FastInterPodAffinity::PreFilter(CycleState& state, const Pod& pod,
       *existing_anti_affinity_cache_.For(ipa::IncomingPodKey(pod, s->namespace_labels)),
       s->existing_anti_affinity_counts, [&](const NodeInfo& n, Contribution& c) {
         for (const PodInfoPtr& existing : n.pods_with_required_anti_affinity()) {
-          ipa::UpdateWithExistingAntiAffinityTerms(
-              c, existing->required_anti_affinity_terms, pod, s->namespace_labels, *n.node(), 1,
-              keys);
+          ipa::UpdateWithExistingAntiAffinityTerms(c, existing->required_anti_affinity_terms, pod,
+                                                   s->namespace_labels, *n.node(), 1, keys);
         }
       });
   // The incoming pod's required terms against every pod on every node.
@@ -171,8 +169,8 @@ Status FastInterPodAffinity::PreFilter(CycleState& state, const Pod& pod,
         *anti_affinity_cache_.For(ipa::RequiredTermsKey(incoming.required_anti_affinity_terms)),
         s->anti_affinity_counts, [&](const NodeInfo& n, Contribution& c) {
           for (const PodInfoPtr& existing : n.pods()) {
-            ipa::UpdateWithAntiAffinityTerms(c, *s->anti_affinity_terms, *existing->pod,
-                                             *n.node(), 1);
+            ipa::UpdateWithAntiAffinityTerms(c, *s->anti_affinity_terms, *existing->pod, *n.node(),
+                                             1);
           }
         });
   }
@@ -184,8 +182,7 @@ Status FastInterPodAffinity::PreFilter(CycleState& state, const Pod& pod,
   return Status();
 }
 
-Status FastInterPodAffinity::AddPod(CycleState& state,
-                                    [[maybe_unused]] const Pod& pod_to_schedule,
+Status FastInterPodAffinity::AddPod(CycleState& state, [[maybe_unused]] const Pod& pod_to_schedule,
                                     const PodInfo& pod_to_add, const NodeInfo& node) {
   std::string err;
   PreFilterState* s = ipa::ReadPreFilterState(state, &err);

@@ -103,8 +103,9 @@ json GenTerm() {
       break;
     case 2:
       t["namespaceSelector"] = {
-          {"matchExpressions", json::array({{{"key", "team"}, {"operator", "NotIn"},
-                                             {"values", json::array({"team2"})}}})}};
+          {"matchExpressions",
+           json::array(
+               {{{"key", "team"}, {"operator", "NotIn"}, {"values", json::array({"team2"})}}})}};
       break;
     default:
       break;
@@ -250,8 +251,8 @@ std::string CountsDiffer(const CycleState& plain_state, const CycleState& fast_s
   return "";
 }
 
-std::string FilterDiffers(Plugin& plain, Plugin& fast, const CycleState& ps,
-                          const CycleState& fs, const Pod& pod, const Snapshot& snapshot) {
+std::string FilterDiffers(Plugin& plain, Plugin& fast, const CycleState& ps, const CycleState& fs,
+                          const Pod& pod, const Snapshot& snapshot) {
   for (const NodeInfo* node : snapshot.node_infos()) {
     const Status a = dynamic_cast<FilterPlugin&>(plain).Filter(ps, pod, *node);
     const Status b = dynamic_cast<FilterPlugin&>(fast).Filter(fs, pod, *node);
@@ -300,8 +301,7 @@ std::string ScoresDiffer(Plugin& plain, Plugin& fast, Cluster& c, const Pod& pod
   const Status a = dynamic_cast<PreScorePlugin&>(plain).PreScore(ps, pod, c.snapshot.node_infos());
   const Status b = dynamic_cast<PreScorePlugin&>(fast).PreScore(fs, pod, c.snapshot.node_infos());
   if (!(a == b)) return "PreScore: plain " + a.DebugString() + ", fast " + b.DebugString();
-  const auto* p =
-      ps.ReadAs<interpodaffinity::PreScoreState>(InterPodAffinity::kPreScoreStateKey);
+  const auto* p = ps.ReadAs<interpodaffinity::PreScoreState>(InterPodAffinity::kPreScoreStateKey);
   const auto* f =
       fs.ReadAs<interpodaffinity::fast::PreScoreState>(InterPodAffinity::kPreScoreStateKey);
   if ((p == nullptr) != (f == nullptr)) return "only one PreScore state";
@@ -337,7 +337,9 @@ RC_GTEST_PROP(FastInterPodAffinity, EqualsPlainInterPodAffinity, ()) {
   const json args = GenArgs();
   std::unique_ptr<Plugin> plain = Make(InterPodAffinity::New(args, c.handle));
   std::unique_ptr<Plugin> fast = Make(FastInterPodAffinity::New(args, c.handle));
-  const auto events = [](Plugin& p) { return dynamic_cast<EnqueueExtensions&>(p).EventsToRegister(); };
+  const auto events = [](Plugin& p) {
+    return dynamic_cast<EnqueueExtensions&>(p).EventsToRegister();
+  };
   const auto pe = events(*plain), fe = events(*fast);
   RC_ASSERT(pe.size() == fe.size());
   for (size_t i = 0; i < pe.size(); ++i) {

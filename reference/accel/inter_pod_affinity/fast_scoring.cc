@@ -15,9 +15,9 @@ namespace {
 
 // processTerm for an existing pod's term against the incoming pod (with its namespace labels):
 // weight x multiplier at (key, node[key]) when the term matches and the node has the key.
-void ProcessExistingTerm(Contribution& m, const AffinityTerm& term, int32_t weight,
-                         const Pod& pod, const Labels& ns_labels, const Node& node,
-                         int32_t multiplier, TopologyKeyIds& keys) {
+void ProcessExistingTerm(Contribution& m, const AffinityTerm& term, int32_t weight, const Pod& pod,
+                         const Labels& ns_labels, const Node& node, int32_t multiplier,
+                         TopologyKeyIds& keys) {
   if (!term.Matches(pod, &ns_labels)) return;
   LabelId key = keys.Get(term.topology_key);
   LabelId value = node.label_ids.Get(key);
@@ -86,8 +86,8 @@ Status FastInterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   auto info = interpodaffinity::NewPodInfo(pod);
   if (!info.ok()) return Status::Error("failed to parse pod: " + info.message());
   PodInfo& incoming = **info;
-  const bool has_preferred = !incoming.preferred_affinity_terms.empty() ||
-                             !incoming.preferred_anti_affinity_terms.empty();
+  const bool has_preferred =
+      !incoming.preferred_affinity_terms.empty() || !incoming.preferred_anti_affinity_terms.empty();
   // Option: only the incoming pod's own preferences trigger the work below.
   if (args_.ignore_preferred_terms_of_existing_pods && !has_preferred) {
     state.Write(std::string(InterPodAffinity::kPreScoreStateKey), std::move(s));
@@ -104,17 +104,15 @@ Status FastInterPodAffinity::PreScore(CycleState& state, const Pod& pod,
                          ipa::CompileTerms(incoming.preferred_anti_affinity_terms), ns_labels};
   ipa::TopologyKeyIds keys;
   // Without preferred terms of its own, only existing pods with (anti-)affinity can contribute.
-  const std::vector<const NodeInfo*>& all = has_preferred
-                                                ? handle_.snapshot->node_infos()
-                                                : handle_.snapshot->have_pods_with_affinity();
+  const std::vector<const NodeInfo*>& all =
+      has_preferred ? handle_.snapshot->node_infos() : handle_.snapshot->have_pods_with_affinity();
   // Each node's contribution is remembered across cycles (contribution_cache.h): only nodes
   // that changed since are walked.
-  const std::string key = ipa::ScoreKey(
-      pod, ns_labels, args_.hard_pod_affinity_weight, incoming.preferred_affinity_terms,
-      incoming.preferred_anti_affinity_terms);
+  const std::string key =
+      ipa::ScoreKey(pod, ns_labels, args_.hard_pod_affinity_weight,
+                    incoming.preferred_affinity_terms, incoming.preferred_anti_affinity_terms);
   ipa::AccumulateContributions(
-      all, *score_cache_.For(key), s->topology_score,
-      [&](const NodeInfo& n, ipa::Contribution& c) {
+      all, *score_cache_.For(key), s->topology_score, [&](const NodeInfo& n, ipa::Contribution& c) {
         const std::vector<PodInfoPtr>& pods = has_preferred ? n.pods() : n.pods_with_affinity();
         for (const PodInfoPtr& existing : pods) {
           ipa::ProcessExistingPod(in, *existing, *n.node(), args_.hard_pod_affinity_weight, c,
@@ -146,8 +144,8 @@ bool FastInterPodAffinity::UniformScore(const CycleState& state, [[maybe_unused]
 }
 
 bool FastInterPodAffinity::UniformNormalizedScore(const CycleState& state,
-                                                  [[maybe_unused]] const Pod& pod,
-                                                  int64_t uniform, int64_t* normalized) const {
+                                                  [[maybe_unused]] const Pod& pod, int64_t uniform,
+                                                  int64_t* normalized) const {
   std::string err;
   const ipa::PreScoreState* s = ipa::ReadPreScoreState(state, &err);
   // Nothing accumulated: NormalizeScore leaves the scores as they are.

@@ -4,7 +4,8 @@ namespace schedcheck::reference::interpodaffinity::fast {
 
 TopologyToMatchedTermCount::TopologyToMatchedTermCount(
     std::initializer_list<std::pair<TopologyPair, int64_t>> counts) {
-  for (const auto& [pair, count] : counts) Add(InternLabel(pair.key), InternLabel(pair.value), count);
+  for (const auto& [pair, count] : counts)
+    Add(InternLabel(pair.key), InternLabel(pair.value), count);
 }
 
 int64_t TopologyToMatchedTermCount::Get(const TopologyPair& pair) const {
@@ -26,7 +27,8 @@ interpodaffinity::TopologyToMatchedTermCount TopologyToMatchedTermCount::ToPlain
   interpodaffinity::TopologyToMatchedTermCount out;
   counts_.ForEach([&](uint64_t pair, int64_t count) {
     if (count == 0) return;
-    out[{LabelText(static_cast<LabelId>(pair >> 32)), LabelText(static_cast<LabelId>(pair))}] = count;
+    out[{LabelText(static_cast<LabelId>(pair >> 32)), LabelText(static_cast<LabelId>(pair))}] =
+        count;
   });
   return out;
 }

@@ -13,14 +13,18 @@ class CompiledPreFilterState final : public StateData {
  public:
   explicit CompiledPreFilterState(const Pod& pod) : required(pod) {}
   RequiredNodeAffinity required;
-  std::unique_ptr<StateData> Clone() const override { return std::make_unique<CompiledPreFilterState>(*this); }
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<CompiledPreFilterState>(*this);
+  }
 };
 
 // The plain PreScoreState, compiled.
 class CompiledPreScoreState final : public StateData {
  public:
   std::vector<WeightedNodeSelectorTerm> preferred;
-  std::unique_ptr<StateData> Clone() const override { return std::make_unique<CompiledPreScoreState>(*this); }
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<CompiledPreScoreState>(*this);
+  }
 };
 
 std::vector<WeightedNodeSelectorTerm> Compile(const NodeAffinity::PreferredTerms& terms) {
@@ -39,7 +43,8 @@ int64_t ScoreTerms(const std::vector<WeightedNodeSelectorTerm>& terms, const Nod
 
 }  // namespace
 
-Result<std::unique_ptr<Plugin>> FastNodeAffinity::New(const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> FastNodeAffinity::New(const PluginArgs& args,
+                                                      [[maybe_unused]] const Handle& handle) {
   auto parsed = ParseNodeAffinityArgs(args);
   if (!parsed.ok()) return parsed.error();
   return std::unique_ptr<Plugin>(std::make_unique<FastNodeAffinity>(std::move(parsed.value())));
@@ -70,7 +75,8 @@ Status FastNodeAffinity::Filter(const CycleState& state, const Pod& pod, const N
   return Status();
 }
 
-Status FastNodeAffinity::PreScore(CycleState& state, const Pod& pod, const std::vector<const NodeInfo*>& nodes) {
+Status FastNodeAffinity::PreScore(CycleState& state, const Pod& pod,
+                                  const std::vector<const NodeInfo*>& nodes) {
   Status s = NodeAffinity::PreScore(state, pod, nodes);
   if (const auto* plain = state.ReadAs<PreScoreState>(kPreScoreStateKey)) {
     auto compiled = std::make_unique<CompiledPreScoreState>();
@@ -80,16 +86,20 @@ Status FastNodeAffinity::PreScore(CycleState& state, const Pod& pod, const std::
   return s;
 }
 
-Status FastNodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeInfo& node, int64_t* score) {
+Status FastNodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                               int64_t* score) {
   const auto* s = state.ReadAs<CompiledPreScoreState>(kPreScoreStateKey);
   if (node.node() == nullptr || s == nullptr) return NodeAffinity::Score(state, pod, node, score);
-  *score = ScoreTerms(compiled_added_pref_sched_terms_, *node.node()) + ScoreTerms(s->preferred, *node.node());
+  *score = ScoreTerms(compiled_added_pref_sched_terms_, *node.node()) +
+           ScoreTerms(s->preferred, *node.node());
   return Status();
 }
 
-bool FastNodeAffinity::UniformScore(const CycleState& state, [[maybe_unused]] const Pod& pod, int64_t* score) const {
+bool FastNodeAffinity::UniformScore(const CycleState& state, [[maybe_unused]] const Pod& pod,
+                                    int64_t* score) const {
   const auto* s = state.ReadAs<CompiledPreScoreState>(kPreScoreStateKey);
-  if (s == nullptr || !s->preferred.empty() || !compiled_added_pref_sched_terms_.empty()) return false;
+  if (s == nullptr || !s->preferred.empty() || !compiled_added_pref_sched_terms_.empty())
+    return false;
   *score = 0;
   return true;
 }

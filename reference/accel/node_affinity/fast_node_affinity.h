@@ -23,8 +23,10 @@ class FastNodeAffinity final : public NodeAffinity, public UniformScorePlugin {
 
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
-  Status PreScore(CycleState& state, const Pod& pod, const std::vector<const NodeInfo*>& nodes) override;
-  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node, int64_t* score) override;
+  Status PreScore(CycleState& state, const Pod& pod,
+                  const std::vector<const NodeInfo*>& nodes) override;
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) override;
   // Every node scores 0 when neither the pod nor the added affinity has preferred terms.
   bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override;
   bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,

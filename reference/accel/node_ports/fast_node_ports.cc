@@ -30,7 +30,8 @@ void FastNodePorts::FilterNodes(const CycleState& state, const Pod& pod, NodeBat
   if (!claims_host_port) return;
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i]->used_ports().empty() || FitsPorts(s->ports, *nodes[i])) continue;
-    rejected->push_back({static_cast<uint32_t>(i), ConstantStatus<Code::kUnschedulable, kErrReason>()});
+    rejected->push_back(
+        {static_cast<uint32_t>(i), ConstantStatus<Code::kUnschedulable, kErrReason>()});
   }
 }
 

@@ -18,7 +18,8 @@ RC_GTEST_PROP(FastNodePorts, EqualsPlainNodePorts, ()) {
   auto plain = NodePorts::New(nullptr, cluster->handle);
   auto fast = FastNodePorts::New(nullptr, cluster->handle);
   RC_ASSERT(plain.ok() && fast.ok());
-  const std::string diff = FirstDifference(**plain, **fast, *pod, cluster->nodes, {.run_pre_filter = GenChance(80)});
+  const std::string diff =
+      FirstDifference(**plain, **fast, *pod, cluster->nodes, {.run_pre_filter = GenChance(80)});
   if (!diff.empty()) RC_FAIL(diff);
 }
 

@@ -5,7 +5,8 @@
 
 namespace schedcheck::reference {
 
-int64_t FastBalancedResourceScore(std::span<const int64_t> requested, std::span<const int64_t> allocatable) {
+int64_t FastBalancedResourceScore(std::span<const int64_t> requested,
+                                  std::span<const int64_t> allocatable) {
   // Fractions of the resources the node has; summed first, so no list is kept.
   size_t count = 0;
   double total = 0;
@@ -38,26 +39,27 @@ int64_t FastBalancedResourceScore(std::span<const int64_t> requested, std::span<
   return static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
 }
 
-Result<std::unique_ptr<Plugin>> FastNodeResourcesBalancedAllocation::New(const PluginArgs& args,
-                                                                         [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> FastNodeResourcesBalancedAllocation::New(
+    const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
   Result<std::vector<ResourceSpec>> specs = ParseBalancedAllocationArgs(args);
   if (!specs.ok()) return Error{"NodeResourcesBalancedAllocation: " + specs.message()};
   return std::unique_ptr<Plugin>(std::make_unique<FastNodeResourcesBalancedAllocation>(*specs));
 }
 
-Status FastNodeResourcesBalancedAllocation::Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
-                                                  int64_t* score) {
+Status FastNodeResourcesBalancedAllocation::Score(const CycleState& state, const Pod& pod,
+                                                  const NodeInfo& node, int64_t* score) {
   const NodeInfo* batch[] = {&node};
   Status s = ScoreNodes(state, pod, batch, score);
   if (!s.IsSuccess()) *score = 0;
   return s;
 }
 
-Status FastNodeResourcesBalancedAllocation::ScoreNodes([[maybe_unused]] const CycleState& state, const Pod& pod,
-                                                       NodeBatch nodes, int64_t* scores) {
+Status FastNodeResourcesBalancedAllocation::ScoreNodes([[maybe_unused]] const CycleState& state,
+                                                       const Pod& pod, NodeBatch nodes,
+                                                       int64_t* scores) {
   if (!IsCpuThenMemory(resources_)) {
-    return ScoreResourceAllocationOnNodes(nodes, pod, resources_, /*use_requested=*/true, FastBalancedResourceScore,
-                                          scores);
+    return ScoreResourceAllocationOnNodes(nodes, pod, resources_, /*use_requested=*/true,
+                                          FastBalancedResourceScore, scores);
   }
   // The default configuration, written out: the arithmetic over (cpu, memory) with the real
   // requests, in the same floating-point order.

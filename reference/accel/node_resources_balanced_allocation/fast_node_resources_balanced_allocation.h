@@ -25,7 +25,8 @@ namespace schedcheck::reference {
 
 // BalancedResourceScorer's arithmetic, in the same floating-point order, without a list of
 // fractions.
-int64_t FastBalancedResourceScore(std::span<const int64_t> requested, std::span<const int64_t> allocatable);
+int64_t FastBalancedResourceScore(std::span<const int64_t> requested,
+                                  std::span<const int64_t> allocatable);
 
 class FastNodeResourcesBalancedAllocation final : public ScorePlugin, public BatchScorePlugin {
  public:
@@ -37,8 +38,10 @@ class FastNodeResourcesBalancedAllocation final : public ScorePlugin, public Bat
       : resources_(ClassifyResources(resources)) {}
 
   std::string_view Name() const override { return kName; }
-  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node, int64_t* score) override;
-  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                    int64_t* scores) override;
 
  private:
   std::vector<ClassifiedResource> resources_;

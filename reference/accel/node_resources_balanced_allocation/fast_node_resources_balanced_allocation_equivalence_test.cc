@@ -38,7 +38,8 @@ RC_GTEST_PROP(FastNodeResourcesBalancedAllocationEquivalence, ScorerGivesThePlai
     allocatable.push_back(*rc::gen::elementOf(std::vector<int64_t>{0, 1, 3, 1000, 4096, 1 << 30}));
     requested.push_back(*rc::gen::inRange<int64_t>(0, 5000));
   }
-  RC_ASSERT(FastBalancedResourceScore(requested, allocatable) == BalancedResourceScorer(requested, allocatable));
+  RC_ASSERT(FastBalancedResourceScore(requested, allocatable) ==
+            BalancedResourceScorer(requested, allocatable));
 }
 
 }  // namespace

@@ -22,7 +22,8 @@ std::string_view ResourceGroup(std::string_view name) { return name.substr(0, na
 template <typename Room, typename Lacking>
 void ForEachInsufficientResource(const Resource& request, const Room& room,
                                  const std::set<std::string, std::less<>>& ignored_resources,
-                                 const std::set<std::string, std::less<>>& ignored_groups, Lacking&& lacking) {
+                                 const std::set<std::string, std::less<>>& ignored_groups,
+                                 Lacking&& lacking) {
   if (room.Pods() < 1) lacking(kResourcePods, 1, 0);
   if (request.milli_cpu == 0 && request.memory == 0 && request.ephemeral_storage == 0 &&
       request.scalar.empty()) {
@@ -39,7 +40,8 @@ void ForEachInsufficientResource(const Resource& request, const Room& room,
     const int this_slot = slot++;
     if (quantity == 0) continue;
     if (any_ignored && IsExtendedResourceName(name) &&
-        (ignored_resources.count(name.str()) > 0 || ignored_groups.count(ResourceGroup(name)) > 0)) {
+        (ignored_resources.count(name.str()) > 0 ||
+         ignored_groups.count(ResourceGroup(name)) > 0)) {
       continue;
     }
     if (quantity > room.Scalar(name)) lacking(std::string_view(name), quantity, this_slot);
@@ -64,9 +66,10 @@ Result<std::unique_ptr<Plugin>> FastNodeResourcesFit::New(const PluginArgs& args
 FastNodeResourcesFit::FastNodeResourcesFit(NodeResourcesFitArgs args)
     : args_(std::move(args)),
       resources_(ClassifyResources(args_.resources)),
-      strategy_(args_.scoring_type == "MostAllocated"              ? Strategy::kMostAllocated
-                : args_.scoring_type == "RequestedToCapacityRatio" ? Strategy::kRequestedToCapacityRatio
-                                                                   : Strategy::kLeastAllocated) {
+      strategy_(args_.scoring_type == "MostAllocated" ? Strategy::kMostAllocated
+                : args_.scoring_type == "RequestedToCapacityRatio"
+                    ? Strategy::kRequestedToCapacityRatio
+                    : Strategy::kLeastAllocated) {
   if (strategy_ == Strategy::kRequestedToCapacityRatio) {
     requested_to_capacity_ratio_ = RequestedToCapacityRatioScorer(args_.resources, args_.shape);
   }
@@ -74,7 +77,8 @@ FastNodeResourcesFit::FastNodeResourcesFit(NodeResourcesFitArgs args)
 
 Status FastNodeResourcesFit::PreFilter(CycleState& state, const Pod& pod,
                                        [[maybe_unused]] PreFilterResult* result) {
-  state.Write(NodeResourcesFit::kPreFilterStateKey, std::make_unique<PreFilterState>(ComputePodResourceRequest(pod)));
+  state.Write(NodeResourcesFit::kPreFilterStateKey,
+              std::make_unique<PreFilterState>(ComputePodResourceRequest(pod)));
   return Status();
 }
 
@@ -114,12 +118,14 @@ void FastNodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, 
     if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfo(nodes[i + kPrefetchAhead]);
     if (only_base) {
       const NodeRoom room(node);
-      const bool fits = room.Pods() >= 1 && request.milli_cpu <= room.MilliCpu() && request.memory <= room.Memory() &&
+      const bool fits = room.Pods() >= 1 && request.milli_cpu <= room.MilliCpu() &&
+                        request.memory <= room.Memory() &&
                         request.ephemeral_storage <= room.EphemeralStorage();
       fits_memo_.Store(node, key, fits);
       if (fits) continue;
     }
-    Status status = only_base ? FilterRequest(request, node) : FilterRequestWithScalars(request, node);
+    Status status =
+        only_base ? FilterRequest(request, node) : FilterRequestWithScalars(request, node);
     if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
   }
 }
@@ -128,15 +134,17 @@ Status FastNodeResourcesFit::FilterRequest(const Resource& request, const NodeIn
   return RejectionFor(request, NodeRoom(node));
 }
 
-Status FastNodeResourcesFit::FilterRequestWithScalars(const Resource& request, const NodeInfo& node) {
+Status FastNodeResourcesFit::FilterRequestWithScalars(const Resource& request,
+                                                      const NodeInfo& node) {
   const FreeRoom& room = free_room_memo_.GetOrStore(node, true, [&] { return FreeRoom(node); });
   if (!room.complete()) return FilterRequest(request, node);
   // The lacking resources as a set of slots: for the request of this cycle, a known set is a
   // known status, found without building the list of names.
   if (request.scalar.size() > kMaxMaskedScalars) return RejectionFor(request, room);
   uint64_t lacking = 0;
-  ForEachInsufficientResource(request, room, args_.ignored_resources, args_.ignored_resource_groups,
-                              [&](std::string_view, int64_t, int slot) { lacking |= uint64_t{1} << slot; });
+  ForEachInsufficientResource(
+      request, room, args_.ignored_resources, args_.ignored_resource_groups,
+      [&](std::string_view, int64_t, int slot) { lacking |= uint64_t{1} << slot; });
   if (lacking == 0) return Status();
   for (const auto& [known, status] : rejections_by_slots_) {
     if (known == lacking) return status;
@@ -151,14 +159,18 @@ Status FastNodeResourcesFit::RejectionFor(const Resource& request, const Room& r
   // The names of the lacking resources, compared with the last rejections' before any reason
   // string is built: in a full cluster most nodes fail alike.
   lacking_.clear();
-  ForEachInsufficientResource(request, room, args_.ignored_resources, args_.ignored_resource_groups,
-                              [&](std::string_view name, int64_t, int) { lacking_.push_back(name); });
+  ForEachInsufficientResource(
+      request, room, args_.ignored_resources, args_.ignored_resource_groups,
+      [&](std::string_view name, int64_t, int) { lacking_.push_back(name); });
   if (lacking_.empty()) return Status();
   // The names come from constants and from interned scalar names, so the same resource always
   // has the same text address: comparing addresses suffices (a miss only builds a fresh status).
-  auto same_name = [](std::string_view a, std::string_view b) { return a.data() == b.data() && a.size() == b.size(); };
+  auto same_name = [](std::string_view a, std::string_view b) {
+    return a.data() == b.data() && a.size() == b.size();
+  };
   for (const RecentRejection& r : recent_rejections_) {
-    if (std::equal(lacking_.begin(), lacking_.end(), r.resources.begin(), r.resources.end(), same_name)) {
+    if (std::equal(lacking_.begin(), lacking_.end(), r.resources.begin(), r.resources.end(),
+                   same_name)) {
       return r.status;
     }
   }
@@ -167,20 +179,22 @@ Status FastNodeResourcesFit::RejectionFor(const Resource& request, const Room& r
   for (std::string_view name : lacking_) reasons.push_back(InsufficientReason(name));
   RecentRejection fresh{lacking_, Status(Code::kUnschedulable, std::move(reasons))};
   // A handful of distinct rejections cover a cluster; the oldest one makes room.
-  if (recent_rejections_.size() == kRecentRejections) recent_rejections_.erase(recent_rejections_.begin());
+  if (recent_rejections_.size() == kRecentRejections)
+    recent_rejections_.erase(recent_rejections_.begin());
   recent_rejections_.push_back(std::move(fresh));
   return recent_rejections_.back().status;
 }
 
-Status FastNodeResourcesFit::Score(const CycleState& state, const Pod& pod, const NodeInfo& node, int64_t* score) {
+Status FastNodeResourcesFit::Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                                   int64_t* score) {
   const NodeInfo* batch[] = {&node};
   Status s = ScoreNodes(state, pod, batch, score);
   if (!s.IsSuccess()) *score = 0;
   return s;
 }
 
-Status FastNodeResourcesFit::ScoreNodes([[maybe_unused]] const CycleState& state, const Pod& pod, NodeBatch nodes,
-                                        int64_t* scores) {
+Status FastNodeResourcesFit::ScoreNodes([[maybe_unused]] const CycleState& state, const Pod& pod,
+                                        NodeBatch nodes, int64_t* scores) {
   switch (strategy_) {
     case Strategy::kLeastAllocated:
       if (IsCpuThenMemory(resources_)) return ScoreLeastAllocatedCpuMemory(pod, nodes, scores);
@@ -204,7 +218,8 @@ Status FastNodeResourcesFit::ScoreNodes([[maybe_unused]] const CycleState& state
   return Status::Error("unknown scoring strategy");
 }
 
-Status FastNodeResourcesFit::ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBatch nodes, int64_t* scores) {
+Status FastNodeResourcesFit::ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBatch nodes,
+                                                          int64_t* scores) {
   // The same arithmetic as leastResourceScorer over (cpu, memory) with the non-zero requests,
   // without the per-resource arrays.
   const int64_t cpu_weight = resources_[0].weight, memory_weight = resources_[1].weight;
@@ -221,7 +236,8 @@ Status FastNodeResourcesFit::ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBa
     const Resource& used = node.non_zero_requested();
     int64_t sum = 0, weight_sum = 0;
     if (alloc.milli_cpu != 0) {
-      sum += LeastRequestedScore(used.milli_cpu + pod.non_zero_milli_cpu, alloc.milli_cpu) * cpu_weight;
+      sum += LeastRequestedScore(used.milli_cpu + pod.non_zero_milli_cpu, alloc.milli_cpu) *
+             cpu_weight;
       weight_sum += cpu_weight;
     }
     if (alloc.memory != 0) {

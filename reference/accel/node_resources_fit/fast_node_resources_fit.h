@@ -43,8 +43,10 @@ class FastNodeResourcesFit final : public PreFilterPlugin,
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
                    std::vector<BatchRejection>* rejected) override;
-  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node, int64_t* score) override;
-  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                    int64_t* scores) override;
   std::vector<ClusterEvent> EventsToRegister() const override;
 
  private:

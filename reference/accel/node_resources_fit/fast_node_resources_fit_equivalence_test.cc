@@ -17,7 +17,8 @@ namespace {
 bool SameEvents(const std::vector<ClusterEvent>& a, const std::vector<ClusterEvent>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].resource != b[i].resource || a[i].action != b[i].action || a[i].label != b[i].label) return false;
+    if (a[i].resource != b[i].resource || a[i].action != b[i].action || a[i].label != b[i].label)
+      return false;
   }
   return true;
 }

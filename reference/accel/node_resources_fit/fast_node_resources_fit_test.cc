@@ -31,9 +31,8 @@ PodPtr Pod(const std::string& name, const std::vector<std::string>& requests,
 
 // Upstream's makeResources(10, 20, 32, 5, 20, 5) node, or one with another pod count.
 NodePtr EnoughNode(const std::string& pods = "32") {
-  return ParseNode(
-      "metadata: {name: n}\nstatus: {allocatable: {cpu: 10m, memory: '20', pods: '" + pods +
-      "', example.com/aaa: '5', ephemeral-storage: '20', hugepages-2Mi: '5'}}");
+  return ParseNode("metadata: {name: n}\nstatus: {allocatable: {cpu: 10m, memory: '20', pods: '" +
+                   pods + "', example.com/aaa: '5', ephemeral-storage: '20', hugepages-2Mi: '5'}}");
 }
 
 std::unique_ptr<FastNodeResourcesFit> NewFit(const nlohmann::json& args = nullptr) {
@@ -98,11 +97,15 @@ TEST(FastNodeResourcesFitTest, BatchRejectionsFollowTheRequestOfTheCycle) {
   EXPECT_EQ(reasons(Pod("a", {"{example.com/aaa: '1'}"})),
             (Lists{{"Insufficient example.com/aaa"}, {"Insufficient example.com/aaa"}}));
   EXPECT_EQ(reasons(Pod("b", {"{example.com/bbb: '1'}"})),
-            (Lists{{"Insufficient example.com/bbb"}, {"Insufficient example.com/bbb"}, {"Insufficient example.com/bbb"}}));
+            (Lists{{"Insufficient example.com/bbb"},
+                   {"Insufficient example.com/bbb"},
+                   {"Insufficient example.com/bbb"}}));
   EXPECT_EQ(reasons(Pod("c", {"{cpu: 1m, example.com/aaa: '1'}"})),
-            (Lists{{"Insufficient cpu", "Insufficient example.com/aaa"}, {"Insufficient cpu", "Insufficient example.com/aaa"}}));
+            (Lists{{"Insufficient cpu", "Insufficient example.com/aaa"},
+                   {"Insufficient cpu", "Insufficient example.com/aaa"}}));
   EXPECT_EQ(reasons(Pod("d", {"{cpu: 1m, example.com/aaa: '6'}"})),
-            (Lists{{"Insufficient cpu", "Insufficient example.com/aaa"}, {"Insufficient example.com/aaa"},
+            (Lists{{"Insufficient cpu", "Insufficient example.com/aaa"},
+                   {"Insufficient example.com/aaa"},
                    {"Insufficient cpu", "Insufficient example.com/aaa"}}));
 }
 
@@ -112,7 +115,8 @@ TEST(FastNodeResourcesFitTest, BatchFilterReadsTheRoomItKeptAsTheNodeItself) {
   auto full = MakeNodeInfo(EnoughNode(), {Pod("e", {"{cpu: 10m, example.com/aaa: '5'}"})});
   const PodPtr pod = Pod("p", {"{cpu: 1m, example.com/aaa: '1', hugepages-2Mi: '6'}"});
   using Lists = std::vector<std::vector<std::string>>;
-  const Lists want = {{"Insufficient cpu", "Insufficient example.com/aaa", "Insufficient hugepages-2Mi"}};
+  const Lists want = {
+      {"Insufficient cpu", "Insufficient example.com/aaa", "Insufficient hugepages-2Mi"}};
   EXPECT_EQ(BatchReasons(*plugin, pod, {full.get()}), want);
   EXPECT_EQ(BatchReasons(*plugin, pod, {full.get()}), want);
 }
@@ -122,10 +126,12 @@ TEST(FastNodeResourcesFitTest, RequestsWithMoreScalarsThanSlotMasksHold) {
   auto plugin = NewFit();
   auto node = MakeNodeInfo(EnoughNode());
   std::string requests = "{";
-  for (int i = 0; i < 62; ++i) requests += (i ? ", " : "") + std::string("example.com/r") + std::to_string(100 + i) + ": '1'";
+  for (int i = 0; i < 62; ++i)
+    requests += (i ? ", " : "") + std::string("example.com/r") + std::to_string(100 + i) + ": '1'";
   requests += ", example.com/aaa: '1'}";
   std::vector<std::string> want;
-  for (int i = 0; i < 62; ++i) want.push_back("Insufficient example.com/r" + std::to_string(100 + i));
+  for (int i = 0; i < 62; ++i)
+    want.push_back("Insufficient example.com/r" + std::to_string(100 + i));
   using Lists = std::vector<std::vector<std::string>>;
   EXPECT_EQ(BatchReasons(*plugin, Pod("p", {requests}), {node.get()}), Lists{want});
 }

@@ -15,7 +15,8 @@ ResourceKind ClassifyResource(std::string_view name) {
 std::vector<ClassifiedResource> ClassifyResources(const std::vector<ResourceSpec>& resources) {
   std::vector<ClassifiedResource> out;
   out.reserve(resources.size());
-  for (const ResourceSpec& r : resources) out.push_back({r.name, r.weight, ClassifyResource(r.name)});
+  for (const ResourceSpec& r : resources)
+    out.push_back({r.name, r.weight, ClassifyResource(r.name)});
   return out;
 }
 

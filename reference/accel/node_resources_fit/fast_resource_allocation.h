@@ -41,23 +41,26 @@ inline bool IsCpuThenMemory(const std::vector<ClassifiedResource>& resources) {
 
 // ResourceAllocationScorer::CalculateResourceAllocatableRequest with the pod's request of
 // CalculatePodResourceRequest, in one step.
-inline AllocatableRequest FastAllocatableRequest(const NodeInfo& node, const Pod& pod, const ClassifiedResource& r,
-                                                 bool use_requested) {
+inline AllocatableRequest FastAllocatableRequest(const NodeInfo& node, const Pod& pod,
+                                                 const ClassifiedResource& r, bool use_requested) {
   const Resource& node_requested = use_requested ? node.requested() : node.non_zero_requested();
   const Resource& alloc = node.allocatable();
   switch (r.kind) {
     case ResourceKind::kCpu:
-      return {alloc.milli_cpu,
-              node_requested.milli_cpu + (use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu)};
+      return {alloc.milli_cpu, node_requested.milli_cpu + (use_requested ? pod.requests.milli_cpu
+                                                                         : pod.non_zero_milli_cpu)};
     case ResourceKind::kMemory:
-      return {alloc.memory, node_requested.memory + (use_requested ? pod.requests.memory : pod.non_zero_memory)};
+      return {alloc.memory,
+              node_requested.memory + (use_requested ? pod.requests.memory : pod.non_zero_memory)};
     case ResourceKind::kEphemeralStorage:
-      return {alloc.ephemeral_storage, node.requested().ephemeral_storage + pod.requests.ephemeral_storage};
+      return {alloc.ephemeral_storage,
+              node.requested().ephemeral_storage + pod.requests.ephemeral_storage};
     case ResourceKind::kScalar: {
       // A scalar resource the pod does not ask for is left out of the node's score.
       const int64_t pod_request = pod.requests.Scalar(std::string_view(r.name));
       if (pod_request == 0) return {};
-      return {alloc.Scalar(std::string_view(r.name)), node.requested().Scalar(std::string_view(r.name)) + pod_request};
+      return {alloc.Scalar(std::string_view(r.name)),
+              node.requested().Scalar(std::string_view(r.name)) + pod_request};
     }
     default:
       return {};  // e.g. "pods": never a scalar resource
@@ -68,7 +71,8 @@ inline AllocatableRequest FastAllocatableRequest(const NodeInfo& node, const Pod
 // (allocatable > 0), integer division: leastResourceScorer and mostResourceScorer with
 // `per_resource` called directly.
 template <typename PerResource>
-int64_t WeightedAverageScore(const std::vector<ClassifiedResource>& resources, std::span<const int64_t> requested,
+int64_t WeightedAverageScore(const std::vector<ClassifiedResource>& resources,
+                             std::span<const int64_t> requested,
                              std::span<const int64_t> allocatable, PerResource per_resource) {
   int64_t node_score = 0, weight_sum = 0;
   for (size_t i = 0; i < requested.size(); ++i) {
@@ -84,7 +88,8 @@ int64_t WeightedAverageScore(const std::vector<ClassifiedResource>& resources, s
 // without a node.
 inline constexpr size_t kMaxInlineScoredResources = 16;
 template <typename Scorer>
-Status ScoreResourceAllocationOnNodes(NodeBatch nodes, const Pod& pod, const std::vector<ClassifiedResource>& resources,
+Status ScoreResourceAllocationOnNodes(NodeBatch nodes, const Pod& pod,
+                                      const std::vector<ClassifiedResource>& resources,
                                       bool use_requested, const Scorer& scorer, int64_t* scores) {
   if (resources.empty()) return Status::Error("resources not found");
   const size_t r = resources.size();
@@ -105,7 +110,8 @@ Status ScoreResourceAllocationOnNodes(NodeBatch nodes, const Pod& pod, const std
       allocatable[k] = ar.allocatable;
       requested[k] = ar.allocatable == 0 ? 0 : ar.requested;
     }
-    scores[i] = scorer(std::span<const int64_t>(requested, r), std::span<const int64_t>(allocatable, r));
+    scores[i] =
+        scorer(std::span<const int64_t>(requested, r), std::span<const int64_t>(allocatable, r));
   }
   return Status();
 }

@@ -1,8 +1,8 @@
 // FreeRoom: a node's room (allocatable minus requested) per resource, as fitsRequest compares a
 // request with it, in one small record. NodeResourcesFit keeps one per node by NodeInfo
-// generation (accel/node_memo.h): in a full cluster most nodes reject most pods, and reading a node's
-// scalar lists (allocatable and requested, each its own heap block) costs two cache misses per
-// node and cycle, where the record is one array entry.
+// generation (accel/node_memo.h): in a full cluster most nodes reject most pods, and reading a
+// node's scalar lists (allocatable and requested, each its own heap block) costs two cache misses
+// per node and cycle, where the record is one array entry.
 #ifndef SCHEDCHECK_REFERENCE_ACCEL_NODE_RESOURCES_FIT_FREE_ROOM_H_
 #define SCHEDCHECK_REFERENCE_ACCEL_NODE_RESOURCES_FIT_FREE_ROOM_H_
 
@@ -21,13 +21,17 @@ namespace schedcheck::reference {
 class NodeRoom {
  public:
   explicit NodeRoom(const NodeInfo& node) : node_(node) {}
-  int64_t Pods() const { return node_.allocatable().allowed_pod_number - static_cast<int64_t>(node_.pods().size()); }
+  int64_t Pods() const {
+    return node_.allocatable().allowed_pod_number - static_cast<int64_t>(node_.pods().size());
+  }
   int64_t MilliCpu() const { return node_.allocatable().milli_cpu - node_.requested().milli_cpu; }
   int64_t Memory() const { return node_.allocatable().memory - node_.requested().memory; }
   int64_t EphemeralStorage() const {
     return node_.allocatable().ephemeral_storage - node_.requested().ephemeral_storage;
   }
-  int64_t Scalar(ResourceName name) const { return node_.allocatable().Scalar(name) - node_.requested().Scalar(name); }
+  int64_t Scalar(ResourceName name) const {
+    return node_.allocatable().Scalar(name) - node_.requested().Scalar(name);
+  }
 
  private:
   const NodeInfo& node_;

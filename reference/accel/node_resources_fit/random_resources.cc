@@ -22,9 +22,9 @@ bool Chance(int percent) { return *rc::gen::inRange(0, 100) < percent; }
 
 // Few extended names, so that nodes and pods meet; more kinds than a FreeRoom record holds.
 const std::vector<std::string>& ScalarNames() {
-  static const std::vector<std::string> names = {"example.com/aaa", "example.com/bbb", "other.io/gpu",
-                                                 "hugepages-2Mi",   "kubernetes.io/x", "a.io/r1",
-                                                 "a.io/r2"};
+  static const std::vector<std::string> names = {
+      "example.com/aaa", "example.com/bbb", "other.io/gpu", "hugepages-2Mi",
+      "kubernetes.io/x", "a.io/r1",         "a.io/r2"};
   return names;
 }
 
@@ -60,9 +60,12 @@ json GenContainer(const std::string& name) {
 json GenPodSpec() {
   json spec = json::object();
   spec["containers"] = json::array();
-  for (int i = Count(0, 3); i > 0; --i) spec["containers"].push_back(GenContainer("c" + std::to_string(i)));
-  for (int i = Count(0, 3) - 1; i > 0; --i) spec["initContainers"].push_back(GenContainer("i" + std::to_string(i)));
-  if (Chance(15)) spec["overhead"] = {{"cpu", Pick<std::string>({"0", "50m", "1"})}, {"memory", "10Mi"}};
+  for (int i = Count(0, 3); i > 0; --i)
+    spec["containers"].push_back(GenContainer("c" + std::to_string(i)));
+  for (int i = Count(0, 3) - 1; i > 0; --i)
+    spec["initContainers"].push_back(GenContainer("i" + std::to_string(i)));
+  if (Chance(15))
+    spec["overhead"] = {{"cpu", Pick<std::string>({"0", "50m", "1"})}, {"memory", "10Mi"}};
   return spec;
 }
 
@@ -86,7 +89,8 @@ void ResourceCluster::AddPodTo(const std::string& node_name) {
   const std::string name = "e" + std::to_string(next_pod_++);
   json spec = GenPodSpec();
   spec["nodeName"] = node_name;
-  const json pod = {{"metadata", {{"name", name}, {"namespace", "default"}, {"uid", name}}}, {"spec", spec}};
+  const json pod = {{"metadata", {{"name", name}, {"namespace", "default"}, {"uid", name}}},
+                    {"spec", spec}};
   RC_LOG() << "add pod " << pod.dump() << "\n";
   PodPtr parsed = testing::ParsePod(pod.dump());
   RC_ASSERT(cache_.AddPod(parsed).ok());
@@ -127,7 +131,8 @@ std::vector<const NodeInfo*> ResourceCluster::nodes() const {
 }
 
 PodPtr GenResourcePod() {
-  const json pod = {{"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "p"}}}, {"spec", GenPodSpec()}};
+  const json pod = {{"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "p"}}},
+                    {"spec", GenPodSpec()}};
   RC_LOG() << "schedule pod " << pod.dump() << "\n";
   return testing::ParsePod(pod.dump());
 }
@@ -136,7 +141,8 @@ namespace {
 
 json GenResourceSpecs(bool weights) {
   json specs = json::array();
-  std::vector<std::string> pool = {"cpu", "memory", "ephemeral-storage", "pods", "example.com/aaa", "hugepages-2Mi",
+  std::vector<std::string> pool = {"cpu",         "memory",          "ephemeral-storage",
+                                   "pods",        "example.com/aaa", "hugepages-2Mi",
                                    "other.io/gpu"};
   for (int n = Count(0, 4); n > 0 && !pool.empty(); --n) {
     const size_t i = static_cast<size_t>(Count(0, static_cast<int>(pool.size()) - 1));
@@ -153,9 +159,13 @@ json GenResourceSpecs(bool weights) {
 json GenFitArgs() {
   if (Chance(25)) return nullptr;
   json args = json::object();
-  if (Chance(30)) args["ignoredResources"] = {Pick<std::string>({"example.com/aaa", "other.io/gpu", "hugepages-2Mi"})};
-  if (Chance(30)) args["ignoredResourceGroups"] = {Pick<std::string>({"example.com", "a.io", "kubernetes.io"})};
-  const std::string type = Pick<std::string>({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"});
+  if (Chance(30))
+    args["ignoredResources"] = {
+        Pick<std::string>({"example.com/aaa", "other.io/gpu", "hugepages-2Mi"})};
+  if (Chance(30))
+    args["ignoredResourceGroups"] = {Pick<std::string>({"example.com", "a.io", "kubernetes.io"})};
+  const std::string type =
+      Pick<std::string>({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"});
   json strategy = {{"type", type}};
   if (Chance(60)) strategy["resources"] = GenResourceSpecs(/*weights=*/true);
   if (type == "RequestedToCapacityRatio") {
@@ -181,7 +191,8 @@ json GenBalancedAllocationArgs() {
 namespace {
 
 // Score and the batch Score on every node of the snapshot (Filter's verdict aside).
-std::string CompareScoresOnAllNodes(Plugin& plain, Plugin& fast, const Pod& pod, const std::vector<const NodeInfo*>& nodes) {
+std::string CompareScoresOnAllNodes(Plugin& plain, Plugin& fast, const Pod& pod,
+                                    const std::vector<const NodeInfo*>& nodes) {
   auto* p = dynamic_cast<ScorePlugin*>(&plain);
   auto* f = dynamic_cast<ScorePlugin*>(&fast);
   if (p == nullptr || f == nullptr) return "";
@@ -208,8 +219,8 @@ std::string CompareScoresOnAllNodes(Plugin& plain, Plugin& fast, const Pod& pod,
   if (s.IsSuccess() != all_scored) return "ScoreNodes: " + s.DebugString();
   for (size_t i = 0; all_scored && i < got.size(); ++i) {
     if (got[i] != want[i]) {
-      return "ScoreNodes on node \"" + existing[i]->name() + "\": " + std::to_string(got[i]) + ", Score " +
-             std::to_string(want[i]);
+      return "ScoreNodes on node \"" + existing[i]->name() + "\": " + std::to_string(got[i]) +
+             ", Score " + std::to_string(want[i]);
     }
   }
   return "";
@@ -217,14 +228,16 @@ std::string CompareScoresOnAllNodes(Plugin& plain, Plugin& fast, const Pod& pod,
 
 }  // namespace
 
-std::string DifferenceAcrossCycles(Plugin& plain, Plugin& fast, ResourceCluster& cluster, int cycles) {
+std::string DifferenceAcrossCycles(Plugin& plain, Plugin& fast, ResourceCluster& cluster,
+                                   int cycles) {
   for (int cycle = 0; cycle < cycles; ++cycle) {
     for (int n = Count(1, 3); n > 0; --n) {
       const PodPtr pod = GenResourcePod();
       const std::vector<const NodeInfo*> nodes = cluster.nodes();
       const std::string where = "cycle " + std::to_string(cycle) + ": ";
       if (std::string d = FirstDifference(plain, fast, *pod, nodes); !d.empty()) return where + d;
-      if (std::string d = CompareScoresOnAllNodes(plain, fast, *pod, nodes); !d.empty()) return where + d;
+      if (std::string d = CompareScoresOnAllNodes(plain, fast, *pod, nodes); !d.empty())
+        return where + d;
     }
     cluster.Change();
   }

@@ -55,7 +55,8 @@ nlohmann::json GenBalancedAllocationArgs();
 // Runs `cycles` cycles on `cluster`: in each, 1 to 3 pods through both plugins
 // (plugin_equality's FirstDifference, and Score and the batch Score on every node, feasible or
 // not), then cluster.Change(). "" when they agree, else the first difference.
-std::string DifferenceAcrossCycles(Plugin& plain, Plugin& fast, ResourceCluster& cluster, int cycles);
+std::string DifferenceAcrossCycles(Plugin& plain, Plugin& fast, ResourceCluster& cluster,
+                                   int cycles);
 
 }  // namespace schedcheck::reference
 

@@ -4,13 +4,15 @@
 
 namespace schedcheck::reference {
 
-Result<std::unique_ptr<Plugin>> FastNodeUnschedulable::New(const PluginArgs& args, const Handle& handle) {
+Result<std::unique_ptr<Plugin>> FastNodeUnschedulable::New(const PluginArgs& args,
+                                                           const Handle& handle) {
   Result<std::unique_ptr<Plugin>> plain = NodeUnschedulable::New(args, handle);
   if (!plain.ok()) return plain.error();
   return std::unique_ptr<Plugin>(std::make_unique<FastNodeUnschedulable>());
 }
 
-Status FastNodeUnschedulable::Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) {
+Status FastNodeUnschedulable::Filter(const CycleState& state, const Pod& pod,
+                                     const NodeInfo& node) {
   if (node.node() != nullptr && !node.unschedulable()) return Status();
   return NodeUnschedulable::Filter(state, pod, node);
 }

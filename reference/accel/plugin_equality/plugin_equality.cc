@@ -14,9 +14,12 @@ std::string Differ(const std::string& what, const Status& plain, const Status& f
 
 // The plain rule must not carry the accelerated forms.
 std::string PlainHasBatchForms(Plugin& plain) {
-  if (dynamic_cast<BatchFilterPlugin*>(&plain) != nullptr) return "the plain plugin is a BatchFilterPlugin";
-  if (dynamic_cast<BatchScorePlugin*>(&plain) != nullptr) return "the plain plugin is a BatchScorePlugin";
-  if (dynamic_cast<UniformScorePlugin*>(&plain) != nullptr) return "the plain plugin is a UniformScorePlugin";
+  if (dynamic_cast<BatchFilterPlugin*>(&plain) != nullptr)
+    return "the plain plugin is a BatchFilterPlugin";
+  if (dynamic_cast<BatchScorePlugin*>(&plain) != nullptr)
+    return "the plain plugin is a BatchScorePlugin";
+  if (dynamic_cast<UniformScorePlugin*>(&plain) != nullptr)
+    return "the plain plugin is a UniformScorePlugin";
   return "";
 }
 
@@ -33,7 +36,8 @@ std::string ComparePreFilter(PreFilterPlugin& p, PreFilterPlugin& f, CycleState&
   PreFilterResult pr, fr;
   const Status plain = p.PreFilter(ps, pod, &pr);
   if (std::string d = Differ("PreFilter", plain, f.PreFilter(fs, pod, &fr)); !d.empty()) return d;
-  if (pr.all_nodes != fr.all_nodes || pr.node_names != fr.node_names) return "PreFilter: the node narrowing differs";
+  if (pr.all_nodes != fr.all_nodes || pr.node_names != fr.node_names)
+    return "PreFilter: the node narrowing differs";
   // A rejection or an error ends the cycle; Skip only skips this plugin's Filter, which is still
   // compared (it is what a Filter without PreFilter state gives).
   *go_on = plain.IsSuccess() || plain.IsSkip();
@@ -43,13 +47,15 @@ std::string ComparePreFilter(PreFilterPlugin& p, PreFilterPlugin& f, CycleState&
 // Filter node by node, then the batch Filter over the nodes that exist. `feasible` gets the
 // existing nodes the plain Filter passes.
 std::string CompareFilter(FilterPlugin& p, FilterPlugin& f, Plugin& fast, const CycleState& ps,
-                          const CycleState& fs, const Pod& pod, const std::vector<const NodeInfo*>& nodes,
+                          const CycleState& fs, const Pod& pod,
+                          const std::vector<const NodeInfo*>& nodes,
                           std::vector<const NodeInfo*>* feasible) {
   std::vector<const NodeInfo*> existing;
   std::vector<BatchRejection> want;
   for (const NodeInfo* node : nodes) {
     const Status plain = p.Filter(ps, pod, *node);
-    if (std::string d = Differ("Filter on node \"" + node->name() + "\"", plain, f.Filter(fs, pod, *node));
+    if (std::string d =
+            Differ("Filter on node \"" + node->name() + "\"", plain, f.Filter(fs, pod, *node));
         !d.empty()) {
       return d;
     }
@@ -63,10 +69,12 @@ std::string CompareFilter(FilterPlugin& p, FilterPlugin& f, Plugin& fast, const 
   std::vector<BatchRejection> got;
   batch->FilterNodes(fs, pod, existing, &got);
   if (got.size() != want.size()) {
-    return "FilterNodes rejected " + std::to_string(got.size()) + " nodes, Filter " + std::to_string(want.size());
+    return "FilterNodes rejected " + std::to_string(got.size()) + " nodes, Filter " +
+           std::to_string(want.size());
   }
   for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i].index != want[i].index) return "FilterNodes rejected another node at rejection " + std::to_string(i);
+    if (got[i].index != want[i].index)
+      return "FilterNodes rejected another node at rejection " + std::to_string(i);
     const std::string where = "FilterNodes on node \"" + existing[want[i].index]->name() + "\"";
     if (std::string d = Differ(where, want[i].status, got[i].status); !d.empty()) return d;
   }
@@ -74,32 +82,34 @@ std::string CompareFilter(FilterPlugin& p, FilterPlugin& f, Plugin& fast, const 
 }
 
 // NormalizeScore of the same list by both.
-std::string CompareNormalize(ScorePlugin& p, ScorePlugin& f, const CycleState& ps, const CycleState& fs,
-                             const Pod& pod, const NodeScoreList& raw) {
+std::string CompareNormalize(ScorePlugin& p, ScorePlugin& f, const CycleState& ps,
+                             const CycleState& fs, const Pod& pod, const NodeScoreList& raw) {
   NodeScoreList a = raw, b = raw;
-  if (std::string d = Differ("NormalizeScore", p.NormalizeScore(ps, pod, a), f.NormalizeScore(fs, pod, b));
+  if (std::string d =
+          Differ("NormalizeScore", p.NormalizeScore(ps, pod, a), f.NormalizeScore(fs, pod, b));
       !d.empty()) {
     return d;
   }
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].name != b[i].name || a[i].score != b[i].score) {
-      return "NormalizeScore of node \"" + std::string(a[i].name) + "\": plain " + std::to_string(a[i].score) +
-             ", fast " + std::to_string(b[i].score);
+      return "NormalizeScore of node \"" + std::string(a[i].name) + "\": plain " +
+             std::to_string(a[i].score) + ", fast " + std::to_string(b[i].score);
     }
   }
   return "";
 }
 
 // The Uniform* answers against the plain per-node scores and the plain NormalizeScore.
-std::string CompareUniform(ScorePlugin& p, const UniformScorePlugin& u, const CycleState& ps, const CycleState& fs,
-                           const Pod& pod, const NodeScoreList& raw, bool all_scored) {
+std::string CompareUniform(ScorePlugin& p, const UniformScorePlugin& u, const CycleState& ps,
+                           const CycleState& fs, const Pod& pod, const NodeScoreList& raw,
+                           bool all_scored) {
   int64_t uniform = 0;
   if (u.UniformScore(fs, pod, &uniform)) {
     if (!all_scored) return "UniformScore answered where Score gives an error";
     for (const NodeScore& s : raw) {
       if (s.score != uniform) {
-        return "UniformScore " + std::to_string(uniform) + ", Score of node \"" + std::string(s.name) + "\" " +
-               std::to_string(s.score);
+        return "UniformScore " + std::to_string(uniform) + ", Score of node \"" +
+               std::string(s.name) + "\" " + std::to_string(s.score);
       }
     }
   }
@@ -126,8 +136,9 @@ std::string CompareUniform(ScorePlugin& p, const UniformScorePlugin& u, const Cy
 
 // Score per node (`nodes` may include NodeInfos without a node), the batch Score over the
 // existing ones, NormalizeScore and the Uniform* shortcuts.
-std::string CompareScore(ScorePlugin& p, ScorePlugin& f, Plugin& fast, const CycleState& ps, const CycleState& fs,
-                         const Pod& pod, const std::vector<const NodeInfo*>& nodes) {
+std::string CompareScore(ScorePlugin& p, ScorePlugin& f, Plugin& fast, const CycleState& ps,
+                         const CycleState& fs, const Pod& pod,
+                         const std::vector<const NodeInfo*>& nodes) {
   if (p.HasNormalizeScore() != f.HasNormalizeScore()) return "HasNormalizeScore differs";
   std::vector<const NodeInfo*> existing;
   NodeScoreList raw;
@@ -137,7 +148,8 @@ std::string CompareScore(ScorePlugin& p, ScorePlugin& f, Plugin& fast, const Cyc
     const Status plain = p.Score(ps, pod, *node, &a);
     const std::string where = "Score on node \"" + node->name() + "\"";
     if (std::string d = Differ(where, plain, f.Score(fs, pod, *node, &b)); !d.empty()) return d;
-    if (plain.IsSuccess() && a != b) return where + ": plain " + std::to_string(a) + ", fast " + std::to_string(b);
+    if (plain.IsSuccess() && a != b)
+      return where + ": plain " + std::to_string(a) + ", fast " + std::to_string(b);
     if (node->node() == nullptr) continue;
     existing.push_back(node);
     all_scored = all_scored && plain.IsSuccess();
@@ -146,11 +158,12 @@ std::string CompareScore(ScorePlugin& p, ScorePlugin& f, Plugin& fast, const Cyc
   if (auto* batch = dynamic_cast<BatchScorePlugin*>(&fast)) {
     std::vector<int64_t> scores(existing.size(), -1);
     const Status s = batch->ScoreNodes(fs, pod, existing, scores.data());
-    if (s.IsSuccess() != all_scored) return "ScoreNodes: " + s.DebugString() + " where Score gives otherwise";
+    if (s.IsSuccess() != all_scored)
+      return "ScoreNodes: " + s.DebugString() + " where Score gives otherwise";
     for (size_t i = 0; all_scored && i < scores.size(); ++i) {
       if (scores[i] != raw[i].score) {
-        return "ScoreNodes on node \"" + existing[i]->name() + "\": " + std::to_string(scores[i]) + ", Score " +
-               std::to_string(raw[i].score);
+        return "ScoreNodes on node \"" + existing[i]->name() + "\": " + std::to_string(scores[i]) +
+               ", Score " + std::to_string(raw[i].score);
       }
     }
   }
@@ -165,8 +178,8 @@ std::string CompareScore(ScorePlugin& p, ScorePlugin& f, Plugin& fast, const Cyc
 
 }  // namespace
 
-std::string FirstDifference(Plugin& plain, Plugin& fast, const Pod& pod, const std::vector<const NodeInfo*>& nodes,
-                            CycleOptions options) {
+std::string FirstDifference(Plugin& plain, Plugin& fast, const Pod& pod,
+                            const std::vector<const NodeInfo*>& nodes, CycleOptions options) {
   if (plain.Name() != fast.Name()) return "names differ";
   if (std::string d = PlainHasBatchForms(plain); !d.empty()) return d;
   CycleState ps, fs;
@@ -174,14 +187,16 @@ std::string FirstDifference(Plugin& plain, Plugin& fast, const Pod& pod, const s
   if (std::string d = Both(plain, fast, &pre_p, &pre_f, "PreFilterPlugin"); !d.empty()) return d;
   if (pre_p != nullptr && options.run_pre_filter) {
     bool go_on = true;
-    if (std::string d = ComparePreFilter(*pre_p, *pre_f, ps, fs, pod, &go_on); !d.empty() || !go_on) return d;
+    if (std::string d = ComparePreFilter(*pre_p, *pre_f, ps, fs, pod, &go_on); !d.empty() || !go_on)
+      return d;
   }
   FilterPlugin *filter_p = nullptr, *filter_f = nullptr;
   if (std::string d = Both(plain, fast, &filter_p, &filter_f, "FilterPlugin"); !d.empty()) return d;
   // Score sees the nodes Filter passes, and the NodeInfos without a node (Score's error path).
   std::vector<const NodeInfo*> to_score;
   if (filter_p != nullptr) {
-    if (std::string d = CompareFilter(*filter_p, *filter_f, fast, ps, fs, pod, nodes, &to_score); !d.empty()) {
+    if (std::string d = CompareFilter(*filter_p, *filter_f, fast, ps, fs, pod, nodes, &to_score);
+        !d.empty()) {
       return d;
     }
     for (const NodeInfo* node : nodes) {
@@ -191,14 +206,16 @@ std::string FirstDifference(Plugin& plain, Plugin& fast, const Pod& pod, const s
     to_score = nodes;
   }
   PreScorePlugin *prescore_p = nullptr, *prescore_f = nullptr;
-  if (std::string d = Both(plain, fast, &prescore_p, &prescore_f, "PreScorePlugin"); !d.empty()) return d;
+  if (std::string d = Both(plain, fast, &prescore_p, &prescore_f, "PreScorePlugin"); !d.empty())
+    return d;
   if (prescore_p != nullptr && options.run_pre_score) {
     std::vector<const NodeInfo*> feasible;
     for (const NodeInfo* node : to_score) {
       if (node->node() != nullptr) feasible.push_back(node);
     }
     const Status s = prescore_p->PreScore(ps, pod, feasible);
-    if (std::string d = Differ("PreScore", s, prescore_f->PreScore(fs, pod, feasible)); !d.empty()) return d;
+    if (std::string d = Differ("PreScore", s, prescore_f->PreScore(fs, pod, feasible)); !d.empty())
+      return d;
     if (!s.IsSuccess()) return "";
   }
   ScorePlugin *score_p = nullptr, *score_f = nullptr;

@@ -61,14 +61,15 @@ json GenToleration() {
 json GenPort() {
   json port = {{"containerPort", 80}, {"protocol", Pick<std::string>({"TCP", "UDP"})}};
   if (int host_port = Pick<int>({0, 80, 8080, 443}); host_port != 0) port["hostPort"] = host_port;
-  if (std::string ip = Pick<std::string>({"", "", "127.0.0.1", "10.0.0.1"}); !ip.empty()) port["hostIP"] = ip;
+  if (std::string ip = Pick<std::string>({"", "", "127.0.0.1", "10.0.0.1"}); !ip.empty())
+    port["hostIP"] = ip;
   return port;
 }
 
 json GenContainer(int i) {
   json c = {{"name", "c" + std::to_string(i)},
-            {"image", Pick<std::string>({"gcr.io/a", "gcr.io/a:latest", "gcr.io/b:v1", "busybox", "x/y@sha256:abc",
-                                         "localhost:5000/img", "unknown"})}};
+            {"image", Pick<std::string>({"gcr.io/a", "gcr.io/a:latest", "gcr.io/b:v1", "busybox",
+                                         "x/y@sha256:abc", "localhost:5000/img", "unknown"})}};
   for (int n = Count(0, 2); n > 0; --n) c["ports"].push_back(GenPort());
   return c;
 }
@@ -85,10 +86,11 @@ PodPtr GenPortHolder(const std::string& node, int i) {
 
 void GenImages(NodeInfo* info, int num_nodes) {
   for (int n = Count(0, 3); n > 0; --n) {
-    const std::string image = Pick<std::string>(
-        {"gcr.io/a:latest", "gcr.io/b:v1", "busybox:latest", "x/y@sha256:abc", "localhost:5000/img:latest"});
-    const int64_t size = Pick<int64_t>({0, 5 * kMiB, 23 * kMiB, 300 * kMiB, 999 * kMiB, 2000 * kMiB}) +
-                         *rc::gen::inRange<int64_t>(0, kMiB);
+    const std::string image = Pick<std::string>({"gcr.io/a:latest", "gcr.io/b:v1", "busybox:latest",
+                                                 "x/y@sha256:abc", "localhost:5000/img:latest"});
+    const int64_t size =
+        Pick<int64_t>({0, 5 * kMiB, 23 * kMiB, 300 * kMiB, 999 * kMiB, 2000 * kMiB}) +
+        *rc::gen::inRange<int64_t>(0, kMiB);
     info->image_states()[image] = {size, Count(1, num_nodes > 0 ? num_nodes : 1)};
   }
 }
@@ -105,12 +107,12 @@ json GenExpression(bool valid_only) {
   };
   if (!valid_only) {
     pool.insert(pool.end(), {
-        R"({"key": "gpu", "operator": "Gt", "values": ["x"]})",
-        R"({"key": "zone", "operator": "In"})",
-        R"({"key": "zone", "operator": "Foo", "values": ["a"]})",
-        R"({"key": "disk", "operator": "Exists", "values": ["ssd"]})",
-        R"({"key": "zone", "operator": "In", "values": ["bad value!"]})",
-    });
+                                R"({"key": "gpu", "operator": "Gt", "values": ["x"]})",
+                                R"({"key": "zone", "operator": "In"})",
+                                R"({"key": "zone", "operator": "Foo", "values": ["a"]})",
+                                R"({"key": "disk", "operator": "Exists", "values": ["ssd"]})",
+                                R"({"key": "zone", "operator": "In", "values": ["bad value!"]})",
+                            });
   }
   return Parse(Pick(pool));
 }
@@ -121,18 +123,20 @@ json GenField(bool valid_only) {
       R"({"key": "metadata.name", "operator": "NotIn", "values": ["n0"]})",
   };
   if (!valid_only) {
-    pool.insert(pool.end(), {
-        R"({"key": "metadata.name", "operator": "In", "values": ["n1", "n2"]})",
-        R"({"key": "metadata.name", "operator": "In", "values": ["n2"]})",
-        R"({"key": "metadata.uid", "operator": "In", "values": ["x"]})",
-    });
+    pool.insert(pool.end(),
+                {
+                    R"({"key": "metadata.name", "operator": "In", "values": ["n1", "n2"]})",
+                    R"({"key": "metadata.name", "operator": "In", "values": ["n2"]})",
+                    R"({"key": "metadata.uid", "operator": "In", "values": ["x"]})",
+                });
   }
   return Parse(Pick(pool));
 }
 
 json GenTerm(bool valid_only) {
   json term = json::object();
-  for (int n = Count(valid_only ? 1 : 0, 2); n > 0; --n) term["matchExpressions"].push_back(GenExpression(valid_only));
+  for (int n = Count(valid_only ? 1 : 0, 2); n > 0; --n)
+    term["matchExpressions"].push_back(GenExpression(valid_only));
   if (Chance(30)) term["matchFields"].push_back(GenField(valid_only));
   if (Chance(10)) term["matchFields"].push_back(GenField(valid_only));
   return term;
@@ -148,7 +152,8 @@ json GenNodeAffinity() {
   if (Chance(60)) {
     json preferred = json::array();
     for (int n = Count(0, 3); n > 0; --n) {
-      preferred.push_back({{"weight", Pick<int>({0, 1, 5, 50, 100})}, {"preference", GenNodeSelectorTerm()}});
+      preferred.push_back(
+          {{"weight", Pick<int>({0, 1, 5, 50, 100})}, {"preference", GenNodeSelectorTerm()}});
     }
     affinity["preferredDuringSchedulingIgnoredDuringExecution"] = preferred;
   }
@@ -172,7 +177,8 @@ std::unique_ptr<RandomCluster> GenCluster() {
       continue;
     }
     const std::string name = "n" + std::to_string(i);
-    json node = {{"metadata", {{"name", name}, {"labels", GenLabels(name)}}}, {"spec", json::object()}};
+    json node = {{"metadata", {{"name", name}, {"labels", GenLabels(name)}}},
+                 {"spec", json::object()}};
     if (Chance(20)) node["spec"]["unschedulable"] = true;
     for (int n = Count(0, 3) - 1; n > 0; --n) node["spec"]["taints"].push_back(GenTaint());
     std::vector<PodPtr> pods;
@@ -201,7 +207,8 @@ PodPtr GenPod(const RandomCluster& cluster) {
     if (Chance(50)) spec["nodeSelector"]["disk"] = "ssd";
   }
   if (Chance(60)) spec["affinity"]["nodeAffinity"] = GenNodeAffinity();
-  json pod = {{"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "p"}}}, {"spec", spec}};
+  json pod = {{"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "p"}}},
+              {"spec", spec}};
   return testing::ParsePod(pod.dump());
 }
 

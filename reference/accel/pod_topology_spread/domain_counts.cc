@@ -1,7 +1,7 @@
 #include "reference/accel/pod_topology_spread/domain_counts.h"
 
-#include "reference/api/cache_key.h"
 #include "reference/accel/pod_topology_spread/match_count_cache.h"
+#include "reference/api/cache_key.h"
 
 namespace schedcheck::reference::pod_topology_spread::fast {
 
@@ -21,11 +21,15 @@ std::string DomainCountsKey(const Pod& pod, const std::vector<FastConstraint>& c
     key += 'S';
     AppendKeyLabels(key, spec.node_selector());
     // Node selector terms hold no map fields, so their encoding is one per content.
-    const bool has_required = spec.has_affinity() && spec.affinity().has_node_affinity() &&
-                              spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution();
+    const bool has_required =
+        spec.has_affinity() && spec.affinity().has_node_affinity() &&
+        spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution();
     key += has_required ? 'R' : '-';
     if (has_required) {
-      AppendKeyText(key, spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution().SerializeAsString());
+      AppendKeyText(key, spec.affinity()
+                             .node_affinity()
+                             .required_during_scheduling_ignored_during_execution()
+                             .SerializeAsString());
     }
   }
   if (honor_taints) {
@@ -35,7 +39,6 @@ std::string DomainCountsKey(const Pod& pod, const std::vector<FastConstraint>& c
   }
   return key;
 }
-
 
 void DomainCounts::Sync(const Snapshot& snapshot, size_t num_keys, const Contribute& contribute) {
   const std::vector<const NodeInfo*>& nodes = snapshot.node_infos();
@@ -52,7 +55,8 @@ void DomainCounts::Sync(const Snapshot& snapshot, size_t num_keys, const Contrib
     by_position_.assign(nodes.size() * num_keys, NodeContribution{});
     sums_.assign(num_keys, IdMap<Sum>());
     for (size_t position = 0; position < nodes.size(); ++position) {
-      if (position + kPrefetchAhead < nodes.size()) PrefetchNodeInfoHead(nodes[position + kPrefetchAhead]);
+      if (position + kPrefetchAhead < nodes.size())
+        PrefetchNodeInfoHead(nodes[position + kPrefetchAhead]);
       Apply(*nodes[position], position, contribute);
     }
   }

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "reference/accel/pod_topology_spread/fast_constraint.h"
 #include "reference/api/id_map.h"
 #include "reference/api/label_ids.h"
 #include "reference/framework/snapshot.h"
-#include "reference/accel/pod_topology_spread/fast_constraint.h"
 
 namespace schedcheck::reference::pod_topology_spread::fast {
 

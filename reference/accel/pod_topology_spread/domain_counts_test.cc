@@ -23,9 +23,11 @@ void ZoneAndHostname(const NodeInfo& info, std::span<NodeContribution> out) {
   const LabelId zone = info.node()->label_ids.Get(InternLabel("zone"));
   if (zone == kNoLabel) return;
   int app_a = 0;
-  for (const PodInfoPtr& p : info.pods()) app_a += p->pod->labels().count("app") && p->pod->labels().at("app") == "a";
+  for (const PodInfoPtr& p : info.pods())
+    app_a += p->pod->labels().count("app") && p->pod->labels().at("app") == "a";
   out[0] = {zone, app_a};
-  out[1] = {info.node()->label_ids.Get(InternLabel("kubernetes.io/hostname")), static_cast<int>(info.pods().size())};
+  out[1] = {info.node()->label_ids.Get(InternLabel("kubernetes.io/hostname")),
+            static_cast<int>(info.pods().size())};
 }
 
 std::map<std::string, int> Sums(const DomainCounts& counts, size_t key) {
@@ -47,8 +49,9 @@ PodPtr PodOn(const std::string& name, const std::string& app) {
 }
 
 TEST(DomainCounts, FollowsReplacedNodesThroughTheChangeLog) {
-  std::vector<std::shared_ptr<const NodeInfo>> infos = {
-      MakeNodeInfo(NodeIn("n1", "z1")), MakeNodeInfo(NodeIn("n2", "z1")), MakeNodeInfo(NodeIn("n3", "z2"))};
+  std::vector<std::shared_ptr<const NodeInfo>> infos = {MakeNodeInfo(NodeIn("n1", "z1")),
+                                                        MakeNodeInfo(NodeIn("n2", "z1")),
+                                                        MakeNodeInfo(NodeIn("n3", "z2"))};
   Snapshot snapshot(infos);
   DomainCounts counts;
   counts.Sync(snapshot, 2, ZoneAndHostname);
@@ -88,7 +91,8 @@ TEST(DomainCounts, RandomReplacementsAgreeWithAFullCount) {
   const std::vector<std::string> zones = {"z1", "z2", "z3", ""};
   std::vector<std::shared_ptr<const NodeInfo>> infos;
   for (int i = 0; i < 40; ++i) {
-    infos.push_back(MakeNodeInfo(NodeIn("n" + std::to_string(i), zones[rng.Uniform(zones.size())])));
+    infos.push_back(
+        MakeNodeInfo(NodeIn("n" + std::to_string(i), zones[rng.Uniform(zones.size())])));
   }
   Snapshot snapshot(infos);
   DomainCounts incremental;
@@ -101,7 +105,8 @@ TEST(DomainCounts, RandomReplacementsAgreeWithAFullCount) {
       switch (rng.Uniform(3)) {
         case 0:
           next = std::make_shared<NodeInfo>(*infos[at]);
-          next->AddPod(MakePodInfo(PodOn("p" + std::to_string(pods++), rng.Uniform(2) ? "a" : "b")));
+          next->AddPod(
+              MakePodInfo(PodOn("p" + std::to_string(pods++), rng.Uniform(2) ? "a" : "b")));
           break;
         case 1:
           next = std::make_shared<NodeInfo>(*infos[at]);

@@ -55,7 +55,8 @@ struct CriticalPaths {
   // what this computes without sorting the (possibly thousands of) values.
   void Fill(const IdMap<int>& counts) {
     const std::string* text[2] = {nullptr, nullptr};  // texts of paths[0..1] once set
-    auto before = [](int num, const std::string& value_text, const Path& p, const std::string* p_text) {
+    auto before = [](int num, const std::string& value_text, const Path& p,
+                     const std::string* p_text) {
       if (num != p.match_num) return num < p.match_num;
       return p_text != nullptr && value_text < *p_text;
     };
@@ -172,8 +173,9 @@ Status FastPodTopologySpread::PreFilter(CycleState& state, const Pod& pod,
   return Status();
 }
 
-Status FastPodTopologySpread::UpdateWithPod(CycleState& state, const Pod& updated, const Pod& preemptor,
-                                        const NodeInfo& info, int delta) const {
+Status FastPodTopologySpread::UpdateWithPod(CycleState& state, const Pod& updated,
+                                            const Pod& preemptor, const NodeInfo& info,
+                                            int delta) const {
   auto s = ReadPreFilterState(state);
   if (!s.ok()) return Status::Error(s.message());
   const Node* node = info.node();
@@ -195,12 +197,12 @@ Status FastPodTopologySpread::UpdateWithPod(CycleState& state, const Pod& update
 }
 
 Status FastPodTopologySpread::AddPod(CycleState& state, const Pod& pod_to_schedule,
-                                 const PodInfo& pod_to_add, const NodeInfo& node) {
+                                     const PodInfo& pod_to_add, const NodeInfo& node) {
   return UpdateWithPod(state, *pod_to_add.pod, pod_to_schedule, node, 1);
 }
 
 Status FastPodTopologySpread::RemovePod(CycleState& state, const Pod& pod_to_schedule,
-                                    const PodInfo& pod_to_remove, const NodeInfo& node) {
+                                        const PodInfo& pod_to_remove, const NodeInfo& node) {
   return UpdateWithPod(state, *pod_to_remove.pod, pod_to_schedule, node, -1);
 }
 
@@ -208,7 +210,8 @@ namespace {
 
 // Filter once the state is read: the node's domains against the DoNotSchedule constraints.
 // REQUIRES: info.node() != nullptr.
-Status FilterWithState(const FastPreFilterState& st, const NodeInfo& info, fast::NodeLabelMemo& labels) {
+Status FilterWithState(const FastPreFilterState& st, const NodeInfo& info,
+                       fast::NodeLabelMemo& labels) {
   // An empty state (no DoNotSchedule constraint) admits every node.
   const std::vector<FastConstraint>& cs = *st.constraints;
   for (size_t i = 0; i < cs.size(); ++i) {
@@ -242,7 +245,7 @@ Status FastPodTopologySpread::Filter(const CycleState& state, [[maybe_unused]] c
 }
 
 void FastPodTopologySpread::FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
-                                    std::vector<BatchRejection>* rejected) {
+                                        std::vector<BatchRejection>* rejected) {
   auto s = ReadPreFilterState(state);
   if (!s.ok()) {
     FilterEachNode(*this, state, pod, nodes, rejected);  // the per-node errors
@@ -253,7 +256,8 @@ void FastPodTopologySpread::FilterNodes(const CycleState& state, const Pod& pod,
   for (size_t i = 0; i < nodes.size(); ++i) {
     const Node* node = nodes[i]->node();
     if (node != nullptr && admits_all) continue;
-    Status status = node == nullptr ? Status::Error("node not found") : FilterWithState(st, *nodes[i], node_labels_);
+    Status status = node == nullptr ? Status::Error("node not found")
+                                    : FilterWithState(st, *nodes[i], node_labels_);
     if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
   }
 }

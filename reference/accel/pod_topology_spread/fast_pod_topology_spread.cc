@@ -20,15 +20,17 @@ Result<std::vector<FastConstraint>> FastPodTopologySpread::GetConstraints(
     const Pod& pod, std::string_view action) const {
   const auto& own = pod.obj.spec().topology_spread_constraints();
   if (!own.empty()) {
-    auto constraints = pod_topology_spread::FilterTopologySpreadConstraints(own, pod.labels(), action);
+    auto constraints =
+        pod_topology_spread::FilterTopologySpreadConstraints(own, pod.labels(), action);
     if (!constraints.ok()) return constraints.error();
     return pod_topology_spread::fast::Compile(std::move(*constraints));
   }
   // No object that could select the pod: the default selector would be empty, so no default
   // constraint applies (decided here only to save building them).
   const ClusterObjects* objects = handle_.objects;
-  if (objects == nullptr || (objects->services.empty() && objects->replication_controllers.empty() &&
-                             objects->replica_sets.empty() && objects->stateful_sets.empty())) {
+  if (objects == nullptr ||
+      (objects->services.empty() && objects->replication_controllers.empty() &&
+       objects->replica_sets.empty() && objects->stateful_sets.empty())) {
     return std::vector<FastConstraint>{};
   }
   auto constraints = plain_.BuildDefaultConstraints(pod, action);

@@ -54,7 +54,8 @@ class FastPodTopologySpread final : public PreFilterPlugin,
                   const std::vector<const NodeInfo*>& nodes) override;
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
-  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                    int64_t* scores) override;
   // Every node scores 0 when the pod has no ScheduleAnyway constraints.
   bool UniformScore(const CycleState& state, const Pod& pod, int64_t* score) const override;
   bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,

@@ -33,13 +33,16 @@ std::string Differ(const std::string& what, const Status& plain, const Status& f
 
 // Filter on every node, then FilterNodes against the per-node rejections. `feasible` gets the
 // nodes that pass.
-std::string CompareFilter(PodTopologySpread& plain, FastPodTopologySpread& fast, const CycleState& ps,
-                          const CycleState& fs, const Pod& pod, const std::vector<const NodeInfo*>& nodes,
+std::string CompareFilter(PodTopologySpread& plain, FastPodTopologySpread& fast,
+                          const CycleState& ps, const CycleState& fs, const Pod& pod,
+                          const std::vector<const NodeInfo*>& nodes,
                           std::vector<const NodeInfo*>* feasible) {
   std::vector<BatchRejection> want;
   for (size_t i = 0; i < nodes.size(); ++i) {
     const Status p = plain.Filter(ps, pod, *nodes[i]);
-    if (auto d = Differ("Filter on " + nodes[i]->name(), p, fast.Filter(fs, pod, *nodes[i])); !d.empty()) return d;
+    if (auto d = Differ("Filter on " + nodes[i]->name(), p, fast.Filter(fs, pod, *nodes[i]));
+        !d.empty())
+      return d;
     if (p.IsSuccess()) {
       if (feasible != nullptr) feasible->push_back(nodes[i]);
     } else {
@@ -48,11 +51,14 @@ std::string CompareFilter(PodTopologySpread& plain, FastPodTopologySpread& fast,
   }
   std::vector<BatchRejection> got;
   fast.FilterNodes(fs, pod, nodes, &got);
-  if (got.size() != want.size()) return "FilterNodes rejects " + std::to_string(got.size()) + " nodes, Filter " +
-                                        std::to_string(want.size());
+  if (got.size() != want.size())
+    return "FilterNodes rejects " + std::to_string(got.size()) + " nodes, Filter " +
+           std::to_string(want.size());
   for (size_t i = 0; i < got.size(); ++i) {
     if (got[i].index != want[i].index) return "FilterNodes rejects another node";
-    if (auto d = Differ("FilterNodes on " + nodes[got[i].index]->name(), want[i].status, got[i].status); !d.empty()) {
+    if (auto d =
+            Differ("FilterNodes on " + nodes[got[i].index]->name(), want[i].status, got[i].status);
+        !d.empty()) {
       return d;
     }
   }
@@ -61,8 +67,9 @@ std::string CompareFilter(PodTopologySpread& plain, FastPodTopologySpread& fast,
 
 // AddPod / RemovePod of the given pods on clones of the PreFilter states, one after the other
 // (so that the critical paths' approximation shows), each followed by Filter on every node.
-std::string CompareExtensions(PodTopologySpread& plain, FastPodTopologySpread& fast, const CycleState& ps,
-                              const CycleState& fs, const Pod& pod, const std::vector<const NodeInfo*>& nodes,
+std::string CompareExtensions(PodTopologySpread& plain, FastPodTopologySpread& fast,
+                              const CycleState& ps, const CycleState& fs, const Pod& pod,
+                              const std::vector<const NodeInfo*>& nodes,
                               const std::vector<std::pair<PodPtr, int>>& updates) {
   std::unique_ptr<CycleState> p = ps.Clone(), f = fs.Clone();
   for (const auto& [other, delta] : updates) {
@@ -72,18 +79,25 @@ std::string CompareExtensions(PodTopologySpread& plain, FastPodTopologySpread& f
     }
     if (node == nullptr) continue;
     PodInfoPtr info = MakePodInfo(other);
-    const std::string what = (delta > 0 ? "AddPod " : "RemovePod ") + other->name() + " on " + node->name();
-    const Status a = delta > 0 ? plain.AddPod(*p, pod, *info, *node) : plain.RemovePod(*p, pod, *info, *node);
-    const Status b = delta > 0 ? fast.AddPod(*f, pod, *info, *node) : fast.RemovePod(*f, pod, *info, *node);
+    const std::string what =
+        (delta > 0 ? "AddPod " : "RemovePod ") + other->name() + " on " + node->name();
+    const Status a =
+        delta > 0 ? plain.AddPod(*p, pod, *info, *node) : plain.RemovePod(*p, pod, *info, *node);
+    const Status b =
+        delta > 0 ? fast.AddPod(*f, pod, *info, *node) : fast.RemovePod(*f, pod, *info, *node);
     if (auto d = Differ(what, a, b); !d.empty()) return d;
-    if (auto d = CompareFilter(plain, fast, *p, *f, pod, nodes, nullptr); !d.empty()) return "after " + what + ": " + d;
+    if (auto d = CompareFilter(plain, fast, *p, *f, pod, nodes, nullptr); !d.empty())
+      return "after " + what + ": " + d;
   }
   return "";
 }
 
-std::string CompareScore(PodTopologySpread& plain, FastPodTopologySpread& fast, CycleState& ps, CycleState& fs,
-                         const Pod& pod, const std::vector<const NodeInfo*>& feasible) {
-  if (auto d = Differ("PreScore", plain.PreScore(ps, pod, feasible), fast.PreScore(fs, pod, feasible)); !d.empty()) {
+std::string CompareScore(PodTopologySpread& plain, FastPodTopologySpread& fast, CycleState& ps,
+                         CycleState& fs, const Pod& pod,
+                         const std::vector<const NodeInfo*>& feasible) {
+  if (auto d =
+          Differ("PreScore", plain.PreScore(ps, pod, feasible), fast.PreScore(fs, pod, feasible));
+      !d.empty()) {
     return d;
   }
   NodeScoreList raw;
@@ -91,8 +105,11 @@ std::string CompareScore(PodTopologySpread& plain, FastPodTopologySpread& fast, 
   for (const NodeInfo* node : feasible) {
     int64_t a = -1, b = -1;
     const Status s = plain.Score(ps, pod, *node, &a);
-    if (auto d = Differ("Score on " + node->name(), s, fast.Score(fs, pod, *node, &b)); !d.empty()) return d;
-    if (a != b) return "Score on " + node->name() + ": plain " + std::to_string(a) + ", fast " + std::to_string(b);
+    if (auto d = Differ("Score on " + node->name(), s, fast.Score(fs, pod, *node, &b)); !d.empty())
+      return d;
+    if (a != b)
+      return "Score on " + node->name() + ": plain " + std::to_string(a) + ", fast " +
+             std::to_string(b);
     all_scored = all_scored && s.IsSuccess();
     raw.push_back({node->name(), a});
   }
@@ -106,11 +123,14 @@ std::string CompareScore(PodTopologySpread& plain, FastPodTopologySpread& fast, 
   int64_t uniform = 0;
   if (fast.UniformScore(fs, pod, &uniform)) {
     for (const NodeScore& n : raw) {
-      if (n.score != uniform) return "UniformScore " + std::to_string(uniform) + " but Score differs";
+      if (n.score != uniform)
+        return "UniformScore " + std::to_string(uniform) + " but Score differs";
     }
   }
   NodeScoreList a = raw, b = raw;
-  if (auto d = Differ("NormalizeScore", plain.NormalizeScore(ps, pod, a), fast.NormalizeScore(fs, pod, b)); !d.empty()) {
+  if (auto d = Differ("NormalizeScore", plain.NormalizeScore(ps, pod, a),
+                      fast.NormalizeScore(fs, pod, b));
+      !d.empty()) {
     return d;
   }
   for (size_t i = 0; i < a.size(); ++i) {
@@ -121,7 +141,8 @@ std::string CompareScore(PodTopologySpread& plain, FastPodTopologySpread& fast, 
     if (!fast.UniformNormalizedScore(fs, pod, v, &normalized)) continue;
     NodeScoreList list = raw;
     for (NodeScore& n : list) n.score = v;
-    if (!plain.NormalizeScore(ps, pod, list).IsSuccess()) return "UniformNormalizedScore where NormalizeScore fails";
+    if (!plain.NormalizeScore(ps, pod, list).IsSuccess())
+      return "UniformNormalizedScore where NormalizeScore fails";
     for (const NodeScore& n : list) {
       if (n.score != normalized) return "UniformNormalizedScore(" + std::to_string(v) + ") differs";
     }
@@ -130,12 +151,15 @@ std::string CompareScore(PodTopologySpread& plain, FastPodTopologySpread& fast, 
 }
 
 // One scheduling cycle of `pod` on the snapshot, both plugins; "" when they agree.
-std::string CompareCycle(PodTopologySpread& plain, FastPodTopologySpread& fast, const Snapshot& snapshot,
-                         const Pod& pod, const std::vector<std::pair<PodPtr, int>>& updates) {
+std::string CompareCycle(PodTopologySpread& plain, FastPodTopologySpread& fast,
+                         const Snapshot& snapshot, const Pod& pod,
+                         const std::vector<std::pair<PodPtr, int>>& updates) {
   CycleState ps, fs;
   PreFilterResult pr, fr;
   const Status pre = plain.PreFilter(ps, pod, &pr);
-  if (auto d = Differ("PreFilter", pre, fast.PreFilter(fs, pod, &fr)); !d.empty() || !pre.IsSuccess()) return d;
+  if (auto d = Differ("PreFilter", pre, fast.PreFilter(fs, pod, &fr));
+      !d.empty() || !pre.IsSuccess())
+    return d;
   const std::vector<const NodeInfo*>& nodes = snapshot.node_infos();
   std::vector<const NodeInfo*> feasible;
   if (auto d = CompareFilter(plain, fast, ps, fs, pod, nodes, &feasible); !d.empty()) return d;
@@ -149,14 +173,16 @@ const std::vector<std::string> kZones = {"zone: z1", "zone: z2", "zone: z3", "zo
 const std::vector<std::string> kRacks = {"rack: r1", "rack: r2", ""};
 
 NodePtr GenNode(const std::string& name) {
-  std::string labels = *rc::gen::element<std::string>("kubernetes.io/hostname: " + name, "kubernetes.io/hostname: " + name,
+  std::string labels = *rc::gen::element<std::string>("kubernetes.io/hostname: " + name,
+                                                      "kubernetes.io/hostname: " + name,
                                                       "kubernetes.io/hostname: " + name, "");
   for (const auto* pool : {&kZones, &kRacks}) {
     const std::string l = *rc::gen::elementOf(*pool);
     if (!l.empty()) labels += (labels.empty() ? "" : ", ") + l;
   }
   std::string yaml = "metadata: {name: " + name + ", labels: {" + labels + "}}";
-  if (*rc::gen::inRange(0, 4) == 0) yaml += "\nspec: {taints: [{key: t, value: v, effect: NoSchedule}]}";
+  if (*rc::gen::inRange(0, 4) == 0)
+    yaml += "\nspec: {taints: [{key: t, value: v, effect: NoSchedule}]}";
   return ParseNode(yaml);
 }
 
@@ -167,26 +193,32 @@ std::string GenLabels() {
 }
 
 PodPtr GenExistingPod(const std::string& name, const std::string& node) {
-  std::string meta = "name: " + name + ", namespace: " + *rc::gen::element<std::string>("default", "default", "other") +
+  std::string meta = "name: " + name + ", namespace: " +
+                     *rc::gen::element<std::string>("default", "default", "other") +
                      ", labels: " + GenLabels();
   if (*rc::gen::inRange(0, 8) == 0) meta += ", deletionTimestamp: '2023-01-01T00:00:00Z'";
   return ParsePod("metadata: {" + meta + "}\nspec: {nodeName: " + node + "}");
 }
 
 std::string GenConstraint() {
-  std::string c = "{maxSkew: " + std::to_string(*rc::gen::inRange(1, 4)) + ", topologyKey: " +
-                  *rc::gen::element<std::string>("zone", "zone", "rack", "kubernetes.io/hostname", "missing") +
-                  ", whenUnsatisfiable: " + *rc::gen::element<std::string>("DoNotSchedule", "ScheduleAnyway");
+  std::string c =
+      "{maxSkew: " + std::to_string(*rc::gen::inRange(1, 4)) + ", topologyKey: " +
+      *rc::gen::element<std::string>("zone", "zone", "rack", "kubernetes.io/hostname", "missing") +
+      ", whenUnsatisfiable: " + *rc::gen::element<std::string>("DoNotSchedule", "ScheduleAnyway");
   const std::string selector = *rc::gen::element<std::string>(
-      "", "{}", "{matchLabels: {app: a}}", "{matchLabels: {app: a}}", "{matchExpressions: [{key: app, operator: In, values: [a, b]}]}",
-      "{matchExpressions: [{key: app, operator: Exists}]}", "{matchExpressions: [{key: tier, operator: DoesNotExist}]}",
+      "", "{}", "{matchLabels: {app: a}}", "{matchLabels: {app: a}}",
+      "{matchExpressions: [{key: app, operator: In, values: [a, b]}]}",
+      "{matchExpressions: [{key: app, operator: Exists}]}",
+      "{matchExpressions: [{key: tier, operator: DoesNotExist}]}",
       "{matchLabels: {app: b}, matchExpressions: [{key: app, operator: NotIn, values: [a]}]}",
       "{matchExpressions: [{key: app, operator: In}]}");
   if (!selector.empty()) c += ", labelSelector: " + selector;
   if (*rc::gen::inRange(0, 4) == 0) c += ", matchLabelKeys: [app]";
   if (*rc::gen::inRange(0, 4) == 0) c += ", minDomains: " + std::to_string(*rc::gen::inRange(1, 5));
-  c += *rc::gen::element<std::string>("", "", ", nodeAffinityPolicy: Honor", ", nodeAffinityPolicy: Ignore");
-  c += *rc::gen::element<std::string>("", "", ", nodeTaintsPolicy: Honor", ", nodeTaintsPolicy: Ignore");
+  c += *rc::gen::element<std::string>("", "", ", nodeAffinityPolicy: Honor",
+                                      ", nodeAffinityPolicy: Ignore");
+  c += *rc::gen::element<std::string>("", "", ", nodeTaintsPolicy: Honor",
+                                      ", nodeTaintsPolicy: Ignore");
   return c + "}";
 }
 
@@ -199,15 +231,17 @@ PodPtr GenIncomingPod(const std::string& name) {
     spec += "]";
   }
   auto add = [&](const std::string& field) { spec += (spec.empty() ? "" : ", ") + field; };
-  if (*rc::gen::inRange(0, 4) == 0) add("nodeSelector: {" + *rc::gen::element<std::string>("zone: z1", "rack: r2") + "}");
+  if (*rc::gen::inRange(0, 4) == 0)
+    add("nodeSelector: {" + *rc::gen::element<std::string>("zone: z1", "rack: r2") + "}");
   if (*rc::gen::inRange(0, 4) == 0) {
-    add("affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
+    add("affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+        "{nodeSelectorTerms: "
         "[{matchExpressions: [{key: rack, operator: In, values: [r1]}]}]}}}");
   }
   if (*rc::gen::inRange(0, 3) == 0) add("tolerations: [{key: t, operator: Exists}]");
-  return ParsePod("metadata: {name: " + name + ", namespace: " +
-                  *rc::gen::element<std::string>("default", "default", "other") + ", labels: " + GenLabels() +
-                  "}\nspec: {" + spec + "}");
+  return ParsePod("metadata: {name: " + name +
+                  ", namespace: " + *rc::gen::element<std::string>("default", "default", "other") +
+                  ", labels: " + GenLabels() + "}\nspec: {" + spec + "}");
 }
 
 // Plugin args: System defaulting, or a List of two default constraints.
@@ -241,7 +275,8 @@ struct Cluster {
 Cluster GenCluster() {
   Cluster c;
   const int nodes = *rc::gen::inRange(0, 9);
-  for (int i = 0; i < nodes; ++i) c.infos.push_back(MakeNodeInfo(GenNode("n" + std::to_string(c.next_id++))));
+  for (int i = 0; i < nodes; ++i)
+    c.infos.push_back(MakeNodeInfo(GenNode("n" + std::to_string(c.next_id++))));
   const int pods = nodes == 0 ? 0 : *rc::gen::inRange(0, 16);
   for (int i = 0; i < pods; ++i) {
     const size_t at = *rc::gen::inRange<size_t>(0, c.infos.size());
@@ -334,15 +369,16 @@ RC_GTEST_PROP(FastPodTopologySpread, AgreesWithThePlainRuleAcrossChangingCluster
   auto& fast = dynamic_cast<FastPodTopologySpread&>(**fast_made);
   // A few incoming pods, taken in turn, so that the fast one's kept tables meet several keys.
   std::vector<PodPtr> incoming;
-  for (int i = *rc::gen::inRange(1, 4); i > 0; --i) incoming.push_back(GenIncomingPod("p" + std::to_string(i)));
+  for (int i = *rc::gen::inRange(1, 4); i > 0; --i)
+    incoming.push_back(GenIncomingPod("p" + std::to_string(i)));
   std::string change = "none (first cycle)";
   const int cycles = *rc::gen::inRange(1, 8);
   for (int cycle = 0; cycle < cycles; ++cycle) {
     const PodPtr& pod = incoming[cycle % incoming.size()];
     const std::string d = CompareCycle(plain, fast, snapshot, *pod, GenUpdates(c, pod));
     if (!d.empty()) {
-      RC_FAIL("cycle " + std::to_string(cycle) + " (after change: " + change + "), pod " + pod->obj.DebugString() +
-              ": " + d);
+      RC_FAIL("cycle " + std::to_string(cycle) + " (after change: " + change + "), pod " +
+              pod->obj.DebugString() + ": " + d);
     }
     change = ChangeCluster(c, snapshot);
   }
@@ -357,17 +393,19 @@ NodePtr ZoneNode(const std::string& name, const std::string& zone) {
 }
 
 PodPtr FooPod(const std::string& name, const std::string& node) {
-  return ParsePod("metadata: {name: " + name + ", labels: {foo: ''}}\nspec: {nodeName: " + node + "}");
+  return ParsePod("metadata: {name: " + name + ", labels: {foo: ''}}\nspec: {nodeName: " + node +
+                  "}");
 }
 
 PodPtr Incoming(const std::string& constraints, const std::string& more_spec = "") {
-  return ParsePod("metadata: {name: p, labels: {foo: ''}}\nspec: {topologySpreadConstraints: " + constraints +
-                  more_spec + "}");
+  return ParsePod("metadata: {name: p, labels: {foo: ''}}\nspec: {topologySpreadConstraints: " +
+                  constraints + more_spec + "}");
 }
 
 std::string Hard(int skew, const std::string& key) {
   return "{maxSkew: " + std::to_string(skew) + ", topologyKey: " + key +
-         ", whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: foo, operator: Exists}]}}";
+         ", whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: foo, "
+         "operator: Exists}]}}";
 }
 
 const std::string kSoftZone =
@@ -379,34 +417,38 @@ struct Pair {
   Snapshot snapshot;
   Handle handle;
   std::unique_ptr<Plugin> plain, fast;
-  Pair(const std::vector<NodePtr>& nodes, const std::vector<PodPtr>& pods) : snapshot(testing::MakeSnapshot(nodes, pods)) {
+  Pair(const std::vector<NodePtr>& nodes, const std::vector<PodPtr>& pods)
+      : snapshot(testing::MakeSnapshot(nodes, pods)) {
     handle.snapshot = &snapshot;
     plain = std::move(*PodTopologySpread::New(nullptr, handle));
     fast = std::move(*FastPodTopologySpread::New(nullptr, handle));
   }
   std::string Cycle(const Pod& pod) {
-    return CompareCycle(dynamic_cast<PodTopologySpread&>(*plain), dynamic_cast<FastPodTopologySpread&>(*fast),
-                        snapshot, pod, {});
+    return CompareCycle(dynamic_cast<PodTopologySpread&>(*plain),
+                        dynamic_cast<FastPodTopologySpread&>(*fast), snapshot, pod, {});
   }
 };
 
 // PreFilter's sums are kept across cycles (domain_counts.h); what they depend on besides the
 // nodes must keep them apart, and replaced nodes must show in the next cycle.
 TEST(FastPodTopologySpreadKeptSums, PodsWithOtherInclusionInputsOrLaterNodesCountAfresh) {
-  const std::vector<NodePtr> nodes = {ZoneNode("n1", "z1"), ZoneNode("n2", "z1"), ZoneNode("n3", "z2")};
+  const std::vector<NodePtr> nodes = {ZoneNode("n1", "z1"), ZoneNode("n2", "z1"),
+                                      ZoneNode("n3", "z2")};
   const PodPtr in_z1 = Incoming("[" + Hard(1, "zone") + "]", ", nodeSelector: {zone: z1}");
   const PodPtr anywhere = Incoming("[" + Hard(1, "zone") + "]");
   Pair pair(nodes, {FooPod("e1", "n1"), FooPod("e2", "n1")});
   for (const PodPtr& pod : {in_z1, anywhere, in_z1}) EXPECT_EQ(pair.Cycle(*pod), "");
   // Two more matching pods land in z2: now z1 is the minimum for `anywhere` too.
-  ASSERT_TRUE(pair.snapshot.Replace(MakeNodeInfo(nodes[2], {FooPod("e3", "n3"), FooPod("e4", "n3")})));
+  ASSERT_TRUE(
+      pair.snapshot.Replace(MakeNodeInfo(nodes[2], {FooPod("e3", "n3"), FooPod("e4", "n3")})));
   EXPECT_EQ(pair.Cycle(*anywhere), "");
   EXPECT_EQ(pair.Cycle(*in_z1), "");
 }
 
 // PreScore's sums over all nodes are kept across cycles too, apart from PreFilter's.
 TEST(FastPodTopologySpreadKeptSums, ScoresFollowReplacedNodes) {
-  const std::vector<NodePtr> nodes = {ZoneNode("n1", "z1"), ZoneNode("n2", "z1"), ZoneNode("n3", "z2")};
+  const std::vector<NodePtr> nodes = {ZoneNode("n1", "z1"), ZoneNode("n2", "z1"),
+                                      ZoneNode("n3", "z2")};
   const PodPtr pod = Incoming("[" + kSoftZone + ", " + Hard(1, "zone") + "]");
   Pair pair(nodes, {FooPod("e1", "n1"), FooPod("e0", "n3")});
   EXPECT_EQ(pair.Cycle(*pod), "");

@@ -72,8 +72,9 @@ LabelId OrEmpty(LabelId value) {
 // nodeLabelsMatchSpreadConstraints, with the label values kept per node.
 bool HasEveryKey(const NodeInfo& info, const std::vector<FastConstraint>& constraints,
                  fast::NodeLabelMemo& labels) {
-  return std::all_of(constraints.begin(), constraints.end(),
-                     [&](const FastConstraint& c) { return labels.Value(info, c.topology_key_id) != kNoLabel; });
+  return std::all_of(constraints.begin(), constraints.end(), [&](const FastConstraint& c) {
+    return labels.Value(info, c.topology_key_id) != kNoLabel;
+  });
 }
 
 // initPreScoreState's second half: the domains present among the non-ignored feasible nodes and
@@ -118,7 +119,7 @@ void InitDomains(FastPreScoreState& s, const std::vector<const NodeInfo*>& filte
 }  // namespace
 
 Status FastPodTopologySpread::PreScore(CycleState& state, const Pod& pod,
-                                   const std::vector<const NodeInfo*>& filtered) {
+                                       const std::vector<const NodeInfo*>& filtered) {
   const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
   if (filtered.empty() || all_nodes.empty()) return Status();  // nothing to score; no state
   auto s = std::make_unique<FastPreScoreState>();
@@ -128,8 +129,10 @@ Status FastPodTopologySpread::PreScore(CycleState& state, const Pod& pod,
       !pod.obj.spec().topology_spread_constraints().empty() || !plain_.system_defaulted();
   auto constraints = GetConstraints(pod, pod_topology_spread::kScheduleAnyway);
   if (!constraints.ok()) {
-    return Status::Error("calculating preScoreState: obtaining pod's soft topology spread "
-                         "constraints: " + constraints.message());
+    return Status::Error(
+        "calculating preScoreState: obtaining pod's soft topology spread "
+        "constraints: " +
+        constraints.message());
   }
   s->constraints = std::move(*constraints);
   if (s->constraints.empty()) {
@@ -156,12 +159,14 @@ Status FastPodTopologySpread::PreScore(CycleState& state, const Pod& pod,
       part.count += match_counts[i]->Count(info, c, pod.namespace_id);
     }
   };
-  fast::DomainCounts& sums = domain_counts_.For(
-      std::string("score") + (require_all_topologies ? "R" : "-") + fast::DomainCountsKey(pod, s->constraints));
+  fast::DomainCounts& sums =
+      domain_counts_.For(std::string("score") + (require_all_topologies ? "R" : "-") +
+                         fast::DomainCountsKey(pod, s->constraints));
   sums.Sync(*handle_.snapshot, s->key_counts.size(), contribute);
   for (size_t k = 0; k < s->key_counts.size(); ++k) {
     std::vector<LabelId> domains;
-    s->key_counts[k].ForEach([&](uint64_t value, int64_t) { domains.push_back(static_cast<LabelId>(value)); });
+    s->key_counts[k].ForEach(
+        [&](uint64_t value, int64_t) { domains.push_back(static_cast<LabelId>(value)); });
     for (LabelId value : domains) s->key_counts[k][value] = sums.Matches(k, value);
   }
   state.Write(std::string(PodTopologySpread::kPreScoreStateKey), std::move(s));
@@ -219,7 +224,8 @@ Status FastPodTopologySpread::Score(const CycleState& state, const Pod& pod, con
       score);
 }
 
-Status FastPodTopologySpread::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
+Status FastPodTopologySpread::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                                         int64_t* scores) {
   auto s = ReadPreScoreState(state);
   if (!s.ok()) return ScoreEachNode(*this, state, pod, nodes, scores);  // the per-node error
   // Label values and hostname counts as kept per node (NodeLabelMemo, MatchCountCache): the
@@ -227,12 +233,14 @@ Status FastPodTopologySpread::ScoreNodes(const CycleState& state, const Pod& pod
   const auto match_counts = match_counts_.ForConstraints((*s)->constraints, pod.namespace_id);
   for (size_t i = 0; i < nodes.size(); ++i) {
     const NodeInfo& info = *nodes[i];
-    if (info.node() == nullptr) return ScoreEachNode(*this, state, pod, nodes, scores);  // the error
+    if (info.node() == nullptr)
+      return ScoreEachNode(*this, state, pod, nodes, scores);  // the error
     auto hostname_count = [&](size_t c) {
       return match_counts[c]->Count(info, (*s)->constraints[c], pod.namespace_id);
     };
     Status status = ScoreWithState(
-        **s, info, [&](LabelId key) { return node_labels_.Value(info, key); }, hostname_count, &scores[i]);
+        **s, info, [&](LabelId key) { return node_labels_.Value(info, key); }, hostname_count,
+        &scores[i]);
     if (!status.IsSuccess()) return status;
   }
   return Status();
@@ -246,8 +254,10 @@ bool FastPodTopologySpread::UniformScore(const CycleState& state, [[maybe_unused
   return true;
 }
 
-bool FastPodTopologySpread::UniformNormalizedScore(const CycleState& state, [[maybe_unused]] const Pod& pod,
-                                                   [[maybe_unused]] int64_t uniform, int64_t* normalized) const {
+bool FastPodTopologySpread::UniformNormalizedScore(const CycleState& state,
+                                                   [[maybe_unused]] const Pod& pod,
+                                                   [[maybe_unused]] int64_t uniform,
+                                                   int64_t* normalized) const {
   auto s = ReadPreScoreState(state);
   if (!s.ok() || !(*s)->ignored_nodes.empty()) return false;
   // Minimum and maximum are both the one score (the maximum starting at 0): every node gets
@@ -256,7 +266,8 @@ bool FastPodTopologySpread::UniformNormalizedScore(const CycleState& state, [[ma
   return true;
 }
 
-Status FastPodTopologySpread::NormalizeScore(const CycleState& state, [[maybe_unused]] const Pod& pod,
+Status FastPodTopologySpread::NormalizeScore(const CycleState& state,
+                                             [[maybe_unused]] const Pod& pod,
                                              NodeScoreList& scores) {
   auto s = ReadPreScoreState(state);
   if (!s.ok()) return Status::Error(s.message());

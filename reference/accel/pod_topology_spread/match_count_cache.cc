@@ -15,7 +15,8 @@ std::string SelectorCacheKey(const SpreadSelector& selector, LabelId ns) {
   return key;
 }
 
-int MatchCountCache::Counts::Count(const NodeInfo& info, const FastConstraint& constraint, LabelId ns) {
+int MatchCountCache::Counts::Count(const NodeInfo& info, const FastConstraint& constraint,
+                                   LabelId ns) {
   const uint32_t rank = info.name_rank();
   if (rank >= by_rank_.size()) by_rank_.resize(rank + 1);
   Entry& e = by_rank_[rank];
@@ -26,7 +27,8 @@ int MatchCountCache::Counts::Count(const NodeInfo& info, const FastConstraint& c
   return e.count;
 }
 
-std::shared_ptr<MatchCountCache::Counts> MatchCountCache::For(const FastConstraint& constraint, LabelId ns) {
+std::shared_ptr<MatchCountCache::Counts> MatchCountCache::For(const FastConstraint& constraint,
+                                                              LabelId ns) {
   std::string key = SelectorCacheKey(constraint.spec.selector, ns);
   auto it = tables_.find(key);
   if (it != tables_.end()) return it->second;

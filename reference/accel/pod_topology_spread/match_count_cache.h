@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "reference/framework/node_info.h"
 #include "reference/accel/node_memo.h"
 #include "reference/accel/pod_topology_spread/fast_constraint.h"
+#include "reference/framework/node_info.h"
 #include "reference/plugins/pod_topology_spread/common.h"
 
 namespace schedcheck::reference::pod_topology_spread::fast {
@@ -41,7 +41,8 @@ class MatchCountCache {
   // alive while other tables come and go.
   std::shared_ptr<Counts> For(const FastConstraint& constraint, LabelId ns);
   // The tables of every constraint's selector in namespace `ns`, in constraint order.
-  std::vector<std::shared_ptr<Counts>> ForConstraints(const std::vector<FastConstraint>& constraints, LabelId ns);
+  std::vector<std::shared_ptr<Counts>> ForConstraints(
+      const std::vector<FastConstraint>& constraints, LabelId ns);
 
  private:
   // A handful of distinct selectors in a workload; beyond this many, start afresh.

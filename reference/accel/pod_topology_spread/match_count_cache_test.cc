@@ -17,16 +17,20 @@ using testing::ParsePod;
 FastConstraint ConstraintOf(const std::string& selector_yaml) {
   PodPtr pod = ParsePod(
       "metadata: {name: owner}\nspec: {topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
-      "whenUnsatisfiable: DoNotSchedule, labelSelector: " + selector_yaml + "}]}");
+      "whenUnsatisfiable: DoNotSchedule, labelSelector: " +
+      selector_yaml + "}]}");
   auto constraints = FilterTopologySpreadConstraints(pod->obj.spec().topology_spread_constraints(),
                                                      pod->labels(), kDoNotSchedule);
   EXPECT_TRUE(constraints.ok());
   return std::move(Compile(std::move(*constraints))[0]);
 }
 
-SpreadSelector SelectorOf(const std::string& selector_yaml) { return ConstraintOf(selector_yaml).spec.selector; }
+SpreadSelector SelectorOf(const std::string& selector_yaml) {
+  return ConstraintOf(selector_yaml).spec.selector;
+}
 
-PodPtr PodWith(const std::string& name, const std::string& labels, const std::string& ns = "default") {
+PodPtr PodWith(const std::string& name, const std::string& labels,
+               const std::string& ns = "default") {
   return ParsePod("metadata: {name: " + name + ", namespace: " + ns + ", labels: " + labels + "}");
 }
 
@@ -37,7 +41,8 @@ TEST(MatchCountCache, FollowsThePodsOfANodeAsItsGenerationChanges) {
   info.AddPod(MakePodInfo(a1));
   info.AddPod(MakePodInfo(PodWith("b1", "{app: b}")));
   const FastConstraint app_a = ConstraintOf("{matchLabels: {app: a}}");
-  const FastConstraint app_b = ConstraintOf("{matchExpressions: [{key: app, operator: In, values: [b]}]}");
+  const FastConstraint app_b =
+      ConstraintOf("{matchExpressions: [{key: app, operator: In, values: [b]}]}");
   const LabelId ns = a1->namespace_id;
   MatchCountCache cache;
   auto counts_a = cache.For(app_a, ns);
@@ -90,9 +95,12 @@ TEST(SelectorCacheKey, EqualSelectorsShareAKeyAndDifferentOnesDoNot) {
             SelectorCacheKey(SelectorOf("{matchLabels: {a: '2'}}"), ns));
   EXPECT_NE(SelectorCacheKey(SelectorOf("{matchLabels: {ab: c}}"), ns),
             SelectorCacheKey(SelectorOf("{matchLabels: {a: bc}}"), ns));
-  EXPECT_NE(SelectorCacheKey(SelectorOf("{matchExpressions: [{key: a, operator: In, values: [x]}]}"), ns),
-            SelectorCacheKey(SelectorOf("{matchExpressions: [{key: a, operator: NotIn, values: [x]}]}"), ns));
-  EXPECT_NE(SelectorCacheKey(SelectorOf("{}"), ns), SelectorCacheKey(SelectorOf("{matchLabels: {a: '1'}}"), ns));
+  EXPECT_NE(
+      SelectorCacheKey(SelectorOf("{matchExpressions: [{key: a, operator: In, values: [x]}]}"), ns),
+      SelectorCacheKey(SelectorOf("{matchExpressions: [{key: a, operator: NotIn, values: [x]}]}"),
+                       ns));
+  EXPECT_NE(SelectorCacheKey(SelectorOf("{}"), ns),
+            SelectorCacheKey(SelectorOf("{matchLabels: {a: '1'}}"), ns));
   const LabelId other_ns = PodWith("x", "{}", "other")->namespace_id;
   EXPECT_NE(SelectorCacheKey(SelectorOf("{matchLabels: {a: '1'}}"), ns),
             SelectorCacheKey(SelectorOf("{matchLabels: {a: '1'}}"), other_ns));

@@ -6,7 +6,8 @@
 
 namespace schedcheck::reference {
 
-Result<std::unique_ptr<Plugin>> FastTaintToleration::New(const PluginArgs& args, const Handle& handle) {
+Result<std::unique_ptr<Plugin>> FastTaintToleration::New(const PluginArgs& args,
+                                                         const Handle& handle) {
   Result<std::unique_ptr<Plugin>> plain = TaintToleration::New(args, handle);
   if (!plain.ok()) return plain.error();
   return std::unique_ptr<Plugin>(std::make_unique<FastTaintToleration>());
@@ -27,15 +28,18 @@ void FastTaintToleration::FilterNodes(const CycleState& state, const Pod& pod, N
   }
 }
 
-Status FastTaintToleration::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) {
+Status FastTaintToleration::ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                                       int64_t* scores) {
   const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
   if (s == nullptr) return ScoreEachNode(*this, state, pod, nodes, scores);  // the per-node error
   for (size_t i = 0; i < nodes.size(); ++i) {
     const NodeInfo& node = *nodes[i];
-    if (node.node() == nullptr) return ScoreEachNode(*this, state, pod, nodes.subspan(i, 1), &scores[i]);
-    scores[i] = node.has_taints() ? CountIntolerableTaintsPreferNoSchedule(node.node()->obj.spec().taints(),
-                                                                           s->tolerations_prefer_no_schedule)
-                                  : 0;
+    if (node.node() == nullptr)
+      return ScoreEachNode(*this, state, pod, nodes.subspan(i, 1), &scores[i]);
+    scores[i] = node.has_taints()
+                    ? CountIntolerableTaintsPreferNoSchedule(node.node()->obj.spec().taints(),
+                                                             s->tolerations_prefer_no_schedule)
+                    : 0;
   }
   return Status();
 }

@@ -22,7 +22,8 @@ class FastTaintToleration final : public TaintToleration,
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
                    std::vector<BatchRejection>* rejected) override;
-  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes, int64_t* scores) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                    int64_t* scores) override;
   // No node with an intolerable PreferNoSchedule taint (all scores 0) is the common case.
   bool UniformNormalizedScore(const CycleState& state, const Pod& pod, int64_t uniform,
                               int64_t* normalized) const override;

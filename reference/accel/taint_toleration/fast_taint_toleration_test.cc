@@ -18,7 +18,8 @@ RC_GTEST_PROP(FastTaintToleration, EqualsPlainTaintToleration, ()) {
   auto plain = TaintToleration::New(nullptr, cluster->handle);
   auto fast = FastTaintToleration::New(nullptr, cluster->handle);
   RC_ASSERT(plain.ok() && fast.ok());
-  const std::string diff = FirstDifference(**plain, **fast, *pod, cluster->nodes, {.run_pre_score = GenChance(80)});
+  const std::string diff =
+      FirstDifference(**plain, **fast, *pod, cluster->nodes, {.run_pre_score = GenChance(80)});
   if (!diff.empty()) RC_FAIL(diff);
 }
 

@@ -7,7 +7,8 @@
 namespace schedcheck::reference {
 
 Result<std::unique_ptr<Plugin>> CreationDelay::New(const PluginArgs& args, const Handle& handle) {
-  if (!args.is_null() && !(args.is_object() && args.empty())) return Error{"CreationDelay takes no args"};
+  if (!args.is_null() && !(args.is_object() && args.empty()))
+    return Error{"CreationDelay takes no args"};
   return std::unique_ptr<Plugin>(std::make_unique<CreationDelay>(handle));
 }
 
@@ -20,7 +21,8 @@ Status CreationDelay::PreFilter([[maybe_unused]] CycleState& state, const Pod& p
   const std::string& text = it->second;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
   if (ec != std::errc() || ptr != text.data() + text.size() || seconds < 0) {
-    return Status::Error("annotation " + std::string(kAnnotation) + ": not a non-negative integer: \"" + text + "\"");
+    return Status::Error("annotation " + std::string(kAnnotation) +
+                         ": not a non-negative integer: \"" + text + "\"");
   }
   const std::string& created = pod.obj.metadata().creation_timestamp();
   if (created.empty()) return Status();  // no creation time known: nothing to wait for

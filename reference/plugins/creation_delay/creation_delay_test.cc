@@ -34,7 +34,8 @@ TEST(CreationDelayTest, NoAnnotationPassesAndGarbageIsAnError) {
   CreationDelay plugin(handle);
   CycleState state;
   PreFilterResult result;
-  EXPECT_TRUE(plugin.PreFilter(state, *testing::ParsePod("metadata: {name: p}"), &result).IsSuccess());
+  EXPECT_TRUE(
+      plugin.PreFilter(state, *testing::ParsePod("metadata: {name: p}"), &result).IsSuccess());
   PodPtr bad = testing::ParsePod(
       "metadata: {name: p, annotations: {schedcheck.io/creation-delay-seconds: soon}}");
   EXPECT_EQ(plugin.PreFilter(state, *bad, &result).code(), Code::kError);

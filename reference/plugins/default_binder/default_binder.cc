@@ -2,7 +2,8 @@
 
 namespace schedcheck::reference {
 
-Result<std::unique_ptr<Plugin>> DefaultBinder::New(const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> DefaultBinder::New(const PluginArgs& args,
+                                                   [[maybe_unused]] const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"DefaultBinder takes no arguments"};
   }

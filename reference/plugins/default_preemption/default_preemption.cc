@@ -38,7 +38,8 @@ bool PodTerminatingByPreemption(const Pod& pod) {
   // PodDisruptionConditions is on in v1.27 (beta): only a pod the scheduler itself is preempting
   // counts, as its first DisruptionTarget condition tells.
   for (const k8s::PodCondition& c : pod.obj.status().conditions()) {
-    if (c.type() == "DisruptionTarget") return c.status() == "True" && c.reason() == "PreemptionByScheduler";
+    if (c.type() == "DisruptionTarget")
+      return c.status() == "True" && c.reason() == "PreemptionByScheduler";
   }
   return false;
 }
@@ -51,7 +52,7 @@ Result<DefaultPreemptionArgs> ParseDefaultPreemptionArgs(const PluginArgs& args)
       if (key == "apiVersion" || key == "kind") continue;
       int32_t* target = key == "minCandidateNodesPercentage" ? &out.min_candidate_nodes_percentage
                         : key == "minCandidateNodesAbsolute" ? &out.min_candidate_nodes_absolute
-                                                              : nullptr;
+                                                             : nullptr;
       if (target == nullptr) return Error{key + ": unknown field"};
       if (v.is_null()) continue;  // unset: keep the default
       Result<int32_t> n = ReadInt32(v, key);
@@ -71,23 +72,26 @@ Result<DefaultPreemptionArgs> ParseDefaultPreemptionArgs(const PluginArgs& args)
                    ": not in valid range [0, inf)");
   }
   if (pct == 0 && abs == 0) {
-    errs.push_back("minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as "
-                   "minCandidateNodesAbsolute");
-    errs.push_back("minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the same time as "
-                   "minCandidateNodesPercentage");
+    errs.push_back(
+        "minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as "
+        "minCandidateNodesAbsolute");
+    errs.push_back(
+        "minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the same time as "
+        "minCandidateNodesPercentage");
   }
   if (!errs.empty()) return Error{AggregateMessage(errs)};
   return out;
 }
 
-Result<std::unique_ptr<Plugin>> DefaultPreemption::New(const PluginArgs& args, const Handle& handle) {
+Result<std::unique_ptr<Plugin>> DefaultPreemption::New(const PluginArgs& args,
+                                                       const Handle& handle) {
   Result<DefaultPreemptionArgs> parsed = ParseDefaultPreemptionArgs(args);
   if (!parsed.ok()) return Error{"DefaultPreemption: " + parsed.message()};
   return std::unique_ptr<Plugin>(std::make_unique<DefaultPreemption>(*parsed, handle));
 }
 
-Status DefaultPreemption::PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
-                                     PostFilterResult* result) {
+Status DefaultPreemption::PostFilter(CycleState& state, const Pod& pod,
+                                     const NodeToStatus& statuses, PostFilterResult* result) {
   PreemptionOutcome out = Preempt(state, pod, statuses);
   *result = std::move(out.result);
   return out.status;
@@ -115,7 +119,9 @@ PreemptionOutcome DefaultPreemption::EvaluatorPreempt(const CycleState& state, c
   const Pod& pod = latest != nullptr ? *latest : pod_in;
   // 1) Ensure the preemptor is eligible to preempt other pods (the nomination is left as it is).
   auto nominated = m.find(pod.obj.status().nominated_node_name());
-  if (auto [ok, msg] = PodEligibleToPreemptOthers(pod, nominated == m.end() ? nullptr : &nominated->second); !ok) {
+  if (auto [ok, msg] =
+          PodEligibleToPreemptOthers(pod, nominated == m.end() ? nullptr : &nominated->second);
+      !ok) {
     out.status = Status(Code::kUnschedulable, msg);
     return out;
   }
@@ -151,38 +157,42 @@ PreemptionOutcome DefaultPreemption::EvaluatorPreempt(const CycleState& state, c
 }
 
 std::vector<Candidate> DefaultPreemption::FindCandidates(const CycleState& state, const Pod& pod,
-                                                         const NodeToStatus& m, NodeToStatus* node_statuses,
+                                                         const NodeToStatus& m,
+                                                         NodeToStatus* node_statuses,
                                                          std::string* error) const {
   const std::vector<const NodeInfo*> no_nodes;
-  const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot ? handle_.snapshot->node_infos() : no_nodes;
+  const std::vector<const NodeInfo*>& all_nodes =
+      handle_.snapshot ? handle_.snapshot->node_infos() : no_nodes;
   if (all_nodes.empty()) {
     *error = "no nodes available";
     return {};
   }
   NodeToStatus unschedulable_node_status;
-  std::vector<const NodeInfo*> potential_nodes = PotentialNodes(all_nodes, m, &unschedulable_node_status);
+  std::vector<const NodeInfo*> potential_nodes =
+      PotentialNodes(all_nodes, m, &unschedulable_node_status);
   if (potential_nodes.empty()) {
     *node_statuses = std::move(unschedulable_node_status);
     return {};
   }
   const std::vector<const k8s::PodDisruptionBudget*> pdbs = GetPodDisruptionBudgets();
-  auto [offset, num_candidates] = GetOffsetAndNumCandidates(static_cast<int32_t>(potential_nodes.size()));
+  auto [offset, num_candidates] =
+      GetOffsetAndNumCandidates(static_cast<int32_t>(potential_nodes.size()));
   std::vector<std::string> errors;
-  std::vector<Candidate> candidates =
-      DryRunPreemption(state, pod, potential_nodes, pdbs, offset, num_candidates, node_statuses, &errors);
+  std::vector<Candidate> candidates = DryRunPreemption(state, pod, potential_nodes, pdbs, offset,
+                                                       num_candidates, node_statuses, &errors);
   for (auto& [node, status] : unschedulable_node_status) (*node_statuses)[node] = std::move(status);
   if (!errors.empty()) *error = AggregateMessage(errors);
   return candidates;
 }
 
-std::vector<const NodeInfo*> DefaultPreemption::PotentialNodes(const std::vector<const NodeInfo*>& nodes,
-                                                               const NodeToStatus& statuses,
-                                                               NodeToStatus* unhelpful) const {
+std::vector<const NodeInfo*> DefaultPreemption::PotentialNodes(
+    const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
+    NodeToStatus* unhelpful) const {
   return NodesWherePreemptionMightHelp(nodes, statuses, unhelpful);
 }
 
-std::pair<bool, std::string> DefaultPreemption::PodEligibleToPreemptOthers(const Pod& pod,
-                                                                           const Status* nominated_status) const {
+std::pair<bool, std::string> DefaultPreemption::PodEligibleToPreemptOthers(
+    const Pod& pod, const Status* nominated_status) const {
   const k8s::PodSpec& spec = pod.obj.spec();
   if (spec.has_preemption_policy() && spec.preemption_policy() == "Never") {
     return {false, std::string(kNeverPolicy)};
@@ -190,7 +200,8 @@ std::pair<bool, std::string> DefaultPreemption::PodEligibleToPreemptOthers(const
   const std::string& nom_node_name = pod.obj.status().nominated_node_name();
   if (!nom_node_name.empty()) {
     // A nominated node the filters call unresolvable: preempting again is allowed.
-    if (nominated_status != nullptr && nominated_status->code() == Code::kUnschedulableAndUnresolvable) {
+    if (nominated_status != nullptr &&
+        nominated_status->code() == Code::kUnschedulableAndUnresolvable) {
       return {true, ""};
     }
     // Victims of an earlier preemption still terminating there: wait for them.
@@ -210,18 +221,17 @@ std::pair<int32_t, int32_t> DefaultPreemption::GetOffsetAndNumCandidates(int32_t
 }
 
 int32_t DefaultPreemption::CalculateNumCandidates(int32_t num_nodes) const {
-  int32_t n = static_cast<int32_t>(static_cast<int64_t>(num_nodes) * args_.min_candidate_nodes_percentage / 100);
+  int32_t n = static_cast<int32_t>(static_cast<int64_t>(num_nodes) *
+                                   args_.min_candidate_nodes_percentage / 100);
   if (n < args_.min_candidate_nodes_absolute) n = args_.min_candidate_nodes_absolute;
   if (n > num_nodes) n = num_nodes;
   return n;
 }
 
-std::vector<Candidate> DefaultPreemption::DryRunPreemption(const CycleState& state, const Pod& pod,
-                                                           const std::vector<const NodeInfo*>& potential_nodes,
-                                                           const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
-                                                           int32_t offset, int32_t num_candidates,
-                                                           NodeToStatus* node_statuses,
-                                                           std::vector<std::string>* errors) const {
+std::vector<Candidate> DefaultPreemption::DryRunPreemption(
+    const CycleState& state, const Pod& pod, const std::vector<const NodeInfo*>& potential_nodes,
+    const std::vector<const k8s::PodDisruptionBudget*>& pdbs, int32_t offset,
+    int32_t num_candidates, NodeToStatus* node_statuses, std::vector<std::string>* errors) const {
   std::vector<Candidate> non_violating_candidates, violating_candidates;
   const size_t n = potential_nodes.size();
   for (size_t i = 0; i < n; ++i) {
@@ -233,7 +243,8 @@ std::vector<Candidate> DefaultPreemption::DryRunPreemption(const CycleState& sta
       if (list.size() < static_cast<size_t>(num_candidates)) {
         list.push_back({node.name(), std::move(v.victims), v.num_pdb_violations});
       }
-      const size_t nvc_size = non_violating_candidates.size(), vc_size = violating_candidates.size();
+      const size_t nvc_size = non_violating_candidates.size(),
+                   vc_size = violating_candidates.size();
       if (nvc_size > 0 && nvc_size + vc_size >= static_cast<size_t>(num_candidates)) break;
       continue;
     }
@@ -248,9 +259,9 @@ std::vector<Candidate> DefaultPreemption::DryRunPreemption(const CycleState& sta
   return non_violating_candidates;
 }
 
-NodeVictims DefaultPreemption::SelectVictimsOnNode(const CycleState& state_in, const Pod& pod,
-                                                   const NodeInfo& node_in,
-                                                   const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const {
+NodeVictims DefaultPreemption::SelectVictimsOnNode(
+    const CycleState& state_in, const Pod& pod, const NodeInfo& node_in,
+    const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const {
   const FrameworkRunner& fw = *handle_.framework;
   std::unique_ptr<CycleState> state = state_in.Clone();
   std::unique_ptr<NodeInfo> node = node_in.Clone();
@@ -265,10 +276,12 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(const CycleState& state_in, c
     potential_victims.push_back(pi);
     if (Status s = remove_pod(pi); !s.IsSuccess()) return {AsError(s), {}, 0};
   }
-  if (potential_victims.empty()) return {Status(Code::kUnschedulableAndUnresolvable, std::string(kNoVictims)), {}, 0};
+  if (potential_victims.empty())
+    return {Status(Code::kUnschedulableAndUnresolvable, std::string(kNoVictims)), {}, 0};
   // Not fitting even with all of them gone: this node cannot help (inter-pod affinity to a victim
   // is deliberately not considered upstream).
-  if (Status s = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node); !s.IsSuccess()) return {s, {}, 0};
+  if (Status s = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node); !s.IsSuccess())
+    return {s, {}, 0};
   SortByImportance(potential_victims, NowNs());
   std::vector<PodInfoPtr> violating_victims, non_violating_victims;
   FilterPodsWithPdbViolation(potential_victims, pdbs, &violating_victims, &non_violating_victims);
@@ -276,7 +289,8 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(const CycleState& state_in, c
   // Reprieve: put a pod back; if the preemptor no longer fits, it becomes a victim.
   auto reprieve_pod = [&](const PodInfoPtr& pi, bool* fits) -> Status {
     node->AddPod(pi);
-    if (Status s = fw.RunPreFilterExtensionAddPod(*state, pod, *pi, *node); !s.IsSuccess()) return AsError(s);
+    if (Status s = fw.RunPreFilterExtensionAddPod(*state, pod, *pi, *node); !s.IsSuccess())
+      return AsError(s);
     *fits = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node).IsSuccess();
     if (*fits) return Status();
     if (Status s = remove_pod(pi); !s.IsSuccess()) return AsError(s);
@@ -295,11 +309,13 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(const CycleState& state_in, c
   return out;
 }
 
-std::vector<Candidate> DefaultPreemption::SelectCandidate(const std::vector<Candidate>& candidates) const {
+std::vector<Candidate> DefaultPreemption::SelectCandidate(
+    const std::vector<Candidate>& candidates) const {
   return BestCandidates(candidates, NowNs());
 }
 
-void DefaultPreemption::PrepareCandidate(const Candidate& c, const Pod& pod, PostFilterResult* result) const {
+void DefaultPreemption::PrepareCandidate(const Candidate& c, const Pod& pod,
+                                         PostFilterResult* result) const {
   result->victims = c.victims;
   if (handle_.nominator == nullptr) return;
   for (const PodInfoPtr& p : handle_.nominator->NominatedPodsForNode(c.node)) {

@@ -34,8 +34,8 @@ Result<DefaultPreemptionArgs> ParseDefaultPreemptionArgs(const PluginArgs& args)
 
 // Everything one preemption attempt decided.
 struct PreemptionOutcome {
-  Status status;            // as PostFilter returns it ("preemption: " prefix included)
-  PostFilterResult result;  // nomination and API effects
+  Status status;                      // as PostFilter returns it ("preemption: " prefix included)
+  PostFilterResult result;            // nomination and API effects
   std::vector<Candidate> candidates;  // from the dry run, non-violating first
   std::vector<Candidate> best;        // every candidate tied for the choice; empty without one
 };
@@ -63,7 +63,8 @@ class DefaultPreemption : public PostFilterPlugin {
       "not eligible due to a terminating pod on the nominated node.";
   static constexpr std::string_view kNoCandidateNode = "no candidate node for preemption";
 
-  DefaultPreemption(DefaultPreemptionArgs args, const Handle& handle) : args_(args), handle_(handle) {}
+  DefaultPreemption(DefaultPreemptionArgs args, const Handle& handle)
+      : args_(args), handle_(handle) {}
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
 
   std::string_view Name() const override { return kName; }
@@ -72,15 +73,18 @@ class DefaultPreemption : public PostFilterPlugin {
 
   // What PostFilter decides, with the candidates and the tie: Evaluator.Preempt plus the
   // plugin's message prefix.
-  PreemptionOutcome Preempt(const CycleState& state, const Pod& pod, const NodeToStatus& statuses) const;
+  PreemptionOutcome Preempt(const CycleState& state, const Pod& pod,
+                            const NodeToStatus& statuses) const;
 
   // PodEligibleToPreemptOthers: (eligible, reason when not). `nominated_status` is the status of
   // the pod's nominated node in the filter results (null when absent).
-  std::pair<bool, std::string> PodEligibleToPreemptOthers(const Pod& pod, const Status* nominated_status) const;
+  std::pair<bool, std::string> PodEligibleToPreemptOthers(const Pod& pod,
+                                                          const Status* nominated_status) const;
   // SelectVictimsOnNode on copies of `node` and `state` (DryRunPreemption's nodeInfoCopy and
   // stateCopy).
-  virtual NodeVictims SelectVictimsOnNode(const CycleState& state, const Pod& pod, const NodeInfo& node,
-                                          const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const;
+  virtual NodeVictims SelectVictimsOnNode(
+      const CycleState& state, const Pod& pod, const NodeInfo& node,
+      const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const;
   // DryRunPreemption, sequential: visits potential[(offset + i) % n]; stops once a non-violating
   // candidate exists and num_candidates were found. Returns the non-violating candidates, then
   // the violating ones (each list at most num_candidates long). The nodes without a candidate
@@ -88,7 +92,8 @@ class DefaultPreemption : public PostFilterPlugin {
   std::vector<Candidate> DryRunPreemption(const CycleState& state, const Pod& pod,
                                           const std::vector<const NodeInfo*>& potential_nodes,
                                           const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
-                                          int32_t offset, int32_t num_candidates, NodeToStatus* node_statuses,
+                                          int32_t offset, int32_t num_candidates,
+                                          NodeToStatus* node_statuses,
                                           std::vector<std::string>* errors) const;
   // GetOffsetAndNumCandidates: the offset is 0 (upstream draws it at random; see above).
   std::pair<int32_t, int32_t> GetOffsetAndNumCandidates(int32_t num_nodes) const;
@@ -103,7 +108,8 @@ class DefaultPreemption : public PostFilterPlugin {
   // The wall clock upstream's time.Now() reads (epoch + virtual time in a replay), or
   // kNowAfterEveryStart when the handle has no clock.
   int64_t NowNs() const {
-    return handle_.clock != nullptr ? handle_.epoch_unix_ns + handle_.clock->NowNs() : kNowAfterEveryStart;
+    return handle_.clock != nullptr ? handle_.epoch_unix_ns + handle_.clock->NowNs()
+                                    : kNowAfterEveryStart;
   }
 
   DefaultPreemptionArgs args_;
@@ -111,11 +117,13 @@ class DefaultPreemption : public PostFilterPlugin {
 
  private:
   // Evaluator.Preempt, without the prefix.
-  PreemptionOutcome EvaluatorPreempt(const CycleState& state, const Pod& pod, const NodeToStatus& m) const;
+  PreemptionOutcome EvaluatorPreempt(const CycleState& state, const Pod& pod,
+                                     const NodeToStatus& m) const;
   // findCandidates: the dry run over the nodes where preemption might help. `node_statuses` gets
   // the status of every node without a candidate; `*error` the aggregated errors ("" for none).
-  std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod, const NodeToStatus& m,
-                                        NodeToStatus* node_statuses, std::string* error) const;
+  std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod,
+                                        const NodeToStatus& m, NodeToStatus* node_statuses,
+                                        std::string* error) const;
   // SelectCandidate with pickOneNodeForPreemption's tie reported whole (BestCandidates).
   std::vector<Candidate> SelectCandidate(const std::vector<Candidate>& candidates) const;
   // prepareCandidate: the victims to delete and the lower-priority pods nominated to the chosen

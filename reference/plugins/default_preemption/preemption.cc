@@ -15,8 +15,8 @@ int64_t StartOrUnstarted(const Pod& pod, int64_t now) { return PodStartTimeNs(po
 
 // True when `pod` counts against `pdb` (same namespace, selector matches, not already disrupted).
 bool PdbCoversPod(const k8s::PodDisruptionBudget& pdb, const Pod& pod) {
-  const std::string& pdb_ns = pdb.metadata().namespace_().empty() ? std::string("default")
-                                                                   : pdb.metadata().namespace_();
+  const std::string& pdb_ns =
+      pdb.metadata().namespace_().empty() ? std::string("default") : pdb.metadata().namespace_();
   if (pdb_ns != pod.ns()) return false;
   // A nil selector matches nothing (labels.Nothing); an empty one is "Empty()" and skipped too;
   // an invalid one does not convert and is skipped.
@@ -56,9 +56,11 @@ void SortByImportance(std::vector<PodInfoPtr>& pods, int64_t now_ns) {
 
 void FilterPodsWithPdbViolation(const std::vector<PodInfoPtr>& pods,
                                 const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
-                                std::vector<PodInfoPtr>* violating, std::vector<PodInfoPtr>* non_violating) {
+                                std::vector<PodInfoPtr>* violating,
+                                std::vector<PodInfoPtr>* non_violating) {
   std::vector<int64_t> allowed;
-  for (const k8s::PodDisruptionBudget* pdb : pdbs) allowed.push_back(pdb->status().disruptions_allowed());
+  for (const k8s::PodDisruptionBudget* pdb : pdbs)
+    allowed.push_back(pdb->status().disruptions_allowed());
   for (const PodInfoPtr& pi : pods) {
     bool violated = false;
     // Pods without labels match no PDB.
@@ -72,8 +74,8 @@ void FilterPodsWithPdbViolation(const std::vector<PodInfoPtr>& pods,
   }
 }
 
-std::vector<const NodeInfo*> NodesWherePreemptionMightHelp(const std::vector<const NodeInfo*>& nodes,
-                                                           const NodeToStatus& m, NodeToStatus* node_statuses) {
+std::vector<const NodeInfo*> NodesWherePreemptionMightHelp(
+    const std::vector<const NodeInfo*>& nodes, const NodeToStatus& m, NodeToStatus* node_statuses) {
   std::vector<const NodeInfo*> potential_nodes;
   for (const NodeInfo* node : nodes) {
     // The status each plugin gave, Unschedulable or UnschedulableAndUnresolvable, tells whether
@@ -111,7 +113,8 @@ std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates, 
       [](const Candidate& c) { return -static_cast<int64_t>(c.victims[0]->priority); },
       [](const Candidate& c) {
         int64_t sum = 0;
-        for (const PodPtr& p : c.victims) sum += static_cast<int64_t>(p->priority) + (int64_t{1} << 31);
+        for (const PodPtr& p : c.victims)
+          sum += static_cast<int64_t>(p->priority) + (int64_t{1} << 31);
         return -sum;
       },
       [](const Candidate& c) { return -static_cast<int64_t>(c.victims.size()); },

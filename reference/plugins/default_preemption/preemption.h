@@ -53,15 +53,17 @@ void SortByImportance(std::vector<PodInfoPtr>& pods, int64_t now_ns = kNowAfterE
 // when any budget drops below 0. Order is preserved within each group.
 void FilterPodsWithPdbViolation(const std::vector<PodInfoPtr>& pods,
                                 const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
-                                std::vector<PodInfoPtr>* violating, std::vector<PodInfoPtr>* non_violating);
+                                std::vector<PodInfoPtr>* violating,
+                                std::vector<PodInfoPtr>* non_violating);
 
 // nodesWherePreemptionMightHelp: every node (snapshot order) whose status is not
 // UnschedulableAndUnresolvable (no status counts as helpful); the others get
 // UAU "Preemption is not helpful for scheduling" in `unhelpful`.
-inline constexpr std::string_view kPreemptionNotHelpful = "Preemption is not helpful for scheduling";
-std::vector<const NodeInfo*> NodesWherePreemptionMightHelp(const std::vector<const NodeInfo*>& nodes,
-                                                           const NodeToStatus& statuses,
-                                                           NodeToStatus* unhelpful);
+inline constexpr std::string_view kPreemptionNotHelpful =
+    "Preemption is not helpful for scheduling";
+std::vector<const NodeInfo*> NodesWherePreemptionMightHelp(
+    const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
+    NodeToStatus* unhelpful);
 
 // pickOneNodeForPreemption without its final coin toss: every candidate still tied after the five
 // criteria (fewest PDB violations; lowest priority of victims[0]; smallest sum of priority + 2^31;

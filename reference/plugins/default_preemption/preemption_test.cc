@@ -30,7 +30,7 @@ TEST(Preemption, MoreImportantPod) {
   EXPECT_FALSE(MoreImportantPod(*lo, *hi));
   EXPECT_TRUE(MoreImportantPod(*old, *young));
   EXPECT_FALSE(MoreImportantPod(*young, *old));
-  EXPECT_TRUE(MoreImportantPod(*young, *unstarted));   // a start time is before "now"
+  EXPECT_TRUE(MoreImportantPod(*young, *unstarted));  // a start time is before "now"
   EXPECT_FALSE(MoreImportantPod(*unstarted, *young));
   EXPECT_TRUE(MoreImportantPod(*unstarted, *unstarted));  // now(a) taken before now(b)
 }
@@ -42,7 +42,7 @@ TEST(Preemption, MoreImportantPod) {
 TEST(Preemption, MoreImportantPodReadsTheReplayClock) {
   auto started = ParsePod("metadata: {name: s}\nstatus: {startTime: '2023-04-27T10:00:00Z'}");
   auto unstarted = ParsePod("metadata: {name: u}");
-  const int64_t before = 0;                                  // 1970: the start is in its future
+  const int64_t before = 0;                                    // 1970: the start is in its future
   const int64_t after = int64_t{1682589600} * 1000000000 + 1;  // 2023-04-27T10:00:00Z + 1 ns
   EXPECT_TRUE(MoreImportantPod(*unstarted, *started, before));
   EXPECT_FALSE(MoreImportantPod(*started, *unstarted, before));
@@ -94,8 +94,8 @@ TEST(Preemption, FilterPodsWithPdbViolation) {
   EXPECT_EQ(Names(non_violating), (std::vector<std::string>{"w1", "other", "plain"}));
 
   violating.clear(), non_violating.clear();
-  FilterPodsWithPdbViolation({Info("metadata: {name: w3, labels: {app: web}}")}, {&disrupted}, &violating,
-                             &non_violating);
+  FilterPodsWithPdbViolation({Info("metadata: {name: w3, labels: {app: web}}")}, {&disrupted},
+                             &violating, &non_violating);
   EXPECT_TRUE(violating.empty());
 }
 
@@ -106,7 +106,8 @@ TEST(Preemption, NodesWherePreemptionMightHelp) {
   NodeToStatus statuses = {{"n1", Status(Code::kUnschedulable, "x")},
                            {"n2", Status(Code::kUnschedulableAndUnresolvable, "y")}};
   NodeToStatus unhelpful;
-  auto potential = NodesWherePreemptionMightHelp({n1.get(), n2.get(), n3.get()}, statuses, &unhelpful);
+  auto potential =
+      NodesWherePreemptionMightHelp({n1.get(), n2.get(), n3.get()}, statuses, &unhelpful);
   ASSERT_EQ(potential.size(), 2u);  // n3 has no status: potential in v1.27
   EXPECT_EQ(potential[0]->name(), "n1");
   EXPECT_EQ(potential[1]->name(), "n3");
@@ -120,7 +121,8 @@ struct PickCase {
   std::vector<std::string> want;  // tied best nodes
 };
 
-Candidate Cand(const std::string& node, std::vector<std::string> victim_yamls, int64_t violations = 0) {
+Candidate Cand(const std::string& node, std::vector<std::string> victim_yamls,
+               int64_t violations = 0) {
   Candidate c{node, {}, violations};
   for (const auto& y : victim_yamls) c.victims.push_back(ParsePod(y));
   return c;
@@ -130,8 +132,10 @@ Candidate Cand(const std::string& node, std::vector<std::string> victim_yamls, i
 TEST(Preemption, BestCandidates) {
   const std::string p0 = "metadata: {name: a}\nspec: {priority: 0}";
   const std::string p100 = "metadata: {name: b}\nspec: {priority: 100}";
-  const std::string early = "metadata: {name: e}\nspec: {priority: 100}\nstatus: {startTime: '2020-01-01T00:00:00Z'}";
-  const std::string late = "metadata: {name: l}\nspec: {priority: 100}\nstatus: {startTime: '2021-01-01T00:00:00Z'}";
+  const std::string early =
+      "metadata: {name: e}\nspec: {priority: 100}\nstatus: {startTime: '2020-01-01T00:00:00Z'}";
+  const std::string late =
+      "metadata: {name: l}\nspec: {priority: 100}\nstatus: {startTime: '2021-01-01T00:00:00Z'}";
   const std::vector<PickCase> cases = {
       {"fewest pdb violations", {Cand("n1", {p0}, 1), Cand("n2", {p100}, 0)}, {"n2"}},
       {"lowest first victim", {Cand("n1", {p100}), Cand("n2", {p0})}, {"n2"}},
@@ -142,8 +146,12 @@ TEST(Preemption, BestCandidates) {
       {"latest start", {Cand("n1", {early}), Cand("n2", {late})}, {"n2"}},
       {"unstarted counts as latest", {Cand("n1", {late}), Cand("n2", {p100})}, {"n2"}},
       // Unstarted victims start "now", and now moves on per candidate: the last one looked at wins.
-      {"unstarted: the last looked at", {Cand("n1", {p100}), Cand("n2", {p100}), Cand("n3", {p100})}, {"n3"}},
-      {"full tie", {Cand("n1", {early}), Cand("n2", {early}), Cand("n3", {early})}, {"n1", "n2", "n3"}},
+      {"unstarted: the last looked at",
+       {Cand("n1", {p100}), Cand("n2", {p100}), Cand("n3", {p100})},
+       {"n3"}},
+      {"full tie",
+       {Cand("n1", {early}), Cand("n2", {early}), Cand("n3", {early})},
+       {"n1", "n2", "n3"}},
   };
   for (const PickCase& c : cases) {
     std::vector<std::string> got;

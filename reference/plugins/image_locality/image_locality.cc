@@ -16,7 +16,8 @@ int64_t ScaledImageScore(const ImageStateSummary& state, size_t total_num_nodes)
 
 // sumImageScores: the scaled scores of the containers' images that are on the node (init
 // containers do not count).
-int64_t SumImageScores(const NodeInfo& node, const google::protobuf::RepeatedPtrField<k8s::Container>& containers,
+int64_t SumImageScores(const NodeInfo& node,
+                       const google::protobuf::RepeatedPtrField<k8s::Container>& containers,
                        size_t total_num_nodes) {
   int64_t sum = 0;
   for (const k8s::Container& container : containers) {
@@ -38,13 +39,14 @@ Result<std::unique_ptr<Plugin>> ImageLocality::New(const PluginArgs& args, const
   return std::unique_ptr<Plugin>(std::make_unique<ImageLocality>(handle));
 }
 
-Status ImageLocality::Score([[maybe_unused]] const CycleState& state, const Pod& pod, const NodeInfo& node,
-                            int64_t* score) {
+Status ImageLocality::Score([[maybe_unused]] const CycleState& state, const Pod& pod,
+                            const NodeInfo& node, int64_t* score) {
   *score = 0;
   if (handle_.snapshot == nullptr) return Status::Error("ImageLocality: no snapshot");
   const size_t total_num_nodes = handle_.snapshot->size();
   const auto& containers = pod.obj.spec().containers();
-  *score = CalculateImagePriority(SumImageScores(node, containers, total_num_nodes), containers.size());
+  *score =
+      CalculateImagePriority(SumImageScores(node, containers, total_num_nodes), containers.size());
   return Status();
 }
 

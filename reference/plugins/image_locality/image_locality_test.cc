@@ -42,13 +42,19 @@ struct Case {
 TEST(ImageLocalityTest, Score) {
   std::vector<Case> cases = {
       // node2: 100 * (250M/2 - 23M) / (1000M*2 - 23M) = 5
-      {"two images spread on two nodes, prefer the larger image one", {"gcr.io/40", "gcr.io/250"}, false, {0, 5}},
+      {"two images spread on two nodes, prefer the larger image one",
+       {"gcr.io/40", "gcr.io/250"},
+       false,
+       {0, 5}},
       // node1: 100 * ((40M + 300M)/2 - 23M) / (1000M*2 - 23M) = 7
       {"two images on one node, prefer this node", {"gcr.io/40", "gcr.io/300"}, false, {7, 0}},
       // node1: 100 * (2000M/2 - 23M) / (1000M*2 - 23M) = 49
       {"if exceed limit, use limit", {"gcr.io/2000", "gcr.io/10"}, false, {49, 0}},
       // node1: 100 * (2000M/3 - 23M) / (1000M*2 - 23M) = 32
-      {"if exceed limit, use limit (with node which has no images present)", {"gcr.io/2000", "gcr.io/10"}, true, {32, 0, 0}},
+      {"if exceed limit, use limit (with node which has no images present)",
+       {"gcr.io/2000", "gcr.io/10"},
+       true,
+       {32, 0, 0}},
       {"tagged image does not match :latest", {"gcr.io/300:v1"}, false, {0, 0}},
   };
   for (const Case& c : cases) {
@@ -57,7 +63,8 @@ TEST(ImageLocalityTest, Score) {
         NodeWithImages("node403002000", {{"gcr.io/40:latest", 40 * kMB},
                                          {"gcr.io/300:latest", 300 * kMB},
                                          {"gcr.io/2000:latest", 2000 * kMB}}),
-        NodeWithImages("node25010", {{"gcr.io/250:latest", 250 * kMB}, {"gcr.io/10:latest", 10 * kMB}}),
+        NodeWithImages("node25010",
+                       {{"gcr.io/250:latest", 250 * kMB}, {"gcr.io/10:latest", 10 * kMB}}),
     };
     if (c.with_empty_node) nodes.push_back(NodeWithImages("nodeWithNoImages", {}));
     Snapshot snapshot(nodes);

@@ -129,9 +129,9 @@ InterPodAffinity::GetIncomingAffinityAntiAffinityCounts(
                                                 *existing_pod->pod, *node, 1);
       // The incoming pod's terms have the namespaceSelector merged into the namespaces: no
       // namespace labels of the existing pod.
-      interpodaffinity::UpdateWithAntiAffinityTerms(
-          anti_affinity, pod_info.required_anti_affinity_terms, *existing_pod->pod, nullptr, *node,
-          1);
+      interpodaffinity::UpdateWithAntiAffinityTerms(anti_affinity,
+                                                    pod_info.required_anti_affinity_terms,
+                                                    *existing_pod->pod, nullptr, *node, 1);
     }
     interpodaffinity::Append(affinity_counts, affinity);
     interpodaffinity::Append(anti_affinity_counts, anti_affinity);

@@ -141,9 +141,9 @@ class InterPodAffinity final : public PreFilterPlugin,
   GetIncomingAffinityAntiAffinityCounts(const PodInfo& pod_info,
                                         const std::vector<const NodeInfo*>& all_nodes) const;
   // processExistingPod.
-  void ProcessExistingPod(const interpodaffinity::PreScoreState& state,
-                          const PodInfo& existing_pod, const NodeInfo& existing_pod_node_info,
-                          const Pod& incoming_pod, interpodaffinity::ScoreMap& topo_score) const;
+  void ProcessExistingPod(const interpodaffinity::PreScoreState& state, const PodInfo& existing_pod,
+                          const NodeInfo& existing_pod_node_info, const Pod& incoming_pod,
+                          interpodaffinity::ScoreMap& topo_score) const;
 
   InterPodAffinityArgs args_;
   const Handle& handle_;

@@ -111,43 +111,66 @@ TEST(InterPodAffinityTest, Filter) {
   const PodPtr scan = MakePod("scan", "service: securityscan", "node1");
   const std::string in_scan = "['securityscan', 'value2']";
   std::vector<FilterCase> cases = {
-      {"no terms and no existing anti-affinity: Skip", MakePod("p", ""), {}, {node1},
-       Code::kSkip, {}},
+      {"no terms and no existing anti-affinity: Skip",
+       MakePod("p", ""),
+       {},
+       {node1},
+       Code::kSkip,
+       {}},
       {"affinity In matches existing pod",
        MakePod("p", "security: S1", "", {.req = Term("service", "In", in_scan, "region")}),
-       {scan}, {node1}, Code::kSuccess, {Status()}},
+       {scan},
+       {node1},
+       Code::kSuccess,
+       {Status()}},
       {"affinity NotIn matches existing pod",
        MakePod("p", "security: S1", "", {.req = Term("service", "NotIn", "[x]", "region")}),
-       {scan}, {node1}, Code::kSuccess, {Status()}},
+       {scan},
+       {node1},
+       Code::kSuccess,
+       {Status()}},
       {"affinity with unmatched selector and pod not matching itself",
        MakePod("p", "service: securityscan", "",
                {.req = Term("service", "In", "[antivirusscan]", "region")}),
-       {scan}, {node1}, Code::kSuccess,
+       {scan},
+       {node1},
+       Code::kSuccess,
        {Status(Code::kUnschedulableAndUnresolvable, kAffUAU)}},
       {"affinity ok, anti-affinity violated",
        MakePod("p", "security: S1", "",
                {.req = Term("service", "In", in_scan, "region"),
                 .anti = Term("service", "In", in_scan, "zone")}),
-       {scan}, {node1}, Code::kSuccess, {Status(Code::kUnschedulable, kAnti)}},
+       {scan},
+       {node1},
+       Code::kSuccess,
+       {Status(Code::kUnschedulable, kAnti)}},
       {"existing pod's anti-affinity rejects the incoming pod",
        MakePod("p", "service: securityscan"),
        {MakePod("e", "service: securityscan", "node1",
                 {.anti = Term("service", "In", in_scan, "zone")})},
-       {node1}, Code::kSuccess, {Status(Code::kUnschedulable, kExisting)}},
+       {node1},
+       Code::kSuccess,
+       {Status(Code::kUnschedulable, kExisting)}},
       {"existing anti-affinity that does not match: Skip",
        MakePod("p", "service: securityscan"),
        {MakePod("e", "service: securityscan", "node1",
                 {.anti = Term("service", "NotIn", in_scan, "zone")})},
-       {node1}, Code::kSkip, {}},
+       {node1},
+       Code::kSkip,
+       {}},
       {"anti-affinity of both sides: the incoming pod's is checked first",
        MakePod("p", "service: securityscan", "",
                {.anti = Term("service", "Exists", "", "region") + ", " +
                         Term("security", "Exists", "", "region")}),
        {MakePod("e", "security: S1", "node1", {.anti = Term("security", "Exists", "", "zone")})},
-       {node1}, Code::kSuccess, {Status(Code::kUnschedulable, kAnti)}},
+       {node1},
+       Code::kSuccess,
+       {Status(Code::kUnschedulable, kAnti)}},
       {"affinity to region: other nodes of the region fit",
        MakePod("p", "", "", {.req = Term("foo", "In", "[bar]", "region")}),
-       {MakePod("e", "foo: bar", "nodeA")}, ThreeRegionNodes(), Code::kSuccess,
+       {MakePod("e", "foo: bar", "nodeA")},
+       ThreeRegionNodes(),
+       Code::kSuccess,
        {Status(), Status(), Status(Code::kUnschedulableAndUnresolvable, kAffUAU)}},
       {"first pod of a group fits anywhere with the topology key",
        MakePod("p", "foo: bar, service: securityscan", "",
@@ -162,26 +185,33 @@ TEST(InterPodAffinityTest, Filter) {
        MakePod("p", "foo: '123'", "", {.anti = Term("foo", "In", "[bar]", "region")}, "NS1"),
        {MakePod("a", "foo: bar", "nodeA", {}, "NS1"),
         MakePod("c", "", "nodeC", {.anti = Term("foo", "In", "['123']", "region")}, "NS2")},
-       ThreeRegionNodes(), Code::kSuccess,
+       ThreeRegionNodes(),
+       Code::kSuccess,
        {Status(Code::kUnschedulable, kAnti), Status(Code::kUnschedulable, kAnti), Status()}},
       {"affinity with namespaceSelector resolved from Namespace objects",
        MakePod("p", "security: S1", "",
                {.req = Term("service", "In", in_scan, "region",
                             "namespaceSelector: {matchLabels: {team: team1}}")}),
-       {MakePod("e", "service: securityscan", "node1", {}, "subteam1.team1")}, {node1},
-       Code::kSuccess, {Status()}},
+       {MakePod("e", "service: securityscan", "node1", {}, "subteam1.team1")},
+       {node1},
+       Code::kSuccess,
+       {Status()}},
       {"affinity with non-matching namespaceSelector",
        MakePod("p", "security: S1", "",
                {.req = Term("service", "In", in_scan, "region",
                             "namespaceSelector: {matchLabels: {team: team1}}")}),
-       {MakePod("e", "service: securityscan", "node1", {}, "subteam1.team2")}, {node1},
-       Code::kSuccess, {Status(Code::kUnschedulableAndUnresolvable, kAffUAU)}},
+       {MakePod("e", "service: securityscan", "node1", {}, "subteam1.team2")},
+       {node1},
+       Code::kSuccess,
+       {Status(Code::kUnschedulableAndUnresolvable, kAffUAU)}},
       {"anti-affinity with an empty namespaceSelector matches every namespace",
        MakePod("p", "security: S1", "",
                {.anti = Term("service", "In", in_scan, "zone", "namespaceSelector: {}")},
                "subteam1.team1"),
-       {MakePod("e", "service: securityscan", "node1", {}, "unknown-ns")}, {node1},
-       Code::kSuccess, {Status(Code::kUnschedulable, kAnti)}},
+       {MakePod("e", "service: securityscan", "node1", {}, "unknown-ns")},
+       {node1},
+       Code::kSuccess,
+       {Status(Code::kUnschedulable, kAnti)}},
   };
   for (const FilterCase& c : cases) {
     SCOPED_TRACE(c.name);
@@ -226,9 +256,9 @@ TEST(InterPodAffinityTest, MissingStateIsAnError) {
   int64_t score = 0;
   EXPECT_EQ(env.plugin->Score(state, *pod, *env.snapshot.node_infos()[0], &score).code(),
             Code::kError);
-  EXPECT_EQ(env.plugin->AddPod(state, *pod, *MakePodInfo(pod), *env.snapshot.node_infos()[0])
-                .code(),
-            Code::kError);
+  EXPECT_EQ(
+      env.plugin->AddPod(state, *pod, *MakePodInfo(pod), *env.snapshot.node_infos()[0]).code(),
+      Code::kError);
 }
 
 // ---- PreFilter extensions (upstream TestPreFilterStateAddRemovePod) ----
@@ -243,9 +273,8 @@ struct AddRemoveCase {
 
 TEST(InterPodAffinityTest, AddPodRemovePod) {
   const std::string foo_bar = Term("foo", "In", "[bar]", "region");
-  const std::string complex =
-      Term("foo", "In", "[bar, buzz]", "region") + ", " +
-      Term("service", "NotIn", "[bar, security, test]", "zone");
+  const std::string complex = Term("foo", "In", "[bar, buzz]", "region") + ", " +
+                              Term("service", "NotIn", "[bar, security, test]", "zone");
   std::vector<NodePtr> nodes = {MakeNode("nodeA", "region: r1, zone: z11"),
                                 MakeNode("nodeB", "region: r1, zone: z12"),
                                 MakeNode("nodeC", "region: r2, zone: z21")};
@@ -254,18 +283,21 @@ TEST(InterPodAffinityTest, AddPodRemovePod) {
        MakePod("pending", "foo: bar", "", {.anti = foo_bar}),
        {MakePod("p1", "foo: bar", "nodeA"), MakePod("p2", "", "nodeC", {.anti = foo_bar})},
        MakePod("added", "foo: bar", "nodeB", {.anti = foo_bar}),
-       {{{"region", "r1"}, 2}}, {}},
+       {{{"region", "r1"}, 2}},
+       {}},
       {"anti-affinity counts with two terms",
        MakePod("pending", "foo: bar", "", {.anti = complex}),
        {MakePod("p1", "foo: bar", "nodeA"), MakePod("p2", "", "nodeC", {.anti = foo_bar})},
        MakePod("added", "foo: bar", "nodeA", {.anti = complex}),
-       {{{"region", "r1"}, 2}, {{"zone", "z11"}, 2}, {{"zone", "z21"}, 1}}, {}},
+       {{{"region", "r1"}, 2}, {{"zone", "z11"}, 2}, {{"zone", "z21"}, 1}},
+       {}},
       {"affinity counts",
        MakePod("pending", "foo: bar", "", {.req = complex}),
        {MakePod("p1", "foo: bar", "nodeA"),
         MakePod("p2", "", "nodeC", {.req = complex, .anti = foo_bar})},
        MakePod("added", "foo: bar", "nodeA", {.anti = complex}),
-       {}, {{{"region", "r1"}, 2}, {{"zone", "z11"}, 2}}},
+       {},
+       {{{"region", "r1"}, 2}, {{"zone", "z11"}, 2}}},
   };
   for (const AddRemoveCase& c : cases) {
     SCOPED_TRACE(c.name);
@@ -284,7 +316,8 @@ TEST(InterPodAffinityTest, AddPodRemovePod) {
     CycleState state;
     PreFilterResult result;
     ASSERT_TRUE(env.plugin->PreFilter(state, *c.pending, &result).IsSuccess());
-    const PreFilterState original = *state.ReadAs<PreFilterState>(InterPodAffinity::kPreFilterStateKey);
+    const PreFilterState original =
+        *state.ReadAs<PreFilterState>(InterPodAffinity::kPreFilterStateKey);
     const NodeInfo& node = *env.snapshot.Get(c.added->node_name());
     ASSERT_TRUE(env.plugin->AddPod(state, *c.pending, *MakePodInfo(c.added), node).IsSuccess());
     const auto* got = state.ReadAs<PreFilterState>(InterPodAffinity::kPreFilterStateKey);
@@ -294,8 +327,7 @@ TEST(InterPodAffinityTest, AddPodRemovePod) {
     EXPECT_EQ(got->affinity_counts, with_added.affinity_counts);
     EXPECT_EQ(got->anti_affinity_counts, with_added.anti_affinity_counts);
 
-    ASSERT_TRUE(
-        env.plugin->RemovePod(state, *c.pending, *MakePodInfo(c.added), node).IsSuccess());
+    ASSERT_TRUE(env.plugin->RemovePod(state, *c.pending, *MakePodInfo(c.added), node).IsSuccess());
     EXPECT_EQ(got->existing_anti_affinity_counts, original.existing_anti_affinity_counts);
     EXPECT_EQ(got->affinity_counts, original.affinity_counts);
     EXPECT_EQ(got->anti_affinity_counts, original.anti_affinity_counts);
@@ -334,43 +366,55 @@ TEST(InterPodAffinityTest, Score) {
   const NodePtr india = MakeNode("node2", "region: India");
   const NodePtr az1 = MakeNode("node3", "az: az1");
   std::vector<ScoreCase> cases = {
-      {"no affinity anywhere: all zero", MakePod("p", "security: S1"), {},
-       {china, india, az1}, {0, 0, 0}},
+      {"no affinity anywhere: all zero",
+       MakePod("p", "security: S1"),
+       {},
+       {china, india, az1},
+       {0, 0, 0}},
       {"preferred affinity: matching pod in the node's region",
        MakePod("p", "security: S1", "", {.pref = s1_region}),
        {MakePod("a", "security: S1", "node1"), MakePod("b", "security: S2", "node2"),
         MakePod("c", "security: S1", "node3")},
-       {china, india, az1}, {100, 0, 0}},
+       {china, india, az1},
+       {100, 0, 0}},
       {"symmetry: existing pod's preferred affinity",
        MakePod("p", "security: S2"),
        {MakePod("a", "security: S1", "node1", {.pref = s1_region}),
         MakePod("b", "security: S2", "node2", {.pref = s2_region})},
-       {china, india, az1}, {0, 100, 0}},
+       {china, india, az1},
+       {0, 100, 0}},
       {"symmetry: existing pod's required affinity with hardPodAffinityWeight",
        MakePod("p", "security: S1"),
        {MakePod("a", "security: S1", "node1", {.req = hard}),
         MakePod("b", "security: S2", "node2", {.req = hard})},
-       {china, india, az1}, {100, 100, 0}},
+       {china, india, az1},
+       {100, 100, 0}},
       {"hardPodAffinityWeight 0 ignores required terms of existing pods",
        MakePod("p", "security: S1"),
        {MakePod("a", "security: S1", "node1", {.req = hard})},
-       {china, india, az1}, {0, 0, 0}, {{"hardPodAffinityWeight", 0}}},
+       {china, india, az1},
+       {0, 0, 0},
+       {{"hardPodAffinityWeight", 0}}},
       {"preferred anti-affinity",
        MakePod("p", "security: S1", "", {.pref_anti = away_s1_az}),
        {MakePod("a", "security: S1", "node1"), MakePod("b", "security: S2", "node2")},
-       {MakeNode("node1", "az: az1"), MakeNode("node2", "region: China")}, {0, 100}},
+       {MakeNode("node1", "az: az1"), MakeNode("node2", "region: China")},
+       {0, 100}},
       {"ignorePreferredTermsOfExistingPods",
        MakePod("p", "security: S2"),
        {MakePod("a", "security: S1", "node1", {.pref = s1_region}),
         MakePod("b", "security: S2", "node2", {.pref = s2_region})},
-       {china, india}, {0, 0}, {{"ignorePreferredTermsOfExistingPods", true}}},
+       {china, india},
+       {0, 0},
+       {{"ignorePreferredTermsOfExistingPods", true}}},
       {"mixed weights truncate: 8 vs 2 on different regions",
        MakePod("p", "security: S1", "",
                {.pref = Weighted(8, Term("security", "In", "[S2]", "region")) + ", " +
                         Weighted(2, Term("security", "Exists", "", "region"))}),
        {MakePod("a", "security: S1", "node1"), MakePod("b", "security: S2", "node2"),
         MakePod("c", "security: S1", "node3")},
-       {china, india, az1}, {20, 100, 0}},
+       {china, india, az1},
+       {20, 100, 0}},
   };
   for (const ScoreCase& c : cases) {
     SCOPED_TRACE(c.name);
@@ -414,7 +458,8 @@ TEST(InterPodAffinityTest, Args) {
   EXPECT_TRUE(set->ignore_preferred_terms_of_existing_pods);
   auto high = ParseInterPodAffinityArgs({{"hardPodAffinityWeight", 101}});
   ASSERT_FALSE(high.ok());
-  EXPECT_EQ(high.message(), "hardPodAffinityWeight: Invalid value: 101: not in valid range [0-100]");
+  EXPECT_EQ(high.message(),
+            "hardPodAffinityWeight: Invalid value: 101: not in valid range [0-100]");
   EXPECT_FALSE(ParseInterPodAffinityArgs({{"hardPodAffinityWeight", -1}}).ok());
   auto unknown = ParseInterPodAffinityArgs({{"foo", 1}});
   ASSERT_FALSE(unknown.ok());

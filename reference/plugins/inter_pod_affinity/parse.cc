@@ -25,8 +25,8 @@ std::string RequirementError(const std::string& key, const std::string& op,
   for (int i = 0; i < values.size(); ++i) {
     std::string msg = LabelValueError(values[i]);
     if (msg.empty()) continue;
-    errs.push_back("values[" + std::to_string(i) + "][" + key + "]: Invalid value: " + GoQuote(values[i]) + ": " +
-                   msg);
+    errs.push_back("values[" + std::to_string(i) + "][" + key +
+                   "]: Invalid value: " + GoQuote(values[i]) + ": " + msg);
   }
   return AggregateError(errs);
 }
@@ -83,12 +83,12 @@ std::string PodAffinityParseError(const k8s::Pod& pod) {
   };
   const auto& aff = a.pod_affinity();
   const auto& anti = a.pod_anti_affinity();
-  first_error("requiredAffinityTerms",
-              aff.required_during_scheduling_ignored_during_execution(), plain);
+  first_error("requiredAffinityTerms", aff.required_during_scheduling_ignored_during_execution(),
+              plain);
   first_error("requiredAntiAffinityTerms",
               anti.required_during_scheduling_ignored_during_execution(), plain);
-  first_error("preferredAffinityTerms",
-              aff.preferred_during_scheduling_ignored_during_execution(), weighted);
+  first_error("preferredAffinityTerms", aff.preferred_during_scheduling_ignored_during_execution(),
+              weighted);
   first_error("preferredAntiAffinityTerms",
               anti.preferred_during_scheduling_ignored_during_execution(), weighted);
   // utilerrors.NewAggregate: one error prints as itself, several as "[a, b]".

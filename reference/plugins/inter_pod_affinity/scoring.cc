@@ -68,8 +68,9 @@ Status InterPodAffinity::PreScore(CycleState& cycle_state, const Pod& pod,
     return Status();
   }
   // Unless the pod has preferred terms, only nodes hosting pods with affinity matter.
-  const std::vector<const NodeInfo*>& all_nodes =
-      has_constraints ? handle_.snapshot->node_infos() : handle_.snapshot->have_pods_with_affinity();
+  const std::vector<const NodeInfo*>& all_nodes = has_constraints
+                                                      ? handle_.snapshot->node_infos()
+                                                      : handle_.snapshot->have_pods_with_affinity();
 
   auto state = std::make_unique<PreScoreState>();
   for (WeightedAffinityTerm& t : (*pod_info)->preferred_affinity_terms) {

@@ -6,8 +6,7 @@ void Append(TopologyToMatchedTermCount& m, const TopologyToMatchedTermCount& to_
   for (const auto& [pair, count] : to_append) m[pair] += count;
 }
 
-void Update(TopologyToMatchedTermCount& m, const Node& node, const std::string& tk,
-            int64_t value) {
+void Update(TopologyToMatchedTermCount& m, const Node& node, const std::string& tk, int64_t value) {
   auto tv = node.labels().find(tk);
   if (tv == node.labels().end()) return;
   const TopologyPair pair{tk, tv->second};

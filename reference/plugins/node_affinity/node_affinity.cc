@@ -20,7 +20,8 @@ Result<PreferredTerms> NewPreferredSchedulingTerms(const PreferredTerms& terms) 
   std::vector<std::string> errs;
   for (int i = 0; i < terms.size(); ++i) {
     if (terms[i].weight() == 0 || IsEmptyNodeSelectorTerm(terms[i].preference())) continue;
-    std::vector<std::string> e = NodeSelectorTermErrors(terms[i].preference(), "[" + std::to_string(i) + "]");
+    std::vector<std::string> e =
+        NodeSelectorTermErrors(terms[i].preference(), "[" + std::to_string(i) + "]");
     if (!e.empty()) {
       errs.insert(errs.end(), e.begin(), e.end());
     } else {
@@ -69,11 +70,13 @@ std::optional<std::set<std::string>> TermNodeNames(const k8s::NodeSelectorTerm& 
 
 }  // namespace
 
-NodeAffinity::PreFilterState::PreFilterState(const Pod& pod) : node_selector_(pod.obj.spec().node_selector()) {
+NodeAffinity::PreFilterState::PreFilterState(const Pod& pod)
+    : node_selector_(pod.obj.spec().node_selector()) {
   const k8s::PodSpec& spec = pod.obj.spec();
   if (spec.has_affinity() && spec.affinity().has_node_affinity() &&
       spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution()) {
-    node_affinity_ = spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution();
+    node_affinity_ =
+        spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution();
   }
 }
 
@@ -86,7 +89,8 @@ bool NodeAffinity::PreFilterState::Match(const Node& node) const {
   return !node_affinity_ || NodeSelectorMatches(*node_affinity_, node.obj);
 }
 
-Result<std::unique_ptr<Plugin>> NodeAffinity::New(const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> NodeAffinity::New(const PluginArgs& args,
+                                                  [[maybe_unused]] const Handle& handle) {
   auto parsed = ParseNodeAffinityArgs(args);
   if (!parsed.ok()) return parsed.error();
   return std::unique_ptr<Plugin>(std::make_unique<NodeAffinity>(std::move(parsed.value())));
@@ -95,9 +99,11 @@ Result<std::unique_ptr<Plugin>> NodeAffinity::New(const PluginArgs& args, [[mayb
 NodeAffinity::NodeAffinity(NodeAffinityArgs args) {
   if (!args.added_affinity) return;
   if (args.added_affinity->has_required_during_scheduling_ignored_during_execution()) {
-    added_node_selector_ = args.added_affinity->required_during_scheduling_ignored_during_execution();
+    added_node_selector_ =
+        args.added_affinity->required_during_scheduling_ignored_during_execution();
   }
-  auto added = NewPreferredSchedulingTerms(args.added_affinity->preferred_during_scheduling_ignored_during_execution());
+  auto added = NewPreferredSchedulingTerms(
+      args.added_affinity->preferred_during_scheduling_ignored_during_execution());
   if (added.ok()) added_pref_sched_terms_ = std::move(added.value());
 }
 
@@ -111,11 +117,14 @@ Status NodeAffinity::PreFilter(CycleState& state, const Pod& pod, PreFilterResul
       !spec.has_affinity() || !spec.affinity().has_node_affinity() ||
       !spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution();
   // An empty nodeSelector map counts as absent here (our objects cannot tell nil from {}).
-  if (no_node_affinity && !added_node_selector_ && spec.node_selector().empty()) return Status(Code::kSkip);
+  if (no_node_affinity && !added_node_selector_ && spec.node_selector().empty())
+    return Status(Code::kSkip);
   state.Write(std::string(kPreFilterStateKey), std::make_unique<PreFilterState>(pod));
   if (no_node_affinity) return Status();
-  const auto& terms =
-      spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution().node_selector_terms();
+  const auto& terms = spec.affinity()
+                          .node_affinity()
+                          .required_during_scheduling_ignored_during_execution()
+                          .node_selector_terms();
   if (terms.empty()) return Status();
   // Terms are ORed: the node names of every term, unless some term has no name constraint.
   std::set<std::string> node_names;
@@ -147,7 +156,8 @@ Status NodeAffinity::Filter(const CycleState& state, const Pod& pod, const NodeI
   return Status();
 }
 
-Status NodeAffinity::PreScore(CycleState& state, const Pod& pod, const std::vector<const NodeInfo*>& nodes) {
+Status NodeAffinity::PreScore(CycleState& state, const Pod& pod,
+                              const std::vector<const NodeInfo*>& nodes) {
   if (nodes.empty()) return Status();
   auto preferred_node_affinity = GetPodPreferredNodeAffinity(pod);
   if (!preferred_node_affinity.ok()) return Status::Error(preferred_node_affinity.message());
@@ -157,7 +167,8 @@ Status NodeAffinity::PreScore(CycleState& state, const Pod& pod, const std::vect
   return Status();
 }
 
-Status NodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeInfo& node_info, int64_t* score) {
+Status NodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeInfo& node_info,
+                           int64_t* score) {
   *score = 0;
   const Node* node = node_info.node();
   if (node == nullptr) {
@@ -176,8 +187,8 @@ Status NodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeIn
   return Status();
 }
 
-Status NodeAffinity::NormalizeScore([[maybe_unused]] const CycleState& state, [[maybe_unused]] const Pod& pod,
-                                    NodeScoreList& scores) {
+Status NodeAffinity::NormalizeScore([[maybe_unused]] const CycleState& state,
+                                    [[maybe_unused]] const Pod& pod, NodeScoreList& scores) {
   return DefaultNormalizeScore(kMaxNodeScore, /*reverse=*/false, scores);
 }
 

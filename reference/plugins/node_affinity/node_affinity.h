@@ -44,7 +44,9 @@ class NodeAffinity : public PreFilterPlugin,
     // RequiredNodeAffinity.Match with parse errors ignored (a term that does not parse matches
     // no node).
     bool Match(const Node& node) const;
-    std::unique_ptr<StateData> Clone() const override { return std::make_unique<PreFilterState>(*this); }
+    std::unique_ptr<StateData> Clone() const override {
+      return std::make_unique<PreFilterState>(*this);
+    }
 
    private:
     Labels node_selector_;
@@ -55,7 +57,9 @@ class NodeAffinity : public PreFilterPlugin,
   class PreScoreState final : public StateData {
    public:
     PreferredTerms preferred_node_affinity;
-    std::unique_ptr<StateData> Clone() const override { return std::make_unique<PreScoreState>(*this); }
+    std::unique_ptr<StateData> Clone() const override {
+      return std::make_unique<PreScoreState>(*this);
+    }
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);

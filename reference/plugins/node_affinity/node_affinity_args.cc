@@ -28,7 +28,8 @@ bool IsEmptyNodeSelectorTerm(const k8s::NodeSelectorTerm& term) {
   return term.match_expressions().empty() && term.match_fields().empty();
 }
 
-std::vector<std::string> NodeSelectorTermErrors(const k8s::NodeSelectorTerm& term, const std::string& path) {
+std::vector<std::string> NodeSelectorTermErrors(const k8s::NodeSelectorTerm& term,
+                                                const std::string& path) {
   std::vector<std::string> errs;
   for (int i = 0; i < term.match_expressions_size(); ++i) {
     std::vector<std::string> e = NodeSelectorRequirementErrors(
@@ -72,7 +73,8 @@ Result<NodeAffinityArgs> ParseNodeAffinityArgs(const PluginArgs& args) {
       if (!e.empty()) return Error{e};
     }
   }
-  const std::string preferred_path = "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution";
+  const std::string preferred_path =
+      "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution";
   const auto& preferred = affinity.preferred_during_scheduling_ignored_during_execution();
   for (int i = 0; i < preferred.size(); ++i) {
     // Terms with weight 0 or an empty preference are dropped before parsing.

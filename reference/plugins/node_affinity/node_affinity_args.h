@@ -20,14 +20,16 @@ struct NodeAffinityArgs {
 
 // Parses pluginConfig args (null = defaults). Unknown fields and invalid selector terms are
 // errors naming the field, e.g.
-// "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: ...".
+// "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values:
+// ...".
 Result<NodeAffinityArgs> ParseNodeAffinityArgs(const PluginArgs& args);
 
 // The errors of component-helpers' newNodeSelectorTerm for `term`, under the field path `path`
 // (e.g. "[0]" for a pod's first preferred term): every matchExpressions entry's
 // (NodeSelectorRequirementErrors, values that are not label values among them), then the
 // matchFields entries'. Empty when the term parses.
-std::vector<std::string> NodeSelectorTermErrors(const k8s::NodeSelectorTerm& term, const std::string& path);
+std::vector<std::string> NodeSelectorTermErrors(const k8s::NodeSelectorTerm& term,
+                                                const std::string& path);
 // The same aggregated as utilerrors prints them ("" when the term parses).
 std::string NodeSelectorTermError(const k8s::NodeSelectorTerm& term, const std::string& path);
 

@@ -32,16 +32,21 @@ TEST(NodeAffinity, Filter) {
        Code::kUnschedulableAndUnresolvable},
       {"same labels", "metadata: {name: p}\nspec: {nodeSelector: {foo: bar}}", "{foo: bar}",
        Code::kSuccess},
-      {"In matches", PodRequired("[{matchExpressions: [{key: foo, operator: In, values: [bar, v2]}]}]"),
+      {"In matches",
+       PodRequired("[{matchExpressions: [{key: foo, operator: In, values: [bar, v2]}]}]"),
        "{foo: bar}", Code::kSuccess},
-      {"Gt matches", PodRequired("[{matchExpressions: [{key: kernel, operator: Gt, values: ['0204']}]}]"),
+      {"Gt matches",
+       PodRequired("[{matchExpressions: [{key: kernel, operator: Gt, values: ['0204']}]}]"),
        "{kernel: '0206'}", Code::kSuccess},
-      {"Lt with non-integer label", PodRequired("[{matchExpressions: [{key: mem, operator: Lt, values: ['10']}]}]"),
+      {"Lt with non-integer label",
+       PodRequired("[{matchExpressions: [{key: mem, operator: Lt, values: ['10']}]}]"),
        "{mem: abc}", Code::kUnschedulableAndUnresolvable},
-      {"NotIn with missing key matches", PodRequired("[{matchExpressions: [{key: foo, operator: NotIn, values: [x]}]}]"),
-       "{}", Code::kSuccess},
-      {"DoesNotExist fails", PodRequired("[{matchExpressions: [{key: foo, operator: DoesNotExist}]}]"),
-       "{foo: bar}", Code::kUnschedulableAndUnresolvable},
+      {"NotIn with missing key matches",
+       PodRequired("[{matchExpressions: [{key: foo, operator: NotIn, values: [x]}]}]"), "{}",
+       Code::kSuccess},
+      {"DoesNotExist fails",
+       PodRequired("[{matchExpressions: [{key: foo, operator: DoesNotExist}]}]"), "{foo: bar}",
+       Code::kUnschedulableAndUnresolvable},
       {"empty terms list matches nothing", PodRequired("[]"), "{foo: bar}",
        Code::kUnschedulableAndUnresolvable},
       {"empty term matches nothing", PodRequired("[{}]"), "{foo: bar}",
@@ -88,34 +93,52 @@ struct PreFilterCase {
 TEST(NodeAffinity, PreFilter) {
   const std::vector<PreFilterCase> cases = {
       {"nothing to do skips", "metadata: {name: p}", Code::kSkip, true, {}},
-      {"nodeSelector only", "metadata: {name: p}\nspec: {nodeSelector: {a: b}}", Code::kSuccess,
-       true, {}},
-      {"single name", PodRequired("[{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]"),
-       Code::kSuccess, false, {"n1"}},
+      {"nodeSelector only",
+       "metadata: {name: p}\nspec: {nodeSelector: {a: b}}",
+       Code::kSuccess,
+       true,
+       {}},
+      {"single name",
+       PodRequired("[{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]"),
+       Code::kSuccess,
+       false,
+       {"n1"}},
       {"union over terms",
        PodRequired("[{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}, "
                    "{matchFields: [{key: metadata.name, operator: In, values: [n2]}]}]"),
-       Code::kSuccess, false, {"n1", "n2"}},
+       Code::kSuccess,
+       false,
+       {"n1", "n2"}},
       {"intersection within a term",
        PodRequired("[{matchFields: [{key: metadata.name, operator: In, values: [n1, n2]}, "
                    "{key: metadata.name, operator: In, values: [n2, n3]}]}]"),
-       Code::kSuccess, false, {"n2"}},
+       Code::kSuccess,
+       false,
+       {"n2"}},
       {"term without name field disables narrowing",
        PodRequired("[{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}, "
                    "{matchExpressions: [{key: a, operator: Exists}]}]"),
-       Code::kSuccess, true, {}},
+       Code::kSuccess,
+       true,
+       {}},
       {"NotIn does not narrow",
        PodRequired("[{matchFields: [{key: metadata.name, operator: NotIn, values: [n1]}]}]"),
-       Code::kSuccess, true, {}},
+       Code::kSuccess,
+       true,
+       {}},
       {"all terms conflict",
        PodRequired("[{matchFields: [{key: metadata.name, operator: In, values: [n1]}, "
                    "{key: metadata.name, operator: In, values: [n2]}]}]"),
-       Code::kUnschedulableAndUnresolvable, true, {}},
+       Code::kUnschedulableAndUnresolvable,
+       true,
+       {}},
       {"one conflicting term, another term names a node",
        PodRequired("[{matchFields: [{key: metadata.name, operator: In, values: [n1]}, "
                    "{key: metadata.name, operator: In, values: [n2]}]}, "
                    "{matchFields: [{key: metadata.name, operator: In, values: [n3]}]}]"),
-       Code::kSuccess, false, {"n3"}},
+       Code::kSuccess,
+       false,
+       {"n3"}},
   };
   Handle h;
   for (const PreFilterCase& c : cases) {
@@ -169,7 +192,8 @@ TEST(NodeAffinity, ScoreAndNormalize) {
       "{weight: 10, preference: {matchExpressions: [{key: disk, operator: Exists}]}}]}}}");
   std::vector<std::shared_ptr<NodeInfo>> infos = {
       testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n1, labels: {foo: bar}}")),
-      testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n2, labels: {foo: bar, disk: ssd, zone: a}}")),
+      testing::MakeNodeInfo(
+          testing::ParseNode("metadata: {name: n2, labels: {foo: bar, disk: ssd, zone: a}}")),
       testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n3}")),
   };
   std::vector<const NodeInfo*> ptrs = {infos[0].get(), infos[1].get(), infos[2].get()};
@@ -209,21 +233,27 @@ TEST(NodeAffinity, PreferredTermErrorsAggregateAsUpstream) {
   auto pod = testing::ParsePod(
       "metadata: {name: p}\nspec: {affinity: {nodeAffinity: "
       "{preferredDuringSchedulingIgnoredDuringExecution: ["
-      "{weight: 1, preference: {matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [n1, 'has space']}, "
+      "{weight: 1, preference: {matchExpressions: [{key: kubernetes.io/hostname, operator: In, "
+      "values: [n1, 'has space']}, "
       "{key: rank, operator: Gt, values: ['-1']}]}}, "
-      "{weight: 2, preference: {matchExpressions: [{key: rank, operator: Lt, values: ['1.5']}]}}]}}}");
+      "{weight: 2, preference: {matchExpressions: [{key: rank, operator: Lt, values: "
+      "['1.5']}]}}]}}}");
   auto ni = testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n}"));
   CycleState state;
   Status s = pl.PreScore(state, *pod, {ni.get()});
   const std::string label =
-      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
-      "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
+      "'.', and "
+      "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+      "'12345', "
       "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
   EXPECT_EQ(s.code(), Code::kError);
-  EXPECT_EQ(s.Message(), "[[0].matchExpressions[0].values[1][kubernetes.io/hostname]: Invalid value: \"has space\": " +
-                             label + ", [0].matchExpressions[1].values[0][rank]: Invalid value: \"-1\": " + label +
-                             ", [1].matchExpressions[0].values[0]: Invalid value: \"1.5\": for 'Gt', 'Lt' operators, "
-                             "the value must be an integer]");
+  EXPECT_EQ(
+      s.Message(),
+      "[[0].matchExpressions[0].values[1][kubernetes.io/hostname]: Invalid value: \"has space\": " +
+          label + ", [0].matchExpressions[1].values[0][rank]: Invalid value: \"-1\": " + label +
+          ", [1].matchExpressions[0].values[0]: Invalid value: \"1.5\": for 'Gt', 'Lt' operators, "
+          "the value must be an integer]");
 }
 
 TEST(NodeAffinity, ArgsValidation) {
@@ -245,7 +275,8 @@ TEST(NodeAffinity, ArgsValidation) {
     }
   }
   auto good = NodeAffinity::New(nlohmann::json::parse(R"({"addedAffinity": {
-      "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 0, "preference": {"matchExpressions": [{"key": "a", "operator": "Lt"}]}}]}})"), h);
+      "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 0, "preference": {"matchExpressions": [{"key": "a", "operator": "Lt"}]}}]}})"),
+                                h);
   EXPECT_TRUE(good.ok()) << "weight-0 terms are dropped before validation";
 }
 

@@ -4,7 +4,8 @@
 
 namespace schedcheck::reference {
 
-Result<std::unique_ptr<Plugin>> NodeName::New(const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> NodeName::New(const PluginArgs& args,
+                                              [[maybe_unused]] const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"NodeName takes no arguments"};
   }
@@ -15,7 +16,8 @@ std::vector<ClusterEvent> NodeName::EventsToRegister() const {
   return {{std::string(resource::kNode), action::kAdd | action::kUpdate, ""}};
 }
 
-Status NodeName::Filter([[maybe_unused]] const CycleState& state, const Pod& pod, const NodeInfo& node) {
+Status NodeName::Filter([[maybe_unused]] const CycleState& state, const Pod& pod,
+                        const NodeInfo& node) {
   if (node.node() == nullptr) return Status::Error("node not found");
   if (!Fits(pod, node)) {
     return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReason));

@@ -4,15 +4,18 @@
 
 namespace schedcheck::reference {
 
-Result<std::unique_ptr<Plugin>> NodePorts::New(const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> NodePorts::New(const PluginArgs& args,
+                                               [[maybe_unused]] const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"NodePorts: takes no arguments"};
   }
   return std::unique_ptr<Plugin>(std::make_unique<NodePorts>());
 }
 
-Status NodePorts::PreFilter(CycleState& state, const Pod& pod, [[maybe_unused]] PreFilterResult* result) {
-  state.Write(std::string(kPreFilterStateKey), std::make_unique<PreFilterState>(pod.container_ports));
+Status NodePorts::PreFilter(CycleState& state, const Pod& pod,
+                            [[maybe_unused]] PreFilterResult* result) {
+  state.Write(std::string(kPreFilterStateKey),
+              std::make_unique<PreFilterState>(pod.container_ports));
   return Status();
 }
 
@@ -24,16 +27,21 @@ std::vector<ClusterEvent> NodePorts::EventsToRegister() const {
   };
 }
 
-Status NodePorts::Filter(const CycleState& state, [[maybe_unused]] const Pod& pod, const NodeInfo& node) {
+Status NodePorts::Filter(const CycleState& state, [[maybe_unused]] const Pod& pod,
+                         const NodeInfo& node) {
   const auto* want_ports = state.ReadAs<PreFilterState>(kPreFilterStateKey);
   if (want_ports == nullptr) {
-    return Status::Error("reading \"" + std::string(kPreFilterStateKey) + "\" from cycleState: not found");
+    return Status::Error("reading \"" + std::string(kPreFilterStateKey) +
+                         "\" from cycleState: not found");
   }
-  if (!FitsPorts(want_ports->ports, node)) return Status(Code::kUnschedulable, std::string(kErrReason));
+  if (!FitsPorts(want_ports->ports, node))
+    return Status(Code::kUnschedulable, std::string(kErrReason));
   return Status();
 }
 
-bool FitsPorts(const Pod& pod, const NodeInfo& node) { return FitsPorts(pod.container_ports, node); }
+bool FitsPorts(const Pod& pod, const NodeInfo& node) {
+  return FitsPorts(pod.container_ports, node);
+}
 
 bool FitsPorts(const std::vector<HostPort>& want, const NodeInfo& node) {
   for (const HostPort& port : want) {

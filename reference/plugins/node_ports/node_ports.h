@@ -33,7 +33,9 @@ class NodePorts : public PreFilterPlugin, public FilterPlugin, public EnqueueExt
   class PreFilterState final : public StateData {
    public:
     explicit PreFilterState(std::vector<HostPort> ports) : ports(std::move(ports)) {}
-    std::unique_ptr<StateData> Clone() const override { return std::make_unique<PreFilterState>(*this); }
+    std::unique_ptr<StateData> Clone() const override {
+      return std::make_unique<PreFilterState>(*this);
+    }
     std::vector<HostPort> ports;
   };
 

@@ -38,19 +38,31 @@ TEST(NodePortsTest, Filter) {
       {"same tcp port", {"TCP/127.0.0.1/8080"}, {"TCP/127.0.0.1/8080"}, false},
       {"different host ip", {"TCP/127.0.0.1/8080"}, {"TCP/127.0.0.2/8080"}, true},
       {"different protocol", {"UDP/127.0.0.1/8080"}, {"TCP/127.0.0.1/8080"}, true},
-      {"second udp port conflict", {"UDP/127.0.0.1/8000", "UDP/127.0.0.1/8080"},
-       {"UDP/127.0.0.1/8080"}, false},
-      {"first tcp port conflict", {"TCP/127.0.0.1/8001", "UDP/127.0.0.1/8080"},
-       {"TCP/127.0.0.1/8001", "UDP/127.0.0.1/8081"}, false},
-      {"first tcp port conflict due to 0.0.0.0 hostIP", {"TCP/0.0.0.0/8001"},
-       {"TCP/127.0.0.1/8001"}, false},
-      {"TCP hostPort conflict due to 0.0.0.0 hostIP", {"TCP/10.0.10.10/8001", "TCP/0.0.0.0/8001"},
-       {"TCP/127.0.0.1/8001"}, false},
-      {"second tcp port conflict to 0.0.0.0 hostIP", {"TCP/127.0.0.1/8001"},
-       {"TCP/0.0.0.0/8001"}, false},
+      {"second udp port conflict",
+       {"UDP/127.0.0.1/8000", "UDP/127.0.0.1/8080"},
+       {"UDP/127.0.0.1/8080"},
+       false},
+      {"first tcp port conflict",
+       {"TCP/127.0.0.1/8001", "UDP/127.0.0.1/8080"},
+       {"TCP/127.0.0.1/8001", "UDP/127.0.0.1/8081"},
+       false},
+      {"first tcp port conflict due to 0.0.0.0 hostIP",
+       {"TCP/0.0.0.0/8001"},
+       {"TCP/127.0.0.1/8001"},
+       false},
+      {"TCP hostPort conflict due to 0.0.0.0 hostIP",
+       {"TCP/10.0.10.10/8001", "TCP/0.0.0.0/8001"},
+       {"TCP/127.0.0.1/8001"},
+       false},
+      {"second tcp port conflict to 0.0.0.0 hostIP",
+       {"TCP/127.0.0.1/8001"},
+       {"TCP/0.0.0.0/8001"},
+       false},
       {"second different protocol", {"UDP/127.0.0.1/8001"}, {"TCP/0.0.0.0/8001"}, true},
-      {"UDP hostPort conflict due to 0.0.0.0 hostIP", {"UDP/127.0.0.1/8001"},
-       {"TCP/0.0.0.0/8001", "UDP/0.0.0.0/8001"}, false},
+      {"UDP hostPort conflict due to 0.0.0.0 hostIP",
+       {"UDP/127.0.0.1/8001"},
+       {"TCP/0.0.0.0/8001", "UDP/0.0.0.0/8001"},
+       false},
       {"empty hostIP means 0.0.0.0", {"TCP//8001"}, {"TCP/127.0.0.1/8001"}, false},
       {"hostPort 0 never conflicts", {"TCP/0.0.0.0/0"}, {"TCP/0.0.0.0/0"}, true},
   };
@@ -70,8 +82,8 @@ TEST(NodePortsTest, Filter) {
       EXPECT_TRUE(got.IsSuccess()) << got.DebugString();
     } else {
       EXPECT_EQ(got.code(), Code::kUnschedulable);
-      EXPECT_EQ(got.reasons(),
-                std::vector<std::string>{"node(s) didn't have free ports for the requested pod ports"});
+      EXPECT_EQ(got.reasons(), std::vector<std::string>{
+                                   "node(s) didn't have free ports for the requested pod ports"});
     }
     EXPECT_EQ(FitsPorts(*pod, *info), c.fits);
   }

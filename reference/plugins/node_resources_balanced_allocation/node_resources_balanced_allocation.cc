@@ -33,19 +33,22 @@ Result<std::vector<ResourceSpec>> ParseBalancedAllocationArgs(const PluginArgs& 
   return specs;
 }
 
-Result<std::unique_ptr<Plugin>> NodeResourcesBalancedAllocation::New(const PluginArgs& args,
-                                                                     [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> NodeResourcesBalancedAllocation::New(
+    const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
   Result<std::vector<ResourceSpec>> specs = ParseBalancedAllocationArgs(args);
   if (!specs.ok()) return Error{"NodeResourcesBalancedAllocation: " + specs.message()};
-  return std::unique_ptr<Plugin>(std::make_unique<NodeResourcesBalancedAllocation>(std::move(*specs)));
+  return std::unique_ptr<Plugin>(
+      std::make_unique<NodeResourcesBalancedAllocation>(std::move(*specs)));
 }
 
-NodeResourcesBalancedAllocation::NodeResourcesBalancedAllocation(std::vector<ResourceSpec> resources)
-    : resource_allocation_scorer_{std::string(kName), /*use_requested=*/true, &BalancedResourceScorer,
-                                  std::move(resources)} {}
+NodeResourcesBalancedAllocation::NodeResourcesBalancedAllocation(
+    std::vector<ResourceSpec> resources)
+    : resource_allocation_scorer_{std::string(kName), /*use_requested=*/true,
+                                  &BalancedResourceScorer, std::move(resources)} {}
 
-Status NodeResourcesBalancedAllocation::Score([[maybe_unused]] const CycleState& state, const Pod& pod,
-                                              const NodeInfo& node_info, int64_t* score) {
+Status NodeResourcesBalancedAllocation::Score([[maybe_unused]] const CycleState& state,
+                                              const Pod& pod, const NodeInfo& node_info,
+                                              int64_t* score) {
   // Upstream reads the pod's requests from its PreScore state and computes them when the state
   // is missing; the plugin here has no PreScore, so Score always computes them.
   std::vector<int64_t> pod_requests = resource_allocation_scorer_.CalculatePodResourceRequestList(
@@ -54,7 +57,8 @@ Status NodeResourcesBalancedAllocation::Score([[maybe_unused]] const CycleState&
   return resource_allocation_scorer_.Score(pod, node_info, pod_requests, score);
 }
 
-int64_t BalancedResourceScorer(std::span<const int64_t> requested, std::span<const int64_t> allocable) {
+int64_t BalancedResourceScorer(std::span<const int64_t> requested,
+                               std::span<const int64_t> allocable) {
   std::vector<double> resource_to_fractions;
   double total_fraction = 0;
   for (size_t i = 0; i < requested.size(); ++i) {

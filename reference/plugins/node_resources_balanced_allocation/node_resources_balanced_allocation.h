@@ -23,7 +23,8 @@ namespace schedcheck::reference {
 Result<std::vector<ResourceSpec>> ParseBalancedAllocationArgs(const PluginArgs& args);
 
 // balancedResourceScorer: (1 - std-dev of the fractions) * 100, truncated.
-int64_t BalancedResourceScorer(std::span<const int64_t> requested, std::span<const int64_t> allocable);
+int64_t BalancedResourceScorer(std::span<const int64_t> requested,
+                               std::span<const int64_t> allocable);
 
 class NodeResourcesBalancedAllocation final : public ScorePlugin {
  public:

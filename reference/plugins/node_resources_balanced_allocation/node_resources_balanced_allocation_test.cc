@@ -11,7 +11,8 @@ namespace schedcheck::reference {
 namespace {
 
 PodPtr Pod(const std::string& name, const std::string& containers) {
-  return testing::ParsePod("metadata: {name: " + name + "}\nspec: {containers: " + containers + "}");
+  return testing::ParsePod("metadata: {name: " + name + "}\nspec: {containers: " + containers +
+                           "}");
 }
 
 std::string Req(const std::string& requests) {
@@ -30,26 +31,51 @@ struct Case {
 // Transcribed from upstream balanced_allocation_test.go TestNodeResourcesBalancedAllocation
 // (node/pod shapes unchanged since v1.27) plus std-dev reasoning for three resources.
 TEST(NodeResourcesBalancedAllocationTest, Score) {
-  PodPtr big = Pod("p", "[{name: a, resources: {requests: {cpu: '1000', memory: '2000'}}}, "
-                        "{name: b, resources: {requests: {cpu: '2000', memory: '3000'}}}]");
+  PodPtr big = Pod("p",
+                   "[{name: a, resources: {requests: {cpu: '1000', memory: '2000'}}}, "
+                   "{name: b, resources: {requests: {cpu: '2000', memory: '3000'}}}]");
   std::vector<Case> cases = {
-      {"nothing scheduled, nothing requested", Pod("p", "[]"), "{cpu: '4000', memory: '10000'}", {}, 100},
+      {"nothing scheduled, nothing requested",
+       Pod("p", "[]"),
+       "{cpu: '4000', memory: '10000'}",
+       {},
+       100},
       {"differently sized node 1", big, "{cpu: '4000', memory: '10000'}", {}, 87},
       {"differently sized node 2", big, "{cpu: '6000', memory: '10000'}", {}, 100},
-      {"no request, pods with resources (node1)", Pod("p", "[]"), "{cpu: '10000', memory: '20000'}",
-       {Pod("a", Req("{cpu: '3000', memory: '0'}")), Pod("b", Req("{cpu: '3000', memory: '0'}"))}, 70},
-      {"no request, pods with resources (node2)", Pod("p", "[]"), "{cpu: '10000', memory: '20000'}",
-       {Pod("a", Req("{cpu: '3000', memory: '0'}")), Pod("b", Req("{cpu: '3000', memory: '5000'}"))}, 82},
-      {"requested, pods with resources", big, "{cpu: '10000', memory: '20000'}",
-       {Pod("a", Req("{cpu: '3000', memory: '5000'}"))}, 95},
+      {"no request, pods with resources (node1)",
+       Pod("p", "[]"),
+       "{cpu: '10000', memory: '20000'}",
+       {Pod("a", Req("{cpu: '3000', memory: '0'}")), Pod("b", Req("{cpu: '3000', memory: '0'}"))},
+       70},
+      {"no request, pods with resources (node2)",
+       Pod("p", "[]"),
+       "{cpu: '10000', memory: '20000'}",
+       {Pod("a", Req("{cpu: '3000', memory: '0'}")),
+        Pod("b", Req("{cpu: '3000', memory: '5000'}"))},
+       82},
+      {"requested, pods with resources",
+       big,
+       "{cpu: '10000', memory: '20000'}",
+       {Pod("a", Req("{cpu: '3000', memory: '5000'}"))},
+       95},
       // A container without requests counts 0 here (no non-zero defaults).
       {"empty requests are zero", Pod("p", "[{name: c}]"), "{cpu: '4', memory: 1Gi}", {}, 100},
-      {"fraction capped at 1", Pod("p", Req("{cpu: '8', memory: 512Mi}")), "{cpu: '4', memory: 1Gi}", {}, 75},
-      {"three resources use population std-dev", Pod("p", Req("{cpu: '2', memory: 256Mi, example.com/foo: '3'}")),
-       "{cpu: '4', memory: 1Gi, example.com/foo: '4'}", {}, 79,
+      {"fraction capped at 1",
+       Pod("p", Req("{cpu: '8', memory: 512Mi}")),
+       "{cpu: '4', memory: 1Gi}",
+       {},
+       75},
+      {"three resources use population std-dev",
+       Pod("p", Req("{cpu: '2', memory: 256Mi, example.com/foo: '3'}")),
+       "{cpu: '4', memory: 1Gi, example.com/foo: '4'}",
+       {},
+       79,
        {{"resources", {{{"name", "cpu"}}, {{"name", "memory"}}, {{"name", "example.com/foo"}}}}}},
-      {"unrequested scalar is skipped", Pod("p", Req("{cpu: '2', memory: 512Mi}")),
-       "{cpu: '4', memory: 1Gi, example.com/foo: '4'}", {}, 100,
+      {"unrequested scalar is skipped",
+       Pod("p", Req("{cpu: '2', memory: 512Mi}")),
+       "{cpu: '4', memory: 1Gi, example.com/foo: '4'}",
+       {},
+       100,
        {{"resources", {{{"name", "cpu"}}, {{"name", "memory"}}, {{"name", "example.com/foo"}}}}}},
   };
   for (const Case& c : cases) {

@@ -74,11 +74,13 @@ Result<int64_t> Int(const nlohmann::json& v, const std::string& field) {
 
 // validateFunctionShape; upstream reports these under "scoringStrategy.shape".
 Result<std::vector<UtilizationShapePoint>> ParseShape(const nlohmann::json& rtcr) {
-  if (!rtcr.is_object()) return Error{"scoringStrategy.requestedToCapacityRatio: expected an object"};
+  if (!rtcr.is_object())
+    return Error{"scoringStrategy.requestedToCapacityRatio: expected an object"};
   std::vector<UtilizationShapePoint> shape;
   const nlohmann::json* points = nullptr;
   for (const auto& [key, v] : rtcr.items()) {
-    if (key != "shape") return Error{"scoringStrategy.requestedToCapacityRatio." + key + ": unknown field"};
+    if (key != "shape")
+      return Error{"scoringStrategy.requestedToCapacityRatio." + key + ": unknown field"};
     points = &v;
   }
   if (points == nullptr || points->is_null() || (points->is_array() && points->empty())) {
@@ -91,7 +93,8 @@ Result<std::vector<UtilizationShapePoint>> ParseShape(const nlohmann::json& rtcr
     if (!p.is_object()) return Error{field + ": expected an object"};
     UtilizationShapePoint point;
     for (const auto& [key, v] : p.items()) {
-      if (key != "utilization" && key != "score") return Error{field + "." + key + ": unknown field"};
+      if (key != "utilization" && key != "score")
+        return Error{field + "." + key + ": unknown field"};
       Result<int64_t> n = Int(v, field + "." + key);
       if (!n.ok()) return n.error();
       (key == "utilization" ? point.utilization : point.score) = *n;
@@ -142,9 +145,9 @@ Outcome ParseScoringStrategy(const nlohmann::json& s, NodeResourcesFitArgs* args
   for (size_t i = 0; i < specs->size(); ++i) {
     const ResourceSpec& r = (*specs)[i];
     if (r.weight <= 0 || r.weight > 100) {
-      return Error{"scoringStrategy.resources[" + std::to_string(i) + "].weight: Invalid value: " +
-                   std::to_string(r.weight) + ": resource weight of " + r.name +
-                   " not in valid range (0, 100]"};
+      return Error{"scoringStrategy.resources[" + std::to_string(i) +
+                   "].weight: Invalid value: " + std::to_string(r.weight) +
+                   ": resource weight of " + r.name + " not in valid range (0, 100]"};
     }
   }
   args->resources = std::move(*specs);
@@ -155,8 +158,9 @@ Outcome ParseScoringStrategy(const nlohmann::json& s, NodeResourcesFitArgs* args
   }
   // Upstream dereferences the missing shape and crashes; refusing the config is our choice.
   if (type == "RequestedToCapacityRatio" && rtcr == nullptr) {
-    return Error{"scoringStrategy.requestedToCapacityRatio: Required value: the "
-                 "RequestedToCapacityRatio strategy needs a shape"};
+    return Error{
+        "scoringStrategy.requestedToCapacityRatio: Required value: the "
+        "RequestedToCapacityRatio strategy needs a shape"};
   }
   return Outcome::Ok();
 }

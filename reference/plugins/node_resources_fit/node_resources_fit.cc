@@ -12,7 +12,8 @@ ResourceAllocationScorer NodeResourceStrategyScorer(const NodeResourcesFitArgs& 
     return {"MostAllocated", false, MostResourceScorer(resources), resources};
   }
   if (args.scoring_type == "RequestedToCapacityRatio") {
-    return {"RequestedToCapacityRatio", false, RequestedToCapacityRatioScorer(resources, args.shape), resources};
+    return {"RequestedToCapacityRatio", false,
+            RequestedToCapacityRatioScorer(resources, args.shape), resources};
   }
   return {"LeastAllocated", false, LeastResourceScorer(resources), resources};
 }
@@ -67,8 +68,8 @@ std::vector<InsufficientResource> FitsRequest(
   const Resource& requested = node_info.requested();
   const int64_t pods = static_cast<int64_t>(node_info.pods().size());
   if (pods + 1 > allocatable.allowed_pod_number) {
-    insufficient_resources.push_back({std::string(kResourcePods), "Too many pods", 1, pods,
-                                      allocatable.allowed_pod_number});
+    insufficient_resources.push_back(
+        {std::string(kResourcePods), "Too many pods", 1, pods, allocatable.allowed_pod_number});
   }
   if (pod_request.milli_cpu == 0 && pod_request.memory == 0 && pod_request.ephemeral_storage == 0 &&
       pod_request.scalar.empty()) {
@@ -77,15 +78,17 @@ std::vector<InsufficientResource> FitsRequest(
   // v1.27 compares even zero requests (a node already over its allocatable rejects a pod
   // requesting 0 of that resource); v1.28 started skipping them.
   if (pod_request.milli_cpu > allocatable.milli_cpu - requested.milli_cpu) {
-    insufficient_resources.push_back({std::string(kResourceCpu), "Insufficient cpu", pod_request.milli_cpu,
-                                      requested.milli_cpu, allocatable.milli_cpu});
+    insufficient_resources.push_back({std::string(kResourceCpu), "Insufficient cpu",
+                                      pod_request.milli_cpu, requested.milli_cpu,
+                                      allocatable.milli_cpu});
   }
   if (pod_request.memory > allocatable.memory - requested.memory) {
-    insufficient_resources.push_back({std::string(kResourceMemory), "Insufficient memory", pod_request.memory,
-                                      requested.memory, allocatable.memory});
+    insufficient_resources.push_back({std::string(kResourceMemory), "Insufficient memory",
+                                      pod_request.memory, requested.memory, allocatable.memory});
   }
   if (pod_request.ephemeral_storage > allocatable.ephemeral_storage - requested.ephemeral_storage) {
-    insufficient_resources.push_back({std::string(kResourceEphemeralStorage), "Insufficient ephemeral-storage",
+    insufficient_resources.push_back({std::string(kResourceEphemeralStorage),
+                                      "Insufficient ephemeral-storage",
                                       pod_request.ephemeral_storage, requested.ephemeral_storage,
                                       allocatable.ephemeral_storage});
   }
@@ -96,7 +99,9 @@ std::vector<InsufficientResource> FitsRequest(
     if (IsExtendedResourceName(r_name)) {
       const std::string_view name = r_name;
       const std::string_view r_name_prefix = name.substr(0, name.find('/'));
-      if (ignored_extended_resources.count(name) > 0 || ignored_resource_groups.count(r_name_prefix) > 0) continue;
+      if (ignored_extended_resources.count(name) > 0 ||
+          ignored_resource_groups.count(r_name_prefix) > 0)
+        continue;
     }
     if (r_quant > allocatable.Scalar(r_name) - requested.Scalar(r_name)) {
       insufficient_resources.push_back({r_name.str(), "Insufficient " + r_name.str(), r_quant,

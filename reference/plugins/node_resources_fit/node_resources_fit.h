@@ -75,7 +75,9 @@ class NodeResourcesFit final : public PreFilterPlugin,
   class PreFilterState final : public StateData {
    public:
     explicit PreFilterState(Resource request) : request(std::move(request)) {}
-    std::unique_ptr<StateData> Clone() const override { return std::make_unique<PreFilterState>(*this); }
+    std::unique_ptr<StateData> Clone() const override {
+      return std::make_unique<PreFilterState>(*this);
+    }
     Resource request;
   };
 

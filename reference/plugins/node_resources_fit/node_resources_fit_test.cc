@@ -29,9 +29,8 @@ PodPtr Pod(const std::string& name, const std::vector<std::string>& requests,
 
 // Upstream's makeResources(10, 20, 32, 5, 20, 5) node, or one with another pod count.
 NodePtr EnoughNode(const std::string& pods = "32") {
-  return ParseNode(
-      "metadata: {name: n}\nstatus: {allocatable: {cpu: 10m, memory: '20', pods: '" + pods +
-      "', example.com/aaa: '5', ephemeral-storage: '20', hugepages-2Mi: '5'}}");
+  return ParseNode("metadata: {name: n}\nstatus: {allocatable: {cpu: 10m, memory: '20', pods: '" +
+                   pods + "', example.com/aaa: '5', ephemeral-storage: '20', hugepages-2Mi: '5'}}");
 }
 
 Status RunFilter(NodeResourcesFit& plugin, const PodPtr& pod, const NodeInfo& node) {
@@ -63,54 +62,117 @@ struct FilterCase {
 TEST(NodeResourcesFitTest, FilterEnoughRequests) {
   const std::string r11 = "{cpu: 1m, memory: '1'}";
   std::vector<FilterCase> cases = {
-      {"no resources requested always fits", Pod("p", {}), {Pod("e", {"{cpu: 10m, memory: '20'}"})}, {}},
-      {"too many resources fails", Pod("p", {r11}), {Pod("e", {"{cpu: 10m, memory: '20'}"})},
+      {"no resources requested always fits",
+       Pod("p", {}),
+       {Pod("e", {"{cpu: 10m, memory: '20'}"})},
+       {}},
+      {"too many resources fails",
+       Pod("p", {r11}),
+       {Pod("e", {"{cpu: 10m, memory: '20'}"})},
        {"Insufficient cpu", "Insufficient memory"}},
-      {"init container cpu", Pod("p", {r11}, {"{cpu: 3m, memory: '1'}"}),
-       {Pod("e", {"{cpu: 8m, memory: '19'}"})}, {"Insufficient cpu"}},
-      {"highest init container cpu", Pod("p", {r11}, {"{cpu: 3m, memory: '1'}", "{cpu: 2m, memory: '1'}"}),
-       {Pod("e", {"{cpu: 8m, memory: '19'}"})}, {"Insufficient cpu"}},
-      {"init container memory", Pod("p", {r11}, {"{cpu: 1m, memory: '3'}"}),
-       {Pod("e", {"{cpu: 9m, memory: '19'}"})}, {"Insufficient memory"}},
-      {"fits due to init container cpu", Pod("p", {r11}, {r11}), {Pod("e", {"{cpu: 9m, memory: '19'}"})}, {}},
+      {"init container cpu",
+       Pod("p", {r11}, {"{cpu: 3m, memory: '1'}"}),
+       {Pod("e", {"{cpu: 8m, memory: '19'}"})},
+       {"Insufficient cpu"}},
+      {"highest init container cpu",
+       Pod("p", {r11}, {"{cpu: 3m, memory: '1'}", "{cpu: 2m, memory: '1'}"}),
+       {Pod("e", {"{cpu: 8m, memory: '19'}"})},
+       {"Insufficient cpu"}},
+      {"init container memory",
+       Pod("p", {r11}, {"{cpu: 1m, memory: '3'}"}),
+       {Pod("e", {"{cpu: 9m, memory: '19'}"})},
+       {"Insufficient memory"}},
+      {"fits due to init container cpu",
+       Pod("p", {r11}, {r11}),
+       {Pod("e", {"{cpu: 9m, memory: '19'}"})},
+       {}},
       {"both resources fit", Pod("p", {r11}), {Pod("e", {"{cpu: 5m, memory: '5'}"})}, {}},
-      {"one resource memory fits", Pod("p", {"{cpu: 2m, memory: '1'}"}),
-       {Pod("e", {"{cpu: 9m, memory: '5'}"})}, {"Insufficient cpu"}},
-      {"equal edge case", Pod("p", {"{cpu: 5m, memory: '1'}"}), {Pod("e", {"{cpu: 5m, memory: '19'}"})}, {}},
+      {"one resource memory fits",
+       Pod("p", {"{cpu: 2m, memory: '1'}"}),
+       {Pod("e", {"{cpu: 9m, memory: '5'}"})},
+       {"Insufficient cpu"}},
+      {"equal edge case",
+       Pod("p", {"{cpu: 5m, memory: '1'}"}),
+       {Pod("e", {"{cpu: 5m, memory: '19'}"})},
+       {}},
       {"extended resource fits", Pod("p", {"{example.com/aaa: '1'}"}), {}, {}},
-      {"extended resource capacity enforced", Pod("p", {"{example.com/aaa: '10'}"}), {},
+      {"extended resource capacity enforced",
+       Pod("p", {"{example.com/aaa: '10'}"}),
+       {},
        {"Insufficient example.com/aaa"}},
-      {"extended resource allocatable enforced", Pod("p", {"{example.com/aaa: '1'}"}),
-       {Pod("e", {"{example.com/aaa: '5'}"})}, {"Insufficient example.com/aaa"}},
-      {"unknown extended resource", Pod("p", {"{example.com/bbb: '1'}"}), {}, {"Insufficient example.com/bbb"}},
-      {"kubernetes.io resource enforced", Pod("p", {"{kubernetes.io/something: '1'}"}), {},
+      {"extended resource allocatable enforced",
+       Pod("p", {"{example.com/aaa: '1'}"}),
+       {Pod("e", {"{example.com/aaa: '5'}"})},
+       {"Insufficient example.com/aaa"}},
+      {"unknown extended resource",
+       Pod("p", {"{example.com/bbb: '1'}"}),
+       {},
+       {"Insufficient example.com/bbb"}},
+      {"kubernetes.io resource enforced",
+       Pod("p", {"{kubernetes.io/something: '1'}"}),
+       {},
        {"Insufficient kubernetes.io/something"}},
-      {"hugepages enforced", Pod("p", {"{hugepages-2Mi: '10'}"}), {}, {"Insufficient hugepages-2Mi"}},
-      {"ignored extended resource", Pod("p", {"{example.com/bbb: '2'}"}), {}, {},
+      {"hugepages enforced",
+       Pod("p", {"{hugepages-2Mi: '10'}"}),
+       {},
+       {"Insufficient hugepages-2Mi"}},
+      {"ignored extended resource",
+       Pod("p", {"{example.com/bbb: '2'}"}),
+       {},
+       {},
        nlohmann::json{{"ignoredResources", {"example.com/bbb"}}}},
-      {"ignored resource group", Pod("p", {"{example.com/bbb: '2'}"}), {}, {},
+      {"ignored resource group",
+       Pod("p", {"{example.com/bbb: '2'}"}),
+       {},
+       {},
        nlohmann::json{{"ignoredResourceGroups", {"example.com"}}}},
-      {"ignoredResources never covers hugepages", Pod("p", {"{hugepages-2Mi: '10'}"}), {},
-       {"Insufficient hugepages-2Mi"}, nlohmann::json{{"ignoredResources", {"hugepages-2Mi"}}}},
-      {"resources + pod count fails", Pod("p", {r11}), {Pod("e", {"{cpu: 10m, memory: '10'}"})},
-       {"Too many pods", "Insufficient cpu"}, nullptr, "1"},
-      {"pod count only, empty request", Pod("p", {}), {Pod("e", {})}, {"Too many pods"}, nullptr, "1"},
-      {"ephemeral storage exceeds", Pod("p", {"{ephemeral-storage: '25'}"}), {}, {"Insufficient ephemeral-storage"}},
-      {"overhead counts", Pod("p", {r11}, {}, "{cpu: 5m}"), {Pod("e", {"{cpu: 5m}"})}, {"Insufficient cpu"}},
+      {"ignoredResources never covers hugepages",
+       Pod("p", {"{hugepages-2Mi: '10'}"}),
+       {},
+       {"Insufficient hugepages-2Mi"},
+       nlohmann::json{{"ignoredResources", {"hugepages-2Mi"}}}},
+      {"resources + pod count fails",
+       Pod("p", {r11}),
+       {Pod("e", {"{cpu: 10m, memory: '10'}"})},
+       {"Too many pods", "Insufficient cpu"},
+       nullptr,
+       "1"},
+      {"pod count only, empty request",
+       Pod("p", {}),
+       {Pod("e", {})},
+       {"Too many pods"},
+       nullptr,
+       "1"},
+      {"ephemeral storage exceeds",
+       Pod("p", {"{ephemeral-storage: '25'}"}),
+       {},
+       {"Insufficient ephemeral-storage"}},
+      {"overhead counts",
+       Pod("p", {r11}, {}, "{cpu: 5m}"),
+       {Pod("e", {"{cpu: 5m}"})},
+       {"Insufficient cpu"}},
       // v1.27: a zero request is still compared; the node is already over-committed on cpu.
-      {"zero cpu request on overcommitted node", Pod("p", {"{cpu: '0', memory: '1'}"}),
-       {Pod("e", {"{cpu: 11m}"})}, {"Insufficient cpu"}},
+      {"zero cpu request on overcommitted node",
+       Pod("p", {"{cpu: '0', memory: '1'}"}),
+       {Pod("e", {"{cpu: 11m}"})},
+       {"Insufficient cpu"}},
       // v1.27.8 fitsRequest skips a zero scalar request ("Skip in case request quantity is
       // zero"), although the node is over its allocatable of it...
-      {"scalar listed with zero is skipped", Pod("p", {"{example.com/aaa: '0'}"}),
-       {Pod("e", {"{example.com/aaa: '6'}"})}, {}},
+      {"scalar listed with zero is skipped",
+       Pod("p", {"{example.com/aaa: '0'}"}),
+       {Pod("e", {"{example.com/aaa: '6'}"})},
+       {}},
       // ... but the zero entry still makes the request not all zero, so cpu is compared (and the
       // node is over-committed on cpu). An init container's zero entry counts too
       // (maxResourceList enters every resource it names).
-      {"zero scalar request still compares cpu", Pod("p", {"{example.com/aaa: '0'}"}),
-       {Pod("e", {"{cpu: 11m}"})}, {"Insufficient cpu"}},
-      {"init container's zero scalar still compares cpu", Pod("p", {"{}"}, {"{example.com/aaa: '0'}"}),
-       {Pod("e", {"{cpu: 11m}"})}, {"Insufficient cpu"}},
+      {"zero scalar request still compares cpu",
+       Pod("p", {"{example.com/aaa: '0'}"}),
+       {Pod("e", {"{cpu: 11m}"})},
+       {"Insufficient cpu"}},
+      {"init container's zero scalar still compares cpu",
+       Pod("p", {"{}"}, {"{example.com/aaa: '0'}"}),
+       {Pod("e", {"{cpu: 11m}"})},
+       {"Insufficient cpu"}},
   };
   for (const FilterCase& c : cases) {
     SCOPED_TRACE(c.name);
@@ -132,12 +194,14 @@ TEST(NodeResourcesFitTest, FilterWithoutPreFilterIsError) {
   auto node = MakeNodeInfo(EnoughNode());
   Status got = plugin->Filter(state, *Pod("p", {}), *node);
   EXPECT_EQ(got.code(), Code::kError);
-  EXPECT_EQ(got.Message(), "error reading \"PreFilterNodeResourcesFit\" from cycleState: not found");
+  EXPECT_EQ(got.Message(),
+            "error reading \"PreFilterNodeResourcesFit\" from cycleState: not found");
 }
 
 TEST(NodeResourcesFitTest, FitsIgnoresNothing) {
   auto node = MakeNodeInfo(EnoughNode());
-  std::vector<InsufficientResource> got = Fits(*Pod("p", {"{example.com/bbb: '2', cpu: 11m}"}), *node);
+  std::vector<InsufficientResource> got =
+      Fits(*Pod("p", {"{example.com/bbb: '2', cpu: 11m}"}), *node);
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].resource_name, "cpu");
   EXPECT_EQ(got[0].requested, 11);
@@ -163,23 +227,49 @@ struct ArgsCase {
 TEST(NodeResourcesFitTest, ArgsValidation) {
   std::vector<ArgsCase> cases = {
       {"null", nullptr, ""},
-      {"empty strategy type", {{"scoringStrategy", {{"resources", {{{"name", "cpu"}}}}}}},
+      {"empty strategy type",
+       {{"scoringStrategy", {{"resources", {{{"name", "cpu"}}}}}}},
        "scoringStrategy.type: Unsupported value"},
-      {"weight 0 defaults to 1", {{"scoringStrategy", {{"type", "MostAllocated"}, {"resources", {{{"name", "cpu"}, {"weight", 0}}}}}}}, ""},
-      {"negative weight", {{"scoringStrategy", {{"type", "LeastAllocated"}, {"resources", {{{"name", "memory"}, {"weight", -1}}, {{"name", "cpu"}, {"weight", 1}}}}}}},
+      {"weight 0 defaults to 1",
+       {{"scoringStrategy",
+         {{"type", "MostAllocated"}, {"resources", {{{"name", "cpu"}, {"weight", 0}}}}}}},
+       ""},
+      {"negative weight",
+       {{"scoringStrategy",
+         {{"type", "LeastAllocated"},
+          {"resources",
+           {{{"name", "memory"}, {"weight", -1}}, {{"name", "cpu"}, {"weight", 1}}}}}}},
        "scoringStrategy.resources[0].weight"},
-      {"weight over 100", {{"scoringStrategy", {{"type", "LeastAllocated"}, {"resources", {{{"name", "cpu"}, {"weight", 101}}}}}}},
+      {"weight over 100",
+       {{"scoringStrategy",
+         {{"type", "LeastAllocated"}, {"resources", {{{"name", "cpu"}, {"weight", 101}}}}}}},
        "scoringStrategy.resources[0].weight"},
-      {"group with slash", {{"ignoredResourceGroups", {"example.com/aaa"}}}, "ignoredResourceGroups[0]"},
+      {"group with slash",
+       {{"ignoredResourceGroups", {"example.com/aaa"}}},
+       "ignoredResourceGroups[0]"},
       {"bad resource name", {{"ignoredResources", {"-bad"}}}, "ignoredResources[0]"},
       {"unknown field", {{"foo", 1}}, "foo: unknown field"},
-      {"empty shape", {{"scoringStrategy", {{"type", "RequestedToCapacityRatio"}, {"requestedToCapacityRatio", {{"shape", nlohmann::json::array()}}}}}},
+      {"empty shape",
+       {{"scoringStrategy",
+         {{"type", "RequestedToCapacityRatio"},
+          {"requestedToCapacityRatio", {{"shape", nlohmann::json::array()}}}}}},
        "scoringStrategy.shape: Required value"},
-      {"unsorted shape", {{"scoringStrategy", {{"type", "RequestedToCapacityRatio"}, {"requestedToCapacityRatio", {{"shape", {{{"utilization", 10}, {"score", 1}}, {{"utilization", 10}, {"score", 2}}}}}}}}},
+      {"unsorted shape",
+       {{"scoringStrategy",
+         {{"type", "RequestedToCapacityRatio"},
+          {"requestedToCapacityRatio",
+           {{"shape",
+             {{{"utilization", 10}, {"score", 1}}, {{"utilization", 10}, {"score", 2}}}}}}}}},
        "scoringStrategy.shape[1].utilization"},
-      {"score over 10", {{"scoringStrategy", {{"type", "RequestedToCapacityRatio"}, {"requestedToCapacityRatio", {{"shape", {{{"utilization", 10}, {"score", 11}}}}}}}}},
+      {"score over 10",
+       {{"scoringStrategy",
+         {{"type", "RequestedToCapacityRatio"},
+          {"requestedToCapacityRatio", {{"shape", {{{"utilization", 10}, {"score", 11}}}}}}}}},
        "scoringStrategy.shape[0].score"},
-      {"utilization over 100", {{"scoringStrategy", {{"type", "RequestedToCapacityRatio"}, {"requestedToCapacityRatio", {{"shape", {{{"utilization", 101}, {"score", 1}}}}}}}}},
+      {"utilization over 100",
+       {{"scoringStrategy",
+         {{"type", "RequestedToCapacityRatio"},
+          {"requestedToCapacityRatio", {{"shape", {{{"utilization", 101}, {"score", 1}}}}}}}}},
        "scoringStrategy.shape[0].utilization"},
   };
   for (const ArgsCase& c : cases) {
@@ -218,34 +308,52 @@ TEST(NodeResourcesFitTest, Score) {
   const std::string pod_req3 = "{cpu: '2000', memory: '3000'}";
   nlohmann::json most = {{"scoringStrategy", {{"type", "MostAllocated"}}}};
   std::vector<ScoreCase> cases = {
-      {"least: differently sized nodes", Pod("p", {pod_req2, pod_req3}),
-       {"{cpu: '4000', memory: '10000'}", "{cpu: '6000', memory: '10000'}"}, {{}, {}}, {37, 50}},
-      {"least: no requests, pods scheduled with resources", Pod("p", {}),
+      {"least: differently sized nodes",
+       Pod("p", {pod_req2, pod_req3}),
+       {"{cpu: '4000', memory: '10000'}", "{cpu: '6000', memory: '10000'}"},
+       {{}, {}},
+       {37, 50}},
+      {"least: no requests, pods scheduled with resources",
+       Pod("p", {}),
        {"{cpu: '10000', memory: '20000'}", "{cpu: '10000', memory: '20000'}"},
        {{Pod("a", {"{cpu: '3000', memory: '0'}"}), Pod("b", {"{cpu: '3000', memory: '0'}"})},
         {Pod("c", {"{cpu: '3000', memory: '0'}"}), Pod("d", {"{cpu: '3000', memory: '5000'}"})}},
        {70, 57}},
-      {"least: exceeds capacity", Pod("p", {"{cpu: '3000', memory: '0'}"}),
+      {"least: exceeds capacity",
+       Pod("p", {"{cpu: '3000', memory: '0'}"}),
        {"{cpu: '4000', memory: '10000'}", "{cpu: '4000', memory: '10000'}"},
        {{Pod("a", {"{cpu: '3000', memory: '0'}"})}, {Pod("b", {"{cpu: '3000', memory: '5000'}"})}},
        {50, 25}},
-      {"least: weights memory 2 cpu 1", Pod("p", {pod_req2, pod_req3}),
-       {"{cpu: '4000', memory: '10000'}", "{cpu: '6000', memory: '10000'}"}, {{}, {}}, {41, 50},
-       {{"scoringStrategy", {{"type", "LeastAllocated"}, {"resources", {{{"name", "memory"}, {"weight", 2}}, {{"name", "cpu"}, {"weight", 1}}}}}}}},
+      {"least: weights memory 2 cpu 1",
+       Pod("p", {pod_req2, pod_req3}),
+       {"{cpu: '4000', memory: '10000'}", "{cpu: '6000', memory: '10000'}"},
+       {{}, {}},
+       {41, 50},
+       {{"scoringStrategy",
+         {{"type", "LeastAllocated"},
+          {"resources",
+           {{{"name", "memory"}, {"weight", 2}}, {{"name", "cpu"}, {"weight", 1}}}}}}}},
       {"least: zero node resources", Pod("p", {}), {"{}", "{}"}, {{}, {}}, {0, 0}},
-      {"most: differently sized nodes", Pod("p", {pod_req2, pod_req3}),
-       {"{cpu: '4000', memory: '10000'}", "{cpu: '6000', memory: '10000'}"}, {{}, {}}, {62, 50}, most},
-      {"most: nothing requested uses non-zero defaults", Pod("p", {"{}"}),
-       {"{cpu: '4', memory: '10000'}"}, {{}}, {51}, most},
+      {"most: differently sized nodes",
+       Pod("p", {pod_req2, pod_req3}),
+       {"{cpu: '4000', memory: '10000'}", "{cpu: '6000', memory: '10000'}"},
+       {{}, {}},
+       {62, 50},
+       most},
+      {"most: nothing requested uses non-zero defaults",
+       Pod("p", {"{}"}),
+       {"{cpu: '4', memory: '10000'}"},
+       {{}},
+       {51},
+       most},
   };
   for (const ScoreCase& c : cases) {
     SCOPED_TRACE(c.name);
     auto plugin = NewFit(c.args);
     for (size_t i = 0; i < c.node_alloc.size(); ++i) {
-      auto node = MakeNodeInfo(
-          ParseNode("metadata: {name: n" + std::to_string(i) + "}\nstatus: {allocatable: " +
-                    c.node_alloc[i] + "}"),
-          c.existing[i]);
+      auto node = MakeNodeInfo(ParseNode("metadata: {name: n" + std::to_string(i) +
+                                         "}\nstatus: {allocatable: " + c.node_alloc[i] + "}"),
+                               c.existing[i]);
       CycleState state;
       int64_t score = -1;
       Status st = plugin->Score(state, *c.pod, *node, &score);

@@ -26,7 +26,8 @@ std::function<int64_t(int64_t)> BuildBrokenLinearFunction(std::vector<FunctionSh
     for (size_t i = 0; i < shape.size(); ++i) {
       if (p <= shape[i].utilization) {
         if (i == 0) return shape[0].score;
-        return shape[i - 1].score + (shape[i].score - shape[i - 1].score) * (p - shape[i - 1].utilization) /
+        return shape[i - 1].score + (shape[i].score - shape[i - 1].score) *
+                                        (p - shape[i - 1].utilization) /
                                         (shape[i].utilization - shape[i - 1].utilization);
       }
     }
@@ -35,9 +36,10 @@ std::function<int64_t(int64_t)> BuildBrokenLinearFunction(std::vector<FunctionSh
 }
 
 // buildRequestedToCapacityRatioScorerFunction.
-ResourceScorerFunc BuildRequestedToCapacityRatioScorerFunction(std::vector<FunctionShapePoint> scoring_function_shape,
-                                                               std::vector<ResourceSpec> resources) {
-  std::function<int64_t(int64_t)> raw_scoring_function = BuildBrokenLinearFunction(std::move(scoring_function_shape));
+ResourceScorerFunc BuildRequestedToCapacityRatioScorerFunction(
+    std::vector<FunctionShapePoint> scoring_function_shape, std::vector<ResourceSpec> resources) {
+  std::function<int64_t(int64_t)> raw_scoring_function =
+      BuildBrokenLinearFunction(std::move(scoring_function_shape));
   auto resource_scoring_function = [raw_scoring_function](int64_t requested, int64_t capacity) {
     if (capacity == 0 || requested > capacity) return raw_scoring_function(kMaxUtilization);
     return raw_scoring_function(requested * kMaxUtilization / capacity);
@@ -55,7 +57,8 @@ ResourceScorerFunc BuildRequestedToCapacityRatioScorerFunction(std::vector<Funct
       }
     }
     if (weight_sum == 0) return 0;
-    return static_cast<int64_t>(std::round(static_cast<double>(node_score) / static_cast<double>(weight_sum)));
+    return static_cast<int64_t>(
+        std::round(static_cast<double>(node_score) / static_cast<double>(weight_sum)));
   };
 }
 

@@ -56,7 +56,8 @@ Result<std::vector<ResourceSpec>> ParseResourceSpecs(const nlohmann::json& value
 
 // `pod` is only logged upstream.
 Status ResourceAllocationScorer::Score([[maybe_unused]] const Pod& pod, const NodeInfo& node_info,
-                                       const std::vector<int64_t>& pod_requests, int64_t* score) const {
+                                       const std::vector<int64_t>& pod_requests,
+                                       int64_t* score) const {
   *score = 0;
   if (node_info.node() == nullptr) return Status::Error("node not found");
   // resources not set, nothing scheduled
@@ -64,7 +65,8 @@ Status ResourceAllocationScorer::Score([[maybe_unused]] const Pod& pod, const No
   std::vector<int64_t> requested(resources.size());
   std::vector<int64_t> allocatable(resources.size());
   for (size_t i = 0; i < resources.size(); ++i) {
-    AllocatableRequest ar = CalculateResourceAllocatableRequest(node_info, resources[i].name, pod_requests[i]);
+    AllocatableRequest ar =
+        CalculateResourceAllocatableRequest(node_info, resources[i].name, pod_requests[i]);
     // Only fill the extended resource entry when it's non-zero.
     if (ar.allocatable == 0) continue;
     allocatable[i] = ar.allocatable;
@@ -76,7 +78,8 @@ Status ResourceAllocationScorer::Score([[maybe_unused]] const Pod& pod, const No
 
 AllocatableRequest ResourceAllocationScorer::CalculateResourceAllocatableRequest(
     const NodeInfo& node_info, std::string_view resource, int64_t pod_request) const {
-  const Resource& requested = use_requested ? node_info.requested() : node_info.non_zero_requested();
+  const Resource& requested =
+      use_requested ? node_info.requested() : node_info.non_zero_requested();
   const Resource& allocatable = node_info.allocatable();
   // An extended resource the pod does not request is left out of scoring.
   if (pod_request == 0 && IsScalarResourceName(resource)) return {0, 0};
@@ -91,10 +94,12 @@ AllocatableRequest ResourceAllocationScorer::CalculateResourceAllocatableRequest
   return {0, 0};  // e.g. "pods": never a scalar resource
 }
 
-int64_t ResourceAllocationScorer::CalculatePodResourceRequest(const Pod& pod, std::string_view resource) const {
+int64_t ResourceAllocationScorer::CalculatePodResourceRequest(const Pod& pod,
+                                                              std::string_view resource) const {
   // Pod::requests is resource.PodRequests; non_zero_* is the same with NonMissingContainerRequests
   // (DefaultMilliCPURequest, DefaultMemoryRequest) for cpu and memory.
-  if (resource == kResourceCpu) return use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu;
+  if (resource == kResourceCpu)
+    return use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu;
   if (resource == kResourceMemory) return use_requested ? pod.requests.memory : pod.non_zero_memory;
   return pod.requests.Get(resource);
 }

@@ -46,8 +46,8 @@ struct UtilizationShapePoint {
 // The `scorer func(requested, allocable []int64) int64` of resourceAllocationScorer: both lists
 // are index-aligned with the configured resources; a resource left out for this node has
 // allocatable 0.
-using ResourceScorerFunc =
-    std::function<int64_t(std::span<const int64_t> requested, std::span<const int64_t> allocatable)>;
+using ResourceScorerFunc = std::function<int64_t(std::span<const int64_t> requested,
+                                                 std::span<const int64_t> allocatable)>;
 
 // calculateResourceAllocatableRequest's two results for one resource.
 struct AllocatableRequest {
@@ -75,8 +75,8 @@ struct ResourceAllocationScorer {
   // calculatePodResourceRequest: the pod's request of `resource` (cpu in millicores), with the
   // non-zero defaults for missing cpu / memory container requests unless use_requested.
   int64_t CalculatePodResourceRequest(const Pod& pod, std::string_view resource) const;
-  std::vector<int64_t> CalculatePodResourceRequestList(const Pod& pod,
-                                                       const std::vector<ResourceSpec>& resources) const;
+  std::vector<int64_t> CalculatePodResourceRequestList(
+      const Pod& pod, const std::vector<ResourceSpec>& resources) const;
 };
 
 // least_allocated.go: leastResourceScorer and leastRequestedScore.

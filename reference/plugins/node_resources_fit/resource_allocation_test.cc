@@ -37,12 +37,14 @@ TEST(ResourceAllocationTest, BrokenLinearFunction) {
 
 TEST(ResourceAllocationTest, RequestedToCapacityRatioWeightsAndRounding) {
   // (0,10)->(100,0): cpu 75% -> 25, memory 50% -> 50, round(37.5) = 38.
-  ResourceScorerFunc s = RequestedToCapacityRatioScorer(DefaultResourceSpecs(), {{0, 10}, {100, 0}});
+  ResourceScorerFunc s =
+      RequestedToCapacityRatioScorer(DefaultResourceSpecs(), {{0, 10}, {100, 0}});
   EXPECT_EQ(s(V{75, 50}, V{100, 100}), 38);
   // A resource scoring 0 leaves the average: only memory's 50 counts.
   EXPECT_EQ(s(V{100, 50}, V{100, 100}), 50);
   // Weighted multi-resource (upstream TestResourceBinPackingMultipleExtended): foo w3 bar w5.
-  ResourceScorerFunc w = RequestedToCapacityRatioScorer({{"foo", 3}, {"bar", 5}}, {{0, 0}, {100, 1}});
+  ResourceScorerFunc w =
+      RequestedToCapacityRatioScorer({{"foo", 3}, {"bar", 5}}, {{0, 0}, {100, 1}});
   EXPECT_EQ(w(V{2, 2}, V{8, 4}), 4);  // (2*3 + 5*5) / 8 = 3.875 -> 4
   EXPECT_EQ(w(V{2, 2}, V{4, 8}), 3);  // (5*3 + 2*5) / 8 = 3.125 -> 3
   EXPECT_EQ(w(V{0, 0}, V{0, 0}), 0);
@@ -73,7 +75,8 @@ TEST(ResourceAllocationTest, AllocatableRequestViews) {
   const ResourceAllocationScorer non_zero{"LeastAllocated", false, nullptr, {}};
   const ResourceAllocationScorer real{"NodeResourcesBalancedAllocation", true, nullptr, {}};
   auto view = [&](const ResourceAllocationScorer& scorer, std::string_view resource) {
-    return scorer.CalculateResourceAllocatableRequest(*info, resource, scorer.CalculatePodResourceRequest(*pod, resource));
+    return scorer.CalculateResourceAllocatableRequest(
+        *info, resource, scorer.CalculatePodResourceRequest(*pod, resource));
   };
   // Non-zero view: the existing pod counts 100m cpu, the new pod 200 MiB memory.
   AllocatableRequest cpu = view(non_zero, "cpu");
@@ -93,16 +96,18 @@ TEST(ResourceAllocationTest, AllocatableRequestViews) {
   EXPECT_EQ(eph.requested, 10);
   // A scalar the pod requests: the node's real requests of it plus the pod's.
   PodPtr wants_foo = testing::ParsePod(
-      "metadata: {name: q}\nspec: {containers: [{name: c, resources: {requests: {example.com/foo: '2'}}}]}");
-  AllocatableRequest foo2 =
-      non_zero.CalculateResourceAllocatableRequest(*info, "example.com/foo", non_zero.CalculatePodResourceRequest(*wants_foo, "example.com/foo"));
+      "metadata: {name: q}\nspec: {containers: [{name: c, resources: {requests: {example.com/foo: "
+      "'2'}}}]}");
+  AllocatableRequest foo2 = non_zero.CalculateResourceAllocatableRequest(
+      *info, "example.com/foo",
+      non_zero.CalculatePodResourceRequest(*wants_foo, "example.com/foo"));
   EXPECT_EQ(foo2.allocatable, 4);
   EXPECT_EQ(foo2.requested, 3);
 }
 
 TEST(ResourceAllocationTest, ScoreErrors) {
-  const ResourceAllocationScorer scorer{"LeastAllocated", false, LeastResourceScorer(DefaultResourceSpecs()),
-                                        DefaultResourceSpecs()};
+  const ResourceAllocationScorer scorer{
+      "LeastAllocated", false, LeastResourceScorer(DefaultResourceSpecs()), DefaultResourceSpecs()};
   PodPtr pod = testing::ParsePod("metadata: {name: p}");
   NodeInfo no_node;
   int64_t score = -1;
@@ -118,7 +123,8 @@ TEST(ResourceAllocationTest, ParseResourceSpecsDefaults) {
   auto empty = ParseResourceSpecs(nlohmann::json::array(), "resources");
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ(empty->size(), 2u);
-  auto bad = ParseResourceSpecs(nlohmann::json::parse(R"([{"name":"cpu","wieght":1}])"), "resources");
+  auto bad =
+      ParseResourceSpecs(nlohmann::json::parse(R"([{"name":"cpu","wieght":1}])"), "resources");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.message(), "resources[0].wieght: unknown field");
 }

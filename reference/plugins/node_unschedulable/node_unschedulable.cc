@@ -18,7 +18,8 @@ std::vector<ClusterEvent> NodeUnschedulable::EventsToRegister() const {
   return {{std::string(resource::kNode), action::kAdd | action::kUpdateNodeTaint, ""}};
 }
 
-Status NodeUnschedulable::Filter([[maybe_unused]] const CycleState& state, const Pod& pod, const NodeInfo& node) {
+Status NodeUnschedulable::Filter([[maybe_unused]] const CycleState& state, const Pod& pod,
+                                 const NodeInfo& node) {
   if (node.node() == nullptr) {
     return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonUnknownCondition));
   }
@@ -27,7 +28,8 @@ Status NodeUnschedulable::Filter([[maybe_unused]] const CycleState& state, const
   k8s::Taint unschedulable_taint;
   unschedulable_taint.set_key("node.kubernetes.io/unschedulable");
   unschedulable_taint.set_effect("NoSchedule");
-  const bool pod_tolerates_unschedulable = TolerationsTolerateTaint(pod.obj.spec().tolerations(), unschedulable_taint);
+  const bool pod_tolerates_unschedulable =
+      TolerationsTolerateTaint(pod.obj.spec().tolerations(), unschedulable_taint);
   if (node.node()->obj.spec().unschedulable() && !pod_tolerates_unschedulable) {
     return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonUnschedulable));
   }

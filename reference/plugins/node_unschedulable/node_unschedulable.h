@@ -1,5 +1,6 @@
 // NodeUnschedulable (nodeunschedulable/node_unschedulable.go): rejects nodes with
-// spec.unschedulable unless the pod tolerates the node.kubernetes.io/unschedulable:NoSchedule taint.
+// spec.unschedulable unless the pod tolerates the node.kubernetes.io/unschedulable:NoSchedule
+// taint.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_UNSCHEDULABLE_NODE_UNSCHEDULABLE_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_NODE_UNSCHEDULABLE_NODE_UNSCHEDULABLE_H_
 

@@ -53,9 +53,9 @@ struct SpreadConstraint {
   int32_t max_skew = 0;
   std::string topology_key;
   SpreadSelector selector;
-  int32_t min_domains = 1;            // unset minDomains counts as 1
-  bool honor_node_affinity = true;    // nodeAffinityPolicy: default Honor
-  bool honor_node_taints = false;     // nodeTaintsPolicy: default Ignore
+  int32_t min_domains = 1;          // unset minDomains counts as 1
+  bool honor_node_affinity = true;  // nodeAffinityPolicy: default Honor
+  bool honor_node_taints = false;   // nodeTaintsPolicy: default Ignore
 };
 
 // filterTopologySpreadConstraints: the constraints whose whenUnsatisfiable equals `action`, in

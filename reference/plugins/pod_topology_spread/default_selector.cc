@@ -10,10 +10,11 @@ namespace {
 
 // The objects of `store` in namespace `ns` ("ns/..." keys are contiguous, in name order).
 template <typename Object, typename Visit>
-void ForEachInNamespace(const std::map<std::string, Object, std::less<>>& store, const std::string& ns,
-                        Visit&& visit) {
+void ForEachInNamespace(const std::map<std::string, Object, std::less<>>& store,
+                        const std::string& ns, Visit&& visit) {
   const std::string prefix = ns + "/";
-  for (auto it = store.lower_bound(prefix); it != store.end() && it->first.starts_with(prefix); ++it) {
+  for (auto it = store.lower_bound(prefix); it != store.end() && it->first.starts_with(prefix);
+       ++it) {
     visit(it->second);
   }
 }
@@ -26,7 +27,8 @@ const Object* Find(const std::map<std::string, Object, std::less<>>& store, cons
 }
 
 // labels.Set(selector).AsSelectorPreValidated().Matches(pod labels).
-bool MapSelects(const google::protobuf::Map<std::string, std::string>& selector, const Labels& labels) {
+bool MapSelects(const google::protobuf::Map<std::string, std::string>& selector,
+                const Labels& labels) {
   for (const auto& [key, value] : selector) {
     auto it = labels.find(key);
     if (it == labels.end() || it->second != value) return false;
@@ -35,7 +37,8 @@ bool MapSelects(const google::protobuf::Map<std::string, std::string>& selector,
 }
 
 void AddRequirement(k8s::LabelSelector* out, const std::string& key, const std::string& op,
-                    const google::protobuf::RepeatedPtrField<std::string>* values, const std::string* value) {
+                    const google::protobuf::RepeatedPtrField<std::string>* values,
+                    const std::string* value) {
   k8s::LabelSelectorRequirement* req = out->add_match_expressions();
   req->set_key(key);
   req->set_operator_(op);
@@ -47,7 +50,8 @@ void AddRequirement(k8s::LabelSelector* out, const std::string& key, const std::
 // malformed selector (upstream ignores the error and the Nothing selector's requirements).
 void AddLabelSelector(const k8s::LabelSelector* selector, k8s::LabelSelector* out) {
   if (selector == nullptr || !LabelSelectorValid(*selector)) return;
-  std::map<std::string, std::string> sorted(selector->match_labels().begin(), selector->match_labels().end());
+  std::map<std::string, std::string> sorted(selector->match_labels().begin(),
+                                            selector->match_labels().end());
   for (const auto& [key, value] : sorted) AddRequirement(out, key, "In", nullptr, &value);
   for (const k8s::LabelSelectorRequirement& req : selector->match_expressions()) {
     AddRequirement(out, req.key(), req.operator_(), &req.values(), nullptr);
@@ -93,7 +97,8 @@ SpreadSelector DefaultSelector(const Pod& pod, const ClusterObjects& objects) {
   }
   SpreadSelector out;
   out.nothing = false;
-  for (const auto& [key, value] : label_set) AddRequirement(&out.selector, key, "In", nullptr, &value);
+  for (const auto& [key, value] : label_set)
+    AddRequirement(&out.selector, key, "In", nullptr, &value);
   for (const k8s::LabelSelectorRequirement& req : from_owner.match_expressions()) {
     *out.selector.add_match_expressions() = req;
   }

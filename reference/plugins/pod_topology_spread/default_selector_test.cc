@@ -11,7 +11,8 @@ namespace {
 
 using testing::ParsePod;
 
-k8s::Service Service(const std::string& ns, const std::string& name, std::map<std::string, std::string> selector) {
+k8s::Service Service(const std::string& ns, const std::string& name,
+                     std::map<std::string, std::string> selector) {
   k8s::Service s;
   s.mutable_metadata()->set_namespace_(ns);
   s.mutable_metadata()->set_name(name);
@@ -24,7 +25,8 @@ void Put(std::map<std::string, Object, std::less<>>* store, const Object& o) {
   (*store)[o.metadata().namespace_() + "/" + o.metadata().name()] = o;
 }
 
-k8s::ReplicaSet ReplicaSet(const std::string& name, const std::string& key, const std::string& value) {
+k8s::ReplicaSet ReplicaSet(const std::string& name, const std::string& key,
+                           const std::string& value) {
   k8s::ReplicaSet rs;
   rs.mutable_metadata()->set_namespace_("default");
   rs.mutable_metadata()->set_name(name);
@@ -50,10 +52,11 @@ TEST(DefaultSelectorTest, MatchingServicesOfThePodsNamespaceMerge) {
   ClusterObjects objects;
   Put(&objects.services, Service("default", "a", {{"app", "web"}}));
   Put(&objects.services, Service("default", "b", {{"tier", "front"}}));
-  Put(&objects.services, Service("default", "c", {{"app", "api"}}));   // does not select the pod
+  Put(&objects.services, Service("default", "c", {{"app", "api"}}));  // does not select the pod
   Put(&objects.services, Service("other", "d", {{"zone", "x"}}));     // another namespace
-  Put(&objects.services, Service("default", "e", {}));                // selects nothing / adds nothing
-  SpreadSelector s = DefaultSelector(*ParsePod("metadata: {name: p, labels: {app: web, tier: front}}"), objects);
+  Put(&objects.services, Service("default", "e", {}));  // selects nothing / adds nothing
+  SpreadSelector s =
+      DefaultSelector(*ParsePod("metadata: {name: p, labels: {app: web, tier: front}}"), objects);
   EXPECT_FALSE(s.Empty());
   EXPECT_TRUE(Matches(s, "{app: web, tier: front, extra: y}"));
   EXPECT_FALSE(Matches(s, "{app: web}"));
@@ -79,14 +82,19 @@ TEST(DefaultSelectorTest, OwnerMustBeTheControllerOfTheRightGroupVersion) {
                                         "[{apiVersion: apps/v1, kind: ReplicaSet, name: rs1}]}"),
                               objects)
                   .Empty());  // not controller: true
-  EXPECT_TRUE(DefaultSelector(*ParsePod("metadata: {name: p, labels: {app: web}, ownerReferences: "
-                                        "[{apiVersion: extensions/v1beta1, kind: ReplicaSet, name: rs1, controller: true}]}"),
-                              objects)
-                  .Empty());
-  EXPECT_TRUE(DefaultSelector(*ParsePod("metadata: {name: p, namespace: ns2, labels: {app: web}, ownerReferences: "
-                                        "[{apiVersion: apps/v1, kind: ReplicaSet, name: rs1, controller: true}]}"),
-                              objects)
-                  .Empty());  // looked up in the pod's namespace
+  EXPECT_TRUE(
+      DefaultSelector(
+          *ParsePod(
+              "metadata: {name: p, labels: {app: web}, ownerReferences: "
+              "[{apiVersion: extensions/v1beta1, kind: ReplicaSet, name: rs1, controller: true}]}"),
+          objects)
+          .Empty());
+  EXPECT_TRUE(
+      DefaultSelector(
+          *ParsePod("metadata: {name: p, namespace: ns2, labels: {app: web}, ownerReferences: "
+                    "[{apiVersion: apps/v1, kind: ReplicaSet, name: rs1, controller: true}]}"),
+          objects)
+          .Empty());  // looked up in the pod's namespace
 }
 
 TEST(DefaultSelectorTest, ReplicationControllerSelectorOverridesAServiceValue) {
@@ -114,8 +122,9 @@ TEST(DefaultSelectorTest, StatefulSetWithMalformedOrMissingSelectorAddsNothing) 
   ss.mutable_metadata()->set_namespace_("default");
   ss.mutable_metadata()->set_name("ss1");
   Put(&objects.stateful_sets, ss);  // nil selector
-  const char* pod = "metadata: {name: p, labels: {app: db}, ownerReferences: "
-                    "[{apiVersion: apps/v1, kind: StatefulSet, name: ss1, controller: true}]}";
+  const char* pod =
+      "metadata: {name: p, labels: {app: db}, ownerReferences: "
+      "[{apiVersion: apps/v1, kind: StatefulSet, name: ss1, controller: true}]}";
   EXPECT_TRUE(DefaultSelector(*ParsePod(pod), objects).Empty());
   auto* req = ss.mutable_spec()->mutable_selector()->add_match_expressions();
   req->set_key("app");

@@ -118,8 +118,10 @@ Result<std::unique_ptr<PreFilterState>> PodTopologySpread::CalPreFilterState(con
   std::vector<SpreadConstraint> constraints;
   if (!pod.obj.spec().topology_spread_constraints().empty()) {
     auto own = pod_topology_spread::FilterTopologySpreadConstraints(
-        pod.obj.spec().topology_spread_constraints(), pod.labels(), pod_topology_spread::kDoNotSchedule);
-    if (!own.ok()) return Error{"obtaining pod's hard topology spread constraints: " + own.message()};
+        pod.obj.spec().topology_spread_constraints(), pod.labels(),
+        pod_topology_spread::kDoNotSchedule);
+    if (!own.ok())
+      return Error{"obtaining pod's hard topology spread constraints: " + own.message()};
     constraints = std::move(*own);
   } else {
     auto defaults = BuildDefaultConstraints(pod, pod_topology_spread::kDoNotSchedule);
@@ -133,7 +135,8 @@ Result<std::unique_ptr<PreFilterState>> PodTopologySpread::CalPreFilterState(con
 
   s->constraints = std::make_shared<const std::vector<SpreadConstraint>>(std::move(constraints));
   for (const NodeInfo* node_info : all_nodes) {
-    for (const auto& [pair, count] : pod_topology_spread::ProcessNode(*node_info, pod, *s->constraints)) {
+    for (const auto& [pair, count] :
+         pod_topology_spread::ProcessNode(*node_info, pod, *s->constraints)) {
       s->tp_pair_to_match_num[pair] += count;
     }
   }
@@ -169,7 +172,8 @@ Status PodTopologySpread::RemovePod(CycleState& cycle_state, const Pod& pod_to_s
 void PodTopologySpread::UpdateWithPod(PreFilterState& s, const Pod& updated_pod,
                                       const Pod& preemptor_pod, const Node* node, int delta) const {
   if (updated_pod.ns() != preemptor_pod.ns() || node == nullptr) return;
-  if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->labels(), *s.constraints)) return;
+  if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->labels(), *s.constraints))
+    return;
   for (const SpreadConstraint& c : *s.constraints) {
     if (!c.selector.Matches(updated_pod.labels())) continue;
     if (!pod_topology_spread::MatchNodeInclusionPolicies(c, preemptor_pod, *node)) continue;

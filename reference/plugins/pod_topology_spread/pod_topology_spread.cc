@@ -18,7 +18,8 @@ using pod_topology_spread::SpreadConstraint;
 // metav1validation.ValidateLabelName: a qualified name, optionally prefixed by a DNS subdomain.
 bool IsQualifiedName(const std::string& value) {
   static const std::regex kName("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-  static const std::regex kPrefix("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  static const std::regex kPrefix(
+      "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   std::string name = value;
   size_t slash = value.find('/');
   if (slash != std::string::npos) {
@@ -48,7 +49,8 @@ Outcome Validate(const PodTopologySpreadArgs& args) {
                  "\": supported values: \"System\", \"List\""};
   }
   if (type == "System" && !args.default_constraints.empty()) {
-    return Error{"defaultingType: Invalid value: \"System\": when .defaultConstraints are not empty"};
+    return Error{
+        "defaultingType: Invalid value: \"System\": when .defaultConstraints are not empty"};
   }
   for (size_t i = 0; i < args.default_constraints.size(); ++i) {
     const k8s::TopologySpreadConstraint& c = args.default_constraints[i];
@@ -57,19 +59,22 @@ Outcome Validate(const PodTopologySpreadArgs& args) {
       return Error{p + ".maxSkew: Invalid value: " + std::to_string(c.max_skew()) +
                    ": not in valid range (0, inf)"};
     }
-    if (c.topology_key().empty()) return Error{p + ".topologyKey: Required value: can not be empty"};
+    if (c.topology_key().empty())
+      return Error{p + ".topologyKey: Required value: can not be empty"};
     if (!IsQualifiedName(c.topology_key())) {
       return Error{p + ".topologyKey: Invalid value: \"" + c.topology_key() + "\""};
     }
     const std::string& when = c.when_unsatisfiable();
     if (when.empty()) return Error{p + ".whenUnsatisfiable: Required value: can not be empty"};
-    if (when != pod_topology_spread::kDoNotSchedule && when != pod_topology_spread::kScheduleAnyway) {
+    if (when != pod_topology_spread::kDoNotSchedule &&
+        when != pod_topology_spread::kScheduleAnyway) {
       return Error{p + ".whenUnsatisfiable: Unsupported value: \"" + when +
                    "\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\""};
     }
     if (c.has_label_selector()) {
-      return Error{p + ".labelSelector: Forbidden: constraint must not define a selector, as "
-                       "they deduced for each pod"};
+      return Error{p +
+                   ".labelSelector: Forbidden: constraint must not define a selector, as "
+                   "they deduced for each pod"};
     }
     for (size_t j = 0; j < i; ++j) {
       const k8s::TopologySpreadConstraint& other = args.default_constraints[j];
@@ -126,8 +131,9 @@ PodTopologySpread::PodTopologySpread(PodTopologySpreadArgs args, const Handle& h
   if (system_defaulted_) {
     // systemDefaultConstraints (plugin.go): hostname maxSkew 3 and zone maxSkew 5, both
     // ScheduleAnyway, so they only ever score.
-    for (const auto& [key, skew] : {std::pair<const char*, int>{"kubernetes.io/hostname", 3},
-                                    std::pair<const char*, int>{"topology.kubernetes.io/zone", 5}}) {
+    for (const auto& [key, skew] :
+         {std::pair<const char*, int>{"kubernetes.io/hostname", 3},
+          std::pair<const char*, int>{"topology.kubernetes.io/zone", 5}}) {
       k8s::TopologySpreadConstraint c;
       c.set_topology_key(key);
       c.set_max_skew(skew);
@@ -141,11 +147,13 @@ Result<std::vector<SpreadConstraint>> PodTopologySpread::BuildDefaultConstraints
     const Pod& pod, std::string_view action) const {
   google::protobuf::RepeatedPtrField<k8s::TopologySpreadConstraint> defaults(
       default_constraints_.begin(), default_constraints_.end());
-  auto constraints = pod_topology_spread::FilterTopologySpreadConstraints(defaults, pod.labels(), action);
+  auto constraints =
+      pod_topology_spread::FilterTopologySpreadConstraints(defaults, pod.labels(), action);
   if (!constraints.ok() || constraints->empty()) return constraints;
   // Upstream always has listers; without them (no handle.objects) nothing selects the pod.
   if (handle_.objects == nullptr) return std::vector<SpreadConstraint>{};
-  pod_topology_spread::SpreadSelector selector = pod_topology_spread::DefaultSelector(pod, *handle_.objects);
+  pod_topology_spread::SpreadSelector selector =
+      pod_topology_spread::DefaultSelector(pod, *handle_.objects);
   if (selector.Empty()) return std::vector<SpreadConstraint>{};
   for (SpreadConstraint& c : *constraints) c.selector = selector;
   return constraints;

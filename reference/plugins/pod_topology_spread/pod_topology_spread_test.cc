@@ -35,7 +35,8 @@ PodPtr Incoming(const std::string& constraints, const std::string& more_spec = "
 std::string Hard(int skew, const std::string& key, const std::string& extra = "") {
   return "{maxSkew: " + std::to_string(skew) + ", topologyKey: " + key +
          ", whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: foo, "
-         "operator: Exists}]}" + extra + "}";
+         "operator: Exists}]}" +
+         extra + "}";
 }
 
 struct Env {
@@ -102,16 +103,25 @@ TEST(PodTopologySpreadTest, Filter) {
                                            FooPod("b1", "node-b"), FooPod("y1", "node-y"),
                                            FooPod("y2", "node-y"), FooPod("y3", "node-y")};
   std::vector<FilterCase> cases = {
-      {"no existing pods", Incoming("[" + Hard(1, "zone") + "]"), FourNodes(), {},
+      {"no existing pods",
+       Incoming("[" + Hard(1, "zone") + "]"),
+       FourNodes(),
+       {},
        {{"node-a", kOk}, {"node-b", kOk}, {"node-x", kOk}, {"node-y", kOk}}},
-      {"other namespaces do not count", Incoming("[" + Hard(1, "zone") + "]"), FourNodes(),
+      {"other namespaces do not count",
+       Incoming("[" + Hard(1, "zone") + "]"),
+       FourNodes(),
        {FooPod("a1", "node-a", ", namespace: ns1"), FooPod("a2", "node-a", ", namespace: ns2"),
         FooPod("x1", "node-x"), FooPod("y1", "node-y")},
        {{"node-a", kOk}, {"node-b", kOk}, {"node-x", kUnsched}, {"node-y", kUnsched}}},
-      {"2/1/0/3 on nodes, maxSkew 1: only node-x", Incoming("[" + Hard(1, "node") + "]"),
-       FourNodes(), spread_2103,
+      {"2/1/0/3 on nodes, maxSkew 1: only node-x",
+       Incoming("[" + Hard(1, "node") + "]"),
+       FourNodes(),
+       spread_2103,
        {{"node-a", kUnsched}, {"node-b", kUnsched}, {"node-x", kOk}, {"node-y", kUnsched}}},
-      {"2/1/0/3 on nodes, maxSkew 2", Incoming("[" + Hard(2, "node") + "]"), FourNodes(),
+      {"2/1/0/3 on nodes, maxSkew 2",
+       Incoming("[" + Hard(2, "node") + "]"),
+       FourNodes(),
        spread_2103,
        {{"node-a", kUnsched}, {"node-b", kOk}, {"node-x", kOk}, {"node-y", kUnsched}}},
       {"missing zone label is UAU",
@@ -120,7 +130,8 @@ TEST(PodTopologySpreadTest, Filter) {
        {FooPod("a1", "node-a"), FooPod("b1", "node-b"), FooPod("x1", "node-x"),
         FooPod("x2", "node-x")},
        {{"node-a", kOk}, {"node-b", kUAU}, {"node-x", kUnsched}}},
-      {"terminating pods are excluded", Incoming("[" + Hard(1, "node") + "]"),
+      {"terminating pods are excluded",
+       Incoming("[" + Hard(1, "node") + "]"),
        {ZoneNode("node-a", ""), ZoneNode("node-b", "")},
        {FooPod("a1", "node-a", ", deletionTimestamp: '2023-01-01T00:00:00Z'"),
         FooPod("b1", "node-b")},
@@ -131,19 +142,22 @@ TEST(PodTopologySpreadTest, Filter) {
        {FooPod("a1", "node-a"), FooPod("b1", "node-b")},
        {{"node-a", kUnsched}, {"node-b", kUnsched}}},
       {"nodeAffinityPolicy Honor ignores nodes outside the pod's nodeSelector",
-       Incoming("[" + Hard(1, "zone") + "]", ", nodeSelector: {zone: zone1}"), FourNodes(),
+       Incoming("[" + Hard(1, "zone") + "]", ", nodeSelector: {zone: zone1}"),
+       FourNodes(),
        {FooPod("a1", "node-a"), FooPod("y1", "node-y"), FooPod("y2", "node-y")},
        // zone2 is not a counted domain: its count is 0 and the minimum is zone1's 1.
        {{"node-a", kOk}, {"node-b", kOk}, {"node-x", kOk}, {"node-y", kOk}}},
       {"nodeAffinityPolicy Ignore counts every node",
        Incoming("[" + Hard(1, "zone", ", nodeAffinityPolicy: Ignore") + "]",
                 ", nodeSelector: {zone: zone1}"),
-       FourNodes(), {FooPod("a1", "node-a"), FooPod("y1", "node-y"), FooPod("y2", "node-y")},
+       FourNodes(),
+       {FooPod("a1", "node-a"), FooPod("y1", "node-y"), FooPod("y2", "node-y")},
        {{"node-a", kOk}, {"node-b", kOk}, {"node-x", kUnsched}, {"node-y", kUnsched}}},
       {"empty labelSelector counts nothing (v1.27 quirk)",
        Incoming("[{maxSkew: 1, topologyKey: node, whenUnsatisfiable: DoNotSchedule, "
                 "labelSelector: {}}]"),
-       FourNodes(), spread_2103,
+       FourNodes(),
+       spread_2103,
        {{"node-a", kOk}, {"node-b", kOk}, {"node-x", kOk}, {"node-y", kOk}}},
   };
   for (const FilterCase& c : cases) {
@@ -153,8 +167,8 @@ TEST(PodTopologySpreadTest, Filter) {
 }
 
 TEST(PodTopologySpreadTest, FilterReasons) {
-  Env env({ZoneNode("node-a", "zone1"), ZoneNode("node-b", "")}, {FooPod("a1", "node-a"),
-                                                                  FooPod("a2", "node-a")});
+  Env env({ZoneNode("node-a", "zone1"), ZoneNode("node-b", "")},
+          {FooPod("a1", "node-a"), FooPod("a2", "node-a")});
   PodPtr pod = Incoming("[" + Hard(1, "zone") + "]");
   CycleState state;
   PreFilterResult result;
@@ -180,8 +194,8 @@ TEST(PodTopologySpreadTest, NoConstraintsIsSuccessNotSkip) {
 TEST(PodTopologySpreadTest, FilterWithoutPreFilterIsError) {
   Env env(FourNodes(), {});
   CycleState state;
-  Status s = env.pl()->Filter(state, *Incoming("[" + Hard(1, "zone") + "]"),
-                              *env.snapshot.Get("node-a"));
+  Status s =
+      env.pl()->Filter(state, *Incoming("[" + Hard(1, "zone") + "]"), *env.snapshot.Get("node-a"));
   EXPECT_EQ(s.code(), Code::kError);
 }
 
@@ -201,13 +215,15 @@ TEST(PodTopologySpreadTest, AddAndRemovePod) {
   EXPECT_TRUE(env.pl()->Filter(*added, *pod, a).IsSuccess());
   // A pod of another namespace or without the label changes nothing.
   std::unique_ptr<CycleState> other = state.Clone();
-  ASSERT_TRUE(env.pl()
-                  ->AddPod(*other, *pod, *MakePodInfo(FooPod("x1", "node-x", ", namespace: ns1")), x)
-                  .IsSuccess());
+  ASSERT_TRUE(
+      env.pl()
+          ->AddPod(*other, *pod, *MakePodInfo(FooPod("x1", "node-x", ", namespace: ns1")), x)
+          .IsSuccess());
   EXPECT_EQ(env.pl()->Filter(*other, *pod, a).code(), kUnsched);
   // Removing node-a's pod makes node-a a minimum again.
   std::unique_ptr<CycleState> removed = state.Clone();
-  ASSERT_TRUE(env.pl()->RemovePod(*removed, *pod, *MakePodInfo(FooPod("a1", "node-a")), a).IsSuccess());
+  ASSERT_TRUE(
+      env.pl()->RemovePod(*removed, *pod, *MakePodInfo(FooPod("a1", "node-a")), a).IsSuccess());
   EXPECT_TRUE(env.pl()->Filter(*removed, *pod, a).IsSuccess());
   // The original state is untouched by the clones.
   EXPECT_EQ(env.pl()->Filter(state, *pod, a).code(), kUnsched);

@@ -65,8 +65,10 @@ Outcome PodTopologySpread::InitPreScoreState(PreScoreState& s, const Pod& pod,
                                              bool require_all_topologies) const {
   if (!pod.obj.spec().topology_spread_constraints().empty()) {
     auto own = pod_topology_spread::FilterTopologySpreadConstraints(
-        pod.obj.spec().topology_spread_constraints(), pod.labels(), pod_topology_spread::kScheduleAnyway);
-    if (!own.ok()) return Error{"obtaining pod's soft topology spread constraints: " + own.message()};
+        pod.obj.spec().topology_spread_constraints(), pod.labels(),
+        pod_topology_spread::kScheduleAnyway);
+    if (!own.ok())
+      return Error{"obtaining pod's soft topology spread constraints: " + own.message()};
     s.constraints = std::move(*own);
   } else {
     auto defaults = BuildDefaultConstraints(pod, pod_topology_spread::kScheduleAnyway);
@@ -79,7 +81,8 @@ Outcome PodTopologySpread::InitPreScoreState(PreScoreState& s, const Pod& pod,
   std::vector<int> topo_size(s.constraints.size(), 0);
   for (const NodeInfo* node_info : filtered_nodes) {
     const Labels& labels = node_info->node()->labels();
-    if (require_all_topologies && !pod_topology_spread::NodeLabelsMatchSpreadConstraints(labels, s.constraints)) {
+    if (require_all_topologies &&
+        !pod_topology_spread::NodeLabelsMatchSpreadConstraints(labels, s.constraints)) {
       // Nodes which don't have all required topologyKeys present are ignored when scoring.
       s.ignored_nodes.insert(node_info->name());
       continue;
@@ -122,17 +125,18 @@ Status PodTopologySpread::PreScore(CycleState& cycle_state, const Pod& pod,
     const Node* node = node_info->node();
     if (node == nullptr) continue;
     // All topologyKeys need to be present in `node`.
-    if (require_all_topologies &&
-        !pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->labels(), state->constraints)) {
+    if (require_all_topologies && !pod_topology_spread::NodeLabelsMatchSpreadConstraints(
+                                      node->labels(), state->constraints)) {
       continue;
     }
     for (const SpreadConstraint& c : state->constraints) {
       if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, *node)) continue;
       // Only pairs of feasible nodes count; hostname pairs are absent (counted in Score).
-      auto tp_count = state->topology_pair_to_pod_counts.find(
-          TopologyPair{c.topology_key, pod_topology_spread::LabelOrEmpty(node->labels(), c.topology_key)});
+      auto tp_count = state->topology_pair_to_pod_counts.find(TopologyPair{
+          c.topology_key, pod_topology_spread::LabelOrEmpty(node->labels(), c.topology_key)});
       if (tp_count == state->topology_pair_to_pod_counts.end()) continue;
-      tp_count->second += pod_topology_spread::CountPodsMatchSelector(node_info->pods(), c.selector, pod.ns());
+      tp_count->second +=
+          pod_topology_spread::CountPodsMatchSelector(node_info->pods(), c.selector, pod.ns());
     }
   }
   cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
@@ -160,14 +164,16 @@ Status PodTopologySpread::Score(const CycleState& cycle_state, const Pod& pod,
     if (c.topology_key == pod_topology_spread::kLabelHostname) {
       cnt = pod_topology_spread::CountPodsMatchSelector(node_info.pods(), c.selector, pod.ns());
     } else {
-      auto found = (*s)->topology_pair_to_pod_counts.find(TopologyPair{c.topology_key, tp_val->second});
+      auto found =
+          (*s)->topology_pair_to_pod_counts.find(TopologyPair{c.topology_key, tp_val->second});
       // Upstream dereferences a nil pointer here (a node that was not feasible).
       if (found == (*s)->topology_pair_to_pod_counts.end()) {
         return Status::Error("no count for topology pair of node \"" + node_info.name() + "\"");
       }
       cnt = found->second;
     }
-    sum += pod_topology_spread::ScoreForCount(cnt, c.max_skew, (*s)->topology_normalizing_weight[i]);
+    sum +=
+        pod_topology_spread::ScoreForCount(cnt, c.max_skew, (*s)->topology_normalizing_weight[i]);
   }
   *score = static_cast<int64_t>(std::round(sum));
   return Status();

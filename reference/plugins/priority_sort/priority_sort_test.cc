@@ -11,8 +11,8 @@ namespace schedcheck::reference {
 namespace {
 
 QueuedPodInfo Queued(const std::string& name, int priority, int64_t ts, uint64_t seq) {
-  std::string yaml = "metadata: {name: " + name + "}\nspec: {priority: " +
-                     std::to_string(priority) + "}";
+  std::string yaml =
+      "metadata: {name: " + name + "}\nspec: {priority: " + std::to_string(priority) + "}";
   QueuedPodInfo q;
   q.info = MakePodInfo(testing::ParsePod(yaml));
   q.timestamp_ns = ts;

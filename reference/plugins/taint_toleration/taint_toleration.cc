@@ -7,7 +7,8 @@ namespace schedcheck::reference {
 namespace {
 
 // getAllTolerationPreferNoSchedule: an empty effect means every effect, PreferNoSchedule included.
-TaintToleration::Tolerations GetAllTolerationPreferNoSchedule(const TaintToleration::Tolerations& tolerations) {
+TaintToleration::Tolerations GetAllTolerationPreferNoSchedule(
+    const TaintToleration::Tolerations& tolerations) {
   TaintToleration::Tolerations out;
   for (const k8s::Toleration& t : tolerations) {
     if (t.effect().empty() || t.effect() == "PreferNoSchedule") *out.Add() = t;
@@ -17,7 +18,8 @@ TaintToleration::Tolerations GetAllTolerationPreferNoSchedule(const TaintTolerat
 
 }  // namespace
 
-Result<std::unique_ptr<Plugin>> TaintToleration::New(const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> TaintToleration::New(const PluginArgs& args,
+                                                     [[maybe_unused]] const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"TaintToleration takes no arguments"};
   }
@@ -28,19 +30,22 @@ std::vector<ClusterEvent> TaintToleration::EventsToRegister() const {
   return {{std::string(resource::kNode), action::kAdd | action::kUpdate, ""}};
 }
 
-Status TaintToleration::Filter([[maybe_unused]] const CycleState& state, const Pod& pod, const NodeInfo& node) {
+Status TaintToleration::Filter([[maybe_unused]] const CycleState& state, const Pod& pod,
+                               const NodeInfo& node) {
   if (node.node() == nullptr) return Status::Error("invalid nodeInfo");
-  const k8s::Taint* taint = FindUntoleratedTaint(node.node()->obj.spec().taints(), pod.obj.spec().tolerations(),
-                                                 IsNoScheduleOrNoExecute);
+  const k8s::Taint* taint = FindUntoleratedTaint(
+      node.node()->obj.spec().taints(), pod.obj.spec().tolerations(), IsNoScheduleOrNoExecute);
   if (taint == nullptr) return Status();
   return Status(Code::kUnschedulableAndUnresolvable,
                 "node(s) had untolerated taint {" + taint->key() + ": " + taint->value() + "}");
 }
 
-Status TaintToleration::PreScore(CycleState& state, const Pod& pod, const std::vector<const NodeInfo*>& nodes) {
+Status TaintToleration::PreScore(CycleState& state, const Pod& pod,
+                                 const std::vector<const NodeInfo*>& nodes) {
   if (nodes.empty()) return Status();
   auto s = std::make_unique<PreScoreState>();
-  s->tolerations_prefer_no_schedule = GetAllTolerationPreferNoSchedule(pod.obj.spec().tolerations());
+  s->tolerations_prefer_no_schedule =
+      GetAllTolerationPreferNoSchedule(pod.obj.spec().tolerations());
   state.Write(std::string(kPreScoreStateKey), std::move(s));
   return Status();
 }
@@ -55,22 +60,24 @@ int64_t TaintToleration::CountIntolerableTaintsPreferNoSchedule(
   return intolerable_taints;
 }
 
-Status TaintToleration::Score(const CycleState& state, [[maybe_unused]] const Pod& pod, const NodeInfo& node,
-                              int64_t* score) {
+Status TaintToleration::Score(const CycleState& state, [[maybe_unused]] const Pod& pod,
+                              const NodeInfo& node, int64_t* score) {
   *score = 0;
   if (node.node() == nullptr) {
     return Status::Error("getting node \"" + node.name() + "\" from Snapshot: not found");
   }
   const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
   if (s == nullptr) {
-    return Status::Error("failed to read \"" + std::string(kPreScoreStateKey) + "\" from cycleState: not found");
+    return Status::Error("failed to read \"" + std::string(kPreScoreStateKey) +
+                         "\" from cycleState: not found");
   }
-  *score = CountIntolerableTaintsPreferNoSchedule(node.node()->obj.spec().taints(), s->tolerations_prefer_no_schedule);
+  *score = CountIntolerableTaintsPreferNoSchedule(node.node()->obj.spec().taints(),
+                                                  s->tolerations_prefer_no_schedule);
   return Status();
 }
 
-Status TaintToleration::NormalizeScore([[maybe_unused]] const CycleState& state, [[maybe_unused]] const Pod& pod,
-                                       NodeScoreList& scores) {
+Status TaintToleration::NormalizeScore([[maybe_unused]] const CycleState& state,
+                                       [[maybe_unused]] const Pod& pod, NodeScoreList& scores) {
   return DefaultNormalizeScore(kMaxNodeScore, /*reverse=*/true, scores);
 }
 

@@ -27,7 +27,9 @@ class TaintToleration : public FilterPlugin,
   class PreScoreState final : public StateData {
    public:
     Tolerations tolerations_prefer_no_schedule;
-    std::unique_ptr<StateData> Clone() const override { return std::make_unique<PreScoreState>(*this); }
+    std::unique_ptr<StateData> Clone() const override {
+      return std::make_unique<PreScoreState>(*this);
+    }
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
@@ -50,8 +52,8 @@ class TaintToleration : public FilterPlugin,
   std::vector<ClusterEvent> EventsToRegister() const override;
 
   // countIntolerableTaintsPreferNoSchedule.
-  static int64_t CountIntolerableTaintsPreferNoSchedule(const google::protobuf::RepeatedPtrField<k8s::Taint>& taints,
-                                                        const Tolerations& tolerations);
+  static int64_t CountIntolerableTaintsPreferNoSchedule(
+      const google::protobuf::RepeatedPtrField<k8s::Taint>& taints, const Tolerations& tolerations);
 };
 
 }  // namespace schedcheck::reference

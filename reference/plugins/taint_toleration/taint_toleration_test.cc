@@ -40,11 +40,11 @@ TEST(TaintToleration, Filter) {
       {"Exists toleration tolerates any value",
        PodWithTolerations("[{key: foo, operator: Exists, effect: NoSchedule}]"),
        NodeWithTaints("n", "[{key: foo, value: bar, effect: NoSchedule}]"), ""},
-      {"first untolerated taint is reported",
-       PodWithTolerations("[{key: a, operator: Exists}]"),
-       NodeWithTaints("n", "[{key: a, value: x, effect: NoSchedule}, "
-                           "{key: b, value: y, effect: NoExecute}, "
-                           "{key: c, value: z, effect: NoSchedule}]"),
+      {"first untolerated taint is reported", PodWithTolerations("[{key: a, operator: Exists}]"),
+       NodeWithTaints("n",
+                      "[{key: a, value: x, effect: NoSchedule}, "
+                      "{key: b, value: y, effect: NoExecute}, "
+                      "{key: c, value: z, effect: NoSchedule}]"),
        "node(s) had untolerated taint {b: y}"},
       {"PreferNoSchedule taints are ignored by Filter", "metadata: {name: p}",
        NodeWithTaints("n", "[{key: foo, value: bar, effect: PreferNoSchedule}]"), ""},
@@ -75,15 +75,15 @@ TEST(TaintToleration, ScoreAndNormalize) {
   auto pod = testing::ParsePod(PodWithTolerations(
       "[{key: cpu-type, operator: Equal, value: arm64, effect: PreferNoSchedule}]"));
   std::vector<NodePtr> nodes = {
-      testing::ParseNode(NodeWithTaints(
-          "n0", "[{key: cpu-type, value: arm64, effect: PreferNoSchedule}]")),
-      testing::ParseNode(NodeWithTaints(
-          "n1", "[{key: cpu-type, value: arm64, effect: PreferNoSchedule}, "
-                "{key: disk, value: hdd, effect: PreferNoSchedule}]")),
-      testing::ParseNode(NodeWithTaints(
-          "n2", "[{key: a, value: b, effect: PreferNoSchedule}, "
-                "{key: c, value: d, effect: PreferNoSchedule}, "
-                "{key: e, value: f, effect: NoSchedule}]")),
+      testing::ParseNode(
+          NodeWithTaints("n0", "[{key: cpu-type, value: arm64, effect: PreferNoSchedule}]")),
+      testing::ParseNode(NodeWithTaints("n1",
+                                        "[{key: cpu-type, value: arm64, effect: PreferNoSchedule}, "
+                                        "{key: disk, value: hdd, effect: PreferNoSchedule}]")),
+      testing::ParseNode(NodeWithTaints("n2",
+                                        "[{key: a, value: b, effect: PreferNoSchedule}, "
+                                        "{key: c, value: d, effect: PreferNoSchedule}, "
+                                        "{key: e, value: f, effect: NoSchedule}]")),
   };
   std::vector<std::shared_ptr<NodeInfo>> infos;
   std::vector<const NodeInfo*> ptrs;

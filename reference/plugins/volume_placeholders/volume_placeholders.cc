@@ -3,9 +3,7 @@
 namespace schedcheck::reference {
 namespace {
 
-bool NoArgs(const PluginArgs& args) {
-  return args.is_null() || (args.is_object() && args.empty());
-}
+bool NoArgs(const PluginArgs& args) { return args.is_null() || (args.is_object() && args.empty()); }
 
 template <typename P>
 Result<std::unique_ptr<Plugin>> MakeWithoutArgs(const PluginArgs& args) {
@@ -86,9 +84,7 @@ Result<std::unique_ptr<Plugin>> NodeVolumeLimits::New(const PluginArgs& args, co
 Status NodeVolumeLimits::PreFilter(CycleState&, const Pod& pod, PreFilterResult*) {
   return VolumePlaceholderPreFilter(pod);
 }
-Status NodeVolumeLimits::Filter(const CycleState&, const Pod&, const NodeInfo&) {
-  return Status();
-}
+Status NodeVolumeLimits::Filter(const CycleState&, const Pod&, const NodeInfo&) { return Status(); }
 std::vector<ClusterEvent> NodeVolumeLimits::EventsToRegister() const {
   return {Event(resource::kCSINode, action::kAdd), Event(resource::kPod, action::kDelete)};
 }
@@ -107,7 +103,8 @@ Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const
       } else if (key == "shape") {
         // v1.27 validation rejects a shape while the VolumeCapacityPriority gate is off.
         if (!value.is_null() && !(value.is_array() && value.empty())) {
-          return Error{"shape: Invalid value: unsupported while VolumeCapacityPriority is disabled"};
+          return Error{
+              "shape: Invalid value: unsupported while VolumeCapacityPriority is disabled"};
         }
       } else {
         return Error{"VolumeBindingArgs: unknown field \"" + key + "\""};

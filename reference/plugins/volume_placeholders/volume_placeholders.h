@@ -29,7 +29,8 @@ Status VolumePlaceholderPreFilter(const Pod& pod);
 
 // PreFilter (Skip; its RWOP state has AddPod/RemovePod upstream), Filter (Success: the disk
 // conflict checks need GCE PD / EBS / iSCSI / RBD inline volumes, which we do not model).
-class VolumeRestrictions final : public PreFilterPlugin, public FilterPlugin,
+class VolumeRestrictions final : public PreFilterPlugin,
+                                 public FilterPlugin,
                                  public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "VolumeRestrictions";
@@ -74,7 +75,8 @@ class AzureDiskLimits final : public NonCSILimits {
 };
 
 // CSI attach limits (upstream CSILimits). PreFilter (Skip), Filter (Success).
-class NodeVolumeLimits final : public PreFilterPlugin, public FilterPlugin,
+class NodeVolumeLimits final : public PreFilterPlugin,
+                               public FilterPlugin,
                                public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "NodeVolumeLimits";
@@ -88,9 +90,12 @@ class NodeVolumeLimits final : public PreFilterPlugin, public FilterPlugin,
 
 // VolumeBinding: PreFilter (Skip after writing an empty state), Filter, Score (0: the
 // VolumeCapacityPriority gate is off in v1.27; no NormalizeScore), Reserve/Unreserve, PreBind.
-class VolumeBinding : public PreFilterPlugin, public FilterPlugin, public ScorePlugin,
-                            public ReservePlugin, public PreBindPlugin,
-                            public EnqueueExtensions {
+class VolumeBinding : public PreFilterPlugin,
+                      public FilterPlugin,
+                      public ScorePlugin,
+                      public ReservePlugin,
+                      public PreBindPlugin,
+                      public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = "VolumeBinding";
   static constexpr std::string_view kStateKey = "VolumeBinding";

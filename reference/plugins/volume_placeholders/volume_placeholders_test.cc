@@ -26,8 +26,8 @@ std::vector<std::unique_ptr<Plugin>> AllPlaceholders() {
 
 TEST(VolumePlaceholders, NamesAndPoints) {
   auto plugins = AllPlaceholders();
-  const std::vector<std::string> names = {"VolumeRestrictions", "EBSLimits", "GCEPDLimits",
-                                          "NodeVolumeLimits", "AzureDiskLimits", "VolumeBinding",
+  const std::vector<std::string> names = {"VolumeRestrictions", "EBSLimits",       "GCEPDLimits",
+                                          "NodeVolumeLimits",   "AzureDiskLimits", "VolumeBinding",
                                           "VolumeZone"};
   for (size_t i = 0; i < plugins.size(); ++i) {
     EXPECT_EQ(plugins[i]->Name(), names[i]);
@@ -59,13 +59,15 @@ TEST(VolumePlaceholders, PodWithoutClaimsIsSkippedAndFits) {
 
 TEST(VolumePlaceholders, PodWithClaimIsRejected) {
   auto pod = testing::ParsePod(
-      "metadata: {name: p}\nspec: {volumes: [{name: data, persistentVolumeClaim: {claimName: c}}]}");
+      "metadata: {name: p}\nspec: {volumes: [{name: data, persistentVolumeClaim: {claimName: "
+      "c}}]}");
   for (auto& p : AllPlaceholders()) {
     CycleState state;
     PreFilterResult r;
     Status s = dynamic_cast<PreFilterPlugin*>(p.get())->PreFilter(state, *pod, &r);
     EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable) << p->Name();
-    EXPECT_EQ(s.reasons(), std::vector<std::string>{"volume plugins are not modelled by schedcheck"});
+    EXPECT_EQ(s.reasons(),
+              std::vector<std::string>{"volume plugins are not modelled by schedcheck"});
   }
 }
 
@@ -94,7 +96,9 @@ TEST(VolumeBinding, Args) {
   EXPECT_TRUE(VolumeBinding::New(nlohmann::json{{"bindTimeoutSeconds", 600}}, h).ok());
   EXPECT_FALSE(VolumeBinding::New(nlohmann::json{{"bindTimeoutSeconds", -1}}, h).ok());
   EXPECT_FALSE(VolumeBinding::New(nlohmann::json{{"nope", 1}}, h).ok());
-  EXPECT_FALSE(VolumeBinding::New(nlohmann::json::parse(R"({"shape":[{"utilization":0,"score":0}]})"), h).ok());
+  EXPECT_FALSE(
+      VolumeBinding::New(nlohmann::json::parse(R"({"shape":[{"utilization":0,"score":0}]})"), h)
+          .ok());
   EXPECT_FALSE(VolumeZone::New(nlohmann::json{{"x", 1}}, h).ok());
 }
 
