@@ -193,6 +193,13 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
     if (ok) return Pass();
     return Fail("expected any of " + JoinQuoted(any) + ", got " + got);
   }
+  if (want.contains("ties")) {
+    // The exact tie set (any order): every node sharing the top total score, none other.
+    std::vector<std::string> ties = Strings(want["ties"]);
+    std::sort(ties.begin(), ties.end());
+    if (scheduled && out.result.ties == ties) return Pass();
+    return Fail("expected the tie set " + JoinQuoted(ties) + ", got " + got);
+  }
   if (want.value("unschedulable", false)) {
     if (scheduled) return Fail("expected unschedulable, got " + got);
     if (want.contains("message") && want["message"].get<std::string>() != out.message) {
@@ -201,7 +208,7 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
     }
     return Pass();
   }
-  return Fail("expect for kind schedule needs node, anyOf or unschedulable");
+  return Fail("expect for kind schedule needs node, anyOf, ties or unschedulable");
 }
 
 }  // namespace
