@@ -1,6 +1,7 @@
 #include "reference/accel/fast_pod_scheduler.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace schedcheck::reference {
 
@@ -63,12 +64,9 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
   auto has_nominated_pods = [&](const NodeInfo* node) {
     if (!any_nominated) return false;
     if (!listed) return !nominator->NominatedPodsForNode(node->name()).empty();
-    // `nodes` are the snapshot's, so their ranks index the marks; a rank outside them (never
-    // expected) asks the nominator.
+    // `nodes` are the snapshot's (FilterBatches' contract), so their ranks index the marks.
     const uint32_t rank = node->name_rank();
-    if (rank >= nominated_by_rank_.size()) {
-      return !nominator->NominatedPodsForNode(node->name()).empty();
-    }
+    assert(rank < nominated_by_rank_.size());
     return nominated_by_rank_[rank] != 0;
   };
   // The nodes' name ranks without reading the NodeInfos, when `nodes` are the snapshot's list.
@@ -124,25 +122,20 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
 void FastPodScheduler::MoveRejectedInto(NodeToStatus* out) {
   // Name order through the name ranks, so every insertion goes to the end of the map; a node
   // rejected twice (the nominated node, then again among all nodes) keeps its later status, as
-  // assigning into the map twice would. The ranks are counted out into a table (no sort); two
-  // nodes with one rank (never expected: they come from one snapshot) are assigned by name.
+  // assigning into the map twice would. The ranks are counted out into a table (no sort); the
+  // nodes come from one snapshot, so distinct nodes have distinct ranks.
   uint32_t end_rank = 0;
   for (const auto& [node, status] : rejected_) end_rank = std::max(end_rank, node->name_rank() + 1);
   latest_by_rank_.assign(end_rank, -1);
-  bool ranks_distinct = true;
-  for (size_t i = 0; i < rejected_.size() && ranks_distinct; ++i) {
+  for (size_t i = 0; i < rejected_.size(); ++i) {
     int32_t& latest = latest_by_rank_[rejected_[i].first->name_rank()];
-    ranks_distinct = latest < 0 || rejected_[latest].first == rejected_[i].first;
+    assert(latest < 0 || rejected_[latest].first == rejected_[i].first);
     latest = static_cast<int32_t>(i);
   }
-  if (ranks_distinct) {
-    for (int32_t i : latest_by_rank_) {
-      if (i < 0) continue;
-      auto& [node, status] = rejected_[i];
-      out->emplace_hint(out->end(), node->name(), std::move(status));
-    }
-  } else {
-    for (auto& [node, status] : rejected_) out->insert_or_assign(node->name(), std::move(status));
+  for (int32_t i : latest_by_rank_) {
+    if (i < 0) continue;
+    auto& [node, status] = rejected_[i];
+    out->emplace_hint(out->end(), node->name(), std::move(status));
   }
   rejected_.clear();
 }
@@ -237,7 +230,7 @@ Status FastPodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state,
   Status s = fw.RunPreScorePlugins(state, pod, feasible);
   if (s.IsSuccess()) s = RunScorePluginsIntoTable(fw, state, pod, feasible, &table_);
   if (!s.IsSuccess()) return s;
-  *totals = table_.totals;
+  totals->swap(table_.totals);  // the table's totals are rebuilt next cycle
   return Status();
 }
 
@@ -261,26 +254,16 @@ std::string FastPodScheduler::SelectHost(const Snapshot& snapshot,
   }
   // Every top-scoring node in name order: mark name ranks in a bitmap, which is then the tie set
   // (linear in the node count; no sort, no string compares).
-  // Ranks come from the snapshot the nodes belong to; should a node carry a rank from elsewhere,
-  // the tie set is built from its names instead (never an out-of-range mark).
+  // The nodes belong to `snapshot` (FilterBatches' contract), so each rank is in range and
+  // distinct nodes have distinct ranks.
   const std::vector<std::string>& names = *snapshot.names_by_rank();
   std::vector<uint64_t> top_ranks((names.size() + 63) / 64, 0);
-  bool ranks_valid = true;
-  for (size_t i = 0; i < totals.size() && ranks_valid; ++i) {
+  for (size_t i = 0; i < totals.size(); ++i) {
     if (totals[i] != max_score) continue;
     const uint32_t rank = feasible_ranks_[i];
     const uint64_t bit = uint64_t{1} << (rank % 64);
-    ranks_valid = rank < names.size() && (top_ranks[rank / 64] & bit) == 0;
-    if (ranks_valid) top_ranks[rank / 64] |= bit;
-  }
-  if (!ranks_valid) {
-    std::vector<std::string> own;
-    for (size_t i = 0; i < totals.size(); ++i) {
-      if (totals[i] == max_score) own.push_back(nodes[i]->name());
-    }
-    std::sort(own.begin(), own.end());
-    *ties = TieSet::FromNames(std::move(own));
-    return nodes[selected]->name();
+    assert(rank < names.size() && (top_ranks[rank / 64] & bit) == 0);
+    top_ranks[rank / 64] |= bit;
   }
   *ties = TieSet(snapshot.names_by_rank(), std::move(top_ranks));
   return nodes[selected]->name();
