@@ -1,6 +1,5 @@
 // FastInterPodAffinity PreScore, Score and NormalizeScore: the plain scoring.cc's results with
 // interned labels and per-node contributions kept across cycles.
-#include <limits>
 #include <string>
 
 #include "reference/accel/inter_pod_affinity/cache_keys.h"
@@ -162,22 +161,7 @@ Status FastInterPodAffinity::NormalizeScore(const CycleState& state,
   if (s == nullptr) return Status::Error(err);
   // Nothing accumulated: the raw scores (all zero) stay.
   if (s->topology_score.empty()) return Status();
-  int64_t min_count = std::numeric_limits<int64_t>::max();
-  int64_t max_count = std::numeric_limits<int64_t>::min();
-  for (const NodeScore& ns : scores) {
-    if (ns.score > max_count) max_count = ns.score;
-    if (ns.score < min_count) min_count = ns.score;
-  }
-  const int64_t diff = max_count - min_count;
-  for (NodeScore& ns : scores) {
-    double f = 0;
-    // Same float expression as upstream (ratio first), then truncation.
-    if (diff > 0) {
-      f = static_cast<double>(kMaxNodeScore) *
-          (static_cast<double>(ns.score - min_count) / static_cast<double>(diff));
-    }
-    ns.score = static_cast<int64_t>(f);
-  }
+  interpodaffinity::NormalizeTopologyScores(scores);
   return Status();
 }
 

@@ -82,6 +82,11 @@ Labels GetNamespaceLabelsSnapshot(const std::string& ns, const Handle& handle);
 // term is replaced by the names of the known namespaces it selects.
 void MergeAffinityTermNamespacesIfNotEmpty(AffinityTerm& term, const Handle& handle);
 
+// NormalizeScore's arithmetic once PreScore accumulated something: each score becomes
+// kMaxNodeScore * (score - min) / (max - min) over `scores`, truncated (all 0 when max == min).
+// The fast engine's NormalizeScore calls it too.
+void NormalizeTopologyScores(NodeScoreList& scores);
+
 }  // namespace interpodaffinity
 
 class InterPodAffinity final : public PreFilterPlugin,

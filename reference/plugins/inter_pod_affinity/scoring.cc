@@ -19,6 +19,26 @@ const PreScoreState* GetPreScoreState(const CycleState& cycle_state, std::string
 }
 
 }  // namespace
+
+void NormalizeTopologyScores(NodeScoreList& scores) {
+  int64_t min_count = std::numeric_limits<int64_t>::max();
+  int64_t max_count = std::numeric_limits<int64_t>::min();
+  for (const NodeScore& ns : scores) {
+    if (ns.score > max_count) max_count = ns.score;
+    if (ns.score < min_count) min_count = ns.score;
+  }
+  const int64_t max_min_diff = max_count - min_count;
+  for (NodeScore& ns : scores) {
+    double f_score = 0;
+    // Upstream's float expression (the ratio first), then truncation.
+    if (max_min_diff > 0) {
+      f_score = static_cast<double>(kMaxNodeScore) *
+                (static_cast<double>(ns.score - min_count) / static_cast<double>(max_min_diff));
+    }
+    ns.score = static_cast<int64_t>(f_score);
+  }
+}
+
 }  // namespace interpodaffinity
 
 using interpodaffinity::PreScoreState;
@@ -121,22 +141,7 @@ Status InterPodAffinity::NormalizeScore(const CycleState& cycle_state,
   const PreScoreState* s = interpodaffinity::GetPreScoreState(cycle_state, &err);
   if (s == nullptr) return Status::Error(err);
   if (s->topology_score.empty()) return Status();
-
-  int64_t min_count = std::numeric_limits<int64_t>::max();
-  int64_t max_count = std::numeric_limits<int64_t>::min();
-  for (const NodeScore& ns : scores) {
-    if (ns.score > max_count) max_count = ns.score;
-    if (ns.score < min_count) min_count = ns.score;
-  }
-  const int64_t max_min_diff = max_count - min_count;
-  for (NodeScore& ns : scores) {
-    double f_score = 0;
-    if (max_min_diff > 0) {
-      f_score = static_cast<double>(kMaxNodeScore) *
-                (static_cast<double>(ns.score - min_count) / static_cast<double>(max_min_diff));
-    }
-    ns.score = static_cast<int64_t>(f_score);
-  }
+  interpodaffinity::NormalizeTopologyScores(scores);
   return Status();
 }
 
