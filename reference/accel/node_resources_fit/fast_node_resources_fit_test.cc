@@ -7,33 +7,15 @@
 
 #include <gtest/gtest.h>
 
+#include "reference/plugins/node_resources_fit/fit_test_objects.h"
 #include "reference/testing/objects.h"
 
 namespace schedcheck::reference {
 namespace {
 
+using fit_testing::EnoughNode;
+using fit_testing::Pod;
 using testing::MakeNodeInfo;
-using testing::ParseNode;
-using testing::ParsePod;
-
-// A pod whose containers request `requests` (inline YAML maps such as "{cpu: 1m, memory: '1'}")
-// and whose init containers request `init`.
-PodPtr Pod(const std::string& name, const std::vector<std::string>& requests,
-           const std::vector<std::string>& init = {}, const std::string& overhead = "") {
-  std::string y = "metadata: {name: " + name + "}\nspec:\n  containers:\n";
-  if (requests.empty()) y += "  []\n";  // like upstream's st.MakePod(): no containers at all
-  for (const std::string& r : requests) y += "  - {name: c, resources: {requests: " + r + "}}\n";
-  if (!init.empty()) y += "  initContainers:\n";
-  for (const std::string& r : init) y += "  - {name: i, resources: {requests: " + r + "}}\n";
-  if (!overhead.empty()) y += "  overhead: " + overhead + "\n";
-  return ParsePod(y);
-}
-
-// Upstream's makeResources(10, 20, 32, 5, 20, 5) node, or one with another pod count.
-NodePtr EnoughNode(const std::string& pods = "32") {
-  return ParseNode("metadata: {name: n}\nstatus: {allocatable: {cpu: 10m, memory: '20', pods: '" +
-                   pods + "', example.com/aaa: '5', ephemeral-storage: '20', hugepages-2Mi: '5'}}");
-}
 
 std::unique_ptr<FastNodeResourcesFit> NewFit(const nlohmann::json& args = nullptr) {
   Handle handle;
