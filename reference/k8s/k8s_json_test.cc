@@ -5,6 +5,8 @@
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/message_differencer.h>
 
+#include "reference/k8s/selector_kinds_testing.h"
+
 namespace schedcheck::k8s {
 namespace {
 
@@ -88,52 +90,28 @@ TEST(K8sJsonTest, RoundTripKeepsKubernetesNames) {
 // values), replicas and templates are dropped, and Kubernetes JSON round-trips (inside a trace
 // Record: traces/record_json_test.cc).
 TEST(K8sJsonTest, SelectorKindsRoundTrip) {
-  auto docs = ParseYamlDocuments(R"(kind: Service
-metadata: {name: web, namespace: shop}
-spec: {selector: {app: web, tier: 1}, ports: [{port: 80}]}
----
-kind: ReplicationController
-metadata: {name: old}
-spec: {replicas: 3, selector: {app: old}}
----
-kind: ReplicaSet
-metadata: {name: rs, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: d, controller: true}]}
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: web, version: 2}
-    matchExpressions: [{key: track, operator: NotIn, values: [canary]}]
-  template: {metadata: {labels: {app: web}}}
----
-kind: StatefulSet
-metadata: {name: db}
-spec: {selector: {matchLabels: {app: db}}, serviceName: db}
-)",
-                                 "kinds.yaml");
-  ASSERT_TRUE(docs.ok()) << docs.message();
-  ASSERT_EQ(docs->size(), 4u);
-  auto service = ServiceFromJson((*docs)[0].json, "svc");
-  auto rc = ReplicationControllerFromJson((*docs)[1].json, "rc");
-  auto rs = ReplicaSetFromJson((*docs)[2].json, "rs");
-  auto ss = StatefulSetFromJson((*docs)[3].json, "ss");
-  ASSERT_TRUE(service.ok() && rc.ok() && rs.ok() && ss.ok())
-      << service.message() << rc.message() << rs.message() << ss.message();
-  EXPECT_EQ(service->metadata().namespace_(), "shop");
-  EXPECT_EQ(service->spec().selector().at("tier"), "1");
-  EXPECT_EQ(rc->spec().selector().at("app"), "old");
-  EXPECT_EQ(rs->spec().selector().match_labels().at("version"), "2");
-  EXPECT_EQ(rs->spec().selector().match_expressions(0).operator_(), "NotIn");
-  EXPECT_TRUE(rs->metadata().owner_references(0).controller());
-  EXPECT_EQ(ss->spec().selector().match_labels().at("app"), "db");
-  const std::string rs_json = ToJson(*rs);
+  auto kinds = testing::ParseSelectorKinds();
+  ASSERT_TRUE(kinds.ok()) << kinds.message();
+  const Service& service = kinds->service;
+  const ReplicationController& rc = kinds->replication_controller;
+  const ReplicaSet& rs = kinds->replica_set;
+  const StatefulSet& ss = kinds->stateful_set;
+  EXPECT_EQ(service.metadata().namespace_(), "shop");
+  EXPECT_EQ(service.spec().selector().at("tier"), "1");
+  EXPECT_EQ(rc.spec().selector().at("app"), "old");
+  EXPECT_EQ(rs.spec().selector().match_labels().at("version"), "2");
+  EXPECT_EQ(rs.spec().selector().match_expressions(0).operator_(), "NotIn");
+  EXPECT_TRUE(rs.metadata().owner_references(0).controller());
+  EXPECT_EQ(ss.spec().selector().match_labels().at("app"), "db");
+  const std::string rs_json = ToJson(rs);
   EXPECT_EQ(rs_json.find("replicas"), std::string::npos) << rs_json;
   EXPECT_EQ(rs_json.find("template"), std::string::npos) << rs_json;
   auto rs_back = ReplicaSetFromJson(nlohmann::json::parse(rs_json), "rt");
   ASSERT_TRUE(rs_back.ok());
-  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(*rs, *rs_back));
-  auto service_back = ServiceFromJson(nlohmann::json::parse(ToJson(*service)), "rt");
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(rs, *rs_back));
+  auto service_back = ServiceFromJson(nlohmann::json::parse(ToJson(service)), "rt");
   ASSERT_TRUE(service_back.ok());
-  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(*service, *service_back));
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(service, *service_back));
 }
 
 }  // namespace
