@@ -1,26 +1,17 @@
 #include "reference/framework/pod_info.h"
 
-#include <algorithm>
-
 namespace schedcheck::reference {
 
-void AffinityTerm::Compile() {
-  namespace_ids.clear();
-  for (const std::string& ns : namespaces) namespace_ids.push_back(InternLabel(ns));
-  compiled_selector = has_selector ? CompiledLabelSelector(selector) : CompiledLabelSelector();
-}
-
 bool AffinityTerm::Matches(const Pod& pod, const Labels* ns_labels) const {
-  bool ns_match = std::find(namespace_ids.begin(), namespace_ids.end(), pod.namespace_id) !=
-                  namespace_ids.end();
+  bool ns_match = namespaces.count(pod.ns()) > 0;
   if (!ns_match && has_namespace_selector) {
     // Upstream matches the selector against a nil label set when the namespace is unknown, so
     // an empty selector (or NotIn / DoesNotExist only) still matches: use an empty set.
     static const Labels kNoLabels;
     ns_match = LabelSelectorMatches(namespace_selector, ns_labels ? *ns_labels : kNoLabels);
   }
-  if (!ns_match) return false;
-  return has_selector && compiled_selector.Matches(pod.label_ids);
+  // An absent (nil) labelSelector is labels.Nothing().
+  return ns_match && has_selector && LabelSelectorMatches(selector, pod.labels());
 }
 
 AffinityTerm MakeAffinityTerm(const Pod& pod, const k8s::PodAffinityTerm& term) {
@@ -32,7 +23,6 @@ AffinityTerm MakeAffinityTerm(const Pod& pod, const k8s::PodAffinityTerm& term) 
   t.has_selector = term.has_label_selector();
   if (t.has_selector) t.selector = term.label_selector();
   t.topology_key = term.topology_key();
-  t.Compile();
   return t;
 }
 

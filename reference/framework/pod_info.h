@@ -25,15 +25,9 @@ struct AffinityTerm {
   bool has_namespace_selector = false;
   k8s::LabelSelector namespace_selector;
 
-  // The namespaces and the labelSelector interned (MakeAffinityTerm calls Compile; call it again
-  // after changing the fields above): existing pods' terms are matched against every incoming
-  // pod, so matching compares integers.
-  std::vector<LabelId> namespace_ids;
-  CompiledLabelSelector compiled_selector;
-  void Compile();
-
-  // (pod.namespace in namespaces OR namespaceSelector matches the pod's namespace labels) AND
-  // labelSelector matches pod labels. `ns_labels` is null when the namespace is unknown.
+  // framework/types.go AffinityTerm.Matches: (pod.namespace in namespaces OR namespaceSelector
+  // matches the pod's namespace labels) AND labelSelector matches pod labels. `ns_labels` is null
+  // when the namespace is unknown.
   bool Matches(const Pod& pod, const Labels* ns_labels) const;
 };
 

@@ -47,11 +47,11 @@ void UpdateWithAntiAffinityTerms(Sink& m, const std::vector<CompiledTerm>& terms
 
 // updateWithAntiAffinityTerms for an existing pod's terms against the incoming pod.
 template <typename Sink>
-void UpdateWithExistingAntiAffinityTerms(Sink& m, const std::vector<AffinityTerm>& terms,
+void UpdateWithExistingAntiAffinityTerms(Sink& m, const std::vector<CompiledExistingTerm>& terms,
                                          const Pod& incoming, const Labels& ns_labels,
-                                         const Node& node, int64_t value, TopologyKeyIds& keys) {
-  for (const AffinityTerm& t : terms) {
-    if (t.Matches(incoming, &ns_labels)) Update(m, node, keys.Get(t.topology_key), value);
+                                         const Node& node, int64_t value) {
+  for (const CompiledExistingTerm& t : terms) {
+    if (t.Matches(incoming, ns_labels)) Update(m, node, t.topology_key(), value);
   }
 }
 
@@ -102,10 +102,13 @@ bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const Node& node) 
 }  // namespace
 
 void PreFilterState::UpdateWithPod(const PodInfo& pod, const Node& node, int64_t multiplier) {
-  TopologyKeyIds keys;
-  UpdateWithExistingAntiAffinityTerms(existing_anti_affinity_counts,
-                                      pod.required_anti_affinity_terms, *pod_info->pod,
-                                      namespace_labels, node, multiplier, keys);
+  // `pod` (a nominated pod, or a preemption victim) need not be on any node: its terms are
+  // matched as they are (AffinityTerm::Matches), not compiled.
+  for (const AffinityTerm& t : pod.required_anti_affinity_terms) {
+    if (t.Matches(*pod_info->pod, &namespace_labels)) {
+      Update(existing_anti_affinity_counts, node, InternLabel(t.topology_key), multiplier);
+    }
+  }
   UpdateWithAffinityTerms(affinity_counts, *affinity_terms, *pod.pod, node, multiplier);
   UpdateWithAntiAffinityTerms(anti_affinity_counts, *anti_affinity_terms, *pod.pod, node,
                               multiplier);
@@ -142,14 +145,14 @@ Status FastInterPodAffinity::PreFilter(CycleState& state, const Pod& pod,
   // changed since are walked.
   using ipa::Contribution;
   // Existing pods' required anti-affinity, matched with the incoming pod's namespace labels.
-  ipa::TopologyKeyIds keys;
   ipa::AccumulateContributions(
       handle_.snapshot->have_pods_with_required_anti_affinity(),
       *existing_anti_affinity_cache_.For(ipa::IncomingPodKey(pod, s->namespace_labels)),
       s->existing_anti_affinity_counts, [&](const NodeInfo& n, Contribution& c) {
         for (const PodInfoPtr& existing : n.pods_with_required_anti_affinity()) {
-          ipa::UpdateWithExistingAntiAffinityTerms(c, existing->required_anti_affinity_terms, pod,
-                                                   s->namespace_labels, *n.node(), 1, keys);
+          ipa::UpdateWithExistingAntiAffinityTerms(
+              c, existing_terms_.Get(existing).required_anti_affinity_terms, pod,
+              s->namespace_labels, *n.node(), 1);
         }
       });
   // The incoming pod's required terms against every pod on every node.

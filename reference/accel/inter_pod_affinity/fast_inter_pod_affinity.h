@@ -103,6 +103,8 @@ class FastInterPodAffinity final : public PreFilterPlugin,
   interpodaffinity::fast::ContributionCache affinity_cache_;
   interpodaffinity::fast::ContributionCache anti_affinity_cache_;
   interpodaffinity::fast::ContributionCache score_cache_;
+  // Existing pods' terms compiled once per PodInfo (compiled_term.h).
+  interpodaffinity::fast::ExistingTermsCache existing_terms_;
 };
 
 }  // namespace schedcheck::reference

@@ -14,14 +14,13 @@ namespace {
 
 // processTerm for an existing pod's term against the incoming pod (with its namespace labels):
 // weight x multiplier at (key, node[key]) when the term matches and the node has the key.
-void ProcessExistingTerm(Contribution& m, const AffinityTerm& term, int32_t weight, const Pod& pod,
-                         const Labels& ns_labels, const Node& node, int32_t multiplier,
-                         TopologyKeyIds& keys) {
-  if (!term.Matches(pod, &ns_labels)) return;
-  LabelId key = keys.Get(term.topology_key);
-  LabelId value = node.label_ids.Get(key);
+void ProcessExistingTerm(Contribution& m, const CompiledExistingTerm& term, int32_t weight,
+                         const Pod& pod, const Labels& ns_labels, const Node& node,
+                         int32_t multiplier) {
+  if (!term.Matches(pod, ns_labels)) return;
+  LabelId value = node.label_ids.Get(term.topology_key());
   if (value == kNoLabel) return;
-  m.Add(key, value, static_cast<int64_t>(weight * multiplier));
+  m.Add(term.topology_key(), value, static_cast<int64_t>(weight * multiplier));
 }
 
 // processTerm for one of the incoming pod's preferred terms against an existing pod.
@@ -44,22 +43,23 @@ struct Incoming {
 };
 
 // processExistingPod: the incoming pod's preferred terms against `existing`, then the existing
-// pod's required affinity (hardPodAffinityWeight) and preferred terms against the incoming pod.
-void ProcessExistingPod(const Incoming& in, const PodInfo& existing, const Node& node,
-                        int32_t hard_weight, Contribution& m, TopologyKeyIds& keys) {
+// pod's required affinity (hardPodAffinityWeight) and preferred terms (`terms`: its terms
+// compiled) against the incoming pod.
+void ProcessExistingPod(const Incoming& in, const PodInfo& existing, const CompiledPodTerms& terms,
+                        const Node& node, int32_t hard_weight, Contribution& m) {
   if (node.label_ids.size() == 0) return;
   ProcessIncomingTerms(m, in.preferred_affinity_terms, *existing.pod, node, 1);
   ProcessIncomingTerms(m, in.preferred_anti_affinity_terms, *existing.pod, node, -1);
   if (hard_weight > 0) {
-    for (const AffinityTerm& t : existing.required_affinity_terms) {
-      ProcessExistingTerm(m, t, hard_weight, in.pod, in.namespace_labels, node, 1, keys);
+    for (const CompiledExistingTerm& t : terms.required_affinity_terms) {
+      ProcessExistingTerm(m, t, hard_weight, in.pod, in.namespace_labels, node, 1);
     }
   }
-  for (const WeightedAffinityTerm& t : existing.preferred_affinity_terms) {
-    ProcessExistingTerm(m, t.term, t.weight, in.pod, in.namespace_labels, node, 1, keys);
+  for (const CompiledExistingTerm& t : terms.preferred_affinity_terms) {
+    ProcessExistingTerm(m, t, t.weight(), in.pod, in.namespace_labels, node, 1);
   }
-  for (const WeightedAffinityTerm& t : existing.preferred_anti_affinity_terms) {
-    ProcessExistingTerm(m, t.term, t.weight, in.pod, in.namespace_labels, node, -1, keys);
+  for (const CompiledExistingTerm& t : terms.preferred_anti_affinity_terms) {
+    ProcessExistingTerm(m, t, t.weight(), in.pod, in.namespace_labels, node, -1);
   }
 }
 
@@ -101,7 +101,6 @@ Status FastInterPodAffinity::PreScore(CycleState& state, const Pod& pod,
   const Labels ns_labels = interpodaffinity::GetNamespaceLabelsSnapshot(pod.ns(), handle_);
   const ipa::Incoming in{*incoming.pod, ipa::CompileTerms(incoming.preferred_affinity_terms),
                          ipa::CompileTerms(incoming.preferred_anti_affinity_terms), ns_labels};
-  ipa::TopologyKeyIds keys;
   // Without preferred terms of its own, only existing pods with (anti-)affinity can contribute.
   const std::vector<const NodeInfo*>& all =
       has_preferred ? handle_.snapshot->node_infos() : handle_.snapshot->have_pods_with_affinity();
@@ -114,8 +113,8 @@ Status FastInterPodAffinity::PreScore(CycleState& state, const Pod& pod,
       all, *score_cache_.For(key), s->topology_score, [&](const NodeInfo& n, ipa::Contribution& c) {
         const std::vector<PodInfoPtr>& pods = has_preferred ? n.pods() : n.pods_with_affinity();
         for (const PodInfoPtr& existing : pods) {
-          ipa::ProcessExistingPod(in, *existing, *n.node(), args_.hard_pod_affinity_weight, c,
-                                  keys);
+          ipa::ProcessExistingPod(in, *existing, existing_terms_.Get(existing), *n.node(),
+                                  args_.hard_pod_affinity_weight, c);
         }
       });
   state.Write(std::string(InterPodAffinity::kPreScoreStateKey), std::move(s));

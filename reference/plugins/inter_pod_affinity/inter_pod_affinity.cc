@@ -83,7 +83,6 @@ void MergeAffinityTermNamespacesIfNotEmpty(AffinityTerm& term, const Handle& han
   }
   term.has_namespace_selector = false;
   term.namespace_selector.Clear();
-  term.Compile();
 }
 
 }  // namespace interpodaffinity
