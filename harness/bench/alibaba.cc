@@ -83,8 +83,10 @@ Result<trace::Imported> ImportWorkload(const std::string& workload, const std::s
 }
 
 // Replays `records` instant by instant, feeding `gpu`; returns the number of API events.
-Result<int64_t> Replay(const trace::Imported& imported, GpuTracker* gpu, int64_t* attempts) {
+Result<int64_t> Replay(const trace::Imported& imported, reference::Engine engine, GpuTracker* gpu,
+                       int64_t* attempts) {
   replay::ReplayOptions options;
+  options.engine = engine;
   options.config = reference::DefaultConfiguration("1.27");
   options.config.percentage_of_nodes_to_score = 100;
   options.epoch_unix_ns = imported.start_unix_ns;
@@ -125,11 +127,12 @@ bool IsAlibabaWorkload(const std::string& name) {
 
 std::string FindAlibabaDir() { return trace::FindOpenbDataDir(); }
 
-Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string& dir,
-                                 uint64_t seed) {
+Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string& dir, uint64_t seed,
+                                 reference::Engine engine) {
   if (!IsAlibabaWorkload(workload)) return Error{"unknown Alibaba workload \"" + workload + "\""};
   AlibabaResult result;
   result.workload = workload;
+  result.engine = engine;
   ResetPeakRss();
   const Clock::time_point t0 = Clock::now();
   auto imported = ImportWorkload(workload, dir, seed);
@@ -149,7 +152,7 @@ Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string&
     }
   }
   const Clock::time_point t2 = Clock::now();
-  auto events = Replay(*imported, &gpu, &result.attempts);
+  auto events = Replay(*imported, engine, &gpu, &result.attempts);
   if (!events.ok()) return Error{workload + ": " + events.message()};
   result.replay_seconds = Seconds(t2, Clock::now());
   result.events = *events;
@@ -167,18 +170,19 @@ Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string&
 std::string FormatAlibabaTable(const std::vector<AlibabaResult>& results) {
   if (results.empty()) return "";
   std::string out =
-      "\nalibaba               nodes    pods  events   bound  attempts  import_s  replay_s  "
+      "\nalibaba            engine    nodes    pods  events   bound  attempts  import_s  replay_s  "
       "gpu_alloc  gpu_peak  "
       "peak_rss_MiB\n";
   for (const AlibabaResult& r : results) {
     char line[256];
     std::snprintf(line, sizeof(line),
-                  "%-18s %8lld %7lld %7lld %7lld %9lld %9.3f %9.3f %9.1f%% %8.1f%% %13.1f\n",
-                  r.workload.c_str(), static_cast<long long>(r.nodes),
-                  static_cast<long long>(r.pods), static_cast<long long>(r.events),
-                  static_cast<long long>(r.bound), static_cast<long long>(r.attempts),
-                  r.import_seconds, r.replay_seconds, 100 * r.gpu_allocation_ratio,
-                  100 * r.gpu_peak_allocation_ratio, r.peak_rss_bytes / 1048576.0);
+                  "%-18s %6s %8lld %7lld %7lld %7lld %9lld %9.3f %9.3f %9.1f%% %8.1f%% %13.1f\n",
+                  r.workload.c_str(), std::string(reference::EngineName(r.engine)).c_str(),
+                  static_cast<long long>(r.nodes), static_cast<long long>(r.pods),
+                  static_cast<long long>(r.events), static_cast<long long>(r.bound),
+                  static_cast<long long>(r.attempts), r.import_seconds, r.replay_seconds,
+                  100 * r.gpu_allocation_ratio, 100 * r.gpu_peak_allocation_ratio,
+                  r.peak_rss_bytes / 1048576.0);
     out += line;
   }
   return out;
@@ -188,6 +192,7 @@ nlohmann::json AlibabaToJson(const std::vector<AlibabaResult>& results) {
   nlohmann::json list = nlohmann::json::array();
   for (const AlibabaResult& r : results) {
     list.push_back({{"workload", r.workload},
+                    {"engine", reference::EngineName(r.engine)},
                     {"nodes", r.nodes},
                     {"pods", r.pods},
                     {"events", r.events},

@@ -14,6 +14,7 @@
 
 #include "nlohmann/json.hpp"
 #include "reference/base/result.h"
+#include "reference/engine/engine.h"
 
 namespace schedcheck::bench {
 
@@ -29,6 +30,7 @@ std::string FindAlibabaDir();
 
 struct AlibabaResult {
   std::string workload;
+  reference::Engine engine = reference::Engine::kFast;  // the reference's, that replayed it
   int64_t nodes = 0;
   int64_t pods = 0;                 // pods added
   int64_t events = 0;               // API events replayed
@@ -45,9 +47,10 @@ struct AlibabaResult {
 };
 
 // Imports and replays one Alibaba workload from the CSVs in `dir` (percentageOfNodesToScore
-// 100, the default profile). `seed` drives the shuffle and resampling.
-Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string& dir,
-                                 uint64_t seed);
+// 100, the default profile) with the reference's `engine`. `seed` drives the shuffle and
+// resampling.
+Result<AlibabaResult> RunAlibaba(const std::string& workload, const std::string& dir, uint64_t seed,
+                                 reference::Engine engine = reference::Engine::kFast);
 
 std::string FormatAlibabaTable(const std::vector<AlibabaResult>& results);
 nlohmann::json AlibabaToJson(const std::vector<AlibabaResult>& results);

@@ -1,12 +1,15 @@
 // bazel run -c opt //harness/bench:bench -- [--workload NAME]... [--nodes N]... [--initial N]
 //     [--measured N] [--scale F] [--seed S] [--sampling both|adaptive|100] [--json FILE]
 //     [--no-trace-io] [--no-replay] [--kube 1.27,1.37 | --no-kube] [--kube-scale F] [--no-serve]
-//     [--campaign N] [--child-timeout S]
+//     [--campaign N] [--child-timeout S] [--engine plain|fast] [--no-plain]
 // Generates each workload in process, replays it against the reference (percentageOfNodesToScore
 // 100 and upstream's adaptive default, one thread), then side by side with the kube-scheduler
 // adapters (and `schedcheck serve`) as child processes at --kube-scale of those sizes, then a
 // campaign of small traces; prints tables (stdout) and optionally JSON; progress goes to stderr.
-// Several --nodes values make a sweep (cost per pod per node against cluster size).
+// Several --nodes values make a sweep (cost per pod per node against cluster size). --engine
+// picks the engine of every in-process reference run (the main table, the side by side's
+// reference, the campaign's, the Alibaba workloads); the main table also measures plain unless
+// --no-plain.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -23,6 +26,7 @@
 #include "harness/bench/bench.h"
 #include "harness/bench/external.h"
 #include "harness/candidates/kube_adapter.h"
+#include "harness/cli/engine_option.h"
 #include "traces/atomic_file.h"
 
 namespace {
@@ -105,6 +109,7 @@ schedcheck::Result<std::vector<ChildScheduler>> Children(const Flags& f) {
 
 // The Alibaba workloads, when the shared data is present (else a note on stderr, not an error).
 int RunAlibaba(const std::vector<std::string>& names, uint64_t seed,
+               schedcheck::reference::Engine engine,
                std::vector<schedcheck::bench::AlibabaResult>* out) {
   if (names.empty()) return 0;
   const std::string dir = schedcheck::bench::FindAlibabaDir();
@@ -116,13 +121,13 @@ int RunAlibaba(const std::vector<std::string>& names, uint64_t seed,
   }
   for (const std::string& name : names) {
     std::cerr << name << ": " << dir << ", seed " << seed << std::endl;
-    auto r = schedcheck::bench::RunAlibaba(name, dir, seed);
+    auto r = schedcheck::bench::RunAlibaba(name, dir, seed, engine);
     if (!r.ok()) {
       std::cerr << "bench: " << r.message() << "\n";
       return 1;
     }
-    std::cerr << "  " << r->bound << " pods bound, " << r->replay_seconds << " s replay"
-              << std::endl;
+    std::cerr << "  " << schedcheck::reference::EngineName(engine) << ": " << r->bound
+              << " pods bound, " << r->replay_seconds << " s replay" << std::endl;
     out->push_back(*r);
   }
   return 0;
@@ -244,7 +249,8 @@ int Run(const Flags& f) {
                 << p.initial_pods << " initial, " << p.measured_pods << " measured pods"
                 << std::endl;
       auto row = schedcheck::bench::RunSideBySide(*point.shape, p, point.sampling, children,
-                                                  std::llround(f.child_timeout * 1000), &std::cerr);
+                                                  std::llround(f.child_timeout * 1000), &std::cerr,
+                                                  f.engine);
       if (!row.ok()) {
         std::cerr << "bench: " << row.message() << "\n";
         return 1;
@@ -261,7 +267,7 @@ int Run(const Flags& f) {
       return 1;
     }
     std::cerr << "campaign: " << traces->size() << " traces" << std::endl;
-    auto ref = schedcheck::bench::RunCampaignReference(*traces);
+    auto ref = schedcheck::bench::RunCampaignReference(*traces, f.engine);
     if (!ref.ok()) {
       std::cerr << "bench: campaign: " << ref.message() << "\n";
       return 1;
@@ -276,7 +282,7 @@ int Run(const Flags& f) {
     }
   }
   std::vector<schedcheck::bench::AlibabaResult> alibaba_results;
-  if (int code = RunAlibaba(alibaba, f.seed, &alibaba_results); code != 0) return code;
+  if (int code = RunAlibaba(alibaba, f.seed, f.engine, &alibaba_results); code != 0) return code;
   std::cout << schedcheck::bench::FormatTable(results, io)
             << schedcheck::bench::FormatAlibabaTable(alibaba_results);
   if (!rows.empty())
@@ -314,12 +320,14 @@ int main(int argc, char** argv) {
   app.add_option("--scale", f.scale,
                  "multiply the shapes' default sizes (e.g. 0.1 for a quick run)");
   app.add_option("--seed", f.seed, "seed of the generators and the replay (default 1)");
-  app.add_option_function<std::string>(
-         "--engine",
-         [&f](const std::string& name) { f.engine = *schedcheck::reference::ParseEngine(name); },
-         "the reference's engine for every run: fast (default) or plain")
-      ->check(CLI::IsMember({"plain", "fast"}));
-  app.add_flag("--no-plain", f.no_plain, "do not also measure the plain engine in the main table");
+  schedcheck::cli::AddEngineOption(
+      &app, &f.engine,
+      "the engine of every in-process reference run: the main table, the side by side's \"ref\" "
+      "column, the campaign's reference and the Alibaba workloads (`schedcheck serve` runs its "
+      "own default, fast)");
+  app.add_flag("--no-plain", f.no_plain,
+               "do not also measure the plain engine in the main table (only there: the side by "
+               "side, the campaign and the Alibaba workloads run --engine alone)");
   app.add_option("--json", f.json, "also write the results as JSON to this file");
   app.add_flag("--no-trace-io", f.no_trace_io, "skip the trace encode/decode measurement");
   app.add_flag("--no-replay", f.no_replay, "measure trace encode/decode only");

@@ -82,8 +82,20 @@ TEST(BenchTest, AlibabaTimedFollowsBindingsAndDeletions) {
   EXPECT_EQ(r->gpu_allocated_milli, 500);  // p0 deleted at t = 100
   EXPECT_DOUBLE_EQ(r->gpu_allocation_ratio, 0.25);
   EXPECT_DOUBLE_EQ(r->gpu_peak_allocation_ratio, 0.75);
-  EXPECT_NE(FormatAlibabaTable({*r}).find("AlibabaTimed"), std::string::npos);
+  EXPECT_NE(FormatAlibabaTable({*r}).find("AlibabaTimed         fast"), std::string::npos)
+      << FormatAlibabaTable({*r});
   EXPECT_EQ(AlibabaToJson({*r})[0]["bound"], 2);
+  EXPECT_EQ(AlibabaToJson({*r})[0]["engine"], "fast");
+}
+
+TEST(BenchTest, AlibabaReplaysWithTheEngineAskedFor) {
+  auto fast = RunAlibaba(kAlibabaTimed, WriteOpenbDir(), 1);
+  auto plain = RunAlibaba(kAlibabaTimed, WriteOpenbDir(), 1, reference::Engine::kPlain);
+  ASSERT_TRUE(fast.ok() && plain.ok()) << fast.message() << plain.message();
+  EXPECT_EQ(plain->engine, reference::Engine::kPlain);
+  EXPECT_EQ(plain->bound, fast->bound);
+  EXPECT_EQ(plain->attempts, fast->attempts);
+  EXPECT_EQ(AlibabaToJson({*plain})[0]["engine"], "plain");
 }
 
 TEST(BenchTest, AlibabaPaperProtocolResamplesToThirtyPercentOverCapacity) {

@@ -231,16 +231,17 @@ Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape,
 Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape,
                                     const workloads::WorkloadParams& params, Sampling sampling,
                                     const std::vector<ChildScheduler>& children, int64_t timeout_ms,
-                                    std::ostream* progress) {
+                                    std::ostream* progress, reference::Engine engine) {
   SideBySideRow row;
   row.workload = std::string(shape.name);
   row.sampling = sampling;
   row.params = params;
-  auto reference = RunWorkload(shape, params, progress, sampling);
+  auto reference = RunWorkload(shape, params, progress, sampling, engine);
   if (!reference.ok()) return reference.error();
   row.reference = std::move(*reference);
   if (progress != nullptr) {
-    *progress << "  reference: " << row.reference.pods_per_second << " pods/s over "
+    *progress << "  reference (" << reference::EngineName(engine)
+              << "): " << row.reference.pods_per_second << " pods/s over "
               << row.reference.measured_bound << " measured pods" << std::endl;
   }
   for (const ChildScheduler& c : children) {
@@ -356,8 +357,9 @@ std::string FormatSideBySide(const std::vector<SideBySideRow>& rows, double kube
       "learning the last measured pod's binding (scheduler_perf's), the same for every side. "
       "\"compared at\" = the\n"
       "bench's size times --kube-scale " +
-      std::string(scale) +
-      "; the reference is run again at that size for the ratios.\n"
+      std::string(scale) + "; the reference (in process, engine " +
+      std::string(reference::EngineName(rows.front().reference.engine)) +
+      ") is run again at that size for the ratios.\n"
       "Children run over the protocol (one process per replay; events serialized, every attempt "
       "sent back with its\n"
       "full tie set); ";
@@ -386,6 +388,7 @@ nlohmann::json SideBySideToJson(const std::vector<SideBySideRow>& rows, double k
     nlohmann::json r = {{"workload", row.workload},
                         {"percentage_of_nodes_to_score", row.sampling == Sampling::kAll ? 100 : 0},
                         {"reference", ResultJson(row.reference)},
+                        {"reference_engine", reference::EngineName(row.reference.engine)},
                         {"children", nlohmann::json::array()}};
     if (row.reference_full) r["reference_full_size"] = ResultJson(*row.reference_full);
     for (const ChildRun& c : row.children) {
@@ -452,12 +455,15 @@ void Finish(CampaignResult* out, Clock::time_point start) {
 
 }  // namespace
 
-Result<CampaignResult> RunCampaignReference(const std::vector<CampaignTrace>& traces) {
+Result<CampaignResult> RunCampaignReference(const std::vector<CampaignTrace>& traces,
+                                            reference::Engine engine) {
   CampaignResult out;
-  out.label = "reference (in process)";
+  out.label = "reference (in process, " + std::string(reference::EngineName(engine)) + ")";
   const Clock::time_point start = Clock::now();
   for (const CampaignTrace& t : traces) {
-    auto replayer = replay::Replayer::Create(CampaignOptions(t));
+    replay::ReplayOptions options = CampaignOptions(t);
+    options.engine = engine;
+    auto replayer = replay::Replayer::Create(std::move(options));
     if (!replayer.ok()) return Error{t.name + ": " + replayer.message()};
     if (Outcome ok = (*replayer)->Run(t.records); !ok) return Error{t.name + ": " + ok.message()};
     Count((*replayer)->log().records(), &out);

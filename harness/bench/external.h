@@ -27,6 +27,7 @@
 #include "harness/workloads/workloads.h"
 #include "nlohmann/json.hpp"
 #include "reference/base/result.h"
+#include "reference/engine/engine.h"
 #include "traces/trace.pb.h"
 
 namespace schedcheck::bench {
@@ -65,12 +66,13 @@ struct SideBySideRow {
   std::vector<ChildRun> children;
 };
 
-// Runs the reference, then each child in order, at `params`. A child that fails or is unavailable
-// gets a note (the row still counts); the reference failing is an error.
+// Runs the reference (in process, `engine`), then each child in order, at `params`. A child that
+// fails or is unavailable gets a note (the row still counts); the reference failing is an error.
 Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape,
                                     const workloads::WorkloadParams& params, Sampling sampling,
                                     const std::vector<ChildScheduler>& children, int64_t timeout_ms,
-                                    std::ostream* progress);
+                                    std::ostream* progress,
+                                    reference::Engine engine = reference::Engine::kFast);
 
 // A markdown table (pods/s per side, ratios reference / each upstream child that ran) plus its
 // notes; `load_before` (LoadAverage() when the runs started) goes into the machine note.
@@ -102,9 +104,10 @@ struct CampaignResult {
   std::string note;           // a failure: the campaign stopped there
 };
 
-// Every trace replayed in process, one Replayer per trace, keeping the full decision log as a
-// campaign that diffs the logs would.
-Result<CampaignResult> RunCampaignReference(const std::vector<CampaignTrace>& traces);
+// Every trace replayed in process by `engine`, one Replayer per trace, keeping the full decision
+// log as a campaign that diffs the logs would. Labelled "reference (in process, ENGINE)".
+Result<CampaignResult> RunCampaignReference(const std::vector<CampaignTrace>& traces,
+                                            reference::Engine engine = reference::Engine::kFast);
 // Every trace replayed by the child, one RunExternalReplay — one child process — per trace.
 CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces,
                                    const std::string& label, const std::string& command,

@@ -149,8 +149,15 @@ TEST(ExternalBenchTest, CampaignChildMakesTheReferenceDecisionsOneProcessPerTrac
   EXPECT_EQ(broken.processes_started, 1);
   EXPECT_NE(broken.note.find("failed on "), std::string::npos) << broken.note;
 
+  // --engine plain: the same decisions, labelled by the engine.
+  auto plain = RunCampaignReference(*traces, reference::Engine::kPlain);
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  EXPECT_EQ(plain->label, "reference (in process, plain)");
+  EXPECT_EQ(plain->attempts, ref->attempts);
+  EXPECT_EQ(plain->bindings, ref->bindings);
+
   const std::string table = FormatCampaign({*ref, child, broken});
-  EXPECT_NE(table.find("| reference (in process) | 12 | "), std::string::npos) << table;
+  EXPECT_NE(table.find("| reference (in process, fast) | 12 | "), std::string::npos) << table;
   EXPECT_NE(table.find("| stand-in | 12 | "), std::string::npos) << table;
   EXPECT_NE(table.find("note: broken: failed on "), std::string::npos) << table;
   EXPECT_EQ(CampaignToJson({*ref, child})[1]["processes_started"], 1);

@@ -2,7 +2,7 @@
 
 namespace schedcheck::cli {
 
-void AddEngineOption(CLI::App* cmd, reference::Engine* engine) {
+void AddEngineOption(CLI::App* cmd, reference::Engine* engine, const std::string& scope) {
   const std::string default_name(reference::EngineName(*engine));
   cmd->add_option_function<std::string>(
          "--engine",
@@ -13,7 +13,7 @@ void AddEngineOption(CLI::App* cmd, reference::Engine* engine) {
          "plain (the rules as upstream's functions) or fast (the accelerator proved equal to "
          "them); "
          "same decisions; default " +
-             default_name)
+             default_name + (scope.empty() ? "" : "; " + scope))
       ->check(CLI::IsMember({"plain", "fast"}));
 }
 

@@ -12,8 +12,9 @@
 
 namespace schedcheck::cli {
 
-// Adds --engine to `cmd`, storing into `*engine`, whose value on entry is the default.
-void AddEngineOption(CLI::App* cmd, reference::Engine* engine);
+// Adds --engine to `cmd`, storing into `*engine`, whose value on entry is the default. `scope`,
+// when given, ends the help text: which runs of the command the engine decides.
+void AddEngineOption(CLI::App* cmd, reference::Engine* engine, const std::string& scope = "");
 
 }  // namespace schedcheck::cli
 
