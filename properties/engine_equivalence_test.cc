@@ -3,6 +3,8 @@
 // and timed trace must give identical decisions in both — the chosen node, the tie set, every
 // per-node status (code, reasons, plugin), every plugin's raw and normalized score, the messages,
 // the rotating start index and, in replays, every queue transition and binding.
+#include <algorithm>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -64,9 +66,23 @@ std::string FirstDifference(const std::string& a, const std::string& b) {
   return "plain: " + line(a) + "\nfast:  " + line(b);
 }
 
-// Schedules the case's pod `cycles` times with one scheduler per engine (so the start index
-// rotates and the fast engine's cross-cycle state is used), with and without details.
-void RequireSameDecisions(const ClusterCase& c, const std::string& property) {
+// Schedules the case's pod, then each of `later` (the case's pod again when there are none; at
+// least three cycles), with one scheduler per engine (so the start index rotates and the fast
+// engine's cross-cycle state is used), with and without details. Nothing is bound between cycles.
+void RequireSameDecisions(const ClusterCase& c, const std::string& property,
+                          const std::vector<k8s::Pod>& later = {}) {
+  std::vector<trace::Record> report = CaseAsTrace(c);
+  std::vector<reference::PodPtr> later_pods;
+  for (const k8s::Pod& p : later) {
+    auto pod = reference::BuildPod(p);
+    if (!pod.ok()) RC_FAIL("pod does not load: " + pod.message());
+    later_pods.push_back(*pod);
+    trace::Record r;
+    r.mutable_api()->set_type(trace::ADDED);
+    *r.mutable_api()->mutable_pod() = p;
+    report.push_back(std::move(r));
+  }
+  const int cycles = std::max<int>(3, 1 + static_cast<int>(later_pods.size()));
   for (bool details : {true, false}) {
     LoadedCase plain = Load(c, Engine::kPlain);
     LoadedCase fast = Load(c, Engine::kFast);
@@ -74,12 +90,15 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property) {
     auto fast_scheduler = reference::MakePodScheduler(Engine::kFast, 7, 0);
     plain_scheduler->set_record_details(details);
     fast_scheduler->set_record_details(details);
-    for (int cycle = 0; cycle < 3; ++cycle) {
+    for (int cycle = 0; cycle < cycles; ++cycle) {
+      const bool first = cycle == 0 || later_pods.empty();
+      const reference::Pod& plain_pod = first ? *plain.pod : *later_pods[cycle - 1];
+      const reference::Pod& fast_pod = first ? *fast.pod : *later_pods[cycle - 1];
       reference::CycleState plain_state, fast_state;
       const ScheduleResult a = plain_scheduler->SchedulePod(plain.cluster->framework(), plain_state,
-                                                            *plain.pod, plain.cluster->snapshot());
+                                                            plain_pod, plain.cluster->snapshot());
       const ScheduleResult b = fast_scheduler->SchedulePod(fast.cluster->framework(), fast_state,
-                                                           *fast.pod, fast.cluster->snapshot());
+                                                           fast_pod, fast.cluster->snapshot());
       // Without details a scheduled pod's statuses are not kept by the fast engine: compare what
       // the decision carries.
       const std::string da = details || a.kind != ScheduleResult::Kind::kScheduled
@@ -88,18 +107,72 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property) {
       const std::string db = details || b.kind != ScheduleResult::Kind::kScheduled
                                  ? Describe(b)
                                  : b.node + " " + std::to_string(b.evaluated_nodes);
-      PROP_REQUIRE(da == db, property, CaseAsTrace(c),
+      PROP_REQUIRE(da == db, property, report,
                    "cycle " + std::to_string(cycle) + (details ? " (details)" : "") +
                        ": the engines differ\n" + FirstDifference(da, db));
       PROP_REQUIRE(
           plain_scheduler->next_start_node_index() == fast_scheduler->next_start_node_index(),
-          property, CaseAsTrace(c), "start index differs after cycle " + std::to_string(cycle));
+          property, report,
+          "start index differs after cycle " + std::to_string(cycle) + ": plain " +
+              std::to_string(plain_scheduler->next_start_node_index()) + ", fast " +
+              std::to_string(fast_scheduler->next_start_node_index()));
     }
   }
 }
 
 RC_GTEST_PROP(EngineEquivalence, ClustersDecideAlike, ()) {
   RequireSameDecisions(*ClusterCaseGen(), "EngineEquivalence_Clusters");
+}
+
+// More nodes than numFeasibleNodesToFind's minimum of 100 (101..180, so the adaptive percentage
+// never goes below it), most of them one roomy untainted shape, the rest generated: a cycle
+// usually stops after the 100th feasible node, and the next pods' searches start where it stopped
+// (upstream v1.27.8 schedule_one.go findNodesThatPassFilters: nextStartNodeIndex = (start +
+// processedNodes) % len(nodes)), so which nodes are filtered, scored and tie depends on the
+// rotation: several pods scheduled in sequence compare the rotating start index of both engines.
+struct LargeClusterCase {
+  ClusterCase base;
+  std::vector<k8s::Pod> later;
+};
+
+rc::Gen<LargeClusterCase> LargeClusterCaseGen() {
+  return rc::gen::exec([] {
+    LargeClusterCase l;
+    k8s::Node roomy = GenNodeObject("roomy");
+    roomy.mutable_spec()->clear_taints();
+    roomy.mutable_spec()->set_unschedulable(false);
+    auto& alloc = *roomy.mutable_status()->mutable_allocatable();
+    alloc["cpu"] = "16";
+    alloc["memory"] = "32Gi";
+    alloc["pods"] = "110";
+    *roomy.mutable_status()->mutable_capacity() = alloc;
+    std::vector<k8s::Node> shapes = {GenNodeObject("a"), GenNodeObject("b")};
+    const int nodes = *rc::gen::inRange(101, 181);
+    for (int i = 0; i < nodes; ++i) {
+      char name[16];
+      std::snprintf(name, sizeof name, "n%03d", i);
+      const int shape = *rc::gen::inRange(0, 10);
+      k8s::Node node = shape < 8 ? roomy : shapes[shape - 8];
+      node.mutable_metadata()->set_name(name);
+      (*node.mutable_metadata()->mutable_labels())[kHostnameKey] = name;
+      l.base.nodes.push_back(std::move(node));
+    }
+    const int bound = *rc::gen::inRange(0, 9);
+    for (int i = 0; i < bound; ++i) {
+      k8s::Pod p = GenPodObject("b" + std::to_string(i), false);
+      p.mutable_spec()->set_node_name(l.base.nodes[*rc::gen::inRange(0, nodes)].metadata().name());
+      l.base.bound.push_back(std::move(p));
+    }
+    l.base.pod = GenPodObject("p", false);
+    const int later = *rc::gen::inRange(2, 5);
+    for (int i = 0; i < later; ++i) l.later.push_back(GenPodObject("q" + std::to_string(i), false));
+    return l;
+  });
+}
+
+RC_GTEST_PROP(EngineEquivalence, LargeClustersRotateAlike, ()) {
+  const LargeClusterCase l = *LargeClusterCaseGen();
+  RequireSameDecisions(l.base, "EngineEquivalence_LargeClusters", l.later);
 }
 
 // Replays decide alike: the decision logs (attempts with ties and messages, queue transitions,

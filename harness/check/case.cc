@@ -25,6 +25,7 @@ const std::set<std::string> kKnownFields = {"id",
                                             "replicaSets",
                                             "statefulSets",
                                             "pod",
+                                            "podsBefore",
                                             "feasibleNodes",
                                             "scoreIsWeightedTotal",
                                             "expectPreFilter",
@@ -189,6 +190,12 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
   } else if (c.kind != "queue") {
     return Error{where + ": field pod: missing (every kind but queue needs the pod under test)"};
   }
+  auto before = ParseObjects<k8s::Pod>(json.value("podsBefore", nlohmann::json()), "podsBefore",
+                                       where, &k8s::PodFromJson);
+  if (!before.ok()) return before.error();
+  c.pods_before = std::move(*before);
+  if (!c.pods_before.empty() && c.kind != "schedule")
+    return Error{where + ": field podsBefore: only for kind schedule"};
   if (json.contains("feasibleNodes") && !json["feasibleNodes"].is_null()) {
     const auto& f = json["feasibleNodes"];
     if (!f.is_array()) return Error{where + ": field feasibleNodes: expected a list of node names"};

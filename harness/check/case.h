@@ -46,6 +46,8 @@ struct Case {
   std::vector<k8s::ReplicaSet> replica_sets;
   std::vector<k8s::StatefulSet> stateful_sets;
   std::optional<k8s::Pod> pod;
+  // schedule only: pods scheduled first, in order, by the same scheduler, each assumed on its node.
+  std::vector<k8s::Pod> pods_before;
 
   std::optional<std::vector<std::string>> feasible_nodes;
   bool score_is_weighted_total = false;

@@ -278,6 +278,10 @@ CaseResult RunQueueCase(const Case& c, reference::Engine engine) {
   auto cluster =
       Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return {Verdict::kFail, cluster.message()};
+  auto defaults = RegistrationsWithoutEnqueueExtensions(config->plugins_without_enqueue_extensions,
+                                                        (*cluster)->framework().handle(), engine);
+  if (!defaults.ok()) return {Verdict::kFail, "queueConfig: " + defaults.message()};
+  for (auto& reg : *defaults) config->fake_plugin_events.push_back(std::move(reg));
   QueueCaseRunner runner(c, **cluster, *config);
   try {
     std::string diff = runner.Run(c.expect["ops"]);

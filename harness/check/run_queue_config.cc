@@ -1,9 +1,13 @@
 #include "harness/check/run_queue_config.h"
 
 #include <cmath>
+#include <set>
+#include <utility>
 
 #include "reference/k8s/k8s_json.h"
 #include "reference/queue/events.h"
+#include "reference/runtime/framework.h"
+#include "reference/runtime/profile.h"
 
 namespace schedcheck::check {
 namespace {
@@ -18,6 +22,21 @@ Result<int64_t> Seconds(const json& config, const char* field, int64_t default_s
   return static_cast<int64_t>(std::llround(v.get<double>() * 1e9));
 }
 
+// A test plugin for pluginsWithoutEnqueueExtensions: a Filter rejecting every node, and no
+// EnqueueExtensions (like an out-of-tree plugin written before v1.19).
+class NoEnqueueExtensionsPlugin final : public reference::FilterPlugin {
+ public:
+  explicit NoEnqueueExtensionsPlugin(std::string name) : name_(std::move(name)) {}
+  std::string_view Name() const override { return name_; }
+  reference::Status Filter(const reference::CycleState&, const reference::Pod&,
+                           const reference::NodeInfo&) override {
+    return reference::Status(reference::Code::kUnschedulable, "rejected by " + name_);
+  }
+
+ private:
+  std::string name_;
+};
+
 }  // namespace
 
 Result<QueueCaseConfig> ParseQueueCaseConfig(const json& config) {
@@ -29,6 +48,7 @@ Result<QueueCaseConfig> ParseQueueCaseConfig(const json& config) {
                                                 "podMaxInUnschedulablePodsDurationSeconds",
                                                 "queueSort",
                                                 "pluginEvents",
+                                                "pluginsWithoutEnqueueExtensions",
                                                 "queueingHints"};
   for (const auto& [k, v] : config.items()) {
     if (!kFields.count(k)) return Error{k + ": unknown field"};
@@ -61,6 +81,49 @@ Result<QueueCaseConfig> ParseQueueCaseConfig(const json& config) {
         out.fake_plugin_events.push_back({*event, plugin});
       }
     }
+  }
+  if (config.contains("pluginsWithoutEnqueueExtensions")) {
+    const json& names = config["pluginsWithoutEnqueueExtensions"];
+    if (!names.is_array())
+      return Error{"pluginsWithoutEnqueueExtensions: must be a list of plugin names"};
+    for (const auto& n : names) {
+      if (!n.is_string() || n.get<std::string>().empty())
+        return Error{"pluginsWithoutEnqueueExtensions: must be a list of plugin names"};
+      out.plugins_without_enqueue_extensions.push_back(n.get<std::string>());
+    }
+  }
+  return out;
+}
+
+Result<reference::ClusterEventMap> RegistrationsWithoutEnqueueExtensions(
+    const std::vector<std::string>& plugins, const reference::Handle& handle,
+    reference::Engine engine) {
+  if (plugins.empty()) return reference::ClusterEventMap{};
+  reference::Registry registry = reference::PluginRegistryFor(engine);
+  reference::Profile profile;
+  profile.scheduler_name = "plugins-without-enqueue-extensions";
+  profile.at(reference::ExtensionPoint::kQueueSort).enabled.push_back({"PrioritySort"});
+  profile.at(reference::ExtensionPoint::kBind).enabled.push_back({"DefaultBinder"});
+  std::set<std::string> names;
+  for (const std::string& name : plugins) {
+    if (!names.insert(name).second)
+      return Error{"pluginsWithoutEnqueueExtensions: " + name + " listed twice"};
+    Outcome ok = registry.Register(
+        name,
+        [name](const reference::PluginArgs&,
+               const reference::Handle&) -> Result<std::unique_ptr<reference::Plugin>> {
+          return std::unique_ptr<reference::Plugin>(
+              std::make_unique<NoEnqueueExtensionsPlugin>(name));
+        });
+    if (!ok)
+      return Error{"pluginsWithoutEnqueueExtensions: " + name + ": the name of a real plugin"};
+    profile.at(reference::ExtensionPoint::kFilter).enabled.push_back({name});
+  }
+  auto fw = reference::Framework::Create(profile, registry, &handle);
+  if (!fw.ok()) return Error{"pluginsWithoutEnqueueExtensions: " + fw.message()};
+  reference::ClusterEventMap out;
+  for (auto& [event, plugin] : (*fw)->EventRegistrations()) {
+    if (names.count(plugin)) out.push_back({event, plugin});
   }
   return out;
 }

@@ -5,12 +5,15 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "harness/check/case.h"
 #include "harness/check/cluster.h"
 #include "reference/base/result.h"
+#include "reference/engine/engine.h"
+#include "reference/framework/handle.h"
 #include "reference/framework/node_info.h"
 #include "reference/queue/scheduling_queue.h"
 
@@ -20,11 +23,23 @@ struct QueueCaseConfig {
   reference::QueueOptions options;
   // pluginEvents: fake plugins that only register events.
   reference::ClusterEventMap fake_plugin_events;
+  // pluginsWithoutEnqueueExtensions: test Filter plugins that implement no EnqueueExtensions;
+  // their events come from Framework::EventRegistrations (upstream's default registration).
+  std::vector<std::string> plugins_without_enqueue_extensions;
 };
 
 // Defaults 1 s / 10 s / 300 s; queueSort must be PrioritySort; queueingHints are not a v1.27
 // concept (an error here: such cases carry a newer compat level and are skipped before this).
 Result<QueueCaseConfig> ParseQueueCaseConfig(const nlohmann::json& config);
+
+// The event registrations of the pluginsWithoutEnqueueExtensions: the test plugins (Filter plugins
+// rejecting every node, without EnqueueExtensions) are enabled in a profile of their own
+// (with PrioritySort and DefaultBinder, which every profile needs) built by Framework::Create over
+// the engine's registry, and that Framework's EventRegistrations for them are returned: upstream's
+// fillEventToPluginMap gives each the default events (v1.27 framework.go allClusterEvents).
+Result<reference::ClusterEventMap> RegistrationsWithoutEnqueueExtensions(
+    const std::vector<std::string>& plugins, const reference::Handle& handle,
+    reference::Engine engine);
 
 // The predefined event with this label, or for any other name an event on a resource no
 // plugin registers (so only pods without rejectors move).

@@ -172,6 +172,20 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
                        reference::Engine engine) {
   // Seed 0 for the tie-break; expectations compare the tie set, not the pick.
   std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, 0, 0);
+  // podsBefore: one scheduling cycle each with the same scheduler, so the pod under test sees
+  // their assumed placements and its search starts where theirs stopped (nextStartNodeIndex).
+  for (size_t i = 0; i < c.pods_before.size(); ++i) {
+    const std::string where = "podsBefore[" + std::to_string(i) + "]";
+    auto before = reference::BuildPod(c.pods_before[i]);
+    if (!before.ok()) return Fail(where + ": " + before.message());
+    CycleState before_state;
+    reference::CycleOutcome o =
+        reference::RunSchedulingCycle(cluster.framework(), *scheduler, cluster.cache(),
+                                      cluster.snapshot(), before_state, *before);
+    if (!o.status.IsSuccess() && !o.status.IsWait())
+      return Fail(where + ": not scheduled: \"" + o.message + "\"");
+    cluster.Refresh();
+  }
   CycleState state;
   reference::CycleOutcome out = reference::RunSchedulingCycle(
       cluster.framework(), *scheduler, cluster.cache(), cluster.snapshot(), state, pod);
