@@ -6,6 +6,7 @@
 #include "properties/support.h"
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
+#include "reference/accel/base/compiled_node_selector.h"
 #include "reference/api/quantity.h"
 #include "reference/api/selectors.h"
 

@@ -1,11 +1,13 @@
-// Label strings as small integers. Every label key and value a pod or node carries is interned
-// once when the object enters the scheduler (BuildPod / BuildNode), so that plugins which look
-// up one topology label on thousands of nodes, or match one selector against thousands of pods,
-// compare integers instead of hashing strings through protobuf's Map.
+// Label strings as small integers: an index of an object's labels, built once when the object
+// enters the scheduler (BuildPod / BuildNode fill Pod::label_ids, Pod::namespace_id and
+// Node::label_ids), for the fast engine (reference/accel), whose plugins look up one topology
+// label on thousands of nodes, or match one selector against thousands of pods, comparing
+// integers instead of hashing strings through protobuf's Map. The plain rules never read them:
+// they match the label strings, as upstream does. It lives here, not in reference/accel, only
+// because the objects carry it.
 #ifndef SCHEDCHECK_REFERENCE_API_LABEL_IDS_H_
 #define SCHEDCHECK_REFERENCE_API_LABEL_IDS_H_
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -26,11 +28,6 @@ inline constexpr LabelId kNoLabel = 0;
 LabelId InternLabel(std::string_view text);
 // The text of an id returned by InternLabel.
 const std::string& LabelText(LabelId id);
-
-// (key, value) as one integer, for hash maps keyed by topology pair.
-inline uint64_t PackLabelPair(LabelId key, LabelId value) {
-  return (static_cast<uint64_t>(key) << 32) | value;
-}
 
 // A label set as (key id, value id) pairs sorted by key id. Objects carry a handful of labels,
 // so a linear scan beats any hash; up to kInline pairs are held inside the object itself, so
@@ -60,26 +57,6 @@ class LabelIds {
   std::array<Pair, kInline> inline_{};
   std::vector<Pair> spilled_;  // all the pairs, when there are more than kInline
 };
-
-// The set-based operators of label and node selector requirements.
-enum class LabelSetOp : uint8_t { kIn, kNotIn, kExists, kDoesNotExist };
-
-// Whether a label whose interned value is `value` (kNoLabel: the key is absent) satisfies `op`
-// over `values` (In / NotIn: few, so a linear scan).
-inline bool LabelSetOpHolds(LabelSetOp op, LabelId value, const std::vector<LabelId>& values) {
-  const bool present = value != kNoLabel;
-  switch (op) {
-    case LabelSetOp::kIn:
-      return present && std::find(values.begin(), values.end(), value) != values.end();
-    case LabelSetOp::kNotIn:
-      return !present || std::find(values.begin(), values.end(), value) == values.end();
-    case LabelSetOp::kExists:
-      return present;
-    case LabelSetOp::kDoesNotExist:
-      return !present;
-  }
-  return false;
-}
 
 }  // namespace schedcheck::reference
 

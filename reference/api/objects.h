@@ -32,8 +32,9 @@ struct HostPort {
 };
 
 struct Pod {
-  // metadata.labels and metadata.namespace interned (label_ids.h), for fast selector matching.
-  // First, so that matching a selector reads the pod's first cache lines only.
+  // metadata.labels and metadata.namespace interned (label_ids.h), for the fast engine's selector
+  // matching; the plain rules never read them. First, so that matching a selector reads the
+  // pod's first cache lines only.
   LabelIds label_ids;
   LabelId namespace_id = kNoLabel;
   k8s::Pod obj;
@@ -73,8 +74,9 @@ struct Pod {
 using PodPtr = std::shared_ptr<const Pod>;
 
 struct Node {
-  // metadata.labels interned (label_ids.h), for topology lookups by integer key. First, so that
-  // a lookup reads the node's first cache line only.
+  // metadata.labels interned (label_ids.h), for the fast engine's topology lookups by integer
+  // key; the plain rules never read them. First, so that a lookup reads the node's first cache
+  // line only.
   LabelIds label_ids;
   k8s::Node obj;
   Resource allocatable;

@@ -253,34 +253,6 @@ bool LabelSelectorMatches(const k8s::LabelSelector& selector, const Labels& labe
   return true;
 }
 
-CompiledLabelSelector::CompiledLabelSelector(const k8s::LabelSelector& selector) {
-  if (!LabelSelectorValid(selector)) return;  // matches nothing
-  matches_nothing_ = false;
-  requirements_.reserve(selector.match_labels().size() + selector.match_expressions().size());
-  for (const auto& [key, value] : selector.match_labels()) {
-    requirements_.push_back({InternLabel(key), LabelSetOp::kIn, {InternLabel(value)}});
-  }
-  for (const auto& req : selector.match_expressions()) {
-    Requirement r;
-    r.key = InternLabel(req.key());
-    const std::string& op = req.operator_();
-    r.op = op == "In"       ? LabelSetOp::kIn
-           : op == "NotIn"  ? LabelSetOp::kNotIn
-           : op == "Exists" ? LabelSetOp::kExists
-                            : LabelSetOp::kDoesNotExist;  // the only operator left after validation
-    for (const std::string& v : req.values()) r.values.push_back(InternLabel(v));
-    requirements_.push_back(std::move(r));
-  }
-}
-
-bool CompiledLabelSelector::Matches(const LabelIds& labels) const {
-  if (matches_nothing_) return false;
-  for (const Requirement& r : requirements_) {
-    if (!LabelSetOpHolds(r.op, labels.Get(r.key), r.values)) return false;
-  }
-  return true;
-}
-
 bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req, const Labels& labels) {
   if (!NodeSelectorRequirementParses(req)) return false;
   auto it = labels.find(req.key());
@@ -295,8 +267,8 @@ bool NodeSelectorRequirementMatches(const k8s::NodeSelectorRequirement& req, con
   if (op == "DoesNotExist") return req.values().empty() && it == labels.end();
   if (op == "Gt" || op == "Lt") {
     int64_t want = 0, have = 0;
-    if (req.values_size() != 1 || !ParseNodeSelectorInt(req.values(0), &want)) return false;
-    if (it == labels.end() || !ParseNodeSelectorInt(it->second, &have)) return false;
+    if (req.values_size() != 1 || !GoParseInt64(req.values(0), &want)) return false;
+    if (it == labels.end() || !GoParseInt64(it->second, &have)) return false;
     return op == "Gt" ? have > want : have < want;
   }
   return false;
@@ -338,18 +310,6 @@ bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node) 
         node);
   }
   return true;
-}
-
-RequiredNodeAffinity::RequiredNodeAffinity(const Pod& pod) {
-  const k8s::PodSpec& spec = pod.obj.spec();
-  for (const auto& [key, value] : spec.node_selector()) {
-    node_selector_.emplace_back(InternLabel(key), InternLabel(value));
-  }
-  if (spec.has_affinity() && spec.affinity().has_node_affinity() &&
-      spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution()) {
-    required_.emplace(
-        spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution());
-  }
 }
 
 bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Taint& taint) {

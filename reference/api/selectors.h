@@ -5,13 +5,10 @@
 #define SCHEDCHECK_REFERENCE_API_SELECTORS_H_
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "reference/api/compiled_node_selector.h"
-#include "reference/api/label_ids.h"
 #include "reference/api/objects.h"
 #include "reference/k8s/k8s.pb.h"
 
@@ -25,29 +22,6 @@ using Labels = google::protobuf::Map<std::string, std::string>;
 bool LabelSelectorMatches(const k8s::LabelSelector& selector, const Labels& labels);
 // True when the selector is well formed (the conditions of metav1.LabelSelectorAsSelector).
 bool LabelSelectorValid(const k8s::LabelSelector& selector);
-
-// A label selector with its strings interned, matched against interned label sets (Pod and Node
-// label_ids): the answers of LabelSelectorMatches without hashing strings. Plugins compile the
-// incoming pod's selectors once per cycle and match them against every existing pod.
-class CompiledLabelSelector {
- public:
-  // Matches nothing, as a nil selector.
-  CompiledLabelSelector() = default;
-  // A present selector; a malformed one (!LabelSelectorValid) matches nothing.
-  explicit CompiledLabelSelector(const k8s::LabelSelector& selector);
-
-  bool Matches(const LabelIds& labels) const;
-
- private:
-  struct Requirement {
-    LabelId key = kNoLabel;
-    LabelSetOp op = LabelSetOp::kExists;
-    std::vector<LabelId> values;  // In / NotIn
-  };
-
-  bool matches_nothing_ = true;
-  std::vector<Requirement> requirements_;
-};
 
 // --- how upstream's parsers reject requirements (labels.NewRequirement) ---
 // validation.IsValidLabelValue's message, "" when `value` is a label value (at most 63
@@ -87,24 +61,6 @@ bool NodeSelectorMatches(const k8s::NodeSelector& selector, const k8s::Node& nod
 
 // spec.nodeSelector AND required node affinity terms (component-helpers GetRequiredNodeAffinity).
 bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node);
-
-// PodMatchesRequiredNodeAffinity prepared once for a pod that is matched against many nodes
-// (upstream's nodeaffinity.GetRequiredNodeAffinity): the nodeSelector and the required terms are
-// interned, and a pod without either part matches every node without looking at it.
-class RequiredNodeAffinity {
- public:
-  explicit RequiredNodeAffinity(const Pod& pod);
-  bool Matches(const Node& node) const {
-    for (const auto& [key, value] : node_selector_) {
-      if (node.label_ids.Get(key) != value) return false;
-    }
-    return !required_ || required_->Matches(node);
-  }
-
- private:
-  std::vector<LabelIds::Pair> node_selector_;
-  std::optional<CompiledNodeSelector> required_;
-};
 
 // toleration.ToleratesTaint: effect (empty = all) and key (empty with Exists = all) and value.
 bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Taint& taint);

@@ -1,6 +1,6 @@
 #include "reference/accel/inter_pod_affinity/cache_keys.h"
 
-#include "reference/api/cache_key.h"
+#include "reference/accel/base/cache_key.h"
 
 namespace schedcheck::reference::interpodaffinity::fast {
 namespace {

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "reference/accel/base/compiled_label_selector.h"
 #include "reference/api/label_ids.h"
 #include "reference/api/selectors.h"
 #include "reference/framework/pod_info.h"

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "reference/api/id_map.h"
+#include "reference/accel/base/id_map.h"
 #include "reference/api/label_ids.h"
 #include "reference/plugins/inter_pod_affinity/topology_counts.h"
 

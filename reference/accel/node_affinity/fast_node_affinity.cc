@@ -8,7 +8,7 @@
 namespace schedcheck::reference {
 namespace {
 
-// The plain PreFilterState, compiled (api/selectors.h RequiredNodeAffinity).
+// The plain PreFilterState, compiled (accel/base/compiled_node_selector.h RequiredNodeAffinity).
 class CompiledPreFilterState final : public StateData {
  public:
   explicit CompiledPreFilterState(const Pod& pod) : required(pod) {}

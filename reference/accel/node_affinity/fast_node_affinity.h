@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
+#include "reference/accel/base/compiled_node_selector.h"
 #include "reference/accel/batch_plugin.h"
-#include "reference/api/compiled_node_selector.h"
 #include "reference/plugins/node_affinity/node_affinity.h"
 
 namespace schedcheck::reference {

@@ -1,7 +1,7 @@
 #include "reference/accel/pod_topology_spread/domain_counts.h"
 
+#include "reference/accel/base/cache_key.h"
 #include "reference/accel/pod_topology_spread/match_count_cache.h"
-#include "reference/api/cache_key.h"
 
 namespace schedcheck::reference::pod_topology_spread::fast {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "reference/accel/base/id_map.h"
 #include "reference/accel/pod_topology_spread/fast_constraint.h"
-#include "reference/api/id_map.h"
 #include "reference/api/label_ids.h"
 #include "reference/framework/snapshot.h"
 

@@ -1,12 +1,13 @@
 // PodTopologySpread constraints prepared for the fast engine: the plain constraint
 // (reference/plugins/pod_topology_spread/common.h) with its topology key interned and its
-// selector compiled (reference/api/label_ids.h, selectors.h), so that the per-node work reads
-// integers, and the common.go helpers over those. Same answers as the plain helpers.
+// selector compiled (reference/accel/base/compiled_label_selector.h), so that the per-node work
+// reads integers, and the common.go helpers over those. Same answers as the plain helpers.
 #ifndef SCHEDCHECK_REFERENCE_ACCEL_POD_TOPOLOGY_SPREAD_FAST_CONSTRAINT_H_
 #define SCHEDCHECK_REFERENCE_ACCEL_POD_TOPOLOGY_SPREAD_FAST_CONSTRAINT_H_
 
 #include <vector>
 
+#include "reference/accel/base/compiled_node_selector.h"
 #include "reference/api/label_ids.h"
 #include "reference/api/objects.h"
 #include "reference/api/selectors.h"

@@ -11,8 +11,8 @@
 #include <memory>
 #include <utility>
 
+#include "reference/accel/base/id_map.h"
 #include "reference/accel/pod_topology_spread/fast_pod_topology_spread.h"
-#include "reference/api/id_map.h"
 
 namespace schedcheck::reference {
 namespace {

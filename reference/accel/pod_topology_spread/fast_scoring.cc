@@ -13,8 +13,8 @@
 #include <string>
 #include <utility>
 
+#include "reference/accel/base/id_map.h"
 #include "reference/accel/pod_topology_spread/fast_pod_topology_spread.h"
-#include "reference/api/id_map.h"
 
 namespace schedcheck::reference {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "reference/api/cache_key.h"
+#include "reference/accel/base/cache_key.h"
 
 namespace schedcheck::reference::pod_topology_spread::fast {
 

@@ -1,9 +1,9 @@
-// Building the text keys under which plugins keep results across cycles: the key names
-// everything a remembered result depends on besides the node. Numbers end with ';' and texts are
-// length-prefixed, so that no choice of label text can make two different keys equal; maps go in
-// key order, as protobuf maps iterate in no fixed order.
-#ifndef SCHEDCHECK_REFERENCE_API_CACHE_KEY_H_
-#define SCHEDCHECK_REFERENCE_API_CACHE_KEY_H_
+// Building the text keys under which the fast engine's plugins keep results across cycles: the key
+// names everything a remembered result depends on besides the node. Numbers end with ';' and texts
+// are length-prefixed, so that no choice of label text can make two different keys equal; maps go
+// in key order, as protobuf maps iterate in no fixed order.
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_BASE_CACHE_KEY_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_BASE_CACHE_KEY_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -52,4 +52,4 @@ inline void AppendKeySelector(std::string& key, const k8s::LabelSelector& select
 
 }  // namespace schedcheck::reference
 
-#endif  // SCHEDCHECK_REFERENCE_API_CACHE_KEY_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_BASE_CACHE_KEY_H_

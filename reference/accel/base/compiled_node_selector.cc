@@ -1,4 +1,4 @@
-#include "reference/api/compiled_node_selector.h"
+#include "reference/accel/base/compiled_node_selector.h"
 
 #include <algorithm>
 
@@ -63,6 +63,18 @@ bool CompiledNodeSelectorTerm::Matches(const Node& node) const {
 
 CompiledNodeSelector::CompiledNodeSelector(const k8s::NodeSelector& selector) {
   for (const auto& term : selector.node_selector_terms()) terms_.emplace_back(term);
+}
+
+RequiredNodeAffinity::RequiredNodeAffinity(const Pod& pod) {
+  const k8s::PodSpec& spec = pod.obj.spec();
+  for (const auto& [key, value] : spec.node_selector()) {
+    node_selector_.emplace_back(InternLabel(key), InternLabel(value));
+  }
+  if (spec.has_affinity() && spec.affinity().has_node_affinity() &&
+      spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution()) {
+    required_.emplace(
+        spec.affinity().node_affinity().required_during_scheduling_ignored_during_execution());
+  }
 }
 
 }  // namespace schedcheck::reference

@@ -1,4 +1,4 @@
-#include "reference/api/id_map.h"
+#include "reference/accel/base/id_map.h"
 
 #include <map>
 

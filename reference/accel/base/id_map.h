@@ -1,15 +1,23 @@
+// The fast engine's hash map keyed by interned labels (reference/api/label_ids.h).
 // IdMap: a hash map from integer ids (interned labels, or PackLabelPair pairs) to a value, held
 // in one flat array with open addressing. Plugins build one per scheduling cycle with thousands
 // of entries and look one up per node: this keeps the lookup to a multiply and one or two
 // adjacent slots, and building or cloning it to one allocation. Entries are never removed.
-#ifndef SCHEDCHECK_REFERENCE_API_ID_MAP_H_
-#define SCHEDCHECK_REFERENCE_API_ID_MAP_H_
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_BASE_ID_MAP_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_BASE_ID_MAP_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "reference/api/label_ids.h"
+
 namespace schedcheck::reference {
+
+// (key, value) as one integer, for hash maps keyed by topology pair.
+inline uint64_t PackLabelPair(LabelId key, LabelId value) {
+  return (static_cast<uint64_t>(key) << 32) | value;
+}
 
 template <typename V>
 class IdMap {
@@ -89,4 +97,4 @@ class IdMap {
 
 }  // namespace schedcheck::reference
 
-#endif  // SCHEDCHECK_REFERENCE_API_ID_MAP_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_BASE_ID_MAP_H_

@@ -1,14 +1,18 @@
 // Node selectors (required node affinity, preferred terms, nodeSelector-style requirements)
-// compiled once per pod or per plugin, with label keys and values interned, so that matching
-// one of thousands of nodes compares integers instead of looking strings up in protobuf maps.
-// Same results as NodeSelectorTermMatches / NodeSelectorMatches on the proto.
-#ifndef SCHEDCHECK_REFERENCE_API_COMPILED_NODE_SELECTOR_H_
-#define SCHEDCHECK_REFERENCE_API_COMPILED_NODE_SELECTOR_H_
+// compiled for the fast engine once per pod or per plugin, with label keys and values interned, so
+// that matching one of thousands of nodes compares integers instead of looking strings up in
+// protobuf maps. Same results as NodeSelectorTermMatches / NodeSelectorMatches /
+// PodMatchesRequiredNodeAffinity on the proto (reference/api/selectors.h).
+#ifndef SCHEDCHECK_REFERENCE_ACCEL_BASE_COMPILED_NODE_SELECTOR_H_
+#define SCHEDCHECK_REFERENCE_ACCEL_BASE_COMPILED_NODE_SELECTOR_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "reference/accel/base/compiled_label_selector.h"
 #include "reference/api/label_ids.h"
 #include "reference/api/objects.h"
 #include "reference/k8s/k8s.pb.h"
@@ -62,6 +66,24 @@ class CompiledNodeSelector {
   std::vector<CompiledNodeSelectorTerm> terms_;
 };
 
+// PodMatchesRequiredNodeAffinity prepared once for a pod that is matched against many nodes
+// (upstream's nodeaffinity.GetRequiredNodeAffinity): the nodeSelector and the required terms are
+// interned, and a pod without either part matches every node without looking at it.
+class RequiredNodeAffinity {
+ public:
+  explicit RequiredNodeAffinity(const Pod& pod);
+  bool Matches(const Node& node) const {
+    for (const auto& [key, value] : node_selector_) {
+      if (node.label_ids.Get(key) != value) return false;
+    }
+    return !required_ || required_->Matches(node);
+  }
+
+ private:
+  std::vector<LabelIds::Pair> node_selector_;
+  std::optional<CompiledNodeSelector> required_;
+};
+
 }  // namespace schedcheck::reference
 
-#endif  // SCHEDCHECK_REFERENCE_API_COMPILED_NODE_SELECTOR_H_
+#endif  // SCHEDCHECK_REFERENCE_ACCEL_BASE_COMPILED_NODE_SELECTOR_H_
