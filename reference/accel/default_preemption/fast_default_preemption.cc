@@ -1,7 +1,9 @@
 #include "reference/accel/default_preemption/fast_default_preemption.h"
 
 #include <algorithm>
+#include <cassert>
 #include <string>
+#include <utility>
 
 namespace schedcheck::reference {
 
@@ -66,6 +68,75 @@ std::vector<const NodeInfo*> FastDefaultPreemption::PotentialNodes(
     const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
     NodeToStatus* unhelpful) const {
   return NodesWherePreemptionMightHelpInNameOrder(nodes, statuses, unhelpful);
+}
+
+std::vector<Candidate> FastDefaultPreemption::FindCandidates(const CycleState& state,
+                                                             const Pod& pod, const NodeToStatus& m,
+                                                             NodeToStatus* node_statuses,
+                                                             std::string* error) const {
+  assert(node_statuses->empty());
+  if (handle_.snapshot == nullptr || handle_.snapshot->node_infos().empty()) {
+    *error = "no nodes available";
+    return {};
+  }
+  NodeToStatus unhelpful;
+  std::vector<const NodeInfo*> potential =
+      PotentialNodes(handle_.snapshot->node_infos(), m, &unhelpful);
+  if (potential.empty()) {
+    *node_statuses = std::move(unhelpful);
+    return {};
+  }
+  const std::vector<const k8s::PodDisruptionBudget*> pdbs = GetPodDisruptionBudgets();
+  const auto [offset, num_candidates] =
+      GetOffsetAndNumCandidates(static_cast<int32_t>(potential.size()));
+  // The plain DryRunPreemption's loop, with the statuses listed instead of put into the map.
+  std::vector<Candidate> non_violating, violating;
+  std::vector<std::pair<const NodeInfo*, Status>> rejected;
+  std::vector<std::string> errors;
+  const size_t n = potential.size();
+  for (size_t i = 0; i < n; ++i) {
+    const NodeInfo& node = *potential[(static_cast<size_t>(offset) + i) % n];
+    NodeVictims v = SelectVictimsOnNode(state, pod, node, pdbs);
+    if (v.status.IsSuccess() && !v.victims.empty()) {
+      auto& list = v.num_pdb_violations == 0 ? non_violating : violating;
+      if (list.size() < static_cast<size_t>(num_candidates)) {
+        list.push_back({node.name(), std::move(v.victims), v.num_pdb_violations});
+      }
+      if (!non_violating.empty() &&
+          non_violating.size() + violating.size() >= static_cast<size_t>(num_candidates)) {
+        break;
+      }
+      continue;
+    }
+    if (v.status.IsSuccess()) {
+      v.status = Status::Error("expected at least one victim pod on node \"" + node.name() + "\"");
+    }
+    if (v.status.code() == Code::kError) errors.push_back(v.status.Message());
+    rejected.emplace_back(&node, std::move(v.status));
+  }
+  // The dry run's nodes and the unhelpful ones are disjoint: both go into the map in name order
+  // (the snapshot's name ranks), each insertion at its end.
+  std::sort(rejected.begin(), rejected.end(), [](const auto& a, const auto& b) {
+    return a.first->name_rank() < b.first->name_rank();
+  });
+  auto next_unhelpful = unhelpful.begin();
+  auto move_unhelpful_before = [&](const std::string* name) {
+    while (next_unhelpful != unhelpful.end() &&
+           (name == nullptr || next_unhelpful->first < *name)) {
+      node_statuses->emplace_hint(node_statuses->end(), next_unhelpful->first,
+                                  std::move(next_unhelpful->second));
+      ++next_unhelpful;
+    }
+  };
+  for (auto& [node, status] : rejected) {
+    move_unhelpful_before(&node->name());
+    node_statuses->emplace_hint(node_statuses->end(), node->name(), std::move(status));
+  }
+  move_unhelpful_before(nullptr);
+  non_violating.insert(non_violating.end(), std::make_move_iterator(violating.begin()),
+                       std::make_move_iterator(violating.end()));
+  if (!errors.empty()) *error = AggregateMessage(errors);
+  return non_violating;
 }
 
 }  // namespace schedcheck::reference

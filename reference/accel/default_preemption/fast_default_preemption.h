@@ -1,9 +1,11 @@
 // DefaultPreemption for the fast engine: the plain evaluator (plugins/default_preemption) with
-// two shortcuts of its dry run over thousands of nodes. A node without a pod of lower priority
+// three shortcuts of its dry run over thousands of nodes. A node without a pod of lower priority
 // than the preemptor has no victims: its status is given without copying the node and the cycle
 // state (NodeInfo keeps the lowest priority of its pods), shared by every such node. And the
 // nodes where preemption might help are found by walking the nodes in name order along the
-// filter statuses (which are in name order too) instead of looking each node up.
+// filter statuses (which are in name order too) instead of looking each node up. And the dry
+// run's statuses are listed, then put into the node map in name order (by name rank) together
+// with the unhelpful nodes' statuses, instead of each being looked up in the map as it comes.
 #ifndef SCHEDCHECK_REFERENCE_ACCEL_DEFAULT_PREEMPTION_FAST_DEFAULT_PREEMPTION_H_
 #define SCHEDCHECK_REFERENCE_ACCEL_DEFAULT_PREEMPTION_FAST_DEFAULT_PREEMPTION_H_
 
@@ -34,6 +36,10 @@ class FastDefaultPreemption final : public DefaultPreemption {
   std::vector<const NodeInfo*> PotentialNodes(const std::vector<const NodeInfo*>& nodes,
                                               const NodeToStatus& statuses,
                                               NodeToStatus* unhelpful) const override;
+  // REQUIRES: `node_statuses` is empty (EvaluatorPreempt's fresh map).
+  std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod,
+                                        const NodeToStatus& m, NodeToStatus* node_statuses,
+                                        std::string* error) const override;
 };
 
 }  // namespace schedcheck::reference

@@ -7,7 +7,6 @@
 #include "reference/scheduler/schedule_one.h"
 
 namespace schedcheck::reference {
-namespace {
 
 // utilerrors.NewAggregate(...).Error(): one message as is, several (deduplicated) in brackets.
 std::string AggregateMessage(const std::vector<std::string>& errors) {
@@ -21,6 +20,8 @@ std::string AggregateMessage(const std::vector<std::string>& errors) {
   for (size_t i = 0; i < unique.size(); ++i) out += (i ? ", " : "") + unique[i];
   return "[" + out + "]";
 }
+
+namespace {
 
 Status AsError(const Status& s) { return Status::Error(s.Message()); }
 

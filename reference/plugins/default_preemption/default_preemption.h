@@ -41,6 +41,10 @@ struct PreemptionOutcome {
 };
 
 // The victims one node would need (SelectVictimsOnNode).
+// utilerrors.NewAggregate(errors).Error(): one message as is, several (deduplicated, in first-seen
+// order) comma-separated in brackets.
+std::string AggregateMessage(const std::vector<std::string>& errors);
+
 struct NodeVictims {
   Status status;  // Success, or why preemption cannot help on this node
   std::vector<PodPtr> victims;
@@ -105,6 +109,15 @@ class DefaultPreemption : public PostFilterPlugin {
   virtual std::vector<const NodeInfo*> PotentialNodes(const std::vector<const NodeInfo*>& nodes,
                                                       const NodeToStatus& statuses,
                                                       NodeToStatus* unhelpful) const;
+  // findCandidates: the dry run over the nodes where preemption might help. `node_statuses` gets
+  // the status of every node without a candidate; `*error` the aggregated errors ("" for none).
+  // Virtual: a seam for the fast engine.
+  virtual std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod,
+                                                const NodeToStatus& m, NodeToStatus* node_statuses,
+                                                std::string* error) const;
+  // getPodDisruptionBudgets.
+  std::vector<const k8s::PodDisruptionBudget*> GetPodDisruptionBudgets() const;
+
   // The wall clock upstream's time.Now() reads (epoch + virtual time in a replay), or
   // kNowAfterEveryStart when the handle has no clock.
   int64_t NowNs() const {
@@ -119,18 +132,11 @@ class DefaultPreemption : public PostFilterPlugin {
   // Evaluator.Preempt, without the prefix.
   PreemptionOutcome EvaluatorPreempt(const CycleState& state, const Pod& pod,
                                      const NodeToStatus& m) const;
-  // findCandidates: the dry run over the nodes where preemption might help. `node_statuses` gets
-  // the status of every node without a candidate; `*error` the aggregated errors ("" for none).
-  std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod,
-                                        const NodeToStatus& m, NodeToStatus* node_statuses,
-                                        std::string* error) const;
   // SelectCandidate with pickOneNodeForPreemption's tie reported whole (BestCandidates).
   std::vector<Candidate> SelectCandidate(const std::vector<Candidate>& candidates) const;
   // prepareCandidate: the victims to delete and the lower-priority pods nominated to the chosen
   // node whose nomination is cleared (getLowerPriorityNominatedPods).
   void PrepareCandidate(const Candidate& c, const Pod& pod, PostFilterResult* result) const;
-  // getPodDisruptionBudgets.
-  std::vector<const k8s::PodDisruptionBudget*> GetPodDisruptionBudgets() const;
 };
 
 }  // namespace schedcheck::reference
