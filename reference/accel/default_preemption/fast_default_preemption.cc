@@ -114,6 +114,13 @@ std::vector<Candidate> FastDefaultPreemption::FindCandidates(const CycleState& s
     if (v.status.code() == Code::kError) errors.push_back(v.status.Message());
     rejected.emplace_back(&node, std::move(v.status));
   }
+  if (!errors.empty()) *error = AggregateMessage(errors);
+  if (!non_violating.empty() || !violating.empty()) {
+    // EvaluatorPreempt reads the statuses only when there is no candidate (its FitError).
+    non_violating.insert(non_violating.end(), std::make_move_iterator(violating.begin()),
+                         std::make_move_iterator(violating.end()));
+    return non_violating;
+  }
   // The dry run's nodes and the unhelpful ones are disjoint: both go into the map in name order
   // (the snapshot's name ranks), each insertion at its end.
   std::sort(rejected.begin(), rejected.end(), [](const auto& a, const auto& b) {
@@ -133,10 +140,7 @@ std::vector<Candidate> FastDefaultPreemption::FindCandidates(const CycleState& s
     node_statuses->emplace_hint(node_statuses->end(), node->name(), std::move(status));
   }
   move_unhelpful_before(nullptr);
-  non_violating.insert(non_violating.end(), std::make_move_iterator(violating.begin()),
-                       std::make_move_iterator(violating.end()));
-  if (!errors.empty()) *error = AggregateMessage(errors);
-  return non_violating;
+  return {};
 }
 
 }  // namespace schedcheck::reference

@@ -36,7 +36,8 @@ class FastDefaultPreemption final : public DefaultPreemption {
   std::vector<const NodeInfo*> PotentialNodes(const std::vector<const NodeInfo*>& nodes,
                                               const NodeToStatus& statuses,
                                               NodeToStatus* unhelpful) const override;
-  // REQUIRES: `node_statuses` is empty (EvaluatorPreempt's fresh map).
+  // REQUIRES: `node_statuses` is empty (EvaluatorPreempt's fresh map). Fills it only when no
+  // candidate is found, the one case where EvaluatorPreempt reads it.
   std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod,
                                         const NodeToStatus& m, NodeToStatus* node_statuses,
                                         std::string* error) const override;
