@@ -25,6 +25,7 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
     return Status();
   }
   if (n == 0) return Status();
+  PlanFilters(fw, state, &filter_plan_);
   const std::string* last_plugin = nullptr;  // plugin names are interned: compare addresses
   // Upstream's checkNode (with the replay conventions' parallelism 1) goes on past the
   // num_to_find-th feasible node: the rejected nodes after it are recorded (and count as
@@ -78,7 +79,7 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
   size_t at = static_cast<size_t>(next_start_node_index_ % n);
   int64_t evaluated = 0;
   while (evaluated < n && !overflow) {
-    // The filters run over a batch of nodes at once (Framework::RunFilterPluginsOnNodes), sized
+    // The filters run over a batch of nodes at once (RunFilterPluginsOnNodes, fast_runner.h), sized
     // to what is still needed so that sampling (percentageOfNodesToScore) evaluates few extra
     // nodes; results are then taken in node order, exactly as node-by-node filtering would
     // produce them, up to the feasible node after the one that completes `num_to_find`.
@@ -93,7 +94,7 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
       at = at + 1 == static_cast<size_t>(n) ? 0 : at + 1;
     }
     const bool batched =
-        RunFilterPluginsOnNodes(fw, state, pod, filter_batch_, &filter_batch_rejected_);
+        RunFilterPluginsOnNodes(filter_plan_, state, pod, filter_batch_, &filter_batch_rejected_);
     size_t next_rejected = 0;
     for (size_t k = 0; k < filter_batch_.size() && !overflow; ++k) {
       const NodeInfo* node = filter_batch_[k];

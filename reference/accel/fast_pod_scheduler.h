@@ -52,6 +52,7 @@ class FastPodScheduler final : public PodScheduler {
   std::vector<uint32_t> feasible_ranks_;               // name ranks of this cycle's feasible nodes
   std::vector<int32_t> latest_by_rank_;                // MoveRejectedInto's scratch
   std::vector<uint8_t> nominated_by_rank_;             // FilterBatches' scratch
+  FilterPlan filter_plan_;                             // FilterBatches' plugins, per call
   std::vector<const NodeInfo*> filter_batch_;          // FilterBatches' scratch
   std::vector<uint32_t> filter_batch_ranks_;           // the same: the batch's name ranks
   std::vector<BatchRejection> filter_batch_rejected_;  // the same

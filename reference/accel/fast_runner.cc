@@ -15,44 +15,54 @@ Status WrapError(const std::string& prefix, const Status& s) {
 std::string Quoted(std::string_view name) { return "\"" + std::string(name) + "\""; }
 
 // The batch form when the plugin has one, the per-node calls otherwise.
-void FilterBatch(FilterPlugin* pl, const CycleState& state, const Pod& pod, NodeBatch nodes,
-                 std::vector<BatchRejection>* rejected) {
-  if (auto* batch = dynamic_cast<BatchFilterPlugin*>(pl)) {
+void FilterBatch(FilterPlugin* pl, BatchFilterPlugin* batch, const CycleState& state,
+                 const Pod& pod, NodeBatch nodes, std::vector<BatchRejection>* rejected) {
+  if (batch != nullptr) {
     batch->FilterNodes(state, pod, nodes, rejected);
   } else {
     FilterEachNode(*pl, state, pod, nodes, rejected);
   }
 }
 
-Status ScoreBatch(ScorePlugin* pl, const CycleState& state, const Pod& pod, NodeBatch nodes,
-                  int64_t* scores) {
-  if (auto* batch = dynamic_cast<BatchScorePlugin*>(pl))
-    return batch->ScoreNodes(state, pod, nodes, scores);
+Status ScoreBatch(ScorePlugin* pl, BatchScorePlugin* batch, const CycleState& state, const Pod& pod,
+                  NodeBatch nodes, int64_t* scores) {
+  if (batch != nullptr) return batch->ScoreNodes(state, pod, nodes, scores);
   return ScoreEachNode(*pl, state, pod, nodes, scores);
 }
 
-bool UniformRaw(const ScorePlugin* pl, const CycleState& state, const Pod& pod, int64_t* score) {
-  const auto* uniform = dynamic_cast<const UniformScorePlugin*>(pl);
+bool UniformRaw(const UniformScorePlugin* uniform, const CycleState& state, const Pod& pod,
+                int64_t* score) {
   return uniform != nullptr && uniform->UniformScore(state, pod, score);
 }
 
-bool UniformNormalized(const ScorePlugin* pl, const CycleState& state, const Pod& pod, int64_t raw,
-                       int64_t* normalized) {
-  const auto* uniform = dynamic_cast<const UniformScorePlugin*>(pl);
+bool UniformNormalized(const UniformScorePlugin* uniform, const CycleState& state, const Pod& pod,
+                       int64_t raw, int64_t* normalized) {
   return uniform != nullptr && uniform->UniformNormalizedScore(state, pod, raw, normalized);
 }
 
 }  // namespace
 
+void PlanFilters(const Framework& fw, const CycleState& state, FilterPlan* plan) {
+  plan->plugins = fw.filter_plugins();
+  plan->batch_forms.clear();
+  plan->skipped.clear();
+  for (FilterPlugin* pl : plan->plugins) {
+    plan->batch_forms.push_back(dynamic_cast<BatchFilterPlugin*>(pl));
+    plan->skipped.push_back(state.skip_filter_plugins.count(pl->Name()) > 0);
+  }
+}
+
 bool RunFilterPluginsOnNodes(const Framework& fw, const CycleState& state, const Pod& pod,
                              NodeBatch nodes, std::vector<BatchRejection>* rejected) {
-  const std::vector<FilterPlugin*>& filters = fw.filter_plugins();
+  FilterPlan plan;
+  PlanFilters(fw, state, &plan);
+  return RunFilterPluginsOnNodes(plan, state, pod, nodes, rejected);
+}
+
+bool RunFilterPluginsOnNodes(const FilterPlan& plan, const CycleState& state, const Pod& pod,
+                             NodeBatch nodes, std::vector<BatchRejection>* rejected) {
+  const std::vector<FilterPlugin*>& filters = plan.plugins;
   rejected->clear();
-  // The skipped plugins as one flag per filter plugin: no name look-ups per batch and plugin.
-  static thread_local std::vector<char> skipped;
-  skipped.assign(filters.size(), 0);
-  for (size_t i = 0; i < filters.size(); ++i)
-    skipped[i] = state.skip_filter_plugins.count(filters[i]->Name()) > 0;
   // The nodes still passing, and their positions in `nodes`; reused across calls.
   static thread_local std::vector<const NodeInfo*> passing;
   static thread_local std::vector<uint32_t> positions;
@@ -63,9 +73,9 @@ bool RunFilterPluginsOnNodes(const Framework& fw, const CycleState& state, const
   size_t plugins_rejecting = 0;
   for (size_t i = 0; i < filters.size() && !passing.empty(); ++i) {
     FilterPlugin* pl = filters[i];
-    if (skipped[i] != 0) continue;
+    if (plan.skipped[i] != 0) continue;
     by_plugin.clear();
-    FilterBatch(pl, state, pod, NodeBatch(passing), &by_plugin);
+    FilterBatch(pl, plan.batch_forms[i], state, pod, NodeBatch(passing), &by_plugin);
     if (by_plugin.empty()) continue;
     ++plugins_rejecting;
     const std::string& plugin = InternPluginName(pl->Name());
@@ -102,11 +112,18 @@ Status RunScorePluginsIntoTable(const Framework& fw, const CycleState& state, co
   table->plugins.clear();
   table->weights.clear();
   // Reused across cycles: the plugins that score this pod, in order.
+  // Their batch and uniform forms (null: none), found once per cycle.
   static thread_local std::vector<ScorePlugin*> active;
+  static thread_local std::vector<BatchScorePlugin*> batch_forms;
+  static thread_local std::vector<const UniformScorePlugin*> uniform_forms;
   active.clear();
+  batch_forms.clear();
+  uniform_forms.clear();
   for (ScorePlugin* pl : fw.score_plugins()) {
     if (state.skip_score_plugins.count(pl->Name())) continue;
     active.push_back(pl);
+    batch_forms.push_back(dynamic_cast<BatchScorePlugin*>(pl));
+    uniform_forms.push_back(dynamic_cast<const UniformScorePlugin*>(pl));
     table->plugins.push_back(pl->Name());
     table->weights.push_back(fw.ScoreWeight(std::string(pl->Name())));
   }
@@ -127,14 +144,14 @@ Status RunScorePluginsIntoTable(const Framework& fw, const CycleState& state, co
   int64_t constant_total = 0;
   for (size_t j = 0; j < p; ++j) {
     Uniform& u = uniform[j];
-    u.raw_known = UniformRaw(active[j], state, pod, &u.raw);
+    u.raw_known = UniformRaw(uniform_forms[j], state, pod, &u.raw);
     if (!u.raw_known) {
       per_node.push_back(j);
       continue;
     }
     u.normalized = u.raw;
     u.normalized_known = !active[j]->HasNormalizeScore() ||
-                         UniformNormalized(active[j], state, pod, u.raw, &u.normalized);
+                         UniformNormalized(uniform_forms[j], state, pod, u.raw, &u.normalized);
     // NormalizeScore reads the raw column; the details read both.
     if (!u.normalized_known || table->keep_columns) {
       std::fill_n(table->raw.begin() + static_cast<std::ptrdiff_t>(j * n), n, u.raw);
@@ -152,7 +169,8 @@ Status RunScorePluginsIntoTable(const Framework& fw, const CycleState& state, co
   for (size_t begin = 0; begin < n && !batch_failed; begin += kBatch) {
     const NodeBatch batch(nodes.data() + begin, std::min(kBatch, n - begin));
     for (size_t j : per_node) {
-      if (!ScoreBatch(active[j], state, pod, batch, &table->raw[j * n + begin]).IsSuccess()) {
+      if (!ScoreBatch(active[j], batch_forms[j], state, pod, batch, &table->raw[j * n + begin])
+               .IsSuccess()) {
         batch_failed = true;
         break;
       }
@@ -178,7 +196,7 @@ Status RunScorePluginsIntoTable(const Framework& fw, const CycleState& state, co
     const int64_t* raw = &table->raw[j * n];
     if (std::any_of(raw + 1, raw + n, [first = raw[0]](int64_t v) { return v != first; })) continue;
     Uniform& u = uniform[j];
-    u.normalized_known = UniformNormalized(active[j], state, pod, raw[0], &u.normalized);
+    u.normalized_known = UniformNormalized(uniform_forms[j], state, pod, raw[0], &u.normalized);
     if (!u.normalized_known) continue;
     constant_total += u.normalized * table->weights[j];
     if (table->keep_columns) {

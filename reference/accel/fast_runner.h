@@ -34,6 +34,19 @@ struct ScoreTable {
 bool RunFilterPluginsOnNodes(const Framework& fw, const CycleState& state, const Pod& pod,
                              NodeBatch nodes, std::vector<BatchRejection>* rejected);
 
+// A cycle's filter plugins with their batch forms and skip flags, found once per cycle instead
+// of once per batch (dynamic_cast and the skip set's name lookups cost more than a small batch's
+// filtering).
+struct FilterPlan {
+  std::vector<FilterPlugin*> plugins;
+  std::vector<BatchFilterPlugin*> batch_forms;  // per plugin; null when it has none
+  std::vector<char> skipped;                    // per plugin: in state.skip_filter_plugins
+};
+void PlanFilters(const Framework& fw, const CycleState& state, FilterPlan* plan);
+// The same as above, with the plan of `state`'s cycle.
+bool RunFilterPluginsOnNodes(const FilterPlan& plan, const CycleState& state, const Pod& pod,
+                             NodeBatch nodes, std::vector<BatchRejection>* rejected);
+
 // Framework::RunScorePlugins into a table (same totals, same errors).
 Status RunScorePluginsIntoTable(const Framework& fw, const CycleState& state, const Pod& pod,
                                 const std::vector<const NodeInfo*>& nodes, ScoreTable* table);
