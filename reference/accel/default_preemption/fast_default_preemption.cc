@@ -123,9 +123,11 @@ std::vector<Candidate> FastDefaultPreemption::FindCandidates(const CycleState& s
   }
   // The dry run's nodes and the unhelpful ones are disjoint: both go into the map in name order
   // (the snapshot's name ranks), each insertion at its end.
-  std::sort(rejected.begin(), rejected.end(), [](const auto& a, const auto& b) {
-    return a.first->name_rank() < b.first->name_rank();
-  });
+  std::vector<int32_t> by_rank(handle_.snapshot->size(), -1);  // counted out: no sort
+  for (size_t i = 0; i < rejected.size(); ++i) {
+    assert(rejected[i].first->name_rank() < by_rank.size());  // the snapshot's own nodes
+    by_rank[rejected[i].first->name_rank()] = static_cast<int32_t>(i);
+  }
   auto next_unhelpful = unhelpful.begin();
   auto move_unhelpful_before = [&](const std::string* name) {
     while (next_unhelpful != unhelpful.end() &&
@@ -135,7 +137,9 @@ std::vector<Candidate> FastDefaultPreemption::FindCandidates(const CycleState& s
       ++next_unhelpful;
     }
   };
-  for (auto& [node, status] : rejected) {
+  for (int32_t i : by_rank) {
+    if (i < 0) continue;
+    auto& [node, status] = rejected[i];
     move_unhelpful_before(&node->name());
     node_statuses->emplace_hint(node_statuses->end(), node->name(), std::move(status));
   }
