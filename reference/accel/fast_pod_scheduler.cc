@@ -17,6 +17,9 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
   const int64_t n = static_cast<int64_t>(nodes.size());
   const int64_t num_to_find =
       NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
+  // `feasible` is a new vector each cycle (PodScheduler::SchedulePod): one allocation, not one
+  // per doubling.
+  feasible->reserve(feasible->size() + static_cast<size_t>(num_to_find));
   if (!fw.HasFilterPlugins()) {
     for (int64_t i = 0; i < num_to_find; ++i) {
       const NodeInfo* node = nodes[(next_start_node_index_ + i) % n];
