@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "reference/accel/fast_runner.h"
+#include "reference/accel/fit_error_text.h"
 #include "reference/base/divisibility.h"
 #include "reference/scheduler/schedule_one.h"
 
@@ -22,6 +23,10 @@ class FastPodScheduler final : public PodScheduler {
   FastPodScheduler(uint64_t seed, int32_t percentage_of_nodes_to_score)
       : PodScheduler(seed, percentage_of_nodes_to_score) {
     table_.keep_columns = false;  // only the totals are read
+  }
+
+  std::string FitErrorText(int num_all_nodes, const Diagnosis& diagnosis) const override {
+    return FastFitErrorMessage(num_all_nodes, diagnosis);
   }
 
  protected:

@@ -33,12 +33,20 @@ std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
   for (const auto& [node, status] : diagnosis.node_to_status) {
     for (const std::string& reason : status.reasons()) ++reasons[reason];
   }
+  return FitErrorMessageFromReasonCounts(num_all_nodes, reasons, diagnosis.post_filter_msg);
+}
+
+std::string FitErrorMessageFromReasonCounts(int num_all_nodes,
+                                            const std::map<std::string, int>& reason_counts,
+                                            const std::string& post_filter_msg) {
   std::vector<std::string> items;
-  for (const auto& [reason, count] : reasons) items.push_back(std::to_string(count) + " " + reason);
+  for (const auto& [reason, count] : reason_counts) {
+    items.push_back(std::to_string(count) + " " + reason);
+  }
   std::sort(items.begin(), items.end());
   std::string why;
   for (const std::string& item : items) why += (why.empty() ? "" : ", ") + item;
-  return ComposeFitError(num_all_nodes, why, diagnosis.post_filter_msg);
+  return ComposeFitError(num_all_nodes, why, post_filter_msg);
 }
 
 int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,

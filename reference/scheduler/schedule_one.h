@@ -27,6 +27,10 @@ struct Diagnosis {
 
 // "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match ... ." (FitError.Error()).
 std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis);
+// The same from the number of nodes that gave each reason (FitError.Error()'s histogram).
+std::string FitErrorMessageFromReasonCounts(int num_all_nodes,
+                                            const std::map<std::string, int>& reason_counts,
+                                            const std::string& post_filter_msg);
 
 inline constexpr std::string_view kNoNodesAvailableMsg = "no nodes available to schedule pods";
 
@@ -72,6 +76,11 @@ class PodScheduler {
   static int64_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
                                         int32_t global_percentage, int64_t num_all_nodes);
   size_t next_start_node_index() const { return next_start_node_index_; }
+
+  // FitErrorMessage for a kFitError result (the fast engine counts the reasons its own way).
+  virtual std::string FitErrorText(int num_all_nodes, const Diagnosis& diagnosis) const {
+    return FitErrorMessage(num_all_nodes, diagnosis);
+  }
 
  protected:
   // findNodesThatFitPod: PreFilter, the nominated node, then the filters over the (narrowed)

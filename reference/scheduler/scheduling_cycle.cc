@@ -41,7 +41,7 @@ CycleOutcome RunSchedulingCycle(const Framework& fw, PodScheduler& scheduler, Ca
         out.victims = post.victims;
         out.clear_nomination = post.clear_nomination;
       }
-      out.message = FitErrorMessage(r.num_all_nodes, r.diagnosis);
+      out.message = scheduler.FitErrorText(r.num_all_nodes, r.diagnosis);
       out.status = Status(Code::kUnschedulable, out.message);
       return out;
     }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "reference/accel/fit_error_text.h"
 #include "reference/plugins/default_preemption/default_preemption.h"
 
 namespace schedcheck::reference {
@@ -36,6 +37,9 @@ class FastDefaultPreemption final : public DefaultPreemption {
   std::vector<const NodeInfo*> PotentialNodes(const std::vector<const NodeInfo*>& nodes,
                                               const NodeToStatus& statuses,
                                               NodeToStatus* unhelpful) const override;
+  std::string FitErrorText(int num_all_nodes, const Diagnosis& diagnosis) const override {
+    return FastFitErrorMessage(num_all_nodes, diagnosis);
+  }
   // REQUIRES: `node_statuses` is empty (EvaluatorPreempt's fresh map). Fills it only when no
   // candidate is found, the one case where EvaluatorPreempt reads it.
   std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod,

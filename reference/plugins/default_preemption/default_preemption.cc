@@ -140,7 +140,7 @@ PreemptionOutcome DefaultPreemption::EvaluatorPreempt(const CycleState& state, c
     const int num_all_nodes = static_cast<int>(node_to_status.size());
     Diagnosis diagnosis;
     diagnosis.node_to_status = std::move(node_to_status);
-    out.status = Status(Code::kUnschedulable, FitErrorMessage(num_all_nodes, diagnosis));
+    out.status = Status(Code::kUnschedulable, FitErrorText(num_all_nodes, diagnosis));
     out.result.nominating_info = {NominatingInfo::Mode::kOverride, ""};
     return out;
   }
@@ -322,6 +322,10 @@ void DefaultPreemption::PrepareCandidate(const Candidate& c, const Pod& pod,
   for (const PodInfoPtr& p : handle_.nominator->NominatedPodsForNode(c.node)) {
     if (p->pod->priority < pod.priority) result->clear_nomination.push_back(p->pod);
   }
+}
+
+std::string DefaultPreemption::FitErrorText(int num_all_nodes, const Diagnosis& diagnosis) const {
+  return FitErrorMessage(num_all_nodes, diagnosis);
 }
 
 std::vector<const k8s::PodDisruptionBudget*> DefaultPreemption::GetPodDisruptionBudgets() const {

@@ -21,6 +21,7 @@
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/default_preemption/preemption.h"
+#include "reference/scheduler/schedule_one.h"
 
 namespace schedcheck::reference {
 
@@ -117,6 +118,8 @@ class DefaultPreemption : public PostFilterPlugin {
                                                 std::string* error) const;
   // getPodDisruptionBudgets.
   std::vector<const k8s::PodDisruptionBudget*> GetPodDisruptionBudgets() const;
+  // The FitError text of the no-candidate outcome (FitErrorMessage); a seam for the fast engine.
+  virtual std::string FitErrorText(int num_all_nodes, const Diagnosis& diagnosis) const;
 
   // The wall clock upstream's time.Now() reads (epoch + virtual time in a replay), or
   // kNowAfterEveryStart when the handle has no clock.
