@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <string>
+#include <typeinfo>
+#include <vector>
 
 namespace schedcheck::reference {
 namespace {
@@ -13,6 +15,28 @@ Status WrapError(const std::string& prefix, const Status& s) {
   return Status::Error(prefix + s.Message());
 }
 std::string Quoted(std::string_view name) { return "\"" + std::string(name) + "\""; }
+
+// dynamic_cast<To*>(from), remembered by the object's address and dynamic type, which together
+// fix the result (an object of the same type at the same address casts to the same address).
+// Each cycle casts every plugin to its batch forms; a cast walks the plugin's many bases
+// (__do_dyncast, ~100 ns), a look-up here reads the type and compares a few pointers.
+template <typename To, typename From>
+To* RememberedCast(From* from) {
+  struct Entry {
+    From* from;
+    const std::type_info* type;
+    To* to;
+  };
+  static thread_local std::vector<Entry> entries;
+  const std::type_info* type = &typeid(*from);
+  for (const Entry& e : entries) {
+    if (e.from == from && e.type == type) return e.to;
+  }
+  if (entries.size() >= 256) entries.clear();  // plugins of many frameworks (tests): start over
+  To* to = dynamic_cast<To*>(from);
+  entries.push_back({from, type, to});
+  return to;
+}
 
 // The batch form when the plugin has one, the per-node calls otherwise.
 void FilterBatch(FilterPlugin* pl, BatchFilterPlugin* batch, const CycleState& state,
@@ -47,7 +71,7 @@ void PlanFilters(const Framework& fw, const CycleState& state, FilterPlan* plan)
   plan->batch_forms.clear();
   plan->skipped.clear();
   for (FilterPlugin* pl : plan->plugins) {
-    plan->batch_forms.push_back(dynamic_cast<BatchFilterPlugin*>(pl));
+    plan->batch_forms.push_back(RememberedCast<BatchFilterPlugin>(pl));
     plan->skipped.push_back(state.skip_filter_plugins.count(pl->Name()) > 0);
   }
 }
@@ -122,8 +146,8 @@ Status RunScorePluginsIntoTable(const Framework& fw, const CycleState& state, co
   for (ScorePlugin* pl : fw.score_plugins()) {
     if (state.skip_score_plugins.count(pl->Name())) continue;
     active.push_back(pl);
-    batch_forms.push_back(dynamic_cast<BatchScorePlugin*>(pl));
-    uniform_forms.push_back(dynamic_cast<const UniformScorePlugin*>(pl));
+    batch_forms.push_back(RememberedCast<BatchScorePlugin>(pl));
+    uniform_forms.push_back(RememberedCast<const UniformScorePlugin>(pl));
     table->plugins.push_back(pl->Name());
     table->weights.push_back(fw.ScoreWeight(std::string(pl->Name())));
   }
