@@ -4,6 +4,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,19 @@ TEST(FastFitErrorMessage, CountsSharedAndEqualReasonListsAlike) {
       "affinity/selector, 3 Insufficient cpu. preemption: 0/4 nodes are available.";
   EXPECT_EQ(FitErrorMessage(4, d), want);
   EXPECT_EQ(FastFitErrorMessage(4, d), want);
+}
+
+// Statuses destroyed right after they are counted: the allocator hands their lists' addresses to
+// the next ones, which must still count under their own reasons.
+TEST(ReasonCounter, CountsStatusesGoneAfterwards) {
+  ReasonCounter counter;
+  for (int i = 0; i < 50; ++i) {
+    const Status status(Code::kUnschedulable, "reason " + std::to_string(i % 5));
+    counter.Add(status);
+  }
+  std::map<std::string, int> want;
+  for (int i = 0; i < 5; ++i) want["reason " + std::to_string(i)] = 10;
+  EXPECT_EQ(counter.ReasonCounts(), want);
 }
 
 TEST(FastFitErrorMessage, PreFilterMessageAsThePlainOne) {

@@ -1,11 +1,11 @@
 // DefaultPreemption for the fast engine: the plain evaluator (plugins/default_preemption) with
 // three shortcuts of its dry run over thousands of nodes. A node without a pod of lower priority
 // than the preemptor has no victims: its status is given without copying the node and the cycle
-// state (NodeInfo keeps the lowest priority of its pods), shared by every such node. And the
-// nodes where preemption might help are found by walking the nodes in name order along the
-// filter statuses (which are in name order too) instead of looking each node up. And the dry
-// run's statuses are listed, then put into the node map in name order (by name rank) together
-// with the unhelpful nodes' statuses, instead of each being looked up in the map as it comes.
+// state (NodeInfo keeps the lowest priority of its pods), shared by every such node. The nodes
+// where preemption might help are found by walking the nodes in name order along the filter
+// statuses (which are in name order too) instead of looking each node up. And the statuses of the
+// nodes without a candidate, which serve only the FitError text when there is no candidate at
+// all, are counted per reason as they come instead of being put into a node map.
 #ifndef SCHEDCHECK_REFERENCE_ACCEL_DEFAULT_PREEMPTION_FAST_DEFAULT_PREEMPTION_H_
 #define SCHEDCHECK_REFERENCE_ACCEL_DEFAULT_PREEMPTION_FAST_DEFAULT_PREEMPTION_H_
 
@@ -19,7 +19,8 @@ namespace schedcheck::reference {
 
 // NodesWherePreemptionMightHelp (plugins/default_preemption/preemption.h), the same result:
 // the nodes in name order (by their snapshot name ranks, or sorted when the nodes are not a
-// whole snapshot) walk along `statuses`, one string compare per step.
+// whole snapshot) walk along `statuses`, one string compare per step. `unhelpful` may be null
+// (every node not returned is unhelpful, with the one status).
 std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(
     const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
     NodeToStatus* unhelpful);
@@ -34,17 +35,9 @@ class FastDefaultPreemption final : public DefaultPreemption {
       const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const override;
 
  protected:
-  std::vector<const NodeInfo*> PotentialNodes(const std::vector<const NodeInfo*>& nodes,
-                                              const NodeToStatus& statuses,
-                                              NodeToStatus* unhelpful) const override;
-  std::string FitErrorText(int num_all_nodes, const Diagnosis& diagnosis) const override {
-    return FastFitErrorMessage(num_all_nodes, diagnosis);
-  }
-  // REQUIRES: `node_statuses` is empty (EvaluatorPreempt's fresh map). Fills it only when no
-  // candidate is found, the one case where EvaluatorPreempt reads it.
-  std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod,
-                                        const NodeToStatus& m, NodeToStatus* node_statuses,
-                                        std::string* error) const override;
+  std::vector<Candidate> FindCandidatesOrFitError(const CycleState& state, const Pod& pod,
+                                                  const NodeToStatus& m, std::string* fit_error,
+                                                  std::string* error) const override;
 };
 
 }  // namespace schedcheck::reference

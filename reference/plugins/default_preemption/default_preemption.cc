@@ -127,20 +127,15 @@ PreemptionOutcome DefaultPreemption::EvaluatorPreempt(const CycleState& state, c
     return out;
   }
   // 2) Find all preemption candidates.
-  NodeToStatus node_to_status;
-  std::string error;
-  out.candidates = FindCandidates(state, pod, m, &node_to_status, &error);
+  std::string fit_error, error;
+  out.candidates = FindCandidatesOrFitError(state, pod, m, &fit_error, &error);
   if (!error.empty() && out.candidates.empty()) {
     out.status = Status::Error(error);
     return out;
   }
   // A FitError only when no candidate fits the pod; the nomination is cleared.
   if (out.candidates.empty()) {
-    // framework.FitError{NumAllNodes: len(nodeStatuses), Diagnosis{NodeToStatusMap: nodeStatuses}}.
-    const int num_all_nodes = static_cast<int>(node_to_status.size());
-    Diagnosis diagnosis;
-    diagnosis.node_to_status = std::move(node_to_status);
-    out.status = Status(Code::kUnschedulable, FitErrorText(num_all_nodes, diagnosis));
+    out.status = Status(Code::kUnschedulable, fit_error);
     out.result.nominating_info = {NominatingInfo::Mode::kOverride, ""};
     return out;
   }
@@ -170,7 +165,7 @@ std::vector<Candidate> DefaultPreemption::FindCandidates(const CycleState& state
   }
   NodeToStatus unschedulable_node_status;
   std::vector<const NodeInfo*> potential_nodes =
-      PotentialNodes(all_nodes, m, &unschedulable_node_status);
+      NodesWherePreemptionMightHelp(all_nodes, m, &unschedulable_node_status);
   if (potential_nodes.empty()) {
     *node_statuses = std::move(unschedulable_node_status);
     return {};
@@ -179,17 +174,30 @@ std::vector<Candidate> DefaultPreemption::FindCandidates(const CycleState& state
   auto [offset, num_candidates] =
       GetOffsetAndNumCandidates(static_cast<int32_t>(potential_nodes.size()));
   std::vector<std::string> errors;
-  std::vector<Candidate> candidates = DryRunPreemption(state, pod, potential_nodes, pdbs, offset,
-                                                       num_candidates, node_statuses, &errors);
+  std::vector<Candidate> candidates = DryRunPreemption(
+      state, pod, potential_nodes, pdbs, offset, num_candidates,
+      [&](const NodeInfo& node, Status status) { (*node_statuses)[node.name()] = std::move(status); },
+      &errors);
   for (auto& [node, status] : unschedulable_node_status) (*node_statuses)[node] = std::move(status);
   if (!errors.empty()) *error = AggregateMessage(errors);
   return candidates;
 }
 
-std::vector<const NodeInfo*> DefaultPreemption::PotentialNodes(
-    const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
-    NodeToStatus* unhelpful) const {
-  return NodesWherePreemptionMightHelp(nodes, statuses, unhelpful);
+std::vector<Candidate> DefaultPreemption::FindCandidatesOrFitError(const CycleState& state,
+                                                                   const Pod& pod,
+                                                                   const NodeToStatus& m,
+                                                                   std::string* fit_error,
+                                                                   std::string* error) const {
+  NodeToStatus node_statuses;
+  std::vector<Candidate> candidates = FindCandidates(state, pod, m, &node_statuses, error);
+  if (candidates.empty()) {
+    // framework.FitError{NumAllNodes: len(nodeStatuses), Diagnosis{NodeToStatusMap: nodeStatuses}}.
+    const int num_all_nodes = static_cast<int>(node_statuses.size());
+    Diagnosis diagnosis;
+    diagnosis.node_to_status = std::move(node_statuses);
+    *fit_error = FitErrorMessage(num_all_nodes, diagnosis);
+  }
+  return candidates;
 }
 
 std::pair<bool, std::string> DefaultPreemption::PodEligibleToPreemptOthers(
@@ -232,7 +240,7 @@ int32_t DefaultPreemption::CalculateNumCandidates(int32_t num_nodes) const {
 std::vector<Candidate> DefaultPreemption::DryRunPreemption(
     const CycleState& state, const Pod& pod, const std::vector<const NodeInfo*>& potential_nodes,
     const std::vector<const k8s::PodDisruptionBudget*>& pdbs, int32_t offset,
-    int32_t num_candidates, NodeToStatus* node_statuses, std::vector<std::string>* errors) const {
+    int32_t num_candidates, const RejectNode& reject, std::vector<std::string>* errors) const {
   std::vector<Candidate> non_violating_candidates, violating_candidates;
   const size_t n = potential_nodes.size();
   for (size_t i = 0; i < n; ++i) {
@@ -253,7 +261,7 @@ std::vector<Candidate> DefaultPreemption::DryRunPreemption(
       v.status = Status::Error("expected at least one victim pod on node \"" + node.name() + "\"");
     }
     if (v.status.code() == Code::kError) errors->push_back(v.status.Message());
-    (*node_statuses)[node.name()] = std::move(v.status);
+    reject(node, std::move(v.status));
   }
   non_violating_candidates.insert(non_violating_candidates.end(), violating_candidates.begin(),
                                   violating_candidates.end());
@@ -322,10 +330,6 @@ void DefaultPreemption::PrepareCandidate(const Candidate& c, const Pod& pod,
   for (const PodInfoPtr& p : handle_.nominator->NominatedPodsForNode(c.node)) {
     if (p->pod->priority < pod.priority) result->clear_nomination.push_back(p->pod);
   }
-}
-
-std::string DefaultPreemption::FitErrorText(int num_all_nodes, const Diagnosis& diagnosis) const {
-  return FitErrorMessage(num_all_nodes, diagnosis);
 }
 
 std::vector<const k8s::PodDisruptionBudget*> DefaultPreemption::GetPodDisruptionBudgets() const {

@@ -12,6 +12,7 @@
 #define SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_DEFAULT_PREEMPTION_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -90,15 +91,17 @@ class DefaultPreemption : public PostFilterPlugin {
   virtual NodeVictims SelectVictimsOnNode(
       const CycleState& state, const Pod& pod, const NodeInfo& node,
       const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const;
+  // A node the dry run found no candidate on, with its status (upstream: nodeStatuses.Set).
+  using RejectNode = std::function<void(const NodeInfo& node, Status status)>;
   // DryRunPreemption, sequential: visits potential[(offset + i) % n]; stops once a non-violating
   // candidate exists and num_candidates were found. Returns the non-violating candidates, then
-  // the violating ones (each list at most num_candidates long). The nodes without a candidate
-  // get their status in `node_statuses`; the Error ones are also collected in `errors`.
+  // the violating ones (each list at most num_candidates long). The nodes without a candidate go
+  // to `reject` with their status; the Error ones are also collected in `errors`.
   std::vector<Candidate> DryRunPreemption(const CycleState& state, const Pod& pod,
                                           const std::vector<const NodeInfo*>& potential_nodes,
                                           const std::vector<const k8s::PodDisruptionBudget*>& pdbs,
                                           int32_t offset, int32_t num_candidates,
-                                          NodeToStatus* node_statuses,
+                                          const RejectNode& reject,
                                           std::vector<std::string>* errors) const;
   // GetOffsetAndNumCandidates: the offset is 0 (upstream draws it at random; see above).
   std::pair<int32_t, int32_t> GetOffsetAndNumCandidates(int32_t num_nodes) const;
@@ -106,20 +109,20 @@ class DefaultPreemption : public PostFilterPlugin {
   int32_t CalculateNumCandidates(int32_t num_nodes) const;
 
  protected:
-  // nodesWherePreemptionMightHelp (preemption.h), a seam for the fast engine.
-  virtual std::vector<const NodeInfo*> PotentialNodes(const std::vector<const NodeInfo*>& nodes,
-                                                      const NodeToStatus& statuses,
-                                                      NodeToStatus* unhelpful) const;
   // findCandidates: the dry run over the nodes where preemption might help. `node_statuses` gets
   // the status of every node without a candidate; `*error` the aggregated errors ("" for none).
-  // Virtual: a seam for the fast engine.
-  virtual std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod,
-                                                const NodeToStatus& m, NodeToStatus* node_statuses,
-                                                std::string* error) const;
+  std::vector<Candidate> FindCandidates(const CycleState& state, const Pod& pod,
+                                        const NodeToStatus& m, NodeToStatus* node_statuses,
+                                        std::string* error) const;
+  // FindCandidates and, when it finds no candidate, the FitError text of the statuses it gave
+  // (framework.FitError{NumAllNodes: len(nodeStatuses), ...}.Error()): all that EvaluatorPreempt
+  // reads of them. A seam for the fast engine, which counts their reasons without the node map.
+  virtual std::vector<Candidate> FindCandidatesOrFitError(const CycleState& state, const Pod& pod,
+                                                          const NodeToStatus& m,
+                                                          std::string* fit_error,
+                                                          std::string* error) const;
   // getPodDisruptionBudgets.
   std::vector<const k8s::PodDisruptionBudget*> GetPodDisruptionBudgets() const;
-  // The FitError text of the no-candidate outcome (FitErrorMessage); a seam for the fast engine.
-  virtual std::string FitErrorText(int num_all_nodes, const Diagnosis& diagnosis) const;
 
   // The wall clock upstream's time.Now() reads (epoch + virtual time in a replay), or
   // kNowAfterEveryStart when the handle has no clock.
