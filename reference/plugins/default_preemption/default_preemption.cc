@@ -176,7 +176,9 @@ std::vector<Candidate> DefaultPreemption::FindCandidates(const CycleState& state
   std::vector<std::string> errors;
   std::vector<Candidate> candidates = DryRunPreemption(
       state, pod, potential_nodes, pdbs, offset, num_candidates,
-      [&](const NodeInfo& node, Status status) { (*node_statuses)[node.name()] = std::move(status); },
+      [&](const NodeInfo& node, Status status) {
+        (*node_statuses)[node.name()] = std::move(status);
+      },
       &errors);
   for (auto& [node, status] : unschedulable_node_status) (*node_statuses)[node] = std::move(status);
   if (!errors.empty()) *error = AggregateMessage(errors);
