@@ -15,6 +15,8 @@ int64_t* Field(const std::string& name, InputLimits* limits) {
   if (name == "string-bytes") return &limits->string_bytes;
   if (name == "key-bytes") return &limits->key_bytes;
   if (name == "map-entries") return &limits->map_entries;
+  if (name == "yaml-depth") return &limits->yaml_depth;
+  if (name == "yaml-alias-nodes") return &limits->yaml_alias_nodes;
   return nullptr;
 }
 
@@ -119,9 +121,13 @@ class Checker {
 }  // namespace
 
 const std::vector<std::string>& InputLimitNames() {
-  static const std::vector<std::string> kNames = {"records", "string-bytes", "key-bytes",
-                                                  "map-entries"};
+  static const std::vector<std::string> kNames = {
+      "records", "string-bytes", "key-bytes", "map-entries", "yaml-depth", "yaml-alias-nodes"};
   return kNames;
+}
+
+k8s::YamlLimits YamlLimitsOf(const InputLimits& limits) {
+  return {.depth = limits.yaml_depth, .alias_nodes = limits.yaml_alias_nodes};
 }
 
 Outcome ParseInputLimit(const std::string& spec, InputLimits* limits) {
@@ -164,8 +170,8 @@ Error TooManyRecords(const std::string& where, int64_t limit) {
 }
 
 Outcome CheckMessageLimits(const Message& message, const InputLimits& limits,
-                           const std::string& where) {
-  return Checker(limits, where).Check(message, "");
+                           const std::string& where, const std::string& path) {
+  return Checker(limits, where).Check(message, path);
 }
 
 bool FitsTrivially(size_t bytes, const InputLimits& limits) {

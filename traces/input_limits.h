@@ -1,9 +1,10 @@
 // Size limits on untrusted input (README.md, "Untrusted input"): records per trace or import, the
-// length of any one string, of a map key, and the entries of one map (labels, annotations,
-// nodeSelector, ...). The defaults are far above anything a Kubernetes API server accepts or a real
-// capture holds; `--limit NAME=VALUE` on the commands that read traces or captures raises (or
-// lowers) them. The readers of traces/ and traces/importers/ take an InputLimits and check every
-// record they produce; nothing here is global.
+// length of any one string, of a map key, the entries of one map (labels, annotations,
+// nodeSelector, ...), and YAML's nesting depth and alias expansion. The defaults are far above
+// anything a Kubernetes API server accepts or a real capture holds; `--limit NAME=VALUE` on the
+// commands that read traces or captures raises (or lowers) them. The readers of traces/ and
+// traces/importers/ take an InputLimits and check every record they produce; nothing here is
+// global.
 #ifndef SCHEDCHECK_TRACES_INPUT_LIMITS_H_
 #define SCHEDCHECK_TRACES_INPUT_LIMITS_H_
 
@@ -14,6 +15,7 @@
 
 #include "google/protobuf/message.h"
 #include "reference/base/result.h"
+#include "reference/k8s/yaml_limits.h"
 
 namespace schedcheck::trace {
 
@@ -27,10 +29,16 @@ struct InputLimits {
   int64_t key_bytes = 1024;
   // Entries of one map: labels, annotations, nodeSelector, matchLabels, capacity, ...
   int64_t map_entries = 10'000;
+  // YAML: mappings and sequences open at once, and the nodes one file's aliases expand to.
+  int64_t yaml_depth = k8s::kMaxYamlDepth;
+  int64_t yaml_alias_nodes = k8s::kMaxYamlAliasNodes;
 };
 
+// The YAML part, for the readers of reference/k8s (which cannot include traces/).
+k8s::YamlLimits YamlLimitsOf(const InputLimits& limits);
+
 // The names `--limit` accepts, in documentation order: records, string-bytes, key-bytes,
-// map-entries.
+// map-entries, yaml-depth, yaml-alias-nodes.
 const std::vector<std::string>& InputLimitNames();
 
 // Applies one "NAME=VALUE" (VALUE a positive decimal integer) to *limits. Errors name the option
@@ -50,11 +58,11 @@ Error TooManyRecords(const std::string& where, int64_t limit);
 
 // Checks every string, map key and map size in `message` (recursively). `where` names the
 // position ("t.jsonl: line 4", may be empty); the error adds the field path in Kubernetes' JSON
-// names, e.g.
+// names, starting with `path` when the message is itself a field ("pods[2]"), e.g.
 //   t.jsonl: line 4: field api.pod.metadata.labels: 10001 entries, more than the limit
 //   map-entries=10000 (raise it with --limit map-entries=N)
 Outcome CheckMessageLimits(const google::protobuf::Message& message, const InputLimits& limits,
-                           const std::string& where);
+                           const std::string& where, const std::string& path = "");
 
 // True when a message serialized in `bytes` bytes cannot exceed any byte or entry limit (every
 // string, key and map entry takes at least its own length, at least 2 bytes per entry), so that

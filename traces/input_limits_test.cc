@@ -53,15 +53,23 @@ TEST(InputLimitsTest, ParsesNamesAndRejectsBadSpecs) {
   EXPECT_EQ(limits.string_bytes, 7);
   EXPECT_EQ(limits.key_bytes, 9);
   EXPECT_EQ(limits.map_entries, 11);
+  // The YAML limits keep reference/k8s's defaults until raised, and reach its YamlLimits.
+  EXPECT_EQ(limits.yaml_depth, 100);
+  EXPECT_EQ(limits.yaml_alias_nodes, 1'000'000);
+  ASSERT_TRUE(ParseInputLimits({"yaml-depth=200", "yaml-alias-nodes=13"}, &limits).ok());
+  EXPECT_EQ(YamlLimitsOf(limits).depth, 200);
+  EXPECT_EQ(YamlLimitsOf(limits).alias_nodes, 13);
   for (const char* bad : {"records", "records=", "records=0", "records=-1", "records=1x", "bogus=3",
-                          "records=99999999999999999999"}) {
+                          "records=99999999999999999999", "yaml-depth=0",
+                          "yaml-depth=", "yaml-alias-nodes=-5", "yaml_depth=5"}) {
     Outcome ok = ParseInputLimit(bad, &limits);
     ASSERT_FALSE(ok.ok()) << bad;
     EXPECT_NE(ok.message().find(std::string("--limit ") + bad), std::string::npos) << ok.message();
   }
   EXPECT_NE(ParseInputLimit("bogus=3", &limits)
                 .message()
-                .find("records, string-bytes, key-bytes, map-entries"),
+                .find("records, string-bytes, key-bytes, map-entries, yaml-depth, "
+                      "yaml-alias-nodes"),
             std::string::npos);
 }
 
@@ -160,6 +168,16 @@ TEST(InputLimitsTest, FitsTriviallyOnlyWhenNoLimitCanBeExceeded) {
   Record r = PodWith("a", 11, 1);
   EXPECT_FALSE(FitsTrivially(r.ByteSizeLong(), limits));
   EXPECT_FALSE(CheckMessageLimits(r, limits, "").ok());
+}
+
+// A message that is itself a field (a case file's pods[1]) is named by its path.
+TEST(InputLimitsTest, CheckMessageLimitsStartsTheFieldPathWithPath) {
+  const k8s::Pod pod = MakePod("default", std::string(20, 'p'), "100m", "1Gi");
+  Outcome ok = CheckMessageLimits(pod, {.string_bytes = 19}, "c.yaml: line 3", "pods[1]");
+  ASSERT_FALSE(ok.ok());
+  EXPECT_EQ(ok.message(),
+            "c.yaml: line 3: field pods[1].metadata.name: 20 bytes, more than the limit "
+            "string-bytes=19 (raise it with --limit string-bytes=N)");
 }
 
 }  // namespace

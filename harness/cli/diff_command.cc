@@ -37,8 +37,9 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
                                    : diff::DefaultTimeToleranceNs(*a, *b);
   d.result = diff::Diff(*a, *b, {.time_tolerance_ns = tolerance_ns});
   if (!d.result.divergences.empty() && !o.cluster_trace.empty()) {
-    auto text = ExplainFirstDivergence({o.cluster_trace, o.config, o.candidate, o.a, o.b}, *a,
-                                       d.result.divergences.front());
+    auto text = ExplainFirstDivergence(
+        {o.cluster_trace, o.config, o.candidate, o.a, o.b, trace::YamlLimitsOf(limits)}, *a,
+        d.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     d.explanation = *text;
   }

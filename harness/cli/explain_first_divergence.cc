@@ -14,7 +14,7 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
   if (!trace.ok()) return trace.error();
   reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");
   if (!r.config.empty()) {
-    auto config = reference::LoadSchedulerConfiguration(r.config, "1.27");
+    auto config = reference::LoadSchedulerConfiguration(r.config, "1.27", r.yaml);
     if (!config.ok()) return config.error();
     base = std::move(*config);
   }

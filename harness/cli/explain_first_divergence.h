@@ -9,6 +9,7 @@
 
 #include "harness/diff/diff.h"
 #include "reference/base/result.h"
+#include "reference/k8s/yaml_limits.h"
 #include "traces/trace.pb.h"
 
 namespace schedcheck::cli {
@@ -19,6 +20,7 @@ struct ExplainRequest {
   std::string candidate;  // the candidate's spec ("": the reference's side only)
   std::string reference_log;  // the logs' names, for the sides' titles
   std::string candidate_log;
+  k8s::YamlLimits yaml;  // for reading `config` (the command's `--limit yaml-...`)
 };
 
 // Errors reading the trace, the configuration or the spec are bad input; a pod missing from the

@@ -14,7 +14,10 @@ void AddLimitOption(CLI::App* cmd, std::vector<std::string>* specs) {
              "), key-bytes (a label/annotation/selector key, " +
              std::to_string(defaults.key_bytes) +
              "), map-entries (labels, annotations, ... of one object, " +
-             std::to_string(defaults.map_entries) + ")")
+             std::to_string(defaults.map_entries) + "), yaml-depth (YAML nesting, " +
+             std::to_string(defaults.yaml_depth) +
+             "), yaml-alias-nodes (nodes one YAML file's aliases expand to, " +
+             std::to_string(defaults.yaml_alias_nodes) + ")")
       ->allow_extra_args(false)
       ->type_name("NAME=VALUE");
 }

@@ -136,7 +136,8 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   if (o.config.empty()) {
     options.config = reference::DefaultConfiguration(options.compat);
   } else {
-    auto config = reference::LoadSchedulerConfiguration(o.config, options.compat);
+    auto config = reference::LoadSchedulerConfiguration(o.config, options.compat,
+                                                        trace::YamlLimitsOf(limits));
     if (!config.ok()) return fail(config.message());
     options.config = std::move(*config);
     std::ifstream in(o.config, std::ios::binary);

@@ -28,7 +28,8 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
   candidates::CandidateReplayOptions replay_options{
       .config_yaml = "", .config_source = "", .timeout_ms = o.timeout_ms, .engine = o.engine};
   if (fs::exists(stem + ".config.yaml")) {
-    auto config = reference::LoadSchedulerConfiguration(stem + ".config.yaml", "1.27");
+    auto config = reference::LoadSchedulerConfiguration(stem + ".config.yaml", "1.27",
+                                                        trace::YamlLimitsOf(o.limits));
     if (!config.ok()) return config.error();
     base = std::move(*config);
     // An out-of-process candidate is sent the text, as `replay --config` sends it.

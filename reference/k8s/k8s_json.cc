@@ -197,13 +197,14 @@ Result<Message> Decode(nlohmann::json json, const std::string& where,
 
 namespace {
 
-// A first pass over the YAML events that enforces the limits of k8s_json.h before yaml-cpp builds
-// any node: documents (yaml-cpp 0.7's LoadAll never ends on some inputs, e.g. a lone ","; every
-// real document consumes at least one byte), nesting depth, and the nodes aliases stand for (a
-// "billion laughs" file is a few hundred bytes).
-class YamlLimits : public YAML::EventHandler {
+// A first pass over the YAML events that enforces the limits of yaml_limits.h before yaml-cpp
+// builds any node: documents (yaml-cpp 0.7's LoadAll never ends on some inputs, e.g. a lone ",";
+// every real document consumes at least one byte), nesting depth, and the nodes aliases stand for
+// (a "billion laughs" file is a few hundred bytes).
+class YamlLimitChecker : public YAML::EventHandler {
  public:
-  explicit YamlLimits(size_t max_documents) : max_documents_(max_documents) {}
+  YamlLimitChecker(size_t max_documents, const YamlLimits& limits)
+      : max_documents_(max_documents), limits_(limits) {}
 
   // Parses the whole stream; "" or what was exceeded.
   std::string Check(std::istream& in) {
@@ -231,9 +232,9 @@ class YamlLimits : public YAML::EventHandler {
     auto it = sizes_.find(anchor);
     uint64_t nodes = it == sizes_.end() ? 1 : it->second;
     alias_nodes_ += nodes;
-    if (alias_nodes_ > kMaxYamlAliasNodes && error_.empty()) {
-      error_ = At(mark) + "aliases expand to more than " + std::to_string(kMaxYamlAliasNodes) +
-               " YAML nodes (limit kMaxYamlAliasNodes)";
+    if (alias_nodes_ > static_cast<uint64_t>(limits_.alias_nodes) && error_.empty()) {
+      error_ = At(mark) + "aliases expand to more than " + std::to_string(limits_.alias_nodes) +
+               " YAML nodes, " + Limit("yaml-alias-nodes", limits_.alias_nodes);
     }
     Leaf(mark, 0, nodes);
   }
@@ -257,6 +258,11 @@ class YamlLimits : public YAML::EventHandler {
     YAML::anchor_t anchor = 0;
     uint64_t nodes = 0;
   };
+  // The wording of traces/input_limits.h's LimitExceeded, which reference/ cannot include.
+  static std::string Limit(const std::string& name, int64_t value) {
+    return "the limit " + name + "=" + std::to_string(value) + " (raise it with --limit " + name +
+           "=N)";
+  }
   static std::string At(const YAML::Mark& mark) {
     return "line " + std::to_string(mark.line + 1) + ", column " + std::to_string(mark.column + 1) +
            ": ";
@@ -271,9 +277,10 @@ class YamlLimits : public YAML::EventHandler {
     Add(mark, nodes);
   }
   void Open(const YAML::Mark& mark, YAML::anchor_t anchor) {
-    if (stack_.size() > kMaxYamlDepth && error_.empty()) {
-      error_ = At(mark) + "YAML nesting deeper than " + std::to_string(kMaxYamlDepth) +
-               " levels (limit kMaxYamlDepth)";
+    // stack_[0] is the document itself: stack_.size() collections are open counting this one.
+    if (static_cast<int64_t>(stack_.size()) > limits_.depth && error_.empty()) {
+      error_ = At(mark) + "YAML nesting deeper than " + std::to_string(limits_.depth) +
+               " levels, " + Limit("yaml-depth", limits_.depth);
     }
     marks_.push_back(mark);
     stack_.push_back(Frame{anchor, 1});
@@ -289,6 +296,7 @@ class YamlLimits : public YAML::EventHandler {
   }
 
   size_t max_documents_;
+  YamlLimits limits_;
   size_t documents_ = 0;
   uint64_t alias_nodes_ = 0;
   std::vector<Frame> stack_;
@@ -299,11 +307,12 @@ class YamlLimits : public YAML::EventHandler {
 
 }  // namespace
 
-Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const std::string& source) {
+Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const std::string& source,
+                                                 const YamlLimits& limits) {
   std::vector<Document> docs;
   try {
     std::istringstream in{std::string(text)};
-    if (std::string why = YamlLimits(text.size() + 1).Check(in); !why.empty()) {
+    if (std::string why = YamlLimitChecker(text.size() + 1, limits).Check(in); !why.empty()) {
       return Error{source + ": " + why};
     }
     std::vector<YAML::Node> nodes = YAML::LoadAll(std::string(text));
@@ -328,7 +337,7 @@ Result<nlohmann::json> ParseJson(std::string_view text, const std::string& sourc
   }
 }
 
-Result<std::vector<Document>> ReadDocumentsFile(const std::string& path) {
+Result<std::vector<Document>> ReadDocumentsFile(const std::string& path, const YamlLimits& limits) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open file"};
   std::stringstream buffer;
@@ -357,7 +366,7 @@ Result<std::vector<Document>> ReadDocumentsFile(const std::string& path) {
     if (!j.ok()) return j.error();
     return std::vector<Document>{{std::move(*j), 1}};
   }
-  if (ends_with(".yaml") || ends_with(".yml")) return ParseYamlDocuments(text, path);
+  if (ends_with(".yaml") || ends_with(".yml")) return ParseYamlDocuments(text, path, limits);
   return Error{path + ": unknown file type (want .yaml, .yml, .json or .jsonl)"};
 }
 

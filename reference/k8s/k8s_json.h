@@ -15,6 +15,7 @@
 
 #include "reference/base/result.h"
 #include "reference/k8s/k8s.pb.h"
+#include "reference/k8s/yaml_limits.h"
 
 namespace schedcheck::k8s {
 
@@ -24,21 +25,17 @@ struct Document {
   int line = 1;
 };
 
-// Limits on YAML input (README.md, "Untrusted input"): nesting depth, and the nodes that aliases
-// expand to in one file (a "billion laughs" file is a few hundred bytes). Real manifests, case
-// files and configurations stay far below both.
-inline constexpr size_t kMaxYamlDepth = 100;
-inline constexpr uint64_t kMaxYamlAliasNodes = 1'000'000;
-
 // Parses every document of a YAML stream ("---" separated). Plain scalars become JSON numbers,
 // booleans and null by the YAML 1.2 core schema; quoted scalars stay strings. Errors carry
-// `source` and the line and column.
-Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const std::string& source);
+// `source` and the line and column; a limit exceeded names it and its `--limit` option.
+Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const std::string& source,
+                                                 const YamlLimits& limits = {});
 // Parses a JSON text (one value). Errors carry `source` and the byte position.
 Result<nlohmann::json> ParseJson(std::string_view text, const std::string& source);
 // Reads a file and parses it by extension: .yaml/.yml as YAML documents, .json as one JSON value,
-// .jsonl as one value per non-empty line (each a Document with its line).
-Result<std::vector<Document>> ReadDocumentsFile(const std::string& path);
+// .jsonl as one value per non-empty line (each a Document with its line). `limits` bound YAML.
+Result<std::vector<Document>> ReadDocumentsFile(const std::string& path,
+                                                const YamlLimits& limits = {});
 
 // The document files named by `paths`: files as given, directories searched recursively for
 // .yaml/.yml/.json/.jsonl files (each directory's files in name order). Errors name the path.

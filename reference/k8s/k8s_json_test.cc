@@ -75,6 +75,40 @@ TEST(K8sJsonTest, YamlSyntaxErrorHasLine) {
   EXPECT_NE(docs.message().find("bad.yaml: line"), std::string::npos) << docs.message();
 }
 
+// A YAML document with `levels` nested flow sequences ([[[...]]]).
+std::string NestedYaml(int levels) {
+  return "a: " + std::string(levels, '[') + std::string(levels, ']') + "\n";
+}
+
+TEST(K8sJsonTest, YamlDepthLimitNamesTheOptionAndCanBeRaised) {
+  // The mapping is the first level: 100 levels in all pass by default, 101 do not.
+  EXPECT_TRUE(ParseYamlDocuments(NestedYaml(99), "deep.yaml").ok());
+  auto deep = ParseYamlDocuments(NestedYaml(100), "deep.yaml");
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.message().find("deep.yaml: line 1, column "), std::string::npos) << deep.message();
+  EXPECT_NE(deep.message().find("YAML nesting deeper than 100 levels, the limit yaml-depth=100 "
+                                "(raise it with --limit yaml-depth=N)"),
+            std::string::npos)
+      << deep.message();
+  EXPECT_TRUE(ParseYamlDocuments(NestedYaml(100), "deep.yaml", {.depth = 101}).ok());
+  EXPECT_FALSE(ParseYamlDocuments(NestedYaml(10), "deep.yaml", {.depth = 10}).ok());
+}
+
+TEST(K8sJsonTest, YamlAliasLimitNamesTheOptionAndCanBeRaised) {
+  // *a stands for 3 nodes (the sequence and its two items): three aliases expand to 9.
+  const std::string text = "a: &a [1, 1]\nb: [*a, *a, *a]\n";
+  EXPECT_TRUE(ParseYamlDocuments(text, "alias.yaml").ok());
+  EXPECT_TRUE(ParseYamlDocuments(text, "alias.yaml", {.alias_nodes = 9}).ok());
+  auto tight = ParseYamlDocuments(text, "alias.yaml", {.alias_nodes = 8});
+  ASSERT_FALSE(tight.ok());
+  EXPECT_NE(tight.message().find("alias.yaml: line 2, column "), std::string::npos)
+      << tight.message();
+  EXPECT_NE(tight.message().find("aliases expand to more than 8 YAML nodes, the limit "
+                                 "yaml-alias-nodes=8 (raise it with --limit yaml-alias-nodes=N)"),
+            std::string::npos)
+      << tight.message();
+}
+
 TEST(K8sJsonTest, RoundTripKeepsKubernetesNames) {
   k8s::Pod pod;
   pod.mutable_metadata()->set_name("p");

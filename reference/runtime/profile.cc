@@ -272,8 +272,9 @@ Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json&
 }
 
 Result<SchedulerConfiguration> LoadSchedulerConfiguration(const std::string& path,
-                                                          std::string_view compat) {
-  auto docs = k8s::ReadDocumentsFile(path);
+                                                          std::string_view compat,
+                                                          const k8s::YamlLimits& yaml) {
+  auto docs = k8s::ReadDocumentsFile(path, yaml);
   if (!docs.ok()) return docs.error();
   if (docs->size() != 1)
     return Error{path + ": want exactly one KubeSchedulerConfiguration document"};

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/base/result.h"
+#include "reference/k8s/yaml_limits.h"
 
 namespace schedcheck::reference {
 
@@ -83,9 +84,11 @@ PluginSet MergePluginSet(const PluginSet& defaults, const PluginSet& custom);
 Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json& doc,
                                                            const std::string& source,
                                                            std::string_view compat);
-// Reads a YAML or JSON file holding one KubeSchedulerConfiguration.
+// Reads a YAML or JSON file holding one KubeSchedulerConfiguration; `yaml` bounds a YAML file (the
+// commands pass their `--limit yaml-depth=N` / `yaml-alias-nodes=N`).
 Result<SchedulerConfiguration> LoadSchedulerConfiguration(const std::string& path,
-                                                          std::string_view compat);
+                                                          std::string_view compat,
+                                                          const k8s::YamlLimits& yaml = {});
 
 }  // namespace schedcheck::reference
 

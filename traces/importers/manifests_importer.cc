@@ -172,7 +172,7 @@ Result<Imported> ImportManifests(const std::vector<std::string>& inputs,
   if (!files.ok()) return files.error();
   Loader loader(options);
   for (const std::string& file : *files) {
-    auto docs = k8s::ReadDocumentsFile(file);
+    auto docs = k8s::ReadDocumentsFile(file, YamlLimitsOf(options.limits));
     if (!docs.ok()) return docs.error();
     for (const k8s::Document& doc : *docs) {
       std::string where = file + ": line " + std::to_string(doc.line);
