@@ -16,6 +16,8 @@
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/type_resolver_util.h>
 
+#include "reference/k8s/json_to_message.h"
+
 #include "reference/base/input_files.h"
 
 namespace schedcheck::k8s {
@@ -180,6 +182,8 @@ Result<Message> Decode(nlohmann::json json, const std::string& where,
     return Error{where + ": expected an object, got " + std::string(json.type_name())};
   if (normalize) normalize(json);
   Message out;
+  if (JsonToMessage(json, &out)) return out;  // the common shapes, without the text round trip
+  out.Clear();
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = true;
   std::string text;

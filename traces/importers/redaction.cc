@@ -75,27 +75,57 @@ Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind,
   }
   if (!ok) return ok;
   kind_ = kind;
-  CountDropped(object, nlohmann::json::parse(k8s::ToJson(*message), nullptr, false), "");
+  CountDropped(object, *message, "");
   StripAnnotations(meta);
   return Outcome::Ok();
 }
 
-void Redactor::CountDropped(const nlohmann::json& in, const nlohmann::json& out,
+void Redactor::CountDropped(const nlohmann::json& in, const google::protobuf::Message& out,
                             const std::string& path) {
-  if (in.is_object()) {
-    for (const auto& [key, value] : in.items()) {
-      if (IsEmptyValue(value)) continue;
-      std::string child = path.empty() ? key : path + "." + key;
-      if (!out.is_object() || !out.contains(key)) {
-        ++fields_;
-        ++paths_[kind_ + ":" + child];
-        continue;
-      }
-      CountDropped(value, out[key], child);
+  namespace pb = google::protobuf;
+  if (!in.is_object()) return;
+  const pb::Reflection& reflection = *out.GetReflection();
+  for (const auto& [key, value] : in.items()) {
+    if (IsEmptyValue(value)) continue;
+    std::string child = path.empty() ? key : path + "." + key;
+    const pb::FieldDescriptor* field = FieldOfJsonName(out.GetDescriptor(), key);
+    // Printed in JSON: a repeated field with elements, a singular one that is set (for a proto3
+    // scalar without presence: not its default value).
+    const bool printed =
+        field != nullptr && (field->is_repeated() ? reflection.FieldSize(out, field) > 0
+                                                  : reflection.HasField(out, field));
+    if (!printed) {
+      ++fields_;
+      ++paths_[kind_ + ":" + child];
+      continue;
     }
-  } else if (in.is_array() && out.is_array() && in.size() == out.size()) {
-    for (size_t i = 0; i < in.size(); ++i) CountDropped(in[i], out[i], path + "[]");
+    // Maps and google.protobuf.Value keep every key they were given; scalars have no fields.
+    if (field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE || field->is_map() ||
+        field->message_type()->file()->package() == "google.protobuf") {
+      continue;
+    }
+    if (!field->is_repeated()) {
+      CountDropped(value, reflection.GetMessage(out, field), child);
+    } else if (value.is_array() &&
+               value.size() == static_cast<size_t>(reflection.FieldSize(out, field))) {
+      for (size_t i = 0; i < value.size(); ++i) {
+        CountDropped(value[i], reflection.GetRepeatedMessage(out, field, static_cast<int>(i)),
+                     child + "[]");
+      }
+    }
   }
+}
+
+const google::protobuf::FieldDescriptor* Redactor::FieldOfJsonName(
+    const google::protobuf::Descriptor* type, const std::string& key) {
+  auto [it, inserted] = fields_by_json_name_.try_emplace(type);
+  if (inserted) {
+    for (int i = 0; i < type->field_count(); ++i) {
+      it->second.emplace(type->field(i)->json_name(), type->field(i));
+    }
+  }
+  auto field = it->second.find(key);
+  return field == it->second.end() ? nullptr : field->second;
 }
 
 void Redactor::StripAnnotations(k8s::ObjectMeta* meta) {

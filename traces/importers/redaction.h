@@ -12,9 +12,13 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/message.h"
 
 #include "reference/base/result.h"
 #include "traces/importers/imported.h"
@@ -45,7 +49,14 @@ class Redactor {
   void AddLabels(Imported* imported) const;
 
  private:
-  void CountDropped(const nlohmann::json& in, const nlohmann::json& out, const std::string& path);
+  // Counts the non-empty fields of `in` that `out` (decoded from it) does not print in JSON: no
+  // field of that JSON name, or a field left at its default. Walks the message by reflection
+  // rather than printing it and parsing the text back.
+  void CountDropped(const nlohmann::json& in, const google::protobuf::Message& out,
+                    const std::string& path);
+  // The field of `type` whose JSON name is `key`, or null.
+  const google::protobuf::FieldDescriptor* FieldOfJsonName(const google::protobuf::Descriptor* type,
+                                                           const std::string& key);
   void StripAnnotations(k8s::ObjectMeta* meta);
 
   std::set<std::string> keep_annotations_;
@@ -54,6 +65,10 @@ class Redactor {
   int64_t fields_ = 0;
   std::map<std::string, int64_t> paths_;
   std::map<std::string, int64_t> skipped_kinds_;
+  // JSON name -> field, per message type met so far.
+  std::unordered_map<const google::protobuf::Descriptor*,
+                     std::unordered_map<std::string, const google::protobuf::FieldDescriptor*>>
+      fields_by_json_name_;
 };
 
 }  // namespace schedcheck::trace

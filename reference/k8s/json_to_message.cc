@@ -1,0 +1,192 @@
+#include "reference/k8s/json_to_message.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/struct.pb.h"
+#include "reference/k8s/k8s.pb.h"
+
+namespace schedcheck::k8s {
+namespace {
+
+namespace pb = google::protobuf;
+using Json = nlohmann::json;
+
+// The fields of one message type by the names protobuf's JSON parser accepts: the JSON name and
+// the name in the .proto file.
+using FieldsByName = std::unordered_map<std::string, const pb::FieldDescriptor*>;
+
+const FieldsByName& FieldsOf(const pb::Descriptor* type) {
+  // Built once for every message type of the file (thread-safe static initialization); the
+  // descriptors of generated code live as long as the program.
+  static const auto* const tables = [] {
+    auto* out = new std::unordered_map<const pb::Descriptor*, FieldsByName>();
+    std::vector<const pb::Descriptor*> pending;
+    const pb::FileDescriptor* file = Pod::descriptor()->file();
+    for (int i = 0; i < file->message_type_count(); ++i) pending.push_back(file->message_type(i));
+    while (!pending.empty()) {
+      const pb::Descriptor* d = pending.back();
+      pending.pop_back();
+      FieldsByName& fields = (*out)[d];
+      for (int i = 0; i < d->field_count(); ++i) {
+        fields.emplace(d->field(i)->json_name(), d->field(i));
+        fields.emplace(d->field(i)->name(), d->field(i));
+      }
+      for (int i = 0; i < d->nested_type_count(); ++i) pending.push_back(d->nested_type(i));
+    }
+    return out;
+  }();
+  static const FieldsByName kNone;
+  auto it = tables->find(type);
+  return it == tables->end() ? kNone : it->second;
+}
+
+bool Ascii(const std::string& s) {
+  for (unsigned char c : s) {
+    if (c >= 0x80) return false;
+  }
+  return true;
+}
+
+// An integral JSON number within [lo, hi].
+bool IntegerIn(const Json& v, int64_t lo, int64_t hi, int64_t* out) {
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(hi)) return false;
+    *out = static_cast<int64_t>(u);
+    return true;
+  }
+  if (!v.is_number_integer()) return false;
+  *out = v.get<int64_t>();
+  return *out >= lo && *out <= hi;
+}
+
+bool Decode(const Json& json, pb::Message* out);
+
+// google.protobuf.Value from a string, an integer or a boolean (what int-or-string fields hold).
+bool DecodeValue(const Json& v, pb::Value* out) {
+  if (v.is_string() && Ascii(v.get_ref<const std::string&>())) {
+    out->set_string_value(v.get<std::string>());
+    return true;
+  }
+  int64_t n = 0;
+  if (IntegerIn(v, -(int64_t{1} << 53), int64_t{1} << 53, &n)) {  // exact as a double
+    out->set_number_value(static_cast<double>(n));
+    return true;
+  }
+  if (v.is_boolean()) {
+    out->set_bool_value(v.get<bool>());
+    return true;
+  }
+  return false;
+}
+
+// One singular value, or one element of a repeated field (`index` < 0: singular).
+bool DecodeScalarOrMessage(const Json& v, const pb::FieldDescriptor* field, pb::Message* out) {
+  const pb::Reflection& r = *out->GetReflection();
+  const bool repeated = field->is_repeated();
+  int64_t n = 0;
+  switch (field->cpp_type()) {
+    case pb::FieldDescriptor::CPPTYPE_STRING:
+      if (field->type() != pb::FieldDescriptor::TYPE_STRING || !v.is_string() ||
+          !Ascii(v.get_ref<const std::string&>())) {
+        return false;
+      }
+      repeated ? r.AddString(out, field, v.get<std::string>())
+               : r.SetString(out, field, v.get<std::string>());
+      return true;
+    case pb::FieldDescriptor::CPPTYPE_INT32:
+      if (!IntegerIn(v, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(),
+                     &n)) {
+        return false;
+      }
+      repeated ? r.AddInt32(out, field, static_cast<int32_t>(n))
+               : r.SetInt32(out, field, static_cast<int32_t>(n));
+      return true;
+    case pb::FieldDescriptor::CPPTYPE_INT64:
+      if (!IntegerIn(v, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+                     &n)) {
+        return false;
+      }
+      repeated ? r.AddInt64(out, field, n) : r.SetInt64(out, field, n);
+      return true;
+    case pb::FieldDescriptor::CPPTYPE_BOOL:
+      if (!v.is_boolean()) return false;
+      repeated ? r.AddBool(out, field, v.get<bool>()) : r.SetBool(out, field, v.get<bool>());
+      return true;
+    case pb::FieldDescriptor::CPPTYPE_MESSAGE: {
+      pb::Message* child = repeated ? r.AddMessage(out, field) : r.MutableMessage(out, field);
+      if (field->message_type() == pb::Value::descriptor()) {
+        return DecodeValue(v, static_cast<pb::Value*>(child));
+      }
+      return v.is_object() && Decode(v, child);
+    }
+    default:  // floats, enums, unsigned: not in k8s.proto; let protobuf decide
+      return false;
+  }
+}
+
+// A map<string, string> from an object of strings.
+bool DecodeStringMap(const Json& v, const pb::FieldDescriptor* field, pb::Message* out) {
+  const pb::Descriptor* entry = field->message_type();
+  const pb::FieldDescriptor* key = entry->map_key();
+  const pb::FieldDescriptor* value = entry->map_value();
+  if (!v.is_object() || key->type() != pb::FieldDescriptor::TYPE_STRING ||
+      value->type() != pb::FieldDescriptor::TYPE_STRING) {
+    return false;
+  }
+  const pb::Reflection& r = *out->GetReflection();
+  for (const auto& [k, element] : v.items()) {
+    if (!element.is_string() || !Ascii(k) || !Ascii(element.get_ref<const std::string&>()))
+      return false;
+    pb::Message* e = r.AddMessage(out, field);
+    e->GetReflection()->SetString(e, key, k);
+    e->GetReflection()->SetString(e, value, element.get<std::string>());
+  }
+  return true;
+}
+
+bool Decode(const Json& json, pb::Message* out) {
+  const FieldsByName& fields = FieldsOf(out->GetDescriptor());
+  if (fields.empty()) return false;  // not a k8s.proto type
+  std::vector<const pb::FieldDescriptor*> seen;
+  for (const auto& [name, v] : json.items()) {
+    auto it = fields.find(name);
+    if (it == fields.end()) {
+      if (!Ascii(name)) return false;
+      continue;  // unknown fields are ignored
+    }
+    const pb::FieldDescriptor* field = it->second;
+    for (const pb::FieldDescriptor* s : seen) {
+      if (s == field) return false;  // under both of its names
+    }
+    seen.push_back(field);
+    if (v.is_null()) {
+      if (field->is_repeated() || field->message_type() == pb::Value::descriptor()) return false;
+      continue;  // null is the default value
+    }
+    if (field->is_map()) {
+      if (!DecodeStringMap(v, field, out)) return false;
+    } else if (field->is_repeated()) {
+      if (!v.is_array()) return false;
+      for (const Json& element : v) {
+        if (element.is_null() || !DecodeScalarOrMessage(element, field, out)) return false;
+      }
+    } else if (!DecodeScalarOrMessage(v, field, out)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool JsonToMessage(const nlohmann::json& json, google::protobuf::Message* out) {
+  return json.is_object() && Decode(json, out);
+}
+
+}  // namespace schedcheck::k8s
