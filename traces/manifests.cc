@@ -13,15 +13,26 @@ struct Workload {
   std::string where;
 };
 
+// The limits and the objects decoded so far, for the records limit.
+struct Budget {
+  const InputLimits& limits;
+  int64_t objects = 0;
+};
+
+// Counts and checks one decoded object against the limits (`where` names it), then keeps it.
 template <typename Message>
-Outcome Append(Result<Message> decoded, std::vector<Message>* out) {
+Outcome Append(Result<Message> decoded, const std::string& where, Budget* budget,
+               std::vector<Message>* out) {
   if (!decoded.ok()) return decoded.error();
+  if (++budget->objects > budget->limits.records)
+    return TooManyRecords(where, budget->limits.records);
+  if (Outcome ok = CheckMessageLimits(*decoded, budget->limits, where); !ok) return ok;
   out->push_back(std::move(*decoded));
   return Outcome::Ok();
 }
 
-Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests* out,
-                  std::vector<Workload>* workloads) {
+Outcome AddObject(const nlohmann::json& obj, const std::string& where, Budget* budget,
+                  Manifests* out, std::vector<Workload>* workloads) {
   if (!obj.is_object()) return Error{where + ": expected a Kubernetes object"};
   // Not obj.value("kind", ""): it throws when kind is present but null or not a string (`kind:`).
   const auto kind_it = obj.find("kind");
@@ -40,41 +51,33 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests
       if (item.is_object() && !item.contains("kind") && !item_kind.empty())
         item["kind"] = item_kind;
       if (Outcome ok =
-              AddObject(item, where + ": items[" + std::to_string(i) + "]", out, workloads);
+              AddObject(item, where + ": items[" + std::to_string(i) + "]", budget, out, workloads);
           !ok)
         return ok;
     }
     return Outcome::Ok();
   }
   if (workloads != nullptr && IsWorkloadKind(kind)) workloads->push_back(Workload{obj, where});
-  if (kind == "Service") return Append(k8s::ServiceFromJson(obj, where), &out->services);
+  if (kind == "Service")
+    return Append(k8s::ServiceFromJson(obj, where), where, budget, &out->services);
   if (kind == "ReplicationController") {
-    return Append(k8s::ReplicationControllerFromJson(obj, where), &out->replication_controllers);
+    return Append(k8s::ReplicationControllerFromJson(obj, where), where, budget,
+                  &out->replication_controllers);
   }
-  if (kind == "ReplicaSet") return Append(k8s::ReplicaSetFromJson(obj, where), &out->replica_sets);
+  if (kind == "ReplicaSet")
+    return Append(k8s::ReplicaSetFromJson(obj, where), where, budget, &out->replica_sets);
   if (kind == "StatefulSet")
-    return Append(k8s::StatefulSetFromJson(obj, where), &out->stateful_sets);
-  if (kind == "Node") {
-    auto n = k8s::NodeFromJson(obj, where);
-    if (!n.ok()) return n.error();
-    out->nodes.push_back(std::move(*n));
-  } else if (kind == "Pod") {
-    auto p = k8s::PodFromJson(obj, where);
-    if (!p.ok()) return p.error();
-    out->pods.push_back(std::move(*p));
-  } else if (kind == "Namespace") {
-    auto n = k8s::NamespaceFromJson(obj, where);
-    if (!n.ok()) return n.error();
-    out->namespaces.push_back(std::move(*n));
-  } else if (kind == "PriorityClass") {
-    auto p = k8s::PriorityClassFromJson(obj, where);
-    if (!p.ok()) return p.error();
-    out->priority_classes.push_back(std::move(*p));
-  } else if (kind == "PodDisruptionBudget") {
-    auto p = k8s::PdbFromJson(obj, where);
-    if (!p.ok()) return p.error();
-    out->pdbs.push_back(std::move(*p));
-  } else if (kind.empty()) {
+    return Append(k8s::StatefulSetFromJson(obj, where), where, budget, &out->stateful_sets);
+  if (kind == "Node") return Append(k8s::NodeFromJson(obj, where), where, budget, &out->nodes);
+  if (kind == "Pod") return Append(k8s::PodFromJson(obj, where), where, budget, &out->pods);
+  if (kind == "Namespace")
+    return Append(k8s::NamespaceFromJson(obj, where), where, budget, &out->namespaces);
+  if (kind == "PriorityClass") {
+    return Append(k8s::PriorityClassFromJson(obj, where), where, budget, &out->priority_classes);
+  }
+  if (kind == "PodDisruptionBudget")
+    return Append(k8s::PdbFromJson(obj, where), where, budget, &out->pdbs);
+  if (kind.empty()) {
     return Error{where + ": field kind: missing"};
   } else if (!IsWorkloadKind(kind)) {
     ++out->skipped;
@@ -83,7 +86,7 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Manifests
 }
 
 // The same rule as the manifests importer: workloads whose pods are not given become pods.
-Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Manifests* out) {
+Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Budget* budget, Manifests* out) {
   GivenOwners owners;
   for (const k8s::Pod& pod : out->pods) owners.AddPod(pod.metadata());
   for (const k8s::ReplicaSet& rs : out->replica_sets) owners.AddReplicaSet(rs.metadata());
@@ -95,7 +98,7 @@ Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Manifests* out) 
       // Expanded objects are Pods and a Deployment's ReplicaSet only: no further workloads.
       if (Outcome ok = AddObject(
               obj, w.where + ": " + obj.value("kind", "") + " " + obj["metadata"].value("name", ""),
-              out, nullptr);
+              budget, out, nullptr);
           !ok) {
         return ok;
       }
@@ -106,30 +109,31 @@ Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Manifests* out) 
 
 }  // namespace
 
-Result<Manifests> LoadManifests(const std::vector<std::string>& paths) {
+Result<Manifests> LoadManifests(const std::vector<std::string>& paths, const InputLimits& limits) {
   auto listed = k8s::ListDocumentFiles(paths);
   if (!listed.ok()) return listed.error();
   const std::vector<std::string>& files = *listed;
   Manifests out;
   std::vector<Workload> workloads;
+  Budget budget{limits};
   for (const std::string& file : files) {
-    auto docs = k8s::ReadDocumentsFile(file);
+    auto docs = k8s::ReadDocumentsFile(file, YamlLimitsOf(limits));
     if (!docs.ok()) return docs.error();
     for (const k8s::Document& doc : *docs) {
       std::string where = file + ": line " + std::to_string(doc.line);
       if (doc.json.is_array()) {
         for (size_t i = 0; i < doc.json.size(); ++i) {
-          if (Outcome ok =
-                  AddObject(doc.json[i], where + ": [" + std::to_string(i) + "]", &out, &workloads);
+          if (Outcome ok = AddObject(doc.json[i], where + ": [" + std::to_string(i) + "]", &budget,
+                                     &out, &workloads);
               !ok)
             return ok.error();
         }
-      } else if (Outcome ok = AddObject(doc.json, where, &out, &workloads); !ok) {
+      } else if (Outcome ok = AddObject(doc.json, where, &budget, &out, &workloads); !ok) {
         return ok.error();
       }
     }
   }
-  if (Outcome ok = ExpandWorkloads(workloads, &out); !ok) return ok.error();
+  if (Outcome ok = ExpandWorkloads(workloads, &budget, &out); !ok) return ok.error();
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "reference/base/result.h"
 #include "reference/k8s/k8s.pb.h"
+#include "traces/input_limits.h"
 
 namespace schedcheck::trace {
 
@@ -29,8 +30,11 @@ struct Manifests {
 // ReplicaSets, StatefulSets, DaemonSets, Jobs, ReplicationControllers, PodTemplates) become the
 // pods their controllers would create (traces/importers/workloads.h), after all pods, unless
 // pods of theirs are given; a Deployment's ReplicaSet joins replica_sets. Errors name the file,
-// the document's line and the field.
-Result<Manifests> LoadManifests(const std::vector<std::string>& paths);
+// the document's line and the field. `limits` (`explain --limit`): records bounds the objects
+// decoded in all (expanded pods included), the byte and entry limits each of them, the YAML limits
+// every YAML file.
+Result<Manifests> LoadManifests(const std::vector<std::string>& paths,
+                                const InputLimits& limits = {});
 
 }  // namespace schedcheck::trace
 

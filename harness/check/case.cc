@@ -225,14 +225,46 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
   return c;
 }
 
-Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths) {
+namespace {
+
+template <typename Message>
+Outcome CheckEach(const std::vector<Message>& objects, const std::string& field,
+                  const trace::InputLimits& limits, const std::string& where) {
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const std::string path = field + "[" + std::to_string(i) + "]";
+    if (Outcome ok = trace::CheckMessageLimits(objects[i], limits, where, path); !ok) return ok;
+  }
+  return Outcome::Ok();
+}
+
+// The byte and entry limits on every Kubernetes object of a case, named by its field in the case.
+Outcome CheckCaseLimits(const Case& c, const trace::InputLimits& limits, const std::string& where) {
+  for (Outcome ok :
+       {CheckEach(c.nodes, "nodes", limits, where), CheckEach(c.pods, "pods", limits, where),
+        CheckEach(c.namespaces, "namespaces", limits, where),
+        CheckEach(c.pdbs, "podDisruptionBudgets", limits, where),
+        CheckEach(c.services, "services", limits, where),
+        CheckEach(c.replication_controllers, "replicationControllers", limits, where),
+        CheckEach(c.replica_sets, "replicaSets", limits, where),
+        CheckEach(c.stateful_sets, "statefulSets", limits, where),
+        CheckEach(c.pods_before, "podsBefore", limits, where)}) {
+    if (!ok) return ok;
+  }
+  if (c.pod) return trace::CheckMessageLimits(*c.pod, limits, where, "pod");
+  return Outcome::Ok();
+}
+
+}  // namespace
+
+Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths,
+                                    const trace::InputLimits& limits) {
   auto listed = k8s::ListDocumentFiles(paths);
   if (!listed.ok()) return listed.error();
   const std::vector<std::string>& files = *listed;
   std::vector<Case> cases;
   std::set<std::string> ids;
   for (const std::string& file : files) {
-    auto docs = k8s::ReadDocumentsFile(file);
+    auto docs = k8s::ReadDocumentsFile(file, trace::YamlLimitsOf(limits));
     if (!docs.ok()) return docs.error();
     for (const k8s::Document& doc : *docs) {
       std::string location = file + ": line " + std::to_string(doc.line);
@@ -245,8 +277,11 @@ Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths) {
       for (size_t i = 0; i < objects.size(); ++i) {
         std::string where =
             doc.json.is_array() ? location + ": [" + std::to_string(i) + "]" : location;
+        if (static_cast<int64_t>(cases.size()) >= limits.records)
+          return trace::TooManyRecords(where, limits.records);
         auto c = ParseCase(*objects[i], where);
         if (!c.ok()) return c.error();
+        if (Outcome ok = CheckCaseLimits(*c, limits, where); !ok) return ok.error();
         if (!ids.insert(c->id).second)
           return Error{where + ": field id: duplicate case id \"" + c->id + "\""};
         cases.push_back(std::move(*c));

@@ -15,6 +15,7 @@
 #include "reference/base/result.h"
 #include "reference/k8s/k8s.pb.h"
 #include "reference/runtime/profile.h"
+#include "traces/input_limits.h"
 
 namespace schedcheck::check {
 
@@ -61,8 +62,11 @@ struct Case {
 Result<Case> ParseCase(const nlohmann::json& json, const std::string& location);
 
 // Every case in the files (recursing into directories, files in name order). A file that cannot
-// be read or a malformed case is an error naming the file, line and field.
-Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths);
+// be read or a malformed case is an error naming the file, line and field. `limits` (`check
+// --limit`): records bounds the cases in all, the byte and entry limits every Kubernetes object
+// of a case (errors name the field, "pods[2].metadata.labels"), the YAML limits every YAML file.
+Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths,
+                                    const trace::InputLimits& limits = {});
 
 // The profile a case asks for: the default profile, or exactly the listed plugins (each at every
 // point it implements, or at the listed points), plus PrioritySort and DefaultBinder when absent.

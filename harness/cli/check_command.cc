@@ -4,12 +4,19 @@
 
 #include "harness/check/runner.h"
 #include "harness/cli/engine_option.h"
+#include "harness/cli/limit_option.h"
+#include "traces/input_limits.h"
 
 namespace schedcheck::cli {
 
 int RunCheck(const std::vector<std::string>& paths, bool json, reference::Engine engine,
-             std::ostream& out, std::ostream& err) {
-  auto cases = check::LoadCases(paths);
+             const std::vector<std::string>& limit_specs, std::ostream& out, std::ostream& err) {
+  trace::InputLimits limits;
+  if (Outcome ok = trace::ParseInputLimits(limit_specs, &limits); !ok) {
+    err << "schedcheck check: " << ok.message() << "\n";
+    return 2;
+  }
+  auto cases = check::LoadCases(paths, limits);
   if (!cases.ok()) {
     err << "schedcheck check: " << cases.message() << "\n";
     return 2;
@@ -47,7 +54,10 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("paths", *paths, "case files or directories (searched recursively)")->required();
   cmd->add_flag("--json", *json, "print one JSON result object per case instead of text");
   AddEngineOption(cmd, engine.get());
-  cmd->callback([=] { *exit_code = RunCheck(*paths, *json, *engine, std::cout, std::cerr); });
+  auto limits = std::make_shared<std::vector<std::string>>();
+  AddLimitOption(cmd, limits.get());
+  cmd->callback(
+      [=] { *exit_code = RunCheck(*paths, *json, *engine, *limits, std::cout, std::cerr); });
 }
 
 }  // namespace schedcheck::cli

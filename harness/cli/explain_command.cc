@@ -6,8 +6,10 @@
 
 #include "harness/check/cluster.h"
 #include "harness/cli/engine_option.h"
+#include "harness/cli/limit_option.h"
 #include "reference/plugins/default_preemption/default_preemption.h"
 #include "reference/scheduler/scheduling_cycle.h"
+#include "traces/input_limits.h"
 #include "traces/manifests.h"
 
 namespace schedcheck::cli {
@@ -43,9 +45,11 @@ nlohmann::json PreemptionJson(const reference::PreemptionOutcome& o) {
   return j;
 }
 
-Result<reference::Profile> ProfileFor(const ExplainOptions& o, const std::string& scheduler_name) {
+Result<reference::Profile> ProfileFor(const ExplainOptions& o, const trace::InputLimits& limits,
+                                      const std::string& scheduler_name) {
   if (o.config.empty()) return reference::DefaultProfile("1.27");
-  auto config = reference::LoadSchedulerConfiguration(o.config, "1.27");
+  auto config =
+      reference::LoadSchedulerConfiguration(o.config, "1.27", trace::YamlLimitsOf(limits));
   if (!config.ok()) return config.error();
   for (reference::Profile& p : config->profiles) {
     if (p.scheduler_name == scheduler_name) {
@@ -61,14 +65,16 @@ Result<reference::Profile> ProfileFor(const ExplainOptions& o, const std::string
 }  // namespace
 
 Result<nlohmann::json> Explain(const ExplainOptions& o) {
-  auto cluster_objects = trace::LoadManifests(o.cluster);
+  trace::InputLimits limits;
+  if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return ok.error();
+  auto cluster_objects = trace::LoadManifests(o.cluster, limits);
   if (!cluster_objects.ok()) return cluster_objects.error();
-  auto pod_objects = trace::LoadManifests({o.pod});
+  auto pod_objects = trace::LoadManifests({o.pod}, limits);
   if (!pod_objects.ok()) return pod_objects.error();
   if (pod_objects->pods.empty()) return Error{o.pod + ": no Pod object found"};
   auto pod = reference::BuildPod(pod_objects->pods.front());
   if (!pod.ok()) return Error{o.pod + ": " + pod.message()};
-  auto profile = ProfileFor(o, (*pod)->scheduler_name());
+  auto profile = ProfileFor(o, limits, (*pod)->scheduler_name());
   if (!profile.ok()) return profile.error();
 
   check::ClusterInput input{cluster_objects->nodes,        cluster_objects->pods,
@@ -260,6 +266,7 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--seed", o->seed, "seed of the tie-break among top-scoring nodes (default 0)");
   AddEngineOption(cmd, &o->engine);
   cmd->add_flag("--json", o->json, "print the explanation as one JSON document");
+  AddLimitOption(cmd, &o->limits);
   cmd->callback([=] {
     auto e = Explain(*o);
     if (!e.ok()) {

@@ -1,5 +1,6 @@
-// `schedcheck explain --cluster FILE|DIR... --pod FILE [--config FILE] [--json]`: what every
-// plugin said about every node for one pod, the scores, the tie set and the outcome.
+// `schedcheck explain --cluster FILE|DIR... --pod FILE [--config FILE] [--json] [--limit
+// NAME=VALUE]...`: what every plugin said about every node for one pod, the scores, the tie set
+// and the outcome.
 #ifndef SCHEDCHECK_HARNESS_CLI_EXPLAIN_COMMAND_H_
 #define SCHEDCHECK_HARNESS_CLI_EXPLAIN_COMMAND_H_
 
@@ -23,6 +24,9 @@ struct ExplainOptions {
   uint64_t seed = 0;
   bool json = false;
   reference::Engine engine = reference::Engine::kPlain;  // explanations read the plain rules
+  // `--limit NAME=VALUE` specs (traces/input_limits.h) for the manifests and the configuration;
+  // records bounds the objects of --cluster and, separately, of --pod.
+  std::vector<std::string> limits;
 };
 
 // The explanation as a JSON document (the --json output); errors name file and field.

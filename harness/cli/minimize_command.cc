@@ -7,11 +7,13 @@
 #include <sstream>
 
 #include "harness/candidates/candidate.h"
+#include "harness/cli/limit_option.h"
 #include "harness/diff/explain_at.h"
 #include "harness/minimize/minimize.h"
 #include "harness/minimize/pair_replay.h"
 #include "reference/api/rfc3339.h"
 #include "traces/atomic_file.h"
+#include "traces/input_limits.h"
 #include "traces/trace_file.h"
 #include "traces/trace_writer.h"
 
@@ -29,9 +31,10 @@ struct LoadedConfig {
   std::string text;  // empty for the default profile
 };
 
-Result<LoadedConfig> LoadConfig(const std::string& path, const std::string& compat) {
+Result<LoadedConfig> LoadConfig(const std::string& path, const std::string& compat,
+                                const trace::InputLimits& limits) {
   if (path.empty()) return LoadedConfig{reference::DefaultConfiguration(compat), ""};
-  auto config = reference::LoadSchedulerConfiguration(path, compat);
+  auto config = reference::LoadSchedulerConfiguration(path, compat, trace::YamlLimitsOf(limits));
   if (!config.ok()) return config.error();
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
@@ -41,8 +44,10 @@ Result<LoadedConfig> LoadConfig(const std::string& path, const std::string& comp
 
 // Both sides' replay options, as `replay` and `diff --candidate` would run them.
 Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
-                                                const trace::Trace& trace) {
+                                                const trace::Trace& trace,
+                                                const trace::InputLimits& limits) {
   minimize::PairReplayOptions p;
+  p.max_decisions = limits.records;
   replay::ReplayOptions& r = p.reference;
   r.compat = trace.header.compat().empty() ? "1.27" : trace.header.compat();
   if (r.compat != "1.27")
@@ -67,11 +72,11 @@ Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
     if (!epoch.ok()) return Error{o.trace + ": header label start_time: " + epoch.message()};
     r.epoch_unix_ns = *epoch;
   }
-  auto reference_config = LoadConfig(o.config, r.compat);
+  auto reference_config = LoadConfig(o.config, r.compat, limits);
   if (!reference_config.ok()) return reference_config.error();
   r.config = reference_config->config;
   const std::string& candidate_path = o.candidate_config.empty() ? o.config : o.candidate_config;
-  auto candidate_config = LoadConfig(candidate_path, r.compat);
+  auto candidate_config = LoadConfig(candidate_path, r.compat, limits);
   if (!candidate_config.ok()) return candidate_config.error();
   auto candidate = candidates::MakeCandidate(o.candidate, candidate_config->config);
   if (!candidate.ok()) return candidate.error();
@@ -168,9 +173,11 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
     return 2;
   };
   if (o.max_replays < 0) return fail("--max-replays: must be at least 0");
-  auto input = trace::LoadTrace(o.trace);
+  trace::InputLimits limits;
+  if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
+  auto input = trace::LoadTrace(o.trace, limits);
   if (!input.ok()) return fail(input.message());
-  auto po = PairOptions(o, *input);
+  auto po = PairOptions(o, *input, limits);
   if (!po.ok()) return fail(po.message());
   minimize::PairReplay pair(*po);
   minimize::DiffOracle oracle =
@@ -257,6 +264,7 @@ void AddMinimizeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option(
       "--scheduler-timeout", o->scheduler_timeout_seconds,
       "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");
+  AddLimitOption(cmd, &o->limits);
   cmd->callback([=] { *exit_code = RunMinimizeCommand(*o, std::cout, std::cerr); });
 }
 

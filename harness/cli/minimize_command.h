@@ -1,6 +1,7 @@
 // `schedcheck minimize TRACE --candidate SPEC [-o SMALL.trace] [--config FILE] [--candidate-config
 // FILE] [--seed N] [--horizon S] [--cycle-latency S] [--bind-latency S] [--time-tolerance S]
-// [--allow-soft] [--max-replays N] [--no-fields] [--scheduler-timeout S]`: delta-debugs a trace on
+// [--allow-soft] [--max-replays N] [--no-fields] [--scheduler-timeout S] [--limit NAME=VALUE]...`:
+// delta-debugs a trace on
 // which the candidate diverges from the reference down to a small one on which it still diverges
 // the same way (harness/minimize/minimize.h), and writes it (atomically) with its diff beside it
 // (SMALL.trace.diff.txt). Exit 0 when a minimal trace was written, 1 when the input shows no
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +35,9 @@ struct MinimizeCommandOptions {
   int64_t max_replays = 2000;
   bool no_fields = false;
   double scheduler_timeout_seconds = 30;
+  // `--limit NAME=VALUE` specs (traces/input_limits.h): the trace, the configurations and the
+  // decisions a child sends per replay are read under them.
+  std::vector<std::string> limits;
 };
 
 int RunMinimizeCommand(const MinimizeCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -5,9 +5,11 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/explain_first_divergence.h"
+#include "harness/cli/limit_option.h"
 #include "harness/diff/load.h"
 #include "harness/report/html_report.h"
 #include "traces/atomic_file.h"
+#include "traces/input_limits.h"
 #include "traces/trace_file.h"
 
 namespace schedcheck::cli {
@@ -22,9 +24,11 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
     return fail("--time-tolerance: must be between 0 and 1e9 seconds");
   if (o.trace.empty() && (!o.config.empty() || !o.candidate.empty()))
     return fail("--config and --candidate need --trace");
-  auto a = diff::LoadDecisions(o.reference);
+  trace::InputLimits limits;
+  if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
+  auto a = diff::LoadDecisions(o.reference, limits);
   if (!a.ok()) return fail(a.message());
-  auto b = diff::LoadDecisions(o.candidate_log);
+  auto b = diff::LoadDecisions(o.candidate_log, limits);
   if (!b.ok()) return fail(b.message());
   report::ReportInput in;
   in.title = o.reference + " vs " + o.candidate_log;
@@ -40,9 +44,9 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   in.result = diff::Diff(in.reference.decisions, in.candidate.decisions,
                          {.time_tolerance_ns = tolerance_ns});
   if (!o.trace.empty() && !in.result.divergences.empty()) {
-    auto text =
-        ExplainFirstDivergence({o.trace, o.config, o.candidate, o.reference, o.candidate_log},
-                               in.reference.decisions, in.result.divergences.front());
+    auto text = ExplainFirstDivergence(
+        {o.trace, o.config, o.candidate, o.reference, o.candidate_log, trace::YamlLimitsOf(limits)},
+        in.reference.decisions, in.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     in.explanation = *text;
   }
@@ -79,6 +83,7 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
                                                "are equal (default 0; 2 against a capture)");
   cmd->add_flag("--allow-soft", o->allow_soft,
                 "soft divergences (moved placements) do not count as diverging");
+  AddLimitOption(cmd, &o->limits);
   cmd->callback([=] {
     if (tolerance_opt->count() > 0) o->time_tolerance_seconds = *tolerance;
     *exit_code = RunReportCommand(*o, std::cout, std::cerr);

@@ -1,8 +1,8 @@
 // `schedcheck report REFERENCE CANDIDATE -o REPORT.html [--trace TRACE [--config FILE]
-// [--candidate SPEC]] [--time-tolerance S] [--allow-soft]`: diffs two decision logs as
-// `schedcheck diff` does and writes the comparison as one self-contained, offline HTML page
-// (harness/report/html_report.h), atomically. With --trace, the first divergent attempt is
-// explained per node and plugin on the reference's snapshot, for each side that can be evaluated
+// [--candidate SPEC]] [--time-tolerance S] [--allow-soft] [--limit NAME=VALUE]...`: diffs two
+// decision logs as `schedcheck diff` does and writes the comparison as one self-contained, offline
+// HTML page (harness/report/html_report.h), atomically. With --trace, the first divergent attempt
+// is explained per node and plugin on the reference's snapshot, for each side that can be evaluated
 // in process. Exit 0 when the report was written (whatever it shows), 2 on bad input.
 #ifndef SCHEDCHECK_HARNESS_CLI_REPORT_COMMAND_H_
 #define SCHEDCHECK_HARNESS_CLI_REPORT_COMMAND_H_
@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -23,7 +24,8 @@ struct ReportCommandOptions {
   std::string candidate;  // B's candidate spec, to explain its side too
   // Unset: 0 between two replays, diff::kCaptureTimeToleranceNs when a side is a capture (as diff).
   std::optional<double> time_tolerance_seconds;
-  bool allow_soft = false;  // soft divergences do not make the verdict "diverges"
+  bool allow_soft = false;          // soft divergences do not make the verdict "diverges"
+  std::vector<std::string> limits;  // `--limit NAME=VALUE` specs (traces/input_limits.h), as diff
 };
 
 int RunReportCommand(const ReportCommandOptions& options, std::ostream& out, std::ostream& err);

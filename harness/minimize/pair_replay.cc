@@ -9,8 +9,8 @@ PairReplay::PairReplay(PairReplayOptions options) : options_(std::move(options))
   if (options_.candidate.out_of_process()) {
     hello_ = protocol::HelloFor(options_.reference, options_.candidate_config_yaml,
                                 options_.candidate_config_source);
-    session_ =
-        std::make_unique<protocol::ReplaySession>(options_.candidate.command, options_.timeout_ms);
+    session_ = std::make_unique<protocol::ReplaySession>(
+        options_.candidate.command, options_.timeout_ms, options_.max_decisions);
   } else {
     candidate_options_.config = options_.candidate.config;
     candidate_options_.registry = options_.candidate.registry.get();

@@ -15,6 +15,7 @@
 #include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
 #include "reference/base/result.h"
+#include "traces/input_limits.h"
 #include "traces/trace.pb.h"
 
 namespace schedcheck::minimize {
@@ -28,6 +29,8 @@ struct PairReplayOptions {
   std::string candidate_config_yaml;
   std::string candidate_config_source;
   int64_t timeout_ms = protocol::kDefaultTimeoutMs;  // per answer of the child
+  // Decisions a child may send per replay (the records limit, `--limit records=N`).
+  int64_t max_decisions = trace::InputLimits{}.records;
   diff::DiffOptions diff;
 };
 

@@ -225,8 +225,8 @@ ExternalReplay RunExternalReplay(const std::vector<trace::Record>& records,
   return RunOn(&client, records, options, /*close=*/true);
 }
 
-ReplaySession::ReplaySession(std::string command, int64_t timeout_ms)
-    : command_(std::move(command)), timeout_ms_(timeout_ms) {}
+ReplaySession::ReplaySession(std::string command, int64_t timeout_ms, int64_t max_decisions)
+    : command_(std::move(command)), timeout_ms_(timeout_ms), max_decisions_(max_decisions) {}
 
 ReplaySession::~ReplaySession() = default;
 
@@ -235,6 +235,7 @@ ExternalReplay ReplaySession::Replay(const std::vector<trace::Record>& records,
   ExternalReplayOptions options;
   options.command = command_;
   options.timeout_ms = timeout_ms_;
+  options.max_decisions = max_decisions_;
   options.hello = hello;
   const bool fresh = client_ == nullptr;
   ExternalReplay out = RunOn(&client_, records, options, /*close=*/false);

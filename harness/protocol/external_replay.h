@@ -71,7 +71,9 @@ std::string IncompleteJsonLine(const ExternalReplay& run);
 // process start per trace. A child that fails is killed, and the next run starts a new one.
 class ReplaySession {
  public:
-  ReplaySession(std::string command, int64_t timeout_ms = kDefaultTimeoutMs);
+  // `max_decisions`: as ExternalReplayOptions's, per run.
+  ReplaySession(std::string command, int64_t timeout_ms = kDefaultTimeoutMs,
+                int64_t max_decisions = trace::InputLimits{}.records);
   ~ReplaySession();
   ReplaySession(const ReplaySession&) = delete;
   ReplaySession& operator=(const ReplaySession&) = delete;
@@ -86,6 +88,7 @@ class ReplaySession {
  private:
   std::string command_;
   int64_t timeout_ms_;
+  int64_t max_decisions_;
   std::unique_ptr<class Client> client_;
   int runs_on_child_ = 0;
 };
