@@ -11,8 +11,10 @@
 #include "harness/cli/check_command.h"
 #include "harness/cli/explain_command.h"
 #include "harness/cli/import_command.h"
+#include "harness/cli/limit_option.h"
 #include "harness/cli/minimize_command.h"
 #include "harness/cli/report_command.h"
+#include "traces/input_limits.h"
 #include "traces/trace_testing.h"
 
 namespace schedcheck::cli {
@@ -272,6 +274,17 @@ TEST(LimitReadersTest, ExplainYamlDepthIsRaisable) {
   o.limits = {"yaml-depth=200"};
   auto accepted = Explain(o);
   EXPECT_TRUE(accepted.ok()) << accepted.message();
+}
+
+// `--help` of every command with --limit names each limit and its default.
+TEST(LimitReadersTest, HelpNamesEveryLimitAndItsDefault) {
+  CLI::App app;
+  std::vector<std::string> specs;
+  AddLimitOption(&app, &specs);
+  const std::string help = app.help();
+  for (const std::string& name : trace::InputLimitNames()) EXPECT_CONTAINS(help, name + " (");
+  EXPECT_CONTAINS(help, "yaml-depth (YAML nesting, 100)");
+  EXPECT_CONTAINS(help, "expand to, 1000000)");
 }
 
 }  // namespace
