@@ -182,7 +182,9 @@ Outcome CaptureBuilder::Keep(Item item, const std::string& where) {
   if (static_cast<int64_t>(items_.size()) >= options_.limits.records) {
     return TooManyRecords(where, options_.limits.records);
   }
-  if (Outcome ok = CheckMessageLimits(item.record, options_.limits, where); !ok) return ok;
+  if (!FitsTrivially(item.record.ByteSizeLong(), options_.limits)) {
+    if (Outcome ok = CheckMessageLimits(item.record, options_.limits, where); !ok) return ok;
+  }
   if (item.time_ns) NoteTime(where, *item.time_ns);
   items_.push_back(std::move(item));
   return Outcome::Ok();
@@ -246,6 +248,10 @@ std::vector<Record> CaptureBuilder::ResolveBindings(std::vector<Item> items) {
 }
 
 Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::vector<Item> items) {
+  // Most captures hold the workloads' pods, or no workload at all: nothing to track then.
+  if (std::none_of(items.begin(), items.end(), [](const Item& i) { return i.workload; })) {
+    return items;
+  }
   GivenOwners owners;
   for (const Item& item : items) {
     if (item.workload || !item.record.has_api()) continue;

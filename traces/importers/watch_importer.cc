@@ -1,6 +1,7 @@
 #include "traces/importers/watch_importer.h"
 
 #include <set>
+#include <utility>
 
 #include "reference/api/rfc3339.h"
 #include "traces/importers/capture.h"
@@ -24,7 +25,8 @@ std::string ObjectKey(const nlohmann::json& obj) {
   return key;
 }
 
-Outcome AddEntry(const nlohmann::json& entry, const std::string& where, std::set<std::string>* seen,
+// `entry` is the stream's own value: its object is moved into the event, not copied.
+Outcome AddEntry(nlohmann::json& entry, const std::string& where, std::set<std::string>* seen,
                  CaptureBuilder* builder) {
   if (!entry.is_object()) return Error{where + ": expected a watch event object"};
   if (!entry.contains("type") && entry.contains("items") && entry["items"].is_array()) {  // a List
@@ -36,7 +38,7 @@ Outcome AddEntry(const nlohmann::json& entry, const std::string& where, std::set
   }
   if (!entry.contains("type") && entry.contains("kind")) {  // plain --watch output
     bool first = seen->insert(ObjectKey(entry)).second;
-    return builder->Add({first ? ADDED : MODIFIED, entry, where, std::nullopt, false});
+    return builder->Add({first ? ADDED : MODIFIED, std::move(entry), where, std::nullopt, false});
   }
   if (!entry.contains("type") || !entry["type"].is_string())
     return Error{where + ": field type: missing"};
@@ -45,7 +47,8 @@ Outcome AddEntry(const nlohmann::json& entry, const std::string& where, std::set
     builder->CountIgnored("ignored.bookmarks");
     return Outcome::Ok();
   }
-  const nlohmann::json object = entry.contains("object") ? entry["object"] : nlohmann::json();
+  nlohmann::json object;
+  if (auto it = entry.find("object"); it != entry.end()) object = std::move(*it);
   if (type == "ERROR") {
     builder->CountIgnored("watch.errors");
     builder->Warn(where +
@@ -77,7 +80,7 @@ Outcome AddEntry(const nlohmann::json& entry, const std::string& where, std::set
     event.during_attempt = entry["duringAttempt"].get<bool>();
   }
   seen->insert(ObjectKey(object));
-  event.object = object;
+  event.object = std::move(object);
   event.where = where;
   return builder->Add(std::move(event));
 }
