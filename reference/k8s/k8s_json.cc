@@ -176,13 +176,19 @@ void NormalizeNode(nlohmann::json& node) {
 }
 
 template <typename Message>
-Result<Message> Decode(nlohmann::json json, const std::string& where,
+Result<Message> Decode(const nlohmann::json& given, const std::string& where,
                        void (*normalize)(nlohmann::json&)) {
-  if (!json.is_object())
-    return Error{where + ": expected an object, got " + std::string(json.type_name())};
-  if (normalize) normalize(json);
+  if (!given.is_object())
+    return Error{where + ": expected an object, got " + std::string(given.type_name())};
   Message out;
-  if (JsonToMessage(json, &out)) return out;  // the common shapes, without the text round trip
+  // The common shapes, without copying the object or the text round trip. Normalizing only turns
+  // numbers and booleans inside string maps into strings, and JsonToMessage declines any string
+  // map holding one, so what it decodes here is what it would decode after normalizing.
+  if (JsonToMessage(given, &out)) return out;
+  out.Clear();
+  nlohmann::json json = given;
+  if (normalize) normalize(json);
+  if (JsonToMessage(json, &out)) return out;
   out.Clear();
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = true;
