@@ -40,7 +40,8 @@ Outcome SetWeight(const std::string& arg, reference::SchedulerConfiguration* con
   return Outcome::Ok();
 }
 
-Outcome Apply(const std::string& part, Candidate* c, std::set<std::string>* forget) {
+Outcome Apply(const std::string& part, const k8s::YamlLimits& yaml, Candidate* c,
+              std::set<std::string>* forget) {
   const size_t colon = part.find(':');
   const std::string kind = part.substr(0, colon);
   const std::string arg = colon == std::string::npos ? "" : part.substr(colon + 1);
@@ -49,7 +50,7 @@ Outcome Apply(const std::string& part, Candidate* c, std::set<std::string>* forg
     return Error{"want KIND:ARG (kinds: " + CandidateHelp() + ")"};
   if (kind == "weight") return SetWeight(arg, &c->config);
   if (kind == "config") {
-    auto config = reference::LoadSchedulerConfiguration(arg, "1.27");
+    auto config = reference::LoadSchedulerConfiguration(arg, "1.27", yaml);
     if (!config.ok()) return config.error();
     c->config = std::move(*config);
     return Outcome::Ok();
@@ -153,7 +154,8 @@ Result<bool> IsOutOfProcess(const std::string& spec) {
 }
 
 Result<Candidate> MakeCandidate(const std::string& spec,
-                                const reference::SchedulerConfiguration& base) {
+                                const reference::SchedulerConfiguration& base,
+                                const k8s::YamlLimits& yaml) {
   Candidate c{spec, base, nullptr};
   auto out_of_process = ParseOutOfProcess(spec);
   if (!out_of_process.ok()) return out_of_process.error();
@@ -173,7 +175,7 @@ Result<Candidate> MakeCandidate(const std::string& spec,
     const size_t plus = spec.find('+', start);
     const std::string part =
         spec.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
-    if (Outcome ok = Apply(part, &c, &forget); !ok)
+    if (Outcome ok = Apply(part, yaml, &c, &forget); !ok)
       return Error{"candidate \"" + spec + "\": " + part + ": " + ok.message()};
     if (plus == std::string::npos) break;
     start = plus + 1;

@@ -32,6 +32,7 @@
 #include "reference/base/result.h"
 #include "reference/engine/engine.h"
 #include "reference/framework/registry.h"
+#include "reference/k8s/yaml_limits.h"
 #include "reference/runtime/profile.h"
 #include "traces/trace_format.h"
 
@@ -51,8 +52,11 @@ struct Candidate {
 // Applies `spec` to `base` (the configuration the reference replays the trace with). Errors name
 // the spec and what is wrong ("weight:Foo=2: Foo is not an enabled Score plugin"); for a kube:
 // adapter that is not built, where it was looked for and the bazel command that builds it.
+// `yaml` bounds a config:FILE in YAML (the command's `--limit yaml-depth=N` /
+// `yaml-alias-nodes=N`).
 Result<Candidate> MakeCandidate(const std::string& spec,
-                                const reference::SchedulerConfiguration& base);
+                                const reference::SchedulerConfiguration& base,
+                                const k8s::YamlLimits& yaml = {});
 
 // Whether `spec` names an out-of-process build, checking its form (a known kube version, no
 // join) but not looking up the adapter: for callers that only need to know, like `diff`.

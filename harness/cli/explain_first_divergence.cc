@@ -27,7 +27,7 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
     if (*out_of_process) {
       note = candidates::OutOfProcessExplainNote(label, r.candidate);
     } else {
-      auto c = candidates::MakeCandidate(r.candidate, base);
+      auto c = candidates::MakeCandidate(r.candidate, base, r.yaml);
       if (!c.ok()) return c.error();
       sides.push_back({label, c->config});
     }

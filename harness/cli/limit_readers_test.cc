@@ -3,6 +3,7 @@
 // error naming the file, the position, the field, the limit and the option, nothing is written,
 // and the same input passes with the limit raised. YAML nested too deep, or whose aliases expand
 // too far, is refused the same way and accepted with yaml-depth / yaml-alias-nodes raised.
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "harness/cli/import_command.h"
 #include "harness/cli/limit_option.h"
 #include "harness/cli/minimize_command.h"
+#include "harness/cli/replay_command.h"
 #include "harness/cli/report_command.h"
 #include "traces/input_limits.h"
 #include "traces/trace_testing.h"
@@ -274,6 +276,45 @@ TEST(LimitReadersTest, ExplainYamlDepthIsRaisable) {
   o.limits = {"yaml-depth=200"};
   auto accepted = Explain(o);
   EXPECT_TRUE(accepted.ok()) << accepted.message();
+}
+
+// Scheduler configurations go through the same YAML reader: replay --config and a candidate's
+// config:FILE get the command's YAML limits.
+TEST(LimitReadersTest, ReplayConfigAndCandidateConfigTakeTheYamlLimits) {
+  const std::string watch = TempPath("config-pods.json");
+  WriteFileBytes(watch, R"({"type":"ADDED","object":)" + PodJson("a", 1) + "}\n");
+  ImportCommandOptions io{
+      .format = "watch", .inputs = {watch}, .output = TempPath("config.trace"), .quiet = true};
+  std::ostringstream iout, ierr;
+  ASSERT_EQ(RunImport(io, iout, ierr), 0) << ierr.str();
+  // Two aliases of a one-node scalar: 2 alias nodes.
+  const std::string config = TempPath("aliased.config.yaml");
+  WriteFileBytes(config,
+                 "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                 "percentageOfNodesToScore: &n 50\npodInitialBackoffSeconds: *n\n"
+                 "podMaxBackoffSeconds: *n\n");
+  for (const bool as_candidate : {false, true}) {
+    SCOPED_TRACE(as_candidate ? "--candidate config:FILE" : "--config FILE");
+    ReplayCommandOptions o{.trace = io.output, .jsonl = TempPath("config-d.jsonl"), .quiet = true};
+    if (as_candidate) {
+      o.candidate = "config:" + config;
+    } else {
+      o.config = config;
+    }
+    o.limits = {"yaml-alias-nodes=1"};
+    std::ostringstream out, err;
+    EXPECT_EQ(RunReplay(o, out, err), 2);
+    EXPECT_CONTAINS(err.str(), config + ": line 5, column ");
+    EXPECT_CONTAINS(err.str(),
+                    "aliases expand to more than 1 YAML nodes, the limit yaml-alias-nodes=1 " +
+                        Raise("yaml-alias-nodes"));
+    EXPECT_FALSE(FileExists(o.jsonl));
+    o.limits = {"yaml-alias-nodes=2"};
+    std::ostringstream out2, err2;
+    EXPECT_EQ(RunReplay(o, out2, err2), 0) << err2.str();
+    EXPECT_TRUE(FileExists(o.jsonl));
+    std::remove(o.jsonl.c_str());
+  }
 }
 
 // `--help` of every command with --limit names each limit and its default.

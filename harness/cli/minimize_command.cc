@@ -78,7 +78,8 @@ Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
   const std::string& candidate_path = o.candidate_config.empty() ? o.config : o.candidate_config;
   auto candidate_config = LoadConfig(candidate_path, r.compat, limits);
   if (!candidate_config.ok()) return candidate_config.error();
-  auto candidate = candidates::MakeCandidate(o.candidate, candidate_config->config);
+  auto candidate =
+      candidates::MakeCandidate(o.candidate, candidate_config->config, trace::YamlLimitsOf(limits));
   if (!candidate.ok()) return candidate.error();
   p.candidate = std::move(*candidate);
   p.candidate_config_yaml = candidate_config->text;

@@ -165,7 +165,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   std::optional<candidates::Candidate> candidate;
   std::map<std::string, std::string> labels;
   if (!o.candidate.empty()) {
-    auto c = candidates::MakeCandidate(o.candidate, options.config);
+    auto c = candidates::MakeCandidate(o.candidate, options.config, trace::YamlLimitsOf(limits));
     if (!c.ok()) return fail(c.message());
     candidate = std::move(*c);
     // exec:X writes what --scheduler-cmd X writes; other specs say more than the command does.

@@ -40,7 +40,7 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
     replay_options.config_source = stem + ".config.yaml";
   }
   auto reference = candidates::MakeCandidate("reference", base);
-  auto candidate = candidates::MakeCandidate(o.candidate, base);
+  auto candidate = candidates::MakeCandidate(o.candidate, base, trace::YamlLimitsOf(o.limits));
   if (!candidate.ok()) return candidate.error();
   auto ref_log = candidates::ReplayCandidate(*reference, *trace, {.engine = o.engine});
   if (!ref_log.ok()) return Error{path + ": reference replay: " + ref_log.message()};
