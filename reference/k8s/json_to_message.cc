@@ -130,22 +130,39 @@ bool DecodeScalarOrMessage(const Json& v, const pb::FieldDescriptor* field, pb::
   }
 }
 
-// A map<string, string> from an object of strings.
-bool DecodeStringMap(const Json& v, const pb::FieldDescriptor* field, pb::Message* out) {
+// Appends a varint (the wire format's base-128 integer).
+void AppendVarint(uint64_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+// A map<string, string> from an object of strings, as wire-format entries appended to `wire`.
+// The caller merges them into the message: maps parsed from the wire are held as maps only,
+// while maps filled through reflection keep a second copy of every entry once read as a map.
+bool EncodeStringMap(const Json& v, const pb::FieldDescriptor* field, std::string* wire) {
   const pb::Descriptor* entry = field->message_type();
-  const pb::FieldDescriptor* key = entry->map_key();
-  const pb::FieldDescriptor* value = entry->map_value();
-  if (!v.is_object() || key->type() != pb::FieldDescriptor::TYPE_STRING ||
-      value->type() != pb::FieldDescriptor::TYPE_STRING) {
+  if (!v.is_object() || entry->map_key()->type() != pb::FieldDescriptor::TYPE_STRING ||
+      entry->map_value()->type() != pb::FieldDescriptor::TYPE_STRING) {
     return false;
   }
-  const pb::Reflection& r = *out->GetReflection();
+  std::string bytes;
   for (const auto& [k, element] : v.items()) {
-    if (!element.is_string() || !Ascii(k) || !Ascii(element.get_ref<const std::string&>()))
-      return false;
-    pb::Message* e = r.AddMessage(out, field);
-    e->GetReflection()->SetString(e, key, k);
-    e->GetReflection()->SetString(e, value, element.get<std::string>());
+    if (!element.is_string()) return false;
+    const std::string& value = element.get_ref<const std::string&>();
+    if (!Ascii(k) || !Ascii(value)) return false;
+    bytes.clear();
+    bytes.push_back('\x0a');  // field 1 (key), length-delimited
+    AppendVarint(k.size(), &bytes);
+    bytes += k;
+    bytes.push_back('\x12');  // field 2 (value), length-delimited
+    AppendVarint(value.size(), &bytes);
+    bytes += value;
+    AppendVarint((static_cast<uint64_t>(field->number()) << 3) | 2, wire);
+    AppendVarint(bytes.size(), wire);
+    *wire += bytes;
   }
   return true;
 }
@@ -154,6 +171,7 @@ bool Decode(const Json& json, pb::Message* out) {
   const FieldsByName& fields = FieldsOf(out->GetDescriptor());
   if (fields.empty()) return false;  // not a k8s.proto type
   std::vector<const pb::FieldDescriptor*> seen;
+  std::string map_entries;  // wire format, merged at the end
   for (const auto& [name, v] : json.items()) {
     auto it = fields.find(name);
     if (it == fields.end()) {
@@ -170,7 +188,7 @@ bool Decode(const Json& json, pb::Message* out) {
       continue;  // null is the default value
     }
     if (field->is_map()) {
-      if (!DecodeStringMap(v, field, out)) return false;
+      if (!EncodeStringMap(v, field, &map_entries)) return false;
     } else if (field->is_repeated()) {
       if (!v.is_array()) return false;
       for (const Json& element : v) {
@@ -180,7 +198,7 @@ bool Decode(const Json& json, pb::Message* out) {
       return false;
     }
   }
-  return true;
+  return map_entries.empty() || out->MergeFromString(map_entries);
 }
 
 }  // namespace
