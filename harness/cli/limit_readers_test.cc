@@ -86,7 +86,8 @@ struct Case {
   std::string want;               // the error after the position and the field path's start
 };
 
-// One input per limit. `want` starts at the field's path below the object ("metadata...").
+// One input per limit, beyond it by one. `want` starts at the field's path below the object
+// ("metadata...").
 std::vector<Case> Cases() {
   return {
       {"records",
@@ -95,16 +96,16 @@ std::vector<Case> Cases() {
        {PodJson("a", 1), PodJson("b", 1), PodJson("c", 1)},
        "more than 2 records, the limit records=2 " + Raise("records")},
       {"string",
-       "string-bytes=100",
+       "string-bytes=149",
        "string-bytes=150",
        {PodJson("a", 1), PodJson("b", 1, 2, 150)},
-       "metadata.labels[\"k0\"]: 150 bytes, more than the limit string-bytes=100 " +
+       "metadata.labels[\"k0\"]: 150 bytes, more than the limit string-bytes=149 " +
            Raise("string-bytes")},
       {"key",
-       "key-bytes=40",
+       "key-bytes=49",
        "key-bytes=50",
        {PodJson("a", 1), PodJson("b", 2, 50)},
-       "metadata.labels key: 50 bytes, more than the limit key-bytes=40 " + Raise("key-bytes")},
+       "metadata.labels key: 50 bytes, more than the limit key-bytes=49 " + Raise("key-bytes")},
       // More than the 5 labels of an imported trace's header, which minimize reads first.
       {"entries",
        "map-entries=9",
