@@ -52,6 +52,22 @@ bool Ascii(const std::string& s) {
   return true;
 }
 
+// True when the key and every string and key inside `v` are ASCII.
+bool AsciiThroughout(const std::string& key, const Json& v) {
+  if (!Ascii(key)) return false;
+  if (v.is_string()) return Ascii(v.get_ref<const std::string&>());
+  if (v.is_object()) {
+    for (const auto& [k, child] : v.items()) {
+      if (!AsciiThroughout(k, child)) return false;
+    }
+  } else if (v.is_array()) {
+    for (const Json& child : v) {
+      if (!AsciiThroughout("", child)) return false;
+    }
+  }
+  return true;
+}
+
 // An integral JSON number within [lo, hi].
 bool IntegerIn(const Json& v, int64_t lo, int64_t hi, int64_t* out) {
   if (v.is_number_unsigned()) {
@@ -175,8 +191,10 @@ bool Decode(const Json& json, pb::Message* out) {
   for (const auto& [name, v] : json.items()) {
     auto it = fields.find(name);
     if (it == fields.end()) {
-      if (!Ascii(name)) return false;
-      continue;  // unknown fields are ignored
+      // Ignored, as protobuf's parser ignores unknown fields; but a caller's dump of the object
+      // rejects text that is not UTF-8 anywhere in it, so a non-ASCII byte is left to that path.
+      if (!AsciiThroughout(name, v)) return false;
+      continue;
     }
     const pb::FieldDescriptor* field = it->second;
     for (const pb::FieldDescriptor* s : seen) {

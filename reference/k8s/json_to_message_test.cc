@@ -159,6 +159,11 @@ TEST(JsonToMessage, DeclinesWhatProtobufMustDecide) {
   pod.Clear();
   EXPECT_FALSE(JsonToMessage(json::parse(R"({"spec": {"priority": "3"}})"), &pod));
   pod.Clear();
+  // An unknown field is ignored, but its text must be ASCII (the fallback's dump checks UTF-8).
+  EXPECT_FALSE(JsonToMessage(json::parse(R"({"spec": {"template": {"x": ["\u00e9"]}}})"), &pod));
+  pod.Clear();
+  EXPECT_TRUE(JsonToMessage(json::parse(R"({"spec": {"template": {"x": ["e"]}}})"), &pod));
+  pod.Clear();
   EXPECT_TRUE(JsonToMessage(json::parse(R"({"spec": {"node_name": "b"}})"), &pod));
   EXPECT_EQ(pod.spec().node_name(), "b");
 }
