@@ -5,6 +5,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/explain_first_divergence.h"
+#include "harness/cli/keep_until_exit.h"
 #include "harness/cli/limit_option.h"
 #include "harness/diff/load.h"
 #include "harness/diff/report.h"
@@ -27,10 +28,12 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
   }
   trace::InputLimits limits;
   if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
-  auto a = diff::LoadDecisions(o.a, limits);
-  if (!a.ok()) return fail(a.message());
-  auto b = diff::LoadDecisions(o.b, limits);
-  if (!b.ok()) return fail(b.message());
+  auto loaded_a = diff::LoadDecisions(o.a, limits);
+  if (!loaded_a.ok()) return fail(loaded_a.message());
+  auto loaded_b = diff::LoadDecisions(o.b, limits);
+  if (!loaded_b.ok()) return fail(loaded_b.message());
+  std::vector<trace::Record>* a = &KeepUntilExit(std::move(*loaded_a));
+  std::vector<trace::Record>* b = &KeepUntilExit(std::move(*loaded_b));
   diff::NamedDiff d{o.a + " vs " + o.b, {}, "", ""};
   const int64_t tolerance_ns = o.time_tolerance_seconds
                                    ? static_cast<int64_t>(std::llround(tol * 1e9))

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "harness/cli/keep_until_exit.h"
 #include "harness/cli/limit_option.h"
 #include "reference/api/rfc3339.h"
 #include "traces/importers/importer.h"
@@ -60,8 +61,9 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
     options.start_unix_ns = *start;
   }
   if (o.output.empty()) return fail("-o: missing output path");
-  auto imported = trace::Import(o.format, o.inputs, options);
-  if (!imported.ok()) return fail(imported.message());
+  auto result = trace::Import(o.format, o.inputs, options);
+  if (!result.ok()) return fail(result.message());
+  trace::Imported* imported = &KeepUntilExit(std::move(*result));
   for (const std::string& warning : imported->warnings)
     err << "schedcheck import: warning: " << warning << "\n";
   if (Outcome ok = trace::WriteImported(o.output, o.format, *imported); !ok)

@@ -10,6 +10,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/engine_option.h"
+#include "harness/cli/keep_until_exit.h"
 #include "harness/cli/limit_option.h"
 #include "harness/cli/progress_line.h"
 #include "harness/protocol/external_replay.h"
@@ -122,8 +123,9 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   }
   trace::InputLimits limits;
   if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
-  auto trace = trace::LoadTrace(o.trace, limits);
-  if (!trace.ok()) return fail(trace.message());
+  auto loaded = trace::LoadTrace(o.trace, limits);
+  if (!loaded.ok()) return fail(loaded.message());
+  trace::Trace* trace = &KeepUntilExit(std::move(*loaded));
   replay::ReplayOptions options;
   options.seed = o.seed;
   options.engine = o.engine;
@@ -193,19 +195,20 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     options.progress = [&progress](const replay::ReplayProgress& p) { progress->Update(p); };
     options.progress_every_events = 100;  // often enough for slow events; the line throttles itself
   }
-  auto replayer = replay::Replayer::Create(std::move(options));
+  auto created = replay::Replayer::Create(std::move(options));
   // Building the profiles fails only on configuration (unknown plugin, bad args): name the file.
-  if (!replayer.ok()) {
+  if (!created.ok()) {
     const std::string what = candidate          ? "candidate \"" + o.candidate + "\""
                              : o.config.empty() ? std::string("default configuration")
                                                 : o.config;
-    return fail(what + ": " + replayer.message());
+    return fail(what + ": " + created.message());
   }
-  if (Outcome ok = (*replayer)->Run(trace->records); !ok) {
+  std::unique_ptr<replay::Replayer>& replayer = KeepUntilExit(std::move(*created));
+  if (Outcome ok = replayer->Run(trace->records); !ok) {
     if (progress) progress->Clear();
     return fail(o.trace + ": " + ok.message());
   }
-  return WriteDecisions(o, (*replayer)->log(), (*replayer)->cluster_events(),
+  return WriteDecisions(o, replayer->log(), replayer->cluster_events(),
                         trace->header.compat().empty() ? "1.27" : trace->header.compat(),
                         config_hash, labels, std::string(reference::EngineName(o.engine)), out,
                         err);
