@@ -24,10 +24,11 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   if (!std::isfinite(timeout) || timeout < 0.001 || timeout > 1e9) {
     return fail("--scheduler-timeout: must be between 0.001 and 1e9 seconds");
   }
-  gate::GateOptions options{o.corpus,
-                            o.candidate,
-                            {.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9))},
-                            static_cast<int64_t>(std::llround(timeout * 1e3))};
+  gate::GateOptions options;
+  options.corpus = o.corpus;
+  options.candidate = o.candidate;
+  options.diff.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9));
+  options.timeout_ms = static_cast<int64_t>(std::llround(timeout * 1e3));
   if (Outcome ok = trace::ParseInputLimits(o.limits, &options.limits); !ok)
     return fail(ok.message());
   options.engine = o.engine;

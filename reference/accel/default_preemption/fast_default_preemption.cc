@@ -28,7 +28,8 @@ std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(
   }
   std::vector<char> unresolvable(nodes.size(), 0);
   auto it = statuses.begin();
-  auto hint = unhelpful->end();
+  NodeToStatus::iterator hint;
+  if (unhelpful != nullptr) hint = unhelpful->end();
   for (size_t i : by_name) {
     const std::string& name = nodes[i]->name();
     while (it != statuses.end() && it->first < name) ++it;
