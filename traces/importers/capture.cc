@@ -185,7 +185,21 @@ Outcome CaptureBuilder::Keep(Item item, const std::string& where) {
   if (!FitsTrivially(item.record.ByteSizeLong(), options_.limits)) {
     if (Outcome ok = CheckMessageLimits(item.record, options_.limits, where); !ok) return ok;
   }
-  if (item.time_ns) NoteTime(where, *item.time_ns);
+  if (item.time_ns) {
+    // Times become nanoseconds since the earliest event (Finalize): the span must fit in int64.
+    const int64_t t = *item.time_ns;
+    const int64_t lo = earliest_time_ ? std::min(*earliest_time_, t) : t;
+    const int64_t hi = latest_time_ ? std::max(*latest_time_, t) : t;
+    int64_t span = 0;
+    if (__builtin_sub_overflow(hi, lo, &span)) {
+      return Error{where + ": time " + reference::FormatRfc3339(t) +
+                   ": more than 292 years from another event of the capture (" +
+                   reference::FormatRfc3339(t == lo ? hi : lo) + ")"};
+    }
+    earliest_time_ = lo;
+    latest_time_ = hi;
+    NoteTime(where, t);
+  }
   items_.push_back(std::move(item));
   return Outcome::Ok();
 }

@@ -78,6 +78,7 @@ class CaptureBuilder {
   std::vector<Item> items_;
   std::string file_;
   std::optional<int64_t> last_time_in_file_;
+  std::optional<int64_t> earliest_time_, latest_time_;  // of the items kept so far
   int64_t out_of_order_in_file_ = 0;
   std::string first_out_of_order_;
   std::set<std::string> warned_kinds_;

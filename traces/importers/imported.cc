@@ -99,7 +99,12 @@ Outcome Finalize(std::optional<int64_t> start_unix_ns, Imported* imported) {
   }
   int64_t next_rv = 1;
   for (Record& r : records) {
-    r.set_time_ns(r.time_ns() - start);
+    int64_t relative = 0;
+    if (__builtin_sub_overflow(r.time_ns(), start, &relative)) {
+      return Error{"an event at " + reference::FormatRfc3339(r.time_ns()) +
+                   " is more than 292 years after the start " + reference::FormatRfc3339(start)};
+    }
+    r.set_time_ns(relative);
     if (!r.has_api()) continue;
     k8s::ObjectMeta* meta = MutableMeta(r.mutable_api());
     if (meta != nullptr && meta->resource_version().empty()) {
