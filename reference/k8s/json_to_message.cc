@@ -16,8 +16,7 @@ namespace {
 namespace pb = google::protobuf;
 using Json = nlohmann::json;
 
-// The fields of one message type by the names protobuf's JSON parser accepts: the JSON name and
-// the name in the .proto file.
+// The fields of one message type by their JSON names.
 using FieldsByName = std::unordered_map<std::string, const pb::FieldDescriptor*>;
 
 const FieldsByName& FieldsOf(const pb::Descriptor* type) {
@@ -32,10 +31,8 @@ const FieldsByName& FieldsOf(const pb::Descriptor* type) {
       const pb::Descriptor* d = pending.back();
       pending.pop_back();
       FieldsByName& fields = (*out)[d];
-      for (int i = 0; i < d->field_count(); ++i) {
+      for (int i = 0; i < d->field_count(); ++i)
         fields.emplace(d->field(i)->json_name(), d->field(i));
-        fields.emplace(d->field(i)->name(), d->field(i));
-      }
       for (int i = 0; i < d->nested_type_count(); ++i) pending.push_back(d->nested_type(i));
     }
     return out;
@@ -189,14 +186,16 @@ bool Decode(const Json& json, pb::Message* out) {
   std::vector<const pb::FieldDescriptor*> seen;
   std::string map_entries;  // wire format, merged at the end
   for (const auto& [name, v] : json.items()) {
+    // protobuf's parser accepts a field under its JSON name or its name in the .proto file.
     auto it = fields.find(name);
-    if (it == fields.end()) {
+    const pb::FieldDescriptor* field =
+        it != fields.end() ? it->second : out->GetDescriptor()->FindFieldByName(name);
+    if (field == nullptr) {
       // Ignored, as protobuf's parser ignores unknown fields; but a caller's dump of the object
       // rejects text that is not UTF-8 anywhere in it, so a non-ASCII byte is left to that path.
       if (!AsciiThroughout(name, v)) return false;
       continue;
     }
-    const pb::FieldDescriptor* field = it->second;
     for (const pb::FieldDescriptor* s : seen) {
       if (s == field) return false;  // under both of its names
     }
@@ -220,6 +219,13 @@ bool Decode(const Json& json, pb::Message* out) {
 }
 
 }  // namespace
+
+const google::protobuf::FieldDescriptor* FieldOfJsonName(const google::protobuf::Descriptor* type,
+                                                         const std::string& name) {
+  const FieldsByName& fields = FieldsOf(type);
+  auto it = fields.find(name);
+  return it == fields.end() ? nullptr : it->second;
+}
 
 bool JsonToMessage(const nlohmann::json& json, google::protobuf::Message* out) {
   return json.is_object() && Decode(json, out);

@@ -8,11 +8,19 @@
 #ifndef SCHEDCHECK_REFERENCE_K8S_JSON_TO_MESSAGE_H_
 #define SCHEDCHECK_REFERENCE_K8S_JSON_TO_MESSAGE_H_
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 
 namespace schedcheck::k8s {
+
+// The field of the k8s.proto message type `type` whose JSON name is `name`; null when there is
+// none (or `type` is not a k8s.proto message).
+const google::protobuf::FieldDescriptor* FieldOfJsonName(const google::protobuf::Descriptor* type,
+                                                         const std::string& name);
 
 // Fills the empty message `out` from the JSON object `json`; false when it declines (then `out` is
 // left in an unspecified state: clear it before using it again).

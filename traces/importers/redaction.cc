@@ -1,5 +1,6 @@
 #include "traces/importers/redaction.h"
 
+#include "reference/k8s/json_to_message.h"
 #include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::trace {
@@ -88,7 +89,7 @@ void Redactor::CountDropped(const nlohmann::json& in, const google::protobuf::Me
   for (const auto& [key, value] : in.items()) {
     if (IsEmptyValue(value)) continue;
     std::string child = path.empty() ? key : path + "." + key;
-    const pb::FieldDescriptor* field = FieldOfJsonName(out.GetDescriptor(), key);
+    const pb::FieldDescriptor* field = k8s::FieldOfJsonName(out.GetDescriptor(), key);
     // Printed in JSON: a repeated field with elements, a singular one that is set (for a proto3
     // scalar without presence: not its default value).
     const bool printed =
@@ -114,18 +115,6 @@ void Redactor::CountDropped(const nlohmann::json& in, const google::protobuf::Me
       }
     }
   }
-}
-
-const google::protobuf::FieldDescriptor* Redactor::FieldOfJsonName(
-    const google::protobuf::Descriptor* type, const std::string& key) {
-  auto [it, inserted] = fields_by_json_name_.try_emplace(type);
-  if (inserted) {
-    for (int i = 0; i < type->field_count(); ++i) {
-      it->second.emplace(type->field(i)->json_name(), type->field(i));
-    }
-  }
-  auto field = it->second.find(key);
-  return field == it->second.end() ? nullptr : field->second;
 }
 
 void Redactor::StripAnnotations(k8s::ObjectMeta* meta) {

@@ -12,12 +12,10 @@
 #include <map>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 
 #include "reference/base/result.h"
@@ -54,9 +52,6 @@ class Redactor {
   // rather than printing it and parsing the text back.
   void CountDropped(const nlohmann::json& in, const google::protobuf::Message& out,
                     const std::string& path);
-  // The field of `type` whose JSON name is `key`, or null.
-  const google::protobuf::FieldDescriptor* FieldOfJsonName(const google::protobuf::Descriptor* type,
-                                                           const std::string& key);
   void StripAnnotations(k8s::ObjectMeta* meta);
 
   std::set<std::string> keep_annotations_;
@@ -65,10 +60,6 @@ class Redactor {
   int64_t fields_ = 0;
   std::map<std::string, int64_t> paths_;
   std::map<std::string, int64_t> skipped_kinds_;
-  // JSON name -> field, per message type met so far.
-  std::unordered_map<const google::protobuf::Descriptor*,
-                     std::unordered_map<std::string, const google::protobuf::FieldDescriptor*>>
-      fields_by_json_name_;
 };
 
 }  // namespace schedcheck::trace
