@@ -10,12 +10,13 @@
 namespace schedcheck::trace {
 namespace {
 
-Result<Trace> LoadJsonLines(const std::string& path, const InputLimits& limits) {
+Outcome StreamJsonLines(const std::string& path, const InputLimits& limits, Header* header,
+                        const std::function<Outcome(Record&&)>& each) {
   std::ifstream in(path);
   if (!in) return Error{path + ": cannot open"};
-  Trace trace;
   std::string line;
   int number = 0;
+  int64_t records = 0;
   bool seen_line = false;  // a header line or a record
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
@@ -23,14 +24,14 @@ Result<Trace> LoadJsonLines(const std::string& path, const InputLimits& limits) 
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     std::string where = path + ": line " + std::to_string(number);
-    if (number == 1 || trace.records.empty()) {
+    if (number == 1 || records == 0) {
       nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
       if (j.is_discarded()) return Error{where + ": not a JSON object"};
       if (j.is_object() && j.size() == 1 && j.contains("header")) {
         auto status =
-            google::protobuf::util::JsonStringToMessage(j["header"].dump(), &trace.header, options);
+            google::protobuf::util::JsonStringToMessage(j["header"].dump(), header, options);
         if (!status.ok()) return Error{where + ": field header: " + std::string(status.message())};
-        if (Outcome ok = CheckMessageLimits(trace.header, limits, where + ": header"); !ok)
+        if (Outcome ok = CheckMessageLimits(*header, limits, where + ": header"); !ok)
           return ok.error();
         seen_line = true;
         continue;
@@ -39,30 +40,61 @@ Result<Trace> LoadJsonLines(const std::string& path, const InputLimits& limits) 
     Record r;
     auto status = google::protobuf::util::JsonStringToMessage(line, &r, options);
     if (!status.ok()) return Error{where + ": invalid Record: " + std::string(status.message())};
-    if (static_cast<int64_t>(trace.records.size()) >= limits.records)
-      return TooManyRecords(where, limits.records);
+    if (records >= limits.records) return TooManyRecords(where, limits.records);
     if (Outcome ok = CheckMessageLimits(r, limits, where); !ok) return ok.error();
-    trace.records.push_back(std::move(r));
+    ++records;
     seen_line = true;
+    if (Outcome ok = each(std::move(r)); !ok) return ok;
   }
   if (!seen_line) {
     return Error{path +
                  ": empty: neither a binary trace (no file header) nor JSON Lines (no header line, "
                  "no record)"};
   }
-  return trace;
+  return Outcome::Ok();
+}
+
+Outcome StreamBinary(const std::string& path, const InputLimits& limits, Header* header,
+                     const std::function<Outcome(Record&&)>& each) {
+  Result<TraceReader> reader = TraceReader::Open(path, limits);
+  if (!reader.ok()) return reader.error();
+  *header = reader->header();
+  Record record;
+  while (true) {
+    switch (reader->Next(&record)) {
+      case ReadStatus::kRecord:
+        if (Outcome ok = each(std::move(record)); !ok) return ok;
+        record.Clear();  // a moved-from message is valid but unspecified
+        break;
+      case ReadStatus::kEnd:
+        return Outcome::Ok();
+      case ReadStatus::kError:
+        return Error{reader->error()};
+    }
+  }
 }
 
 }  // namespace
 
-Result<Trace> LoadTrace(const std::string& path, const InputLimits& limits) {
+Outcome StreamTrace(const std::string& path, const InputLimits& limits, Header* header,
+                    const std::function<Outcome(Record&&)>& each) {
   std::ifstream probe(path, std::ios::binary);
   if (!probe) return Error{path + ": cannot open"};
   std::string magic(kFileMagic.size(), '\0');
   probe.read(magic.data(), static_cast<std::streamsize>(magic.size()));
   magic.resize(static_cast<size_t>(probe.gcount()));
-  if (magic == kFileMagic) return ReadTrace(path, limits);
-  return LoadJsonLines(path, limits);
+  if (magic == kFileMagic) return StreamBinary(path, limits, header, each);
+  return StreamJsonLines(path, limits, header, each);
+}
+
+Result<Trace> LoadTrace(const std::string& path, const InputLimits& limits) {
+  Trace trace;
+  Outcome ok = StreamTrace(path, limits, &trace.header, [&trace](Record&& r) {
+    trace.records.push_back(std::move(r));
+    return Outcome::Ok();
+  });
+  if (!ok) return ok.error();
+  return trace;
 }
 
 }  // namespace schedcheck::trace

@@ -3,6 +3,7 @@
 #ifndef SCHEDCHECK_TRACES_TRACE_FILE_H_
 #define SCHEDCHECK_TRACES_TRACE_FILE_H_
 
+#include <functional>
 #include <string>
 
 #include "reference/base/result.h"
@@ -14,6 +15,14 @@ namespace schedcheck::trace {
 // Errors name the file and the byte offset (binary) or line (JSON Lines) and the field. Every
 // record and the header are checked against `limits`.
 Result<Trace> LoadTrace(const std::string& path, const InputLimits& limits = {});
+
+// The same reading, one record at a time, for callers that keep only some records (a diff keeps
+// the decisions of a capture, not its million API events): `header` receives the header (left
+// default when a JSON Lines trace has no header line), then `each` every record in file order,
+// which it may move from. The first error, the reader's or the one `each` returns, ends the read
+// and is returned.
+Outcome StreamTrace(const std::string& path, const InputLimits& limits, Header* header,
+                    const std::function<Outcome(Record&&)>& each);
 
 }  // namespace schedcheck::trace
 

@@ -38,9 +38,15 @@ ProgressLine::ProgressLine(std::ostream& terminal, std::function<double()> now_s
       start_s_(now_s_()) {}
 
 std::string ProgressLine::Format(const replay::ReplayProgress& p, double events_per_s) {
-  const size_t percent = p.events_total == 0 ? 100 : p.events_done * 100 / p.events_total;
-  return "replay: " + std::to_string(p.events_done) + "/" + std::to_string(p.events_total) +
-         " events (" + std::to_string(percent) + "%), t=" + Duration(p.virtual_time_ns) + ", " +
+  // A replay reading its trace as it goes does not know the total (events_total 0).
+  std::string events = std::to_string(p.events_done);
+  if (p.events_total > 0) {
+    events += "/" + std::to_string(p.events_total) + " events (" +
+              std::to_string(p.events_done * 100 / p.events_total) + "%)";
+  } else {
+    events += " events";
+  }
+  return "replay: " + events + ", t=" + Duration(p.virtual_time_ns) + ", " +
          std::to_string(p.pods_bound) + " pods bound, " +
          std::to_string(static_cast<long long>(events_per_s)) + " events/s";
 }

@@ -24,6 +24,10 @@ TEST(ProgressLineTest, Format) {
             "replay: 1000/1000 events (100%), t=7m05s, 3 pods bound, 5 events/s");
   EXPECT_EQ(ProgressLine::Format(At(1, 3 * 86400 + 4 * 3600 + 5 * 60 + 6, 0), 1),
             "replay: 1/1000 events (0%), t=3d04h05m, 0 pods bound, 1 events/s");
+  replay::ReplayProgress unknown_total = At(250, 42, 3);
+  unknown_total.events_total = 0;  // a replay reading its trace as it goes
+  EXPECT_EQ(ProgressLine::Format(unknown_total, 9),
+            "replay: 250 events, t=42s, 3 pods bound, 9 events/s");
 }
 
 // Drawn at most every interval of the (fake) wall clock, the first time only after one interval,

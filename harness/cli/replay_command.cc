@@ -18,6 +18,7 @@
 #include "reference/api/rfc3339.h"
 #include "traces/atomic_file.h"
 #include "traces/trace_file.h"
+#include "traces/trace_reader.h"
 
 namespace schedcheck::cli {
 namespace {
@@ -109,6 +110,63 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command,
   return 2;
 }
 
+// The trace to replay. A binary trace is read record by record as the replay goes, so a day's
+// capture is never held whole; the JSON Lines form, and a trace sent to an external scheduler,
+// are loaded whole.
+struct ReplayInput {
+  trace::Header header;
+  std::optional<trace::TraceReader> reader;  // a binary trace, read up to its header
+  std::optional<trace::Trace> whole;
+  bool reader_failed = false;  // the replay stopped on damage the reader found
+
+  static Result<ReplayInput> Open(const std::string& path, const trace::InputLimits& limits) {
+    ReplayInput in;
+    std::ifstream probe(path, std::ios::binary);
+    std::string magic(trace::kFileMagic.size(), '\0');
+    probe.read(magic.data(), static_cast<std::streamsize>(magic.size()));
+    if (probe && magic == trace::kFileMagic) {
+      auto reader = trace::TraceReader::Open(path, limits);
+      if (!reader.ok()) return reader.error();
+      in.header = reader->header();
+      in.reader.emplace(std::move(*reader));
+      return in;
+    }
+    auto loaded = trace::LoadTrace(path, limits);
+    if (!loaded.ok()) return loaded.error();
+    in.header = loaded->header;
+    in.whole.emplace(std::move(*loaded));
+    return in;
+  }
+
+  // Every record (an external scheduler is sent the whole trace up front).
+  Result<const trace::Trace*> Whole(const std::string& path, const trace::InputLimits& limits) {
+    if (!whole) {
+      auto loaded = trace::LoadTrace(path, limits);
+      if (!loaded.ok()) return loaded.error();
+      whole.emplace(std::move(*loaded));
+    }
+    return &*whole;
+  }
+
+  Outcome Replay(replay::Replayer& replayer) {
+    if (whole) return replayer.Run(whole->records);
+    return replayer.Run(
+        [this](trace::Record* record) -> Result<bool> {
+          switch (reader->Next(record)) {
+            case trace::ReadStatus::kRecord:
+              return true;
+            case trace::ReadStatus::kEnd:
+              return false;
+            case trace::ReadStatus::kError:
+              break;
+          }
+          reader_failed = true;
+          return Error{reader->error()};
+        },
+        /*events_total=*/0);
+  }
+};
+
 }  // namespace
 
 int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& err) {
@@ -123,13 +181,14 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
   }
   trace::InputLimits limits;
   if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
-  auto loaded = trace::LoadTrace(o.trace, limits);
-  if (!loaded.ok()) return fail(loaded.message());
-  trace::Trace* trace = &KeepUntilExit(std::move(*loaded));
+  auto opened = ReplayInput::Open(o.trace, limits);
+  if (!opened.ok()) return fail(opened.message());
+  ReplayInput& input = KeepUntilExit(std::move(*opened));
+  const trace::Header& header = input.header;
   replay::ReplayOptions options;
   options.seed = o.seed;
   options.engine = o.engine;
-  options.compat = trace->header.compat().empty() ? "1.27" : trace->header.compat();
+  options.compat = header.compat().empty() ? "1.27" : header.compat();
   if (options.compat != "1.27")
     return fail(o.trace + ": header.compat " + options.compat +
                 " is not implemented (implemented: 1.27)");
@@ -156,8 +215,8 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     if (!ns.ok()) return fail(ns.message());
     *target = *ns;
   }
-  auto start = trace->header.labels().find("start_time");
-  if (start != trace->header.labels().end()) {
+  auto start = header.labels().find("start_time");
+  if (start != header.labels().end()) {
     auto epoch = reference::ParseRfc3339(start->second);
     if (!epoch.ok()) return fail(o.trace + ": header label start_time: " + epoch.message());
     options.epoch_unix_ns = *epoch;
@@ -177,13 +236,11 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
       options.registry = candidate->registry.get();
     }
   }
-  if (!o.scheduler_cmd.empty()) {
-    return RunExternal(o, o.scheduler_cmd, options, *trace, config_text, config_hash, labels, out,
-                       err);
-  }
-  if (candidate && candidate->out_of_process()) {
-    return RunExternal(o, candidate->command, options, *trace, config_text, config_hash, labels,
-                       out, err);
+  if (!o.scheduler_cmd.empty() || (candidate && candidate->out_of_process())) {
+    auto trace = input.Whole(o.trace, limits);
+    if (!trace.ok()) return fail(trace.message());
+    const std::string& command = o.scheduler_cmd.empty() ? candidate->command : o.scheduler_cmd;
+    return RunExternal(o, command, options, **trace, config_text, config_hash, labels, out, err);
   }
   // On a terminal only, erased when done: never part of any output file or of piped stderr.
   std::optional<ProgressLine> progress;
@@ -204,14 +261,14 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
     return fail(what + ": " + created.message());
   }
   std::unique_ptr<replay::Replayer>& replayer = KeepUntilExit(std::move(*created));
-  if (Outcome ok = replayer->Run(trace->records); !ok) {
+  if (Outcome ok = input.Replay(*replayer); !ok) {
     if (progress) progress->Clear();
-    return fail(o.trace + ": " + ok.message());
+    // The reader's errors name the file and byte offset already.
+    return fail(input.reader_failed ? ok.message() : o.trace + ": " + ok.message());
   }
   return WriteDecisions(o, replayer->log(), replayer->cluster_events(),
-                        trace->header.compat().empty() ? "1.27" : trace->header.compat(),
-                        config_hash, labels, std::string(reference::EngineName(o.engine)), out,
-                        err);
+                        header.compat().empty() ? "1.27" : header.compat(), config_hash, labels,
+                        std::string(reference::EngineName(o.engine)), out, err);
 }
 
 void AddReplayCommand(CLI::App& app, int* exit_code) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -13,7 +14,10 @@ namespace {
 struct AttemptAt {
   int64_t t_ns = 0;
   int64_t index = -1;  // record index in its log (-1: synthesized from a binding)
-  trace::Attempt a;
+  // Points into the log, never copied: an attempt names every tied node, often hundreds, and a
+  // day's log has a hundred thousand attempts. Synthesized ones are owned by their History.
+  const trace::Attempt* attempt = nullptr;
+  const trace::Attempt& a() const { return *attempt; }
 };
 
 struct QueueAt {
@@ -25,6 +29,7 @@ struct QueueAt {
 struct History {
   std::vector<AttemptAt> attempts;
   std::vector<QueueAt> queue;
+  std::vector<std::unique_ptr<trace::Attempt>> synthesized;
 };
 
 bool HasObserved(const std::vector<trace::Record>& log) { return IsCapture(log); }
@@ -54,19 +59,20 @@ std::map<std::string, History> Histories(const std::vector<trace::Record>& log) 
     const trace::Record& r = log[i];
     const auto index = static_cast<int64_t>(i);
     if (r.has_attempt() && (!observed_only || r.attempt().observed())) {
-      out[r.attempt().pod()].attempts.push_back({r.time_ns(), index, r.attempt()});
+      out[r.attempt().pod()].attempts.push_back({r.time_ns(), index, &r.attempt()});
     } else if (r.has_queue() && !observed_only) {
       const auto& q = r.queue();
       out[q.pod()].queue.push_back({r.time_ns(), index, q.from(), q.to(), q.cause()});
     } else if (r.has_binding() && observed_only && r.binding().observed()) {
       History& h = out[r.binding().pod()];
-      if (!h.attempts.empty() && h.attempts.back().a.result() == trace::SCHEDULED) continue;
-      AttemptAt a{r.time_ns(), -1, {}};
-      a.a.set_pod(r.binding().pod());
-      a.a.set_attempt(static_cast<int32_t>(h.attempts.size()) + 1);
-      a.a.set_result(trace::SCHEDULED);
-      a.a.set_node(r.binding().node());
-      h.attempts.push_back(std::move(a));
+      if (!h.attempts.empty() && h.attempts.back().a().result() == trace::SCHEDULED) continue;
+      auto a = std::make_unique<trace::Attempt>();
+      a->set_pod(r.binding().pod());
+      a->set_attempt(static_cast<int32_t>(h.attempts.size()) + 1);
+      a->set_result(trace::SCHEDULED);
+      a->set_node(r.binding().node());
+      h.attempts.push_back({r.time_ns(), -1, a.get()});
+      h.synthesized.push_back(std::move(a));
     }
   }
   return out;
@@ -87,7 +93,7 @@ bool SameInCapture(const trace::Attempt& x, const trace::Attempt& y, const Captu
 void FoldRepeats(History* h, const CaptureFields& f) {
   std::vector<AttemptAt> kept;
   for (AttemptAt& a : h->attempts) {
-    if (!kept.empty() && SameInCapture(kept.back().a, a.a, f)) continue;
+    if (!kept.empty() && SameInCapture(kept.back().a(), a.a(), f)) continue;
     kept.push_back(std::move(a));
   }
   h->attempts = std::move(kept);
@@ -108,7 +114,7 @@ std::vector<std::string> Sorted(const google::protobuf::RepeatedPtrField<std::st
 std::string At(int64_t t_ns) { return "t=" + replay::FormatSeconds(t_ns); }
 
 std::string DescribeAttempt(const AttemptAt& x) {
-  const trace::Attempt& a = x.a;
+  const trace::Attempt& a = x.a();
   std::string s = At(x.t_ns) + " attempt " + std::to_string(a.attempt()) + ": ";
   if (a.result() == trace::SCHEDULED) {
     s += "bound to " + a.node();
@@ -137,7 +143,7 @@ std::vector<std::string> PluginsBefore(const History& h, int64_t index) {
   std::vector<std::string> out;
   for (const AttemptAt& a : h.attempts) {
     if (a.index >= index) break;
-    out = Sorted(a.a.unschedulable_plugins());
+    out = Sorted(a.a().unschedulable_plugins());
   }
   return out;
 }
@@ -209,11 +215,11 @@ class PodDiff {
 
   // `ia`, `ib`: the attempts' positions in A and B.
   void CompareAttempt(const AttemptAt& x, const AttemptAt& y, size_t ia, size_t ib) {
-    const trace::Attempt& a = x.a;
-    const trace::Attempt& b = y.a;
+    const trace::Attempt& a = x.a();
+    const trace::Attempt& b = y.a();
     Divergence d;
     // Against a capture the positions count distinct outcomes; name the candidate's attempt.
-    d.attempt = capture_ && y.a.attempt() > 0 ? y.a.attempt() : static_cast<int>(ib + 1);
+    d.attempt = capture_ && y.a().attempt() > 0 ? y.a().attempt() : static_cast<int>(ib + 1);
     d.t_ns = std::min(x.t_ns, y.t_ns);
     d.reference = DescribeAttempt(x);
     d.candidate = DescribeAttempt(y);
@@ -247,7 +253,7 @@ class PodDiff {
       Divergence r = d;
       r.cls = DivergenceClass::kRequeue;
       r.what = "attempt-time";
-      r.plugins = ia > 0 ? Sorted(a_.attempts[ia - 1].a.unschedulable_plugins())
+      r.plugins = ia > 0 ? Sorted(a_.attempts[ia - 1].a().unschedulable_plugins())
                          : std::vector<std::string>{};
       Note(std::move(r));
     }
@@ -290,7 +296,7 @@ class PodDiff {
     };
     d.reference = summary(a_);
     d.candidate = summary(b_);
-    if (common > 0) d.plugins = Sorted(longer.attempts[common - 1].a.unschedulable_plugins());
+    if (common > 0) d.plugins = Sorted(longer.attempts[common - 1].a().unschedulable_plugins());
     d.reference_record = a_.attempts[a_longer ? common : std::min(common, na - 1)].index;
     Note(std::move(d));
     for (size_t i = 0; i < common; ++i) CompareAttempt(a_.attempts[i], b_.attempts[i], i, i);

@@ -50,19 +50,27 @@ Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
                                                  const trace::InputLimits& limits) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open"};
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  const std::string text = bytes.str();
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    return Error{path + ": empty: neither a decision log nor a trace (no header, no record)"};
+  std::string magic(trace::kFileMagic.size(), '\0');
+  in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
+  if (static_cast<size_t>(in.gcount()) != magic.size() || magic != trace::kFileMagic) {
+    in.clear();
+    in.seekg(0);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    const std::string text = bytes.str();
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+      return Error{path + ": empty: neither a decision log nor a trace (no header, no record)"};
+    }
+    if (LooksLikeDecisionLog(text)) return ParseDecisionLog(text, path, limits);
   }
-  if (LooksLikeDecisionLog(text)) return ParseDecisionLog(text, path, limits);
-  auto trace = trace::LoadTrace(path, limits);
-  if (!trace.ok()) return trace.error();
+  // A trace, read record by record: a capture's API events are dropped as they come.
   std::vector<trace::Record> out;
-  for (trace::Record& r : trace->records) {
+  trace::Header header;
+  Outcome ok = trace::StreamTrace(path, limits, &header, [&out](trace::Record&& r) {
     if (!r.has_api()) out.push_back(std::move(r));
-  }
+    return Outcome::Ok();
+  });
+  if (!ok) return ok.error();
   return out;
 }
 

@@ -117,50 +117,93 @@ int64_t Replayer::NextInstant(int64_t now, int64_t next_event) const {
 }
 
 Outcome Replayer::Run(const std::vector<trace::Record>& records) {
-  std::vector<size_t> events;  // indices of API records
-  for (size_t i = 0; i < records.size(); ++i) {
-    if (records[i].has_api()) events.push_back(i);
-  }
-  if (events.empty()) return Outcome::Ok();
-  const int64_t t0 = records[events.front()].time_ns();
-  for (size_t k = 1; k < events.size(); ++k) {
-    if (records[events[k]].time_ns() < records[events[k - 1]].time_ns()) {
-      return Error{"record " + std::to_string(events[k]) + ": time goes backwards (" +
-                   std::to_string(records[events[k]].time_ns()) + " ns after " +
-                   std::to_string(records[events[k - 1]].time_ns()) + " ns)"};
-    }
-    int64_t since_start = 0;
-    if (__builtin_sub_overflow(records[events[k]].time_ns(), t0, &since_start) ||
-        since_start > kMaxTraceSpanNs) {
-      return Error{"record " + std::to_string(events[k]) +
-                   ": field timeNs: " + std::to_string(records[events[k]].time_ns()) +
-                   " ns is more than " + std::to_string(kMaxTraceSpanNs / kNanosPerSecond) +
-                   " s (100 years) after the first event (" + std::to_string(t0) + " ns)"};
-    }
-  }
+  size_t events = 0;
+  for (const trace::Record& r : records) events += r.has_api() ? 1 : 0;
+  size_t i = 0;
+  return RunRecords(
+      [&]() -> Result<const trace::Record*> {
+        return i == records.size() ? nullptr : &records[i++];
+      },
+      nullptr, events);
+}
+
+Outcome Replayer::Run(const RecordSource& next, size_t events_total) {
+  // The records read since the current instant began; a deque, so that the events handed to
+  // the replay keep their addresses while more are read.
+  std::deque<trace::Record> held;
+  return RunRecords(
+      [&]() -> Result<const trace::Record*> {
+        trace::Record& r = held.emplace_back();
+        Result<bool> more = next(&r);
+        if (!more.ok()) return more.error();
+        if (!*more) {
+          held.pop_back();
+          return nullptr;
+        }
+        return &r;
+      },
+      [&] { held.erase(held.begin(), held.end() - 1); }, events_total);
+}
+
+Outcome Replayer::RunRecords(const std::function<Result<const trace::Record*>()>& next,
+                             const std::function<void()>& drop_all_but_last, size_t events_total) {
   auto report = [&](size_t done, bool finished) {
     options_.progress({.events_done = done,
-                       .events_total = events.size(),
+                       .events_total = events_total,
                        .virtual_time_ns = clock_.NowNs(),
                        .pods_bound = pods_bound_,
                        .finished = finished});
   };
-  size_t reported = 0;
-  for (size_t k = 0; k < events.size();) {
-    const int64_t t = records[events[k]].time_ns();
-    std::vector<const trace::ApiEvent*> batch;
-    size_t first = events[k];
-    for (; k < events.size() && records[events[k]].time_ns() == t; ++k)
-      batch.push_back(&records[events[k]].api());
-    if (Outcome ok = ProcessEvents(t - t0, batch, first); !ok) return ok;
-    if (options_.progress &&
-        (k - reported >= options_.progress_every_events || k == events.size())) {
-      report(k, false);
-      reported = k;
+  // The events of the current instant and the record index of the first.
+  std::vector<const trace::ApiEvent*> batch;
+  int64_t batch_ns = 0, t0 = 0;
+  size_t first = 0, done = 0, reported = 0;
+  auto run_batch = [&]() -> Outcome {
+    if (Outcome ok = ProcessEvents(batch_ns - t0, batch, first); !ok) return ok;
+    done += batch.size();
+    batch.clear();
+    if (options_.progress && done - reported >= options_.progress_every_events) {
+      report(done, false);
+      reported = done;
     }
+    return Outcome::Ok();
+  };
+  for (size_t index = 0;; ++index) {
+    Result<const trace::Record*> got = next();
+    if (!got.ok()) return got.error();
+    const trace::Record* record = *got;
+    if (record == nullptr) break;
+    if (!record->has_api()) continue;
+    const int64_t t = record->time_ns();
+    if (batch.empty() && done == 0) {
+      t0 = t;
+    } else {
+      if (t < batch_ns) {
+        return Error{"record " + std::to_string(index) + ": time goes backwards (" +
+                     std::to_string(t) + " ns after " + std::to_string(batch_ns) + " ns)"};
+      }
+      int64_t since_start = 0;
+      if (__builtin_sub_overflow(t, t0, &since_start) || since_start > kMaxTraceSpanNs) {
+        return Error{"record " + std::to_string(index) + ": field timeNs: " + std::to_string(t) +
+                     " ns is more than " + std::to_string(kMaxTraceSpanNs / kNanosPerSecond) +
+                     " s (100 years) after the first event (" + std::to_string(t0) + " ns)"};
+      }
+    }
+    if (!batch.empty() && t != batch_ns) {
+      if (Outcome ok = run_batch(); !ok) return ok;
+      if (drop_all_but_last) drop_all_but_last();
+    }
+    if (batch.empty()) first = index;
+    batch_ns = t;
+    batch.push_back(&record->api());
   }
-  Finish(records[events.back()].time_ns() - t0 + options_.horizon_ns);
-  if (options_.progress) report(events.size(), true);
+  if (batch.empty() && done == 0) return Outcome::Ok();  // no API event at all
+  if (!batch.empty()) {
+    if (Outcome ok = run_batch(); !ok) return ok;
+  }
+  if (options_.progress && done != reported) report(done, false);
+  Finish(batch_ns - t0 + options_.horizon_ns);
+  if (options_.progress) report(done, true);
   return Outcome::Ok();
 }
 

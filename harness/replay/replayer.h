@@ -43,7 +43,7 @@ inline constexpr int64_t kMaxDurationNs = int64_t{1'000'000'000} * kNanosPerSeco
 // What a progress callback is told (ReplayOptions::progress).
 struct ReplayProgress {
   size_t events_done = 0;       // trace events delivered
-  size_t events_total = 0;      // trace events in the input
+  size_t events_total = 0;      // trace events in the input (0: not known)
   int64_t virtual_time_ns = 0;  // the instant just run, since the first event
   size_t pods_bound = 0;        // bindings completed
   bool finished = false;        // the horizon after the last event has run too
@@ -88,6 +88,13 @@ class Replayer {
   // ProcessEvents for each instant's events (times shifted so the first event is at 0), then
   // Finish(last event time + horizon).
   Outcome Run(const std::vector<trace::Record>& records);
+  // The same over records pulled one at a time, for traces too large to hold (replay reads its
+  // file as it goes): `next` fills *record and returns true, false at the end of the input, or
+  // an error that ends the replay. Only the current instant's events are held. Errors about the
+  // input (time going backwards, a span beyond kMaxTraceSpanNs) come when the record is reached,
+  // worded as Run's. `events_total` goes to the progress callback (0: not known).
+  using RecordSource = std::function<Result<bool>(trace::Record* record)>;
+  Outcome Run(const RecordSource& next, size_t events_total);
 
   // Incremental driving, for the external-scheduler protocol. Runs every internal instant (flush
   // ticks, cycle and binding completions) before `t_ns`, then delivers `events` (all stamped
@@ -111,6 +118,10 @@ class Replayer {
   struct Binding;
 
   explicit Replayer(ReplayOptions options);
+  // Both Runs: `next` gives each record (null at the end), valid until `drop_all_but_last` (null
+  // when records live for the whole run) is called after each instant's events have run.
+  Outcome RunRecords(const std::function<Result<const trace::Record*>()>& next,
+                     const std::function<void()>& drop_all_but_last, size_t events_total);
   Outcome Init();
 
   // Informer handlers (eventhandlers.go).
