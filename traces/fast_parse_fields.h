@@ -353,7 +353,8 @@ struct Table {
  private:
   template <typename M, size_t... I>
   static bool Run(WireCursor c, M* m, SpareMembers* spares, std::index_sequence<I...>) {
-    std::tuple<typename Fields::State...> states(Fields::StateArg(m)...);
+    // Braces: clang reads the parenthesized form as a function declaration.
+    std::tuple<typename Fields::State...> states{Fields::StateArg(m)...};
     SeenFields seen;
     const auto stash_oneof = [m, spares] { (Fields::Stash(m, spares), ...); };
     uint32_t tag = 0;

@@ -58,7 +58,8 @@ bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 }  // namespace
 
 Outcome ForEachJsonValue(std::string_view text, const std::string& source,
-                         const std::function<Outcome(k8s::Document&&)>& visit) {
+                         const std::function<Outcome(k8s::Document&&)>& visit,
+                         const std::function<void(size_t offset)>& done_before) {
   size_t pos = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;  // UTF-8 byte order mark
   // The line of `pos`, counted on from the previous value's: counting from the start of the
@@ -77,6 +78,7 @@ Outcome ForEachJsonValue(std::string_view text, const std::string& source,
       return Error{Where(source, text, pos) + ": JSON: value never ends (truncated stream?)"};
     }
     for (; counted_to < pos; ++counted_to) line += text[counted_to] == '\n' ? 1 : 0;
+    if (done_before) done_before(pos);
     k8s::Document doc;
     try {
       doc = {nlohmann::json::parse(text.substr(pos, end - pos)), line};

@@ -22,9 +22,11 @@ Result<std::vector<k8s::Document>> ParseJsonStream(std::string_view text, const 
 
 // The same values one at a time, each parsed only when `visit` has returned for the one before:
 // memory for one value, not the stream (a day's capture is a million values). Stops at the first
-// error, of the stream or of `visit`.
+// error, of the stream or of `visit`. `done_before(offset)`, when given, is told before each value
+// that nothing before `offset` will be read again (but to place an error).
 Outcome ForEachJsonValue(std::string_view text, const std::string& source,
-                         const std::function<Outcome(k8s::Document&&)>& visit);
+                         const std::function<Outcome(k8s::Document&&)>& visit,
+                         const std::function<void(size_t offset)>& done_before = nullptr);
 
 // Reads a whole file ("F: cannot open file" on failure).
 Result<std::string> ReadWholeFile(const std::string& path);

@@ -7,6 +7,7 @@
 #include "traces/importers/capture.h"
 #include "traces/importers/input_files.h"
 #include "traces/importers/json_stream.h"
+#include "traces/importers/mapped_text.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -93,12 +94,15 @@ Result<Imported> ImportWatch(const std::vector<std::string>& inputs, const Impor
   CaptureBuilder builder(options);
   std::set<std::string> seen;
   for (const std::string& file : *files) {
-    auto text = ReadWholeFile(file);
+    auto text = MappedText::Open(file);
     if (!text.ok()) return text.error();
     builder.BeginFile(file);
-    Outcome ok = ForEachJsonValue(*text, file, [&](k8s::Document&& doc) {
-      return AddEntry(doc.json, file + ": line " + std::to_string(doc.line), &seen, &builder);
-    });
+    Outcome ok = ForEachJsonValue(
+        text->text(), file,
+        [&](k8s::Document&& doc) {
+          return AddEntry(doc.json, file + ": line " + std::to_string(doc.line), &seen, &builder);
+        },
+        [&text](size_t offset) { text->Release(offset); });
     if (!ok) return ok.error();
   }
   return std::move(builder).Finish();
