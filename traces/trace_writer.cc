@@ -64,6 +64,11 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::Open(const std::string& path, 
   const int fd = ::open(write_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Error{Errno("cannot create", write_path)};
   std::unique_ptr<TraceWriter> writer(new TraceWriter(path, std::move(write_path), fd, options));
+  if (options.header_last) {
+    if (!atomic) return Error{path + ": header_last needs an atomic writer"};
+    writer->holding_ = true;
+    return writer;
+  }
   if (Outcome o = writer->WriteAll(EncodeFileHeader(header)); !o.ok()) return o.error();
   return writer;
 }
@@ -92,6 +97,10 @@ Outcome TraceWriter::Fail(std::string message) {
 }
 
 Outcome TraceWriter::WriteAll(std::string_view bytes) {
+  if (holding_) {
+    held_.append(bytes);
+    return Outcome::Ok();
+  }
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR) continue;
@@ -142,6 +151,7 @@ Outcome TraceWriter::Flush() {
 }
 
 Outcome TraceWriter::Finish() {
+  if (holding_) return Fail(path_ + ": a header_last writer finishes with FinishWithHeader");
   if (Outcome o = Flush(); !o.ok()) return o;
   if (::fsync(fd_) != 0) return Fail(Errno("fsync failed", write_path_));
   const int fd = fd_;
@@ -162,6 +172,21 @@ Outcome TraceWriter::Finish() {
   finished_ = true;
   write_path_ = path_;
   return Outcome::Ok();
+}
+
+Outcome TraceWriter::FinishWithHeader(Header header) {
+  if (!holding_) return Error{path_ + ": FinishWithHeader needs a header_last writer"};
+  if (Outcome o = Flush(); !o.ok()) return o;
+  header.set_format_version(kFormatVersion);
+  if (header.ByteSizeLong() > kMaxHeaderBytes) {
+    return Fail(path_ + ": header is " + std::to_string(header.ByteSizeLong()) + " bytes, limit " +
+                std::to_string(kMaxHeaderBytes));
+  }
+  holding_ = false;
+  if (Outcome o = WriteAll(EncodeFileHeader(header)); !o.ok()) return o;
+  if (Outcome o = WriteAll(held_); !o.ok()) return o;
+  std::string().swap(held_);
+  return Finish();
 }
 
 Outcome WriteTrace(const std::string& path, const Trace& trace, WriterOptions options) {

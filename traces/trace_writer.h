@@ -34,6 +34,10 @@ struct WriterOptions {
   Mode mode = Mode::kAtomic;
   // A frame is flushed once this many records are pending. REQUIRES: > 0.
   size_t events_per_frame = 4096;
+  // The header is only known at the end (an importer counts what it dropped while it writes):
+  // Open's header is not written, frames wait in memory, compressed (a day's capture is about
+  // 13 MiB), and FinishWithHeader writes the header, then them. kAtomic only.
+  bool header_last = false;
 };
 
 class TraceWriter {
@@ -57,6 +61,9 @@ class TraceWriter {
 
   // Flushes, fsyncs, closes and (kAtomic) renames onto the target. Call once.
   Outcome Finish();
+  // Finish for a header_last writer: writes `header` (format_version set as Open does) before
+  // the frames. Fails, writing nothing, on a header beyond kMaxHeaderBytes.
+  Outcome FinishWithHeader(Header header);
 
   const std::string& path() const { return path_; }
   // Where the bytes currently go: the temporary file (kAtomic) or the target.
@@ -75,8 +82,10 @@ class TraceWriter {
   std::string write_path_;
   int fd_ = -1;
   WriterOptions options_;
-  std::string pending_;  // varint-delimited serialized records
-  std::string frame_;    // the frame being written (header + compressed payload), reused
+  std::string pending_;   // varint-delimited serialized records
+  std::string frame_;     // the frame being written (header + compressed payload), reused
+  std::string held_;      // header_last: the frames written so far, until the header is known
+  bool holding_ = false;  // header_last and the header not written yet
   uint32_t pending_count_ = 0;
   int64_t frames_written_ = 0;
   int64_t records_written_ = 0;

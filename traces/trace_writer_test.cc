@@ -71,6 +71,30 @@ TEST(TraceWriterTest, SameInputGivesIdenticalBytes) {
   EXPECT_EQ(bytes, ReadFileBytes(b));
 }
 
+// A header given at the end gives the bytes a header given at Open gives; nothing is visible at
+// the target before, and a header_last writer cannot Finish without its header.
+TEST(TraceWriterTest, HeaderLastWritesTheSameBytes) {
+  const Trace sample = MakeSampleTrace();
+  const std::string a = TempPath("first.trace");
+  ASSERT_TRUE(WriteTrace(a, sample, {.events_per_frame = 2}).ok());
+  const std::string b = TempPath("last.trace");
+  auto writer = TraceWriter::Open(b, Header(), {.events_per_frame = 2, .header_last = true});
+  ASSERT_TRUE(writer.ok()) << writer.message();
+  for (const Record& r : sample.records) ASSERT_TRUE((*writer)->Append(r).ok());
+  EXPECT_GT((*writer)->frames_written(), 1);
+  EXPECT_FALSE(FileExists(b));
+  Outcome ok = (*writer)->FinishWithHeader(sample.header);
+  ASSERT_TRUE(ok) << ok.message();
+  EXPECT_EQ(ReadFileBytes(b), ReadFileBytes(a));
+
+  const std::string c = TempPath("no_header.trace");
+  auto headless = TraceWriter::Open(c, Header(), {.header_last = true});
+  ASSERT_TRUE(headless.ok());
+  ASSERT_TRUE((*headless)->Append(sample.records[0]).ok());
+  EXPECT_FALSE((*headless)->Finish());
+  EXPECT_FALSE(FileExists(c));
+}
+
 TEST(TraceWriterTest, RecorderModeFramesReadableWhileWriting) {
   const std::string path = TempPath("recorder.trace");
   const Trace sample = MakeSampleTrace();

@@ -8,15 +8,18 @@
 #include "harness/cli/limit_option.h"
 #include "reference/api/rfc3339.h"
 #include "traces/importers/importer.h"
+#include "traces/trace_writer.h"
 
 namespace schedcheck::cli {
 namespace {
 
-// "records: 12 (api 9: Node ADDED 3, Pod ADDED 6; binding 2; attempt 1)".
-std::string Summary(const trace::Imported& imported) {
-  std::map<std::string, int64_t> api;
-  int64_t bindings = 0, attempts = 0, api_total = 0;
-  for (const trace::Record& r : imported.records) {
+// What the summary counts, record by record as they are written.
+struct RecordCounts {
+  std::map<std::string, int64_t> api;  // "Node ADDED" -> n
+  int64_t records = 0, api_total = 0, bindings = 0, attempts = 0;
+
+  void Add(const trace::Record& r) {
+    ++records;
     if (r.has_api()) {
       // The object's message name is its Kubernetes kind (reference/k8s/k8s.proto).
       const auto* field = r.api().GetDescriptor()->FindFieldByNumber(r.api().object_case());
@@ -29,16 +32,19 @@ std::string Summary(const trace::Imported& imported) {
     bindings += r.has_binding() ? 1 : 0;
     attempts += r.has_attempt() ? 1 : 0;
   }
-  std::string out =
-      "records: " + std::to_string(imported.records.size()) + " (api " + std::to_string(api_total);
-  std::string sep = ": ";
-  for (const auto& [key, n] : api) {
-    out += sep + key + " " + std::to_string(n);
-    sep = ", ";
+
+  // "records: 12 (api 9: Node ADDED 3, Pod ADDED 6; observed bindings 2; observed attempts 1)".
+  std::string Summary() const {
+    std::string out = "records: " + std::to_string(records) + " (api " + std::to_string(api_total);
+    std::string sep = ": ";
+    for (const auto& [key, n] : api) {
+      out += sep + key + " " + std::to_string(n);
+      sep = ", ";
+    }
+    return out + "; observed bindings " + std::to_string(bindings) + "; observed attempts " +
+           std::to_string(attempts) + ")\n";
   }
-  return out + "; observed bindings " + std::to_string(bindings) + "; observed attempts " +
-         std::to_string(attempts) + ")\n";
-}
+};
 
 }  // namespace
 
@@ -61,17 +67,26 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
     options.start_unix_ns = *start;
   }
   if (o.output.empty()) return fail("-o: missing output path");
-  auto result = trace::Import(o.format, o.inputs, options);
+  // Records are written as the importer finishes them (a day's capture is never held parsed
+  // whole); the header, whose labels count what was dropped, goes first when all are in. The
+  // file is WriteImported's, byte for byte; nothing is left at -o on failure.
+  auto writer = trace::TraceWriter::Open(o.output, trace::Header(), {.header_last = true});
+  if (!writer.ok()) return fail(writer.message());
+  RecordCounts counts;
+  auto result = trace::Import(o.format, o.inputs, options, [&](trace::Record&& r) {
+    counts.Add(r);
+    return (*writer)->Append(r);
+  });
   if (!result.ok()) return fail(result.message());
   trace::Imported* imported = &KeepUntilExit(std::move(*result));
   for (const std::string& warning : imported->warnings)
     err << "schedcheck import: warning: " << warning << "\n";
-  if (Outcome ok = trace::WriteImported(o.output, o.format, *imported); !ok)
+  if (Outcome ok = (*writer)->FinishWithHeader(trace::MakeImportHeader(o.format, *imported)); !ok)
     return fail(ok.message());
   if (!o.quiet) {
     out << "wrote " << o.output << " from " << o.inputs.size() << " input(s), format " << o.format
         << "\n";
-    out << Summary(*imported);
+    out << counts.Summary();
     for (const auto& [key, value] : imported->labels)
       out << "label: " << key << "=" << value << "\n";
   }

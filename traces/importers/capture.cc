@@ -200,28 +200,41 @@ Outcome CaptureBuilder::Keep(Item item, const std::string& where) {
     latest_time_ = hi;
     NoteTime(where, t);
   }
+  item.parked = item.record.SerializeAsString();
+  item.record = Record();
+  item.is_parked = true;
   items_.push_back(std::move(item));
   return Outcome::Ok();
 }
 
-std::vector<Record> CaptureBuilder::ResolveBindings(std::vector<Item> items) {
+Record CaptureBuilder::Unpark(Item& item) {
+  if (!item.is_parked) return std::move(item.record);
+  Record r;
+  // Bytes this builder serialized itself: they parse.
+  (void)parser_.Parse(item.parked.data(), item.parked.size(), &r);
+  std::string().swap(item.parked);
+  item.is_parked = false;
+  return r;
+}
+
+Outcome CaptureBuilder::ResolveBindings(std::vector<Item> items,
+                                        const std::function<Outcome(Record&&)>& emit) {
   struct PodState {
     bool assigned = false;
     bool stripped = false;  // bound in the capture, binding stripped: later updates dropped
   };
   std::map<std::string, PodState> pods;
   std::map<std::string, int32_t> attempts;
-  std::vector<Record> out;
   for (Item& item : items) {
-    Record& r = item.record;
+    Record r = Unpark(item);
     r.set_time_ns(*item.time_ns);
     if (r.has_attempt()) {
       r.mutable_attempt()->set_attempt(++attempts[r.attempt().pod()]);
-      out.push_back(std::move(r));
+      if (Outcome ok = emit(std::move(r)); !ok) return ok;
       continue;
     }
     if (!r.api().has_pod()) {
-      out.push_back(std::move(r));
+      if (Outcome ok = emit(std::move(r)); !ok) return ok;
       continue;
     }
     k8s::Pod* pod = r.mutable_api()->mutable_pod();
@@ -245,7 +258,7 @@ std::vector<Record> CaptureBuilder::ResolveBindings(std::vector<Item> items) {
       binding.mutable_binding()->set_pod(key);
       binding.mutable_binding()->set_node(pod->spec().node_name());
       binding.mutable_binding()->set_observed(true);
-      out.push_back(std::move(binding));
+      if (Outcome ok = emit(std::move(binding)); !ok) return ok;
       AddToLabel(&imported_, "observed.bindings", 1);
       it->second.assigned = true;
       if (options_.strip_bindings) {
@@ -256,9 +269,9 @@ std::vector<Record> CaptureBuilder::ResolveBindings(std::vector<Item> items) {
     } else if (!it->second.stripped) {
       it->second.assigned = assigned;
     }
-    out.push_back(std::move(r));
+    if (Outcome ok = emit(std::move(r)); !ok) return ok;
   }
-  return out;
+  return Outcome::Ok();
 }
 
 Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::vector<Item> items) {
@@ -266,6 +279,7 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::v
   if (std::none_of(items.begin(), items.end(), [](const Item& i) { return i.workload; })) {
     return items;
   }
+  for (Item& item : items) item.record = Unpark(item);  // workloads read the objects
   GivenOwners owners;
   for (const Item& item : items) {
     if (item.workload || !item.record.has_api()) continue;
@@ -317,7 +331,7 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::v
   return out;
 }
 
-Result<Imported> CaptureBuilder::Finish() && {
+Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::SortedItems() {
   BeginFile("");
   std::optional<int64_t> earliest;
   int64_t untimed = 0;
@@ -336,11 +350,37 @@ Result<Imported> CaptureBuilder::Finish() && {
   }
   std::stable_sort(items_.begin(), items_.end(),
                    [](const Item& a, const Item& b) { return *a.time_ns < *b.time_ns; });
-  auto expanded = ExpandWorkloads(std::move(items_));
-  if (!expanded.ok()) return expanded.error();
-  imported_.records = ResolveBindings(std::move(*expanded));
+  return ExpandWorkloads(std::move(items_));
+}
+
+Result<Imported> CaptureBuilder::Finish() && {
+  auto items = SortedItems();
+  if (!items.ok()) return items.error();
+  Outcome ok = ResolveBindings(std::move(*items), [this](Record&& r) {
+    imported_.records.push_back(std::move(r));
+    return Outcome::Ok();
+  });
+  if (!ok) return ok.error();
   redactor_.AddLabels(&imported_);
   if (Outcome ok = Finalize(options_.start_unix_ns, &imported_); !ok) return ok.error();
+  return std::move(imported_);
+}
+
+Result<Imported> CaptureBuilder::FinishStreaming(const std::function<Outcome(Record&&)>& write) && {
+  auto items = SortedItems();
+  if (!items.ok()) return items.error();
+  // ResolveBindings keeps the items' time order, so Finalize's sort would change nothing.
+  auto finalizer = Finalizer::Start(
+      options_.start_unix_ns,
+      items->empty() ? std::nullopt : std::optional<int64_t>(*items->front().time_ns));
+  if (!finalizer.ok()) return finalizer.error();
+  Outcome ok = ResolveBindings(std::move(*items), [&](Record&& r) {
+    if (Outcome ok = finalizer->Next(&r); !ok) return ok;
+    return write(std::move(r));
+  });
+  if (!ok) return ok.error();
+  redactor_.AddLabels(&imported_);
+  finalizer->End(&imported_);
   return std::move(imported_);
 }
 

@@ -16,6 +16,7 @@
 #define SCHEDCHECK_TRACES_IMPORTERS_CAPTURE_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -25,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/base/result.h"
+#include "traces/fast_record_parser.h"
 #include "traces/importers/imported.h"
 #include "traces/importers/redaction.h"
 #include "traces/trace.pb.h"
@@ -54,11 +56,19 @@ class CaptureBuilder {
 
   // Sorts, detects observed bindings, applies --strip-bindings, and finalizes.
   Result<Imported> Finish() &&;
+  // The same, but each finished record goes to `write` (in trace order) instead of into the
+  // result's records, which stay empty: a day's capture parsed would not fit in memory twice.
+  // Labels and warnings are complete only when it returns.
+  Result<Imported> FinishStreaming(const std::function<Outcome(Record&&)>& write) &&;
 
  private:
   struct Item {
     std::optional<int64_t> time_ns;
-    Record record;  // api, or an observed attempt (FailedScheduling)
+    Record record;  // api, or an observed attempt (FailedScheduling); Keep parks it:
+    // `parked` holds it serialized until Finish, since parsed a node update takes about eight
+    // times the bytes and a day's capture is a million events.
+    std::string parked;
+    bool is_parked = false;
     // Set instead of `record` for a workload's first event: expanded in Finish.
     std::optional<nlohmann::json> workload;
     std::string where;
@@ -67,12 +77,18 @@ class CaptureBuilder {
   // Checks `item` against options_.limits (errors name `where`), then keeps it.
   Outcome Keep(Item item, const std::string& where);
   void NoteTime(const std::string& where, int64_t time);
-  std::vector<Record> ResolveBindings(std::vector<Item> items);
+  // The items' records, parsed back (parked ones) and emptied from `item`.
+  Record Unpark(Item& item);
+  // Sorted by time (untimed ones at the earliest time), workloads expanded.
+  Result<std::vector<Item>> SortedItems();
+  // The records in trace order, each handed to `emit` (parsed back one at a time).
+  Outcome ResolveBindings(std::vector<Item> items, const std::function<Outcome(Record&&)>& emit);
   // Replaces each workload item (time-sorted) by the objects it expands to, with the nodes alive
   // at its time, unless captured pods (or ReplicaSets) belong to it.
   Result<std::vector<Item>> ExpandWorkloads(std::vector<Item> items);
 
   ImportOptions options_;
+  RecordParser parser_;
   Redactor redactor_;
   Imported imported_;
   std::vector<Item> items_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include "reference/api/rfc3339.h"
 #include "traces/trace_format.h"
@@ -43,31 +44,6 @@ std::string PodKey(const k8s::Pod& pod) {
   return (ns.empty() ? "default" : ns) + "/" + pod.metadata().name();
 }
 
-// Pods bound to a node that no Node record names (kept: the replayer accepts them).
-void FlagUnknownNodes(Imported* imported) {
-  std::set<std::string> nodes;
-  for (const Record& r : imported->records) {
-    if (r.has_api() && r.api().has_node()) nodes.insert(r.api().node().metadata().name());
-  }
-  std::set<std::string> flagged;
-  for (const Record& r : imported->records) {
-    if (!r.has_api() || !r.api().has_pod()) continue;
-    const std::string& node = r.api().pod().spec().node_name();
-    if (node.empty() || nodes.count(node) || flagged.count(PodKey(r.api().pod()))) continue;
-    flagged.insert(PodKey(r.api().pod()));
-    if (flagged.size() <= kMaxListedWarnings) {
-      imported->warnings.push_back("pod " + PodKey(r.api().pod()) + " is bound to node " + node +
-                                   ", which is not in the input (kept)");
-    }
-  }
-  if (flagged.empty()) return;
-  if (flagged.size() > kMaxListedWarnings) {
-    imported->warnings.push_back(std::to_string(flagged.size() - kMaxListedWarnings) +
-                                 " more pods bound to nodes not in the input");
-  }
-  AddToLabel(imported, "flagged.unknown_nodes", static_cast<int64_t>(flagged.size()));
-}
-
 }  // namespace
 
 void AddToLabel(Imported* imported, const std::string& key, int64_t n) {
@@ -85,36 +61,76 @@ std::string JoinCounts(const std::map<std::string, int64_t>& counts) {
   return out;
 }
 
+Result<Finalizer> Finalizer::Start(std::optional<int64_t> start_unix_ns,
+                                   std::optional<int64_t> earliest_ns) {
+  Finalizer f;
+  f.start_ = earliest_ns.value_or(0);
+  if (start_unix_ns) {
+    if (earliest_ns && *start_unix_ns > *earliest_ns) {
+      return Error{"--start-time " + reference::FormatRfc3339(*start_unix_ns) +
+                   " is after the earliest event (" + reference::FormatRfc3339(*earliest_ns) + ")"};
+    }
+    f.start_ = *start_unix_ns;
+  }
+  return f;
+}
+
+Outcome Finalizer::Next(Record* r) {
+  int64_t relative = 0;
+  if (__builtin_sub_overflow(r->time_ns(), start_, &relative)) {
+    return Error{"an event at " + reference::FormatRfc3339(r->time_ns()) +
+                 " is more than 292 years after the start " + reference::FormatRfc3339(start_)};
+  }
+  r->set_time_ns(relative);
+  if (!r->has_api()) return Outcome::Ok();
+  k8s::ObjectMeta* meta = MutableMeta(r->mutable_api());
+  if (meta != nullptr && meta->resource_version().empty()) {
+    meta->set_resource_version(std::to_string(next_rv_++));
+  }
+  if (r->api().has_node()) nodes_.insert(r->api().node().metadata().name());
+  if (r->api().has_pod() && !r->api().pod().spec().node_name().empty()) {
+    std::pair<std::string, std::string> bound{PodKey(r->api().pod()),
+                                              r->api().pod().spec().node_name()};
+    if (bound_seen_.insert(bound).second) bound_.push_back(std::move(bound));
+  }
+  return Outcome::Ok();
+}
+
+void Finalizer::End(Imported* imported) {
+  if (next_rv_ > 1) AddToLabel(imported, "assigned.resource_versions", next_rv_ - 1);
+  // Pods bound to a node that no Node record names (kept: the replayer accepts them), each
+  // named once, in the order of their first such record.
+  std::set<std::string> flagged;
+  for (const auto& [pod, node] : bound_) {
+    if (nodes_.count(node) || !flagged.insert(pod).second) continue;
+    if (flagged.size() <= kMaxListedWarnings) {
+      imported->warnings.push_back("pod " + pod + " is bound to node " + node +
+                                   ", which is not in the input (kept)");
+    }
+  }
+  if (!flagged.empty()) {
+    if (flagged.size() > kMaxListedWarnings) {
+      imported->warnings.push_back(std::to_string(flagged.size() - kMaxListedWarnings) +
+                                   " more pods bound to nodes not in the input");
+    }
+    AddToLabel(imported, "flagged.unknown_nodes", static_cast<int64_t>(flagged.size()));
+  }
+  imported->start_unix_ns = start_;
+  imported->labels["start_time"] = reference::FormatRfc3339(start_);
+}
+
 Outcome Finalize(std::optional<int64_t> start_unix_ns, Imported* imported) {
   auto& records = imported->records;
   std::stable_sort(records.begin(), records.end(),
                    [](const Record& a, const Record& b) { return a.time_ns() < b.time_ns(); });
-  int64_t start = records.empty() ? 0 : records.front().time_ns();
-  if (start_unix_ns) {
-    if (!records.empty() && *start_unix_ns > start) {
-      return Error{"--start-time " + reference::FormatRfc3339(*start_unix_ns) +
-                   " is after the earliest event (" + reference::FormatRfc3339(start) + ")"};
-    }
-    start = *start_unix_ns;
-  }
-  int64_t next_rv = 1;
+  auto finalizer = Finalizer::Start(
+      start_unix_ns,
+      records.empty() ? std::nullopt : std::optional<int64_t>(records.front().time_ns()));
+  if (!finalizer.ok()) return finalizer.error();
   for (Record& r : records) {
-    int64_t relative = 0;
-    if (__builtin_sub_overflow(r.time_ns(), start, &relative)) {
-      return Error{"an event at " + reference::FormatRfc3339(r.time_ns()) +
-                   " is more than 292 years after the start " + reference::FormatRfc3339(start)};
-    }
-    r.set_time_ns(relative);
-    if (!r.has_api()) continue;
-    k8s::ObjectMeta* meta = MutableMeta(r.mutable_api());
-    if (meta != nullptr && meta->resource_version().empty()) {
-      meta->set_resource_version(std::to_string(next_rv++));
-    }
+    if (Outcome ok = finalizer->Next(&r); !ok) return ok;
   }
-  if (next_rv > 1) AddToLabel(imported, "assigned.resource_versions", next_rv - 1);
-  FlagUnknownNodes(imported);
-  imported->start_unix_ns = start;
-  imported->labels["start_time"] = reference::FormatRfc3339(start);
+  finalizer->End(imported);
   return Outcome::Ok();
 }
 

@@ -6,9 +6,12 @@
 #define SCHEDCHECK_TRACES_IMPORTERS_IMPORTED_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/base/result.h"
@@ -33,6 +36,10 @@ struct ImportOptions {
   InputLimits limits;
 };
 
+// Where an importer that can stream puts its finished records, in trace order, instead of into
+// Imported::records (`schedcheck import` writes them as they come).
+using RecordSink = std::function<Outcome(Record&&)>;
+
 struct Imported {
   // Until Finalize: time_ns holds absolute Unix nanoseconds. After: relative to t = 0, sorted.
   std::vector<Record> records;
@@ -52,6 +59,31 @@ std::string JoinCounts(const std::map<std::string, int64_t>& counts);
 // in event order, flags pods bound to nodes that never appear, and sets the `start_time` label.
 // Fails when start_unix_ns is after the earliest record.
 Outcome Finalize(std::optional<int64_t> start_unix_ns, Imported* imported);
+
+// Finalize one record at a time, for an importer that writes records as it finishes them
+// (already in time order: Finalize's sort would change nothing). Finalize is this over the
+// sorted records, so both give the same records, labels and warnings.
+class Finalizer {
+ public:
+  // Chooses t = 0 from `start_unix_ns` and the earliest record's time (none: no records); fails
+  // as Finalize does when start_unix_ns is after it.
+  static Result<Finalizer> Start(std::optional<int64_t> start_unix_ns,
+                                 std::optional<int64_t> earliest_ns);
+  // Makes the time relative and gives the object a resourceVersion if it has none.
+  Outcome Next(Record* record);
+  // After the last record: the labels and warnings Finalize adds, and start_unix_ns.
+  void End(Imported* imported);
+
+ private:
+  Finalizer() = default;
+  int64_t start_ = 0;
+  int64_t next_rv_ = 1;
+  std::set<std::string> nodes_;  // every Node record's name
+  // Each (pod, node) a pod record names, in order of first appearance (for the unknown-node
+  // warnings, which need every Node first).
+  std::vector<std::pair<std::string, std::string>> bound_;
+  std::set<std::pair<std::string, std::string>> bound_seen_;
+};
 
 // The header: producer "schedcheck import --from FORMAT", compat 1.27, seed, labels.
 Header MakeImportHeader(const std::string& format, const Imported& imported);

@@ -24,11 +24,20 @@ Outcome CheckImported(const std::string& format, const Imported& imported,
   return Outcome::Ok();
 }
 
+// Checks one record as CheckImported does, for records that stream past (`index` counts them).
+Outcome CheckStreamed(const std::string& format, const Record& r, int64_t index,
+                      const InputLimits& limits) {
+  const std::string where = "import --from " + format;
+  if (index >= limits.records) return TooManyRecords(where, limits.records);
+  if (FitsTrivially(r.ByteSizeLong(), limits)) return Outcome::Ok();
+  return CheckMessageLimits(r, limits, where + ": record " + std::to_string(index));
+}
+
 Result<Imported> ImportFormat(const std::string& format, const std::vector<std::string>& inputs,
-                              const ImportOptions& options) {
+                              const ImportOptions& options, const RecordSink& sink) {
   if (format == "manifests") return ImportManifests(inputs, options);
-  if (format == "watch") return ImportWatch(inputs, options);
-  if (format == "kss") return ImportKss(inputs, options);
+  if (format == "watch") return ImportWatch(inputs, options, sink);
+  if (format == "kss") return ImportKss(inputs, options, sink);
   if (format == "openb") return ImportOpenb(inputs, options);
   return Error{"--from: unknown format \"" + format + "\" (want manifests, watch, kss or openb)"};
 }
@@ -41,16 +50,30 @@ const std::vector<std::string>& ImportFormats() {
 }
 
 Result<Imported> Import(const std::string& format, const std::vector<std::string>& inputs,
-                        const ImportOptions& options) {
+                        const ImportOptions& options, const RecordSink& sink) {
   if (inputs.empty()) return Error{"no inputs"};
   bool openb = format == "openb";
   if (!openb && (options.arrival_only || options.shuffle_seed || options.target_gpu_share)) {
     return Error{
         "--arrival-only, --shuffle-seed and --target-gpu-share apply to --from openb only"};
   }
-  Result<Imported> imported = ImportFormat(format, inputs, options);
+  int64_t streamed = 0;
+  RecordSink checked;
+  if (sink) {
+    checked = [&](Record&& r) {
+      if (Outcome ok = CheckStreamed(format, r, streamed++, options.limits); !ok) return ok;
+      return sink(std::move(r));
+    };
+  }
+  Result<Imported> imported = ImportFormat(format, inputs, options, checked);
   if (!imported.ok()) return imported;
   if (Outcome ok = CheckImported(format, *imported, options.limits); !ok) return ok.error();
+  if (sink) {  // importers that do not stream: hand their records over now
+    for (Record& r : imported->records) {
+      if (Outcome ok = checked(std::move(r)); !ok) return ok.error();
+    }
+    imported->records.clear();
+  }
   return imported;
 }
 

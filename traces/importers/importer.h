@@ -13,9 +13,12 @@ namespace schedcheck::trace {
 // "manifests", "watch", "kss", "openb".
 const std::vector<std::string>& ImportFormats();
 
-// Reads `inputs` in `format`; the result is finalized (sorted, relative times, labels).
+// Reads `inputs` in `format`; the result is finalized (sorted, relative times, labels). With a
+// `sink`, the finished records go there in trace order (watch and kss captures as they are
+// finished, never all parsed at once; other formats at the end) and the result has none; its
+// labels and warnings are complete when Import returns.
 Result<Imported> Import(const std::string& format, const std::vector<std::string>& inputs,
-                        const ImportOptions& options);
+                        const ImportOptions& options, const RecordSink& sink = nullptr);
 
 }  // namespace schedcheck::trace
 

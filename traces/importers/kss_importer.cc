@@ -41,7 +41,8 @@ Outcome AddRecord(const nlohmann::json& record, const std::string& where, Captur
 
 }  // namespace
 
-Result<Imported> ImportKss(const std::vector<std::string>& inputs, const ImportOptions& options) {
+Result<Imported> ImportKss(const std::vector<std::string>& inputs, const ImportOptions& options,
+                           const RecordSink& sink) {
   auto files = ExpandInputs(inputs, {".json", ".jsonl", ".log", ".txt"});
   if (!files.ok()) return files.error();
   CaptureBuilder builder(options);
@@ -58,7 +59,7 @@ Result<Imported> ImportKss(const std::vector<std::string>& inputs, const ImportO
       if (Outcome ok = AddRecord(doc.json, where, &builder); !ok) return ok.error();
     }
   }
-  return std::move(builder).Finish();
+  return sink ? std::move(builder).FinishStreaming(sink) : std::move(builder).Finish();
 }
 
 }  // namespace schedcheck::trace

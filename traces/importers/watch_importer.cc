@@ -88,7 +88,8 @@ Outcome AddEntry(nlohmann::json& entry, const std::string& where, std::set<std::
 
 }  // namespace
 
-Result<Imported> ImportWatch(const std::vector<std::string>& inputs, const ImportOptions& options) {
+Result<Imported> ImportWatch(const std::vector<std::string>& inputs, const ImportOptions& options,
+                             const RecordSink& sink) {
   auto files = ExpandInputs(inputs, {".json", ".jsonl", ".log", ".txt", ".watch"});
   if (!files.ok()) return files.error();
   CaptureBuilder builder(options);
@@ -105,7 +106,7 @@ Result<Imported> ImportWatch(const std::vector<std::string>& inputs, const Impor
         [&text](size_t offset) { text->Release(offset); });
     if (!ok) return ok.error();
   }
-  return std::move(builder).Finish();
+  return sink ? std::move(builder).FinishStreaming(sink) : std::move(builder).Finish();
 }
 
 }  // namespace schedcheck::trace

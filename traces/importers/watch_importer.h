@@ -16,7 +16,9 @@
 
 namespace schedcheck::trace {
 
-Result<Imported> ImportWatch(const std::vector<std::string>& inputs, const ImportOptions& options);
+// With a `sink`, the records go there as they are finished and the result has none.
+Result<Imported> ImportWatch(const std::vector<std::string>& inputs, const ImportOptions& options,
+                             const RecordSink& sink = nullptr);
 
 }  // namespace schedcheck::trace
 
