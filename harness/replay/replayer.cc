@@ -128,21 +128,34 @@ Outcome Replayer::Run(const std::vector<trace::Record>& records) {
 }
 
 Outcome Replayer::Run(const RecordSource& next, size_t events_total) {
-  // The records read since the current instant began; a deque, so that the events handed to
-  // the replay keep their addresses while more are read.
-  std::deque<trace::Record> held;
+  // The records read since the current instant began (pointers: the events handed to the replay
+  // keep their addresses while more are read), and records done with, read over again: a source
+  // that assigns over a record reuses its allocations, and destroying a million records one by
+  // one costs seconds.
+  std::vector<std::unique_ptr<trace::Record>> held, spare;
   return RunRecords(
       [&]() -> Result<const trace::Record*> {
-        trace::Record& r = held.emplace_back();
-        Result<bool> more = next(&r);
+        if (spare.empty()) {
+          held.push_back(std::make_unique<trace::Record>());
+        } else {
+          held.push_back(std::move(spare.back()));
+          spare.pop_back();
+        }
+        trace::Record* r = held.back().get();
+        Result<bool> more = next(r);
         if (!more.ok()) return more.error();
         if (!*more) {
+          spare.push_back(std::move(held.back()));
           held.pop_back();
           return nullptr;
         }
-        return &r;
+        return r;
       },
-      [&] { held.erase(held.begin(), held.end() - 1); }, events_total);
+      [&] {
+        for (size_t i = 0; i + 1 < held.size(); ++i) spare.push_back(std::move(held[i]));
+        held.erase(held.begin(), held.end() - 1);
+      },
+      events_total);
 }
 
 Outcome Replayer::RunRecords(const std::function<Result<const trace::Record*>()>& next,
