@@ -10,6 +10,7 @@
 #include "harness/cli/gate_command.h"
 #include "harness/cli/import_command.h"
 #include "harness/cli/replay_command.h"
+#include "harness/cli/serve_command.h"
 #include "harness/cli/trace_commands.h"
 #include "traces/trace_testing.h"
 
@@ -178,6 +179,15 @@ TEST(LimitOptionTest, BadSpecIsBadInput) {
           "map-entries"),
       std::string::npos)
       << err.str();
+}
+
+// serve reads its limits before any request: a bad one ends it with exit 2 at once.
+TEST(LimitOptionTest, ServeTakesTheLimitsToo) {
+  ServeCommandOptions o;
+  o.limits = {"records=0"};
+  std::ostringstream err;
+  EXPECT_EQ(RunServe(o, -1, -1, err), 2);
+  EXPECT_NE(err.str().find("schedcheck serve: --limit records=0"), std::string::npos) << err.str();
 }
 
 }  // namespace

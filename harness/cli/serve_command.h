@@ -6,6 +6,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +15,7 @@ namespace schedcheck::cli {
 struct ServeCommandOptions {
   // Non-empty: serve with this KubeSchedulerConfiguration whatever the harness sends.
   std::string config;
+  std::vector<std::string> limits;  // --limit NAME=VALUE (harness/cli/limit_option.h)
 };
 
 // Serves one session on the two descriptors. Exit status: 0 when the input ends cleanly between

@@ -15,14 +15,16 @@ Result<reference::SchedulerConfiguration> ConfigurationFor(const ServeOptions& o
                                                            std::string* source) {
   if (!options.config_path.empty()) {
     *source = options.config_path;
-    return reference::LoadSchedulerConfiguration(options.config_path, compat);
+    return reference::LoadSchedulerConfiguration(options.config_path, compat,
+                                                 trace::YamlLimitsOf(options.limits));
   }
   if (hello.config_yaml().empty()) {
     *source = "default";
     return reference::DefaultConfiguration(compat);
   }
   *source = hello.config_source().empty() ? "Hello.config_yaml" : hello.config_source();
-  auto docs = k8s::ParseYamlDocuments(hello.config_yaml(), *source);
+  auto docs =
+      k8s::ParseYamlDocuments(hello.config_yaml(), *source, trace::YamlLimitsOf(options.limits));
   if (!docs.ok()) return docs.error();
   if (docs->size() != 1)
     return Error{*source + ": want exactly one KubeSchedulerConfiguration document"};
@@ -96,6 +98,7 @@ Response Session::OnHello(const Hello& hello) {
   auto replayer = replay::Replayer::Create(std::move(options));
   if (!replayer.ok()) return Fail(source + ": " + replayer.message());
   replayer_ = std::move(*replayer);
+  events_received_ = 0;
   ack->set_config_source(source);
   return r;
 }
@@ -103,7 +106,17 @@ Response Session::OnHello(const Hello& hello) {
 Response Session::OnEvents(const Events& events) {
   std::vector<const trace::ApiEvent*> batch;
   batch.reserve(events.events_size());
-  for (const trace::ApiEvent& e : events.events()) batch.push_back(&e);
+  for (int i = 0; i < events.events_size(); ++i) {
+    const trace::ApiEvent& e = events.events(i);
+    const std::string where = "Events.events[" + std::to_string(i) + "]";
+    if (events_received_++ >= options_.limits.records)
+      return Fail(trace::TooManyRecords(where, options_.limits.records).message);
+    if (!trace::FitsTrivially(e.ByteSizeLong(), options_.limits)) {
+      if (Outcome ok = trace::CheckMessageLimits(e, options_.limits, where); !ok)
+        return Fail(ok.message());
+    }
+    batch.push_back(&e);
+  }
   if (Outcome ok = replayer_->ProcessEvents(events.time_ns(), batch, events.first_index()); !ok) {
     return Fail(ok.message());
   }

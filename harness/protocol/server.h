@@ -12,6 +12,7 @@
 #include "harness/protocol/protocol.pb.h"
 #include "harness/replay/replayer.h"
 #include "reference/base/result.h"
+#include "traces/input_limits.h"
 
 namespace schedcheck::protocol {
 
@@ -21,6 +22,9 @@ struct ServeOptions {
   std::string config_path;
   std::string scheduler_name = "schedcheck-reference";
   std::string scheduler_version;
+  // What one session accepts (`serve --limit`, README.md "Untrusted input"): objects in all its
+  // Events (records), each object's strings, keys and maps, and the configuration's YAML.
+  trace::InputLimits limits;
 };
 
 class Session {
@@ -47,6 +51,7 @@ class Session {
   bool version_mismatch_ = false;
   bool failed_ = false;
   bool finished_ = false;
+  int64_t events_received_ = 0;  // objects in this run's Events so far
   size_t sent_records_ = 0;
   size_t sent_moves_ = 0;
 };

@@ -92,6 +92,52 @@ TEST(SessionTest, BadHelloFieldsAreErrorsNamingTheField) {
   EXPECT_NE(message.find("NoSuchPlugin"), std::string::npos) << message;
 }
 
+// `serve --limit`: objects per run, each object's strings, and the configuration's YAML nesting.
+TEST(SessionTest, InputLimitsAreEnforcedNamingTheLimit) {
+  auto node_event = [](const std::string& name) {
+    trace::ApiEvent e;
+    e.set_type(trace::ADDED);
+    e.mutable_node()->mutable_metadata()->set_name(name);
+    return e;
+  };
+  ServeOptions options;
+  options.limits.records = 3;
+  options.limits.string_bytes = 40;
+  Session s{options};
+  ASSERT_TRUE(s.Handle(HelloRequest()).has_hello_ack());
+  Request events;
+  events.mutable_events()->set_time_ns(0);
+  *events.mutable_events()->add_events() = node_event("a");
+  *events.mutable_events()->add_events() = node_event("b");
+  ASSERT_TRUE(s.Handle(events).has_decisions());
+  events.mutable_events()->set_time_ns(1);
+  events.mutable_events()->mutable_events(0)->set_type(trace::MODIFIED);
+  events.mutable_events()->mutable_events(1)->set_type(trace::MODIFIED);
+  const std::string third = s.Handle(events).error().message();
+  EXPECT_NE(third.find("Events.events[1]"), std::string::npos) << third;
+  EXPECT_NE(third.find("records=3"), std::string::npos) << third;
+
+  Session t{options};
+  ASSERT_TRUE(t.Handle(HelloRequest()).has_hello_ack());
+  Request long_name;
+  long_name.mutable_events()->set_time_ns(0);
+  *long_name.mutable_events()->add_events() = node_event(std::string(41, 'n'));
+  const std::string message = t.Handle(long_name).error().message();
+  EXPECT_NE(message.find("Events.events[0]"), std::string::npos) << message;
+  EXPECT_NE(message.find("string-bytes=40"), std::string::npos) << message;
+
+  ServeOptions shallow;
+  shallow.limits.yaml_depth = 2;
+  Request config = HelloRequest();
+  config.mutable_hello()->set_config_yaml(
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+      "profiles:\n- schedulerName: default-scheduler\n  plugins:\n    filter:\n"
+      "      enabled:\n      - name: NodeName\n");
+  const std::string deep = Session{shallow}.Handle(config).error().message();
+  EXPECT_NE(deep.find("yaml-depth=2"), std::string::npos) << deep;
+  EXPECT_TRUE(Session{ServeOptions{}}.Handle(config).has_hello_ack());
+}
+
 // Driving a Session instant by instant gives exactly the records of Replayer::Run.
 TEST(SessionTest, SessionEqualsTheInProcessReplay) {
   auto trace = trace::LoadTrace(CorpusPath("unblock.jsonl"));
