@@ -43,6 +43,9 @@ std::string ProgressLine::Format(const replay::ReplayProgress& p, double events_
   if (p.events_total > 0) {
     events += "/" + std::to_string(p.events_total) + " events (" +
               std::to_string(p.events_done * 100 / p.events_total) + "%)";
+  } else if (p.input_read >= 0) {
+    events +=
+        " events (" + std::to_string(static_cast<int>(p.input_read * 100)) + "% of the input)";
   } else {
     events += " events";
   }

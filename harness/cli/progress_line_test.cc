@@ -28,6 +28,9 @@ TEST(ProgressLineTest, Format) {
   unknown_total.events_total = 0;  // a replay reading its trace as it goes
   EXPECT_EQ(ProgressLine::Format(unknown_total, 9),
             "replay: 250 events, t=42s, 3 pods bound, 9 events/s");
+  unknown_total.input_read = 0.375;  // a binary trace read as the replay goes
+  EXPECT_EQ(ProgressLine::Format(unknown_total, 9),
+            "replay: 250 events (37% of the input), t=42s, 3 pods bound, 9 events/s");
 }
 
 // Drawn at most every interval of the (fake) wall clock, the first time only after one interval,

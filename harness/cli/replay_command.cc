@@ -1,7 +1,9 @@
 #include "harness/cli/replay_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -108,6 +110,12 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command,
         << " answered requests; the decisions above are those received before the failure\n";
   }
   return 2;
+}
+
+uintmax_t FileBytes(const std::string& path) {
+  std::error_code ec;
+  const uintmax_t n = std::filesystem::file_size(path, ec);
+  return ec ? 0 : n;
 }
 
 // The trace to replay. A binary trace is read record by record as the replay goes, so a day's
@@ -249,7 +257,13 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& er
       return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
           .count();
     });
-    options.progress = [&progress](const replay::ReplayProgress& p) { progress->Update(p); };
+    // A binary trace read as the replay goes: how far into the file, since no total is known.
+    const double input_bytes = input.reader ? static_cast<double>(FileBytes(o.trace)) : 0;
+    options.progress = [&progress, &input, input_bytes](replay::ReplayProgress p) {
+      if (input_bytes > 0 && p.events_total == 0)
+        p.input_read = std::min(1.0, static_cast<double>(input.reader->offset()) / input_bytes);
+      progress->Update(p);
+    };
     options.progress_every_events = 100;  // often enough for slow events; the line throttles itself
   }
   auto created = replay::Replayer::Create(std::move(options));

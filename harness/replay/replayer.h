@@ -42,8 +42,11 @@ inline constexpr int64_t kMaxDurationNs = int64_t{1'000'000'000} * kNanosPerSeco
 
 // What a progress callback is told (ReplayOptions::progress).
 struct ReplayProgress {
-  size_t events_done = 0;       // trace events delivered
-  size_t events_total = 0;      // trace events in the input (0: not known)
+  size_t events_done = 0;   // trace events delivered
+  size_t events_total = 0;  // trace events in the input (0: not known)
+  // The part of the input file read, 0 to 1, for a caller that reads the file as the replay goes
+  // and knows no events_total (the replayer leaves it at -1: not known).
+  double input_read = -1;
   int64_t virtual_time_ns = 0;  // the instant just run, since the first event
   size_t pods_bound = 0;        // bindings completed
   bool finished = false;        // the horizon after the last event has run too
