@@ -51,21 +51,32 @@ TraceWriter::TraceWriter(std::string path, std::string write_path, int fd, Write
       options_(options),
       compressor_(std::make_unique<Compressor>()) {}
 
+namespace {
+
+// Sets header.format_version; fails on a header beyond kMaxHeaderBytes.
+Outcome PrepareHeader(const std::string& path, Header* header) {
+  header->set_format_version(kFormatVersion);
+  if (header->ByteSizeLong() > kMaxHeaderBytes) {
+    return Error{path + ": header is " + std::to_string(header->ByteSizeLong()) + " bytes, limit " +
+                 std::to_string(kMaxHeaderBytes)};
+  }
+  return Outcome::Ok();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<TraceWriter>> TraceWriter::Open(const std::string& path, Header header,
                                                        WriterOptions options) {
   if (options.events_per_frame == 0) return Error{path + ": events_per_frame must be > 0"};
-  header.set_format_version(kFormatVersion);
-  if (header.ByteSizeLong() > kMaxHeaderBytes) {
-    return Error{path + ": header is " + std::to_string(header.ByteSizeLong()) + " bytes, limit " +
-                 std::to_string(kMaxHeaderBytes)};
-  }
+  if (Outcome ok = PrepareHeader(path, &header); !ok) return ok.error();
   const bool atomic = options.mode == WriterOptions::Mode::kAtomic;
+  // Before anything is created: a recorder writes its target directly.
+  if (options.header_last && !atomic) return Error{path + ": header_last needs an atomic writer"};
   std::string write_path = atomic ? path + ".tmp." + std::to_string(::getpid()) : path;
   const int fd = ::open(write_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Error{Errno("cannot create", write_path)};
   std::unique_ptr<TraceWriter> writer(new TraceWriter(path, std::move(write_path), fd, options));
   if (options.header_last) {
-    if (!atomic) return Error{path + ": header_last needs an atomic writer"};
     writer->holding_ = true;
     return writer;
   }
@@ -177,11 +188,7 @@ Outcome TraceWriter::Finish() {
 Outcome TraceWriter::FinishWithHeader(Header header) {
   if (!holding_) return Error{path_ + ": FinishWithHeader needs a header_last writer"};
   if (Outcome o = Flush(); !o.ok()) return o;
-  header.set_format_version(kFormatVersion);
-  if (header.ByteSizeLong() > kMaxHeaderBytes) {
-    return Fail(path_ + ": header is " + std::to_string(header.ByteSizeLong()) + " bytes, limit " +
-                std::to_string(kMaxHeaderBytes));
-  }
+  if (Outcome ok = PrepareHeader(path_, &header); !ok) return Fail(ok.message());
   holding_ = false;
   if (Outcome o = WriteAll(EncodeFileHeader(header)); !o.ok()) return o;
   if (Outcome o = WriteAll(held_); !o.ok()) return o;

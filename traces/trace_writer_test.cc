@@ -93,6 +93,13 @@ TEST(TraceWriterTest, HeaderLastWritesTheSameBytes) {
   ASSERT_TRUE((*headless)->Append(sample.records[0]).ok());
   EXPECT_FALSE((*headless)->Finish());
   EXPECT_FALSE(FileExists(c));
+
+  // A recorder writes its target directly: header_last is refused before anything is created.
+  const std::string d = TempPath("recorder_header_last.trace");
+  EXPECT_FALSE(
+      TraceWriter::Open(d, Header(), {.mode = WriterOptions::Mode::kRecorder, .header_last = true})
+          .ok());
+  EXPECT_FALSE(FileExists(d));
 }
 
 TEST(TraceWriterTest, RecorderModeFramesReadableWhileWriting) {
