@@ -354,16 +354,14 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::SortedItems() {
 }
 
 Result<Imported> CaptureBuilder::Finish() && {
-  auto items = SortedItems();
-  if (!items.ok()) return items.error();
-  Outcome ok = ResolveBindings(std::move(*items), [this](Record&& r) {
-    imported_.records.push_back(std::move(r));
+  // The streamed records are Finalize's: in time order already, its sort would change nothing.
+  std::vector<Record> records;
+  auto imported = std::move(*this).FinishStreaming([&records](Record&& r) {
+    records.push_back(std::move(r));
     return Outcome::Ok();
   });
-  if (!ok) return ok.error();
-  redactor_.AddLabels(&imported_);
-  if (Outcome ok = Finalize(options_.start_unix_ns, &imported_); !ok) return ok.error();
-  return std::move(imported_);
+  if (imported.ok()) imported->records = std::move(records);
+  return imported;
 }
 
 Result<Imported> CaptureBuilder::FinishStreaming(const std::function<Outcome(Record&&)>& write) && {
