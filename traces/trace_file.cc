@@ -76,14 +76,17 @@ Outcome StreamBinary(const std::string& path, const InputLimits& limits, Header*
 
 }  // namespace
 
-Outcome StreamTrace(const std::string& path, const InputLimits& limits, Header* header,
-                    const std::function<Outcome(Record&&)>& each) {
+bool IsBinaryTrace(const std::string& path) {
   std::ifstream probe(path, std::ios::binary);
-  if (!probe) return Error{path + ": cannot open"};
   std::string magic(kFileMagic.size(), '\0');
   probe.read(magic.data(), static_cast<std::streamsize>(magic.size()));
-  magic.resize(static_cast<size_t>(probe.gcount()));
-  if (magic == kFileMagic) return StreamBinary(path, limits, header, each);
+  return probe && magic == kFileMagic;
+}
+
+Outcome StreamTrace(const std::string& path, const InputLimits& limits, Header* header,
+                    const std::function<Outcome(Record&&)>& each) {
+  // A file that cannot be opened is reported by the JSON Lines reader ("F: cannot open").
+  if (IsBinaryTrace(path)) return StreamBinary(path, limits, header, each);
   return StreamJsonLines(path, limits, header, each);
 }
 

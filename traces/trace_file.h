@@ -12,6 +12,9 @@
 
 namespace schedcheck::trace {
 
+// True when `path` starts with the binary format's magic (false too when it cannot be read).
+bool IsBinaryTrace(const std::string& path);
+
 // Errors name the file and the byte offset (binary) or line (JSON Lines) and the field. Every
 // record and the header are checked against `limits`.
 Result<Trace> LoadTrace(const std::string& path, const InputLimits& limits = {});

@@ -129,10 +129,7 @@ struct ReplayInput {
 
   static Result<ReplayInput> Open(const std::string& path, const trace::InputLimits& limits) {
     ReplayInput in;
-    std::ifstream probe(path, std::ios::binary);
-    std::string magic(trace::kFileMagic.size(), '\0');
-    probe.read(magic.data(), static_cast<std::streamsize>(magic.size()));
-    if (probe && magic == trace::kFileMagic) {
+    if (trace::IsBinaryTrace(path)) {
       auto reader = trace::TraceReader::Open(path, limits);
       if (!reader.ok()) return reader.error();
       in.header = reader->header();

@@ -50,11 +50,7 @@ Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
                                                  const trace::InputLimits& limits) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open"};
-  std::string magic(trace::kFileMagic.size(), '\0');
-  in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
-  if (static_cast<size_t>(in.gcount()) != magic.size() || magic != trace::kFileMagic) {
-    in.clear();
-    in.seekg(0);
+  if (!trace::IsBinaryTrace(path)) {
     std::stringstream bytes;
     bytes << in.rdbuf();
     const std::string text = bytes.str();
