@@ -8,6 +8,14 @@
 namespace schedcheck::trace {
 namespace {
 
+// The per-record part of the checks below. Most records are small enough that no limit can be
+// exceeded, which ByteSizeLong tells far more cheaply than a walk over every field.
+Outcome CheckRecord(const std::string& where, const Record& r, int64_t index,
+                    const InputLimits& limits) {
+  if (FitsTrivially(r.ByteSizeLong(), limits)) return Outcome::Ok();
+  return CheckMessageLimits(r, limits, where + ": record " + std::to_string(index));
+}
+
 // The importers check each object against options.limits where they know its file and line; this
 // last pass also covers what they produce without one (openb rows, observed bindings).
 Outcome CheckImported(const std::string& format, const Imported& imported,
@@ -16,21 +24,17 @@ Outcome CheckImported(const std::string& format, const Imported& imported,
   if (static_cast<int64_t>(imported.records.size()) > limits.records)
     return TooManyRecords(where, limits.records);
   for (size_t i = 0; i < imported.records.size(); ++i) {
-    const Record& r = imported.records[i];
-    if (FitsTrivially(r.ByteSizeLong(), limits)) continue;
-    if (Outcome ok = CheckMessageLimits(r, limits, where + ": record " + std::to_string(i)); !ok)
-      return ok;
+    if (Outcome ok = CheckRecord(where, imported.records[i], i, limits); !ok) return ok;
   }
   return Outcome::Ok();
 }
 
-// Checks one record as CheckImported does, for records that stream past (`index` counts them).
+// CheckImported for records that stream past (`index` counts them).
 Outcome CheckStreamed(const std::string& format, const Record& r, int64_t index,
                       const InputLimits& limits) {
   const std::string where = "import --from " + format;
   if (index >= limits.records) return TooManyRecords(where, limits.records);
-  if (FitsTrivially(r.ByteSizeLong(), limits)) return Outcome::Ok();
-  return CheckMessageLimits(r, limits, where + ": record " + std::to_string(index));
+  return CheckRecord(where, r, index, limits);
 }
 
 Result<Imported> ImportFormat(const std::string& format, const std::vector<std::string>& inputs,
@@ -67,13 +71,16 @@ Result<Imported> Import(const std::string& format, const std::vector<std::string
   }
   Result<Imported> imported = ImportFormat(format, inputs, options, checked);
   if (!imported.ok()) return imported;
-  if (Outcome ok = CheckImported(format, *imported, options.limits); !ok) return ok.error();
-  if (sink) {  // importers that do not stream: hand their records over now
-    for (Record& r : imported->records) {
-      if (Outcome ok = checked(std::move(r)); !ok) return ok.error();
-    }
-    imported->records.clear();
+  if (!sink) {
+    if (Outcome ok = CheckImported(format, *imported, options.limits); !ok) return ok.error();
+    return imported;
   }
+  // Importers that do not stream hand their records over now, checked as they go like the
+  // streamed ones (and counted after them).
+  for (Record& r : imported->records) {
+    if (Outcome ok = checked(std::move(r)); !ok) return ok.error();
+  }
+  imported->records.clear();
   return imported;
 }
 

@@ -43,8 +43,18 @@ std::vector<Case> Cases() {
   cases.push_back({"kss", "kss", {TestData("kss/record.jsonl")}, {}});
   cases.push_back({"kss with workloads", "kss", {TestData("kss/workloads.jsonl")}, {}});
   cases.push_back({"manifests", "manifests", {TestData("manifests/cluster.yaml")}, {}});
-  cases.push_back(
-      {"openb", "openb", {TestData("openb/nodes.csv"), TestData("openb/pods.csv")}, {}});
+  const std::vector<std::string> openb = {TestData("openb/nodes.csv"), TestData("openb/pods.csv")};
+  cases.push_back({"openb", "openb", openb, {}});
+  // Importers that do not stream hand their records to the sink after the import, checked there.
+  cases.push_back({"openb beyond the records limit", "openb", openb, few});
+  ImportOptions short_strings;
+  short_strings.limits.string_bytes = 8;
+  short_strings.limits.key_bytes = 8;
+  cases.push_back({"openb beyond the string limit", "openb", openb, short_strings});
+  cases.push_back({"manifests beyond the records limit",
+                   "manifests",
+                   {TestData("manifests/cluster.yaml")},
+                   few});
   return cases;
 }
 
@@ -71,7 +81,7 @@ TEST(StreamingImportTest, SameRecordsLabelsWarningsAndErrors) {
     EXPECT_EQ(streamed->warnings, whole->warnings);
     EXPECT_EQ(streamed->start_unix_ns, whole->start_unix_ns);
   }
-  EXPECT_EQ(errors, 2);  // the late start and the records limit
+  EXPECT_EQ(errors, 5);  // the late start, three records limits and openb's string limit
 }
 
 TEST(StreamingImportTest, WrittenAsTheyComeGivesWriteImportedsBytes) {
