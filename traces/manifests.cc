@@ -92,7 +92,9 @@ Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Budget* budget, 
   for (const k8s::ReplicaSet& rs : out->replica_sets) owners.AddReplicaSet(rs.metadata());
   for (const Workload& w : workloads) {
     if (owners.Has(w.object)) continue;
-    auto objects = ExpandWorkload(w.object, w.where, out->nodes);
+    auto objects = ExpandWorkload(
+        w.object, w.where, out->nodes,
+        RecordRoom{budget->limits.records - budget->objects, budget->limits.records});
     if (!objects.ok()) return objects.error();
     for (const nlohmann::json& obj : *objects) {
       // Expanded objects are Pods and a Deployment's ReplicaSet only: no further workloads.

@@ -13,7 +13,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   std::string path = fuzz::WriteInput(data[0] % 2 ? "cluster.json" : "cluster.yaml",
                                       fuzz::Bytes(data + 1, size - 1));
-  (void)trace::LoadManifests({path});
-  (void)trace::Import("manifests", {path}, trace::ImportOptions{});
+  // Records limited to 1,000: a Deployment of 7,775 replicas took 7 s under ASan (0.4 s in the
+  // opt build) and stopped a campaign; beyond the limit expansion is refused before it builds.
+  trace::InputLimits limits;
+  limits.records = 1'000;
+  (void)trace::LoadManifests({path}, limits);
+  trace::ImportOptions options;
+  options.limits = limits;
+  (void)trace::Import("manifests", {path}, options);
   return 0;
 }

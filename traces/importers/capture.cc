@@ -306,7 +306,9 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::v
     if (owners.Has(*item.workload)) continue;  // its pods are in the capture: keep those
     std::vector<k8s::Node> alive;
     for (const auto& [name, node] : nodes) alive.push_back(node);
-    auto objects = ExpandWorkload(*item.workload, item.where + ": object", alive);
+    const int64_t records = options_.limits.records;
+    auto objects = ExpandWorkload(*item.workload, item.where + ": object", alive,
+                                  RecordRoom{records - static_cast<int64_t>(out.size()), records});
     if (!objects.ok()) return objects.error();
     for (const nlohmann::json& obj : *objects) {
       Item made;

@@ -130,7 +130,8 @@ Outcome Loader::ExpandWorkloads() {
   for (const ApiEvent& e : groups_[kNodes]) nodes.push_back(e.node());
   for (const Workload& w : workloads_) {
     if (owners.Has(w.object)) continue;  // its pods are given: keep them
-    auto objects = ExpandWorkload(w.object, w.where, nodes);
+    auto objects = ExpandWorkload(w.object, w.where, nodes,
+                                  RecordRoom{limits_.records - objects_, limits_.records});
     if (!objects.ok()) return objects.error();
     for (const nlohmann::json& obj : *objects) {
       const std::string kind = obj.value("kind", "");

@@ -51,6 +51,13 @@ Result<int64_t> Count(const Json& spec, const char* key, int64_t fallback,
   return static_cast<int64_t>(n);
 }
 
+// An expansion to `objects` objects (`field` gives their number) has no room under the limit.
+Error NoRoom(const std::string& field, int64_t objects, const RecordRoom& room) {
+  return Error{field + ": expands to " + std::to_string(objects) + " objects, more than the " +
+               std::to_string(room.left) + " records left under the limit records=" +
+               std::to_string(room.limit) + " (raise it with --limit records=N)"};
+}
+
 // fnv-32a over `text`, printed in decimal and re-encoded character by character in the safe
 // alphabet: the shape of upstream's ComputeHash (which hashes the Go struct dump instead, so the
 // values differ from a real cluster's).
@@ -126,11 +133,12 @@ void SetLabel(Json& tmpl, const std::string& key, const std::string& value) {
 
 // ReplicaSet and ReplicationController: replicas pods with generated names.
 Result<std::vector<Json>> ExpandReplicas(const Json& workload, const std::string& where,
-                                         const char* api_version) {
+                                         const char* api_version, const RecordRoom& room) {
   auto tmpl = Template(workload, where);
   if (!tmpl.ok()) return tmpl.error();
   auto replicas = Count(Field(workload, "spec"), "replicas", 1, where);
   if (!replicas.ok()) return replicas.error();
+  if (*replicas > room.left) return NoRoom(where + ": field spec.replicas", *replicas, room);
   Owner owner = OwnerOf(workload, api_version);
   std::vector<Json> out;
   for (int64_t i = 0; i < *replicas; ++i) {
@@ -141,11 +149,14 @@ Result<std::vector<Json>> ExpandReplicas(const Json& workload, const std::string
 }
 
 // Deployment: its ReplicaSet (the deployment controller's getNewReplicaSet), then the pods.
-Result<std::vector<Json>> ExpandDeployment(const Json& d, const std::string& where) {
+Result<std::vector<Json>> ExpandDeployment(const Json& d, const std::string& where,
+                                           const RecordRoom& room) {
   auto tmpl = Template(d, where);
   if (!tmpl.ok()) return tmpl.error();
-  if (auto replicas = Count(Field(d, "spec"), "replicas", 1, where); !replicas.ok())
-    return replicas.error();
+  auto replicas = Count(Field(d, "spec"), "replicas", 1, where);
+  if (!replicas.ok()) return replicas.error();
+  if (*replicas + 1 > room.left)
+    return NoRoom(where + ": field spec.replicas", *replicas + 1, room);
   const std::string hash = TemplateHash(*tmpl);
   const Json& meta = Field(d, "metadata");
   Json rs = {{"apiVersion", "apps/v1"},
@@ -172,7 +183,7 @@ Result<std::vector<Json>> ExpandDeployment(const Json& d, const std::string& whe
   }
   if (!Field(d["spec"], "replicas").is_null()) rs["spec"]["replicas"] = d["spec"]["replicas"];
   rs["spec"]["template"] = rs_tmpl;
-  auto pods = ExpandReplicas(rs, where, "apps/v1");
+  auto pods = ExpandReplicas(rs, where, "apps/v1", RecordRoom{room.left - 1, room.limit});
   if (!pods.ok()) return pods.error();
   std::vector<Json> out{rs};
   for (Json& p : *pods) out.push_back(std::move(p));
@@ -207,12 +218,14 @@ Outcome AddClaimVolumes(const Json& set, int64_t ordinal, Json& pod, const std::
   return Outcome::Ok();
 }
 
-Result<std::vector<Json>> ExpandStatefulSet(const Json& set, const std::string& where) {
+Result<std::vector<Json>> ExpandStatefulSet(const Json& set, const std::string& where,
+                                            const RecordRoom& room) {
   auto tmpl = Template(set, where);
   if (!tmpl.ok()) return tmpl.error();
   const Json& spec = Field(set, "spec");
   auto replicas = Count(spec, "replicas", 1, where);
   if (!replicas.ok()) return replicas.error();
+  if (*replicas > room.left) return NoRoom(where + ": field spec.replicas", *replicas, room);
   auto start = Count(Field(spec, "ordinals"), "start", 0, where + ": field spec.ordinals");
   if (!start.ok()) return start.error();
   Owner owner = OwnerOf(set, "apps/v1");
@@ -285,7 +298,8 @@ bool ShouldRun(const k8s::Pod& pod, const k8s::Node& node) {
 }
 
 Result<std::vector<Json>> ExpandDaemonSet(const Json& ds, const std::string& where,
-                                          const std::vector<k8s::Node>& nodes) {
+                                          const std::vector<k8s::Node>& nodes,
+                                          const RecordRoom& room) {
   auto tmpl_or = Template(ds, where);
   if (!tmpl_or.ok()) return tmpl_or.error();
   Json tmpl = *tmpl_or;
@@ -307,6 +321,9 @@ Result<std::vector<Json>> ExpandDaemonSet(const Json& ds, const std::string& whe
   std::vector<Json> out;
   for (const k8s::Node* node : sorted) {
     if (!ShouldRun(*probe, *node)) continue;
+    if (static_cast<int64_t>(out.size()) == room.left) {
+      return NoRoom(where + ": nodes the DaemonSet runs on", room.left + 1, room);
+    }
     Json pod = NewPod(tmpl, Namespace(ds),
                       owner.name + "-" + GeneratedSuffix(static_cast<int64_t>(out.size())), &owner);
     PinToNode(pod["spec"], node->metadata().name());
@@ -315,7 +332,8 @@ Result<std::vector<Json>> ExpandDaemonSet(const Json& ds, const std::string& whe
   return out;
 }
 
-Result<std::vector<Json>> ExpandJob(const Json& job, const std::string& where) {
+Result<std::vector<Json>> ExpandJob(const Json& job, const std::string& where,
+                                    const RecordRoom& room) {
   auto tmpl_or = Template(job, where);
   if (!tmpl_or.ok()) return tmpl_or.error();
   const Json& spec = Field(job, "spec");
@@ -336,6 +354,7 @@ Result<std::vector<Json>> ExpandJob(const Json& job, const std::string& where) {
   }
   std::vector<Json> out;
   const int64_t n = suspended ? 0 : std::min(*parallelism, *completions);
+  if (n > room.left) return NoRoom(where + ": field spec.parallelism", n, room);
   for (int64_t i = 0; i < n; ++i) {
     std::string prefix = owner.name + "-" + (indexed ? std::to_string(i) + "-" : "");
     out.push_back(NewPod(tmpl, Namespace(job), prefix + GeneratedSuffix(i), &owner));
@@ -343,9 +362,11 @@ Result<std::vector<Json>> ExpandJob(const Json& job, const std::string& where) {
   return out;
 }
 
-Result<std::vector<Json>> ExpandPodTemplate(const Json& pt, const std::string& where) {
+Result<std::vector<Json>> ExpandPodTemplate(const Json& pt, const std::string& where,
+                                            const RecordRoom& room) {
   const Json& tmpl = Field(pt, "template");
   if (!tmpl.is_object()) return Error{where + ": field template: expected an object"};
+  if (room.left < 1) return NoRoom(where + ": field template", 1, room);
   return std::vector<Json>{
       NewPod(tmpl, Namespace(pt), Str(Field(pt, "metadata"), "name"), nullptr)};
 }
@@ -402,16 +423,17 @@ void GivenOwners::AddReplicaSet(const k8s::ObjectMeta& rs_meta) {
 }
 
 Result<std::vector<Json>> ExpandWorkload(const Json& workload, const std::string& where,
-                                         const std::vector<k8s::Node>& nodes) {
+                                         const std::vector<k8s::Node>& nodes, RecordRoom room) {
   if (Outcome ok = NeedName(workload, where); !ok) return ok.error();
+  room.left = std::max<int64_t>(room.left, 0);
   const std::string kind = Str(workload, "kind");
-  if (kind == "Deployment") return ExpandDeployment(workload, where);
-  if (kind == "ReplicaSet") return ExpandReplicas(workload, where, "apps/v1");
-  if (kind == "ReplicationController") return ExpandReplicas(workload, where, "v1");
-  if (kind == "StatefulSet") return ExpandStatefulSet(workload, where);
-  if (kind == "DaemonSet") return ExpandDaemonSet(workload, where, nodes);
-  if (kind == "Job") return ExpandJob(workload, where);
-  if (kind == "PodTemplate") return ExpandPodTemplate(workload, where);
+  if (kind == "Deployment") return ExpandDeployment(workload, where, room);
+  if (kind == "ReplicaSet") return ExpandReplicas(workload, where, "apps/v1", room);
+  if (kind == "ReplicationController") return ExpandReplicas(workload, where, "v1", room);
+  if (kind == "StatefulSet") return ExpandStatefulSet(workload, where, room);
+  if (kind == "DaemonSet") return ExpandDaemonSet(workload, where, nodes, room);
+  if (kind == "Job") return ExpandJob(workload, where, room);
+  if (kind == "PodTemplate") return ExpandPodTemplate(workload, where, room);
   return Error{where + ": field kind: " + kind + " is not a workload kind"};
 }
 

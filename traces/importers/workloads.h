@@ -43,12 +43,21 @@ inline constexpr int64_t kMaxWorkloadPods = 100'000;
 // Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, Job, PodTemplate.
 bool IsWorkloadKind(const std::string& kind);
 
+// How many more objects the caller's records limit (`--limit records`) lets an expansion give.
+struct RecordRoom {
+  int64_t left = INT64_MAX;
+  int64_t limit = INT64_MAX;  // the limit itself, for the message
+};
+
 // The objects `workload` stands for, in creation order: for a Deployment its ReplicaSet first,
 // then pods (JSON, kind set). `nodes`: the cluster's nodes (read for DaemonSets only). Errors name
-// `where` and the field.
+// `where` and the field. A workload that would give more objects than `room` leaves is an error
+// before they are built (a Deployment of 10^5 replicas under --limit records=1000 is refused at
+// once, not after its pods).
 Result<std::vector<nlohmann::json>> ExpandWorkload(const nlohmann::json& workload,
                                                    const std::string& where,
-                                                   const std::vector<k8s::Node>& nodes);
+                                                   const std::vector<k8s::Node>& nodes,
+                                                   RecordRoom room = {});
 
 // "Kind/namespace/name" ("default" for an empty namespace), the key ownerReferences are matched by.
 std::string WorkloadKey(const std::string& kind, const std::string& ns, const std::string& name);

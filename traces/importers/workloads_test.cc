@@ -248,6 +248,43 @@ TEST(WorkloadsTest, BadCountsNameTheField) {
       ExpandWorkload(Workload("ReplicaSet", "", {{"template", Template()}}), "w", {}).ok());
 }
 
+// Each kind gives exactly as many objects as the records limit leaves room for, and one more is
+// refused before any is built, naming the field and the limit.
+TEST(WorkloadsTest, ExpansionsStopAtTheRoomTheRecordsLimitLeaves) {
+  const std::vector<k8s::Node> nodes = {MakeNode("n1"), MakeNode("n2"), MakeNode("n3")};
+  struct Case {
+    Json workload;
+    size_t objects;
+    std::string field;
+  } cases[] = {
+      {Workload("ReplicaSet", "rs", {{"replicas", 3}, {"template", Template()}}), 3,
+       "field spec.replicas"},
+      {Workload("Deployment", "d", {{"replicas", 3}, {"template", Template()}}), 4,
+       "field spec.replicas"},
+      {Workload("StatefulSet", "s", {{"replicas", 3}, {"template", Template()}}), 3,
+       "field spec.replicas"},
+      {Workload("Job", "j", {{"parallelism", 3}, {"completions", 5}, {"template", Template()}}), 3,
+       "field spec.parallelism"},
+      {Workload("DaemonSet", "ds", {{"template", Template()}}), 3, "nodes the DaemonSet runs on"},
+      {Json{{"kind", "PodTemplate"}, {"metadata", {{"name", "pt"}}}, {"template", Template()}}, 1,
+       "field template"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.workload.dump());
+    const int64_t objects = static_cast<int64_t>(c.objects);
+    auto fits = ExpandWorkload(c.workload, "w.yaml: line 2", nodes, RecordRoom{objects, 10});
+    ASSERT_TRUE(fits.ok()) << fits.message();
+    EXPECT_EQ(fits->size(), c.objects);
+    auto refused = ExpandWorkload(c.workload, "w.yaml: line 2", nodes, RecordRoom{objects - 1, 10});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.message(), "w.yaml: line 2: " + c.field + ": expands to " +
+                                     std::to_string(objects) + " objects, more than the " +
+                                     std::to_string(objects - 1) +
+                                     " records left under the limit records=10 (raise it with "
+                                     "--limit records=N)");
+  }
+}
+
 TEST(WorkloadsTest, ControllerKeysMatchOwnerReferences) {
   k8s::ObjectMeta meta;
   meta.set_namespace_("prod");
