@@ -3,6 +3,7 @@
 #include <map>
 
 #include "reference/api/quantity.h"
+#include "reference/base/go_int.h"
 
 namespace schedcheck::reference {
 namespace {
@@ -44,6 +45,17 @@ void ApplyApiDefaults(k8s::PodSpec* spec) {
   for (k8s::Container& c : *spec->mutable_init_containers()) DefaultRequestsFromLimits(&c);
 }
 
+// The API server refuses a negative request, overhead or allocatable quantity
+// (ValidateNonnegativeQuantity), so no pod or node a scheduler sees has one. The sign is the
+// quantity's own: "-0.0001" cpu is negative even though it rounds to 0 millicores.
+Outcome CheckNonNegative(const std::string& name, const std::string& text,
+                         const std::string& field) {
+  if (text.empty() || text[0] != '-') return Outcome::Ok();
+  Result<int64_t> magnitude = ParseResourceQuantity(name, std::string_view(text).substr(1));
+  if (magnitude.ok() && *magnitude == 0) return Outcome::Ok();  // "-0"
+  return Error{field + "." + name + ": " + text + ": must be greater than or equal to 0"};
+}
+
 }  // namespace
 
 Result<Resource> ParseResourceList(const google::protobuf::Map<std::string, std::string>& list,
@@ -52,6 +64,7 @@ Result<Resource> ParseResourceList(const google::protobuf::Map<std::string, std:
   for (const auto& [name, text] : Sorted(list)) {
     Result<int64_t> v = ParseResourceQuantity(name, text);
     if (!v.ok()) return Error{field + "." + name + ": " + v.message()};
+    if (Outcome ok = CheckNonNegative(name, text, field); !ok) return ok.error();
     if (name == kResourceCpu || name == kResourceMemory || name == kResourceEphemeralStorage ||
         name == kResourcePods || IsScalarResourceName(name)) {
       r.Set(name, *v);
@@ -81,8 +94,8 @@ Result<PodPtr> BuildPod(k8s::Pod obj) {
     Result<ContainerView> v = ViewContainer(spec.containers(i), field);
     if (!v.ok()) return v.error();
     sum.Add(v->requests);
-    sum_cpu += v->non_zero_cpu;
-    sum_mem += v->non_zero_memory;
+    sum_cpu = GoAdd(sum_cpu, v->non_zero_cpu);
+    sum_mem = GoAdd(sum_mem, v->non_zero_memory);
     for (const k8s::ContainerPort& p : spec.containers(i).ports()) {
       pod->container_ports.push_back(HostPort{p.host_ip().empty() ? "0.0.0.0" : p.host_ip(),
                                               p.protocol().empty() ? "TCP" : p.protocol(),
@@ -101,8 +114,8 @@ Result<PodPtr> BuildPod(k8s::Pod obj) {
     Result<Resource> overhead = ParseResourceList(spec.overhead(), "spec.overhead");
     if (!overhead.ok()) return overhead.error();
     sum.Add(*overhead);
-    if (spec.overhead().contains("cpu")) sum_cpu += overhead->milli_cpu;
-    if (spec.overhead().contains("memory")) sum_mem += overhead->memory;
+    if (spec.overhead().contains("cpu")) sum_cpu = GoAdd(sum_cpu, overhead->milli_cpu);
+    if (spec.overhead().contains("memory")) sum_mem = GoAdd(sum_mem, overhead->memory);
   }
   sum.allowed_pod_number = 0;
   pod->requests = std::move(sum);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace schedcheck::reference {
 namespace {
 
@@ -51,6 +53,48 @@ TEST(BuildPodTest, BadQuantityNamesTheField) {
   ASSERT_FALSE(pod.ok());
   EXPECT_NE(pod.message().find("spec.containers[1].resources.requests.cpu"), std::string::npos)
       << pod.message();
+}
+
+// The API server's validation refuses negative requests, overhead and allocatable, so no
+// scheduler sees them; the reference refuses them too, naming the field.
+TEST(BuildPodTest, NegativeQuantitiesAreRefusedAsTheApiServerDoes) {
+  for (const char* text : {"-1", "-9223372036854775808", "-0.0001", "-1e-9"}) {
+    SCOPED_TRACE(text);
+    k8s::Pod obj;
+    obj.mutable_metadata()->set_name("p");
+    *obj.mutable_spec()->add_containers() = MakeContainer({{"memory", "1Gi"}});
+    *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", text}});
+    Result<PodPtr> pod = BuildPod(obj);
+    ASSERT_FALSE(pod.ok());
+    EXPECT_EQ(pod.message(), std::string("spec.containers[1].resources.requests.cpu: ") + text +
+                                 ": must be greater than or equal to 0");
+  }
+  k8s::Pod zero;
+  zero.mutable_metadata()->set_name("p");
+  *zero.mutable_spec()->add_containers() = MakeContainer({{"cpu", "-0"}});
+  EXPECT_TRUE(BuildPod(zero).ok());
+  k8s::Pod overhead = zero;
+  (*overhead.mutable_spec()->mutable_overhead())["memory"] = "-5Mi";
+  EXPECT_EQ(BuildPod(overhead).message(),
+            "spec.overhead.memory: -5Mi: must be greater than or equal to 0");
+  k8s::Node node;
+  node.mutable_metadata()->set_name("n");
+  (*node.mutable_status()->mutable_allocatable())["example.com/gpu"] = "-2";
+  EXPECT_EQ(BuildNode(node).message(),
+            "status.allocatable.example.com/gpu: -2: must be greater than or equal to 0");
+}
+
+// Sums wrap as Go's int64 sums do (upstream adds requests with +=): no undefined behaviour, and
+// the same numbers as the real scheduler.
+TEST(BuildPodTest, RequestSumsWrapAsInGo) {
+  k8s::Pod obj;
+  obj.mutable_metadata()->set_name("p");
+  *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "9223372036854775807m"}});
+  *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "1m"}});
+  Result<PodPtr> pod = BuildPod(obj);
+  ASSERT_TRUE(pod.ok()) << pod.message();
+  EXPECT_EQ((*pod)->requests.milli_cpu, std::numeric_limits<int64_t>::min());
+  EXPECT_EQ((*pod)->non_zero_milli_cpu, std::numeric_limits<int64_t>::min());
 }
 
 TEST(BuildNodeTest, AllocatableDefaultsToCapacity) {

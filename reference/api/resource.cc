@@ -4,6 +4,8 @@
 #include <mutex>
 #include <set>
 
+#include "reference/base/go_int.h"
+
 namespace schedcheck::reference {
 
 bool IsExtendedResourceName(std::string_view name) {
@@ -72,20 +74,21 @@ void Resource::Set(std::string_view name, int64_t value) {
   }
 }
 
+// Go's int64 += and -= (GoAdd): sums of huge requests wrap as upstream's do.
 void Resource::Add(const Resource& other) {
-  milli_cpu += other.milli_cpu;
-  memory += other.memory;
-  ephemeral_storage += other.ephemeral_storage;
-  allowed_pod_number += other.allowed_pod_number;
-  for (const auto& [name, value] : other.scalar) SetScalar(name, Scalar(name) + value);
+  milli_cpu = GoAdd(milli_cpu, other.milli_cpu);
+  memory = GoAdd(memory, other.memory);
+  ephemeral_storage = GoAdd(ephemeral_storage, other.ephemeral_storage);
+  allowed_pod_number = GoAdd(allowed_pod_number, other.allowed_pod_number);
+  for (const auto& [name, value] : other.scalar) SetScalar(name, GoAdd(Scalar(name), value));
 }
 
 void Resource::Subtract(const Resource& other) {
-  milli_cpu -= other.milli_cpu;
-  memory -= other.memory;
-  ephemeral_storage -= other.ephemeral_storage;
-  allowed_pod_number -= other.allowed_pod_number;
-  for (const auto& [name, value] : other.scalar) SetScalar(name, Scalar(name) - value);
+  milli_cpu = GoSub(milli_cpu, other.milli_cpu);
+  memory = GoSub(memory, other.memory);
+  ephemeral_storage = GoSub(ephemeral_storage, other.ephemeral_storage);
+  allowed_pod_number = GoSub(allowed_pod_number, other.allowed_pod_number);
+  for (const auto& [name, value] : other.scalar) SetScalar(name, GoSub(Scalar(name), value));
 }
 
 void Resource::SetMax(const Resource& other) {

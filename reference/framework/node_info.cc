@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "reference/base/go_int.h"
+
 namespace schedcheck::reference {
 namespace {
 
@@ -78,8 +80,11 @@ void NodeInfo::UpdateAggregates(const Pod& pod, int sign) {
   } else {
     requested_.Subtract(delta);
   }
-  non_zero_requested_.milli_cpu += sign * pod.non_zero_milli_cpu;
-  non_zero_requested_.memory += sign * pod.non_zero_memory;
+  non_zero_requested_.milli_cpu =
+      sign > 0 ? GoAdd(non_zero_requested_.milli_cpu, pod.non_zero_milli_cpu)
+               : GoSub(non_zero_requested_.milli_cpu, pod.non_zero_milli_cpu);
+  non_zero_requested_.memory = sign > 0 ? GoAdd(non_zero_requested_.memory, pod.non_zero_memory)
+                                        : GoSub(non_zero_requested_.memory, pod.non_zero_memory);
   for (const HostPort& p : pod.container_ports) {
     if (sign > 0) {
       used_ports_.Add(p);

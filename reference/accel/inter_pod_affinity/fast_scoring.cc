@@ -5,6 +5,7 @@
 #include "reference/accel/inter_pod_affinity/cache_keys.h"
 #include "reference/accel/inter_pod_affinity/contribution_cache.h"
 #include "reference/accel/inter_pod_affinity/fast_inter_pod_affinity.h"
+#include "reference/base/go_int.h"
 
 namespace schedcheck::reference {
 namespace interpodaffinity::fast {
@@ -20,7 +21,7 @@ void ProcessExistingTerm(Contribution& m, const CompiledExistingTerm& term, int3
   if (!term.Matches(pod, ns_labels)) return;
   LabelId value = node.label_ids.Get(term.topology_key());
   if (value == kNoLabel) return;
-  m.Add(term.topology_key(), value, static_cast<int64_t>(weight * multiplier));
+  m.Add(term.topology_key(), value, int64_t{GoMul32(weight, multiplier)});
 }
 
 // processTerm for one of the incoming pod's preferred terms against an existing pod.
@@ -30,7 +31,7 @@ void ProcessIncomingTerms(Contribution& m, const std::vector<CompiledTerm>& term
     if (!t.Matches(existing)) continue;
     LabelId value = node.label_ids.Get(t.topology_key());
     if (value == kNoLabel) continue;
-    m.Add(t.topology_key(), value, static_cast<int64_t>(t.weight() * multiplier));
+    m.Add(t.topology_key(), value, int64_t{GoMul32(t.weight(), multiplier)});
   }
 }
 

@@ -1,4 +1,5 @@
 #include "reference/accel/node_resources_balanced_allocation/fast_node_resources_balanced_allocation.h"
+#include "reference/base/go_int.h"
 
 #include <cmath>
 #include <utility>
@@ -36,7 +37,7 @@ int64_t FastBalancedResourceScore(std::span<const int64_t> requested,
     }
     std_dev = std::sqrt(sum / static_cast<double>(count));
   }
-  return static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
+  return GoFloat64ToInt64((1 - std_dev) * static_cast<double>(kMaxNodeScore));
 }
 
 Result<std::unique_ptr<Plugin>> FastNodeResourcesBalancedAllocation::New(
@@ -80,11 +81,11 @@ Status FastNodeResourcesBalancedAllocation::ScoreNodes([[maybe_unused]] const Cy
     const Resource& used = node.requested();
     double std_dev = 0;  // one resource or none: no deviation
     if (alloc.milli_cpu != 0 && alloc.memory != 0) {
-      const double cpu = fraction(used.milli_cpu + pod.requests.milli_cpu, alloc.milli_cpu);
-      const double memory = fraction(used.memory + pod.requests.memory, alloc.memory);
+      const double cpu = fraction(GoAdd(used.milli_cpu, pod.requests.milli_cpu), alloc.milli_cpu);
+      const double memory = fraction(GoAdd(used.memory, pod.requests.memory), alloc.memory);
       std_dev = std::abs((cpu - memory) / 2);
     }
-    scores[i] = static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
+    scores[i] = GoFloat64ToInt64((1 - std_dev) * static_cast<double>(kMaxNodeScore));
     memo_.Store(node, key, scores[i]);
   }
   return Status();

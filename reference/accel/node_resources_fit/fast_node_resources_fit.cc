@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "reference/api/resource.h"
+#include "reference/base/go_int.h"
 
 namespace schedcheck::reference {
 namespace {
@@ -236,12 +237,13 @@ Status FastNodeResourcesFit::ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBa
     const Resource& used = node.non_zero_requested();
     int64_t sum = 0, weight_sum = 0;
     if (alloc.milli_cpu != 0) {
-      sum += LeastRequestedScore(used.milli_cpu + pod.non_zero_milli_cpu, alloc.milli_cpu) *
+      sum += LeastRequestedScore(GoAdd(used.milli_cpu, pod.non_zero_milli_cpu), alloc.milli_cpu) *
              cpu_weight;
       weight_sum += cpu_weight;
     }
     if (alloc.memory != 0) {
-      sum += LeastRequestedScore(used.memory + pod.non_zero_memory, alloc.memory) * memory_weight;
+      sum += LeastRequestedScore(GoAdd(used.memory, pod.non_zero_memory), alloc.memory) *
+             memory_weight;
       weight_sum += memory_weight;
     }
     scores[i] = weight_sum == 0 ? 0 : sum / weight_sum;

@@ -14,6 +14,7 @@
 
 #include "reference/accel/batch_plugin.h"
 #include "reference/api/objects.h"
+#include "reference/base/go_int.h"
 #include "reference/framework/node_info.h"
 #include "reference/framework/status.h"
 #include "reference/plugins/node_resources_fit/resource_allocation.h"
@@ -47,20 +48,21 @@ inline AllocatableRequest FastAllocatableRequest(const NodeInfo& node, const Pod
   const Resource& alloc = node.allocatable();
   switch (r.kind) {
     case ResourceKind::kCpu:
-      return {alloc.milli_cpu, node_requested.milli_cpu + (use_requested ? pod.requests.milli_cpu
-                                                                         : pod.non_zero_milli_cpu)};
+      return {alloc.milli_cpu,
+              GoAdd(node_requested.milli_cpu,
+                    use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu)};
     case ResourceKind::kMemory:
-      return {alloc.memory,
-              node_requested.memory + (use_requested ? pod.requests.memory : pod.non_zero_memory)};
+      return {alloc.memory, GoAdd(node_requested.memory,
+                                  use_requested ? pod.requests.memory : pod.non_zero_memory)};
     case ResourceKind::kEphemeralStorage:
       return {alloc.ephemeral_storage,
-              node.requested().ephemeral_storage + pod.requests.ephemeral_storage};
+              GoAdd(node.requested().ephemeral_storage, pod.requests.ephemeral_storage)};
     case ResourceKind::kScalar: {
       // A scalar resource the pod does not ask for is left out of the node's score.
       const int64_t pod_request = pod.requests.Scalar(std::string_view(r.name));
       if (pod_request == 0) return {};
       return {alloc.Scalar(std::string_view(r.name)),
-              node.requested().Scalar(std::string_view(r.name)) + pod_request};
+              GoAdd(node.requested().Scalar(std::string_view(r.name)), pod_request)};
     }
     default:
       return {};  // e.g. "pods": never a scalar resource

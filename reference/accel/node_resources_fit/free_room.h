@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "reference/api/resource.h"
+#include "reference/base/go_int.h"
 #include "reference/framework/node_info.h"
 
 namespace schedcheck::reference {
@@ -24,13 +25,15 @@ class NodeRoom {
   int64_t Pods() const {
     return node_.allocatable().allowed_pod_number - static_cast<int64_t>(node_.pods().size());
   }
-  int64_t MilliCpu() const { return node_.allocatable().milli_cpu - node_.requested().milli_cpu; }
-  int64_t Memory() const { return node_.allocatable().memory - node_.requested().memory; }
+  int64_t MilliCpu() const {
+    return GoSub(node_.allocatable().milli_cpu, node_.requested().milli_cpu);
+  }
+  int64_t Memory() const { return GoSub(node_.allocatable().memory, node_.requested().memory); }
   int64_t EphemeralStorage() const {
-    return node_.allocatable().ephemeral_storage - node_.requested().ephemeral_storage;
+    return GoSub(node_.allocatable().ephemeral_storage, node_.requested().ephemeral_storage);
   }
   int64_t Scalar(ResourceName name) const {
-    return node_.allocatable().Scalar(name) - node_.requested().Scalar(name);
+    return GoSub(node_.allocatable().Scalar(name), node_.requested().Scalar(name));
   }
 
  private:

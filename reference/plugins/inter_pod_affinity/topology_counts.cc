@@ -1,4 +1,5 @@
 #include "reference/plugins/inter_pod_affinity/topology_counts.h"
+#include "reference/base/go_int.h"
 
 namespace schedcheck::reference::interpodaffinity {
 
@@ -42,7 +43,8 @@ void ProcessTerm(ScoreMap& m, const AffinityTerm& term, int32_t weight, const Po
   if (!term.Matches(pod, ns_labels)) return;
   auto tp_value = node.labels().find(term.topology_key);
   if (tp_value == node.labels().end()) return;
-  m[term.topology_key][tp_value->second] += static_cast<int64_t>(weight * multiplier);
+  // int32 x int32 as in Go: a weight of math.MinInt32 negated stays math.MinInt32.
+  m[term.topology_key][tp_value->second] += GoMul32(weight, multiplier);
 }
 
 void ProcessTerms(ScoreMap& m, const std::vector<WeightedAffinityTerm>& terms, const Pod& pod,

@@ -1,4 +1,5 @@
 #include "reference/plugins/node_resources_balanced_allocation/node_resources_balanced_allocation.h"
+#include "reference/base/go_int.h"
 
 #include <cmath>
 #include <set>
@@ -80,7 +81,7 @@ int64_t BalancedResourceScorer(std::span<const int64_t> requested,
     std_dev = std::sqrt(sum / static_cast<double>(resource_to_fractions.size()));
   }
   // 1 - deviation ranks the node with the least deviation highest, scaled by MaxNodeScore.
-  return static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
+  return GoFloat64ToInt64((1 - std_dev) * static_cast<double>(kMaxNodeScore));
 }
 
 }  // namespace schedcheck::reference

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "reference/api/resource.h"
+#include "reference/base/go_int.h"
 
 namespace schedcheck::reference {
 
@@ -77,16 +78,17 @@ std::vector<InsufficientResource> FitsRequest(
   }
   // v1.27 compares even zero requests (a node already over its allocatable rejects a pod
   // requesting 0 of that resource); v1.28 started skipping them.
-  if (pod_request.milli_cpu > allocatable.milli_cpu - requested.milli_cpu) {
+  if (pod_request.milli_cpu > GoSub(allocatable.milli_cpu, requested.milli_cpu)) {
     insufficient_resources.push_back({std::string(kResourceCpu), "Insufficient cpu",
                                       pod_request.milli_cpu, requested.milli_cpu,
                                       allocatable.milli_cpu});
   }
-  if (pod_request.memory > allocatable.memory - requested.memory) {
+  if (pod_request.memory > GoSub(allocatable.memory, requested.memory)) {
     insufficient_resources.push_back({std::string(kResourceMemory), "Insufficient memory",
                                       pod_request.memory, requested.memory, allocatable.memory});
   }
-  if (pod_request.ephemeral_storage > allocatable.ephemeral_storage - requested.ephemeral_storage) {
+  if (pod_request.ephemeral_storage >
+      GoSub(allocatable.ephemeral_storage, requested.ephemeral_storage)) {
     insufficient_resources.push_back({std::string(kResourceEphemeralStorage),
                                       "Insufficient ephemeral-storage",
                                       pod_request.ephemeral_storage, requested.ephemeral_storage,
@@ -103,7 +105,7 @@ std::vector<InsufficientResource> FitsRequest(
           ignored_resource_groups.count(r_name_prefix) > 0)
         continue;
     }
-    if (r_quant > allocatable.Scalar(r_name) - requested.Scalar(r_name)) {
+    if (r_quant > GoSub(allocatable.Scalar(r_name), requested.Scalar(r_name))) {
       insufficient_resources.push_back({r_name.str(), "Insufficient " + r_name.str(), r_quant,
                                         requested.Scalar(r_name), allocatable.Scalar(r_name)});
     }

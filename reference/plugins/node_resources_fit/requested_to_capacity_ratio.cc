@@ -4,6 +4,7 @@
 #include <functional>
 #include <utility>
 
+#include "reference/base/go_int.h"
 #include "reference/plugins/node_resources_fit/resource_allocation.h"
 
 namespace schedcheck::reference {
@@ -42,7 +43,7 @@ ResourceScorerFunc BuildRequestedToCapacityRatioScorerFunction(
       BuildBrokenLinearFunction(std::move(scoring_function_shape));
   auto resource_scoring_function = [raw_scoring_function](int64_t requested, int64_t capacity) {
     if (capacity == 0 || requested > capacity) return raw_scoring_function(kMaxUtilization);
-    return raw_scoring_function(requested * kMaxUtilization / capacity);
+    return raw_scoring_function(GoMul(requested, kMaxUtilization) / capacity);
   };
   return [resource_scoring_function, resources = std::move(resources)](
              std::span<const int64_t> requested, std::span<const int64_t> allocable) -> int64_t {

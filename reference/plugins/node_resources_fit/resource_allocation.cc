@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "reference/api/resource.h"
+#include "reference/base/go_int.h"
 
 namespace schedcheck::reference {
 namespace {
@@ -83,13 +84,17 @@ AllocatableRequest ResourceAllocationScorer::CalculateResourceAllocatableRequest
   const Resource& allocatable = node_info.allocatable();
   // An extended resource the pod does not request is left out of scoring.
   if (pod_request == 0 && IsScalarResourceName(resource)) return {0, 0};
-  if (resource == kResourceCpu) return {allocatable.milli_cpu, requested.milli_cpu + pod_request};
-  if (resource == kResourceMemory) return {allocatable.memory, requested.memory + pod_request};
+  if (resource == kResourceCpu)
+    return {allocatable.milli_cpu, GoAdd(requested.milli_cpu, pod_request)};
+  if (resource == kResourceMemory)
+    return {allocatable.memory, GoAdd(requested.memory, pod_request)};
   if (resource == kResourceEphemeralStorage) {
-    return {allocatable.ephemeral_storage, node_info.requested().ephemeral_storage + pod_request};
+    return {allocatable.ephemeral_storage,
+            GoAdd(node_info.requested().ephemeral_storage, pod_request)};
   }
   if (HasScalar(allocatable, resource)) {
-    return {allocatable.Scalar(resource), node_info.requested().Scalar(resource) + pod_request};
+    return {allocatable.Scalar(resource),
+            GoAdd(node_info.requested().Scalar(resource), pod_request)};
   }
   return {0, 0};  // e.g. "pods": never a scalar resource
 }

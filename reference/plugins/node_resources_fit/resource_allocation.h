@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/api/objects.h"
+#include "reference/base/go_int.h"
 #include "reference/base/result.h"
 #include "reference/framework/interface.h"
 #include "reference/framework/node_info.h"
@@ -84,7 +85,8 @@ ResourceScorerFunc LeastResourceScorer(std::vector<ResourceSpec> resources);
 inline int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
   if (capacity == 0) return 0;
   if (requested > capacity) return 0;
-  return (capacity - requested) * kMaxNodeScore / capacity;
+  // Go's int64 product wraps for a capacity beyond about 9.2e16 (82 PiB of memory); so does this.
+  return GoMul(GoSub(capacity, requested), kMaxNodeScore) / capacity;
 }
 
 // most_allocated.go: mostResourceScorer and mostRequestedScore.
@@ -93,7 +95,7 @@ inline int64_t MostRequestedScore(int64_t requested, int64_t capacity) {
   if (capacity == 0) return 0;
   // `requested` might exceed `capacity`: pods without requests count the non-zero defaults.
   if (requested > capacity) requested = capacity;
-  return requested * kMaxNodeScore / capacity;
+  return GoDiv(GoMul(requested, kMaxNodeScore), capacity);
 }
 
 // requested_to_capacity_ratio.go: requestedToCapacityRatioScorer.

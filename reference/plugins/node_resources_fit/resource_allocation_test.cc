@@ -62,6 +62,16 @@ TEST(ResourceAllocationTest, LeastAndMostRequested) {
   EXPECT_EQ(least(V{5000, 3000}, V{0, 0}), 0);
 }
 
+// A capacity past about 9.2e16 (82 PiB of memory) makes upstream's int64 product wrap; the
+// scores are those Go prints for leastRequestedScore and mostRequestedScore (go run, v1.27 code).
+TEST(ResourceAllocationTest, ScoresOfHugeCapacitiesWrapAsInGo) {
+  const int64_t capacity = 112589990579404800;  // 100Pi
+  EXPECT_EQ(LeastRequestedScore(0, capacity), -63);
+  EXPECT_EQ(LeastRequestedScore(int64_t{1} << 30, capacity), -63);
+  EXPECT_EQ(MostRequestedScore(capacity / 2, capacity), 50);
+  EXPECT_EQ(MostRequestedScore(capacity, capacity), -63);
+}
+
 TEST(ResourceAllocationTest, AllocatableRequestViews) {
   NodePtr node = testing::ParseNode(
       "metadata: {name: n}\nstatus: {allocatable: {cpu: '4', memory: 1Gi, example.com/foo: '4', "
