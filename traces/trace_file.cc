@@ -5,6 +5,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <nlohmann/json.hpp>
 
+#include "reference/k8s/k8s_json.h"
 #include "traces/trace_reader.h"
 
 namespace schedcheck::trace {
@@ -25,6 +26,8 @@ Outcome StreamJsonLines(const std::string& path, const InputLimits& limits, Head
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     std::string where = path + ": line " + std::to_string(number);
     if (number == 1 || records == 0) {
+      if (size_t at = k8s::JsonTooDeepAt(line); at != std::string_view::npos)
+        return k8s::JsonTooDeep(where, at);
       nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
       if (j.is_discarded()) return Error{where + ": not a JSON object"};
       if (j.is_object() && j.size() == 1 && j.contains("header")) {

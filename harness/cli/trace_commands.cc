@@ -166,6 +166,7 @@ bool WriteJsonLines(TraceReader& reader, std::ostream& out, std::ostream& err) {
 
 // If `line` is exactly {"header": {...}}, returns the inner object's JSON text.
 std::optional<std::string> HeaderObject(const std::string& line) {
+  if (k8s::JsonTooDeepAt(line) != std::string_view::npos) return std::nullopt;
   const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || j.size() != 1 || !j.contains("header")) return std::nullopt;
   return j["header"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

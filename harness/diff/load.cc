@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/replay/decision_log.h"
+#include "reference/k8s/k8s_json.h"
 #include "traces/trace_file.h"
 
 namespace schedcheck::diff {
@@ -17,6 +18,8 @@ bool LooksLikeDecisionLog(const std::string& text) {
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     if (line[line.find_first_not_of(" \t\r")] != '{') return false;
+    // Too deep to parse safely: a decision log's reader reports it (ParseDecisionJsonLine).
+    if (k8s::JsonTooDeepAt(line) != std::string_view::npos) return true;
     auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     return j.is_object() && j.contains("t") && j.contains("type");
   }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reference/k8s/k8s_json.h"
 #include "traces/atomic_file.h"
 #include "traces/trace_writer.h"
 
@@ -103,6 +104,8 @@ std::string DecisionJsonLine(const trace::Record& record) {
 }
 
 Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::string& where) {
+  if (size_t at = k8s::JsonTooDeepAt(line); at != std::string_view::npos)
+    return k8s::JsonTooDeep(where, at);
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(line);

@@ -337,7 +337,35 @@ Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const st
   return docs;
 }
 
+size_t JsonTooDeepAt(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
+Error JsonTooDeep(const std::string& where, size_t at) {
+  return Error{where + ": byte " + std::to_string(at + 1) + ": JSON: nested deeper than " +
+               std::to_string(kMaxJsonDepth) + " levels (kMaxJsonDepth)"};
+}
+
 Result<nlohmann::json> ParseJson(std::string_view text, const std::string& source) {
+  if (size_t at = JsonTooDeepAt(text); at != std::string_view::npos) return JsonTooDeep(source, at);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {

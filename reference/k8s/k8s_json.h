@@ -30,6 +30,16 @@ struct Document {
 // `source` and the line and column; a limit exceeded names it and its `--limit` option.
 Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const std::string& source,
                                                  const YamlLimits& limits = {});
+// The deepest nesting of JSON objects and arrays any reader accepts. nlohmann's parser takes any
+// depth, but copying the value recurses once per level: 10^4 levels (20 KB of brackets)
+// overflowed the stack. Kubernetes objects nest about 20 deep; this is not an option to raise.
+inline constexpr int kMaxJsonDepth = 1000;
+// The byte offset in `text` of the first '{' or '[' that opens level kMaxJsonDepth + 1 (strings
+// skipped), or std::string_view::npos. One pass over the bytes, no parse.
+size_t JsonTooDeepAt(std::string_view text);
+// The error for it: "<where>: byte N: JSON: nested deeper than 1000 levels (kMaxJsonDepth)".
+Error JsonTooDeep(const std::string& where, size_t at);
+
 // Parses a JSON text (one value). Errors carry `source` and the byte position.
 Result<nlohmann::json> ParseJson(std::string_view text, const std::string& source);
 // Reads a file and parses it by extension: .yaml/.yml as YAML documents, .json as one JSON value,

@@ -150,3 +150,25 @@ TEST(K8sJsonTest, SelectorKindsRoundTrip) {
 
 }  // namespace
 }  // namespace schedcheck::k8s
+
+namespace schedcheck::k8s {
+namespace {
+
+TEST(JsonDepthTest, NestingBeyondTheLimitIsRefusedWhereItStarts) {
+  const std::string at_limit = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
+  EXPECT_EQ(JsonTooDeepAt(at_limit), std::string_view::npos);
+  EXPECT_TRUE(ParseJson(at_limit, "a.json").ok());
+  // Brackets inside strings (escaped quotes included) do not nest.
+  const std::string in_string = "{\"k\": \"\\\"" + std::string(2 * kMaxJsonDepth, '[') + "\"}";
+  EXPECT_EQ(JsonTooDeepAt(in_string), std::string_view::npos);
+  const std::string deeper =
+      "{\"a\": " + std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']') + "}";
+  EXPECT_EQ(JsonTooDeepAt(deeper), 6u + kMaxJsonDepth - 1);
+  auto parsed = ParseJson(deeper, "a.json");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.message(), "a.json: byte " + std::to_string(6 + kMaxJsonDepth) +
+                                  ": JSON: nested deeper than 1000 levels (kMaxJsonDepth)");
+}
+
+}  // namespace
+}  // namespace schedcheck::k8s

@@ -1,4 +1,5 @@
 #include "traces/importers/json_stream.h"
+#include "reference/k8s/k8s_json.h"
 
 #include <fstream>
 #include <functional>
@@ -31,7 +32,7 @@ std::string Where(const std::string& source, std::string_view text, size_t offse
 }
 
 // The end (one past) of the object or array starting at `begin`, or npos when unterminated.
-size_t EndOfCompound(std::string_view text, size_t begin) {
+size_t EndOfCompound(std::string_view text, size_t begin, size_t* too_deep_at) {
   int depth = 0;
   bool in_string = false;
   for (size_t i = begin; i < text.size(); ++i) {
@@ -45,7 +46,7 @@ size_t EndOfCompound(std::string_view text, size_t begin) {
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
-      ++depth;
+      if (++depth > k8s::kMaxJsonDepth && *too_deep_at == std::string_view::npos) *too_deep_at = i;
     } else if (c == '}' || c == ']') {
       if (--depth == 0) return i + 1;
     }
@@ -73,7 +74,12 @@ Outcome ForEachJsonValue(std::string_view text, const std::string& source,
       return Error{Where(source, text, pos) + ": JSON: expected an object ('{'), found '" +
                    std::string(1, text[pos]) + "'"};
     }
-    size_t end = EndOfCompound(text, pos);
+    size_t too_deep_at = std::string_view::npos;
+    size_t end = EndOfCompound(text, pos, &too_deep_at);
+    if (too_deep_at != std::string_view::npos) {
+      return Error{Where(source, text, too_deep_at) + ": JSON: nested deeper than " +
+                   std::to_string(k8s::kMaxJsonDepth) + " levels (kMaxJsonDepth)"};
+    }
     if (end == std::string_view::npos) {
       return Error{Where(source, text, pos) + ": JSON: value never ends (truncated stream?)"};
     }
