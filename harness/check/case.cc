@@ -266,6 +266,7 @@ Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths,
   for (const std::string& file : files) {
     auto docs = k8s::ReadDocumentsFile(file, trace::YamlLimitsOf(limits));
     if (!docs.ok()) return docs.error();
+    const size_t cases_before = cases.size();
     for (const k8s::Document& doc : *docs) {
       std::string location = file + ": line " + std::to_string(doc.line);
       std::vector<const nlohmann::json*> objects;
@@ -286,6 +287,12 @@ Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths,
           return Error{where + ": field id: duplicate case id \"" + c->id + "\""};
         cases.push_back(std::move(*c));
       }
+    }
+    // A truncated or mis-generated case file must not pass a CI job as "0 passed, 0 failed".
+    if (cases.size() == cases_before) {
+      return Error{file +
+                   ": no cases (an empty, blank or comment-only file, or an empty list, is "
+                   "not a case file)"};
     }
   }
   return cases;

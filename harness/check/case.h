@@ -62,9 +62,10 @@ struct Case {
 Result<Case> ParseCase(const nlohmann::json& json, const std::string& location);
 
 // Every case in the files (recursing into directories, files in name order). A file that cannot
-// be read or a malformed case is an error naming the file, line and field. `limits` (`check
-// --limit`): records bounds the cases in all, the byte and entry limits every Kubernetes object
-// of a case (errors name the field, "pods[2].metadata.labels"), the YAML limits every YAML file.
+// be read, a file without cases or a malformed case is an error naming the file, line and field.
+// `limits` (`check --limit`): records bounds the cases in all, the byte and entry limits every
+// Kubernetes object of a case (errors name the field, "pods[2].metadata.labels"), the YAML limits
+// every YAML file.
 Result<std::vector<Case>> LoadCases(const std::vector<std::string>& paths,
                                     const trace::InputLimits& limits = {});
 
