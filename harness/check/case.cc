@@ -1,7 +1,9 @@
 #include "harness/check/case.h"
 
 #include <algorithm>
+#include <limits>
 
+#include "reference/k8s/json_number.h"
 #include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::check {
@@ -144,9 +146,11 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
     if (!json["pluginWeights"].is_object())
       return Error{where + ": field pluginWeights: expected an object"};
     for (const auto& [name, w] : json["pluginWeights"].items()) {
-      if (!w.is_number_integer())
-        return Error{where + ": field pluginWeights." + name + ": expected an integer"};
-      c.plugin_weights[name] = w.get<int32_t>();
+      // The range of a profile's weight (reference/runtime/profile.cc): never narrowed silently.
+      auto weight = k8s::CheckedInteger(w, 0, std::numeric_limits<int32_t>::max(),
+                                        where + ": field pluginWeights." + name);
+      if (!weight.ok()) return weight.error();
+      c.plugin_weights[name] = static_cast<int32_t>(*weight);
     }
   }
   auto nodes = ParseObjects<k8s::Node>(json.value("nodes", nlohmann::json()), "nodes", where,

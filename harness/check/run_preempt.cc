@@ -19,6 +19,7 @@ using reference::Status;
 using Verdict = CaseResult::Verdict;
 
 CaseResult Fail(std::string detail) { return {Verdict::kFail, std::move(detail)}; }
+CaseResult BadInput(std::string detail) { return {Verdict::kBadInput, std::move(detail)}; }
 
 std::string Join(const std::vector<std::string>& items) {
   std::string out = "[";
@@ -121,10 +122,10 @@ CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
                      c.replica_sets, c.stateful_sets};
   auto cluster =
       Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
-  if (!cluster.ok()) return Fail("setup: " + cluster.message());
-  if (!c.pod) return Fail("kind preempt needs a pod");
+  if (!cluster.ok()) return BadInput("setup: " + cluster.message());
+  if (!c.pod) return BadInput("kind preempt needs a pod");
   auto pod = reference::BuildPod(*c.pod);
-  if (!pod.ok()) return Fail("pod: " + pod.message());
+  if (!pod.ok()) return BadInput("pod: " + pod.message());
   const reference::Framework& fw = (*cluster)->framework();
 
   // The failed scheduling attempt whose statuses preemption starts from.
@@ -146,7 +147,7 @@ CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
   auto args_it = c.plugin_args.find("DefaultPreemption");
   auto args = reference::ParseDefaultPreemptionArgs(
       args_it == c.plugin_args.end() ? nlohmann::json() : args_it->second);
-  if (!args.ok()) return Fail("pluginArgs.DefaultPreemption: " + args.message());
+  if (!args.ok()) return BadInput("pluginArgs.DefaultPreemption: " + args.message());
   reference::DefaultPreemption plugin(*args, fw.handle());
   PreemptionOutcome out = plugin.Preempt(state, **pod, r.diagnosis.node_to_status);
   return Compare(c.expect, out);

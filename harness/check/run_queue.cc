@@ -3,13 +3,16 @@
 #include "harness/check/run_queue.h"
 
 #include <algorithm>
-#include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "harness/check/cluster.h"
 #include "harness/check/run_queue_config.h"
+#include "reference/k8s/json_number.h"
 #include "reference/k8s/k8s_json.h"
 #include "reference/queue/events.h"
 #include "reference/queue/pre_check.h"
@@ -30,6 +33,53 @@ std::string Join(const std::vector<std::string>& v) {
   return out + "]";
 }
 
+// An op's fields, read checked: every error names the op and the field ("ops[3].seconds: ...").
+// Errors are bad input (the case is malformed); expectation mismatches are strings.
+class OpFields {
+ public:
+  OpFields(const json& op, std::string at) : op_(op), at_(std::move(at)) {}
+
+  std::string Field(const char* name) const { return at_ + "." + name; }
+  bool Has(const char* name) const { return op_.contains(name); }
+  const json& operator[](const char* name) const { return op_[name]; }
+
+  Result<int64_t> Integer(const char* name, int64_t lo, int64_t hi) const {
+    if (!Has(name)) return Error{Field(name) + ": missing"};
+    return k8s::CheckedInteger(op_[name], lo, hi, Field(name));
+  }
+  // Nanoseconds of a number of seconds within ±kMaxQueueCaseSeconds; `fallback_ns` when absent.
+  Result<int64_t> SecondsNs(const char* name, bool allow_negative, int64_t fallback_ns) const {
+    if (!Has(name)) return fallback_ns;
+    return k8s::CheckedSecondsAsNanos(op_[name], allow_negative ? -kMaxQueueCaseSeconds : 0,
+                                      kMaxQueueCaseSeconds, Field(name));
+  }
+  Result<std::string> String(const char* name) const {
+    if (!Has(name)) return Error{Field(name) + ": missing"};
+    if (!op_[name].is_string()) return Error{Field(name) + ": expected a string"};
+    return op_[name].get<std::string>();
+  }
+  // A list of strings; empty when absent.
+  Result<std::vector<std::string>> Strings(const char* name) const {
+    std::vector<std::string> out;
+    if (!Has(name)) return out;
+    const json& v = op_[name];
+    if (!v.is_array()) return Error{Field(name) + ": expected a list of strings"};
+    for (const json& s : v) {
+      if (!s.is_string()) return Error{Field(name) + ": expected a list of strings"};
+      out.push_back(s.get<std::string>());
+    }
+    return out;
+  }
+  Result<bool> Bool(const char* name) const {
+    if (!op_[name].is_boolean()) return Error{Field(name) + ": expected true or false"};
+    return op_[name].get<bool>();
+  }
+
+ private:
+  const json& op_;
+  std::string at_;
+};
+
 class QueueCaseRunner {
  public:
   QueueCaseRunner(const Case& c, Cluster& cluster, const QueueCaseConfig& config)
@@ -43,55 +93,71 @@ class QueueCaseRunner {
                                                std::move(events), &objects_);
   }
 
-  // "" when every op ran and every expectation held; else "ops[i] (op): what differed".
-  std::string Run(const json& ops) {
+  // "" when every op ran and every expectation held; else "ops[i] (op): what differed". An error
+  // is a malformed op (bad input), naming the op index and field.
+  Result<std::string> Run(const json& ops) {
     for (size_t i = 0; i < ops.size(); ++i) {
+      const std::string at = "ops[" + std::to_string(i) + "]";
       const json& op = ops[i];
-      std::string name = op.value("op", "");
-      Result<std::string> r = RunOp(name, op);
-      std::string prefix = "ops[" + std::to_string(i) + "] (" + name + "): ";
-      if (!r.ok()) return prefix + r.message();
+      if (!op.is_object() || !op.contains("op") || !op["op"].is_string())
+        return Error{at + ": expected an object with a string \"op\""};
+      const std::string name = op["op"].get<std::string>();
+      const std::string prefix = at + " (" + name + "): ";
+      Result<std::string> r = Error{""};
+      try {
+        r = RunOp(name, OpFields(op, at));
+      } catch (const json::exception& e) {  // a typed read not yet checked field by field
+        return Error{prefix + e.what()};
+      }
+      if (!r.ok()) {
+        // Field errors start with "ops[i]."; others (unknown pod, unknown op) get the op's name.
+        if (r.message().rfind(at + ".", 0) == 0) return r.error();
+        return Error{prefix + r.message()};
+      }
       if (!r->empty()) return prefix + *r;
     }
-    return "";
+    return std::string();
   }
 
  private:
-  Result<std::string> RunOp(const std::string& name, const json& op);
-  Result<std::string> Pop(const json& op);
-  Result<std::string> Event(const json& op);
-  Result<std::string> ExpectQueues(const json& op);
-  Result<std::string> ExpectBackoff(const json& op);
+  Result<std::string> RunOp(const std::string& name, const OpFields& op);
+  Result<std::string> Pop(const OpFields& op);
+  Result<std::string> Event(const OpFields& op);
+  Result<std::string> ExpectQueues(const OpFields& op);
+  Result<std::string> ExpectBackoff(const OpFields& op);
+  Result<std::string> ExpectBackoffDuration(const OpFields& op);
+  Result<std::string> AdvanceClock(const OpFields& op);
 
-  int64_t TimestampFor(const json& op) const {
-    double offset = op.value("queueTimestampOffsetSeconds", 0.0);
-    return clock_.NowNs() + static_cast<int64_t>(std::llround(offset * 1e9));
+  // Now plus queueTimestampOffsetSeconds: within ±2 kMaxQueueCaseSeconds, as the clock is bounded.
+  Result<int64_t> TimestampFor(const OpFields& op) const {
+    auto offset = op.SecondsNs("queueTimestampOffsetSeconds", /*allow_negative=*/true, 0);
+    if (!offset.ok()) return offset.error();
+    return clock_.NowNs() + *offset;
   }
 
   // A pod given inline (recorded as its latest version) or as "ns/name" (a pod seen before).
-  Result<PodPtr> PodArg(const json& op, const char* field) {
-    if (!op.contains(field)) return Error{std::string("missing field ") + field};
-    const json& v = op[field];
+  Result<PodPtr> PodArg(const json& v, const std::string& field) {
     if (v.is_string()) {
       auto it = pods_.find(v.get<std::string>());
-      if (it == pods_.end())
-        return Error{std::string(field) + ": unknown pod " + v.get<std::string>()};
+      if (it == pods_.end()) return Error{field + ": unknown pod " + v.get<std::string>()};
       return it->second;
     }
     auto obj = k8s::PodFromJson(v, field);
     if (!obj.ok()) return obj.error();
     auto pod = reference::BuildPod(*obj);
-    if (!pod.ok()) return Error{std::string(field) + ": " + pod.message()};
+    if (!pod.ok()) return Error{field + ": " + pod.message()};
     pods_[(*pod)->key] = *pod;
     return *pod;
   }
+  Result<PodPtr> PodArg(const OpFields& op, const char* name) {
+    if (!op.Has(name)) return Error{op.Field(name) + ": missing"};
+    return PodArg(op[name], op.Field(name));
+  }
 
-  std::set<std::string> PluginsArg(const json& op) const {
-    std::set<std::string> out;
-    if (op.contains("plugins")) {
-      for (const auto& p : op["plugins"]) out.insert(p.get<std::string>());
-    }
-    return out;
+  Result<std::set<std::string>> PluginsArg(const OpFields& op) const {
+    auto names = op.Strings("plugins");
+    if (!names.ok()) return names.error();
+    return std::set<std::string>(names->begin(), names->end());
   }
 
   const Case& c_;
@@ -103,11 +169,13 @@ class QueueCaseRunner {
   std::map<std::string, reference::QueuedPodInfo> in_flight_;  // popped, not yet requeued
 };
 
-Result<std::string> QueueCaseRunner::RunOp(const std::string& name, const json& op) {
+Result<std::string> QueueCaseRunner::RunOp(const std::string& name, const OpFields& op) {
   if (name == "add") {
     auto pod = PodArg(op, "pod");
     if (!pod.ok()) return pod.error();
-    queue_->Add(*pod, TimestampFor(op));
+    auto t = TimestampFor(op);
+    if (!t.ok()) return t.error();
+    queue_->Add(*pod, *t);
   } else if (name == "update") {
     auto old_pod = PodArg(op, "oldPod");
     if (!old_pod.ok()) return old_pod.error();
@@ -124,33 +192,44 @@ Result<std::string> QueueCaseRunner::RunOp(const std::string& name, const json& 
   } else if (name == "failed") {
     auto pod = PodArg(op, "pod");
     if (!pod.ok()) return pod.error();
+    auto plugins = PluginsArg(op);
+    if (!plugins.ok()) return plugins.error();
     auto it = in_flight_.find((*pod)->key);
     if (it == in_flight_.end()) return Error{"pod " + (*pod)->key + " is not in flight"};
     reference::QueuedPodInfo info = std::move(it->second);
     in_flight_.erase(it);
-    info.unschedulable_plugins = PluginsArg(op);
+    info.unschedulable_plugins = std::move(*plugins);
     // "Already present" is upstream's quirk for an updated in-flight pod: the copy is dropped.
     (void)queue_->AddUnschedulableIfNotPresent(std::move(info), queue_->SchedulingCycle());
   } else if (name == "addUnschedulable") {
     auto pod = PodArg(op, "pod");
     if (!pod.ok()) return pod.error();
-    queue_->PlaceInUnschedulable(*pod, PluginsArg(op), TimestampFor(op));
+    auto plugins = PluginsArg(op);
+    if (!plugins.ok()) return plugins.error();
+    auto t = TimestampFor(op);
+    if (!t.ok()) return t.error();
+    queue_->PlaceInUnschedulable(*pod, *plugins, *t);
   } else if (name == "addBackoff") {
     auto pod = PodArg(op, "pod");
     if (!pod.ok()) return pod.error();
-    queue_->PlaceInBackoff(*pod, TimestampFor(op));
+    auto t = TimestampFor(op);
+    if (!t.ok()) return t.error();
+    queue_->PlaceInBackoff(*pod, *t);
   } else if (name == "event") {
     return Event(op);
   } else if (name == "activate") {
+    if (op.Has("pods") && !op["pods"].is_array())
+      return Error{op.Field("pods") + ": expected a list of pods"};
     std::vector<PodPtr> pods;
-    for (const auto& p : op.value("pods", json::array())) {
-      auto pod = PodArg(json{{"pod", p}}, "pod");
+    const json list = op.Has("pods") ? op["pods"] : json::array();
+    for (size_t i = 0; i < list.size(); ++i) {
+      auto pod = PodArg(list[i], op.Field("pods") + "[" + std::to_string(i) + "]");
       if (!pod.ok()) return pod.error();
       pods.push_back(*pod);
     }
     queue_->Activate(pods);
   } else if (name == "advanceClock") {
-    clock_.AdvanceNs(static_cast<int64_t>(std::llround(op.value("seconds", 0.0) * 1e9)));
+    return AdvanceClock(op);
   } else if (name == "flushBackoff") {
     queue_->FlushBackoffQCompleted();
   } else if (name == "flushUnschedulableLeftover") {
@@ -158,54 +237,99 @@ Result<std::string> QueueCaseRunner::RunOp(const std::string& name, const json& 
   } else if (name == "expectQueues") {
     return ExpectQueues(op);
   } else if (name == "expectActiveQ") {
-    std::vector<std::string> want = op.value("ordered", std::vector<std::string>{});
+    auto want = op.Strings("ordered");
+    if (!want.ok()) return want.error();
     std::vector<std::string> got = queue_->ActiveQKeys();
-    if (want != got) return "activeQ: expected " + Join(want) + ", got " + Join(got);
+    if (*want != got) return "activeQ: expected " + Join(*want) + ", got " + Join(got);
   } else if (name == "expectBackoff") {
     return ExpectBackoff(op);
   } else if (name == "expectBackoffDuration") {
-    int64_t got = reference::CalculateBackoffDuration(
-        op.at("initialBackoffNanoseconds").get<int64_t>(),
-        op.at("maxBackoffNanoseconds").get<int64_t>(), op.at("attempts").get<int>());
-    int64_t want = op.at("wantNanoseconds").get<int64_t>();
-    if (got != want)
-      return "backoff duration: expected " + std::to_string(want) + "ns, got " +
-             std::to_string(got) + "ns";
+    return ExpectBackoffDuration(op);
   } else {
     return Error{"unknown op \"" + name + "\""};
   }
   return std::string();
 }
 
-Result<std::string> QueueCaseRunner::Pop(const json& op) {
+// The virtual clock only moves forward, and stays within kMaxQueueCaseSeconds.
+Result<std::string> QueueCaseRunner::AdvanceClock(const OpFields& op) {
+  auto delta = op.SecondsNs("seconds", /*allow_negative=*/false, 0);
+  if (!delta.ok()) return delta.error();
+  if (*delta > kMaxQueueCaseSeconds * kNanosPerSecond - clock_.NowNs()) {
+    return Error{op.Field("seconds") + ": the virtual clock would pass " +
+                 std::to_string(kMaxQueueCaseSeconds) + " s"};
+  }
+  clock_.AdvanceNs(*delta);
+  return std::string();
+}
+
+Result<std::string> QueueCaseRunner::ExpectBackoffDuration(const OpFields& op) {
+  constexpr int64_t kMaxNs = std::numeric_limits<int64_t>::max();
+  // initial >= 1 keeps CalculateBackoffDuration's doubling loop short (it saturates within 63).
+  auto initial = op.Integer("initialBackoffNanoseconds", 1, kMaxNs);
+  if (!initial.ok()) return initial.error();
+  auto max = op.Integer("maxBackoffNanoseconds", 0, kMaxNs);
+  if (!max.ok()) return max.error();
+  auto attempts = op.Integer("attempts", 0, std::numeric_limits<int>::max());
+  if (!attempts.ok()) return attempts.error();
+  auto want = op.Integer("wantNanoseconds", 0, kMaxNs);
+  if (!want.ok()) return want.error();
+  int64_t got = reference::CalculateBackoffDuration(*initial, *max, static_cast<int>(*attempts));
+  if (got != *want)
+    return "backoff duration: expected " + std::to_string(*want) + "ns, got " +
+           std::to_string(got) + "ns";
+  return std::string();
+}
+
+Result<std::string> QueueCaseRunner::Pop(const OpFields& op) {
+  std::string want;
+  if (op.Has("expect")) {
+    if (!op["expect"].is_null() && !op["expect"].is_string())
+      return Error{op.Field("expect") + ": expected \"ns/name\" or null"};
+    want = op["expect"].is_null() ? "null" : op["expect"].get<std::string>();
+  }
+  std::vector<std::string> nots;
+  if (op.Has("expectNot")) {
+    if (op["expectNot"].is_string()) {
+      nots.push_back(op["expectNot"].get<std::string>());
+    } else {
+      auto list = op.Strings("expectNot");
+      if (!list.ok()) return list.error();
+      nots = std::move(*list);
+    }
+  }
+  std::optional<int64_t> want_attempts;
+  if (op.Has("expectAttempts")) {
+    auto n = op.Integer("expectAttempts", 0, std::numeric_limits<int>::max());
+    if (!n.ok()) return n.error();
+    want_attempts = *n;
+  }
   std::optional<reference::QueuedPodInfo> info = queue_->Pop();
   std::string got = info ? info->pod().key : "null";
   if (info) in_flight_[info->pod().key] = *info;
-  if (op.contains("expect")) {
-    std::string want = op["expect"].is_null() ? "null" : op["expect"].get<std::string>();
-    if (want != got) return "popped " + got + ", expected " + want;
+  if (op.Has("expect") && want != got) return "popped " + got + ", expected " + want;
+  for (const std::string& n : nots) {
+    if (n == got) return "popped " + got + ", which must not be popped";
   }
-  if (op.contains("expectNot")) {
-    json nots = op["expectNot"].is_array() ? op["expectNot"] : json::array({op["expectNot"]});
-    for (const auto& n : nots) {
-      if (n.get<std::string>() == got) return "popped " + got + ", which must not be popped";
-    }
-  }
-  if (op.contains("expectAttempts")) {
-    int want = op["expectAttempts"].get<int>();
-    int have = info ? info->attempts : 0;
-    if (want != have)
-      return "attempts of " + got + ": expected " + std::to_string(want) + ", got " +
+  if (want_attempts) {
+    int64_t have = info ? info->attempts : 0;
+    if (*want_attempts != have)
+      return "attempts of " + got + ": expected " + std::to_string(*want_attempts) + ", got " +
              std::to_string(have);
   }
   return std::string();
 }
 
-Result<std::string> QueueCaseRunner::Event(const json& op) {
-  std::string label = op.value("event", "");
+Result<std::string> QueueCaseRunner::Event(const OpFields& op) {
+  std::string label;
+  if (op.Has("event")) {
+    auto l = op.String("event");
+    if (!l.ok()) return l.error();
+    label = *l;
+  }
   ClusterEvent event = ResolveEvent(label);
   if (label == "AssignedPodAdd" || label == "AssignedPodUpdate") {
-    if (op.contains("pod")) {
+    if (op.Has("pod")) {
       auto pod = PodArg(op, "pod");
       if (!pod.ok()) return pod.error();
       if (label == "AssignedPodAdd") queue_->AssignedPodAdded(**pod);
@@ -213,9 +337,9 @@ Result<std::string> QueueCaseRunner::Event(const json& op) {
       return std::string();
     }
   }
-  if (reference::IsNodeEventLabel(label) && op.contains("node")) {
+  if (reference::IsNodeEventLabel(label) && op.Has("node")) {
     auto node_info = NodeInfoArg(c_, cluster_, op["node"]);
-    if (!node_info.ok()) return node_info.error();
+    if (!node_info.ok()) return node_info.error();  // "node: unknown node x", op named by Run
     std::shared_ptr<reference::NodeInfo> ni = *node_info;
     queue_->MoveAllToActiveOrBackoffQueue(
         event, [ni](const reference::Pod& pod) { return reference::PreCheckForNode(pod, *ni); });
@@ -225,39 +349,44 @@ Result<std::string> QueueCaseRunner::Event(const json& op) {
   return std::string();
 }
 
-Result<std::string> QueueCaseRunner::ExpectQueues(const json& op) {
+Result<std::string> QueueCaseRunner::ExpectQueues(const OpFields& op) {
   std::vector<std::string> diffs;
-  auto check = [&](const char* field, std::vector<std::string> got) {
-    if (!op.contains(field)) return;
-    std::vector<std::string> want = op[field].get<std::vector<std::string>>();
-    std::sort(want.begin(), want.end());
+  for (const auto& [field, keys] :
+       {std::pair<const char*, std::vector<std::string>>{"activeQ", queue_->ActiveQKeys()},
+        {"backoffQ", queue_->BackoffQKeys()},
+        {"unschedulable", queue_->UnschedulableKeys()}}) {
+    if (!op.Has(field)) continue;
+    auto want = op.Strings(field);
+    if (!want.ok()) return want.error();
+    std::vector<std::string> got = keys;
+    std::sort(want->begin(), want->end());
     std::sort(got.begin(), got.end());
-    if (want != got)
-      diffs.push_back(std::string(field) + ": expected " + Join(want) + ", got " + Join(got));
-  };
-  check("activeQ", queue_->ActiveQKeys());
-  check("backoffQ", queue_->BackoffQKeys());
-  check("unschedulable", queue_->UnschedulableKeys());
+    if (*want != got)
+      diffs.push_back(std::string(field) + ": expected " + Join(*want) + ", got " + Join(got));
+  }
   std::string out;
   for (const std::string& d : diffs) out += (out.empty() ? "" : "; ") + d;
   return out;
 }
 
-Result<std::string> QueueCaseRunner::ExpectBackoff(const json& op) {
-  std::string key = op.at("pod").get<std::string>();
-  if (op.contains("inBackoffQ")) {
-    bool want = op["inBackoffQ"].get<bool>();
-    if (want != queue_->InBackoffQ(key)) {
-      return key + (want ? " is not in backoffQ" : " is in backoffQ") + ", expected the opposite";
+Result<std::string> QueueCaseRunner::ExpectBackoff(const OpFields& op) {
+  auto key = op.String("pod");
+  if (!key.ok()) return key.error();
+  if (op.Has("inBackoffQ")) {
+    auto want = op.Bool("inBackoffQ");
+    if (!want.ok()) return want.error();
+    if (*want != queue_->InBackoffQ(*key)) {
+      return *key + (*want ? " is not in backoffQ" : " is in backoffQ") + ", expected the opposite";
     }
   }
-  if (op.contains("backoffSeconds")) {
-    const reference::QueuedPodInfo* info = queue_->Find(key);
-    if (info == nullptr) return key + " is not queued, cannot check its backoff";
-    int64_t want = static_cast<int64_t>(std::llround(op["backoffSeconds"].get<double>() * 1e9));
+  if (op.Has("backoffSeconds")) {
+    auto want = op.SecondsNs("backoffSeconds", /*allow_negative=*/true, 0);
+    if (!want.ok()) return want.error();
+    const reference::QueuedPodInfo* info = queue_->Find(*key);
+    if (info == nullptr) return *key + " is not queued, cannot check its backoff";
     int64_t got = queue_->BackoffExpiryNs(*info) - clock_.NowNs();
-    if (want != got) {
-      return "backoff of " + key + ": expected expiry in " + std::to_string(want) + "ns, got " +
+    if (*want != got) {
+      return "backoff of " + *key + ": expected expiry in " + std::to_string(*want) + "ns, got " +
              std::to_string(got) + "ns";
     }
   }
@@ -267,28 +396,27 @@ Result<std::string> QueueCaseRunner::ExpectBackoff(const json& op) {
 }  // namespace
 
 CaseResult RunQueueCase(const Case& c, reference::Engine engine) {
+  auto bad_input = [](std::string detail) -> CaseResult {
+    return {Verdict::kBadInput, std::move(detail)};
+  };
   auto config = ParseQueueCaseConfig(c.queue_config);
-  if (!config.ok()) return {Verdict::kFail, "queueConfig: " + config.message()};
-  if (!c.expect.is_object() || !c.expect.contains("ops") || !c.expect["ops"].is_array()) {
-    return {Verdict::kFail, "expect.ops: missing or not a list"};
-  }
+  if (!config.ok()) return bad_input("queueConfig: " + config.message());
+  if (!c.expect.is_object() || !c.expect.contains("ops") || !c.expect["ops"].is_array())
+    return bad_input("expect.ops: missing or not a list");
   ClusterInput input{c.nodes,        c.pods,         c.namespaces,
                      c.pdbs,         c.services,     c.replication_controllers,
                      c.replica_sets, c.stateful_sets};
   auto cluster =
       Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
-  if (!cluster.ok()) return {Verdict::kFail, cluster.message()};
+  if (!cluster.ok()) return bad_input("setup: " + cluster.message());
   auto defaults = RegistrationsWithoutEnqueueExtensions(config->plugins_without_enqueue_extensions,
                                                         (*cluster)->framework().handle(), engine);
-  if (!defaults.ok()) return {Verdict::kFail, "queueConfig: " + defaults.message()};
+  if (!defaults.ok()) return bad_input("queueConfig: " + defaults.message());
   for (auto& reg : *defaults) config->fake_plugin_events.push_back(std::move(reg));
   QueueCaseRunner runner(c, **cluster, *config);
-  try {
-    std::string diff = runner.Run(c.expect["ops"]);
-    if (!diff.empty()) return {Verdict::kFail, diff};
-  } catch (const json::exception& e) {
-    return {Verdict::kFail, std::string("malformed op: ") + e.what()};
-  }
+  Result<std::string> diff = runner.Run(c.expect["ops"]);
+  if (!diff.ok()) return bad_input(diff.message());
+  if (!diff->empty()) return {Verdict::kFail, *diff};
   return {Verdict::kPass, ""};
 }
 

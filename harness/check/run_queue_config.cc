@@ -1,9 +1,9 @@
 #include "harness/check/run_queue_config.h"
 
-#include <cmath>
 #include <set>
 #include <utility>
 
+#include "reference/k8s/json_number.h"
 #include "reference/k8s/k8s_json.h"
 #include "reference/queue/events.h"
 #include "reference/runtime/framework.h"
@@ -16,10 +16,7 @@ using json = nlohmann::json;
 
 Result<int64_t> Seconds(const json& config, const char* field, int64_t default_s) {
   if (!config.contains(field)) return default_s * kNanosPerSecond;
-  const json& v = config[field];
-  if (!v.is_number() || v.get<double>() < 0)
-    return Error{std::string(field) + ": must be a non-negative number"};
-  return static_cast<int64_t>(std::llround(v.get<double>() * 1e9));
+  return k8s::CheckedSecondsAsNanos(config[field], 0, kMaxQueueCaseSeconds, field);
 }
 
 // A test plugin for pluginsWithoutEnqueueExtensions: a Filter rejecting every node, and no

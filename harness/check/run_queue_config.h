@@ -19,6 +19,12 @@
 
 namespace schedcheck::check {
 
+// Every time and duration of a queue case (queueConfig durations, op seconds and offsets) and the
+// virtual clock itself stay within this many seconds (about 31.7 years) of t = 0: then every sum
+// and difference the queue computes of them (timestamp + backoff, now - timestamp) fits in int64
+// nanoseconds, which merely fitting each value would not ensure.
+inline constexpr int64_t kMaxQueueCaseSeconds = 1'000'000'000;
+
 struct QueueCaseConfig {
   reference::QueueOptions options;
   // pluginEvents: fake plugins that only register events.
@@ -28,7 +34,8 @@ struct QueueCaseConfig {
   std::vector<std::string> plugins_without_enqueue_extensions;
 };
 
-// Defaults 1 s / 10 s / 300 s; queueSort must be PrioritySort; queueingHints are not a v1.27
+// Defaults 1 s / 10 s / 300 s, each a number of seconds in [0, kMaxQueueCaseSeconds]; queueSort
+// must be PrioritySort; queueingHints are not a v1.27
 // concept (an error here: such cases carry a newer compat level and are skipped before this).
 Result<QueueCaseConfig> ParseQueueCaseConfig(const nlohmann::json& config);
 

@@ -18,6 +18,7 @@ using Verdict = CaseResult::Verdict;
 
 CaseResult Pass() { return {Verdict::kPass, ""}; }
 CaseResult Fail(std::string detail) { return {Verdict::kFail, std::move(detail)}; }
+CaseResult BadInput(std::string detail) { return {Verdict::kBadInput, std::move(detail)}; }
 
 std::string JoinQuoted(const std::vector<std::string>& items) {
   std::string out = "[";
@@ -240,21 +241,21 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
                      c.replica_sets, c.stateful_sets};
   auto cluster =
       Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
-  if (!cluster.ok()) return Fail("setup: " + cluster.message());
+  if (!cluster.ok()) return BadInput("setup: " + cluster.message());
   auto pod = reference::BuildPod(*c.pod);
-  if (!pod.ok()) return Fail("pod: " + pod.message());
+  if (!pod.ok()) return BadInput("pod: " + pod.message());
   if (c.kind == "filter") return RunFilter(c, **cluster, *pod);
   if (c.kind == "score") return RunScore(c, **cluster, *pod);
   return RunSchedule(c, **cluster, *pod, engine);
 }
 
 // The expectation checks read `expect` with nlohmann's typed getters; one of the wrong JSON type
-// ("code": 5) is a failed case naming the exception, never std::terminate (case_file_fuzzer).
+// is a malformed case (bad input) naming the exception, never std::terminate (case_file_fuzzer).
 CaseResult RunCase(const Case& c, reference::Engine engine) {
   try {
     return RunCaseUnguarded(c, engine);
   } catch (const nlohmann::json::exception& e) {
-    return Fail(std::string("malformed expectation: ") + e.what());
+    return BadInput(std::string("malformed expectation: ") + e.what());
   }
 }
 
@@ -266,12 +267,14 @@ std::string FormatResultLine(const Case& c, const CaseResult& r) {
       return "FAIL " + c.id + ": " + r.detail;
     case Verdict::kSkip:
       return "SKIP " + c.id + ": " + r.detail;
+    case Verdict::kBadInput:
+      return "ERROR " + c.id + ": " + r.detail;
   }
   return "";
 }
 
 nlohmann::json ResultJson(const Case& c, const CaseResult& r) {
-  static const char* kNames[] = {"PASS", "FAIL", "SKIP"};
+  static const char* kNames[] = {"PASS", "FAIL", "SKIP", "ERROR"};
   return {{"id", c.id},         {"result", kNames[static_cast<int>(r.verdict)]},
           {"detail", r.detail}, {"kind", c.kind},
           {"source", c.source}, {"location", c.location}};

@@ -42,14 +42,16 @@ TEST(RunnerTest, UnimplementedCompatIsSkippedNotPassed) {
 
 // Expectations of the wrong JSON type used to throw nlohmann's type_error into std::terminate
 // (found by hand after the case_file_fuzzer campaign): now each is a failed case saying which
-// field.
+// field, or bad input (a malformed queueConfig).
 TEST(RunnerTest, WrongTypedExpectationsFailInsteadOfAborting) {
   const std::string node = R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"}})";
   const std::string pod =
       R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})";
+  using Verdict = CaseResult::Verdict;
   struct Want {
     std::string json;
     std::string detail;
+    Verdict verdict = Verdict::kFail;
   } wants[] = {
       {R"({"id":"a","source":"s","kind":"filter","plugins":["NodeName"],"nodes":[)" + node +
            R"(],"pod":)" + pod + R"(,"expect":{"n1":{"code":5}}})",
@@ -58,7 +60,7 @@ TEST(RunnerTest, WrongTypedExpectationsFailInsteadOfAborting) {
            R"(,"expect":{"status":{"code":"Unschedulable","message":5}}})",
        "expect.status.message: expected a string"},
       {R"({"id":"c","source":"s","kind":"queue","queueConfig":{"queueSort":5},"expect":{"ops":[]}})",
-       "queueSort: only PrioritySort is supported"},
+       "queueSort: only PrioritySort is supported", Verdict::kBadInput},
       {R"({"id":"d","source":"s","kind":"filter","plugins":["NodeName"],"nodes":[)" + node +
            R"(],"pod":)" + pod + R"(,"expect":{"n1":{"code":"Success","reasons":[1]}}})",
        ""},  // a non-string reason is compared as its JSON text: no exception either
@@ -70,7 +72,7 @@ TEST(RunnerTest, WrongTypedExpectationsFailInsteadOfAborting) {
     auto cases = LoadCases({path});
     ASSERT_TRUE(cases.ok()) << cases.message();
     CaseResult r = RunCase((*cases)[0]);
-    EXPECT_EQ(r.verdict, CaseResult::Verdict::kFail) << w.json;
+    EXPECT_EQ(r.verdict, w.verdict) << w.json;
     EXPECT_NE(r.detail.find(w.detail), std::string::npos) << r.detail;
   }
 }

@@ -34,6 +34,10 @@ int RunCheck(const std::vector<std::string>& paths, bool json, reference::Engine
       case check::CaseResult::Verdict::kSkip:
         ++skipped;
         break;
+      case check::CaseResult::Verdict::kBadInput:
+        // A malformed case stops the run as a malformed file does: exit 2, naming the field.
+        err << "schedcheck check: " << c.location << " (case " << c.id << "): " << r.detail << "\n";
+        return 2;
     }
     out << (json ? check::ResultJson(c, r).dump() : check::FormatResultLine(c, r)) << "\n";
   }

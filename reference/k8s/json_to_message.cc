@@ -8,6 +8,7 @@
 
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/struct.pb.h"
+#include "reference/k8s/json_number.h"
 #include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::k8s {
@@ -63,19 +64,6 @@ bool AsciiThroughout(const std::string& key, const Json& v) {
     }
   }
   return true;
-}
-
-// An integral JSON number within [lo, hi].
-bool IntegerIn(const Json& v, int64_t lo, int64_t hi, int64_t* out) {
-  if (v.is_number_unsigned()) {
-    const uint64_t u = v.get<uint64_t>();
-    if (u > static_cast<uint64_t>(hi)) return false;
-    *out = static_cast<int64_t>(u);
-    return true;
-  }
-  if (!v.is_number_integer()) return false;
-  *out = v.get<int64_t>();
-  return *out >= lo && *out <= hi;
 }
 
 bool Decode(const Json& json, pb::Message* out);
