@@ -7,6 +7,7 @@
 #include "harness/check/cluster.h"
 #include "harness/cli/engine_option.h"
 #include "harness/cli/limit_option.h"
+#include "harness/cli/seed_option.h"
 #include "reference/plugins/default_preemption/default_preemption.h"
 #include "reference/scheduler/scheduling_cycle.h"
 #include "traces/input_limits.h"
@@ -263,7 +264,8 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
       ->required();
   cmd->add_option("--config", o->config,
                   "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
-  cmd->add_option("--seed", o->seed, "seed of the tie-break among top-scoring nodes (default 0)");
+  AddSeedOption(cmd, "--seed", &o->seed,
+                "seed of the tie-break among top-scoring nodes (default 0)");
   AddEngineOption(cmd, &o->engine);
   cmd->add_flag("--json", o->json, "print the explanation as one JSON document");
   AddLimitOption(cmd, &o->limits);

@@ -1,4 +1,5 @@
 #include "harness/cli/generate_command.h"
+#include "harness/cli/seed_option.h"
 
 #include <iostream>
 #include <memory>
@@ -96,7 +97,7 @@ void AddGenerateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--nodes", o->nodes, "number of nodes (default: the shape's)");
   cmd->add_option("--initial", o->initial, "number of initial pods (default: the shape's)");
   cmd->add_option("--measured", o->measured, "number of measured pods (default: the shape's)");
-  cmd->add_option("--seed", o->seed, "seed of every random choice (default 1)");
+  AddSeedOption(cmd, "--seed", &o->seed, "seed of every random choice (default 1)");
   cmd->add_option("-o,--output", o->output, "output trace: .jsonl for JSON Lines, else binary");
   cmd->add_option("--config-out", o->config_output,
                   "write the KubeSchedulerConfiguration the shape needs");

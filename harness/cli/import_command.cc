@@ -6,6 +6,7 @@
 
 #include "harness/cli/keep_until_exit.h"
 #include "harness/cli/limit_option.h"
+#include "harness/cli/seed_option.h"
 #include "reference/api/rfc3339.h"
 #include "traces/importers/importer.h"
 #include "traces/trace_writer.h"
@@ -123,8 +124,8 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--strip-bindings", *strip, "watch, kss: the default (see --keep-bindings)")
       ->excludes(keep);
   cmd->add_flag("--arrival-only", o->arrival_only, "openb: no deletions");
-  auto* seed_opt = cmd->add_option("--shuffle-seed", *seed,
-                                   "openb: every pod arrives at t = 0 in a seeded random order");
+  auto* seed_opt = AddSeedOption(cmd, "--shuffle-seed", seed.get(),
+                                 "openb: every pod arrives at t = 0 in a seeded random order");
   auto* share_opt = cmd->add_option(
       "--target-gpu-share", *share,
       "openb: resample pods (seeded by --shuffle-seed, default 1) until GPU requests reach "

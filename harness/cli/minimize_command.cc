@@ -8,6 +8,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/limit_option.h"
+#include "harness/cli/seed_option.h"
 #include "harness/diff/explain_at.h"
 #include "harness/minimize/minimize.h"
 #include "harness/minimize/pair_replay.h"
@@ -246,8 +247,8 @@ void AddMinimizeCommand(CLI::App& app, int* exit_code) {
                   "the candidate's base configuration: in-process specs apply to it, exec:/kube: "
                   "children are sent "
                   "it (default: --config)");
-  cmd->add_option("--seed", o->seed,
-                  "seed of every random choice (tie-breaks), both sides; default 1");
+  AddSeedOption(cmd, "--seed", &o->seed,
+                "seed of every random choice (tie-breaks), both sides; default 1");
   cmd->add_option("--horizon", o->horizon_seconds,
                   "seconds of virtual time after the last event (default 600)");
   cmd->add_option("--cycle-latency", o->cycle_latency_seconds,

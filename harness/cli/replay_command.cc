@@ -15,6 +15,7 @@
 #include "harness/cli/keep_until_exit.h"
 #include "harness/cli/limit_option.h"
 #include "harness/cli/progress_line.h"
+#include "harness/cli/seed_option.h"
 #include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
@@ -290,7 +291,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       ->required();
   cmd->add_option("--config", o->config,
                   "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
-  cmd->add_option("--seed", o->seed, "seed of every random choice (tie-breaks); default 1");
+  AddSeedOption(cmd, "--seed", &o->seed, "seed of every random choice (tie-breaks); default 1");
   AddEngineOption(cmd, &o->engine);
   cmd->add_option(
       "--horizon", o->horizon_seconds,
