@@ -1,5 +1,6 @@
 // Writes a whole file so that readers see either the old file or the complete new one, never a
-// half-written one: write a temporary file beside it, fsync, rename.
+// half-written one: write a temporary file beside it, fsync, rename. A FIFO, device, symlink or
+// "-" (standard output) is handled as traces/output_path.h says: written in place, not replaced.
 #ifndef SCHEDCHECK_TRACES_ATOMIC_FILE_H_
 #define SCHEDCHECK_TRACES_ATOMIC_FILE_H_
 

@@ -72,10 +72,21 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::Open(const std::string& path, 
   const bool atomic = options.mode == WriterOptions::Mode::kAtomic;
   // Before anything is created: a recorder writes its target directly.
   if (options.header_last && !atomic) return Error{path + ": header_last needs an atomic writer"};
-  std::string write_path = atomic ? path + ".tmp." + std::to_string(::getpid()) : path;
-  const int fd = ::open(write_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Error{Errno("cannot create", write_path)};
+  std::unique_ptr<OutputFile> output;
+  std::string write_path = path;
+  int fd = -1;
+  if (atomic) {
+    Result<OutputFile> opened = OutputFile::Open(path, /*binary=*/true);
+    if (!opened.ok()) return opened.error();
+    output = std::make_unique<OutputFile>(std::move(*opened));
+    write_path = output->write_path();
+    fd = output->fd();
+  } else {
+    fd = ::open(write_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return Error{Errno("cannot create", write_path)};
+  }
   std::unique_ptr<TraceWriter> writer(new TraceWriter(path, std::move(write_path), fd, options));
+  writer->output_ = std::move(output);
   if (options.header_last) {
     writer->holding_ = true;
     return writer;
@@ -88,18 +99,22 @@ TraceWriter::~TraceWriter() {
   if (finished_ || fd_ < 0) return;
   if (options_.mode == WriterOptions::Mode::kRecorder && !failed_) {
     (void)Flush();
-    ::close(fd_);
-    fd_ = -1;
+    CloseFd();
     return;
   }
   Abandon();
 }
 
-void TraceWriter::Abandon() {
-  if (fd_ >= 0) ::close(fd_);
+void TraceWriter::CloseFd() {
+  if (output_ != nullptr) {
+    output_->Abandon();
+  } else if (fd_ >= 0) {
+    ::close(fd_);
+  }
   fd_ = -1;
-  if (options_.mode == WriterOptions::Mode::kAtomic) ::unlink(write_path_.c_str());
 }
+
+void TraceWriter::Abandon() { CloseFd(); }
 
 Outcome TraceWriter::Fail(std::string message) {
   failed_ = true;
@@ -164,21 +179,24 @@ Outcome TraceWriter::Flush() {
 Outcome TraceWriter::Finish() {
   if (holding_) return Fail(path_ + ": a header_last writer finishes with FinishWithHeader");
   if (Outcome o = Flush(); !o.ok()) return o;
+  if (output_ != nullptr) {
+    // fsync, close and rename into place (or only close a FIFO, device or standard output).
+    fd_ = -1;
+    if (Outcome o = output_->Commit(); !o.ok()) {
+      failed_ = true;
+      output_->Abandon();
+      return o;
+    }
+    finished_ = true;
+    write_path_ = output_->write_path();
+    return Outcome::Ok();
+  }
   if (::fsync(fd_) != 0) return Fail(Errno("fsync failed", write_path_));
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) {
-    const std::string message = Errno("close failed", write_path_);
     failed_ = true;
-    if (options_.mode == WriterOptions::Mode::kAtomic) ::unlink(write_path_.c_str());
-    return Error{message};
-  }
-  if (options_.mode == WriterOptions::Mode::kAtomic &&
-      std::rename(write_path_.c_str(), path_.c_str()) != 0) {
-    const std::string message = Errno("cannot rename " + write_path_ + " to", path_);
-    failed_ = true;
-    ::unlink(write_path_.c_str());
-    return Error{message};
+    return Error{Errno("close failed", write_path_)};
   }
   finished_ = true;
   write_path_ = path_;

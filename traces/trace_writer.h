@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "reference/base/result.h"
+#include "traces/output_path.h"
 #include "traces/trace.pb.h"
 #include "traces/trace_format.h"
 
@@ -44,6 +45,8 @@ class TraceWriter {
  public:
   // Creates the output file and writes the file header. header.format_version is set to
   // kFormatVersion.
+  // kAtomic writes as traces/output_path.h says: a regular file is replaced atomically, a FIFO or
+  // device written directly, a symlink followed, "-" is standard output (refused on a terminal).
   static Result<std::unique_ptr<TraceWriter>> Open(const std::string& path, Header header,
                                                    WriterOptions options = {});
 
@@ -73,6 +76,8 @@ class TraceWriter {
 
  private:
   TraceWriter(std::string path, std::string write_path, int fd, WriterOptions options);
+  // Closes fd_: through output_ (kAtomic: which also removes its temporary file) or directly.
+  void CloseFd();
 
   Outcome WriteAll(std::string_view bytes);
   Outcome Fail(std::string message);
@@ -81,6 +86,7 @@ class TraceWriter {
   std::string path_;
   std::string write_path_;
   int fd_ = -1;
+  std::unique_ptr<OutputFile> output_;  // kAtomic: owns fd_
   WriterOptions options_;
   std::string pending_;   // varint-delimited serialized records
   std::string frame_;     // the frame being written (header + compressed payload), reused

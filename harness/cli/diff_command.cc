@@ -11,6 +11,7 @@
 #include "harness/diff/report.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
+#include "traces/output_path.h"
 #include "traces/trace_file.h"
 
 namespace schedcheck::cli {
@@ -20,6 +21,11 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
     err << "schedcheck diff: " << message << "\n";
     return 2;
   };
+  if (Outcome ok = trace::CheckOutputsDistinct(
+          {{"A", o.a}, {"B", o.b}, {"--cluster-trace", o.cluster_trace}, {"--config", o.config}},
+          {{"--junit", o.junit}, {"--markdown", o.markdown}});
+      !ok)
+    return fail(ok.message());
   const double tol = o.time_tolerance_seconds.value_or(0);
   if (!std::isfinite(tol) || tol < 0 || tol > 1e9)
     return fail("--time-tolerance: must be between 0 and 1e9 seconds");

@@ -9,6 +9,7 @@
 #include "harness/gate/gate.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
+#include "traces/output_path.h"
 
 namespace schedcheck::cli {
 
@@ -17,6 +18,10 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
     err << "schedcheck gate: " << message << "\n";
     return 2;
   };
+  if (Outcome ok =
+          trace::CheckOutputsDistinct({}, {{"--junit", o.junit}, {"--markdown", o.markdown}});
+      !ok)
+    return fail(ok.message());
   const double tol = o.time_tolerance_seconds;
   if (!std::isfinite(tol) || tol < 0 || tol > 1e9)
     return fail("--time-tolerance: must be between 0 and 1e9 seconds");

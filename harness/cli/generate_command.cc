@@ -8,6 +8,7 @@
 #include "harness/workloads/workloads.h"
 #include "reference/k8s/k8s_json.h"
 #include "traces/atomic_file.h"
+#include "traces/output_path.h"
 #include "traces/trace_writer.h"
 
 namespace schedcheck::cli {
@@ -59,6 +60,10 @@ int RunGenerate(const GenerateOptions& o, std::ostream& out, std::ostream& err) 
   }
   if (o.shape.empty()) return fail("--shape is required (see --list)");
   if (o.output.empty()) return fail("-o is required");
+  if (Outcome ok =
+          trace::CheckOutputsDistinct({}, {{"-o", o.output}, {"--config-out", o.config_output}});
+      !ok)
+    return fail(ok.message());
   const workloads::ShapeInfo* shape = workloads::FindShape(o.shape);
   if (shape == nullptr) {
     auto unknown = workloads::Generate(o.shape, {});

@@ -9,6 +9,7 @@
 #include "harness/cli/seed_option.h"
 #include "reference/api/rfc3339.h"
 #include "traces/importers/importer.h"
+#include "traces/output_path.h"
 #include "traces/trace_writer.h"
 
 namespace schedcheck::cli {
@@ -54,6 +55,10 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
     err << "schedcheck import: " << message << "\n";
     return 2;
   };
+  std::vector<trace::NamedPath> inputs;
+  for (const std::string& in : o.inputs) inputs.push_back({"INPUT", in});
+  if (Outcome ok = trace::CheckOutputsDistinct(inputs, {{"-o", o.output}}); !ok)
+    return fail(ok.message());
   trace::ImportOptions options;
   options.keep_annotations = o.keep_annotations;
   options.strip_bindings = !o.keep_bindings;

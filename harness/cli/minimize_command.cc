@@ -15,6 +15,7 @@
 #include "reference/api/rfc3339.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
+#include "traces/output_path.h"
 #include "traces/trace_file.h"
 #include "traces/trace_writer.h"
 
@@ -175,6 +176,16 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
     return 2;
   };
   if (o.max_replays < 0) return fail("--max-replays: must be at least 0");
+  {
+    const std::string output = o.output.empty() ? DefaultOutput(o.trace) : o.output;
+    if (Outcome ok = trace::CheckOutputsDistinct(
+            {{"TRACE", o.trace},
+             {"--config", o.config},
+             {"--candidate-config", o.candidate_config}},
+            {{"-o", output}, {"-o (+ .diff.txt)", output + ".diff.txt"}});
+        !ok)
+      return fail(ok.message());
+  }
   trace::InputLimits limits;
   if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
   auto input = trace::LoadTrace(o.trace, limits);

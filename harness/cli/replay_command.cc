@@ -20,6 +20,7 @@
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
 #include "traces/atomic_file.h"
+#include "traces/output_path.h"
 #include "traces/trace_file.h"
 #include "traces/trace_reader.h"
 
@@ -175,11 +176,18 @@ struct ReplayInput {
 
 }  // namespace
 
-int RunReplay(const ReplayCommandOptions& o, std::ostream& out, std::ostream& err) {
+int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::ostream& err) {
   auto fail = [&](const std::string& message) {
     err << "schedcheck replay: " << message << "\n";
     return 2;
   };
+  // An output of "-" is standard output: the summary then goes to stderr, out of its way.
+  std::ostream& out = o.output == "-" || o.jsonl == "-" ? err : stdout_stream;
+  if (Outcome ok = trace::CheckOutputsDistinct({{"TRACE", o.trace}, {"--config", o.config}},
+                                               {{"-o", o.output}, {"--jsonl", o.jsonl}});
+      !ok) {
+    return fail(ok.message());
+  }
   if (!o.candidate.empty() && !o.scheduler_cmd.empty()) {
     return fail(
         "--candidate and --scheduler-cmd exclude each other (--scheduler-cmd X is --candidate "

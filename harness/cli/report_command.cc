@@ -10,6 +10,7 @@
 #include "harness/report/html_report.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
+#include "traces/output_path.h"
 #include "traces/trace_file.h"
 
 namespace schedcheck::cli {
@@ -19,6 +20,13 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
     err << "schedcheck report: " << message << "\n";
     return 2;
   };
+  if (Outcome ok = trace::CheckOutputsDistinct({{"A", o.reference},
+                                                {"B", o.candidate_log},
+                                                {"--trace", o.trace},
+                                                {"--config", o.config}},
+                                               {{"-o", o.output}});
+      !ok)
+    return fail(ok.message());
   const double tol = o.time_tolerance_seconds.value_or(0);
   if (!std::isfinite(tol) || tol < 0 || tol > 1e9)
     return fail("--time-tolerance: must be between 0 and 1e9 seconds");

@@ -22,6 +22,7 @@
 #include "harness/cli/limit_option.h"
 #include "nlohmann/json.hpp"
 #include "reference/base/result.h"
+#include "traces/output_path.h"
 #include "traces/sample_trace.h"
 #include "traces/trace_format.h"
 #include "traces/trace_reader.h"
@@ -55,28 +56,43 @@ pb::util::Status FromJson(const std::string& json, pb::Message* message) {
   return pb::util::JsonStringToMessage(json, message, options);
 }
 
-// A text file written to "<path>.tmp.<pid>" and renamed onto `path` by Commit(); removed if
-// never committed.
+// A text file streamed out as traces/output_path.h says: a regular file is written to
+// "<file>.tmp.<pid>" and renamed onto it by Commit() (removed if never committed); a FIFO or device
+// is written in place, a symlink followed, "-" is standard output.
 class AtomicTextFile {
  public:
-  explicit AtomicTextFile(std::string path)
-      : path_(std::move(path)), temp_(path_ + ".tmp." + std::to_string(::getpid())) {
-    out_.open(temp_, std::ios::binary | std::ios::trunc);
+  explicit AtomicTextFile(std::string path) : path_(std::move(path)) {
+    Result<trace::OutputTarget> target = trace::ResolveOutput(path_);
+    if (!target.ok()) {
+      error_ = target.message();
+      return;
+    }
+    target_ = *target;
+    if (target_.kind == trace::OutputTarget::Kind::kStdout) {
+      stream_ = &std::cout;
+      return;
+    }
+    write_path_ = Replaces() ? target_.path + ".tmp." + std::to_string(::getpid()) : target_.path;
+    out_.open(write_path_, std::ios::binary | std::ios::trunc);
+    if (!out_.is_open()) error_ = write_path_ + ": cannot create";
   }
   ~AtomicTextFile() {
-    if (!committed_) {
+    if (!committed_ && Replaces() && out_.is_open()) {
       out_.close();
-      std::remove(temp_.c_str());
+      std::remove(write_path_.c_str());
     }
   }
-  bool is_open() const { return out_.is_open(); }
-  std::ostream& stream() { return out_; }
-  const std::string& temp_path() const { return temp_; }
+  // "" when open; else why not.
+  const std::string& error() const { return error_; }
+  std::ostream& stream() { return *stream_; }
   Outcome Commit() {
-    out_.flush();
-    const bool good = out_.good();
-    out_.close();
-    if (!good || std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    stream_->flush();
+    bool good = stream_->good();
+    if (stream_ == &out_) {
+      out_.close();
+      good = good && !out_.fail();
+    }
+    if (!good || (Replaces() && std::rename(write_path_.c_str(), target_.path.c_str()) != 0)) {
       return Error{path_ + ": cannot write the output file"};
     }
     committed_ = true;
@@ -84,9 +100,14 @@ class AtomicTextFile {
   }
 
  private:
+  bool Replaces() const { return target_.kind == trace::OutputTarget::Kind::kReplace; }
+
   std::string path_;
-  std::string temp_;
+  trace::OutputTarget target_;
+  std::string write_path_;
+  std::string error_;
   std::ofstream out_;
+  std::ostream* stream_ = &out_;
   bool committed_ = false;
 };
 
@@ -315,6 +336,10 @@ int TraceCat(const std::string& path, std::ostream& out, std::ostream& err,
 
 int TraceConvert(const std::string& in_path, const std::string& out_path, std::ostream& err,
                  const trace::InputLimits& limits) {
+  if (Outcome ok = trace::CheckOutputsDistinct({{"IN", in_path}}, {{"OUT", out_path}}); !ok) {
+    err << ok.message() << "\n";
+    return kExitBadInput;
+  }
   std::ifstream probe(in_path, std::ios::binary);
   if (!probe) {
     err << in_path << ": cannot open\n";
@@ -332,8 +357,8 @@ int TraceConvert(const std::string& in_path, const std::string& out_path, std::o
     return kExitBadInput;
   }
   AtomicTextFile out(out_path);
-  if (!out.is_open()) {
-    err << out.temp_path() << ": cannot create\n";
+  if (!out.error().empty()) {
+    err << out.error() << "\n";
     return kExitBadInput;
   }
   if (!WriteJsonLines(*reader, out.stream(), err)) return kExitBadInput;
