@@ -268,6 +268,13 @@ TEST(LoadTest, BadLinesNameFileLineAndField) {
       "x.jsonl");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.message().find("x.jsonl:2: field t"), std::string::npos) << r.message();
+  for (const char* t : {"1e300", "-1e300", "2e10"}) {
+    auto far = ParseDecisionLog(
+        std::string("{\"t\":") + t + ",\"type\":\"bind\",\"pod\":\"a/b\",\"node\":\"n\"}\n",
+        "x.jsonl");
+    ASSERT_FALSE(far.ok()) << t;
+    EXPECT_NE(far.message().find("x.jsonl:1: field t"), std::string::npos) << far.message();
+  }
   auto missing = LoadDecisions("no/such/file.jsonl");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.message().find("no/such/file.jsonl"), std::string::npos);

@@ -1,5 +1,7 @@
 #include "harness/replay/decision_log.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "reference/k8s/k8s_json.h"
@@ -132,6 +134,11 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
   trace::Record r;
   // Parse t from its text to keep nanosecond precision.
   double seconds = j["t"].get<double>();
+  // int64 nanoseconds hold about 292 years; a replay spans at most 100 (kMaxTraceSpanNs), and
+  // converting anything beyond (1e300, inf) to an integer is undefined.
+  if (!(std::fabs(seconds) <= 1e10)) {
+    return Error{field("t") + ": " + j["t"].dump() + " seconds is out of range (at most 1e10)"};
+  }
   r.set_time_ns(static_cast<int64_t>(seconds * 1e9 + (seconds >= 0 ? 0.5 : -0.5)));
   std::string type = j["type"];
   if (type ==

@@ -14,6 +14,9 @@ namespace schedcheck::trace {
 namespace {
 
 constexpr int64_t kNanos = 1000000000;
+// creation_time and deletion_time are seconds from the trace's start; a trace spans at most 100
+// years (the replayer's kMaxTraceSpanNs), which also keeps start + t * kNanos within int64.
+constexpr int64_t kMaxTimeSeconds = int64_t{100} * 365 * 24 * 3600;
 constexpr int64_t kMaxResampledPods = 10000000;
 
 struct NodeRow {
@@ -110,6 +113,11 @@ Outcome ReadPods(const CsvTable& t, std::vector<PodRow>* out) {
          {std::pair{"creation_time", &p.creation_s}, std::pair{"deletion_time", &p.deletion_s}}) {
       auto v = r.Int(column, false);
       if (!v.ok()) return v.error();
+      // Beyond the span a trace may have, and beyond int64 once in nanoseconds.
+      if (*v && **v > kMaxTimeSeconds) {
+        return Error{r.Where(column) + ": " + std::to_string(**v) +
+                     " seconds is more than 100 years, the longest span a trace may have"};
+      }
       *target = *v;
     }
     std::string spec = r.Text("gpu_spec");

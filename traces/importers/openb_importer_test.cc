@@ -157,6 +157,11 @@ TEST(OpenbImporterTest, BadCsvNamesFileLineAndField) {
        "b.csv: line 2: field cpu_milli: \"lots\" is not a non-negative integer"},
       {"name,cpu_milli,memory_mib,num_gpu,gpu_milli,creation_time\np,1,1,0,0,-5\n",
        "b.csv: line 2: field creation_time"},
+      {"name,cpu_milli,memory_mib,num_gpu,gpu_milli,creation_time\np,1,1,0,0,9223372037\n",
+       "b.csv: line 2: field creation_time: 9223372037 seconds is more than 100 years"},
+      {"name,cpu_milli,memory_mib,num_gpu,gpu_milli,creation_time,deletion_time\np,1,1,0,0,5,"
+       "3153600001\n",
+       "b.csv: line 2: field deletion_time: 3153600001 seconds is more than 100 years"},
       {"name,cpu_milli,memory_mib,num_gpu\np,1,1,0\n", "b.csv: line 1: missing column gpu_milli"},
       {"id,cpu\n1,2\n", "b.csv: line 1: neither an openb node list"},
       {"sn,cpu_milli,memory_mib,gpu,model\n\"n1,1000,1024,0,\n",
