@@ -89,6 +89,34 @@ TEST(DiffCommandTest, BadInputExitsTwoNamingFileLineAndField) {
   EXPECT_NE(err.find("no/such.jsonl"), std::string::npos) << err;
 }
 
+// A log that no writer could have produced (times going backwards, attempt -1) is bad input
+// (exit 2 naming file, line and field), not a divergence (1) nor equivalent (0).
+TEST(DiffCommandTest, ImpossibleLogsExitTwoNotDivergentOrEquivalent) {
+  std::istringstream golden(Read(kGolden));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(golden, line);) lines.push_back(line);
+  ASSERT_GT(lines.size(), 20u);
+  std::string reversed;
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) reversed += *it + "\n";
+  Write(Tmp("reversed.jsonl"), reversed);
+  std::string out, err;
+  EXPECT_EQ(RunDiff(Opts(kGolden, Tmp("reversed.jsonl")), &out, &err), 2) << out;
+  EXPECT_NE(err.find("reversed.jsonl:6: field t: 40 is before the previous line's 330 (a decision "
+                     "log is in time order)"),
+            std::string::npos)
+      << err;
+
+  std::string negative = Read(kGolden);
+  const std::string from = R"("attempt":1,)";
+  ASSERT_NE(negative.find(from), std::string::npos);
+  negative.replace(negative.find(from), from.size(), R"("attempt":-1,)");
+  Write(Tmp("attempt-neg.jsonl"), negative);
+  EXPECT_EQ(RunDiff(Opts(kGolden, Tmp("attempt-neg.jsonl")), &out, &err), 2) << out;
+  EXPECT_NE(err.find("attempt-neg.jsonl:7: field attempt: expected an integer >= 1, got -1"),
+            std::string::npos)
+      << err;
+}
+
 TEST(DiffCommandTest, ClusterTraceExplainsBothSides) {
   auto trace = trace::LoadTrace(kWeights);
   ASSERT_TRUE(trace.ok()) << trace.message();

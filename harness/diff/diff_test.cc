@@ -200,8 +200,8 @@ TEST(DiffTest, Table) {
             R"({"t":30,"type":"bind","pod":"default/a","node":"n1","observed":true})",
        .want = {"requeue attempt-count default/a 10 NodeResourcesFit"}},
       {.name = "first divergence is the earliest across pods",
-       .a = Requeued("10", "NodeTaintChange") + kBound,
-       .b = Requeued("330", "UnschedulableTimeout") + kUnsched,
+       .a = std::string(kBound) + "\n" + Requeued("10", "NodeTaintChange"),
+       .b = std::string(kUnsched) + "\n" + Requeued("330", "UnschedulableTimeout"),
        .want = {"hard outcome default/a 0 NodeResourcesFit",
                 "requeue queue-path default/p 10 TaintToleration"}},
   };
@@ -278,6 +278,74 @@ TEST(LoadTest, BadLinesNameFileLineAndField) {
   auto missing = LoadDecisions("no/such/file.jsonl");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.message().find("no/such/file.jsonl"), std::string::npos);
+}
+
+// Values no writer produces are bad input naming the line and field, never compared: the checks
+// of docs/FORMATS.md#decision-logs. Each case is one line after a valid first line at t=2.
+TEST(LoadTest, ImpossibleValuesAreRejectedNamingLineAndField) {
+  const std::string first =
+      R"({"t":2,"type":"queue","pod":"default/p","from":"none","to":"active","cause":"PodAdd"})"
+      "\n";
+  const std::string bind = R"("type":"bind","pod":"default/p","node":"n1")";
+  const std::string attempt = R"("type":"attempt","pod":"default/p","result":"Scheduled")";
+  const std::string queue = R"("type":"queue","pod":"default/p","cause":"Pop")";
+  struct BadLine {
+    std::string line;
+    std::string want;
+  };
+  const std::vector<BadLine> cases = {
+      {"{\"t\":1.5," + bind + "}",
+       "x.jsonl:2: field t: 1.5 is before the previous line's 2 (a decision log is in time order)"},
+      {"{\"t\":-1," + bind + "}", "x.jsonl:2: field t: expected seconds since the trace start"},
+      {"{\"t\":3,\"attempt\":-1,\"node\":\"n1\"," + attempt + "}",
+       "x.jsonl:2: field attempt: expected an integer >= 1, got -1"},
+      {"{\"t\":3,\"attempt\":0,\"node\":\"n1\"," + attempt + "}",
+       "x.jsonl:2: field attempt: expected an integer >= 1, got 0"},
+      {"{\"t\":3,\"attempt\":9223372036854775808,\"node\":\"n1\"," + attempt + "}",
+       "x.jsonl:2: field attempt: expected an integer >= 1 and at most 2147483647, got "
+       "9223372036854775808"},
+      {"{\"t\":3,\"attempt\":1.5,\"node\":\"n1\"," + attempt + "}",
+       "x.jsonl:2: field attempt: expected an integer >= 1, got 1.5"},
+      {"{\"t\":3,\"attempt\":1," + attempt + "}",
+       "x.jsonl:2: field node: expected a non-empty string (a Scheduled attempt names its node)"},
+      {"{\"t\":3,\"attempt\":1,\"node\":\"n1\",\"ties\":[\"n1\",2]," + attempt + "}",
+       "x.jsonl:2: field ties: expected a list of strings, got [\"n1\",2]"},
+      {"{\"t\":3,\"attempt\":1,\"node\":\"n1\",\"victims\":\"default/v\"," + attempt + "}",
+       "x.jsonl:2: field victims: expected a list of strings, got \"default/v\""},
+      {"{\"t\":3,\"attempt\":1,\"node\":\"n1\",\"observed\":1," + attempt + "}",
+       "x.jsonl:2: field observed: expected true or false, got 1"},
+      {R"({"t":3,"type":"attempt","pod":"default/p","attempt":1,"result":"Unschedulable","message":7})",
+       "x.jsonl:2: field message: expected a string, got 7"},
+      {R"({"t":3,"type":"bind","pod":"","node":"n1"})",
+       "x.jsonl:2: field pod: expected a non-empty string (namespace/name), got \"\""},
+      {R"({"t":3,"type":"bind","pod":["default/p"],"node":"n1"})",
+       "x.jsonl:2: field pod: expected a non-empty string (namespace/name), got [\"default/p\"]"},
+      {R"({"t":3,"type":"bind","pod":"default/p","node":""})",
+       "x.jsonl:2: field node: expected a non-empty string"},
+      {"{\"t\":3,\"from\":\"active\",\"to\":\"elsewhere\"," + queue + "}",
+       "x.jsonl:2: field to: expected one of none, active, backoff, unschedulable, inflight, "
+       "gone, got \"elsewhere\""},
+      {"{\"t\":3,\"to\":\"inflight\"," + queue + "}",
+       "x.jsonl:2: field from: expected one of none, active, backoff, unschedulable, inflight, "
+       "gone, got nothing"},
+      {R"({"t":3,"type":"queue","pod":"default/p","from":"active","to":"inflight","cause":""})",
+       "x.jsonl:2: field cause: expected a non-empty string"},
+  };
+  for (const BadLine& c : cases) {
+    auto r = ParseDecisionLog(first + c.line + "\n", "x.jsonl");
+    ASSERT_FALSE(r.ok()) << c.line;
+    EXPECT_EQ(r.message().rfind(c.want, 0), 0u) << c.line << "\n" << r.message();
+  }
+  // What writers do produce: equal times, optional fields left out, fields this reader does not
+  // know (a later format version's) accepted.
+  auto ok = ParseDecisionLog(
+      first + "{\"t\":2,\"attempt\":2147483647,\"node\":\"n1\",\"future\":{\"x\":1}," + attempt +
+          "}\n{\"t\":2.5," + bind + ",\"observed\":true}\n" +
+          R"({"t":3,"type":"attempt","pod":"default/p","attempt":1,"result":"Error","message":"m"})" +
+          "\n",
+      "x.jsonl");
+  ASSERT_TRUE(ok.ok()) << ok.message();
+  EXPECT_EQ(ok->size(), 4u);
 }
 
 TEST(LoadTest, ReadsACaptureTraceKeepingOnlyDecisions) {

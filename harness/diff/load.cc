@@ -41,6 +41,12 @@ Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,
       return trace::TooManyRecords(where, limits.records);
     auto r = replay::ParseDecisionJsonLine(line, where);
     if (!r.ok()) return r.error();
+    // Every writer appends decisions as they happen (the protocol checks a child's times too).
+    if (!out.empty() && r->time_ns() < out.back().time_ns()) {
+      return Error{where + ": field t: " + replay::FormatSeconds(r->time_ns()) +
+                   " is before the previous line's " + replay::FormatSeconds(out.back().time_ns()) +
+                   " (a decision log is in time order)"};
+    }
     if (!trace::FitsTrivially(line.size(), limits)) {
       if (Outcome ok = trace::CheckMessageLimits(*r, limits, where); !ok) return ok.error();
     }

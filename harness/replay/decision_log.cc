@@ -1,6 +1,6 @@
 #include "harness/replay/decision_log.h"
 
-#include <cmath>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -105,6 +105,27 @@ std::string DecisionJsonLine(const trace::Record& record) {
   return LineWithTime(record.time_ns(), j);
 }
 
+namespace {
+
+// The JSON text of `j[name]`, or "nothing" when the line has no such field (for messages).
+std::string Got(const nlohmann::json& j, const char* name) {
+  if (!j.contains(name)) return "nothing";
+  return j[name].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+bool IsQueueState(const std::string& s) {
+  for (const char* state : {"none", "active", "backoff", "unschedulable", "inflight", "gone"}) {
+    if (s == state) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Accepts exactly what DecisionJsonLine (and an external scheduler's log, harness/protocol) can
+// write: t >= 0, a pod key, attempt >= 1, a node for Scheduled and bind, the queue states of
+// docs/FORMATS.md, strings and lists of strings where the format has them. Optional fields may be
+// absent; unknown fields are ignored (a later version may add some, as it added "incomplete").
 Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::string& where) {
   if (size_t at = k8s::JsonTooDeepAt(line); at != std::string_view::npos)
     return k8s::JsonTooDeep(where, at);
@@ -116,53 +137,75 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
   } catch (const nlohmann::json::exception& e) {  // out_of_range: a number beyond double (1e999)
     return Error{where + ": JSON: " + e.what()};
   }
-  auto field = [&](const char* name) -> std::string { return where + ": field " + name; };
   if (!j.is_object()) return Error{where + ": expected an object"};
+  auto bad = [&](const char* name, const std::string& want) {
+    return Error{where + ": field " + name + ": expected " + want + ", got " + Got(j, name)};
+  };
   if (!j.contains("t") || !j["t"].is_number())
-    return Error{field("t") + ": expected seconds as a number"};
-  if (!j.contains("type") || !j["type"].is_string()) return Error{field("type") + ": missing"};
+    return bad("t", "seconds since the trace start (a number >= 0)");
+  if (!j.contains("type") || !j["type"].is_string()) return bad("type", "a string");
+  // Parse t from its text to keep nanosecond precision.
+  double seconds = j["t"].get<double>();
+  if (!(seconds >= 0)) return bad("t", "seconds since the trace start (a number >= 0)");
+  // int64 nanoseconds hold about 292 years; a replay spans at most 100 (kMaxTraceSpanNs), and
+  // converting anything beyond (1e300, inf) to an integer is undefined.
+  if (!(seconds <= 1e10)) {
+    return Error{where + ": field t: " + Got(j, "t") + " seconds is out of range (at most 1e10)"};
+  }
+  trace::Record r;
+  r.set_time_ns(static_cast<int64_t>(seconds * 1e9 + 0.5));
+  std::string type = j["type"];
   auto str = [&](const char* name) {
     return j.contains(name) && j[name].is_string() ? j[name].get<std::string>() : "";
   };
-  auto list = [&](const char* name) {
-    std::vector<std::string> out;
-    if (j.contains(name) && j[name].is_array()) {
-      for (const auto& s : j[name]) out.push_back(s.is_string() ? s.get<std::string>() : s.dump());
-    }
-    return out;
-  };
-  trace::Record r;
-  // Parse t from its text to keep nanosecond precision.
-  double seconds = j["t"].get<double>();
-  // int64 nanoseconds hold about 292 years; a replay spans at most 100 (kMaxTraceSpanNs), and
-  // converting anything beyond (1e300, inf) to an integer is undefined.
-  if (!(std::fabs(seconds) <= 1e10)) {
-    return Error{field("t") + ": " + j["t"].dump() + " seconds is out of range (at most 1e10)"};
-  }
-  r.set_time_ns(static_cast<int64_t>(seconds * 1e9 + (seconds >= 0 ? 0.5 : -0.5)));
-  std::string type = j["type"];
   if (type ==
       "incomplete") {  // the last line of a log whose scheduler process failed (PROTOCOL.md)
     return Error{where + ": the decision log is incomplete (" + str("reason") +
                  "): the run did not finish, so its decisions are not compared"};
   }
-  if (str("pod").empty()) return Error{field("pod") + ": missing"};
+  if (type != "attempt" && type != "queue" && type != "bind")
+    return Error{where + ": field type: want attempt, queue or bind, got \"" + type + "\""};
+  if (str("pod").empty()) return bad("pod", "a non-empty string (namespace/name)");
+  // Optional fields, when present, have the writer's types.
+  for (const char* name : {"node", "message", "nominatedNode"}) {
+    if (j.contains(name) && !j[name].is_string()) return bad(name, "a string");
+  }
+  for (const char* name : {"ties", "unschedulablePlugins", "victims"}) {
+    if (!j.contains(name)) continue;
+    bool strings = j[name].is_array();
+    for (const auto& s : j[name]) strings = strings && s.is_string();
+    if (!strings) return bad(name, "a list of strings");
+  }
+  if (j.contains("observed") && !j["observed"].is_boolean())
+    return bad("observed", "true or false");
+  auto list = [&](const char* name) {
+    return j.contains(name) ? j[name].get<std::vector<std::string>>() : std::vector<std::string>{};
+  };
   if (type == "attempt") {
     auto* a = r.mutable_attempt();
     a->set_pod(str("pod"));
-    if (!j.contains("attempt") || !j["attempt"].is_number_integer())
-      return Error{field("attempt") + ": expected an integer"};
+    // Counted from 1 for a pod's first pop (int32 in trace.proto).
+    // (nlohmann reads every integer >= 0 as unsigned, and every negative one as signed.)
+    if (!j.contains("attempt") || !j["attempt"].is_number_unsigned() ||
+        j["attempt"].get<uint64_t>() < 1) {
+      return bad("attempt", "an integer >= 1");
+    }
+    constexpr int32_t kMaxAttempt = std::numeric_limits<int32_t>::max();
+    if (j["attempt"].get<uint64_t>() > static_cast<uint64_t>(kMaxAttempt))
+      return bad("attempt", "an integer >= 1 and at most " + std::to_string(kMaxAttempt));
     a->set_attempt(j["attempt"].get<int32_t>());
     std::string result = str("result");
     if (result == "Scheduled") {
       a->set_result(trace::SCHEDULED);
+      if (str("node").empty())
+        return bad("node", "a non-empty string (a Scheduled attempt names its node)");
     } else if (result == "Unschedulable") {
       a->set_result(trace::UNSCHEDULABLE);
     } else if (result == "Error") {
       a->set_result(trace::ERROR);
     } else {
-      return Error{field("result") + ": want Scheduled, Unschedulable or Error, got \"" + result +
-                   "\""};
+      return Error{where + ": field result: want Scheduled, Unschedulable or Error, got " +
+                   Got(j, "result")};
     }
     a->set_node(str("node"));
     for (const auto& s : list("ties")) a->add_ties(s);
@@ -172,17 +215,21 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
     for (const auto& s : list("victims")) a->add_victims(s);
     a->set_observed(j.value("observed", false));
   } else if (type == "queue") {
+    for (const char* name : {"from", "to"}) {
+      if (!IsQueueState(str(name)))
+        return bad(name, "one of none, active, backoff, unschedulable, inflight, gone");
+    }
+    if (str("cause").empty()) return bad("cause", "a non-empty string");
     auto* q = r.mutable_queue();
     q->set_pod(str("pod"));
     q->set_from(str("from"));
     q->set_to(str("to"));
     q->set_cause(str("cause"));
-  } else if (type == "bind") {
+  } else {
+    if (str("node").empty()) return bad("node", "a non-empty string");
     r.mutable_binding()->set_pod(str("pod"));
     r.mutable_binding()->set_node(str("node"));
     r.mutable_binding()->set_observed(j.value("observed", false));
-  } else {
-    return Error{field("type") + ": want attempt, queue or bind, got \"" + type + "\""};
   }
   return r;
 }
