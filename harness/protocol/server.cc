@@ -23,13 +23,8 @@ Result<reference::SchedulerConfiguration> ConfigurationFor(const ServeOptions& o
     return reference::DefaultConfiguration(compat);
   }
   *source = hello.config_source().empty() ? "Hello.config_yaml" : hello.config_source();
-  auto docs =
-      k8s::ParseYamlDocuments(hello.config_yaml(), *source, trace::YamlLimitsOf(options.limits));
-  if (!docs.ok()) return docs.error();
-  if (docs->size() != 1)
-    return Error{*source + ": want exactly one KubeSchedulerConfiguration document"};
-  return reference::ParseSchedulerConfiguration(
-      (*docs)[0].json, *source + ": line " + std::to_string((*docs)[0].line), compat);
+  return reference::ParseSchedulerConfigurationYaml(hello.config_yaml(), *source, compat,
+                                                    trace::YamlLimitsOf(options.limits));
 }
 
 }  // namespace

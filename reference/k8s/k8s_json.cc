@@ -1,9 +1,11 @@
 #include "reference/k8s/k8s_json.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -219,11 +221,24 @@ class YamlLimitChecker : public YAML::EventHandler {
   // Parses the whole stream; "" or what was exceeded.
   std::string Check(std::istream& in) {
     YAML::Parser parser(in);
-    while (error_.empty() && parser.HandleNextDocument(*this)) {
-      if (++documents_ > max_documents_) {
-        return "the YAML parser made no progress after " + std::to_string(max_documents_) +
-               " documents (a stray flow indicator such as ',' at the top level?)";
+    try {
+      while (error_.empty() && parser.HandleNextDocument(*this)) {
+        if (++documents_ > max_documents_) {
+          return "the YAML parser made no progress after " + std::to_string(max_documents_) +
+                 " documents (a stray flow indicator such as ',' at the top level?)";
+        }
       }
+    } catch (const YAML::DeepRecursion& e) {
+      // yaml-cpp's own guard (about 500 levels) ends the document it is in. Past our limit that
+      // is only where the parse stopped: the limit's message, set when it was crossed, stands.
+      if (error_.empty()) {
+        error_ =
+            At(e.mark) + "YAML nesting deeper than " + std::to_string(stack_.size() - 1) +
+            " levels, yaml-cpp's own limit (the limit yaml-depth=" + std::to_string(limits_.depth) +
+            " is above it)";
+      }
+    } catch (const YAML::Exception&) {
+      if (error_.empty()) throw;  // a syntax error, reported by the caller
     }
     return error_;
   }
@@ -335,6 +350,46 @@ Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const st
                  std::to_string(e.mark.column + 1) + ": YAML: " + e.msg};
   }
   return docs;
+}
+
+namespace {
+
+// FieldLine's walk: `rest` of the path below `node`, whose key or item is on `line`.
+int FieldLine(const YAML::Node& node, std::string_view rest, int line) {
+  if (!rest.empty() && rest[0] == '.') rest.remove_prefix(1);
+  if (rest.empty()) return line;
+  if (rest[0] == '[') {
+    size_t close = rest.find(']');
+    size_t index = 0;
+    if (close == std::string_view::npos || !node.IsSequence()) return line;
+    auto [end, ec] = std::from_chars(rest.data() + 1, rest.data() + close, index);
+    if (ec != std::errc() || end != rest.data() + close || index >= node.size()) return line;
+    const YAML::Node item = node[index];
+    return FieldLine(item, rest.substr(close + 1), item.Mark().line + 1);
+  }
+  if (!node.IsMap()) return line;
+  for (const auto& entry : node) {
+    if (!entry.first.IsScalar()) continue;
+    const std::string& key = entry.first.Scalar();
+    // A key may hold '.' itself: it matches up to the end of the path or of a path element.
+    if (rest.substr(0, key.size()) != key ||
+        (rest.size() > key.size() && rest[key.size()] != '.' && rest[key.size()] != '['))
+      continue;
+    return FieldLine(entry.second, rest.substr(key.size()), entry.first.Mark().line + 1);
+  }
+  return line;
+}
+
+}  // namespace
+
+int YamlFieldLine(std::string_view text, std::string_view path) {
+  try {
+    for (const YAML::Node& doc : YAML::LoadAll(std::string(text))) {
+      if (!doc.IsNull()) return FieldLine(doc, path, 0);
+    }
+  } catch (const YAML::Exception&) {
+  }
+  return 0;
 }
 
 size_t JsonTooDeepAt(std::string_view text) {

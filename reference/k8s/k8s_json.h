@@ -30,6 +30,11 @@ struct Document {
 // `source` and the line and column; a limit exceeded names it and its `--limit` option.
 Result<std::vector<Document>> ParseYamlDocuments(std::string_view text, const std::string& source,
                                                  const YamlLimits& limits = {});
+// The line (1-based) of the key or list item that `path` names ("profiles[1].plugins.score",
+// decoders' field paths) in the first non-empty document of YAML `text`; when part of the path is
+// absent, the line of the deepest part present; 0 when there is none or `text` does not parse.
+// Parses `text` again: for error messages. REQUIRES: `text` passed ParseYamlDocuments (limits).
+int YamlFieldLine(std::string_view text, std::string_view path);
 // The deepest nesting of JSON objects and arrays any reader accepts. nlohmann's parser takes any
 // depth, but copying the value recurses once per level: 10^4 levels (20 KB of brackets)
 // overflowed the stack. Kubernetes objects nest about 20 deep; this is not an option to raise.

@@ -94,6 +94,50 @@ TEST(K8sJsonTest, YamlDepthLimitNamesTheOptionAndCanBeRaised) {
   EXPECT_FALSE(ParseYamlDocuments(NestedYaml(10), "deep.yaml", {.depth = 10}).ok());
 }
 
+// Far beyond the limit, yaml-cpp's own recursion guard (about 500 levels) would throw "bad file"
+// before the document ends: the limit's message must win, and past yaml-cpp's guard with a raised
+// limit the message still says nesting, not "bad file".
+TEST(K8sJsonTest, YamlFarTooDeepStillNamesTheDepthLimit) {
+  for (int levels : {499, 500, 1000, 5000}) {
+    auto deep = ParseYamlDocuments("k: 1\n" + NestedYaml(levels), "deep.yaml");
+    ASSERT_FALSE(deep.ok()) << levels;
+    EXPECT_EQ(deep.message(),
+              "deep.yaml: line 2, column 103: YAML nesting deeper than 100 levels, the limit "
+              "yaml-depth=100 (raise it with --limit yaml-depth=N)")
+        << levels;
+  }
+  auto beyond = ParseYamlDocuments(NestedYaml(1000), "deep.yaml", {.depth = 100000});
+  ASSERT_FALSE(beyond.ok());
+  EXPECT_EQ(beyond.message().find("deep.yaml: line 1, column "), 0u) << beyond.message();
+  EXPECT_NE(beyond.message().find("YAML nesting deeper than"), std::string::npos)
+      << beyond.message();
+  EXPECT_EQ(beyond.message().find("bad file"), std::string::npos) << beyond.message();
+}
+
+TEST(K8sJsonTest, YamlFieldLineFindsKeysAndItems) {
+  const std::string text =
+      "---\n"                                            // 1
+      "apiVersion: v1\n"                                 // 2
+      "profiles:\n"                                      // 3
+      "  - schedulerName: a\n"                           // 4
+      "  - schedulerName: b\n"                           // 5
+      "    plugins:\n"                                   // 6
+      "      score: {enabled: [{name: X, weight: 2},\n"  // 7
+      "                        {name: Y}]}\n"            // 8
+      "a.b: 1\n";                                        // 9
+  EXPECT_EQ(YamlFieldLine(text, "apiVersion"), 2);
+  EXPECT_EQ(YamlFieldLine(text, "profiles"), 3);
+  EXPECT_EQ(YamlFieldLine(text, "profiles[1]"), 5);
+  EXPECT_EQ(YamlFieldLine(text, "profiles[1].schedulerName"), 5);
+  EXPECT_EQ(YamlFieldLine(text, "profiles[1].plugins.score.enabled[1].name"), 8);
+  EXPECT_EQ(YamlFieldLine(text, "a.b"), 9);
+  // Absent: the deepest part that is there; nothing at all: 0.
+  EXPECT_EQ(YamlFieldLine(text, "profiles[1].percentageOfNodesToScore"), 5);
+  EXPECT_EQ(YamlFieldLine(text, "profiles[7].schedulerName"), 3);
+  EXPECT_EQ(YamlFieldLine(text, "kind"), 0);
+  EXPECT_EQ(YamlFieldLine("a: [1, 2\n", "a"), 0);  // not YAML
+}
+
 TEST(K8sJsonTest, YamlAliasLimitNamesTheOptionAndCanBeRaised) {
   // *a stands for 3 nodes (the sequence and its two items): three aliases expand to 9.
   const std::string text = "a: &a [1, 1]\nb: [*a, *a, *a]\n";

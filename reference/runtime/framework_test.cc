@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+
 namespace schedcheck::reference {
 namespace {
 
@@ -216,6 +219,49 @@ TEST(SchedulerConfigurationTest, ParsesProfilesAndRejectsUnknownFields) {
   auto bad = ParseSchedulerConfiguration(doc, "cfg.yaml", "1.27");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.message().find("profiles[0].plugins.scroe"), std::string::npos) << bad.message();
+}
+
+// Errors of a YAML file point at the line of the offending field, not of the document.
+TEST(SchedulerConfigurationTest, FileErrorsNameTheFieldsLine) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(dir ? dir : "/tmp") + "/cfg.yaml";
+  const std::string head =
+      "# a comment\n"                                 // 1
+      "apiVersion: kubescheduler.config.k8s.io/v1\n"  // 2
+      "kind: KubeSchedulerConfiguration\n"            // 3
+      "profiles:\n"                                   // 4
+      "  - schedulerName: default-scheduler\n"        // 5
+      "    plugins:\n"                                // 6
+      "      score:\n"                                // 7
+      "        enabled:\n"                            // 8
+      "          - name: NodeResourcesFit\n"          // 9
+      "            weight: 5\n";                      // 10
+  struct Case {
+    std::string tail;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"bogusTop: 2\n", "cfg.yaml: line 11: field bogusTop: unknown field"},
+      {"percentageOfNodesToScore: 101\n",
+       "cfg.yaml: line 11: field percentageOfNodesToScore: must be in [0, 100]"},
+      {"podInitialBackoffSeconds: 5\npodMaxBackoffSeconds: 2\n",
+       "cfg.yaml: line 12: field podMaxBackoffSeconds: must be >= podInitialBackoffSeconds"},
+      {"  - schedulerName: default-scheduler\n",
+       "cfg.yaml: line 11: field profiles[1].schedulerName: duplicate profile"},
+      {"  - schedulerName: b\n    plugins:\n      score:\n        enabled:\n"
+       "          - {name: X, weight: -1}\n",
+       "cfg.yaml: line 15: field profiles[1].plugins.score.enabled[0].weight: must be between"},
+      {"  - schedulerName: b\n    pluginConfig:\n      - name: NodeResourcesFit\n"
+       "      - name: NodeResourcesFit\n",
+       "cfg.yaml: line 14: field profiles[1].pluginConfig[1]: duplicate config for plugin"},
+  };
+  for (const Case& c : cases) {
+    std::ofstream(path) << head << c.tail;
+    auto config = LoadSchedulerConfiguration(path, "1.27");
+    ASSERT_FALSE(config.ok()) << c.tail;
+    const std::string got = config.message().substr(config.message().find("cfg.yaml: "));
+    EXPECT_EQ(got.rfind(c.want, 0), 0u) << c.tail << "\n" << config.message();
+  }
 }
 
 }  // namespace

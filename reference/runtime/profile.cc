@@ -1,6 +1,8 @@
 #include "reference/runtime/profile.h"
 
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "reference/k8s/k8s_json.h"
 
@@ -28,12 +30,24 @@ constexpr PointNames kPoints[kNumExtensionPoints] = {
     {"MultiPoint", "multiPoint"},
 };
 
-Error FieldError(const std::string& source, const std::string& field, const std::string& what) {
-  return Error{source + ": field " + field + ": " + what};
+// Where a configuration's errors point: `document` ("cfg.yaml: line 3"), or, when its YAML text
+// is known, `path` and the line of the offending field (looked up only once there is an error).
+struct Source {
+  std::string document;
+  std::string path;
+  std::string_view yaml;  // empty: every error names `document`
+
+  std::string At(const std::string& field) const {
+    const int line = yaml.empty() ? 0 : k8s::YamlFieldLine(yaml, field);
+    return line > 0 ? path + ": line " + std::to_string(line) : document;
+  }
+};
+
+Error FieldError(const Source& source, const std::string& field, const std::string& what) {
+  return Error{source.At(field) + ": field " + field + ": " + what};
 }
 
-Result<std::vector<PluginEntry>> ParsePluginList(const nlohmann::json& list,
-                                                 const std::string& source,
+Result<std::vector<PluginEntry>> ParsePluginList(const nlohmann::json& list, const Source& source,
                                                  const std::string& field) {
   std::vector<PluginEntry> out;
   if (list.is_null()) return out;
@@ -62,7 +76,7 @@ Result<std::vector<PluginEntry>> ParsePluginList(const nlohmann::json& list,
   return out;
 }
 
-Result<Profile> ParseProfile(const nlohmann::json& p, const std::string& source,
+Result<Profile> ParseProfile(const nlohmann::json& p, const Source& source,
                              const std::string& field, std::string_view compat) {
   Profile profile = DefaultProfile(compat);
   if (!p.is_object()) return FieldError(source, field, "expected an object");
@@ -207,11 +221,13 @@ PluginSet MergePluginSet(const PluginSet& defaults, const PluginSet& custom) {
   return out;
 }
 
-Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json& doc,
-                                                           const std::string& source,
-                                                           std::string_view compat) {
+namespace {
+
+Result<SchedulerConfiguration> ParseConfiguration(const nlohmann::json& doc, const Source& source,
+                                                  std::string_view compat) {
   SchedulerConfiguration config;
-  if (!doc.is_object()) return Error{source + ": expected a KubeSchedulerConfiguration object"};
+  if (!doc.is_object())
+    return Error{source.document + ": expected a KubeSchedulerConfiguration object"};
   // Not doc.value(key, ""): it throws when the key is present but null or not a string (`kind:`).
   auto text = [&doc](const char* key) -> std::string {
     auto it = doc.find(key);
@@ -271,9 +287,41 @@ Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json&
   return config;
 }
 
+}  // namespace
+
+Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json& doc,
+                                                           const std::string& source,
+                                                           std::string_view compat) {
+  return ParseConfiguration(doc, Source{.document = source}, compat);
+}
+
+Result<SchedulerConfiguration> ParseSchedulerConfigurationYaml(std::string_view yaml,
+                                                               const std::string& source,
+                                                               std::string_view compat,
+                                                               const k8s::YamlLimits& limits) {
+  auto docs = k8s::ParseYamlDocuments(yaml, source, limits);
+  if (!docs.ok()) return docs.error();
+  if (docs->size() != 1)
+    return Error{source + ": want exactly one KubeSchedulerConfiguration document"};
+  const std::string document = source + ": line " + std::to_string((*docs)[0].line);
+  return ParseConfiguration((*docs)[0].json,
+                            Source{.document = document, .path = source, .yaml = yaml}, compat);
+}
+
 Result<SchedulerConfiguration> LoadSchedulerConfiguration(const std::string& path,
                                                           std::string_view compat,
                                                           const k8s::YamlLimits& yaml) {
+  auto ends_with = [&path](std::string_view suffix) {
+    return path.size() >= suffix.size() &&
+           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends_with(".yaml") || ends_with(".yml")) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{path + ": cannot open file"};
+    std::stringstream text;
+    text << in.rdbuf();
+    return ParseSchedulerConfigurationYaml(text.str(), path, compat, yaml);
+  }
   auto docs = k8s::ReadDocumentsFile(path, yaml);
   if (!docs.ok()) return docs.error();
   if (docs->size() != 1)

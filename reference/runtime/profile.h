@@ -84,6 +84,12 @@ PluginSet MergePluginSet(const PluginSet& defaults, const PluginSet& custom);
 Result<SchedulerConfiguration> ParseSchedulerConfiguration(const nlohmann::json& doc,
                                                            const std::string& source,
                                                            std::string_view compat);
+// The same for a YAML text holding one KubeSchedulerConfiguration document, bounded by `limits`;
+// errors name `source` and the line of the offending field.
+Result<SchedulerConfiguration> ParseSchedulerConfigurationYaml(std::string_view yaml,
+                                                               const std::string& source,
+                                                               std::string_view compat,
+                                                               const k8s::YamlLimits& limits = {});
 // Reads a YAML or JSON file holding one KubeSchedulerConfiguration; `yaml` bounds a YAML file (the
 // commands pass their `--limit yaml-depth=N` / `yaml-alias-nodes=N`).
 Result<SchedulerConfiguration> LoadSchedulerConfiguration(const std::string& path,
