@@ -150,7 +150,9 @@ TEST(UntrustedInputTest, EveryRegressionInputIsABadInputErrorOrValid) {
       CommandRun run = Schedcheck(command);
       if (entry.path().filename().string().rfind("valid-", 0) == 0) {
         EXPECT_EQ(run.code, 0) << run.err;
-        if (t.command.find("OUT") != std::string::npos) EXPECT_TRUE(Exists(out));
+        if (t.command.find("OUT") != std::string::npos) {
+          EXPECT_TRUE(Exists(out));
+        }
         ++ran;
         continue;
       }
