@@ -392,10 +392,10 @@ int YamlFieldLine(std::string_view text, std::string_view path) {
   return 0;
 }
 
-size_t JsonTooDeepAt(std::string_view text) {
+size_t ScanJsonNesting(std::string_view text, size_t begin, size_t* too_deep_at) {
   int depth = 0;
   bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
+  for (size_t i = begin; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
       if (c == '\\') {
@@ -406,12 +406,19 @@ size_t JsonTooDeepAt(std::string_view text) {
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
-      if (++depth > kMaxJsonDepth) return i;
+      if (++depth > kMaxJsonDepth && *too_deep_at == std::string_view::npos) *too_deep_at = i;
     } else if (c == '}' || c == ']') {
-      --depth;
+      if (--depth == 0) return i + 1;
     }
   }
   return std::string_view::npos;
+}
+
+size_t JsonTooDeepAt(std::string_view text) {
+  // One value per text: past its end the parser stops with an error before building anything.
+  size_t too_deep_at = std::string_view::npos;
+  ScanJsonNesting(text, 0, &too_deep_at);
+  return too_deep_at;
 }
 
 Error JsonTooDeep(const std::string& where, size_t at) {

@@ -39,8 +39,13 @@ int YamlFieldLine(std::string_view text, std::string_view path);
 // depth, but copying the value recurses once per level: 10^4 levels (20 KB of brackets)
 // overflowed the stack. Kubernetes objects nest about 20 deep; this is not an option to raise.
 inline constexpr int kMaxJsonDepth = 1000;
-// The byte offset in `text` of the first '{' or '[' that opens level kMaxJsonDepth + 1 (strings
-// skipped), or std::string_view::npos. One pass over the bytes, no parse.
+// Scans `text` from `begin` (strings skipped) for the nesting of objects and arrays: returns the
+// offset just past the '}' or ']' that brings it back to level 0 (from an opening bracket at
+// `begin`: the end of that value), or std::string_view::npos; sets *too_deep_at, if still npos, to
+// the first '{' or '[' that opens level kMaxJsonDepth + 1. One pass over the bytes, no parse.
+size_t ScanJsonNesting(std::string_view text, size_t begin, size_t* too_deep_at);
+// The byte offset of the first '{' or '[' in `text` (one JSON value) that opens level
+// kMaxJsonDepth + 1, or std::string_view::npos.
 size_t JsonTooDeepAt(std::string_view text);
 // The error for it: "<where>: byte N: JSON: nested deeper than 1000 levels (kMaxJsonDepth)".
 Error JsonTooDeep(const std::string& where, size_t at);

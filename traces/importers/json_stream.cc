@@ -31,29 +31,6 @@ std::string Where(const std::string& source, std::string_view text, size_t offse
   return source + ": line " + std::to_string(p.line) + ", column " + std::to_string(p.column);
 }
 
-// The end (one past) of the object or array starting at `begin`, or npos when unterminated.
-size_t EndOfCompound(std::string_view text, size_t begin, size_t* too_deep_at) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = begin; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > k8s::kMaxJsonDepth && *too_deep_at == std::string_view::npos) *too_deep_at = i;
-    } else if (c == '}' || c == ']') {
-      if (--depth == 0) return i + 1;
-    }
-  }
-  return std::string_view::npos;
-}
-
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 }  // namespace
@@ -75,7 +52,7 @@ Outcome ForEachJsonValue(std::string_view text, const std::string& source,
                    std::string(1, text[pos]) + "'"};
     }
     size_t too_deep_at = std::string_view::npos;
-    size_t end = EndOfCompound(text, pos, &too_deep_at);
+    size_t end = k8s::ScanJsonNesting(text, pos, &too_deep_at);
     if (too_deep_at != std::string_view::npos) {
       return Error{Where(source, text, too_deep_at) + ": JSON: nested deeper than " +
                    std::to_string(k8s::kMaxJsonDepth) + " levels (kMaxJsonDepth)"};
