@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "harness/protocol/framing.h"
-#include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::protocol {
 namespace {
