@@ -32,6 +32,7 @@ const std::set<std::string> kKnownFields = {"id",
                                             "scoreIsWeightedTotal",
                                             "expectPreFilter",
                                             "expectPreFilterResult",
+                                            "expectPreScore",
                                             "expect",
                                             "queueConfig",
                                             "description",
@@ -217,9 +218,13 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
   }
   c.expect_pre_filter = json.value("expectPreFilter", nlohmann::json());
   c.expect_pre_filter_result = json.value("expectPreFilterResult", nlohmann::json());
+  c.expect_pre_score = json.value("expectPreScore", nlohmann::json());
+  if (!c.expect_pre_score.is_null() && c.kind != "score")
+    return Error{where + ": field expectPreScore: only for kind score"};
   c.queue_config = json.value("queueConfig", nlohmann::json());
   if (!json.contains("expect") || json["expect"].is_null()) {
-    if (c.expect_pre_filter.is_null() && c.expect_pre_filter_result.is_null()) {
+    if (c.expect_pre_filter.is_null() && c.expect_pre_filter_result.is_null() &&
+        c.expect_pre_score.is_null()) {
       return Error{where + ": field expect: missing"};
     }
   } else {

@@ -54,6 +54,7 @@ struct Case {
   bool score_is_weighted_total = false;
   nlohmann::json expect_pre_filter;         // null when absent
   nlohmann::json expect_pre_filter_result;  // null when absent
+  nlohmann::json expect_pre_score;          // score only; null when absent
   nlohmann::json expect;
   nlohmann::json queue_config;
 };

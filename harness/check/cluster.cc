@@ -22,6 +22,8 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
                                                 const std::string& compat,
                                                 reference::Engine engine) {
   std::unique_ptr<Cluster> c(new Cluster());
+  const reference::CompatLevel level =
+      reference::ParseCompatLevel(compat).value_or(reference::CompatLevel::kV1_27);
   for (size_t i = 0; i < input.nodes.size(); ++i) {
     auto node = reference::BuildNode(input.nodes[i]);
     std::string where =
@@ -31,7 +33,7 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
     if (Outcome ok = c->cache_.AddNode(*node); !ok) return Error{where + ": " + ok.message()};
   }
   for (size_t i = 0; i < input.pods.size(); ++i) {
-    auto pod = reference::BuildPod(input.pods[i]);
+    auto pod = reference::BuildPod(input.pods[i], level);
     std::string where = "pods[" + std::to_string(i) + "] (" + input.pods[i].metadata().name() + ")";
     if (!pod.ok()) return Error{where + ": " + pod.message()};
     if (!(*pod)->node_name().empty()) {
@@ -55,8 +57,10 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
   c->handle_.objects = &c->objects_;
   c->handle_.nominator = &c->nominator_;
   c->handle_.compat = compat;
-  auto fw =
-      reference::Framework::Create(profile, reference::PluginRegistryFor(engine), &c->handle_);
+  // The accelerator implements v1.27 only: at other levels both engines run the plain rules.
+  const reference::Engine rules =
+      level == reference::CompatLevel::kV1_27 ? engine : reference::Engine::kPlain;
+  auto fw = reference::Framework::Create(profile, reference::PluginRegistryFor(rules), &c->handle_);
   if (!fw.ok()) return fw.error();
   c->framework_ = std::move(*fw);
   c->handle_.framework = c->framework_.get();

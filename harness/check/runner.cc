@@ -1,11 +1,13 @@
 #include "harness/check/runner.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "harness/check/cluster.h"
 #include "harness/check/run_preempt.h"
 #include "harness/check/run_queue.h"
+#include "reference/base/compat_level.h"
 #include "reference/scheduler/scheduling_cycle.h"
 
 namespace schedcheck::check {
@@ -73,6 +75,19 @@ Status ObservedPreFilterStatus(const Status& s, const CycleState& state,
   return all_skipped ? Status(Code::kSkip) : Status();
 }
 
+// The PreScore status as a plugin test sees it: an error as returned, Skip when every PreScore
+// plugin skipped, otherwise Success.
+Status ObservedPreScoreStatus(const Status& s, const CycleState& state,
+                              const reference::Framework& fw) {
+  if (!s.IsSuccess()) return s;
+  auto names = fw.PluginNames(reference::ExtensionPoint::kPreScore);
+  bool all_skipped =
+      !names.empty() && std::all_of(names.begin(), names.end(), [&](const std::string& n) {
+        return state.skip_score_plugins.count(n) > 0;
+      });
+  return all_skipped ? Status(Code::kSkip) : Status();
+}
+
 std::string CheckPreFilter(const Case& c, const Status& pre,
                            const reference::PreFilterResult& result, const CycleState& state,
                            const reference::Framework& fw) {
@@ -135,6 +150,10 @@ CaseResult RunScore(const Case& c, Cluster& cluster, const reference::PodPtr& po
     nodes.push_back(node);
   }
   Status s = fw.RunPreScorePlugins(state, *pod, nodes);
+  if (!c.expect_pre_score.is_null()) {
+    std::string diff = CompareStatus(c.expect_pre_score, ObservedPreScoreStatus(s, state, fw));
+    if (!diff.empty()) return Fail("PreScore: " + diff);
+  }
   std::vector<reference::NodePluginScores> scores;
   if (s.IsSuccess()) s = fw.RunScorePlugins(state, *pod, nodes, &scores);
   if (!s.IsSuccess()) return Fail("scoring failed: " + Describe(s));
@@ -228,11 +247,19 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
 
 }  // namespace
 
-bool IsImplementedCompat(const std::string& compat) { return compat.empty() || compat == "1.27"; }
+std::string UnimplementedCompat(const std::string& compat, const std::string& kind) {
+  std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(compat);
+  if (!level) return "compat level " + compat + " is not implemented (implemented: 1.27, 1.37)";
+  if (*level == reference::CompatLevel::kV1_37 && kind != "filter" && kind != "score") {
+    return "compat level 1.37 implements the kinds filter and score; kind " + kind +
+           " (queue, preemption, the scheduling cycle) is not implemented at 1.37 yet";
+  }
+  return "";
+}
 
 CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
-  if (!IsImplementedCompat(c.compat)) {
-    return {Verdict::kSkip, "compat level " + c.compat + " is not implemented (implemented: 1.27)"};
+  if (std::string why = UnimplementedCompat(c.compat, c.kind); !why.empty()) {
+    return {Verdict::kSkip, why};
   }
   if (c.kind == "preempt") return RunPreemptCase(c, engine);
   if (c.kind == "queue") return RunQueueCase(c, engine);
@@ -242,7 +269,7 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
   auto cluster =
       Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return BadInput("setup: " + cluster.message());
-  auto pod = reference::BuildPod(*c.pod);
+  auto pod = reference::BuildPod(*c.pod, *reference::ParseCompatLevel(c.compat));
   if (!pod.ok()) return BadInput("pod: " + pod.message());
   if (c.kind == "filter") return RunFilter(c, **cluster, *pod);
   if (c.kind == "score") return RunScore(c, **cluster, *pod);

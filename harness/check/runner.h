@@ -11,8 +11,10 @@
 
 namespace schedcheck::check {
 
-// Compatibility levels the reference implements.
-bool IsImplementedCompat(const std::string& compat);
+// Why the reference cannot run a case of this kind at this level ("" when it can): v1.27 runs
+// every kind; v1.37 runs filter and score (its queue, preemption and scheduling cycle are not
+// modelled yet); other levels run nothing.
+std::string UnimplementedCompat(const std::string& compat, const std::string& kind);
 
 struct CaseResult {
   // kBadInput: the case itself is malformed (an op or field of the wrong type or out of range, an

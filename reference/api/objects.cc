@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "reference/api/pod_requests.h"
 #include "reference/api/quantity.h"
 #include "reference/base/go_int.h"
 
@@ -56,15 +57,70 @@ Outcome CheckNonNegative(const std::string& name, const std::string& text,
   return Error{field + "." + name + ": " + text + ": must be greater than or equal to 0"};
 }
 
+HostPort MakeHostPort(const k8s::ContainerPort& p) {
+  return HostPort{p.host_ip().empty() ? "0.0.0.0" : p.host_ip(),
+                  p.protocol().empty() ? "TCP" : p.protocol(), p.host_port()};
+}
+
+// util.GetHostPorts (v1.37): ports with a hostPort, of the sidecar (restartable) init containers,
+// which run for the pod's whole life, then of the containers.
+std::vector<HostPort> GetHostPorts(const k8s::PodSpec& spec) {
+  std::vector<HostPort> ports;
+  for (const k8s::Container& c : spec.init_containers()) {
+    if (!c.has_restart_policy() || c.restart_policy() != "Always") continue;
+    for (const k8s::ContainerPort& p : c.ports()) {
+      if (p.host_port() > 0) ports.push_back(MakeHostPort(p));
+    }
+  }
+  for (const k8s::Container& c : spec.containers()) {
+    for (const k8s::ContainerPort& p : c.ports()) {
+      if (p.host_port() > 0) ports.push_back(MakeHostPort(p));
+    }
+  }
+  return ports;
+}
+
+// The v1.37 request views (pod_requests.h); the caller has set the API defaults.
+Outcome FillRequestsV137(Pod& pod) {
+  const k8s::Pod& obj = pod.obj;
+  Result<PodResource> resource = CalculateResource(obj);
+  if (!resource.ok()) return resource.error();
+  pod.requests = std::move(resource->resource);
+  pod.non_zero_milli_cpu = resource->non0_cpu;
+  pod.non_zero_memory = resource->non0_mem;
+  // Fit's computePodResourceRequest: the spec, pod-level resources on.
+  Result<ResourceList> spec = PodRequests(obj, PodResourcesOptions{});
+  if (!spec.ok()) return spec.error();
+  pod.spec_requests = ResourceFromList(*spec);
+  // resourceAllocationScorer.calculatePodResourceRequest with !useRequested.
+  PodResourcesOptions score_opts = SchedulerPodResourcesOptions();
+  score_opts.non_missing_container_requests = {
+      {std::string(kResourceCpu), kDefaultMilliCpuRequest},
+      {std::string(kResourceMemory), kDefaultMemoryRequest}};
+  Result<ResourceList> score = PodRequests(obj, score_opts);
+  if (!score.ok()) return score.error();
+  pod.score_non_zero_milli_cpu = score->contains(kResourceCpu) ? score->at("cpu") : 0;
+  pod.score_non_zero_memory = score->contains(kResourceMemory) ? score->at("memory") : 0;
+  pod.container_ports = GetHostPorts(obj.spec());
+  return Outcome::Ok();
+}
+
 }  // namespace
+
+Result<int64_t> ParseResourceEntry(const std::string& name, const std::string& text,
+                                   const std::string& field) {
+  Result<int64_t> v = ParseResourceQuantity(name, text);
+  if (!v.ok()) return Error{field + "." + name + ": " + v.message()};
+  if (Outcome ok = CheckNonNegative(name, text, field); !ok) return ok.error();
+  return v;
+}
 
 Result<Resource> ParseResourceList(const google::protobuf::Map<std::string, std::string>& list,
                                    const std::string& field) {
   Resource r;
   for (const auto& [name, text] : Sorted(list)) {
-    Result<int64_t> v = ParseResourceQuantity(name, text);
-    if (!v.ok()) return Error{field + "." + name + ": " + v.message()};
-    if (Outcome ok = CheckNonNegative(name, text, field); !ok) return ok.error();
+    Result<int64_t> v = ParseResourceEntry(name, text, field);
+    if (!v.ok()) return v.error();
     if (name == kResourceCpu || name == kResourceMemory || name == kResourceEphemeralStorage ||
         name == kResourcePods || IsScalarResourceName(name)) {
       r.Set(name, *v);
@@ -73,7 +129,7 @@ Result<Resource> ParseResourceList(const google::protobuf::Map<std::string, std:
   return r;
 }
 
-Result<PodPtr> BuildPod(k8s::Pod obj) {
+Result<PodPtr> BuildPod(k8s::Pod obj, CompatLevel level) {
   auto pod = std::make_shared<Pod>();
   k8s::ObjectMeta* meta = obj.mutable_metadata();
   if (meta->name().empty()) return Error{"metadata.name: a pod needs a name"};
@@ -85,6 +141,13 @@ Result<PodPtr> BuildPod(k8s::Pod obj) {
   ApplyApiDefaults(obj.mutable_spec());
   pod->key = meta->namespace_() + "/" + meta->name();
   pod->priority = obj.spec().has_priority() ? obj.spec().priority() : 0;
+  if (level == CompatLevel::kV1_37) {
+    pod->obj = std::move(obj);
+    if (Outcome ok = FillRequestsV137(*pod); !ok) return ok.error();
+    pod->label_ids = LabelIds(pod->obj.metadata().labels());
+    pod->namespace_id = InternLabel(pod->obj.metadata().namespace_());
+    return PodPtr(std::move(pod));
+  }
 
   const k8s::PodSpec& spec = obj.spec();
   Resource sum;
@@ -97,9 +160,7 @@ Result<PodPtr> BuildPod(k8s::Pod obj) {
     sum_cpu = GoAdd(sum_cpu, v->non_zero_cpu);
     sum_mem = GoAdd(sum_mem, v->non_zero_memory);
     for (const k8s::ContainerPort& p : spec.containers(i).ports()) {
-      pod->container_ports.push_back(HostPort{p.host_ip().empty() ? "0.0.0.0" : p.host_ip(),
-                                              p.protocol().empty() ? "TCP" : p.protocol(),
-                                              p.host_port()});
+      pod->container_ports.push_back(MakeHostPort(p));
     }
   }
   for (int i = 0; i < spec.init_containers_size(); ++i) {
@@ -121,6 +182,9 @@ Result<PodPtr> BuildPod(k8s::Pod obj) {
   pod->requests = std::move(sum);
   pod->non_zero_milli_cpu = sum_cpu;
   pod->non_zero_memory = sum_mem;
+  pod->spec_requests = pod->requests;
+  pod->score_non_zero_milli_cpu = sum_cpu;
+  pod->score_non_zero_memory = sum_mem;
   pod->label_ids = LabelIds(obj.metadata().labels());
   pod->namespace_id = InternLabel(obj.metadata().namespace_());
   pod->obj = std::move(obj);

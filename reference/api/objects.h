@@ -12,6 +12,7 @@
 
 #include "reference/api/label_ids.h"
 #include "reference/api/resource.h"
+#include "reference/base/compat_level.h"
 #include "reference/base/result.h"
 #include "reference/k8s/k8s.pb.h"
 
@@ -47,7 +48,16 @@ struct Pod {
   // per-container defaults for missing entries.
   int64_t non_zero_milli_cpu = 0;
   int64_t non_zero_memory = 0;
-  // Every containers[*].ports entry (v1.27 includes entries with hostPort 0; users filter).
+  // What NodeResourcesFit's PreFilter asks a node for. At v1.27 equal to `requests`; at v1.37 the
+  // spec alone (no resize status), where `requests` is what an assigned pod occupies.
+  Resource spec_requests;
+  // The non-zero cpu / memory the resource scorers use for the pod itself. At v1.27 equal to
+  // non_zero_*; at v1.37 every container without a cpu / memory request gets the default before
+  // pod-level requests apply, where non_zero_* defaults only what the whole pod leaves unset.
+  int64_t score_non_zero_milli_cpu = 0;
+  int64_t score_non_zero_memory = 0;
+  // v1.27: every containers[*].ports entry (including hostPort 0; users filter). v1.37
+  // (GetHostPorts): the entries with a hostPort, of sidecar init containers then containers.
   std::vector<HostPort> container_ports;
 
   const std::string& name() const { return obj.metadata().name(); }
@@ -88,11 +98,17 @@ struct Node {
 };
 using NodePtr = std::shared_ptr<const Node>;
 
-// Builds the scheduler's view of a pod. Fills defaults the API server would have set (namespace
-// "default", uid = "namespace/name" when absent, schedulerName "default-scheduler"). Errors name
-// the field: "spec.containers[1].resources.requests.cpu: invalid quantity \"x\": ...".
-Result<PodPtr> BuildPod(k8s::Pod obj);
+// Builds the scheduler's view of a pod at compatibility level `level` (which rules compute its
+// requests and host ports). Fills defaults the API server would have set (namespace "default",
+// uid = "namespace/name" when absent, schedulerName "default-scheduler"). Errors name the field:
+// "spec.containers[1].resources.requests.cpu: invalid quantity \"x\": ...".
+Result<PodPtr> BuildPod(k8s::Pod obj, CompatLevel level = CompatLevel::kV1_27);
 Result<NodePtr> BuildNode(k8s::Node obj);
+
+// One ResourceList entry in the unit the scheduler reads (quantity.h), refused when negative as
+// the API server refuses it; errors read "`field`.`name`: ...".
+Result<int64_t> ParseResourceEntry(const std::string& name, const std::string& text,
+                                   const std::string& field);
 
 // Parses a ResourceList (resource name -> quantity) into a Resource; `field` prefixes errors.
 Result<Resource> ParseResourceList(const google::protobuf::Map<std::string, std::string>& list,

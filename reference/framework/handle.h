@@ -11,6 +11,7 @@
 
 #include "reference/api/selectors.h"
 #include "reference/base/clock.h"
+#include "reference/base/compat_level.h"
 #include "reference/framework/cycle_state.h"
 #include "reference/framework/snapshot.h"
 #include "reference/framework/status.h"
@@ -84,6 +85,9 @@ struct Handle {
   const ClusterObjects* objects = nullptr;
   const PodLister* pods = nullptr;  // null: the pod a plugin runs for is the latest (tests, check)
   std::string compat = "1.27";
+  // `compat` as a level; a level the reference does not know reads as the default, v1.27 (the
+  // callers refuse such levels before building a Framework).
+  CompatLevel level() const { return ParseCompatLevel(compat).value_or(CompatLevel::kV1_27); }
   // Virtual time (replay) and the wall-clock instant its zero stands for, so plugins can compare
   // object timestamps with "now". Null clock: time is not available (plugin tests, check).
   const Clock* clock = nullptr;

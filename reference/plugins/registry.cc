@@ -6,9 +6,11 @@
 #include "reference/plugins/creation_delay/creation_delay.h"  // example out-of-tree plugin
 #include "reference/plugins/default_binder/default_binder.h"
 #include "reference/plugins/default_preemption/default_preemption.h"
+#include "reference/plugins/dynamic_resources/dynamic_resources.h"
 #include "reference/plugins/image_locality/image_locality.h"
 #include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
 #include "reference/plugins/node_affinity/node_affinity.h"
+#include "reference/plugins/node_declared_features/node_declared_features.h"
 #include "reference/plugins/node_name/node_name.h"
 #include "reference/plugins/node_ports/node_ports.h"
 #include "reference/plugins/node_resources_balanced_allocation/node_resources_balanced_allocation.h"
@@ -54,6 +56,9 @@ Registry Build() {
   Add(r, "VolumeBinding", &VolumeBinding::New);
   Add(r, "VolumeZone", &VolumeZone::New);
   Add(r, "DefaultBinder", &DefaultBinder::New);
+  // v1.37 only (their factories refuse compat 1.27).
+  Add(r, "DynamicResources", &DynamicResources::New);
+  Add(r, "NodeDeclaredFeatures", &NodeDeclaredFeatures::New);
   Add(r, "CreationDelay", &CreationDelay::New);  // example out-of-tree plugin
   Add(r, "DefaultPreemption", &DefaultPreemption::New);
   // @register (one line per plugin: Add(r, "Name", Factory);)

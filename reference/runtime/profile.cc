@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "reference/base/compat_level.h"
 #include "reference/k8s/k8s_json.h"
 
 namespace schedcheck::reference {
@@ -164,8 +165,36 @@ bool ParseExtensionPointName(std::string_view name, ExtensionPoint* point) {
   return false;
 }
 
-// Only v1.27 so far: `compat` will choose the list.
-std::vector<PluginEntry> DefaultMultiPoint([[maybe_unused]] std::string_view compat) {
+// apis/config/v1/default_plugins.go at each level's tag.
+std::vector<PluginEntry> DefaultMultiPoint(std::string_view compat) {
+  if (ParseCompatLevel(compat) == CompatLevel::kV1_37) {
+    // v1.37.2: SchedulingGates moved first; the in-tree EBS / GCE PD / Azure Disk limit plugins
+    // are gone; applyFeatureGates inserts DynamicResources (weight 2) before DefaultPreemption
+    // (DynamicResourceAllocation: GA) and appends NodeDeclaredFeatures (GA). The other gated
+    // plugins (DeferredPodScheduling, GangScheduling, TopologyPlacementGenerator) are off.
+    return {
+        {"SchedulingGates", 0},
+        {"PrioritySort", 0},
+        {"NodeName", 0},
+        {"NodeUnschedulable", 0},
+        {"TaintToleration", 3},
+        {"NodeAffinity", 2},
+        {"NodePorts", 0},
+        {"NodeResourcesFit", 1},
+        {"VolumeRestrictions", 0},
+        {"NodeVolumeLimits", 0},
+        {"VolumeBinding", 0},
+        {"VolumeZone", 0},
+        {"PodTopologySpread", 2},
+        {"InterPodAffinity", 2},
+        {"DynamicResources", 2},
+        {"DefaultPreemption", 0},
+        {"NodeResourcesBalancedAllocation", 1},
+        {"ImageLocality", 1},
+        {"DefaultBinder", 0},
+        {"NodeDeclaredFeatures", 0},
+    };
+  }
   return {
       {"PrioritySort", 0},      {"NodeUnschedulable", 0},
       {"NodeName", 0},          {"TaintToleration", 3},

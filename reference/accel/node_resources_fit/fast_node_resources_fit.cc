@@ -224,7 +224,7 @@ Status FastNodeResourcesFit::ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBa
   // The same arithmetic as leastResourceScorer over (cpu, memory) with the non-zero requests,
   // without the per-resource arrays.
   const int64_t cpu_weight = resources_[0].weight, memory_weight = resources_[1].weight;
-  const RequestKey key{pod.non_zero_milli_cpu, pod.non_zero_memory, 0};
+  const RequestKey key{pod.score_non_zero_milli_cpu, pod.score_non_zero_memory, 0};
   for (size_t i = 0; i < nodes.size(); ++i) {
     const NodeInfo& node = *nodes[i];
     if (node.node() == nullptr) return Status::Error("node not found");
@@ -237,12 +237,13 @@ Status FastNodeResourcesFit::ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBa
     const Resource& used = node.non_zero_requested();
     int64_t sum = 0, weight_sum = 0;
     if (alloc.milli_cpu != 0) {
-      sum += LeastRequestedScore(GoAdd(used.milli_cpu, pod.non_zero_milli_cpu), alloc.milli_cpu) *
+      sum += LeastRequestedScore(GoAdd(used.milli_cpu, pod.score_non_zero_milli_cpu),
+                                 alloc.milli_cpu) *
              cpu_weight;
       weight_sum += cpu_weight;
     }
     if (alloc.memory != 0) {
-      sum += LeastRequestedScore(GoAdd(used.memory, pod.non_zero_memory), alloc.memory) *
+      sum += LeastRequestedScore(GoAdd(used.memory, pod.score_non_zero_memory), alloc.memory) *
              memory_weight;
       weight_sum += memory_weight;
     }

@@ -50,10 +50,10 @@ inline AllocatableRequest FastAllocatableRequest(const NodeInfo& node, const Pod
     case ResourceKind::kCpu:
       return {alloc.milli_cpu,
               GoAdd(node_requested.milli_cpu,
-                    use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu)};
+                    use_requested ? pod.requests.milli_cpu : pod.score_non_zero_milli_cpu)};
     case ResourceKind::kMemory:
       return {alloc.memory, GoAdd(node_requested.memory,
-                                  use_requested ? pod.requests.memory : pod.non_zero_memory)};
+                                  use_requested ? pod.requests.memory : pod.score_non_zero_memory)};
     case ResourceKind::kEphemeralStorage:
       return {alloc.ephemeral_storage,
               GoAdd(node.requested().ephemeral_storage, pod.requests.ephemeral_storage)};

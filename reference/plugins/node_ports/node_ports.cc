@@ -4,16 +4,17 @@
 
 namespace schedcheck::reference {
 
-Result<std::unique_ptr<Plugin>> NodePorts::New(const PluginArgs& args,
-                                               [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> NodePorts::New(const PluginArgs& args, const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"NodePorts: takes no arguments"};
   }
-  return std::unique_ptr<Plugin>(std::make_unique<NodePorts>());
+  return std::unique_ptr<Plugin>(std::make_unique<NodePorts>(handle.level()));
 }
 
 Status NodePorts::PreFilter(CycleState& state, const Pod& pod,
                             [[maybe_unused]] PreFilterResult* result) {
+  // Skip if a pod has no ports.
+  if (level_ == CompatLevel::kV1_37 && pod.container_ports.empty()) return Status(Code::kSkip);
   state.Write(std::string(kPreFilterStateKey),
               std::make_unique<PreFilterState>(pod.container_ports));
   return Status();

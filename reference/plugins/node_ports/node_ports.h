@@ -1,6 +1,6 @@
-// NodePorts (nodeports/node_ports.go, v1.27): rejects nodes where a host port the pod wants is
-// already taken. PreFilter collects the pod's container ports; Filter checks them against the
-// node's used ports. Also exports Fits() for the queue's preCheckForNode.
+// NodePorts (nodeports/node_ports.go, v1.27 and v1.37): rejects nodes where a host port the pod
+// wants is already taken. PreFilter collects the pod's container ports; Filter checks them against
+// the node's used ports. Also exports Fits() for the v1.27 queue's preCheckForNode.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_PORTS_NODE_PORTS_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_NODE_PORTS_NODE_PORTS_H_
 
@@ -40,14 +40,20 @@ class NodePorts : public PreFilterPlugin, public FilterPlugin, public EnqueueExt
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+  NodePorts() = default;
+  explicit NodePorts(CompatLevel level) : level_(level) {}
 
   std::string_view Name() const override { return kName; }
-  // v1.27: always Success, even for a pod without host ports (Skip came in v1.28).
+  // v1.27: always Success, even for a pod without host ports. v1.37: Skip for a pod without
+  // host ports (Pod::container_ports holds only hostPort entries at that level).
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
   // Unschedulable with kErrReason on a conflict.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   // v1.27: Pod Delete; Node Add|Update.
   std::vector<ClusterEvent> EventsToRegister() const override;
+
+ private:
+  CompatLevel level_ = CompatLevel::kV1_27;
 };
 
 }  // namespace schedcheck::reference

@@ -34,10 +34,14 @@ Result<std::vector<ResourceSpec>> ParseBalancedAllocationArgs(const PluginArgs& 
   return specs;
 }
 
-Result<std::unique_ptr<Plugin>> NodeResourcesBalancedAllocation::New(
-    const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> NodeResourcesBalancedAllocation::New(const PluginArgs& args,
+                                                                     const Handle& handle) {
   Result<std::vector<ResourceSpec>> specs = ParseBalancedAllocationArgs(args);
   if (!specs.ok()) return Error{"NodeResourcesBalancedAllocation: " + specs.message()};
+  if (handle.level() == CompatLevel::kV1_37) {
+    return std::unique_ptr<Plugin>(
+        std::make_unique<NodeResourcesBalancedAllocationV1_37>(std::move(*specs)));
+  }
   return std::unique_ptr<Plugin>(
       std::make_unique<NodeResourcesBalancedAllocation>(std::move(*specs)));
 }
@@ -56,6 +60,57 @@ Status NodeResourcesBalancedAllocation::Score([[maybe_unused]] const CycleState&
       pod, resource_allocation_scorer_.resources);
   // score = (1 - std) * MaxNodeScore, std over the resources' fractions of capacity.
   return resource_allocation_scorer_.Score(pod, node_info, pod_requests, score);
+}
+
+namespace {
+
+bool IsBestEffortPod(const std::vector<int64_t>& pod_requests) {
+  for (int64_t request : pod_requests) {
+    if (request != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+NodeResourcesBalancedAllocationV1_37::NodeResourcesBalancedAllocationV1_37(
+    std::vector<ResourceSpec> resources)
+    : resource_allocation_scorer_{std::string(kName), /*use_requested=*/true, nullptr,
+                                  std::move(resources), &v1_37::BalancedResourceScorer} {}
+
+Status NodeResourcesBalancedAllocationV1_37::PreScore(
+    CycleState& state, const Pod& pod, [[maybe_unused]] const std::vector<const NodeInfo*>& nodes) {
+  std::vector<int64_t> pod_requests = resource_allocation_scorer_.CalculatePodResourceRequestList(
+      pod, resource_allocation_scorer_.resources);
+  if (IsBestEffortPod(pod_requests)) return Status(Code::kSkip);
+  state.Write(std::string(kPreScoreStateKey),
+              std::make_unique<PreScoreState>(std::move(pod_requests)));
+  return Status();
+}
+
+Status NodeResourcesBalancedAllocationV1_37::Score(const CycleState& state, const Pod& pod,
+                                                   const NodeInfo& node_info, int64_t* score) {
+  std::vector<int64_t> pod_requests;
+  if (const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey)) {
+    pod_requests = s->pod_requests;
+  } else {
+    pod_requests = resource_allocation_scorer_.CalculatePodResourceRequestList(
+        pod, resource_allocation_scorer_.resources);
+    if (IsBestEffortPod(pod_requests)) {
+      *score = 0;
+      return Status();
+    }
+  }
+  return resource_allocation_scorer_.Score(pod, node_info, pod_requests, score);
+}
+
+// balancedResourceScore at v1.37 is v1.27's balancedResourceScorer unchanged.
+int64_t v1_37::BalancedResourceScorer(std::span<const int64_t> requested,
+                                      std::span<const int64_t> allocated,
+                                      std::span<const int64_t> allocatable) {
+  const int64_t score_with_pod = reference::BalancedResourceScorer(requested, allocatable);
+  const int64_t score_without_pod = reference::BalancedResourceScorer(allocated, allocatable);
+  return kMaxNodeScore / 2 + (kMaxNodeScore / 2 + score_with_pod - score_without_pod) / 2;
 }
 
 int64_t BalancedResourceScorer(std::span<const int64_t> requested,

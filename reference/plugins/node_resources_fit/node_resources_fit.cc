@@ -20,18 +20,22 @@ ResourceAllocationScorer NodeResourceStrategyScorer(const NodeResourcesFitArgs& 
 }
 
 Result<std::unique_ptr<Plugin>> NodeResourcesFit::New(const PluginArgs& args,
-                                                      [[maybe_unused]] const Handle& handle) {
+                                                      const Handle& handle) {
   Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args);
   if (!parsed.ok()) return Error{"NodeResourcesFit: " + parsed.message()};
-  return std::unique_ptr<Plugin>(std::make_unique<NodeResourcesFit>(std::move(*parsed)));
+  return std::unique_ptr<Plugin>(
+      std::make_unique<NodeResourcesFit>(std::move(*parsed), handle.level()));
 }
 
-NodeResourcesFit::NodeResourcesFit(NodeResourcesFitArgs args)
-    : args_(std::move(args)), resource_allocation_scorer_(NodeResourceStrategyScorer(args_)) {}
+NodeResourcesFit::NodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level)
+    : args_(std::move(args)),
+      level_(level),
+      resource_allocation_scorer_(NodeResourceStrategyScorer(args_)) {}
 
 Resource ComputePodResourceRequest(const Pod& pod) {
-  // Pod::requests is resource.PodRequests: max(Σ containers, max init) + overhead.
-  return pod.requests;
+  // resource.PodRequests of the spec: v1.27 max(Σ containers, max init) + overhead; v1.37 with
+  // sidecars and pod-level resources (objects.h, Pod::spec_requests).
+  return pod.spec_requests;
 }
 
 Status NodeResourcesFit::PreFilter(CycleState& state, const Pod& pod,
@@ -48,12 +52,20 @@ Status NodeResourcesFit::Filter(const CycleState& state, [[maybe_unused]] const 
                          "\" from cycleState: not found");
   }
   std::vector<InsufficientResource> insufficient_resources =
-      FitsRequest(s->request, node_info, args_.ignored_resources, args_.ignored_resource_groups);
+      level_ == CompatLevel::kV1_37
+          ? v1_37::FitsRequest(s->request, node_info, args_.ignored_resources,
+                               args_.ignored_resource_groups)
+          : FitsRequest(s->request, node_info, args_.ignored_resources,
+                        args_.ignored_resource_groups);
   if (insufficient_resources.empty()) return Status();
   std::vector<std::string> failure_reasons;
   failure_reasons.reserve(insufficient_resources.size());
-  for (const InsufficientResource& r : insufficient_resources) failure_reasons.push_back(r.reason);
-  return Status(Code::kUnschedulable, std::move(failure_reasons));
+  Code status_code = Code::kUnschedulable;
+  for (const InsufficientResource& r : insufficient_resources) {
+    failure_reasons.push_back(r.reason);
+    if (r.unresolvable) status_code = Code::kUnschedulableAndUnresolvable;
+  }
+  return Status(status_code, std::move(failure_reasons));
 }
 
 std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info) {

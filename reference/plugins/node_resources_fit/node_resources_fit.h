@@ -1,7 +1,7 @@
-// NodeResourcesFit (noderesources/fit.go, v1.27): PreFilter computes the pod's request vector,
-// Filter rejects nodes without room for it (fitsRequest), Score ranks nodes with the configured
-// scoring strategy (LeastAllocated, MostAllocated, RequestedToCapacityRatio). Also exports
-// Fits(), which the scheduling queue's preCheckForNode uses.
+// NodeResourcesFit (noderesources/fit.go, v1.27 and v1.37): PreFilter computes the pod's request
+// vector, Filter rejects nodes without room for it (fitsRequest), Score ranks nodes with the
+// configured scoring strategy (LeastAllocated, MostAllocated, RequestedToCapacityRatio). Also
+// exports Fits(), which the v1.27 scheduling queue's preCheckForNode uses.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_RESOURCES_FIT_NODE_RESOURCES_FIT_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_NODE_RESOURCES_FIT_NODE_RESOURCES_FIT_H_
 
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "reference/api/objects.h"
+#include "reference/base/compat_level.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
@@ -45,6 +46,9 @@ struct InsufficientResource {
   int64_t requested = 0;
   int64_t used = 0;
   int64_t capacity = 0;
+  // v1.37: the request exceeds the node's allocatable, so freeing the node cannot help
+  // (the Filter status becomes UnschedulableAndUnresolvable).
+  bool unresolvable = false;
 };
 
 // computePodResourceRequest: the request vector PreFilter stores
@@ -62,6 +66,15 @@ std::vector<InsufficientResource> FitsRequest(
 
 // Fits: FitsRequest with the pod's request and nothing ignored (queue preCheck).
 std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info);
+
+namespace v1_37 {
+// fitsRequest at v1.37: a resource the pod requests 0 of is not compared, and each insufficient
+// resource says whether the request exceeds the node's allocatable outright (`unresolvable`).
+std::vector<InsufficientResource> FitsRequest(
+    const Resource& pod_request, const NodeInfo& node_info,
+    const std::set<std::string, std::less<>>& ignored_extended_resources,
+    const std::set<std::string, std::less<>>& ignored_resource_groups);
+}  // namespace v1_37
 
 class NodeResourcesFit final : public PreFilterPlugin,
                                public FilterPlugin,
@@ -82,12 +95,13 @@ class NodeResourcesFit final : public PreFilterPlugin,
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  explicit NodeResourcesFit(NodeResourcesFitArgs args);
+  NodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level);
 
   std::string_view Name() const override { return kName; }
-  // Always Success (v1.27 never skips): stores ComputePodResourceRequest.
+  // Always Success (never skips, at either level): stores ComputePodResourceRequest.
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
-  // Unschedulable with one reason per insufficient resource; Error without the PreFilter state.
+  // Unschedulable with one reason per insufficient resource (v1.37: UnschedulableAndUnresolvable
+  // when one of them exceeds the allocatable); Error without the PreFilter state.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node_info) override;
   // No NormalizeScore: the strategy already yields 0..100.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node_info,
@@ -97,6 +111,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
 
  private:
   NodeResourcesFitArgs args_;
+  CompatLevel level_;
   ResourceAllocationScorer resource_allocation_scorer_;
 };
 

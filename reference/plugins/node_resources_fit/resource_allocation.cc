@@ -64,6 +64,7 @@ Status ResourceAllocationScorer::Score([[maybe_unused]] const Pod& pod, const No
   // resources not set, nothing scheduled
   if (resources.empty()) return Status::Error("resources not found");
   std::vector<int64_t> requested(resources.size());
+  std::vector<int64_t> allocated(resources.size());
   std::vector<int64_t> allocatable(resources.size());
   for (size_t i = 0; i < resources.size(); ++i) {
     AllocatableRequest ar =
@@ -72,8 +73,10 @@ Status ResourceAllocationScorer::Score([[maybe_unused]] const Pod& pod, const No
     if (ar.allocatable == 0) continue;
     allocatable[i] = ar.allocatable;
     requested[i] = ar.requested;
+    allocated[i] = ar.allocated;
   }
-  *score = scorer(requested, allocatable);
+  *score = scorer_with_allocated ? scorer_with_allocated(requested, allocated, allocatable)
+                                 : scorer(requested, allocatable);
   return Status();
 }
 
@@ -83,20 +86,19 @@ AllocatableRequest ResourceAllocationScorer::CalculateResourceAllocatableRequest
       use_requested ? node_info.requested() : node_info.non_zero_requested();
   const Resource& allocatable = node_info.allocatable();
   // An extended resource the pod does not request is left out of scoring.
-  if (pod_request == 0 && IsScalarResourceName(resource)) return {0, 0};
-  if (resource == kResourceCpu)
-    return {allocatable.milli_cpu, GoAdd(requested.milli_cpu, pod_request)};
-  if (resource == kResourceMemory)
-    return {allocatable.memory, GoAdd(requested.memory, pod_request)};
+  if (pod_request == 0 && IsScalarResourceName(resource)) return {0, 0, 0};
+  auto with_pod = [&](int64_t node_allocatable, int64_t node_requested) {
+    return AllocatableRequest{node_allocatable, GoAdd(node_requested, pod_request), node_requested};
+  };
+  if (resource == kResourceCpu) return with_pod(allocatable.milli_cpu, requested.milli_cpu);
+  if (resource == kResourceMemory) return with_pod(allocatable.memory, requested.memory);
   if (resource == kResourceEphemeralStorage) {
-    return {allocatable.ephemeral_storage,
-            GoAdd(node_info.requested().ephemeral_storage, pod_request)};
+    return with_pod(allocatable.ephemeral_storage, node_info.requested().ephemeral_storage);
   }
   if (HasScalar(allocatable, resource)) {
-    return {allocatable.Scalar(resource),
-            GoAdd(node_info.requested().Scalar(resource), pod_request)};
+    return with_pod(allocatable.Scalar(resource), node_info.requested().Scalar(resource));
   }
-  return {0, 0};  // e.g. "pods": never a scalar resource
+  return {0, 0, 0};  // e.g. "pods": never a scalar resource
 }
 
 int64_t ResourceAllocationScorer::CalculatePodResourceRequest(const Pod& pod,
@@ -104,8 +106,9 @@ int64_t ResourceAllocationScorer::CalculatePodResourceRequest(const Pod& pod,
   // Pod::requests is resource.PodRequests; non_zero_* is the same with NonMissingContainerRequests
   // (DefaultMilliCPURequest, DefaultMemoryRequest) for cpu and memory.
   if (resource == kResourceCpu)
-    return use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu;
-  if (resource == kResourceMemory) return use_requested ? pod.requests.memory : pod.non_zero_memory;
+    return use_requested ? pod.requests.milli_cpu : pod.score_non_zero_milli_cpu;
+  if (resource == kResourceMemory)
+    return use_requested ? pod.requests.memory : pod.score_non_zero_memory;
   return pod.requests.Get(resource);
 }
 

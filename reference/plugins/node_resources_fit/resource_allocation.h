@@ -50,10 +50,18 @@ struct UtilizationShapePoint {
 using ResourceScorerFunc = std::function<int64_t(std::span<const int64_t> requested,
                                                  std::span<const int64_t> allocatable)>;
 
-// calculateResourceAllocatableRequest's two results for one resource.
+// v1.37's scorer: `func(requested, allocated, allocatable []int64) int64`, where `allocated` is
+// the node's requests without the pod (BalancedAllocation scores the change the pod makes).
+using ResourceScorerWithAllocatedFunc =
+    std::function<int64_t(std::span<const int64_t> requested, std::span<const int64_t> allocated,
+                          std::span<const int64_t> allocatable)>;
+
+// calculateResourceAllocatableRequest's results for one resource: the node's allocatable, its
+// requests with the pod, and (v1.37) without it.
 struct AllocatableRequest {
   int64_t allocatable = 0;
   int64_t requested = 0;
+  int64_t allocated = 0;
 };
 
 // resourceAllocationScorer (resource_allocation.go).
@@ -63,6 +71,8 @@ struct ResourceAllocationScorer {
   bool use_requested = false;
   ResourceScorerFunc scorer;
   std::vector<ResourceSpec> resources;
+  // Set by v1.37 BalancedAllocation; when set it is used instead of `scorer`.
+  ResourceScorerWithAllocatedFunc scorer_with_allocated;
 
   // score: Error "node not found" / "resources not found", else `scorer` over the resources.
   // `pod_requests` is CalculatePodResourceRequestList(pod, resources).
@@ -74,7 +84,8 @@ struct ResourceAllocationScorer {
                                                          std::string_view resource,
                                                          int64_t pod_request) const;
   // calculatePodResourceRequest: the pod's request of `resource` (cpu in millicores), with the
-  // non-zero defaults for missing cpu / memory container requests unless use_requested.
+  // non-zero defaults for missing cpu / memory container requests unless use_requested
+  // (Pod::score_non_zero_*, which BuildPod computes by the pod's level).
   int64_t CalculatePodResourceRequest(const Pod& pod, std::string_view resource) const;
   std::vector<int64_t> CalculatePodResourceRequestList(
       const Pod& pod, const std::vector<ResourceSpec>& resources) const;

@@ -116,8 +116,9 @@ TEST(ResourceAllocationTest, AllocatableRequestViews) {
 }
 
 TEST(ResourceAllocationTest, ScoreErrors) {
-  const ResourceAllocationScorer scorer{
-      "LeastAllocated", false, LeastResourceScorer(DefaultResourceSpecs()), DefaultResourceSpecs()};
+  const ResourceAllocationScorer scorer{"LeastAllocated", false,
+                                        LeastResourceScorer(DefaultResourceSpecs()),
+                                        DefaultResourceSpecs(), nullptr};
   PodPtr pod = testing::ParsePod("metadata: {name: p}");
   NodeInfo no_node;
   int64_t score = -1;

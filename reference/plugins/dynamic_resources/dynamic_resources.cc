@@ -1,0 +1,37 @@
+#include "reference/plugins/dynamic_resources/dynamic_resources.h"
+
+#include <string>
+
+namespace schedcheck::reference {
+
+Result<std::unique_ptr<Plugin>> DynamicResources::New(const PluginArgs& args,
+                                                      const Handle& handle) {
+  if (handle.level() == CompatLevel::kV1_27) {
+    return Error{"DynamicResources: not modelled at compat 1.27 (its feature gate was off)"};
+  }
+  if (!args.is_null() && !(args.is_object() && args.empty())) {
+    return Error{"DynamicResources: takes no arguments"};
+  }
+  return std::unique_ptr<Plugin>(std::make_unique<DynamicResources>());
+}
+
+Status DynamicResources::PreFilter([[maybe_unused]] CycleState& state, const Pod& pod,
+                                   [[maybe_unused]] PreFilterResult* result) {
+  if (pod.obj.spec().resource_claims_size() == 0) return Status(Code::kSkip);
+  return Status(Code::kUnschedulableAndUnresolvable, std::string(kDraNotModelled));
+}
+
+Status DynamicResources::Filter([[maybe_unused]] const CycleState& state,
+                                [[maybe_unused]] const Pod& pod,
+                                [[maybe_unused]] const NodeInfo& node) {
+  return Status();
+}
+
+Status DynamicResources::Score([[maybe_unused]] const CycleState& state,
+                               [[maybe_unused]] const Pod& pod,
+                               [[maybe_unused]] const NodeInfo& node_info, int64_t* score) {
+  *score = 0;
+  return Status();
+}
+
+}  // namespace schedcheck::reference
