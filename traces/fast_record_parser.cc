@@ -158,10 +158,28 @@ bool Assign(WireCursor c, ResourceRequirements* m, SpareMembers* s) {
   return Table<WIRE_FIELD(1, requests), WIRE_FIELD(2, limits)>::Assign(c, m, s);
 }
 
+bool Assign(WireCursor c, ContainerRestartRule* m, SpareMembers* s) {
+  using M = ContainerRestartRule;
+  return Table<WIRE_FIELD(1, action)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, VolumeMount* m, SpareMembers* s) {
+  using M = VolumeMount;
+  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, mount_path),
+               WIRE_FIELD(3, bind_mount_options)>::Assign(c, m, s);
+}
+
 bool Assign(WireCursor c, Container* m, SpareMembers* s) {
   using M = Container;
   return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, image), WIRE_FIELD(3, resources),
-               WIRE_FIELD(4, ports), WIRE_FIELD(5, restart_policy)>::Assign(c, m, s);
+               WIRE_FIELD(4, ports), WIRE_FIELD(5, restart_policy),
+               WIRE_FIELD(6, restart_policy_rules), WIRE_FIELD(7, volume_mounts)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PodResourceClaim* m, SpareMembers* s) {
+  using M = PodResourceClaim;
+  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, resource_claim_name),
+               WIRE_FIELD(3, resource_claim_template_name)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, PersistentVolumeClaimVolumeSource* m, SpareMembers* s) {
@@ -181,16 +199,15 @@ bool Assign(WireCursor c, PodSchedulingGate* m, SpareMembers* s) {
 
 bool Assign(WireCursor c, PodSpec* m, SpareMembers* s) {
   using M = PodSpec;
-  return Table<
-      WIRE_FIELD(1, containers), WIRE_FIELD(2, init_containers), WIRE_FIELD(3, node_name),
-      WIRE_FIELD(4, node_selector), WIRE_FIELD(5, affinity), WIRE_FIELD(6, tolerations),
-      WIRE_FIELD(7, topology_spread_constraints), WIRE_SCALAR(8, priority),
-      WIRE_FIELD(9, priority_class_name), WIRE_FIELD(10, preemption_policy),
-      WIRE_FIELD(11, scheduler_name), WIRE_FIELD(12, scheduling_gates), WIRE_FIELD(13, overhead),
-      WIRE_FIELD(14, volumes), WIRE_FIELD(15, resources), WIRE_FIELD(16, runtime_class_name),
-      WIRE_SCALAR(17, termination_grace_period_seconds), WIRE_SCALAR(18, host_network)>::Assign(c,
-                                                                                                m,
-                                                                                                s);
+  return Table<WIRE_FIELD(1, containers), WIRE_FIELD(2, init_containers), WIRE_FIELD(3, node_name),
+               WIRE_FIELD(4, node_selector), WIRE_FIELD(5, affinity), WIRE_FIELD(6, tolerations),
+               WIRE_FIELD(7, topology_spread_constraints), WIRE_SCALAR(8, priority),
+               WIRE_FIELD(9, priority_class_name), WIRE_FIELD(10, preemption_policy),
+               WIRE_FIELD(11, scheduler_name), WIRE_FIELD(12, scheduling_gates),
+               WIRE_FIELD(13, overhead), WIRE_FIELD(14, volumes), WIRE_FIELD(15, resources),
+               WIRE_FIELD(16, runtime_class_name),
+               WIRE_SCALAR(17, termination_grace_period_seconds), WIRE_SCALAR(18, host_network),
+               WIRE_SCALAR(19, host_users), WIRE_FIELD(20, resource_claims)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, PodCondition* m, SpareMembers* s) {
@@ -199,10 +216,18 @@ bool Assign(WireCursor c, PodCondition* m, SpareMembers* s) {
                WIRE_FIELD(4, message), WIRE_FIELD(5, last_transition_time)>::Assign(c, m, s);
 }
 
+bool Assign(WireCursor c, ContainerStatus* m, SpareMembers* s) {
+  using M = ContainerStatus;
+  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, allocated_resources),
+               WIRE_FIELD(3, resources)>::Assign(c, m, s);
+}
+
 bool Assign(WireCursor c, PodStatus* m, SpareMembers* s) {
   using M = PodStatus;
   return Table<WIRE_FIELD(1, phase), WIRE_FIELD(2, nominated_node_name), WIRE_FIELD(3, conditions),
-               WIRE_FIELD(4, start_time)>::Assign(c, m, s);
+               WIRE_FIELD(4, start_time), WIRE_FIELD(5, container_statuses),
+               WIRE_FIELD(6, init_container_statuses), WIRE_FIELD(7, allocated_resources),
+               WIRE_FIELD(8, resources)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, Pod* m, SpareMembers* s) { return AssignObjectWithStatus(c, m, s); }
@@ -236,7 +261,7 @@ bool Assign(WireCursor c, NodeCondition* m, SpareMembers* s) {
 bool Assign(WireCursor c, NodeStatus* m, SpareMembers* s) {
   using M = NodeStatus;
   return Table<WIRE_FIELD(1, capacity), WIRE_FIELD(2, allocatable), WIRE_FIELD(3, images),
-               WIRE_FIELD(4, conditions)>::Assign(c, m, s);
+               WIRE_FIELD(4, conditions), WIRE_FIELD(5, declared_features)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, Node* m, SpareMembers* s) { return AssignObjectWithStatus(c, m, s); }

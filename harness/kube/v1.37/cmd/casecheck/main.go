@@ -1,0 +1,485 @@
+// Command casecheck checks the project's plugin-level conformance cases at compatibility level
+// 1.37 (reference/conformance/cases/**/*_1.37.yaml, docs/FORMATS.md "Conformance case files")
+// against the real plugins of kubernetes v1.37.2: each plugin is made by upstream's in-tree
+// registry (plugins.NewInTreeRegistry, so its feature.Features are the default feature gates,
+// as kube-scheduler fills them), with its args decoded from the case's pluginArgs by
+// kube-scheduler's configuration scheme (v1 defaults, validation), on a framework handle over a
+// snapshot of the case's nodes and bound pods, and then called at each extension point the way
+// the reference's case runner (harness/check/runner.cc) calls its own plugins.
+//
+//	casecheck FILE...
+//
+// prints `PASS id` or `FAIL id: detail` per case, in file order, then `N passed, M failed`.
+// Exit status: 0 when every case passed, 1 when one failed, 2 on unreadable or unknown input
+// (a case this program cannot run is not counted as passed or failed).
+//
+// Build it with harness/kube/build.sh --kube 1.37 --main ./cmd/casecheck -o casecheck.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/component-base/featuregate"
+	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
+	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
+	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
+
+	"schedcheck.local/kube/shared/adapterkit"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(argv []string, stdout, stderr io.Writer) int {
+	if len(argv) == 1 && argv[0] == "--print-gates" {
+		printGates(stdout)
+		return 0
+	}
+	if len(argv) == 0 || strings.HasPrefix(argv[0], "-") {
+		fmt.Fprintln(stderr, "usage: casecheck FILE...   (or casecheck --print-gates)")
+		return 2
+	}
+	adapterkit.QuietLogs()
+
+	var all []*testCase
+	ids := map[string]string{}
+	for _, path := range argv {
+		cases, err := loadFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "casecheck: %v\n", err)
+			return 2
+		}
+		for _, c := range cases {
+			if prev, dup := ids[c.ID]; dup {
+				fmt.Fprintf(stderr, "casecheck: case id %q in %s repeats one in %s\n", c.ID, path, prev)
+				return 2
+			}
+			ids[c.ID] = path
+		}
+		all = append(all, cases...)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e, err := newEnvironment(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "casecheck: %v\n", err)
+		return 2
+	}
+
+	passed, failed, bad := 0, 0, 0
+	for _, c := range all {
+		r := e.runCase(c)
+		switch {
+		case r.badInput != "":
+			bad++
+			fmt.Fprintf(stderr, "casecheck: %s: case %s: %s\n", c.File, c.ID, r.badInput)
+		case r.fail != "":
+			failed++
+			fmt.Fprintf(stdout, "FAIL %s: %s\n", c.ID, r.fail)
+		default:
+			passed++
+			fmt.Fprintf(stdout, "PASS %s\n", c.ID)
+		}
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+	switch {
+	case bad > 0:
+		return 2
+	case failed > 0:
+		return 1
+	}
+	return 0
+}
+
+// printGates shows the feature gates (at their v1.37.2 defaults) that the four plugins and the
+// NodeInfo / DRA setup read.
+func printGates(w io.Writer) {
+	fts := plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
+	fmt.Fprintf(w, "%+v\n", fts)
+	for _, g := range []featuregate.Feature{
+		features.DynamicResourceAllocation, features.DRAExtendedResource, features.DRADeviceTaintRules,
+		features.PodLevelResources, features.InPlacePodVerticalScaling,
+		features.InPlacePodLevelResourcesVerticalScaling, features.NodeDeclaredFeatures,
+		features.DRANodeAllocatableResources,
+	} {
+		fmt.Fprintf(w, "%s=%v\n", g, utilfeature.DefaultFeatureGate.Enabled(g))
+	}
+}
+
+// environment is what kube-scheduler gives every plugin besides the snapshot: a client (fake,
+// empty), an informer factory over it, and, with DynamicResourceAllocation on (its v1.37
+// default), the shared DRA manager built as scheduler.New builds it. NodeResourcesFit and
+// NodeResourcesBalancedAllocation read that manager when DRAExtendedResource is on (locked on
+// at v1.37); with no DeviceClass in the cluster no extended resource is delegated to DRA.
+type environment struct {
+	ctx       context.Context
+	client    *fake.Clientset
+	informers informers.SharedInformerFactory
+	dra       fwk.SharedDRAManager
+	registry  frameworkruntime.Registry
+}
+
+func newEnvironment(ctx context.Context) (*environment, error) {
+	client := fake.NewClientset()
+	factory := informers.NewSharedInformerFactory(client, 0)
+	e := &environment{ctx: ctx, client: client, informers: factory, registry: plugins.NewInTreeRegistry()}
+	gate := utilfeature.DefaultFeatureGate
+	if gate.Enabled(features.DynamicResourceAllocation) {
+		logger := klog.FromContext(ctx)
+		claims := assumecache.NewAssumeCache(logger, factory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
+		opts := resourceslicetracker.Options{
+			EnableDeviceTaintRules:   gate.Enabled(features.DRADeviceTaintRules),
+			EnableConsumableCapacity: gate.Enabled(features.DRAConsumableCapacity),
+			SliceInformer:            factory.Resource().V1().ResourceSlices(),
+			KubeClient:               client,
+		}
+		if opts.EnableDeviceTaintRules {
+			opts.TaintInformer = factory.Resource().V1().DeviceTaintRules()
+		}
+		tracker, err := resourceslicetracker.StartTracker(ctx, opts)
+		if err != nil {
+			return nil, fmt.Errorf("resource slice tracker: %w", err)
+		}
+		e.dra = dynamicresources.NewDRAManager(ctx, claims, tracker, factory)
+	}
+	factory.Start(ctx.Done())
+	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return nil, fmt.Errorf("informer for %v did not sync", typ)
+		}
+	}
+	return e, nil
+}
+
+type result struct {
+	fail     string // non-empty: the case failed, and why
+	badInput string // non-empty: the case cannot be run as written
+}
+
+// instance is one plugin of a case, made for that case's handle.
+type instance struct {
+	spec   pluginSpec
+	plugin fwk.Plugin
+}
+
+func (e *environment) runCase(c *testCase) result {
+	ctx, cancel := context.WithCancel(e.ctx)
+	defer cancel()
+	snapshot := cache.NewSnapshot(c.BoundPods, c.Nodes)
+	opts := []frameworkruntime.Option{
+		frameworkruntime.WithSnapshotSharedLister(snapshot),
+		frameworkruntime.WithClientSet(e.client),
+		frameworkruntime.WithInformerFactory(e.informers),
+		frameworkruntime.WithParallelism(1),
+	}
+	if e.dra != nil {
+		opts = append(opts, frameworkruntime.WithSharedDRAManager(e.dra))
+	}
+	handle, err := frameworkruntime.NewFramework(ctx, nil, nil, opts...)
+	if err != nil {
+		return result{fail: fmt.Sprintf("framework handle: %v", err)}
+	}
+	defer func() {
+		cancel()
+		frameworkruntime.WaitForShutdown(handle)
+	}()
+
+	var instances []instance
+	for _, spec := range c.Plugins {
+		factory, ok := e.registry[spec.Name]
+		if !ok {
+			return result{badInput: fmt.Sprintf("plugin %q is not in the v1.37.2 in-tree registry", spec.Name)}
+		}
+		p, err := factory(ctx, c.Args[spec.Name], handle)
+		if err != nil {
+			return result{fail: fmt.Sprintf("creating plugin %s: %v", spec.Name, err)}
+		}
+		instances = append(instances, instance{spec: spec, plugin: p})
+	}
+
+	// Every node of the cluster, in the case's order, as PreFilter sees them.
+	nodeInfos := make([]fwk.NodeInfo, 0, len(c.Nodes))
+	byName := map[string]fwk.NodeInfo{}
+	for _, n := range c.Nodes {
+		ni, err := snapshot.NodeInfos().Get(n.Name)
+		if err != nil {
+			return result{fail: fmt.Sprintf("snapshot: %v", err)}
+		}
+		nodeInfos = append(nodeInfos, ni)
+		byName[n.Name] = ni
+	}
+
+	state := framework.NewCycleState()
+	pre, skippedFilter := runPreFilter(ctx, instances, state, c.Pod, nodeInfos)
+	if c.ExpectPreFilter != nil {
+		if diff := compareStatus(*c.ExpectPreFilter, pre); diff != "" {
+			return result{fail: "PreFilter: " + diff}
+		}
+	}
+	if c.Kind == "filter" {
+		return runFilter(ctx, c, instances, state, pre, skippedFilter, byName)
+	}
+	return runScore(ctx, c, instances, state, pre, nodeInfos, byName)
+}
+
+// runPreFilter runs every PreFilter as the framework's RunPreFilterPlugins orders them: a Skip
+// leaves that plugin's Filter out; UnschedulableAndUnresolvable or an error stops at once; an
+// Unschedulable lets the others run and is the outcome unless a later one is worse. The status
+// returned is the one a plugin test observes: the rejection as returned, Skip when every
+// PreFilter plugin skipped, Success otherwise.
+func runPreFilter(ctx context.Context, instances []instance, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.Status, map[string]bool) {
+	skipped := map[string]bool{}
+	ran := 0
+	var rejection *fwk.Status
+	for _, in := range instances {
+		pl, ok := in.plugin.(fwk.PreFilterPlugin)
+		if !ok || !in.spec.at("PreFilter") {
+			continue
+		}
+		ran++
+		_, s := pl.PreFilter(ctx, state, pod, nodes)
+		if s.IsSkip() {
+			skipped[in.spec.Name] = true
+			continue
+		}
+		if s.IsSuccess() {
+			continue
+		}
+		s.SetPlugin(in.spec.Name)
+		rejection = s
+		if s.Code() != fwk.Unschedulable {
+			break
+		}
+	}
+	if rejection != nil {
+		return rejection, skipped
+	}
+	if ran > 0 && len(skipped) == ran {
+		return fwk.NewStatus(fwk.Skip), skipped
+	}
+	return nil, skipped
+}
+
+func runFilter(ctx context.Context, c *testCase, instances []instance, state fwk.CycleState, pre *fwk.Status,
+	skipped map[string]bool, byName map[string]fwk.NodeInfo) result {
+	var diffs []string
+	for _, node := range sortedKeys(c.FilterExpect) {
+		ni, ok := byName[node]
+		if !ok {
+			return result{fail: fmt.Sprintf("expect names node %q, which is not in the cluster", node)}
+		}
+		got := pre
+		if pre.IsSuccess() || pre.IsSkip() {
+			got = nil
+			for _, in := range instances {
+				pl, ok := in.plugin.(fwk.FilterPlugin)
+				if !ok || !in.spec.at("Filter") || skipped[in.spec.Name] {
+					continue
+				}
+				if s := pl.Filter(ctx, state, c.Pod, ni); !s.IsSuccess() {
+					s.SetPlugin(in.spec.Name)
+					got = s
+					break
+				}
+			}
+		}
+		if diff := compareStatus(c.FilterExpect[node], got); diff != "" {
+			diffs = append(diffs, node+": "+diff)
+		}
+	}
+	if len(diffs) > 0 {
+		return result{fail: strings.Join(diffs, "; ")}
+	}
+	return result{}
+}
+
+func runScore(ctx context.Context, c *testCase, instances []instance, state fwk.CycleState, pre *fwk.Status,
+	all []fwk.NodeInfo, byName map[string]fwk.NodeInfo) result {
+	if !pre.IsSuccess() && !pre.IsSkip() {
+		return result{fail: "PreFilter did not succeed, nothing to score: " + describe(pre)}
+	}
+	nodes := all
+	if c.FeasibleNodes != nil {
+		nodes = nil
+		for _, name := range c.FeasibleNodes {
+			ni, ok := byName[name]
+			if !ok {
+				return result{fail: fmt.Sprintf("feasibleNodes names node %q, which is not in the cluster", name)}
+			}
+			nodes = append(nodes, ni)
+		}
+	}
+
+	// PreScore, as RunPreScorePlugins: Skip leaves the plugin's Score out; a failure stops.
+	skipped := map[string]bool{}
+	ran := 0
+	var preScore *fwk.Status
+	for _, in := range instances {
+		pl, ok := in.plugin.(fwk.PreScorePlugin)
+		if !ok || !in.spec.at("PreScore") {
+			continue
+		}
+		ran++
+		s := pl.PreScore(ctx, state, c.Pod, nodes)
+		if s.IsSkip() {
+			skipped[in.spec.Name] = true
+			continue
+		}
+		if !s.IsSuccess() {
+			s.SetPlugin(in.spec.Name)
+			preScore = s
+			break
+		}
+	}
+	observed := preScore
+	if observed == nil && ran > 0 && len(skipped) == ran {
+		observed = fwk.NewStatus(fwk.Skip)
+	}
+	if c.ExpectPreScore != nil {
+		if diff := compareStatus(*c.ExpectPreScore, observed); diff != "" {
+			return result{fail: "PreScore: " + diff}
+		}
+	}
+	if preScore != nil {
+		return result{fail: "scoring failed: " + describe(preScore)}
+	}
+
+	var scorers []instance
+	for _, in := range instances {
+		if _, ok := in.plugin.(fwk.ScorePlugin); ok && in.spec.at("Score") {
+			scorers = append(scorers, in)
+		}
+	}
+	if len(c.ScoreExpect) == 0 {
+		return result{}
+	}
+	if len(scorers) != 1 {
+		return result{badInput: fmt.Sprintf("%d Score plugins: casecheck compares one plugin's normalized score (weighted totals are not supported)", len(scorers))}
+	}
+	in := scorers[0]
+	scores := make(fwk.NodeScoreList, len(nodes))
+	for i, ni := range nodes {
+		scores[i] = fwk.NodeScore{Name: ni.Node().Name}
+	}
+	if !skipped[in.spec.Name] { // a plugin whose PreScore skipped is not scored: 0 everywhere
+		pl := in.plugin.(fwk.ScorePlugin)
+		for i, ni := range nodes {
+			score, s := pl.Score(ctx, state, c.Pod, ni)
+			if !s.IsSuccess() {
+				return result{fail: fmt.Sprintf("scoring failed on node %s: %s", ni.Node().Name, describe(s))}
+			}
+			scores[i].Score = score
+		}
+		if ext := pl.ScoreExtensions(); ext != nil {
+			if s := ext.NormalizeScore(ctx, state, c.Pod, scores); !s.IsSuccess() {
+				return result{fail: "NormalizeScore failed: " + describe(s)}
+			}
+		}
+	}
+	got := map[string]int64{}
+	for _, ns := range scores {
+		got[ns.Name] = ns.Score
+	}
+	var diffs []string
+	for _, node := range sortedKeys(c.ScoreExpect) {
+		score, ok := got[node]
+		if !ok {
+			return result{fail: fmt.Sprintf("expect names node %q, which was not scored", node)}
+		}
+		if want := c.ScoreExpect[node]; want != score {
+			diffs = append(diffs, fmt.Sprintf("%s: expected %d, got %d", node, want, score))
+		}
+	}
+	if len(diffs) > 0 {
+		return result{fail: in.spec.Name + ": " + strings.Join(diffs, "; ")}
+	}
+	return result{}
+}
+
+// statusParts reads a status the way a plugin test compares it (a nil status is Success).
+func statusParts(s *fwk.Status) (code string, reasons []string, message string) {
+	if s == nil {
+		return fwk.Success.String(), nil, ""
+	}
+	return s.Code().String(), s.Reasons(), s.Message()
+}
+
+func describe(s *fwk.Status) string {
+	code, reasons, _ := statusParts(s)
+	return code + " " + quoteList(reasons)
+}
+
+func quoteList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// compareStatus returns "" when the status meets the expectation, else what differs.
+func compareStatus(want statusExpectation, got *fwk.Status) string {
+	wantCode := fwk.Success.String()
+	if want.Code != nil {
+		wantCode = *want.Code
+	}
+	code, reasons, message := statusParts(got)
+	differs := wantCode != code
+	if want.Reasons != nil && !equalStrings(*want.Reasons, reasons) {
+		differs = true
+	}
+	if want.Message != nil && *want.Message != message {
+		differs = true
+	}
+	if !differs {
+		return ""
+	}
+	expected := wantCode
+	if want.Reasons != nil {
+		expected += " " + quoteList(*want.Reasons)
+	}
+	if want.Message != nil {
+		expected += fmt.Sprintf(" %q", *want.Message)
+	}
+	return "expected " + expected + ", got " + describe(got)
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
