@@ -99,8 +99,8 @@ Outcome FillRequestsV137(Pod& pod) {
       {std::string(kResourceMemory), kDefaultMemoryRequest}};
   Result<ResourceList> score = PodRequests(obj, score_opts);
   if (!score.ok()) return score.error();
-  pod.score_non_zero_milli_cpu = score->contains(kResourceCpu) ? score->at("cpu") : 0;
-  pod.score_non_zero_memory = score->contains(kResourceMemory) ? score->at("memory") : 0;
+  pod.score_non_zero_milli_cpu = ValueOf(*score, kResourceCpu);
+  pod.score_non_zero_memory = ValueOf(*score, kResourceMemory);
   pod.container_ports = GetHostPorts(obj.spec());
   return Outcome::Ok();
 }

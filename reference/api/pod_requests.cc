@@ -172,6 +172,11 @@ Result<ResourceList> AggregateContainerRequests(const k8s::Pod& pod,
 
 }  // namespace
 
+int64_t ValueOf(const ResourceList& list, std::string_view name) {
+  auto it = list.find(name);
+  return it == list.end() ? 0 : it->second;
+}
+
 bool IsPodLevelRequestsSet(const k8s::Pod& pod) {
   for (const auto& [name, quantity] : pod.spec().resources().requests()) {
     if (IsSupportedPodLevelResource(name)) return true;
@@ -264,12 +269,8 @@ Result<PodResource> CalculateResource(const k8s::Pod& pod) {
   }
   PodResource out;
   out.resource = ResourceFromList(*requests);
-  auto value = [](const ResourceList& l, std::string_view name) {
-    auto it = l.find(name);
-    return it == l.end() ? int64_t{0} : it->second;
-  };
-  out.non0_cpu = value(non0, kResourceCpu);
-  out.non0_mem = value(non0, kResourceMemory);
+  out.non0_cpu = ValueOf(non0, kResourceCpu);
+  out.non0_mem = ValueOf(non0, kResourceMemory);
   return out;
 }
 

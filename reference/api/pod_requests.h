@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "reference/api/resource.h"
 #include "reference/base/result.h"
@@ -19,6 +20,9 @@ namespace schedcheck::reference {
 // v1.ResourceList in the units the scheduler reads: cpu in millicores, everything else in
 // rounded-up whole units. A name present with 0 differs from an absent one, as in Go.
 using ResourceList = std::map<std::string, int64_t, std::less<>>;
+
+// list[name] as Go reads a map: 0 when absent.
+int64_t ValueOf(const ResourceList& list, std::string_view name);
 
 // resource.PodResourcesOptions, the fields the scheduler sets.
 struct PodResourcesOptions {

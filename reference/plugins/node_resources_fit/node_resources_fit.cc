@@ -51,12 +51,8 @@ Status NodeResourcesFit::Filter(const CycleState& state, [[maybe_unused]] const 
     return Status::Error("error reading \"" + std::string(kPreFilterStateKey) +
                          "\" from cycleState: not found");
   }
-  std::vector<InsufficientResource> insufficient_resources =
-      level_ == CompatLevel::kV1_37
-          ? v1_37::FitsRequest(s->request, node_info, args_.ignored_resources,
-                               args_.ignored_resource_groups)
-          : FitsRequest(s->request, node_info, args_.ignored_resources,
-                        args_.ignored_resource_groups);
+  std::vector<InsufficientResource> insufficient_resources = FitsRequest(
+      s->request, node_info, args_.ignored_resources, args_.ignored_resource_groups, level_);
   if (insufficient_resources.empty()) return Status();
   std::vector<std::string> failure_reasons;
   failure_reasons.reserve(insufficient_resources.size());
@@ -75,7 +71,10 @@ std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info
 std::vector<InsufficientResource> FitsRequest(
     const Resource& pod_request, const NodeInfo& node_info,
     const std::set<std::string, std::less<>>& ignored_extended_resources,
-    const std::set<std::string, std::less<>>& ignored_resource_groups) {
+    const std::set<std::string, std::less<>>& ignored_resource_groups, CompatLevel level) {
+  const bool v1_37 = level == CompatLevel::kV1_37;
+  // v1.27 compares even zero requests; v1.28 started skipping them.
+  auto compared = [&](int64_t request) { return !v1_37 || request > 0; };
   std::vector<InsufficientResource> insufficient_resources;
   const Resource& allocatable = node_info.allocatable();
   const Resource& requested = node_info.requested();
@@ -88,27 +87,29 @@ std::vector<InsufficientResource> FitsRequest(
       pod_request.scalar.empty()) {
     return insufficient_resources;
   }
-  // v1.27 compares even zero requests (a node already over its allocatable rejects a pod
-  // requesting 0 of that resource); v1.28 started skipping them.
-  if (pod_request.milli_cpu > GoSub(allocatable.milli_cpu, requested.milli_cpu)) {
-    insufficient_resources.push_back({std::string(kResourceCpu), "Insufficient cpu",
-                                      pod_request.milli_cpu, requested.milli_cpu,
-                                      allocatable.milli_cpu});
+  if (compared(pod_request.milli_cpu) &&
+      pod_request.milli_cpu > GoSub(allocatable.milli_cpu, requested.milli_cpu)) {
+    insufficient_resources.push_back(
+        {std::string(kResourceCpu), "Insufficient cpu", pod_request.milli_cpu, requested.milli_cpu,
+         allocatable.milli_cpu, v1_37 && pod_request.milli_cpu > allocatable.milli_cpu});
   }
-  if (pod_request.memory > GoSub(allocatable.memory, requested.memory)) {
+  if (compared(pod_request.memory) &&
+      pod_request.memory > GoSub(allocatable.memory, requested.memory)) {
     insufficient_resources.push_back({std::string(kResourceMemory), "Insufficient memory",
-                                      pod_request.memory, requested.memory, allocatable.memory});
+                                      pod_request.memory, requested.memory, allocatable.memory,
+                                      v1_37 && pod_request.memory > allocatable.memory});
   }
-  if (pod_request.ephemeral_storage >
-      GoSub(allocatable.ephemeral_storage, requested.ephemeral_storage)) {
-    insufficient_resources.push_back({std::string(kResourceEphemeralStorage),
-                                      "Insufficient ephemeral-storage",
-                                      pod_request.ephemeral_storage, requested.ephemeral_storage,
-                                      allocatable.ephemeral_storage});
+  if (compared(pod_request.ephemeral_storage) &&
+      pod_request.ephemeral_storage >
+          GoSub(allocatable.ephemeral_storage, requested.ephemeral_storage)) {
+    insufficient_resources.push_back(
+        {std::string(kResourceEphemeralStorage), "Insufficient ephemeral-storage",
+         pod_request.ephemeral_storage, requested.ephemeral_storage, allocatable.ephemeral_storage,
+         v1_37 && pod_request.ephemeral_storage > allocatable.ephemeral_storage});
   }
   // Upstream walks a Go map here (random order); we walk names in sorted order.
   for (const auto& [r_name, r_quant] : pod_request.scalar) {
-    // Skip in case request quantity is zero.
+    // Skip in case request quantity is zero (both levels).
     if (r_quant == 0) continue;
     if (IsExtendedResourceName(r_name)) {
       const std::string_view name = r_name;
@@ -117,9 +118,11 @@ std::vector<InsufficientResource> FitsRequest(
           ignored_resource_groups.count(r_name_prefix) > 0)
         continue;
     }
-    if (r_quant > GoSub(allocatable.Scalar(r_name), requested.Scalar(r_name))) {
+    const int64_t node_allocatable = allocatable.Scalar(r_name);
+    if (r_quant > GoSub(node_allocatable, requested.Scalar(r_name))) {
       insufficient_resources.push_back({r_name.str(), "Insufficient " + r_name.str(), r_quant,
-                                        requested.Scalar(r_name), allocatable.Scalar(r_name)});
+                                        requested.Scalar(r_name), node_allocatable,
+                                        v1_37 && r_quant > node_allocatable});
     }
   }
   return insufficient_resources;

@@ -58,23 +58,21 @@ Resource ComputePodResourceRequest(const Pod& pod);
 // fitsRequest: every resource `pod_request` does not fit on `node_info`, in upstream's order
 // (pods, cpu, memory, ephemeral-storage, then scalar resources, here by name). Extended
 // resources named in `ignored_extended_resources` or whose prefix before "/" is in
-// `ignored_resource_groups` are not checked.
+// `ignored_resource_groups` are not checked. Two changes after v1.27 matter for placement, and
+// `level` v1.37 has both: a cpu, memory or ephemeral-storage request of 0 is not compared (v1.28),
+// so a node already over its allocatable still takes a pod asking nothing of it; and each
+// insufficient resource says whether its request alone exceeds the allocatable (`unresolvable`).
+// Deferred-resize accounting (adjustDeltasToAccomodateCacheDiscrepancy) needs the alpha
+// InPlacePodVerticalScalingSchedulerPreemption gate, off by default, and no DeviceClass is
+// modelled, so no extended resource is delegated to DRA.
 std::vector<InsufficientResource> FitsRequest(
     const Resource& pod_request, const NodeInfo& node_info,
     const std::set<std::string, std::less<>>& ignored_extended_resources,
-    const std::set<std::string, std::less<>>& ignored_resource_groups);
+    const std::set<std::string, std::less<>>& ignored_resource_groups,
+    CompatLevel level = CompatLevel::kV1_27);
 
-// Fits: FitsRequest with the pod's request and nothing ignored (queue preCheck).
+// Fits: FitsRequest with the pod's request and nothing ignored (the v1.27 queue's preCheck).
 std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info);
-
-namespace v1_37 {
-// fitsRequest at v1.37: a resource the pod requests 0 of is not compared, and each insufficient
-// resource says whether the request exceeds the node's allocatable outright (`unresolvable`).
-std::vector<InsufficientResource> FitsRequest(
-    const Resource& pod_request, const NodeInfo& node_info,
-    const std::set<std::string, std::less<>>& ignored_extended_resources,
-    const std::set<std::string, std::less<>>& ignored_resource_groups);
-}  // namespace v1_37
 
 class NodeResourcesFit final : public PreFilterPlugin,
                                public FilterPlugin,
