@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	apiruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	fwk "k8s.io/kube-scheduler/framework"
 	sigsjson "sigs.k8s.io/json"
 
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
@@ -26,8 +27,8 @@ import (
 const compatLevel = "1.37"
 
 // rawCase is one document of a case file, as docs/FORMATS.md describes it. Only the fields a
-// plugin-level filter or score case can use are accepted; any other field is refused (exit 2)
-// rather than ignored.
+// plugin-level filter, score or hint case can use are accepted; any other field, or a field of
+// another kind (decodeCase), is refused (exit 2) rather than ignored.
 type rawCase struct {
 	ID              string                     `json:"id"`
 	Source          string                     `json:"source"`
@@ -37,7 +38,11 @@ type rawCase struct {
 	PluginArgs      map[string]json.RawMessage `json:"pluginArgs"`
 	Nodes           []json.RawMessage          `json:"nodes"`
 	Pods            []json.RawMessage          `json:"pods"`
+	Namespaces      []json.RawMessage          `json:"namespaces"`
 	Pod             json.RawMessage            `json:"pod"`
+	Event           json.RawMessage            `json:"event"`     // hint
+	OldObject       json.RawMessage            `json:"oldObject"` // hint
+	NewObject       json.RawMessage            `json:"newObject"` // hint
 	FeasibleNodes   *[]string                  `json:"feasibleNodes"`
 	Expect          json.RawMessage            `json:"expect"`
 	ExpectPreFilter json.RawMessage            `json:"expectPreFilter"`
@@ -66,14 +71,15 @@ type testCase struct {
 	ID     string
 	Source string
 	File   string
-	Kind   string // filter | score
+	Kind   string // filter | score | hint
 
 	Plugins []pluginSpec
 	Args    map[string]apiruntime.Object // plugin name -> args after the versioned API's defaults
 
-	Nodes     []*v1.Node
-	BoundPods []*v1.Pod
-	Pod       *v1.Pod
+	Nodes      []*v1.Node
+	BoundPods  []*v1.Pod
+	Namespaces []*v1.Namespace
+	Pod        *v1.Pod
 
 	FeasibleNodes []string // nil: every node
 
@@ -81,6 +87,14 @@ type testCase struct {
 	ScoreExpect     map[string]int64
 	ExpectPreFilter *statusExpectation
 	ExpectPreScore  *statusExpectation
+
+	// hint cases (hint.go). The event objects are a *v1.Node or a *v1.Pod, or an untyped nil
+	// when absent: a typed nil pointer inside an interface is not nil, and the hint functions
+	// (util.As) tell an Add from an Update by oldObj == nil.
+	Event      fwk.ClusterEvent
+	OldObject  any
+	NewObject  any
+	HintExpect hintExpectation
 }
 
 var knownPlugins = map[string]bool{
@@ -258,8 +272,17 @@ func present(raw json.RawMessage) bool {
 }
 
 func decodeCase(doc []byte) (*testCase, error) {
+	// The id, read leniently first, names the case in the refusal of a field it should not have.
+	var named struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(doc, &named)
+	what := "case"
+	if named.ID != "" {
+		what = "case " + named.ID
+	}
 	var rc rawCase
-	if err := strictUnmarshal(doc, &rc, "case"); err != nil {
+	if err := strictUnmarshal(doc, &rc, what); err != nil {
 		return nil, err
 	}
 	if rc.ID == "" {
@@ -272,13 +295,19 @@ func decodeCase(doc []byte) (*testCase, error) {
 		return nil, fail("compat %q: casecheck checks compat %q cases only", rc.Compat, compatLevel)
 	}
 	c := &testCase{ID: rc.ID, Source: rc.Source, Kind: rc.Kind}
-	if rc.Kind != "filter" && rc.Kind != "score" {
-		return nil, fail("kind %q: casecheck runs filter and score cases only", rc.Kind)
+	if rc.Kind != "filter" && rc.Kind != "score" && rc.Kind != "hint" {
+		return nil, fail("kind %q: casecheck runs filter, score and hint cases only", rc.Kind)
+	}
+	if field := fieldOfAnotherKind(&rc); field != "" {
+		return nil, fail("%s is not a field of a %s case", field, rc.Kind)
 	}
 
 	// plugins
 	if len(rc.Plugins) == 0 {
 		return nil, fail("no plugins listed (the default profile is not supported here)")
+	}
+	if rc.Kind == "hint" && len(rc.Plugins) != 1 {
+		return nil, fail("a hint case names exactly one plugin, not %d", len(rc.Plugins))
 	}
 	seen := map[string]bool{}
 	for _, entry := range rc.Plugins {
@@ -286,7 +315,13 @@ func decodeCase(doc []byte) (*testCase, error) {
 		if err != nil {
 			return nil, fail("%v", err)
 		}
-		if !knownPlugins[spec.Name] {
+		// A hint asks one plugin's EnqueueExtensions, which any plugin of the in-tree registry
+		// may implement (runCase refuses a name the registry lacks); filter and score cases are
+		// limited to the plugins whose cases casecheck was written and checked for.
+		if rc.Kind == "hint" && spec.Points != nil {
+			return nil, fail("plugin entry %q: a hint case names a plain plugin, without extension points", entry)
+		}
+		if rc.Kind != "hint" && !knownPlugins[spec.Name] {
 			return nil, fail("plugin %q is not one casecheck runs (NodeResourcesFit, NodeResourcesBalancedAllocation, NodePorts, NodeDeclaredFeatures)", spec.Name)
 		}
 		if seen[spec.Name] {
@@ -341,11 +376,21 @@ func decodeCase(doc []byte) (*testCase, error) {
 		}
 		c.BoundPods = append(c.BoundPods, pod)
 	}
+	if c.Namespaces, err = decodeNamespaces(rc.Namespaces); err != nil {
+		return nil, fail("%v", err)
+	}
 	if !present(rc.Pod) {
 		return nil, fail("no pod under test")
 	}
 	if c.Pod, err = decodePod(rc.Pod, "pod"); err != nil {
 		return nil, fail("%v", err)
+	}
+
+	if c.Kind == "hint" {
+		if err := decodeHint(&rc, c); err != nil {
+			return nil, fail("%v", err)
+		}
+		return c, nil
 	}
 
 	// expectations
@@ -397,6 +442,54 @@ func decodeCase(doc []byte) (*testCase, error) {
 		return nil, fail("nothing is expected")
 	}
 	return c, nil
+}
+
+// fieldOfAnotherKind names a field the case's kind has no use for (the first one, in the order
+// of rawCase), so that it is refused rather than silently ignored: a hint case never runs
+// PreFilter or Score, and filter and score cases have no event.
+func fieldOfAnotherKind(rc *rawCase) string {
+	if rc.Kind == "hint" {
+		switch {
+		case rc.FeasibleNodes != nil:
+			return "feasibleNodes"
+		case present(rc.ExpectPreFilter):
+			return "expectPreFilter"
+		case present(rc.ExpectPreScore):
+			return "expectPreScore"
+		}
+		return ""
+	}
+	switch {
+	case present(rc.Event):
+		return "event"
+	case present(rc.OldObject):
+		return "oldObject"
+	case present(rc.NewObject):
+		return "newObject"
+	}
+	return ""
+}
+
+// decodeNamespaces reads the case's Namespace objects (InterPodAffinity's namespaceSelector
+// lists them); each needs a name, once.
+func decodeNamespaces(raws []json.RawMessage) ([]*v1.Namespace, error) {
+	var out []*v1.Namespace
+	seen := map[string]bool{}
+	for i, raw := range raws {
+		ns := &v1.Namespace{}
+		if err := strictUnmarshal(raw, ns, fmt.Sprintf("namespaces[%d]", i)); err != nil {
+			return nil, err
+		}
+		if ns.Name == "" {
+			return nil, fmt.Errorf("namespaces[%d] has no metadata.name", i)
+		}
+		if seen[ns.Name] {
+			return nil, fmt.Errorf("namespace %q listed twice", ns.Name)
+		}
+		seen[ns.Name] = true
+		out = append(out, ns)
+	}
+	return out, nil
 }
 
 func decodeStatusExpectation(raw json.RawMessage, e *statusExpectation, what string) error {

@@ -5,7 +5,18 @@
 // as kube-scheduler fills them), with its args decoded from the case's pluginArgs by
 // kube-scheduler's configuration scheme (v1 defaults, validation), on a framework handle over a
 // snapshot of the case's nodes and bound pods, and then called at each extension point the way
-// the reference's case runner (harness/check/runner.cc) calls its own plugins.
+// the reference's case runner (harness/check/runner.cc) calls its own plugins. The case's
+// Namespace objects are created in the handle's fake API server and reach its informers before
+// the plugin is made (InterPodAffinity lists them for namespaceSelector), and are deleted after
+// the case, so that no case sees another's.
+//
+// A case of kind `hint` asks one plugin's queueing hints about one cluster event (hint.go): the
+// plugin, made as above, gives its fwk.EnqueueExtensions registrations (EventsToRegister, default
+// feature gates); those matching the case's event by framework.MatchClusterEvents are taken in
+// registration order: one without a QueueingHintFn answers Queue, a hint function called with
+// (pod, oldObject, newObject) that returns an error answers Queue with the error flag, Queue
+// answers Queue, QueueSkip goes on to the next; all skipped is QueueSkip, none matching is
+// NotRegistered. The answer and the error flag are compared with `expect`.
 //
 //	casecheck FILE...
 //
@@ -23,8 +34,12 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
@@ -161,6 +176,9 @@ func newEnvironment(ctx context.Context) (*environment, error) {
 		}
 		e.dra = dynamicresources.NewDRAManager(ctx, claims, tracker, factory)
 	}
+	// The Namespace informer must exist before Start to run at all: InterPodAffinity asks for
+	// its lister only when a case makes the plugin, after Start.
+	factory.Core().V1().Namespaces().Informer()
 	factory.Start(ctx.Done())
 	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
 		if !ok {
@@ -181,7 +199,70 @@ type instance struct {
 	plugin fwk.Plugin
 }
 
+// runCase runs one case with its namespaces in the cluster, and takes them out again.
 func (e *environment) runCase(c *testCase) result {
+	if err := e.createNamespaces(c.Namespaces); err != nil {
+		_ = e.deleteNamespaces(c.Namespaces) // those that were made; the creation error is the one to report
+		return result{fail: err.Error()}
+	}
+	r := e.runCaseInCluster(c)
+	// A namespace left behind would be seen by the next cases: that is a failure of this run,
+	// reported on this case unless it already failed.
+	if err := e.deleteNamespaces(c.Namespaces); err != nil && r.fail == "" && r.badInput == "" {
+		r.fail = err.Error()
+	}
+	return r
+}
+
+// namespaceWait bounds the wait for the informer to see a namespace created or deleted in the
+// fake clientset (its watch delivers within milliseconds).
+const namespaceWait = 30 * time.Second
+
+// createNamespaces creates the case's namespaces in the fake API server and waits until the
+// Namespace informer, whose lister the plugins read, has all of them.
+func (e *environment) createNamespaces(nss []*v1.Namespace) error {
+	for _, ns := range nss {
+		// A copy: the fake API server keeps the object it is given.
+		if _, err := e.client.CoreV1().Namespaces().Create(e.ctx, ns.DeepCopy(), metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("creating namespace %s: %w", ns.Name, err)
+		}
+	}
+	return e.waitForNamespaces(nss, true)
+}
+
+// deleteNamespaces deletes the case's namespaces (those not there are skipped) and waits until
+// the informer has none of them.
+func (e *environment) deleteNamespaces(nss []*v1.Namespace) error {
+	for _, ns := range nss {
+		err := e.client.CoreV1().Namespaces().Delete(e.ctx, ns.Name, metav1.DeleteOptions{})
+		if err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("deleting namespace %s: %w", ns.Name, err)
+		}
+	}
+	return e.waitForNamespaces(nss, false)
+}
+
+func (e *environment) waitForNamespaces(nss []*v1.Namespace, present bool) error {
+	lister := e.informers.Core().V1().Namespaces().Lister()
+	err := wait.PollUntilContextTimeout(e.ctx, time.Millisecond, namespaceWait, true, func(context.Context) (bool, error) {
+		for _, ns := range nss {
+			if _, err := lister.Get(ns.Name); (err == nil) != present {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		verb := "have"
+		if !present {
+			verb = "drop"
+		}
+		return fmt.Errorf("the Namespace informer did not %s the case's namespaces: %v", verb, err)
+	}
+	return nil
+}
+
+func (e *environment) runCaseInCluster(c *testCase) result {
 	ctx, cancel := context.WithCancel(e.ctx)
 	defer cancel()
 	snapshot := cache.NewSnapshot(c.BoundPods, c.Nodes)
@@ -214,6 +295,9 @@ func (e *environment) runCase(c *testCase) result {
 			return result{fail: fmt.Sprintf("creating plugin %s: %v", spec.Name, err)}
 		}
 		instances = append(instances, instance{spec: spec, plugin: p})
+	}
+	if c.Kind == "hint" {
+		return runHint(ctx, c, instances[0])
 	}
 
 	// Every node of the cluster, in the case's order, as PreFilter sees them.
