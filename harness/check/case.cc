@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "reference/framework/events.h"
 #include "reference/k8s/json_number.h"
 #include "reference/k8s/k8s_json.h"
 
@@ -35,9 +36,33 @@ const std::set<std::string> kKnownFields = {"id",
                                             "expectPreScore",
                                             "expect",
                                             "queueConfig",
+                                            "event",
+                                            "oldObject",
+                                            "newObject",
                                             "description",
                                             "notes"};
-const std::set<std::string> kKinds = {"filter", "score", "schedule", "preempt", "queue"};
+const std::set<std::string> kKinds = {"filter", "score", "schedule", "preempt", "queue", "hint"};
+// The fields a hint case may have: the cluster its plugin sees, the pod, the event, the answer.
+const std::set<std::string> kHintFields = {"id",
+                                           "source",
+                                           "kind",
+                                           "compat",
+                                           "plugins",
+                                           "pluginArgs",
+                                           "nodes",
+                                           "pods",
+                                           "namespaces",
+                                           "services",
+                                           "replicationControllers",
+                                           "replicaSets",
+                                           "statefulSets",
+                                           "pod",
+                                           "event",
+                                           "oldObject",
+                                           "newObject",
+                                           "expect",
+                                           "description",
+                                           "notes"};
 
 Result<CasePlugin> ParsePluginName(const std::string& text, const std::string& where) {
   CasePlugin p;
@@ -92,6 +117,105 @@ Result<std::string> StringField(const nlohmann::json& json, const char* name,
   }
   if (!json[name].is_string()) return Error{location + ": field " + name + ": expected a string"};
   return json[name].get<std::string>();
+}
+
+// `event`, `oldObject` and `newObject` of a hint case (docs/FORMATS.md "Hint cases").
+Outcome ParseHintEvent(const nlohmann::json& json, const std::string& where, Case& c) {
+  for (const auto& [key, value] : json.items()) {
+    if (!kHintFields.count(key)) {
+      return Error{where + ": field " + key + ": not a field of a hint case"};
+    }
+  }
+  if (c.compat != "1.37") {
+    return Error{where + ": field compat: kind hint exists at compat \"1.37\" only"};
+  }
+  if (c.default_plugins || c.plugins.size() != 1 || !c.plugins[0].points.empty()) {
+    return Error{where + ": field plugins: a hint case names exactly one plugin, without points"};
+  }
+  const nlohmann::json& event = json.value("event", nlohmann::json());
+  if (!event.is_object()) return Error{where + ": field event: missing or not an object"};
+  for (const auto& [key, value] : event.items()) {
+    if (key != "resource" && key != "action") {
+      return Error{where + ": field event." + key + ": unknown field"};
+    }
+  }
+  auto resource = StringField(event, "resource", where + ": field event", true);
+  if (!resource.ok()) return resource.error();
+  static const std::set<std::string> kResources = {"Pod", "AssignedPod", "UnscheduledPod",
+                                                   "TargetPod", "Node"};
+  if (!kResources.count(*resource)) {
+    return Error{where + ": field event.resource: \"" + *resource +
+                 "\" is not one of Pod, AssignedPod, UnscheduledPod, TargetPod, Node"};
+  }
+  c.event_resource = *resource;
+  auto action = StringField(event, "action", where + ": field event", true);
+  if (!action.ok()) return action.error();
+  for (size_t start = 0; start <= action->size();) {
+    size_t bar = action->find('|', start);
+    std::string name = action->substr(start, bar == std::string::npos ? bar : bar - start);
+    uint32_t bits = reference::ParseActionNameV1_37(name);
+    if (bits == 0) {
+      return Error{where + ": field event.action: unknown action \"" + name + "\""};
+    }
+    c.event_action |= bits;
+    if (bar == std::string::npos) break;
+    start = bar + 1;
+  }
+  // Which objects the event carries, as the queue passes them: the new one of an Add, the old
+  // one of a Delete, both for an update.
+  namespace bits = reference::action;
+  bool want_old, want_new;
+  if (c.event_action == bits::kAdd) {
+    want_old = false, want_new = true;
+  } else if (c.event_action == bits::kDelete) {
+    want_old = true, want_new = false;
+  } else if ((c.event_action & (bits::kAdd | bits::kDelete)) == 0) {
+    want_old = want_new = true;
+  } else {
+    return Error{where + ": field event.action: an event is an Add, a Delete or an update"};
+  }
+  const bool is_node = c.event_resource == "Node";
+  for (auto [field, wanted] :
+       {std::pair{"oldObject", want_old}, std::pair{"newObject", want_new}}) {
+    const bool present = json.contains(field) && !json[field].is_null();
+    if (present != wanted) {
+      return Error{where + ": field " + field + ": " + (wanted ? "missing" : "not expected") +
+                   " for a " + c.event_resource + " " + *action + " event"};
+    }
+    if (!present) continue;
+    const bool old = std::string_view(field) == "oldObject";
+    if (is_node) {
+      auto node = k8s::NodeFromJson(json[field], where + ": field " + field);
+      if (!node.ok()) return node.error();
+      (old ? c.old_node : c.new_node) = std::move(*node);
+    } else {
+      auto pod = k8s::PodFromJson(json[field], where + ": field " + field);
+      if (!pod.ok()) return pod.error();
+      (old ? c.old_pod : c.new_pod) = std::move(*pod);
+    }
+  }
+  const nlohmann::json& expect = json.value("expect", nlohmann::json());
+  if (!expect.is_object()) return Error{where + ": field expect: missing or not an object"};
+  for (const auto& [key, value] : expect.items()) {
+    if (key != "hint" && key != "error") {
+      return Error{where + ": field expect." + key + ": unknown field"};
+    }
+  }
+  auto hint = StringField(expect, "hint", where + ": field expect", true);
+  if (!hint.ok()) return hint.error();
+  if (*hint != "Queue" && *hint != "QueueSkip" && *hint != "NotRegistered") {
+    return Error{where + ": field expect.hint: \"" + *hint +
+                 "\" is not one of Queue, QueueSkip, NotRegistered"};
+  }
+  if (expect.contains("error")) {
+    if (!expect["error"].is_boolean()) {
+      return Error{where + ": field expect.error: expected true or false"};
+    }
+    if (expect["error"].get<bool>() && *hint != "Queue") {
+      return Error{where + ": field expect.error: an error counts as Queue, so hint must be Queue"};
+    }
+  }
+  return Outcome::Ok();
 }
 
 }  // namespace
@@ -222,6 +346,11 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
   if (!c.expect_pre_score.is_null() && c.kind != "score")
     return Error{where + ": field expectPreScore: only for kind score"};
   c.queue_config = json.value("queueConfig", nlohmann::json());
+  if (c.kind == "hint") {
+    if (Outcome ok = ParseHintEvent(json, where, c); !ok) return ok.error();
+  } else if (json.contains("event") || json.contains("oldObject") || json.contains("newObject")) {
+    return Error{where + ": fields event, oldObject, newObject: only for kind hint"};
+  }
   if (!json.contains("expect") || json["expect"].is_null()) {
     if (c.expect_pre_filter.is_null() && c.expect_pre_filter_result.is_null() &&
         c.expect_pre_score.is_null()) {
@@ -258,6 +387,15 @@ Outcome CheckCaseLimits(const Case& c, const trace::InputLimits& limits, const s
         CheckEach(c.stateful_sets, "statefulSets", limits, where),
         CheckEach(c.pods_before, "podsBefore", limits, where)}) {
     if (!ok) return ok;
+  }
+  for (const auto& [pod, field] : {std::pair{&c.old_pod, "oldObject"}, {&c.new_pod, "newObject"}}) {
+    if (!*pod) continue;
+    if (Outcome ok = trace::CheckMessageLimits(**pod, limits, where, field); !ok) return ok;
+  }
+  for (const auto& [node, field] :
+       {std::pair{&c.old_node, "oldObject"}, {&c.new_node, "newObject"}}) {
+    if (!*node) continue;
+    if (Outcome ok = trace::CheckMessageLimits(**node, limits, where, field); !ok) return ok;
   }
   if (c.pod) return trace::CheckMessageLimits(*c.pod, limits, where, "pod");
   return Outcome::Ok();

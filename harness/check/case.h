@@ -28,7 +28,7 @@ struct CasePlugin {
 struct Case {
   std::string id;
   std::string source;
-  std::string kind;      // filter, score, schedule, preempt, queue
+  std::string kind;      // filter, score, schedule, preempt, queue, hint
   std::string compat;    // "" = the default level
   std::string location;  // "file: line N" for messages
 
@@ -57,6 +57,13 @@ struct Case {
   nlohmann::json expect_pre_score;          // score only; null when absent
   nlohmann::json expect;
   nlohmann::json queue_config;
+
+  // kind hint (compat 1.37): the incoming event and its objects, Nodes for a Node event, Pods
+  // otherwise (absent = nil). `expect` is {"hint": Queue | QueueSkip | NotRegistered, "error": b}.
+  std::string event_resource;
+  uint32_t event_action = 0;
+  std::optional<k8s::Node> old_node, new_node;
+  std::optional<k8s::Pod> old_pod, new_pod;
 };
 
 // Parses one case object. Errors name `location` and the field ("pods[2].spec.priority: ...").

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "harness/check/cluster.h"
+#include "harness/check/run_hint.h"
 #include "harness/check/run_preempt.h"
 #include "harness/check/run_queue.h"
 #include "reference/base/compat_level.h"
@@ -250,8 +251,9 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
 std::string UnimplementedCompat(const std::string& compat, const std::string& kind) {
   std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(compat);
   if (!level) return "compat level " + compat + " is not implemented (implemented: 1.27, 1.37)";
-  if (*level == reference::CompatLevel::kV1_37 && kind != "filter" && kind != "score") {
-    return "compat level 1.37 implements the kinds filter and score; kind " + kind +
+  if (*level == reference::CompatLevel::kV1_37 && kind != "filter" && kind != "score" &&
+      kind != "hint") {
+    return "compat level 1.37 implements the kinds filter, score and hint; kind " + kind +
            " (queue, preemption, the scheduling cycle) is not implemented at 1.37 yet";
   }
   return "";
@@ -263,6 +265,7 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
   }
   if (c.kind == "preempt") return RunPreemptCase(c, engine);
   if (c.kind == "queue") return RunQueueCase(c, engine);
+  if (c.kind == "hint") return RunHintCase(c);
   ClusterInput input{c.nodes,        c.pods,         c.namespaces,
                      c.pdbs,         c.services,     c.replication_controllers,
                      c.replica_sets, c.stateful_sets};

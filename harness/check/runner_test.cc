@@ -47,6 +47,7 @@ TEST(RunnerTest, Compat137RunsFilterAndScoreOnly) {
   EXPECT_EQ(UnimplementedCompat("1.37", "score"), "");
   EXPECT_EQ(UnimplementedCompat("", "queue"), "");
   EXPECT_EQ(UnimplementedCompat("1.27", "preempt"), "");
+  EXPECT_EQ(UnimplementedCompat("1.37", "hint"), "");
   for (const char* kind : {"schedule", "preempt", "queue"}) {
     EXPECT_NE(UnimplementedCompat("1.37", kind).find("not implemented at 1.37"), std::string::npos)
         << kind;
@@ -57,6 +58,68 @@ TEST(RunnerTest, Compat137RunsFilterAndScoreOnly) {
                      "inline");
   ASSERT_TRUE(c.ok()) << c.message();
   EXPECT_EQ(RunCase(*c).verdict, CaseResult::Verdict::kSkip);
+}
+
+// Hint cases: the reference's v1.37 hints answer, a wrong expectation fails, and malformed hint
+// cases are refused when parsed, naming the field.
+TEST(RunnerTest, HintCasesRunAtCompat137) {
+  const std::string base = R"("source":"s","kind":"hint","compat":"1.37",
+      "plugins":["NodeUnschedulable"],"pod":{"metadata":{"name":"p"}},
+      "event":{"resource":"Node","action":"UpdateNodeTaint"},
+      "oldObject":{"metadata":{"name":"n"},"spec":{"unschedulable":true}},
+      "newObject":{"metadata":{"name":"n"}},)";
+  auto queue = ParseCase(
+      nlohmann::json::parse("{\"id\":\"a\"," + base + R"("expect":{"hint":"Queue"}})"), "inline");
+  ASSERT_TRUE(queue.ok()) << queue.message();
+  EXPECT_EQ(RunCase(*queue).verdict, CaseResult::Verdict::kPass) << RunCase(*queue).detail;
+  auto wrong = ParseCase(
+      nlohmann::json::parse("{\"id\":\"b\"," + base + R"("expect":{"hint":"QueueSkip"}})"),
+      "inline");
+  ASSERT_TRUE(wrong.ok()) << wrong.message();
+  CaseResult r = RunCase(*wrong);
+  EXPECT_EQ(r.verdict, CaseResult::Verdict::kFail);
+  EXPECT_EQ(r.detail, "expected QueueSkip, got Queue");
+  // An event NodeUnschedulable does not register.
+  auto label = ParseCase(nlohmann::json::parse(R"({"id":"c","source":"s","kind":"hint",
+      "compat":"1.37","plugins":["NodeUnschedulable"],"pod":{"metadata":{"name":"p"}},
+      "event":{"resource":"Node","action":"UpdateNodeLabel"},
+      "oldObject":{"metadata":{"name":"n"}},"newObject":{"metadata":{"name":"n"}},
+      "expect":{"hint":"NotRegistered"}})"),
+                         "inline");
+  ASSERT_TRUE(label.ok()) << label.message();
+  EXPECT_EQ(RunCase(*label).verdict, CaseResult::Verdict::kPass) << RunCase(*label).detail;
+
+  struct Bad {
+    std::string json;
+    std::string error;
+  };
+  for (const Bad& bad : std::vector<Bad>{
+           {R"({"id":"d","source":"s","kind":"hint","plugins":["NodeName"],
+                "pod":{"metadata":{"name":"p"}},"event":{"resource":"Node","action":"Add"},
+                "newObject":{"metadata":{"name":"n"}},"expect":{"hint":"Queue"}})",
+            "field compat: kind hint exists at compat \"1.37\" only"},
+           {R"({"id":"d","source":"s","kind":"hint","compat":"1.37","plugins":["NodeName"],
+                "pod":{"metadata":{"name":"p"}},"event":{"resource":"Node","action":"Add"},
+                "expect":{"hint":"Queue"}})",
+            "field newObject: missing for a Node Add event"},
+           {R"({"id":"d","source":"s","kind":"hint","compat":"1.37","plugins":["NodeName"],
+                "pod":{"metadata":{"name":"p"}},"event":{"resource":"Node","action":"Grow"},
+                "newObject":{"metadata":{"name":"n"}},"expect":{"hint":"Queue"}})",
+            "field event.action: unknown action \"Grow\""},
+           {R"({"id":"d","source":"s","kind":"hint","compat":"1.37","plugins":["NodeName"],
+                "pod":{"metadata":{"name":"p"}},"event":{"resource":"Node","action":"Add"},
+                "newObject":{"metadata":{"name":"n"}},"expect":{"hint":"QueueSkip","error":true}})",
+            "field expect.error: an error counts as Queue"},
+           {R"({"id":"d","source":"s","kind":"hint","compat":"1.37","plugins":["NodeName"],
+                "pod":{"metadata":{"name":"p"}},"event":{"resource":"Node","action":"Add"},
+                "newObject":{"metadata":{"name":"n"}},"feasibleNodes":["n"],
+                "expect":{"hint":"Queue"}})",
+            "field feasibleNodes: not a field of a hint case"},
+       }) {
+    auto c = ParseCase(nlohmann::json::parse(bad.json), "inline");
+    ASSERT_FALSE(c.ok()) << bad.error;
+    EXPECT_NE(c.message().find(bad.error), std::string::npos) << c.message();
+  }
 }
 
 // Expectations of the wrong JSON type used to throw nlohmann's type_error into std::terminate

@@ -5,6 +5,7 @@
 #define SCHEDCHECK_REFERENCE_FRAMEWORK_INTERFACE_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "reference/base/pool_allocator.h"
+#include "reference/base/result.h"
 #include "reference/framework/cycle_state.h"
 #include "reference/framework/events.h"
 #include "reference/framework/node_info.h"
@@ -185,6 +187,37 @@ class PostBindPlugin : public virtual Plugin {
 class EnqueueExtensions : public virtual Plugin {
  public:
   virtual std::vector<ClusterEvent> EventsToRegister() const = 0;
+};
+
+// v1.37 QueueingHint (kube-scheduler/framework/types.go): whether an event may make a pod that
+// this plugin rejected schedulable.
+enum class QueueingHint { kQueueSkip, kQueue };
+
+// The objects an event carries, as upstream's oldObj / newObj: Nodes for Node events, Pods for
+// pod events; null where upstream passes nil (old for Add, new for Delete). Hint functions rely
+// on the new object of an Add or Update and the old object of a Delete or Update being there, as
+// upstream's do; the queue and the case runner guarantee it.
+struct EventObjects {
+  PodPtr old_pod;
+  PodPtr new_pod;
+  NodePtr old_node;
+  NodePtr new_node;
+};
+
+// QueueingHintFn for `pod` (the pod the plugin rejected). An error is counted as Queue by the
+// queue, as upstream counts a hint function's error.
+using QueueingHintFn = std::function<Result<QueueingHint>(const Pod& pod, const EventObjects&)>;
+
+struct ClusterEventWithHint {
+  ClusterEvent event;
+  QueueingHintFn hint;  // empty: always Queue (upstream's nil QueueingHintFn)
+};
+
+// v1.37 EnqueueExtensions: the events a plugin registers, each with its hint function, as
+// EventsToRegister returns them at v1.37.2 with the default feature gates.
+class QueueingHintExtensions : public virtual Plugin {
+ public:
+  virtual std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const = 0;
 };
 
 }  // namespace schedcheck::reference

@@ -91,6 +91,15 @@ Result<std::unique_ptr<Plugin>> DefaultPreemption::New(const PluginArgs& args,
   return std::unique_ptr<Plugin>(std::make_unique<DefaultPreemption>(*parsed, handle));
 }
 
+std::vector<ClusterEventWithHint> DefaultPreemption::EventsToRegisterWithHints() const {
+  // isPodSchedulableAfterAssignedPodDeletion.
+  auto after_assigned_pod_deletion = [](const Pod&, const EventObjects&) -> Result<QueueingHint> {
+    return QueueingHint::kQueueSkip;
+  };
+  return {
+      {{std::string(resource::kAssignedPod), action::kDelete, ""}, after_assigned_pod_deletion}};
+}
+
 Status DefaultPreemption::PostFilter(CycleState& state, const Pod& pod,
                                      const NodeToStatus& statuses, PostFilterResult* result) {
   PreemptionOutcome out = Preempt(state, pod, statuses);

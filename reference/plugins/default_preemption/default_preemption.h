@@ -59,7 +59,7 @@ struct NodeVictims {
 // (a rollout, a drain, a Job's finalizer) does not hold back a nominated preemptor.
 bool PodTerminatingByPreemption(const Pod& pod);
 
-class DefaultPreemption : public PostFilterPlugin {
+class DefaultPreemption : public PostFilterPlugin, public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "DefaultPreemption";
   static constexpr std::string_view kPrefix = "preemption: ";
@@ -76,6 +76,10 @@ class DefaultPreemption : public PostFilterPlugin {
   std::string_view Name() const override { return kName; }
   Status PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
                     PostFilterResult* result) override;
+  // v1.37 (SchedulerAsyncPreemption on): AssignedPod Delete, whose hint always answers
+  // QueueSkip. A pod this plugin blocked (PreEnqueue while its preemption runs) was also
+  // rejected by the plugins the preemption helps; their hints decide when it is worth retrying.
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
   // What PostFilter decides, with the candidates and the tie: Evaluator.Preempt plus the
   // plugin's message prefix.

@@ -93,7 +93,8 @@ class InterPodAffinity final : public PreFilterPlugin,
                                public FilterPlugin,
                                public PreScorePlugin,
                                public ScorePlugin,
-                               public EnqueueExtensions {
+                               public EnqueueExtensions,
+                               public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "InterPodAffinity";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterInterPodAffinity";
@@ -112,6 +113,9 @@ class InterPodAffinity final : public PreFilterPlugin,
 
   std::string_view Name() const override { return kName; }
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37 (queueing_hints.cc): AssignedPod Add | UpdatePodLabel | Delete; TargetPod
+  // UpdatePodLabel; Node Add | UpdateNodeLabel. The hints read no plugin state.
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
   // Skip (v1.27) when no existing pod's anti-affinity matches the pod and the pod has no
   // required terms; UAU "parsing pod: ..." when a term's selector does not parse.

@@ -53,7 +53,9 @@ std::string SelectorError(const k8s::LabelSelector& selector) {
   return "";
 }
 
-std::string TermError(const k8s::PodAffinityTerm& term) {
+}  // namespace
+
+std::string PodAffinityTermError(const k8s::PodAffinityTerm& term) {
   if (term.has_label_selector()) {
     std::string err = SelectorError(term.label_selector());
     if (!err.empty()) return err;
@@ -62,15 +64,13 @@ std::string TermError(const k8s::PodAffinityTerm& term) {
   return "";
 }
 
-}  // namespace
-
 std::string PodAffinityParseError(const k8s::Pod& pod) {
   if (!pod.spec().has_affinity()) return "";
   const k8s::Affinity& a = pod.spec().affinity();
   std::vector<std::string> errs;
   auto first_error = [&](const char* label, const auto& terms, auto get_term) {
     for (const auto& t : terms) {
-      std::string err = TermError(get_term(t));
+      std::string err = PodAffinityTermError(get_term(t));
       if (!err.empty()) {
         errs.push_back(std::string(label) + ": " + err);
         return;

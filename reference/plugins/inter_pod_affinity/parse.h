@@ -15,6 +15,10 @@ namespace schedcheck::reference::interpodaffinity {
 // Checked: operators, value counts per operator and label value syntax (keys are not checked).
 std::string PodAffinityParseError(const k8s::Pod& pod);
 
+// framework.newAffinityTerm's error for one term (its labelSelector, then its
+// namespaceSelector), or "".
+std::string PodAffinityTermError(const k8s::PodAffinityTerm& term);
+
 }  // namespace schedcheck::reference::interpodaffinity
 
 #endif  // SCHEDCHECK_REFERENCE_PLUGINS_INTER_POD_AFFINITY_PARSE_H_

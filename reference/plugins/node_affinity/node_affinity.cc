@@ -68,6 +68,39 @@ std::optional<std::set<std::string>> TermNodeNames(const k8s::NodeSelectorTerm& 
   return names;
 }
 
+// RequiredNodeAffinity.Match as the queueing hint uses it, with LazyErrorNodeSelector's errors:
+// spec.nodeSelector first, then the required terms ORed (empty terms left out); when no term
+// matches and some term does not parse, the parse errors are the result.
+Result<bool> MatchRequiredNodeAffinity(const Pod& pod, const Node& node) {
+  const Labels& labels = node.obj.metadata().labels();
+  for (const auto& [key, value] : pod.obj.spec().node_selector()) {
+    auto it = labels.find(key);
+    if (it == labels.end() || it->second != value) return false;
+  }
+  const k8s::PodSpec& spec = pod.obj.spec();
+  if (!spec.has_affinity() || !spec.affinity().has_node_affinity() ||
+      !spec.affinity().node_affinity().has_required_during_scheduling_ignored_during_execution()) {
+    return true;
+  }
+  const auto& terms = spec.affinity()
+                          .node_affinity()
+                          .required_during_scheduling_ignored_during_execution()
+                          .node_selector_terms();
+  std::vector<std::string> errs;
+  for (int i = 0; i < terms.size(); ++i) {
+    if (IsEmptyNodeSelectorTerm(terms[i])) continue;
+    std::vector<std::string> e =
+        NodeSelectorTermErrors(terms[i], "nodeSelectorTerms[" + std::to_string(i) + "]");
+    if (!e.empty()) {
+      errs.insert(errs.end(), e.begin(), e.end());
+      continue;
+    }
+    if (NodeSelectorTermMatches(terms[i], node.obj)) return true;
+  }
+  if (!errs.empty()) return Error{AggregateError(errs)};
+  return false;
+}
+
 }  // namespace
 
 NodeAffinity::PreFilterState::PreFilterState(const Pod& pod)
@@ -109,6 +142,29 @@ NodeAffinity::NodeAffinity(NodeAffinityArgs args) {
 
 std::vector<ClusterEvent> NodeAffinity::EventsToRegister() const {
   return {{std::string(resource::kNode), action::kAdd | action::kUpdate, ""}};
+}
+
+std::vector<ClusterEventWithHint> NodeAffinity::EventsToRegisterWithHints() const {
+  return {{{std::string(resource::kNode), action::kAdd | action::kUpdateNodeLabel, ""},
+           [this](const Pod& pod, const EventObjects& e) {
+             return IsSchedulableAfterNodeChange(pod, e);
+           }}};
+}
+
+Result<QueueingHint> NodeAffinity::IsSchedulableAfterNodeChange(const Pod& pod,
+                                                                const EventObjects& e) const {
+  const Node& modified = *e.new_node;
+  if (added_node_selector_ && !NodeSelectorMatches(*added_node_selector_, modified.obj)) {
+    return QueueingHint::kQueueSkip;
+  }
+  Result<bool> is_matched = MatchRequiredNodeAffinity(pod, modified);
+  if (!is_matched.ok()) return is_matched.error();
+  if (!*is_matched) return QueueingHint::kQueueSkip;
+  if (e.old_node == nullptr) return QueueingHint::kQueue;
+  // An update: only a change from unmatched to matched can help.
+  Result<bool> was_matched = MatchRequiredNodeAffinity(pod, *e.old_node);
+  if (!was_matched.ok()) return was_matched.error();
+  return *was_matched ? QueueingHint::kQueueSkip : QueueingHint::kQueue;
 }
 
 Status NodeAffinity::PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) {

@@ -21,7 +21,8 @@ class NodeAffinity : public PreFilterPlugin,
                      public FilterPlugin,
                      public PreScorePlugin,
                      public ScorePlugin,
-                     public EnqueueExtensions {
+                     public EnqueueExtensions,
+                     public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "NodeAffinity";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterNodeAffinity";
@@ -85,8 +86,15 @@ class NodeAffinity : public PreFilterPlugin,
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
   // Node: Add | Update (v1.27).
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37: Node Add | UpdateNodeLabel (isSchedulableAfterNodeChange).
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
  protected:
+  // isSchedulableAfterNodeChange: QueueSkip when the node fails the added affinity or the pod's
+  // required affinity; Queue for an added node that passes, and for an update only when the old
+  // node did not match. A required term that does not parse is an error when no term matches.
+  Result<QueueingHint> IsSchedulableAfterNodeChange(const Pod& pod, const EventObjects& e) const;
+
   // The added affinity (validated by New): its required node selector and its usable preferred
   // terms.
   std::optional<k8s::NodeSelector> added_node_selector_;

@@ -103,6 +103,28 @@ Result<std::unique_ptr<Plugin>> NodeDeclaredFeatures::New(const PluginArgs& args
   return std::unique_ptr<Plugin>(std::make_unique<NodeDeclaredFeatures>());
 }
 
+std::vector<ClusterEventWithHint> NodeDeclaredFeatures::EventsToRegisterWithHints() const {
+  auto after_node_change = [](const Pod&, const EventObjects& e) -> Result<QueueingHint> {
+    if (e.old_node == nullptr) return QueueingHint::kQueue;
+    const auto& before = e.old_node->obj.status().declared_features();
+    const auto& after = e.new_node->obj.status().declared_features();
+    const bool same =
+        before.size() == after.size() && std::equal(before.begin(), before.end(), after.begin());
+    return same ? QueueingHint::kQueueSkip : QueueingHint::kQueue;
+  };
+  auto after_target_pod_update = [](const Pod&, const EventObjects& e) -> Result<QueueingHint> {
+    return InferForPodScheduling(e.old_pod->obj.spec()) ==
+                   InferForPodScheduling(e.new_pod->obj.spec())
+               ? QueueingHint::kQueueSkip
+               : QueueingHint::kQueue;
+  };
+  return {
+      {{std::string(resource::kNode), action::kAdd | action::kUpdateNodeDeclaredFeature, ""},
+       after_node_change},
+      {{std::string(resource::kTargetPod), action::kUpdateV1_37, ""}, after_target_pod_update},
+  };
+}
+
 Status NodeDeclaredFeatures::PreFilter(CycleState& state, const Pod& pod,
                                        [[maybe_unused]] PreFilterResult* result) {
   std::vector<std::string_view> reqs = InferForPodScheduling(pod.obj.spec());

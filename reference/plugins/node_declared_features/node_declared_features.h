@@ -30,7 +30,9 @@ std::vector<std::string_view> InferForPodScheduling(const k8s::PodSpec& spec);
 std::vector<std::string_view> TryMapDeclaredFeatures(
     const google::protobuf::RepeatedPtrField<std::string>& declared);
 
-class NodeDeclaredFeatures final : public PreFilterPlugin, public FilterPlugin {
+class NodeDeclaredFeatures final : public PreFilterPlugin,
+                                   public FilterPlugin,
+                                   public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "NodeDeclaredFeatures";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterNodeDeclaredFeatures";
@@ -54,6 +56,10 @@ class NodeDeclaredFeatures final : public PreFilterPlugin, public FilterPlugin {
   // UnschedulableAndUnresolvable kErrReasonUnsatisfiedRequirements when a required feature is not
   // among the node's declared ones; Error without the PreFilter state.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  // Node Add | UpdateNodeDeclaredFeature (isSchedulableAfterNodeChange: QueueSkip only for an
+  // update that leaves status.declaredFeatures as it was) and TargetPod Update
+  // (isSchedulableAfterTargetPodUpdate: Queue when the inferred requirements changed).
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 };
 
 }  // namespace schedcheck::reference

@@ -16,6 +16,10 @@ std::vector<ClusterEvent> NodeName::EventsToRegister() const {
   return {{std::string(resource::kNode), action::kAdd | action::kUpdate, ""}};
 }
 
+std::vector<ClusterEventWithHint> NodeName::EventsToRegisterWithHints() const {
+  return {{{std::string(resource::kNode), action::kAdd, ""}, nullptr}};
+}
+
 Status NodeName::Filter([[maybe_unused]] const CycleState& state, const Pod& pod,
                         const NodeInfo& node) {
   if (node.node() == nullptr) return Status::Error("node not found");

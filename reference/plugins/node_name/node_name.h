@@ -11,7 +11,7 @@
 
 namespace schedcheck::reference {
 
-class NodeName : public FilterPlugin, public EnqueueExtensions {
+class NodeName : public FilterPlugin, public EnqueueExtensions, public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "NodeName";
   static constexpr std::string_view kErrReason = "node(s) didn't match the requested node name";
@@ -23,6 +23,8 @@ class NodeName : public FilterPlugin, public EnqueueExtensions {
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   // Node: Add | Update (v1.27).
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37: Node Add, without a hint function (always Queue).
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
   // Fits: spec.nodeName is empty or equals the node's name. REQUIRES: node.node() != nullptr.
   static bool Fits(const Pod& pod, const NodeInfo& node);

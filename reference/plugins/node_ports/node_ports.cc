@@ -3,12 +3,40 @@
 #include <string>
 
 namespace schedcheck::reference {
+namespace {
+
+// isSchedulableAfterAssignedPodDeleted: Queue only when the deleted pod was bound or nominated
+// somewhere and held a host port that conflicts with one the rejected pod wants. Both pods are
+// built at v1.37, so container_ports are GetHostPorts (entries with a hostPort only).
+Result<QueueingHint> IsSchedulableAfterAssignedPodDeleted(const Pod& pod, const EventObjects& e) {
+  const Pod& deleted = *e.old_pod;
+  if (deleted.node_name().empty() && deleted.obj.status().nominated_node_name().empty()) {
+    return QueueingHint::kQueueSkip;
+  }
+  if (deleted.container_ports.empty()) return QueueingHint::kQueueSkip;
+  HostPortInfo ports_in_use;
+  for (const HostPort& port : deleted.container_ports) ports_in_use.Add(port);
+  for (const HostPort& want : pod.container_ports) {
+    if (ports_in_use.CheckConflict(want)) return QueueingHint::kQueue;
+  }
+  return QueueingHint::kQueueSkip;
+}
+
+}  // namespace
 
 Result<std::unique_ptr<Plugin>> NodePorts::New(const PluginArgs& args, const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"NodePorts: takes no arguments"};
   }
   return std::unique_ptr<Plugin>(std::make_unique<NodePorts>(handle.level()));
+}
+
+std::vector<ClusterEventWithHint> NodePorts::EventsToRegisterWithHints() const {
+  return {
+      {{std::string(resource::kAssignedPod), action::kDelete, ""},
+       IsSchedulableAfterAssignedPodDeleted},
+      {{std::string(resource::kNode), action::kAdd, ""}, nullptr},
+  };
 }
 
 Status NodePorts::PreFilter(CycleState& state, const Pod& pod,

@@ -21,7 +21,10 @@ bool FitsPorts(const std::vector<HostPort>& want, const NodeInfo& node);
 // Fits: FitsPorts with the pod's container ports.
 bool FitsPorts(const Pod& pod, const NodeInfo& node);
 
-class NodePorts : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
+class NodePorts : public PreFilterPlugin,
+                  public FilterPlugin,
+                  public EnqueueExtensions,
+                  public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "NodePorts";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterNodePorts";
@@ -51,6 +54,9 @@ class NodePorts : public PreFilterPlugin, public FilterPlugin, public EnqueueExt
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   // v1.27: Pod Delete; Node Add|Update.
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37: AssignedPod Delete (isSchedulableAfterAssignedPodDeleted); Node Add without a hint
+  // function. Container ports are immutable, so no pod update is registered.
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
  private:
   CompatLevel level_ = CompatLevel::kV1_27;

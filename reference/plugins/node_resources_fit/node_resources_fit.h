@@ -77,7 +77,8 @@ std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info
 class NodeResourcesFit final : public PreFilterPlugin,
                                public FilterPlugin,
                                public ScorePlugin,
-                               public EnqueueExtensions {
+                               public EnqueueExtensions,
+                               public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "NodeResourcesFit";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterNodeResourcesFit";
@@ -106,6 +107,9 @@ class NodeResourcesFit final : public PreFilterPlugin,
                int64_t* score) override;
   // v1.27: Pod Delete; Node Add|Update.
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37 (queueing_hints.cc): AssignedPod Delete; Node Add | UpdateNodeAllocatable; AssignedPod
+  // and TargetPod UpdatePodScaleDown.
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
  private:
   NodeResourcesFitArgs args_;

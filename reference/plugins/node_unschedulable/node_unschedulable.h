@@ -13,7 +13,9 @@
 
 namespace schedcheck::reference {
 
-class NodeUnschedulable : public FilterPlugin, public EnqueueExtensions {
+class NodeUnschedulable : public FilterPlugin,
+                          public EnqueueExtensions,
+                          public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "NodeUnschedulable";
   static constexpr std::string_view kErrReasonUnknownCondition = "node(s) had unknown conditions";
@@ -26,6 +28,9 @@ class NodeUnschedulable : public FilterPlugin, public EnqueueExtensions {
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   // Node: Add | UpdateNodeTaint (the unschedulable flag is reported as a taint change).
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37: Node Add | UpdateNodeTaint (isSchedulableAfterNodeChange) and TargetPod
+  // UpdatePodToleration (isSchedulableAfterTargetPodTolerationChange).
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 };
 
 }  // namespace schedcheck::reference

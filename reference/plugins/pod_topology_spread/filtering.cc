@@ -113,23 +113,27 @@ Status PodTopologySpread::PreFilter(CycleState& cycle_state, const Pod& pod,
   return Status();
 }
 
-Result<std::unique_ptr<PreFilterState>> PodTopologySpread::CalPreFilterState(const Pod& pod) const {
-  const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
-  std::vector<SpreadConstraint> constraints;
+Result<std::vector<SpreadConstraint>> PodTopologySpread::GetConstraints(const Pod& pod) const {
   if (!pod.obj.spec().topology_spread_constraints().empty()) {
     auto own = pod_topology_spread::FilterTopologySpreadConstraints(
         pod.obj.spec().topology_spread_constraints(), pod.labels(),
         pod_topology_spread::kDoNotSchedule);
     if (!own.ok())
       return Error{"obtaining pod's hard topology spread constraints: " + own.message()};
-    constraints = std::move(*own);
-  } else {
-    auto defaults = BuildDefaultConstraints(pod, pod_topology_spread::kDoNotSchedule);
-    if (!defaults.ok()) {
-      return Error{"setting default hard topology spread constraints: " + defaults.message()};
-    }
-    constraints = std::move(*defaults);
+    return own;
   }
+  auto defaults = BuildDefaultConstraints(pod, pod_topology_spread::kDoNotSchedule);
+  if (!defaults.ok()) {
+    return Error{"setting default hard topology spread constraints: " + defaults.message()};
+  }
+  return defaults;
+}
+
+Result<std::unique_ptr<PreFilterState>> PodTopologySpread::CalPreFilterState(const Pod& pod) const {
+  const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
+  auto got = GetConstraints(pod);
+  if (!got.ok()) return got.error();
+  std::vector<SpreadConstraint> constraints = std::move(*got);
   auto s = std::make_unique<PreFilterState>();
   if (constraints.empty()) return s;
 

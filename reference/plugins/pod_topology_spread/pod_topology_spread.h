@@ -42,7 +42,8 @@ class PodTopologySpread final : public PreFilterPlugin,
                                 public FilterPlugin,
                                 public PreScorePlugin,
                                 public ScorePlugin,
-                                public EnqueueExtensions {
+                                public EnqueueExtensions,
+                                public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "PodTopologySpread";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterPodTopologySpread";
@@ -72,6 +73,9 @@ class PodTopologySpread final : public PreFilterPlugin,
 
   // Pod: All; Node: Add | Delete | UpdateNodeLabel.
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37 (queueing_hints.cc): AssignedPod Add | UpdatePodLabel | Delete; TargetPod
+  // UpdatePodToleration | UpdatePodLabel; Node Add | Delete | UpdateNodeLabel | UpdateNodeTaint.
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
   // buildDefaultConstraints (common.go): the default constraints for `action`, each given the
   // selector of DefaultSelector (default_selector.h); none when that selector is empty or
@@ -82,6 +86,15 @@ class PodTopologySpread final : public PreFilterPlugin,
   bool system_defaulted() const { return system_defaulted_; }
 
  private:
+  // getConstraints: the pod's DoNotSchedule constraints, or the default ones when it has none.
+  Result<std::vector<pod_topology_spread::SpreadConstraint>> GetConstraints(const Pod& pod) const;
+  // queueing_hints.cc.
+  Result<QueueingHint> IsSchedulableAfterTargetPodChange(const Pod& pod,
+                                                         const EventObjects& e) const;
+  Result<QueueingHint> IsSchedulableAfterAssignedPodChange(const Pod& pod,
+                                                           const EventObjects& e) const;
+  Result<QueueingHint> IsSchedulableAfterNodeChange(const Pod& pod, const EventObjects& e) const;
+
   // filtering.cc: calPreFilterState and updateWithPod.
   Result<std::unique_ptr<pod_topology_spread::PreFilterState>> CalPreFilterState(
       const Pod& pod) const;

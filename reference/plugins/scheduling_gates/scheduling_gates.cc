@@ -29,4 +29,13 @@ std::vector<ClusterEvent> SchedulingGates::EventsToRegister() const {
   return {{std::string(resource::kPod), action::kUpdate, ""}};
 }
 
+std::vector<ClusterEventWithHint> SchedulingGates::EventsToRegisterWithHints() const {
+  // isSchedulableAfterUpdateTargetPodSchedulingGatesEliminated.
+  auto gates_eliminated = [](const Pod&, const EventObjects&) -> Result<QueueingHint> {
+    return QueueingHint::kQueue;
+  };
+  return {{{std::string(resource::kTargetPod), action::kUpdatePodSchedulingGatesEliminated, ""},
+           gates_eliminated}};
+}
+
 }  // namespace schedcheck::reference

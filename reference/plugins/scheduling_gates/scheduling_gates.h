@@ -12,7 +12,9 @@
 
 namespace schedcheck::reference {
 
-class SchedulingGates final : public PreEnqueuePlugin, public EnqueueExtensions {
+class SchedulingGates final : public PreEnqueuePlugin,
+                              public EnqueueExtensions,
+                              public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "SchedulingGates";
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
@@ -23,6 +25,8 @@ class SchedulingGates final : public PreEnqueuePlugin, public EnqueueExtensions 
   Status PreEnqueue(const Pod& pod) override;
   // Pod/Update: a pod update may remove the gates.
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37: TargetPod UpdatePodSchedulingGatesEliminated, whose hint always answers Queue.
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 };
 
 }  // namespace schedcheck::reference

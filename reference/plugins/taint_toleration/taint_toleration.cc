@@ -16,6 +16,24 @@ TaintToleration::Tolerations GetAllTolerationPreferNoSchedule(
   return out;
 }
 
+// isSchedulableAfterNodeChange: Queue when the pod does not tolerate some NoSchedule /
+// NoExecute taint of the old node (or the node is new) but tolerates all of the new node's.
+Result<QueueingHint> IsSchedulableAfterNodeChange(const Pod& pod, const EventObjects& e) {
+  const auto& tolerations = pod.obj.spec().tolerations();
+  const bool was_untolerated =
+      e.old_node == nullptr || FindUntoleratedTaint(e.old_node->obj.spec().taints(), tolerations,
+                                                    IsNoScheduleOrNoExecute) != nullptr;
+  const bool is_untolerated = FindUntoleratedTaint(e.new_node->obj.spec().taints(), tolerations,
+                                                   IsNoScheduleOrNoExecute) != nullptr;
+  return was_untolerated && !is_untolerated ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
+}
+
+// isSchedulableAfterTargetPodTolerationChange: any new toleration of the rejected pod may be the
+// one it lacked.
+Result<QueueingHint> IsSchedulableAfterTargetPodTolerationChange(const Pod&, const EventObjects&) {
+  return QueueingHint::kQueue;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Plugin>> TaintToleration::New(const PluginArgs& args,
@@ -28,6 +46,15 @@ Result<std::unique_ptr<Plugin>> TaintToleration::New(const PluginArgs& args,
 
 std::vector<ClusterEvent> TaintToleration::EventsToRegister() const {
   return {{std::string(resource::kNode), action::kAdd | action::kUpdate, ""}};
+}
+
+std::vector<ClusterEventWithHint> TaintToleration::EventsToRegisterWithHints() const {
+  return {
+      {{std::string(resource::kNode), action::kAdd | action::kUpdateNodeTaint, ""},
+       IsSchedulableAfterNodeChange},
+      {{std::string(resource::kTargetPod), action::kUpdatePodToleration, ""},
+       IsSchedulableAfterTargetPodTolerationChange},
+  };
 }
 
 Status TaintToleration::Filter([[maybe_unused]] const CycleState& state, const Pod& pod,

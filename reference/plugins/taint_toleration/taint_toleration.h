@@ -17,7 +17,8 @@ namespace schedcheck::reference {
 class TaintToleration : public FilterPlugin,
                         public PreScorePlugin,
                         public ScorePlugin,
-                        public EnqueueExtensions {
+                        public EnqueueExtensions,
+                        public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "TaintToleration";
   static constexpr std::string_view kPreScoreStateKey = "PreScoreTaintToleration";
@@ -50,6 +51,9 @@ class TaintToleration : public FilterPlugin,
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
   // Node: Add | Update (v1.27).
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37: Node Add | UpdateNodeTaint (isSchedulableAfterNodeChange) and TargetPod
+  // UpdatePodToleration (isSchedulableAfterTargetPodTolerationChange).
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
   // countIntolerableTaintsPreferNoSchedule.
   static int64_t CountIntolerableTaintsPreferNoSchedule(
