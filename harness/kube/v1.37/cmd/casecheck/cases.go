@@ -27,8 +27,8 @@ import (
 const compatLevel = "1.37"
 
 // rawCase is one document of a case file, as docs/FORMATS.md describes it. Only the fields a
-// plugin-level filter, score or hint case can use are accepted; any other field, or a field of
-// another kind (decodeCase), is refused (exit 2) rather than ignored.
+// plugin-level filter, score or hint case or an update case can use are accepted; any other
+// field, or a field of another kind (decodeCase), is refused (exit 2) rather than ignored.
 type rawCase struct {
 	ID              string                     `json:"id"`
 	Source          string                     `json:"source"`
@@ -41,8 +41,10 @@ type rawCase struct {
 	Namespaces      []json.RawMessage          `json:"namespaces"`
 	Pod             json.RawMessage            `json:"pod"`
 	Event           json.RawMessage            `json:"event"`     // hint
-	OldObject       json.RawMessage            `json:"oldObject"` // hint
-	NewObject       json.RawMessage            `json:"newObject"` // hint
+	Resource        *string                    `json:"resource"`  // update
+	TargetPod       *bool                      `json:"targetPod"` // update
+	OldObject       json.RawMessage            `json:"oldObject"` // hint, update
+	NewObject       json.RawMessage            `json:"newObject"` // hint, update
 	FeasibleNodes   *[]string                  `json:"feasibleNodes"`
 	Expect          json.RawMessage            `json:"expect"`
 	ExpectPreFilter json.RawMessage            `json:"expectPreFilter"`
@@ -71,7 +73,7 @@ type testCase struct {
 	ID     string
 	Source string
 	File   string
-	Kind   string // filter | score | hint
+	Kind   string // filter | score | hint | update
 
 	Plugins []pluginSpec
 	Args    map[string]apiruntime.Object // plugin name -> args after the versioned API's defaults
@@ -90,11 +92,17 @@ type testCase struct {
 
 	// hint cases (hint.go). The event objects are a *v1.Node or a *v1.Pod, or an untyped nil
 	// when absent: a typed nil pointer inside an interface is not nil, and the hint functions
-	// (util.As) tell an Add from an Update by oldObj == nil.
+	// (util.As) tell an Add from an Update by oldObj == nil. Update cases (update.go) use the
+	// same two fields, always set, both of UpdateResource's type.
 	Event      fwk.ClusterEvent
 	OldObject  any
 	NewObject  any
 	HintExpect hintExpectation
+
+	// update cases (update.go).
+	UpdateResource fwk.EventResource // fwk.Node or fwk.Pod
+	TargetPod      bool              // the isTargetPod argument (Pod only)
+	UpdateExpect   []string          // "<Resource>/<ActionType>", in the order expected
 }
 
 var knownPlugins = map[string]bool{
@@ -295,11 +303,19 @@ func decodeCase(doc []byte) (*testCase, error) {
 		return nil, fail("compat %q: casecheck checks compat %q cases only", rc.Compat, compatLevel)
 	}
 	c := &testCase{ID: rc.ID, Source: rc.Source, Kind: rc.Kind}
-	if rc.Kind != "filter" && rc.Kind != "score" && rc.Kind != "hint" {
-		return nil, fail("kind %q: casecheck runs filter, score and hint cases only", rc.Kind)
+	switch rc.Kind {
+	case "filter", "score", "hint", "update":
+	default:
+		return nil, fail("kind %q: casecheck runs filter, score, hint and update cases only", rc.Kind)
 	}
 	if field := fieldOfAnotherKind(&rc); field != "" {
-		return nil, fail("%s is not a field of a %s case", field, rc.Kind)
+		return nil, fail("%s is not a field of %s case", field, kindWithArticle(rc.Kind))
+	}
+	if c.Kind == "update" {
+		if err := decodeUpdate(&rc, c); err != nil {
+			return nil, fail("%v", err)
+		}
+		return c, nil
 	}
 
 	// plugins
@@ -446,10 +462,25 @@ func decodeCase(doc []byte) (*testCase, error) {
 
 // fieldOfAnotherKind names a field the case's kind has no use for (the first one, in the order
 // of rawCase), so that it is refused rather than silently ignored: a hint case never runs
-// PreFilter or Score, and filter and score cases have no event.
+// PreFilter or Score, filter and score cases have no event, only update cases name a resource
+// and targetPod, and an update case has no plugin, cluster or pod under test at all.
 func fieldOfAnotherKind(rc *rawCase) string {
-	if rc.Kind == "hint" {
+	if rc.Kind == "update" {
 		switch {
+		case rc.Plugins != nil:
+			return "plugins"
+		case rc.PluginArgs != nil:
+			return "pluginArgs"
+		case rc.Nodes != nil:
+			return "nodes"
+		case rc.Pods != nil:
+			return "pods"
+		case rc.Namespaces != nil:
+			return "namespaces"
+		case present(rc.Pod):
+			return "pod"
+		case present(rc.Event):
+			return "event"
 		case rc.FeasibleNodes != nil:
 			return "feasibleNodes"
 		case present(rc.ExpectPreFilter):
@@ -459,15 +490,33 @@ func fieldOfAnotherKind(rc *rawCase) string {
 		}
 		return ""
 	}
+	hint := rc.Kind == "hint"
 	switch {
-	case present(rc.Event):
+	case !hint && present(rc.Event):
 		return "event"
-	case present(rc.OldObject):
+	case rc.Resource != nil:
+		return "resource"
+	case rc.TargetPod != nil:
+		return "targetPod"
+	case !hint && present(rc.OldObject):
 		return "oldObject"
-	case present(rc.NewObject):
+	case !hint && present(rc.NewObject):
 		return "newObject"
+	case hint && rc.FeasibleNodes != nil:
+		return "feasibleNodes"
+	case hint && present(rc.ExpectPreFilter):
+		return "expectPreFilter"
+	case hint && present(rc.ExpectPreScore):
+		return "expectPreScore"
 	}
 	return ""
+}
+
+func kindWithArticle(kind string) string {
+	if kind == "update" {
+		return "an update"
+	}
+	return "a " + kind
 }
 
 // decodeNamespaces reads the case's Namespace objects (InterPodAffinity's namespaceSelector

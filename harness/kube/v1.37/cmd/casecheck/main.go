@@ -1,6 +1,7 @@
-// Command casecheck checks the project's plugin-level conformance cases at compatibility level
-// 1.37 (reference/conformance/cases/**/*_1.37.yaml, docs/FORMATS.md "Conformance case files")
-// against the real plugins of kubernetes v1.37.2: each plugin is made by upstream's in-tree
+// Command casecheck checks the project's conformance cases at compatibility level 1.37
+// (reference/conformance/cases/**/*_1.37.yaml, docs/FORMATS.md "Conformance case files") against
+// the real code of kubernetes v1.37.2: filter, score and hint cases against its plugins, update
+// cases against its event classification (below). Each plugin is made by upstream's in-tree
 // registry (plugins.NewInTreeRegistry, so its feature.Features are the default feature gates,
 // as kube-scheduler fills them), with its args decoded from the case's pluginArgs by
 // kube-scheduler's configuration scheme (v1 defaults, validation), on a framework handle over a
@@ -17,6 +18,12 @@
 // (pod, oldObject, newObject) that returns an error answers Queue with the error flag, Queue
 // answers Queue, QueueSkip goes on to the next; all skipped is QueueSkip, none matching is
 // NotRegistered. The answer and the error flag are compared with `expect`.
+//
+// A case of kind `update` involves no plugin and no cluster (update.go): it gives an informer
+// update of a Node or a Pod (`resource`, `oldObject`, `newObject`, and for a Pod `targetPod`)
+// to upstream's framework.NodeSchedulingPropertiesChange or framework.PodSchedulingPropertiesChange
+// (default feature gates) and compares the returned events, each written
+// "<Resource>/<ActionType>", with `expect.events`: the same events in the same order.
 //
 //	casecheck FILE...
 //
@@ -125,8 +132,8 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// printGates shows the feature gates (at their v1.37.2 defaults) that the four plugins and the
-// NodeInfo / DRA setup read.
+// printGates shows the feature gates (at their v1.37.2 defaults) that the four plugins, the
+// NodeInfo / DRA setup and the update classification (update.go) read.
 func printGates(w io.Writer) {
 	fts := plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
 	fmt.Fprintf(w, "%+v\n", fts)
@@ -199,8 +206,12 @@ type instance struct {
 	plugin fwk.Plugin
 }
 
-// runCase runs one case with its namespaces in the cluster, and takes them out again.
+// runCase runs one case with its namespaces in the cluster, and takes them out again. An update
+// case needs no cluster.
 func (e *environment) runCase(c *testCase) result {
+	if c.Kind == "update" {
+		return runUpdate(c)
+	}
 	if err := e.createNamespaces(c.Namespaces); err != nil {
 		_ = e.deleteNamespaces(c.Namespaces) // those that were made; the creation error is the one to report
 		return result{fail: err.Error()}
