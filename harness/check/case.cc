@@ -37,11 +37,14 @@ const std::set<std::string> kKnownFields = {"id",
                                             "expect",
                                             "queueConfig",
                                             "event",
+                                            "resource",
+                                            "targetPod",
                                             "oldObject",
                                             "newObject",
                                             "description",
                                             "notes"};
-const std::set<std::string> kKinds = {"filter", "score", "schedule", "preempt", "queue", "hint"};
+const std::set<std::string> kKinds = {"filter", "score", "schedule", "preempt",
+                                      "queue",  "hint",  "update"};
 // The fields a hint case may have: the cluster its plugin sees, the pod, the event, the answer.
 const std::set<std::string> kHintFields = {"id",
                                            "source",
@@ -119,6 +122,78 @@ Result<std::string> StringField(const nlohmann::json& json, const char* name,
   return json[name].get<std::string>();
 }
 
+// The fields an update case may have: the two objects and the events they make.
+const std::set<std::string> kUpdateFields = {"id",       "source",      "kind",      "compat",
+                                             "resource", "targetPod",   "oldObject", "newObject",
+                                             "expect",   "description", "notes"};
+
+// Decodes oldObject and newObject as Nodes or as Pods; `required` says which must be present
+// and which absent.
+Outcome ParseEventObjects(const nlohmann::json& json, const std::string& where, bool is_node,
+                          bool want_old, bool want_new, const std::string& event_name, Case& c) {
+  for (auto [field, wanted] :
+       {std::pair{"oldObject", want_old}, std::pair{"newObject", want_new}}) {
+    const bool present = json.contains(field) && !json[field].is_null();
+    if (present != wanted) {
+      return Error{where + ": field " + field + ": " + (wanted ? "missing" : "not expected") +
+                   " for a " + event_name + " event"};
+    }
+    if (!present) continue;
+    const bool old = std::string_view(field) == "oldObject";
+    if (is_node) {
+      auto node = k8s::NodeFromJson(json[field], where + ": field " + field);
+      if (!node.ok()) return node.error();
+      (old ? c.old_node : c.new_node) = std::move(*node);
+    } else {
+      auto pod = k8s::PodFromJson(json[field], where + ": field " + field);
+      if (!pod.ok()) return pod.error();
+      (old ? c.old_pod : c.new_pod) = std::move(*pod);
+    }
+  }
+  return Outcome::Ok();
+}
+
+// `resource`, `targetPod`, the objects and `expect` of an update case.
+Outcome ParseUpdateCase(const nlohmann::json& json, const std::string& where, Case& c) {
+  for (const auto& [key, value] : json.items()) {
+    if (!kUpdateFields.count(key)) {
+      return Error{where + ": field " + key + ": not a field of an update case"};
+    }
+  }
+  if (c.compat != "1.37") {
+    return Error{where + ": field compat: kind update exists at compat \"1.37\" only"};
+  }
+  auto resource = StringField(json, "resource", where, true);
+  if (!resource.ok()) return resource.error();
+  if (*resource != "Node" && *resource != "Pod") {
+    return Error{where + ": field resource: \"" + *resource + "\" is not Node or Pod"};
+  }
+  c.event_resource = *resource;
+  if (json.contains("targetPod")) {
+    if (!json["targetPod"].is_boolean()) {
+      return Error{where + ": field targetPod: expected true or false"};
+    }
+    if (*resource != "Pod") return Error{where + ": field targetPod: only for resource Pod"};
+    c.target_pod = json["targetPod"].get<bool>();
+  }
+  if (Outcome ok =
+          ParseEventObjects(json, where, *resource == "Node", true, true, *resource + " update", c);
+      !ok) {
+    return ok;
+  }
+  const nlohmann::json& expect = json.value("expect", nlohmann::json());
+  if (!expect.is_object() || expect.size() != 1 || !expect.contains("events") ||
+      !expect["events"].is_array()) {
+    return Error{where + ": field expect: expected {\"events\": [\"Resource/Action\", ...]}"};
+  }
+  for (size_t i = 0; i < expect["events"].size(); ++i) {
+    if (!expect["events"][i].is_string()) {
+      return Error{where + ": field expect.events[" + std::to_string(i) + "]: expected a string"};
+    }
+  }
+  return Outcome::Ok();
+}
+
 // `event`, `oldObject` and `newObject` of a hint case (docs/FORMATS.md "Hint cases").
 Outcome ParseHintEvent(const nlohmann::json& json, const std::string& where, Case& c) {
   for (const auto& [key, value] : json.items()) {
@@ -174,25 +249,10 @@ Outcome ParseHintEvent(const nlohmann::json& json, const std::string& where, Cas
   } else {
     return Error{where + ": field event.action: an event is an Add, a Delete or an update"};
   }
-  const bool is_node = c.event_resource == "Node";
-  for (auto [field, wanted] :
-       {std::pair{"oldObject", want_old}, std::pair{"newObject", want_new}}) {
-    const bool present = json.contains(field) && !json[field].is_null();
-    if (present != wanted) {
-      return Error{where + ": field " + field + ": " + (wanted ? "missing" : "not expected") +
-                   " for a " + c.event_resource + " " + *action + " event"};
-    }
-    if (!present) continue;
-    const bool old = std::string_view(field) == "oldObject";
-    if (is_node) {
-      auto node = k8s::NodeFromJson(json[field], where + ": field " + field);
-      if (!node.ok()) return node.error();
-      (old ? c.old_node : c.new_node) = std::move(*node);
-    } else {
-      auto pod = k8s::PodFromJson(json[field], where + ": field " + field);
-      if (!pod.ok()) return pod.error();
-      (old ? c.old_pod : c.new_pod) = std::move(*pod);
-    }
+  if (Outcome ok = ParseEventObjects(json, where, c.event_resource == "Node", want_old, want_new,
+                                     c.event_resource + " " + *action, c);
+      !ok) {
+    return ok;
   }
   const nlohmann::json& expect = json.value("expect", nlohmann::json());
   if (!expect.is_object()) return Error{where + ": field expect: missing or not an object"};
@@ -316,8 +376,9 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
     auto pod = k8s::PodFromJson(json["pod"], where + ": field pod");
     if (!pod.ok()) return pod.error();
     c.pod = std::move(*pod);
-  } else if (c.kind != "queue") {
-    return Error{where + ": field pod: missing (every kind but queue needs the pod under test)"};
+  } else if (c.kind != "queue" && c.kind != "update") {
+    return Error{where +
+                 ": field pod: missing (every kind but queue and update needs the pod under test)"};
   }
   auto before = ParseObjects<k8s::Pod>(json.value("podsBefore", nlohmann::json()), "podsBefore",
                                        where, &k8s::PodFromJson);
@@ -348,8 +409,13 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
   c.queue_config = json.value("queueConfig", nlohmann::json());
   if (c.kind == "hint") {
     if (Outcome ok = ParseHintEvent(json, where, c); !ok) return ok.error();
-  } else if (json.contains("event") || json.contains("oldObject") || json.contains("newObject")) {
-    return Error{where + ": fields event, oldObject, newObject: only for kind hint"};
+  } else if (c.kind == "update") {
+    if (Outcome ok = ParseUpdateCase(json, where, c); !ok) return ok.error();
+  } else if (json.contains("event") || json.contains("oldObject") || json.contains("newObject") ||
+             json.contains("resource") || json.contains("targetPod")) {
+    return Error{where +
+                 ": fields event, resource, targetPod, oldObject, newObject: only for kinds hint "
+                 "and update"};
   }
   if (!json.contains("expect") || json["expect"].is_null()) {
     if (c.expect_pre_filter.is_null() && c.expect_pre_filter_result.is_null() &&

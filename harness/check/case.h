@@ -28,7 +28,7 @@ struct CasePlugin {
 struct Case {
   std::string id;
   std::string source;
-  std::string kind;      // filter, score, schedule, preempt, queue, hint
+  std::string kind;      // filter, score, schedule, preempt, queue, hint, update
   std::string compat;    // "" = the default level
   std::string location;  // "file: line N" for messages
 
@@ -60,8 +60,12 @@ struct Case {
 
   // kind hint (compat 1.37): the incoming event and its objects, Nodes for a Node event, Pods
   // otherwise (absent = nil). `expect` is {"hint": Queue | QueueSkip | NotRegistered, "error": b}.
+  // kind update (compat 1.37): the informer update of a Node or a Pod (event_resource "Node" or
+  // "Pod", the objects above) and whether the pod is the rejected pod itself; `expect` is
+  // {"events": ["Resource/Action", ...]}.
   std::string event_resource;
   uint32_t event_action = 0;
+  bool target_pod = false;
   std::optional<k8s::Node> old_node, new_node;
   std::optional<k8s::Pod> old_pod, new_pod;
 };

@@ -1,10 +1,12 @@
 #include "harness/check/run_hint.h"
 
 #include <string>
+#include <vector>
 
 #include "harness/check/cluster.h"
 #include "reference/framework/events.h"
 #include "reference/framework/interface.h"
+#include "reference/queue/update_events.h"
 
 namespace schedcheck::check {
 namespace {
@@ -78,6 +80,32 @@ CaseResult RunHintCase(const Case& c) {
         "expected " + describe(want_hint, want_error) + ", got " + describe(got.hint, got.error);
     if (got.error) detail += ": " + got.error_message;
     return {Verdict::kFail, detail};
+  }
+  return {Verdict::kPass, ""};
+}
+
+CaseResult RunUpdateCase(const Case& c) {
+  std::vector<reference::ClusterEvent> events;
+  if (c.event_resource == "Node") {
+    events = reference::NodeSchedulingPropertiesChange(*c.new_node, *c.old_node);
+  } else {
+    auto got = reference::PodSchedulingPropertiesChange(*c.new_pod, *c.old_pod, c.target_pod);
+    if (!got.ok()) return {Verdict::kBadInput, got.message()};
+    events = std::move(*got);
+  }
+  std::vector<std::string> got;
+  for (const reference::ClusterEvent& e : events) {
+    got.push_back(e.resource + "/" + std::string(reference::ActionNameV1_37(e.action)));
+  }
+  std::vector<std::string> want;
+  for (const auto& e : c.expect["events"]) want.push_back(e.get<std::string>());
+  if (got != want) {
+    auto list = [](const std::vector<std::string>& v) {
+      std::string s = "[";
+      for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+      return s + "]";
+    };
+    return {Verdict::kFail, "expected events " + list(want) + ", got " + list(got)};
   }
   return {Verdict::kPass, ""};
 }

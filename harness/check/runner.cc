@@ -252,8 +252,8 @@ std::string UnimplementedCompat(const std::string& compat, const std::string& ki
   std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(compat);
   if (!level) return "compat level " + compat + " is not implemented (implemented: 1.27, 1.37)";
   if (*level == reference::CompatLevel::kV1_37 && kind != "filter" && kind != "score" &&
-      kind != "hint") {
-    return "compat level 1.37 implements the kinds filter, score and hint; kind " + kind +
+      kind != "hint" && kind != "update") {
+    return "compat level 1.37 implements the kinds filter, score, hint and update; kind " + kind +
            " (queue, preemption, the scheduling cycle) is not implemented at 1.37 yet";
   }
   return "";
@@ -266,6 +266,7 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
   if (c.kind == "preempt") return RunPreemptCase(c, engine);
   if (c.kind == "queue") return RunQueueCase(c, engine);
   if (c.kind == "hint") return RunHintCase(c);
+  if (c.kind == "update") return RunUpdateCase(c);
   ClusterInput input{c.nodes,        c.pods,         c.namespaces,
                      c.pdbs,         c.services,     c.replication_controllers,
                      c.replica_sets, c.stateful_sets};

@@ -12,8 +12,8 @@
 namespace schedcheck::check {
 
 // Why the reference cannot run a case of this kind at this level ("" when it can): v1.27 runs
-// every kind; v1.37 runs filter, score and hint (its queue, preemption and scheduling cycle are not
-// modelled yet); other levels run nothing.
+// every kind; v1.37 runs filter, score, hint and update (its queue, preemption and scheduling cycle
+// are not modelled yet); other levels run nothing.
 std::string UnimplementedCompat(const std::string& compat, const std::string& kind);
 
 struct CaseResult {

@@ -122,6 +122,37 @@ TEST(RunnerTest, HintCasesRunAtCompat137) {
   }
 }
 
+// Update cases: a node update's events in upstream's order; a pod update with nothing specific
+// is one Update; bad update cases are refused when parsed.
+TEST(RunnerTest, UpdateCasesRunAtCompat137) {
+  auto node = ParseCase(nlohmann::json::parse(R"({"id":"u1","source":"s","kind":"update",
+      "compat":"1.37","resource":"Node",
+      "oldObject":{"metadata":{"name":"n"},"spec":{"unschedulable":true}},
+      "newObject":{"metadata":{"name":"n","labels":{"a":"b"}}},
+      "expect":{"events":["Node/UpdateNodeTaint","Node/UpdateNodeLabel"]}})"),
+                        "inline");
+  ASSERT_TRUE(node.ok()) << node.message();
+  EXPECT_EQ(RunCase(*node).verdict, CaseResult::Verdict::kPass) << RunCase(*node).detail;
+  auto pod = ParseCase(nlohmann::json::parse(R"({"id":"u2","source":"s","kind":"update",
+      "compat":"1.37","resource":"Pod","targetPod":true,
+      "oldObject":{"metadata":{"name":"p","annotations":{"x":"1"}}},
+      "newObject":{"metadata":{"name":"p","annotations":{"x":"2"}}},
+      "expect":{"events":["UnscheduledPod/Update"]}})"),
+                       "inline");
+  ASSERT_TRUE(pod.ok()) << pod.message();
+  CaseResult r = RunCase(*pod);
+  EXPECT_EQ(r.verdict, CaseResult::Verdict::kFail);
+  EXPECT_EQ(r.detail, "expected events [UnscheduledPod/Update], got [TargetPod/Update]");
+  auto bad = ParseCase(nlohmann::json::parse(R"({"id":"u3","source":"s","kind":"update",
+      "compat":"1.37","resource":"Node","targetPod":true,
+      "oldObject":{"metadata":{"name":"n"}},"newObject":{"metadata":{"name":"n"}},
+      "expect":{"events":[]}})"),
+                       "inline");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("field targetPod: only for resource Pod"), std::string::npos)
+      << bad.message();
+}
+
 // Expectations of the wrong JSON type used to throw nlohmann's type_error into std::terminate
 // (found by hand after the case_file_fuzzer campaign): now each is a failed case saying which
 // field, or bad input (a malformed queueConfig).

@@ -98,6 +98,11 @@ class Framework final : public FrameworkRunner {
   }
   // Every plugin's event registration: (event, plugin) pairs in plugin-name order.
   std::vector<std::pair<ClusterEvent, std::string>> EventRegistrations() const;
+  // v1.37 (fillEnqueueExtensions): the registrations with hints of every plugin at PreEnqueue,
+  // PreFilter, Filter, Reserve or Permit, in plugin-name order, each with its plugin's name. A
+  // plugin without QueueingHintExtensions registers every action of every resource of
+  // UnrollWildCardResource, without hint functions.
+  std::vector<std::pair<ClusterEventWithHint, std::string>> EventRegistrationsWithHints() const;
 
  private:
   Framework() = default;

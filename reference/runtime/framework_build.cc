@@ -254,4 +254,36 @@ std::vector<std::pair<ClusterEvent, std::string>> Framework::EventRegistrations(
   return out;
 }
 
+std::vector<std::pair<ClusterEventWithHint, std::string>> Framework::EventRegistrationsWithHints()
+    const {
+  // UnrollWildCardResource (GenericWorkload off: no PodGroup).
+  static const std::vector<ClusterEventWithHint> kDefaultEvents = [] {
+    std::vector<ClusterEventWithHint> events;
+    for (std::string_view r :
+         {resource::kAssignedPod, resource::kUnscheduledPod, resource::kTargetPod, resource::kNode,
+          resource::kPersistentVolume, resource::kPersistentVolumeClaim, resource::kCSINode,
+          resource::kCSIDriver, resource::kCSIStorageCapacity, resource::kStorageClass,
+          std::string_view("resource.k8s.io/ResourceClaim"),
+          std::string_view("resource.k8s.io/DeviceClass")}) {
+      events.push_back({{std::string(r), action::kAllV1_37, ""}, nullptr});
+    }
+    return events;
+  }();
+  std::vector<std::pair<ClusterEventWithHint, std::string>> out;
+  for (const auto& [name, plugin] : plugins_) {
+    const Plugin* p = plugin.get();
+    // shouldHaveEnqueueExtensions: only the points whose rejection leaves a pod unschedulable.
+    if (!dynamic_cast<const PreEnqueuePlugin*>(p) && !dynamic_cast<const PreFilterPlugin*>(p) &&
+        !dynamic_cast<const FilterPlugin*>(p) && !dynamic_cast<const ReservePlugin*>(p) &&
+        !dynamic_cast<const PermitPlugin*>(p)) {
+      continue;
+    }
+    const auto* ext = dynamic_cast<const QueueingHintExtensions*>(p);
+    for (const ClusterEventWithHint& e : ext ? ext->EventsToRegisterWithHints() : kDefaultEvents) {
+      out.push_back({e, name});
+    }
+  }
+  return out;
+}
+
 }  // namespace schedcheck::reference

@@ -1,0 +1,69 @@
+#include "reference/queue/queueing_hint_map.h"
+
+namespace schedcheck::reference {
+namespace {
+
+// defaultQueueingHintFn.
+Result<QueueingHint> DefaultQueueingHint(const Pod&, const EventObjects&) {
+  return QueueingHint::kQueue;
+}
+
+}  // namespace
+
+void QueueingHintMap::Add(const ClusterEvent& event, QueueingHintFunction fn) {
+  for (auto& [registered, fns] : entries_) {
+    if (registered.resource == event.resource && registered.action == event.action) {
+      fns.push_back(std::move(fn));
+      return;
+    }
+  }
+  entries_.push_back({event, {std::move(fn)}});
+}
+
+QueueingHintMap QueueingHintMap::Build(const Framework& framework) {
+  QueueingHintMap map;
+  for (auto& [registration, plugin] : framework.EventRegistrationsWithHints()) {
+    QueueingHintFunction fn{plugin, registration.hint ? registration.hint : DefaultQueueingHint};
+    const ClusterEvent& e = registration.event;
+    if (e.resource == resource::kPod) {
+      for (std::string_view r :
+           {resource::kAssignedPod, resource::kUnscheduledPod, resource::kTargetPod}) {
+        map.Add({std::string(r), e.action, ""}, fn);
+      }
+    } else {
+      map.Add({e.resource, e.action, ""}, fn);
+    }
+  }
+  return map;
+}
+
+QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
+                                     const Rejectors& rejectors, const ClusterEvent& event,
+                                     const EventObjects& objects, int* hint_calls) {
+  if (rejectors.unschedulable_plugins.empty() && rejectors.pending_plugins.empty()) {
+    return QueueingStrategy::kQueueAfterBackoff;
+  }
+  if (event.resource == resource::kWildCard && event.action == action::kAllV1_37) {
+    if (objects.new_pod && objects.new_pod->uid() != pod.uid()) return QueueingStrategy::kQueueSkip;
+    return QueueingStrategy::kQueueAfterBackoff;
+  }
+  QueueingStrategy strategy = QueueingStrategy::kQueueSkip;
+  for (const auto& [registered, fns] : map.entries()) {
+    if (!MatchClusterEventsV1_37(registered, event)) continue;
+    for (const QueueingHintFunction& fn : fns) {
+      const bool pending = rejectors.pending_plugins.count(fn.plugin) > 0;
+      if (!pending && rejectors.unschedulable_plugins.count(fn.plugin) == 0) continue;
+      if (hint_calls) ++*hint_calls;
+      Result<QueueingHint> hint = fn.fn(pod, objects);
+      // An error counts as Queue, so that the pod is not stuck in the unschedulable pool.
+      if (hint.ok() && *hint == QueueingHint::kQueueSkip) continue;
+      if (pending) return QueueingStrategy::kQueueImmediately;
+      // Only a Pending plugin can still raise the answer.
+      if (rejectors.pending_plugins.empty()) return QueueingStrategy::kQueueAfterBackoff;
+      strategy = QueueingStrategy::kQueueAfterBackoff;
+    }
+  }
+  return strategy;
+}
+
+}  // namespace schedcheck::reference

@@ -1,0 +1,163 @@
+#include "reference/queue/queueing_hint_map.h"
+
+#include <gtest/gtest.h>
+
+#include "reference/testing/objects.h"
+
+namespace schedcheck::reference {
+namespace {
+
+using namespace action;
+
+ClusterEvent Event(std::string_view resource, uint32_t bits) {
+  return {std::string(resource), bits, ""};
+}
+
+// The fake hint functions of upstream's test, counting their calls.
+struct Hints {
+  int calls = 0;
+  QueueingHintFn queue = [this](const Pod&, const EventObjects&) -> Result<QueueingHint> {
+    ++calls;
+    return QueueingHint::kQueue;
+  };
+  QueueingHintFn skip = [this](const Pod&, const EventObjects&) -> Result<QueueingHint> {
+    ++calls;
+    return QueueingHint::kQueueSkip;
+  };
+  QueueingHintFn error = [this](const Pod&, const EventObjects&) -> Result<QueueingHint> {
+    ++calls;
+    return Error{"unexpected error"};
+  };
+};
+
+const PodPtr& Pod1() {
+  static const PodPtr pod = testing::ParsePod("metadata: {name: pod1, namespace: ns1, uid: '1'}");
+  return pod;
+}
+
+struct Row {
+  std::string name;
+  Rejectors rejectors;
+  ClusterEvent event;
+  EventObjects objects;
+  std::vector<std::pair<ClusterEvent, std::vector<std::pair<std::string, QueueingHintFn>>>> map;
+  QueueingStrategy want;
+  int want_calls;
+};
+
+// Every row of kubernetes v1.37.2 pkg/scheduler/backend/queue/scheduling_queue_test.go
+// Test_isPodWorthRequeuing, strategy and number of hint calls.
+TEST(IsPodWorthRequeuingTest, TestIsPodWorthRequeuingRows) {
+  Hints h;
+  const ClusterEvent node_add = Event(resource::kNode, kAdd);
+  const ClusterEvent wildcard = Event(resource::kWildCard, kAllV1_37);
+  EventObjects new_node;
+  new_node.new_node = testing::ParseNode("metadata: {name: n}");
+  EventObjects same_pod;
+  same_pod.new_pod = testing::ParsePod("metadata: {name: pod1, namespace: ns1, uid: '1'}");
+  EventObjects other_pod;
+  other_pod.new_pod =
+      testing::ParsePod("metadata: {name: pod-different, namespace: ns2, uid: '2'}");
+  const std::vector<Row> rows = {
+      {"return Queue when no queueing hint function is registered for the event",
+       {{"fooPlugin1"}, {}},
+       node_add,
+       new_node,
+       {{Event(resource::kAssignedPod, kAdd), {{"fooPlugin1", h.queue}}}},
+       QueueingStrategy::kQueueSkip,
+       0},
+      {"Treat the event as Queue when QueueHintFn returns error",
+       {{"fooPlugin1"}, {}},
+       node_add,
+       new_node,
+       {{node_add, {{"fooPlugin1", h.error}}}},
+       QueueingStrategy::kQueueAfterBackoff,
+       1},
+      {"return Queue when the event is wildcard",
+       {{"fooPlugin1"}, {}},
+       wildcard,
+       {},
+       {},
+       QueueingStrategy::kQueueAfterBackoff,
+       0},
+      {"return Queue when the event is wildcard and the wildcard targets the pod to be requeued "
+       "right now",
+       {{"fooPlugin1"}, {}},
+       wildcard,
+       same_pod,
+       {},
+       QueueingStrategy::kQueueAfterBackoff,
+       0},
+      {"return Skip when the event is wildcard, but the wildcard targets a different pod",
+       {{"fooPlugin1"}, {}},
+       wildcard,
+       other_pod,
+       {},
+       QueueingStrategy::kQueueSkip,
+       0},
+      {"interprets Queue from the Pending plugin as queueImmediately",
+       {{"fooPlugin1", "fooPlugin3"}, {"fooPlugin2"}},
+       node_add,
+       new_node,
+       {{node_add,
+         {{"fooPlugin1", h.queue},
+          {"fooPlugin2", h.queue},
+          {"fooPlugin3", h.queue},
+          {"fooPlugin4", h.error}}}},
+       QueueingStrategy::kQueueImmediately,
+       2},
+      {"interprets Queue from the Unschedulable plugin as queueAfterBackoff",
+       {{"fooPlugin1", "fooPlugin2"}, {}},
+       node_add,
+       new_node,
+       {{node_add, {{"fooPlugin1", h.skip}, {"fooPlugin2", h.queue}}}},
+       QueueingStrategy::kQueueAfterBackoff,
+       2},
+      {"Queueing hint function that isn't from the plugin in UnschedulablePlugins/PendingPlugins "
+       "is ignored",
+       {{"fooPlugin1", "fooPlugin2"}, {}},
+       node_add,
+       new_node,
+       {{node_add, {{"fooPlugin1", h.skip}, {"fooPlugin2", h.skip}, {"fooPlugin3", h.queue}}}},
+       QueueingStrategy::kQueueSkip,
+       2},
+      {"If event is specific Node update event, queueing hint function for "
+       "NodeUpdate/UpdateNodeLabel is also executed",
+       {{"fooPlugin1", "fooPlugin2"}, {}},
+       Event(resource::kNode, kUpdateNodeLabel),
+       new_node,
+       {{Event(resource::kNode, kUpdateNodeLabel),
+         {{"fooPlugin1", h.queue}, {"fooPlugin2", h.queue}}},
+        {Event(resource::kNode, kUpdateV1_37), {{"fooPlugin1", h.queue}}},
+        {node_add, {{"fooPlugin1", h.queue}}}},
+       QueueingStrategy::kQueueAfterBackoff,
+       1},
+      {"If event with '*' Resource, queueing hint function for specified Resource is also executed",
+       {{"fooPlugin1"}, {}},
+       node_add,
+       new_node,
+       {{Event(resource::kWildCard, kAdd), {{"fooPlugin1", h.queue}}}},
+       QueueingStrategy::kQueueAfterBackoff,
+       1},
+      {"If event is a wildcard one, queueing hint function for all kinds of events is executed",
+       {{"fooPlugin1"}, {}},
+       Event(resource::kNode, kUpdateNodeLabel | kUpdateNodeTaint),
+       new_node,
+       {{wildcard, {{"fooPlugin1", h.queue}}}},
+       QueueingStrategy::kQueueAfterBackoff,
+       1},
+  };
+  for (const Row& row : rows) {
+    QueueingHintMap map;
+    for (const auto& [event, fns] : row.map) {
+      for (const auto& [plugin, fn] : fns) map.Add(event, {plugin, fn});
+    }
+    h.calls = 0;
+    EXPECT_EQ(IsPodWorthRequeuing(map, *Pod1(), row.rejectors, row.event, row.objects), row.want)
+        << row.name;
+    EXPECT_EQ(h.calls, row.want_calls) << row.name;
+  }
+}
+
+}  // namespace
+}  // namespace schedcheck::reference
