@@ -24,6 +24,7 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
   std::unique_ptr<Cluster> c(new Cluster());
   const reference::CompatLevel level =
       reference::ParseCompatLevel(compat).value_or(reference::CompatLevel::kV1_27);
+  c->cache_ = reference::Cache(level);
   for (size_t i = 0; i < input.nodes.size(); ++i) {
     auto node = reference::BuildNode(input.nodes[i]);
     std::string where =

@@ -58,6 +58,85 @@ std::string LabelValueError(std::string_view value) {
   return out;
 }
 
+namespace {
+
+// The DNS-1123 subdomain regex [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*:
+// dot-separated labels of [-a-z0-9], each starting and ending with [a-z0-9].
+bool MatchesDns1123Subdomain(std::string_view value) {
+  auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  size_t start = 0;
+  while (true) {
+    size_t dot = value.find('.', start);
+    std::string_view label =
+        value.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (label.empty() || !lower_alnum(label.front()) || !lower_alnum(label.back())) return false;
+    for (char c : label) {
+      if (!lower_alnum(c) && c != '-') return false;
+    }
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+constexpr std::string_view kQualifiedNameRegexError =
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+    "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+}  // namespace
+
+bool IsValidLabelKey(std::string_view key) {
+  std::string_view name = key;
+  const size_t slash = key.find('/');
+  if (slash != std::string_view::npos) {
+    std::string_view prefix = key.substr(0, slash);
+    name = key.substr(slash + 1);
+    if (name.find('/') != std::string_view::npos || prefix.empty() || prefix.size() > 253 ||
+        !MatchesDns1123Subdomain(prefix)) {
+      return false;
+    }
+  }
+  return !name.empty() && name.size() <= 63 && MatchesLabelValueRegex(name);
+}
+
+std::string LabelKeyError(std::string_view key) {
+  std::vector<std::string> errs;
+  std::string_view name = key;
+  const size_t slash = key.find('/');
+  if (slash != std::string_view::npos) {
+    if (key.find('/', slash + 1) != std::string_view::npos) {
+      return "a qualified name " + std::string(kQualifiedNameRegexError) +
+             " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
+    }
+    std::string_view prefix = key.substr(0, slash);
+    name = key.substr(slash + 1);
+    if (prefix.empty()) {
+      errs.push_back("prefix part must be non-empty");
+    } else {
+      if (prefix.size() > 253) errs.push_back("prefix part must be no more than 253 characters");
+      if (!MatchesDns1123Subdomain(prefix)) {
+        errs.push_back(
+            "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+            "characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
+            "'example.com', regex used for validation is "
+            "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+      }
+    }
+  }
+  if (name.empty()) {
+    errs.push_back("name part must be non-empty");
+  } else if (name.size() > 63) {
+    errs.push_back("name part must be no more than 63 characters");
+  }
+  // The name regex is the label value one without its outer "empty is fine".
+  if (name.empty() || !MatchesLabelValueRegex(name)) {
+    errs.push_back("name part " + std::string(kQualifiedNameRegexError));
+  }
+  std::string out;
+  for (const std::string& e : errs) out += (out.empty() ? "" : "; ") + e;
+  return out;
+}
+
 bool GoParseInt64(std::string_view text, int64_t* out) {
   if (text.empty()) return false;
   bool negative = false;
@@ -195,8 +274,9 @@ std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRe
     // Unknown operators never reach NewRequirement (the API server refuses them anyway).
     return {path + ".operator: Unsupported value: " + GoQuote(op)};
   }
-  if (req.key().empty()) {
-    errs.insert(errs.begin(), Invalid(path + ".key", GoQuote(""), "name part must be non-empty"));
+  // labels.NewRequirement validates the key first (validateLabelKey).
+  if (std::string key_error = LabelKeyError(req.key()); !key_error.empty()) {
+    errs.insert(errs.begin(), Invalid(path + ".key", GoQuote(req.key()), key_error));
   }
   for (int i = 0; i < req.values_size(); ++i) {
     const std::string msg = LabelValueError(req.values(i));
@@ -210,7 +290,7 @@ std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRe
 
 bool NodeSelectorRequirementParses(const k8s::NodeSelectorRequirement& req) {
   const std::string& op = req.operator_();
-  if (req.key().empty()) return false;
+  if (!IsValidLabelKey(req.key())) return false;
   if (op == "In" || op == "NotIn") {
     if (req.values().empty()) return false;
   } else if (op == "Exists" || op == "DoesNotExist") {

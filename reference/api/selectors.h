@@ -40,7 +40,8 @@ std::string GoStringSlice(const google::protobuf::RepeatedPtrField<std::string>&
 std::string AggregateError(const std::vector<std::string>& errors);
 // The errors component-helpers' nodeSelectorRequirementsAsSelector collects for one
 // matchExpressions entry (labels.NewRequirement), each as field.Error prints it with the path
-// `path` (e.g. "[0].matchExpressions[1]"): an unknown operator, In/NotIn without values,
+// `path` (e.g. "[0].matchExpressions[1]"): a key that is not a label key ("key: Invalid value:
+// ..."), an unknown operator, In/NotIn without values,
 // Exists/DoesNotExist with values, Gt/Lt without exactly one integer value, and every value that
 // is not a label value ("values[i][key]: Invalid value: ..."). The API server validates only the
 // key of such a requirement, so pods carry them; upstream's term then matches no node, and a
@@ -49,6 +50,12 @@ std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRe
                                                        const std::string& path);
 // NodeSelectorRequirementErrors(req, ...) is empty, without building the messages.
 bool NodeSelectorRequirementParses(const k8s::NodeSelectorRequirement& req);
+// validation.IsQualifiedName (v0.27) / content.IsLabelKey (v0.37) for a label key, its messages
+// joined with "; " as validateLabelKey joins them; "" for a valid key. A key with two or more
+// '/' gets v0.27's wording ("a qualified name ..."; v0.37 says "a valid label key ...").
+std::string LabelKeyError(std::string_view key);
+// LabelKeyError(key) is empty, without building the messages.
+bool IsValidLabelKey(std::string_view key);
 
 // One node selector requirement against a label set (In, NotIn, Exists, DoesNotExist, Gt, Lt);
 // a requirement that does not parse (NodeSelectorRequirementErrors) matches nothing.

@@ -20,7 +20,8 @@ void Cache::AddNodeImageStates(const Node& node, NodeInfo& info) {
       auto [it, inserted] = image_states_.try_emplace(name);
       if (inserted) it->second.size = image.size_bytes();
       it->second.nodes.insert(node.name());
-      // The count is taken now and not refreshed when other nodes change (v1.27 behaviour).
+      // The count is taken now and not refreshed when other nodes change (v1.27 behaviour; at
+      // v1.37 UpdateSnapshot refreshes it whenever this node changes).
       summaries.try_emplace(
           name, ImageStateSummary{it->second.size, static_cast<int>(it->second.nodes.size())});
     }
@@ -166,6 +167,17 @@ const NodeInfo* Cache::GetNodeInfo(const std::string& name) const {
 }
 
 void Cache::UpdateSnapshot(Snapshot* snapshot) {
+  if (level_ == CompatLevel::kV1_37) {
+    // The changed nodes are copied into the snapshot now: their image counts are today's.
+    for (const std::string& name : dirty_) {
+      auto it = nodes_.find(name);
+      if (it == nodes_.end()) continue;
+      for (auto& [image, summary] : it->second->image_states()) {
+        auto state = image_states_.find(image);
+        summary.num_nodes = state == image_states_.end() ? 0 : state->second.nodes.size();
+      }
+    }
+  }
   // The order comes from the node tree, refreshed only when nodes were added or removed: a
   // zone-label change alone keeps the previous order until then (upstream quirk,
   // docs/SEMANTICS.md#node-order-cache-and-snapshot).

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/base/compat_level.h"
 #include "reference/base/result.h"
 #include "reference/cache/node_tree.h"
 #include "reference/framework/node_info.h"
@@ -19,6 +20,11 @@ namespace schedcheck::reference {
 
 class Cache {
  public:
+  Cache() = default;
+  // v1.37 counts each image's nodes when a changed node is copied into the snapshot
+  // (ImageStateSummary.Snapshot: Nodes.Len()); v1.27 when the node was added or updated.
+  explicit Cache(CompatLevel level) : level_(level) {}
+
   // Nodes. Errors for a duplicate add or an unknown node.
   Outcome AddNode(NodePtr node);
   Outcome UpdateNode(NodePtr node);
@@ -74,6 +80,7 @@ class Cache {
   bool order_changed_ = true;
   // Nodes changed since the last UpdateSnapshot (upstream tracks this with generations).
   std::set<std::string> dirty_;
+  CompatLevel level_ = CompatLevel::kV1_27;
 };
 
 }  // namespace schedcheck::reference

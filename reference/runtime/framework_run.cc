@@ -1,7 +1,7 @@
-// Running the extension points with upstream's v1.27 contracts.
-#include <algorithm>
-
+// Running the extension points with upstream's v1.27 contracts (and v1.37's where they differ).
 #include "reference/runtime/framework.h"
+
+#include <algorithm>
 
 namespace schedcheck::reference {
 namespace {
@@ -35,9 +35,13 @@ bool Framework::QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) co
 
 Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod,
                                       PreFilterResult* result) const {
+  const bool v1_37 = handle_ != nullptr && handle_->level() == CompatLevel::kV1_37;
   PreFilterResult merged;
   std::vector<std::string> plugins_with_nodes;
   std::set<std::string, std::less<>> skip;
+  // v1.37 sets the Skip list on every return and goes on after an Unschedulable PreFilter,
+  // reporting the last such status at the end.
+  Status unschedulable;
   for (PreFilterPlugin* pl : pre_filter_) {
     PreFilterResult r;
     Status s = pl->PreFilter(state, pod, &r);
@@ -47,6 +51,13 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod,
     }
     if (!s.IsSuccess()) {
       s.WithPlugin(pl->Name());
+      if (v1_37) {
+        if (s.code() == Code::kUnschedulable) {
+          unschedulable = s;
+          continue;
+        }
+        state.skip_filter_plugins = skip;
+      }
       if (s.IsRejected()) return s;
       return WrapError("running PreFilter plugin " + Quoted(pl->Name()) + ": ", s)
           .WithPlugin(pl->Name());
@@ -54,6 +65,9 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod,
     if (!r.all_nodes) plugins_with_nodes.emplace_back(pl->Name());
     merged = merged.Merge(r);
     if (!merged.all_nodes && merged.node_names.empty()) {
+      // v1.37 names the plugins in name order (sets.List) and the nodes cannot be helped
+      // (UnschedulableAndUnresolvable); v1.27 in run order, Unschedulable.
+      if (v1_37) std::sort(plugins_with_nodes.begin(), plugins_with_nodes.end());
       // Go's %v of a string slice: "[A B]".
       std::string msg;
       if (plugins_with_nodes.size() == 1) {
@@ -63,12 +77,17 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod,
         for (const std::string& n : plugins_with_nodes) list += (list.empty() ? "" : " ") + n;
         msg = "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously";
       }
+      if (v1_37) {
+        state.skip_filter_plugins = std::move(skip);
+        *result = std::move(merged);
+        return Status(Code::kUnschedulableAndUnresolvable, msg);
+      }
       return Status(Code::kUnschedulable, msg);
     }
   }
   state.skip_filter_plugins = std::move(skip);
   *result = std::move(merged);
-  return Status();
+  return unschedulable;
 }
 
 Status Framework::RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod,

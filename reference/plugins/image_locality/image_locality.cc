@@ -14,8 +14,8 @@ int64_t ScaledImageScore(const ImageStateSummary& state, size_t total_num_nodes)
   return static_cast<int64_t>(static_cast<double>(state.size) * spread);
 }
 
-// sumImageScores: the scaled scores of the containers' images that are on the node (init
-// containers do not count).
+// sumImageScores: the scaled scores of the containers' images that are on the node (v1.27: the
+// regular containers only; v1.37 adds the init containers).
 int64_t SumImageScores(const NodeInfo& node,
                        const google::protobuf::RepeatedPtrField<k8s::Container>& containers,
                        size_t total_num_nodes) {
@@ -45,8 +45,16 @@ Status ImageLocality::Score([[maybe_unused]] const CycleState& state, const Pod&
   if (handle_.snapshot == nullptr) return Status::Error("ImageLocality: no snapshot");
   const size_t total_num_nodes = handle_.snapshot->size();
   const auto& containers = pod.obj.spec().containers();
-  *score =
-      CalculateImagePriority(SumImageScores(node, containers, total_num_nodes), containers.size());
+  int64_t sum = SumImageScores(node, containers, total_num_nodes);
+  int image_count = containers.size();
+  if (handle_.level() == CompatLevel::kV1_37) {
+    // v1.37 also scores the init containers' images and counts them (and image volumes, which
+    // the schema does not have) in the cap.
+    const auto& init_containers = pod.obj.spec().init_containers();
+    sum += SumImageScores(node, init_containers, total_num_nodes);
+    image_count += init_containers.size();
+  }
+  *score = CalculateImagePriority(sum, image_count);
   return Status();
 }
 

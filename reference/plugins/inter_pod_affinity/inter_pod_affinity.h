@@ -140,6 +140,8 @@ class InterPodAffinity final : public PreFilterPlugin,
   const InterPodAffinityArgs& args() const { return args_; }
 
  private:
+  // scoring.cc: PreScore at v1.37.
+  Status PreScoreV1_37(CycleState& cycle_state, const Pod& pod);
   using TopologyToMatchedTermCount = interpodaffinity::TopologyToMatchedTermCount;
 
   // getExistingAntiAffinityCounts: existing pods' required anti-affinity terms against `pod`.

@@ -72,6 +72,8 @@ void InterPodAffinity::ProcessExistingPod(const PreScoreState& state, const PodI
 
 Status InterPodAffinity::PreScore(CycleState& cycle_state, const Pod& pod,
                                   const std::vector<const NodeInfo*>& nodes) {
+  const bool v1_37 = handle_.level() == CompatLevel::kV1_37;
+  if (v1_37) return PreScoreV1_37(cycle_state, pod);
   if (nodes.empty()) return Status();  // no nodes to score: no state written
   // This rule parses the pod before the ignorePreferredTermsOfExistingPods shortcut, where
   // upstream parses it after; a pod that does not parse fails PreFilter first.
@@ -113,6 +115,59 @@ Status InterPodAffinity::PreScore(CycleState& cycle_state, const Pod& pod,
     }
     interpodaffinity::Append(state->topology_score, topo_score);
   }
+  cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
+  return Status();
+}
+
+// v1.37: no early return for an empty node list; the shortcut for
+// ignorePreferredTermsOfExistingPods reads the spec before parsing and answers Skip, and so does
+// a PreScore that accumulated nothing on any node.
+Status InterPodAffinity::PreScoreV1_37(CycleState& cycle_state, const Pod& pod) {
+  const k8s::PodSpec& spec = pod.obj.spec();
+  const bool has_preferred_affinity_constraints =
+      spec.has_affinity() && spec.affinity().has_pod_affinity() &&
+      !spec.affinity()
+           .pod_affinity()
+           .preferred_during_scheduling_ignored_during_execution()
+           .empty();
+  const bool has_preferred_anti_affinity_constraints =
+      spec.has_affinity() && spec.affinity().has_pod_anti_affinity() &&
+      !spec.affinity()
+           .pod_anti_affinity()
+           .preferred_during_scheduling_ignored_during_execution()
+           .empty();
+  const bool has_constraints =
+      has_preferred_affinity_constraints || has_preferred_anti_affinity_constraints;
+  if (args_.ignore_preferred_terms_of_existing_pods && !has_constraints) {
+    return Status(Code::kSkip);
+  }
+  const std::vector<const NodeInfo*>& all_nodes = has_constraints
+                                                      ? handle_.snapshot->node_infos()
+                                                      : handle_.snapshot->have_pods_with_affinity();
+  auto pod_info = interpodaffinity::NewPodInfo(pod);
+  if (!pod_info.ok()) return Status::Error("failed to parse pod: " + pod_info.message());
+  auto state = std::make_unique<PreScoreState>();
+  for (WeightedAffinityTerm& t : (*pod_info)->preferred_affinity_terms) {
+    interpodaffinity::MergeAffinityTermNamespacesIfNotEmpty(t.term, handle_);
+  }
+  for (WeightedAffinityTerm& t : (*pod_info)->preferred_anti_affinity_terms) {
+    interpodaffinity::MergeAffinityTermNamespacesIfNotEmpty(t.term, handle_);
+  }
+  state->pod_info = *pod_info;
+  state->namespace_labels = interpodaffinity::GetNamespaceLabelsSnapshot(pod.ns(), handle_);
+  bool any_score = false;
+  for (const NodeInfo* node_info : all_nodes) {
+    if (node_info->node() == nullptr) continue;
+    const std::vector<PodInfoPtr>& pods_to_process =
+        has_constraints ? node_info->pods() : node_info->pods_with_affinity();
+    ScoreMap topo_score;
+    for (const PodInfoPtr& existing_pod : pods_to_process) {
+      ProcessExistingPod(*state, *existing_pod, *node_info, pod, topo_score);
+    }
+    any_score = any_score || !topo_score.empty();
+    interpodaffinity::Append(state->topology_score, topo_score);
+  }
+  if (!any_score) return Status(Code::kSkip);
   cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
   return Status();
 }

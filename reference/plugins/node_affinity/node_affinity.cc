@@ -122,14 +122,14 @@ bool NodeAffinity::PreFilterState::Match(const Node& node) const {
   return !node_affinity_ || NodeSelectorMatches(*node_affinity_, node.obj);
 }
 
-Result<std::unique_ptr<Plugin>> NodeAffinity::New(const PluginArgs& args,
-                                                  [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> NodeAffinity::New(const PluginArgs& args, const Handle& handle) {
   auto parsed = ParseNodeAffinityArgs(args);
   if (!parsed.ok()) return parsed.error();
-  return std::unique_ptr<Plugin>(std::make_unique<NodeAffinity>(std::move(parsed.value())));
+  return std::unique_ptr<Plugin>(
+      std::make_unique<NodeAffinity>(std::move(parsed.value()), handle.level()));
 }
 
-NodeAffinity::NodeAffinity(NodeAffinityArgs args) {
+NodeAffinity::NodeAffinity(NodeAffinityArgs args, CompatLevel level) : level_(level) {
   if (!args.added_affinity) return;
   if (args.added_affinity->has_required_during_scheduling_ignored_during_execution()) {
     added_node_selector_ =
@@ -138,6 +138,8 @@ NodeAffinity::NodeAffinity(NodeAffinityArgs args) {
   auto added = NewPreferredSchedulingTerms(
       args.added_affinity->preferred_during_scheduling_ignored_during_execution());
   if (added.ok()) added_pref_sched_terms_ = std::move(added.value());
+  has_added_pref_sched_terms_ =
+      !args.added_affinity->preferred_during_scheduling_ignored_during_execution().empty();
 }
 
 std::vector<ClusterEvent> NodeAffinity::EventsToRegister() const {
@@ -214,9 +216,19 @@ Status NodeAffinity::Filter(const CycleState& state, const Pod& pod, const NodeI
 
 Status NodeAffinity::PreScore(CycleState& state, const Pod& pod,
                               const std::vector<const NodeInfo*>& nodes) {
-  if (nodes.empty()) return Status();
+  if (level_ == CompatLevel::kV1_27 && nodes.empty()) return Status();
   auto preferred_node_affinity = GetPodPreferredNodeAffinity(pod);
   if (!preferred_node_affinity.ok()) return Status::Error(preferred_node_affinity.message());
+  // v1.37: nothing to score when the pod has no preferred terms (a nil list) and none are added.
+  const k8s::PodSpec& spec = pod.obj.spec();
+  const bool pod_has_preferred = spec.has_affinity() && spec.affinity().has_node_affinity() &&
+                                 !spec.affinity()
+                                      .node_affinity()
+                                      .preferred_during_scheduling_ignored_during_execution()
+                                      .empty();
+  if (level_ == CompatLevel::kV1_37 && !pod_has_preferred && !has_added_pref_sched_terms_) {
+    return Status(Code::kSkip);
+  }
   auto s = std::make_unique<PreScoreState>();
   s->preferred_node_affinity = std::move(preferred_node_affinity.value());
   state.Write(std::string(kPreScoreStateKey), std::move(s));

@@ -64,7 +64,7 @@ class NodeAffinity : public PreFilterPlugin,
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  explicit NodeAffinity(NodeAffinityArgs args);
+  explicit NodeAffinity(NodeAffinityArgs args, CompatLevel level = CompatLevel::kV1_27);
 
   std::string_view Name() const override { return kName; }
   // Skip when the pod has no nodeSelector, no required node affinity and no added required
@@ -99,6 +99,10 @@ class NodeAffinity : public PreFilterPlugin,
   // terms.
   std::optional<k8s::NodeSelector> added_node_selector_;
   PreferredTerms added_pref_sched_terms_;
+  // addedPrefSchedTerms != nil: the added affinity lists preferred terms (before dropping
+  // weight-0 and empty ones).
+  bool has_added_pref_sched_terms_ = false;
+  CompatLevel level_ = CompatLevel::kV1_27;
 };
 
 }  // namespace schedcheck::reference

@@ -4,12 +4,23 @@
 
 namespace schedcheck::reference {
 
-Result<std::unique_ptr<Plugin>> NodeName::New(const PluginArgs& args,
-                                              [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> NodeName::New(const PluginArgs& args, const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"NodeName takes no arguments"};
   }
+  if (handle.level() == CompatLevel::kV1_37) {
+    return std::unique_ptr<Plugin>(std::make_unique<NodeNameV1_37>());
+  }
   return std::unique_ptr<Plugin>(std::make_unique<NodeName>());
+}
+
+Status NodeNameV1_37::PreFilter([[maybe_unused]] CycleState& state, const Pod& pod,
+                                PreFilterResult* result) {
+  if (!pod.node_name().empty()) {
+    result->all_nodes = false;
+    result->node_names = {pod.node_name()};
+  }
+  return Status();
 }
 
 std::vector<ClusterEvent> NodeName::EventsToRegister() const {

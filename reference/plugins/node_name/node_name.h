@@ -30,6 +30,14 @@ class NodeName : public FilterPlugin, public EnqueueExtensions, public QueueingH
   static bool Fits(const Pod& pod, const NodeInfo& node);
 };
 
+// NodeName at v1.37, which also has a PreFilter: a pod with spec.nodeName narrows the nodes to
+// that one (PreFilterResult), so the others are UnschedulableAndUnresolvable without running
+// Filter and preemption never looks at them; Success without narrowing otherwise (no Skip).
+class NodeNameV1_37 final : public NodeName, public PreFilterPlugin {
+ public:
+  Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
+};
+
 }  // namespace schedcheck::reference
 
 #endif  // SCHEDCHECK_REFERENCE_PLUGINS_NODE_NAME_NODE_NAME_H_

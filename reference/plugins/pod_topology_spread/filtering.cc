@@ -1,9 +1,11 @@
-// PodTopologySpread PreFilter, PreFilterExtensions and Filter (v1.27 filtering.go).
+// PodTopologySpread PreFilter, PreFilterExtensions and Filter (filtering.go, v1.27 and v1.37).
 //
 // v1.27 keys the PreFilter state by topology KEY, not by constraint: two DoNotSchedule
 // constraints with the same key share one count per domain (on each node the later constraint's
-// count replaces the earlier one's), one pair of critical paths and one domain count. This is
-// reproduced on purpose; later releases key the state per constraint.
+// count replaces the earlier one's), one pair of critical paths and one domain count. v1.37 keys
+// it by constraint (TpValueToMatchNum[i], CriticalPaths[i]) and counts a constraint's domains
+// live (len(TpValueToMatchNum[i]), so AddPod can add one). Both are kept here: the state's maps
+// are keyed by a count group, the topology key at v1.27 and the constraint's index at v1.37.
 #include <array>
 #include <climits>
 #include <map>
@@ -46,26 +48,45 @@ struct PreFilterState final : public StateData {
   // Shared by clones: they do not change.
   std::shared_ptr<const std::vector<SpreadConstraint>> constraints =
       std::make_shared<const std::vector<SpreadConstraint>>();
+  // v1.37: the maps below are keyed per constraint, not per topology key.
+  bool per_constraint = false;
+  // By count group (Group()).
   std::map<std::string, CriticalPaths> tp_key_to_critical_paths;
-  // Not changed by AddPod/RemovePod (upstream shares it between clones).
+  // v1.27 only; not changed by AddPod/RemovePod (upstream shares it between clones).
   std::map<std::string, int> tp_key_to_domains_num;
+  // TopologyPair{group, value}.
   std::map<TopologyPair, int> tp_pair_to_match_num;
 
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreFilterState>(*this);
   }
 
-  // minMatchNum: the global minimum for the key, 0 while fewer than minDomains domains exist.
-  Result<int> MinMatchNum(const std::string& tp_key, int32_t min_domains) const {
-    auto paths = tp_key_to_critical_paths.find(tp_key);
+  // The count group of constraint i: its topology key (v1.27), or its index (v1.37; a "\x01"
+  // prefix keeps it apart from every label key).
+  std::string Group(size_t i) const {
+    return per_constraint ? "\x01" + std::to_string(i) : (*constraints)[i].topology_key;
+  }
+
+  // minMatchNum: the global minimum of the group, 0 while fewer than minDomains domains exist.
+  Result<int> MinMatchNum(const std::string& group, int32_t min_domains) const {
+    auto paths = tp_key_to_critical_paths.find(group);
     if (paths == tp_key_to_critical_paths.end()) {
       return Error{"failed to retrieve path by topology key"};
     }
-    auto domains_num = tp_key_to_domains_num.find(tp_key);
-    if (domains_num == tp_key_to_domains_num.end()) {
-      return Error{"failed to retrieve the number of domains by topology key"};
+    int domains_num = 0;
+    if (per_constraint) {
+      auto first = tp_pair_to_match_num.lower_bound(TopologyPair{group, ""});
+      for (auto it = first; it != tp_pair_to_match_num.end() && it->first.key == group; ++it) {
+        ++domains_num;
+      }
+    } else {
+      auto found = tp_key_to_domains_num.find(group);
+      if (found == tp_key_to_domains_num.end()) {
+        return Error{"failed to retrieve the number of domains by topology key"};
+      }
+      domains_num = found->second;
     }
-    if (domains_num->second < min_domains) return 0;
+    if (domains_num < min_domains) return 0;
     return paths->second.paths[0].match_num;
   }
 };
@@ -82,17 +103,20 @@ Result<PreFilterState*> GetPreFilterState(const CycleState& cycle_state) {
   return s;
 }
 
-// calPreFilterState's processNode: the node's count per topology pair, nothing unless it carries
-// every constraint's key. A later constraint on the same key replaces an earlier one's count.
+// calPreFilterState's processNode: the node's count per (group, value), nothing unless it carries
+// every constraint's key. At v1.27 a later constraint on the same key replaces an earlier one's
+// count.
 std::map<TopologyPair, int> ProcessNode(const NodeInfo& node_info, const Pod& pod,
-                                        const std::vector<SpreadConstraint>& constraints) {
+                                        const PreFilterState& s) {
   std::map<TopologyPair, int> tp_counts;
+  const std::vector<SpreadConstraint>& constraints = *s.constraints;
   const Node* node = node_info.node();
   if (node == nullptr) return tp_counts;
   if (!NodeLabelsMatchSpreadConstraints(node->labels(), constraints)) return tp_counts;
-  for (const SpreadConstraint& c : constraints) {
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    const SpreadConstraint& c = constraints[i];
     if (!MatchNodeInclusionPolicies(c, pod, *node)) continue;
-    TopologyPair pair{c.topology_key, node->labels().at(c.topology_key)};
+    TopologyPair pair{s.Group(i), node->labels().at(c.topology_key)};
     tp_counts[pair] = CountPodsMatchSelector(node_info.pods(), c.selector, pod.ns());
   }
   return tp_counts;
@@ -109,6 +133,10 @@ Status PodTopologySpread::PreFilter(CycleState& cycle_state, const Pod& pod,
                                     [[maybe_unused]] PreFilterResult* result) {
   auto s = CalPreFilterState(pod);
   if (!s.ok()) return Status::Error(s.message());
+  // v1.37: nothing to filter without a DoNotSchedule constraint (v1.27 stores the empty state).
+  if (handle_.level() == CompatLevel::kV1_37 && (*s)->constraints->empty()) {
+    return Status(Code::kSkip);
+  }
   cycle_state.Write(std::string(kPreFilterStateKey), std::move(*s));
   return Status();
 }
@@ -138,18 +166,18 @@ Result<std::unique_ptr<PreFilterState>> PodTopologySpread::CalPreFilterState(con
   if (constraints.empty()) return s;
 
   s->constraints = std::make_shared<const std::vector<SpreadConstraint>>(std::move(constraints));
+  s->per_constraint = handle_.level() == CompatLevel::kV1_37;
   for (const NodeInfo* node_info : all_nodes) {
-    for (const auto& [pair, count] :
-         pod_topology_spread::ProcessNode(*node_info, pod, *s->constraints)) {
+    for (const auto& [pair, count] : pod_topology_spread::ProcessNode(*node_info, pod, *s)) {
       s->tp_pair_to_match_num[pair] += count;
     }
   }
   for (const auto& [pair, count] : s->tp_pair_to_match_num) s->tp_key_to_domains_num[pair.key]++;
 
-  // Calculate the minimum match for each topology key. Upstream walks its pairs in Go map order
-  // (random); we walk them in (key, value) text order, one of upstream's possible orders.
-  for (const SpreadConstraint& c : *s->constraints) {
-    s->tp_key_to_critical_paths[c.topology_key] = pod_topology_spread::CriticalPaths();
+  // Calculate the minimum match for each group. Upstream walks its values in Go map order
+  // (random); we walk them in text order, one of upstream's possible orders.
+  for (size_t i = 0; i < s->constraints->size(); ++i) {
+    s->tp_key_to_critical_paths[s->Group(i)] = pod_topology_spread::CriticalPaths();
   }
   for (const auto& [pair, num] : s->tp_pair_to_match_num) {
     s->tp_key_to_critical_paths[pair.key].Update(pair.value, num);
@@ -178,12 +206,13 @@ void PodTopologySpread::UpdateWithPod(PreFilterState& s, const Pod& updated_pod,
   if (updated_pod.ns() != preemptor_pod.ns() || node == nullptr) return;
   if (!pod_topology_spread::NodeLabelsMatchSpreadConstraints(node->labels(), *s.constraints))
     return;
-  for (const SpreadConstraint& c : *s.constraints) {
+  for (size_t i = 0; i < s.constraints->size(); ++i) {
+    const SpreadConstraint& c = (*s.constraints)[i];
     if (!c.selector.Matches(updated_pod.labels())) continue;
     if (!pod_topology_spread::MatchNodeInclusionPolicies(c, preemptor_pod, *node)) continue;
-    TopologyPair pair{c.topology_key, node->labels().at(c.topology_key)};
+    TopologyPair pair{s.Group(i), node->labels().at(c.topology_key)};
     s.tp_pair_to_match_num[pair] += delta;
-    s.tp_key_to_critical_paths[c.topology_key].Update(pair.value, s.tp_pair_to_match_num[pair]);
+    s.tp_key_to_critical_paths[pair.key].Update(pair.value, s.tp_pair_to_match_num[pair]);
   }
 }
 
@@ -194,16 +223,19 @@ Status PodTopologySpread::Filter(const CycleState& cycle_state, const Pod& pod,
   auto s = pod_topology_spread::GetPreFilterState(cycle_state);
   if (!s.ok()) return Status::Error(s.message());
   // An empty state (no DoNotSchedule constraint) admits every node.
-  for (const SpreadConstraint& c : *(*s)->constraints) {
+  const std::vector<SpreadConstraint>& constraints = *(*s)->constraints;
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    const SpreadConstraint& c = constraints[i];
+    const std::string group = (*s)->Group(i);
     auto tp_val = node->labels().find(c.topology_key);
     if (tp_val == node->labels().end()) {
       return Status(Code::kUnschedulableAndUnresolvable, std::string(kErrReasonNodeLabelNotMatch));
     }
     // 'existing matching num' + 'if self-match (1 or 0)' - 'global minimum' <= 'maxSkew'
-    Result<int> min_match_num = (*s)->MinMatchNum(c.topology_key, c.min_domains);
+    Result<int> min_match_num = (*s)->MinMatchNum(group, c.min_domains);
     if (!min_match_num.ok()) continue;  // upstream logs the error and skips the constraint
     int self_match_num = c.selector.Matches(pod.labels()) ? 1 : 0;
-    auto count = (*s)->tp_pair_to_match_num.find(TopologyPair{c.topology_key, tp_val->second});
+    auto count = (*s)->tp_pair_to_match_num.find(TopologyPair{group, tp_val->second});
     int match_num = count == (*s)->tp_pair_to_match_num.end() ? 0 : count->second;
     if (match_num + self_match_num - *min_match_num > c.max_skew) {
       return Status(Code::kUnschedulable, std::string(kErrReasonConstraintsNotMatch));

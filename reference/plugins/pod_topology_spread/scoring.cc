@@ -1,8 +1,10 @@
-// PodTopologySpread PreScore, Score and NormalizeScore (v1.27 scoring.go).
+// PodTopologySpread PreScore, Score and NormalizeScore (scoring.go, v1.27 and v1.37).
 //
-// As in v1.27, counts are keyed by (topology key, value) and shared by every ScheduleAnyway
+// At v1.27 counts are keyed by (topology key, value) and shared by every ScheduleAnyway
 // constraint with that key: two constraints on one key both add into the same count, and the
 // second one's domain count (hence its weight) stays 0 for values the first already created.
+// v1.37 keeps one count map per constraint (TopologyValueToPodCounts[i]). Both are kept here by
+// keying the counts by count group: the topology key at v1.27, the constraint's index at v1.37.
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -20,6 +22,8 @@ namespace pod_topology_spread {
 // preScoreState.
 struct PreScoreState final : public StateData {
   std::vector<SpreadConstraint> constraints;
+  // v1.37: counts per constraint rather than per topology key.
+  bool per_constraint = false;
   // Feasible nodes lacking some topology key (when all keys are required): they score 0.
   std::set<std::string, std::less<>> ignored_nodes;
   // Matching pods per topology pair of the feasible, not ignored nodes (hostname excluded).
@@ -29,6 +33,11 @@ struct PreScoreState final : public StateData {
 
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreScoreState>(*this);
+  }
+
+  // The count group of constraint i (see filtering.cc's PreFilterState::Group).
+  std::string Group(size_t i) const {
+    return per_constraint ? "\x01" + std::to_string(i) : constraints[i].topology_key;
   }
 };
 
@@ -90,7 +99,7 @@ Outcome PodTopologySpread::InitPreScoreState(PreScoreState& s, const Pod& pod,
     for (size_t i = 0; i < s.constraints.size(); ++i) {
       const SpreadConstraint& c = s.constraints[i];
       if (c.topology_key == pod_topology_spread::kLabelHostname) continue;  // counted in Score
-      TopologyPair pair{c.topology_key, pod_topology_spread::LabelOrEmpty(labels, c.topology_key)};
+      TopologyPair pair{s.Group(i), pod_topology_spread::LabelOrEmpty(labels, c.topology_key)};
       if (s.topology_pair_to_pod_counts.emplace(pair, 0).second) topo_size[i]++;
     }
   }
@@ -107,16 +116,21 @@ Outcome PodTopologySpread::InitPreScoreState(PreScoreState& s, const Pod& pod,
 Status PodTopologySpread::PreScore(CycleState& cycle_state, const Pod& pod,
                                    const std::vector<const NodeInfo*>& filtered_nodes) {
   const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
-  if (filtered_nodes.empty() || all_nodes.empty()) return Status();  // no nodes to score
+  const bool v1_37 = handle_.level() == CompatLevel::kV1_37;
+  if (v1_37 && all_nodes.empty()) return Status(Code::kSkip);
+  if (!v1_37 && (filtered_nodes.empty() || all_nodes.empty())) return Status();  // nothing to score
   auto state = std::make_unique<PreScoreState>();
+  state->per_constraint = v1_37;
   // Only require that nodes have all the topology labels if using non-system-default spreading
   // rules. This allows nodes that don't have a zone label to still have hostname spreading.
   const bool require_all_topologies =
       !pod.obj.spec().topology_spread_constraints().empty() || !system_defaulted_;
   Outcome init = InitPreScoreState(*state, pod, filtered_nodes, require_all_topologies);
   if (!init.ok()) return Status::Error("calculating preScoreState: " + init.message());
-  // Return if the incoming pod doesn't have soft topology spread constraints.
+  // Return if the incoming pod doesn't have soft topology spread constraints: v1.27 with an empty
+  // state, v1.37 with Skip.
   if (state->constraints.empty()) {
+    if (v1_37) return Status(Code::kSkip);
     cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
     return Status();
   }
@@ -129,11 +143,12 @@ Status PodTopologySpread::PreScore(CycleState& cycle_state, const Pod& pod,
                                       node->labels(), state->constraints)) {
       continue;
     }
-    for (const SpreadConstraint& c : state->constraints) {
+    for (size_t i = 0; i < state->constraints.size(); ++i) {
+      const SpreadConstraint& c = state->constraints[i];
       if (!pod_topology_spread::MatchNodeInclusionPolicies(c, pod, *node)) continue;
       // Only pairs of feasible nodes count; hostname pairs are absent (counted in Score).
       auto tp_count = state->topology_pair_to_pod_counts.find(TopologyPair{
-          c.topology_key, pod_topology_spread::LabelOrEmpty(node->labels(), c.topology_key)});
+          state->Group(i), pod_topology_spread::LabelOrEmpty(node->labels(), c.topology_key)});
       if (tp_count == state->topology_pair_to_pod_counts.end()) continue;
       tp_count->second +=
           pod_topology_spread::CountPodsMatchSelector(node_info->pods(), c.selector, pod.ns());
@@ -165,7 +180,7 @@ Status PodTopologySpread::Score(const CycleState& cycle_state, const Pod& pod,
       cnt = pod_topology_spread::CountPodsMatchSelector(node_info.pods(), c.selector, pod.ns());
     } else {
       auto found =
-          (*s)->topology_pair_to_pod_counts.find(TopologyPair{c.topology_key, tp_val->second});
+          (*s)->topology_pair_to_pod_counts.find(TopologyPair{(*s)->Group(i), tp_val->second});
       // Upstream dereferences a nil pointer here (a node that was not feasible).
       if (found == (*s)->topology_pair_to_pod_counts.end()) {
         return Status::Error("no count for topology pair of node \"" + node_info.name() + "\"");

@@ -36,12 +36,11 @@ Result<QueueingHint> IsSchedulableAfterTargetPodTolerationChange(const Pod&, con
 
 }  // namespace
 
-Result<std::unique_ptr<Plugin>> TaintToleration::New(const PluginArgs& args,
-                                                     [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> TaintToleration::New(const PluginArgs& args, const Handle& handle) {
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"TaintToleration takes no arguments"};
   }
-  return std::unique_ptr<Plugin>(std::make_unique<TaintToleration>());
+  return std::unique_ptr<Plugin>(std::make_unique<TaintToleration>(handle.level()));
 }
 
 std::vector<ClusterEvent> TaintToleration::EventsToRegister() const {
@@ -63,6 +62,9 @@ Status TaintToleration::Filter([[maybe_unused]] const CycleState& state, const P
   const k8s::Taint* taint = FindUntoleratedTaint(
       node.node()->obj.spec().taints(), pod.obj.spec().tolerations(), IsNoScheduleOrNoExecute);
   if (taint == nullptr) return Status();
+  if (level_ == CompatLevel::kV1_37) {
+    return Status(Code::kUnschedulableAndUnresolvable, "node(s) had untolerated taint(s)");
+  }
   return Status(Code::kUnschedulableAndUnresolvable,
                 "node(s) had untolerated taint {" + taint->key() + ": " + taint->value() + "}");
 }

@@ -34,11 +34,13 @@ class TaintToleration : public FilterPlugin,
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+  TaintToleration() = default;
+  explicit TaintToleration(CompatLevel level) : level_(level) {}
 
   std::string_view Name() const override { return kName; }
-  // Error "invalid nodeInfo" without a node; UnschedulableAndUnresolvable "node(s) had
-  // untolerated taint {key: value}" naming the first (spec order) NoSchedule/NoExecute taint no
-  // toleration tolerates.
+  // Error "invalid nodeInfo" without a node; UnschedulableAndUnresolvable when some
+  // NoSchedule/NoExecute taint is not tolerated: v1.27 "node(s) had untolerated taint {key:
+  // value}" naming the first (spec order) such taint, v1.37 "node(s) had untolerated taint(s)".
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   // Keeps the tolerations whose effect is empty or PreferNoSchedule (no Skip in v1.27).
   Status PreScore(CycleState& state, const Pod& pod,
@@ -58,6 +60,9 @@ class TaintToleration : public FilterPlugin,
   // countIntolerableTaintsPreferNoSchedule.
   static int64_t CountIntolerableTaintsPreferNoSchedule(
       const google::protobuf::RepeatedPtrField<k8s::Taint>& taints, const Tolerations& tolerations);
+
+ private:
+  CompatLevel level_ = CompatLevel::kV1_27;
 };
 
 }  // namespace schedcheck::reference

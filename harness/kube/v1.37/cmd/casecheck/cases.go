@@ -30,25 +30,26 @@ const compatLevel = "1.37"
 // plugin-level filter, score or hint case or an update case can use are accepted; any other
 // field, or a field of another kind (decodeCase), is refused (exit 2) rather than ignored.
 type rawCase struct {
-	ID              string                     `json:"id"`
-	Source          string                     `json:"source"`
-	Compat          string                     `json:"compat"`
-	Kind            string                     `json:"kind"`
-	Plugins         []string                   `json:"plugins"`
-	PluginArgs      map[string]json.RawMessage `json:"pluginArgs"`
-	Nodes           []json.RawMessage          `json:"nodes"`
-	Pods            []json.RawMessage          `json:"pods"`
-	Namespaces      []json.RawMessage          `json:"namespaces"`
-	Pod             json.RawMessage            `json:"pod"`
-	Event           json.RawMessage            `json:"event"`     // hint
-	Resource        *string                    `json:"resource"`  // update
-	TargetPod       *bool                      `json:"targetPod"` // update
-	OldObject       json.RawMessage            `json:"oldObject"` // hint, update
-	NewObject       json.RawMessage            `json:"newObject"` // hint, update
-	FeasibleNodes   *[]string                  `json:"feasibleNodes"`
-	Expect          json.RawMessage            `json:"expect"`
-	ExpectPreFilter json.RawMessage            `json:"expectPreFilter"`
-	ExpectPreScore  json.RawMessage            `json:"expectPreScore"`
+	ID                    string                     `json:"id"`
+	Source                string                     `json:"source"`
+	Compat                string                     `json:"compat"`
+	Kind                  string                     `json:"kind"`
+	Plugins               []string                   `json:"plugins"`
+	PluginArgs            map[string]json.RawMessage `json:"pluginArgs"`
+	Nodes                 []json.RawMessage          `json:"nodes"`
+	Pods                  []json.RawMessage          `json:"pods"`
+	Namespaces            []json.RawMessage          `json:"namespaces"`
+	Pod                   json.RawMessage            `json:"pod"`
+	Event                 json.RawMessage            `json:"event"`     // hint
+	Resource              *string                    `json:"resource"`  // update
+	TargetPod             *bool                      `json:"targetPod"` // update
+	OldObject             json.RawMessage            `json:"oldObject"` // hint, update
+	NewObject             json.RawMessage            `json:"newObject"` // hint, update
+	FeasibleNodes         *[]string                  `json:"feasibleNodes"`
+	Expect                json.RawMessage            `json:"expect"`
+	ExpectPreFilter       json.RawMessage            `json:"expectPreFilter"`
+	ExpectPreFilterResult json.RawMessage            `json:"expectPreFilterResult"`
+	ExpectPreScore        json.RawMessage            `json:"expectPreScore"`
 }
 
 // statusExpectation is {"code": ..., "reasons": [...], "message": ...}; code defaults to Success,
@@ -57,6 +58,12 @@ type statusExpectation struct {
 	Code    *string   `json:"code"`
 	Reasons *[]string `json:"reasons"`
 	Message *string   `json:"message"`
+}
+
+// preFilterResultExpectation is {"nodeNames": [...]}: the nodes the merged PreFilterResult keeps
+// (in any order); nodeNames absent or null means all nodes.
+type preFilterResultExpectation struct {
+	NodeNames *[]string `json:"nodeNames"`
 }
 
 // pluginSpec is one entry of `plugins`: a name, and the extension points to run it at (nil: every
@@ -85,10 +92,11 @@ type testCase struct {
 
 	FeasibleNodes []string // nil: every node
 
-	FilterExpect    map[string]statusExpectation
-	ScoreExpect     map[string]int64
-	ExpectPreFilter *statusExpectation
-	ExpectPreScore  *statusExpectation
+	FilterExpect          map[string]statusExpectation
+	ScoreExpect           map[string]int64
+	ExpectPreFilter       *statusExpectation
+	ExpectPreFilterResult *preFilterResultExpectation
+	ExpectPreScore        *statusExpectation
 
 	// hint cases (hint.go). The event objects are a *v1.Node or a *v1.Pod, or an untyped nil
 	// when absent: a typed nil pointer inside an interface is not nil, and the hint functions
@@ -110,6 +118,13 @@ var knownPlugins = map[string]bool{
 	"NodeResourcesBalancedAllocation": true,
 	"NodePorts":                       true,
 	"NodeDeclaredFeatures":            true,
+	"TaintToleration":                 true,
+	"NodeAffinity":                    true,
+	"NodeName":                        true,
+	"NodeUnschedulable":               true,
+	"ImageLocality":                   true,
+	"PodTopologySpread":               true,
+	"InterPodAffinity":                true,
 }
 
 var knownPoints = map[string]bool{"PreFilter": true, "Filter": true, "PreScore": true, "Score": true}
@@ -338,7 +353,7 @@ func decodeCase(doc []byte) (*testCase, error) {
 			return nil, fail("plugin entry %q: a hint case names a plain plugin, without extension points", entry)
 		}
 		if rc.Kind != "hint" && !knownPlugins[spec.Name] {
-			return nil, fail("plugin %q is not one casecheck runs (NodeResourcesFit, NodeResourcesBalancedAllocation, NodePorts, NodeDeclaredFeatures)", spec.Name)
+			return nil, fail("plugin %q is not one casecheck runs (NodeResourcesFit, NodeResourcesBalancedAllocation, NodePorts, NodeDeclaredFeatures, TaintToleration, NodeAffinity, NodeName, NodeUnschedulable, ImageLocality, PodTopologySpread, InterPodAffinity)", spec.Name)
 		}
 		if seen[spec.Name] {
 			return nil, fail("plugin %q listed twice", spec.Name)
@@ -423,6 +438,13 @@ func decodeCase(doc []byte) (*testCase, error) {
 		}
 		c.ExpectPreFilter = &e
 	}
+	if present(rc.ExpectPreFilterResult) {
+		var e preFilterResultExpectation
+		if err := strictUnmarshal(rc.ExpectPreFilterResult, &e, "expectPreFilterResult"); err != nil {
+			return nil, fail("%v", err)
+		}
+		c.ExpectPreFilterResult = &e
+	}
 	if present(rc.ExpectPreScore) {
 		if c.Kind != "score" {
 			return nil, fail("expectPreScore is for score cases only")
@@ -454,7 +476,8 @@ func decodeCase(doc []byte) (*testCase, error) {
 			}
 		}
 	}
-	if len(c.FilterExpect) == 0 && len(c.ScoreExpect) == 0 && c.ExpectPreFilter == nil && c.ExpectPreScore == nil {
+	if len(c.FilterExpect) == 0 && len(c.ScoreExpect) == 0 && c.ExpectPreFilter == nil &&
+		c.ExpectPreFilterResult == nil && c.ExpectPreScore == nil {
 		return nil, fail("nothing is expected")
 	}
 	return c, nil
@@ -485,6 +508,8 @@ func fieldOfAnotherKind(rc *rawCase) string {
 			return "feasibleNodes"
 		case present(rc.ExpectPreFilter):
 			return "expectPreFilter"
+		case present(rc.ExpectPreFilterResult):
+			return "expectPreFilterResult"
 		case present(rc.ExpectPreScore):
 			return "expectPreScore"
 		}

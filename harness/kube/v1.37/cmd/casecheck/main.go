@@ -6,7 +6,13 @@
 // as kube-scheduler fills them), with its args decoded from the case's pluginArgs by
 // kube-scheduler's configuration scheme (v1 defaults, validation), on a framework handle over a
 // snapshot of the case's nodes and bound pods, and then called at each extension point the way
-// the reference's case runner (harness/check/runner.cc) calls its own plugins. The case's
+// the reference's case runner (harness/check/runner.cc) calls its own plugins. Filter and score
+// cases may name NodeResourcesFit, NodeResourcesBalancedAllocation, NodePorts,
+// NodeDeclaredFeatures, TaintToleration, NodeAffinity, NodeName, NodeUnschedulable, ImageLocality,
+// PodTopologySpread and InterPodAffinity; the scheduler's metrics are registered first, as
+// kube-scheduler does (the parallelizer of the last two counts goroutines in them). PreFilter's
+// status and its merged PreFilterResult (expectPreFilterResult) can be checked; an expected
+// PreScore failure (expectPreScore with a non-Success code and no expect) passes. The case's
 // Namespace objects are created in the handle's fake API server and reach its informers before
 // the plugin is made (InterPodAffinity lists them for namespaceSelector), and are deleted after
 // the case, so that no case sees another's.
@@ -46,6 +52,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
@@ -61,6 +68,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	schedulermetrics "k8s.io/kubernetes/pkg/scheduler/metrics"
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 
 	"schedcheck.local/kube/shared/adapterkit"
@@ -132,8 +140,8 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// printGates shows the feature gates (at their v1.37.2 defaults) that the four plugins, the
-// NodeInfo / DRA setup and the update classification (update.go) read.
+// printGates shows the feature gates (at their v1.37.2 defaults) that the plugins, the NodeInfo /
+// DRA setup and the update classification (update.go) read.
 func printGates(w io.Writer) {
 	fts := plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
 	fmt.Fprintf(w, "%+v\n", fts)
@@ -161,6 +169,9 @@ type environment struct {
 }
 
 func newEnvironment(ctx context.Context) (*environment, error) {
+	// The scheduler's metrics, as kube-scheduler registers them at start: the parallelizer that
+	// PodTopologySpread and InterPodAffinity use counts its goroutines in one of them.
+	schedulermetrics.Register()
 	client := fake.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	e := &environment{ctx: ctx, client: client, informers: factory, registry: plugins.NewInTreeRegistry()}
@@ -324,10 +335,15 @@ func (e *environment) runCaseInCluster(c *testCase) result {
 	}
 
 	state := framework.NewCycleState()
-	pre, skippedFilter := runPreFilter(ctx, instances, state, c.Pod, nodeInfos)
+	pre, preResult, skippedFilter := runPreFilter(ctx, instances, state, c.Pod, nodeInfos)
 	if c.ExpectPreFilter != nil {
 		if diff := compareStatus(*c.ExpectPreFilter, pre); diff != "" {
 			return result{fail: "PreFilter: " + diff}
+		}
+	}
+	if c.ExpectPreFilterResult != nil {
+		if diff := comparePreFilterResult(*c.ExpectPreFilterResult, pre, preResult); diff != "" {
+			return result{fail: "PreFilterResult: " + diff}
 		}
 	}
 	if c.Kind == "filter" {
@@ -340,23 +356,40 @@ func (e *environment) runCaseInCluster(c *testCase) result {
 // leaves that plugin's Filter out; UnschedulableAndUnresolvable or an error stops at once; an
 // Unschedulable lets the others run and is the outcome unless a later one is worse. The status
 // returned is the one a plugin test observes: the rejection as returned, Skip when every
-// PreFilter plugin skipped, Success otherwise.
-func runPreFilter(ctx context.Context, instances []instance, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.Status, map[string]bool) {
+// PreFilter plugin skipped, Success otherwise. The PreFilterResults of the plugins that succeeded
+// are merged (PreFilterResult.Merge; nil: all nodes); an empty intersection stops there with
+// UnschedulableAndUnresolvable "node(s) didn't satisfy plugin(s) [...] simultaneously".
+func runPreFilter(ctx context.Context, instances []instance, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.Status, *fwk.PreFilterResult, map[string]bool) {
 	skipped := map[string]bool{}
 	ran := 0
 	var rejection *fwk.Status
+	var merged *fwk.PreFilterResult
+	var pluginsWithNodes []string
 	for _, in := range instances {
 		pl, ok := in.plugin.(fwk.PreFilterPlugin)
 		if !ok || !in.spec.at("PreFilter") {
 			continue
 		}
 		ran++
-		_, s := pl.PreFilter(ctx, state, pod, nodes)
+		r, s := pl.PreFilter(ctx, state, pod, nodes)
 		if s.IsSkip() {
 			skipped[in.spec.Name] = true
 			continue
 		}
 		if s.IsSuccess() {
+			if !r.AllNodes() {
+				pluginsWithNodes = append(pluginsWithNodes, in.spec.Name)
+			}
+			merged = merged.Merge(r)
+			if !merged.AllNodes() && len(merged.NodeNames) == 0 {
+				// As RunPreFilterPlugins words it: the plugins in name order (sets.List).
+				sort.Strings(pluginsWithNodes)
+				msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", pluginsWithNodes)
+				if len(pluginsWithNodes) == 1 {
+					msg = fmt.Sprintf("node(s) didn't satisfy plugin %v", pluginsWithNodes[0])
+				}
+				return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, msg), merged, skipped
+			}
 			continue
 		}
 		s.SetPlugin(in.spec.Name)
@@ -366,12 +399,39 @@ func runPreFilter(ctx context.Context, instances []instance, state fwk.CycleStat
 		}
 	}
 	if rejection != nil {
-		return rejection, skipped
+		return rejection, merged, skipped
 	}
 	if ran > 0 && len(skipped) == ran {
-		return fwk.NewStatus(fwk.Skip), skipped
+		return fwk.NewStatus(fwk.Skip), merged, skipped
 	}
-	return nil, skipped
+	return nil, merged, skipped
+}
+
+// comparePreFilterResult returns "" when the merged PreFilterResult keeps the expected nodes, else
+// what differs. As the reference's runner reads it, the result means all nodes only when
+// PreFilter succeeded (or every plugin skipped) and no plugin narrowed it.
+func comparePreFilterResult(want preFilterResultExpectation, pre *fwk.Status, got *fwk.PreFilterResult) string {
+	wantAll := want.NodeNames == nil
+	var wantNames []string
+	if !wantAll {
+		wantNames = append(wantNames, (*want.NodeNames)...)
+		sort.Strings(wantNames)
+	}
+	gotAll := (pre.IsSuccess() || pre.IsSkip()) && got.AllNodes()
+	var gotNames []string
+	if !got.AllNodes() {
+		gotNames = sets.List(got.NodeNames)
+	}
+	if wantAll == gotAll && (wantAll || equalStrings(wantNames, gotNames)) {
+		return ""
+	}
+	show := func(all bool, names []string) string {
+		if all {
+			return "all nodes"
+		}
+		return quoteList(names)
+	}
+	return "expected " + show(wantAll, wantNames) + ", got " + show(gotAll, gotNames)
 }
 
 func runFilter(ctx context.Context, c *testCase, instances []instance, state fwk.CycleState, pre *fwk.Status,
@@ -455,6 +515,9 @@ func runScore(ctx context.Context, c *testCase, instances []instance, state fwk.
 		}
 	}
 	if preScore != nil {
+		if c.ExpectPreScore != nil && len(c.ScoreExpect) == 0 {
+			return result{} // the expected PreScore failure: nothing is scored
+		}
 		return result{fail: "scoring failed: " + describe(preScore)}
 	}
 
