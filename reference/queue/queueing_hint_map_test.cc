@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "reference/plugins/registry.h"
+#include "reference/runtime/profile.h"
 #include "reference/testing/objects.h"
 
 namespace schedcheck::reference {
@@ -157,6 +159,72 @@ TEST(IsPodWorthRequeuingTest, TestIsPodWorthRequeuingRows) {
         << row.name;
     EXPECT_EQ(h.calls, row.want_calls) << row.name;
   }
+}
+
+// The map over the v1.37 default profile: registrations as the plugins make them, Pod
+// registrations unrolled, plugins without hints on every resource, and only the points whose
+// rejection leaves a pod unschedulable.
+TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
+  Snapshot snapshot;
+  ClusterObjects objects;
+  Handle handle;
+  handle.snapshot = &snapshot;
+  handle.objects = &objects;
+  handle.compat = "1.37";
+  auto fw = Framework::Create(DefaultProfile("1.37"), PluginRegistry(), &handle);
+  ASSERT_TRUE(fw.ok()) << fw.message();
+  const QueueingHintMap map = QueueingHintMap::Build(**fw);
+
+  auto plugins_for = [&](const ClusterEvent& event) {
+    std::vector<std::string> names;
+    for (const auto& [registered, fns] : map.entries()) {
+      if (registered.resource != event.resource || registered.action != event.action) continue;
+      for (const QueueingHintFunction& fn : fns) names.push_back(fn.plugin);
+    }
+    return names;
+  };
+  // Node Add alone: NodeName and NodePorts, without hint functions of their own.
+  EXPECT_EQ(plugins_for(Event(resource::kNode, kAdd)),
+            (std::vector<std::string>{"NodeName", "NodePorts"}));
+  EXPECT_EQ(plugins_for(Event(resource::kNode, kAdd | kUpdateNodeTaint)),
+            (std::vector<std::string>{"NodeUnschedulable", "TaintToleration"}));
+  // No QueueSort, Score-only or Bind plugin registers anything.
+  for (const auto& [registered, fns] : map.entries()) {
+    for (const QueueingHintFunction& fn : fns) {
+      EXPECT_NE(fn.plugin, "PrioritySort");
+      EXPECT_NE(fn.plugin, "DefaultBinder");
+      EXPECT_NE(fn.plugin, "ImageLocality");
+      EXPECT_NE(fn.plugin, "NodeResourcesBalancedAllocation");
+    }
+  }
+  // The volume and DRA placeholders have no hints (docs/DEVIATIONS.md): every action of every
+  // resource, Node included.
+  EXPECT_EQ(plugins_for(Event(resource::kNode, kAllV1_37)),
+            (std::vector<std::string>{"DynamicResources", "NodeVolumeLimits", "VolumeBinding",
+                                      "VolumeRestrictions", "VolumeZone"}));
+
+  const PodPtr pod = testing::ParsePod("metadata: {name: p, uid: p}");
+  EventObjects unschedulable_node;
+  unschedulable_node.new_node =
+      testing::ParseNode("metadata: {name: n}\nspec: {unschedulable: true}");
+  const ClusterEvent node_add = Event(resource::kNode, kAdd);
+  // NodeName has no hint: any node add may help.
+  EXPECT_EQ(IsPodWorthRequeuing(map, *pod, {{"NodeName"}, {}}, node_add, unschedulable_node),
+            QueueingStrategy::kQueueAfterBackoff);
+  // NodeUnschedulable's hint: an unschedulable node does not help.
+  EXPECT_EQ(
+      IsPodWorthRequeuing(map, *pod, {{"NodeUnschedulable"}, {}}, node_add, unschedulable_node),
+      QueueingStrategy::kQueueSkip);
+  // The same plugin Pending: Queue from it means straight to activeQ.
+  EXPECT_EQ(IsPodWorthRequeuing(map, *pod, {{}, {"NodeName"}}, node_add, unschedulable_node),
+            QueueingStrategy::kQueueImmediately);
+  // A label change reaches a volume placeholder's catch-all registration.
+  EventObjects label_change;
+  label_change.old_node = testing::ParseNode("metadata: {name: n}");
+  label_change.new_node = testing::ParseNode("metadata: {name: n, labels: {a: b}}");
+  EXPECT_EQ(IsPodWorthRequeuing(map, *pod, {{"VolumeBinding"}, {}},
+                                Event(resource::kNode, kUpdateNodeLabel), label_change),
+            QueueingStrategy::kQueueAfterBackoff);
 }
 
 }  // namespace
