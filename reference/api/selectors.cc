@@ -392,6 +392,15 @@ bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node) 
   return true;
 }
 
+bool SemanticEqualMaps(const Labels& a, const Labels& b) {
+  if (a.size() != b.size()) return false;
+  for (const auto& [key, value] : a) {
+    auto it = b.find(key);
+    if (it == b.end() || it->second != value) return false;
+  }
+  return true;
+}
+
 bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Taint& taint) {
   if (!toleration.effect().empty() && toleration.effect() != taint.effect()) return false;
   if (!toleration.key().empty() && toleration.key() != taint.key()) return false;

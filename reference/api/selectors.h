@@ -69,6 +69,20 @@ bool NodeSelectorMatches(const k8s::NodeSelector& selector, const k8s::Node& nod
 // spec.nodeSelector AND required node affinity terms (component-helpers GetRequiredNodeAffinity).
 bool PodMatchesRequiredNodeAffinity(const k8s::Pod& pod, const k8s::Node& node);
 
+// equality.Semantic.DeepEqual of two string maps (labels, annotations): nil and empty are equal.
+bool SemanticEqualMaps(const Labels& a, const Labels& b);
+// equality.Semantic.DeepEqual of two repeated messages (tolerations, taints), element by element
+// in order. Fields are compared as stored: a taint's timeAdded as text (docs/DEVIATIONS.md).
+template <typename Message>
+bool SemanticEqualLists(const google::protobuf::RepeatedPtrField<Message>& a,
+                        const google::protobuf::RepeatedPtrField<Message>& b) {
+  if (a.size() != b.size()) return false;
+  for (int i = 0; i < a.size(); ++i) {
+    if (a[i].SerializeAsString() != b[i].SerializeAsString()) return false;
+  }
+  return true;
+}
+
 // toleration.ToleratesTaint: effect (empty = all) and key (empty with Exists = all) and value.
 bool TolerationToleratesTaint(const k8s::Toleration& toleration, const k8s::Taint& taint);
 bool TolerationsTolerateTaint(

@@ -5,32 +5,12 @@
 
 #include "reference/api/pod_requests.h"
 #include "reference/api/quantity.h"
+#include "reference/api/selectors.h"
 
 namespace schedcheck::reference {
 namespace {
 
 using StringMap = google::protobuf::Map<std::string, std::string>;
-
-// equality.Semantic.DeepEqual of two string maps (nil and empty are equal).
-bool SameMap(const StringMap& a, const StringMap& b) {
-  if (a.size() != b.size()) return false;
-  for (const auto& [key, value] : a) {
-    auto it = b.find(key);
-    if (it == b.end() || it->second != value) return false;
-  }
-  return true;
-}
-
-// equality.Semantic.DeepEqual of two repeated messages, element by element.
-template <typename Message>
-bool SameList(const google::protobuf::RepeatedPtrField<Message>& a,
-              const google::protobuf::RepeatedPtrField<Message>& b) {
-  if (a.size() != b.size()) return false;
-  for (int i = 0; i < a.size(); ++i) {
-    if (a[i].SerializeAsString() != b[i].SerializeAsString()) return false;
-  }
-  return true;
-}
 
 // Semantic equality of two ResourceLists: the same names, each quantity equal in value ("1" and
 // "1000m" are equal), compared in thousandths. A quantity that does not parse equals only the
@@ -88,17 +68,17 @@ std::vector<ClusterEvent> NodeSchedulingPropertiesChange(const k8s::Node& new_no
   if (!SameResourceList(old_node.status().allocatable(), new_node.status().allocatable())) {
     actions.push_back(bits::kUpdateNodeAllocatable);
   }
-  if (!SameMap(new_node.metadata().labels(), old_node.metadata().labels())) {
+  if (!SemanticEqualMaps(new_node.metadata().labels(), old_node.metadata().labels())) {
     actions.push_back(bits::kUpdateNodeLabel);
   }
-  if (!SameList(new_node.spec().taints(), old_node.spec().taints())) {
+  if (!SemanticEqualLists(new_node.spec().taints(), old_node.spec().taints())) {
     actions.push_back(bits::kUpdateNodeTaint);
   }
   if (ConditionStatuses(old_node.status().conditions()) !=
       ConditionStatuses(new_node.status().conditions())) {
     actions.push_back(bits::kUpdateNodeCondition);
   }
-  if (!SameMap(old_node.metadata().annotations(), new_node.metadata().annotations())) {
+  if (!SemanticEqualMaps(old_node.metadata().annotations(), new_node.metadata().annotations())) {
     actions.push_back(bits::kUpdateNodeAnnotation);
   }
   const auto& old_features = old_node.status().declared_features();
@@ -125,7 +105,7 @@ Result<std::vector<ClusterEvent>> PodSchedulingPropertiesChange(const k8s::Pod& 
   if (!old_requests.ok()) return Error{"old pod: " + old_requests.message()};
 
   std::vector<uint32_t> actions;
-  if (!SameMap(new_pod.metadata().labels(), old_pod.metadata().labels())) {
+  if (!SemanticEqualMaps(new_pod.metadata().labels(), old_pod.metadata().labels())) {
     actions.push_back(bits::kUpdatePodLabel);
   }
   if (ScaledDown(*new_requests, *old_requests)) actions.push_back(bits::kUpdatePodScaleDown);

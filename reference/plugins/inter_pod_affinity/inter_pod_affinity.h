@@ -142,6 +142,12 @@ class InterPodAffinity final : public PreFilterPlugin,
  private:
   // scoring.cc: PreScore at v1.37.
   Status PreScoreV1_37(CycleState& cycle_state, const Pod& pod);
+  // scoring.cc: the PreScore state both levels build past their shortcuts: the pod's preferred
+  // terms with namespace selectors merged, and the scores accumulated over the nodes that matter.
+  // `any_score`: some node contributed an entry (v1.37's "index != -1").
+  std::unique_ptr<interpodaffinity::PreScoreState> AccumulateScores(
+      const Pod& pod, std::shared_ptr<PodInfo> pod_info, bool has_constraints,
+      bool* any_score) const;
   using TopologyToMatchedTermCount = interpodaffinity::TopologyToMatchedTermCount;
 
   // getExistingAntiAffinityCounts: existing pods' required anti-affinity terms against `pod`.

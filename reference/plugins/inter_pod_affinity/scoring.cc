@@ -70,6 +70,37 @@ void InterPodAffinity::ProcessExistingPod(const PreScoreState& state, const PodI
                                  incoming_pod, &state.namespace_labels, existing_pod_node, -1);
 }
 
+std::unique_ptr<interpodaffinity::PreScoreState> InterPodAffinity::AccumulateScores(
+    const Pod& pod, std::shared_ptr<PodInfo> pod_info, bool has_constraints,
+    bool* any_score) const {
+  auto state = std::make_unique<PreScoreState>();
+  for (WeightedAffinityTerm& t : pod_info->preferred_affinity_terms) {
+    interpodaffinity::MergeAffinityTermNamespacesIfNotEmpty(t.term, handle_);
+  }
+  for (WeightedAffinityTerm& t : pod_info->preferred_anti_affinity_terms) {
+    interpodaffinity::MergeAffinityTermNamespacesIfNotEmpty(t.term, handle_);
+  }
+  state->pod_info = std::move(pod_info);
+  state->namespace_labels = interpodaffinity::GetNamespaceLabelsSnapshot(pod.ns(), handle_);
+  // Unless the pod has preferred terms, only nodes hosting pods with affinity, and only those
+  // pods, matter.
+  const std::vector<const NodeInfo*>& all_nodes = has_constraints
+                                                      ? handle_.snapshot->node_infos()
+                                                      : handle_.snapshot->have_pods_with_affinity();
+  for (const NodeInfo* node_info : all_nodes) {
+    if (node_info->node() == nullptr) continue;
+    const std::vector<PodInfoPtr>& pods_to_process =
+        has_constraints ? node_info->pods() : node_info->pods_with_affinity();
+    ScoreMap topo_score;
+    for (const PodInfoPtr& existing_pod : pods_to_process) {
+      ProcessExistingPod(*state, *existing_pod, *node_info, pod, topo_score);
+    }
+    *any_score = *any_score || !topo_score.empty();
+    interpodaffinity::Append(state->topology_score, topo_score);
+  }
+  return state;
+}
+
 Status InterPodAffinity::PreScore(CycleState& cycle_state, const Pod& pod,
                                   const std::vector<const NodeInfo*>& nodes) {
   const bool v1_37 = handle_.level() == CompatLevel::kV1_37;
@@ -89,33 +120,9 @@ Status InterPodAffinity::PreScore(CycleState& cycle_state, const Pod& pod,
     cycle_state.Write(std::string(kPreScoreStateKey), std::make_unique<PreScoreState>());
     return Status();
   }
-  // Unless the pod has preferred terms, only nodes hosting pods with affinity matter.
-  const std::vector<const NodeInfo*>& all_nodes = has_constraints
-                                                      ? handle_.snapshot->node_infos()
-                                                      : handle_.snapshot->have_pods_with_affinity();
-
-  auto state = std::make_unique<PreScoreState>();
-  for (WeightedAffinityTerm& t : (*pod_info)->preferred_affinity_terms) {
-    interpodaffinity::MergeAffinityTermNamespacesIfNotEmpty(t.term, handle_);
-  }
-  for (WeightedAffinityTerm& t : (*pod_info)->preferred_anti_affinity_terms) {
-    interpodaffinity::MergeAffinityTermNamespacesIfNotEmpty(t.term, handle_);
-  }
-  state->pod_info = *pod_info;
-  state->namespace_labels = interpodaffinity::GetNamespaceLabelsSnapshot(pod.ns(), handle_);
-
-  for (const NodeInfo* node_info : all_nodes) {
-    if (node_info->node() == nullptr) continue;
-    // Unless the pod has preferred terms, only pods with affinity matter.
-    const std::vector<PodInfoPtr>& pods_to_process =
-        has_constraints ? node_info->pods() : node_info->pods_with_affinity();
-    ScoreMap topo_score;
-    for (const PodInfoPtr& existing_pod : pods_to_process) {
-      ProcessExistingPod(*state, *existing_pod, *node_info, pod, topo_score);
-    }
-    interpodaffinity::Append(state->topology_score, topo_score);
-  }
-  cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
+  bool any_score = false;
+  cycle_state.Write(std::string(kPreScoreStateKey),
+                    AccumulateScores(pod, std::move(*pod_info), has_constraints, &any_score));
   return Status();
 }
 
@@ -141,32 +148,10 @@ Status InterPodAffinity::PreScoreV1_37(CycleState& cycle_state, const Pod& pod) 
   if (args_.ignore_preferred_terms_of_existing_pods && !has_constraints) {
     return Status(Code::kSkip);
   }
-  const std::vector<const NodeInfo*>& all_nodes = has_constraints
-                                                      ? handle_.snapshot->node_infos()
-                                                      : handle_.snapshot->have_pods_with_affinity();
   auto pod_info = interpodaffinity::NewPodInfo(pod);
   if (!pod_info.ok()) return Status::Error("failed to parse pod: " + pod_info.message());
-  auto state = std::make_unique<PreScoreState>();
-  for (WeightedAffinityTerm& t : (*pod_info)->preferred_affinity_terms) {
-    interpodaffinity::MergeAffinityTermNamespacesIfNotEmpty(t.term, handle_);
-  }
-  for (WeightedAffinityTerm& t : (*pod_info)->preferred_anti_affinity_terms) {
-    interpodaffinity::MergeAffinityTermNamespacesIfNotEmpty(t.term, handle_);
-  }
-  state->pod_info = *pod_info;
-  state->namespace_labels = interpodaffinity::GetNamespaceLabelsSnapshot(pod.ns(), handle_);
   bool any_score = false;
-  for (const NodeInfo* node_info : all_nodes) {
-    if (node_info->node() == nullptr) continue;
-    const std::vector<PodInfoPtr>& pods_to_process =
-        has_constraints ? node_info->pods() : node_info->pods_with_affinity();
-    ScoreMap topo_score;
-    for (const PodInfoPtr& existing_pod : pods_to_process) {
-      ProcessExistingPod(*state, *existing_pod, *node_info, pod, topo_score);
-    }
-    any_score = any_score || !topo_score.empty();
-    interpodaffinity::Append(state->topology_score, topo_score);
-  }
+  auto state = AccumulateScores(pod, std::move(*pod_info), has_constraints, &any_score);
   if (!any_score) return Status(Code::kSkip);
   cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
   return Status();

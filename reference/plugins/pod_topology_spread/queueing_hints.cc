@@ -35,32 +35,11 @@ bool PodLabelsMatchSpreadConstraints(const std::vector<SpreadConstraint>& constr
   return false;
 }
 
-// equality.Semantic.DeepEqual of two label maps (nil and empty are equal).
-bool SameLabels(const Labels& a, const Labels& b) {
-  if (a.size() != b.size()) return false;
-  for (const auto& [key, value] : a) {
-    auto it = b.find(key);
-    if (it == b.end() || it->second != value) return false;
-  }
-  return true;
-}
-
-// equality.Semantic.DeepEqual of two repeated messages (tolerations, taints): element by element.
-template <typename Message>
-bool SameList(const google::protobuf::RepeatedPtrField<Message>& a,
-              const google::protobuf::RepeatedPtrField<Message>& b) {
-  if (a.size() != b.size()) return false;
-  for (int i = 0; i < a.size(); ++i) {
-    if (a[i].SerializeAsString() != b[i].SerializeAsString()) return false;
-  }
-  return true;
-}
-
 // isSchedulableAfterPodLabelChange: Queue when the label change flips whether some constraint's
 // selector matches the pod.
 QueueingHint IsSchedulableAfterPodLabelChange(const Pod& original, const Pod& modified,
                                               const std::vector<SpreadConstraint>& constraints) {
-  if (SameLabels(original.labels(), modified.labels())) return QueueingHint::kQueueSkip;
+  if (SemanticEqualMaps(original.labels(), modified.labels())) return QueueingHint::kQueueSkip;
   for (const SpreadConstraint& c : constraints) {
     if (c.selector.Matches(original.labels()) != c.selector.Matches(modified.labels())) {
       return QueueingHint::kQueue;
@@ -105,7 +84,8 @@ Result<QueueingHint> PodTopologySpread::IsSchedulableAfterTargetPodChange(
     const Pod& pod, const EventObjects& e) const {
   auto constraints = GetConstraints(pod);
   if (!constraints.ok()) return constraints.error();
-  if (!SameList(e.new_pod->obj.spec().tolerations(), e.old_pod->obj.spec().tolerations()) &&
+  if (!SemanticEqualLists(e.new_pod->obj.spec().tolerations(),
+                          e.old_pod->obj.spec().tolerations()) &&
       HasConstraintWithNodeTaintsPolicyHonor(*constraints)) {
     return QueueingHint::kQueue;
   }
@@ -144,7 +124,7 @@ Result<QueueingHint> PodTopologySpread::IsSchedulableAfterNodeChange(const Pod& 
     if (original_matching != modified_matching) return QueueingHint::kQueue;
     if (modified_matching &&
         (TopologyKeyLabelsChanged(e.old_node->labels(), e.new_node->labels(), *constraints) ||
-         !SameList(e.old_node->obj.spec().taints(), e.new_node->obj.spec().taints()))) {
+         !SemanticEqualLists(e.old_node->obj.spec().taints(), e.new_node->obj.spec().taints()))) {
       return QueueingHint::kQueue;
     }
     return QueueingHint::kQueueSkip;
