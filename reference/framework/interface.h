@@ -49,6 +49,13 @@ struct QueuedPodInfo {
   uint64_t sequence = 0;  // enqueue order, our deterministic tie-break
   std::set<std::string> unschedulable_plugins;
   bool gated = false;
+  // v1.37 only (QueueingParams); the v1.27 queue leaves them at their defaults.
+  std::set<std::string> pending_plugins;
+  int unschedulable_count = 0;       // failures with rejecting plugins
+  int consecutive_errors_count = 0;  // failures without, since the last one with
+  std::string gating_plugin;         // the PreEnqueue plugin that gates the pod ("" = none)
+  std::vector<ClusterEvent> gating_plugin_events;
+  std::optional<int64_t> flush_timestamp_ns;  // the last leftover flush that moved it
   const Pod& pod() const { return *info->pod; }
 };
 

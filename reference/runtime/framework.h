@@ -81,6 +81,7 @@ class Framework final : public FrameworkRunner {
   Status RunBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;
   void RunPostBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;
 
+  const std::vector<PreEnqueuePlugin*>& pre_enqueue_plugins() const { return pre_enqueue_; }
   bool HasFilterPlugins() const { return !filter_.empty(); }
   // The plugins per point, in run order (the fast engine's loops walk them).
   const std::vector<FilterPlugin*>& filter_plugins() const { return filter_; }

@@ -1,0 +1,271 @@
+// The v1.37 queue's pod lifecycle: construction, Add, Update, Delete, Pop, the failure requeue
+// and Done. Moves, flushes, Activate and the sub-queue entries are in
+// scheduling_queue_v1_37_moves.cc.
+#include "reference/queue/scheduling_queue_v1_37.h"
+
+#include <algorithm>
+
+#include "reference/queue/events.h"
+#include "reference/queue/update_events.h"
+#include "reference/runtime/framework.h"
+
+namespace schedcheck::reference {
+namespace {
+
+namespace label = queue_label;
+constexpr std::string_view kNone = "none";
+constexpr std::string_view kActive = "active";
+constexpr std::string_view kBackoff = "backoff";
+constexpr std::string_view kUnschedulable = "unschedulable";
+constexpr std::string_view kInFlight = "inflight";
+
+ClusterEvent Event(std::string_view resource, uint32_t action, std::string_view label = "") {
+  return {std::string(resource), action, std::string(label)};
+}
+
+// PodInfo.Update: the same pod (same UID) keeps its parsed terms, which are immutable.
+PodInfoPtr UpdatedPodInfo(const PodInfoPtr& old_info, PodPtr new_pod) {
+  if (old_info && old_info->pod && old_info->pod->uid() == new_pod->uid()) {
+    auto info = std::make_shared<PodInfo>(*old_info);
+    info->pod = std::move(new_pod);
+    return info;
+  }
+  return MakePodInfo(std::move(new_pod));
+}
+
+}  // namespace
+
+namespace event_v1_37 {
+ClusterEvent UnscheduledPodAdd() { return Event(resource::kUnscheduledPod, action::kAdd); }
+ClusterEvent AssignedPodAdd() { return Event(resource::kAssignedPod, action::kAdd); }
+ClusterEvent AssignedPodDelete() { return Event(resource::kAssignedPod, action::kDelete); }
+ClusterEvent UnschedulableTimeout() {
+  return Event(resource::kWildCard, action::kAllV1_37, label::kUnschedulableTimeout);
+}
+ClusterEvent ForceActivate() {
+  return Event(resource::kWildCard, action::kAllV1_37, label::kForceActivate);
+}
+}  // namespace event_v1_37
+
+std::string EventLabelV1_37(const ClusterEvent& event) {
+  if (!event.label.empty()) return event.label;
+  return event.resource + std::string(ActionNameV1_37(event.action));
+}
+
+QueueSetupV1_37 QueueSetupFromFrameworks(const std::vector<const Framework*>& profiles) {
+  QueueSetupV1_37 setup;
+  const Framework* first = profiles.empty() ? nullptr : profiles.front();
+  setup.less = [first](const QueuedPodInfo& a, const QueuedPodInfo& b) {
+    return first != nullptr && first->QueueSortLess(a, b);
+  };
+  for (const Framework* fw : profiles) {
+    QueueProfileV1_37& profile = setup.profiles[fw->scheduler_name()];
+    profile.hints = QueueingHintMap::Build(*fw);
+    std::vector<PreEnqueuePlugin*> plugins = fw->pre_enqueue_plugins();
+    std::sort(
+        plugins.begin(), plugins.end(),
+        [](const PreEnqueuePlugin* a, const PreEnqueuePlugin* b) { return a->Name() < b->Name(); });
+    for (PreEnqueuePlugin* pl : plugins) {
+      profile.pre_enqueue.push_back(
+          {std::string(pl->Name()), [pl](const Pod& pod) { return pl->PreEnqueue(pod); }});
+    }
+  }
+  return setup;
+}
+
+SchedulingQueueV1_37::SchedulingQueueV1_37(QueueOptions options, const Clock& clock,
+                                           QueueSetupV1_37 setup, int64_t epoch_ns,
+                                           TransitionSink sink, Nominator::PodLookup pod_lookup)
+    : options_(options),
+      clock_(clock),
+      setup_(std::move(setup)),
+      epoch_ns_(epoch_ns),
+      sink_(std::move(sink)),
+      nominator_(std::move(pod_lookup)),
+      active_(setup_.less),
+      backoff_(
+          [this](const QueuedPodInfo& a, const QueuedPodInfo& b) { return BackoffLess(a, b); }),
+      error_backoff_([this](const QueuedPodInfo& a, const QueuedPodInfo& b) {
+        return BackoffExpiryNs(a) < BackoffExpiryNs(b);  // nullopt sorts first
+      }) {
+  // buildEventMap: every event each plugin's hints are registered for.
+  for (const auto& [name, profile] : setup_.profiles) {
+    for (const auto& [event, fns] : profile.hints.entries()) {
+      for (const QueueingHintFunction& fn : fns) plugin_events_[fn.plugin].push_back(event);
+    }
+  }
+}
+
+void SchedulingQueueV1_37::Emit(const std::string& key, std::string_view from, std::string_view to,
+                                std::string_view cause) const {
+  if (sink_ && from != to) sink_(key, from, to, cause);
+}
+
+void SchedulingQueueV1_37::Add(PodPtr pod) {
+  QueuedPodInfo info;
+  info.info = MakePodInfo(std::move(pod));
+  info.timestamp_ns = clock_.NowNs();
+  // Recorded before the pod can be popped, gated or not.
+  nominator_.AddNominatedPod(info.info, std::nullopt);
+  (void)MoveToActiveQ(std::move(info), kNone, EventLabelV1_37(event_v1_37::UnscheduledPodAdd()),
+                      false);
+}
+
+void SchedulingQueueV1_37::Update(PodPtr old_pod, PodPtr new_pod) {
+  // The pod itself changed: its events are on TargetPod. A classification error (a quantity
+  // that does not parse) is taken as a plain update.
+  Result<std::vector<ClusterEvent>> classified =
+      PodSchedulingPropertiesChange(new_pod->obj, old_pod->obj, /*is_target_pod=*/true);
+  std::vector<ClusterEvent> events =
+      classified.ok()
+          ? *classified
+          : std::vector<ClusterEvent>{Event(resource::kTargetPod, action::kUpdateV1_37)};
+  const std::string& key = old_pod->key;
+  if (in_flight_pods_.count(new_pod->uid()) > 0) {
+    EventObjects objects;
+    objects.old_pod = old_pod;
+    objects.new_pod = new_pod;
+    for (const ClusterEvent& e : events) in_flight_events_.push_back({"", e, objects});
+    return;
+  }
+  for (PodHeap* heap : {&active_, &backoff_, &error_backoff_}) {
+    const QueuedPodInfo* existing = heap->Get(key);
+    if (existing == nullptr) continue;
+    if (existing->pod().uid() != new_pod->uid()) break;  // Update fails: re-added below
+    QueuedPodInfo info = *existing;  // in place: same sequence, timestamp and counts
+    info.info = UpdatedPodInfo(info.info, new_pod);
+    nominator_.UpdateNominatedPod(*old_pod, info.info);
+    heap->AddOrUpdate(std::move(info));
+    return;
+  }
+  if (auto it = unschedulable_.find(key); it != unschedulable_.end()) {
+    if (it->second.pod().uid() == new_pod->uid()) {
+      QueuedPodInfo& info = it->second;
+      info.info = UpdatedPodInfo(info.info, new_pod);
+      nominator_.UpdateNominatedPod(*old_pod, info.info);
+      EventObjects objects;
+      objects.old_pod = old_pod;
+      objects.new_pod = new_pod;
+      for (const ClusterEvent& e : events) {
+        QueueingStrategy hint = IsWorthRequeuing(it->second, e, objects);
+        if (hint == QueueingStrategy::kQueueSkip) continue;  // stays; tries the next event
+        QueuedPodInfo moving = std::move(it->second);
+        unschedulable_.erase(it);
+        std::string_view queue =
+            Requeue(std::move(moving), hint, kUnschedulable, EventLabelV1_37(e));
+        if (queue == kActive || queue == kBackoff) break;
+        it = unschedulable_.find(key);  // gated again: back in the pool
+        if (it == unschedulable_.end()) break;
+      }
+      return;
+    }
+    // A different pod under the same name: upstream's Update fails and adds the new one.
+  }
+  Add(std::move(new_pod));
+}
+
+void SchedulingQueueV1_37::Delete(const Pod& pod) {
+  nominator_.DeleteNominatedPodIfExists(pod);
+  const std::string& key = pod.key;
+  if (active_.Delete(key)) {
+    Emit(key, kActive, kNone, label::kPodDelete);
+  } else if (backoff_.Delete(key) || error_backoff_.Delete(key)) {
+    Emit(key, kBackoff, kNone, label::kPodDelete);
+  } else if (unschedulable_.erase(key) > 0) {
+    Emit(key, kUnschedulable, kNone, label::kPodDelete);
+  }
+}
+
+std::optional<QueuedPodInfo> SchedulingQueueV1_37::Pop() {
+  while (true) {
+    std::optional<QueuedPodInfo> info;
+    std::string_view from = kActive;
+    if (!active_.empty()) {
+      info = active_.Pop();
+    } else if (!backoff_.empty()) {
+      info = backoff_.Pop();  // PopFromBackoffQ: even before its backoff ends
+      from = kBackoff;
+    } else {
+      return std::nullopt;
+    }
+    ++info->attempts;
+    const std::string uid = info->pod().uid();
+    if (in_flight_pods_.count(uid) > 0) continue;  // tracked twice: discarded, pop again
+    in_flight_events_.push_back({uid, {}, {}});
+    in_flight_pods_[uid] = std::prev(in_flight_events_.end());
+    in_flight_keys_[uid] = info->pod().key;
+    ++scheduling_cycle_;
+    Emit(info->pod().key, from, kInFlight, label::kPop);
+    return info;
+  }
+}
+
+Outcome SchedulingQueueV1_37::AddUnschedulableIfNotPresent(QueuedPodInfo info,
+                                                           int64_t /*pod_scheduling_cycle*/) {
+  const std::string key = info.pod().key;
+  const std::string uid = info.pod().uid();
+  Outcome result = Outcome::Ok();
+  if (unschedulable_.count(key) > 0) {
+    result = Error{"Pod " + key + " is already present in unschedulable queue"};
+  } else if (active_.Contains(key)) {
+    result = Error{"Pod " + key + " is already present in the active queue"};
+  } else if (backoff_.Contains(key) || error_backoff_.Contains(key)) {
+    result = Error{"Pod " + key + " is already present in the backoff queue"};
+  }
+  if (!result) {
+    Done(uid);
+    return result;
+  }
+  if (info.unschedulable_plugins.empty() && info.pending_plugins.empty()) {
+    ++info.consecutive_errors_count;  // an unexpected error, not a rejection
+  } else {
+    ++info.unschedulable_count;
+    info.consecutive_errors_count = 0;
+  }
+  info.timestamp_ns = clock_.NowNs();
+  info.flush_timestamp_ns.reset();
+  QueueingStrategy hint = DetermineSchedulingHintForInFlightPod(info);
+  (void)Requeue(std::move(info), hint, kInFlight, label::kScheduleAttemptFailure);
+  Done(uid);
+  return Outcome::Ok();
+}
+
+QueueingStrategy SchedulingQueueV1_37::DetermineSchedulingHintForInFlightPod(
+    const QueuedPodInfo& info) const {
+  if (info.unschedulable_plugins.empty() && info.pending_plugins.empty()) {
+    return QueueingStrategy::kQueueAfterBackoff;
+  }
+  auto marker = in_flight_pods_.find(info.pod().uid());
+  if (marker == in_flight_pods_.end()) return QueueingStrategy::kQueueAfterBackoff;
+  QueueingStrategy strategy = QueueingStrategy::kQueueSkip;
+  for (auto it = std::next(marker->second); it != in_flight_events_.end(); ++it) {
+    if (!it->uid.empty()) continue;  // another pod's marker
+    switch (IsWorthRequeuing(info, it->event, it->objects)) {
+      case QueueingStrategy::kQueueSkip:
+        continue;
+      case QueueingStrategy::kQueueImmediately:
+        return QueueingStrategy::kQueueImmediately;
+      case QueueingStrategy::kQueueAfterBackoff:
+        strategy = QueueingStrategy::kQueueAfterBackoff;
+        if (info.pending_plugins.empty()) return strategy;
+        break;
+    }
+  }
+  return strategy;
+}
+
+void SchedulingQueueV1_37::Done(const std::string& uid) {
+  auto it = in_flight_pods_.find(uid);
+  if (it == in_flight_pods_.end()) return;
+  in_flight_events_.erase(it->second);
+  in_flight_pods_.erase(it);
+  const std::string key = in_flight_keys_[uid];
+  in_flight_keys_.erase(uid);
+  // Events before the first remaining marker are needed by no in-flight pod.
+  while (!in_flight_events_.empty() && in_flight_events_.front().uid.empty()) {
+    in_flight_events_.pop_front();
+  }
+  if (Find(key) == nullptr) Emit(key, kInFlight, kNone, label::kDone);
+}
+
+}  // namespace schedcheck::reference
