@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "harness/check/cluster.h"
+#include "harness/check/queue_op_fields.h"
 #include "harness/check/run_queue_config.h"
 #include "reference/k8s/json_number.h"
 #include "reference/k8s/k8s_json.h"
@@ -32,53 +33,6 @@ std::string Join(const std::vector<std::string>& v) {
   for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
   return out + "]";
 }
-
-// An op's fields, read checked: every error names the op and the field ("ops[3].seconds: ...").
-// Errors are bad input (the case is malformed); expectation mismatches are strings.
-class OpFields {
- public:
-  OpFields(const json& op, std::string at) : op_(op), at_(std::move(at)) {}
-
-  std::string Field(const char* name) const { return at_ + "." + name; }
-  bool Has(const char* name) const { return op_.contains(name); }
-  const json& operator[](const char* name) const { return op_[name]; }
-
-  Result<int64_t> Integer(const char* name, int64_t lo, int64_t hi) const {
-    if (!Has(name)) return Error{Field(name) + ": missing"};
-    return k8s::CheckedInteger(op_[name], lo, hi, Field(name));
-  }
-  // Nanoseconds of a number of seconds within ±kMaxQueueCaseSeconds; `fallback_ns` when absent.
-  Result<int64_t> SecondsNs(const char* name, bool allow_negative, int64_t fallback_ns) const {
-    if (!Has(name)) return fallback_ns;
-    return k8s::CheckedSecondsAsNanos(op_[name], allow_negative ? -kMaxQueueCaseSeconds : 0,
-                                      kMaxQueueCaseSeconds, Field(name));
-  }
-  Result<std::string> String(const char* name) const {
-    if (!Has(name)) return Error{Field(name) + ": missing"};
-    if (!op_[name].is_string()) return Error{Field(name) + ": expected a string"};
-    return op_[name].get<std::string>();
-  }
-  // A list of strings; empty when absent.
-  Result<std::vector<std::string>> Strings(const char* name) const {
-    std::vector<std::string> out;
-    if (!Has(name)) return out;
-    const json& v = op_[name];
-    if (!v.is_array()) return Error{Field(name) + ": expected a list of strings"};
-    for (const json& s : v) {
-      if (!s.is_string()) return Error{Field(name) + ": expected a list of strings"};
-      out.push_back(s.get<std::string>());
-    }
-    return out;
-  }
-  Result<bool> Bool(const char* name) const {
-    if (!op_[name].is_boolean()) return Error{Field(name) + ": expected true or false"};
-    return op_[name].get<bool>();
-  }
-
- private:
-  const json& op_;
-  std::string at_;
-};
 
 class QueueCaseRunner {
  public:

@@ -8,6 +8,7 @@
 #include "harness/check/run_hint.h"
 #include "harness/check/run_preempt.h"
 #include "harness/check/run_queue.h"
+#include "harness/check/run_queue_v1_37.h"
 #include "reference/base/compat_level.h"
 #include "reference/scheduler/scheduling_cycle.h"
 
@@ -254,9 +255,9 @@ std::string UnimplementedCompat(const std::string& compat, const std::string& ki
   std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(compat);
   if (!level) return "compat level " + compat + " is not implemented (implemented: 1.27, 1.37)";
   if (*level == reference::CompatLevel::kV1_37 && kind != "filter" && kind != "score" &&
-      kind != "hint" && kind != "update") {
-    return "compat level 1.37 implements the kinds filter, score, hint and update; kind " + kind +
-           " (queue, preemption, the scheduling cycle) is not implemented at 1.37 yet";
+      kind != "hint" && kind != "update" && kind != "queue") {
+    return "compat level 1.37 implements the kinds filter, score, hint, update and queue; kind " +
+           kind + " (preemption, the scheduling cycle) is not implemented at 1.37 yet";
   }
   return "";
 }
@@ -266,7 +267,9 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
     return {Verdict::kSkip, why};
   }
   if (c.kind == "preempt") return RunPreemptCase(c, engine);
-  if (c.kind == "queue") return RunQueueCase(c, engine);
+  if (c.kind == "queue") {
+    return c.compat == "1.37" ? RunQueueCaseV1_37(c) : RunQueueCase(c, engine);
+  }
   if (c.kind == "hint") return RunHintCase(c);
   if (c.kind == "update") return RunUpdateCase(c);
   ClusterInput input{c.nodes,        c.pods,         c.namespaces,

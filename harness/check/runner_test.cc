@@ -40,15 +40,16 @@ TEST(RunnerTest, UnimplementedCompatIsSkippedNotPassed) {
             "SKIP future-compat: compat level 1.35 is not implemented (implemented: 1.27, 1.37)");
 }
 
-// v1.37 runs the plugin-level kinds; its queue, preemption and scheduling cycle are not modelled
-// yet, so cases of those kinds are skipped with the reason, never run by v1.27 rules.
-TEST(RunnerTest, Compat137RunsFilterAndScoreOnly) {
+// v1.37 runs the plugin-level kinds and the queue; its preemption and scheduling cycle are not
+// modelled yet, so cases of those kinds are skipped with the reason, never run by v1.27 rules.
+TEST(RunnerTest, Compat137RunsPluginKindsAndQueueOnly) {
   EXPECT_EQ(UnimplementedCompat("1.37", "filter"), "");
   EXPECT_EQ(UnimplementedCompat("1.37", "score"), "");
   EXPECT_EQ(UnimplementedCompat("", "queue"), "");
   EXPECT_EQ(UnimplementedCompat("1.27", "preempt"), "");
   EXPECT_EQ(UnimplementedCompat("1.37", "hint"), "");
-  for (const char* kind : {"schedule", "preempt", "queue"}) {
+  EXPECT_EQ(UnimplementedCompat("1.37", "queue"), "");
+  for (const char* kind : {"schedule", "preempt"}) {
     EXPECT_NE(UnimplementedCompat("1.37", kind).find("not implemented at 1.37"), std::string::npos)
         << kind;
   }
@@ -62,6 +63,43 @@ TEST(RunnerTest, Compat137RunsFilterAndScoreOnly) {
 
 // Hint cases: the reference's v1.37 hints answer, a wrong expectation fails, and malformed hint
 // cases are refused when parsed, naming the field.
+// A queue case at 1.37 runs the v1.37 queue: a Pending plugin's Queue skips backoff (it would
+// not at 1.27, where the pod would wait in backoffQ); a wrong expectation fails naming the op; a
+// field only the 1.27 queue knows is bad input naming it.
+TEST(RunnerTest, QueueCasesRunAtCompat137) {
+  const std::string base = R"({"id":"q","source":"s","kind":"queue","compat":"1.37",
+      "queueConfig":{"queueingHints":[{"event":{"resource":"Node","action":"Add"},
+        "plugin":"p1","hint":"Queue"}]},
+      "expect":{"ops":[
+        {"op":"add","pod":{"metadata":{"name":"a"},"spec":{"containers":[{"name":"c"}]}}},
+        {"op":"pop","expect":"default/a"},
+        {"op":"failed","pod":"default/a","plugins":[],"pendingPlugins":["p1"]},
+        {"op":"event","event":{"resource":"Node","action":"Add"}},
+        {"op":"expectQueues","activeQ":[WANT],"backoffQ":[],"unschedulable":[]}]}})";
+  auto with = [&](const std::string& want) {
+    std::string text = base;
+    text.replace(text.find("WANT"), 4, want);
+    auto c = ParseCase(nlohmann::json::parse(text), "inline");
+    EXPECT_TRUE(c.ok()) << c.message();
+    return RunCase(*c);
+  };
+  EXPECT_EQ(with("\"default/a\"").verdict, CaseResult::Verdict::kPass);
+  CaseResult wrong = with("");
+  EXPECT_EQ(wrong.verdict, CaseResult::Verdict::kFail);
+  EXPECT_NE(wrong.detail.find("ops[4] (expectQueues): activeQ: got [default/a], want []"),
+            std::string::npos)
+      << wrong.detail;
+  auto bad = ParseCase(nlohmann::json::parse(R"({"id":"q","source":"s","kind":"queue",
+      "compat":"1.37","queueConfig":{"pluginEvents":{"p":["NodeAdd"]}},"expect":{"ops":[]}})"),
+                       "inline");
+  ASSERT_TRUE(bad.ok()) << bad.message();
+  CaseResult r = RunCase(*bad);
+  EXPECT_EQ(r.verdict, CaseResult::Verdict::kBadInput);
+  EXPECT_NE(r.detail.find("pluginEvents: not a queueConfig field at compat 1.37"),
+            std::string::npos)
+      << r.detail;
+}
+
 TEST(RunnerTest, HintCasesRunAtCompat137) {
   const std::string base = R"("source":"s","kind":"hint","compat":"1.37",
       "plugins":["NodeUnschedulable"],"pod":{"metadata":{"name":"p"}},
