@@ -27,8 +27,9 @@ import (
 const compatLevel = "1.37"
 
 // rawCase is one document of a case file, as docs/FORMATS.md describes it. Only the fields a
-// plugin-level filter, score or hint case or an update case can use are accepted; any other
-// field, or a field of another kind (decodeCase), is refused (exit 2) rather than ignored.
+// plugin-level filter, score or hint case, an update case or a queue case can use are accepted;
+// any other field, or a field of another kind (decodeCase), is refused (exit 2) rather than
+// ignored.
 type rawCase struct {
 	ID                    string                     `json:"id"`
 	Source                string                     `json:"source"`
@@ -40,11 +41,12 @@ type rawCase struct {
 	Pods                  []json.RawMessage          `json:"pods"`
 	Namespaces            []json.RawMessage          `json:"namespaces"`
 	Pod                   json.RawMessage            `json:"pod"`
-	Event                 json.RawMessage            `json:"event"`     // hint
-	Resource              *string                    `json:"resource"`  // update
-	TargetPod             *bool                      `json:"targetPod"` // update
-	OldObject             json.RawMessage            `json:"oldObject"` // hint, update
-	NewObject             json.RawMessage            `json:"newObject"` // hint, update
+	Event                 json.RawMessage            `json:"event"`       // hint
+	Resource              *string                    `json:"resource"`    // update
+	TargetPod             *bool                      `json:"targetPod"`   // update
+	OldObject             json.RawMessage            `json:"oldObject"`   // hint, update
+	NewObject             json.RawMessage            `json:"newObject"`   // hint, update
+	QueueConfig           json.RawMessage            `json:"queueConfig"` // queue
 	FeasibleNodes         *[]string                  `json:"feasibleNodes"`
 	Expect                json.RawMessage            `json:"expect"`
 	ExpectPreFilter       json.RawMessage            `json:"expectPreFilter"`
@@ -80,7 +82,7 @@ type testCase struct {
 	ID     string
 	Source string
 	File   string
-	Kind   string // filter | score | hint | update
+	Kind   string // filter | score | hint | update | queue
 
 	Plugins []pluginSpec
 	Args    map[string]apiruntime.Object // plugin name -> args after the versioned API's defaults
@@ -111,6 +113,9 @@ type testCase struct {
 	UpdateResource fwk.EventResource // fwk.Node or fwk.Pod
 	TargetPod      bool              // the isTargetPod argument (Pod only)
 	UpdateExpect   []string          // "<Resource>/<ActionType>", in the order expected
+
+	// queue cases (queue.go): the queue's configuration and the ops.
+	Queue *queueCase
 }
 
 var knownPlugins = map[string]bool{
@@ -319,15 +324,21 @@ func decodeCase(doc []byte) (*testCase, error) {
 	}
 	c := &testCase{ID: rc.ID, Source: rc.Source, Kind: rc.Kind}
 	switch rc.Kind {
-	case "filter", "score", "hint", "update":
+	case "filter", "score", "hint", "update", "queue":
 	default:
-		return nil, fail("kind %q: casecheck runs filter, score, hint and update cases only", rc.Kind)
+		return nil, fail("kind %q: casecheck runs filter, score, hint, update and queue cases only", rc.Kind)
 	}
 	if field := fieldOfAnotherKind(&rc); field != "" {
 		return nil, fail("%s is not a field of %s case", field, kindWithArticle(rc.Kind))
 	}
 	if c.Kind == "update" {
 		if err := decodeUpdate(&rc, c); err != nil {
+			return nil, fail("%v", err)
+		}
+		return c, nil
+	}
+	if c.Kind == "queue" {
+		if err := decodeQueue(&rc, c); err != nil {
 			return nil, fail("%v", err)
 		}
 		return c, nil
@@ -486,8 +497,47 @@ func decodeCase(doc []byte) (*testCase, error) {
 // fieldOfAnotherKind names a field the case's kind has no use for (the first one, in the order
 // of rawCase), so that it is refused rather than silently ignored: a hint case never runs
 // PreFilter or Score, filter and score cases have no event, only update cases name a resource
-// and targetPod, and an update case has no plugin, cluster or pod under test at all.
+// and targetPod, an update case has no plugin, cluster or pod under test at all, and a queue
+// case has only its queueConfig and expect (its pods are given in its ops).
 func fieldOfAnotherKind(rc *rawCase) string {
+	if rc.Kind == "queue" {
+		switch {
+		case rc.Plugins != nil:
+			return "plugins"
+		case rc.PluginArgs != nil:
+			return "pluginArgs"
+		case rc.Nodes != nil:
+			return "nodes"
+		case rc.Pods != nil:
+			return "pods"
+		case rc.Namespaces != nil:
+			return "namespaces"
+		case present(rc.Pod):
+			return "pod"
+		case present(rc.Event):
+			return "event"
+		case rc.Resource != nil:
+			return "resource"
+		case rc.TargetPod != nil:
+			return "targetPod"
+		case present(rc.OldObject):
+			return "oldObject"
+		case present(rc.NewObject):
+			return "newObject"
+		case rc.FeasibleNodes != nil:
+			return "feasibleNodes"
+		case present(rc.ExpectPreFilter):
+			return "expectPreFilter"
+		case present(rc.ExpectPreFilterResult):
+			return "expectPreFilterResult"
+		case present(rc.ExpectPreScore):
+			return "expectPreScore"
+		}
+		return ""
+	}
+	if present(rc.QueueConfig) {
+		return "queueConfig"
+	}
 	if rc.Kind == "update" {
 		switch {
 		case rc.Plugins != nil:

@@ -1,21 +1,21 @@
 // Command casecheck checks the project's conformance cases at compatibility level 1.37
 // (reference/conformance/cases/**/*_1.37.yaml, docs/FORMATS.md "Conformance case files") against
 // the real code of kubernetes v1.37.2: filter, score and hint cases against its plugins, update
-// cases against its event classification (below). Each plugin is made by upstream's in-tree
-// registry (plugins.NewInTreeRegistry, so its feature.Features are the default feature gates,
-// as kube-scheduler fills them), with its args decoded from the case's pluginArgs by
-// kube-scheduler's configuration scheme (v1 defaults, validation), on a framework handle over a
-// snapshot of the case's nodes and bound pods, and then called at each extension point the way
-// the reference's case runner (harness/check/runner.cc) calls its own plugins. Filter and score
-// cases may name NodeResourcesFit, NodeResourcesBalancedAllocation, NodePorts,
-// NodeDeclaredFeatures, TaintToleration, NodeAffinity, NodeName, NodeUnschedulable, ImageLocality,
-// PodTopologySpread and InterPodAffinity; the scheduler's metrics are registered first, as
-// kube-scheduler does (the parallelizer of the last two counts goroutines in them). PreFilter's
-// status and its merged PreFilterResult (expectPreFilterResult) can be checked; an expected
-// PreScore failure (expectPreScore with a non-Success code and no expect) passes. The case's
-// Namespace objects are created in the handle's fake API server and reach its informers before
-// the plugin is made (InterPodAffinity lists them for namespaceSelector), and are deleted after
-// the case, so that no case sees another's.
+// cases against its event classification and queue cases against its scheduling queue (below). Each
+// plugin is made by upstream's in-tree registry (plugins.NewInTreeRegistry, so its feature.Features
+// are the default feature gates, as kube-scheduler fills them), with its args decoded from the
+// case's pluginArgs by kube-scheduler's configuration scheme (v1 defaults, validation), on a
+// framework handle over a snapshot of the case's nodes and bound pods, and then called at each
+// extension point the way the reference's case runner (harness/check/runner.cc) calls its own
+// plugins. Filter and score cases may name NodeResourcesFit, NodeResourcesBalancedAllocation,
+// NodePorts, NodeDeclaredFeatures, TaintToleration, NodeAffinity, NodeName, NodeUnschedulable,
+// ImageLocality, PodTopologySpread and InterPodAffinity; the scheduler's metrics are registered
+// first, as kube-scheduler does (the parallelizer of the last two counts goroutines in them).
+// PreFilter's status and its merged PreFilterResult (expectPreFilterResult) can be checked; an
+// expected PreScore failure (expectPreScore with a non-Success code and no expect) passes. The
+// case's Namespace objects are created in the handle's fake API server and reach its informers
+// before the plugin is made (InterPodAffinity lists them for namespaceSelector), and are deleted
+// after the case, so that no case sees another's.
 //
 // A case of kind `hint` asks one plugin's queueing hints about one cluster event (hint.go): the
 // plugin, made as above, gives its fwk.EnqueueExtensions registrations (EventsToRegister, default
@@ -30,6 +30,23 @@
 // to upstream's framework.NodeSchedulingPropertiesChange or framework.PodSchedulingPropertiesChange
 // (default feature gates) and compares the returned events, each written
 // "<Resource>/<ActionType>", with `expect.events`: the same events in the same order.
+//
+// A case of kind `queue` drives upstream's own scheduling queue (queue.go): a
+// backend/queue.PriorityQueue built as scheduler.New builds it for one profile
+// (default-scheduler; PrioritySort's Less; the backoff and leftover durations of `queueConfig`;
+// a QueueingHintMap of `queueConfig.queueingHints`, each registration's hint function giving a
+// fixed Queue, QueueSkip or an error; with `preEnqueue: [SchedulingGates]`, that plugin from the
+// in-tree registry as the one PreEnqueue plugin), default feature gates, on a fake clock that
+// starts at Unix time 1,700,000,000 s and moves only by `advanceClock`. The ops of
+// `expect.ops` are applied in order: add, update (old object: the last one given for that
+// pod), delete, pop (nothing poppable is `expect: null`; the popped QueuedPodInfo is kept for
+// `failed`, which sets its rejecting plugins and calls AddUnschedulablePodIfNotPresent), done,
+// activate, event (MoveAllToActiveOrBackoffQueue; the wildcard is UnschedulableTimeout),
+// the two periodic flushes and expectQueues (activeQ, backoffQ, the unschedulable pool and the
+// in-flight pods as sets). The adapter build's bridge (_overlay/queue_bridge.go) runs the
+// flushes and tells whether Pop would return; heap ties go by enqueue order and moves take the
+// pool in namespace/name order, as the replay conventions say. The case fails at the first op
+// whose expectation differs, naming it ("ops[4] pop: expected default/b, got default/a").
 //
 //	casecheck FILE...
 //
@@ -217,11 +234,14 @@ type instance struct {
 	plugin fwk.Plugin
 }
 
-// runCase runs one case with its namespaces in the cluster, and takes them out again. An update
-// case needs no cluster.
+// runCase runs one case with its namespaces in the cluster, and takes them out again. Update and
+// queue cases need no cluster.
 func (e *environment) runCase(c *testCase) result {
 	if c.Kind == "update" {
 		return runUpdate(c)
+	}
+	if c.Kind == "queue" {
+		return e.runQueue(c)
 	}
 	if err := e.createNamespaces(c.Namespaces); err != nil {
 		_ = e.deleteNamespaces(c.Namespaces) // those that were made; the creation error is the one to report
