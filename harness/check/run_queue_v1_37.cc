@@ -253,6 +253,7 @@ Result<std::string> QueueCaseRunnerV1_37::RunOp(const std::string& name, const O
     auto pod = PodArg(op, "pod");
     if (!pod.ok()) return pod.error();
     queue_.Delete(**pod);
+    popped_.erase((*pod)->key);  // the scheduler only calls Done for a deleted pod
   } else if (name == "pop") {
     return Pop(op);
   } else if (name == "failed") {
