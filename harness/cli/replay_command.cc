@@ -203,9 +203,14 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
   options.seed = o.seed;
   options.engine = o.engine;
   options.compat = header.compat().empty() ? "1.27" : header.compat();
-  if (options.compat != "1.27")
+  if (!o.compat.empty()) {
+    if (o.compat != "1.27" && o.compat != "1.37")
+      return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
+    options.compat = o.compat;
+  } else if (options.compat != "1.27" && options.compat != "1.37") {
     return fail(o.trace + ": header.compat " + options.compat +
-                " is not implemented (implemented: 1.27)");
+                " is not implemented (implemented: 1.27, 1.37)");
+  }
   std::string config_hash = "default";
   std::string config_text;  // sent to a --scheduler-cmd child
   if (o.config.empty()) {
@@ -286,9 +291,8 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
     // The reader's errors name the file and byte offset already.
     return fail(input.reader_failed ? ok.message() : o.trace + ": " + ok.message());
   }
-  return WriteDecisions(o, replayer->log(), replayer->cluster_events(),
-                        header.compat().empty() ? "1.27" : header.compat(), config_hash, labels,
-                        std::string(reference::EngineName(o.engine)), out, err);
+  return WriteDecisions(o, replayer->log(), replayer->cluster_events(), options.compat, config_hash,
+                        labels, std::string(reference::EngineName(o.engine)), out, err);
 }
 
 void AddReplayCommand(CLI::App& app, int* exit_code) {
@@ -301,6 +305,8 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                   "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
   AddSeedOption(cmd, "--seed", &o->seed, "seed of every random choice (tie-breaks); default 1");
   AddEngineOption(cmd, &o->engine);
+  cmd->add_option("--compat", o->compat,
+                  "compatibility level: 1.27 or 1.37 (default: the trace header's, else 1.27)");
   cmd->add_option(
       "--horizon", o->horizon_seconds,
       "seconds of virtual time to keep running after the last trace event (default 600)");

@@ -21,6 +21,8 @@ struct ReplayCommandOptions {
   std::string config;
   uint64_t seed = 1;
   reference::Engine engine = reference::Engine::kFast;
+  // The compatibility level ("1.27", "1.37"); empty: the trace header's (absent there: 1.27).
+  std::string compat;
   double horizon_seconds = 600;
   double cycle_latency_seconds = 0;
   double bind_latency_seconds = 0;

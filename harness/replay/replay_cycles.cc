@@ -28,13 +28,13 @@ reference::PodPtr WithNomination(const reference::Pod& pod, const std::string& n
 
 bool Replayer::StartCycle(const std::function<void()>& after_schedule_pod) {
   while (true) {
-    std::optional<reference::QueuedPodInfo> info = queue_->Pop();
+    std::optional<reference::QueuedPodInfo> info = QueuePop();
     if (!info) return false;
     const reference::PodPtr& pod = info->info->pod;
     Profile* profile = ProfileFor(*pod);
     // Dropped without an attempt: no profile, terminating, or a stale copy of an assumed pod.
     if (profile == nullptr || pod->terminating() || cache_.IsAssumedPod(pod->uid())) {
-      queue_->Done(pod->key);
+      QueueDone(*pod);
       continue;
     }
     cache_.UpdateSnapshot(&snapshot_);
@@ -86,7 +86,7 @@ void Replayer::FinishCycle() {
   RecordAttempt(flight->info, outcome);
   const reference::PodPtr& pod = flight->info.info->pod;
   if (outcome.status.IsSuccess() || outcome.status.IsWait()) {
-    queue_->DeleteNominatedPodIfExists(*pod);  // assumed: no longer nominated anywhere
+    QueueDeleteNominatedPod(*pod);  // assumed: no longer nominated anywhere
     Binding b;
     b.key = pod->key;
     b.assumed = outcome.assumed;
@@ -132,17 +132,26 @@ void Replayer::HandleFailure(const reference::QueuedPodInfo& failed,
   const std::string& key = failed.info->pod->key;
   auto it = api_pods_.find(key);
   if (it == api_pods_.end() || !it->second->node_name().empty()) {
-    queue_->Done(key);  // deleted or bound meanwhile: not requeued
+    QueueDone(*failed.info->pod);  // deleted or bound meanwhile: not requeued
+    return;
+  }
+  if (v1_37() && it->second->uid() != failed.info->pod->uid()) {
+    QueueDone(*failed.info->pod);  // v1.37: recreated meanwhile, neither requeued nor patched
     return;
   }
   reference::QueuedPodInfo info = failed;
   info.info = reference::MakePodInfo(it->second);
   info.unschedulable_plugins = outcome.unschedulable_plugins;
-  (void)queue_->AddUnschedulableIfNotPresent(info, queue_->SchedulingCycle());
+  info.pending_plugins.clear();
+  if (v1_37()) {
+    (void)queue37_->AddUnschedulableIfNotPresent(info, queue37_->SchedulingCycle());
+  } else {
+    (void)queue_->AddUnschedulableIfNotPresent(info, queue_->SchedulingCycle());
+  }
   std::optional<reference::NominatingInfo> nominating;
   if (outcome.nominating.mode == reference::NominatingInfo::Mode::kOverride)
     nominating = outcome.nominating;
-  queue_->AddNominatedPod(info.info, nominating);
+  QueueAddNominatedPod(info.info, nominating);
   // The status patch of nominatedNodeName, seen back as an update of the pending pod.
   if (nominating &&
       nominating->nominated_node_name != it->second->obj.status().nominated_node_name()) {
@@ -170,7 +179,7 @@ void Replayer::CompleteBinding(Binding b) {
     (void)cache_.FinishBinding(*b.assumed);
     log_.AddBinding(clock_.NowNs(), b.key, b.node);
     ++pods_bound_;
-    queue_->Done(b.key);
+    QueueDone(*b.assumed);
     // Keeps the API's previous object alive while OnPod replaces it.
     [[maybe_unused]] reference::PodPtr old = api->second;
     auto bound = std::make_shared<reference::Pod>(*b.assumed);
@@ -186,15 +195,21 @@ void Replayer::CompleteBinding(Binding b) {
   failure.status = status;
   failure.message = status.Message();
   failure.nominating = {reference::NominatingInfo::Mode::kOverride, ""};
-  if (forgot && !status.IsRejected()) {
-    MoveAll(*reference::PredefinedClusterEvent("AssignedPodDelete"));
-  }
+  auto move_all = [&](std::function<bool(const reference::Pod&)> pre_check) {
+    if (v1_37()) {
+      reference::EventObjects objects;
+      objects.old_pod = b.assumed;
+      MoveAllV1_37(reference::event_v1_37::AssignedPodDelete(), objects, pre_check);
+    } else {
+      MoveAll(*reference::PredefinedClusterEvent("AssignedPodDelete"), pre_check);
+    }
+  };
+  if (forgot && !status.IsRejected()) move_all(nullptr);
   HandleFailure(b.info, failure);
   if (forgot && status.IsRejected()) {
-    // Deferred until after the requeue and excluding the pod itself (v1.27).
-    const std::string key = b.key;
-    MoveAll(*reference::PredefinedClusterEvent("AssignedPodDelete"),
-            [key](const reference::Pod& p) { return p.key != key; });
+    // Deferred until after the requeue and excluding the pod itself.
+    const std::string uid = b.assumed->uid();
+    move_all([uid](const reference::Pod& p) { return p.uid() != uid; });
   }
 }
 

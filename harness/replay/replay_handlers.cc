@@ -156,6 +156,7 @@ Outcome Replayer::OnPod(trace::EventType type, reference::PodPtr pod) {
   if (type == trace::DELETED || Terminal(*pod)) {
     if (!old) return Outcome::Ok();
     api_pods_.erase(key);
+    if (v1_37()) return OnPodV1_37(old, nullptr, /*deleted=*/true);
     if (!old->node_name().empty()) {
       DeleteAssignedPod(old);
     } else {
@@ -164,6 +165,7 @@ Outcome Replayer::OnPod(trace::EventType type, reference::PodPtr pod) {
     return Outcome::Ok();
   }
   api_pods_[key] = pod;
+  if (v1_37()) return OnPodV1_37(old, pod, /*deleted=*/false);
   if (!old) {
     if (!pod->node_name().empty()) {
       AddAssignedPod(pod);
@@ -193,6 +195,10 @@ Outcome Replayer::OnPod(trace::EventType type, reference::PodPtr pod) {
 
 void Replayer::UpdatePendingPod(const reference::PodPtr& old_pod,
                                 const reference::PodPtr& new_pod) {
+  if (v1_37()) {
+    if (ProfileFor(*old_pod)) UpdatePendingPodV1_37(old_pod, new_pod);
+    return;
+  }
   const std::string& rv = new_pod->obj.metadata().resource_version();
   if (!rv.empty() && rv == old_pod->obj.metadata().resource_version()) return;  // a re-delivery
   if (cache_.IsAssumedPod(new_pod->uid())) return;
@@ -211,6 +217,7 @@ void Replayer::DeleteAssignedPod(const reference::PodPtr& pod) {
 }
 
 Outcome Replayer::OnNode(trace::EventType type, reference::NodePtr node) {
+  if (v1_37()) return OnNodeV1_37(type, node);
   const std::string name = node->name();
   auto pre_check = [this, name](const reference::Pod& pod) {
     const reference::NodeInfo* info = cache_.GetNodeInfo(name);

@@ -37,6 +37,9 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
                      check("bind latency", options.bind_latency_ns, kMaxDurationNs)}) {
     if (!ok) return ok.error();
   }
+  if (options.compat != "1.27" && options.compat != "1.37") {
+    return Error{"compat " + options.compat + " is not implemented (implemented: 1.27, 1.37)"};
+  }
   if (options.epoch_unix_ns < -kMaxTraceSpanNs || options.epoch_unix_ns > kMaxTraceSpanNs) {
     return Error{"epoch " + std::to_string(options.epoch_unix_ns) + " ns is outside [-" +
                  std::to_string(kMaxTraceSpanNs) + ", " + std::to_string(kMaxTraceSpanNs) + " ns]"};
@@ -47,6 +50,8 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
 }
 
 Outcome Replayer::Init() {
+  // The accelerator implements the v1.27 rules only: other levels run the plain rules.
+  if (options_.compat != "1.27") options_.engine = reference::Engine::kPlain;
   log_.set_sink(options_.on_record);
   log_.set_retain(options_.retain_log);
   std::vector<const reference::Framework*> frameworks;
@@ -72,16 +77,24 @@ Outcome Replayer::Init() {
   reference::QueueOptions qo;
   qo.initial_backoff_ns = options_.config.pod_initial_backoff_seconds * kNanosPerSecond;
   qo.max_backoff_ns = options_.config.pod_max_backoff_seconds * kNanosPerSecond;
-  queue_ = std::make_unique<reference::SchedulingQueue>(
-      qo, clock_, reference::HooksFromFrameworks(frameworks),
-      reference::EventMapFromFrameworks(frameworks), &objects_,
-      [this](const std::string& key, std::string_view from, std::string_view to,
-             std::string_view cause) { log_.AddQueue(clock_.NowNs(), key, from, to, cause); },
-      [this](const std::string& key) -> reference::PodPtr {
-        auto it = api_pods_.find(key);
-        return it == api_pods_.end() ? nullptr : it->second;
-      });
-  for (auto& p : profiles_) p->handle.nominator = queue_.get();
+  auto sink = [this](const std::string& key, std::string_view from, std::string_view to,
+                     std::string_view cause) {
+    log_.AddQueue(clock_.NowNs(), key, from, to, cause);
+  };
+  auto lookup = [this](const std::string& key) -> reference::PodPtr {
+    auto it = api_pods_.find(key);
+    return it == api_pods_.end() ? nullptr : it->second;
+  };
+  if (options_.compat == "1.37") {
+    queue37_ = std::make_unique<reference::SchedulingQueueV1_37>(
+        qo, clock_, reference::QueueSetupFromFrameworks(frameworks), options_.epoch_unix_ns, sink,
+        lookup);
+  } else {
+    queue_ = std::make_unique<reference::SchedulingQueue>(
+        qo, clock_, reference::HooksFromFrameworks(frameworks),
+        reference::EventMapFromFrameworks(frameworks), &objects_, sink, lookup);
+  }
+  for (auto& p : profiles_) p->handle.nominator = nominator();
   scheduler_ = reference::MakePodScheduler(options_.engine, options_.seed,
                                            options_.config.percentage_of_nodes_to_score);
   scheduler_->set_record_details(false);  // decisions need only totals and ties
@@ -100,12 +113,13 @@ int64_t Replayer::NextInstant(int64_t now, int64_t next_event) const {
   int64_t next = next_event;
   if (in_flight_) next = std::min(next, in_flight_->finish_ns);
   for (const Binding& b : bindings_) next = std::min(next, b.complete_ns);
+  const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
+  if (v1_37()) return std::min(next, NextQueueInstantV1_37(now));
   if (auto expiry = queue_->NextBackoffExpiryNs()) {
     // The flush at a tick releases pods whose backoff expired at or before it.
     next = std::min(next, std::max(NextTick(now, kBackoffFlushPeriodNs),
                                    TickAtOrAfter(*expiry, kBackoffFlushPeriodNs)));
   }
-  const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
   for (const std::string& key : queue_->UnschedulableKeys()) {
     const reference::QueuedPodInfo* info = queue_->Find(key);
     if (info == nullptr || info->gated) continue;
@@ -275,8 +289,20 @@ Outcome Replayer::ProcessInstant(int64_t now, const std::vector<const trace::Api
     CompleteBinding(std::move(b));
   }
   // 3. The periodic flushes due now: backoff, then leftover.
-  if (now % kBackoffFlushPeriodNs == 0) queue_->FlushBackoffQCompleted();
-  if (now % kLeftoverFlushPeriodNs == 0) queue_->FlushUnschedulablePodsLeftover();
+  if (now % kBackoffFlushPeriodNs == 0) {
+    if (v1_37()) {
+      queue37_->FlushBackoffQCompleted();
+    } else {
+      queue_->FlushBackoffQCompleted();
+    }
+  }
+  if (now % kLeftoverFlushPeriodNs == 0) {
+    if (v1_37()) {
+      queue37_->FlushUnschedulablePodsLeftover();
+    } else {
+      queue_->FlushUnschedulablePodsLeftover();
+    }
+  }
   // 4. Scheduling cycles while activeQ has pods.
   RunSchedulingAtThisInstant(during, &first_during);
   if (!deliver_error_.ok()) return deliver_error_;

@@ -22,6 +22,7 @@
 #include "reference/cache/cache.h"
 #include "reference/engine/engine.h"
 #include "reference/queue/scheduling_queue.h"
+#include "reference/queue/scheduling_queue_v1_37.h"
 #include "reference/runtime/framework.h"
 #include "reference/runtime/profile.h"
 #include "reference/scheduler/scheduling_cycle.h"
@@ -135,6 +136,21 @@ class Replayer {
   void AddAssignedPod(const reference::PodPtr& pod);
   void DeleteAssignedPod(const reference::PodPtr& pod);
   void UpdatePendingPod(const reference::PodPtr& old_pod, const reference::PodPtr& new_pod);
+  // The same handlers at compat 1.37 (eventhandlers.go at v1.37.2; replay_handlers_v1_37.cc).
+  Outcome OnPodV1_37(reference::PodPtr old, reference::PodPtr pod, bool deleted);
+  Outcome OnNodeV1_37(trace::EventType type, reference::NodePtr node);
+  void UpdatePendingPodV1_37(const reference::PodPtr& old_pod, const reference::PodPtr& new_pod);
+  void DeletePendingPodV1_37(const reference::PodPtr& pod, bool in_binding);
+  void MoveAllV1_37(const reference::ClusterEvent& event, const reference::EventObjects& objects,
+                    const reference::PreEnqueueCheck& pre_check = nullptr);
+  // The queue of the run's level.
+  bool v1_37() const { return queue37_ != nullptr; }
+  reference::PodNominator* nominator();
+  std::optional<reference::QueuedPodInfo> QueuePop();
+  void QueueDone(const reference::Pod& pod);
+  void QueueAddNominatedPod(reference::PodInfoPtr info,
+                            const std::optional<reference::NominatingInfo>& nominating);
+  void QueueDeleteNominatedPod(const reference::Pod& pod);
 
   // Scheduling and binding cycles.
   Profile* ProfileFor(const reference::Pod& pod);
@@ -150,6 +166,8 @@ class Replayer {
                                   size_t* index);
 
   int64_t NextInstant(int64_t now, int64_t next_event) const;
+  // The next backoff or leftover flush tick after `now` at which the 1.37 queue would move a pod.
+  int64_t NextQueueInstantV1_37(int64_t now) const;
   // Runs internal instants strictly before `limit_ns`.
   void AdvanceTo(int64_t limit_ns);
   // One instant: its events, finishing cycles and bindings, flushes, then scheduling.
@@ -163,7 +181,8 @@ class Replayer {
   reference::Snapshot snapshot_;
   reference::ClusterObjects objects_;
   std::vector<std::unique_ptr<Profile>> profiles_;
-  std::unique_ptr<reference::SchedulingQueue> queue_;
+  std::unique_ptr<reference::SchedulingQueue> queue_;         // compat 1.27
+  std::unique_ptr<reference::SchedulingQueueV1_37> queue37_;  // compat 1.37
   std::unique_ptr<reference::PodScheduler> scheduler_;
   std::map<std::string, reference::PodPtr> api_pods_;  // by "ns/name": what the API server holds
   // api_pods_ as the plugins' pod lister (Handle::pods).
