@@ -98,6 +98,7 @@ Outcome Replayer::Init() {
   scheduler_ = reference::MakePodScheduler(options_.engine, options_.seed,
                                            options_.config.percentage_of_nodes_to_score);
   scheduler_->set_record_details(false);  // decisions need only totals and ties
+  if (options_.compat == "1.37") scheduler_->set_compat(reference::CompatLevel::kV1_37);
   return Outcome::Ok();
 }
 

@@ -1,6 +1,5 @@
 // The kube-scheduler release whose behaviour the reference follows (docs/FORMATS.md, `compat`).
-// v1.27 is the default and the only level replay implements; v1.37 covers, so far, what the
-// plugin-level conformance cases (kinds filter and score) exercise (docs/DEVIATIONS.md).
+// v1.27 is the default; v1.37 covers what docs/DEVIATIONS.md ("Compatibility level 1.37") lists.
 #ifndef SCHEDCHECK_REFERENCE_BASE_COMPAT_LEVEL_H_
 #define SCHEDCHECK_REFERENCE_BASE_COMPAT_LEVEL_H_
 

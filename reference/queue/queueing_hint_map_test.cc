@@ -162,8 +162,9 @@ TEST(IsPodWorthRequeuingTest, TestIsPodWorthRequeuingRows) {
 }
 
 // The map over the v1.37 default profile: registrations as the plugins make them, Pod
-// registrations unrolled, plugins without hints on every resource, and only the points whose
-// rejection leaves a pod unschedulable.
+// registrations unrolled, plugins with only the v1.27 interface (the volume placeholders) on their
+// own events without hints, plugins with neither (DynamicResources) on every resource, and only
+// the points whose rejection leaves a pod unschedulable.
 TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
   Snapshot snapshot;
   ClusterObjects objects;
@@ -183,9 +184,10 @@ TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
     }
     return names;
   };
-  // Node Add alone: NodeName and NodePorts, without hint functions of their own.
+  // Node Add alone: NodeName and NodePorts, without hint functions of their own, and the
+  // VolumeRestrictions placeholder's v1.27 registration.
   EXPECT_EQ(plugins_for(Event(resource::kNode, kAdd)),
-            (std::vector<std::string>{"NodeName", "NodePorts"}));
+            (std::vector<std::string>{"NodeName", "NodePorts", "VolumeRestrictions"}));
   EXPECT_EQ(plugins_for(Event(resource::kNode, kAdd | kUpdateNodeTaint)),
             (std::vector<std::string>{"NodeUnschedulable", "TaintToleration"}));
   // No QueueSort, Score-only or Bind plugin registers anything.
@@ -197,11 +199,10 @@ TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
       EXPECT_NE(fn.plugin, "NodeResourcesBalancedAllocation");
     }
   }
-  // The volume and DRA placeholders have no hints (docs/DEVIATIONS.md): every action of every
-  // resource, Node included.
+  // The DRA placeholder implements no EnqueueExtensions (docs/DEVIATIONS.md): every action of
+  // every resource, Node included.
   EXPECT_EQ(plugins_for(Event(resource::kNode, kAllV1_37)),
-            (std::vector<std::string>{"DynamicResources", "NodeVolumeLimits", "VolumeBinding",
-                                      "VolumeRestrictions", "VolumeZone"}));
+            (std::vector<std::string>{"DynamicResources"}));
 
   const PodPtr pod = testing::ParsePod("metadata: {name: p, uid: p}");
   EventObjects unschedulable_node;

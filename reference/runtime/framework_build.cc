@@ -278,9 +278,19 @@ std::vector<std::pair<ClusterEventWithHint, std::string>> Framework::EventRegist
         !dynamic_cast<const PermitPlugin*>(p)) {
       continue;
     }
-    const auto* ext = dynamic_cast<const QueueingHintExtensions*>(p);
-    for (const ClusterEventWithHint& e : ext ? ext->EventsToRegisterWithHints() : kDefaultEvents) {
-      out.push_back({e, name});
+    if (const auto* ext = dynamic_cast<const QueueingHintExtensions*>(p)) {
+      for (const ClusterEventWithHint& e : ext->EventsToRegisterWithHints())
+        out.push_back({e, name});
+    } else if (const auto* old = dynamic_cast<const EnqueueExtensions*>(p)) {
+      // A plugin with only the v1.27 interface (e.g. CreationDelay) registers its events
+      // without hints (each answers Queue); an empty list registers nothing, as upstream's
+      // EnqueueExtensions returning no event.
+      for (ClusterEvent e : old->EventsToRegister()) {
+        if (e.action == action::kAll) e.action = action::kAllV1_37;
+        out.push_back({{std::move(e), nullptr}, name});
+      }
+    } else {
+      for (const ClusterEventWithHint& e : kDefaultEvents) out.push_back({e, name});
     }
   }
   return out;

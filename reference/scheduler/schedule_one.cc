@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "reference/scheduler/sorted_scored_nodes.h"
+
 namespace schedcheck::reference {
 namespace {
 
@@ -15,10 +17,11 @@ namespace {
 
 // "0/N nodes are available: <why>. <post_filter_msg>.", each part only when not empty.
 std::string ComposeFitError(int num_all_nodes, const std::string& why,
-                            const std::string& post_filter_msg) {
+                            const std::string& post_filter_msg, bool post_filter_msg_verbatim) {
   std::string msg = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
   if (!why.empty()) msg += " " + why + ".";
-  if (!post_filter_msg.empty()) msg += " " + post_filter_msg + ".";
+  if (!post_filter_msg.empty())
+    msg += " " + post_filter_msg + (post_filter_msg_verbatim ? "" : ".");
   return msg;
 }
 
@@ -26,19 +29,22 @@ std::string ComposeFitError(int num_all_nodes, const std::string& why,
 
 std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
   if (!diagnosis.pre_filter_msg.empty()) {
-    return ComposeFitError(num_all_nodes, diagnosis.pre_filter_msg, diagnosis.post_filter_msg);
+    return ComposeFitError(num_all_nodes, diagnosis.pre_filter_msg, diagnosis.post_filter_msg,
+                           diagnosis.post_filter_msg_verbatim);
   }
   // FitError.Error(): how many nodes gave each reason, "<count> <reason>" sorted as strings.
   std::map<std::string, int> reasons;
   for (const auto& [node, status] : diagnosis.node_to_status) {
     for (const std::string& reason : status.reasons()) ++reasons[reason];
   }
-  return FitErrorMessageFromReasonCounts(num_all_nodes, reasons, diagnosis.post_filter_msg);
+  return FitErrorMessageFromReasonCounts(num_all_nodes, reasons, diagnosis.post_filter_msg,
+                                         diagnosis.post_filter_msg_verbatim);
 }
 
 std::string FitErrorMessageFromReasonCounts(int num_all_nodes,
                                             const std::map<std::string, int>& reason_counts,
-                                            const std::string& post_filter_msg) {
+                                            const std::string& post_filter_msg,
+                                            bool post_filter_msg_verbatim) {
   std::vector<std::string> items;
   for (const auto& [reason, count] : reason_counts) {
     items.push_back(std::to_string(count) + " " + reason);
@@ -46,7 +52,7 @@ std::string FitErrorMessageFromReasonCounts(int num_all_nodes,
   std::sort(items.begin(), items.end());
   std::string why;
   for (const std::string& item : items) why += (why.empty() ? "" : ", ") + item;
-  return ComposeFitError(num_all_nodes, why, post_filter_msg);
+  return ComposeFitError(num_all_nodes, why, post_filter_msg, post_filter_msg_verbatim);
 }
 
 int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
@@ -160,6 +166,23 @@ Status PodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state, con
 std::string PodScheduler::SelectHost([[maybe_unused]] const Snapshot& snapshot,
                                      const std::vector<const NodeInfo*>& feasible,
                                      const std::vector<int64_t>& totals, TieSet* ties) {
+  if (level_ == CompatLevel::kV1_37) {
+    std::vector<ScoredNode> scored;
+    scored.reserve(feasible.size());
+    int64_t max_score = totals[0];
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      scored.push_back({feasible[i]->name(), totals[i]});
+      max_score = std::max(max_score, totals[i]);
+    }
+    std::vector<std::string> top;
+    for (const ScoredNode& n : scored) {
+      if (n.total == max_score) top.push_back(n.name);
+    }
+    std::sort(top.begin(), top.end());
+    *ties = TieSet::FromNames(std::move(top));
+    SortedScoredNodes sorted(std::move(scored));
+    return sorted.Pop().name;
+  }
   int64_t max_score = totals[0];
   size_t selected = 0;
   uint64_t count_of_max = 1;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/base/compat_level.h"
 #include "reference/base/rand.h"
 #include "reference/runtime/framework.h"
 #include "reference/scheduler/tie_set.h"
@@ -23,6 +24,8 @@ struct Diagnosis {
   std::set<std::string> unschedulable_plugins;
   std::string pre_filter_msg;
   std::string post_filter_msg;
+  // v1.37's FitError.Error() appends the PostFilter message as it is; v1.27 adds a period.
+  bool post_filter_msg_verbatim = false;
 };
 
 // "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match ... ." (FitError.Error()).
@@ -30,7 +33,8 @@ std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis);
 // The same from the number of nodes that gave each reason (FitError.Error()'s histogram).
 std::string FitErrorMessageFromReasonCounts(int num_all_nodes,
                                             const std::map<std::string, int>& reason_counts,
-                                            const std::string& post_filter_msg);
+                                            const std::string& post_filter_msg,
+                                            bool post_filter_msg_verbatim = false);
 
 inline constexpr std::string_view kNoNodesAvailableMsg = "no nodes available to schedule pods";
 
@@ -71,6 +75,8 @@ class PodScheduler {
   // Whether results carry the feasible node names and per-plugin scores (explain, check, tests).
   // Decisions are the same either way.
   void set_record_details(bool on) { record_details_ = on; }
+  // v1.37 picks the host as the first Pop of SortedScoredNodes (no random draw).
+  void set_compat(CompatLevel level) { level_ = level; }
 
   // numFeasibleNodesToFind (docs/SEMANTICS.md#filtering-and-numfeasiblenodestofind).
   static int64_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
@@ -108,6 +114,7 @@ class PodScheduler {
   Rand rng_;
   int32_t percentage_;
   bool record_details_ = true;
+  CompatLevel level_ = CompatLevel::kV1_27;
 };
 
 }  // namespace schedcheck::reference

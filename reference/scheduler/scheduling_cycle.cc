@@ -37,6 +37,8 @@ CycleOutcome RunSchedulingCycle(const Framework& fw, PodScheduler& scheduler, Ca
         PostFilterResult post;
         Status ps = fw.RunPostFilterPlugins(state, *pod, r.diagnosis.node_to_status, &post);
         r.diagnosis.post_filter_msg = ps.Message();
+        r.diagnosis.post_filter_msg_verbatim =
+            fw.handle().compat == "1.37";  // FitError.Error() of v1.37: " %v"
         out.nominating = post.nominating_info;
         out.victims = post.victims;
         out.clear_nomination = post.clear_nomination;

@@ -158,6 +158,13 @@ PreemptionOutcome DefaultPreemption::EvaluatorPreempt(const CycleState& state, c
   PrepareCandidate(out.best[0], pod, &out.result);
   out.result.nominating_info = {NominatingInfo::Mode::kOverride, out.best[0].node};
   out.status = Status();
+  if (handle_.compat == "1.37") {
+    // v1.37's Evaluator.Preempt says where it will place the pod (FitError's PostFilterMsg).
+    out.status =
+        Status(Code::kSuccess, "found a potential placement for pod on node " + out.best[0].node +
+                                   ", preempting " + std::to_string(out.best[0].victims.size()) +
+                                   " victims");
+  }
   return out;
 }
 
@@ -202,7 +209,17 @@ std::vector<Candidate> DefaultPreemption::FindCandidatesOrFitError(const CycleSt
   NodeToStatus node_statuses;
   std::vector<Candidate> candidates = FindCandidates(state, pod, m, &node_statuses, error);
   if (candidates.empty()) {
-    // framework.FitError{NumAllNodes: len(nodeStatuses), Diagnosis{NodeToStatusMap: nodeStatuses}}.
+    // v1.27: framework.FitError{NumAllNodes: len(nodeStatuses), ...}. v1.37: NumAllNodes is every
+    // node, and a node without a status (not tried) counts with the absent-node status
+    // "Preemption is not helpful for scheduling".
+    if (handle_.compat == "1.37" && handle_.snapshot != nullptr) {
+      for (const NodeInfo* node : handle_.snapshot->node_infos()) {
+        if (node_statuses.count(node->name()) == 0) {
+          node_statuses[node->name()] =
+              Status(Code::kUnschedulableAndUnresolvable, std::string(kPreemptionNotHelpful));
+        }
+      }
+    }
     const int num_all_nodes = static_cast<int>(node_statuses.size());
     Diagnosis diagnosis;
     diagnosis.node_to_status = std::move(node_statuses);
@@ -289,11 +306,20 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(
     node->RemovePod(*pi->pod);
     return fw.RunPreFilterExtensionRemovePod(*state, pod, *pi, *node);
   };
+  // v1.37 (GetVictimsOnNode): every pod on the node becomes a victim with its start time read
+  // once, in the node's pod order.
+  std::vector<int64_t> potential_start_ns;
+  std::map<const Pod*, int64_t> start_ns;
+  if (v1_37()) {
+    for (const PodInfoPtr& pi : node_in.pods())
+      start_ns[pi->pod.get()] = ReadStartTimeV1_37(*pi->pod);
+  }
   // First remove every lower-priority pod, in the node's pod order.
   std::vector<PodInfoPtr> potential_victims;
   for (const PodInfoPtr& pi : node_in.pods()) {
     if (pi->pod->priority >= pod.priority) continue;
     potential_victims.push_back(pi);
+    if (v1_37()) potential_start_ns.push_back(start_ns[pi->pod.get()]);
     if (Status s = remove_pod(pi); !s.IsSuccess()) return {AsError(s), {}, 0};
   }
   if (potential_victims.empty())
@@ -302,7 +328,11 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(
   // is deliberately not considered upstream).
   if (Status s = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node); !s.IsSuccess())
     return {s, {}, 0};
-  SortByImportance(potential_victims, NowNs());
+  if (v1_37()) {
+    SortVictimsByImportance(potential_victims, potential_start_ns);
+  } else {
+    SortByImportance(potential_victims, NowNs());
+  }
   std::vector<PodInfoPtr> violating_victims, non_violating_victims;
   FilterPodsWithPdbViolation(potential_victims, pdbs, &violating_victims, &non_violating_victims);
   NodeVictims out;
@@ -326,12 +356,38 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(
     bool fits = false;
     if (Status s = reprieve_pod(pi, &fits); !s.IsSuccess()) return {s, {}, 0};
   }
+  if (v1_37() && !violating_victims.empty() && !non_violating_victims.empty()) {
+    // v1.37 sorts the victims again, from the most important.
+    std::vector<PodInfoPtr> infos;
+    std::vector<int64_t> times;
+    for (const PodPtr& v : out.victims) {
+      infos.push_back(MakePodInfo(v));
+      times.push_back(start_ns[v.get()]);
+    }
+    SortVictimsByImportance(infos, times);
+    out.victims.clear();
+    for (const PodInfoPtr& pi : infos) out.victims.push_back(pi->pod);
+  }
   return out;
 }
 
 std::vector<Candidate> DefaultPreemption::SelectCandidate(
     const std::vector<Candidate>& candidates) const {
+  if (v1_37()) {
+    return BestCandidatesV1_37(candidates,
+                               [this](const Pod& pod) { return ReadStartTimeV1_37(pod); });
+  }
   return BestCandidates(candidates, NowNs());
+}
+
+int64_t DefaultPreemption::ReadStartTimeV1_37(const Pod& pod) const {
+  if (std::optional<int64_t> start = PodStartTimeNs(pod)) return *start;
+  const int64_t now = NowNs();
+  if (now != reads_at_) {
+    reads_at_ = now;
+    reads_ = 0;
+  }
+  return now + ++reads_;
 }
 
 void DefaultPreemption::PrepareCandidate(const Candidate& c, const Pod& pod,

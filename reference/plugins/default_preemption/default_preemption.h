@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -135,8 +136,15 @@ class DefaultPreemption : public PostFilterPlugin, public QueueingHintExtensions
                                     : kNowAfterEveryStart;
   }
 
+  // v1.37's util.GetPodStartTime: a started pod's start, else the clock, which moves on by 1 ns per
+  // such read within an instant (the replay conventions).
+  int64_t ReadStartTimeV1_37(const Pod& pod) const;
+  bool v1_37() const { return handle_.compat == "1.37"; }
+
   DefaultPreemptionArgs args_;
   const Handle& handle_;
+  mutable int64_t reads_at_ = std::numeric_limits<int64_t>::min();  // the instant of reads_
+  mutable int64_t reads_ = 0;
 
  private:
   // Evaluator.Preempt, without the prefix.

@@ -105,11 +105,16 @@ int64_t EarliestStartOfHighestPriorityVictims(const std::vector<PodPtr>& victims
   return earliest;
 }
 
-std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates, int64_t now_ns) {
-  // Each criterion is a score; higher is better, and only the best-scoring candidates go on.
-  const std::vector<std::function<int64_t(const Candidate&)>> criteria = {
+namespace {
+
+using Criterion = std::function<int64_t(const Candidate&)>;
+
+// pickOneNodeForPreemption's first four criteria (higher is better): fewest PDB violations; lowest
+// priority of victims[0] (the most important victim); smallest sum of priority + 2^31; fewest
+// victims.
+std::vector<Criterion> FirstFourCriteria() {
+  return {
       [](const Candidate& c) { return -c.num_pdb_violations; },
-      // victims[0]: the most important *violating* victim when there is one (v1.27 quirk).
       [](const Candidate& c) { return -static_cast<int64_t>(c.victims[0]->priority); },
       [](const Candidate& c) {
         int64_t sum = 0;
@@ -118,15 +123,13 @@ std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates, 
         return -sum;
       },
       [](const Candidate& c) { return -static_cast<int64_t>(c.victims.size()); },
-      // pickOneNodeForPreemption evaluates this per candidate in order, and time.Now() moves on
-      // between candidates: among candidates whose deciding victims have not started, the one
-      // evaluated last has the latest "start" and wins.
-      [evaluated = int64_t{1}, now_ns](const Candidate& c) mutable {
-        return EarliestStartOfHighestPriorityVictims(c.victims, now_ns + evaluated++);
-      },
   };
-  std::vector<Candidate> remaining = candidates;
-  for (const auto& score : criteria) {
+}
+
+// Each criterion in turn keeps only the best-scoring candidates, until one is left.
+std::vector<Candidate> KeepBest(std::vector<Candidate> remaining,
+                                const std::vector<Criterion>& criteria) {
+  for (const Criterion& score : criteria) {
     if (remaining.size() <= 1) break;
     int64_t best = std::numeric_limits<int64_t>::min();
     std::vector<Candidate> kept;
@@ -141,6 +144,57 @@ std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates, 
     remaining = std::move(kept);
   }
   return remaining;
+}
+
+}  // namespace
+
+void SortVictimsByImportance(std::vector<PodInfoPtr>& pods, std::vector<int64_t>& start_ns) {
+  auto more_important = [&](size_t a, size_t b) {
+    if (pods[a]->pod->priority != pods[b]->pod->priority) {
+      return pods[a]->pod->priority > pods[b]->pod->priority;
+    }
+    return start_ns[a] < start_ns[b];
+  };
+  for (size_t i = 1; i < pods.size(); ++i) {
+    for (size_t j = i; j > 0 && more_important(j, j - 1); --j) {
+      std::swap(pods[j], pods[j - 1]);
+      std::swap(start_ns[j], start_ns[j - 1]);
+    }
+  }
+}
+
+std::vector<Candidate> BestCandidatesV1_37(const std::vector<Candidate>& candidates,
+                                           const StartTimeReader& read) {
+  // GetEarliestPodStartTime, reading as upstream does: victims[0] first, then each victim.
+  auto latest_start = [&](const Candidate& c) {
+    int64_t earliest = read(*c.victims[0]);
+    int32_t max_priority = c.victims[0]->priority;
+    for (const PodPtr& p : c.victims) {
+      if (p->priority == max_priority) {
+        earliest = std::min(earliest, read(*p));
+      } else if (p->priority > max_priority) {
+        max_priority = p->priority;
+        earliest = read(*p);
+      }
+    }
+    return earliest;
+  };
+  std::vector<Criterion> criteria = FirstFourCriteria();
+  criteria.push_back(latest_start);
+  return KeepBest(candidates, criteria);
+}
+
+std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates, int64_t now_ns) {
+  // Each criterion is a score; higher is better, and only the best-scoring candidates go on.
+  std::vector<Criterion> criteria = FirstFourCriteria();
+  criteria.push_back(
+      // pickOneNodeForPreemption evaluates this per candidate in order, and time.Now() moves on
+      // between candidates: among candidates whose deciding victims have not started, the one
+      // evaluated last has the latest "start" and wins.
+      [evaluated = int64_t{1}, now_ns](const Candidate& c) mutable {
+        return EarliestStartOfHighestPriorityVictims(c.victims, now_ns + evaluated++);
+      });
+  return KeepBest(candidates, criteria);
 }
 
 }  // namespace schedcheck::reference

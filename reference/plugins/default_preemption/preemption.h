@@ -5,6 +5,7 @@
 #define SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_PREEMPTION_H_
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -79,6 +80,22 @@ std::vector<Candidate> BestCandidates(const std::vector<Candidate>& candidates,
 // The earliest start time among the victims of the highest priority (GetEarliestPodStartTime);
 // a pod that has not started counts as starting at `now`. REQUIRES: !victims.empty().
 int64_t EarliestStartOfHighestPriorityVictims(const std::vector<PodPtr>& victims, int64_t now);
+
+// --- v1.37 ---
+// v1.37 reads each start time once, where upstream calls util.GetPodStartTime: a pod that has
+// not started reads the clock, and in a replay the clock moves on by 1 ns per such read within an
+// instant (the kube adapters' util.SchedcheckNow), so the reader is stateful.
+using StartTimeReader = std::function<int64_t(const Pod&)>;
+
+// sort.Slice(potentialVictims, MoreImportantVictim) of v1.37 for single-pod victims: higher
+// priority first, then the earlier start time as read when the victim was made (`start_ns`,
+// indexed like `pods`); the same insertion sort as SortByImportance.
+void SortVictimsByImportance(std::vector<PodInfoPtr>& pods, std::vector<int64_t>& start_ns);
+
+// BestCandidates with v1.37's last criterion: GetEarliestPodStartTime reads victims[0]'s start,
+// then every victim's again in order (one read each), per candidate still tied, in input order.
+std::vector<Candidate> BestCandidatesV1_37(const std::vector<Candidate>& candidates,
+                                           const StartTimeReader& read);
 
 }  // namespace schedcheck::reference
 

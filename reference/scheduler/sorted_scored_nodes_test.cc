@@ -1,0 +1,33 @@
+#include "reference/scheduler/sorted_scored_nodes.h"
+
+#include <gtest/gtest.h>
+
+namespace schedcheck::reference {
+namespace {
+
+std::vector<std::string> PopAll(SortedScoredNodes h) {
+  std::vector<std::string> out;
+  while (h.Len() > 0) out.push_back(h.Pop().name);
+  return out;
+}
+
+// kubernetes v1.37.2 pkg/scheduler/framework/sorted_nodes_test.go: pops come out by descending
+// total score.
+TEST(SortedScoredNodesTest, PopsInDescendingScore) {
+  SortedScoredNodes h({{"a", 10}, {"b", 50}, {"c", 30}, {"d", 40}, {"e", 20}});
+  EXPECT_EQ(PopAll(h), (std::vector<std::string>{"b", "d", "c", "e", "a"}));
+}
+
+// Equal scores: Go's container/heap leaves the input order's first node at the root (heapify
+// swaps only on strict Less), and later pops follow the heap's shape, not the input order.
+TEST(SortedScoredNodesTest, TiesFollowGoHeapShape) {
+  SortedScoredNodes all_equal({{"n0", 5}, {"n1", 5}, {"n2", 5}, {"n3", 5}, {"n4", 5}});
+  // Pop swaps the root with the last item and sifts it down: n0, then n4 comes to the root.
+  EXPECT_EQ(PopAll(all_equal), (std::vector<std::string>{"n0", "n4", "n3", "n2", "n1"}));
+  // A higher score deep in the array is sifted up past equal ones.
+  SortedScoredNodes h({{"n0", 1}, {"n1", 1}, {"n2", 1}, {"n3", 9}, {"n4", 9}});
+  EXPECT_EQ(h.Pop().name, "n3");
+}
+
+}  // namespace
+}  // namespace schedcheck::reference
