@@ -1,8 +1,10 @@
 // The differential gate against the real kube-scheduler: traces from the property suite's
-// generators, replayed by the reference (in process) and by the v1.27.8 adapter
-// (//harness/kube:kube-adapter-1.27, a child process over the protocol), must be equivalent —
-// no hard, requeue or soft divergence (harness/diff). A divergence fails with the first
-// difference, the saved trace and the commands that reproduce it outside the test.
+// generators, replayed by the reference (in process) and by the adapter of the level the target
+// is built for (//harness/kube:kube-adapter-1.27 for v1.27.8 at compat 1.27; with
+// -DSCHEDCHECK_KUBE_1_37, //harness/kube:kube-adapter-1.37 for v1.37.2 at compat 1.37; a child
+// process over the protocol), must be equivalent — no hard, requeue or soft divergence
+// (harness/diff). A divergence fails with the first difference, the saved trace and the commands
+// that reproduce it outside the test.
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -21,15 +23,28 @@
 namespace schedcheck::properties {
 namespace {
 
+struct Level {
+  const char* compat;     // the reference's compatibility level
+  const char* adapter;    // the adapter's runfile under harness/kube
+  const char* version;    // kube-scheduler's release, for messages
+  const char* candidate;  // the `schedcheck replay --candidate` spec that reproduces a failure
+};
+#ifdef SCHEDCHECK_KUBE_1_37
+constexpr Level kLevel = {"1.37", "kube-adapter-1.37", "v1.37.2", "kube:1.37"};
+#else
+constexpr Level kLevel = {"1.27", "kube-adapter-1.27", "v1.27.8", "kube:1.27"};
+#endif
+
 std::string AdapterPath() {
   const char* dir = std::getenv("TEST_SRCDIR");
-  return std::string(dir == nullptr ? "." : dir) + "/schedcheck/harness/kube/kube-adapter-1.27";
+  return std::string(dir == nullptr ? "." : dir) + "/schedcheck/harness/kube/" + kLevel.adapter;
 }
 
 std::vector<trace::Record> ReplayReference(const std::vector<trace::Record>& records,
                                            uint64_t seed) {
   replay::ReplayOptions options;
-  options.config = reference::DefaultConfiguration("1.27");
+  options.config = reference::DefaultConfiguration(kLevel.compat);
+  options.compat = kLevel.compat;
   options.seed = seed;
   auto replayer = replay::Replayer::Create(options);
   if (!replayer.ok()) RC_FAIL("replayer: " + replayer.message());
@@ -47,7 +62,8 @@ protocol::ReplaySession& Adapter() {
 std::vector<trace::Record> ReplayKube(const std::vector<trace::Record>& records, uint64_t seed,
                                       const std::string& property) {
   replay::ReplayOptions options;
-  options.config = reference::DefaultConfiguration("1.27");
+  options.config = reference::DefaultConfiguration(kLevel.compat);
+  options.compat = kLevel.compat;
   options.seed = seed;
   protocol::ExternalReplay run = Adapter().Replay(records, protocol::HelloFor(options, "", ""));
   PROP_REQUIRE(run.status.ok(), property, records,
@@ -82,11 +98,11 @@ void RequireEquivalent(const std::vector<trace::Record>& records, uint64_t seed,
   PROP_REQUIRE(
       false, property, records,
       std::to_string(result.divergences.size()) +
-          " divergences (reference vs kube-scheduler v1.27.8, seed " + s +
+          " divergences (reference vs kube-scheduler " + kLevel.version + ", seed " + s +
           "); first: " + diff::Describe(result.divergences.front()) +
-          "\nreproduce: schedcheck replay TRACE --seed " + s +
-          " --jsonl ref.jsonl && schedcheck replay TRACE --seed " + s +
-          " --candidate kube:1.27 --jsonl kube.jsonl && schedcheck diff ref.jsonl kube.jsonl");
+          "\nreproduce: schedcheck replay TRACE --compat " + kLevel.compat + " --seed " + s +
+          " --jsonl ref.jsonl && schedcheck replay TRACE --seed " + s + " --candidate " +
+          kLevel.candidate + " --jsonl kube.jsonl && schedcheck diff ref.jsonl kube.jsonl");
 }
 
 // Timed event sequences: node and pod adds, updates of every kind the generator makes, deletes.

@@ -110,21 +110,37 @@ void Replayer::FinishCycle() {
   // The victims' deletions reach the informer after the failure handler has requeued the
   // preemptor (upstream deletes through the API; the watch events arrive asynchronously).
   HandleFailure(flight->info, outcome);
-  ApplyPreemption(outcome);
+  ApplyPreemption(*pod, outcome);
 }
 
-void Replayer::ApplyPreemption(const reference::CycleOutcome& outcome) {
-  for (const reference::PodPtr& victim : outcome.victims) {
-    auto it = api_pods_.find(victim->key);
-    if (it != api_pods_.end()) (void)OnPod(trace::DELETED, it->second);
+void Replayer::ApplyPreemption(const reference::Pod& preemptor,
+                               const reference::CycleOutcome& outcome) {
+  auto delete_victims = [&] {
+    for (const reference::PodPtr& victim : outcome.victims) {
+      auto it = api_pods_.find(victim->key);
+      if (it != api_pods_.end()) (void)OnPod(trace::DELETED, it->second);
+    }
+  };
+  auto clear_nominations = [&] {
+    for (const reference::PodPtr& p : outcome.clear_nomination) {
+      auto it = api_pods_.find(p->key);
+      if (it == api_pods_.end() || it->second->obj.status().nominated_node_name().empty()) continue;
+      reference::PodPtr old = it->second;
+      it->second = WithNomination(*old, "");
+      UpdatePendingPod(old, it->second);
+    }
+  };
+  if (v1_37()) {
+    // The asynchronous preemption runs to its end right after the failure handling (replay
+    // conventions), so the preemptor is no longer held back when its API writes arrive: first
+    // the lower-priority nominations it clears, then the deletions.
+    async_preemptions_.erase(preemptor.uid());
+    clear_nominations();
+    delete_victims();
+    return;
   }
-  for (const reference::PodPtr& p : outcome.clear_nomination) {
-    auto it = api_pods_.find(p->key);
-    if (it == api_pods_.end() || it->second->obj.status().nominated_node_name().empty()) continue;
-    reference::PodPtr old = it->second;
-    it->second = WithNomination(*old, "");
-    UpdatePendingPod(old, it->second);
-  }
+  delete_victims();
+  clear_nominations();
 }
 
 void Replayer::HandleFailure(const reference::QueuedPodInfo& failed,

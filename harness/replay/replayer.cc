@@ -52,6 +52,7 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
 Outcome Replayer::Init() {
   // The accelerator implements the v1.27 rules only: other levels run the plain rules.
   if (options_.compat != "1.27") options_.engine = reference::Engine::kPlain;
+  if (options_.compat == "1.37") cache_ = reference::Cache(reference::CompatLevel::kV1_37);
   log_.set_sink(options_.on_record);
   log_.set_retain(options_.retain_log);
   std::vector<const reference::Framework*> frameworks;
@@ -63,6 +64,7 @@ Outcome Replayer::Init() {
     p->handle.compat = options_.compat;
     p->handle.clock = &clock_;
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
+    p->handle.async_preemptions = &async_preemptions_;
     reference::Profile profile = config_profile;
     auto fw = reference::Framework::Create(
         profile,

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -159,7 +160,7 @@ class Replayer {
   bool StartCycle(const std::function<void()>& after_schedule_pod = nullptr);
   void FinishCycle();
   void HandleFailure(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
-  void ApplyPreemption(const reference::CycleOutcome& outcome);
+  void ApplyPreemption(const reference::Pod& preemptor, const reference::CycleOutcome& outcome);
   void CompleteBinding(Binding binding);
   void RecordAttempt(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
   void RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during_attempt,
@@ -204,7 +205,8 @@ class Replayer {
   DecisionLog log_;
   Outcome deliver_error_;
   ClusterEventLog cluster_events_;
-  size_t pods_bound_ = 0;  // bindings completed, for progress reports
+  std::set<std::string> async_preemptions_;  // v1.37: Handle::async_preemptions
+  size_t pods_bound_ = 0;                    // bindings completed, for progress reports
   void MoveAll(const reference::ClusterEvent& event,
                const std::function<bool(const reference::Pod&)>& pre_check = nullptr);
 };

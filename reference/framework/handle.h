@@ -5,6 +5,7 @@
 #define SCHEDCHECK_REFERENCE_FRAMEWORK_HANDLE_H_
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -92,6 +93,9 @@ struct Handle {
   // object timestamps with "now". Null clock: time is not available (plugin tests, check).
   const Clock* clock = nullptr;
   int64_t epoch_unix_ns = 0;
+  // v1.37: the UIDs of preemptors whose asynchronous preemption has not finished (upstream's
+  // Executor.preempting), which DefaultPreemption's PreEnqueue holds back. Null: not tracked.
+  std::set<std::string>* async_preemptions = nullptr;
 };
 
 }  // namespace schedcheck::reference

@@ -49,7 +49,10 @@ class Framework final : public FrameworkRunner {
   // --- extension points, in the order a pod meets them ---
   Status RunPreEnqueuePlugins(const Pod& pod) const;
   bool QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) const;
-  Status RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilterResult* result) const;
+  // `plugins_with_nodes` (v1.37, optional): the plugins whose result narrowed the nodes, as
+  // upstream returns them (empty on a rejection by a plugin).
+  Status RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilterResult* result,
+                             std::set<std::string>* plugins_with_nodes = nullptr) const;
   Status RunPreFilterExtensionAddPod(CycleState& state, const Pod& pod, const PodInfo& to_add,
                                      const NodeInfo& node) const override;
   Status RunPreFilterExtensionRemovePod(CycleState& state, const Pod& pod, const PodInfo& to_remove,

@@ -33,8 +33,8 @@ bool Framework::QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) co
   return queue_sort_.front()->Less(a, b);
 }
 
-Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod,
-                                      PreFilterResult* result) const {
+Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilterResult* result,
+                                      std::set<std::string>* plugins_with_nodes_out) const {
   const bool v1_37 = handle_ != nullptr && handle_->level() == CompatLevel::kV1_37;
   PreFilterResult merged;
   std::vector<std::string> plugins_with_nodes;
@@ -80,6 +80,9 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod,
       if (v1_37) {
         state.skip_filter_plugins = std::move(skip);
         *result = std::move(merged);
+        if (plugins_with_nodes_out != nullptr) {
+          plugins_with_nodes_out->insert(plugins_with_nodes.begin(), plugins_with_nodes.end());
+        }
         return Status(Code::kUnschedulableAndUnresolvable, msg);
       }
       return Status(Code::kUnschedulable, msg);
@@ -87,6 +90,9 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod,
   }
   state.skip_filter_plugins = std::move(skip);
   *result = std::move(merged);
+  if (plugins_with_nodes_out != nullptr) {
+    plugins_with_nodes_out->insert(plugins_with_nodes.begin(), plugins_with_nodes.end());
+  }
   return unschedulable;
 }
 

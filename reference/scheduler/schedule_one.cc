@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "reference/scheduler/sorted_scored_nodes.h"
 
@@ -103,8 +104,11 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
                                          std::vector<const NodeInfo*>* feasible) {
   Diagnosis& diagnosis = result->diagnosis;
   const std::vector<const NodeInfo*>& all_nodes = snapshot.node_infos();
+  const bool v1_37 = level_ == CompatLevel::kV1_37;
   PreFilterResult pre_result;
-  Status s = fw.RunPreFilterPlugins(state, pod, &pre_result);
+  // v1.37: the plugins that narrowed the nodes start the diagnosis' rejecting plugins.
+  Status s = fw.RunPreFilterPlugins(state, pod, &pre_result,
+                                    v1_37 ? &diagnosis.unschedulable_plugins : nullptr);
   if (!s.IsSuccess()) {
     if (!s.IsRejected()) return s;
     // Every node gets the PreFilter status, so preemption sees it.
@@ -127,22 +131,43 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
     }
   }
   std::vector<const NodeInfo*> nodes;
+  std::optional<Status> absent_status;
   if (pre_result.all_nodes) {
     nodes = all_nodes;
   } else {
     // Upstream ranges over a Go set (random order); we keep snapshot order (docs/DEVIATIONS.md).
+    // v1.37 skips names that are not nodes; v1.27 fails.
     for (const std::string& name : pre_result.node_names) {
-      if (snapshot.Get(name) == nullptr)
+      if (!v1_37 && snapshot.Get(name) == nullptr)
         return Status::Error("nodeinfo not found for node name \"" + name + "\"");
     }
     for (const NodeInfo* node : all_nodes) {
       if (pre_result.node_names.count(node->name())) nodes.push_back(node);
     }
+    if (v1_37) {
+      // The nodes left out: "didn't satisfy plugin(s)" the rejecting plugins known by now (the
+      // narrowing ones, and any the nominated node's filters added: upstream shares the set).
+      std::string list;
+      for (const std::string& p : diagnosis.unschedulable_plugins)
+        list += (list.empty() ? "" : " ") + p;
+      absent_status = Status(Code::kUnschedulableAndUnresolvable,
+                             "node(s) didn't satisfy plugin(s) [" + list + "]");
+    }
   }
   Status fs = FindNodesThatPassFilters(fw, state, pod, nodes, &diagnosis, feasible);
   const size_t processed = feasible->size() + diagnosis.node_to_status.size();
-  if (!nodes.empty()) next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
+  // v1.37 rotates the start over all nodes, v1.27 over the nodes searched.
+  const size_t rotation = v1_37 ? all_nodes.size() : nodes.size();
+  if (rotation > 0) next_start_node_index_ = (next_start_node_index_ + processed) % rotation;
   result->evaluated_nodes = static_cast<int>(processed);
+  if (absent_status && fs.IsSuccess() && feasible->empty()) {
+    // The absent-node status, made explicit so that the message counts it and preemption sees
+    // these nodes as UnschedulableAndUnresolvable (NodesForStatusCode).
+    for (const NodeInfo* node : all_nodes) {
+      if (!diagnosis.node_to_status.count(node->name()))
+        diagnosis.node_to_status.insert_or_assign(node->name(), *absent_status);
+    }
+  }
   return fs;
 }
 

@@ -88,7 +88,17 @@ Result<std::unique_ptr<Plugin>> DefaultPreemption::New(const PluginArgs& args,
                                                        const Handle& handle) {
   Result<DefaultPreemptionArgs> parsed = ParseDefaultPreemptionArgs(args);
   if (!parsed.ok()) return Error{"DefaultPreemption: " + parsed.message()};
+  if (handle.compat == "1.37") {
+    return std::unique_ptr<Plugin>(std::make_unique<DefaultPreemptionV1_37>(*parsed, handle));
+  }
   return std::unique_ptr<Plugin>(std::make_unique<DefaultPreemption>(*parsed, handle));
+}
+
+Status DefaultPreemptionV1_37::PreEnqueue(const Pod& pod) {
+  if (handle_.async_preemptions == nullptr || handle_.async_preemptions->count(pod.uid()) == 0) {
+    return Status();
+  }
+  return Status(Code::kUnschedulableAndUnresolvable, std::string(kWaiting));
 }
 
 std::vector<ClusterEventWithHint> DefaultPreemption::EventsToRegisterWithHints() const {
@@ -393,6 +403,13 @@ int64_t DefaultPreemption::ReadStartTimeV1_37(const Pod& pod) const {
 void DefaultPreemption::PrepareCandidate(const Candidate& c, const Pod& pod,
                                          PostFilterResult* result) const {
   result->victims = c.victims;
+  if (v1_37()) {
+    // prepareCandidateAsync: victims already being deleted get no second delete; with none left
+    // nothing runs (no nomination is cleared) and the preemptor is not held back.
+    std::erase_if(result->victims, [](const PodPtr& v) { return v->terminating(); });
+    if (result->victims.empty()) return;
+    if (handle_.async_preemptions != nullptr) handle_.async_preemptions->insert(pod.uid());
+  }
   if (handle_.nominator == nullptr) return;
   for (const PodInfoPtr& p : handle_.nominator->NominatedPodsForNode(c.node)) {
     if (p->pod->priority < pod.priority) result->clear_nomination.push_back(p->pod);

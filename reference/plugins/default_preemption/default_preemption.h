@@ -157,6 +157,17 @@ class DefaultPreemption : public PostFilterPlugin, public QueueingHintExtensions
   void PrepareCandidate(const Candidate& c, const Pod& pod, PostFilterResult* result) const;
 };
 
+// DefaultPreemption at v1.37 (SchedulerAsyncPreemption, on by default): also a PreEnqueue plugin
+// that holds back a preemptor while its asynchronous preemption runs.
+class DefaultPreemptionV1_37 final : public DefaultPreemption, public PreEnqueuePlugin {
+ public:
+  using DefaultPreemption::DefaultPreemption;
+  static constexpr std::string_view kWaiting =
+      "waiting for the preemption for this pod to be finished";
+  std::string_view Name() const override { return kName; }
+  Status PreEnqueue(const Pod& pod) override;
+};
+
 }  // namespace schedcheck::reference
 
 #endif  // SCHEDCHECK_REFERENCE_PLUGINS_DEFAULT_PREEMPTION_DEFAULT_PREEMPTION_H_
