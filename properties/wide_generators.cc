@@ -1159,9 +1159,11 @@ rc::Gen<WideScenario> PreemptionScenarioGen() {
 
 namespace {
 
-std::vector<trace::Record> ReferenceLog(const std::vector<trace::Record>& records, uint64_t seed) {
+std::vector<trace::Record> ReferenceLog(const std::vector<trace::Record>& records, uint64_t seed,
+                                        const std::string& compat) {
   replay::ReplayOptions options;
-  options.config = reference::DefaultConfiguration("1.27");
+  options.config = reference::DefaultConfiguration(compat);
+  options.compat = compat;
   options.seed = seed;
   auto replayer = replay::Replayer::Create(options);
   if (!replayer.ok()) RC_FAIL("replayer: " + replayer.message());
@@ -1184,12 +1186,13 @@ struct PodFate {
 
 }  // namespace
 
-std::vector<trace::Record> RealizeTrace(std::vector<trace::Record> records, uint64_t seed) {
+std::vector<trace::Record> RealizeTrace(std::vector<trace::Record> records, uint64_t seed,
+                                        const std::string& compat) {
   size_t from = 0;
   for (size_t round = 0; round <= records.size() + 1; ++round) {
     std::map<std::string, PodFate> fate;
     std::map<int64_t, std::string> first_attempt;  // instant -> the pod of its first cycle
-    for (const trace::Record& d : ReferenceLog(records, seed)) {
+    for (const trace::Record& d : ReferenceLog(records, seed, compat)) {
       if (d.has_attempt()) first_attempt.emplace(d.time_ns(), d.attempt().pod());
       if (d.has_binding()) {
         PodFate& f = fate[d.binding().pod()];

@@ -66,8 +66,10 @@ rc::Gen<WideScenario> PreemptionScenarioGen();
 // unset it), a write of a pod after a scheduler deleted it (preemption) is dropped, and a write
 // of a still-pending pod after the scheduler nominated it is dropped (the client's object would
 // carry a status.nominatedNodeName only the scheduler knows). Repeats until the trace is
-// consistent with its own replay. RC_FAILs if the reference cannot replay it.
-std::vector<trace::Record> RealizeTrace(std::vector<trace::Record> records, uint64_t seed);
+// consistent with its own replay (the reference at `compat`). RC_FAILs if the reference cannot
+// replay it.
+std::vector<trace::Record> RealizeTrace(std::vector<trace::Record> records, uint64_t seed,
+                                        const std::string& compat = "1.27");
 
 // One line per event, for RapidCheck's counterexample output.
 void showValue(const WideScenario& s, std::ostream& os);

@@ -37,8 +37,8 @@ if "$schedcheck" replay "$root/traces/corpus/scheduling-basic.jsonl" --config "$
   exit 1
 fi
 grep -q "DIVERGENT" "$out/most.diff" || { echo "FAIL: no divergence reported"; cat "$out/most.diff"; exit 1; }
-# kube-scheduler v1.37.2 replays every corpus trace to the end, twice with the same bytes.
-# (Equivalence with the reference needs the reference's compatibility level 1.37.)
+# kube-scheduler v1.37.2 replays every corpus trace to the end, twice with the same bytes, and
+# equivalently to the reference at compatibility level 1.37.
 echo "== kube:1.37"
 for trace in "$root"/traces/corpus/*.jsonl; do
   name=$(basename "$trace" .jsonl)
@@ -51,5 +51,8 @@ for trace in "$root"/traces/corpus/*.jsonl; do
   cmp -s "$out/$name.137.1.jsonl" "$out/$name.137.2.jsonl" ||
     { echo "FAIL: kube:1.37 is not deterministic on $name" >&2; exit 1; }
   [ -s "$out/$name.137.1.jsonl" ] || { echo "FAIL: kube:1.37 decided nothing on $name" >&2; exit 1; }
+  "$schedcheck" replay "$trace" "${config[@]}" --compat 1.37 --quiet --jsonl "$out/$name.ref137.jsonl"
+  "$schedcheck" diff "$out/$name.ref137.jsonl" "$out/$name.137.1.jsonl" > "$out/$name.137.diff" ||
+    { echo "FAIL: the reference at 1.37 and kube:1.37 diverge on $name" >&2; head -5 "$out/$name.137.diff" >&2; exit 1; }
 done
 echo "PASS"

@@ -6,6 +6,7 @@
 
 #include "harness/replay/replayer_internal.h"
 #include "reference/plugins/registry.h"
+#include "reference/scheduler/pod_signatures.h"
 
 namespace schedcheck::replay {
 namespace {
@@ -71,6 +72,11 @@ Outcome Replayer::Init() {
         options_.registry ? *options_.registry : reference::PluginRegistryFor(options_.engine),
         &p->handle);
     if (!fw.ok()) return fw.error();
+    if (options_.compat == "1.37") {
+      if (std::string why = reference::PodSignaturesPossibleV1_37(**fw); !why.empty()) {
+        return Error{"compat 1.37: " + why};
+      }
+    }
     p->framework = std::move(*fw);
     p->handle.framework = p->framework.get();
     frameworks.push_back(p->framework.get());

@@ -43,9 +43,17 @@ bool IsLabelValue(std::string_view value) {
   return value.size() <= 63 && MatchesLabelValueRegex(value);
 }
 
-std::string LabelValueError(std::string_view value) {
+namespace {
+// validation.MaxLenError's wording: v0.27 "characters", v0.37 "bytes".
+std::string MaxLenError(int length, CompatLevel level) {
+  return "must be no more than " + std::to_string(length) +
+         (level == CompatLevel::kV1_37 ? " bytes" : " characters");
+}
+}  // namespace
+
+std::string LabelValueError(std::string_view value, CompatLevel level) {
   std::vector<std::string> errs;
-  if (value.size() > 63) errs.push_back("must be no more than 63 characters");
+  if (value.size() > 63) errs.push_back(MaxLenError(63, level));
   if (!MatchesLabelValueRegex(value)) {
     errs.push_back(
         "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
@@ -99,13 +107,14 @@ bool IsValidLabelKey(std::string_view key) {
   return !name.empty() && name.size() <= 63 && MatchesLabelValueRegex(name);
 }
 
-std::string LabelKeyError(std::string_view key) {
+std::string LabelKeyError(std::string_view key, CompatLevel level) {
   std::vector<std::string> errs;
   std::string_view name = key;
   const size_t slash = key.find('/');
   if (slash != std::string_view::npos) {
     if (key.find('/', slash + 1) != std::string_view::npos) {
-      return "a qualified name " + std::string(kQualifiedNameRegexError) +
+      return (level == CompatLevel::kV1_37 ? "a valid label key " : "a qualified name ") +
+             std::string(kQualifiedNameRegexError) +
              " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
     }
     std::string_view prefix = key.substr(0, slash);
@@ -113,7 +122,7 @@ std::string LabelKeyError(std::string_view key) {
     if (prefix.empty()) {
       errs.push_back("prefix part must be non-empty");
     } else {
-      if (prefix.size() > 253) errs.push_back("prefix part must be no more than 253 characters");
+      if (prefix.size() > 253) errs.push_back("prefix part " + MaxLenError(253, level));
       if (!MatchesDns1123Subdomain(prefix)) {
         errs.push_back(
             "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
@@ -126,7 +135,7 @@ std::string LabelKeyError(std::string_view key) {
   if (name.empty()) {
     errs.push_back("name part must be non-empty");
   } else if (name.size() > 63) {
-    errs.push_back("name part must be no more than 63 characters");
+    errs.push_back("name part " + MaxLenError(63, level));
   }
   // The name regex is the label value one without its outer "empty is fine".
   if (name.empty() || !MatchesLabelValueRegex(name)) {
@@ -244,7 +253,7 @@ std::string AggregateError(const std::vector<std::string>& errors) {
 }
 
 std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRequirement& req,
-                                                       const std::string& path) {
+                                                       const std::string& path, CompatLevel level) {
   std::vector<std::string> errs;
   const std::string& op = req.operator_();
   const std::string values = path + ".values";
@@ -275,11 +284,11 @@ std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRe
     return {path + ".operator: Unsupported value: " + GoQuote(op)};
   }
   // labels.NewRequirement validates the key first (validateLabelKey).
-  if (std::string key_error = LabelKeyError(req.key()); !key_error.empty()) {
+  if (std::string key_error = LabelKeyError(req.key(), level); !key_error.empty()) {
     errs.insert(errs.begin(), Invalid(path + ".key", GoQuote(req.key()), key_error));
   }
   for (int i = 0; i < req.values_size(); ++i) {
-    const std::string msg = LabelValueError(req.values(i));
+    const std::string msg = LabelValueError(req.values(i), level);
     if (!msg.empty()) {
       errs.push_back(Invalid(values + "[" + std::to_string(i) + "][" + req.key() + "]",
                              GoQuote(req.values(i)), msg));

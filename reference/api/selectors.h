@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "reference/api/objects.h"
+#include "reference/base/compat_level.h"
 #include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::reference {
@@ -24,9 +25,10 @@ bool LabelSelectorMatches(const k8s::LabelSelector& selector, const Labels& labe
 bool LabelSelectorValid(const k8s::LabelSelector& selector);
 
 // --- how upstream's parsers reject requirements (labels.NewRequirement) ---
-// validation.IsValidLabelValue's message, "" when `value` is a label value (at most 63
-// characters of the label value regex).
-std::string LabelValueError(std::string_view value);
+// validation.IsValidLabelValue's message (v0.27; v0.37's content.IsLabelValue says "bytes" where
+// v0.27 says "characters"), "" when `value` is a label value (at most 63 characters of the label
+// value regex).
+std::string LabelValueError(std::string_view value, CompatLevel level = CompatLevel::kV1_27);
 // validation.IsValidLabelValue(value) is empty.
 bool IsLabelValue(std::string_view value);
 // Go's strconv.ParseInt(text, 10, 64): an optional sign, then decimal digits, in int64 range.
@@ -47,13 +49,15 @@ std::string AggregateError(const std::vector<std::string>& errors);
 // key of such a requirement, so pods carry them; upstream's term then matches no node, and a
 // preferred term with one makes NodeAffinity's PreScore fail. Empty when the requirement parses.
 std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRequirement& req,
-                                                       const std::string& path);
+                                                       const std::string& path,
+                                                       CompatLevel level = CompatLevel::kV1_27);
 // NodeSelectorRequirementErrors(req, ...) is empty, without building the messages.
 bool NodeSelectorRequirementParses(const k8s::NodeSelectorRequirement& req);
 // validation.IsQualifiedName (v0.27) / content.IsLabelKey (v0.37) for a label key, its messages
-// joined with "; " as validateLabelKey joins them; "" for a valid key. A key with two or more
-// '/' gets v0.27's wording ("a qualified name ..."; v0.37 says "a valid label key ...").
-std::string LabelKeyError(std::string_view key);
+// joined with "; " as validateLabelKey joins them; "" for a valid key. The levels differ in
+// wording only: v0.37 says "bytes" for lengths and "a valid label key" (v0.27: "a qualified
+// name") for a key with two or more '/'.
+std::string LabelKeyError(std::string_view key, CompatLevel level = CompatLevel::kV1_27);
 // LabelKeyError(key) is empty, without building the messages.
 bool IsValidLabelKey(std::string_view key);
 

@@ -15,13 +15,13 @@ using PreferredTerms = NodeAffinity::PreferredTerms;
 // nodeaffinity.NewPreferredSchedulingTerms: drops weight-0 and empty terms; if any term does not
 // parse, the error aggregates every such term's errors (paths "[i].matchExpressions[j]...", as
 // upstream names them).
-Result<PreferredTerms> NewPreferredSchedulingTerms(const PreferredTerms& terms) {
+Result<PreferredTerms> NewPreferredSchedulingTerms(const PreferredTerms& terms, CompatLevel level) {
   PreferredTerms out;
   std::vector<std::string> errs;
   for (int i = 0; i < terms.size(); ++i) {
     if (terms[i].weight() == 0 || IsEmptyNodeSelectorTerm(terms[i].preference())) continue;
     std::vector<std::string> e =
-        NodeSelectorTermErrors(terms[i].preference(), "[" + std::to_string(i) + "]");
+        NodeSelectorTermErrors(terms[i].preference(), "[" + std::to_string(i) + "]", level);
     if (!e.empty()) {
       errs.insert(errs.end(), e.begin(), e.end());
     } else {
@@ -42,11 +42,12 @@ int64_t PreferredSchedulingTermsScore(const PreferredTerms& terms, const Node& n
 }
 
 // getPodPreferredNodeAffinity.
-Result<PreferredTerms> GetPodPreferredNodeAffinity(const Pod& pod) {
+Result<PreferredTerms> GetPodPreferredNodeAffinity(const Pod& pod, CompatLevel level) {
   const k8s::PodSpec& spec = pod.obj.spec();
   if (!spec.has_affinity() || !spec.affinity().has_node_affinity()) return PreferredTerms();
   return NewPreferredSchedulingTerms(
-      spec.affinity().node_affinity().preferred_during_scheduling_ignored_during_execution());
+      spec.affinity().node_affinity().preferred_during_scheduling_ignored_during_execution(),
+      level);
 }
 
 // The node names a term pins with `metadata.name In` requirements (ANDed, so intersected);
@@ -90,7 +91,8 @@ Result<bool> MatchRequiredNodeAffinity(const Pod& pod, const Node& node) {
   for (int i = 0; i < terms.size(); ++i) {
     if (IsEmptyNodeSelectorTerm(terms[i])) continue;
     std::vector<std::string> e =
-        NodeSelectorTermErrors(terms[i], "nodeSelectorTerms[" + std::to_string(i) + "]");
+        NodeSelectorTermErrors(terms[i], "nodeSelectorTerms[" + std::to_string(i) + "]",
+                               CompatLevel::kV1_37);  // the queueing hints exist at v1.37 only
     if (!e.empty()) {
       errs.insert(errs.end(), e.begin(), e.end());
       continue;
@@ -136,7 +138,7 @@ NodeAffinity::NodeAffinity(NodeAffinityArgs args, CompatLevel level) : level_(le
         args.added_affinity->required_during_scheduling_ignored_during_execution();
   }
   auto added = NewPreferredSchedulingTerms(
-      args.added_affinity->preferred_during_scheduling_ignored_during_execution());
+      args.added_affinity->preferred_during_scheduling_ignored_during_execution(), level);
   if (added.ok()) added_pref_sched_terms_ = std::move(added.value());
   has_added_pref_sched_terms_ =
       !args.added_affinity->preferred_during_scheduling_ignored_during_execution().empty();
@@ -217,7 +219,7 @@ Status NodeAffinity::Filter(const CycleState& state, const Pod& pod, const NodeI
 Status NodeAffinity::PreScore(CycleState& state, const Pod& pod,
                               const std::vector<const NodeInfo*>& nodes) {
   if (level_ == CompatLevel::kV1_27 && nodes.empty()) return Status();
-  auto preferred_node_affinity = GetPodPreferredNodeAffinity(pod);
+  auto preferred_node_affinity = GetPodPreferredNodeAffinity(pod, level_);
   if (!preferred_node_affinity.ok()) return Status::Error(preferred_node_affinity.message());
   // v1.37: nothing to score when the pod has no preferred terms (a nil list) and none are added.
   const k8s::PodSpec& spec = pod.obj.spec();
@@ -247,7 +249,7 @@ Status NodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeIn
     count += PreferredSchedulingTermsScore(s->preferred_node_affinity, *node);
   } else {
     // Without PreScore state, the preferred terms computed from the pod.
-    auto preferred_node_affinity = GetPodPreferredNodeAffinity(pod);
+    auto preferred_node_affinity = GetPodPreferredNodeAffinity(pod, level_);
     if (!preferred_node_affinity.ok()) return Status::Error(preferred_node_affinity.message());
     count += PreferredSchedulingTermsScore(preferred_node_affinity.value(), *node);
   }

@@ -29,11 +29,11 @@ bool IsEmptyNodeSelectorTerm(const k8s::NodeSelectorTerm& term) {
 }
 
 std::vector<std::string> NodeSelectorTermErrors(const k8s::NodeSelectorTerm& term,
-                                                const std::string& path) {
+                                                const std::string& path, CompatLevel level) {
   std::vector<std::string> errs;
   for (int i = 0; i < term.match_expressions_size(); ++i) {
     std::vector<std::string> e = NodeSelectorRequirementErrors(
-        term.match_expressions(i), path + ".matchExpressions[" + std::to_string(i) + "]");
+        term.match_expressions(i), path + ".matchExpressions[" + std::to_string(i) + "]", level);
     errs.insert(errs.end(), e.begin(), e.end());
   }
   for (int i = 0; i < term.match_fields_size(); ++i) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "reference/base/compat_level.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 #include "reference/k8s/k8s.pb.h"
@@ -29,7 +30,8 @@ Result<NodeAffinityArgs> ParseNodeAffinityArgs(const PluginArgs& args);
 // (NodeSelectorRequirementErrors, values that are not label values among them), then the
 // matchFields entries'. Empty when the term parses.
 std::vector<std::string> NodeSelectorTermErrors(const k8s::NodeSelectorTerm& term,
-                                                const std::string& path);
+                                                const std::string& path,
+                                                CompatLevel level = CompatLevel::kV1_27);
 // The same aggregated as utilerrors prints them ("" when the term parses).
 std::string NodeSelectorTermError(const k8s::NodeSelectorTerm& term, const std::string& path);
 

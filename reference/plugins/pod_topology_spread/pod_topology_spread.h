@@ -51,6 +51,8 @@ class PodTopologySpread final : public PreFilterPlugin,
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
   PodTopologySpread(PodTopologySpreadArgs args, const Handle& handle);
+  // v1.37's SignPod refuses every pod while the plugin has default constraints.
+  bool has_default_constraints() const { return !default_constraints_.empty(); }
 
   std::string_view Name() const override { return kName; }
 
