@@ -211,6 +211,7 @@ Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate,
                                                    const CandidateReplayOptions& o) {
   replay::ReplayOptions options;
   options.engine = o.engine;
+  options.compat = o.compat;
   options.config = candidate.config;
   options.registry = candidate.registry.get();
   auto start = trace.header.labels().find("start_time");

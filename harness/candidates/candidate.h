@@ -77,6 +77,9 @@ struct CandidateReplayOptions {
   int64_t timeout_ms = protocol::kDefaultTimeoutMs;  // real-time limit per answer of the child
   // The reference engine of an in-process replay (same decisions either way).
   reference::Engine engine = reference::Engine::kFast;
+  // The compatibility level of the replay ("1.27", "1.37"); sent to an out-of-process child in
+  // Hello.compat.
+  std::string compat = "1.27";
 };
 
 // Replays `trace` (t = 0 at its first event, epoch from the header's start_time label, seed 1,

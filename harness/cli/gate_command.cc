@@ -37,6 +37,9 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   if (Outcome ok = trace::ParseInputLimits(o.limits, &options.limits); !ok)
     return fail(ok.message());
   options.engine = o.engine;
+  if (o.compat != "1.27" && o.compat != "1.37")
+    return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
+  options.compat = o.compat;
   auto diffs = gate::RunGate(options);
   if (!diffs.ok()) return fail(diffs.message());
   if (o.soft_fails && o.allow_soft)
@@ -111,6 +114,9 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
       "real-time seconds to wait for each answer of an exec:/kube: candidate's child (default 30)");
   AddLimitOption(cmd, &o->limits);
   AddEngineOption(cmd, &o->engine);
+  cmd->add_option("--compat", o->compat,
+                  "compatibility level both sides replay at: 1.27 (default) or 1.37, e.g. with "
+                  "--candidate kube:1.37 or a build of your own on v1.37");
   cmd->callback([=] { *exit_code = RunGateCommand(*o, std::cout, std::cerr); });
 }
 

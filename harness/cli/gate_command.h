@@ -29,6 +29,7 @@ struct GateCommandOptions {
   double scheduler_timeout_seconds = 30;  // per answer of an out-of-process candidate
   std::vector<std::string> limits;        // `--limit NAME=VALUE` specs (traces/input_limits.h)
   reference::Engine engine = reference::Engine::kFast;
+  std::string compat = "1.27";  // `--compat`: the level of both replays
 };
 
 int RunGateCommand(const GateCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -24,11 +24,14 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
   auto trace = trace::LoadTrace(path, o.limits);
   if (!trace.ok()) return trace.error();
   const std::string stem = (fs::path(path).parent_path() / fs::path(path).stem()).string();
-  reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");
-  candidates::CandidateReplayOptions replay_options{
-      .config_yaml = "", .config_source = "", .timeout_ms = o.timeout_ms, .engine = o.engine};
+  reference::SchedulerConfiguration base = reference::DefaultConfiguration(o.compat);
+  candidates::CandidateReplayOptions replay_options{.config_yaml = "",
+                                                    .config_source = "",
+                                                    .timeout_ms = o.timeout_ms,
+                                                    .engine = o.engine,
+                                                    .compat = o.compat};
   if (fs::exists(stem + ".config.yaml")) {
-    auto config = reference::LoadSchedulerConfiguration(stem + ".config.yaml", "1.27",
+    auto config = reference::LoadSchedulerConfiguration(stem + ".config.yaml", o.compat,
                                                         trace::YamlLimitsOf(o.limits));
     if (!config.ok()) return config.error();
     base = std::move(*config);
@@ -42,7 +45,8 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
   auto reference = candidates::MakeCandidate("reference", base);
   auto candidate = candidates::MakeCandidate(o.candidate, base, trace::YamlLimitsOf(o.limits));
   if (!candidate.ok()) return candidate.error();
-  auto ref_log = candidates::ReplayCandidate(*reference, *trace, {.engine = o.engine});
+  auto ref_log =
+      candidates::ReplayCandidate(*reference, *trace, {.engine = o.engine, .compat = o.compat});
   if (!ref_log.ok()) return Error{path + ": reference replay: " + ref_log.message()};
   auto cand_log = candidates::ReplayCandidate(*candidate, *trace, replay_options);
   if (!cand_log.ok()) {
@@ -52,7 +56,9 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
     return Error{path + ": candidate replay: " + cand_log.message()};
   }
   diff::NamedDiff out{name, diff::Diff(*ref_log, *cand_log, o.diff), "", ""};
-  if (!out.result.divergences.empty()) {
+  if (!out.result.divergences.empty() && o.compat != "1.27") {
+    out.explanation = "(no explanation: `explain` implements compatibility level 1.27 only)\n";
+  } else if (!out.result.divergences.empty()) {
     const std::string label = "candidate " + o.candidate;
     std::vector<diff::ExplainSide> sides = {{"reference", base}};
     if (!candidate->out_of_process()) sides.push_back({label, candidate->config});

@@ -27,6 +27,7 @@ struct GateOptions {
   trace::InputLimits limits;  // for reading each corpus trace (`--limit`)
   reference::Engine engine =
       reference::Engine::kFast;  // the in-process replays' engine (`--engine`)
+  std::string compat = "1.27";   // the level both sides replay at (`--compat`)
 };
 
 // The corpus traces, sorted by file name.

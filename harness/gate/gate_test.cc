@@ -88,6 +88,32 @@ TEST(GateTest, ForgottenEventRegistrationFailsOnRequeue) {
   EXPECT_FALSE(diff::Failed(Named(diffs, "weights.jsonl"), {}));
 }
 
+// The gate at compatibility level 1.37: both sides replay by v1.37's rules; the reference
+// against itself passes, and a plugin that forgets its event registration (whose queueing hints
+// would have requeued the pod when the taint went) fails on requeue.
+TEST(GateTest, Compat137GatesAtThatLevel) {
+  for (const std::string corpus : {kCorpus, "traces/corpus"}) {
+    auto r = RunGate({.corpus = corpus, .candidate = "reference", .compat = "1.37"});
+    ASSERT_TRUE(r.ok()) << r.message();
+    for (const auto& d : *r) {
+      EXPECT_TRUE(d.result.divergences.empty())
+          << corpus << "/" << d.name << ": " << diff::TextReport(d, {});
+    }
+  }
+  auto r =
+      RunGate({.corpus = kCorpus, .candidate = "forget-events:TaintToleration", .compat = "1.37"});
+  ASSERT_TRUE(r.ok()) << r.message();
+  const diff::NamedDiff& t = Named(*r, "taint.jsonl");
+  EXPECT_TRUE(diff::Failed(t, {}));
+  ASSERT_FALSE(t.result.divergences.empty());
+  const diff::Divergence& first = t.result.divergences[0];
+  EXPECT_EQ(first.cls, diff::DivergenceClass::kRequeue) << diff::Describe(first);
+  EXPECT_EQ(first.pod, "default/p");
+  EXPECT_NE(first.reference.find("NodeUpdateNodeTaint"), std::string::npos) << first.reference;
+  EXPECT_NE(first.candidate.find("(UnschedulableTimeout)"), std::string::npos) << first.candidate;
+  EXPECT_NE(t.explanation.find("compatibility level 1.27 only"), std::string::npos);
+}
+
 std::string Runfile(const std::string& path) {
   const char* srcdir = std::getenv("TEST_SRCDIR");
   return std::string(srcdir ? srcdir : ".") + "/schedcheck/" + path;

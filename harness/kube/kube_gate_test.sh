@@ -55,4 +55,7 @@ for trace in "$root"/traces/corpus/*.jsonl; do
   "$schedcheck" diff "$out/$name.ref137.jsonl" "$out/$name.137.1.jsonl" > "$out/$name.137.diff" ||
     { echo "FAIL: the reference at 1.37 and kube:1.37 diverge on $name" >&2; head -5 "$out/$name.137.diff" >&2; exit 1; }
 done
+echo "== gate --compat 1.37 --candidate kube:1.37"
+"$schedcheck" gate --candidate kube:1.37 --compat 1.37 --corpus "$root/traces/corpus" \
+  --junit "$out/kube-1.37.junit.xml" --markdown "$out/kube-1.37.md"
 echo "PASS"
