@@ -29,19 +29,21 @@ std::string ReadFile(const std::string& path) {
 }
 
 Result<std::string> ReplayToJsonLines(const std::string& name,
-                                      reference::Engine engine = reference::Engine::kFast) {
+                                      reference::Engine engine = reference::Engine::kFast,
+                                      const std::string& compat = "1.27") {
   std::string trace_path = Root() + "traces/corpus/" + name + ".jsonl";
   auto trace = trace::LoadTrace(trace_path);
   if (!trace.ok()) return trace.error();
   ReplayOptions options;
   options.engine = engine;
+  options.compat = compat;
   std::string config = Root() + "traces/corpus/" + name + ".config.yaml";
   if (fs::exists(config)) {
-    auto c = reference::LoadSchedulerConfiguration(config, "1.27");
+    auto c = reference::LoadSchedulerConfiguration(config, compat);
     if (!c.ok()) return c.error();
     options.config = *c;
   } else {
-    options.config = reference::DefaultConfiguration("1.27");
+    options.config = reference::DefaultConfiguration(compat);
   }
   auto start = trace->header.labels().find("start_time");
   if (start != trace->header.labels().end()) {
@@ -76,6 +78,47 @@ TEST(GoldenTest, EveryCorpusTraceMatchesItsGoldenLogAndIsDeterministic) {
         << "/decisions.jsonl (regenerate with ci/update_golden.sh if intended)";
   }
   EXPECT_GE(traces, 1);
+}
+
+// The same at compatibility level 1.37 (golden/<trace>/decisions-1.37.jsonl), where both engines
+// run the plain rules.
+TEST(GoldenTest, EveryCorpusTraceMatchesItsGoldenLogAtCompat137) {
+  int traces = 0;
+  for (const auto& entry : fs::directory_iterator(Root() + "traces/corpus")) {
+    if (entry.path().extension() != ".jsonl") continue;
+    std::string name = entry.path().stem().string();
+    ++traces;
+    auto first = ReplayToJsonLines(name, reference::Engine::kFast, "1.37");
+    ASSERT_TRUE(first.ok()) << name << ": " << first.message();
+    auto second = ReplayToJsonLines(name, reference::Engine::kFast, "1.37");
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ(*first, *second) << name << ": two replays at 1.37 differ";
+    std::string golden = ReadFile(Root() + "golden/" + name + "/decisions-1.37.jsonl");
+    EXPECT_EQ(*first, golden)
+        << name << ": differs from golden/" << name
+        << "/decisions-1.37.jsonl (regenerate with ci/update_golden.sh if intended)";
+  }
+  EXPECT_GE(traces, 1);
+}
+
+// At 1.37 the same pods are bound at the same times, moved by v1.37's events and queueing hints:
+// the taint removal is NodeUpdateNodeTaint (TaintToleration's hint: Queue), the new node NodeAdd,
+// the freed capacity AssignedPodDelete, the lifted gate the pod's own update; CreationDelay still
+// registers nothing, so only the leftover flush moves its pod.
+TEST(GoldenTest, UnblockScenarioAtCompat137) {
+  auto log = ReplayToJsonLines("unblock", reference::Engine::kFast, "1.37");
+  ASSERT_TRUE(log.ok()) << log.message();
+  auto bound_at = [&](const std::string& pod, const std::string& t) {
+    return log->find("{\"t\":" + t + ",\"type\":\"bind\",\"pod\":\"default/" + pod + "\"") !=
+           std::string::npos;
+  };
+  EXPECT_TRUE(bound_at("needs-untainted", "10")) << *log;
+  EXPECT_TRUE(bound_at("needs-ssd", "20"));
+  EXPECT_TRUE(bound_at("needs-n1", "30"));
+  EXPECT_TRUE(bound_at("gated", "40"));
+  EXPECT_TRUE(bound_at("delayed", "330"));
+  EXPECT_NE(log->find("\"cause\":\"NodeUpdateNodeTaint\""), std::string::npos) << *log;
+  EXPECT_NE(log->find("\"cause\":\"UnschedulableTimeout\""), std::string::npos);
 }
 
 // The times at which each pod is bound follow from v1.27's event registrations alone.
