@@ -156,7 +156,10 @@ void SetResources(k8s::Container* c, FracBudget* budget, bool count_in_sum) {
   }
 }
 
-void AddContainers(k8s::PodSpec* spec) {
+// `newer_fields`: also fields newer schedulers read (compat 1.37): sidecar (restartable init)
+// containers, whose requests add to the sum, and pod-level requests, which replace the
+// containers' aggregate (at least that aggregate, as validation requires).
+void AddContainers(k8s::PodSpec* spec, bool newer_fields = false) {
   FracBudget budget;
   const int n = Between(1, 3);
   std::set<std::pair<std::string, int32_t>> host_ports;  // (protocol, hostPort) unique per pod
@@ -185,11 +188,23 @@ void AddContainers(k8s::PodSpec* spec) {
       p->set_container_port(8080);
     }
   }
+  if (newer_fields && Chance(15)) {
+    k8s::Container* sidecar = spec->add_init_containers();
+    sidecar->set_name("sidecar");
+    sidecar->set_image("img-b:1");
+    sidecar->set_restart_policy("Always");
+    SetResources(sidecar, &budget, true);  // a sidecar runs alongside: its requests add up
+  }
   if (Chance(20)) {
     k8s::Container* init = spec->add_init_containers();
     init->set_name("init");
     init->set_image("img-a:1");
     SetResources(init, &budget, false);  // init containers take a max, not a sum
+  }
+  if (newer_fields && Chance(12)) {
+    auto& requests = *spec->mutable_resources()->mutable_requests();
+    requests["cpu"] = PickStr({"4", "6"});  // above any aggregate the containers here reach
+    if (Chance(60)) requests["memory"] = PickStr({"8Gi", "12Gi"});
   }
   if (Chance(10)) {
     // Overhead comes from a RuntimeClass (admission refuses it otherwise); it adds to the sum.
@@ -450,6 +465,7 @@ struct State {
   int next_pdb = 0;
   std::vector<trace::Record> out;
   bool preemption_heavy = false;
+  bool newer_fields = false;  // WideScenarioGen(true): fields of newer releases
 };
 
 trace::Record& Emit(State& st, trace::EventType type) {
@@ -566,7 +582,7 @@ k8s::Pod NewPod(State& st, bool allow_gates) {
   if (Chance(20))
     (*pod.mutable_metadata()->mutable_annotations())["note"] = "any text: even spaces";
   k8s::PodSpec* spec = pod.mutable_spec();
-  AddContainers(spec);
+  AddContainers(spec, st.newer_fields);
   AddNodeConstraints(spec);
   AddPodConstraints(spec);
   SetPriority(st, spec);
@@ -609,6 +625,15 @@ void MarkBound(State& st, k8s::Pod* pod) {
   if (Chance(75)) {
     pod->mutable_status()->set_phase("Running");
     pod->mutable_status()->set_start_time(StartTime(st.t - Between(0, 5) + (Chance(5) ? 30 : 0)));
+  }
+  if (st.newer_fields && Chance(20) && pod->spec().containers_size() > 0) {
+    // An in-place resize the kubelet allocated (and maybe actuated): newer schedulers count the
+    // larger of spec, allocated and actuated requests.
+    k8s::ContainerStatus* cs = pod->mutable_status()->add_container_statuses();
+    cs->set_name(pod->spec().containers(0).name());
+    (*cs->mutable_allocated_resources())["cpu"] = PickStr({"100m", "1", "2"});
+    if (Chance(50))
+      (*cs->mutable_resources()->mutable_requests())["cpu"] = PickStr({"50m", "1500m"});
   }
 }
 
@@ -1040,9 +1065,10 @@ void AdvanceTime(State& st) { st.t += Pick<int64_t>({0, 0, 1, 2, 5, 30, 200}); }
 
 }  // namespace
 
-rc::Gen<WideScenario> WideScenarioGen() {
-  return rc::gen::exec([] {
+rc::Gen<WideScenario> WideScenarioGen(bool newer_fields) {
+  return rc::gen::exec([newer_fields] {
     State st;
+    st.newer_fields = newer_fields;
     Begin(st, {"low", "high", "high-never", "critical", "default-prio"});
     const int nodes = Between(1, 4);
     for (int i = 0; i < nodes; ++i) StepNodeAdd(st);

@@ -53,7 +53,9 @@ struct WideScenario {
 
 // Namespaces, PriorityClasses and 1–4 nodes at t = 0, then 1–20 events of every kind at
 // non-decreasing times within a few minutes.
-rc::Gen<WideScenario> WideScenarioGen();
+// `newer_fields`: pods also get sidecars, pod-level requests and (bound ones) resize status, the
+// fields newer releases read (compat 1.37).
+rc::Gen<WideScenario> WideScenarioGen(bool newer_fields = false);
 
 // Preemption-heavy: 1–3 small nodes full of bound pods of mixed priorities (start times set or
 // unset, some terminating), PDBs over them, then higher-priority pods (some with preemptionPolicy

@@ -52,9 +52,10 @@ Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
   p.max_decisions = limits.records;
   replay::ReplayOptions& r = p.reference;
   r.compat = trace.header.compat().empty() ? "1.27" : trace.header.compat();
-  if (r.compat != "1.27")
-    return Error{o.trace + ": header.compat " + r.compat +
-                 " is not implemented (implemented: 1.27)"};
+  if (!o.compat.empty()) r.compat = o.compat;
+  if (r.compat != "1.27" && r.compat != "1.37")
+    return Error{(o.compat.empty() ? o.trace + ": header.compat " : std::string("--compat ")) +
+                 r.compat + " is not implemented (implemented: 1.27, 1.37)"};
   r.seed = o.seed;
   for (auto [value, flag, target] :
        {std::tuple{o.horizon_seconds, "--horizon", &r.horizon_ns},
@@ -258,6 +259,9 @@ void AddMinimizeCommand(CLI::App& app, int* exit_code) {
                   "the candidate's base configuration: in-process specs apply to it, exec:/kube: "
                   "children are sent "
                   "it (default: --config)");
+  cmd->add_option("--compat", o->compat,
+                  "compatibility level of both replays: 1.27 or 1.37 (default: the trace "
+                  "header's, else 1.27)");
   AddSeedOption(cmd, "--seed", &o->seed,
                 "seed of every random choice (tie-breaks), both sides; default 1");
   cmd->add_option("--horizon", o->horizon_seconds,

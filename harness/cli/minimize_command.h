@@ -32,6 +32,7 @@ struct MinimizeCommandOptions {
   double bind_latency_seconds = 0;
   double time_tolerance_seconds = 0;
   bool allow_soft = false;  // soft divergences do not count: minimize the first hard/requeue one
+  std::string compat;       // `--compat`: both sides' level; empty: the trace header's
   int64_t max_replays = 2000;
   bool no_fields = false;
   double scheduler_timeout_seconds = 30;

@@ -1,5 +1,6 @@
 // `schedcheck replay TRACE` on a JSON Lines trace: LoadTrace, then the reference's replay in
-// virtual time (Replayer::Run with the default horizon), then the summary.
+// virtual time at the header's compatibility level (Replayer::Run with the default horizon), then
+// the summary.
 //
 // Traces spanning more than an hour of virtual time are not replayed here. A replay's work grows
 // with its span, by design: kube-scheduler retries every unschedulable pod at least at each
@@ -30,6 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (static_cast<__int128>(last->time_ns()) - first->time_ns() > kMaxSpanNs) return 0;
   }
   replay::ReplayOptions options;
+  // The level the trace names (1.27 or 1.37, as `replay` takes it); another one is refused there.
+  if (!trace->header.compat().empty()) options.compat = trace->header.compat();
+  if (options.compat != "1.27" && options.compat != "1.37") return 0;
   options.config = reference::DefaultConfiguration(options.compat);
   auto replayer = replay::Replayer::Create(std::move(options));
   if (!replayer.ok()) return 0;

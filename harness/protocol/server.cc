@@ -76,8 +76,8 @@ Response Session::OnHello(const Hello& hello) {
   }
   replay::ReplayOptions options;
   options.compat = hello.compat().empty() ? "1.27" : hello.compat();
-  if (options.compat != "1.27")
-    return Fail("Hello.compat " + options.compat + " is not implemented (implemented: 1.27)");
+  if (options.compat != "1.27" && options.compat != "1.37")
+    return Fail("Hello.compat " + options.compat + " is not implemented (implemented: 1.27, 1.37)");
   std::string source;
   auto config = ConfigurationFor(options_, hello, options.compat, &source);
   if (!config.ok()) return Fail(config.message());

@@ -80,7 +80,7 @@ TEST(SessionTest, BadHelloFieldsAreErrorsNamingTheField) {
   Request compat = HelloRequest();
   compat.mutable_hello()->set_compat("1.35");
   EXPECT_EQ(Session{ServeOptions{}}.Handle(compat).error().message(),
-            "Hello.compat 1.35 is not implemented (implemented: 1.27)");
+            "Hello.compat 1.35 is not implemented (implemented: 1.27, 1.37)");
   Request config = HelloRequest();
   config.mutable_hello()->set_config_yaml(
       "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"

@@ -57,9 +57,11 @@ trace::Record Class(int64_t t_s, trace::EventType type, const std::string& json)
   return r;
 }
 
-std::vector<trace::Record> Log(const std::vector<trace::Record>& records) {
+std::vector<trace::Record> Log(const std::vector<trace::Record>& records,
+                               const std::string& compat = "1.27") {
   ReplayOptions options;
-  options.config = reference::DefaultConfiguration("1.27");
+  options.compat = compat;
+  options.config = reference::DefaultConfiguration(compat);
   auto replayer = Replayer::Create(options);
   EXPECT_TRUE(replayer.ok());
   Outcome ok = (*replayer)->Run(records);
@@ -68,9 +70,9 @@ std::vector<trace::Record> Log(const std::vector<trace::Record>& records) {
 }
 
 std::vector<trace::Attempt> Attempts(const std::vector<trace::Record>& records,
-                                     const std::string& pod) {
+                                     const std::string& pod, const std::string& compat = "1.27") {
   std::vector<trace::Attempt> out;
-  for (const trace::Record& r : Log(records)) {
+  for (const trace::Record& r : Log(records, compat)) {
     if (r.has_attempt() && r.attempt().pod() == pod) out.push_back(r.attempt());
   }
   return out;
@@ -194,6 +196,23 @@ TEST(DuringAttemptTest, PreemptorDeletedDuringItsAttempt) {
           "attempt: 0/1 nodes are available: 1 Insufficient cpu. preemption: pod \"p\" not found.",
           "inflight->none Done",
       }));
+}
+
+// The level decides a pod's requests: v1.37 counts pod-level requests (replacing the containers'
+// aggregate) and sidecars; v1.27 knows neither field. A pod whose pod-level cpu exceeds the node
+// fits at 1.27 and not at 1.37 (found by the 1.37 differential: replay built pods by v1.27 rules).
+TEST(EventsTest, PodRequestsFollowTheLevel) {
+  const std::vector<trace::Record> records = {
+      Node(kNode), Pod(1, trace::ADDED,
+                       R"({"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c",
+              "resources": {"requests": {"cpu": "100m"}}}], "resources": {"requests": {"cpu": "2"}}}})")};
+  std::vector<trace::Attempt> at127 = Attempts(records, "default/p", "1.27");
+  ASSERT_FALSE(at127.empty());
+  EXPECT_EQ(at127[0].result(), trace::SCHEDULED);
+  std::vector<trace::Attempt> at137 = Attempts(records, "default/p", "1.37");
+  ASSERT_FALSE(at137.empty());
+  EXPECT_EQ(at137[0].result(), trace::UNSCHEDULABLE);
+  EXPECT_NE(at137[0].message().find("Insufficient cpu"), std::string::npos) << at137[0].message();
 }
 
 }  // namespace
