@@ -92,8 +92,12 @@ Outcome FillRequestsV137(Pod& pod) {
   Result<ResourceList> spec = PodRequests(obj, PodResourcesOptions{});
   if (!spec.ok()) return spec.error();
   pod.spec_requests = ResourceFromList(*spec);
-  // resourceAllocationScorer.calculatePodResourceRequest with !useRequested.
-  PodResourcesOptions score_opts = SchedulerPodResourcesOptions();
+  // resourceAllocationScorer.calculatePodResourceRequest with !useRequested, as NodeResourcesFit's
+  // scorer runs it at v1.37.2: getScorer leaves the scorer's feature flags unset, so it skips
+  // pod-level requests and status resources (BalancedAllocation's scorer sets them; it reads
+  // `requests`). Found by the 1.37 differential on a pod with pod-level cpu.
+  PodResourcesOptions score_opts;
+  score_opts.skip_pod_level_resources = true;
   score_opts.non_missing_container_requests = {
       {std::string(kResourceCpu), kDefaultMilliCpuRequest},
       {std::string(kResourceMemory), kDefaultMemoryRequest}};

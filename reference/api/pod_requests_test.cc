@@ -56,7 +56,8 @@ TEST(PodRequestsTest, PodLevelRequestsReplaceTheAggregateThenOverheadIsAdded) {
 }
 
 // CalculateResource defaults only what the whole pod leaves unset once pod-level requests exist;
-// the scorers' view defaults each container first (resource_allocation.go), which differs.
+// NodeResourcesFit's scorer defaults each container and, as v1.37.2's getScorer builds it without
+// enablePodLevelResources, does not apply pod-level requests at all (resource_allocation.go).
 TEST(PodRequestsTest, NonZeroDefaultsWithPodLevelRequests) {
   k8s::Pod obj;
   obj.mutable_metadata()->set_name("p");
@@ -67,7 +68,7 @@ TEST(PodRequestsTest, NonZeroDefaultsWithPodLevelRequests) {
   ASSERT_TRUE(pod.ok()) << pod.message();
   EXPECT_EQ((*pod)->non_zero_milli_cpu, 2000);
   EXPECT_EQ((*pod)->non_zero_memory, 1073741824);  // memory is set (container a): no default
-  EXPECT_EQ((*pod)->score_non_zero_milli_cpu, 2000);
+  EXPECT_EQ((*pod)->score_non_zero_milli_cpu, 2 * kDefaultMilliCpuRequest);  // not the pod's 2
   EXPECT_EQ((*pod)->score_non_zero_memory, 1073741824 + kDefaultMemoryRequest);  // b defaulted
   Result<PodPtr> old = BuildPod(obj, CompatLevel::kV1_27);
   ASSERT_TRUE(old.ok());
