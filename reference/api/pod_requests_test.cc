@@ -68,7 +68,7 @@ TEST(PodRequestsTest, NonZeroDefaultsWithPodLevelRequests) {
   ASSERT_TRUE(pod.ok()) << pod.message();
   EXPECT_EQ((*pod)->non_zero_milli_cpu, 2000);
   EXPECT_EQ((*pod)->non_zero_memory, 1073741824);  // memory is set (container a): no default
-  EXPECT_EQ((*pod)->score_non_zero_milli_cpu, 2 * kDefaultMilliCpuRequest);  // not the pod's 2
+  EXPECT_EQ((*pod)->score_non_zero_milli_cpu, 2 * kDefaultMilliCpuRequest);      // not the pod's 2
   EXPECT_EQ((*pod)->score_non_zero_memory, 1073741824 + kDefaultMemoryRequest);  // b defaulted
   Result<PodPtr> old = BuildPod(obj, CompatLevel::kV1_27);
   ASSERT_TRUE(old.ok());
