@@ -35,7 +35,8 @@ const char* SamplingName(Sampling sampling) {
   return sampling == Sampling::kAll ? "100" : "adaptive";
 }
 
-Result<BenchConfig> ConfigFor(const workloads::ShapeInfo& shape, Sampling sampling) {
+Result<BenchConfig> ConfigFor(const workloads::ShapeInfo& shape, Sampling sampling,
+                              const std::string& compat) {
   nlohmann::json doc;
   if (!shape.config_yaml.empty()) {
     auto docs =
@@ -49,12 +50,12 @@ Result<BenchConfig> ConfigFor(const workloads::ShapeInfo& shape, Sampling sampli
   BenchConfig out;
   if (sampling == Sampling::kAll) doc["percentageOfNodesToScore"] = 100;
   if (doc.is_null()) {
-    out.config = reference::DefaultConfiguration("1.27");  // kube-scheduler's default profile
+    out.config = reference::DefaultConfiguration(compat);  // kube-scheduler's default profile
     return out;
   }
   out.text = doc.dump(2) + "\n";  // JSON is YAML: the child parses the very text the reference does
   auto parsed = reference::ParseSchedulerConfiguration(
-      doc, std::string(shape.name) + " configuration", "1.27");
+      doc, std::string(shape.name) + " configuration", compat);
   if (!parsed.ok()) return parsed.error();
   out.config = std::move(*parsed);
   return out;
@@ -82,7 +83,8 @@ int64_t PeakRssBytes() {
 
 Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape,
                                    const workloads::WorkloadParams& params, std::ostream* progress,
-                                   Sampling sampling, reference::Engine engine) {
+                                   Sampling sampling, reference::Engine engine,
+                                   const std::string& compat) {
   WorkloadResult result;
   result.engine = engine;
   result.workload = std::string(shape.name);
@@ -98,7 +100,8 @@ Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape,
 
   replay::ReplayOptions options;
   options.engine = engine;
-  auto config = ConfigFor(shape, sampling);
+  options.compat = compat;
+  auto config = ConfigFor(shape, sampling, compat);
   if (!config.ok()) return config.error();
   options.config = std::move(config->config);
   options.epoch_unix_ns = *reference::ParseRfc3339(workloads::kStartTime);

@@ -34,7 +34,9 @@ struct BenchConfig {
   std::string text;
   reference::SchedulerConfiguration config;
 };
-Result<BenchConfig> ConfigFor(const workloads::ShapeInfo& shape, Sampling sampling);
+// `compat`: the level whose default profile and configuration rules apply ("1.27", "1.37").
+Result<BenchConfig> ConfigFor(const workloads::ShapeInfo& shape, Sampling sampling,
+                              const std::string& compat = "1.27");
 
 struct WorkloadResult {
   std::string workload;
@@ -67,7 +69,8 @@ struct TraceIoResult {
 Result<WorkloadResult> RunWorkload(const workloads::ShapeInfo& shape,
                                    const workloads::WorkloadParams& params, std::ostream* progress,
                                    Sampling sampling = Sampling::kAll,
-                                   reference::Engine engine = reference::Engine::kFast);
+                                   reference::Engine engine = reference::Engine::kFast,
+                                   const std::string& compat = "1.27");
 
 // Writes the workload's trace to a temporary file in `dir` and reads it back, timing both.
 Result<TraceIoResult> RunTraceIo(const workloads::ShapeInfo& shape,

@@ -1,7 +1,7 @@
 // bazel run -c opt //harness/bench:bench -- [--workload NAME]... [--nodes N]... [--initial N]
 //     [--measured N] [--scale F] [--seed S] [--sampling both|adaptive|100] [--json FILE]
 //     [--no-trace-io] [--no-replay] [--kube 1.27,1.37 | --no-kube] [--kube-scale F] [--no-serve]
-//     [--campaign N] [--child-timeout S] [--engine plain|fast] [--no-plain]
+//     [--campaign N] [--child-timeout S] [--engine plain|fast] [--no-plain] [--compat 1.27|1.37]
 // Generates each workload in process, replays it against the reference (percentageOfNodesToScore
 // 100 and upstream's adaptive default, one thread), then side by side with the kube-scheduler
 // adapters (and `schedcheck serve`) as child processes at --kube-scale of those sizes, then a
@@ -9,7 +9,8 @@
 // Several --nodes values make a sweep (cost per pod per node against cluster size). --engine
 // picks the engine of every in-process reference run (the main table, the side by side's
 // reference, the campaign's, the Alibaba workloads); the main table also measures plain unless
-// --no-plain.
+// --no-plain. --compat sets the level of the main table's and the side by side's runs (the
+// campaign and the Alibaba workloads stay at 1.27).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -50,6 +51,7 @@ struct Flags {
   bool no_plain = false;  // the main table also measures the plain engine unless this is set
   int campaign = 50;
   double child_timeout = 300;
+  std::string compat = "1.27";  // the level of the reference and of the children's Hello
 };
 
 using schedcheck::bench::ChildScheduler;
@@ -209,7 +211,8 @@ int Run(const Flags& f) {
             engines.push_back(schedcheck::reference::Engine::kPlain);
           }
           for (schedcheck::reference::Engine engine : engines) {
-            auto r = schedcheck::bench::RunWorkload(*shape, p, &std::cerr, sampling, engine);
+            auto r =
+                schedcheck::bench::RunWorkload(*shape, p, &std::cerr, sampling, engine, f.compat);
             if (!r.ok()) {
               std::cerr << "bench: " << r.message() << "\n";
               return 1;
@@ -250,7 +253,7 @@ int Run(const Flags& f) {
                 << std::endl;
       auto row = schedcheck::bench::RunSideBySide(*point.shape, p, point.sampling, children,
                                                   std::llround(f.child_timeout * 1000), &std::cerr,
-                                                  f.engine);
+                                                  f.engine, f.compat);
       if (!row.ok()) {
         std::cerr << "bench: " << row.message() << "\n";
         return 1;
@@ -325,6 +328,10 @@ int main(int argc, char** argv) {
       "the engine of every in-process reference run: the main table, the side by side's \"ref\" "
       "column, the campaign's reference and the Alibaba workloads (`schedcheck serve` runs its "
       "own default, fast)");
+  app.add_option("--compat", f.compat,
+                 "compatibility level of the reference (1.27 or 1.37; at 1.37 both engines run the "
+                 "plain rules) and of the Hello the children get; kube 1.27 refuses 1.37")
+      ->check(CLI::IsMember({"1.27", "1.37"}));
   app.add_flag("--no-plain", f.no_plain,
                "do not also measure the plain engine in the main table (only there: the side by "
                "side, the campaign and the Alibaba workloads run --engine alone)");

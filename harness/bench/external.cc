@@ -146,7 +146,7 @@ Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape,
                                            const workloads::WorkloadParams& params,
                                            Sampling sampling, const std::string& label,
                                            const std::string& command, int64_t timeout_ms,
-                                           std::ostream* progress) {
+                                           std::ostream* progress, const std::string& compat) {
   WorkloadResult result;
   result.workload = std::string(shape.name);
   result.params = params;
@@ -157,10 +157,11 @@ Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape,
   result.generate_seconds = Seconds(gen_start, Clock::now());
   const std::vector<trace::Record>& records = workload->trace.records;
   result.events = static_cast<int64_t>(records.size());
-  auto config = ConfigFor(shape, sampling);
+  auto config = ConfigFor(shape, sampling, compat);
   if (!config.ok()) return config.error();
 
   replay::ReplayOptions options;
+  options.compat = compat;
   options.config = config->config;
   options.epoch_unix_ns = *reference::ParseRfc3339(workloads::kStartTime);
   const protocol::Hello hello = protocol::HelloFor(
@@ -231,12 +232,13 @@ Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape,
 Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape,
                                     const workloads::WorkloadParams& params, Sampling sampling,
                                     const std::vector<ChildScheduler>& children, int64_t timeout_ms,
-                                    std::ostream* progress, reference::Engine engine) {
+                                    std::ostream* progress, reference::Engine engine,
+                                    const std::string& compat) {
   SideBySideRow row;
   row.workload = std::string(shape.name);
   row.sampling = sampling;
   row.params = params;
-  auto reference = RunWorkload(shape, params, progress, sampling, engine);
+  auto reference = RunWorkload(shape, params, progress, sampling, engine, compat);
   if (!reference.ok()) return reference.error();
   row.reference = std::move(*reference);
   if (progress != nullptr) {
@@ -247,8 +249,8 @@ Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape,
   for (const ChildScheduler& c : children) {
     ChildRun run{.label = c.label, .upstream = c.upstream, .result = std::nullopt, .note = c.note};
     if (!c.command.empty()) {
-      auto r =
-          RunWorkloadExternal(shape, params, sampling, c.label, c.command, timeout_ms, progress);
+      auto r = RunWorkloadExternal(shape, params, sampling, c.label, c.command, timeout_ms,
+                                   progress, compat);
       if (r.ok()) {
         run.result = std::move(*r);
         if (progress != nullptr) {

@@ -46,7 +46,8 @@ Result<WorkloadResult> RunWorkloadExternal(const workloads::ShapeInfo& shape,
                                            const workloads::WorkloadParams& params,
                                            Sampling sampling, const std::string& label,
                                            const std::string& command, int64_t timeout_ms,
-                                           std::ostream* progress);
+                                           std::ostream* progress,
+                                           const std::string& compat = "1.27");
 
 struct ChildRun {
   std::string label;
@@ -72,7 +73,8 @@ Result<SideBySideRow> RunSideBySide(const workloads::ShapeInfo& shape,
                                     const workloads::WorkloadParams& params, Sampling sampling,
                                     const std::vector<ChildScheduler>& children, int64_t timeout_ms,
                                     std::ostream* progress,
-                                    reference::Engine engine = reference::Engine::kFast);
+                                    reference::Engine engine = reference::Engine::kFast,
+                                    const std::string& compat = "1.27");
 
 // A markdown table (pods/s per side, ratios reference / each upstream child that ran) plus its
 // notes; `load_before` (LoadAverage() when the runs started) goes into the machine note.
