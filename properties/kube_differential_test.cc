@@ -31,7 +31,8 @@ struct Level {
 };
 #ifdef SCHEDCHECK_KUBE_1_37
 constexpr Level kLevel = {"1.37", "kube-adapter-1.37", "v1.37.2", "kube:1.37"};
-// The wide traces carry sidecars, pod-level requests and resize status, which v1.37 reads.
+// The wide traces carry the fields v1.37 reads (sidecars, pod-level requests, resize status,
+// declared features and what requires them).
 constexpr bool kNewerFields = true;
 #else
 constexpr Level kLevel = {"1.27", "kube-adapter-1.27", "v1.27.8", "kube:1.27"};

@@ -201,6 +201,19 @@ void AddContainers(k8s::PodSpec* spec, bool newer_fields = false) {
     init->set_image("img-a:1");
     SetResources(init, &budget, false);  // init containers take a max, not a sum
   }
+  if (newer_fields && Chance(10)) {
+    // Features NodeDeclaredFeatures infers (v1.37): a container rule restarting every container,
+    // a bind mount with options.
+    k8s::Container* c = spec->mutable_containers(0);
+    if (Chance(50)) {
+      c->add_restart_policy_rules()->set_action(PickStr({"RestartAllContainers", "Restart"}));
+    } else {
+      k8s::VolumeMount* m = c->add_volume_mounts();
+      m->set_name("data");
+      m->set_mount_path("/data");
+      m->add_bind_mount_options(PickStr({"ro", "nosuid"}));
+    }
+  }
   if (newer_fields && Chance(12)) {
     auto& requests = *spec->mutable_resources()->mutable_requests();
     requests["cpu"] = PickStr({"4", "6"});  // above any aggregate the containers here reach
@@ -662,6 +675,13 @@ k8s::Node NewNode(State& st, const std::string& name) {
   if (Chance(20)) alloc[kFoo] = PickStr({"0", "1", "4"});
   *node.mutable_status()->mutable_capacity() = alloc;
   if (Chance(10)) node.mutable_status()->clear_allocatable();  // the API server copies capacity
+  if (st.newer_fields && Chance(50)) {
+    // The features the kubelet declares (v1.35+), sorted as the kubelet writes them.
+    for (const char* f : {"InPlacePodVerticalScalingInitContainers",
+                          "RestartAllContainersOnContainerExits", "VolumeBindMountOptions"}) {
+      if (Chance(60)) node.mutable_status()->add_declared_features(f);
+    }
+  }
   if (Chance(st.preemption_heavy ? 8 : 20)) {
     std::set<std::pair<std::string, std::string>> seen;  // (key, effect) unique (validation)
     const int n = Between(1, 2);

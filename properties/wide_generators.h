@@ -53,8 +53,9 @@ struct WideScenario {
 
 // Namespaces, PriorityClasses and 1–4 nodes at t = 0, then 1–20 events of every kind at
 // non-decreasing times within a few minutes.
-// `newer_fields`: pods also get sidecars, pod-level requests and (bound ones) resize status, the
-// fields newer releases read (compat 1.37).
+// `newer_fields`: the fields newer releases read (compat 1.37): pods also get sidecars, pod-level
+// requests, restart-all-containers rules and bind mount options (features NodeDeclaredFeatures
+// infers), bound ones resize status, and nodes declared features.
 rc::Gen<WideScenario> WideScenarioGen(bool newer_fields = false);
 
 // Preemption-heavy: 1–3 small nodes full of bound pods of mixed priorities (start times set or
