@@ -61,6 +61,34 @@ class OpFields {
   std::string at_;
 };
 
+// Runs `ops` in order, each through `run_op(name, fields)` (which returns "" when the op's
+// expectations held, else what differed): "" when every op ran and held, else "ops[i] (op): what
+// differed". An error is a malformed op, naming its index and field.
+template <typename RunOp>
+Result<std::string> RunQueueOps(const nlohmann::json& ops, const RunOp& run_op) {
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const std::string at = "ops[" + std::to_string(i) + "]";
+    const nlohmann::json& op = ops[i];
+    if (!op.is_object() || !op.contains("op") || !op["op"].is_string())
+      return Error{at + ": expected an object with a string \"op\""};
+    const std::string name = op["op"].get<std::string>();
+    const std::string prefix = at + " (" + name + "): ";
+    Result<std::string> r = Error{""};
+    try {
+      r = run_op(name, OpFields(op, at));
+    } catch (const nlohmann::json::exception& e) {  // a typed read not yet checked field by field
+      return Error{prefix + e.what()};
+    }
+    if (!r.ok()) {
+      // Field errors start with "ops[i]."; others (unknown pod, unknown op) get the op's name.
+      if (r.message().rfind(at + ".", 0) == 0) return r.error();
+      return Error{prefix + r.message()};
+    }
+    if (!r->empty()) return prefix + *r;
+  }
+  return std::string();
+}
+
 }  // namespace schedcheck::check
 
 #endif  // SCHEDCHECK_HARNESS_CHECK_QUEUE_OP_FIELDS_H_

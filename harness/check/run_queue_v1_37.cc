@@ -175,26 +175,8 @@ class QueueCaseRunnerV1_37 {
       : queue_(config.options, clock_, std::move(config.setup), kEpochNs) {}
 
   Result<std::string> Run(const json& ops) {
-    for (size_t i = 0; i < ops.size(); ++i) {
-      const std::string at = "ops[" + std::to_string(i) + "]";
-      const json& op = ops[i];
-      if (!op.is_object() || !op.contains("op") || !op["op"].is_string())
-        return Error{at + ": expected an object with a string \"op\""};
-      const std::string name = op["op"].get<std::string>();
-      const std::string prefix = at + " (" + name + "): ";
-      Result<std::string> r = Error{""};
-      try {
-        r = RunOp(name, OpFields(op, at));
-      } catch (const json::exception& e) {
-        return Error{prefix + e.what()};
-      }
-      if (!r.ok()) {
-        if (r.message().rfind(at + ".", 0) == 0) return r.error();
-        return Error{prefix + r.message()};
-      }
-      if (!r->empty()) return prefix + *r;
-    }
-    return std::string();
+    return RunQueueOps(
+        ops, [this](const std::string& name, const OpFields& op) { return RunOp(name, op); });
   }
 
  private:

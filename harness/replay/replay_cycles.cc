@@ -86,7 +86,7 @@ void Replayer::FinishCycle() {
   RecordAttempt(flight->info, outcome);
   const reference::PodPtr& pod = flight->info.info->pod;
   if (outcome.status.IsSuccess() || outcome.status.IsWait()) {
-    QueueDeleteNominatedPod(*pod);  // assumed: no longer nominated anywhere
+    nominator().DeleteNominatedPodIfExists(*pod);  // assumed: no longer nominated anywhere
     Binding b;
     b.key = pod->key;
     b.assumed = outcome.assumed;
@@ -167,7 +167,7 @@ void Replayer::HandleFailure(const reference::QueuedPodInfo& failed,
   std::optional<reference::NominatingInfo> nominating;
   if (outcome.nominating.mode == reference::NominatingInfo::Mode::kOverride)
     nominating = outcome.nominating;
-  QueueAddNominatedPod(info.info, nominating);
+  nominator().AddNominatedPod(info.info, nominating);
   // The status patch of nominatedNodeName, seen back as an update of the pending pod.
   if (nominating &&
       nominating->nominated_node_name != it->second->obj.status().nominated_node_name()) {

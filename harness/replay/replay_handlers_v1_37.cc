@@ -44,9 +44,8 @@ reference::PreEnqueueCheck LowerOrEqualPriority(int32_t priority) {
 
 // --- the queue of the run's level ---
 
-reference::PodNominator* Replayer::nominator() {
-  if (v1_37()) return queue37_.get();
-  return queue_.get();
+reference::Nominator& Replayer::nominator() {
+  return v1_37() ? queue37_->nominator() : queue_->nominator();
 }
 
 std::optional<reference::QueuedPodInfo> Replayer::QueuePop() {
@@ -58,23 +57,6 @@ void Replayer::QueueDone(const reference::Pod& pod) {
     queue37_->Done(pod.uid());
   } else {
     queue_->Done(pod.key);
-  }
-}
-
-void Replayer::QueueAddNominatedPod(reference::PodInfoPtr info,
-                                    const std::optional<reference::NominatingInfo>& nominating) {
-  if (v1_37()) {
-    queue37_->AddNominatedPod(std::move(info), nominating);
-  } else {
-    queue_->AddNominatedPod(std::move(info), nominating);
-  }
-}
-
-void Replayer::QueueDeleteNominatedPod(const reference::Pod& pod) {
-  if (v1_37()) {
-    queue37_->DeleteNominatedPodIfExists(pod);
-  } else {
-    queue_->DeleteNominatedPodIfExists(pod);
   }
 }
 

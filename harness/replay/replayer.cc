@@ -102,7 +102,7 @@ Outcome Replayer::Init() {
         qo, clock_, reference::HooksFromFrameworks(frameworks),
         reference::EventMapFromFrameworks(frameworks), &objects_, sink, lookup);
   }
-  for (auto& p : profiles_) p->handle.nominator = nominator();
+  for (auto& p : profiles_) p->handle.nominator = &nominator();
   scheduler_ = reference::MakePodScheduler(options_.engine, options_.seed,
                                            options_.config.percentage_of_nodes_to_score);
   scheduler_->set_record_details(false);  // decisions need only totals and ties

@@ -146,12 +146,9 @@ class Replayer {
                     const reference::PreEnqueueCheck& pre_check = nullptr);
   // The queue of the run's level.
   bool v1_37() const { return queue37_ != nullptr; }
-  reference::PodNominator* nominator();
+  reference::Nominator& nominator();
   std::optional<reference::QueuedPodInfo> QueuePop();
   void QueueDone(const reference::Pod& pod);
-  void QueueAddNominatedPod(reference::PodInfoPtr info,
-                            const std::optional<reference::NominatingInfo>& nominating);
-  void QueueDeleteNominatedPod(const reference::Pod& pod);
 
   // Scheduling and binding cycles.
   Profile* ProfileFor(const reference::Pod& pod);

@@ -64,4 +64,13 @@ PodInfoPtr MakePodInfo(PodPtr pod) {
   return info;
 }
 
+PodInfoPtr UpdatedPodInfo(const PodInfoPtr& old_info, PodPtr new_pod) {
+  if (old_info && old_info->pod && old_info->pod->uid() == new_pod->uid()) {
+    auto info = std::make_shared<PodInfo>(*old_info);
+    info->pod = std::move(new_pod);
+    return info;
+  }
+  return MakePodInfo(std::move(new_pod));
+}
+
 }  // namespace schedcheck::reference

@@ -47,6 +47,9 @@ using PodInfoPtr = std::shared_ptr<const PodInfo>;
 
 AffinityTerm MakeAffinityTerm(const Pod& pod, const k8s::PodAffinityTerm& term);
 PodInfoPtr MakePodInfo(PodPtr pod);
+// PodInfo.Update: `old_info` with `new_pod` when it is the same pod (same UID), keeping the parsed
+// affinity terms (immutable fields); else a PodInfo made afresh.
+PodInfoPtr UpdatedPodInfo(const PodInfoPtr& old_info, PodPtr new_pod);
 
 }  // namespace schedcheck::reference
 

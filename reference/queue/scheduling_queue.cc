@@ -29,16 +29,6 @@ bool IsPodUpdated(const Pod& old_pod, const Pod& new_pod) {
   return !google::protobuf::util::MessageDifferencer::Equals(a, b);
 }
 
-// PodInfo.Update: the same pod (same UID) keeps its parsed terms, which are immutable.
-PodInfoPtr UpdatedPodInfo(const PodInfoPtr& old_info, PodPtr new_pod) {
-  if (old_info && old_info->pod && old_info->pod->uid() == new_pod->uid()) {
-    auto info = std::make_shared<PodInfo>(*old_info);
-    info->pod = std::move(new_pod);
-    return info;
-  }
-  return MakePodInfo(std::move(new_pod));
-}
-
 }  // namespace
 
 int64_t CalculateBackoffDuration(int64_t initial_ns, int64_t max_ns, int attempts) {

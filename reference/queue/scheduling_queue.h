@@ -66,7 +66,7 @@ ClusterEventMap EventMapFromFrameworks(const std::vector<const Framework*>& prof
 // (calculateBackoffDuration; attempts <= 1 give `initial`).
 int64_t CalculateBackoffDuration(int64_t initial_ns, int64_t max_ns, int attempts);
 
-class SchedulingQueue final : public PodNominator {
+class SchedulingQueue final {
  public:
   SchedulingQueue(QueueOptions options, const Clock& clock, QueueHooks hooks,
                   ClusterEventMap event_map, const ClusterObjects* objects = nullptr,
@@ -103,21 +103,8 @@ class SchedulingQueue final : public PodNominator {
   void FlushBackoffQCompleted();
   void FlushUnschedulablePodsLeftover();
 
-  // --- nominator ---
-  void AddNominatedPod(PodInfoPtr info, const std::optional<NominatingInfo>& nominating) {
-    nominator_.AddNominatedPod(std::move(info), nominating);
-  }
-  void DeleteNominatedPodIfExists(const Pod& pod) { nominator_.DeleteNominatedPodIfExists(pod); }
-  void UpdateNominatedPod(const Pod& old_pod, PodInfoPtr new_info) {
-    nominator_.UpdateNominatedPod(old_pod, std::move(new_info));
-  }
-  std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const override {
-    return nominator_.NominatedPodsForNode(node);
-  }
-  bool HasNominatedPods() const override { return nominator_.HasNominatedPods(); }
-  bool ListNominatedNodes(std::vector<std::string>* names) const override {
-    return nominator_.ListNominatedNodes(names);
-  }
+  // --- nominator (the PodNominator plugins read, and what the failure handler nominates) ---
+  Nominator& nominator() { return nominator_; }
   const Nominator& nominator() const { return nominator_; }
 
   // --- test hooks (upstream tests write the sub-queues directly) ---

@@ -153,9 +153,9 @@ TEST_F(QueueTest, NominationFromStatusOnAdd) {
   PodPtr p = ParsePod(
       "metadata: {name: n}\nspec: {containers: [{name: c}]}\nstatus: {nominatedNodeName: node1}\n");
   queue_->Add(p);
-  ASSERT_EQ(queue_->NominatedPodsForNode("node1").size(), 1u);
+  ASSERT_EQ(queue_->nominator().NominatedPodsForNode("node1").size(), 1u);
   queue_->Delete(*p);
-  EXPECT_TRUE(queue_->NominatedPodsForNode("node1").empty());
+  EXPECT_TRUE(queue_->nominator().NominatedPodsForNode("node1").empty());
 }
 
 }  // namespace

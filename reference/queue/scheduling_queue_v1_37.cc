@@ -23,16 +23,6 @@ ClusterEvent Event(std::string_view resource, uint32_t action, std::string_view 
   return {std::string(resource), action, std::string(label)};
 }
 
-// PodInfo.Update: the same pod (same UID) keeps its parsed terms, which are immutable.
-PodInfoPtr UpdatedPodInfo(const PodInfoPtr& old_info, PodPtr new_pod) {
-  if (old_info && old_info->pod && old_info->pod->uid() == new_pod->uid()) {
-    auto info = std::make_shared<PodInfo>(*old_info);
-    info->pod = std::move(new_pod);
-    return info;
-  }
-  return MakePodInfo(std::move(new_pod));
-}
-
 }  // namespace
 
 namespace event_v1_37 {

@@ -77,7 +77,7 @@ ClusterEvent ForceActivate();
 
 using PreEnqueueCheck = std::function<bool(const Pod&)>;
 
-class SchedulingQueueV1_37 final : public PodNominator {
+class SchedulingQueueV1_37 final {
  public:
   // `epoch_ns` is the Unix time of virtual time 0: the ordering window is whole seconds of
   // Unix time, as upstream truncates wall-clock times.
@@ -120,21 +120,9 @@ class SchedulingQueueV1_37 final : public PodNominator {
   void FlushBackoffQCompleted();
   void FlushUnschedulablePodsLeftover();
 
-  // --- nominator ---
-  void AddNominatedPod(PodInfoPtr info, const std::optional<NominatingInfo>& nominating) {
-    nominator_.AddNominatedPod(std::move(info), nominating);
-  }
-  void DeleteNominatedPodIfExists(const Pod& pod) { nominator_.DeleteNominatedPodIfExists(pod); }
-  void UpdateNominatedPod(const Pod& old_pod, PodInfoPtr new_info) {
-    nominator_.UpdateNominatedPod(old_pod, std::move(new_info));
-  }
-  std::vector<PodInfoPtr> NominatedPodsForNode(const std::string& node) const override {
-    return nominator_.NominatedPodsForNode(node);
-  }
-  bool HasNominatedPods() const override { return nominator_.HasNominatedPods(); }
-  bool ListNominatedNodes(std::vector<std::string>* names) const override {
-    return nominator_.ListNominatedNodes(names);
-  }
+  // --- nominator (the PodNominator plugins read, and what the failure handler nominates) ---
+  Nominator& nominator() { return nominator_; }
+  const Nominator& nominator() const { return nominator_; }
 
   // --- introspection ---
   std::vector<std::string> ActiveQKeys() const;        // pop order
