@@ -501,69 +501,14 @@ func decodeCase(doc []byte) (*testCase, error) {
 // case has only its queueConfig and expect (its pods are given in its ops).
 func fieldOfAnotherKind(rc *rawCase) string {
 	if rc.Kind == "queue" {
-		switch {
-		case rc.Plugins != nil:
-			return "plugins"
-		case rc.PluginArgs != nil:
-			return "pluginArgs"
-		case rc.Nodes != nil:
-			return "nodes"
-		case rc.Pods != nil:
-			return "pods"
-		case rc.Namespaces != nil:
-			return "namespaces"
-		case present(rc.Pod):
-			return "pod"
-		case present(rc.Event):
-			return "event"
-		case rc.Resource != nil:
-			return "resource"
-		case rc.TargetPod != nil:
-			return "targetPod"
-		case present(rc.OldObject):
-			return "oldObject"
-		case present(rc.NewObject):
-			return "newObject"
-		case rc.FeasibleNodes != nil:
-			return "feasibleNodes"
-		case present(rc.ExpectPreFilter):
-			return "expectPreFilter"
-		case present(rc.ExpectPreFilterResult):
-			return "expectPreFilterResult"
-		case present(rc.ExpectPreScore):
-			return "expectPreScore"
-		}
-		return ""
+		return firstFieldSetExcept(rc, nil)
 	}
 	if present(rc.QueueConfig) {
 		return "queueConfig"
 	}
 	if rc.Kind == "update" {
-		switch {
-		case rc.Plugins != nil:
-			return "plugins"
-		case rc.PluginArgs != nil:
-			return "pluginArgs"
-		case rc.Nodes != nil:
-			return "nodes"
-		case rc.Pods != nil:
-			return "pods"
-		case rc.Namespaces != nil:
-			return "namespaces"
-		case present(rc.Pod):
-			return "pod"
-		case present(rc.Event):
-			return "event"
-		case rc.FeasibleNodes != nil:
-			return "feasibleNodes"
-		case present(rc.ExpectPreFilter):
-			return "expectPreFilter"
-		case present(rc.ExpectPreFilterResult):
-			return "expectPreFilterResult"
-		case present(rc.ExpectPreScore):
-			return "expectPreScore"
-		}
-		return ""
+		return firstFieldSetExcept(rc, map[string]bool{
+			"resource": true, "targetPod": true, "oldObject": true, "newObject": true})
 	}
 	hint := rc.Kind == "hint"
 	switch {
@@ -583,6 +528,37 @@ func fieldOfAnotherKind(rc *rawCase) string {
 		return "expectPreFilter"
 	case hint && present(rc.ExpectPreScore):
 		return "expectPreScore"
+	}
+	return ""
+}
+
+// firstFieldSetExcept names the first of the plugin, cluster, pod, event and expectation fields
+// that `rc` sets and `allowed` does not list, in the order refusals are reported; "" if none.
+func firstFieldSetExcept(rc *rawCase, allowed map[string]bool) string {
+	fields := []struct {
+		name string
+		set  bool
+	}{
+		{"plugins", rc.Plugins != nil},
+		{"pluginArgs", rc.PluginArgs != nil},
+		{"nodes", rc.Nodes != nil},
+		{"pods", rc.Pods != nil},
+		{"namespaces", rc.Namespaces != nil},
+		{"pod", present(rc.Pod)},
+		{"event", present(rc.Event)},
+		{"resource", rc.Resource != nil},
+		{"targetPod", rc.TargetPod != nil},
+		{"oldObject", present(rc.OldObject)},
+		{"newObject", present(rc.NewObject)},
+		{"feasibleNodes", rc.FeasibleNodes != nil},
+		{"expectPreFilter", present(rc.ExpectPreFilter)},
+		{"expectPreFilterResult", present(rc.ExpectPreFilterResult)},
+		{"expectPreScore", present(rc.ExpectPreScore)},
+	}
+	for _, f := range fields {
+		if f.set && !allowed[f.name] {
+			return f.name
+		}
 	}
 	return ""
 }
