@@ -2,11 +2,14 @@
 // reference/scheduler), as a database is tested against its model: every generated cluster, pod
 // and timed trace must give identical decisions in both — the chosen node, the tie set, every
 // per-node status (code, reasons, plugin), every plugin's raw and normalized score, the messages,
-// the rotating start index and, in replays, every queue transition and binding.
+// the rotating start index and, in replays, every queue transition and binding. Built twice:
+// engine_equivalence_test at compat 1.27, engine_equivalence_1_37_test at compat 1.37
+// (-DSCHEDCHECK_COMPAT_1_37), where the generated traces also carry the fields v1.37 reads.
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -22,6 +25,24 @@ namespace {
 
 using reference::Engine;
 using reference::ScheduleResult;
+
+#ifdef SCHEDCHECK_COMPAT_1_37
+constexpr char kCompat[] = "1.37";
+constexpr bool kNewerFields = true;
+#else
+constexpr char kCompat[] = "1.27";
+constexpr bool kNewerFields = false;
+#endif
+constexpr reference::CompatLevel kLevel = std::string_view(kCompat) == "1.37"
+                                              ? reference::CompatLevel::kV1_37
+                                              : reference::CompatLevel::kV1_27;
+
+// A generated trace as the level takes it: v1.37's cache exits on writes the API server would
+// refuse (a bound pod unbound), so at 1.37 traces are first made consistent (RealizeTrace).
+std::vector<trace::Record> AsLevelTakesThem(std::vector<trace::Record> records) {
+  if (kLevel == reference::CompatLevel::kV1_27) return records;
+  return RealizeTrace(std::move(records), 1, kCompat);
+}
 
 // Everything a result says, one line per fact, so that two results compare as text and a
 // difference is shown as the first differing line.
@@ -74,7 +95,7 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property,
   std::vector<trace::Record> report = CaseAsTrace(c);
   std::vector<reference::PodPtr> later_pods;
   for (const k8s::Pod& p : later) {
-    auto pod = reference::BuildPod(p);
+    auto pod = reference::BuildPod(p, kLevel);
     if (!pod.ok()) RC_FAIL("pod does not load: " + pod.message());
     later_pods.push_back(*pod);
     trace::Record r;
@@ -84,10 +105,12 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property,
   }
   const int cycles = std::max<int>(3, 1 + static_cast<int>(later_pods.size()));
   for (bool details : {true, false}) {
-    LoadedCase plain = Load(c, Engine::kPlain);
-    LoadedCase fast = Load(c, Engine::kFast);
+    LoadedCase plain = Load(c, Engine::kPlain, kCompat);
+    LoadedCase fast = Load(c, Engine::kFast, kCompat);
     auto plain_scheduler = reference::MakePodScheduler(Engine::kPlain, 7, 0);
     auto fast_scheduler = reference::MakePodScheduler(Engine::kFast, 7, 0);
+    plain_scheduler->set_compat(kLevel);
+    fast_scheduler->set_compat(kLevel);
     plain_scheduler->set_record_details(details);
     fast_scheduler->set_record_details(details);
     for (int cycle = 0; cycle < cycles; ++cycle) {
@@ -179,19 +202,19 @@ RC_GTEST_PROP(EngineEquivalence, LargeClustersRotateAlike, ()) {
 // bindings, preemptions) are byte-identical.
 void RequireSameReplay(const std::vector<trace::Record>& records, uint64_t seed,
                        const std::string& property) {
-  const Scenario s{records};
-  const std::vector<trace::Record> plain = ReplayScenario(s, seed, Engine::kPlain);
-  const std::vector<trace::Record> fast = ReplayScenario(s, seed, Engine::kFast);
+  const Scenario s{AsLevelTakesThem(records)};
+  const std::vector<trace::Record> plain = ReplayScenario(s, seed, Engine::kPlain, kCompat);
+  const std::vector<trace::Record> fast = ReplayScenario(s, seed, Engine::kFast, kCompat);
   for (size_t i = 0; i < std::min(plain.size(), fast.size()); ++i) {
     const std::string a =
         plain[i].has_api() ? plain[i].SerializeAsString() : replay::DecisionJsonLine(plain[i]);
     const std::string b =
         fast[i].has_api() ? fast[i].SerializeAsString() : replay::DecisionJsonLine(fast[i]);
-    PROP_REQUIRE(a == b, property, records,
+    PROP_REQUIRE(a == b, property, s.records,
                  "decision " + std::to_string(i) + " differs (seed " + std::to_string(seed) +
                      ")\nplain: " + a + "\nfast:  " + b);
   }
-  PROP_REQUIRE(plain.size() == fast.size(), property, records,
+  PROP_REQUIRE(plain.size() == fast.size(), property, s.records,
                "decision counts differ: plain " + std::to_string(plain.size()) + ", fast " +
                    std::to_string(fast.size()));
 }
@@ -202,7 +225,7 @@ RC_GTEST_PROP(EngineEquivalence, ScenariosReplayAlike, ()) {
 }
 
 RC_GTEST_PROP(EngineEquivalence, WideTracesReplayAlike, ()) {
-  const WideScenario s = *WideScenarioGen();
+  const WideScenario s = *WideScenarioGen(kNewerFields);
   RequireSameReplay(s.records, 1, "EngineEquivalence_Wide");
 }
 

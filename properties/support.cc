@@ -55,13 +55,13 @@ void ApplyDecision(const trace::Record& r, ApiState* st) {
 
 }  // namespace
 
-LoadedCase Load(const ClusterCase& c, reference::Engine engine) {
+LoadedCase Load(const ClusterCase& c, reference::Engine engine, const std::string& compat) {
   check::ClusterInput input;
   input.nodes = c.nodes;
   input.pods = c.bound;
-  auto cluster = check::Cluster::Build(input, reference::DefaultProfile("1.27"), "1.27", engine);
+  auto cluster = check::Cluster::Build(input, reference::DefaultProfile(compat), compat, engine);
   if (!cluster.ok()) RC_FAIL("cluster does not load: " + cluster.message());
-  auto pod = reference::BuildPod(c.pod);
+  auto pod = reference::BuildPod(c.pod, *reference::ParseCompatLevel(compat));
   if (!pod.ok()) RC_FAIL("pod does not load: " + pod.message());
   return LoadedCase{std::move(*cluster), *pod};
 }
@@ -85,10 +85,11 @@ std::vector<trace::Record> CaseAsTrace(const ClusterCase& c) {
 }
 
 std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed,
-                                          reference::Engine engine) {
+                                          reference::Engine engine, const std::string& compat) {
   replay::ReplayOptions options;
   options.engine = engine;
-  options.config = reference::DefaultConfiguration("1.27");
+  options.compat = compat;
+  options.config = reference::DefaultConfiguration(compat);
   options.seed = seed;
   auto replayer = replay::Replayer::Create(options);
   if (!replayer.ok()) RC_FAIL("replayer: " + replayer.message());

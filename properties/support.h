@@ -26,9 +26,10 @@ struct LoadedCase {
   std::unique_ptr<check::Cluster> cluster;
   reference::PodPtr pod;
 };
-// The default v1.27 profile over the case's nodes and bound pods, with the engine's plugins.
+// The default profile of `compat` over the case's nodes and bound pods, with the engine's plugins.
 // RC_FAILs on a load error.
-LoadedCase Load(const ClusterCase& c, reference::Engine engine = reference::Engine::kPlain);
+LoadedCase Load(const ClusterCase& c, reference::Engine engine = reference::Engine::kPlain,
+                const std::string& compat = "1.27");
 // One SchedulePod of the case's pod with a fresh PodScheduler of the engine seeded `seed`.
 reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed,
                                        reference::Engine engine = reference::Engine::kPlain);
@@ -37,9 +38,10 @@ ClusterState StateOf(const ClusterCase& c);
 std::vector<trace::Record> CaseAsTrace(const ClusterCase& c);
 
 // --- scenarios ---
-// Replays with the default configuration; RC_FAILs on a replay error. The decision log.
+// Replays with the default configuration of `compat`; RC_FAILs on a replay error. The decision log.
 std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed = 1,
-                                          reference::Engine engine = reference::Engine::kFast);
+                                          reference::Engine engine = reference::Engine::kFast,
+                                          const std::string& compat = "1.27");
 
 // What the API server holds at a point of the timeline: nodes by name, pods by "ns/name" (bound
 // ones with spec.nodeName set by a completed binding).

@@ -58,10 +58,8 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
   c->handle_.objects = &c->objects_;
   c->handle_.nominator = &c->nominator_;
   c->handle_.compat = compat;
-  // The accelerator implements v1.27 only: at other levels both engines run the plain rules.
-  const reference::Engine rules =
-      level == reference::CompatLevel::kV1_27 ? engine : reference::Engine::kPlain;
-  auto fw = reference::Framework::Create(profile, reference::PluginRegistryFor(rules), &c->handle_);
+  auto fw =
+      reference::Framework::Create(profile, reference::PluginRegistryFor(engine), &c->handle_);
   if (!fw.ok()) return fw.error();
   c->framework_ = std::move(*fw);
   c->handle_.framework = c->framework_.get();

@@ -80,8 +80,8 @@ TEST(GoldenTest, EveryCorpusTraceMatchesItsGoldenLogAndIsDeterministic) {
   EXPECT_GE(traces, 1);
 }
 
-// The same at compatibility level 1.37 (golden/<trace>/decisions-1.37.jsonl), where both engines
-// run the plain rules.
+// The same at compatibility level 1.37 (golden/<trace>/decisions-1.37.jsonl), fast engine (the
+// plain one is held equal to it by //properties:engine_equivalence_1_37_test).
 TEST(GoldenTest, EveryCorpusTraceMatchesItsGoldenLogAtCompat137) {
   int traces = 0;
   for (const auto& entry : fs::directory_iterator(Root() + "traces/corpus")) {

@@ -51,8 +51,6 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
 }
 
 Outcome Replayer::Init() {
-  // The accelerator implements the v1.27 rules only: other levels run the plain rules.
-  if (options_.compat != "1.27") options_.engine = reference::Engine::kPlain;
   if (options_.compat == "1.37") cache_ = reference::Cache(reference::CompatLevel::kV1_37);
   log_.set_sink(options_.on_record);
   log_.set_retain(options_.retain_log);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <optional>
+
+#include "reference/scheduler/sorted_scored_nodes.h"
 
 namespace schedcheck::reference {
 
@@ -148,13 +151,16 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
                                              const Snapshot& snapshot, ScheduleResult* result,
                                              std::vector<const NodeInfo*>* feasible) {
   const std::vector<const NodeInfo*>& all_nodes = snapshot.node_infos();
+  const bool v1_37 = level_ == CompatLevel::kV1_37;
   PreFilterResult pre_result;
-  Status s = fw.RunPreFilterPlugins(state, pod, &pre_result);
+  // v1.37: the plugins that narrowed the nodes start the diagnosis' rejecting plugins.
+  Status s = fw.RunPreFilterPlugins(state, pod, &pre_result,
+                                    v1_37 ? &result->diagnosis.unschedulable_plugins : nullptr);
   if (!s.IsSuccess()) {
     if (!s.IsRejected()) {
       return s;
     }
-    // v1.27: every node gets the PreFilter status, so preemption sees it.
+    // Every node gets the PreFilter status, so preemption sees it.
     NodeToStatus& statuses = result->diagnosis.node_to_status;
     for (const std::string& name : *snapshot.names_by_rank())
       statuses.emplace_hint(statuses.end(), name, s);
@@ -180,19 +186,21 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
   }
   size_t rejected_count = rejected_.size();  // distinct rejected nodes
 
+  std::optional<Status> absent_status;  // v1.37: the status of nodes PreFilter left out
   if (feasible->empty()) {
     std::vector<const NodeInfo*> narrowed;
     if (!pre_result.all_nodes) {
       // Upstream iterates a Go set (random order); we keep snapshot order. A name that is not in
-      // the snapshot is an error in v1.27.
+      // the snapshot is an error in v1.27 and skipped in v1.37.
       for (const std::string& name : pre_result.node_names) {
-        if (!snapshot.Get(name)) {
+        if (!v1_37 && !snapshot.Get(name)) {
           return Status::Error("nodeinfo not found for node name \"" + name + "\"");
         }
       }
       for (const NodeInfo* n : all_nodes) {
         if (pre_result.node_names.count(n->name())) narrowed.push_back(n);
       }
+      if (v1_37) absent_status = AbsentNodeStatusV1_37(unschedulable_plugins);
     }
     const std::vector<const NodeInfo*>& nodes = pre_result.all_nodes ? all_nodes : narrowed;
     Status fs = FilterBatches(fw, state, pod, snapshot, nodes, &unschedulable_plugins, feasible);
@@ -203,8 +211,9 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
       }
     }
     size_t processed = feasible->size() + rejected_count;
-    if (!nodes.empty())
-      next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
+    // v1.37 rotates the start over all nodes, v1.27 over the nodes searched.
+    const size_t rotation = v1_37 ? all_nodes.size() : nodes.size();
+    if (rotation > 0) next_start_node_index_ = (next_start_node_index_ + processed) % rotation;
     if (!fs.IsSuccess()) {
       result->evaluated_nodes = static_cast<int>(feasible->size() + rejected_count);
       MoveRejectedInto(&result->diagnosis.node_to_status);
@@ -217,6 +226,13 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
   // pod without details needs none of them.
   if (feasible->empty() || record_details_) {
     MoveRejectedInto(&result->diagnosis.node_to_status);
+    if (absent_status && feasible->empty()) {
+      // As the plain engine: the nodes left out get the absent-node status explicitly.
+      NodeToStatus& statuses = result->diagnosis.node_to_status;
+      for (const std::string& name : *snapshot.names_by_rank()) {
+        if (!statuses.count(name)) statuses.emplace(name, *absent_status);
+      }
+    }
   } else {
     rejected_.clear();
     unschedulable_plugins.clear();
@@ -241,12 +257,18 @@ Status FastPodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state,
 std::string FastPodScheduler::SelectHost(const Snapshot& snapshot,
                                          const std::vector<const NodeInfo*>& nodes,
                                          const std::vector<int64_t>& totals, TieSet* ties) {
-  // Reservoir sampling over the maximum, as v1.27 selectHost: each tied node ends up chosen with
-  // equal probability; the generator is ours and seeded.
+  // v1.37: the first Pop of SortedScoredNodes. v1.27: reservoir sampling over the maximum, as
+  // selectHost: each tied node ends up chosen with equal probability; the generator is ours and
+  // seeded.
+  const bool v1_37 = level_ == CompatLevel::kV1_37;
   int64_t max_score = totals[0];
   size_t selected = 0;
   uint64_t count = 1;
   for (size_t i = 1; i < totals.size(); ++i) {
+    if (v1_37) {
+      max_score = std::max(max_score, totals[i]);
+      continue;
+    }
     if (totals[i] > max_score) {
       max_score = totals[i];
       selected = i;
@@ -270,6 +292,7 @@ std::string FastPodScheduler::SelectHost(const Snapshot& snapshot,
     top_ranks[rank / 64] |= bit;
   }
   *ties = TieSet(snapshot.names_by_rank(), std::move(top_ranks));
+  if (v1_37) selected = FirstPopPosition(totals, &heap_scratch_);
   return nodes[selected]->name();
 }
 

@@ -61,6 +61,7 @@ class FastPodScheduler final : public PodScheduler {
   std::vector<const NodeInfo*> filter_batch_;          // FilterBatches' scratch
   std::vector<uint32_t> filter_batch_ranks_;           // the same: the batch's name ranks
   std::vector<BatchRejection> filter_batch_rejected_;  // the same
+  std::vector<uint32_t> heap_scratch_;                 // SelectHost's at v1.37
 };
 
 }  // namespace schedcheck::reference

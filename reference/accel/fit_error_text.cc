@@ -15,7 +15,8 @@ std::string FastFitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
   ReasonCounter counter;
   for (const auto& [node, status] : diagnosis.node_to_status) counter.Add(status);
   return FitErrorMessageFromReasonCounts(num_all_nodes, counter.ReasonCounts(),
-                                         diagnosis.post_filter_msg);
+                                         diagnosis.post_filter_msg,
+                                         diagnosis.post_filter_msg_verbatim);
 }
 
 }  // namespace schedcheck::reference

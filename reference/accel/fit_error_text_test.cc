@@ -71,6 +71,7 @@ RC_GTEST_PROP(FastFitErrorMessage, EqualsThePlainText, ()) {
     }
   }
   if (*rc::gen::arbitrary<bool>()) d.post_filter_msg = "preemption: not helpful";
+  d.post_filter_msg_verbatim = *rc::gen::arbitrary<bool>();  // v1.37's form
   RC_ASSERT(FastFitErrorMessage(nodes, d) == FitErrorMessage(nodes, d));
 }
 

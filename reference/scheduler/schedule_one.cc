@@ -99,6 +99,13 @@ Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleSt
   return Status();
 }
 
+Status AbsentNodeStatusV1_37(const std::set<std::string>& unschedulable_plugins) {
+  std::string list;
+  for (const std::string& p : unschedulable_plugins) list += (list.empty() ? "" : " ") + p;
+  return Status(Code::kUnschedulableAndUnresolvable,
+                "node(s) didn't satisfy plugin(s) [" + list + "]");
+}
+
 Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state, const Pod& pod,
                                          const Snapshot& snapshot, ScheduleResult* result,
                                          std::vector<const NodeInfo*>* feasible) {
@@ -144,15 +151,7 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
     for (const NodeInfo* node : all_nodes) {
       if (pre_result.node_names.count(node->name())) nodes.push_back(node);
     }
-    if (v1_37) {
-      // The nodes left out: "didn't satisfy plugin(s)" the rejecting plugins known by now (the
-      // narrowing ones, and any the nominated node's filters added: upstream shares the set).
-      std::string list;
-      for (const std::string& p : diagnosis.unschedulable_plugins)
-        list += (list.empty() ? "" : " ") + p;
-      absent_status = Status(Code::kUnschedulableAndUnresolvable,
-                             "node(s) didn't satisfy plugin(s) [" + list + "]");
-    }
+    if (v1_37) absent_status = AbsentNodeStatusV1_37(diagnosis.unschedulable_plugins);
   }
   Status fs = FindNodesThatPassFilters(fw, state, pod, nodes, &diagnosis, feasible);
   const size_t processed = feasible->size() + diagnosis.node_to_status.size();

@@ -36,6 +36,11 @@ std::string FitErrorMessageFromReasonCounts(int num_all_nodes,
                                             const std::string& post_filter_msg,
                                             bool post_filter_msg_verbatim = false);
 
+// v1.37: the status of the nodes a PreFilterResult left out, "didn't satisfy plugin(s)" the
+// rejecting plugins known by then (the narrowing ones, and any the nominated node's filters
+// added: upstream shares the set).
+Status AbsentNodeStatusV1_37(const std::set<std::string>& unschedulable_plugins);
+
 inline constexpr std::string_view kNoNodesAvailableMsg = "no nodes available to schedule pods";
 
 struct ScheduleResult {

@@ -29,4 +29,25 @@ ScoredNode SortedScoredNodes::Pop() {
   return out;
 }
 
+size_t FirstPopPosition(std::span<const int64_t> totals, std::vector<uint32_t>* scratch) {
+  std::vector<uint32_t>& heap = *scratch;  // heap[k]: the position now at heap slot k
+  heap.resize(totals.size());
+  for (size_t k = 0; k < heap.size(); ++k) heap[k] = static_cast<uint32_t>(k);
+  auto less = [&](size_t i, size_t j) { return totals[heap[i]] > totals[heap[j]]; };
+  const size_t n = heap.size();
+  for (size_t i0 = n / 2; i0-- > 0;) {  // heap.Init: down(i) for i = n/2-1 .. 0
+    size_t i = i0;
+    while (true) {
+      const size_t j1 = 2 * i + 1;
+      if (j1 >= n) break;
+      size_t j = j1;
+      if (const size_t j2 = j1 + 1; j2 < n && less(j2, j1)) j = j2;
+      if (!less(j, i)) break;
+      std::swap(heap[i], heap[j]);
+      i = j;
+    }
+  }
+  return heap[0];  // Pop returns the root
+}
+
 }  // namespace schedcheck::reference

@@ -29,5 +29,27 @@ TEST(SortedScoredNodesTest, TiesFollowGoHeapShape) {
   EXPECT_EQ(h.Pop().name, "n3");
 }
 
+// The fast engine's index form picks the node the heap pops first, over many shapes of ties.
+TEST(SortedScoredNodesTest, FirstPopPositionIsThePopsNode) {
+  std::vector<uint32_t> scratch;
+  uint64_t x = 12345;  // a fixed linear congruential sequence: deterministic inputs
+  for (int round = 0; round < 2000; ++round) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const size_t n = 1 + (x >> 33) % 40;
+    const int64_t spread = 1 + static_cast<int64_t>((x >> 20) % 4);
+    std::vector<ScoredNode> nodes;
+    std::vector<int64_t> totals;
+    for (size_t i = 0; i < n; ++i) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      const int64_t total = static_cast<int64_t>((x >> 40) % spread);
+      nodes.push_back({"n" + std::to_string(i), total});
+      totals.push_back(total);
+    }
+    const std::string popped = SortedScoredNodes(nodes).Pop().name;
+    EXPECT_EQ("n" + std::to_string(FirstPopPosition(totals, &scratch)), popped)
+        << "round " << round << ", " << n << " nodes";
+  }
+}
+
 }  // namespace
 }  // namespace schedcheck::reference

@@ -52,6 +52,8 @@ std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(
 
 Result<std::unique_ptr<Plugin>> FastDefaultPreemption::New(const PluginArgs& args,
                                                            const Handle& handle) {
+  // The fast form follows v1.27; at other levels the plain rule serves.
+  if (handle.level() != CompatLevel::kV1_27) return DefaultPreemption::New(args, handle);
   Result<DefaultPreemptionArgs> parsed = ParseDefaultPreemptionArgs(args);
   if (!parsed.ok()) return Error{"DefaultPreemption: " + parsed.message()};
   return std::unique_ptr<Plugin>(std::make_unique<FastDefaultPreemption>(*parsed, handle));

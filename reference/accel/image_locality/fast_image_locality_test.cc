@@ -13,7 +13,7 @@ namespace {
 // The fast engine's ImageLocality gives the plain rule's scores, node by node and in batches,
 // and its error without a snapshot.
 RC_GTEST_PROP(FastImageLocality, EqualsPlainImageLocality, ()) {
-  std::unique_ptr<RandomCluster> cluster = GenCluster();
+  std::unique_ptr<RandomCluster> cluster = GenCluster(GenLevel());
   PodPtr pod = GenPod(*cluster);
   const Handle no_snapshot;
   const Handle& handle = GenChance(10) ? no_snapshot : cluster->handle;

@@ -6,6 +6,8 @@ namespace schedcheck::reference {
 
 Result<std::unique_ptr<Plugin>> FastInterPodAffinity::New(const PluginArgs& args,
                                                           const Handle& handle) {
+  // The fast form follows v1.27; at other levels the plain rule serves.
+  if (handle.level() != CompatLevel::kV1_27) return InterPodAffinity::New(args, handle);
   auto parsed = ParseInterPodAffinityArgs(args);
   if (!parsed.ok()) return parsed.error();
   return std::unique_ptr<Plugin>(std::make_unique<FastInterPodAffinity>(*parsed, handle));

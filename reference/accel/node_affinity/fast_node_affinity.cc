@@ -44,7 +44,9 @@ int64_t ScoreTerms(const std::vector<WeightedNodeSelectorTerm>& terms, const Nod
 }  // namespace
 
 Result<std::unique_ptr<Plugin>> FastNodeAffinity::New(const PluginArgs& args,
-                                                      [[maybe_unused]] const Handle& handle) {
+                                                      const Handle& handle) {
+  // The fast form follows v1.27; at other levels the plain rule serves.
+  if (handle.level() != CompatLevel::kV1_27) return NodeAffinity::New(args, handle);
   auto parsed = ParseNodeAffinityArgs(args);
   if (!parsed.ok()) return parsed.error();
   return std::unique_ptr<Plugin>(std::make_unique<FastNodeAffinity>(std::move(parsed.value())));

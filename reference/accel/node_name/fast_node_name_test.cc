@@ -12,7 +12,7 @@ namespace {
 
 // The fast engine's NodeName gives the plain rule's statuses, node by node and in batches.
 RC_GTEST_PROP(FastNodeName, EqualsPlainNodeName, ()) {
-  std::unique_ptr<RandomCluster> cluster = GenCluster();
+  std::unique_ptr<RandomCluster> cluster = GenCluster(GenLevel());
   PodPtr pod = GenPod(*cluster);
   auto plain = NodeName::New(nullptr, cluster->handle);
   auto fast = FastNodeName::New(nullptr, cluster->handle);

@@ -13,7 +13,7 @@ namespace {
 // The fast engine's NodePorts gives the plain rule's statuses, node by node and in batches, with
 // and without its PreFilter state.
 RC_GTEST_PROP(FastNodePorts, EqualsPlainNodePorts, ()) {
-  std::unique_ptr<RandomCluster> cluster = GenCluster();
+  std::unique_ptr<RandomCluster> cluster = GenCluster(GenLevel());
   PodPtr pod = GenPod(*cluster);
   auto plain = NodePorts::New(nullptr, cluster->handle);
   auto fast = FastNodePorts::New(nullptr, cluster->handle);

@@ -40,8 +40,11 @@ int64_t FastBalancedResourceScore(std::span<const int64_t> requested,
   return GoFloat64ToInt64((1 - std_dev) * static_cast<double>(kMaxNodeScore));
 }
 
-Result<std::unique_ptr<Plugin>> FastNodeResourcesBalancedAllocation::New(
-    const PluginArgs& args, [[maybe_unused]] const Handle& handle) {
+Result<std::unique_ptr<Plugin>> FastNodeResourcesBalancedAllocation::New(const PluginArgs& args,
+                                                                         const Handle& handle) {
+  // The fast form follows v1.27; at other levels the plain rule serves.
+  if (handle.level() != CompatLevel::kV1_27)
+    return NodeResourcesBalancedAllocation::New(args, handle);
   Result<std::vector<ResourceSpec>> specs = ParseBalancedAllocationArgs(args);
   if (!specs.ok()) return Error{"NodeResourcesBalancedAllocation: " + specs.message()};
   return std::unique_ptr<Plugin>(std::make_unique<FastNodeResourcesBalancedAllocation>(*specs));

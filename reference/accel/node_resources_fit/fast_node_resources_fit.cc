@@ -58,7 +58,9 @@ std::string InsufficientReason(std::string_view resource) {
 }  // namespace
 
 Result<std::unique_ptr<Plugin>> FastNodeResourcesFit::New(const PluginArgs& args,
-                                                          [[maybe_unused]] const Handle& handle) {
+                                                          const Handle& handle) {
+  // The fast form follows v1.27; at other levels the plain rule serves.
+  if (handle.level() != CompatLevel::kV1_27) return NodeResourcesFit::New(args, handle);
   Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args);
   if (!parsed.ok()) return Error{"NodeResourcesFit: " + parsed.message()};
   return std::unique_ptr<Plugin>(std::make_unique<FastNodeResourcesFit>(std::move(*parsed)));

@@ -13,7 +13,7 @@ namespace {
 // The fast engine's NodeUnschedulable gives the plain rule's statuses, node by node and in
 // batches.
 RC_GTEST_PROP(FastNodeUnschedulable, EqualsPlainNodeUnschedulable, ()) {
-  std::unique_ptr<RandomCluster> cluster = GenCluster();
+  std::unique_ptr<RandomCluster> cluster = GenCluster(GenLevel());
   PodPtr pod = GenPod(*cluster);
   auto plain = NodeUnschedulable::New(nullptr, cluster->handle);
   auto fast = FastNodeUnschedulable::New(nullptr, cluster->handle);

@@ -167,8 +167,11 @@ bool GenChance(int percent) { return Chance(percent); }
 nlohmann::json GenNodeSelectorTerm() { return GenTerm(/*valid_only=*/false); }
 nlohmann::json GenValidNodeSelectorTerm() { return GenTerm(/*valid_only=*/true); }
 
-std::unique_ptr<RandomCluster> GenCluster() {
+CompatLevel GenLevel() { return Chance(50) ? CompatLevel::kV1_37 : CompatLevel::kV1_27; }
+
+std::unique_ptr<RandomCluster> GenCluster(CompatLevel level) {
   auto cluster = std::make_unique<RandomCluster>();
+  cluster->handle.compat = std::string(CompatLevelName(level));
   const int num_nodes = Count(0, 8);
   std::vector<std::shared_ptr<const NodeInfo>> existing;
   for (int i = 0; i < num_nodes; ++i) {
@@ -202,6 +205,11 @@ PodPtr GenPod(const RandomCluster& cluster) {
   }
   for (int n = Count(0, 3); n > 0; --n) spec["tolerations"].push_back(GenToleration());
   for (int i = Count(1, 3) - 1; i >= 0; --i) spec["containers"].push_back(GenContainer(i));
+  if (Chance(30)) {  // v1.37's ImageLocality also scores init containers' images
+    json init = GenContainer(9);
+    init.erase("ports");
+    spec["initContainers"].push_back(init);
+  }
   if (Chance(30)) {
     spec["nodeSelector"]["zone"] = Pick<std::string>({"a", "b"});
     if (Chance(50)) spec["nodeSelector"]["disk"] = "ssd";

@@ -29,8 +29,10 @@ struct RandomCluster {
 // True with probability percent / 100.
 bool GenChance(int percent);
 
-// 0 to 8 NodeInfos.
-std::unique_ptr<RandomCluster> GenCluster();
+// 0 to 8 NodeInfos; the handle at compatibility level `level`.
+std::unique_ptr<RandomCluster> GenCluster(CompatLevel level = CompatLevel::kV1_27);
+// Either level, for fast forms that serve both.
+CompatLevel GenLevel();
 // A pod to schedule on `cluster` (spec.nodeName, when set, mostly names one of its nodes).
 PodPtr GenPod(const RandomCluster& cluster);
 // A node selector term (JSON, as in a pod spec): matchExpressions and matchFields from a pool

@@ -8,6 +8,8 @@ using pod_topology_spread::fast::FastConstraint;
 
 Result<std::unique_ptr<Plugin>> FastPodTopologySpread::New(const PluginArgs& json,
                                                            const Handle& handle) {
+  // The fast form follows v1.27; at other levels the plain rule serves.
+  if (handle.level() != CompatLevel::kV1_27) return PodTopologySpread::New(json, handle);
   Result<PodTopologySpreadArgs> args = ParsePodTopologySpreadArgs(json);
   if (!args.ok()) return args.error();
   return std::unique_ptr<Plugin>(std::make_unique<FastPodTopologySpread>(std::move(*args), handle));

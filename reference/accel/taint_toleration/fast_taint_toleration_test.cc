@@ -13,7 +13,7 @@ namespace {
 // The fast engine's TaintToleration gives the plain rule's statuses and scores, node by node and in
 // batches, with and without its PreScore state.
 RC_GTEST_PROP(FastTaintToleration, EqualsPlainTaintToleration, ()) {
-  std::unique_ptr<RandomCluster> cluster = GenCluster();
+  std::unique_ptr<RandomCluster> cluster = GenCluster(GenLevel());
   PodPtr pod = GenPod(*cluster);
   auto plain = TaintToleration::New(nullptr, cluster->handle);
   auto fast = FastTaintToleration::New(nullptr, cluster->handle);

@@ -13,7 +13,7 @@ namespace {
 // The fast engine's VolumeBinding gives the plain placeholder's statuses and scores, and its
 // UniformScore is the score of every node.
 RC_GTEST_PROP(FastVolumeBinding, EqualsPlainVolumeBinding, ()) {
-  std::unique_ptr<RandomCluster> cluster = GenCluster();
+  std::unique_ptr<RandomCluster> cluster = GenCluster(GenLevel());
   PodPtr pod = GenPod(*cluster);
   auto plain = VolumeBinding::New(nullptr, cluster->handle);
   auto fast = FastVolumeBinding::New(nullptr, cluster->handle);

@@ -33,7 +33,7 @@ class NodeName : public FilterPlugin, public EnqueueExtensions, public QueueingH
 // NodeName at v1.37, which also has a PreFilter: a pod with spec.nodeName narrows the nodes to
 // that one (PreFilterResult), so the others are UnschedulableAndUnresolvable without running
 // Filter and preemption never looks at them; Success without narrowing otherwise (no Skip).
-class NodeNameV1_37 final : public NodeName, public PreFilterPlugin {
+class NodeNameV1_37 : public NodeName, public PreFilterPlugin {
  public:
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
 };
