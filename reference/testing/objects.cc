@@ -23,10 +23,10 @@ nlohmann::json ParseOne(std::string_view yaml) {
 
 }  // namespace
 
-PodPtr ParsePod(std::string_view yaml) {
+PodPtr ParsePod(std::string_view yaml, CompatLevel level) {
   auto obj = k8s::PodFromJson(ParseOne(yaml), "fixture pod");
   if (!obj.ok()) Die(obj.message());
-  auto pod = BuildPod(std::move(*obj));
+  auto pod = BuildPod(std::move(*obj), level);
   if (!pod.ok()) Die(pod.message());
   return *pod;
 }

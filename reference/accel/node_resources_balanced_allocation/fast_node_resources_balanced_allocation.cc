@@ -42,11 +42,12 @@ int64_t FastBalancedResourceScore(std::span<const int64_t> requested,
 
 Result<std::unique_ptr<Plugin>> FastNodeResourcesBalancedAllocation::New(const PluginArgs& args,
                                                                          const Handle& handle) {
-  // The fast form follows v1.27; at other levels the plain rule serves.
-  if (handle.level() != CompatLevel::kV1_27)
-    return NodeResourcesBalancedAllocation::New(args, handle);
   Result<std::vector<ResourceSpec>> specs = ParseBalancedAllocationArgs(args);
   if (!specs.ok()) return Error{"NodeResourcesBalancedAllocation: " + specs.message()};
+  if (handle.level() == CompatLevel::kV1_37) {
+    return std::unique_ptr<Plugin>(
+        std::make_unique<FastNodeResourcesBalancedAllocationV1_37>(*specs));
+  }
   return std::unique_ptr<Plugin>(std::make_unique<FastNodeResourcesBalancedAllocation>(*specs));
 }
 
@@ -89,6 +90,64 @@ Status FastNodeResourcesBalancedAllocation::ScoreNodes([[maybe_unused]] const Cy
       std_dev = std::abs((cpu - memory) / 2);
     }
     scores[i] = GoFloat64ToInt64((1 - std_dev) * static_cast<double>(kMaxNodeScore));
+    memo_.Store(node, key, scores[i]);
+  }
+  return Status();
+}
+
+namespace {
+
+// balancedResourceScorer over (cpu, memory), as the v1.27 branch above: a resource the node has
+// none of is left out, and with fewer than two left there is no deviation.
+int64_t CpuMemoryBalance(int64_t cpu, int64_t cpu_allocatable, int64_t memory,
+                         int64_t memory_allocatable) {
+  double std_dev = 0;
+  if (cpu_allocatable != 0 && memory_allocatable != 0) {
+    auto fraction = [](int64_t requested, int64_t allocatable) {
+      const double f = static_cast<double>(requested) / static_cast<double>(allocatable);
+      return f > 1 ? 1.0 : f;
+    };
+    std_dev = std::abs((fraction(cpu, cpu_allocatable) - fraction(memory, memory_allocatable)) / 2);
+  }
+  return GoFloat64ToInt64((1 - std_dev) * static_cast<double>(kMaxNodeScore));
+}
+
+}  // namespace
+
+Status FastNodeResourcesBalancedAllocationV1_37::Score(const CycleState& state, const Pod& pod,
+                                                       const NodeInfo& node, int64_t* score) {
+  const NodeInfo* batch[] = {&node};
+  Status s = ScoreNodes(state, pod, batch, score);
+  if (!s.IsSuccess()) *score = 0;
+  return s;
+}
+
+Status FastNodeResourcesBalancedAllocationV1_37::ScoreNodes(const CycleState& state,
+                                                            const Pod& pod, NodeBatch nodes,
+                                                            int64_t* scores) {
+  const auto* s = state.ReadAs<PreScoreState>(NodeResourcesBalancedAllocationV1_37::kPreScoreStateKey);
+  if (s == nullptr || !IsCpuThenMemory(resources_)) {
+    return ScoreEachNode(plain_, state, pod, nodes, scores);
+  }
+  // balancedResourceScore at v1.37 with (cpu, memory): the pod's requests from PreScore; the
+  // node's from NodeInfo.Requested.
+  const int64_t pod_cpu = s->pod_requests[0], pod_memory = s->pod_requests[1];
+  const RequestKey key{pod_cpu, pod_memory};
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const NodeInfo& node = *nodes[i];
+    if (node.node() == nullptr) return Status::Error("node not found");
+    if (const int64_t* score = memo_.Find(node, key)) {
+      scores[i] = *score;
+      continue;
+    }
+    if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfo(nodes[i + kPrefetchAhead]);
+    const Resource& alloc = node.allocatable();
+    const Resource& used = node.requested();
+    const int64_t with_pod = CpuMemoryBalance(GoAdd(used.milli_cpu, pod_cpu), alloc.milli_cpu,
+                                              GoAdd(used.memory, pod_memory), alloc.memory);
+    const int64_t without_pod =
+        CpuMemoryBalance(used.milli_cpu, alloc.milli_cpu, used.memory, alloc.memory);
+    scores[i] = kMaxNodeScore / 2 + (kMaxNodeScore / 2 + with_pod - without_pod) / 2;
     memo_.Store(node, key, scores[i]);
   }
   return Status();

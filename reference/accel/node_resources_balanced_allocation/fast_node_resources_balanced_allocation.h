@@ -54,6 +54,41 @@ class FastNodeResourcesBalancedAllocation final : public ScorePlugin, public Bat
   NodeMemo<RequestKey, int64_t> memo_;
 };
 
+// The plugin at v1.37 (NodeResourcesBalancedAllocationV1_37): the plain PreScore (the pod's
+// requests, Skip for a best-effort pod) and, for the default (cpu, memory) configuration, the
+// v1.37 score (the balance with the pod against the balance without it) written out and kept
+// across cycles like v1.27's; other configurations, and Score without a PreScore state, are the
+// plain rule's.
+class FastNodeResourcesBalancedAllocationV1_37 final : public PreScorePlugin,
+                                                       public ScorePlugin,
+                                                       public BatchScorePlugin {
+ public:
+  static constexpr std::string_view kName = NodeResourcesBalancedAllocation::kName;
+  using PreScoreState = NodeResourcesBalancedAllocationV1_37::PreScoreState;
+
+  explicit FastNodeResourcesBalancedAllocationV1_37(const std::vector<ResourceSpec>& resources)
+      : plain_(resources), resources_(ClassifyResources(resources)) {}
+
+  std::string_view Name() const override { return kName; }
+  Status PreScore(CycleState& state, const Pod& pod,
+                  const std::vector<const NodeInfo*>& nodes) override {
+    return plain_.PreScore(state, pod, nodes);
+  }
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) override;
+  Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
+                    int64_t* scores) override;
+
+ private:
+  NodeResourcesBalancedAllocationV1_37 plain_;
+  std::vector<ClassifiedResource> resources_;
+  struct RequestKey {
+    int64_t milli_cpu = 0, memory = 0;
+    bool operator==(const RequestKey&) const = default;
+  };
+  NodeMemo<RequestKey, int64_t> memo_;
+};
+
 }  // namespace schedcheck::reference
 
 #endif  // SCHEDCHECK_REFERENCE_ACCEL_NODE_RESOURCES_BALANCED_ALLOCATION_FAST_NODE_RESOURCES_BALANCED_ALLOCATION_H_

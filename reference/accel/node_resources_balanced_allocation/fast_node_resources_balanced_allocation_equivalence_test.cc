@@ -17,7 +17,9 @@ namespace {
 
 RC_GTEST_PROP(FastNodeResourcesBalancedAllocationEquivalence, GivesThePlainScoresAcrossCycles, ()) {
   const nlohmann::json args = GenBalancedAllocationArgs();
+  const CompatLevel level = GenResourceLevel();
   Handle handle;
+  handle.compat = std::string(CompatLevelName(level));
   auto plain = NodeResourcesBalancedAllocation::New(args, handle);
   auto fast = FastNodeResourcesBalancedAllocation::New(args, handle);
   RC_ASSERT(plain.ok() == fast.ok());
@@ -25,7 +27,7 @@ RC_GTEST_PROP(FastNodeResourcesBalancedAllocationEquivalence, GivesThePlainScore
     RC_ASSERT(plain.message() == fast.message());
     return;
   }
-  ResourceCluster cluster;
+  ResourceCluster cluster(level);
   const std::string difference = DifferenceAcrossCycles(**plain, **fast, cluster, /*cycles=*/5);
   if (!difference.empty()) RC_FAIL(difference);
 }

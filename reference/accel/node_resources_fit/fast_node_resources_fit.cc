@@ -14,26 +14,36 @@ using PreFilterState = NodeResourcesFit::PreFilterState;
 // The prefix of an extended resource name ("example.com" of "example.com/gpu").
 std::string_view ResourceGroup(std::string_view name) { return name.substr(0, name.find('/')); }
 
-// The walk of FitsRequest: calls `lacking(name, requested, slot)` for every resource `request`
-// does not fit into `room` (NodeRoom or FreeRoom), in the plain order (pods, cpu, memory,
-// ephemeral-storage, scalars); `slot` numbers the resources in that order (pods 0, cpu 1, memory
-// 2, ephemeral-storage 3, the request's i-th scalar 4 + i), so that for one request a set of
-// slots names one list of lacking resources. Allocates nothing, so a rejection can be recognised
-// before any reason string is built.
+// The walk of FitsRequest at `level`: calls `lacking(name, slot, beyond_allocatable)` for every
+// resource `request` does not fit into `room` (NodeRoom or FreeRoom), in the plain order (pods,
+// cpu, memory, ephemeral-storage, scalars); `slot` numbers the resources in that order (pods 0,
+// cpu 1, memory 2, ephemeral-storage 3, the request's i-th scalar 4 + i), so that for one request
+// a set of slots names one list of lacking resources; `beyond_allocatable` (v1.37 only) says the
+// request exceeds the node's whole allocatable (the status is then UnschedulableAndUnresolvable).
+// Allocates nothing, so a rejection can be recognised before any reason string is built.
 template <typename Room, typename Lacking>
 void ForEachInsufficientResource(const Resource& request, const Room& room,
+                                 const Resource& allocatable, CompatLevel level,
                                  const std::set<std::string, std::less<>>& ignored_resources,
                                  const std::set<std::string, std::less<>>& ignored_groups,
                                  Lacking&& lacking) {
-  if (room.Pods() < 1) lacking(kResourcePods, 1, 0);
+  if (room.Pods() < 1) lacking(kResourcePods, 0, false);
   if (request.milli_cpu == 0 && request.memory == 0 && request.ephemeral_storage == 0 &&
       request.scalar.empty()) {
     return;
   }
-  if (request.milli_cpu > room.MilliCpu()) lacking(kResourceCpu, request.milli_cpu, 1);
-  if (request.memory > room.Memory()) lacking(kResourceMemory, request.memory, 2);
-  if (request.ephemeral_storage > room.EphemeralStorage()) {
-    lacking(kResourceEphemeralStorage, request.ephemeral_storage, 3);
+  // v1.27 compares even zero requests; v1.28 started skipping them.
+  const bool v1_37 = level == CompatLevel::kV1_37;
+  auto compared = [&](int64_t r) { return !v1_37 || r > 0; };
+  if (compared(request.milli_cpu) && request.milli_cpu > room.MilliCpu()) {
+    lacking(kResourceCpu, 1, v1_37 && request.milli_cpu > allocatable.milli_cpu);
+  }
+  if (compared(request.memory) && request.memory > room.Memory()) {
+    lacking(kResourceMemory, 2, v1_37 && request.memory > allocatable.memory);
+  }
+  if (compared(request.ephemeral_storage) && request.ephemeral_storage > room.EphemeralStorage()) {
+    lacking(kResourceEphemeralStorage, 3,
+            v1_37 && request.ephemeral_storage > allocatable.ephemeral_storage);
   }
   const bool any_ignored = !ignored_resources.empty() || !ignored_groups.empty();
   int slot = 4;
@@ -45,7 +55,9 @@ void ForEachInsufficientResource(const Resource& request, const Room& room,
          ignored_groups.count(ResourceGroup(name)) > 0)) {
       continue;
     }
-    if (quantity > room.Scalar(name)) lacking(std::string_view(name), quantity, this_slot);
+    if (quantity > room.Scalar(name)) {
+      lacking(std::string_view(name), this_slot, v1_37 && quantity > allocatable.Scalar(name));
+    }
   }
 }
 
@@ -59,15 +71,15 @@ std::string InsufficientReason(std::string_view resource) {
 
 Result<std::unique_ptr<Plugin>> FastNodeResourcesFit::New(const PluginArgs& args,
                                                           const Handle& handle) {
-  // The fast form follows v1.27; at other levels the plain rule serves.
-  if (handle.level() != CompatLevel::kV1_27) return NodeResourcesFit::New(args, handle);
   Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args);
   if (!parsed.ok()) return Error{"NodeResourcesFit: " + parsed.message()};
-  return std::unique_ptr<Plugin>(std::make_unique<FastNodeResourcesFit>(std::move(*parsed)));
+  return std::unique_ptr<Plugin>(
+      std::make_unique<FastNodeResourcesFit>(std::move(*parsed), handle.level()));
 }
 
-FastNodeResourcesFit::FastNodeResourcesFit(NodeResourcesFitArgs args)
+FastNodeResourcesFit::FastNodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level)
     : args_(std::move(args)),
+      level_(level),
       resources_(ClassifyResources(args_.resources)),
       strategy_(args_.scoring_type == "MostAllocated" ? Strategy::kMostAllocated
                 : args_.scoring_type == "RequestedToCapacityRatio"
@@ -121,9 +133,12 @@ void FastNodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, 
     if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfo(nodes[i + kPrefetchAhead]);
     if (only_base) {
       const NodeRoom room(node);
-      const bool fits = room.Pods() >= 1 && request.milli_cpu <= room.MilliCpu() &&
-                        request.memory <= room.Memory() &&
-                        request.ephemeral_storage <= room.EphemeralStorage();
+      // v1.37 does not compare zero requests (a node already over its allocatable still fits).
+      const bool skip_zero = level_ == CompatLevel::kV1_37;
+      auto fits_in = [&](int64_t r, int64_t free) { return (skip_zero && r == 0) || r <= free; };
+      const bool fits = room.Pods() >= 1 && fits_in(request.milli_cpu, room.MilliCpu()) &&
+                        fits_in(request.memory, room.Memory()) &&
+                        fits_in(request.ephemeral_storage, room.EphemeralStorage());
       fits_memo_.Store(node, key, fits);
       if (fits) continue;
     }
@@ -134,7 +149,7 @@ void FastNodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, 
 }
 
 Status FastNodeResourcesFit::FilterRequest(const Resource& request, const NodeInfo& node) {
-  return RejectionFor(request, NodeRoom(node));
+  return RejectionFor(request, NodeRoom(node), node);
 }
 
 Status FastNodeResourcesFit::FilterRequestWithScalars(const Resource& request,
@@ -143,44 +158,54 @@ Status FastNodeResourcesFit::FilterRequestWithScalars(const Resource& request,
   if (!room.complete()) return FilterRequest(request, node);
   // The lacking resources as a set of slots: for the request of this cycle, a known set is a
   // known status, found without building the list of names.
-  if (request.scalar.size() > kMaxMaskedScalars) return RejectionFor(request, room);
+  if (request.scalar.size() > kMaxMaskedScalars) return RejectionFor(request, room, node);
   uint64_t lacking = 0;
-  ForEachInsufficientResource(
-      request, room, args_.ignored_resources, args_.ignored_resource_groups,
-      [&](std::string_view, int64_t, int slot) { lacking |= uint64_t{1} << slot; });
+  bool unresolvable = false;
+  ForEachInsufficientResource(request, room, node.allocatable(), level_, args_.ignored_resources,
+                              args_.ignored_resource_groups,
+                              [&](std::string_view, int slot, bool beyond_allocatable) {
+                                lacking |= uint64_t{1} << slot;
+                                unresolvable = unresolvable || beyond_allocatable;
+                              });
   if (lacking == 0) return Status();
-  for (const auto& [known, status] : rejections_by_slots_) {
-    if (known == lacking) return status;
+  for (const SlotRejection& known : rejections_by_slots_) {
+    if (known.lacking == lacking && known.unresolvable == unresolvable) return known.status;
   }
-  Status status = RejectionFor(request, room);
-  rejections_by_slots_.emplace_back(lacking, status);
+  Status status = RejectionFor(request, room, node);
+  rejections_by_slots_.push_back({lacking, unresolvable, status});
   return status;
 }
 
 template <typename Room>
-Status FastNodeResourcesFit::RejectionFor(const Resource& request, const Room& room) {
+Status FastNodeResourcesFit::RejectionFor(const Resource& request, const Room& room,
+                                          const NodeInfo& node) {
   // The names of the lacking resources, compared with the last rejections' before any reason
   // string is built: in a full cluster most nodes fail alike.
   lacking_.clear();
-  ForEachInsufficientResource(
-      request, room, args_.ignored_resources, args_.ignored_resource_groups,
-      [&](std::string_view name, int64_t, int) { lacking_.push_back(name); });
+  bool unresolvable = false;
+  ForEachInsufficientResource(request, room, node.allocatable(), level_, args_.ignored_resources,
+                              args_.ignored_resource_groups,
+                              [&](std::string_view name, int, bool beyond_allocatable) {
+                                lacking_.push_back(name);
+                                unresolvable = unresolvable || beyond_allocatable;
+                              });
   if (lacking_.empty()) return Status();
+  const Code code = unresolvable ? Code::kUnschedulableAndUnresolvable : Code::kUnschedulable;
   // The names come from constants and from interned scalar names, so the same resource always
   // has the same text address: comparing addresses suffices (a miss only builds a fresh status).
   auto same_name = [](std::string_view a, std::string_view b) {
     return a.data() == b.data() && a.size() == b.size();
   };
   for (const RecentRejection& r : recent_rejections_) {
-    if (std::equal(lacking_.begin(), lacking_.end(), r.resources.begin(), r.resources.end(),
-                   same_name)) {
+    if (r.status.code() == code && std::equal(lacking_.begin(), lacking_.end(),
+                                              r.resources.begin(), r.resources.end(), same_name)) {
       return r.status;
     }
   }
   std::vector<std::string> reasons;
   reasons.reserve(lacking_.size());
   for (std::string_view name : lacking_) reasons.push_back(InsufficientReason(name));
-  RecentRejection fresh{lacking_, Status(Code::kUnschedulable, std::move(reasons))};
+  RecentRejection fresh{lacking_, Status(code, std::move(reasons))};
   // A handful of distinct rejections cover a cluster; the oldest one makes room.
   if (recent_rejections_.size() == kRecentRejections)
     recent_rejections_.erase(recent_rejections_.begin());
@@ -253,6 +278,11 @@ Status FastNodeResourcesFit::ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBa
     least_allocated_memo_.Store(node, key, scores[i]);
   }
   return Status();
+}
+
+std::vector<ClusterEventWithHint> FastNodeResourcesFit::EventsToRegisterWithHints() const {
+  // The plain plugin's registrations (its hints are free functions, so they outlive it).
+  return NodeResourcesFit(args_, level_).EventsToRegisterWithHints();
 }
 
 std::vector<ClusterEvent> FastNodeResourcesFit::EventsToRegister() const {

@@ -29,6 +29,7 @@ class FastNodeResourcesFit final : public PreFilterPlugin,
                                    public FilterPlugin,
                                    public ScorePlugin,
                                    public EnqueueExtensions,
+                                   public QueueingHintExtensions,
                                    public BatchFilterPlugin,
                                    public BatchScorePlugin {
  public:
@@ -36,7 +37,7 @@ class FastNodeResourcesFit final : public PreFilterPlugin,
 
   // The plain factory's argument handling and errors.
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  explicit FastNodeResourcesFit(NodeResourcesFitArgs args);
+  FastNodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level);
 
   std::string_view Name() const override { return kName; }
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
@@ -48,6 +49,7 @@ class FastNodeResourcesFit final : public PreFilterPlugin,
   Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
                     int64_t* scores) override;
   std::vector<ClusterEvent> EventsToRegister() const override;
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
  private:
   // Filter once the request vector is read from the cycle state.
@@ -57,11 +59,12 @@ class FastNodeResourcesFit final : public PreFilterPlugin,
   // The status for what `request` lacks in `room` (NodeRoom or FreeRoom): Success, or one of the
   // recent rejections, or a new one.
   template <typename Room>
-  Status RejectionFor(const Resource& request, const Room& room);
+  Status RejectionFor(const Resource& request, const Room& room, const NodeInfo& node);
   // The default configuration (LeastAllocated over cpu then memory), written out.
   Status ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBatch nodes, int64_t* scores);
 
   NodeResourcesFitArgs args_;
+  CompatLevel level_;
   std::vector<ClassifiedResource> resources_;
   ResourceScorerFunc requested_to_capacity_ratio_;  // RequestedToCapacityRatio only
   enum class Strategy { kLeastAllocated, kMostAllocated, kRequestedToCapacityRatio };
@@ -91,7 +94,12 @@ class FastNodeResourcesFit final : public PreFilterPlugin,
   // slots (see ForEachInsufficientResource), valid for `slots_request_`.
   static constexpr size_t kMaxMaskedScalars = 60;
   Resource slots_request_;
-  std::vector<std::pair<uint64_t, Status>> rejections_by_slots_;
+  struct SlotRejection {
+    uint64_t lacking = 0;
+    bool unresolvable = false;  // v1.37: some request exceeds the node's allocatable
+    Status status;
+  };
+  std::vector<SlotRejection> rejections_by_slots_;
 };
 
 }  // namespace schedcheck::reference

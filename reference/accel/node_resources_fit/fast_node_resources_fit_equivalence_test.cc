@@ -25,7 +25,9 @@ bool SameEvents(const std::vector<ClusterEvent>& a, const std::vector<ClusterEve
 
 RC_GTEST_PROP(FastNodeResourcesFitEquivalence, GivesThePlainResultsAcrossCycles, ()) {
   const nlohmann::json args = GenFitArgs();
+  const CompatLevel level = GenResourceLevel();
   Handle handle;
+  handle.compat = std::string(CompatLevelName(level));
   auto plain = NodeResourcesFit::New(args, handle);
   auto fast = FastNodeResourcesFit::New(args, handle);
   RC_ASSERT(plain.ok() == fast.ok());
@@ -35,7 +37,16 @@ RC_GTEST_PROP(FastNodeResourcesFitEquivalence, GivesThePlainResultsAcrossCycles,
   }
   RC_ASSERT(SameEvents(dynamic_cast<EnqueueExtensions&>(**plain).EventsToRegister(),
                        dynamic_cast<EnqueueExtensions&>(**fast).EventsToRegister()));
-  ResourceCluster cluster;
+  // v1.37's registrations (the hints are the plain plugin's functions).
+  const auto hinted = [](Plugin& p) {
+    std::vector<ClusterEvent> events;
+    for (const ClusterEventWithHint& e :
+         dynamic_cast<QueueingHintExtensions&>(p).EventsToRegisterWithHints())
+      events.push_back(e.event);
+    return events;
+  };
+  RC_ASSERT(SameEvents(hinted(**plain), hinted(**fast)));
+  ResourceCluster cluster(level);
   const std::string difference = DifferenceAcrossCycles(**plain, **fast, cluster, /*cycles=*/5);
   if (!difference.empty()) RC_FAIL(difference);
 }

@@ -57,13 +57,21 @@ json GenContainer(const std::string& name) {
   return {{"name", name}, {"resources", {{"requests", requests}}}};
 }
 
-json GenPodSpec() {
+json GenPodSpec(CompatLevel level) {
   json spec = json::object();
   spec["containers"] = json::array();
   for (int i = Count(0, 3); i > 0; --i)
     spec["containers"].push_back(GenContainer("c" + std::to_string(i)));
-  for (int i = Count(0, 3) - 1; i > 0; --i)
-    spec["initContainers"].push_back(GenContainer("i" + std::to_string(i)));
+  for (int i = Count(0, 3) - 1; i > 0; --i) {
+    json init = GenContainer("i" + std::to_string(i));
+    // v1.37 counts sidecars (restartable init containers) with the containers.
+    if (level == CompatLevel::kV1_37 && Chance(40)) init["restartPolicy"] = "Always";
+    spec["initContainers"].push_back(init);
+  }
+  if (level == CompatLevel::kV1_37 && Chance(20)) {  // pod-level requests replace the sums
+    spec["resources"]["requests"] =
+        GenResourceList({{"cpu", {"", "100m", "2"}}, {"memory", {"", "128Mi", "1Gi"}}}, {}, 0);
+  }
   if (Chance(15))
     spec["overhead"] = {{"cpu", Pick<std::string>({"0", "50m", "1"})}, {"memory", "10Mi"}};
   return spec;
@@ -71,7 +79,7 @@ json GenPodSpec() {
 
 }  // namespace
 
-ResourceCluster::ResourceCluster() {
+ResourceCluster::ResourceCluster(CompatLevel level) : level_(level), cache_(level) {
   for (int n = Count(0, 8); n > 0; --n) AddNode();
   for (const std::string& name : cache_.NodeNames()) {
     for (int n = Count(0, 4); n > 0; --n) AddPodTo(name);
@@ -87,12 +95,12 @@ void ResourceCluster::AddNode() {
 
 void ResourceCluster::AddPodTo(const std::string& node_name) {
   const std::string name = "e" + std::to_string(next_pod_++);
-  json spec = GenPodSpec();
+  json spec = GenPodSpec(level_);
   spec["nodeName"] = node_name;
   const json pod = {{"metadata", {{"name", name}, {"namespace", "default"}, {"uid", name}}},
                     {"spec", spec}};
   RC_LOG() << "add pod " << pod.dump() << "\n";
-  PodPtr parsed = testing::ParsePod(pod.dump());
+  PodPtr parsed = testing::ParsePod(pod.dump(), level_);
   RC_ASSERT(cache_.AddPod(parsed).ok());
   pods_.push_back(parsed);
 }
@@ -130,11 +138,17 @@ std::vector<const NodeInfo*> ResourceCluster::nodes() const {
   return out;
 }
 
-PodPtr GenResourcePod() {
+PodPtr GenResourcePod(CompatLevel level) {
   const json pod = {{"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "p"}}},
-                    {"spec", GenPodSpec()}};
+                    {"spec", GenPodSpec(level)}};
   RC_LOG() << "schedule pod " << pod.dump() << "\n";
-  return testing::ParsePod(pod.dump());
+  return testing::ParsePod(pod.dump(), level);
+}
+
+CompatLevel GenResourceLevel() {
+  const CompatLevel level = Chance(50) ? CompatLevel::kV1_37 : CompatLevel::kV1_27;
+  RC_LOG() << "compat " << CompatLevelName(level) << "\n";
+  return level;
 }
 
 namespace {
@@ -232,7 +246,7 @@ std::string DifferenceAcrossCycles(Plugin& plain, Plugin& fast, ResourceCluster&
                                    int cycles) {
   for (int cycle = 0; cycle < cycles; ++cycle) {
     for (int n = Count(1, 3); n > 0; --n) {
-      const PodPtr pod = GenResourcePod();
+      const PodPtr pod = GenResourcePod(cluster.level());
       const std::vector<const NodeInfo*> nodes = cluster.nodes();
       const std::string where = "cycle " + std::to_string(cycle) + ": ";
       if (std::string d = FirstDifference(plain, fast, *pod, nodes); !d.empty()) return where + d;

@@ -23,19 +23,21 @@ namespace schedcheck::reference {
 
 class ResourceCluster {
  public:
-  // 0 to 8 nodes holding 0 to 4 pods each.
-  ResourceCluster();
+  // 0 to 8 nodes holding 0 to 4 pods each, in a cache and with pods of `level`.
+  explicit ResourceCluster(CompatLevel level = CompatLevel::kV1_27);
 
   // 1 to 4 changes, then the snapshot brought up to date.
   void Change();
   // The snapshot's NodeInfos in order, then one NodeInfo without a node.
   std::vector<const NodeInfo*> nodes() const;
   const Snapshot& snapshot() const { return snapshot_; }
+  CompatLevel level() const { return level_; }
 
  private:
   void AddNode();
   void AddPodTo(const std::string& node_name);
 
+  CompatLevel level_;
   Cache cache_;
   Snapshot snapshot_;
   std::vector<PodPtr> pods_;
@@ -44,8 +46,11 @@ class ResourceCluster {
   NodeInfo without_node_;
 };
 
-// A pod to schedule (no spec.nodeName).
-PodPtr GenResourcePod();
+// A pod to schedule (no spec.nodeName). At v1.37 pods may also have sidecars (restartable init
+// containers) and pod-level requests.
+PodPtr GenResourcePod(CompatLevel level = CompatLevel::kV1_27);
+// Either level, for fast forms that serve both.
+CompatLevel GenResourceLevel();
 // NodeResourcesFitArgs: null, a scoring strategy (with resources including extended ones and
 // weights), ignored resources and groups.
 nlohmann::json GenFitArgs();
