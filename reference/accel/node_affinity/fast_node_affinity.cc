@@ -45,14 +45,14 @@ int64_t ScoreTerms(const std::vector<WeightedNodeSelectorTerm>& terms, const Nod
 
 Result<std::unique_ptr<Plugin>> FastNodeAffinity::New(const PluginArgs& args,
                                                       const Handle& handle) {
-  // The fast form follows v1.27; at other levels the plain rule serves.
-  if (handle.level() != CompatLevel::kV1_27) return NodeAffinity::New(args, handle);
   auto parsed = ParseNodeAffinityArgs(args);
   if (!parsed.ok()) return parsed.error();
-  return std::unique_ptr<Plugin>(std::make_unique<FastNodeAffinity>(std::move(parsed.value())));
+  return std::unique_ptr<Plugin>(
+      std::make_unique<FastNodeAffinity>(std::move(parsed.value()), handle.level()));
 }
 
-FastNodeAffinity::FastNodeAffinity(NodeAffinityArgs args) : NodeAffinity(std::move(args)) {
+FastNodeAffinity::FastNodeAffinity(NodeAffinityArgs args, CompatLevel level)
+    : NodeAffinity(std::move(args), level) {
   if (added_node_selector_) compiled_added_node_selector_.emplace(*added_node_selector_);
   compiled_added_pref_sched_terms_ = Compile(added_pref_sched_terms_);
 }

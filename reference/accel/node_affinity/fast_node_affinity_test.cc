@@ -31,7 +31,7 @@ nlohmann::json GenArgs() {
 // The fast engine's NodeAffinity gives the plain rule's PreFilter narrowing, statuses and scores,
 // with and without added affinity, with and without its PreFilter and PreScore states.
 RC_GTEST_PROP(FastNodeAffinity, EqualsPlainNodeAffinity, ()) {
-  std::unique_ptr<RandomCluster> cluster = GenCluster();
+  std::unique_ptr<RandomCluster> cluster = GenCluster(GenLevel());
   PodPtr pod = GenPod(*cluster);
   const nlohmann::json args = GenArgs();
   auto plain = NodeAffinity::New(args, cluster->handle);
