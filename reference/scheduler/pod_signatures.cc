@@ -40,7 +40,7 @@ std::string PodSignaturesPossibleV1_37(const Framework& fw) {
       if (!ImplementsSignPlugin(name)) return "";  // signatures disabled for the profile
     }
   }
-  const auto* spread = dynamic_cast<const PodTopologySpread*>(fw.GetPlugin("PodTopologySpread"));
+  const auto* spread = dynamic_cast<const SpreadDefaults*>(fw.GetPlugin("PodTopologySpread"));
   if (spread != nullptr && spread->has_default_constraints()) return "";
   return "profile " + fw.scheduler_name() +
          ": every PreFilter, Filter, PreScore and Score plugin can sign pods and " +

@@ -83,7 +83,8 @@ struct KeyCounts {
   LabelId key = kNoLabel;
   CriticalPaths critical_paths;
   // Domains found by PreFilter; not changed by AddPod/RemovePod (upstream shares it between
-  // clones). 0 means the key has no domain count, and Filter skips its constraints.
+  // clones). 0 means the key has no domain count, and Filter skips its constraints. v1.37 keeps
+  // no such count: the domains are the values counted so far, AddPod's included.
   int domains_num = 0;
   IdMap<int> value_to_match_num;
 };
@@ -96,6 +97,7 @@ class FastPreFilterState final : public StateData {
   std::vector<int> key_index;
   std::vector<char> self_match;
   std::vector<KeyCounts> keys;
+  bool per_constraint = false;  // v1.37: one KeyCounts per constraint
 
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<FastPreFilterState>(*this);
@@ -104,8 +106,10 @@ class FastPreFilterState final : public StateData {
   // minMatchNum: the global minimum for the key, 0 while fewer than minDomains domains exist.
   // False when the key has no domain count (upstream logs and skips the constraint).
   bool MinMatchNum(const KeyCounts& k, int32_t min_domains, int* out) const {
-    if (k.domains_num == 0) return false;
-    *out = k.domains_num < min_domains ? 0 : k.critical_paths.paths[0].match_num;
+    const int domains_num =
+        per_constraint ? static_cast<int>(k.value_to_match_num.size()) : k.domains_num;
+    if (!per_constraint && domains_num == 0) return false;
+    *out = domains_num < min_domains ? 0 : k.critical_paths.paths[0].match_num;
     return true;
   }
 };
@@ -130,15 +134,17 @@ Status FastPodTopologySpread::PreFilter(CycleState& state, const Pod& pod,
   }
   auto s = std::make_unique<FastPreFilterState>();
   if (constraints->empty()) {
-    // v1.27 writes an empty state and returns Success (Skip arrived in v1.28).
+    // v1.27 writes an empty state and returns Success; v1.37 returns Skip.
+    if (v1_37_) return Status(Code::kSkip);
     state.Write(std::string(PodTopologySpread::kPreFilterStateKey), std::move(s));
     return Status();
   }
   s->constraints = std::make_shared<const std::vector<FastConstraint>>(std::move(*constraints));
+  s->per_constraint = v1_37_;
   const std::vector<FastConstraint>& cs = *s->constraints;
   for (const FastConstraint& c : cs) {
     size_t k = 0;
-    while (k < s->keys.size() && s->keys[k].key != c.topology_key_id) ++k;
+    while (k < s->keys.size() && (v1_37_ || s->keys[k].key != c.topology_key_id)) ++k;
     if (k == s->keys.size()) {
       s->keys.emplace_back();
       s->keys.back().key = c.topology_key_id;

@@ -8,15 +8,15 @@ using pod_topology_spread::fast::FastConstraint;
 
 Result<std::unique_ptr<Plugin>> FastPodTopologySpread::New(const PluginArgs& json,
                                                            const Handle& handle) {
-  // The fast form follows v1.27; at other levels the plain rule serves.
-  if (handle.level() != CompatLevel::kV1_27) return PodTopologySpread::New(json, handle);
   Result<PodTopologySpreadArgs> args = ParsePodTopologySpreadArgs(json);
   if (!args.ok()) return args.error();
   return std::unique_ptr<Plugin>(std::make_unique<FastPodTopologySpread>(std::move(*args), handle));
 }
 
 FastPodTopologySpread::FastPodTopologySpread(PodTopologySpreadArgs args, const Handle& handle)
-    : plain_(std::move(args), handle), handle_(handle) {}
+    : plain_(std::move(args), handle),
+      handle_(handle),
+      v1_37_(handle.level() == CompatLevel::kV1_37) {}
 
 Result<std::vector<FastConstraint>> FastPodTopologySpread::GetConstraints(
     const Pod& pod, std::string_view action) const {

@@ -29,9 +29,11 @@ class FastPodTopologySpread final : public PreFilterPlugin,
                                     public PreScorePlugin,
                                     public ScorePlugin,
                                     public EnqueueExtensions,
+                                    public QueueingHintExtensions,
                                     public BatchFilterPlugin,
                                     public BatchScorePlugin,
-                                    public UniformScorePlugin {
+                                    public UniformScorePlugin,
+                                    public SpreadDefaults {
  public:
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
   FastPodTopologySpread(PodTopologySpreadArgs args, const Handle& handle);
@@ -64,6 +66,10 @@ class FastPodTopologySpread final : public PreFilterPlugin,
   Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
 
   std::vector<ClusterEvent> EventsToRegister() const override { return plain_.EventsToRegister(); }
+  bool has_default_constraints() const override { return plain_.has_default_constraints(); }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return plain_.EventsToRegisterWithHints();
+  }
 
  private:
   // The pod's own constraints for `action`, or the default constraints when it has none, compiled.
@@ -82,6 +88,9 @@ class FastPodTopologySpread final : public PreFilterPlugin,
   // Nodes' topology label values, kept while a node is unchanged.
   pod_topology_spread::fast::NodeLabelMemo node_labels_;
   const Handle& handle_;
+  // v1.37 keys the counts per constraint (v1.27: per topology key) and returns Skip where v1.27
+  // writes an empty state.
+  bool v1_37_;
 };
 
 }  // namespace schedcheck::reference

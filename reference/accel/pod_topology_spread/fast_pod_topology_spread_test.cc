@@ -100,6 +100,8 @@ std::string CompareScore(PodTopologySpread& plain, FastPodTopologySpread& fast, 
       !d.empty()) {
     return d;
   }
+  // v1.37 returns Skip (no state, Score not called) where it has nothing to score.
+  if (ps.ReadAs<StateData>(PodTopologySpread::kPreScoreStateKey) == nullptr) return "";
   NodeScoreList raw;
   bool all_scored = true;
   for (const NodeInfo* node : feasible) {
@@ -158,9 +160,11 @@ std::string CompareCycle(PodTopologySpread& plain, FastPodTopologySpread& fast,
   PreFilterResult pr, fr;
   const Status pre = plain.PreFilter(ps, pod, &pr);
   if (auto d = Differ("PreFilter", pre, fast.PreFilter(fs, pod, &fr));
-      !d.empty() || !pre.IsSuccess())
+      !d.empty() || !(pre.IsSuccess() || pre.IsSkip()))
     return d;
   const std::vector<const NodeInfo*>& nodes = snapshot.node_infos();
+  // v1.37's Skip: no Filter runs, and every node goes on to scoring.
+  if (pre.IsSkip()) return CompareScore(plain, fast, ps, fs, pod, nodes);
   std::vector<const NodeInfo*> feasible;
   if (auto d = CompareFilter(plain, fast, ps, fs, pod, nodes, &feasible); !d.empty()) return d;
   if (auto d = CompareExtensions(plain, fast, ps, fs, pod, nodes, updates); !d.empty()) return d;
@@ -361,6 +365,9 @@ RC_GTEST_PROP(FastPodTopologySpread, AgreesWithThePlainRuleAcrossChangingCluster
   Handle handle;
   handle.snapshot = &snapshot;
   handle.objects = &objects;
+  // Both levels: v1.37 counts per constraint and returns Skip where v1.27 writes empty states.
+  handle.compat = *rc::gen::element<std::string>("1.27", "1.37");
+  RC_LOG() << "compat " << handle.compat << "\n";
   const nlohmann::json args = GenArgs();
   auto plain_made = PodTopologySpread::New(args, handle);
   auto fast_made = FastPodTopologySpread::New(args, handle);
@@ -417,9 +424,11 @@ struct Pair {
   Snapshot snapshot;
   Handle handle;
   std::unique_ptr<Plugin> plain, fast;
-  Pair(const std::vector<NodePtr>& nodes, const std::vector<PodPtr>& pods)
+  Pair(const std::vector<NodePtr>& nodes, const std::vector<PodPtr>& pods,
+       const std::string& compat = "1.27")
       : snapshot(testing::MakeSnapshot(nodes, pods)) {
     handle.snapshot = &snapshot;
+    handle.compat = compat;
     plain = std::move(*PodTopologySpread::New(nullptr, handle));
     fast = std::move(*FastPodTopologySpread::New(nullptr, handle));
   }
@@ -455,6 +464,33 @@ TEST(FastPodTopologySpreadKeptSums, ScoresFollowReplacedNodes) {
   ASSERT_TRUE(pair.snapshot.Replace(
       MakeNodeInfo(nodes[2], {FooPod("e0", "n3"), FooPod("e2", "n3"), FooPod("e3", "n3")})));
   EXPECT_EQ(pair.Cycle(*pod), "");
+}
+
+// Two constraints on one topology key with different selectors: v1.27 shares one count per
+// domain between them, v1.37 counts each constraint on its own (filtering and scoring).
+TEST(FastPodTopologySpread, ConstraintsSharingAKeyCountAsTheLevelDoes) {
+  const std::vector<NodePtr> nodes = {ZoneNode("n1", "z1"), ZoneNode("n2", "z1"),
+                                      ZoneNode("n3", "z2"), ZoneNode("n4", "z3")};
+  auto labelled = [](const std::string& name, const std::string& node, const std::string& app) {
+    return ParsePod("metadata: {name: " + name + ", labels: {app: " + app +
+                    "}}\nspec: {nodeName: " + node + "}");
+  };
+  const std::vector<PodPtr> pods = {labelled("a1", "n1", "a"), labelled("a2", "n2", "a"),
+                                    labelled("a3", "n1", "a"), labelled("b1", "n3", "b"),
+                                    labelled("b2", "n4", "b")};
+  auto constraint = [](const std::string& when, const std::string& app) {
+    return "{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: " + when +
+           ", labelSelector: {matchLabels: {app: " + app + "}}}";
+  };
+  for (const std::string compat : {"1.27", "1.37"}) {
+    for (const std::string when : {"DoNotSchedule", "ScheduleAnyway"}) {
+      Pair pair(nodes, pods, compat);
+      const PodPtr pod =
+          ParsePod("metadata: {name: p, labels: {app: a}}\nspec: {topologySpreadConstraints: [" +
+                   constraint(when, "a") + ", " + constraint(when, "b") + "]}");
+      EXPECT_EQ(pair.Cycle(*pod), "") << compat << " " << when;
+    }
+  }
 }
 
 // Without PreFilter / PreScore, Filter and Score give the same errors.

@@ -80,10 +80,11 @@ bool HasEveryKey(const NodeInfo& info, const std::vector<FastConstraint>& constr
 // initPreScoreState's second half: the domains present among the non-ignored feasible nodes and
 // the weight of each constraint.
 // `labels.Value(info, key)` is the node's label value (kNoLabel when absent).
+// `per_constraint` (v1.37): every constraint has its own counts, even on a shared key.
 void InitDomains(FastPreScoreState& s, const std::vector<const NodeInfo*>& filtered,
-                 bool require_all_topologies, fast::NodeLabelMemo& labels) {
+                 bool require_all_topologies, bool per_constraint, fast::NodeLabelMemo& labels) {
   for (size_t i = 0; i < s.constraints.size(); ++i) {
-    size_t k = 0;
+    size_t k = per_constraint ? i : 0;
     while (k < i && s.constraints[k].topology_key_id != s.constraints[i].topology_key_id) ++k;
     s.key_index.push_back(k < i ? s.key_index[k] : static_cast<int>(s.key_counts.size()));
     if (k == i) s.key_counts.emplace_back();
@@ -121,7 +122,8 @@ void InitDomains(FastPreScoreState& s, const std::vector<const NodeInfo*>& filte
 Status FastPodTopologySpread::PreScore(CycleState& state, const Pod& pod,
                                        const std::vector<const NodeInfo*>& filtered) {
   const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
-  if (filtered.empty() || all_nodes.empty()) return Status();  // nothing to score; no state
+  if (v1_37_ && all_nodes.empty()) return Status(Code::kSkip);
+  if (!v1_37_ && (filtered.empty() || all_nodes.empty())) return Status();  // nothing to score
   auto s = std::make_unique<FastPreScoreState>();
   // Only system-defaulted spreading tolerates nodes without every key, so that nodes without a
   // zone label still get hostname spreading.
@@ -136,11 +138,12 @@ Status FastPodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   }
   s->constraints = std::move(*constraints);
   if (s->constraints.empty()) {
-    // v1.27: an empty state, so every node scores 0 and normalises to 100 (Skip came in 1.28).
+    // v1.27: an empty state, so every node scores 0 and normalises to 100; v1.37: Skip.
+    if (v1_37_) return Status(Code::kSkip);
     state.Write(std::string(PodTopologySpread::kPreScoreStateKey), std::move(s));
     return Status();
   }
-  InitDomains(*s, filtered, require_all_topologies, node_labels_);
+  InitDomains(*s, filtered, require_all_topologies, v1_37_, node_labels_);
   // Count matching pods over ALL nodes, but only into domains seen among the feasible nodes.
   // The sums over all nodes are kept across cycles (domain_counts.h); a node's part: nothing
   // unless it carries every key (when all are required); per key, the pods matched by every

@@ -38,12 +38,21 @@ struct PreFilterState;  // filtering.cc
 struct PreScoreState;   // scoring.cc
 }  // namespace pod_topology_spread
 
+// What v1.37's SignPod asks of PodTopologySpread, whichever engine's form it is.
+class SpreadDefaults {
+ public:
+  virtual ~SpreadDefaults() = default;
+  // v1.37's SignPod refuses every pod while the plugin has default constraints.
+  virtual bool has_default_constraints() const = 0;
+};
+
 class PodTopologySpread final : public PreFilterPlugin,
                                 public FilterPlugin,
                                 public PreScorePlugin,
                                 public ScorePlugin,
                                 public EnqueueExtensions,
-                                public QueueingHintExtensions {
+                                public QueueingHintExtensions,
+                                public SpreadDefaults {
  public:
   static constexpr std::string_view kName = "PodTopologySpread";
   static constexpr std::string_view kPreFilterStateKey = "PreFilterPodTopologySpread";
@@ -51,8 +60,7 @@ class PodTopologySpread final : public PreFilterPlugin,
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
   PodTopologySpread(PodTopologySpreadArgs args, const Handle& handle);
-  // v1.37's SignPod refuses every pod while the plugin has default constraints.
-  bool has_default_constraints() const { return !default_constraints_.empty(); }
+  bool has_default_constraints() const override { return !default_constraints_.empty(); }
 
   std::string_view Name() const override { return kName; }
 
