@@ -6,8 +6,6 @@ namespace schedcheck::reference {
 
 Result<std::unique_ptr<Plugin>> FastInterPodAffinity::New(const PluginArgs& args,
                                                           const Handle& handle) {
-  // The fast form follows v1.27; at other levels the plain rule serves.
-  if (handle.level() != CompatLevel::kV1_27) return InterPodAffinity::New(args, handle);
   auto parsed = ParseInterPodAffinityArgs(args);
   if (!parsed.ok()) return parsed.error();
   return std::unique_ptr<Plugin>(std::make_unique<FastInterPodAffinity>(*parsed, handle));
@@ -15,6 +13,11 @@ Result<std::unique_ptr<Plugin>> FastInterPodAffinity::New(const PluginArgs& args
 
 std::vector<ClusterEvent> FastInterPodAffinity::EventsToRegister() const {
   return InterPodAffinity(args_, handle_).EventsToRegister();
+}
+
+std::vector<ClusterEventWithHint> FastInterPodAffinity::EventsToRegisterWithHints() const {
+  // The plain plugin's (its hints are free functions, so they outlive it).
+  return InterPodAffinity(args_, handle_).EventsToRegisterWithHints();
 }
 
 }  // namespace schedcheck::reference

@@ -65,6 +65,7 @@ class FastInterPodAffinity final : public PreFilterPlugin,
                                    public PreScorePlugin,
                                    public ScorePlugin,
                                    public EnqueueExtensions,
+                                   public QueueingHintExtensions,
                                    public UniformScorePlugin {
  public:
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
@@ -73,6 +74,7 @@ class FastInterPodAffinity final : public PreFilterPlugin,
 
   std::string_view Name() const override { return InterPodAffinity::kName; }
   std::vector<ClusterEvent> EventsToRegister() const override;
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
   bool HasPreFilterExtensions() const override { return true; }

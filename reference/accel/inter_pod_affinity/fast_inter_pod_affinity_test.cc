@@ -180,6 +180,8 @@ struct Cluster {
     Reset();
     handle.snapshot = &snapshot;
     handle.objects = &objects;
+    handle.compat = Chance(50) ? "1.37" : "1.27";  // v1.37's PreScore answers Skip more often
+    RC_LOG() << "compat " << handle.compat << "\n";
   }
   std::string NewName(const std::string& prefix) { return prefix + std::to_string(next_name++); }
   void AddNode() { infos.push_back(std::make_shared<NodeInfo>(GenNode(NewName("n")))); }

@@ -81,7 +81,25 @@ using ipa::PreScoreState;
 
 Status FastInterPodAffinity::PreScore(CycleState& state, const Pod& pod,
                                       const std::vector<const NodeInfo*>& nodes) {
-  if (nodes.empty()) return Status();  // v1.27: nothing to score, no state written
+  // v1.37 (PreScoreV1_37): no early return for an empty node list; the shortcut below reads the
+  // spec before parsing and answers Skip, and so does a PreScore that accumulated nothing.
+  const bool v1_37 = handle_.level() == CompatLevel::kV1_37;
+  if (!v1_37 && nodes.empty()) return Status();  // v1.27: nothing to score, no state written
+  if (v1_37 && args_.ignore_preferred_terms_of_existing_pods) {
+    const k8s::PodSpec& spec = pod.obj.spec();
+    const bool spec_has_preferred =
+        spec.has_affinity() && ((spec.affinity().has_pod_affinity() &&
+                                 !spec.affinity()
+                                      .pod_affinity()
+                                      .preferred_during_scheduling_ignored_during_execution()
+                                      .empty()) ||
+                                (spec.affinity().has_pod_anti_affinity() &&
+                                 !spec.affinity()
+                                      .pod_anti_affinity()
+                                      .preferred_during_scheduling_ignored_during_execution()
+                                      .empty()));
+    if (!spec_has_preferred) return Status(Code::kSkip);
+  }
   auto s = std::make_unique<PreScoreState>();
   auto info = interpodaffinity::NewPodInfo(pod);
   if (!info.ok()) return Status::Error("failed to parse pod: " + info.message());
@@ -118,6 +136,8 @@ Status FastInterPodAffinity::PreScore(CycleState& state, const Pod& pod,
                                   args_.hard_pod_affinity_weight, c);
         }
       });
+  // v1.37: nothing accumulated on any node, nothing to score.
+  if (v1_37 && s->topology_score.empty()) return Status(Code::kSkip);
   state.Write(std::string(InterPodAffinity::kPreScoreStateKey), std::move(s));
   return Status();
 }
