@@ -122,10 +122,10 @@ Status FastNodeResourcesBalancedAllocationV1_37::Score(const CycleState& state, 
   return s;
 }
 
-Status FastNodeResourcesBalancedAllocationV1_37::ScoreNodes(const CycleState& state,
-                                                            const Pod& pod, NodeBatch nodes,
-                                                            int64_t* scores) {
-  const auto* s = state.ReadAs<PreScoreState>(NodeResourcesBalancedAllocationV1_37::kPreScoreStateKey);
+Status FastNodeResourcesBalancedAllocationV1_37::ScoreNodes(const CycleState& state, const Pod& pod,
+                                                            NodeBatch nodes, int64_t* scores) {
+  const auto* s =
+      state.ReadAs<PreScoreState>(NodeResourcesBalancedAllocationV1_37::kPreScoreStateKey);
   if (s == nullptr || !IsCpuThenMemory(resources_)) {
     return ScoreEachNode(plain_, state, pod, nodes, scores);
   }

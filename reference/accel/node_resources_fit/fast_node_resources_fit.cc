@@ -197,8 +197,8 @@ Status FastNodeResourcesFit::RejectionFor(const Resource& request, const Room& r
     return a.data() == b.data() && a.size() == b.size();
   };
   for (const RecentRejection& r : recent_rejections_) {
-    if (r.status.code() == code && std::equal(lacking_.begin(), lacking_.end(),
-                                              r.resources.begin(), r.resources.end(), same_name)) {
+    if (r.status.code() == code && std::equal(lacking_.begin(), lacking_.end(), r.resources.begin(),
+                                              r.resources.end(), same_name)) {
       return r.status;
     }
   }
