@@ -329,8 +329,8 @@ int main(int argc, char** argv) {
       "column, the campaign's reference and the Alibaba workloads (`schedcheck serve` runs its "
       "own default, fast)");
   app.add_option("--compat", f.compat,
-                 "compatibility level of the reference (1.27 or 1.37; at 1.37 both engines run the "
-                 "plain rules) and of the Hello the children get; kube 1.27 refuses 1.37")
+                 "compatibility level of the reference (1.27 or 1.37; both engines serve both) and "
+                 "of the Hello the children get; kube 1.27 refuses 1.37")
       ->check(CLI::IsMember({"1.27", "1.37"}));
   app.add_flag("--no-plain", f.no_plain,
                "do not also measure the plain engine in the main table (only there: the side by "
