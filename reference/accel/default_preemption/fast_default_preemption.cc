@@ -50,29 +50,40 @@ std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(
   return potential;
 }
 
-Result<std::unique_ptr<Plugin>> FastDefaultPreemption::New(const PluginArgs& args,
-                                                           const Handle& handle) {
-  // The fast form follows v1.27; at other levels the plain rule serves.
-  if (handle.level() != CompatLevel::kV1_27) return DefaultPreemption::New(args, handle);
+template <class Plain>
+Result<std::unique_ptr<Plugin>> FastDefaultPreemptionOf<Plain>::New(const PluginArgs& args,
+                                                                    const Handle& handle) {
   Result<DefaultPreemptionArgs> parsed = ParseDefaultPreemptionArgs(args);
   if (!parsed.ok()) return Error{"DefaultPreemption: " + parsed.message()};
-  return std::unique_ptr<Plugin>(std::make_unique<FastDefaultPreemption>(*parsed, handle));
+  if (handle.level() == CompatLevel::kV1_37) {
+    return std::unique_ptr<Plugin>(
+        std::make_unique<FastDefaultPreemptionOf<DefaultPreemptionV1_37>>(*parsed, handle));
+  }
+  return std::unique_ptr<Plugin>(
+      std::make_unique<FastDefaultPreemptionOf<DefaultPreemption>>(*parsed, handle));
 }
 
-NodeVictims FastDefaultPreemption::SelectVictimsOnNode(
+template <class Plain>
+NodeVictims FastDefaultPreemptionOf<Plain>::SelectVictimsOnNode(
     const CycleState& state, const Pod& pod, const NodeInfo& node,
     const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const {
-  if (node.lowest_pod_priority() >= pod.priority) {
-    return {ConstantStatus<Code::kUnschedulableAndUnresolvable, kNoVictims>(), {}, 0};
+  // v1.37 reads every pod's start time first, and a read of a pod without one moves the clock
+  // of later reads: the shortcut holds there only when every pod has a start time.
+  const bool reads_are_pure =
+      !this->v1_37() || std::all_of(node.pods().begin(), node.pods().end(), [](const auto& pi) {
+        return PodStartTimeNs(*pi->pod).has_value();
+      });
+  if (node.lowest_pod_priority() >= pod.priority && reads_are_pure) {
+    return {ConstantStatus<Code::kUnschedulableAndUnresolvable, DefaultPreemption::kNoVictims>(), {}, 0};
   }
   return DefaultPreemption::SelectVictimsOnNode(state, pod, node, pdbs);
 }
 
-std::vector<Candidate> FastDefaultPreemption::FindCandidatesOrFitError(const CycleState& state,
-                                                                       const Pod& pod,
-                                                                       const NodeToStatus& m,
-                                                                       std::string* fit_error,
-                                                                       std::string* error) const {
+template <class Plain>
+std::vector<Candidate> FastDefaultPreemptionOf<Plain>::FindCandidatesOrFitError(
+    const CycleState& state, const Pod& pod, const NodeToStatus& m, std::string* fit_error,
+    std::string* error) const {
+  const Handle& handle_ = this->handle_;
   if (handle_.snapshot == nullptr || handle_.snapshot->node_infos().empty()) {
     *error = "no nodes available";
     return {};
@@ -87,10 +98,10 @@ std::vector<Candidate> FastDefaultPreemption::FindCandidatesOrFitError(const Cyc
   int num_rejected = 0;
   if (!potential.empty()) {
     const auto [offset, num_candidates] =
-        GetOffsetAndNumCandidates(static_cast<int32_t>(potential.size()));
+        this->GetOffsetAndNumCandidates(static_cast<int32_t>(potential.size()));
     std::vector<std::string> errors;
-    candidates = DryRunPreemption(
-        state, pod, potential, GetPodDisruptionBudgets(), offset, num_candidates,
+    candidates = this->DryRunPreemption(
+        state, pod, potential, this->GetPodDisruptionBudgets(), offset, num_candidates,
         [&](const NodeInfo&, Status status) {
           counter.Add(status);
           ++num_rejected;
@@ -100,10 +111,18 @@ std::vector<Candidate> FastDefaultPreemption::FindCandidatesOrFitError(const Cyc
   }
   if (candidates.empty()) {
     std::map<std::string, int> reason_counts = counter.ReasonCounts();
-    if (num_unhelpful > 0) reason_counts[std::string(kPreemptionNotHelpful)] += num_unhelpful;
-    *fit_error = FitErrorMessageFromReasonCounts(num_rejected + num_unhelpful, reason_counts, "");
+    // v1.37 counts every node: one the dry run did not reach has the absent-node status.
+    int num_all = num_rejected + num_unhelpful;
+    const int not_reached = static_cast<int>(all_nodes.size()) - num_all;
+    const int not_helpful = num_unhelpful + (this->v1_37() ? not_reached : 0);
+    if (this->v1_37()) num_all = static_cast<int>(all_nodes.size());
+    if (not_helpful > 0) reason_counts[std::string(kPreemptionNotHelpful)] += not_helpful;
+    *fit_error = FitErrorMessageFromReasonCounts(num_all, reason_counts, "");
   }
   return candidates;
 }
+
+template class FastDefaultPreemptionOf<DefaultPreemption>;
+template class FastDefaultPreemptionOf<DefaultPreemptionV1_37>;
 
 }  // namespace schedcheck::reference

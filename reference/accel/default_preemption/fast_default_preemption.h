@@ -25,10 +25,14 @@ std::vector<const NodeInfo*> NodesWherePreemptionMightHelpInNameOrder(
     const std::vector<const NodeInfo*>& nodes, const NodeToStatus& statuses,
     NodeToStatus* unhelpful);
 
-class FastDefaultPreemption final : public DefaultPreemption {
+// Over DefaultPreemption (v1.27) and over DefaultPreemptionV1_37 (whose PreEnqueue holds a pod
+// back while its preemption runs); the shortcuts follow the handle's level.
+template <class PlainDefaultPreemption>
+class FastDefaultPreemptionOf final : public PlainDefaultPreemption {
  public:
+  // FastDefaultPreemptionOf<DefaultPreemptionV1_37> at v1.37, else over DefaultPreemption.
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  using DefaultPreemption::DefaultPreemption;
+  using PlainDefaultPreemption::PlainDefaultPreemption;
 
   NodeVictims SelectVictimsOnNode(
       const CycleState& state, const Pod& pod, const NodeInfo& node,
@@ -39,6 +43,8 @@ class FastDefaultPreemption final : public DefaultPreemption {
                                                   const NodeToStatus& m, std::string* fit_error,
                                                   std::string* error) const override;
 };
+
+using FastDefaultPreemption = FastDefaultPreemptionOf<DefaultPreemption>;
 
 }  // namespace schedcheck::reference
 

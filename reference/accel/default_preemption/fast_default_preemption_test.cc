@@ -83,6 +83,9 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
   handle.snapshot = &snapshot;
   handle.objects = &objects;
   handle.nominator = &nominator;
+  // Both levels: v1.37 reads start times once per pod and counts every node in the FitError.
+  handle.compat = *rc::gen::element<std::string>("1.27", "1.37");
+  RC_LOG() << "compat " << handle.compat << "\n";
   for (int n = *rc::gen::inRange(0, 3); n > 0; --n) {
     json nominated = {{"metadata", {{"name", "nom" + std::to_string(n)}, {"namespace", "default"}}},
                       {"spec", {{"priority", *rc::gen::inRange(0, 5)}}}};

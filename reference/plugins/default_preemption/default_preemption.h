@@ -159,7 +159,7 @@ class DefaultPreemption : public PostFilterPlugin, public QueueingHintExtensions
 
 // DefaultPreemption at v1.37 (SchedulerAsyncPreemption, on by default): also a PreEnqueue plugin
 // that holds back a preemptor while its asynchronous preemption runs.
-class DefaultPreemptionV1_37 final : public DefaultPreemption, public PreEnqueuePlugin {
+class DefaultPreemptionV1_37 : public DefaultPreemption, public PreEnqueuePlugin {
  public:
   using DefaultPreemption::DefaultPreemption;
   static constexpr std::string_view kWaiting =
