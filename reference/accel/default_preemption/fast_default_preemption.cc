@@ -74,7 +74,9 @@ NodeVictims FastDefaultPreemptionOf<Plain>::SelectVictimsOnNode(
         return PodStartTimeNs(*pi->pod).has_value();
       });
   if (node.lowest_pod_priority() >= pod.priority && reads_are_pure) {
-    return {ConstantStatus<Code::kUnschedulableAndUnresolvable, DefaultPreemption::kNoVictims>(), {}, 0};
+    return {ConstantStatus<Code::kUnschedulableAndUnresolvable, DefaultPreemption::kNoVictims>(),
+            {},
+            0};
   }
   return DefaultPreemption::SelectVictimsOnNode(state, pod, node, pdbs);
 }
