@@ -124,12 +124,14 @@ CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
       Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return BadInput("setup: " + cluster.message());
   if (!c.pod) return BadInput("kind preempt needs a pod");
-  auto pod = reference::BuildPod(*c.pod);
+  const reference::CompatLevel level = *reference::ParseCompatLevel(c.compat);
+  auto pod = reference::BuildPod(*c.pod, level);
   if (!pod.ok()) return BadInput("pod: " + pod.message());
   const reference::Framework& fw = (*cluster)->framework();
 
   // The failed scheduling attempt whose statuses preemption starts from.
   std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, 0, 0);
+  scheduler->set_compat(level);
   reference::CycleState state;
   reference::ScheduleResult r = scheduler->SchedulePod(fw, state, **pod, (*cluster)->snapshot());
   switch (r.kind) {

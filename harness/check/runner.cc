@@ -196,11 +196,13 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
                        reference::Engine engine) {
   // Seed 0 for the tie-break; expectations compare the tie set, not the pick.
   std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, 0, 0);
+  const reference::CompatLevel level = *reference::ParseCompatLevel(c.compat);
+  scheduler->set_compat(level);
   // podsBefore: one scheduling cycle each with the same scheduler, so the pod under test sees
   // their assumed placements and its search starts where theirs stopped (nextStartNodeIndex).
   for (size_t i = 0; i < c.pods_before.size(); ++i) {
     const std::string where = "podsBefore[" + std::to_string(i) + "]";
-    auto before = reference::BuildPod(c.pods_before[i]);
+    auto before = reference::BuildPod(c.pods_before[i], level);
     if (!before.ok()) return Fail(where + ": " + before.message());
     CycleState before_state;
     reference::CycleOutcome o =
@@ -251,19 +253,15 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
 
 }  // namespace
 
-std::string UnimplementedCompat(const std::string& compat, const std::string& kind) {
-  std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(compat);
-  if (!level) return "compat level " + compat + " is not implemented (implemented: 1.27, 1.37)";
-  if (*level == reference::CompatLevel::kV1_37 && kind != "filter" && kind != "score" &&
-      kind != "hint" && kind != "update" && kind != "queue") {
-    return "compat level 1.37 implements the kinds filter, score, hint, update and queue; kind " +
-           kind + " (preemption, the scheduling cycle) is not implemented at 1.37 yet";
+std::string UnimplementedCompat(const std::string& compat) {
+  if (!reference::ParseCompatLevel(compat)) {
+    return "compat level " + compat + " is not implemented (implemented: 1.27, 1.37)";
   }
   return "";
 }
 
 CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
-  if (std::string why = UnimplementedCompat(c.compat, c.kind); !why.empty()) {
+  if (std::string why = UnimplementedCompat(c.compat); !why.empty()) {
     return {Verdict::kSkip, why};
   }
   if (c.kind == "preempt") return RunPreemptCase(c, engine);

@@ -11,10 +11,9 @@
 
 namespace schedcheck::check {
 
-// Why the reference cannot run a case of this kind at this level ("" when it can): v1.27 runs
-// every kind; v1.37 runs filter, score, hint and update (its queue, preemption and scheduling cycle
-// are not modelled yet); other levels run nothing.
-std::string UnimplementedCompat(const std::string& compat, const std::string& kind);
+// Why the reference cannot run a case at this level ("" when it can): v1.27 and v1.37 run every
+// kind; other levels run nothing.
+std::string UnimplementedCompat(const std::string& compat);
 
 struct CaseResult {
   // kBadInput: the case itself is malformed (an op or field of the wrong type or out of range, an

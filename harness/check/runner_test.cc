@@ -40,25 +40,30 @@ TEST(RunnerTest, UnimplementedCompatIsSkippedNotPassed) {
             "SKIP future-compat: compat level 1.35 is not implemented (implemented: 1.27, 1.37)");
 }
 
-// v1.37 runs the plugin-level kinds and the queue; its preemption and scheduling cycle are not
-// modelled yet, so cases of those kinds are skipped with the reason, never run by v1.27 rules.
-TEST(RunnerTest, Compat137RunsPluginKindsAndQueueOnly) {
-  EXPECT_EQ(UnimplementedCompat("1.37", "filter"), "");
-  EXPECT_EQ(UnimplementedCompat("1.37", "score"), "");
-  EXPECT_EQ(UnimplementedCompat("", "queue"), "");
-  EXPECT_EQ(UnimplementedCompat("1.27", "preempt"), "");
-  EXPECT_EQ(UnimplementedCompat("1.37", "hint"), "");
-  EXPECT_EQ(UnimplementedCompat("1.37", "queue"), "");
-  for (const char* kind : {"schedule", "preempt"}) {
-    EXPECT_NE(UnimplementedCompat("1.37", kind).find("not implemented at 1.37"), std::string::npos)
-        << kind;
-  }
-  auto c = ParseCase(nlohmann::json::parse(R"({"id":"q","source":"s","kind":"schedule",
-      "compat":"1.37","nodes":[{"metadata":{"name":"n1"}}],
-      "pod":{"metadata":{"name":"p"}},"expect":{"node":"n1"}})"),
-                     "inline");
-  ASSERT_TRUE(c.ok()) << c.message();
-  EXPECT_EQ(RunCase(*c).verdict, CaseResult::Verdict::kSkip);
+// Every kind runs at both levels, by the level's rules: a whole cycle on a node whose cpu is
+// overcommitted by a bound pod, for a pod requesting memory only. v1.27's fitsRequest compares
+// the zero cpu request with the negative room (Insufficient cpu); v1.37's skips zero requests.
+TEST(RunnerTest, ScheduleCasesRunByTheirLevelsRules) {
+  EXPECT_EQ(UnimplementedCompat("1.37"), "");
+  EXPECT_EQ(UnimplementedCompat(""), "");
+  EXPECT_NE(UnimplementedCompat("1.35"), "");
+  const std::string body = R"("kind":"schedule",
+      "nodes":[{"metadata":{"name":"n1"},
+                "status":{"allocatable":{"cpu":"1","memory":"4Gi","pods":"10"}}}],
+      "pods":[{"metadata":{"name":"big"},"spec":{"nodeName":"n1",
+               "containers":[{"resources":{"requests":{"cpu":"2"}}}]}}],
+      "pod":{"metadata":{"name":"p"},
+             "spec":{"containers":[{"resources":{"requests":{"memory":"1Gi"}}}]}})";
+  auto at = [&](const std::string& compat, const std::string& expect) {
+    auto c = ParseCase(nlohmann::json::parse(R"({"id":"q","source":"s","compat":")" + compat +
+                                             R"(",)" + body + R"(,"expect":)" + expect + "}"),
+                       "inline");
+    EXPECT_TRUE(c.ok()) << c.message();
+    return RunCase(*c);
+  };
+  EXPECT_EQ(at("1.37", R"({"node":"n1"})").verdict, CaseResult::Verdict::kPass);
+  EXPECT_EQ(at("1.27", R"({"node":"n1"})").verdict, CaseResult::Verdict::kFail);
+  EXPECT_EQ(at("1.27", R"({"unschedulable":true})").verdict, CaseResult::Verdict::kPass);
 }
 
 // Hint cases: the reference's v1.37 hints answer, a wrong expectation fails, and malformed hint

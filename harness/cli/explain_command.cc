@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "harness/check/cluster.h"
 #include "harness/cli/engine_option.h"
@@ -48,9 +49,9 @@ nlohmann::json PreemptionJson(const reference::PreemptionOutcome& o) {
 
 Result<reference::Profile> ProfileFor(const ExplainOptions& o, const trace::InputLimits& limits,
                                       const std::string& scheduler_name) {
-  if (o.config.empty()) return reference::DefaultProfile("1.27");
+  if (o.config.empty()) return reference::DefaultProfile(o.compat);
   auto config =
-      reference::LoadSchedulerConfiguration(o.config, "1.27", trace::YamlLimitsOf(limits));
+      reference::LoadSchedulerConfiguration(o.config, o.compat, trace::YamlLimitsOf(limits));
   if (!config.ok()) return config.error();
   for (reference::Profile& p : config->profiles) {
     if (p.scheduler_name == scheduler_name) {
@@ -73,7 +74,9 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   auto pod_objects = trace::LoadManifests({o.pod}, limits);
   if (!pod_objects.ok()) return pod_objects.error();
   if (pod_objects->pods.empty()) return Error{o.pod + ": no Pod object found"};
-  auto pod = reference::BuildPod(pod_objects->pods.front());
+  const std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(o.compat);
+  if (!level) return Error{"--compat " + o.compat + ": not implemented (implemented: 1.27, 1.37)"};
+  auto pod = reference::BuildPod(pod_objects->pods.front(), *level);
   if (!pod.ok()) return Error{o.pod + ": " + pod.message()};
   auto profile = ProfileFor(o, limits, (*pod)->scheduler_name());
   if (!profile.ok()) return profile.error();
@@ -82,7 +85,7 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
                             cluster_objects->namespaces,   cluster_objects->pdbs,
                             cluster_objects->services,     cluster_objects->replication_controllers,
                             cluster_objects->replica_sets, cluster_objects->stateful_sets};
-  auto cluster = check::Cluster::Build(input, *profile, "1.27", o.engine);
+  auto cluster = check::Cluster::Build(input, *profile, o.compat, o.engine);
   if (!cluster.ok()) return cluster.error();
   const reference::Framework& fw = (*cluster)->framework();
   const reference::Snapshot& snapshot = (*cluster)->snapshot();
@@ -124,6 +127,7 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   // The decision itself, exactly as a scheduling cycle makes it.
   std::unique_ptr<reference::PodScheduler> scheduler =
       reference::MakePodScheduler(o.engine, o.seed, 0);
+  scheduler->set_compat(*level);
   reference::CycleState cycle_state;
   reference::CycleOutcome r = reference::RunSchedulingCycle(fw, *scheduler, (*cluster)->cache(),
                                                             snapshot, cycle_state, *pod);
@@ -267,6 +271,8 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
   AddSeedOption(cmd, "--seed", &o->seed,
                 "seed of the tie-break among top-scoring nodes (default 0)");
   AddEngineOption(cmd, &o->engine);
+  cmd->add_option("--compat", o->compat, "compatibility level: 1.27 (default) or 1.37")
+      ->check(CLI::IsMember({"1.27", "1.37"}));
   cmd->add_flag("--json", o->json, "print the explanation as one JSON document");
   AddLimitOption(cmd, &o->limits);
   cmd->callback([=] {

@@ -24,6 +24,7 @@ struct ExplainOptions {
   uint64_t seed = 0;
   bool json = false;
   reference::Engine engine = reference::Engine::kPlain;  // explanations read the plain rules
+  std::string compat = "1.27";                           // the level whose rules explain
   // `--limit NAME=VALUE` specs (traces/input_limits.h) for the manifests and the configuration;
   // records bounds the objects of --cluster and, separately, of --pod.
   std::vector<std::string> limits;

@@ -12,9 +12,11 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
                                            const diff::Divergence& first) {
   auto trace = trace::LoadTrace(r.trace);
   if (!trace.ok()) return trace.error();
-  reference::SchedulerConfiguration base = reference::DefaultConfiguration("1.27");
+  // The level of the replays being explained: the trace header's.
+  const std::string compat = trace->header.compat().empty() ? "1.27" : trace->header.compat();
+  reference::SchedulerConfiguration base = reference::DefaultConfiguration(compat);
   if (!r.config.empty()) {
-    auto config = reference::LoadSchedulerConfiguration(r.config, "1.27", r.yaml);
+    auto config = reference::LoadSchedulerConfiguration(r.config, compat, r.yaml);
     if (!config.ok()) return config.error();
     base = std::move(*config);
   }

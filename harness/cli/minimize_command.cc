@@ -164,7 +164,10 @@ Result<std::string> Explain(const MinimizeCommandOptions& o, minimize::PairRepla
   } else {
     sides.push_back({label, po.candidate.config});
   }
-  auto text = diff::ExplainAt(minimal, logs->reference, logs->diff.divergences.front(), sides);
+  diff::ExplainOptions explain;
+  explain.compat = po.reference.compat;
+  auto text =
+      diff::ExplainAt(minimal, logs->reference, logs->diff.divergences.front(), sides, explain);
   return "explanation of the first divergence:\n" +
          (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
 }

@@ -1,6 +1,7 @@
 #include "harness/diff/explain_at.h"
 
 #include <map>
+#include <optional>
 
 #include "harness/check/cluster.h"
 #include "harness/replay/decision_log.h"
@@ -116,10 +117,11 @@ std::string ScoresText(const reference::CycleOutcome& r, size_t max_nodes) {
 }
 
 Result<std::string> ExplainSideText(const check::ClusterInput& input, const reference::PodPtr& pod,
-                                    const ExplainSide& side, const ExplainOptions& o) {
+                                    const ExplainSide& side, const ExplainOptions& o,
+                                    const std::string& compat) {
   auto profile = ProfileFor(side.config, pod->scheduler_name());
   if (!profile.ok()) return Error{side.label + ": " + profile.message()};
-  auto cluster = check::Cluster::Build(input, *profile, "1.27");
+  auto cluster = check::Cluster::Build(input, *profile, compat);
   if (!cluster.ok()) return Error{side.label + ": " + cluster.message()};
   const reference::Framework& fw = (*cluster)->framework();
   std::string out = side.label + " (profile " + pod->scheduler_name() + "):\n";
@@ -145,6 +147,7 @@ Result<std::string> ExplainSideText(const check::ClusterInput& input, const refe
            (rejected.empty() ? "feasible" : "rejected by " + rejected) + "\n";
   }
   reference::PodScheduler scheduler(1, 0);
+  scheduler.set_compat(*reference::ParseCompatLevel(compat));
   reference::CycleState cycle_state;
   reference::CycleOutcome r = reference::RunSchedulingCycle(
       fw, scheduler, (*cluster)->cache(), (*cluster)->snapshot(), cycle_state, pod);
@@ -193,7 +196,12 @@ Result<std::string> ExplainAt(const trace::Trace& cluster,
   k8s::Pod pending = it->second;
   pending.mutable_spec()->clear_node_name();
   pending.mutable_status()->clear_nominated_node_name();
-  auto pod = reference::BuildPod(pending);
+  const std::string compat = !options.compat.empty()            ? options.compat
+                             : !cluster.header.compat().empty() ? cluster.header.compat()
+                                                                : "1.27";
+  const std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(compat);
+  if (!level) return Error{"compat " + compat + " is not implemented (implemented: 1.27, 1.37)"};
+  auto pod = reference::BuildPod(pending, *level);
   if (!pod.ok()) return Error{"pod " + d.pod + ": " + pod.message()};
   check::ClusterInput input;
   for (const std::string& n : state.node_order) {
@@ -214,9 +222,9 @@ Result<std::string> ExplainAt(const trace::Trace& cluster,
       (at_record ? " before attempt " +
                        std::to_string(reference_log[d.reference_record].attempt().attempt())
                  : "") +
-      " (" + std::to_string(input.nodes.size()) + " node(s)):\n";
+      " (" + std::to_string(input.nodes.size()) + " node(s), compat " + compat + "):\n";
   for (const ExplainSide& side : sides) {
-    auto text = ExplainSideText(input, *pod, side, options);
+    auto text = ExplainSideText(input, *pod, side, options, compat);
     if (!text.ok()) return text.error();
     out += *text;
   }

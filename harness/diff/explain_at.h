@@ -23,6 +23,9 @@ struct ExplainSide {
 
 struct ExplainOptions {
   size_t max_nodes = 20;  // node rows printed per side (every node is evaluated)
+  // The compatibility level whose rules evaluate the cluster; empty: the trace header's, else
+  // 1.27.
+  std::string compat;
 };
 
 // Text, several lines per side. Errors name the trace record or the pod.

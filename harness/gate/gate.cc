@@ -56,13 +56,13 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
     return Error{path + ": candidate replay: " + cand_log.message()};
   }
   diff::NamedDiff out{name, diff::Diff(*ref_log, *cand_log, o.diff), "", ""};
-  if (!out.result.divergences.empty() && o.compat != "1.27") {
-    out.explanation = "(no explanation: `explain` implements compatibility level 1.27 only)\n";
-  } else if (!out.result.divergences.empty()) {
+  if (!out.result.divergences.empty()) {
     const std::string label = "candidate " + o.candidate;
     std::vector<diff::ExplainSide> sides = {{"reference", base}};
     if (!candidate->out_of_process()) sides.push_back({label, candidate->config});
-    auto text = diff::ExplainAt(*trace, *ref_log, out.result.divergences.front(), sides);
+    diff::ExplainOptions explain;
+    explain.compat = o.compat;
+    auto text = diff::ExplainAt(*trace, *ref_log, out.result.divergences.front(), sides, explain);
     out.explanation = text.ok() ? *text : "(no explanation: " + text.message() + ")\n";
     if (candidate->out_of_process())
       out.explanation += candidates::OutOfProcessExplainNote(label, o.candidate);

@@ -3,6 +3,9 @@
 # (reference/conformance/cases/**/*_1.37.yaml) checked against the real plugins of kubernetes
 # v1.37.2 by casecheck (harness/kube/v1.37/cmd/casecheck): every case must pass, and at least
 # $min cases must have been checked, so that a lost file or a silently shrunken one fails too.
+# Whole-cycle (`schedule`) cases at 1.37 live in files not named *_1.37.yaml
+# (schedule/v1_37_cycles.yaml): //harness/check:kube_schedule_cases_test replays them through
+# kube-scheduler v1.37.2 instead.
 #
 #   casecheck_test.sh [CASECHECK]
 #
