@@ -18,6 +18,7 @@
 #include "properties/wide_generators.h"
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
+#include "reference/base/feature_gates.h"
 #include "reference/runtime/profile.h"
 
 namespace schedcheck::properties {
@@ -44,12 +45,31 @@ std::string AdapterPath() {
   return std::string(dir == nullptr ? "." : dir) + "/schedcheck/harness/kube/" + kLevel.adapter;
 }
 
-std::vector<trace::Record> ReplayReference(const std::vector<trace::Record>& records,
-                                           uint64_t seed) {
+// What a run is given besides the trace: a configuration (empty: the default profile) and
+// feature gates, the same for both sides.
+struct RunSetup {
+  std::string config_yaml;
+  reference::FeatureGates feature_gates;
+};
+
+replay::ReplayOptions OptionsFor(uint64_t seed, const RunSetup& setup) {
   replay::ReplayOptions options;
   options.config = reference::DefaultConfiguration(kLevel.compat);
+  if (!setup.config_yaml.empty()) {
+    auto parsed =
+        reference::ParseSchedulerConfigurationYaml(setup.config_yaml, "the setup", kLevel.compat);
+    if (!parsed.ok()) RC_FAIL("configuration: " + parsed.message());
+    options.config = *parsed;
+  }
   options.compat = kLevel.compat;
+  options.feature_gates = setup.feature_gates;
   options.seed = seed;
+  return options;
+}
+
+std::vector<trace::Record> ReplayReference(const std::vector<trace::Record>& records, uint64_t seed,
+                                           const RunSetup& setup) {
+  replay::ReplayOptions options = OptionsFor(seed, setup);
   auto replayer = replay::Replayer::Create(options);
   if (!replayer.ok()) RC_FAIL("replayer: " + replayer.message());
   if (Outcome ok = (*replayer)->Run(records); !ok)
@@ -64,12 +84,11 @@ protocol::ReplaySession& Adapter() {
 }
 
 std::vector<trace::Record> ReplayKube(const std::vector<trace::Record>& records, uint64_t seed,
-                                      const std::string& property) {
-  replay::ReplayOptions options;
-  options.config = reference::DefaultConfiguration(kLevel.compat);
-  options.compat = kLevel.compat;
-  options.seed = seed;
-  protocol::ExternalReplay run = Adapter().Replay(records, protocol::HelloFor(options, "", ""));
+                                      const std::string& property, const RunSetup& setup) {
+  const replay::ReplayOptions options = OptionsFor(seed, setup);
+  protocol::ExternalReplay run = Adapter().Replay(
+      records,
+      protocol::HelloFor(options, setup.config_yaml, setup.config_yaml.empty() ? "" : "the setup"));
   PROP_REQUIRE(run.status.ok(), property, records,
                "the kube adapter failed: " + run.status.message());
   return run.decisions;
@@ -92,20 +111,25 @@ void TagOutcomes(const std::vector<trace::Record>& log) {
 
 // Requires the two logs of `records` to be equivalent.
 void RequireEquivalent(const std::vector<trace::Record>& records, uint64_t seed,
-                       const std::string& property, bool tag = false) {
-  const std::vector<trace::Record> reference = ReplayReference(records, seed);
+                       const std::string& property, bool tag = false, const RunSetup& setup = {}) {
+  const std::vector<trace::Record> reference = ReplayReference(records, seed, setup);
   if (tag) TagOutcomes(reference);
-  const std::vector<trace::Record> kube = ReplayKube(records, seed, property);
+  const std::vector<trace::Record> kube = ReplayKube(records, seed, property, setup);
   diff::DiffResult result = diff::Diff(reference, kube);
   if (result.divergences.empty()) return;
   const std::string s = std::to_string(seed);
+  const std::string gates = setup.feature_gates.empty()
+                                ? ""
+                                : " --feature-gates " +
+                                      reference::FeatureGatesText(setup.feature_gates) +
+                                      (setup.config_yaml.empty() ? "" : " --config CONFIG");
   PROP_REQUIRE(false, property, records,
                std::to_string(result.divergences.size()) +
                    " divergences (reference vs kube-scheduler " + kLevel.version + ", seed " + s +
                    "); first: " + diff::Describe(result.divergences.front()) +
-                   "\nreproduce: schedcheck replay TRACE --compat " + kLevel.compat + " --seed " +
-                   s + " --jsonl ref.jsonl && schedcheck replay TRACE --seed " + s +
-                   " --candidate " + kLevel.candidate +
+                   "\nreproduce: schedcheck replay TRACE --compat " + kLevel.compat + gates +
+                   " --seed " + s + " --jsonl ref.jsonl && schedcheck replay TRACE --seed " + s +
+                   gates + " --candidate " + kLevel.candidate +
                    " --jsonl kube.jsonl && schedcheck diff ref.jsonl kube.jsonl");
 }
 
@@ -168,6 +192,50 @@ RC_GTEST_PROP(KubeDifferential, DefaultSpreadingScenariosAreEquivalent, ()) {
   const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
   RequireEquivalent(records, seed, "KubeDifferential_DefaultSpreading", true);
 }
+
+#ifdef SCHEDCHECK_KUBE_1_37
+// --feature-gates OpportunisticBatching=false: v1.37 then never reuses a previous pod's scores,
+// and replay takes profiles under which it could (refused with the gate on). Here the default
+// profile without PodTopologySpread, whose default constraints otherwise keep every pod
+// unsignable, so batching would apply to most pods if the gate were on.
+RC_GTEST_PROP(KubeDifferential, SignableProfileWithBatchingOffIsEquivalent, ()) {
+  const WideScenario s = *WideScenarioGen(kNewerFields);
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  const RunSetup setup{R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
+      "kind": "KubeSchedulerConfiguration",
+      "profiles": [{"schedulerName": "default-scheduler",
+                    "plugins": {"multiPoint": {"disabled": [{"name": "PodTopologySpread"}]}}}]})",
+                       {{std::string(reference::kOpportunisticBatching), false}}};
+  // Realized by this profile's own decisions: pods it binds are not unbound by later writes.
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_BatchingOff", true, setup);
+}
+
+// The adapter sets Hello.feature_gates on upstream's feature gate: a gate upstream does not know
+// fails the run naming it, and the next run (same process) starts from the defaults again.
+TEST(KubeDifferentialGates, AdapterSetsHelloFeatureGates) {
+  ClusterCase c;
+  c.nodes.emplace_back().mutable_metadata()->set_name("n1");
+  (*c.nodes[0].mutable_status()->mutable_allocatable())["pods"] = "10";
+  c.pod.mutable_metadata()->set_name("p");
+  c.pod.mutable_metadata()->set_namespace_("default");
+  c.pod.mutable_spec()->add_containers()->set_name("c");
+  const std::vector<trace::Record> records = CaseAsTrace(c);
+  replay::ReplayOptions options;
+  options.compat = kLevel.compat;
+  options.feature_gates = {{"NoSuchGate", true}};
+  protocol::ExternalReplay bad = Adapter().Replay(records, protocol::HelloFor(options, "", ""));
+  ASSERT_FALSE(bad.status.ok());
+  EXPECT_NE(bad.status.message().find("NoSuchGate"), std::string::npos) << bad.status.message();
+  options.feature_gates = {{std::string(reference::kOpportunisticBatching), false}};
+  protocol::ExternalReplay off = Adapter().Replay(records, protocol::HelloFor(options, "", ""));
+  EXPECT_TRUE(off.status.ok()) << off.status.message();
+  options.feature_gates.clear();
+  protocol::ExternalReplay defaults =
+      Adapter().Replay(records, protocol::HelloFor(options, "", ""));
+  EXPECT_TRUE(defaults.status.ok()) << defaults.status.message();
+}
+#endif
 
 }  // namespace
 }  // namespace schedcheck::properties

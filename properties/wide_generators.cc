@@ -1205,12 +1205,8 @@ rc::Gen<WideScenario> PreemptionScenarioGen() {
 
 namespace {
 
-std::vector<trace::Record> ReferenceLog(const std::vector<trace::Record>& records, uint64_t seed,
-                                        const std::string& compat) {
-  replay::ReplayOptions options;
-  options.config = reference::DefaultConfiguration(compat);
-  options.compat = compat;
-  options.seed = seed;
+std::vector<trace::Record> ReferenceLog(const std::vector<trace::Record>& records,
+                                        const replay::ReplayOptions& options) {
   auto replayer = replay::Replayer::Create(options);
   if (!replayer.ok()) RC_FAIL("replayer: " + replayer.message());
   if (Outcome ok = (*replayer)->Run(records); !ok)
@@ -1234,11 +1230,20 @@ struct PodFate {
 
 std::vector<trace::Record> RealizeTrace(std::vector<trace::Record> records, uint64_t seed,
                                         const std::string& compat) {
+  replay::ReplayOptions options;
+  options.config = reference::DefaultConfiguration(compat);
+  options.compat = compat;
+  options.seed = seed;
+  return RealizeTraceAs(std::move(records), options);
+}
+
+std::vector<trace::Record> RealizeTraceAs(std::vector<trace::Record> records,
+                                          const replay::ReplayOptions& options) {
   size_t from = 0;
   for (size_t round = 0; round <= records.size() + 1; ++round) {
     std::map<std::string, PodFate> fate;
     std::map<int64_t, std::string> first_attempt;  // instant -> the pod of its first cycle
-    for (const trace::Record& d : ReferenceLog(records, seed, compat)) {
+    for (const trace::Record& d : ReferenceLog(records, options)) {
       if (d.has_attempt()) first_attempt.emplace(d.time_ns(), d.attempt().pod());
       if (d.has_binding()) {
         PodFate& f = fate[d.binding().pod()];

@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/replay/replayer.h"
 #include "rapidcheck.h"
 #include "traces/trace.pb.h"
 
@@ -73,6 +74,9 @@ rc::Gen<WideScenario> PreemptionScenarioGen();
 // replay it.
 std::vector<trace::Record> RealizeTrace(std::vector<trace::Record> records, uint64_t seed,
                                         const std::string& compat = "1.27");
+// The same following the reference's replay with `options` (a configuration, feature gates).
+std::vector<trace::Record> RealizeTraceAs(std::vector<trace::Record> records,
+                                          const replay::ReplayOptions& options);
 
 // One line per event, for RapidCheck's counterexample output.
 void showValue(const WideScenario& s, std::ostream& os);

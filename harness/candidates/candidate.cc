@@ -212,6 +212,7 @@ Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate,
   replay::ReplayOptions options;
   options.engine = o.engine;
   options.compat = o.compat;
+  options.feature_gates = o.feature_gates;
   options.config = candidate.config;
   options.registry = candidate.registry.get();
   auto start = trace.header.labels().find("start_time");

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "harness/protocol/external_replay.h"
+#include "reference/base/feature_gates.h"
 #include "reference/base/result.h"
 #include "reference/engine/engine.h"
 #include "reference/framework/registry.h"
@@ -80,6 +81,8 @@ struct CandidateReplayOptions {
   // The compatibility level of the replay ("1.27", "1.37"); sent to an out-of-process child in
   // Hello.compat.
   std::string compat = "1.27";
+  // Feature gates of the replay (Hello.feature_gates for an out-of-process child).
+  reference::FeatureGates feature_gates;
 };
 
 // Replays `trace` (t = 0 at its first event, epoch from the header's start_time label, seed 1,

@@ -1,9 +1,10 @@
-// The `schedule` conformance cases at compat 1.37, checked against the real kube-scheduler
-// v1.37.2 (//harness/kube:kube-adapter-1.37): each case becomes a trace (its objects and bound
-// pods at t = 0, each of podsBefore one second apart, then the pod under test) replayed by the
-// adapter with the case's profile, and the adapter's first attempt for the pod must satisfy the
-// case's `expect`. The reference replays the same trace and must decide the same. So a case's
-// expectation is upstream's own answer, not only our reading of the source it cites.
+// The `schedule` and `preempt` conformance cases at compat 1.37, checked against the real
+// kube-scheduler v1.37.2 (//harness/kube:kube-adapter-1.37): each case becomes a trace (its
+// objects and bound pods at t = 0, each of podsBefore one second apart, then the pod under test)
+// replayed by the adapter with the case's profile, and the adapter's first attempt for the pod
+// must satisfy the case's `expect` (for preempt: the attempt's nominated node and victims). The
+// reference replays the same trace and must decide the same. So a case's expectation is
+// upstream's own answer, not only our reading of the source it cites.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -122,8 +123,40 @@ std::vector<std::string> Sorted(std::vector<std::string> v) {
   return v;
 }
 
+// One {"nominatedNode": n, "victims": [...]} (victims as a set) against the attempt. The case
+// names the chosen candidate's victims; an attempt lists the pods the preemption deletes, which
+// at v1.37 leaves out victims already terminating (prepareCandidateAsync).
+bool SamePreemption(const Case& c, const json& want, const trace::Attempt& a) {
+  if (a.nominated_node() != want.value("nominatedNode", "")) return false;
+  if (!want.contains("victims")) return true;
+  std::vector<std::string> deleted;
+  for (const std::string& v : want["victims"].get<std::vector<std::string>>()) {
+    const bool terminating = std::any_of(c.pods.begin(), c.pods.end(), [&](const k8s::Pod& p) {
+      return PodKey(p) == v && !p.metadata().deletion_timestamp().empty();
+    });
+    if (!terminating) deleted.push_back(v);
+  }
+  return Sorted(deleted) == Sorted({a.victims().begin(), a.victims().end()});
+}
+
+// "" when `a` satisfies the preempt expectation `want` (docs/FORMATS.md), else why not. A
+// `status` expectation (preemption does not nominate) needs an attempt without a nomination.
+std::string UnmetPreemption(const Case& c, const json& want, const trace::Attempt& a) {
+  const std::string got = "nominated " + json(a.nominated_node()).dump() + " with victims " +
+                          json(Sorted({a.victims().begin(), a.victims().end()})).dump();
+  if (a.result() == trace::SCHEDULED) return "expected a failed attempt, got scheduled";
+  if (want.contains("status")) return a.nominated_node().empty() ? "" : "expected none, " + got;
+  if (want.contains("anyOf")) {
+    for (const json& w : want["anyOf"]) {
+      if (SamePreemption(c, w, a)) return "";
+    }
+    return "expected any of " + want["anyOf"].dump() + ", got " + got;
+  }
+  return SamePreemption(c, want, a) ? "" : "expected " + want.dump() + ", got " + got;
+}
+
 // "" when `a` satisfies the schedule expectation `want` (docs/FORMATS.md), else why not.
-std::string Unmet(const json& want, const trace::Attempt& a) {
+std::string Unmet([[maybe_unused]] const Case& c, const json& want, const trace::Attempt& a) {
   const bool scheduled = a.result() == trace::SCHEDULED;
   const std::vector<std::string> ties = Sorted({a.ties().begin(), a.ties().end()});
   const std::string got =
@@ -152,16 +185,16 @@ std::string Unmet(const json& want, const trace::Attempt& a) {
   return "expect needs node, anyOf, ties or unschedulable";
 }
 
-// The schedule cases at compat 1.37 that a trace can state. A case whose `pods` include an
-// unbound pod (a nominated pod waiting in the queue) is left out and named on stderr: in a replay
-// that pod would be scheduled too.
-std::vector<Case> ReplayableScheduleCases137() {
+// The schedule and preempt cases at compat 1.37 that a trace can state. A case whose `pods`
+// include an unbound pod (a nominated pod waiting in the queue) is left out and named on stderr:
+// in a replay that pod would be scheduled too.
+std::vector<Case> ReplayableCases137(const std::string& kind) {
   auto cases = LoadCases({Root() + "reference/conformance/cases"});
   EXPECT_TRUE(cases.ok()) << cases.message();
   std::vector<Case> out;
   if (!cases.ok()) return out;
   for (Case& c : *cases) {
-    if (c.kind != "schedule" || c.compat != "1.37") continue;
+    if (c.kind != kind || c.compat != "1.37") continue;
     if (std::any_of(c.pods.begin(), c.pods.end(),
                     [](const k8s::Pod& p) { return p.spec().node_name().empty(); })) {
       std::fprintf(stderr, "not replayable (an unbound pod in pods): %s\n", c.id.c_str());
@@ -172,45 +205,60 @@ std::vector<Case> ReplayableScheduleCases137() {
   return out;
 }
 
+// Replays `c` through the adapter and the reference; checks the adapter's first attempt for the
+// pod with `unmet` and that the reference decided alike.
+void CheckCase(protocol::ReplaySession& adapter, const Case& c,
+               std::string (*unmet)(const Case&, const json&, const trace::Attempt&)) {
+  SCOPED_TRACE(c.id + " (" + c.location + ")");
+  const std::string config = ConfigFor(c).dump();
+  replay::ReplayOptions options;
+  options.compat = "1.37";
+  auto parsed = reference::ParseSchedulerConfigurationYaml(config, "the case's profile", "1.37");
+  ASSERT_TRUE(parsed.ok()) << parsed.message();
+  options.config = *parsed;
+  const std::vector<trace::Record> records = TraceOf(c);
+  const std::string key = PodKey(*c.pod);
+
+  protocol::ExternalReplay kube =
+      adapter.Replay(records, protocol::HelloFor(options, config, "the case's profile"));
+  ASSERT_TRUE(kube.status.ok()) << kube.status.message();
+  const trace::Attempt* k = FirstAttempt(kube.decisions, key);
+  ASSERT_NE(k, nullptr) << "kube-scheduler made no attempt for " << key;
+  EXPECT_EQ(unmet(c, c.expect, *k), "") << "kube-scheduler v1.37.2; source: " << c.source;
+
+  auto replayer = replay::Replayer::Create(options);
+  // Replay refuses a profile under which v1.37's OpportunisticBatching could reuse scores
+  // between pods (docs/DEVIATIONS.md). With one pod to schedule there is nothing to reuse, and
+  // conformance_test has run the case in the reference already.
+  if (!replayer.ok() && c.pods_before.empty() &&
+      replayer.message().find("OpportunisticBatching") != std::string::npos) {
+    return;
+  }
+  ASSERT_TRUE(replayer.ok()) << replayer.message();
+  ASSERT_TRUE((*replayer)->Run(records).ok());
+  const trace::Attempt* r = FirstAttempt((*replayer)->log().records(), key);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->result(), k->result());
+  EXPECT_EQ(Sorted({r->ties().begin(), r->ties().end()}),
+            Sorted({k->ties().begin(), k->ties().end()}));
+  EXPECT_EQ(r->message(), k->message());
+  EXPECT_EQ(r->nominated_node(), k->nominated_node());
+  EXPECT_EQ(Sorted({r->victims().begin(), r->victims().end()}),
+            Sorted({k->victims().begin(), k->victims().end()}));
+}
+
 TEST(KubeScheduleCases, TheRealSchedulerMeetsEveryScheduleCaseAtCompat137) {
-  const std::vector<Case> cases = ReplayableScheduleCases137();
+  const std::vector<Case> cases = ReplayableCases137("schedule");
   ASSERT_GE(cases.size(), 15u) << "too few replayable schedule cases at compat 1.37";
   protocol::ReplaySession adapter(Root() + "harness/kube/kube-adapter-1.37");
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.id + " (" + c.location + ")");
-    const std::string config = ConfigFor(c).dump();
-    replay::ReplayOptions options;
-    options.compat = "1.37";
-    auto parsed = reference::ParseSchedulerConfigurationYaml(config, "the case's profile", "1.37");
-    ASSERT_TRUE(parsed.ok()) << parsed.message();
-    options.config = *parsed;
-    const std::vector<trace::Record> records = TraceOf(c);
-    const std::string key = PodKey(*c.pod);
+  for (const Case& c : cases) CheckCase(adapter, c, &Unmet);
+}
 
-    protocol::ExternalReplay kube =
-        adapter.Replay(records, protocol::HelloFor(options, config, "the case's profile"));
-    ASSERT_TRUE(kube.status.ok()) << kube.status.message();
-    const trace::Attempt* k = FirstAttempt(kube.decisions, key);
-    ASSERT_NE(k, nullptr) << "kube-scheduler made no attempt for " << key;
-    EXPECT_EQ(Unmet(c.expect, *k), "") << "kube-scheduler v1.37.2; source: " << c.source;
-
-    auto replayer = replay::Replayer::Create(options);
-    // Replay refuses a profile under which v1.37's OpportunisticBatching could reuse scores
-    // between pods (docs/DEVIATIONS.md). With one pod to schedule there is nothing to reuse, and
-    // conformance_test has run the case in the reference already.
-    if (!replayer.ok() && c.pods_before.empty() &&
-        replayer.message().find("OpportunisticBatching") != std::string::npos) {
-      continue;
-    }
-    ASSERT_TRUE(replayer.ok()) << replayer.message();
-    ASSERT_TRUE((*replayer)->Run(records).ok());
-    const trace::Attempt* r = FirstAttempt((*replayer)->log().records(), key);
-    ASSERT_NE(r, nullptr);
-    EXPECT_EQ(r->result(), k->result());
-    EXPECT_EQ(Sorted({r->ties().begin(), r->ties().end()}),
-              Sorted({k->ties().begin(), k->ties().end()}));
-    EXPECT_EQ(r->message(), k->message());
-  }
+TEST(KubeScheduleCases, TheRealSchedulerMeetsEveryPreemptCaseAtCompat137) {
+  const std::vector<Case> cases = ReplayableCases137("preempt");
+  ASSERT_GE(cases.size(), 10u) << "too few replayable preempt cases at compat 1.37";
+  protocol::ReplaySession adapter(Root() + "harness/kube/kube-adapter-1.37");
+  for (const Case& c : cases) CheckCase(adapter, c, &UnmetPreemption);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/engine_option.h"
+#include "harness/cli/feature_gates_option.h"
 #include "harness/cli/limit_option.h"
 #include "harness/gate/gate.h"
 #include "traces/atomic_file.h"
@@ -40,6 +41,9 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   if (o.compat != "1.27" && o.compat != "1.37")
     return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
   options.compat = o.compat;
+  if (std::string why = reference::CheckFeatureGates(o.feature_gates, o.compat); !why.empty())
+    return fail("--feature-gates: " + why);
+  options.feature_gates = o.feature_gates;
   auto diffs = gate::RunGate(options);
   if (!diffs.ok()) return fail(diffs.message());
   if (o.soft_fails && o.allow_soft)
@@ -117,6 +121,7 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--compat", o->compat,
                   "compatibility level both sides replay at: 1.27 (default) or 1.37, e.g. with "
                   "--candidate kube:1.37 or a build of your own on v1.37");
+  AddFeatureGatesOption(cmd, &o->feature_gates);
   cmd->callback([=] { *exit_code = RunGateCommand(*o, std::cout, std::cerr); });
 }
 

@@ -15,6 +15,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "reference/base/feature_gates.h"
 #include "reference/engine/engine.h"
 
 namespace schedcheck::cli {
@@ -29,7 +30,8 @@ struct GateCommandOptions {
   double scheduler_timeout_seconds = 30;  // per answer of an out-of-process candidate
   std::vector<std::string> limits;        // `--limit NAME=VALUE` specs (traces/input_limits.h)
   reference::Engine engine = reference::Engine::kFast;
-  std::string compat = "1.27";  // `--compat`: the level of both replays
+  std::string compat = "1.27";            // `--compat`: the level of both replays
+  reference::FeatureGates feature_gates;  // `--feature-gates`: both replays' (compat 1.37)
 };
 
 int RunGateCommand(const GateCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -12,6 +12,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/engine_option.h"
+#include "harness/cli/feature_gates_option.h"
 #include "harness/cli/keep_until_exit.h"
 #include "harness/cli/limit_option.h"
 #include "harness/cli/progress_line.h"
@@ -211,6 +212,11 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
     return fail(o.trace + ": header.compat " + options.compat +
                 " is not implemented (implemented: 1.27, 1.37)");
   }
+  if (std::string why = reference::CheckFeatureGates(o.feature_gates, options.compat);
+      !why.empty()) {
+    return fail("--feature-gates: " + why);
+  }
+  options.feature_gates = o.feature_gates;
   std::string config_hash = "default";
   std::string config_text;  // sent to a --scheduler-cmd child
   if (o.config.empty()) {
@@ -244,6 +250,8 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
   // the trace's. Kept alive for the registry the replayer points to.
   std::optional<candidates::Candidate> candidate;
   std::map<std::string, std::string> labels;
+  if (!options.feature_gates.empty())
+    labels["feature_gates"] = reference::FeatureGatesText(options.feature_gates);
   if (!o.candidate.empty()) {
     auto c = candidates::MakeCandidate(o.candidate, options.config, trace::YamlLimitsOf(limits));
     if (!c.ok()) return fail(c.message());
@@ -307,6 +315,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
   AddEngineOption(cmd, &o->engine);
   cmd->add_option("--compat", o->compat,
                   "compatibility level: 1.27 or 1.37 (default: the trace header's, else 1.27)");
+  AddFeatureGatesOption(cmd, &o->feature_gates);
   cmd->add_option(
       "--horizon", o->horizon_seconds,
       "seconds of virtual time to keep running after the last trace event (default 600)");

@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "reference/base/feature_gates.h"
 #include "reference/engine/engine.h"
 
 namespace schedcheck::cli {
@@ -23,6 +24,7 @@ struct ReplayCommandOptions {
   reference::Engine engine = reference::Engine::kFast;
   // The compatibility level ("1.27", "1.37"); empty: the trace header's (absent there: 1.27).
   std::string compat;
+  reference::FeatureGates feature_gates;  // `--feature-gates` (compat 1.37)
   double horizon_seconds = 600;
   double cycle_latency_seconds = 0;
   double bind_latency_seconds = 0;

@@ -11,6 +11,7 @@
 
 #include "harness/diff/diff.h"
 #include "harness/diff/report.h"
+#include "reference/base/feature_gates.h"
 #include "reference/base/result.h"
 #include "reference/engine/engine.h"
 #include "traces/input_limits.h"
@@ -26,8 +27,9 @@ struct GateOptions {
       30'000;  // per answer of an out-of-process candidate (protocol::kDefaultTimeoutMs)
   trace::InputLimits limits;  // for reading each corpus trace (`--limit`)
   reference::Engine engine =
-      reference::Engine::kFast;  // the in-process replays' engine (`--engine`)
-  std::string compat = "1.27";   // the level both sides replay at (`--compat`)
+      reference::Engine::kFast;           // the in-process replays' engine (`--engine`)
+  std::string compat = "1.27";            // the level both sides replay at (`--compat`)
+  reference::FeatureGates feature_gates;  // both sides' `--feature-gates`
 };
 
 // The corpus traces, sorted by file name.

@@ -78,6 +78,7 @@ Response Session::OnHello(const Hello& hello) {
   options.compat = hello.compat().empty() ? "1.27" : hello.compat();
   if (options.compat != "1.27" && options.compat != "1.37")
     return Fail("Hello.compat " + options.compat + " is not implemented (implemented: 1.27, 1.37)");
+  options.feature_gates.insert(hello.feature_gates().begin(), hello.feature_gates().end());
   std::string source;
   auto config = ConfigurationFor(options_, hello, options.compat, &source);
   if (!config.ok()) return Fail(config.message());

@@ -216,4 +216,34 @@ TEST(EventsTest, PodRequestsFollowTheLevel) {
 }
 
 }  // namespace
+// --feature-gates at 1.37: a profile under which OpportunisticBatching could reuse scores is
+// refused with the gate at its default (naming the way out) and taken with it off; gates at 1.27
+// and gates the reference does not model are refused naming them.
+TEST(FeatureGatesTest, BatchingOffAdmitsSignableProfiles) {
+  ReplayOptions options;
+  options.compat = "1.37";
+  options.config = reference::DefaultConfiguration("1.37");
+  std::erase_if(options.config.profiles[0].at(reference::ExtensionPoint::kMultiPoint).enabled,
+                [](const reference::PluginEntry& e) { return e.name == "PodTopologySpread"; });
+  auto refused = Replayer::Create(options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("--feature-gates OpportunisticBatching=false"),
+            std::string::npos)
+      << refused.message();
+  options.feature_gates = {{"OpportunisticBatching", false}};
+  auto taken = Replayer::Create(options);
+  EXPECT_TRUE(taken.ok()) << taken.message();
+
+  options.feature_gates = {{"SchedulerPopFromBackoffQ", false}};
+  auto unmodelled = Replayer::Create(options);
+  ASSERT_FALSE(unmodelled.ok());
+  EXPECT_NE(unmodelled.message().find("SchedulerPopFromBackoffQ"), std::string::npos);
+  options.compat = "1.27";
+  options.config = reference::DefaultConfiguration("1.27");
+  options.feature_gates = {{"OpportunisticBatching", false}};
+  auto at127 = Replayer::Create(options);
+  ASSERT_FALSE(at127.ok());
+  EXPECT_NE(at127.message().find("compat 1.37 only"), std::string::npos) << at127.message();
+}
+
 }  // namespace schedcheck::replay

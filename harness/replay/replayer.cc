@@ -41,6 +41,10 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
   if (options.compat != "1.27" && options.compat != "1.37") {
     return Error{"compat " + options.compat + " is not implemented (implemented: 1.27, 1.37)"};
   }
+  if (std::string why = reference::CheckFeatureGates(options.feature_gates, options.compat);
+      !why.empty()) {
+    return Error{why};
+  }
   if (options.epoch_unix_ns < -kMaxTraceSpanNs || options.epoch_unix_ns > kMaxTraceSpanNs) {
     return Error{"epoch " + std::to_string(options.epoch_unix_ns) + " ns is outside [-" +
                  std::to_string(kMaxTraceSpanNs) + ", " + std::to_string(kMaxTraceSpanNs) + " ns]"};
@@ -70,9 +74,12 @@ Outcome Replayer::Init() {
         options_.registry ? *options_.registry : reference::PluginRegistryFor(options_.engine),
         &p->handle);
     if (!fw.ok()) return fw.error();
-    if (options_.compat == "1.37") {
+    // With OpportunisticBatching off, v1.37 never reuses scores: no profile needs refusing.
+    if (options_.compat == "1.37" &&
+        reference::GateEnabled(options_.feature_gates, reference::kOpportunisticBatching)) {
       if (std::string why = reference::PodSignaturesPossibleV1_37(**fw); !why.empty()) {
-        return Error{"compat 1.37: " + why};
+        return Error{"compat 1.37: " + why +
+                     " (or run with --feature-gates OpportunisticBatching=false)"};
       }
     }
     p->framework = std::move(*fw);

@@ -20,6 +20,7 @@
 #include "harness/replay/decision_log.h"
 #include "harness/replay/summary.h"
 #include "reference/base/clock.h"
+#include "reference/base/feature_gates.h"
 #include "reference/cache/cache.h"
 #include "reference/engine/engine.h"
 #include "reference/queue/scheduling_queue.h"
@@ -57,6 +58,8 @@ struct ReplayProgress {
 struct ReplayOptions {
   reference::SchedulerConfiguration config;
   std::string compat = "1.27";
+  // `--feature-gates` (compat 1.37 only; reference/base/feature_gates.h); empty: the defaults.
+  reference::FeatureGates feature_gates;
   uint64_t seed = 1;
   // Plain rules or the accelerator (reference/engine/engine.h): the same decisions either way.
   reference::Engine engine = reference::Engine::kFast;

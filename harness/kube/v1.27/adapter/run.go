@@ -62,6 +62,9 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	if h.GetCycleLatencyNs() != 0 || h.GetBindLatencyNs() != 0 {
 		return nil, errors.New("cycle and bind latencies are not supported by the kube adapters (cycles and bindings complete at their instant)")
 	}
+	if len(h.GetFeatureGates()) > 0 {
+		return nil, errors.New("Hello.feature_gates: this adapter runs kube-scheduler v1.27 with its default feature gates")
+	}
 	cfg, source, err := adapterkit.LoadConfiguration(h.GetConfigYaml(), h.GetConfigSource())
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -30,6 +31,52 @@ func applyGates() error {
 		return fmt.Errorf("feature gates: %w", err)
 	}
 	return nil
+}
+
+// runGatesSet are the gates the previous run's Hello set: the next run puts them back to their
+// defaults first (the feature gate is global to the process, and a session runs many replays).
+var runGatesSet = map[string]bool{}
+
+// applyRunGates sets Hello.feature_gates for this run, after putting the gates the previous run
+// set back to their defaults. Upstream's SetFromMap refuses unknown gates and gates locked to
+// their defaults; its error names the gate.
+func applyRunGates(gates map[string]bool) error {
+	known := utilfeature.DefaultMutableFeatureGate.GetAll()
+	settings := map[string]bool{}
+	for name := range runGatesSet {
+		if spec, ok := known[featuregate.Feature(name)]; ok {
+			settings[name] = spec.Default
+		}
+	}
+	for name, value := range gates {
+		settings[name] = value
+	}
+	if len(settings) == 0 {
+		return nil
+	}
+	// On an error nothing is stored, and runGatesSet still names what is set.
+	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(settings); err != nil {
+		return fmt.Errorf("Hello.feature_gates %s: %w", gatesText(gates), err)
+	}
+	runGatesSet = map[string]bool{}
+	for name := range gates {
+		runGatesSet[name] = true
+	}
+	return nil
+}
+
+// gatesText is "A=true,B=false" in name order.
+func gatesText(gates map[string]bool) string {
+	names := make([]string, 0, len(gates))
+	for n := range gates {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s=%t", n, gates[n])
+	}
+	return strings.Join(parts, ",")
 }
 
 // versionText is HelloAck.scheduler_version: the linked k8s.io/kubernetes version, the gates

@@ -98,6 +98,9 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	if err := applyGates(); err != nil {
 		return nil, err
 	}
+	if err := applyRunGates(h.GetFeatureGates()); err != nil {
+		return nil, err
+	}
 	cfg, source, err := adapterkit.LoadConfiguration(h.GetConfigYaml(), h.GetConfigSource())
 	if err != nil {
 		return nil, err

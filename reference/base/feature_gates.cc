@@ -1,0 +1,123 @@
+#include "reference/base/feature_gates.h"
+
+#include <array>
+
+namespace schedcheck::reference {
+namespace {
+
+struct GateSpec {
+  std::string_view name;
+  bool default_value;
+  std::string_view stage;  // at v1.37.2 (pkg/features/kube_features.go)
+  // Whether the reference models the non-default value (else only the default is accepted).
+  bool other_value_modelled;
+};
+
+// The gates kube-scheduler v1.37.2 reads while placing pods, queueing them or preempting, with
+// their defaults at the tag. GA gates locked to their default are left out: upstream refuses to
+// set them too.
+constexpr std::array<GateSpec, 14> kGatesV1_37 = {{
+    {"GenericWorkload", false, "beta", false},
+    {"InPlacePodLevelResourcesVerticalScaling", true, "beta", false},
+    {"InPlacePodVerticalScalingSchedulerPreemption", false, "alpha", false},
+    {"InterPodAffinityHostnameFastPath", false, "alpha", false},
+    {"NominatedNodeNameForExpectation", true, "beta", false},
+    // Off, v1.37 never reuses a previous pod's scores: the reference, which never batches, is
+    // then exact for every profile (replay otherwise refuses profiles that could batch).
+    {"OpportunisticBatching", true, "beta", true},
+    {"PodLevelResources", true, "beta", false},
+    {"SchedulerAsyncAPICalls", false, "beta", false},
+    {"SchedulerAsyncPreemption", true, "beta", false},
+    {"SchedulerPopFromBackoffQ", true, "beta", false},
+    {"SchedulerPreQueueingHints", false, "alpha", false},
+    {"StorageCapacityScoring", true, "beta", false},
+    {"TaintTolerationComparisonOperators", false, "alpha", false},
+    {"VolumeLimitScaling", true, "beta", false},
+}};
+
+const GateSpec* Find(std::string_view name) {
+  for (const GateSpec& g : kGatesV1_37) {
+    if (g.name == name) return &g;
+  }
+  return nullptr;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// strconv.ParseBool.
+bool ParseBool(std::string_view s, bool* out) {
+  for (std::string_view t : {"1", "t", "T", "TRUE", "true", "True"}) {
+    if (s == t) return *out = true, true;
+  }
+  for (std::string_view f : {"0", "f", "F", "FALSE", "false", "False"}) {
+    if (s == f) return *out = false, true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<FeatureGates> ParseFeatureGates(std::string_view text) {
+  FeatureGates gates;
+  if (Trim(text).empty()) return gates;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string_view entry = Trim(text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    const size_t eq = entry.find('=');
+    if (eq == std::string_view::npos) {
+      return Error{"feature gates: \"" + std::string(entry) + "\": expected NAME=true|false"};
+    }
+    const std::string name(Trim(entry.substr(0, eq)));
+    bool value = false;
+    if (name.empty() || !ParseBool(Trim(entry.substr(eq + 1)), &value)) {
+      return Error{"feature gates: \"" + std::string(entry) + "\": expected NAME=true|false"};
+    }
+    gates[name] = value;
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return gates;
+}
+
+std::string FeatureGatesText(const FeatureGates& gates) {
+  std::string out;
+  for (const auto& [name, value] : gates)
+    out += (out.empty() ? "" : ",") + name + "=" + (value ? "true" : "false");
+  return out;
+}
+
+std::string CheckFeatureGates(const FeatureGates& gates, std::string_view compat) {
+  if (gates.empty()) return "";
+  if (compat != "1.37") {
+    return "feature gates are taken at compat 1.37 only (compat " + std::string(compat) +
+           " runs with its release's defaults)";
+  }
+  for (const auto& [name, value] : gates) {
+    const GateSpec* g = Find(name);
+    if (g == nullptr) {
+      return "feature gate " + name +
+             ": not a gate kube-scheduler v1.37.2 reads while scheduling that can be set (GA "
+             "gates are locked to their defaults)";
+    }
+    if (value != g->default_value && !g->other_value_modelled) {
+      return "feature gate " + name + "=" + (value ? "true" : "false") +
+             ": schedcheck models the " + std::string(g->stage) + " gate " + name +
+             " only at its v1.37.2 default (" + (g->default_value ? "true" : "false") + ")";
+    }
+  }
+  return "";
+}
+
+bool GateEnabled(const FeatureGates& gates, std::string_view name) {
+  if (auto it = gates.find(std::string(name)); it != gates.end()) return it->second;
+  const GateSpec* g = Find(name);
+  return g != nullptr && g->default_value;
+}
+
+}  // namespace schedcheck::reference

@@ -1,0 +1,42 @@
+#include "reference/base/feature_gates.h"
+
+#include <gtest/gtest.h>
+
+namespace schedcheck::reference {
+namespace {
+
+TEST(FeatureGatesTest, ParsesGosMapStringBool) {
+  auto g = ParseFeatureGates(" OpportunisticBatching=false, SchedulerPopFromBackoffQ=T ");
+  ASSERT_TRUE(g.ok()) << g.message();
+  EXPECT_EQ(*g,
+            (FeatureGates{{"OpportunisticBatching", false}, {"SchedulerPopFromBackoffQ", true}}));
+  EXPECT_EQ(FeatureGatesText(*g), "OpportunisticBatching=false,SchedulerPopFromBackoffQ=true");
+  EXPECT_TRUE(ParseFeatureGates("")->empty());
+  for (const char* bad :
+       {"OpportunisticBatching", "OpportunisticBatching=maybe", "=true", "A=true,,B=false"}) {
+    auto r = ParseFeatureGates(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.message().find("expected NAME=true|false"), std::string::npos) << r.message();
+  }
+}
+
+TEST(FeatureGatesTest, OnlyModelledValuesAtCompat137) {
+  EXPECT_EQ(CheckFeatureGates({}, "1.27"), "");
+  EXPECT_EQ(CheckFeatureGates({{"OpportunisticBatching", false}}, "1.37"), "");
+  // Defaults are accepted for every known gate.
+  EXPECT_EQ(CheckFeatureGates({{"SchedulerAsyncPreemption", true}}, "1.37"), "");
+  EXPECT_EQ(CheckFeatureGates({{"SchedulerAsyncAPICalls", false}}, "1.37"), "");
+  EXPECT_NE(CheckFeatureGates({{"SchedulerAsyncPreemption", false}}, "1.37")
+                .find("only at its v1.37.2 default (true)"),
+            std::string::npos);
+  EXPECT_NE(CheckFeatureGates({{"NoSuchGate", true}}, "1.37").find("feature gate NoSuchGate"),
+            std::string::npos);
+  EXPECT_NE(CheckFeatureGates({{"OpportunisticBatching", false}}, "1.27").find("compat 1.37 only"),
+            std::string::npos);
+  EXPECT_FALSE(GateEnabled({{"OpportunisticBatching", false}}, kOpportunisticBatching));
+  EXPECT_TRUE(GateEnabled({}, kOpportunisticBatching));
+  EXPECT_FALSE(GateEnabled({}, "SchedulerAsyncAPICalls"));
+}
+
+}  // namespace
+}  // namespace schedcheck::reference
