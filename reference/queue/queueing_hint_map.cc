@@ -40,7 +40,16 @@ QueueingHintMap QueueingHintMap::Build(const Framework& framework) {
 QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
                                      const Rejectors& rejectors, const ClusterEvent& event,
                                      const EventObjects& objects, int* hint_calls) {
-  if (rejectors.unschedulable_plugins.empty() && rejectors.pending_plugins.empty()) {
+  return IsPodWorthRequeuing(map, pod, rejectors.unschedulable_plugins, rejectors.pending_plugins,
+                             event, objects, hint_calls);
+}
+
+QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
+                                     const std::set<std::string>& unschedulable_plugins,
+                                     const std::set<std::string>& pending_plugins,
+                                     const ClusterEvent& event, const EventObjects& objects,
+                                     int* hint_calls) {
+  if (unschedulable_plugins.empty() && pending_plugins.empty()) {
     return QueueingStrategy::kQueueAfterBackoff;
   }
   if (event.resource == resource::kWildCard && event.action == action::kAllV1_37) {
@@ -51,15 +60,15 @@ QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
   for (const auto& [registered, fns] : map.entries()) {
     if (!MatchClusterEventsV1_37(registered, event)) continue;
     for (const QueueingHintFunction& fn : fns) {
-      const bool pending = rejectors.pending_plugins.count(fn.plugin) > 0;
-      if (!pending && rejectors.unschedulable_plugins.count(fn.plugin) == 0) continue;
+      const bool pending = pending_plugins.count(fn.plugin) > 0;
+      if (!pending && unschedulable_plugins.count(fn.plugin) == 0) continue;
       if (hint_calls) ++*hint_calls;
       Result<QueueingHint> hint = fn.fn(pod, objects);
       // An error counts as Queue, so that the pod is not stuck in the unschedulable pool.
       if (hint.ok() && *hint == QueueingHint::kQueueSkip) continue;
       if (pending) return QueueingStrategy::kQueueImmediately;
       // Only a Pending plugin can still raise the answer.
-      if (rejectors.pending_plugins.empty()) return QueueingStrategy::kQueueAfterBackoff;
+      if (pending_plugins.empty()) return QueueingStrategy::kQueueAfterBackoff;
       strategy = QueueingStrategy::kQueueAfterBackoff;
     }
   }

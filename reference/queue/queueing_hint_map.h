@@ -58,6 +58,13 @@ struct Rejectors {
 QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
                                      const Rejectors& rejectors, const ClusterEvent& event,
                                      const EventObjects& objects, int* hint_calls = nullptr);
+// The same with the rejecting plugins read where they are kept (the queue asks this for every
+// unschedulable pod on every event: no copies).
+QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
+                                     const std::set<std::string>& unschedulable_plugins,
+                                     const std::set<std::string>& pending_plugins,
+                                     const ClusterEvent& event, const EventObjects& objects,
+                                     int* hint_calls = nullptr);
 
 }  // namespace schedcheck::reference
 

@@ -127,15 +127,16 @@ std::string_view SchedulingQueueV1_37::Requeue(QueuedPodInfo info, QueueingStrat
 QueueingStrategy SchedulingQueueV1_37::IsWorthRequeuing(const QueuedPodInfo& info,
                                                         const ClusterEvent& event,
                                                         const EventObjects& objects) const {
-  Rejectors rejectors{info.unschedulable_plugins, info.pending_plugins};
   auto profile = setup_.profiles.find(info.pod().scheduler_name());
   if (profile != setup_.profiles.end()) {
-    return IsPodWorthRequeuing(profile->second.hints, info.pod(), rejectors, event, objects);
+    return IsPodWorthRequeuing(profile->second.hints, info.pod(), info.unschedulable_plugins,
+                               info.pending_plugins, event, objects);
   }
   // No hint map for the profile (upstream: "shouldn't reach here"): requeue after backoff,
   // except for a wildcard event meant for another pod.
   QueueingStrategy s =
-      IsPodWorthRequeuing(QueueingHintMap(), info.pod(), rejectors, event, objects);
+      IsPodWorthRequeuing(QueueingHintMap(), info.pod(), info.unschedulable_plugins,
+                          info.pending_plugins, event, objects);
   const bool other_pod_wildcard =
       s == QueueingStrategy::kQueueSkip && event.resource == resource::kWildCard;
   return other_pod_wildcard ? s : QueueingStrategy::kQueueAfterBackoff;
@@ -172,7 +173,10 @@ void SchedulingQueueV1_37::MoveAllToActiveOrBackoffQueue(const ClusterEvent& eve
 void SchedulingQueueV1_37::MovePodsToActiveOrBackoffQueue(std::vector<std::string> keys,
                                                           const ClusterEvent& event,
                                                           const EventObjects& objects) {
-  std::sort(keys.begin(), keys.end(), NamespaceThenName);
+  // The pool's key order is usually this order already (not when a namespace is a prefix of
+  // another): check before sorting.
+  if (!std::is_sorted(keys.begin(), keys.end(), NamespaceThenName))
+    std::sort(keys.begin(), keys.end(), NamespaceThenName);
   const bool wildcard = event.resource == resource::kWildCard && event.action == action::kAllV1_37;
   const std::string event_label = EventLabelV1_37(event);
   for (const std::string& key : keys) {

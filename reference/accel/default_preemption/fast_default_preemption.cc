@@ -67,13 +67,12 @@ template <class Plain>
 NodeVictims FastDefaultPreemptionOf<Plain>::SelectVictimsOnNode(
     const CycleState& state, const Pod& pod, const NodeInfo& node,
     const std::vector<const k8s::PodDisruptionBudget*>& pdbs) const {
-  // v1.37 reads every pod's start time first, and a read of a pod without one moves the clock
-  // of later reads: the shortcut holds there only when every pod has a start time.
-  const bool reads_are_pure =
-      !this->v1_37() || std::all_of(node.pods().begin(), node.pods().end(), [](const auto& pi) {
-        return PodStartTimeNs(*pi->pod).has_value();
-      });
-  if (node.lowest_pod_priority() >= pod.priority && reads_are_pure) {
+  if (node.lowest_pod_priority() >= pod.priority) {
+    // v1.37 reads every pod's start time first, and a read of a pod without one moves the clock
+    // of later reads: the shortcut makes the same reads (without copying the node).
+    if (this->v1_37()) {
+      for (const PodInfoPtr& pi : node.pods()) this->ReadStartTimeV1_37(*pi->pod);
+    }
     return {ConstantStatus<Code::kUnschedulableAndUnresolvable, DefaultPreemption::kNoVictims>(),
             {},
             0};
