@@ -211,6 +211,19 @@ RC_GTEST_PROP(KubeDifferential, SignableProfileWithBatchingOffIsEquivalent, ()) 
                     "KubeDifferential_BatchingOff", true, setup);
 }
 
+// --feature-gates SchedulerPopFromBackoffQ=false: the queue without pops from backoffQ, without
+// 1 s expiry windows and with PreEnqueue on the move to activeQ (timed traces with requeues, and
+// wide traces), against kube-scheduler v1.37.2 with the same gate.
+RC_GTEST_PROP(KubeDifferential, PopFromBackoffQOffIsEquivalent, ()) {
+  const bool wide = *rc::gen::arbitrary<bool>();
+  const std::vector<trace::Record> records =
+      wide ? (*WideScenarioGen(kNewerFields)).records : (*ScenarioGen()).records;
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  const RunSetup setup{"", {{std::string(reference::kSchedulerPopFromBackoffQ), false}}};
+  RequireEquivalent(RealizeTraceAs(records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_PopFromBackoffQOff", true, setup);
+}
+
 // The adapter sets Hello.feature_gates on upstream's feature gate: a gate upstream does not know
 // fails the run naming it, and the next run (same process) starts from the defaults again.
 TEST(KubeDifferentialGates, AdapterSetsHelloFeatureGates) {

@@ -99,9 +99,11 @@ Outcome Replayer::Init() {
     return it == api_pods_.end() ? nullptr : it->second;
   };
   if (options_.compat == "1.37") {
+    reference::QueueSetupV1_37 setup = reference::QueueSetupFromFrameworks(frameworks);
+    setup.pop_from_backoff_q =
+        reference::GateEnabled(options_.feature_gates, reference::kSchedulerPopFromBackoffQ);
     queue37_ = std::make_unique<reference::SchedulingQueueV1_37>(
-        qo, clock_, reference::QueueSetupFromFrameworks(frameworks), options_.epoch_unix_ns, sink,
-        lookup);
+        qo, clock_, std::move(setup), options_.epoch_unix_ns, sink, lookup);
   } else {
     queue_ = std::make_unique<reference::SchedulingQueue>(
         qo, clock_, reference::HooksFromFrameworks(frameworks),

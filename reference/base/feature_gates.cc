@@ -28,7 +28,8 @@ constexpr std::array<GateSpec, 14> kGatesV1_37 = {{
     {"PodLevelResources", true, "beta", false},
     {"SchedulerAsyncAPICalls", false, "beta", false},
     {"SchedulerAsyncPreemption", true, "beta", false},
-    {"SchedulerPopFromBackoffQ", true, "beta", false},
+    // Off: the queue of v1.33 and before for pods in backoff (SchedulingQueueV1_37's setup).
+    {"SchedulerPopFromBackoffQ", true, "beta", true},
     {"SchedulerPreQueueingHints", false, "alpha", false},
     {"StorageCapacityScoring", true, "beta", false},
     {"TaintTolerationComparisonOperators", false, "alpha", false},

@@ -26,6 +26,7 @@ TEST(FeatureGatesTest, OnlyModelledValuesAtCompat137) {
   // Defaults are accepted for every known gate.
   EXPECT_EQ(CheckFeatureGates({{"SchedulerAsyncPreemption", true}}, "1.37"), "");
   EXPECT_EQ(CheckFeatureGates({{"SchedulerAsyncAPICalls", false}}, "1.37"), "");
+  EXPECT_EQ(CheckFeatureGates({{"SchedulerPopFromBackoffQ", false}}, "1.37"), "");
   EXPECT_NE(CheckFeatureGates({{"SchedulerAsyncPreemption", false}}, "1.37")
                 .find("only at its v1.37.2 default (true)"),
             std::string::npos);

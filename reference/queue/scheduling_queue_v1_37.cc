@@ -172,7 +172,7 @@ std::optional<QueuedPodInfo> SchedulingQueueV1_37::Pop() {
     std::string_view from = kActive;
     if (!active_.empty()) {
       info = active_.Pop();
-    } else if (!backoff_.empty()) {
+    } else if (setup_.pop_from_backoff_q && !backoff_.empty()) {
       info = backoff_.Pop();  // PopFromBackoffQ: even before its backoff ends
       from = kBackoff;
     } else {

@@ -56,6 +56,10 @@ struct QueueProfileV1_37 {
 struct QueueSetupV1_37 {
   std::function<bool(const QueuedPodInfo&, const QueuedPodInfo&)> less;  // QueueSort Less
   std::map<std::string, QueueProfileV1_37> profiles;                     // by scheduler name
+  // The SchedulerPopFromBackoffQ gate (beta, on). Off: Pop never takes backoffQ's head, expiries
+  // are not truncated to 1 s windows, backoffQ is ordered by expiry alone, and PreEnqueue runs
+  // when a pod moves to activeQ rather than when it enters backoffQ.
+  bool pop_from_backoff_q = true;
 };
 
 // QueueSort of the first profile; each profile's hint map (QueueingHintMap::Build) and
@@ -104,8 +108,10 @@ class SchedulingQueueV1_37 final {
   // flight from now on. nullopt when neither applies.
   std::optional<QueuedPodInfo> Pop();
   // True when Pop would take backoffQ's head.
-  bool PopsFromBackoffQ() const { return active_.empty() && !backoff_.empty(); }
-  bool Poppable() const { return !active_.empty() || !backoff_.empty(); }
+  bool PopsFromBackoffQ() const {
+    return setup_.pop_from_backoff_q && active_.empty() && !backoff_.empty();
+  }
+  bool Poppable() const { return !active_.empty() || PopsFromBackoffQ(); }
   // The failure requeue (AddUnschedulablePodIfNotPresent): `info` carries the attempt's
   // rejectors (unschedulable_plugins, pending_plugins; both empty for an error). Error when the
   // pod is already queued. Always ends the pod's flight.

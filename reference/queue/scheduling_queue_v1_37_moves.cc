@@ -72,8 +72,8 @@ void SchedulingQueueV1_37::AddToUnschedulable(QueuedPodInfo info, std::string_vi
 
 bool SchedulingQueueV1_37::MoveToActiveQ(QueuedPodInfo info, std::string_view from,
                                          std::string_view event, bool moves_from_backoff) {
-  // PreEnqueue ran when the pod entered backoffQ.
-  if (!moves_from_backoff) RunPreEnqueuePlugins(info);
+  // With SchedulerPopFromBackoffQ, PreEnqueue ran when the pod entered backoffQ.
+  if (!(setup_.pop_from_backoff_q && moves_from_backoff)) RunPreEnqueuePlugins(info);
   const std::string key = info.pod().key;
   if (info.gated) {
     AddToUnschedulable(std::move(info), from, event);
@@ -90,7 +90,7 @@ bool SchedulingQueueV1_37::MoveToActiveQ(QueuedPodInfo info, std::string_view fr
 
 bool SchedulingQueueV1_37::MoveToBackoffQ(QueuedPodInfo info, std::string_view from,
                                           std::string_view event) {
-  RunPreEnqueuePlugins(info);  // SchedulerPopFromBackoffQ: on entry to backoffQ
+  if (setup_.pop_from_backoff_q) RunPreEnqueuePlugins(info);  // on entry to backoffQ
   const std::string key = info.pod().key;
   if (info.gated) {
     AddToUnschedulable(std::move(info), from, event);
@@ -257,6 +257,7 @@ void SchedulingQueueV1_37::FlushUnschedulablePodsLeftover() {
 // --- backoff ---
 
 int64_t SchedulingQueueV1_37::AlignToWindow(int64_t t_ns) const {
+  if (!setup_.pop_from_backoff_q) return t_ns;  // windows come with SchedulerPopFromBackoffQ
   // time.Truncate(1s) on Unix time; floor, also before the epoch.
   const int64_t abs = t_ns + epoch_ns_;
   int64_t q = abs / kNanosPerSecond;
@@ -286,7 +287,8 @@ bool SchedulingQueueV1_37::IsPodBackingOff(const QueuedPodInfo& info) const {
 bool SchedulingQueueV1_37::BackoffLess(const QueuedPodInfo& a, const QueuedPodInfo& b) const {
   std::optional<int64_t> ea = BackoffExpiryNs(a), eb = BackoffExpiryNs(b);
   if (ea != eb) return ea < eb;
-  return setup_.less && setup_.less(a, b);
+  // lessBackoffCompletedWithPriority with SchedulerPopFromBackoffQ, lessBackoffCompleted without.
+  return setup_.pop_from_backoff_q && setup_.less && setup_.less(a, b);
 }
 
 std::optional<int64_t> SchedulingQueueV1_37::NextBackoffExpiryNs() const {

@@ -408,6 +408,36 @@ TEST(SchedulingQueueV1_37Test, PopFromBackoffQOnlyForRejections) {
                  }));
 }
 
+// SchedulerPopFromBackoffQ off (TestPriorityQueue_Pop / TestBackOffFlow without the gate): an
+// empty activeQ does not pop backoffQ's head, and the expiry is not truncated to a 1 s window, so
+// the pod waits for the first flush at or after its exact expiry.
+TEST(SchedulingQueueV1_37Test, WithoutPopFromBackoffQPodsWaitForTheFlush) {
+  VirtualClock clock(1000 * kSec + kSec / 2);
+  QueueSetupV1_37 setup = MakeSetup({{kNodeAdd, {{"fooPlugin", true}}}});
+  setup.pop_from_backoff_q = false;
+  SchedulingQueueV1_37 q(QueueOptions{}, clock, std::move(setup), 0);
+  q.Add(MakePod("rejected", "u1"));
+  std::optional<QueuedPodInfo> a = q.Pop();
+  ASSERT_TRUE(a);
+  q.MoveAllToActiveOrBackoffQueue(kNodeAdd, {});  // in flight: its hint sends it to backoffQ
+  ASSERT_TRUE(q.AddUnschedulableIfNotPresent(Failed(*a, {"fooPlugin"}), 1).ok());
+  EXPECT_EQ(q.BackoffQKeys(), Keys({"rejected"}));
+  EXPECT_FALSE(q.PopsFromBackoffQ());
+  EXPECT_FALSE(q.Poppable());
+  EXPECT_FALSE(q.Pop());
+  // Backoff 1 s from t = 1000.5 s: at 1001 s (a whole-second flush) it has not expired; with the
+  // gate on, the expiry would have been truncated to 1001 s.
+  clock.SetNs(1001 * kSec);
+  q.FlushBackoffQCompleted();
+  EXPECT_EQ(q.BackoffQKeys(), Keys({"rejected"}));
+  clock.SetNs(1002 * kSec);
+  q.FlushBackoffQCompleted();
+  EXPECT_TRUE(q.Poppable());
+  std::optional<QueuedPodInfo> again = q.Pop();
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->pod().name(), "rejected");
+}
+
 // TestPriorityQueue_moveToBackoffQ: PreEnqueue runs on entry to backoffQ; a gated pod goes to
 // the pool, where only its gating plugin's events reach it.
 TEST(SchedulingQueueV1_37Test, GatedPodsWaitForTheirPluginsEvents) {
