@@ -224,6 +224,17 @@ RC_GTEST_PROP(KubeDifferential, PopFromBackoffQOffIsEquivalent, ()) {
                     "KubeDifferential_PopFromBackoffQOff", true, setup);
 }
 
+// --feature-gates SchedulerAsyncPreemption=false: DefaultPreemption's synchronous form (no
+// PreEnqueue hold, no registered events, deletions before the nominations are cleared), on
+// preemption traces, against kube-scheduler v1.37.2 with the same gate.
+RC_GTEST_PROP(KubeDifferential, AsyncPreemptionOffIsEquivalent, ()) {
+  const WideScenario s = *PreemptionScenarioGen();
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  const RunSetup setup{"", {{std::string(reference::kSchedulerAsyncPreemption), false}}};
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_AsyncPreemptionOff", true, setup);
+}
+
 // The adapter sets Hello.feature_gates on upstream's feature gate: a gate upstream does not know
 // fails the run naming it, and the next run (same process) starts from the defaults again.
 TEST(KubeDifferentialGates, AdapterSetsHelloFeatureGates) {

@@ -130,7 +130,8 @@ void Replayer::ApplyPreemption(const reference::Pod& preemptor,
       UpdatePendingPod(old, it->second);
     }
   };
-  if (v1_37()) {
+  if (v1_37() &&
+      reference::GateEnabled(options_.feature_gates, reference::kSchedulerAsyncPreemption)) {
     // The asynchronous preemption runs to its end right after the failure handling (replay
     // conventions), so the preemptor is no longer held back when its API writes arrive: first
     // the lower-priority nominations it clears, then the deletions.

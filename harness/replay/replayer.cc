@@ -68,6 +68,8 @@ Outcome Replayer::Init() {
     p->handle.clock = &clock_;
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
     p->handle.async_preemptions = &async_preemptions_;
+    p->handle.async_preemption =
+        reference::GateEnabled(options_.feature_gates, reference::kSchedulerAsyncPreemption);
     reference::Profile profile = config_profile;
     auto fw = reference::Framework::Create(
         profile,

@@ -27,7 +27,8 @@ constexpr std::array<GateSpec, 14> kGatesV1_37 = {{
     {"OpportunisticBatching", true, "beta", true},
     {"PodLevelResources", true, "beta", false},
     {"SchedulerAsyncAPICalls", false, "beta", false},
-    {"SchedulerAsyncPreemption", true, "beta", false},
+    // Off: DefaultPreemption's synchronous prepareCandidate (deletions, then nominations cleared).
+    {"SchedulerAsyncPreemption", true, "beta", true},
     // Off: the queue of v1.33 and before for pods in backoff (SchedulingQueueV1_37's setup).
     {"SchedulerPopFromBackoffQ", true, "beta", true},
     {"SchedulerPreQueueingHints", false, "alpha", false},

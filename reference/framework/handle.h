@@ -96,6 +96,9 @@ struct Handle {
   // v1.37: the UIDs of preemptors whose asynchronous preemption has not finished (upstream's
   // Executor.preempting), which DefaultPreemption's PreEnqueue holds back. Null: not tracked.
   std::set<std::string>* async_preemptions = nullptr;
+  // v1.37's SchedulerAsyncPreemption gate (beta, on). Off: DefaultPreemption neither holds a
+  // preemptor back (PreEnqueue) nor registers events, and deletes its victims in the cycle.
+  bool async_preemption = true;
 };
 
 }  // namespace schedcheck::reference

@@ -95,13 +95,16 @@ Result<std::unique_ptr<Plugin>> DefaultPreemption::New(const PluginArgs& args,
 }
 
 Status DefaultPreemptionV1_37::PreEnqueue(const Pod& pod) {
-  if (handle_.async_preemptions == nullptr || handle_.async_preemptions->count(pod.uid()) == 0) {
+  if (!handle_.async_preemption || handle_.async_preemptions == nullptr ||
+      handle_.async_preemptions->count(pod.uid()) == 0) {
     return Status();
   }
   return Status(Code::kUnschedulableAndUnresolvable, std::string(kWaiting));
 }
 
 std::vector<ClusterEventWithHint> DefaultPreemption::EventsToRegisterWithHints() const {
+  // Without asynchronous preemption PreEnqueue never rejects, so nothing is registered.
+  if (!handle_.async_preemption) return {};
   // isPodSchedulableAfterAssignedPodDeletion.
   auto after_assigned_pod_deletion = [](const Pod&, const EventObjects&) -> Result<QueueingHint> {
     return QueueingHint::kQueueSkip;
@@ -404,11 +407,13 @@ void DefaultPreemption::PrepareCandidate(const Candidate& c, const Pod& pod,
                                          PostFilterResult* result) const {
   result->victims = c.victims;
   if (v1_37()) {
-    // prepareCandidateAsync: victims already being deleted get no second delete; with none left
-    // nothing runs (no nomination is cleared) and the preemptor is not held back.
+    // prepareCandidate(Async): victims already being deleted get no second delete. Async with
+    // none left, nothing runs (no nomination is cleared) and the preemptor is not held back; the
+    // synchronous form (SchedulerAsyncPreemption off) clears the nominations all the same.
     std::erase_if(result->victims, [](const PodPtr& v) { return v->terminating(); });
-    if (result->victims.empty()) return;
-    if (handle_.async_preemptions != nullptr) handle_.async_preemptions->insert(pod.uid());
+    if (result->victims.empty() && handle_.async_preemption) return;
+    if (handle_.async_preemption && handle_.async_preemptions != nullptr)
+      handle_.async_preemptions->insert(pod.uid());
   }
   if (handle_.nominator == nullptr) return;
   for (const PodInfoPtr& p : handle_.nominator->NominatedPodsForNode(c.node)) {
