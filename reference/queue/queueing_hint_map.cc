@@ -37,14 +37,24 @@ QueueingHintMap QueueingHintMap::Build(const Framework& framework) {
   return map;
 }
 
-QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
-                                     const Rejectors& rejectors, const ClusterEvent& event,
-                                     const EventObjects& objects, int* hint_calls) {
-  return IsPodWorthRequeuing(map, pod, rejectors.unschedulable_plugins, rejectors.pending_plugins,
-                             event, objects, hint_calls);
+MatchingHints MatchingHintFunctions(const QueueingHintMap& map, const ClusterEvent& event) {
+  MatchingHints out;
+  for (const auto& [registered, fns] : map.entries()) {
+    if (!MatchClusterEventsV1_37(registered, event)) continue;
+    for (const QueueingHintFunction& fn : fns) out.push_back(&fn);
+  }
+  return out;
 }
 
 QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
+                                     const Rejectors& rejectors, const ClusterEvent& event,
+                                     const EventObjects& objects, int* hint_calls) {
+  return IsPodWorthRequeuing(MatchingHintFunctions(map, event), pod,
+                             rejectors.unschedulable_plugins, rejectors.pending_plugins, event,
+                             objects, hint_calls);
+}
+
+QueueingStrategy IsPodWorthRequeuing(const MatchingHints& matching, const Pod& pod,
                                      const std::set<std::string>& unschedulable_plugins,
                                      const std::set<std::string>& pending_plugins,
                                      const ClusterEvent& event, const EventObjects& objects,
@@ -57,20 +67,17 @@ QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
     return QueueingStrategy::kQueueAfterBackoff;
   }
   QueueingStrategy strategy = QueueingStrategy::kQueueSkip;
-  for (const auto& [registered, fns] : map.entries()) {
-    if (!MatchClusterEventsV1_37(registered, event)) continue;
-    for (const QueueingHintFunction& fn : fns) {
-      const bool pending = pending_plugins.count(fn.plugin) > 0;
-      if (!pending && unschedulable_plugins.count(fn.plugin) == 0) continue;
-      if (hint_calls) ++*hint_calls;
-      Result<QueueingHint> hint = fn.fn(pod, objects);
-      // An error counts as Queue, so that the pod is not stuck in the unschedulable pool.
-      if (hint.ok() && *hint == QueueingHint::kQueueSkip) continue;
-      if (pending) return QueueingStrategy::kQueueImmediately;
-      // Only a Pending plugin can still raise the answer.
-      if (pending_plugins.empty()) return QueueingStrategy::kQueueAfterBackoff;
-      strategy = QueueingStrategy::kQueueAfterBackoff;
-    }
+  for (const QueueingHintFunction* fn : matching) {
+    const bool pending = pending_plugins.count(fn->plugin) > 0;
+    if (!pending && unschedulable_plugins.count(fn->plugin) == 0) continue;
+    if (hint_calls) ++*hint_calls;
+    Result<QueueingHint> hint = fn->fn(pod, objects);
+    // An error counts as Queue, so that the pod is not stuck in the unschedulable pool.
+    if (hint.ok() && *hint == QueueingHint::kQueueSkip) continue;
+    if (pending) return QueueingStrategy::kQueueImmediately;
+    // Only a Pending plugin can still raise the answer.
+    if (pending_plugins.empty()) return QueueingStrategy::kQueueAfterBackoff;
+    strategy = QueueingStrategy::kQueueAfterBackoff;
   }
   return strategy;
 }

@@ -58,9 +58,14 @@ struct Rejectors {
 QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
                                      const Rejectors& rejectors, const ClusterEvent& event,
                                      const EventObjects& objects, int* hint_calls = nullptr);
-// The same with the rejecting plugins read where they are kept (the queue asks this for every
-// unschedulable pod on every event: no copies).
-QueueingStrategy IsPodWorthRequeuing(const QueueingHintMap& map, const Pod& pod,
+// The hint functions of `map` registered for an event that matches `event`
+// (MatchClusterEventsV1_37), in the order isPodWorthRequeuing asks them. The queue computes them
+// once per event and asks them for every unschedulable pod.
+using MatchingHints = std::vector<const QueueingHintFunction*>;
+MatchingHints MatchingHintFunctions(const QueueingHintMap& map, const ClusterEvent& event);
+// The same as above with the matching functions given and the rejecting plugins read where they
+// are kept (no copies).
+QueueingStrategy IsPodWorthRequeuing(const MatchingHints& matching, const Pod& pod,
                                      const std::set<std::string>& unschedulable_plugins,
                                      const std::set<std::string>& pending_plugins,
                                      const ClusterEvent& event, const EventObjects& objects,

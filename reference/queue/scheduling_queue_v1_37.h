@@ -166,8 +166,12 @@ class SchedulingQueueV1_37 final {
   // moveEntitiesToActiveOrBackoffQueue over these pool keys (namespace, then name order).
   void MovePodsToActiveOrBackoffQueue(std::vector<std::string> keys, const ClusterEvent& event,
                                       const EventObjects& objects);
+  // The hint functions of each profile for one event, by scheduler name (MovePods computes each
+  // once for all the pods it asks).
+  using MatchingByProfile = std::map<std::string, MatchingHints, std::less<>>;
   QueueingStrategy IsWorthRequeuing(const QueuedPodInfo& info, const ClusterEvent& event,
-                                    const EventObjects& objects) const;
+                                    const EventObjects& objects,
+                                    MatchingByProfile* matching = nullptr) const;
   QueueingStrategy DetermineSchedulingHintForInFlightPod(const QueuedPodInfo& info) const;
   bool IsEventOfInterest(const ClusterEvent& event) const;
   void AddEventIfAnyInFlight(const ClusterEvent& event, const EventObjects& objects);

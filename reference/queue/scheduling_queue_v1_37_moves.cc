@@ -126,17 +126,21 @@ std::string_view SchedulingQueueV1_37::Requeue(QueuedPodInfo info, QueueingStrat
 
 QueueingStrategy SchedulingQueueV1_37::IsWorthRequeuing(const QueuedPodInfo& info,
                                                         const ClusterEvent& event,
-                                                        const EventObjects& objects) const {
+                                                        const EventObjects& objects,
+                                                        MatchingByProfile* matching) const {
   auto profile = setup_.profiles.find(info.pod().scheduler_name());
   if (profile != setup_.profiles.end()) {
-    return IsPodWorthRequeuing(profile->second.hints, info.pod(), info.unschedulable_plugins,
+    MatchingByProfile local;
+    MatchingByProfile& cache = matching != nullptr ? *matching : local;
+    auto [it, added] = cache.try_emplace(profile->first);
+    if (added) it->second = MatchingHintFunctions(profile->second.hints, event);
+    return IsPodWorthRequeuing(it->second, info.pod(), info.unschedulable_plugins,
                                info.pending_plugins, event, objects);
   }
   // No hint map for the profile (upstream: "shouldn't reach here"): requeue after backoff,
   // except for a wildcard event meant for another pod.
-  QueueingStrategy s =
-      IsPodWorthRequeuing(QueueingHintMap(), info.pod(), info.unschedulable_plugins,
-                          info.pending_plugins, event, objects);
+  QueueingStrategy s = IsPodWorthRequeuing(MatchingHints(), info.pod(), info.unschedulable_plugins,
+                                           info.pending_plugins, event, objects);
   const bool other_pod_wildcard =
       s == QueueingStrategy::kQueueSkip && event.resource == resource::kWildCard;
   return other_pod_wildcard ? s : QueueingStrategy::kQueueAfterBackoff;
@@ -179,6 +183,7 @@ void SchedulingQueueV1_37::MovePodsToActiveOrBackoffQueue(std::vector<std::strin
     std::sort(keys.begin(), keys.end(), NamespaceThenName);
   const bool wildcard = event.resource == resource::kWildCard && event.action == action::kAllV1_37;
   const std::string event_label = EventLabelV1_37(event);
+  MatchingByProfile matching;  // each profile's hint functions for `event`, found once
   for (const std::string& key : keys) {
     auto it = unschedulable_.find(key);
     if (it == unschedulable_.end()) continue;
@@ -189,7 +194,7 @@ void SchedulingQueueV1_37::MovePodsToActiveOrBackoffQueue(std::vector<std::strin
                      [&](const ClusterEvent& e) { return MatchClusterEventsV1_37(e, event); })) {
       continue;
     }
-    QueueingStrategy hint = IsWorthRequeuing(info, event, objects);
+    QueueingStrategy hint = IsWorthRequeuing(info, event, objects, &matching);
     if (hint == QueueingStrategy::kQueueSkip) continue;
     QueuedPodInfo moving = std::move(it->second);
     unschedulable_.erase(it);
