@@ -59,46 +59,10 @@ Status FastNodeResourcesBalancedAllocation::Score(const CycleState& state, const
   return s;
 }
 
-Status FastNodeResourcesBalancedAllocation::ScoreNodes([[maybe_unused]] const CycleState& state,
-                                                       const Pod& pod, NodeBatch nodes,
-                                                       int64_t* scores) {
-  if (!IsCpuThenMemory(resources_)) {
-    return ScoreResourceAllocationOnNodes(nodes, pod, resources_, /*use_requested=*/true,
-                                          FastBalancedResourceScore, scores);
-  }
-  // The default configuration, written out: the arithmetic over (cpu, memory) with the real
-  // requests, in the same floating-point order.
-  auto fraction = [](int64_t requested, int64_t allocatable) {
-    const double f = static_cast<double>(requested) / static_cast<double>(allocatable);
-    return f > 1 ? 1.0 : f;
-  };
-  const RequestKey key{pod.requests.milli_cpu, pod.requests.memory};
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const NodeInfo& node = *nodes[i];
-    if (node.node() == nullptr) return Status::Error("node not found");
-    if (const int64_t* score = memo_.Find(node, key)) {
-      scores[i] = *score;
-      continue;
-    }
-    if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfo(nodes[i + kPrefetchAhead]);
-    const Resource& alloc = node.allocatable();
-    const Resource& used = node.requested();
-    double std_dev = 0;  // one resource or none: no deviation
-    if (alloc.milli_cpu != 0 && alloc.memory != 0) {
-      const double cpu = fraction(GoAdd(used.milli_cpu, pod.requests.milli_cpu), alloc.milli_cpu);
-      const double memory = fraction(GoAdd(used.memory, pod.requests.memory), alloc.memory);
-      std_dev = std::abs((cpu - memory) / 2);
-    }
-    scores[i] = GoFloat64ToInt64((1 - std_dev) * static_cast<double>(kMaxNodeScore));
-    memo_.Store(node, key, scores[i]);
-  }
-  return Status();
-}
-
 namespace {
 
-// balancedResourceScorer over (cpu, memory), as the v1.27 branch above: a resource the node has
-// none of is left out, and with fewer than two left there is no deviation.
+// balancedResourceScorer over (cpu, memory): a resource the node has none of is left out, and
+// with fewer than two left there is no deviation.
 int64_t CpuMemoryBalance(int64_t cpu, int64_t cpu_allocatable, int64_t memory,
                          int64_t memory_allocatable) {
   double std_dev = 0;
@@ -112,7 +76,44 @@ int64_t CpuMemoryBalance(int64_t cpu, int64_t cpu_allocatable, int64_t memory,
   return GoFloat64ToInt64((1 - std_dev) * static_cast<double>(kMaxNodeScore));
 }
 
+// Scores `nodes` with `score(allocatable, requested)` of each node, kept in `memo` by `key` (what
+// the pod brings) while a node is unchanged. Error for a NodeInfo without its node.
+template <typename Key, typename Score>
+Status ScoreCpuMemoryOnNodes(NodeBatch nodes, const Key& key, NodeMemo<Key, int64_t>& memo,
+                             int64_t* scores, Score&& score) {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const NodeInfo& node = *nodes[i];
+    if (node.node() == nullptr) return Status::Error("node not found");
+    if (const int64_t* kept = memo.Find(node, key)) {
+      scores[i] = *kept;
+      continue;
+    }
+    if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfo(nodes[i + kPrefetchAhead]);
+    scores[i] = score(node.allocatable(), node.requested());
+    memo.Store(node, key, scores[i]);
+  }
+  return Status();
+}
+
 }  // namespace
+
+Status FastNodeResourcesBalancedAllocation::ScoreNodes([[maybe_unused]] const CycleState& state,
+                                                       const Pod& pod, NodeBatch nodes,
+                                                       int64_t* scores) {
+  if (!IsCpuThenMemory(resources_)) {
+    return ScoreResourceAllocationOnNodes(nodes, pod, resources_, /*use_requested=*/true,
+                                          FastBalancedResourceScore, scores);
+  }
+  // The default configuration, written out: the arithmetic over (cpu, memory) with the real
+  // requests, in the same floating-point order.
+  const int64_t pod_cpu = pod.requests.milli_cpu, pod_memory = pod.requests.memory;
+  return ScoreCpuMemoryOnNodes(nodes, RequestKey{pod_cpu, pod_memory}, memo_, scores,
+                               [&](const Resource& alloc, const Resource& used) {
+                                 return CpuMemoryBalance(
+                                     GoAdd(used.milli_cpu, pod_cpu), alloc.milli_cpu,
+                                     GoAdd(used.memory, pod_memory), alloc.memory);
+                               });
+}
 
 Status FastNodeResourcesBalancedAllocationV1_37::Score(const CycleState& state, const Pod& pod,
                                                        const NodeInfo& node, int64_t* score) {
@@ -132,25 +133,15 @@ Status FastNodeResourcesBalancedAllocationV1_37::ScoreNodes(const CycleState& st
   // balancedResourceScore at v1.37 with (cpu, memory): the pod's requests from PreScore; the
   // node's from NodeInfo.Requested.
   const int64_t pod_cpu = s->pod_requests[0], pod_memory = s->pod_requests[1];
-  const RequestKey key{pod_cpu, pod_memory};
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const NodeInfo& node = *nodes[i];
-    if (node.node() == nullptr) return Status::Error("node not found");
-    if (const int64_t* score = memo_.Find(node, key)) {
-      scores[i] = *score;
-      continue;
-    }
-    if (i + kPrefetchAhead < nodes.size()) PrefetchNodeInfo(nodes[i + kPrefetchAhead]);
-    const Resource& alloc = node.allocatable();
-    const Resource& used = node.requested();
-    const int64_t with_pod = CpuMemoryBalance(GoAdd(used.milli_cpu, pod_cpu), alloc.milli_cpu,
-                                              GoAdd(used.memory, pod_memory), alloc.memory);
-    const int64_t without_pod =
-        CpuMemoryBalance(used.milli_cpu, alloc.milli_cpu, used.memory, alloc.memory);
-    scores[i] = kMaxNodeScore / 2 + (kMaxNodeScore / 2 + with_pod - without_pod) / 2;
-    memo_.Store(node, key, scores[i]);
-  }
-  return Status();
+  return ScoreCpuMemoryOnNodes(
+      nodes, RequestKey{pod_cpu, pod_memory}, memo_, scores,
+      [&](const Resource& alloc, const Resource& used) {
+        const int64_t with_pod = CpuMemoryBalance(GoAdd(used.milli_cpu, pod_cpu), alloc.milli_cpu,
+                                                  GoAdd(used.memory, pod_memory), alloc.memory);
+        const int64_t without_pod =
+            CpuMemoryBalance(used.milli_cpu, alloc.milli_cpu, used.memory, alloc.memory);
+        return kMaxNodeScore / 2 + (kMaxNodeScore / 2 + with_pod - without_pod) / 2;
+      });
 }
 
 }  // namespace schedcheck::reference
