@@ -4,11 +4,14 @@
 # upstream's internals").
 #
 #   harness/kube/build.sh --kube 1.27 --module DIR --main ./cmd/x -o OUT
+#   harness/kube/build.sh --kube 1.37 --vet
 #
 # --kube    the bridge to use: 1.27 or 1.37 (harness/kube/v<kube>/patches.json)
 # --module  the Go module to build (default: the bundled adapter module of that version)
 # --main    its main package (default ./cmd/kube-adapter)
 # -o        the executable to write
+# --vet     instead of building, run `go vet ./...` over the whole module against the same patched
+#           tree (the adapter modules only compile there)
 #
 # Steps: (1) read the k8s.io/kubernetes version and module-cache directory the module resolves;
 # (2) make the patched tree of it under ${SCHEDCHECK_CACHE:-$HOME/.cache/schedcheck}
@@ -18,24 +21,25 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-kube="" module="" main="./cmd/kube-adapter" out=""
+kube="" module="" main="./cmd/kube-adapter" out="" vet=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --kube) kube=$2; shift 2 ;;
     --module) module=$2; shift 2 ;;
     --main) main=$2; shift 2 ;;
     -o) out=$2; shift 2 ;;
+    --vet) vet=1; shift ;;
     *) echo "build.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-if [ -z "$kube" ] || [ -z "$out" ]; then
-  echo "usage: build.sh --kube 1.27|1.37 [--module DIR] [--main PKG] -o OUT" >&2; exit 2
+if [ -z "$kube" ] || { [ -z "$out" ] && [ -z "$vet" ]; }; then
+  echo "usage: build.sh --kube 1.27|1.37 [--module DIR] [--main PKG] -o OUT | --vet" >&2; exit 2
 fi
 spec="$here/v$kube/patches.json"
 [ -f "$spec" ] || { echo "build.sh: no bridge for kube $kube ($spec missing)" >&2; exit 2; }
 module=${module:-$here/v$kube}
 module=$(cd "$module" && pwd)
-case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+case "$out" in /* | "") ;; *) out="$PWD/$out" ;; esac
 
 GO=${GO:-$(command -v go || true)}
 [ -n "$GO" ] || GO=/usr/local/go/bin/go
@@ -65,5 +69,9 @@ flock 9
 cp go.mod "$work/go.mod"
 cp go.sum "$work/go.sum"
 printf '\nreplace k8s.io/kubernetes => %s\n' "$tree" >> "$work/go.mod"
+if [ -n "$vet" ]; then
+  "$GO" vet -modfile="$work/go.mod" ./...
+  exit 0
+fi
 "$GO" build -modfile="$work/go.mod" -o "$out.tmp" "$main"
 mv -f "$out.tmp" "$out"
