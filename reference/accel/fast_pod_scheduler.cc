@@ -260,22 +260,22 @@ std::string FastPodScheduler::SelectHost(const Snapshot& snapshot,
   // v1.37: the first Pop of SortedScoredNodes. v1.27: reservoir sampling over the maximum, as
   // selectHost: each tied node ends up chosen with equal probability; the generator is ours and
   // seeded.
-  const bool v1_37 = level_ == CompatLevel::kV1_37;
-  int64_t max_score = totals[0];
   size_t selected = 0;
-  uint64_t count = 1;
-  for (size_t i = 1; i < totals.size(); ++i) {
-    if (v1_37) {
-      max_score = std::max(max_score, totals[i]);
-      continue;
-    }
-    if (totals[i] > max_score) {
-      max_score = totals[i];
-      selected = i;
-      count = 1;
-    } else if (totals[i] == max_score) {
-      ++count;
-      if (rng_.UniformIsZero(count, divisibility_)) selected = i;
+  int64_t max_score = totals[0];
+  if (level_ == CompatLevel::kV1_37) {
+    selected = FirstPopPosition(totals, &heap_scratch_);
+    max_score = totals[selected];  // the heap's root holds a highest total
+  } else {
+    uint64_t count = 1;
+    for (size_t i = 1; i < totals.size(); ++i) {
+      if (totals[i] > max_score) {
+        max_score = totals[i];
+        selected = i;
+        count = 1;
+      } else if (totals[i] == max_score) {
+        ++count;
+        if (rng_.UniformIsZero(count, divisibility_)) selected = i;
+      }
     }
   }
   // Every top-scoring node in name order: mark name ranks in a bitmap, which is then the tie set
@@ -292,7 +292,6 @@ std::string FastPodScheduler::SelectHost(const Snapshot& snapshot,
     top_ranks[rank / 64] |= bit;
   }
   *ties = TieSet(snapshot.names_by_rank(), std::move(top_ranks));
-  if (v1_37) selected = FirstPopPosition(totals, &heap_scratch_);
   return nodes[selected]->name();
 }
 
