@@ -27,6 +27,12 @@ const std::set<std::string> kKnownFields = {"id",
                                             "replicationControllers",
                                             "replicaSets",
                                             "statefulSets",
+                                            "persistentVolumes",
+                                            "persistentVolumeClaims",
+                                            "storageClasses",
+                                            "csiNodes",
+                                            "csiDrivers",
+                                            "csiStorageCapacities",
                                             "pod",
                                             "podsBefore",
                                             "feasibleNodes",
@@ -59,6 +65,12 @@ const std::set<std::string> kHintFields = {"id",
                                            "replicationControllers",
                                            "replicaSets",
                                            "statefulSets",
+                                           "persistentVolumes",
+                                           "persistentVolumeClaims",
+                                           "storageClasses",
+                                           "csiNodes",
+                                           "csiDrivers",
+                                           "csiStorageCapacities",
                                            "pod",
                                            "event",
                                            "oldObject",
@@ -110,6 +122,38 @@ Result<std::vector<T>> ParseObjects(const nlohmann::json& json, const std::strin
     out.push_back(std::move(*obj));
   }
   return out;
+}
+
+// The storage lists of a case, each optional.
+Outcome ParseStorage(const nlohmann::json& json, const std::string& where, StorageInput* out) {
+  auto list = [&](const char* field) { return json.value(field, nlohmann::json()); };
+  auto pvs = ParseObjects<k8s::PersistentVolume>(list("persistentVolumes"), "persistentVolumes",
+                                                 where, &k8s::PersistentVolumeFromJson);
+  if (!pvs.ok()) return pvs.error();
+  out->persistent_volumes = std::move(*pvs);
+  auto pvcs = ParseObjects<k8s::PersistentVolumeClaim>(list("persistentVolumeClaims"),
+                                                       "persistentVolumeClaims", where,
+                                                       &k8s::PersistentVolumeClaimFromJson);
+  if (!pvcs.ok()) return pvcs.error();
+  out->persistent_volume_claims = std::move(*pvcs);
+  auto classes = ParseObjects<k8s::StorageClass>(list("storageClasses"), "storageClasses", where,
+                                                 &k8s::StorageClassFromJson);
+  if (!classes.ok()) return classes.error();
+  out->storage_classes = std::move(*classes);
+  auto csi_nodes =
+      ParseObjects<k8s::CSINode>(list("csiNodes"), "csiNodes", where, &k8s::CSINodeFromJson);
+  if (!csi_nodes.ok()) return csi_nodes.error();
+  out->csi_nodes = std::move(*csi_nodes);
+  auto drivers = ParseObjects<k8s::CSIDriver>(list("csiDrivers"), "csiDrivers", where,
+                                              &k8s::CSIDriverFromJson);
+  if (!drivers.ok()) return drivers.error();
+  out->csi_drivers = std::move(*drivers);
+  auto capacities =
+      ParseObjects<k8s::CSIStorageCapacity>(list("csiStorageCapacities"), "csiStorageCapacities",
+                                            where, &k8s::CSIStorageCapacityFromJson);
+  if (!capacities.ok()) return capacities.error();
+  out->csi_storage_capacities = std::move(*capacities);
+  return Outcome::Ok();
 }
 
 Result<std::string> StringField(const nlohmann::json& json, const char* name,
@@ -372,6 +416,7 @@ Result<Case> ParseCase(const nlohmann::json& json, const std::string& location) 
                                             "statefulSets", where, &k8s::StatefulSetFromJson);
   if (!sss.ok()) return sss.error();
   c.stateful_sets = std::move(*sss);
+  if (Outcome ok = ParseStorage(json, where, &c.storage); !ok) return ok.error();
   if (json.contains("pod") && !json["pod"].is_null()) {
     auto pod = k8s::PodFromJson(json["pod"], where + ": field pod");
     if (!pod.ok()) return pod.error();
@@ -451,6 +496,12 @@ Outcome CheckCaseLimits(const Case& c, const trace::InputLimits& limits, const s
         CheckEach(c.replication_controllers, "replicationControllers", limits, where),
         CheckEach(c.replica_sets, "replicaSets", limits, where),
         CheckEach(c.stateful_sets, "statefulSets", limits, where),
+        CheckEach(c.storage.persistent_volumes, "persistentVolumes", limits, where),
+        CheckEach(c.storage.persistent_volume_claims, "persistentVolumeClaims", limits, where),
+        CheckEach(c.storage.storage_classes, "storageClasses", limits, where),
+        CheckEach(c.storage.csi_nodes, "csiNodes", limits, where),
+        CheckEach(c.storage.csi_drivers, "csiDrivers", limits, where),
+        CheckEach(c.storage.csi_storage_capacities, "csiStorageCapacities", limits, where),
         CheckEach(c.pods_before, "podsBefore", limits, where)}) {
     if (!ok) return ok;
   }

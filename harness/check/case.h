@@ -25,6 +25,16 @@ struct CasePlugin {
   std::vector<reference::ExtensionPoint> points;  // empty = every point it implements
 };
 
+// The storage objects of a case's cluster, read by the volume plugins.
+struct StorageInput {
+  std::vector<k8s::PersistentVolume> persistent_volumes;
+  std::vector<k8s::PersistentVolumeClaim> persistent_volume_claims;
+  std::vector<k8s::StorageClass> storage_classes;
+  std::vector<k8s::CSINode> csi_nodes;
+  std::vector<k8s::CSIDriver> csi_drivers;
+  std::vector<k8s::CSIStorageCapacity> csi_storage_capacities;
+};
+
 struct Case {
   std::string id;
   std::string source;
@@ -46,6 +56,7 @@ struct Case {
   std::vector<k8s::ReplicationController> replication_controllers;
   std::vector<k8s::ReplicaSet> replica_sets;
   std::vector<k8s::StatefulSet> stateful_sets;
+  StorageInput storage;
   std::optional<k8s::Pod> pod;
   // schedule only: pods scheduled first, in order, by the same scheduler, each assumed on its node.
   std::vector<k8s::Pod> pods_before;

@@ -15,7 +15,20 @@ void StoreByKey(const std::vector<Object>& objects,
   }
 }
 
+// Cluster-scoped objects keyed by name; a later duplicate wins.
+template <typename Object>
+void StoreByName(const std::vector<Object>& objects,
+                 std::map<std::string, Object, std::less<>>* store) {
+  for (const Object& o : objects) (*store)[o.metadata().name()] = o;
+}
+
 }  // namespace
+
+ClusterInput ClusterInputOf(const Case& c) {
+  return ClusterInput{c.nodes,        c.pods,          c.namespaces,
+                      c.pdbs,         c.services,      c.replication_controllers,
+                      c.replica_sets, c.stateful_sets, c.storage};
+}
 
 Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
                                                 const reference::Profile& profile,
@@ -53,6 +66,12 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
   StoreByKey(input.replication_controllers, &c->objects_.replication_controllers);
   StoreByKey(input.replica_sets, &c->objects_.replica_sets);
   StoreByKey(input.stateful_sets, &c->objects_.stateful_sets);
+  StoreByName(input.storage.persistent_volumes, &c->objects_.persistent_volumes);
+  StoreByKey(input.storage.persistent_volume_claims, &c->objects_.persistent_volume_claims);
+  StoreByName(input.storage.storage_classes, &c->objects_.storage_classes);
+  StoreByName(input.storage.csi_nodes, &c->objects_.csi_nodes);
+  StoreByName(input.storage.csi_drivers, &c->objects_.csi_drivers);
+  StoreByKey(input.storage.csi_storage_capacities, &c->objects_.csi_storage_capacities);
   c->cache_.UpdateSnapshot(&c->snapshot_);
   c->handle_.snapshot = &c->snapshot_;
   c->handle_.objects = &c->objects_;

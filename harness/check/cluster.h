@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/check/case.h"
 #include "reference/cache/cache.h"
 #include "reference/engine/engine.h"
 #include "reference/framework/handle.h"
@@ -40,7 +41,11 @@ struct ClusterInput {
   std::vector<k8s::ReplicationController> replication_controllers;
   std::vector<k8s::ReplicaSet> replica_sets;
   std::vector<k8s::StatefulSet> stateful_sets;
+  StorageInput storage;
 };
+
+// The cluster a case describes.
+ClusterInput ClusterInputOf(const Case& c);
 
 class Cluster {
  public:

@@ -36,9 +36,7 @@ HintAnswer AskPlugin(const reference::QueueingHintExtensions& plugin, const refe
 }  // namespace
 
 CaseResult RunHintCase(const Case& c) {
-  ClusterInput input{c.nodes,        c.pods,         c.namespaces,
-                     c.pdbs,         c.services,     c.replication_controllers,
-                     c.replica_sets, c.stateful_sets};
+  ClusterInput input = ClusterInputOf(c);
   auto cluster = Cluster::Build(input, CaseProfile(c), c.compat);
   if (!cluster.ok()) return {Verdict::kBadInput, "setup: " + cluster.message()};
   const std::string& name = c.plugins[0].name;

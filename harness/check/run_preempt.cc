@@ -117,9 +117,7 @@ CaseResult Compare(const nlohmann::json& want, const PreemptionOutcome& out) {
 }  // namespace
 
 CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
-  ClusterInput input{c.nodes,        c.pods,         c.namespaces,
-                     c.pdbs,         c.services,     c.replication_controllers,
-                     c.replica_sets, c.stateful_sets};
+  ClusterInput input = ClusterInputOf(c);
   auto cluster =
       Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return BadInput("setup: " + cluster.message());

@@ -338,9 +338,7 @@ CaseResult RunQueueCase(const Case& c, reference::Engine engine) {
   if (!config.ok()) return bad_input("queueConfig: " + config.message());
   if (!c.expect.is_object() || !c.expect.contains("ops") || !c.expect["ops"].is_array())
     return bad_input("expect.ops: missing or not a list");
-  ClusterInput input{c.nodes,        c.pods,         c.namespaces,
-                     c.pdbs,         c.services,     c.replication_controllers,
-                     c.replica_sets, c.stateful_sets};
+  ClusterInput input = ClusterInputOf(c);
   auto cluster =
       Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return bad_input("setup: " + cluster.message());

@@ -270,9 +270,7 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
   }
   if (c.kind == "hint") return RunHintCase(c);
   if (c.kind == "update") return RunUpdateCase(c);
-  ClusterInput input{c.nodes,        c.pods,         c.namespaces,
-                     c.pdbs,         c.services,     c.replication_controllers,
-                     c.replica_sets, c.stateful_sets};
+  ClusterInput input = ClusterInputOf(c);
   auto cluster =
       Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return BadInput("setup: " + cluster.message());

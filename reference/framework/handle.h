@@ -32,6 +32,28 @@ struct ClusterObjects {
   std::map<std::string, k8s::ReplicationController, std::less<>> replication_controllers;
   std::map<std::string, k8s::ReplicaSet, std::less<>> replica_sets;
   std::map<std::string, k8s::StatefulSet, std::less<>> stateful_sets;
+  // Storage, read by the volume plugins. Cluster-scoped kinds keyed by name, namespaced ones
+  // (claims, capacities) by "namespace/name".
+  std::map<std::string, k8s::PersistentVolume, std::less<>> persistent_volumes;
+  std::map<std::string, k8s::PersistentVolumeClaim, std::less<>> persistent_volume_claims;
+  std::map<std::string, k8s::StorageClass, std::less<>> storage_classes;
+  std::map<std::string, k8s::CSINode, std::less<>> csi_nodes;
+  std::map<std::string, k8s::CSIDriver, std::less<>> csi_drivers;
+  std::map<std::string, k8s::CSIStorageCapacity, std::less<>> csi_storage_capacities;
+
+  // Null when absent (the listers' NotFound).
+  template <typename Object>
+  static const Object* Find(const std::map<std::string, Object, std::less<>>& store,
+                            std::string_view key) {
+    auto it = store.find(key);
+    return it == store.end() ? nullptr : &it->second;
+  }
+  const k8s::PersistentVolumeClaim* FindClaim(std::string_view ns, std::string_view name) const {
+    std::string key;
+    key.reserve(ns.size() + 1 + name.size());
+    key.append(ns).append("/").append(name);
+    return Find(persistent_volume_claims, key);
+  }
 
   // Null when the namespace object is unknown.
   const Labels* NamespaceLabels(std::string_view name) const {

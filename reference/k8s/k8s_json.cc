@@ -155,6 +155,55 @@ void NormalizeSelectorObject(nlohmann::json& obj) {
   }
 }
 
+// Looks up obj[key] when obj is an object holding it; null otherwise.
+nlohmann::json* Member(nlohmann::json& obj, const char* key) {
+  if (!obj.is_object() || !obj.contains(key)) return nullptr;
+  return &obj[key];
+}
+
+// One quantity written as a bare number ("capacity: 10") becomes its string.
+void StringifyQuantity(nlohmann::json* value) {
+  if (value == nullptr) return;
+  nlohmann::json wrapper = {{"q", *value}};
+  StringifyQuantities(wrapper);
+  *value = wrapper["q"];
+}
+
+// PersistentVolume spec.capacity; PersistentVolumeClaim spec.resources and status.capacity (also
+// inside an ephemeral volume's claim template).
+void NormalizeClaimSpec(nlohmann::json* spec) {
+  if (spec != nullptr) NormalizeContainer(*spec);  // spec.resources.requests / limits
+}
+
+void NormalizePersistentVolume(nlohmann::json& pv) {
+  NormalizeMetadata(pv);
+  if (nlohmann::json* spec = Member(pv, "spec")) {
+    if (nlohmann::json* capacity = Member(*spec, "capacity")) StringifyQuantities(*capacity);
+  }
+}
+
+void NormalizePersistentVolumeClaim(nlohmann::json& pvc) {
+  NormalizeMetadata(pvc);
+  NormalizeClaimSpec(Member(pvc, "spec"));
+  if (nlohmann::json* status = Member(pvc, "status")) {
+    if (nlohmann::json* capacity = Member(*status, "capacity")) StringifyQuantities(*capacity);
+  }
+}
+
+void NormalizeStorageClass(nlohmann::json& sc) {
+  NormalizeMetadata(sc);
+  if (nlohmann::json* parameters = Member(sc, "parameters")) StringifyMapValues(*parameters);
+}
+
+void NormalizeCSIStorageCapacity(nlohmann::json& capacity) {
+  NormalizeMetadata(capacity);
+  StringifyQuantity(Member(capacity, "capacity"));
+  StringifyQuantity(Member(capacity, "maximumVolumeSize"));
+  if (nlohmann::json* topology = Member(capacity, "nodeTopology")) {
+    if (nlohmann::json* labels = Member(*topology, "matchLabels")) StringifyMapValues(*labels);
+  }
+}
+
 void NormalizePod(nlohmann::json& pod) {
   NormalizeMetadata(pod);
   if (!pod.contains("spec") || !pod["spec"].is_object()) return;
@@ -167,6 +216,14 @@ void NormalizePod(nlohmann::json& pod) {
   if (spec.contains("overhead")) StringifyQuantities(spec["overhead"]);
   if (spec.contains("nodeSelector")) StringifyMapValues(spec["nodeSelector"]);
   NormalizeContainer(spec);  // pod-level spec.resources
+  if (nlohmann::json* volumes = Member(spec, "volumes");
+      volumes != nullptr && volumes->is_array()) {
+    for (auto& volume : *volumes) {
+      nlohmann::json* ephemeral = Member(volume, "ephemeral");
+      nlohmann::json* tmpl = ephemeral ? Member(*ephemeral, "volumeClaimTemplate") : nullptr;
+      if (tmpl != nullptr) NormalizeClaimSpec(Member(*tmpl, "spec"));
+    }
+  }
 }
 
 void NormalizeNode(nlohmann::json& node) {
@@ -502,6 +559,29 @@ Result<k8s::ReplicaSet> ReplicaSetFromJson(const nlohmann::json& json, const std
 }
 Result<k8s::StatefulSet> StatefulSetFromJson(const nlohmann::json& json, const std::string& where) {
   return Decode<k8s::StatefulSet>(json, where, &NormalizeSelectorObject);
+}
+
+Result<k8s::PersistentVolume> PersistentVolumeFromJson(const nlohmann::json& json,
+                                                       const std::string& where) {
+  return Decode<k8s::PersistentVolume>(json, where, &NormalizePersistentVolume);
+}
+Result<k8s::PersistentVolumeClaim> PersistentVolumeClaimFromJson(const nlohmann::json& json,
+                                                                 const std::string& where) {
+  return Decode<k8s::PersistentVolumeClaim>(json, where, &NormalizePersistentVolumeClaim);
+}
+Result<k8s::StorageClass> StorageClassFromJson(const nlohmann::json& json,
+                                               const std::string& where) {
+  return Decode<k8s::StorageClass>(json, where, &NormalizeStorageClass);
+}
+Result<k8s::CSINode> CSINodeFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::CSINode>(json, where, &NormalizeMetadata);
+}
+Result<k8s::CSIDriver> CSIDriverFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::CSIDriver>(json, where, &NormalizeMetadata);
+}
+Result<k8s::CSIStorageCapacity> CSIStorageCapacityFromJson(const nlohmann::json& json,
+                                                           const std::string& where) {
+  return Decode<k8s::CSIStorageCapacity>(json, where, &NormalizeCSIStorageCapacity);
 }
 
 std::string ToJson(const google::protobuf::Message& message) {

@@ -76,6 +76,20 @@ Result<k8s::ReplicationController> ReplicationControllerFromJson(const nlohmann:
 Result<k8s::ReplicaSet> ReplicaSetFromJson(const nlohmann::json& json, const std::string& where);
 Result<k8s::StatefulSet> StatefulSetFromJson(const nlohmann::json& json, const std::string& where);
 
+// Storage objects: core/v1 PersistentVolume and PersistentVolumeClaim, storage.k8s.io/v1
+// StorageClass, CSINode, CSIDriver and CSIStorageCapacity. Quantities and label values written
+// as YAML numbers become strings.
+Result<k8s::PersistentVolume> PersistentVolumeFromJson(const nlohmann::json& json,
+                                                       const std::string& where);
+Result<k8s::PersistentVolumeClaim> PersistentVolumeClaimFromJson(const nlohmann::json& json,
+                                                                 const std::string& where);
+Result<k8s::StorageClass> StorageClassFromJson(const nlohmann::json& json,
+                                               const std::string& where);
+Result<k8s::CSINode> CSINodeFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::CSIDriver> CSIDriverFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::CSIStorageCapacity> CSIStorageCapacityFromJson(const nlohmann::json& json,
+                                                           const std::string& where);
+
 // Kubernetes JSON of any message (compact, one line, map keys sorted: deterministic).
 std::string ToJson(const google::protobuf::Message& message);
 

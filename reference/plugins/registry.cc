@@ -16,11 +16,15 @@
 #include "reference/plugins/node_resources_balanced_allocation/node_resources_balanced_allocation.h"
 #include "reference/plugins/node_resources_fit/node_resources_fit.h"
 #include "reference/plugins/node_unschedulable/node_unschedulable.h"
+#include "reference/plugins/node_volume_limits/node_volume_limits.h"
 #include "reference/plugins/pod_topology_spread/pod_topology_spread.h"
 #include "reference/plugins/priority_sort/priority_sort.h"
 #include "reference/plugins/scheduling_gates/scheduling_gates.h"
 #include "reference/plugins/taint_toleration/taint_toleration.h"
+#include "reference/plugins/volume_binding/volume_binding.h"
 #include "reference/plugins/volume_placeholders/volume_placeholders.h"
+#include "reference/plugins/volume_restrictions/volume_restrictions.h"
+#include "reference/plugins/volume_zone/volume_zone.h"
 // @includes (one line per plugin header, kept sorted)
 
 namespace schedcheck::reference {
@@ -32,6 +36,21 @@ void Add(Registry& registry, std::string name, PluginFactory factory) {
     std::fprintf(stderr, "%s\n", ok.message().c_str());
     std::abort();
   }
+}
+
+// VolumeBinding and NodeVolumeLimits are modelled at 1.27; at 1.37 their placeholders run.
+Result<std::unique_ptr<Plugin>> NewVolumeBindingForLevel(const PluginArgs& args,
+                                                         const Handle& handle) {
+  if (handle.level() == CompatLevel::kV1_37)
+    return VolumeBindingV1_37Placeholder::New(args, handle);
+  return VolumeBinding::New(args, handle);
+}
+Result<std::unique_ptr<Plugin>> NewNodeVolumeLimitsForLevel(const PluginArgs& args,
+                                                            const Handle& handle) {
+  if (handle.level() == CompatLevel::kV1_37) {
+    return NodeVolumeLimitsV1_37Placeholder::New(args, handle);
+  }
+  return NodeVolumeLimits::New(args, handle);
 }
 
 Registry Build() {
@@ -51,9 +70,9 @@ Registry Build() {
   Add(r, "VolumeRestrictions", &VolumeRestrictions::New);
   Add(r, "EBSLimits", &EBSLimits::New);
   Add(r, "GCEPDLimits", &GCEPDLimits::New);
-  Add(r, "NodeVolumeLimits", &NodeVolumeLimits::New);
+  Add(r, "NodeVolumeLimits", &NewNodeVolumeLimitsForLevel);
   Add(r, "AzureDiskLimits", &AzureDiskLimits::New);
-  Add(r, "VolumeBinding", &VolumeBinding::New);
+  Add(r, "VolumeBinding", &NewVolumeBindingForLevel);
   Add(r, "VolumeZone", &VolumeZone::New);
   Add(r, "DefaultBinder", &DefaultBinder::New);
   // v1.37 only (their factories refuse compat 1.27).

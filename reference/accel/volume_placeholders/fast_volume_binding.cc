@@ -2,17 +2,22 @@
 
 namespace schedcheck::reference {
 
-Result<std::unique_ptr<Plugin>> FastVolumeBinding::New(const PluginArgs& args,
-                                                       const Handle& handle) {
-  Result<std::unique_ptr<Plugin>> plain = VolumeBinding::New(args, handle);
-  if (!plain.ok()) return plain.error();
-  return std::unique_ptr<Plugin>(std::make_unique<FastVolumeBinding>());
+Result<std::unique_ptr<Plugin>> FastVolumeBinding::NewPlain(const PluginArgs& args,
+                                                            const Handle& handle) {
+  if (handle.level() == CompatLevel::kV1_37)
+    return VolumeBindingV1_37Placeholder::New(args, handle);
+  return VolumeBinding::New(args, handle);
 }
 
-bool FastVolumeBinding::UniformScore([[maybe_unused]] const CycleState& state,
-                                     [[maybe_unused]] const Pod& pod, int64_t* score) const {
-  *score = 0;
-  return true;
+Result<std::unique_ptr<Plugin>> FastVolumeBinding::New(const PluginArgs& args,
+                                                       const Handle& handle) {
+  Result<std::unique_ptr<Plugin>> plain = NewPlain(args, handle);
+  if (!plain.ok()) return plain.error();
+  if (handle.level() == CompatLevel::kV1_37) {
+    return std::unique_ptr<Plugin>(
+        std::make_unique<FastVolumeBindingOf<VolumeBindingV1_37Placeholder>>());
+  }
+  return std::unique_ptr<Plugin>(std::make_unique<FastVolumeBindingOf<VolumeBinding>>(handle));
 }
 
 }  // namespace schedcheck::reference

@@ -10,12 +10,12 @@
 namespace schedcheck::reference {
 namespace {
 
-// The fast engine's VolumeBinding gives the plain placeholder's statuses and scores, and its
-// UniformScore is the score of every node.
+// The fast engine's VolumeBinding gives the plain plugin's statuses and scores at its level, and
+// its UniformScore is the score of every node.
 RC_GTEST_PROP(FastVolumeBinding, EqualsPlainVolumeBinding, ()) {
   std::unique_ptr<RandomCluster> cluster = GenCluster(GenLevel());
   PodPtr pod = GenPod(*cluster);
-  auto plain = VolumeBinding::New(nullptr, cluster->handle);
+  auto plain = FastVolumeBinding::NewPlain(nullptr, cluster->handle);
   auto fast = FastVolumeBinding::New(nullptr, cluster->handle);
   RC_ASSERT(plain.ok() && fast.ok());
   const std::string diff =

@@ -1,0 +1,99 @@
+// The attach-limit plugins of v1.27 (nodevolumelimits/csi.go and non_csi.go): a node attaches
+// at most so many volumes of one CSI driver (NodeVolumeLimits, limits from the CSINode and the
+// node's attachable-volumes-* allocatable) or of one in-tree kind (EBSLimits, GCEPDLimits,
+// AzureDiskLimits, limits from the allocatable or upstream's defaults). Each has only a Filter at
+// v1.27.
+#ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_VOLUME_LIMITS_NODE_VOLUME_LIMITS_H_
+#define SCHEDCHECK_REFERENCE_PLUGINS_NODE_VOLUME_LIMITS_NODE_VOLUME_LIMITS_H_
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/base/result.h"
+#include "reference/framework/registry.h"
+
+namespace schedcheck::reference {
+
+inline constexpr std::string_view kErrReasonMaxVolumeCountExceeded =
+    "node(s) exceed max volume count";
+
+// CSILimits, registered as NodeVolumeLimits.
+class NodeVolumeLimits final : public FilterPlugin, public EnqueueExtensions {
+ public:
+  static constexpr std::string_view kName = "NodeVolumeLimits";
+  static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+
+  explicit NodeVolumeLimits(const Handle& handle) : handle_(handle) {}
+  std::string_view Name() const override { return kName; }
+  // Unschedulable kErrReasonMaxVolumeCountExceeded when the pod's new volumes of one driver,
+  // with those the node's pods already use, exceed the driver's limit; Error when a claim of
+  // the pod is missing or an ephemeral claim is not the pod's.
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  // storage.k8s.io/CSINode: Add; Pod: Delete.
+  std::vector<ClusterEvent> EventsToRegister() const override;
+
+  // GetCSIAttachLimitKey: "attachable-volumes-csi-<driver>".
+  static std::string AttachLimitKey(std::string_view driver);
+
+ private:
+  // filterAttachableVolumes: unique volume name ("driver/handle") -> limit key.
+  Status AttachableVolumes(const Pod& pod, const k8s::CSINode* csi_node, bool new_pod,
+                           std::map<std::string, std::string>* out) const;
+
+  const Handle& handle_;
+};
+
+// nonCSILimits: one in-tree volume kind.
+class NonCSILimits : public FilterPlugin, public EnqueueExtensions {
+ public:
+  enum class Kind { kEbs, kGcePd, kAzureDisk };
+  NonCSILimits(const Handle& handle, Kind kind) : handle_(handle), kind_(kind) {}
+  // Unschedulable kErrReasonMaxVolumeCountExceeded when the node's volumes of this kind and the
+  // pod's new ones exceed the limit; Success when the node's CSINode says the kind migrated.
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
+  // Node: Add; Pod: Delete.
+  std::vector<ClusterEvent> EventsToRegister() const override;
+
+ private:
+  Status FilterVolumes(const Pod& pod, bool new_pod, std::set<std::string>* out) const;
+  // The volume ID of this kind of an inline volume or PV source; "" when it is another kind.
+  bool VolumeId(const k8s::Volume& volume, std::string* id) const;
+  bool VolumeId(const k8s::PersistentVolume& pv, std::string* id) const;
+  bool MatchProvisioner(const k8s::PersistentVolumeClaim& claim) const;
+  int MaxVolumes(const Node& node) const;
+
+  const Handle& handle_;
+  Kind kind_;
+};
+
+class EBSLimits final : public NonCSILimits {
+ public:
+  static constexpr std::string_view kName = "EBSLimits";
+  static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+  explicit EBSLimits(const Handle& handle) : NonCSILimits(handle, Kind::kEbs) {}
+  std::string_view Name() const override { return kName; }
+};
+
+class GCEPDLimits final : public NonCSILimits {
+ public:
+  static constexpr std::string_view kName = "GCEPDLimits";
+  static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+  explicit GCEPDLimits(const Handle& handle) : NonCSILimits(handle, Kind::kGcePd) {}
+  std::string_view Name() const override { return kName; }
+};
+
+class AzureDiskLimits final : public NonCSILimits {
+ public:
+  static constexpr std::string_view kName = "AzureDiskLimits";
+  static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
+  explicit AzureDiskLimits(const Handle& handle) : NonCSILimits(handle, Kind::kAzureDisk) {}
+  std::string_view Name() const override { return kName; }
+};
+
+}  // namespace schedcheck::reference
+
+#endif  // SCHEDCHECK_REFERENCE_PLUGINS_NODE_VOLUME_LIMITS_NODE_VOLUME_LIMITS_H_

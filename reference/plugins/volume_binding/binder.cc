@@ -1,0 +1,476 @@
+#include "reference/plugins/volume_binding/binder.h"
+
+#include <algorithm>
+
+#include "reference/api/quantity.h"
+#include "reference/api/selectors.h"
+#include "reference/plugins/volume_helper/volume_helper.h"
+
+namespace schedcheck::reference::volume_binding {
+namespace {
+
+// A storage quantity in bytes (rounded up); absent or unparsable: 0. The API server refuses
+// unparsable quantities, so only hand-written inputs reach the fallback.
+int64_t StorageBytes(const google::protobuf::Map<std::string, std::string>& list) {
+  auto it = list.find("storage");
+  if (it == list.end()) return 0;
+  Result<int64_t> v = ParseResourceQuantity("storage", it->second);
+  return v.ok() ? *v : 0;
+}
+
+int64_t ClaimRequest(const Claim& claim) {
+  return StorageBytes(claim.spec().resources().requests());
+}
+
+std::string Serialized(const google::protobuf::Message& m) {
+  std::string out;
+  m.SerializeToString(&out);
+  return out;
+}
+
+// volume.CheckNodeAffinity: the PV's required node affinity against a node that has only the
+// node's labels (matchFields never match it).
+bool CheckNodeAffinity(const Volume& pv, const Node& node) {
+  if (!pv.spec().has_node_affinity() || !pv.spec().node_affinity().has_required()) return true;
+  k8s::Node labels_only;
+  *labels_only.mutable_metadata()->mutable_labels() = node.labels();
+  return NodeSelectorMatches(pv.spec().node_affinity().required(), labels_only);
+}
+
+// IsVolumeBoundToClaim.
+bool IsVolumeBoundToClaim(const Volume& pv, const Claim& claim) {
+  if (!pv.spec().has_claim_ref()) return false;
+  const auto& ref = pv.spec().claim_ref();
+  const std::string claim_ns =
+      claim.metadata().namespace_().empty() ? "default" : claim.metadata().namespace_();
+  if (claim.metadata().name() != ref.name() || claim_ns != ref.namespace_()) return false;
+  return ref.uid().empty() || claim.metadata().uid() == ref.uid();
+}
+
+std::string_view VolumeMode(bool has, const std::string& mode) {
+  return has ? std::string_view(mode) : std::string_view("Filesystem");
+}
+
+// CheckAccessModes: every mode the claim asks for is among the PV's.
+bool CheckAccessModes(const Claim& claim, const Volume& pv) {
+  for (const std::string& mode : claim.spec().access_modes()) {
+    if (!HasAccessMode(pv.spec().access_modes(), mode)) return false;
+  }
+  return true;
+}
+
+// FindMatchingVolume with a node and delayBinding: the PV already bound to the claim if its node
+// affinity fits (nullopt if not), else the smallest Available PV of the claim's class that the
+// claim's selector, size, volume mode, access modes and the node's labels all accept.
+const Volume* FindMatchingVolume(const Claim& claim, const std::vector<Volume>& volumes,
+                                 const Node& node, const std::set<std::string>& excluded,
+                                 bool* bound_but_misplaced) {
+  *bound_but_misplaced = false;
+  const int64_t requested = ClaimRequest(claim);
+  const std::string requested_class = ClaimStorageClass(claim);
+  const Volume* smallest = nullptr;
+  int64_t smallest_size = 0;
+  for (const Volume& pv : volumes) {
+    if (excluded.contains(pv.metadata().name())) continue;
+    if (pv.spec().has_claim_ref() && !IsVolumeBoundToClaim(pv, claim)) continue;
+    const int64_t size = StorageBytes(pv.spec().capacity());
+    if (size < requested) continue;
+    if (VolumeMode(claim.spec().has_volume_mode(), claim.spec().volume_mode()) !=
+        VolumeMode(pv.spec().has_volume_mode(), pv.spec().volume_mode())) {
+      continue;
+    }
+    if (!pv.metadata().deletion_timestamp().empty()) continue;
+    const bool affinity_ok = CheckNodeAffinity(pv, node);
+    if (IsVolumeBoundToClaim(pv, claim)) {
+      if (!affinity_ok) {
+        *bound_but_misplaced = true;
+        return nullptr;
+      }
+      return &pv;
+    }
+    if (pv.status().phase() != "Available") continue;
+    if (claim.spec().has_selector() &&
+        !LabelSelectorMatches(claim.spec().selector(), pv.metadata().labels())) {
+      continue;
+    }
+    if (VolumeStorageClass(pv) != requested_class) continue;
+    if (!affinity_ok) continue;
+    if (!CheckAccessModes(claim, pv)) continue;
+    if (smallest == nullptr || smallest_size > size) {
+      smallest = &pv;
+      smallest_size = size;
+    }
+  }
+  return smallest;
+}
+
+// v1helper.MatchTopologySelectorTerms: no terms match every node; otherwise some term whose
+// every expression names a label the node has with one of the listed values.
+bool MatchTopologySelectorTerms(
+    const google::protobuf::RepeatedPtrField<k8s::TopologySelectorTerm>& terms,
+    const Labels& labels) {
+  if (terms.empty()) return true;
+  for (const auto& term : terms) {
+    bool all = true;
+    for (const auto& req : term.match_label_expressions()) {
+      auto it = labels.find(req.key());
+      if (it == labels.end() ||
+          std::find(req.values().begin(), req.values().end(), it->second) == req.values().end()) {
+        all = false;
+        break;
+      }
+    }
+    // An empty term (no expressions) matches nothing, as a labels.Selector built from none.
+    if (all && !term.match_label_expressions().empty()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string VolumeStorageClass(const Volume& pv) {
+  const auto& annotations = pv.metadata().annotations();
+  if (auto it = annotations.find("volume.beta.kubernetes.io/storage-class");
+      it != annotations.end()) {
+    return it->second;
+  }
+  return pv.spec().storage_class_name();
+}
+
+std::string ClaimKey(const Claim& claim) {
+  const std::string& ns = claim.metadata().namespace_();
+  return NamespacedName(ns.empty() ? "default" : ns, claim.metadata().name());
+}
+
+// ---- AssumeCache
+
+const Volume* AssumeCache::GetPV(const ClusterObjects& objects, const std::string& name) const {
+  const Volume* informer = ClusterObjects::Find(objects.persistent_volumes, name);
+  auto it = pvs_.find(name);
+  if (it != pvs_.end() && (informer == nullptr ? "" : Serialized(*informer)) == it->second.base) {
+    return &it->second.object;
+  }
+  return informer;
+}
+
+const Claim* AssumeCache::GetPVC(const ClusterObjects& objects, const std::string& key) const {
+  const Claim* informer = ClusterObjects::Find(objects.persistent_volume_claims, key);
+  auto it = pvcs_.find(key);
+  if (it != pvcs_.end() && (informer == nullptr ? "" : Serialized(*informer)) == it->second.base) {
+    return &it->second.object;
+  }
+  return informer;
+}
+
+std::vector<Volume> AssumeCache::ListPVs(const ClusterObjects& objects,
+                                         const std::string& class_name) const {
+  std::vector<Volume> out;
+  for (const auto& [name, informer] : objects.persistent_volumes) {
+    const Volume* pv = GetPV(objects, name);
+    if (VolumeStorageClass(*pv) == class_name) out.push_back(*pv);
+  }
+  return out;
+}
+
+void AssumeCache::AssumePV(const ClusterObjects& objects, Volume pv) {
+  const std::string name = pv.metadata().name();
+  const Volume* informer = ClusterObjects::Find(objects.persistent_volumes, name);
+  pvs_[name] = {informer == nullptr ? "" : Serialized(*informer), std::move(pv)};
+}
+
+void AssumeCache::AssumePVC(const ClusterObjects& objects, Claim pvc) {
+  const std::string key = ClaimKey(pvc);
+  const Claim* informer = ClusterObjects::Find(objects.persistent_volume_claims, key);
+  pvcs_[key] = {informer == nullptr ? "" : Serialized(*informer), std::move(pvc)};
+}
+
+// ---- Binder
+
+const ClusterObjects& Binder::objects() const {
+  static const ClusterObjects kEmpty;
+  return handle_.objects != nullptr ? *handle_.objects : kEmpty;
+}
+
+bool Binder::ArePodVolumesBound(const Pod& pod) const {
+  for (const auto& volume : pod.obj.spec().volumes()) {
+    std::string name;
+    if (volume.has_persistent_volume_claim()) {
+      name = volume.persistent_volume_claim().claim_name();
+    } else if (volume.has_ephemeral()) {
+      name = EphemeralClaimName(pod, volume);
+    } else {
+      continue;
+    }
+    const Claim* claim = cache_->GetPVC(objects(), NamespacedName(pod.ns(), name));
+    if (claim == nullptr) return false;
+    if (volume.has_ephemeral() && !EphemeralClaimNotForPod(pod, *claim).empty()) return false;
+    // isPVCFullyBound
+    if (claim->spec().volume_name().empty() ||
+        !claim->metadata().annotations().contains(std::string(kAnnBindCompleted))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Result<PodVolumeClaims> Binder::GetPodVolumeClaims(const Pod& pod) const {
+  PodVolumeClaims out;
+  for (const auto& volume : pod.obj.spec().volumes()) {
+    std::string name;
+    if (volume.has_persistent_volume_claim()) {
+      name = volume.persistent_volume_claim().claim_name();
+    } else if (volume.has_ephemeral()) {
+      name = EphemeralClaimName(pod, volume);
+    } else {
+      continue;
+    }
+    const std::string key = NamespacedName(pod.ns(), name);
+    const Claim* claim = cache_->GetPVC(objects(), key);
+    if (claim == nullptr) {
+      return Error{"error getting PVC \"" + key + "\": unable to find PVC \"" + key + "\""};
+    }
+    if (volume.has_ephemeral()) {
+      if (std::string err = EphemeralClaimNotForPod(pod, *claim); !err.empty()) return Error{err};
+    }
+    const bool fully_bound =
+        !claim->spec().volume_name().empty() &&
+        claim->metadata().annotations().contains(std::string(kAnnBindCompleted));
+    if (fully_bound) {
+      out.bound.push_back(*claim);
+      continue;
+    }
+    // volume.IsDelayBindingMode: a class that exists with WaitForFirstConsumer.
+    bool delay = false;
+    const std::string class_name = ClaimStorageClass(*claim);
+    if (!class_name.empty()) {
+      if (const auto* sc = ClusterObjects::Find(objects().storage_classes, class_name)) {
+        if (!sc->has_volume_binding_mode()) {
+          return Error{"VolumeBindingMode not set for StorageClass \"" + class_name + "\""};
+        }
+        delay = sc->volume_binding_mode() == kWaitForFirstConsumer;
+      }
+    }
+    if (delay && claim->spec().volume_name().empty()) {
+      out.unbound_delay_binding.push_back(*claim);
+    } else {
+      out.unbound_immediate.push_back(*claim);
+    }
+  }
+  for (const Claim& claim : out.unbound_delay_binding) {
+    const std::string class_name = ClaimStorageClass(claim);
+    out.unbound_volumes_delay_binding[class_name] = cache_->ListPVs(objects(), class_name);
+  }
+  return out;
+}
+
+std::optional<std::set<std::string>> Binder::GetEligibleNodes(
+    const std::vector<Claim>& bound) const {
+  std::optional<std::set<std::string>> eligible;
+  for (const Claim& claim : bound) {
+    const Volume* pv = cache_->GetPV(objects(), claim.spec().volume_name());
+    if (pv == nullptr) return std::nullopt;  // an error for any claim: no narrowing
+    // GetLocalPersistentVolumeNodeNames: per term, the intersection of its hostname In lists;
+    // the union over terms.
+    std::set<std::string> names;
+    if (pv->spec().has_node_affinity() && pv->spec().node_affinity().has_required()) {
+      for (const auto& term : pv->spec().node_affinity().required().node_selector_terms()) {
+        std::optional<std::set<std::string>> term_nodes;
+        for (const auto& expr : term.match_expressions()) {
+          if (expr.key() != "kubernetes.io/hostname" || expr.operator_() != "In") continue;
+          std::set<std::string> values(expr.values().begin(), expr.values().end());
+          if (!term_nodes) {
+            term_nodes = std::move(values);
+          } else {
+            std::set<std::string> both;
+            std::set_intersection(term_nodes->begin(), term_nodes->end(), values.begin(),
+                                  values.end(), std::inserter(both, both.begin()));
+            term_nodes = std::move(both);
+          }
+        }
+        if (term_nodes) names.insert(term_nodes->begin(), term_nodes->end());
+      }
+    }
+    if (names.empty()) continue;
+    if (!eligible) {
+      eligible = std::move(names);
+    } else {
+      std::set<std::string> both;
+      std::set_intersection(eligible->begin(), eligible->end(), names.begin(), names.end(),
+                            std::inserter(both, both.begin()));
+      eligible = std::move(both);
+    }
+  }
+  return eligible;
+}
+
+bool Binder::HasEnoughCapacity(const std::string& provisioner, const Claim& claim,
+                               const k8s::StorageClass& sc, const Node& node) const {
+  if (!claim.spec().resources().requests().contains("storage")) return true;
+  const k8s::CSIDriver* driver = ClusterObjects::Find(objects().csi_drivers, provisioner);
+  if (driver == nullptr) return true;
+  if (!driver->spec().has_storage_capacity() || !driver->spec().storage_capacity()) return true;
+  const int64_t size = ClaimRequest(claim);
+  for (const auto& [key, capacity] : objects().csi_storage_capacities) {
+    if (capacity.storage_class_name() != sc.metadata().name()) continue;
+    // capacitySufficient: maximumVolumeSize when set, else capacity; neither: insufficient.
+    const std::string* limit = capacity.has_maximum_volume_size() ? &capacity.maximum_volume_size()
+                               : capacity.has_capacity()          ? &capacity.capacity()
+                                                                  : nullptr;
+    if (limit == nullptr) continue;
+    Result<int64_t> bytes = ParseResourceQuantity("storage", *limit);
+    if (!bytes.ok() || *bytes < size) continue;
+    // nodeHasAccess: a nil topology selects no node.
+    if (!capacity.has_node_topology()) continue;
+    if (!LabelSelectorValid(capacity.node_topology()) ||
+        !LabelSelectorMatches(capacity.node_topology(), node.labels())) {
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+Result<std::vector<std::string>> Binder::FindPodVolumes(const Pod&, const PodVolumeClaims& claims,
+                                                        const Node& node, PodVolumes* out) const {
+  bool unbound_satisfied = true;
+  bool bound_satisfied = true;
+  bool sufficient_storage = true;
+  bool bound_pvs_found = true;
+  auto reasons = [&]() {
+    std::vector<std::string> r;
+    if (!bound_satisfied) r.emplace_back(kErrReasonNodeConflict);
+    if (!unbound_satisfied) r.emplace_back(kErrReasonBindConflict);
+    if (!sufficient_storage) r.emplace_back(kErrReasonNotEnoughSpace);
+    if (!bound_pvs_found) r.emplace_back(kErrReasonPVNotExist);
+    return r;
+  };
+  // checkBoundClaims (in-tree PVs migrated on the node are not translated: docs/DEVIATIONS.md).
+  for (const Claim& claim : claims.bound) {
+    const Volume* pv = cache_->GetPV(objects(), claim.spec().volume_name());
+    if (pv == nullptr) {
+      bound_pvs_found = false;
+      break;
+    }
+    if (!CheckNodeAffinity(*pv, node)) {
+      bound_satisfied = false;
+      break;
+    }
+  }
+  if (!claims.unbound_delay_binding.empty()) {
+    std::vector<Claim> to_find_matching;
+    std::vector<Claim> to_provision;
+    for (const Claim& claim : claims.unbound_delay_binding) {
+      auto it = claim.metadata().annotations().find(std::string(kAnnSelectedNode));
+      if (it != claim.metadata().annotations().end()) {
+        if (it->second != node.name()) {
+          unbound_satisfied = false;
+          return reasons();
+        }
+        to_provision.push_back(claim);
+      } else {
+        to_find_matching.push_back(claim);
+      }
+    }
+    if (!to_find_matching.empty()) {
+      // findMatchingVolumes: smaller claims first; each chosen PV is taken.
+      std::stable_sort(
+          to_find_matching.begin(), to_find_matching.end(),
+          [](const Claim& a, const Claim& b) { return ClaimRequest(a) < ClaimRequest(b); });
+      std::set<std::string> chosen;
+      bool found_all = true;
+      for (const Claim& claim : to_find_matching) {
+        auto pvs = claims.unbound_volumes_delay_binding.find(ClaimStorageClass(claim));
+        static const std::vector<Volume> kNone;
+        bool misplaced = false;
+        const Volume* pv = FindMatchingVolume(
+            claim, pvs == claims.unbound_volumes_delay_binding.end() ? kNone : pvs->second, node,
+            chosen, &misplaced);
+        if (pv == nullptr) {
+          to_provision.push_back(claim);
+          found_all = false;
+          continue;
+        }
+        chosen.insert(pv->metadata().name());
+        out->static_bindings.push_back(Binding{*pv, claim});
+      }
+      unbound_satisfied = found_all;
+    }
+    if (!to_provision.empty()) {
+      // checkVolumeProvisions
+      std::vector<Claim> provisions;
+      for (const Claim& claim : to_provision) {
+        const std::string class_name = ClaimStorageClass(claim);
+        if (class_name.empty()) return Error{"no class for claim \"" + ClaimKey(claim) + "\""};
+        const k8s::StorageClass* sc = ClusterObjects::Find(objects().storage_classes, class_name);
+        if (sc == nullptr) return Error{"failed to find storage class \"" + class_name + "\""};
+        const std::string& provisioner = sc->provisioner();
+        if (provisioner.empty() || provisioner == kNotSupportedProvisioner ||
+            !MatchTopologySelectorTerms(sc->allowed_topologies(), node.labels())) {
+          unbound_satisfied = false;
+          out->dynamic_provisions.clear();
+          return reasons();
+        }
+        if (!HasEnoughCapacity(provisioner, claim, *sc, node)) {
+          unbound_satisfied = true;
+          sufficient_storage = false;
+          return reasons();
+        }
+        provisions.push_back(claim);
+      }
+      unbound_satisfied = true;
+      out->dynamic_provisions = std::move(provisions);
+    }
+  }
+  return reasons();
+}
+
+Result<bool> Binder::AssumePodVolumes(const Pod& pod, const std::string& node,
+                                      PodVolumes* volumes) {
+  if (ArePodVolumesBound(pod)) return true;
+  std::vector<Binding> bindings;
+  for (const Binding& b : volumes->static_bindings) {
+    // GetBindVolumeToClaim: the PV with a claimRef to the claim and, when it was not bound to it
+    // before, the bound-by-controller annotation.
+    Volume pv = b.pv;
+    const bool was_bound = IsVolumeBoundToClaim(b.pv, b.pvc);
+    bool dirty = false;
+    const std::string claim_ns =
+        b.pvc.metadata().namespace_().empty() ? "default" : b.pvc.metadata().namespace_();
+    const auto& ref = b.pv.spec().claim_ref();
+    if (!b.pv.spec().has_claim_ref() || ref.name() != b.pvc.metadata().name() ||
+        ref.namespace_() != claim_ns || ref.uid() != b.pvc.metadata().uid()) {
+      k8s::ObjectReference* claim_ref = pv.mutable_spec()->mutable_claim_ref();
+      claim_ref->Clear();
+      claim_ref->set_kind("PersistentVolumeClaim");
+      claim_ref->set_api_version("v1");
+      claim_ref->set_namespace_(claim_ns);
+      claim_ref->set_name(b.pvc.metadata().name());
+      claim_ref->set_uid(b.pvc.metadata().uid());
+      claim_ref->set_resource_version(b.pvc.metadata().resource_version());
+      dirty = true;
+    }
+    if (!was_bound && !pv.metadata().annotations().contains(std::string(kAnnBoundByController))) {
+      (*pv.mutable_metadata()->mutable_annotations())[std::string(kAnnBoundByController)] = "yes";
+      dirty = true;
+    }
+    if (dirty) cache_->AssumePV(objects(), pv);
+    bindings.push_back(Binding{std::move(pv), b.pvc});
+  }
+  std::vector<Claim> provisions;
+  for (const Claim& claim : volumes->dynamic_provisions) {
+    Claim clone = claim;
+    (*clone.mutable_metadata()->mutable_annotations())[std::string(kAnnSelectedNode)] = node;
+    cache_->AssumePVC(objects(), clone);
+    provisions.push_back(std::move(clone));
+  }
+  volumes->static_bindings = std::move(bindings);
+  volumes->dynamic_provisions = std::move(provisions);
+  return false;
+}
+
+void Binder::RevertAssumedPodVolumes(const PodVolumes& volumes) {
+  for (const Binding& b : volumes.static_bindings) cache_->RestorePV(b.pv.metadata().name());
+  for (const Claim& claim : volumes.dynamic_provisions) cache_->RestorePVC(ClaimKey(claim));
+}
+
+}  // namespace schedcheck::reference::volume_binding
