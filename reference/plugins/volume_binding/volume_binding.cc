@@ -163,12 +163,23 @@ Status VolumeBinding::PreBind(CycleState& state, const Pod&, const std::string& 
   auto* data = state.ReadAs<VolumeBindingState>(kStateKey);
   if (data == nullptr) return Status::Error("not found");
   if (data->all_bound) return Status();
-  if (!data->by_node->contains(node)) {
+  auto it = data->by_node->find(node);
+  if (it == data->by_node->end()) {
     return Status::Error("no pod volumes found for node \"" + node + "\"");
   }
-  // Upstream writes the bindings through the API and waits for the PV controller to complete
-  // them; the reference has no PV controller model yet (docs/DEVIATIONS.md).
-  return Status::Error("binding volumes: the PV controller is not modelled by schedcheck yet");
+  // BindPodVolumes writes each PV's claimRef, then each provisioned claim's selected-node
+  // annotation, through the API server, then waits for the PV controller. Replay has no API
+  // server to write to: the first write fails as NotFound, as it does in the kube adapters
+  // (harness/kube/README.md, "No PV controller"; docs/DEVIATIONS.md).
+  if (!it->second.static_bindings.empty()) {
+    return Status::Error("persistentvolumes \"" +
+                         it->second.static_bindings.front().pv.metadata().name() + "\" not found");
+  }
+  if (!it->second.dynamic_provisions.empty()) {
+    return Status::Error("persistentvolumeclaims \"" +
+                         it->second.dynamic_provisions.front().metadata().name() + "\" not found");
+  }
+  return Status();
 }
 
 std::vector<ClusterEvent> VolumeBinding::EventsToRegister() const {

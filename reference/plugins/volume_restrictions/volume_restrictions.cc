@@ -156,7 +156,9 @@ Status VolumeRestrictions::Filter(const CycleState& state, const Pod& pod, const
   const auto* data = state.ReadAs<VolumeRestrictionsState>(kStateKey);
   if (data == nullptr) return MissingState();
   if (data->conflicting_claim_refs > 0) {
-    return Status(Code::kUnschedulable, std::string(kErrReasonReadWriteOncePodConflict));
+    return Status(Code::kUnschedulable, std::string(handle_.level() == CompatLevel::kV1_37
+                                                        ? kErrReasonReadWriteOncePodConflictV1_37
+                                                        : kErrReasonReadWriteOncePodConflict));
   }
   return Status();
 }

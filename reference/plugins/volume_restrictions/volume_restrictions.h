@@ -25,6 +25,9 @@ class VolumeRestrictions final : public PreFilterPlugin,
   static constexpr std::string_view kErrReasonReadWriteOncePodConflict =
       "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access "
       "mode";
+  static constexpr std::string_view kErrReasonReadWriteOncePodConflictV1_37 =
+      "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already "
+      "in-use by another pod";
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
 
   explicit VolumeRestrictions(const Handle& handle) : handle_(handle) {}
