@@ -35,7 +35,8 @@ type Objects struct {
 	replicaSets            *SyncInformer
 	statefulSets           *SyncInformer
 	priorityClasses        map[string]*schedulingv1.PriorityClass
-	version                uint64
+	// version is the highest resourceVersion given so far, by the adapter or by the trace.
+	version uint64
 }
 
 // NewObjects makes the informers of the kinds traces carry.
@@ -129,14 +130,21 @@ func (s *Objects) Apply(e *pb.ApiEvent, index uint64) error {
 	return nil
 }
 
-// stamp gives an object without a resourceVersion a fresh one, as the API server would.
+// stamp gives an object without a resourceVersion a fresh one, as the API server would: a
+// decimal integer above every version given so far (VolumeBinding compares the versions of
+// volumes and claims as integers).
 func (s *Objects) stamp(meta interface {
 	GetResourceVersion() string
 	SetResourceVersion(string)
 }) {
-	if meta.GetResourceVersion() == "" {
+	given := meta.GetResourceVersion()
+	if given == "" {
 		s.version++
-		meta.SetResourceVersion("schedcheck-" + strconv.FormatUint(s.version, 10))
+		meta.SetResourceVersion(strconv.FormatUint(s.version, 10))
+		return
+	}
+	if n, err := strconv.ParseUint(given, 10, 64); err == nil && n > s.version {
+		s.version = n
 	}
 }
 
