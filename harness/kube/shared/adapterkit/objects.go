@@ -22,7 +22,7 @@ import (
 // the API's defaults are applied (schedulerName, requests from limits, ...), priority admission
 // fills spec.priority, every write gets a resourceVersion, terminal pods leave
 // the pod informer (its field selector), and each informer's store changes before its handlers
-// run.
+// run. Storage objects (storage.go) go into the informers the volume plugins read.
 type Objects struct {
 	factory    *SyncFactory
 	pods       *SyncInformer
@@ -34,6 +34,7 @@ type Objects struct {
 	replicationControllers *SyncInformer
 	replicaSets            *SyncInformer
 	statefulSets           *SyncInformer
+	storage                storageInformers
 	priorityClasses        map[string]*schedulingv1.PriorityClass
 	// version is the highest resourceVersion given so far, by the adapter or by the trace.
 	version uint64
@@ -52,6 +53,7 @@ func NewObjects(f *SyncFactory) *Objects {
 			f.Core().V1().ReplicationControllers().Informer),
 		replicaSets:     f.informer(&appsv1.ReplicaSet{}, f.Apps().V1().ReplicaSets().Informer),
 		statefulSets:    f.informer(&appsv1.StatefulSet{}, f.Apps().V1().StatefulSets().Informer),
+		storage:         newStorageInformers(f),
 		priorityClasses: map[string]*schedulingv1.PriorityClass{},
 	}
 }
@@ -121,6 +123,12 @@ func (s *Objects) Apply(e *pb.ApiEvent, index uint64) error {
 				s.priorityClasses[pc.Name] = pc
 			}
 		}
+	case *pb.ApiEvent_PersistentVolume, *pb.ApiEvent_PersistentVolumeClaim, *pb.ApiEvent_StorageClass,
+		*pb.ApiEvent_CsiNode, *pb.ApiEvent_CsiDriver, *pb.ApiEvent_CsiStorageCapacity:
+		if err == nil {
+			err = s.applyStorage(e)
+		}
+		where += storageName(e)
 	default:
 		err = fmt.Errorf("field api.object: missing")
 	}

@@ -10,8 +10,8 @@ import (
 )
 
 // badQuantity names the first quantity of a trace object that does not parse, as
-// "spec.containers[1].resources.requests.cpu: ...": the JSON decoder reports a bad quantity
-// without saying where it is.
+// "spec.containers[1].resources.requests.cpu: ..." (a pod) or "spec.capacity.storage: ..." (a
+// PersistentVolume): the JSON decoder reports a bad quantity without saying where it is.
 func badQuantity(e *pb.ApiEvent) error {
 	switch obj := e.Object.(type) {
 	case *pb.ApiEvent_Pod:
@@ -35,6 +35,27 @@ func badQuantity(e *pb.ApiEvent) error {
 			return err
 		}
 		return checkList("status.allocatable", obj.Node.GetStatus().GetAllocatable())
+	case *pb.ApiEvent_PersistentVolume:
+		return checkList("spec.capacity", obj.PersistentVolume.GetSpec().GetCapacity())
+	case *pb.ApiEvent_PersistentVolumeClaim:
+		pvc := obj.PersistentVolumeClaim
+		if err := checkList("spec.resources.requests", pvc.GetSpec().GetResources().GetRequests()); err != nil {
+			return err
+		}
+		if err := checkList("spec.resources.limits", pvc.GetSpec().GetResources().GetLimits()); err != nil {
+			return err
+		}
+		return checkList("status.capacity", pvc.GetStatus().GetCapacity())
+	case *pb.ApiEvent_CsiStorageCapacity:
+		c := obj.CsiStorageCapacity
+		if c.Capacity != nil {
+			if err := checkQuantity("capacity", c.GetCapacity()); err != nil {
+				return err
+			}
+		}
+		if c.MaximumVolumeSize != nil {
+			return checkQuantity("maximumVolumeSize", c.GetMaximumVolumeSize())
+		}
 	}
 	return nil
 }
@@ -53,9 +74,16 @@ func checkList(field string, list map[string]string) error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if _, err := resource.ParseQuantity(list[name]); err != nil {
-			return fmt.Errorf("%s.%s: invalid quantity %q: %w", field, name, list[name], err)
+		if err := checkQuantity(field+"."+name, list[name]); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+func checkQuantity(field, value string) error {
+	if _, err := resource.ParseQuantity(value); err != nil {
+		return fmt.Errorf("%s: invalid quantity %q: %w", field, value, err)
 	}
 	return nil
 }
