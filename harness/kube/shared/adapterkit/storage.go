@@ -6,6 +6,11 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	k8stesting "k8s.io/client-go/testing"
 	corev1defaults "k8s.io/kubernetes/pkg/apis/core/v1"
 	storagev1defaults "k8s.io/kubernetes/pkg/apis/storage/v1"
 
@@ -134,4 +139,34 @@ func integerVersion(version string) error {
 		return fmt.Errorf("metadata.resourceVersion %q: VolumeBinding reads the versions of volumes and claims as decimal integers", version)
 	}
 	return nil
+}
+
+// RefuseVolumeWrites makes the fake API server (an adapter's fake clientset) answer every update or patch of a
+// PersistentVolume or claim with NotFound, the answer its empty object tracker gives anyway
+// (trace objects live in the informers only). These are VolumeBinding's PreBind writes for a
+// claim that is not bound yet (a WaitForFirstConsumer claim: the volume's claimRef, or the
+// claim's selected-node annotation). There is no PV controller in the replay: a write that
+// succeeded would leave PreBind polling the informers, on the real clock, for the bind timeout
+// (600 s by default) while nothing can change them. Refused, PreBind fails at once: the attempt
+// is an error, Unreserve reverts the assumed volumes and the pod backs off and tries again
+// (harness/kube/README.md, "No PV controller").
+func RefuseVolumeWrites(f *k8stesting.Fake) {
+	for _, verb := range []string{"update", "patch"} {
+		for _, resource := range []string{"persistentvolumes", "persistentvolumeclaims"} {
+			f.PrependReactor(verb, resource, refuseVolumeWrite)
+		}
+	}
+}
+
+func refuseVolumeWrite(a k8stesting.Action) (bool, runtime.Object, error) {
+	name := ""
+	switch w := a.(type) {
+	case k8stesting.UpdateAction:
+		if m, err := meta.Accessor(w.GetObject()); err == nil {
+			name = m.GetName()
+		}
+	case k8stesting.PatchAction:
+		name = w.GetName()
+	}
+	return true, nil, apierrors.NewNotFound(schema.GroupResource{Resource: a.GetResource().Resource}, name)
 }

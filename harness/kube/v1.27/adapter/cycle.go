@@ -14,6 +14,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"schedcheck.local/kube/common/pb"
+	"schedcheck.local/kube/shared/adapterkit"
 )
 
 // installReactors makes the fake API server record what the scheduler writes: bindings (applied
@@ -21,8 +22,10 @@ import (
 // status patches (the preemptor's nomination, and those preemption clears). They reach the
 // informer after the preemptor's requeue, in the reference's order (docs/DEVIATIONS.md, "Replay
 // of preemption"). The conditions of status patches are not replayed: a status-only update moves
-// no pod.
+// no pod. VolumeBinding's writes of volumes and claims are refused
+// (adapterkit.RefuseVolumeWrites).
 func (r *run) installReactors() {
+	adapterkit.RefuseVolumeWrites(&r.client.Fake)
 	r.client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		if a.GetSubresource() != "binding" {
 			return false, nil, nil

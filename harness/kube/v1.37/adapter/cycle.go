@@ -18,6 +18,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"schedcheck.local/kube/common/pb"
+	"schedcheck.local/kube/shared/adapterkit"
 )
 
 // write is one API write of the scheduler that the informers would deliver back: a pod's
@@ -33,8 +34,10 @@ type write struct {
 // status patches (the preemptor's nomination, and those preemption clears). They reach the
 // informers after the preemptor's failure handling and the asynchronous preemption's body, in
 // the order they were written. The conditions of status patches are not replayed: a status-only
-// update moves no pod.
+// update moves no pod. VolumeBinding's writes of volumes and claims are refused
+// (adapterkit.RefuseVolumeWrites).
 func (r *run) installReactors() {
+	adapterkit.RefuseVolumeWrites(&r.client.Fake)
 	r.client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		if a.GetSubresource() != "binding" {
 			return false, nil, nil
