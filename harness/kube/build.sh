@@ -5,6 +5,7 @@
 #
 #   harness/kube/build.sh --kube 1.27 --module DIR --main ./cmd/x -o OUT
 #   harness/kube/build.sh --kube 1.37 --vet
+#   harness/kube/build.sh --kube 1.27 --test
 #
 # --kube    the bridge to use: 1.27 or 1.37 (harness/kube/v<kube>/patches.json)
 # --module  the Go module to build (default: the bundled adapter module of that version)
@@ -12,6 +13,8 @@
 # -o        the executable to write
 # --vet     instead of building, run `go vet ./...` over the whole module against the same patched
 #           tree (the adapter modules only compile there)
+# --test    instead of building, run `go test ./...` over the whole module against that tree (the
+#           adapters' storage scenarios, harness/kube/shared/adaptertest)
 #
 # Steps: (1) read the k8s.io/kubernetes version and module-cache directory the module resolves;
 # (2) make the patched tree of it under ${SCHEDCHECK_CACHE:-$HOME/.cache/schedcheck}
@@ -21,7 +24,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-kube="" module="" main="./cmd/kube-adapter" out="" vet=""
+kube="" module="" main="./cmd/kube-adapter" out="" vet="" test=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --kube) kube=$2; shift 2 ;;
@@ -29,11 +32,12 @@ while [ $# -gt 0 ]; do
     --main) main=$2; shift 2 ;;
     -o) out=$2; shift 2 ;;
     --vet) vet=1; shift ;;
+    --test) test=1; shift ;;
     *) echo "build.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-if [ -z "$kube" ] || { [ -z "$out" ] && [ -z "$vet" ]; }; then
-  echo "usage: build.sh --kube 1.27|1.37 [--module DIR] [--main PKG] -o OUT | --vet" >&2; exit 2
+if [ -z "$kube" ] || { [ -z "$out" ] && [ -z "$vet" ] && [ -z "$test" ]; }; then
+  echo "usage: build.sh --kube 1.27|1.37 [--module DIR] [--main PKG] -o OUT | --vet | --test" >&2; exit 2
 fi
 spec="$here/v$kube/patches.json"
 [ -f "$spec" ] || { echo "build.sh: no bridge for kube $kube ($spec missing)" >&2; exit 2; }
@@ -71,6 +75,10 @@ cp go.sum "$work/go.sum"
 printf '\nreplace k8s.io/kubernetes => %s\n' "$tree" >> "$work/go.mod"
 if [ -n "$vet" ]; then
   "$GO" vet -modfile="$work/go.mod" ./...
+  exit 0
+fi
+if [ -n "$test" ]; then
+  "$GO" test -modfile="$work/go.mod" -count=1 ./...
   exit 0
 fi
 "$GO" build -modfile="$work/go.mod" -o "$out.tmp" "$main"
