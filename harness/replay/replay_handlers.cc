@@ -143,6 +143,13 @@ Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
     case trace::ApiEvent::kStatefulSet:
       StoreSelectorObject(event.type(), event.stateful_set(), &objects_.stateful_sets);
       return Outcome::Ok();
+    case trace::ApiEvent::kPersistentVolume:
+    case trace::ApiEvent::kPersistentVolumeClaim:
+    case trace::ApiEvent::kStorageClass:
+    case trace::ApiEvent::kCsiNode:
+    case trace::ApiEvent::kCsiDriver:
+    case trace::ApiEvent::kCsiStorageCapacity:
+      return OnStorage(event);
     case trace::ApiEvent::OBJECT_NOT_SET:
       break;
   }
@@ -242,6 +249,92 @@ Outcome Replayer::OnNode(trace::EventType type, reference::NodePtr node) {
   (void)cache_.UpdateNode(node);
   if (auto event = NodeUpdateEvent(old->obj, node->obj)) MoveAll(*event, pre_check);
   return Outcome::Ok();
+}
+
+Outcome Replayer::OnStorage(const trace::ApiEvent& event) {
+  const trace::EventType type = event.type();
+  // Whether the informer held the object before (an add or an update), then store it.
+  auto store = [type](auto object, bool namespaced, auto* map) {
+    const std::string& ns = object.metadata().namespace_();
+    std::string key = object.metadata().name();
+    if (namespaced) key = (ns.empty() ? "default" : ns) + "/" + key;
+    bool existed = map->contains(key);
+    if (type == trace::DELETED) {
+      map->erase(key);
+    } else {
+      (*map)[key] = std::move(object);
+    }
+    return existed;
+  };
+  auto kind = [&](bool existed) {
+    return type == trace::DELETED ? trace::DELETED : existed ? trace::MODIFIED : trace::ADDED;
+  };
+  switch (event.object_case()) {
+    case trace::ApiEvent::kPersistentVolume: {
+      bool existed = store(event.persistent_volume(), false, &objects_.persistent_volumes);
+      MoveForStorage(kind(existed), reference::resource::kPersistentVolume, "Pv", nullptr);
+      break;
+    }
+    case trace::ApiEvent::kPersistentVolumeClaim: {
+      bool existed =
+          store(event.persistent_volume_claim(), true, &objects_.persistent_volume_claims);
+      MoveForStorage(kind(existed), reference::resource::kPersistentVolumeClaim, "Pvc", nullptr);
+      break;
+    }
+    case trace::ApiEvent::kStorageClass: {
+      k8s::StorageClass sc = event.storage_class();
+      // The API server's default (SetDefaults_StorageClass), as the adapters apply it.
+      if (!sc.has_volume_binding_mode()) sc.set_volume_binding_mode("Immediate");
+      bool existed = store(sc, false, &objects_.storage_classes);
+      MoveForStorage(kind(existed), reference::resource::kStorageClass, "StorageClass", &sc);
+      break;
+    }
+    case trace::ApiEvent::kCsiNode: {
+      bool existed = store(event.csi_node(), false, &objects_.csi_nodes);
+      MoveForStorage(kind(existed), reference::resource::kCSINode, "CSINode", nullptr);
+      break;
+    }
+    case trace::ApiEvent::kCsiDriver: {
+      bool existed = store(event.csi_driver(), false, &objects_.csi_drivers);
+      MoveForStorage(kind(existed), reference::resource::kCSIDriver, "CSIDriver", nullptr);
+      break;
+    }
+    case trace::ApiEvent::kCsiStorageCapacity: {
+      bool existed = store(event.csi_storage_capacity(), true, &objects_.csi_storage_capacities);
+      MoveForStorage(kind(existed), reference::resource::kCSIStorageCapacity, "CSIStorageCapacity",
+                     nullptr);
+      break;
+    }
+    default:
+      break;
+  }
+  return Outcome::Ok();
+}
+
+void Replayer::MoveForStorage(trace::EventType type, std::string_view resource,
+                              std::string_view short_name, const k8s::StorageClass* added_class) {
+  auto registered = registered_actions_.find(resource);
+  if (registered == registered_actions_.end()) return;
+  uint32_t action = type == trace::ADDED     ? reference::action::kAdd
+                    : type == trace::DELETED ? reference::action::kDelete
+                                             : reference::action::kUpdate;
+  if ((registered->second & action) == 0) return;
+  if (v1_37()) {
+    MoveAllV1_37(
+        reference::ClusterEvent{std::string(resource),
+                                type == trace::MODIFIED ? reference::action::kUpdateV1_37 : action,
+                                ""},
+        reference::EventObjects{}, nullptr);
+    return;
+  }
+  // v1.27 onStorageClassAdd: only a WaitForFirstConsumer class moves pods.
+  if (added_class != nullptr && type == trace::ADDED &&
+      added_class->volume_binding_mode() != "WaitForFirstConsumer") {
+    return;
+  }
+  const char* suffix = type == trace::ADDED ? "Add" : type == trace::DELETED ? "Delete" : "Update";
+  MoveAll(reference::ClusterEvent{std::string(resource), action, std::string(short_name) + suffix},
+          nullptr);
 }
 
 void Replayer::MoveAll(const reference::ClusterEvent& event,

@@ -100,6 +100,9 @@ Outcome Replayer::Init() {
     auto it = api_pods_.find(key);
     return it == api_pods_.end() ? nullptr : it->second;
   };
+  for (const auto& [event, plugin] : reference::EventMapFromFrameworks(frameworks)) {
+    registered_actions_[event.resource] |= event.action;
+  }
   if (options_.compat == "1.37") {
     reference::QueueSetupV1_37 setup = reference::QueueSetupFromFrameworks(frameworks);
     setup.pop_from_backoff_q =

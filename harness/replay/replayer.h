@@ -137,6 +137,11 @@ class Replayer {
   void AdmitPriority(trace::EventType type, k8s::Pod* pod) const;
   Outcome OnPod(trace::EventType type, reference::PodPtr pod);
   Outcome OnNode(trace::EventType type, reference::NodePtr node);
+  // A storage object event: its informer store, then the move upstream's handler for that kind
+  // makes when some profile registered the kind with that action (addAllEventHandlers).
+  Outcome OnStorage(const trace::ApiEvent& event);
+  void MoveForStorage(trace::EventType type, std::string_view resource, std::string_view short_name,
+                      const k8s::StorageClass* added_class);
   void AddAssignedPod(const reference::PodPtr& pod);
   void DeleteAssignedPod(const reference::PodPtr& pod);
   void UpdatePendingPod(const reference::PodPtr& old_pod, const reference::PodPtr& new_pod);
@@ -181,6 +186,9 @@ class Replayer {
   reference::Cache cache_;
   reference::Snapshot snapshot_;
   reference::ClusterObjects objects_;
+  // The actions the profiles register per resource (upstream's unionedGVKs): which informer
+  // handlers exist.
+  std::map<std::string, uint32_t, std::less<>> registered_actions_;
   std::vector<std::unique_ptr<Profile>> profiles_;
   std::unique_ptr<reference::SchedulingQueue> queue_;         // compat 1.27
   std::unique_ptr<reference::SchedulingQueueV1_37> queue37_;  // compat 1.37
