@@ -16,6 +16,23 @@ using namespace schedcheck::k8s;  // NOLINT: the message names, one per function
 // google.protobuf.Value (a PodDisruptionBudget's minAvailable / maxUnavailable): left to protobuf.
 bool Assign(WireCursor, google::protobuf::Value*, SpareMembers*) { return false; }
 
+// Storage objects and the pod volume sources other than a claim: left to protobuf (rare in
+// traces next to pods and nodes). Named in their tables so that a reused message still drops them
+// when the next record lacks them.
+bool Assign(WireCursor, GCEPersistentDiskVolumeSource*, SpareMembers*) { return false; }
+bool Assign(WireCursor, AWSElasticBlockStoreVolumeSource*, SpareMembers*) { return false; }
+bool Assign(WireCursor, AzureDiskVolumeSource*, SpareMembers*) { return false; }
+bool Assign(WireCursor, ISCSIVolumeSource*, SpareMembers*) { return false; }
+bool Assign(WireCursor, RBDVolumeSource*, SpareMembers*) { return false; }
+bool Assign(WireCursor, CSIVolumeSource*, SpareMembers*) { return false; }
+bool Assign(WireCursor, EphemeralVolumeSource*, SpareMembers*) { return false; }
+bool Assign(WireCursor, PersistentVolume*, SpareMembers*) { return false; }
+bool Assign(WireCursor, PersistentVolumeClaim*, SpareMembers*) { return false; }
+bool Assign(WireCursor, StorageClass*, SpareMembers*) { return false; }
+bool Assign(WireCursor, CSINode*, SpareMembers*) { return false; }
+bool Assign(WireCursor, CSIDriver*, SpareMembers*) { return false; }
+bool Assign(WireCursor, CSIStorageCapacity*, SpareMembers*) { return false; }
+
 namespace {
 
 // apiVersion = 1, kind = 2, metadata = 3, spec = 4: the selector objects (Service,
@@ -189,7 +206,10 @@ bool Assign(WireCursor c, PersistentVolumeClaimVolumeSource* m, SpareMembers* s)
 
 bool Assign(WireCursor c, Volume* m, SpareMembers* s) {
   using M = Volume;
-  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, persistent_volume_claim)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, persistent_volume_claim),
+               WIRE_FIELD(3, gce_persistent_disk), WIRE_FIELD(4, aws_elastic_block_store),
+               WIRE_FIELD(5, azure_disk), WIRE_FIELD(6, iscsi), WIRE_FIELD(7, rbd),
+               WIRE_FIELD(8, csi), WIRE_FIELD(9, ephemeral)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, PodSchedulingGate* m, SpareMembers* s) {
@@ -348,7 +368,10 @@ bool Assign(WireCursor c, ApiEvent* m, SpareMembers* s) {
                WIRE_ONEOF(4, namespace_), WIRE_ONEOF(5, priority_class),
                WIRE_ONEOF(6, pod_disruption_budget), WIRE_SCALAR(7, during_attempt),
                WIRE_ONEOF(8, service), WIRE_ONEOF(9, replication_controller),
-               WIRE_ONEOF(10, replica_set), WIRE_ONEOF(11, stateful_set)>::Assign(c, m, s);
+               WIRE_ONEOF(10, replica_set), WIRE_ONEOF(11, stateful_set),
+               WIRE_ONEOF(12, persistent_volume), WIRE_ONEOF(13, persistent_volume_claim),
+               WIRE_ONEOF(14, storage_class), WIRE_ONEOF(15, csi_node), WIRE_ONEOF(16, csi_driver),
+               WIRE_ONEOF(17, csi_storage_capacity)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, Record* m, SpareMembers* s) {

@@ -138,6 +138,9 @@ func (s *Objects) Apply(e *pb.ApiEvent, index uint64) error {
 	return nil
 }
 
+// stampBase is where the adapter's own resourceVersions start.
+const stampBase = uint64(1) << 40
+
 // stamp gives an object without a resourceVersion a fresh one, as the API server would: a
 // decimal integer above every version given so far (VolumeBinding compares the versions of
 // volumes and claims as integers).
@@ -147,6 +150,13 @@ func (s *Objects) stamp(meta interface {
 }) {
 	given := meta.GetResourceVersion()
 	if given == "" {
+		// Stamps start at 2^40, far above the small versions traces write, so that a later
+		// trace object never repeats a stamped version: the scheduler drops a pod update whose
+		// version equals the stored one (a status write the adapter stamped, then the trace's
+		// next version of that pod).
+		if s.version < stampBase {
+			s.version = stampBase
+		}
 		s.version++
 		meta.SetResourceVersion(strconv.FormatUint(s.version, 10))
 		return
