@@ -11,11 +11,6 @@ namespace {
 constexpr std::string_view kUnboundVolumePrefix = "schedcheck-unbound";
 constexpr std::string_view kAttachableVolumesPrefix = "attachable-volumes-";
 
-const ClusterObjects& ObjectsOf(const Handle& handle) {
-  static const ClusterObjects kEmpty;
-  return handle.objects != nullptr ? *handle.objects : kEmpty;
-}
-
 bool NoArgs(const PluginArgs& args) { return args.is_null() || (args.is_object() && args.empty()); }
 
 ClusterEvent Event(std::string_view resource, uint32_t action) {
@@ -41,21 +36,6 @@ std::map<std::string, int64_t> AllocatableVolumeLimits(const NodeInfo& node) {
   return limits;
 }
 
-// The claim a PVC or generic ephemeral volume names; false for other volumes.
-bool ClaimOf(const Pod& pod, const k8s::Volume& volume, std::string* name, bool* ephemeral) {
-  if (volume.has_persistent_volume_claim()) {
-    *name = volume.persistent_volume_claim().claim_name();
-    *ephemeral = false;
-    return true;
-  }
-  if (volume.has_ephemeral()) {
-    *name = EphemeralClaimName(pod, volume);
-    *ephemeral = true;
-    return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 // ---- NodeVolumeLimits (CSI)
@@ -75,11 +55,11 @@ std::string NodeVolumeLimits::AttachLimitKey(std::string_view driver) {
 Status NodeVolumeLimits::AttachableVolumes(const Pod& pod, const k8s::CSINode* csi_node,
                                            bool new_pod,
                                            std::map<std::string, std::string>* out) const {
-  const ClusterObjects& objects = ObjectsOf(handle_);
+  const ClusterObjects& objects = StorageObjectsOf(handle_);
   for (const auto& volume : pod.obj.spec().volumes()) {
     std::string claim_name;
     bool ephemeral = false;
-    if (!ClaimOf(pod, volume, &claim_name, &ephemeral)) {
+    if (!ClaimNameOf(pod, volume, &claim_name, &ephemeral)) {
       // checkAttachableInlineVolume: a migratable in-tree disk counts against its CSI driver.
       std::string_view plugin = csi_translation::InTreePluginOf(volume);
       if (plugin.empty() || !csi_translation::IsCsiMigrationOn(csi_node, plugin)) continue;
@@ -113,9 +93,7 @@ Status NodeVolumeLimits::AttachableVolumes(const Pod& pod, const k8s::CSINode* c
       const k8s::StorageClass* sc =
           class_name.empty() ? nullptr : ClusterObjects::Find(objects.storage_classes, class_name);
       if (sc == nullptr) continue;
-      const std::string ns =
-          claim->metadata().namespace_().empty() ? "default" : claim->metadata().namespace_();
-      handle = UnboundVolumeId(ns, claim->metadata().name());
+      handle = UnboundVolumeId(std::string(ClaimNamespace(*claim)), claim->metadata().name());
       if (auto migrated = csi_translation::CsiDriverForPlugin(sc->provisioner())) {
         if (!csi_translation::IsCsiMigrationOn(csi_node, sc->provisioner())) continue;
         driver = std::string(*migrated);
@@ -143,7 +121,7 @@ Status NodeVolumeLimits::Filter(const CycleState&, const Pod& pod, const NodeInf
   if (pod.obj.spec().volumes().empty()) return Status();
   if (node.node() == nullptr) return Status::Error("node not found");
   const k8s::CSINode* csi_node =
-      ClusterObjects::Find(ObjectsOf(handle_).csi_nodes, node.node()->name());
+      ClusterObjects::Find(StorageObjectsOf(handle_).csi_nodes, node.node()->name());
   std::map<std::string, std::string> new_volumes;
   if (Status s = AttachableVolumes(pod, csi_node, true, &new_volumes); !s.IsSuccess()) return s;
   if (new_volumes.empty()) return Status();
@@ -264,8 +242,8 @@ static std::string_view InTreePlugin(NonCSILimits::Kind kind) {
 bool NonCSILimits::MatchProvisioner(const k8s::PersistentVolumeClaim& claim) const {
   // Upstream reads spec.storageClassName only (not the beta annotation).
   if (!claim.spec().has_storage_class_name()) return false;
-  const k8s::StorageClass* sc =
-      ClusterObjects::Find(ObjectsOf(handle_).storage_classes, claim.spec().storage_class_name());
+  const k8s::StorageClass* sc = ClusterObjects::Find(StorageObjectsOf(handle_).storage_classes,
+                                                     claim.spec().storage_class_name());
   return sc != nullptr && sc->provisioner() == InTreePlugin(kind_);
 }
 
@@ -293,7 +271,7 @@ int NonCSILimits::MaxVolumes(const Node& node) const {
 }
 
 Status NonCSILimits::FilterVolumes(const Pod& pod, bool new_pod, std::set<std::string>* out) const {
-  const ClusterObjects& objects = ObjectsOf(handle_);
+  const ClusterObjects& objects = StorageObjectsOf(handle_);
   for (const auto& volume : pod.obj.spec().volumes()) {
     std::string id;
     if (VolumeId(volume, &id)) {
@@ -302,7 +280,7 @@ Status NonCSILimits::FilterVolumes(const Pod& pod, bool new_pod, std::set<std::s
     }
     std::string claim_name;
     bool ephemeral = false;
-    if (!ClaimOf(pod, volume, &claim_name, &ephemeral)) continue;
+    if (!ClaimNameOf(pod, volume, &claim_name, &ephemeral)) continue;
     if (claim_name.empty()) return Status::Error("PersistentVolumeClaim had no name");
     const std::string unbound_id = UnboundVolumeId(pod.ns(), claim_name);
     const k8s::PersistentVolumeClaim* claim = objects.FindClaim(pod.ns(), claim_name);
@@ -334,7 +312,7 @@ Status NonCSILimits::Filter(const CycleState&, const Pod& pod, const NodeInfo& n
   if (new_volumes.empty()) return Status();
   if (node.node() == nullptr) return Status::Error("node not found");
   const k8s::CSINode* csi_node =
-      ClusterObjects::Find(ObjectsOf(handle_).csi_nodes, node.node()->name());
+      ClusterObjects::Find(StorageObjectsOf(handle_).csi_nodes, node.node()->name());
   if (csi_translation::IsCsiMigrationOn(csi_node, InTreePlugin(kind_))) return Status();
   std::set<std::string> existing;
   for (const PodInfoPtr& other : node.pods()) {

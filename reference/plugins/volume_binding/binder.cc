@@ -41,9 +41,9 @@ bool CheckNodeAffinity(const Volume& pv, const Node& node) {
 bool IsVolumeBoundToClaim(const Volume& pv, const Claim& claim) {
   if (!pv.spec().has_claim_ref()) return false;
   const auto& ref = pv.spec().claim_ref();
-  const std::string claim_ns =
-      claim.metadata().namespace_().empty() ? "default" : claim.metadata().namespace_();
-  if (claim.metadata().name() != ref.name() || claim_ns != ref.namespace_()) return false;
+  if (claim.metadata().name() != ref.name() || ClaimNamespace(claim) != ref.namespace_()) {
+    return false;
+  }
   return ref.uid().empty() || claim.metadata().uid() == ref.uid();
 }
 
@@ -138,8 +138,7 @@ std::string VolumeStorageClass(const Volume& pv) {
 }
 
 std::string ClaimKey(const Claim& claim) {
-  const std::string& ns = claim.metadata().namespace_();
-  return NamespacedName(ns.empty() ? "default" : ns, claim.metadata().name());
+  return NamespacedName(ClaimNamespace(claim), claim.metadata().name());
 }
 
 // ---- AssumeCache
@@ -186,24 +185,16 @@ void AssumeCache::AssumePVC(const ClusterObjects& objects, Claim pvc) {
 
 // ---- Binder
 
-const ClusterObjects& Binder::objects() const {
-  static const ClusterObjects kEmpty;
-  return handle_.objects != nullptr ? *handle_.objects : kEmpty;
-}
+const ClusterObjects& Binder::objects() const { return StorageObjectsOf(handle_); }
 
 bool Binder::ArePodVolumesBound(const Pod& pod) const {
   for (const auto& volume : pod.obj.spec().volumes()) {
     std::string name;
-    if (volume.has_persistent_volume_claim()) {
-      name = volume.persistent_volume_claim().claim_name();
-    } else if (volume.has_ephemeral()) {
-      name = EphemeralClaimName(pod, volume);
-    } else {
-      continue;
-    }
+    bool ephemeral = false;
+    if (!ClaimNameOf(pod, volume, &name, &ephemeral)) continue;
     const Claim* claim = cache_->GetPVC(objects(), NamespacedName(pod.ns(), name));
     if (claim == nullptr) return false;
-    if (volume.has_ephemeral() && !EphemeralClaimNotForPod(pod, *claim).empty()) return false;
+    if (ephemeral && !EphemeralClaimNotForPod(pod, *claim).empty()) return false;
     // isPVCFullyBound
     if (claim->spec().volume_name().empty() ||
         !claim->metadata().annotations().contains(std::string(kAnnBindCompleted))) {
@@ -217,19 +208,14 @@ Result<PodVolumeClaims> Binder::GetPodVolumeClaims(const Pod& pod) const {
   PodVolumeClaims out;
   for (const auto& volume : pod.obj.spec().volumes()) {
     std::string name;
-    if (volume.has_persistent_volume_claim()) {
-      name = volume.persistent_volume_claim().claim_name();
-    } else if (volume.has_ephemeral()) {
-      name = EphemeralClaimName(pod, volume);
-    } else {
-      continue;
-    }
+    bool ephemeral = false;
+    if (!ClaimNameOf(pod, volume, &name, &ephemeral)) continue;
     const std::string key = NamespacedName(pod.ns(), name);
     const Claim* claim = cache_->GetPVC(objects(), key);
     if (claim == nullptr) {
       return Error{"error getting PVC \"" + key + "\": unable to find PVC \"" + key + "\""};
     }
-    if (volume.has_ephemeral()) {
+    if (ephemeral) {
       if (std::string err = EphemeralClaimNotForPod(pod, *claim); !err.empty()) return Error{err};
     }
     const bool fully_bound =
@@ -434,8 +420,7 @@ Result<bool> Binder::AssumePodVolumes(const Pod& pod, const std::string& node,
     Volume pv = b.pv;
     const bool was_bound = IsVolumeBoundToClaim(b.pv, b.pvc);
     bool dirty = false;
-    const std::string claim_ns =
-        b.pvc.metadata().namespace_().empty() ? "default" : b.pvc.metadata().namespace_();
+    const std::string claim_ns(ClaimNamespace(b.pvc));
     const auto& ref = b.pv.spec().claim_ref();
     if (!b.pv.spec().has_claim_ref() || ref.name() != b.pvc.metadata().name() ||
         ref.namespace_() != claim_ns || ref.uid() != b.pvc.metadata().uid()) {

@@ -24,28 +24,13 @@ class VolumeBindingState final : public StateData {
   }
 };
 
-ClusterEvent Event(std::string_view resource, uint32_t action) {
-  return {std::string(resource), action, ""};
-}
-
-const ClusterObjects& ObjectsOf(const Handle& handle) {
-  static const ClusterObjects kEmpty;
-  return handle.objects != nullptr ? *handle.objects : kEmpty;
-}
-
 // podHasPVCs: whether the pod has claim or ephemeral volumes, or the error that rejects it.
 Result<bool> PodHasClaims(const Pod& pod, const ClusterObjects& objects) {
   bool has = false;
   for (const auto& volume : pod.obj.spec().volumes()) {
     std::string name;
-    const bool ephemeral = volume.has_ephemeral();
-    if (volume.has_persistent_volume_claim()) {
-      name = volume.persistent_volume_claim().claim_name();
-    } else if (ephemeral) {
-      name = EphemeralClaimName(pod, volume);
-    } else {
-      continue;
-    }
+    bool ephemeral = false;
+    if (!ClaimNameOf(pod, volume, &name, &ephemeral)) continue;
     has = true;
     const k8s::PersistentVolumeClaim* claim = objects.FindClaim(pod.ns(), name);
     if (claim == nullptr) {
@@ -97,7 +82,7 @@ Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const
 }
 
 Status VolumeBinding::PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) {
-  Result<bool> has = PodHasClaims(pod, ObjectsOf(handle_));
+  Result<bool> has = PodHasClaims(pod, StorageObjectsOf(handle_));
   if (!has.ok()) return Status(Code::kUnschedulableAndUnresolvable, has.message());
   if (!*has) {
     state.Write(std::string(kStateKey), std::make_unique<VolumeBindingState>());
@@ -182,15 +167,6 @@ Status VolumeBinding::PreBind(CycleState& state, const Pod&, const std::string& 
   return Status();
 }
 
-std::vector<ClusterEvent> VolumeBinding::EventsToRegister() const {
-  const uint32_t add_update = action::kAdd | action::kUpdate;
-  return {Event(resource::kStorageClass, add_update),
-          Event(resource::kPersistentVolumeClaim, add_update),
-          Event(resource::kPersistentVolume, add_update),
-          Event(resource::kNode, action::kAdd | action::kUpdateNodeLabel),
-          Event(resource::kCSINode, add_update),
-          Event(resource::kCSIDriver, add_update),
-          Event(resource::kCSIStorageCapacity, add_update)};
-}
+std::vector<ClusterEvent> VolumeBinding::EventsToRegister() const { return VolumeBindingEvents(); }
 
 }  // namespace schedcheck::reference

@@ -6,6 +6,44 @@ std::string ListerNotFound(std::string_view resource, std::string_view name) {
   return std::string(resource) + " \"" + std::string(name) + "\" not found";
 }
 
+const ClusterObjects& StorageObjectsOf(const Handle& handle) {
+  static const ClusterObjects kEmpty;
+  return handle.objects != nullptr ? *handle.objects : kEmpty;
+}
+
+bool ClaimNameOf(const Pod& pod, const k8s::Volume& volume, std::string* name, bool* ephemeral) {
+  if (volume.has_persistent_volume_claim()) {
+    *name = volume.persistent_volume_claim().claim_name();
+    *ephemeral = false;
+    return true;
+  }
+  if (volume.has_ephemeral()) {
+    *name = EphemeralClaimName(pod, volume);
+    *ephemeral = true;
+    return true;
+  }
+  return false;
+}
+
+std::string_view ClaimNamespace(const k8s::PersistentVolumeClaim& claim) {
+  const std::string& ns = claim.metadata().namespace_();
+  return ns.empty() ? std::string_view("default") : std::string_view(ns);
+}
+
+std::vector<ClusterEvent> VolumeBindingEvents() {
+  auto event = [](std::string_view resource, uint32_t action) {
+    return ClusterEvent{std::string(resource), action, ""};
+  };
+  const uint32_t add_update = action::kAdd | action::kUpdate;
+  return {event(resource::kStorageClass, add_update),
+          event(resource::kPersistentVolumeClaim, add_update),
+          event(resource::kPersistentVolume, add_update),
+          event(resource::kNode, action::kAdd | action::kUpdateNodeLabel),
+          event(resource::kCSINode, add_update),
+          event(resource::kCSIDriver, add_update),
+          event(resource::kCSIStorageCapacity, add_update)};
+}
+
 std::string ClaimStorageClass(const k8s::PersistentVolumeClaim& claim) {
   const auto& annotations = claim.metadata().annotations();
   if (auto it = annotations.find("volume.beta.kubernetes.io/storage-class");
@@ -46,8 +84,7 @@ std::string EphemeralClaimName(const Pod& pod, const k8s::Volume& volume) {
 }
 
 std::string EphemeralClaimNotForPod(const Pod& pod, const k8s::PersistentVolumeClaim& claim) {
-  const std::string claim_ns =
-      claim.metadata().namespace_().empty() ? "default" : claim.metadata().namespace_();
+  const std::string claim_ns(ClaimNamespace(claim));
   bool controlled = false;
   for (const auto& ref : claim.metadata().owner_references()) {
     // metav1.IsControlledBy: the controller reference's UID is the owner's.

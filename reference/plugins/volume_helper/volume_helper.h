@@ -9,7 +9,11 @@
 #include <string>
 #include <string_view>
 
+#include <vector>
+
 #include "reference/api/objects.h"
+#include "reference/framework/events.h"
+#include "reference/framework/handle.h"
 #include "reference/framework/snapshot.h"
 #include "reference/k8s/k8s.pb.h"
 
@@ -37,6 +41,21 @@ inline constexpr std::string_view kLabelFailureDomainBetaZone =
     "failure-domain.beta.kubernetes.io/zone";
 inline constexpr std::string_view kLabelFailureDomainBetaRegion =
     "failure-domain.beta.kubernetes.io/region";
+
+// The cluster objects a plugin reads: the handle's, or none (plugin tests without objects).
+const ClusterObjects& StorageObjectsOf(const Handle& handle);
+
+// The claim a persistentVolumeClaim or generic ephemeral volume names (the ephemeral one is
+// "<pod>-<volume>"), with *ephemeral telling which; false for any other volume.
+bool ClaimNameOf(const Pod& pod, const k8s::Volume& volume, std::string* name, bool* ephemeral);
+
+// A claim's namespace, "default" when the object names none.
+std::string_view ClaimNamespace(const k8s::PersistentVolumeClaim& claim);
+
+// VolumeBinding's EventsToRegister, shared by the plugin (1.27) and its 1.37 placeholder:
+// StorageClass, PVC, PV, CSINode, CSIDriver, CSIStorageCapacity: Add | Update;
+// Node: Add | UpdateNodeLabel.
+std::vector<ClusterEvent> VolumeBindingEvents();
 
 // storagehelpers.GetPersistentVolumeClaimClass: the beta annotation
 // volume.beta.kubernetes.io/storage-class when present (even empty), else

@@ -1,5 +1,7 @@
 #include "reference/plugins/volume_placeholders/volume_placeholders.h"
 
+#include "reference/plugins/volume_helper/volume_helper.h"
+
 namespace schedcheck::reference {
 namespace {
 
@@ -61,14 +63,7 @@ Status VolumeBindingV1_37Placeholder::PreBind(CycleState& state, const Pod&, con
 }
 
 std::vector<ClusterEvent> VolumeBindingV1_37Placeholder::EventsToRegister() const {
-  const uint32_t add_update = action::kAdd | action::kUpdate;
-  return {Event(resource::kStorageClass, add_update),
-          Event(resource::kPersistentVolumeClaim, add_update),
-          Event(resource::kPersistentVolume, add_update),
-          Event(resource::kNode, action::kAdd | action::kUpdateNodeLabel),
-          Event(resource::kCSINode, add_update),
-          Event(resource::kCSIDriver, add_update),
-          Event(resource::kCSIStorageCapacity, add_update)};
+  return VolumeBindingEvents();
 }
 
 // ---- NodeVolumeLimits at 1.37

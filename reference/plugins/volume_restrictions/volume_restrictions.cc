@@ -96,8 +96,7 @@ bool VolumeRestrictions::IsVolumeConflict(const k8s::Volume& volume, const Pod& 
 }
 
 Status VolumeRestrictions::PreFilter(CycleState& state, const Pod& pod, PreFilterResult*) {
-  static const ClusterObjects kEmpty;
-  const ClusterObjects& objects = handle_.objects != nullptr ? *handle_.objects : kEmpty;
+  const ClusterObjects& objects = StorageObjectsOf(handle_);
   auto data = std::make_unique<VolumeRestrictionsState>();
   bool needs_check = false;
   for (const auto& volume : pod.obj.spec().volumes()) {

@@ -39,9 +39,7 @@ Result<std::unique_ptr<Plugin>> VolumeZone::New(const PluginArgs& args, const Ha
 }
 
 Status VolumeZone::PvTopologies(const Pod& pod, std::vector<PvTopology>* out) const {
-  const ClusterObjects* objects = handle_.objects;
-  static const ClusterObjects kEmpty;
-  if (objects == nullptr) objects = &kEmpty;
+  const ClusterObjects* objects = &StorageObjectsOf(handle_);
   for (const auto& volume : pod.obj.spec().volumes()) {
     if (!volume.has_persistent_volume_claim()) continue;
     const std::string& claim_name = volume.persistent_volume_claim().claim_name();

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"schedcheck.local/kube/common/pb"
+	"schedcheck.local/kube/common/protocol"
 )
 
 // The storage scenarios: small traces whose outcome the volume plugins decide. Each adapter's
@@ -203,5 +204,18 @@ func CapacityScenario(t testing.TB) []Step {
 			claimPod(t, "p", "", "later"),
 		}},
 		{At: 3 * time.Second, Events: []*pb.ApiEvent{capacity("MODIFIED", "10Gi")}},
+	}
+}
+
+// CheckVolumeVersionRefused: a trace PersistentVolume whose resourceVersion is not a decimal
+// integer is refused with an error naming the record, since VolumeBinding compares the versions
+// of volumes and claims as integers.
+func CheckVolumeVersionRefused(t *testing.T, factory protocol.Factory) {
+	s := Start(t, factory)
+	pv := Event(t, `{"type": "ADDED", "persistentVolume": {"metadata": {"name": "pv", "resourceVersion": "v7"}}}`)
+	_, err := s.Events(&pb.Events{TimeNs: 0, Events: []*pb.ApiEvent{pv}, FirstIndex: 4})
+	want := `trace record 4 (persistentVolume pv): metadata.resourceVersion "v7": VolumeBinding reads the versions of volumes and claims as decimal integers`
+	if err == nil || err.Error() != want {
+		t.Errorf("Events: got error %v, want %s", err, want)
 	}
 }

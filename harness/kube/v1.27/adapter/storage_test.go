@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"schedcheck.local/kube/common/pb"
 	"schedcheck.local/kube/shared/adaptertest"
 )
 
@@ -81,11 +80,5 @@ func TestStorageScenarios(t *testing.T) {
 // TestVolumeVersionMustBeInteger: VolumeBinding compares the resourceVersions of volumes and
 // claims as integers, so a trace that gives another one is refused.
 func TestVolumeVersionMustBeInteger(t *testing.T) {
-	s := adaptertest.Start(t, NewFactory())
-	pv := adaptertest.Event(t, `{"type": "ADDED", "persistentVolume": {"metadata": {"name": "pv", "resourceVersion": "v7"}}}`)
-	_, err := s.Events(&pb.Events{TimeNs: 0, Events: []*pb.ApiEvent{pv}, FirstIndex: 4})
-	want := `trace record 4 (persistentVolume pv): metadata.resourceVersion "v7": VolumeBinding reads the versions of volumes and claims as decimal integers`
-	if err == nil || err.Error() != want {
-		t.Errorf("Events: got error %v, want %s", err, want)
-	}
+	adaptertest.CheckVolumeVersionRefused(t, NewFactory())
 }
