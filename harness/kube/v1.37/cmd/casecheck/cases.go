@@ -31,27 +31,33 @@ const compatLevel = "1.37"
 // any other field, or a field of another kind (decodeCase), is refused (exit 2) rather than
 // ignored.
 type rawCase struct {
-	ID                    string                     `json:"id"`
-	Source                string                     `json:"source"`
-	Compat                string                     `json:"compat"`
-	Kind                  string                     `json:"kind"`
-	Plugins               []string                   `json:"plugins"`
-	PluginArgs            map[string]json.RawMessage `json:"pluginArgs"`
-	Nodes                 []json.RawMessage          `json:"nodes"`
-	Pods                  []json.RawMessage          `json:"pods"`
-	Namespaces            []json.RawMessage          `json:"namespaces"`
-	Pod                   json.RawMessage            `json:"pod"`
-	Event                 json.RawMessage            `json:"event"`       // hint
-	Resource              *string                    `json:"resource"`    // update
-	TargetPod             *bool                      `json:"targetPod"`   // update
-	OldObject             json.RawMessage            `json:"oldObject"`   // hint, update
-	NewObject             json.RawMessage            `json:"newObject"`   // hint, update
-	QueueConfig           json.RawMessage            `json:"queueConfig"` // queue
-	FeasibleNodes         *[]string                  `json:"feasibleNodes"`
-	Expect                json.RawMessage            `json:"expect"`
-	ExpectPreFilter       json.RawMessage            `json:"expectPreFilter"`
-	ExpectPreFilterResult json.RawMessage            `json:"expectPreFilterResult"`
-	ExpectPreScore        json.RawMessage            `json:"expectPreScore"`
+	ID                     string                     `json:"id"`
+	Source                 string                     `json:"source"`
+	Compat                 string                     `json:"compat"`
+	Kind                   string                     `json:"kind"`
+	Plugins                []string                   `json:"plugins"`
+	PluginArgs             map[string]json.RawMessage `json:"pluginArgs"`
+	Nodes                  []json.RawMessage          `json:"nodes"`
+	Pods                   []json.RawMessage          `json:"pods"`
+	Namespaces             []json.RawMessage          `json:"namespaces"`
+	PersistentVolumes      []json.RawMessage          `json:"persistentVolumes"`
+	PersistentVolumeClaims []json.RawMessage          `json:"persistentVolumeClaims"`
+	StorageClasses         []json.RawMessage          `json:"storageClasses"`
+	CSINodes               []json.RawMessage          `json:"csiNodes"`
+	CSIDrivers             []json.RawMessage          `json:"csiDrivers"`
+	CSIStorageCapacities   []json.RawMessage          `json:"csiStorageCapacities"`
+	Pod                    json.RawMessage            `json:"pod"`
+	Event                  json.RawMessage            `json:"event"`       // hint
+	Resource               *string                    `json:"resource"`    // update
+	TargetPod              *bool                      `json:"targetPod"`   // update
+	OldObject              json.RawMessage            `json:"oldObject"`   // hint, update
+	NewObject              json.RawMessage            `json:"newObject"`   // hint, update
+	QueueConfig            json.RawMessage            `json:"queueConfig"` // queue
+	FeasibleNodes          *[]string                  `json:"feasibleNodes"`
+	Expect                 json.RawMessage            `json:"expect"`
+	ExpectPreFilter        json.RawMessage            `json:"expectPreFilter"`
+	ExpectPreFilterResult  json.RawMessage            `json:"expectPreFilterResult"`
+	ExpectPreScore         json.RawMessage            `json:"expectPreScore"`
 }
 
 // statusExpectation is {"code": ..., "reasons": [...], "message": ...}; code defaults to Success,
@@ -87,10 +93,10 @@ type testCase struct {
 	Plugins []pluginSpec
 	Args    map[string]apiruntime.Object // plugin name -> args after the versioned API's defaults
 
-	Nodes      []*v1.Node
-	BoundPods  []*v1.Pod
-	Namespaces []*v1.Namespace
-	Pod        *v1.Pod
+	Nodes     []*v1.Node
+	BoundPods []*v1.Pod
+	Objects   []clusterObject // namespaces and storage objects (objects.go), in apiKinds order
+	Pod       *v1.Pod
 
 	FeasibleNodes []string // nil: every node
 
@@ -130,6 +136,10 @@ var knownPlugins = map[string]bool{
 	"ImageLocality":                   true,
 	"PodTopologySpread":               true,
 	"InterPodAffinity":                true,
+	"VolumeBinding":                   true,
+	"VolumeZone":                      true,
+	"VolumeRestrictions":              true,
+	"NodeVolumeLimits":                true,
 }
 
 var knownPoints = map[string]bool{"PreFilter": true, "Filter": true, "PreScore": true, "Score": true}
@@ -364,7 +374,7 @@ func decodeCase(doc []byte) (*testCase, error) {
 			return nil, fail("plugin entry %q: a hint case names a plain plugin, without extension points", entry)
 		}
 		if rc.Kind != "hint" && !knownPlugins[spec.Name] {
-			return nil, fail("plugin %q is not one casecheck runs (NodeResourcesFit, NodeResourcesBalancedAllocation, NodePorts, NodeDeclaredFeatures, TaintToleration, NodeAffinity, NodeName, NodeUnschedulable, ImageLocality, PodTopologySpread, InterPodAffinity)", spec.Name)
+			return nil, fail("plugin %q is not one casecheck runs (NodeResourcesFit, NodeResourcesBalancedAllocation, NodePorts, NodeDeclaredFeatures, TaintToleration, NodeAffinity, NodeName, NodeUnschedulable, ImageLocality, PodTopologySpread, InterPodAffinity, VolumeBinding, VolumeZone, VolumeRestrictions, NodeVolumeLimits)", spec.Name)
 		}
 		if seen[spec.Name] {
 			return nil, fail("plugin %q listed twice", spec.Name)
@@ -418,7 +428,7 @@ func decodeCase(doc []byte) (*testCase, error) {
 		}
 		c.BoundPods = append(c.BoundPods, pod)
 	}
-	if c.Namespaces, err = decodeNamespaces(rc.Namespaces); err != nil {
+	if c.Objects, err = decodeObjects(&rc); err != nil {
 		return nil, fail("%v", err)
 	}
 	if !present(rc.Pod) {
@@ -544,6 +554,12 @@ func firstFieldSetExcept(rc *rawCase, allowed map[string]bool) string {
 		{"nodes", rc.Nodes != nil},
 		{"pods", rc.Pods != nil},
 		{"namespaces", rc.Namespaces != nil},
+		{"persistentVolumes", rc.PersistentVolumes != nil},
+		{"persistentVolumeClaims", rc.PersistentVolumeClaims != nil},
+		{"storageClasses", rc.StorageClasses != nil},
+		{"csiNodes", rc.CSINodes != nil},
+		{"csiDrivers", rc.CSIDrivers != nil},
+		{"csiStorageCapacities", rc.CSIStorageCapacities != nil},
 		{"pod", present(rc.Pod)},
 		{"event", present(rc.Event)},
 		{"resource", rc.Resource != nil},
@@ -568,28 +584,6 @@ func kindWithArticle(kind string) string {
 		return "an update"
 	}
 	return "a " + kind
-}
-
-// decodeNamespaces reads the case's Namespace objects (InterPodAffinity's namespaceSelector
-// lists them); each needs a name, once.
-func decodeNamespaces(raws []json.RawMessage) ([]*v1.Namespace, error) {
-	var out []*v1.Namespace
-	seen := map[string]bool{}
-	for i, raw := range raws {
-		ns := &v1.Namespace{}
-		if err := strictUnmarshal(raw, ns, fmt.Sprintf("namespaces[%d]", i)); err != nil {
-			return nil, err
-		}
-		if ns.Name == "" {
-			return nil, fmt.Errorf("namespaces[%d] has no metadata.name", i)
-		}
-		if seen[ns.Name] {
-			return nil, fmt.Errorf("namespace %q listed twice", ns.Name)
-		}
-		seen[ns.Name] = true
-		out = append(out, ns)
-	}
-	return out, nil
 }
 
 func decodeStatusExpectation(raw json.RawMessage, e *statusExpectation, what string) error {

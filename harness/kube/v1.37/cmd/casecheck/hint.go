@@ -33,13 +33,20 @@ type hintExpectation struct {
 	Error bool // a hint function returned an error (the queue then counts the hint as Queue)
 }
 
-// hintResources are the event resources a hint case may name: the pod resources and Node,
-// whose objects a case can write (a Pod or a Node).
-var hintResources = map[string]fwk.EventResource{
-	string(fwk.Pod): fwk.Pod, string(fwk.AssignedPod): fwk.AssignedPod,
-	string(fwk.UnscheduledPod): fwk.UnscheduledPod, string(fwk.TargetPod): fwk.TargetPod,
-	string(fwk.Node): fwk.Node,
-}
+// hintResources are the event resources a hint case may name: the pod resources, Node and the
+// storage kinds of objects.go, whose objects a case can write (upstream's EventResource strings,
+// e.g. "storage.k8s.io/StorageClass").
+var hintResources = func() map[string]fwk.EventResource {
+	m := map[string]fwk.EventResource{
+		string(fwk.Pod): fwk.Pod, string(fwk.AssignedPod): fwk.AssignedPod,
+		string(fwk.UnscheduledPod): fwk.UnscheduledPod, string(fwk.TargetPod): fwk.TargetPod,
+		string(fwk.Node): fwk.Node,
+	}
+	for r := range eventKinds {
+		m[string(r)] = r
+	}
+	return m
+}()
 
 // actionTypes maps upstream's ActionType String() names to their values. The single-bit actions
 // are enumerated from Add up to All rather than copied, so the table is always v0.37.2's own
@@ -97,7 +104,8 @@ func decodeHint(rc *rawCase, c *testCase) error {
 	}
 	resource, ok := hintResources[ev.Resource]
 	if !ok {
-		return fmt.Errorf("event.resource %q: expected Pod, AssignedPod, UnscheduledPod, TargetPod or Node", ev.Resource)
+		return fmt.Errorf("event.resource %q: expected Pod, AssignedPod, UnscheduledPod, TargetPod, Node, PersistentVolume, PersistentVolumeClaim, %s, %s, %s or %s",
+			ev.Resource, fwk.StorageClass, fwk.CSINode, fwk.CSIDriver, fwk.CSIStorageCapacity)
 	}
 	action, err := parseAction(ev.Action)
 	if err != nil {
@@ -133,11 +141,19 @@ func decodeHint(rc *rawCase, c *testCase) error {
 	return nil
 }
 
-// decodeEventObject reads oldObject or newObject: a Node for a Node event, a Pod (with the API
-// server's defaults, as decodePod) for the pod resources. Absent is an untyped nil.
+// decodeEventObject reads oldObject or newObject: a Node for a Node event, an object of that
+// kind for a storage event (a namespaced one without a namespace in "default", as in the case's
+// lists), a Pod (with the API server's defaults, as decodePod) for the pod resources. Absent is
+// an untyped nil.
 func decodeEventObject(raw json.RawMessage, resource fwk.EventResource, what string) (any, error) {
 	if !present(raw) {
 		return nil, nil
+	}
+	if obj, ok, err := decodeStorageEventObject(raw, resource, what); ok {
+		if err != nil {
+			return nil, err
+		}
+		return obj, nil
 	}
 	if resource != fwk.Node {
 		return decodePod(raw, what)

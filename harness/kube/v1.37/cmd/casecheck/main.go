@@ -9,12 +9,19 @@
 // extension point the way the reference's case runner (harness/check/runner.cc) calls its own
 // plugins. Filter and score cases may name NodeResourcesFit, NodeResourcesBalancedAllocation,
 // NodePorts, NodeDeclaredFeatures, TaintToleration, NodeAffinity, NodeName, NodeUnschedulable,
-// ImageLocality, PodTopologySpread and InterPodAffinity; the scheduler's metrics are registered
-// first, as kube-scheduler does (the parallelizer of the last two counts goroutines in them).
-// PreFilter's status and its merged PreFilterResult (expectPreFilterResult) can be checked; an
-// expected PreScore failure (expectPreScore with a non-Success code and no expect) passes. The
-// case's Namespace objects are created in the handle's fake API server and reach its informers
-// before the plugin is made (InterPodAffinity lists them for namespaceSelector), and are deleted
+// ImageLocality, PodTopologySpread, InterPodAffinity, VolumeBinding, VolumeZone,
+// VolumeRestrictions and NodeVolumeLimits; the scheduler's metrics are registered first, as
+// kube-scheduler does (the parallelizer of PodTopologySpread and InterPodAffinity counts
+// goroutines in them). PreFilter's status and its merged PreFilterResult (expectPreFilterResult)
+// can be checked. A score case runs the listed Filters on every node it scores, outcome ignored,
+// before PreScore (VolumeBinding scores what its Filter found on each node); an expected PreScore
+// failure (expectPreScore with a non-Success code and no expect) passes. The case's Namespace
+// objects and storage objects (persistentVolumes, persistentVolumeClaims, storageClasses,
+// csiNodes, csiDrivers, csiStorageCapacities; objects.go) are created in the handle's fake API
+// server and reach its informers before the plugins are made (InterPodAffinity lists namespaces
+// for namespaceSelector; the volume plugins read the storage objects through the informers'
+// listers, VolumeBinding's binder through the informers themselves, NodeVolumeLimits CSINodes
+// through the shared CSIManager that scheduler.New builds on the CSINode lister), and are deleted
 // after the case, so that no case sees another's.
 //
 // A case of kind `hint` asks one plugin's queueing hints about one cluster event (hint.go): the
@@ -64,13 +71,9 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/wait"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
@@ -84,6 +87,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	schedulermetrics "k8s.io/kubernetes/pkg/scheduler/metrics"
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
@@ -211,9 +215,9 @@ func newEnvironment(ctx context.Context) (*environment, error) {
 		}
 		e.dra = dynamicresources.NewDRAManager(ctx, claims, tracker, factory)
 	}
-	// The Namespace informer must exist before Start to run at all: InterPodAffinity asks for
-	// its lister only when a case makes the plugin, after Start.
-	factory.Core().V1().Namespaces().Informer()
+	// The informers of the case's objects must exist before Start to run at all: the plugins
+	// ask for their listers only when a case makes them, after Start.
+	registerInformers(factory)
 	factory.Start(ctx.Done())
 	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
 		if !ok {
@@ -234,8 +238,8 @@ type instance struct {
 	plugin fwk.Plugin
 }
 
-// runCase runs one case with its namespaces in the cluster, and takes them out again. Update and
-// queue cases need no cluster.
+// runCase runs one case with its namespaces and storage objects in the cluster, and takes them
+// out again. Update and queue cases need no cluster.
 func (e *environment) runCase(c *testCase) result {
 	if c.Kind == "update" {
 		return runUpdate(c)
@@ -243,65 +247,17 @@ func (e *environment) runCase(c *testCase) result {
 	if c.Kind == "queue" {
 		return e.runQueue(c)
 	}
-	if err := e.createNamespaces(c.Namespaces); err != nil {
-		_ = e.deleteNamespaces(c.Namespaces) // those that were made; the creation error is the one to report
+	if err := e.createObjects(c.Objects); err != nil {
+		_ = e.deleteObjects(c.Objects) // those that were made; the creation error is the one to report
 		return result{fail: err.Error()}
 	}
 	r := e.runCaseInCluster(c)
-	// A namespace left behind would be seen by the next cases: that is a failure of this run,
+	// An object left behind would be seen by the next cases: that is a failure of this run,
 	// reported on this case unless it already failed.
-	if err := e.deleteNamespaces(c.Namespaces); err != nil && r.fail == "" && r.badInput == "" {
+	if err := e.deleteObjects(c.Objects); err != nil && r.fail == "" && r.badInput == "" {
 		r.fail = err.Error()
 	}
 	return r
-}
-
-// namespaceWait bounds the wait for the informer to see a namespace created or deleted in the
-// fake clientset (its watch delivers within milliseconds).
-const namespaceWait = 30 * time.Second
-
-// createNamespaces creates the case's namespaces in the fake API server and waits until the
-// Namespace informer, whose lister the plugins read, has all of them.
-func (e *environment) createNamespaces(nss []*v1.Namespace) error {
-	for _, ns := range nss {
-		// A copy: the fake API server keeps the object it is given.
-		if _, err := e.client.CoreV1().Namespaces().Create(e.ctx, ns.DeepCopy(), metav1.CreateOptions{}); err != nil {
-			return fmt.Errorf("creating namespace %s: %w", ns.Name, err)
-		}
-	}
-	return e.waitForNamespaces(nss, true)
-}
-
-// deleteNamespaces deletes the case's namespaces (those not there are skipped) and waits until
-// the informer has none of them.
-func (e *environment) deleteNamespaces(nss []*v1.Namespace) error {
-	for _, ns := range nss {
-		err := e.client.CoreV1().Namespaces().Delete(e.ctx, ns.Name, metav1.DeleteOptions{})
-		if err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("deleting namespace %s: %w", ns.Name, err)
-		}
-	}
-	return e.waitForNamespaces(nss, false)
-}
-
-func (e *environment) waitForNamespaces(nss []*v1.Namespace, present bool) error {
-	lister := e.informers.Core().V1().Namespaces().Lister()
-	err := wait.PollUntilContextTimeout(e.ctx, time.Millisecond, namespaceWait, true, func(context.Context) (bool, error) {
-		for _, ns := range nss {
-			if _, err := lister.Get(ns.Name); (err == nil) != present {
-				return false, nil
-			}
-		}
-		return true, nil
-	})
-	if err != nil {
-		verb := "have"
-		if !present {
-			verb = "drop"
-		}
-		return fmt.Errorf("the Namespace informer did not %s the case's namespaces: %v", verb, err)
-	}
-	return nil
 }
 
 func (e *environment) runCaseInCluster(c *testCase) result {
@@ -313,6 +269,8 @@ func (e *environment) runCaseInCluster(c *testCase) result {
 		frameworkruntime.WithClientSet(e.client),
 		frameworkruntime.WithInformerFactory(e.informers),
 		frameworkruntime.WithParallelism(1),
+		// As scheduler.New builds it: NodeVolumeLimits reads CSINodes through it.
+		frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(e.informers.Storage().V1().CSINodes().Lister())),
 	}
 	if e.dra != nil {
 		opts = append(opts, frameworkruntime.WithSharedDRAManager(e.dra))
@@ -369,7 +327,7 @@ func (e *environment) runCaseInCluster(c *testCase) result {
 	if c.Kind == "filter" {
 		return runFilter(ctx, c, instances, state, pre, skippedFilter, byName)
 	}
-	return runScore(ctx, c, instances, state, pre, nodeInfos, byName)
+	return runScore(ctx, c, instances, state, pre, skippedFilter, nodeInfos, byName)
 }
 
 // runPreFilter runs every PreFilter as the framework's RunPreFilterPlugins orders them: a Skip
@@ -488,7 +446,7 @@ func runFilter(ctx context.Context, c *testCase, instances []instance, state fwk
 }
 
 func runScore(ctx context.Context, c *testCase, instances []instance, state fwk.CycleState, pre *fwk.Status,
-	all []fwk.NodeInfo, byName map[string]fwk.NodeInfo) result {
+	skippedFilter map[string]bool, all []fwk.NodeInfo, byName map[string]fwk.NodeInfo) result {
 	if !pre.IsSuccess() && !pre.IsSkip() {
 		return result{fail: "PreFilter did not succeed, nothing to score: " + describe(pre)}
 	}
@@ -501,6 +459,20 @@ func runScore(ctx context.Context, c *testCase, instances []instance, state fwk.
 				return result{fail: fmt.Sprintf("feasibleNodes names node %q, which is not in the cluster", name)}
 			}
 			nodes = append(nodes, ni)
+		}
+	}
+
+	// Filter on every node to be scored, its outcome ignored, as upstream's VolumeBinding test
+	// does before it scores: VolumeBinding's PreScore and Score read what its Filter stored for
+	// each node (the volumes found there); the other plugins' Filters store nothing. A plugin
+	// whose PreFilter skipped is left out, as RunFilterPlugins leaves it out.
+	for _, in := range instances {
+		pl, ok := in.plugin.(fwk.FilterPlugin)
+		if !ok || !in.spec.at("Filter") || skippedFilter[in.spec.Name] {
+			continue
+		}
+		for _, ni := range nodes {
+			pl.Filter(ctx, state, c.Pod, ni)
 		}
 	}
 
