@@ -35,6 +35,10 @@ class ForgetfulBase : public EnqueueExtensions,
     auto* p = As<PermitPlugin>();
     return p ? p->Permit(state, pod, node, timeout_ns) : Status();
   }
+  Status PreBindPreFlight(CycleState& state, const Pod& pod, const std::string& node) override {
+    auto* p = As<PreBindPlugin>();
+    return p ? p->PreBindPreFlight(state, pod, node) : Status(Code::kSkip);
+  }
   Status PreBind(CycleState& state, const Pod& pod, const std::string& node) override {
     auto* p = As<PreBindPlugin>();
     return p ? p->PreBind(state, pod, node) : Status();

@@ -1,6 +1,7 @@
 #include "harness/check/case.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "reference/framework/events.h"
@@ -173,8 +174,36 @@ const std::set<std::string> kUpdateFields = {"id",       "source",      "kind", 
 
 // Decodes oldObject and newObject as Nodes or as Pods; `required` says which must be present
 // and which absent.
+// The storage resources a hint case's event may name, and their objects' decoders.
+using StorageDecoder = std::function<Result<std::shared_ptr<const google::protobuf::Message>>(
+    const nlohmann::json&, const std::string&)>;
+
+template <typename T, Result<T> (*Decode)(const nlohmann::json&, const std::string&)>
+Result<std::shared_ptr<const google::protobuf::Message>> DecodeShared(const nlohmann::json& json,
+                                                                      const std::string& where) {
+  Result<T> object = Decode(json, where);
+  if (!object.ok()) return object.error();
+  return std::shared_ptr<const google::protobuf::Message>(
+      std::make_shared<const T>(std::move(*object)));
+}
+
+const std::map<std::string, StorageDecoder>& StorageDecoders() {
+  static const auto* decoders = new std::map<std::string, StorageDecoder>{
+      {"PersistentVolume", DecodeShared<k8s::PersistentVolume, &k8s::PersistentVolumeFromJson>},
+      {"PersistentVolumeClaim",
+       DecodeShared<k8s::PersistentVolumeClaim, &k8s::PersistentVolumeClaimFromJson>},
+      {"storage.k8s.io/StorageClass", DecodeShared<k8s::StorageClass, &k8s::StorageClassFromJson>},
+      {"storage.k8s.io/CSINode", DecodeShared<k8s::CSINode, &k8s::CSINodeFromJson>},
+      {"storage.k8s.io/CSIDriver", DecodeShared<k8s::CSIDriver, &k8s::CSIDriverFromJson>},
+      {"storage.k8s.io/CSIStorageCapacity",
+       DecodeShared<k8s::CSIStorageCapacity, &k8s::CSIStorageCapacityFromJson>},
+  };
+  return *decoders;
+}
+
 Outcome ParseEventObjects(const nlohmann::json& json, const std::string& where, bool is_node,
                           bool want_old, bool want_new, const std::string& event_name, Case& c) {
+  auto storage = StorageDecoders().find(c.event_resource);
   for (auto [field, wanted] :
        {std::pair{"oldObject", want_old}, std::pair{"newObject", want_new}}) {
     const bool present = json.contains(field) && !json[field].is_null();
@@ -184,7 +213,11 @@ Outcome ParseEventObjects(const nlohmann::json& json, const std::string& where, 
     }
     if (!present) continue;
     const bool old = std::string_view(field) == "oldObject";
-    if (is_node) {
+    if (storage != StorageDecoders().end()) {
+      auto object = storage->second(json[field], where + ": field " + field);
+      if (!object.ok()) return object.error();
+      (old ? c.old_object : c.new_object) = std::move(*object);
+    } else if (is_node) {
       auto node = k8s::NodeFromJson(json[field], where + ": field " + field);
       if (!node.ok()) return node.error();
       (old ? c.old_node : c.new_node) = std::move(*node);
@@ -262,9 +295,12 @@ Outcome ParseHintEvent(const nlohmann::json& json, const std::string& where, Cas
   if (!resource.ok()) return resource.error();
   static const std::set<std::string> kResources = {"Pod", "AssignedPod", "UnscheduledPod",
                                                    "TargetPod", "Node"};
-  if (!kResources.count(*resource)) {
+  if (!kResources.count(*resource) && !StorageDecoders().count(*resource)) {
     return Error{where + ": field event.resource: \"" + *resource +
-                 "\" is not one of Pod, AssignedPod, UnscheduledPod, TargetPod, Node"};
+                 "\" is not one of Pod, AssignedPod, UnscheduledPod, TargetPod, Node, "
+                 "PersistentVolume, PersistentVolumeClaim, storage.k8s.io/StorageClass, "
+                 "storage.k8s.io/CSINode, storage.k8s.io/CSIDriver, "
+                 "storage.k8s.io/CSIStorageCapacity"};
   }
   c.event_resource = *resource;
   auto action = StringField(event, "action", where + ": field event", true);

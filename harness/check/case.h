@@ -5,6 +5,7 @@
 #define SCHEDCHECK_HARNESS_CHECK_CASE_H_
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -79,6 +80,9 @@ struct Case {
   bool target_pod = false;
   std::optional<k8s::Node> old_node, new_node;
   std::optional<k8s::Pod> old_pod, new_pod;
+  // A storage event's objects (resource PersistentVolume, PersistentVolumeClaim or one of the
+  // storage.k8s.io kinds), null where absent.
+  std::shared_ptr<const google::protobuf::Message> old_object, new_object;
 };
 
 // Parses one case object. Errors name `location` and the field ("pods[2].spec.priority: ...").

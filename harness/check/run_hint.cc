@@ -65,6 +65,8 @@ CaseResult RunHintCase(const Case& c) {
     if (!built.ok()) return {Verdict::kBadInput, std::string(field) + ": " + built.message()};
     *target = *built;
   }
+  objects.old_object = c.old_object;
+  objects.new_object = c.new_object;
   const reference::ClusterEvent event{c.event_resource, c.event_action, ""};
   HintAnswer got = AskPlugin(*plugin, **pod, event, objects);
 

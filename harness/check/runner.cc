@@ -151,6 +151,16 @@ CaseResult RunScore(const Case& c, Cluster& cluster, const reference::PodPtr& po
       return Fail("feasibleNodes names node \"" + name + "\", which is not in the cluster");
     nodes.push_back(node);
   }
+  // Filter on every node to be scored, the outcome ignored, as upstream's VolumeBinding test does
+  // before it scores: VolumeBinding's PreScore and Score read what its Filter kept per node; the
+  // other plugins' Filters keep nothing. Plugins whose PreFilter skipped are left out.
+  for (const std::string& name : fw.PluginNames(reference::ExtensionPoint::kFilter)) {
+    if (state.skip_filter_plugins.count(name)) continue;
+    auto* filter = dynamic_cast<reference::FilterPlugin*>(const_cast<reference::Plugin*>(
+        fw.GetPlugin(name)));  // Filter is not const: it may keep what it found for the node
+    if (filter == nullptr) continue;
+    for (const reference::NodeInfo* node : nodes) (void)filter->Filter(state, *pod, *node);
+  }
   Status s = fw.RunPreScorePlugins(state, *pod, nodes);
   if (!c.expect_pre_score.is_null()) {
     std::string diff = CompareStatus(c.expect_pre_score, ObservedPreScoreStatus(s, state, fw));

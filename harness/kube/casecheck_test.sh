@@ -13,7 +13,7 @@
 # by hand, pass one built with harness/kube/build.sh --kube 1.37 --main ./cmd/casecheck -o OUT
 # (the cases are then read from this checkout).
 set -euo pipefail
-min=600
+min=800
 if [ -n "${TEST_SRCDIR:-}" ]; then
   root="$TEST_SRCDIR/schedcheck"
 else

@@ -104,6 +104,12 @@ void Replayer::FinishCycle() {
       b.wait_ns = first->second;
       b.complete_ns = std::max(b.complete_ns, clock_.NowNs() + b.wait_ns);
     }
+    if (v1_37()) {
+      b.pre_flight = flight->profile->framework->RunPreBindPreFlights(*b.state, *b.assumed, b.node);
+      b.nominated_for_expectation = !b.pre_flight.IsRejected() &&
+                                    b.pre_flight.code() != reference::Code::kError &&
+                                    (b.pre_flight.IsSuccess() || outcome.status.IsWait());
+    }
     bindings_.push_back(std::move(b));
     return;
   }
@@ -181,7 +187,9 @@ void Replayer::HandleFailure(const reference::QueuedPodInfo& failed,
 void Replayer::CompleteBinding(Binding b) {
   const reference::Framework& fw = *b.profile->framework;
   reference::Status status;
-  if (!b.waiting_plugin.empty()) {
+  if (b.pre_flight.code() == reference::Code::kError || b.pre_flight.IsRejected()) {
+    status = b.pre_flight;  // the binding cycle ends before WaitOnPermit
+  } else if (!b.waiting_plugin.empty()) {
     status = reference::Status(reference::Code::kUnschedulable,
                                WaitTimeoutMessage(b.wait_ns, b.waiting_plugin))
                  .WithPlugin(b.waiting_plugin);
@@ -212,6 +220,12 @@ void Replayer::CompleteBinding(Binding b) {
   failure.status = status;
   failure.message = status.Message();
   failure.nominating = {reference::NominatingInfo::Mode::kOverride, ""};
+  // A rejection (a Permit timeout) names its plugin, as the FitError upstream builds for it.
+  if (status.IsRejected() && !status.plugin().empty()) {
+    failure.unschedulable_plugins.insert(status.plugin());
+  }
+  // The failure handler reports the failed binding cycle as an attempt of its own.
+  RecordAttempt(b.info, failure);
   auto move_all = [&](std::function<bool(const reference::Pod&)> pre_check) {
     if (v1_37()) {
       reference::EventObjects objects;
@@ -228,6 +242,22 @@ void Replayer::CompleteBinding(Binding b) {
     const std::string uid = b.assumed->uid();
     move_all([uid](const reference::Pod& p) { return p.uid() != uid; });
   }
+  if (b.nominated_for_expectation) ApplyExpectationNomination(b);
+}
+
+void Replayer::ApplyExpectationNomination(const Binding& b) {
+  // The patch was written before PreBind; the failure handler read the pod without it and so
+  // cleared nothing. The informer now delivers it to a pod that is pending again (a pod deleted
+  // or recreated meanwhile is not patched).
+  auto it = api_pods_.find(b.key);
+  if (it == api_pods_.end() || it->second->uid() != b.assumed->uid() ||
+      !it->second->node_name().empty() ||
+      it->second->obj.status().nominated_node_name() == b.node) {
+    return;
+  }
+  reference::PodPtr old = it->second;
+  it->second = WithNomination(*old, b.node);
+  UpdatePendingPod(old, it->second);
 }
 
 }  // namespace schedcheck::replay

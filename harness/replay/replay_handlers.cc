@@ -253,58 +253,64 @@ Outcome Replayer::OnNode(trace::EventType type, reference::NodePtr node) {
 
 Outcome Replayer::OnStorage(const trace::ApiEvent& event) {
   const trace::EventType type = event.type();
-  // Whether the informer held the object before (an add or an update), then store it.
+  // Stores the object (or removes it) and returns the event's objects as the informer hands them
+  // over: the previous object of an update or delete, the new one of an add or update.
   auto store = [type](auto object, bool namespaced, auto* map) {
+    using Object = decltype(object);
     const std::string& ns = object.metadata().namespace_();
     std::string key = object.metadata().name();
     if (namespaced) key = (ns.empty() ? "default" : ns) + "/" + key;
-    bool existed = map->contains(key);
-    if (type == trace::DELETED) {
-      map->erase(key);
-    } else {
+    reference::EventObjects objects;
+    if (auto it = map->find(key); it != map->end()) {
+      objects.old_object = std::make_shared<const Object>(std::move(it->second));
+      map->erase(it);
+    }
+    if (type != trace::DELETED) {
+      objects.new_object = std::make_shared<const Object>(object);
       (*map)[key] = std::move(object);
     }
-    return existed;
+    return objects;
   };
-  auto kind = [&](bool existed) {
-    return type == trace::DELETED ? trace::DELETED : existed ? trace::MODIFIED : trace::ADDED;
+  auto kind = [&](const reference::EventObjects& objects) {
+    return type == trace::DELETED ? trace::DELETED
+           : objects.old_object   ? trace::MODIFIED
+                                  : trace::ADDED;
+  };
+  auto move = [&](const reference::EventObjects& objects, std::string_view resource,
+                  std::string_view short_name, const k8s::StorageClass* added_class = nullptr) {
+    // A delete of an object the informer never held delivers nothing.
+    if (type == trace::DELETED && !objects.old_object) return;
+    MoveForStorage(kind(objects), resource, short_name, added_class, objects);
   };
   switch (event.object_case()) {
-    case trace::ApiEvent::kPersistentVolume: {
-      bool existed = store(event.persistent_volume(), false, &objects_.persistent_volumes);
-      MoveForStorage(kind(existed), reference::resource::kPersistentVolume, "Pv", nullptr);
+    case trace::ApiEvent::kPersistentVolume:
+      move(store(event.persistent_volume(), false, &objects_.persistent_volumes),
+           reference::resource::kPersistentVolume, "Pv");
       break;
-    }
-    case trace::ApiEvent::kPersistentVolumeClaim: {
-      bool existed =
-          store(event.persistent_volume_claim(), true, &objects_.persistent_volume_claims);
-      MoveForStorage(kind(existed), reference::resource::kPersistentVolumeClaim, "Pvc", nullptr);
+    case trace::ApiEvent::kPersistentVolumeClaim:
+      move(store(event.persistent_volume_claim(), true, &objects_.persistent_volume_claims),
+           reference::resource::kPersistentVolumeClaim, "Pvc");
       break;
-    }
     case trace::ApiEvent::kStorageClass: {
       k8s::StorageClass sc = event.storage_class();
       // The API server's default (SetDefaults_StorageClass), as the adapters apply it.
       if (!sc.has_volume_binding_mode()) sc.set_volume_binding_mode("Immediate");
-      bool existed = store(sc, false, &objects_.storage_classes);
-      MoveForStorage(kind(existed), reference::resource::kStorageClass, "StorageClass", &sc);
+      move(store(sc, false, &objects_.storage_classes), reference::resource::kStorageClass,
+           "StorageClass", &sc);
       break;
     }
-    case trace::ApiEvent::kCsiNode: {
-      bool existed = store(event.csi_node(), false, &objects_.csi_nodes);
-      MoveForStorage(kind(existed), reference::resource::kCSINode, "CSINode", nullptr);
+    case trace::ApiEvent::kCsiNode:
+      move(store(event.csi_node(), false, &objects_.csi_nodes), reference::resource::kCSINode,
+           "CSINode");
       break;
-    }
-    case trace::ApiEvent::kCsiDriver: {
-      bool existed = store(event.csi_driver(), false, &objects_.csi_drivers);
-      MoveForStorage(kind(existed), reference::resource::kCSIDriver, "CSIDriver", nullptr);
+    case trace::ApiEvent::kCsiDriver:
+      move(store(event.csi_driver(), false, &objects_.csi_drivers), reference::resource::kCSIDriver,
+           "CSIDriver");
       break;
-    }
-    case trace::ApiEvent::kCsiStorageCapacity: {
-      bool existed = store(event.csi_storage_capacity(), true, &objects_.csi_storage_capacities);
-      MoveForStorage(kind(existed), reference::resource::kCSIStorageCapacity, "CSIStorageCapacity",
-                     nullptr);
+    case trace::ApiEvent::kCsiStorageCapacity:
+      move(store(event.csi_storage_capacity(), true, &objects_.csi_storage_capacities),
+           reference::resource::kCSIStorageCapacity, "CSIStorageCapacity");
       break;
-    }
     default:
       break;
   }
@@ -312,7 +318,8 @@ Outcome Replayer::OnStorage(const trace::ApiEvent& event) {
 }
 
 void Replayer::MoveForStorage(trace::EventType type, std::string_view resource,
-                              std::string_view short_name, const k8s::StorageClass* added_class) {
+                              std::string_view short_name, const k8s::StorageClass* added_class,
+                              const reference::EventObjects& objects) {
   auto registered = registered_actions_.find(resource);
   if (registered == registered_actions_.end()) return;
   uint32_t action = type == trace::ADDED     ? reference::action::kAdd
@@ -324,7 +331,7 @@ void Replayer::MoveForStorage(trace::EventType type, std::string_view resource,
         reference::ClusterEvent{std::string(resource),
                                 type == trace::MODIFIED ? reference::action::kUpdateV1_37 : action,
                                 ""},
-        reference::EventObjects{}, nullptr);
+        objects, nullptr);
     return;
   }
   // v1.27 onStorageClassAdd: only a WaitForFirstConsumer class moves pods.

@@ -140,8 +140,9 @@ class Replayer {
   // A storage object event: its informer store, then the move upstream's handler for that kind
   // makes when some profile registered the kind with that action (addAllEventHandlers).
   Outcome OnStorage(const trace::ApiEvent& event);
+  // `objects`: the event's old and new objects (v1.37 queueing hints read them).
   void MoveForStorage(trace::EventType type, std::string_view resource, std::string_view short_name,
-                      const k8s::StorageClass* added_class);
+                      const k8s::StorageClass* added_class, const reference::EventObjects& objects);
   void AddAssignedPod(const reference::PodPtr& pod);
   void DeleteAssignedPod(const reference::PodPtr& pod);
   void UpdatePendingPod(const reference::PodPtr& old_pod, const reference::PodPtr& new_pod);
@@ -167,6 +168,8 @@ class Replayer {
   void HandleFailure(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
   void ApplyPreemption(const reference::Pod& preemptor, const reference::CycleOutcome& outcome);
   void CompleteBinding(Binding binding);
+  // v1.37: delivers the binding cycle's nominatedNodeName patch after a failed binding.
+  void ApplyExpectationNomination(const Binding& binding);
   void RecordAttempt(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
   void RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during_attempt,
                                   size_t* index);

@@ -36,6 +36,11 @@ struct Replayer::Binding {
   // Set when Permit made the pod wait: the plugin whose timeout fires first and that timeout.
   std::string waiting_plugin;
   int64_t wait_ns = 0;
+  // v1.37 (NominatedNodeNameForExpectation): RunPreBindPreFlights' status, and whether the
+  // binding cycle wrote status.nominatedNodeName = node because PreBind or Permit will work.
+  // The write reaches the informer when the cycle is over, as the adapters deliver writes.
+  reference::Status pre_flight;
+  bool nominated_for_expectation = false;
 };
 
 // Which of a node's scheduling properties changed (eventhandlers.go

@@ -14,7 +14,7 @@
 #include "reference/accel/node_unschedulable/fast_node_unschedulable.h"
 #include "reference/accel/pod_topology_spread/fast_pod_topology_spread.h"
 #include "reference/accel/taint_toleration/fast_taint_toleration.h"
-#include "reference/accel/volume_placeholders/fast_volume_binding.h"
+#include "reference/accel/volume_binding/fast_volume_binding.h"
 #include "reference/plugins/registry.h"
 // @accel-includes (one line per accelerated plugin header)
 

@@ -57,6 +57,7 @@ class CycleState {
     }
     copy->skip_filter_plugins = skip_filter_plugins;
     copy->skip_score_plugins = skip_score_plugins;
+    copy->skip_pre_bind_plugins = skip_pre_bind_plugins;
     return copy;
   }
 
@@ -64,6 +65,8 @@ class CycleState {
   // and whose PreScore returned Skip (their Score is not run).
   std::set<std::string, std::less<>> skip_filter_plugins;
   std::set<std::string, std::less<>> skip_score_plugins;
+  // v1.37: the PreBind plugins whose PreBindPreFlight returned Skip.
+  std::set<std::string, std::less<>> skip_pre_bind_plugins;
 
  private:
   struct Entry {

@@ -20,6 +20,9 @@ inline constexpr std::string_view kStorageClass = "storage.k8s.io/StorageClass";
 inline constexpr std::string_view kCSINode = "storage.k8s.io/CSINode";
 inline constexpr std::string_view kCSIDriver = "storage.k8s.io/CSIDriver";
 inline constexpr std::string_view kCSIStorageCapacity = "storage.k8s.io/CSIStorageCapacity";
+// Registered by v1.37's NodeVolumeLimits; schedcheck's objects have no VolumeAttachments, so no
+// such event is ever delivered.
+inline constexpr std::string_view kVolumeAttachment = "storage.k8s.io/VolumeAttachment";
 inline constexpr std::string_view kWildCard = "*";
 
 // The pod resources of v1.37 (kube-scheduler/framework/types.go): `Pod` registered by a plugin

@@ -7,12 +7,15 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <google/protobuf/message.h>
 
 #include "reference/base/pool_allocator.h"
 #include "reference/base/result.h"
@@ -174,6 +177,9 @@ class PermitPlugin : public virtual Plugin {
 
 class PreBindPlugin : public virtual Plugin {
  public:
+  // v1.37 PreBindPreFlight: Success when PreBind will do something for the pod on `node`, Skip
+  // when it will not, or Error. Not called at v1.27.
+  virtual Status PreBindPreFlight(CycleState& state, const Pod& pod, const std::string& node) = 0;
   virtual Status PreBind(CycleState& state, const Pod& pod, const std::string& node) = 0;
 };
 
@@ -209,7 +215,29 @@ struct EventObjects {
   PodPtr new_pod;
   NodePtr old_node;
   NodePtr new_node;
+  // A storage event's objects (PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode,
+  // CSIDriver, CSIStorageCapacity). Hint functions read them through As<T>, as upstream's
+  // util.As: an object of another kind is an error.
+  std::shared_ptr<const google::protobuf::Message> old_object;
+  std::shared_ptr<const google::protobuf::Message> new_object;
 };
+
+// util.As: the storage objects of `objects` as T (null where absent), or an error when one is of
+// another kind.
+template <typename T>
+Result<std::pair<const T*, const T*>> As(const EventObjects& objects) {
+  std::pair<const T*, const T*> typed{nullptr, nullptr};
+  for (auto [object, out] : {std::pair{objects.old_object.get(), &typed.first},
+                             std::pair{objects.new_object.get(), &typed.second}}) {
+    if (object == nullptr) continue;
+    *out = dynamic_cast<const T*>(object);
+    if (*out == nullptr) {
+      return Error{"expected " + T::descriptor()->name() + ", but got " +
+                   object->GetDescriptor()->name()};
+    }
+  }
+  return typed;
+}
 
 // QueueingHintFn for `pod` (the pod the plugin rejected). An error is counted as Queue by the
 // queue, as upstream counts a hint function's error.

@@ -22,7 +22,6 @@
 #include "reference/plugins/scheduling_gates/scheduling_gates.h"
 #include "reference/plugins/taint_toleration/taint_toleration.h"
 #include "reference/plugins/volume_binding/volume_binding.h"
-#include "reference/plugins/volume_placeholders/volume_placeholders.h"
 #include "reference/plugins/volume_restrictions/volume_restrictions.h"
 #include "reference/plugins/volume_zone/volume_zone.h"
 // @includes (one line per plugin header, kept sorted)
@@ -36,21 +35,6 @@ void Add(Registry& registry, std::string name, PluginFactory factory) {
     std::fprintf(stderr, "%s\n", ok.message().c_str());
     std::abort();
   }
-}
-
-// VolumeBinding and NodeVolumeLimits are modelled at 1.27; at 1.37 their placeholders run.
-Result<std::unique_ptr<Plugin>> NewVolumeBindingForLevel(const PluginArgs& args,
-                                                         const Handle& handle) {
-  if (handle.level() == CompatLevel::kV1_37)
-    return VolumeBindingV1_37Placeholder::New(args, handle);
-  return VolumeBinding::New(args, handle);
-}
-Result<std::unique_ptr<Plugin>> NewNodeVolumeLimitsForLevel(const PluginArgs& args,
-                                                            const Handle& handle) {
-  if (handle.level() == CompatLevel::kV1_37) {
-    return NodeVolumeLimitsV1_37Placeholder::New(args, handle);
-  }
-  return NodeVolumeLimits::New(args, handle);
 }
 
 Registry Build() {
@@ -70,9 +54,9 @@ Registry Build() {
   Add(r, "VolumeRestrictions", &VolumeRestrictions::New);
   Add(r, "EBSLimits", &EBSLimits::New);
   Add(r, "GCEPDLimits", &GCEPDLimits::New);
-  Add(r, "NodeVolumeLimits", &NewNodeVolumeLimitsForLevel);
+  Add(r, "NodeVolumeLimits", &NodeVolumeLimits::New);
   Add(r, "AzureDiskLimits", &AzureDiskLimits::New);
-  Add(r, "VolumeBinding", &NewVolumeBindingForLevel);
+  Add(r, "VolumeBinding", &VolumeBinding::New);
   Add(r, "VolumeZone", &VolumeZone::New);
   Add(r, "DefaultBinder", &DefaultBinder::New);
   // v1.37 only (their factories refuse compat 1.27).

@@ -80,6 +80,9 @@ class Framework final : public FrameworkRunner {
   // Success, a rejection, Error, or Wait with the per-plugin timeouts in `waits`.
   Status RunPermitPlugins(CycleState& state, const Pod& pod, const std::string& node,
                           std::map<std::string, int64_t>* waits) const;
+  // v1.37 RunPreBindPreFlights: Success when some PreBind plugin will act, Skip when none will
+  // (those skipping are recorded in the state, and RunPreBindPlugins passes them by), or Error.
+  Status RunPreBindPreFlights(CycleState& state, const Pod& pod, const std::string& node) const;
   Status RunPreBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;
   Status RunBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;
   void RunPostBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;

@@ -302,9 +302,34 @@ Status Framework::RunPermitPlugins(CycleState& state, const Pod& pod, const std:
   return waits->empty() ? Status() : Status(Code::kWait);
 }
 
+Status Framework::RunPreBindPreFlights(CycleState& state, const Pod& pod,
+                                       const std::string& node) const {
+  Status result(Code::kSkip);
+  std::set<std::string, std::less<>> skipped;
+  for (PreBindPlugin* pl : pre_bind_) {
+    Status s = pl->PreBindPreFlight(state, pod, node);
+    if (s.code() == Code::kError) {
+      return WrapError("running PreBindPreFlight " + Quoted(pl->Name()) + ": ", s);
+    }
+    if (s.IsSuccess()) {
+      result = Status();
+    } else if (s.IsSkip()) {
+      skipped.insert(std::string(pl->Name()));
+    } else {
+      return Status::Error("PreBindPreFlight " + std::string(pl->Name()) + " returned \"" +
+                           std::string(CodeName(s.code())) +
+                           "\", which is unsupported. It is supposed to return Success, Skip, or "
+                           "Error status");
+    }
+  }
+  state.skip_pre_bind_plugins = std::move(skipped);
+  return result;
+}
+
 Status Framework::RunPreBindPlugins(CycleState& state, const Pod& pod,
                                     const std::string& node) const {
   for (PreBindPlugin* pl : pre_bind_) {
+    if (state.skip_pre_bind_plugins.count(pl->Name())) continue;
     Status s = pl->PreBind(state, pod, node);
     if (s.IsSuccess()) continue;
     if (s.IsRejected()) return s.WithPlugin(pl->Name());

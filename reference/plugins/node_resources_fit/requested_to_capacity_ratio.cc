@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "reference/base/go_int.h"
+#include "reference/plugins/helper/shape_score.h"
 #include "reference/plugins/node_resources_fit/resource_allocation.h"
 
 namespace schedcheck::reference {
@@ -13,28 +14,6 @@ namespace {
 constexpr int64_t kMaxUtilization = 100;
 // config.MaxCustomPriorityScore: configured shape scores range over 0..10.
 constexpr int64_t kMaxCustomPriorityScore = 10;
-
-// helper.FunctionShapePoint (plugins/helper/shape_score.go).
-struct FunctionShapePoint {
-  int64_t utilization = 0;
-  int64_t score = 0;
-};
-
-// helper.BuildBrokenLinearFunction (plugins/helper/shape_score.go): linear between the points,
-// shape[0].score before the first, shape[n-1].score after the last.
-std::function<int64_t(int64_t)> BuildBrokenLinearFunction(std::vector<FunctionShapePoint> shape) {
-  return [shape = std::move(shape)](int64_t p) -> int64_t {
-    for (size_t i = 0; i < shape.size(); ++i) {
-      if (p <= shape[i].utilization) {
-        if (i == 0) return shape[0].score;
-        return shape[i - 1].score + (shape[i].score - shape[i - 1].score) *
-                                        (p - shape[i - 1].utilization) /
-                                        (shape[i].utilization - shape[i - 1].utilization);
-      }
-    }
-    return shape[shape.size() - 1].score;
-  };
-}
 
 // buildRequestedToCapacityRatioScorerFunction.
 ResourceScorerFunc BuildRequestedToCapacityRatioScorerFunction(

@@ -9,6 +9,7 @@ namespace {
 
 constexpr std::string_view kRbdPlugin = "kubernetes.io/rbd";
 constexpr std::string_view kCinderPlugin = "kubernetes.io/cinder";
+constexpr std::string_view kPortworxPlugin = "kubernetes.io/portworx-volume";
 constexpr std::string_view kUnspecified = "UNSPECIFIED";
 
 struct Migration {
@@ -24,7 +25,7 @@ constexpr Migration kMigrations[] = {
     {kAzureDiskPlugin, "disk.csi.azure.com"},
     {"kubernetes.io/azure-file", "file.csi.azure.com"},
     {"kubernetes.io/vsphere-volume", "csi.vsphere.vmware.com"},
-    {"kubernetes.io/portworx-volume", "pxd.portworx.com"},
+    {kPortworxPlugin, "pxd.portworx.com"},
     {kRbdPlugin, "rbd.csi.ceph.com"},
 };
 
@@ -70,15 +71,23 @@ bool AzureKindMigrates(const k8s::AzureDiskVolumeSource& disk) {
 
 }  // namespace
 
-std::optional<std::string_view> CsiDriverForPlugin(std::string_view in_tree_plugin) {
+std::optional<std::string_view> CsiDriverForPlugin(std::string_view in_tree_plugin,
+                                                   CompatLevel level) {
+  if (level == CompatLevel::kV1_37 && in_tree_plugin == kRbdPlugin) return std::nullopt;
   for (const Migration& m : kMigrations) {
     if (m.in_tree_plugin == in_tree_plugin) return m.csi_driver;
   }
   return std::nullopt;
 }
 
-bool IsCsiMigrationOn(const k8s::CSINode* csi_node, std::string_view in_tree_plugin) {
+bool IsCsiMigrationOn(const k8s::CSINode* csi_node, std::string_view in_tree_plugin,
+                      CompatLevel level) {
   if (csi_node == nullptr || in_tree_plugin.empty()) return false;
+  if (level == CompatLevel::kV1_37) {
+    return in_tree_plugin == kAwsEbsPlugin || in_tree_plugin == kPortworxPlugin ||
+           in_tree_plugin == kGcePdPlugin || in_tree_plugin == kAzureDiskPlugin ||
+           in_tree_plugin == kCinderPlugin;
+  }
   if (in_tree_plugin == kAwsEbsPlugin || in_tree_plugin == kAzureDiskPlugin ||
       in_tree_plugin == kCinderPlugin) {
     return true;
@@ -93,20 +102,20 @@ bool IsCsiMigrationOn(const k8s::CSINode* csi_node, std::string_view in_tree_plu
   return false;
 }
 
-std::string_view InTreePluginOf(const k8s::Volume& volume) {
+std::string_view InTreePluginOf(const k8s::Volume& volume, CompatLevel level) {
   if (volume.has_gce_persistent_disk()) return kGcePdPlugin;
   if (volume.has_aws_elastic_block_store()) return kAwsEbsPlugin;
   if (volume.has_azure_disk()) return kAzureDiskPlugin;
-  if (volume.has_rbd()) return kRbdPlugin;
+  if (volume.has_rbd() && level == CompatLevel::kV1_27) return kRbdPlugin;
   return "";
 }
 
-std::string_view InTreePluginOf(const k8s::PersistentVolume& pv) {
+std::string_view InTreePluginOf(const k8s::PersistentVolume& pv, CompatLevel level) {
   const auto& spec = pv.spec();
   if (spec.has_gce_persistent_disk()) return kGcePdPlugin;
   if (spec.has_aws_elastic_block_store()) return kAwsEbsPlugin;
   if (spec.has_azure_disk()) return kAzureDiskPlugin;
-  if (spec.has_rbd()) return kRbdPlugin;
+  if (spec.has_rbd() && level == CompatLevel::kV1_27) return kRbdPlugin;
   return "";
 }
 

@@ -1,8 +1,9 @@
-// What the v1.27 attach-limit plugins ask of csi-translation-lib and of the CSI migration
-// switches: which in-tree volume plugins migrate to which CSI driver, whether migration is on for
-// a node (isCSIMigrationOn), and the CSI volume handle an in-tree volume translates to. Covers
-// the in-tree sources schedcheck's objects hold (GCE PD, AWS EBS, Azure Disk); the other
-// migratable plugins are known by name only (a StorageClass provisioner).
+// What the attach-limit plugins ask of csi-translation-lib and of the CSI migration switches, at
+// v1.27 (v0.27.8) and v1.37 (v0.37.2, which dropped RBD): which in-tree volume plugins migrate to
+// which CSI driver, whether migration is on for a node (isCSIMigrationOn), and the CSI volume
+// handle an in-tree volume translates to. Covers the in-tree sources schedcheck's objects hold (GCE
+// PD, AWS EBS, Azure Disk); the other migratable plugins are known by name only (a StorageClass
+// provisioner).
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_VOLUME_LIMITS_CSI_TRANSLATION_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_NODE_VOLUME_LIMITS_CSI_TRANSLATION_H_
 
@@ -10,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "reference/base/compat_level.h"
 #include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::reference::csi_translation {
@@ -20,17 +22,21 @@ inline constexpr std::string_view kAzureDiskPlugin = "kubernetes.io/azure-disk";
 
 // IsMigratableIntreePluginByName + GetCSINameFromInTreeName: the CSI driver an in-tree plugin
 // migrates to; nullopt for a name that is not a migratable in-tree plugin.
-std::optional<std::string_view> CsiDriverForPlugin(std::string_view in_tree_plugin);
+std::optional<std::string_view> CsiDriverForPlugin(std::string_view in_tree_plugin,
+                                                   CompatLevel level = CompatLevel::kV1_27);
 
 // isCSIMigrationOn at v1.27 with its default gates: AWS EBS, Azure Disk and Cinder are always
 // migrated when the node has a CSINode; GCE PD only when the CSINode's
 // storage.alpha.kubernetes.io/migrated-plugins annotation lists it; the others (RBD, Portworx,
-// vSphere, Azure File) never (their gates are off or the switch names no case).
-bool IsCsiMigrationOn(const k8s::CSINode* csi_node, std::string_view in_tree_plugin);
+// vSphere, Azure File) never (their gates are off or the switch names no case). At v1.37 AWS EBS,
+// Portworx, GCE PD, Azure Disk and Cinder are always migrated when the node has a CSINode.
+bool IsCsiMigrationOn(const k8s::CSINode* csi_node, std::string_view in_tree_plugin,
+                      CompatLevel level = CompatLevel::kV1_27);
 
 // The in-tree plugin of an inline volume or PV source; "" when it has none that migrates.
-std::string_view InTreePluginOf(const k8s::Volume& volume);
-std::string_view InTreePluginOf(const k8s::PersistentVolume& pv);
+std::string_view InTreePluginOf(const k8s::Volume& volume, CompatLevel level = CompatLevel::kV1_27);
+std::string_view InTreePluginOf(const k8s::PersistentVolume& pv,
+                                CompatLevel level = CompatLevel::kV1_27);
 
 // The CSI volume handle of a translated inline volume / PV; nullopt where the translation fails
 // (an EBS volume ID that is not aws://zone/vol-..., GCE PD zones from several regions).

@@ -43,7 +43,32 @@ std::map<std::string, int64_t> AllocatableVolumeLimits(const NodeInfo& node) {
 Result<std::unique_ptr<Plugin>> NodeVolumeLimits::New(const PluginArgs& args,
                                                       const Handle& handle) {
   if (!NoArgs(args)) return Error{std::string(kName) + " takes no arguments"};
+  if (handle.level() == CompatLevel::kV1_37) {
+    return std::unique_ptr<Plugin>(std::make_unique<NodeVolumeLimitsV1_37>(handle));
+  }
   return std::unique_ptr<Plugin>(std::make_unique<NodeVolumeLimits>(handle));
+}
+
+Status NodeVolumeLimitsV1_37::PreFilter(CycleState&, const Pod& pod, PreFilterResult*) {
+  for (const auto& volume : pod.obj.spec().volumes()) {
+    if (volume.has_persistent_volume_claim() || volume.has_ephemeral() ||
+        !csi_translation::InTreePluginOf(volume, CompatLevel::kV1_37).empty()) {
+      return Status();
+    }
+  }
+  return Status(Code::kSkip);
+}
+
+bool NodeVolumeLimits::DriverInstalledOnNode(const std::string& driver,
+                                             const k8s::CSINode* csi_node) const {
+  const k8s::CSIDriver* object =
+      ClusterObjects::Find(StorageObjectsOf(handle_).csi_drivers, driver);
+  if (object == nullptr || !object->spec().prevent_pod_scheduling_if_missing()) return true;
+  if (csi_node == nullptr) return false;
+  for (const auto& d : csi_node->spec().drivers()) {
+    if (d.name() == driver) return true;
+  }
+  return false;
 }
 
 std::string NodeVolumeLimits::AttachLimitKey(std::string_view driver) {
@@ -53,28 +78,39 @@ std::string NodeVolumeLimits::AttachLimitKey(std::string_view driver) {
 }
 
 Status NodeVolumeLimits::AttachableVolumes(const Pod& pod, const k8s::CSINode* csi_node,
-                                           bool new_pod,
-                                           std::map<std::string, std::string>* out) const {
+                                           bool new_pod, std::map<std::string, std::string>* out,
+                                           bool* not_found) const {
   const ClusterObjects& objects = StorageObjectsOf(handle_);
+  const CompatLevel level = handle_.level();
+  // The value kept per volume: the limit key at v1.27, the driver at v1.37.
+  auto key_of = [&](std::string_view driver) {
+    return v1_37() ? std::string(driver) : AttachLimitKey(driver);
+  };
   for (const auto& volume : pod.obj.spec().volumes()) {
     std::string claim_name;
     bool ephemeral = false;
     if (!ClaimNameOf(pod, volume, &claim_name, &ephemeral)) {
       // checkAttachableInlineVolume: a migratable in-tree disk counts against its CSI driver.
-      std::string_view plugin = csi_translation::InTreePluginOf(volume);
-      if (plugin.empty() || !csi_translation::IsCsiMigrationOn(csi_node, plugin)) continue;
+      std::string_view plugin = csi_translation::InTreePluginOf(volume, level);
+      if (plugin.empty() || !csi_translation::IsCsiMigrationOn(csi_node, plugin, level)) continue;
       std::optional<std::string> handle = csi_translation::InlineVolumeHandle(volume);
       if (!handle) {
-        return Status::Error("converting volume " + volume.name() + " from inline to csi failed");
+        return Status::Error(
+            v1_37()
+                ? "converting volume(" + volume.name() + ") from inline to csi: translation failed"
+                : "converting volume " + volume.name() + " from inline to csi failed");
       }
-      std::string_view driver = *csi_translation::CsiDriverForPlugin(plugin);
-      (*out)[std::string(driver) + "/" + *handle] = AttachLimitKey(driver);
+      std::string_view driver = *csi_translation::CsiDriverForPlugin(plugin, level);
+      (*out)[std::string(driver) + "/" + *handle] = key_of(driver);
       continue;
     }
     if (claim_name.empty()) return Status::Error("PersistentVolumeClaim had no name");
     const k8s::PersistentVolumeClaim* claim = objects.FindClaim(pod.ns(), claim_name);
     if (claim == nullptr) {
-      if (new_pod) return Status::Error(LookingUpClaimError(pod, claim_name));
+      if (new_pod) {
+        if (not_found != nullptr) *not_found = true;
+        return Status::Error(LookingUpClaimError(pod, claim_name));
+      }
       continue;
     }
     if (ephemeral) {
@@ -94,8 +130,8 @@ Status NodeVolumeLimits::AttachableVolumes(const Pod& pod, const k8s::CSINode* c
           class_name.empty() ? nullptr : ClusterObjects::Find(objects.storage_classes, class_name);
       if (sc == nullptr) continue;
       handle = UnboundVolumeId(std::string(ClaimNamespace(*claim)), claim->metadata().name());
-      if (auto migrated = csi_translation::CsiDriverForPlugin(sc->provisioner())) {
-        if (!csi_translation::IsCsiMigrationOn(csi_node, sc->provisioner())) continue;
+      if (auto migrated = csi_translation::CsiDriverForPlugin(sc->provisioner(), level)) {
+        if (!csi_translation::IsCsiMigrationOn(csi_node, sc->provisioner(), level)) continue;
         driver = std::string(*migrated);
       } else {
         driver = sc->provisioner();
@@ -104,15 +140,15 @@ Status NodeVolumeLimits::AttachableVolumes(const Pod& pod, const k8s::CSINode* c
       driver = pv->spec().csi().driver();
       handle = pv->spec().csi().volume_handle();
     } else {
-      std::string_view plugin = csi_translation::InTreePluginOf(*pv);
-      if (plugin.empty() || !csi_translation::IsCsiMigrationOn(csi_node, plugin)) continue;
+      std::string_view plugin = csi_translation::InTreePluginOf(*pv, level);
+      if (plugin.empty() || !csi_translation::IsCsiMigrationOn(csi_node, plugin, level)) continue;
       std::optional<std::string> translated = csi_translation::PersistentVolumeHandle(*pv);
       if (!translated) continue;
-      driver = std::string(*csi_translation::CsiDriverForPlugin(plugin));
+      driver = std::string(*csi_translation::CsiDriverForPlugin(plugin, level));
       handle = *translated;
     }
     if (driver.empty() || handle.empty()) continue;
-    (*out)[driver + "/" + handle] = AttachLimitKey(driver);
+    (*out)[driver + "/" + handle] = key_of(driver);
   }
   return Status();
 }
@@ -123,14 +159,30 @@ Status NodeVolumeLimits::Filter(const CycleState&, const Pod& pod, const NodeInf
   const k8s::CSINode* csi_node =
       ClusterObjects::Find(StorageObjectsOf(handle_).csi_nodes, node.node()->name());
   std::map<std::string, std::string> new_volumes;
-  if (Status s = AttachableVolumes(pod, csi_node, true, &new_volumes); !s.IsSuccess()) return s;
+  bool not_found = false;
+  if (Status s = AttachableVolumes(pod, csi_node, true, &new_volumes, &not_found); !s.IsSuccess()) {
+    // v1.37: a missing claim keeps the pod off every node until the claim is created.
+    if (v1_37() && not_found) return Status(Code::kUnschedulableAndUnresolvable, s.Message());
+    return s;
+  }
   if (new_volumes.empty()) return Status();
-  // getVolumeLimits: the allocatable limits, then each CSINode driver's count.
-  std::map<std::string, int64_t> limits = AllocatableVolumeLimits(node);
+  if (v1_37()) {
+    // VolumeLimitScaling (on). Upstream walks a map; drivers are taken in volume-name order.
+    for (const auto& [unique_name, driver] : new_volumes) {
+      if (!DriverInstalledOnNode(driver, csi_node)) {
+        return Status(Code::kUnschedulable, driver + " CSI driver is not installed on the node");
+      }
+    }
+  }
+  // getVolumeLimits: v1.27 the allocatable limits, then each CSINode driver's count; v1.37 the
+  // CSINode's counts alone.
+  std::map<std::string, int64_t> limits;
+  if (!v1_37()) limits = AllocatableVolumeLimits(node);
   if (csi_node != nullptr) {
     for (const auto& driver : csi_node->spec().drivers()) {
       if (driver.has_allocatable() && driver.allocatable().has_count()) {
-        limits[AttachLimitKey(driver.name())] = driver.allocatable().count();
+        limits[v1_37() ? driver.name() : AttachLimitKey(driver.name())] =
+            driver.allocatable().count();
       }
     }
   }

@@ -2,7 +2,10 @@
 // at most so many volumes of one CSI driver (NodeVolumeLimits, limits from the CSINode and the
 // node's attachable-volumes-* allocatable) or of one in-tree kind (EBSLimits, GCEPDLimits,
 // AzureDiskLimits, limits from the allocatable or upstream's defaults). Each has only a Filter at
-// v1.27.
+// v1.27. At v1.37 only NodeVolumeLimits is left (NodeVolumeLimitsV1_37): limits come from the
+// CSINode alone, a PreFilter skips pods without attachable volumes, VolumeLimitScaling keeps pods
+// off nodes missing an opted-in driver, and it has queueing hints. VolumeAttachments are counted
+// upstream but schedcheck's objects have none (docs/DEVIATIONS.md).
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_NODE_VOLUME_LIMITS_NODE_VOLUME_LIMITS_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_NODE_VOLUME_LIMITS_NODE_VOLUME_LIMITS_H_
 
@@ -22,7 +25,9 @@ inline constexpr std::string_view kErrReasonMaxVolumeCountExceeded =
     "node(s) exceed max volume count";
 
 // CSILimits, registered as NodeVolumeLimits.
-class NodeVolumeLimits final : public FilterPlugin, public EnqueueExtensions {
+class NodeVolumeLimits : public FilterPlugin,
+                         public EnqueueExtensions,
+                         public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "NodeVolumeLimits";
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
@@ -35,16 +40,32 @@ class NodeVolumeLimits final : public FilterPlugin, public EnqueueExtensions {
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   // storage.k8s.io/CSINode: Add; Pod: Delete.
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37: CSINode Add (no hint) and Update, AssignedPod Delete, PVC Add, VolumeAttachment Delete.
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
   // GetCSIAttachLimitKey: "attachable-volumes-csi-<driver>".
   static std::string AttachLimitKey(std::string_view driver);
 
- private:
-  // filterAttachableVolumes: unique volume name ("driver/handle") -> limit key.
+ protected:
+  bool v1_37() const { return handle_.level() == CompatLevel::kV1_37; }
+  // filterAttachableVolumes: unique volume name ("driver/handle") -> limit key (v1.27) or
+  // driver (v1.37). A missing claim of the new pod is a NotFound error (`*not_found` set).
   Status AttachableVolumes(const Pod& pod, const k8s::CSINode* csi_node, bool new_pod,
-                           std::map<std::string, std::string>* out) const;
+                           std::map<std::string, std::string>* out,
+                           bool* not_found = nullptr) const;
+  // checkCSIDriverOnNode (VolumeLimitScaling): false when the driver opted in with
+  // preventPodSchedulingIfMissing and the node's CSINode does not list it.
+  bool DriverInstalledOnNode(const std::string& driver, const k8s::CSINode* csi_node) const;
 
   const Handle& handle_;
+};
+
+// NodeVolumeLimits at v1.37, with its PreFilter.
+class NodeVolumeLimitsV1_37 final : public NodeVolumeLimits, public PreFilterPlugin {
+ public:
+  using NodeVolumeLimits::NodeVolumeLimits;
+  // Skip unless the pod has a claim, ephemeral or migratable in-tree volume.
+  Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
 };
 
 // nonCSILimits: one in-tree volume kind.

@@ -289,8 +289,15 @@ std::optional<std::set<std::string>> Binder::GetEligibleNodes(
   return eligible;
 }
 
+const std::string* VolumeLimit(const k8s::CSIStorageCapacity& capacity) {
+  if (capacity.has_maximum_volume_size()) return &capacity.maximum_volume_size();
+  if (capacity.has_capacity()) return &capacity.capacity();
+  return nullptr;
+}
+
 bool Binder::HasEnoughCapacity(const std::string& provisioner, const Claim& claim,
-                               const k8s::StorageClass& sc, const Node& node) const {
+                               const k8s::StorageClass& sc, const Node& node,
+                               std::optional<k8s::CSIStorageCapacity>* found) const {
   if (!claim.spec().resources().requests().contains("storage")) return true;
   const k8s::CSIDriver* driver = ClusterObjects::Find(objects().csi_drivers, provisioner);
   if (driver == nullptr) return true;
@@ -298,10 +305,8 @@ bool Binder::HasEnoughCapacity(const std::string& provisioner, const Claim& clai
   const int64_t size = ClaimRequest(claim);
   for (const auto& [key, capacity] : objects().csi_storage_capacities) {
     if (capacity.storage_class_name() != sc.metadata().name()) continue;
-    // capacitySufficient: maximumVolumeSize when set, else capacity; neither: insufficient.
-    const std::string* limit = capacity.has_maximum_volume_size() ? &capacity.maximum_volume_size()
-                               : capacity.has_capacity()          ? &capacity.capacity()
-                                                                  : nullptr;
+    // capacitySufficient: no limit is insufficient.
+    const std::string* limit = VolumeLimit(capacity);
     if (limit == nullptr) continue;
     Result<int64_t> bytes = ParseResourceQuantity("storage", *limit);
     if (!bytes.ok() || *bytes < size) continue;
@@ -311,6 +316,7 @@ bool Binder::HasEnoughCapacity(const std::string& provisioner, const Claim& clai
         !LabelSelectorMatches(capacity.node_topology(), node.labels())) {
       continue;
     }
+    *found = capacity;
     return true;
   }
   return false;
@@ -324,7 +330,10 @@ Result<std::vector<std::string>> Binder::FindPodVolumes(const Pod&, const PodVol
   bool bound_pvs_found = true;
   auto reasons = [&]() {
     std::vector<std::string> r;
-    if (!bound_satisfied) r.emplace_back(kErrReasonNodeConflict);
+    if (!bound_satisfied) {
+      r.emplace_back(handle_.level() == CompatLevel::kV1_37 ? kErrReasonNodeConflictV1_37
+                                                            : kErrReasonNodeConflict);
+    }
     if (!unbound_satisfied) r.emplace_back(kErrReasonBindConflict);
     if (!sufficient_storage) r.emplace_back(kErrReasonNotEnoughSpace);
     if (!bound_pvs_found) r.emplace_back(kErrReasonPVNotExist);
@@ -383,7 +392,7 @@ Result<std::vector<std::string>> Binder::FindPodVolumes(const Pod&, const PodVol
     }
     if (!to_provision.empty()) {
       // checkVolumeProvisions
-      std::vector<Claim> provisions;
+      std::vector<DynamicProvision> provisions;
       for (const Claim& claim : to_provision) {
         const std::string class_name = ClaimStorageClass(claim);
         if (class_name.empty()) return Error{"no class for claim \"" + ClaimKey(claim) + "\""};
@@ -396,12 +405,13 @@ Result<std::vector<std::string>> Binder::FindPodVolumes(const Pod&, const PodVol
           out->dynamic_provisions.clear();
           return reasons();
         }
-        if (!HasEnoughCapacity(provisioner, claim, *sc, node)) {
+        std::optional<k8s::CSIStorageCapacity> capacity;
+        if (!HasEnoughCapacity(provisioner, claim, *sc, node, &capacity)) {
           unbound_satisfied = true;
           sufficient_storage = false;
           return reasons();
         }
-        provisions.push_back(claim);
+        provisions.push_back(DynamicProvision{claim, std::move(capacity)});
       }
       unbound_satisfied = true;
       out->dynamic_provisions = std::move(provisions);
@@ -441,12 +451,12 @@ Result<bool> Binder::AssumePodVolumes(const Pod& pod, const std::string& node,
     if (dirty) cache_->AssumePV(objects(), pv);
     bindings.push_back(Binding{std::move(pv), b.pvc});
   }
-  std::vector<Claim> provisions;
-  for (const Claim& claim : volumes->dynamic_provisions) {
-    Claim clone = claim;
+  std::vector<DynamicProvision> provisions;
+  for (const DynamicProvision& provision : volumes->dynamic_provisions) {
+    Claim clone = provision.pvc;
     (*clone.mutable_metadata()->mutable_annotations())[std::string(kAnnSelectedNode)] = node;
     cache_->AssumePVC(objects(), clone);
-    provisions.push_back(std::move(clone));
+    provisions.push_back(DynamicProvision{std::move(clone), std::nullopt});
   }
   volumes->static_bindings = std::move(bindings);
   volumes->dynamic_provisions = std::move(provisions);
@@ -455,7 +465,9 @@ Result<bool> Binder::AssumePodVolumes(const Pod& pod, const std::string& node,
 
 void Binder::RevertAssumedPodVolumes(const PodVolumes& volumes) {
   for (const Binding& b : volumes.static_bindings) cache_->RestorePV(b.pv.metadata().name());
-  for (const Claim& claim : volumes.dynamic_provisions) cache_->RestorePVC(ClaimKey(claim));
+  for (const DynamicProvision& provision : volumes.dynamic_provisions) {
+    cache_->RestorePVC(ClaimKey(provision.pvc));
+  }
 }
 
 }  // namespace schedcheck::reference::volume_binding

@@ -17,9 +17,12 @@
 
 namespace schedcheck::reference::volume_binding {
 
-// ConflictReasons, in FindPodVolumes' order.
+// ConflictReasons, in FindPodVolumes' order. v1.37 words the node affinity conflict after the
+// PersistentVolume (kErrReasonNodeConflictV1_37).
 inline constexpr std::string_view kErrReasonNodeConflict =
     "node(s) had volume node affinity conflict";
+inline constexpr std::string_view kErrReasonNodeConflictV1_37 =
+    "node(s) didn't match PersistentVolume's node affinity";
 inline constexpr std::string_view kErrReasonBindConflict =
     "node(s) didn't find available persistent volumes to bind";
 inline constexpr std::string_view kErrReasonNotEnoughSpace =
@@ -48,10 +51,17 @@ struct Binding {
   Claim pvc;
 };
 
+// DynamicProvision: a claim to provision and, at v1.37, the CSIStorageCapacity that showed the
+// node has room for it (none when the driver does not track capacity, and after Reserve).
+struct DynamicProvision {
+  Claim pvc;
+  std::optional<k8s::CSIStorageCapacity> node_capacity;
+};
+
 // PodVolumes: what a node needs done for the pod.
 struct PodVolumes {
   std::vector<Binding> static_bindings;
-  std::vector<Claim> dynamic_provisions;
+  std::vector<DynamicProvision> dynamic_provisions;
 };
 
 // The PV and PVC assume caches: an assumed version hides the informer's until the informer
@@ -83,7 +93,11 @@ std::string VolumeStorageClass(const Volume& pv);
 // "namespace/name" of a claim (namespace "default" when empty).
 std::string ClaimKey(const Claim& claim);
 
-// The volume binder over the cluster objects and one plugin's assume cache.
+// volumeLimit: maximumVolumeSize when set, else capacity; nullptr when neither is.
+const std::string* VolumeLimit(const k8s::CSIStorageCapacity& capacity);
+
+// The volume binder over the cluster objects and one plugin's assume cache (at the handle's
+// compatibility level).
 class Binder {
  public:
   Binder(const Handle& handle, AssumeCache* cache) : handle_(handle), cache_(cache) {}
@@ -107,8 +121,10 @@ class Binder {
 
  private:
   const ClusterObjects& objects() const;
+  // hasEnoughCapacity; `*capacity` is the CSIStorageCapacity found (unset when none was needed).
   bool HasEnoughCapacity(const std::string& provisioner, const Claim& claim,
-                         const k8s::StorageClass& sc, const Node& node) const;
+                         const k8s::StorageClass& sc, const Node& node,
+                         std::optional<k8s::CSIStorageCapacity>* capacity) const;
 
   const Handle& handle_;
   AssumeCache* cache_;

@@ -1,7 +1,10 @@
 #include "reference/plugins/volume_binding/volume_binding.h"
 
+#include <cmath>
 #include <map>
 
+#include "reference/api/quantity.h"
+#include "reference/base/go_int.h"
 #include "reference/plugins/volume_helper/volume_helper.h"
 
 namespace schedcheck::reference {
@@ -56,9 +59,78 @@ Result<bool> PodHasClaims(const Pod& pod, const ClusterObjects& objects) {
   return has;
 }
 
+// SetDefaults_VolumeBindingArgs and validateFunctionShape at v1.37 (StorageCapacityScoring on):
+// an absent or empty shape is {0%: 10, 100%: 0}; scores are scaled by MaxNodeScore / 10.
+Result<std::vector<FunctionShapePoint>> ParseVolumeBindingShape(const nlohmann::json& shape) {
+  constexpr int64_t kScale = 10;  // framework.MaxNodeScore / config.MaxCustomPriorityScore
+  if (shape.is_null() || (shape.is_array() && shape.empty())) {
+    return std::vector<FunctionShapePoint>{{0, 10 * kScale}, {100, 0}};
+  }
+  if (!shape.is_array()) return Error{"shape: expected a list"};
+  std::vector<FunctionShapePoint> points;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const std::string field = "shape[" + std::to_string(i) + "]";
+    const nlohmann::json& p = shape[i];
+    if (!p.is_object()) return Error{field + ": expected an object"};
+    FunctionShapePoint point;
+    for (const auto& [key, v] : p.items()) {
+      if (key != "utilization" && key != "score") {
+        return Error{field + "." + key + ": unknown field"};
+      }
+      if (!v.is_number_integer()) return Error{field + "." + key + ": expected an integer"};
+      (key == "utilization" ? point.utilization : point.score) = v.get<int64_t>();
+    }
+    if (i > 0 && points.back().utilization >= point.utilization) {
+      return Error{field + ".utilization: Invalid value: " + std::to_string(point.utilization) +
+                   ": values must be sorted in increasing order"};
+    }
+    if (point.utilization < 0 || point.utilization > 100) {
+      return Error{field + ".utilization: Invalid value: " + std::to_string(point.utilization) +
+                   ": not in valid range [0, 100]"};
+    }
+    if (point.score < 0 || point.score > 10) {
+      return Error{field + ".score: Invalid value: " + std::to_string(point.score) +
+                   ": not in valid range [0, 10]"};
+    }
+    point.score *= kScale;
+    points.push_back(point);
+  }
+  return points;
+}
+
+// The storage a class would use and have on a node (StorageResource).
+struct ClassResource {
+  int64_t requested = 0;
+  int64_t capacity = 0;
+};
+
+int64_t StorageBytes(const google::protobuf::Map<std::string, std::string>& quantities) {
+  auto it = quantities.find("storage");
+  if (it == quantities.end()) return 0;
+  Result<int64_t> bytes = ParseResourceQuantity("storage", it->second);
+  return bytes.ok() ? *bytes : 0;
+}
+
+// buildScorerFunction's closure: each class's utilization through the shape, averaged and
+// rounded half away from zero.
+int64_t ScoreClasses(const std::function<int64_t(int64_t)>& shape,
+                     const std::map<std::string, ClassResource>& classes) {
+  if (classes.empty()) return 0;
+  int64_t node_score = 0;
+  for (const auto& [name, r] : classes) {
+    node_score += (r.capacity == 0 || r.requested > r.capacity)
+                      ? shape(100)
+                      : shape(GoMul(r.requested, 100) / r.capacity);
+  }
+  return static_cast<int64_t>(
+      std::round(static_cast<double>(node_score) / static_cast<double>(classes.size())));
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const Handle& handle) {
+  const bool v1_37 = handle.level() == CompatLevel::kV1_37;
+  nlohmann::json shape;
   if (!args.is_null()) {
     if (!args.is_object()) return Error{"VolumeBindingArgs: expected an object"};
     for (const auto& [key, value] : args.items()) {
@@ -68,8 +140,9 @@ Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const
           return Error{"bindTimeoutSeconds: Invalid value: must be a non-negative integer"};
         }
       } else if (key == "shape") {
+        shape = value;
         // v1.27 validation rejects a shape while the VolumeCapacityPriority gate is off.
-        if (!value.is_null() && !(value.is_array() && value.empty())) {
+        if (!v1_37 && !shape.is_null() && !(shape.is_array() && shape.empty())) {
           return Error{
               "shape: Invalid value: unsupported while VolumeCapacityPriority is disabled"};
         }
@@ -78,7 +151,12 @@ Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const
       }
     }
   }
-  return std::unique_ptr<Plugin>(std::make_unique<VolumeBinding>(handle));
+  if (!v1_37) return std::unique_ptr<Plugin>(std::make_unique<VolumeBinding>(handle));
+  auto points = ParseVolumeBindingShape(shape);
+  if (!points.ok()) return points.error();
+  auto plugin = std::make_unique<VolumeBindingV1_37>(handle);
+  plugin->scorer_ = BuildBrokenLinearFunction(std::move(*points));
+  return std::unique_ptr<Plugin>(std::move(plugin));
 }
 
 Status VolumeBinding::PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) {
@@ -94,9 +172,11 @@ Status VolumeBinding::PreFilter(CycleState& state, const Pod& pod, PreFilterResu
     return Status(Code::kUnschedulableAndUnresolvable,
                   "pod has unbound immediate PersistentVolumeClaims");
   }
-  if (auto eligible = binder_.GetEligibleNodes(claims->bound)) {
-    result->all_nodes = false;
-    result->node_names = std::move(*eligible);
+  if (handle_.level() != CompatLevel::kV1_37) {
+    if (auto eligible = binder_.GetEligibleNodes(claims->bound)) {
+      result->all_nodes = false;
+      result->node_names = std::move(*eligible);
+    }
   }
   auto data = std::make_unique<VolumeBindingState>();
   data->claims = std::make_shared<PodVolumeClaims>(std::move(*claims));
@@ -118,8 +198,51 @@ Status VolumeBinding::Filter(const CycleState& state, const Pod& pod, const Node
   return Status();
 }
 
-Status VolumeBinding::Score(const CycleState&, const Pod&, const NodeInfo&, int64_t* score) {
+Status VolumeBinding::Score(const CycleState& state, const Pod&, const NodeInfo& node,
+                            int64_t* score) {
   *score = 0;
+  if (!scorer_) return Status();
+  auto* data = state.ReadAs<VolumeBindingState>(kStateKey);
+  if (data == nullptr) return Status::Error("not found");
+  auto it = data->by_node->find(node.node()->name());
+  if (it == data->by_node->end()) return Status();
+  const PodVolumes& volumes = it->second;
+  std::map<std::string, ClassResource> classes;
+  if (!volumes.static_bindings.empty()) {
+    // StorageCapacityScoring scores provisioning only when nothing is bound statically; then the
+    // static bindings' claims and volumes are grouped by the volume's class.
+    for (const volume_binding::Binding& b : volumes.static_bindings) {
+      ClassResource& r = classes[b.pv.spec().storage_class_name()];
+      r.requested += StorageBytes(b.pvc.spec().resources().requests());
+      r.capacity += StorageBytes(b.pv.spec().capacity());
+    }
+  } else {
+    for (const volume_binding::DynamicProvision& p : volumes.dynamic_provisions) {
+      if (!p.node_capacity) continue;
+      ClassResource& r = classes[p.pvc.spec().storage_class_name()];
+      // One capacity per class however many of its claims the pod has: assigned, not added.
+      const std::string* capacity =
+          p.node_capacity->has_capacity() ? &p.node_capacity->capacity() : nullptr;
+      Result<int64_t> bytes =
+          capacity ? ParseResourceQuantity("storage", *capacity) : Result<int64_t>(0);
+      r.capacity = bytes.ok() ? *bytes : 0;
+      r.requested += StorageBytes(p.pvc.spec().resources().requests());
+    }
+  }
+  *score = ScoreClasses(scorer_, classes);
+  return Status();
+}
+
+bool VolumeBinding::ScoresZeroOnEveryNode(const CycleState& state) const {
+  if (!scorer_) return true;
+  auto* data = state.ReadAs<VolumeBindingState>(kStateKey);
+  return data != nullptr && (!data->claims || data->claims->unbound_delay_binding.empty());
+}
+
+Status VolumeBindingV1_37::PreScore(CycleState& state, const Pod&,
+                                    const std::vector<const NodeInfo*>&) {
+  // StorageCapacityScoring is on: every pod is scored (hasStaticBindings does not matter).
+  if (state.ReadAs<VolumeBindingState>(kStateKey) == nullptr) return Status::Error("not found");
   return Status();
 }
 
@@ -144,13 +267,26 @@ void VolumeBinding::Unreserve(CycleState& state, const Pod&, const std::string& 
   if (it != data->by_node->end()) binder_.RevertAssumedPodVolumes(it->second);
 }
 
+Status VolumeBinding::PreBindPreFlight(CycleState& state, const Pod&, const std::string& node) {
+  auto* data = state.ReadAs<VolumeBindingState>(kStateKey);
+  if (data == nullptr) return Status::Error("not found");
+  if (data->all_bound) return Status(Code::kSkip);
+  if (!data->by_node->count(node)) {
+    return Status::Error("no pod volume found for node \"" + node + "\"");
+  }
+  return Status();
+}
+
 Status VolumeBinding::PreBind(CycleState& state, const Pod&, const std::string& node) {
   auto* data = state.ReadAs<VolumeBindingState>(kStateKey);
   if (data == nullptr) return Status::Error("not found");
   if (data->all_bound) return Status();
   auto it = data->by_node->find(node);
   if (it == data->by_node->end()) {
-    return Status::Error("no pod volumes found for node \"" + node + "\"");
+    return Status::Error(std::string(handle_.level() == CompatLevel::kV1_37
+                                         ? "no pod volume found for node \""
+                                         : "no pod volumes found for node \"") +
+                         node + "\"");
   }
   // BindPodVolumes writes each PV's claimRef, then each provisioned claim's selected-node
   // annotation, through the API server, then waits for the PV controller. Replay has no API
@@ -162,7 +298,8 @@ Status VolumeBinding::PreBind(CycleState& state, const Pod&, const std::string& 
   }
   if (!it->second.dynamic_provisions.empty()) {
     return Status::Error("persistentvolumeclaims \"" +
-                         it->second.dynamic_provisions.front().metadata().name() + "\" not found");
+                         it->second.dynamic_provisions.front().pvc.metadata().name() +
+                         "\" not found");
   }
   return Status();
 }

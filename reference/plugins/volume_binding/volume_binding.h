@@ -1,8 +1,9 @@
-// VolumeBinding (volumebinding/volume_binding.go, v1.27): a pod's PersistentVolumeClaims decide
-// where it can run — bound claims by their PVs' node affinity, unbound WaitForFirstConsumer claims
-// by the PVs a node could bind or the classes that can provision there. Reserve assumes the
-// bindings; PreBind writes them (the PV controller model is not part of the reference yet, see
-// docs/DEVIATIONS.md).
+// VolumeBinding (volumebinding/volume_binding.go, v1.27 and v1.37): a pod's PersistentVolumeClaims
+// decide where it can run — bound claims by their PVs' node affinity, unbound WaitForFirstConsumer
+// claims by the PVs a node could bind or the classes that can provision there. Reserve assumes
+// the bindings; PreBind writes them (the PV controller model is not part of the reference yet, see
+// docs/DEVIATIONS.md). v1.37 (VolumeBindingV1_37) scores the storage capacity left on a node
+// (StorageCapacityScoring), no longer narrows the nodes in PreFilter, and has queueing hints.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_VOLUME_BINDING_VOLUME_BINDING_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_VOLUME_BINDING_VOLUME_BINDING_H_
 
@@ -13,6 +14,7 @@
 
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
+#include "reference/plugins/helper/shape_score.h"
 #include "reference/plugins/volume_binding/binder.h"
 
 namespace schedcheck::reference {
@@ -22,7 +24,8 @@ class VolumeBinding : public PreFilterPlugin,
                       public ScorePlugin,
                       public ReservePlugin,
                       public PreBindPlugin,
-                      public EnqueueExtensions {
+                      public EnqueueExtensions,
+                      public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "VolumeBinding";
   static constexpr std::string_view kStateKey = "VolumeBinding";
@@ -32,25 +35,48 @@ class VolumeBinding : public PreFilterPlugin,
   std::string_view Name() const override { return kName; }
   // Skip (after writing an empty state) for a pod without claim or ephemeral volumes;
   // UnschedulableAndUnresolvable for a missing, lost or terminating claim, an ephemeral claim
-  // not yet created or not the pod's, or an unbound Immediate claim; narrows the nodes to those
-  // the bound PVs name by hostname.
+  // not yet created or not the pod's, or an unbound Immediate claim; v1.27 narrows the nodes to
+  // those the bound PVs name by hostname.
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
   // UnschedulableAndUnresolvable with FindPodVolumes' reasons; keeps the node's PodVolumes.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
-  // 0: v1.27 scores only with the VolumeCapacityPriority alpha gate.
+  // v1.27: 0 (it scores only with the VolumeCapacityPriority alpha gate). v1.37: the shape of
+  // the utilization each storage class would have on the node, averaged over the classes.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
   Status Reserve(CycleState& state, const Pod& pod, const std::string& node) override;
   void Unreserve(CycleState& state, const Pod& pod, const std::string& node) override;
+  // Skip when every volume is bound, else Success (an Error without the node's volumes).
+  Status PreBindPreFlight(CycleState& state, const Pod& pod, const std::string& node) override;
   Status PreBind(CycleState& state, const Pod& pod, const std::string& node) override;
   // StorageClass, PVC, PV, CSINode, CSIDriver, CSIStorageCapacity: Add | Update;
   // Node: Add | UpdateNodeLabel.
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37: CSIDriver only on Update, and hints for classes, claims, CSINodes, CSIDrivers and
+  // capacities.
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
- private:
+  // Whether Score gives 0 on every node this cycle: always at v1.27; at v1.37 when the pod has no
+  // unbound WaitForFirstConsumer claim (no node then has a binding or provision to score).
+  bool ScoresZeroOnEveryNode(const CycleState& state) const;
+  // Takes over another instance's configured shape (the accelerator wraps a checked plain one).
+  void CopyScorerFrom(const VolumeBinding& other) { scorer_ = other.scorer_; }
+
+ protected:
   const Handle& handle_;
   volume_binding::AssumeCache cache_;
   volume_binding::Binder binder_;
+  // v1.37 only: the configured (or default) shape, scores scaled to 0..100.
+  std::function<int64_t(int64_t)> scorer_;
+};
+
+// VolumeBinding at v1.37: the same plugin with a PreScore (the score runs for every pod while
+// StorageCapacityScoring is on).
+class VolumeBindingV1_37 : public VolumeBinding, public PreScorePlugin {
+ public:
+  using VolumeBinding::VolumeBinding;
+  Status PreScore(CycleState& state, const Pod& pod,
+                  const std::vector<const NodeInfo*>& nodes) override;
 };
 
 }  // namespace schedcheck::reference

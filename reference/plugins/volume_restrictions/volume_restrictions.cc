@@ -1,5 +1,7 @@
 #include "reference/plugins/volume_restrictions/volume_restrictions.h"
 
+#include <set>
+
 #include "reference/plugins/volume_helper/volume_helper.h"
 
 namespace schedcheck::reference {
@@ -168,6 +170,64 @@ std::vector<ClusterEvent> VolumeRestrictions::EventsToRegister() const {
   };
   return {event(resource::kPod, action::kDelete), event(resource::kNode, action::kAdd),
           event(resource::kPersistentVolumeClaim, action::kAdd | action::kUpdate)};
+}
+
+namespace {
+
+Result<QueueingHint> IsSchedulableAfterPersistentVolumeClaimAdded(const Pod& pod,
+                                                                  const EventObjects& objects) {
+  auto typed = As<k8s::PersistentVolumeClaim>(objects);
+  if (!typed.ok()) return typed.error();
+  const k8s::PersistentVolumeClaim& claim = *typed->second;
+  if (ClaimNamespace(claim) != pod.ns()) return QueueingHint::kQueueSkip;
+  for (const auto& volume : pod.obj.spec().volumes()) {
+    if (volume.has_persistent_volume_claim() &&
+        volume.persistent_volume_claim().claim_name() == claim.metadata().name()) {
+      return QueueingHint::kQueue;
+    }
+  }
+  return QueueingHint::kQueueSkip;
+}
+
+Result<QueueingHint> IsSchedulableAfterAssignedPodDeleted(const Pod& pod,
+                                                          const EventObjects& objects) {
+  const Pod& deleted = *objects.old_pod;
+  if (deleted.ns() != pod.ns()) return QueueingHint::kQueueSkip;
+  // satisfyVolumeConflicts against a node holding only the deleted pod.
+  for (const auto& volume : pod.obj.spec().volumes()) {
+    if (NeedsRestrictionsCheck(volume) && VolumeRestrictions::IsVolumeConflict(volume, deleted)) {
+      return QueueingHint::kQueue;
+    }
+  }
+  // The same claim (its access mode is not looked up, as upstream does not).
+  std::set<std::string> claims;
+  for (const auto& volume : pod.obj.spec().volumes()) {
+    if (volume.has_persistent_volume_claim()) {
+      claims.insert(volume.persistent_volume_claim().claim_name());
+    }
+  }
+  for (const auto& volume : deleted.obj.spec().volumes()) {
+    if (volume.has_persistent_volume_claim() &&
+        claims.count(volume.persistent_volume_claim().claim_name())) {
+      return QueueingHint::kQueue;
+    }
+  }
+  return QueueingHint::kQueueSkip;
+}
+
+}  // namespace
+
+std::vector<ClusterEventWithHint> VolumeRestrictions::EventsToRegisterWithHints() const {
+  auto event = [](std::string_view resource, uint32_t action) {
+    return ClusterEvent{std::string(resource), action, ""};
+  };
+  return {
+      {event(resource::kAssignedPod, action::kDelete), IsSchedulableAfterAssignedPodDeleted},
+      // Any new node may have room: no hint.
+      {event(resource::kNode, action::kAdd), nullptr},
+      {event(resource::kPersistentVolumeClaim, action::kAdd),
+       IsSchedulableAfterPersistentVolumeClaimAdded},
+  };
 }
 
 }  // namespace schedcheck::reference

@@ -17,7 +17,8 @@ namespace schedcheck::reference {
 
 class VolumeRestrictions final : public PreFilterPlugin,
                                  public FilterPlugin,
-                                 public EnqueueExtensions {
+                                 public EnqueueExtensions,
+                                 public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "VolumeRestrictions";
   static constexpr std::string_view kStateKey = "PreFilterVolumeRestrictions";
@@ -49,6 +50,9 @@ class VolumeRestrictions final : public PreFilterPlugin,
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   // Pod: Delete; Node: Add; PVC: Add | Update (v1.27).
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37: AssignedPod Delete (a pod with a conflicting disk or one of the pod's claims), Node
+  // Add, PVC Add (one of the pod's claims).
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
   // isVolumeConflict: `volume` (of the pod being scheduled) cannot share a node with `existing`.
   static bool IsVolumeConflict(const k8s::Volume& volume, const Pod& existing);

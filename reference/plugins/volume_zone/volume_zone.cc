@@ -125,4 +125,73 @@ std::vector<ClusterEvent> VolumeZone::EventsToRegister() const {
           event(resource::kPersistentVolume, action::kAdd | action::kUpdate)};
 }
 
+namespace {
+
+// isPVCRequestedFromPod: a persistentVolumeClaim volume of the pod names the claim.
+bool IsClaimRequestedFromPod(const k8s::PersistentVolumeClaim& claim, const Pod& pod) {
+  if (pod.ns() != ClaimNamespace(claim)) return false;
+  for (const auto& volume : pod.obj.spec().volumes()) {
+    if (volume.has_persistent_volume_claim() &&
+        volume.persistent_volume_claim().claim_name() == claim.metadata().name()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Result<QueueingHint> IsSchedulableAfterPersistentVolumeClaimChange(const Pod& pod,
+                                                                   const EventObjects& objects) {
+  auto typed = As<k8s::PersistentVolumeClaim>(objects);
+  if (!typed.ok()) return typed.error();
+  return IsClaimRequestedFromPod(*typed->second, pod) ? QueueingHint::kQueue
+                                                      : QueueingHint::kQueueSkip;
+}
+
+Result<QueueingHint> IsSchedulableAfterStorageClassAdded(const Pod&, const EventObjects& objects) {
+  auto typed = As<k8s::StorageClass>(objects);
+  if (!typed.ok()) return typed.error();
+  const k8s::StorageClass& sc = *typed->second;
+  return sc.has_volume_binding_mode() && sc.volume_binding_mode() == kWaitForFirstConsumer
+             ? QueueingHint::kQueue
+             : QueueingHint::kQueueSkip;
+}
+
+// getPVTopologies: each topology label the PV carries with a readable value, in label order.
+std::vector<std::pair<std::string, std::set<std::string>>> PvTopologiesOf(
+    const k8s::PersistentVolume& pv) {
+  std::vector<std::pair<std::string, std::set<std::string>>> out;
+  for (std::string_view key : kTopologyLabels) {
+    auto it = pv.metadata().labels().find(std::string(key));
+    if (it == pv.metadata().labels().end()) continue;
+    if (auto zones = LabelZonesToSet(it->second)) out.emplace_back(std::string(key), *zones);
+  }
+  return out;
+}
+
+Result<QueueingHint> IsSchedulableAfterPersistentVolumeChange(const Pod&,
+                                                              const EventObjects& objects) {
+  auto typed = As<k8s::PersistentVolume>(objects);
+  if (!typed.ok()) return typed.error();
+  const auto [old_pv, new_pv] = *typed;
+  if (old_pv == nullptr) return QueueingHint::kQueue;
+  return PvTopologiesOf(*old_pv) != PvTopologiesOf(*new_pv) ? QueueingHint::kQueue
+                                                            : QueueingHint::kQueueSkip;
+}
+
+}  // namespace
+
+std::vector<ClusterEventWithHint> VolumeZone::EventsToRegisterWithHints() const {
+  auto event = [](std::string_view resource, uint32_t action) {
+    return ClusterEvent{std::string(resource), action, ""};
+  };
+  return {
+      {event(resource::kStorageClass, action::kAdd), IsSchedulableAfterStorageClassAdded},
+      {event(resource::kNode, action::kAdd | action::kUpdateNodeLabel), nullptr},
+      {event(resource::kPersistentVolumeClaim, action::kAdd | action::kUpdateV1_37),
+       IsSchedulableAfterPersistentVolumeClaimChange},
+      {event(resource::kPersistentVolume, action::kAdd | action::kUpdateV1_37),
+       IsSchedulableAfterPersistentVolumeChange},
+  };
+}
+
 }  // namespace schedcheck::reference

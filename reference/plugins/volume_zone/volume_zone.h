@@ -14,7 +14,10 @@
 
 namespace schedcheck::reference {
 
-class VolumeZone final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
+class VolumeZone final : public PreFilterPlugin,
+                         public FilterPlugin,
+                         public EnqueueExtensions,
+                         public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "VolumeZone";
   static constexpr std::string_view kStateKey = "PreFilterVolumeZone";
@@ -32,6 +35,9 @@ class VolumeZone final : public PreFilterPlugin, public FilterPlugin, public Enq
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   // StorageClass: Add; Node: Add | UpdateNodeLabel; PVC: Add; PV: Add | Update (v1.27).
   std::vector<ClusterEvent> EventsToRegister() const override;
+  // v1.37: StorageClass Add (WaitForFirstConsumer ones), Node Add | UpdateNodeLabel, PVC
+  // Add | Update (the pod's claims), PV Add | Update (a new PV, or changed topology labels).
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
   struct PvTopology {
     std::string pv_name;

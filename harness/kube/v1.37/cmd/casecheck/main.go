@@ -429,6 +429,10 @@ func runFilter(ctx context.Context, c *testCase, instances []instance, state fwk
 					continue
 				}
 				if s := pl.Filter(ctx, state, c.Pod, ni); !s.IsSuccess() {
+					if !s.IsRejected() {
+						// As the framework's runFilterPlugins words a plugin's error.
+						s = fwk.AsStatus(fmt.Errorf("running %q filter plugin: %w", in.spec.Name, s.AsError()))
+					}
 					s.SetPlugin(in.spec.Name)
 					got = s
 					break

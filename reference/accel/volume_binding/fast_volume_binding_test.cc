@@ -1,4 +1,4 @@
-#include "reference/accel/volume_placeholders/fast_volume_binding.h"
+#include "reference/accel/volume_binding/fast_volume_binding.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
