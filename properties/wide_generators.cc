@@ -1309,7 +1309,8 @@ void showValue(const WideScenario& s, std::ostream& os) {
   os << "WideScenario (" << s.records.size() << " events):\n";
   for (const trace::Record& r : s.records) {
     const trace::ApiEvent& e = r.api();
-    os << "  t=" << r.time_ns() / kNanos << "s " << trace::EventType_Name(e.type()) << " ";
+    os << "  t=" << r.time_ns() / kNanos << "s " << trace::EventType_Name(e.type())
+       << (e.during_attempt() ? " (during attempt)" : "") << " ";
     if (e.has_pod()) {
       os << "pod " << k8s::ToJson(e.pod());
     } else if (e.has_node()) {
@@ -1320,6 +1321,18 @@ void showValue(const WideScenario& s, std::ostream& os) {
       os << "priorityclass " << e.priority_class().metadata().name();
     } else if (e.has_pod_disruption_budget()) {
       os << "pdb " << e.pod_disruption_budget().metadata().name();
+    } else if (e.has_persistent_volume()) {
+      os << "pv " << k8s::ToJson(e.persistent_volume());
+    } else if (e.has_persistent_volume_claim()) {
+      os << "pvc " << k8s::ToJson(e.persistent_volume_claim());
+    } else if (e.has_storage_class()) {
+      os << "storageclass " << k8s::ToJson(e.storage_class());
+    } else if (e.has_csi_node()) {
+      os << "csinode " << k8s::ToJson(e.csi_node());
+    } else if (e.has_csi_driver()) {
+      os << "csidriver " << k8s::ToJson(e.csi_driver());
+    } else if (e.has_csi_storage_capacity()) {
+      os << "csistoragecapacity " << k8s::ToJson(e.csi_storage_capacity());
     }
     os << "\n";
   }

@@ -47,7 +47,8 @@
 
 namespace schedcheck::properties {
 
-// A timed trace of API events of every kind (pods, nodes, namespaces, PriorityClasses, PDBs).
+// A timed trace of API events of every kind (pods, nodes, namespaces, PriorityClasses, PDBs; the
+// storage kinds in StorageScenarioGen's traces, storage_generators.h).
 struct WideScenario {
   std::vector<trace::Record> records;
 };
