@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "harness/bench/alibaba.h"
 
@@ -38,6 +39,23 @@ TEST(BenchTest, PreemptionWorkloadBindsItsHighPriorityPods) {
                        nullptr);
   ASSERT_TRUE(r.ok()) << r.message();
   EXPECT_EQ(r->measured_bound, 10);
+}
+
+// The volume shapes: each pod's claim and volume arrive with it, already bound (no PreBind write),
+// so every measured pod is bound and counted; the CSINodes are events of their own.
+TEST(BenchTest, VolumeWorkloadsBindTheirMeasuredPods) {
+  for (const char* name :
+       {"SchedulingInTreePVs", "SchedulingMigratedInTreePVs", "SchedulingCSIPVs"}) {
+    SCOPED_TRACE(name);
+    const workloads::ShapeInfo* shape = workloads::FindShape(name);
+    ASSERT_NE(shape, nullptr);
+    auto r = RunWorkload(*shape, {.nodes = 10, .initial_pods = 5, .measured_pods = 20, .seed = 1},
+                         nullptr);
+    ASSERT_TRUE(r.ok()) << r.message();
+    const int csi_nodes = std::string(name) == "SchedulingInTreePVs" ? 0 : 10;
+    EXPECT_EQ(r->events, 2 + 10 + csi_nodes + 3 * (5 + 20));
+    EXPECT_EQ(r->measured_bound, 20);
+  }
 }
 
 TEST(BenchTest, TraceIoReadsBackEveryEvent) {

@@ -23,6 +23,11 @@ inline constexpr char kMeasuredNs[] = "sched-1";
 
 // Makes the pod named `name` in namespace `ns` from a template.
 using PodMaker = std::function<k8s::Pod(const std::string& ns, const std::string& name)>;
+// Adds, at t_ns, the objects the i-th pod of a phase (in namespace `ns`) needs before it is
+// created, such as its claim and volume; called just before that pod is added.
+using PodDependents = std::function<void(int64_t t_ns, const std::string& ns, int64_t i)>;
+// Prepares a perf node before it is added (upstream's PrepareNodeStrategy patching the node).
+using NodePreparer = std::function<void(k8s::Node& node)>;
 
 class Builder {
  public:
@@ -41,16 +46,26 @@ class Builder {
   void AddNode(int64_t t_ns, trace::EventType type, const k8s::Node& node);
   // ADDED pods get metadata.creationTimestamp (whole seconds) unless they already have one.
   void AddPod(int64_t t_ns, trace::EventType type, k8s::Pod pod);
+  // Storage objects, read by the volume plugins.
+  void AddPersistentVolume(int64_t t_ns, trace::EventType type, const k8s::PersistentVolume& pv);
+  void AddPersistentVolumeClaim(int64_t t_ns, trace::EventType type,
+                                const k8s::PersistentVolumeClaim& pvc);
+  void AddCSINode(int64_t t_ns, trace::EventType type, const k8s::CSINode& csi_node);
 
   // Namespaces sched-0 and sched-1, then params().nodes perf nodes "scheduler-perf-<i>" at t = 0;
   // with `zones`, each node gets a zone label drawn from them (upstream's
-  // labelNodePrepareStrategy picks one at random per node).
-  void AddPerfNodes(const std::vector<std::string>& zones);
-  // params().initial_pods pods "<prefix><i>" in sched-0 at 1 s + i ms.
-  void AddInitialPods(std::string_view prefix, const PodMaker& make);
+  // labelNodePrepareStrategy picks one at random per node). `prepare`, when set, is applied to
+  // each node (after its zone label) before it is added.
+  void AddPerfNodes(const std::vector<std::string>& zones, const NodePreparer& prepare = nullptr);
+  // params().initial_pods pods "<prefix><i>" in sched-0 at 1 s + i ms; `dependents`, when set,
+  // adds each pod's objects at its instant, before it.
+  void AddInitialPods(std::string_view prefix, const PodMaker& make,
+                      const PodDependents& dependents = nullptr);
   // params().measured_pods pods "<prefix><i>" in sched-1 from NextPhaseNs(), 1 ms apart; records
   // them as the measured pods. Returns the arrival of the last one (or the start when none).
-  int64_t AddMeasuredPods(std::string_view prefix, const PodMaker& make);
+  // `dependents` as for AddInitialPods.
+  int64_t AddMeasuredPods(std::string_view prefix, const PodMaker& make,
+                          const PodDependents& dependents = nullptr);
   // The pod of the last event added. REQUIRES: the last event added a pod.
   const k8s::Pod& last_pod() const { return workload_.trace.records.back().api().pod(); }
   // Every pod ADDED so far in namespace `ns`, as added, in order of addition.
@@ -63,6 +78,9 @@ class Builder {
   Workload Finish();
 
  private:
+  // Appends a record at t_ns of the given type; the caller sets its object.
+  trace::ApiEvent* AddEvent(int64_t t_ns, trace::EventType type);
+
   std::string shape_;
   WorkloadParams params_;
   Rand rand_;
@@ -81,6 +99,9 @@ void PreferredTopologySpreading(Builder& b);
 void Unschedulable(Builder& b);
 void MixedChurn(Builder& b);
 void PreemptionBasic(Builder& b);
+void SchedulingInTreePVs(Builder& b);          // storage_shapes.cc
+void SchedulingMigratedInTreePVs(Builder& b);  // storage_shapes.cc
+void SchedulingCSIPVs(Builder& b);             // storage_shapes.cc
 void RequeueNodeAdd(Builder& b);
 void RequeuePodDelete(Builder& b);
 void RequeueTaintRemoval(Builder& b);

@@ -1,5 +1,7 @@
 #include "harness/workloads/templates.h"
 
+#include <string>
+
 namespace schedcheck::workloads {
 namespace {
 
@@ -33,6 +35,19 @@ k8s::Pod PausePod(const std::string& ns, const std::string& name, const std::str
   (*requests)["memory"] = "500Mi";
   if (with_limits) *c->mutable_resources()->mutable_limits() = *requests;
   return pod;
+}
+
+// The part pv-aws.yaml and pv-csi.yaml share: accessModes [ReadOnlyMany], capacity storage 1Gi,
+// reclaim policy Retain.
+k8s::PersistentVolume PerfVolume(const std::string& name) {
+  k8s::PersistentVolume pv;
+  pv.set_api_version("v1");
+  pv.set_kind("PersistentVolume");
+  pv.mutable_metadata()->set_name(name);
+  pv.mutable_spec()->add_access_modes("ReadOnlyMany");
+  (*pv.mutable_spec()->mutable_capacity())["storage"] = "1Gi";
+  pv.mutable_spec()->set_persistent_volume_reclaim_policy("Retain");
+  return pv;
 }
 
 k8s::PodAffinityTerm ColorTerm(const std::string& color, const std::string& topology_key) {
@@ -129,6 +144,63 @@ k8s::Pod LargeCpuPod(const std::string& ns, const std::string& name) {
   k8s::Pod pod = PausePod(ns, name, "registry.k8s.io/pause:3.10.1", "9", false);
   pod.mutable_spec()->set_priority(10);
   return pod;
+}
+
+k8s::Pod ClaimPod(const std::string& ns, const std::string& name, const std::string& claim) {
+  k8s::Pod pod = PausePod(ns, name, "registry.k8s.io/pause:3.9", "100m", true);
+  k8s::Volume* volume = pod.mutable_spec()->add_volumes();
+  volume->set_name("vol");
+  volume->mutable_persistent_volume_claim()->set_claim_name(claim);
+  return pod;
+}
+
+k8s::PersistentVolumeClaim PerfClaim(const std::string& ns, const std::string& name) {
+  k8s::PersistentVolumeClaim pvc;
+  pvc.set_api_version("v1");
+  pvc.set_kind("PersistentVolumeClaim");
+  pvc.mutable_metadata()->set_namespace_(ns);
+  pvc.mutable_metadata()->set_name(name);
+  (*pvc.mutable_metadata()->mutable_annotations())[kBindCompletedAnnotation] = "true";
+  pvc.mutable_spec()->add_access_modes("ReadOnlyMany");
+  (*pvc.mutable_spec()->mutable_resources()->mutable_requests())["storage"] = "1Gi";
+  return pvc;
+}
+
+k8s::PersistentVolume AwsEbsVolume(const std::string& name, const std::string& volume_id) {
+  k8s::PersistentVolume pv = PerfVolume(name);
+  pv.mutable_spec()->mutable_aws_elastic_block_store()->set_volume_id(volume_id);
+  return pv;
+}
+
+k8s::PersistentVolume CsiVolume(const std::string& name, const std::string& volume_handle) {
+  k8s::PersistentVolume pv = PerfVolume(name);
+  k8s::CSIPersistentVolumeSource* csi = pv.mutable_spec()->mutable_csi();
+  csi->set_driver(kEbsCsiDriver);
+  csi->set_volume_handle(volume_handle);
+  return pv;
+}
+
+k8s::Node AttachLimitNode(const std::string& name) {
+  k8s::Node node = PerfNode(name);
+  auto* allocatable = node.mutable_status()->mutable_allocatable();
+  *allocatable = node.status().capacity();
+  (*allocatable)[std::string("attachable-volumes-csi-") + kEbsCsiDriver] =
+      std::to_string(kEbsAttachLimit);
+  return node;
+}
+
+k8s::CSINode PerfCSINode(const std::string& node, const std::string& migrated_plugins) {
+  k8s::CSINode csi_node;
+  csi_node.set_api_version("storage.k8s.io/v1");
+  csi_node.set_kind("CSINode");
+  csi_node.mutable_metadata()->set_name(node);
+  (*csi_node.mutable_metadata()->mutable_annotations())[kMigratedPluginsAnnotation] =
+      migrated_plugins;
+  k8s::CSINodeDriver* driver = csi_node.mutable_spec()->add_drivers();
+  driver->set_name(kEbsCsiDriver);
+  driver->set_node_id(node);
+  driver->mutable_allocatable()->set_count(kEbsAttachLimit);
+  return csi_node;
 }
 
 }  // namespace schedcheck::workloads

@@ -4,6 +4,7 @@
 #ifndef SCHEDCHECK_HARNESS_WORKLOADS_TEMPLATES_H_
 #define SCHEDCHECK_HARNESS_WORKLOADS_TEMPLATES_H_
 
+#include <cstdint>
 #include <string>
 
 #include "reference/k8s/k8s.pb.h"
@@ -12,6 +13,13 @@ namespace schedcheck::workloads {
 
 inline constexpr char kZoneLabel[] = "topology.kubernetes.io/zone";
 inline constexpr char kHostnameLabel[] = "kubernetes.io/hostname";
+// The CSI driver, in-tree plugin and annotations of upstream's volume shapes.
+inline constexpr char kEbsCsiDriver[] = "ebs.csi.aws.com";
+inline constexpr char kAwsEbsInTreePlugin[] = "kubernetes.io/aws-ebs";
+inline constexpr char kMigratedPluginsAnnotation[] = "storage.alpha.kubernetes.io/migrated-plugins";
+inline constexpr char kBindCompletedAnnotation[] = "pv.kubernetes.io/bind-completed";
+// The attach limit of the migrated/CSI node preparation (nodeAllocatableStrategy).
+inline constexpr int32_t kEbsAttachLimit = 39;
 
 // node-default.yaml: capacity cpu 4, memory 32Gi, pods 110 (allocatable defaults to capacity),
 // condition Ready. Deviation: the node also carries kubernetes.io/hostname = name, as a kubelet
@@ -40,6 +48,28 @@ k8s::Pod LowPriorityPod(const std::string& ns, const std::string& name);
 k8s::Pod HighPriorityPod(const std::string& ns, const std::string& name);
 // pod-high-priority-large-cpu.yaml: priority 10, requests 9 cpu / 500Mi (fits no perf node).
 k8s::Pod LargeCpuPod(const std::string& ns, const std::string& name);
+
+// The volume shapes (SchedulingInTreePVs, SchedulingMigratedInTreePVs, SchedulingCSIPVs).
+// makeBasePod (testutils.MakePodSpec: pause:3.9, requests = limits = 100m / 500Mi) with the one
+// volume testutils.CreatePodWithPersistentVolume gives it: "vol", from the claim `claim`.
+k8s::Pod ClaimPod(const std::string& ns, const std::string& name, const std::string& claim);
+// pvc.yaml: annotation pv.kubernetes.io/bind-completed "true", accessModes [ReadOnlyMany],
+// requests storage 1Gi. Unbound: the caller binds it.
+k8s::PersistentVolumeClaim PerfClaim(const std::string& ns, const std::string& name);
+// pv-aws.yaml: accessModes [ReadOnlyMany], capacity storage 1Gi, reclaim policy Retain, an
+// awsElasticBlockStore volume with volumeID `volume_id`. Unbound: the caller binds it.
+k8s::PersistentVolume AwsEbsVolume(const std::string& name, const std::string& volume_id);
+// pv-csi.yaml: as AwsEbsVolume, but a CSI volume of driver ebs.csi.aws.com with volumeHandle
+// `volume_handle`.
+k8s::PersistentVolume CsiVolume(const std::string& name, const std::string& volume_handle);
+// node-default.yaml after upstream's NodeAllocatableStrategy patched it: allocatable = capacity
+// (the API server's default) plus attachable-volumes-csi-ebs.csi.aws.com "39".
+k8s::Node AttachLimitNode(const std::string& name);
+// The CSINode NodeAllocatableStrategy creates for node `node`: annotation
+// storage.alpha.kubernetes.io/migrated-plugins = `migrated_plugins` (comma-separated; "" when
+// none, as upstream writes it), one driver ebs.csi.aws.com with nodeID = the node and allocatable
+// count 39.
+k8s::CSINode PerfCSINode(const std::string& node, const std::string& migrated_plugins);
 
 }  // namespace schedcheck::workloads
 

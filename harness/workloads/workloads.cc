@@ -78,6 +78,28 @@ const std::vector<Entry>& Entries() {
         true,
         ""},
        &PreemptionBasic},
+      {{"SchedulingInTreePVs",
+        "pods each with a claim bound to its own in-tree AWS EBS volume",
+        {5000, 5000, 1000},
+        true,
+        "",
+        true},
+       &SchedulingInTreePVs},
+      {{"SchedulingMigratedInTreePVs",
+        "SchedulingInTreePVs on nodes whose CSINode has aws-ebs migrated to ebs.csi.aws.com "
+        "(attach limit 39)",
+        {5000, 5000, 1000},
+        true,
+        "",
+        true},
+       &SchedulingMigratedInTreePVs},
+      {{"SchedulingCSIPVs",
+        "pods each with a claim bound to its own ebs.csi.aws.com volume; CSINode attach limit 39",
+        {5000, 5000, 1000},
+        true,
+        "",
+        true},
+       &SchedulingCSIPVs},
       {{"RequeueNodeAdd",
         "pods needing disk=ssd wait until ssd nodes are added (NodeAdd)",
         {3, 3, 6},
@@ -139,12 +161,16 @@ Builder::Builder(std::string_view shape, const WorkloadParams& params)
   labels["measured_pods"] = std::to_string(params.measured_pods);
 }
 
-void Builder::AddNode(int64_t t_ns, trace::EventType type, const k8s::Node& node) {
+trace::ApiEvent* Builder::AddEvent(int64_t t_ns, trace::EventType type) {
   trace::Record& r = workload_.trace.records.emplace_back();
   r.set_time_ns(t_ns);
   r.mutable_api()->set_type(type);
-  *r.mutable_api()->mutable_node() = node;
   last_ns_ = std::max(last_ns_, t_ns);
+  return r.mutable_api();
+}
+
+void Builder::AddNode(int64_t t_ns, trace::EventType type, const k8s::Node& node) {
+  *AddEvent(t_ns, type)->mutable_node() = node;
 }
 
 std::string Builder::CreationTimestamp(int64_t t_ns) const {
@@ -155,14 +181,24 @@ void Builder::AddPod(int64_t t_ns, trace::EventType type, k8s::Pod pod) {
   if (type == trace::ADDED && pod.metadata().creation_timestamp().empty()) {
     pod.mutable_metadata()->set_creation_timestamp(CreationTimestamp(t_ns));
   }
-  trace::Record& r = workload_.trace.records.emplace_back();
-  r.set_time_ns(t_ns);
-  r.mutable_api()->set_type(type);
-  *r.mutable_api()->mutable_pod() = std::move(pod);
-  last_ns_ = std::max(last_ns_, t_ns);
+  *AddEvent(t_ns, type)->mutable_pod() = std::move(pod);
 }
 
-void Builder::AddPerfNodes(const std::vector<std::string>& zones) {
+void Builder::AddPersistentVolume(int64_t t_ns, trace::EventType type,
+                                  const k8s::PersistentVolume& pv) {
+  *AddEvent(t_ns, type)->mutable_persistent_volume() = pv;
+}
+
+void Builder::AddPersistentVolumeClaim(int64_t t_ns, trace::EventType type,
+                                       const k8s::PersistentVolumeClaim& pvc) {
+  *AddEvent(t_ns, type)->mutable_persistent_volume_claim() = pvc;
+}
+
+void Builder::AddCSINode(int64_t t_ns, trace::EventType type, const k8s::CSINode& csi_node) {
+  *AddEvent(t_ns, type)->mutable_csi_node() = csi_node;
+}
+
+void Builder::AddPerfNodes(const std::vector<std::string>& zones, const NodePreparer& prepare) {
   for (const char* ns : {kInitialNs, kMeasuredNs}) {
     trace::Record& r = workload_.trace.records.emplace_back();
     r.mutable_api()->set_type(trace::ADDED);
@@ -176,17 +212,22 @@ void Builder::AddPerfNodes(const std::vector<std::string>& zones) {
     if (!zones.empty()) {
       (*node.mutable_metadata()->mutable_labels())[kZoneLabel] = zones[rand_.Uniform(zones.size())];
     }
+    if (prepare) prepare(node);
     AddNode(0, trace::ADDED, node);
   }
 }
 
-void Builder::AddInitialPods(std::string_view prefix, const PodMaker& make) {
+void Builder::AddInitialPods(std::string_view prefix, const PodMaker& make,
+                             const PodDependents& dependents) {
   for (int64_t i = 0; i < params_.initial_pods; ++i) {
-    AddPod(kSec + i * kMs, trace::ADDED, make(kInitialNs, std::string(prefix) + std::to_string(i)));
+    const int64_t t = kSec + i * kMs;
+    if (dependents) dependents(t, kInitialNs, i);
+    AddPod(t, trace::ADDED, make(kInitialNs, std::string(prefix) + std::to_string(i)));
   }
 }
 
-int64_t Builder::AddMeasuredPods(std::string_view prefix, const PodMaker& make) {
+int64_t Builder::AddMeasuredPods(std::string_view prefix, const PodMaker& make,
+                                 const PodDependents& dependents) {
   const int64_t start = NextPhaseNs();
   workload_.measured_start_ns = start;
   int64_t t = start;
@@ -194,6 +235,7 @@ int64_t Builder::AddMeasuredPods(std::string_view prefix, const PodMaker& make) 
     t = start + i * kMs;
     std::string name = std::string(prefix) + std::to_string(i);
     workload_.measured_pods.push_back(std::string(kMeasuredNs) + "/" + name);
+    if (dependents) dependents(t, kMeasuredNs, i);
     AddPod(t, trace::ADDED, make(kMeasuredNs, name));
   }
   return t;

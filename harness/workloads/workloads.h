@@ -8,7 +8,9 @@
 //   t = 1 s + i ms   initial pod i (namespace sched-0)
 //   t = M + i ms     measured pod i (namespace sched-1), M = the first whole second at least
 //                    1 s after the last initial pod
-// plus each shape's own events (churn, taint removals, ...). Pods carry creationTimestamp.
+// plus each shape's own events (churn, taint removals, ...). Pods carry creationTimestamp. In the
+// volume shapes, a pod's claim and volume arrive at its instant, just before it, and the CSINodes
+// at t = 0 after the nodes.
 // Used by `schedcheck generate` and by the benchmark.
 #ifndef SCHEDCHECK_HARNESS_WORKLOADS_WORKLOADS_H_
 #define SCHEDCHECK_HARNESS_WORKLOADS_WORKLOADS_H_
@@ -41,6 +43,9 @@ struct ShapeInfo {
   bool perf = false;             // a scheduler_perf shape (benchmarked by default)
   // A KubeSchedulerConfiguration the shape needs (empty: the default profile).
   std::string_view config_yaml;
+  // Pods with PersistentVolumeClaims: the reference models the volume plugins at compatibility
+  // level 1.27 only (docs/DEVIATIONS.md, "Volume plugins at 1.37").
+  bool volumes = false;
 };
 
 struct Workload {

@@ -6,6 +6,8 @@
 
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
@@ -133,6 +135,132 @@ TEST(WorkloadsTest, EveryShapeReplaysAndBindsItsMeasuredPods) {
     for (const auto& [pod, t] : bound) {
       EXPECT_EQ(pod.find("pod-h-"), std::string::npos) << "a 9-cpu pod fits no node: " << pod;
     }
+  }
+}
+
+// The volume shapes: every pod mounts its own claim, created before it (at its instant) and bound
+// to a volume of the shape's kind whose claimRef points back at it; the migrated and CSI shapes
+// give every node the attach limit and a CSINode; the same seed gives the same trace.
+TEST(WorkloadsTest, VolumeShapesBindEveryClaimToItsOwnVolume) {
+  for (const char* name :
+       {"SchedulingInTreePVs", "SchedulingMigratedInTreePVs", "SchedulingCSIPVs"}) {
+    SCOPED_TRACE(name);
+    const std::string shape = name;
+    const bool csi_nodes = shape != "SchedulingInTreePVs";
+    const ShapeInfo* info = FindShape(shape);
+    ASSERT_NE(info, nullptr);
+    EXPECT_TRUE(info->perf);
+    EXPECT_TRUE(info->volumes);
+    EXPECT_EQ(info->defaults.nodes, 5000);
+    EXPECT_EQ(info->defaults.initial_pods, 5000);
+    EXPECT_EQ(info->defaults.measured_pods, 1000);
+    Workload w = MustGenerate(shape, Small());
+    std::map<std::string, const k8s::PersistentVolumeClaim*> claims;  // "ns/name"
+    std::map<std::string, const k8s::PersistentVolume*> volumes;
+    std::map<std::string, const k8s::CSINode*> csi_nodes_by_name;
+    std::map<std::string, int64_t> created;  // object key -> time of its ADDED event
+    std::vector<const trace::Record*> pods, nodes;
+    for (const trace::Record& r : w.trace.records) {
+      ASSERT_EQ(r.api().type(), trace::ADDED);
+      if (r.api().has_persistent_volume_claim()) {
+        const k8s::PersistentVolumeClaim& c = r.api().persistent_volume_claim();
+        const std::string key = c.metadata().namespace_() + "/" + c.metadata().name();
+        EXPECT_TRUE(claims.emplace(key, &c).second) << key;
+        created["pvc:" + key] = r.time_ns();
+      } else if (r.api().has_persistent_volume()) {
+        const k8s::PersistentVolume& v = r.api().persistent_volume();
+        EXPECT_TRUE(volumes.emplace(v.metadata().name(), &v).second) << v.metadata().name();
+        created["pv:" + v.metadata().name()] = r.time_ns();
+      } else if (r.api().has_csi_node()) {
+        const k8s::CSINode& n = r.api().csi_node();
+        EXPECT_TRUE(csi_nodes_by_name.emplace(n.metadata().name(), &n).second);
+        EXPECT_EQ(r.time_ns(), 0);
+      } else if (r.api().has_pod()) {
+        pods.push_back(&r);
+      } else if (r.api().has_node()) {
+        nodes.push_back(&r);
+      }
+    }
+    ASSERT_EQ(pods.size(), 30u);
+    EXPECT_EQ(claims.size(), 30u);
+    EXPECT_EQ(volumes.size(), 30u);
+    ASSERT_EQ(w.measured_pods.size(), 20u);
+    for (const trace::Record* r : pods) {
+      const k8s::Pod& pod = r->api().pod();
+      const std::string ns = pod.metadata().namespace_();
+      SCOPED_TRACE(ns + "/" + pod.metadata().name());
+      ASSERT_EQ(pod.spec().volumes_size(), 1);
+      const std::string claim_name = pod.spec().volumes(0).persistent_volume_claim().claim_name();
+      ASSERT_FALSE(claim_name.empty());
+      const std::string claim_key = ns + "/" + claim_name;
+      ASSERT_EQ(claims.count(claim_key), 1u);
+      const k8s::PersistentVolumeClaim& claim = *claims[claim_key];
+      EXPECT_EQ(claim.status().phase(), "Bound");
+      EXPECT_EQ(claim.metadata().annotations().at("pv.kubernetes.io/bind-completed"), "true");
+      EXPECT_EQ(claim.spec().resources().requests().at("storage"), "1Gi");
+      ASSERT_EQ(claim.spec().access_modes_size(), 1);
+      EXPECT_EQ(claim.spec().access_modes(0), "ReadOnlyMany");
+      const std::string volume_name = claim.spec().volume_name();
+      ASSERT_EQ(volumes.count(volume_name), 1u) << volume_name;
+      const k8s::PersistentVolume& volume = *volumes[volume_name];
+      EXPECT_EQ(volume.status().phase(), "Bound");
+      EXPECT_EQ(volume.spec().claim_ref().kind(), "PersistentVolumeClaim");
+      EXPECT_EQ(volume.spec().claim_ref().namespace_(), ns);
+      EXPECT_EQ(volume.spec().claim_ref().name(), claim_name);
+      EXPECT_EQ(volume.spec().capacity().at("storage"), "1Gi");
+      EXPECT_EQ(volume.spec().persistent_volume_reclaim_policy(), "Retain");
+      if (shape == "SchedulingCSIPVs") {
+        EXPECT_EQ(volume.spec().csi().driver(), "ebs.csi.aws.com");
+        EXPECT_FALSE(volume.spec().csi().volume_handle().empty());
+        EXPECT_FALSE(volume.spec().has_aws_elastic_block_store());
+      } else {
+        EXPECT_FALSE(volume.spec().aws_elastic_block_store().volume_id().empty());
+        EXPECT_FALSE(volume.spec().has_csi());
+      }
+      // Created at the pod's instant, before it (Finish keeps the order of addition).
+      EXPECT_EQ(created["pvc:" + claim_key], r->time_ns());
+      EXPECT_EQ(created["pv:" + volume_name], r->time_ns());
+    }
+    for (size_t i = 1; i < w.trace.records.size(); ++i) {
+      const trace::ApiEvent& e = w.trace.records[i].api();
+      if (e.has_pod()) {
+        EXPECT_TRUE(w.trace.records[i - 1].api().has_persistent_volume()) << "record " << i;
+      }
+    }
+    ASSERT_EQ(nodes.size(), 6u);
+    EXPECT_EQ(csi_nodes_by_name.size(), csi_nodes ? 6u : 0u);
+    for (const trace::Record* r : nodes) {
+      const k8s::Node& node = r->api().node();
+      const std::string& node_name = node.metadata().name();
+      SCOPED_TRACE(node_name);
+      EXPECT_EQ(node.status().capacity().at("cpu"), "4");
+      if (!csi_nodes) {
+        EXPECT_TRUE(node.status().allocatable().empty());
+        continue;
+      }
+      EXPECT_EQ(node.status().allocatable().at("cpu"), "4");
+      EXPECT_EQ(node.status().allocatable().at("memory"), "32Gi");
+      EXPECT_EQ(node.status().allocatable().at("pods"), "110");
+      EXPECT_EQ(node.status().allocatable().at("attachable-volumes-csi-ebs.csi.aws.com"), "39");
+      ASSERT_EQ(csi_nodes_by_name.count(node_name), 1u);
+      const k8s::CSINode& csi_node = *csi_nodes_by_name[node_name];
+      EXPECT_EQ(
+          csi_node.metadata().annotations().at("storage.alpha.kubernetes.io/migrated-plugins"),
+          shape == "SchedulingMigratedInTreePVs" ? "kubernetes.io/aws-ebs" : "");
+      ASSERT_EQ(csi_node.spec().drivers_size(), 1);
+      EXPECT_EQ(csi_node.spec().drivers(0).name(), "ebs.csi.aws.com");
+      EXPECT_EQ(csi_node.spec().drivers(0).node_id(), node_name);
+      ASSERT_TRUE(csi_node.spec().drivers(0).allocatable().has_count());
+      EXPECT_EQ(csi_node.spec().drivers(0).allocatable().count(), 39);
+    }
+
+    auto serialize = [](const Workload& x) {
+      std::string s;
+      for (const trace::Record& r : x.trace.records) s += trace::SerializeDeterministic(r);
+      return s;
+    };
+    EXPECT_TRUE(serialize(MustGenerate(shape, Small(7))) ==
+                serialize(MustGenerate(shape, Small(7))));
   }
 }
 
