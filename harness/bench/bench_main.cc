@@ -142,11 +142,6 @@ int Run(const Flags& f) {
   if (f.workloads.empty()) {
     for (const ShapeInfo& s : schedcheck::workloads::Shapes()) {
       if (!s.perf) continue;
-      if (s.volumes && f.compat != "1.27") {
-        std::cerr << "bench: skipping " << s.name << " at --compat " << f.compat
-                  << ": the reference models the volume plugins at 1.27 only\n";
-        continue;
-      }
       shapes.push_back(&s);
     }
     alibaba = {schedcheck::bench::kAlibabaPaper130, schedcheck::bench::kAlibabaTimed};

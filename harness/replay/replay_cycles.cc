@@ -236,19 +236,24 @@ void Replayer::CompleteBinding(Binding b) {
     }
   };
   if (forgot && !status.IsRejected()) move_all(nullptr);
+  // The failure handler clears a nominatedNodeName the informer's pod carries; that patch is
+  // written after the binding cycle's own, so it is the one that stays.
+  auto pending = api_pods_.find(b.key);
+  const bool handler_clears = pending != api_pods_.end() &&
+                              !pending->second->obj.status().nominated_node_name().empty();
   HandleFailure(b.info, failure);
   if (forgot && status.IsRejected()) {
     // Deferred until after the requeue and excluding the pod itself.
     const std::string uid = b.assumed->uid();
     move_all([uid](const reference::Pod& p) { return p.uid() != uid; });
   }
-  if (b.nominated_for_expectation) ApplyExpectationNomination(b);
+  if (b.nominated_for_expectation && !handler_clears) ApplyExpectationNomination(b);
 }
 
 void Replayer::ApplyExpectationNomination(const Binding& b) {
-  // The patch was written before PreBind; the failure handler read the pod without it and so
-  // cleared nothing. The informer now delivers it to a pod that is pending again (a pod deleted
-  // or recreated meanwhile is not patched).
+  // The patch was written before PreBind; the failure handler read the pod without it (and, the
+  // pod having no nomination, wrote none). The informer now delivers it to a pod that is pending
+  // again (a pod deleted or recreated meanwhile is not patched).
   auto it = api_pods_.find(b.key);
   if (it == api_pods_.end() || it->second->uid() != b.assumed->uid() ||
       !it->second->node_name().empty() ||

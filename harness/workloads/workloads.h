@@ -43,9 +43,6 @@ struct ShapeInfo {
   bool perf = false;             // a scheduler_perf shape (benchmarked by default)
   // A KubeSchedulerConfiguration the shape needs (empty: the default profile).
   std::string_view config_yaml;
-  // Pods with PersistentVolumeClaims: the reference models the volume plugins at compatibility
-  // level 1.27 only (docs/DEVIATIONS.md, "Volume plugins at 1.37").
-  bool volumes = false;
 };
 
 struct Workload {

@@ -150,7 +150,6 @@ TEST(WorkloadsTest, VolumeShapesBindEveryClaimToItsOwnVolume) {
     const ShapeInfo* info = FindShape(shape);
     ASSERT_NE(info, nullptr);
     EXPECT_TRUE(info->perf);
-    EXPECT_TRUE(info->volumes);
     EXPECT_EQ(info->defaults.nodes, 5000);
     EXPECT_EQ(info->defaults.initial_pods, 5000);
     EXPECT_EQ(info->defaults.measured_pods, 1000);

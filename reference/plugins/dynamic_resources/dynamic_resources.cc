@@ -15,10 +15,29 @@ Result<std::unique_ptr<Plugin>> DynamicResources::New(const PluginArgs& args,
   return std::unique_ptr<Plugin>(std::make_unique<DynamicResources>());
 }
 
-Status DynamicResources::PreFilter([[maybe_unused]] CycleState& state, const Pod& pod,
+namespace {
+
+class DynamicResourcesState final : public StateData {
+ public:
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<DynamicResourcesState>();
+  }
+};
+
+}  // namespace
+
+Status DynamicResources::PreFilter(CycleState& state, const Pod& pod,
                                    [[maybe_unused]] PreFilterResult* result) {
+  state.Write(std::string(kStateKey), std::make_unique<DynamicResourcesState>());
   if (pod.obj.spec().resource_claims_size() == 0) return Status(Code::kSkip);
   return Status(Code::kUnschedulableAndUnresolvable, std::string(kDraNotModelled));
+}
+
+Status DynamicResources::PostFilter(CycleState& state, [[maybe_unused]] const Pod& pod,
+                                    [[maybe_unused]] const NodeToStatus& statuses,
+                                    [[maybe_unused]] PostFilterResult* result) {
+  if (state.ReadAs<DynamicResourcesState>(kStateKey) == nullptr) return Status::Error("not found");
+  return Status(Code::kUnschedulable);
 }
 
 Status DynamicResources::Filter([[maybe_unused]] const CycleState& state,

@@ -19,15 +19,24 @@ namespace schedcheck::reference {
 inline constexpr std::string_view kDraNotModelled =
     "dynamic resource allocation (resourceClaims) is not modelled by schedcheck";
 
-class DynamicResources final : public PreFilterPlugin, public FilterPlugin, public ScorePlugin {
+class DynamicResources final : public PreFilterPlugin,
+                               public FilterPlugin,
+                               public PostFilterPlugin,
+                               public ScorePlugin {
  public:
   static constexpr std::string_view kName = "DynamicResources";
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
 
   std::string_view Name() const override { return kName; }
-  // Skip without resource claims (claims.empty()); UnschedulableAndUnresolvable kDraNotModelled
-  // with them.
+  static constexpr std::string_view kStateKey = "DynamicResources";
+  // Writes its (empty) state, then Skip without resource claims (claims.empty());
+  // UnschedulableAndUnresolvable kDraNotModelled with them.
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
+  // Error "not found" when PreFilter never ran (an earlier PreFilter rejected the pod: upstream
+  // reads its state first, and that error ends the PostFilter phase, so no preemption follows);
+  // else Unschedulable: nothing to deallocate (a pod with claims never gets this far here).
+  Status PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
+                    PostFilterResult* result) override;
   // Success: only reached for pods PreFilter let through, which have no claims.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   // 0: a pod without claims has nothing to score (DefaultNormalizeScore keeps all-zero scores).

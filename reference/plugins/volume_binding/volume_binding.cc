@@ -204,6 +204,7 @@ Status VolumeBinding::Score(const CycleState& state, const Pod&, const NodeInfo&
   if (!scorer_) return Status();
   auto* data = state.ReadAs<VolumeBindingState>(kStateKey);
   if (data == nullptr) return Status::Error("not found");
+  if (node.node() == nullptr) return Status::Error("node not found");
   auto it = data->by_node->find(node.node()->name());
   if (it == data->by_node->end()) return Status();
   const PodVolumes& volumes = it->second;
