@@ -239,8 +239,8 @@ void Replayer::CompleteBinding(Binding b) {
   // The failure handler clears a nominatedNodeName the informer's pod carries; that patch is
   // written after the binding cycle's own, so it is the one that stays.
   auto pending = api_pods_.find(b.key);
-  const bool handler_clears = pending != api_pods_.end() &&
-                              !pending->second->obj.status().nominated_node_name().empty();
+  const bool handler_clears =
+      pending != api_pods_.end() && !pending->second->obj.status().nominated_node_name().empty();
   HandleFailure(b.info, failure);
   if (forgot && status.IsRejected()) {
     // Deferred until after the requeue and excluding the pod itself.
