@@ -1,5 +1,8 @@
 // Replayer: the informer event handlers (eventhandlers.go,
 // docs/SEMANTICS.md#informer-event-handlers-and-precheckfornode).
+#include <algorithm>
+#include <charconv>
+
 #include "harness/replay/replayer_internal.h"
 #include "reference/queue/events.h"
 #include "reference/queue/pre_check.h"
@@ -283,14 +286,20 @@ Outcome Replayer::OnStorage(const trace::ApiEvent& event) {
     MoveForStorage(kind(objects), resource, short_name, added_class, objects);
   };
   switch (event.object_case()) {
-    case trace::ApiEvent::kPersistentVolume:
-      move(store(event.persistent_volume(), false, &objects_.persistent_volumes),
+    case trace::ApiEvent::kPersistentVolume: {
+      k8s::PersistentVolume pv = event.persistent_volume();
+      StampVersion(pv.mutable_metadata());
+      move(store(std::move(pv), false, &objects_.persistent_volumes),
            reference::resource::kPersistentVolume, "Pv");
       break;
-    case trace::ApiEvent::kPersistentVolumeClaim:
-      move(store(event.persistent_volume_claim(), true, &objects_.persistent_volume_claims),
+    }
+    case trace::ApiEvent::kPersistentVolumeClaim: {
+      k8s::PersistentVolumeClaim pvc = event.persistent_volume_claim();
+      StampVersion(pvc.mutable_metadata());
+      move(store(std::move(pvc), true, &objects_.persistent_volume_claims),
            reference::resource::kPersistentVolumeClaim, "Pvc");
       break;
+    }
     case trace::ApiEvent::kStorageClass: {
       k8s::StorageClass sc = event.storage_class();
       // The API server's default (SetDefaults_StorageClass), as the adapters apply it.
@@ -315,6 +324,23 @@ Outcome Replayer::OnStorage(const trace::ApiEvent& event) {
       break;
   }
   return Outcome::Ok();
+}
+
+void Replayer::StampVersion(k8s::ObjectMeta* meta) {
+  // As the adapters' API server (adapterkit Objects.stamp): a missing version becomes a decimal
+  // integer above every one given so far, from 2^40 up; VolumeBinding's assume cache compares them.
+  constexpr uint64_t kStampBase = uint64_t{1} << 40;
+  const std::string& given = meta->resource_version();
+  if (given.empty()) {
+    version_stamp_ = std::max(version_stamp_, kStampBase) + 1;
+    meta->set_resource_version(std::to_string(version_stamp_));
+    return;
+  }
+  uint64_t n = 0;
+  auto [end, ec] = std::from_chars(given.data(), given.data() + given.size(), n);
+  if (ec == std::errc() && end == given.data() + given.size()) {
+    version_stamp_ = std::max(version_stamp_, n);
+  }
 }
 
 void Replayer::MoveForStorage(trace::EventType type, std::string_view resource,

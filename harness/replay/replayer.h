@@ -140,6 +140,8 @@ class Replayer {
   // A storage object event: its informer store, then the move upstream's handler for that kind
   // makes when some profile registered the kind with that action (addAllEventHandlers).
   Outcome OnStorage(const trace::ApiEvent& event);
+  // A PersistentVolume's or claim's resourceVersion as the adapters' API server stamps it.
+  void StampVersion(k8s::ObjectMeta* meta);
   // `objects`: the event's old and new objects (v1.37 queueing hints read them).
   void MoveForStorage(trace::EventType type, std::string_view resource, std::string_view short_name,
                       const k8s::StorageClass* added_class, const reference::EventObjects& objects);
@@ -212,6 +214,7 @@ class Replayer {
   ApiPodLister api_pod_lister_{api_pods_};
   std::map<std::string, reference::NodePtr> api_nodes_;  // by name
   std::unique_ptr<InFlight> in_flight_;
+  uint64_t version_stamp_ = 0;     // the last resourceVersion given or stamped (StampVersion)
   std::vector<Binding> bindings_;  // in start order
   DecisionLog log_;
   Outcome deliver_error_;

@@ -1,6 +1,7 @@
 #include "reference/plugins/volume_binding/binder.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "reference/api/quantity.h"
 #include "reference/api/selectors.h"
@@ -143,22 +144,58 @@ std::string ClaimKey(const Claim& claim) {
 
 // ---- AssumeCache
 
-const Volume* AssumeCache::GetPV(const ClusterObjects& objects, const std::string& name) const {
-  const Volume* informer = ClusterObjects::Find(objects.persistent_volumes, name);
-  auto it = pvs_.find(name);
-  if (it != pvs_.end() && (informer == nullptr ? "" : Serialized(*informer)) == it->second.base) {
-    return &it->second.object;
+namespace {
+
+// getObjVersion: the resourceVersion as an integer (replay stamps objects that carry none, as the
+// adapters' API server does); nullopt when it is not one.
+template <typename Object>
+std::optional<int64_t> ObjectVersion(const Object& object) {
+  const std::string& text = object.metadata().resource_version();
+  if (text.empty()) return std::nullopt;
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// The assume cache's latestObj: the assumed object until the informer delivers a newer version
+// (assumeCache.add replaces it only then). Objects without integer versions fall back to "the
+// informer's object changed since the assumption".
+template <typename Object, typename Assumed>
+const Object* Latest(const Object* informer, const Assumed* assumed) {
+  if (assumed == nullptr || informer == nullptr) return informer;
+  std::optional<int64_t> delivered = ObjectVersion(*informer);
+  std::optional<int64_t> mine = ObjectVersion(assumed->object);
+  if (delivered && mine) return *delivered > *mine ? informer : &assumed->object;
+  return Serialized(*informer) == assumed->base ? &assumed->object : informer;
+}
+
+// assumeCache.Assume: refuses an object older than the latest one ("out of sync").
+template <typename Object>
+Outcome CheckAssumable(const Object& object, const Object* latest, std::string_view description) {
+  if (latest == nullptr) return Outcome::Ok();  // the binder only assumes objects it listed
+  std::optional<int64_t> stored = ObjectVersion(*latest);
+  std::optional<int64_t> assumed = ObjectVersion(object);
+  if (stored && assumed && *assumed < *stored) {
+    return Error{std::string(description) + " \"" + object.metadata().name() +
+                 "\" is out of sync (stored: " + std::to_string(*stored) +
+                 ", assume: " + std::to_string(*assumed) + ")"};
   }
-  return informer;
+  return Outcome::Ok();
+}
+
+}  // namespace
+
+const Volume* AssumeCache::GetPV(const ClusterObjects& objects, const std::string& name) const {
+  auto it = pvs_.find(name);
+  return Latest(ClusterObjects::Find(objects.persistent_volumes, name),
+                it == pvs_.end() ? nullptr : &it->second);
 }
 
 const Claim* AssumeCache::GetPVC(const ClusterObjects& objects, const std::string& key) const {
-  const Claim* informer = ClusterObjects::Find(objects.persistent_volume_claims, key);
   auto it = pvcs_.find(key);
-  if (it != pvcs_.end() && (informer == nullptr ? "" : Serialized(*informer)) == it->second.base) {
-    return &it->second.object;
-  }
-  return informer;
+  return Latest(ClusterObjects::Find(objects.persistent_volume_claims, key),
+                it == pvcs_.end() ? nullptr : &it->second);
 }
 
 std::vector<Volume> AssumeCache::ListPVs(const ClusterObjects& objects,
@@ -171,16 +208,22 @@ std::vector<Volume> AssumeCache::ListPVs(const ClusterObjects& objects,
   return out;
 }
 
-void AssumeCache::AssumePV(const ClusterObjects& objects, Volume pv) {
+Outcome AssumeCache::AssumePV(const ClusterObjects& objects, Volume pv) {
   const std::string name = pv.metadata().name();
+  if (Outcome ok = CheckAssumable(pv, GetPV(objects, name), "v1.PersistentVolume"); !ok) return ok;
   const Volume* informer = ClusterObjects::Find(objects.persistent_volumes, name);
   pvs_[name] = {informer == nullptr ? "" : Serialized(*informer), std::move(pv)};
+  return Outcome::Ok();
 }
 
-void AssumeCache::AssumePVC(const ClusterObjects& objects, Claim pvc) {
+Outcome AssumeCache::AssumePVC(const ClusterObjects& objects, Claim pvc) {
   const std::string key = ClaimKey(pvc);
+  if (Outcome ok = CheckAssumable(pvc, GetPVC(objects, key), "v1.PersistentVolumeClaim"); !ok) {
+    return ok;
+  }
   const Claim* informer = ClusterObjects::Find(objects.persistent_volume_claims, key);
   pvcs_[key] = {informer == nullptr ? "" : Serialized(*informer), std::move(pvc)};
+  return Outcome::Ok();
 }
 
 // ---- Binder
@@ -448,14 +491,23 @@ Result<bool> Binder::AssumePodVolumes(const Pod& pod, const std::string& node,
       (*pv.mutable_metadata()->mutable_annotations())[std::string(kAnnBoundByController)] = "yes";
       dirty = true;
     }
-    if (dirty) cache_->AssumePV(objects(), pv);
+    if (dirty) {
+      if (Outcome ok = cache_->AssumePV(objects(), pv); !ok) {
+        for (const Binding& done : bindings) cache_->RestorePV(done.pv.metadata().name());
+        return ok.error();
+      }
+    }
     bindings.push_back(Binding{std::move(pv), b.pvc});
   }
   std::vector<DynamicProvision> provisions;
   for (const DynamicProvision& provision : volumes->dynamic_provisions) {
     Claim clone = provision.pvc;
     (*clone.mutable_metadata()->mutable_annotations())[std::string(kAnnSelectedNode)] = node;
-    cache_->AssumePVC(objects(), clone);
+    if (Outcome ok = cache_->AssumePVC(objects(), clone); !ok) {
+      for (const Binding& done : bindings) cache_->RestorePV(done.pv.metadata().name());
+      for (const DynamicProvision& done : provisions) cache_->RestorePVC(ClaimKey(done.pvc));
+      return ok.error();
+    }
     provisions.push_back(DynamicProvision{std::move(clone), std::nullopt});
   }
   volumes->static_bindings = std::move(bindings);

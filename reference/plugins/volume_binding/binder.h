@@ -65,7 +65,7 @@ struct PodVolumes {
 };
 
 // The PV and PVC assume caches: an assumed version hides the informer's until the informer
-// delivers a different object for that key, or the assumption is restored.
+// delivers a newer resourceVersion for that key, or the assumption is restored.
 class AssumeCache {
  public:
   const Volume* GetPV(const ClusterObjects& objects, const std::string& name) const;
@@ -73,8 +73,9 @@ class AssumeCache {
   // ListPVs(class): the PVs of that class (GetPersistentVolumeClass), assumed versions first
   // applied, in name order (upstream lists an index in Go map order).
   std::vector<Volume> ListPVs(const ClusterObjects& objects, const std::string& class_name) const;
-  void AssumePV(const ClusterObjects& objects, Volume pv);
-  void AssumePVC(const ClusterObjects& objects, Claim pvc);
+  // Assume: an error when the object is older (resourceVersion) than the latest one.
+  Outcome AssumePV(const ClusterObjects& objects, Volume pv);
+  Outcome AssumePVC(const ClusterObjects& objects, Claim pvc);
   void RestorePV(const std::string& name) { pvs_.erase(name); }
   void RestorePVC(const std::string& key) { pvcs_.erase(key); }
 
