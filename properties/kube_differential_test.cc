@@ -179,8 +179,7 @@ RC_GTEST_PROP(KubeDifferential, WideScenariosWithOtherSeedsAreEquivalent, ()) {
 
 // Storage (storage_generators.h): StorageClasses, CSIDrivers, CSINodes, CSIStorageCapacities, PVs
 // and claims, pods with claim, ephemeral and inline volumes, and the PV controller's writes in the
-// trace (replay has none), made consistent with what the API server would hold (RealizeTrace). At
-// 1.37 these pass only once VolumeBinding and NodeVolumeLimits are modelled there.
+// trace (replay has none), made consistent with what the API server would hold (RealizeTrace).
 RC_GTEST_PROP(KubeDifferential, StorageScenariosAreEquivalent, ()) {
   const WideScenario s = *StorageScenarioGen(kNewerFields);
   RequireEquivalent(RealizeTrace(s.records, 1, kLevel.compat), 1, "KubeDifferential_Storage", true);
@@ -191,6 +190,28 @@ RC_GTEST_PROP(KubeDifferential, StorageScenariosWithOtherSeedsAreEquivalent, ())
   const uint64_t seed = *rc::gen::inRange<uint64_t>(2, 1'000'000);
   RequireEquivalent(RealizeTrace(s.records, seed, kLevel.compat), seed,
                     "KubeDifferential_StorageSeeded");
+}
+
+// VolumeBinding's arguments through the configuration both builds read: at 1.37 a shape that
+// prefers the fullest storage (the default's opposite, with a kink), so capacity scores decide
+// placements the other way; at 1.27, which refuses a shape while VolumeCapacityPriority is off,
+// a bind timeout only. With the storage properties above, 300 storage traces per level.
+RC_GTEST_PROP(KubeDifferential, StorageScenariosWithVolumeBindingArgsAreEquivalent, ()) {
+  const WideScenario s = *StorageScenarioGen(kNewerFields);
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  const std::string args = kLevel.compat == "1.37" ? R"({"bindTimeoutSeconds": 30, "shape": [
+                                      {"utilization": 0, "score": 0},
+                                      {"utilization": 40, "score": 7},
+                                      {"utilization": 100, "score": 10}]})"
+                                                   : R"({"bindTimeoutSeconds": 30})";
+  const RunSetup setup{R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
+      "kind": "KubeSchedulerConfiguration",
+      "profiles": [{"schedulerName": "default-scheduler",
+                    "pluginConfig": [{"name": "VolumeBinding", "args": )" +
+                           args + "}]}]}",
+                       {}};
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_StorageArgs", true, setup);
 }
 
 // Preemption: small full nodes, bound pods of mixed priorities and start times, PDBs, preemptors
