@@ -266,7 +266,8 @@ void AddDrivers(State& st) {
     if (!Chance(25))
       d.mutable_spec()->set_attach_required(name == "local.csi.example.com" ? Chance(15)
                                                                             : Chance(85));
-    if (!Chance(40)) d.mutable_spec()->set_storage_capacity(Chance(50));
+    // Capacity tracking on most drivers: VolumeBinding then filters and (1.37) scores by capacity.
+  if (!Chance(30)) d.mutable_spec()->set_storage_capacity(Chance(75));
     *Emit(st, trace::ADDED).mutable_api()->mutable_csi_driver() = d;
   }
 }
@@ -323,7 +324,7 @@ void AddCapacity(State& st) {
     r->add_values(PickStr(kZones));
     r->add_values(PickStr(kZones));
   }
-  if (Chance(85)) cap.set_capacity(PickStr({"0", "1Gi", "5Gi", "100Gi"}));
+  if (Chance(85)) cap.set_capacity(PickStr({"0", "1Gi", "5Gi", "12Gi", "40Gi", "100Gi"}));
   if (Chance(30)) cap.set_maximum_volume_size(PickStr({"1Gi", "10Gi"}));
   EmitCapacity(st, trace::ADDED, cap);
   st.capacities.push_back(std::move(cap));
@@ -844,8 +845,9 @@ rc::Gen<WideScenario> StorageScenarioGen(bool newer_fields) {
     for (const std::string& node : NodeNames(st)) {
       if (Chance(80)) AddCsiNode(st, node);
     }
-    if (Chance(40)) {
-      const int capacities = Between(1, 2);
+    if (Chance(70)) {
+      // Several zones' capacities, so that nodes differ in the room a provisioned claim leaves.
+      const int capacities = Between(1, 4);
       for (int i = 0; i < capacities; ++i) AddCapacity(st);
     }
     const int objects = Between(1, 5);
