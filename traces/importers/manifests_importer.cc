@@ -11,13 +11,19 @@
 namespace schedcheck::trace {
 namespace {
 
-// Output groups, in order.
+// Output groups, in order. Storage comes before the pods that use it, each object after what it
+// names: classes and drivers, then volumes (naming a class), then claims (naming a class and a
+// volume); CSINodes and capacities describe nodes, so they follow the Nodes.
 enum Group {
   kNamespaces,
   kPriorityClasses,
   kPdbs,
   kSelectors,
+  kStorageClasses,  // StorageClasses and CSIDrivers
+  kVolumes,
+  kClaims,
   kNodes,
+  kNodeStorage,  // CSINodes and CSIStorageCapacities
   kBoundPods,
   kPendingPods,
   kGroups
@@ -111,7 +117,22 @@ Outcome Loader::AddDecoded(const nlohmann::json& obj, const std::string& kind,
     case ApiEvent::kStatefulSet:
       group = kSelectors;
       break;
-    default:
+    case ApiEvent::kStorageClass:
+    case ApiEvent::kCsiDriver:
+      group = kStorageClasses;
+      break;
+    case ApiEvent::kPersistentVolume:
+      group = kVolumes;
+      break;
+    case ApiEvent::kPersistentVolumeClaim:
+      group = kClaims;
+      break;
+    case ApiEvent::kCsiNode:
+    case ApiEvent::kCsiStorageCapacity:
+      group = kNodeStorage;
+      break;
+    case ApiEvent::kNamespace:
+    case ApiEvent::OBJECT_NOT_SET:
       break;
   }
   groups_[group].push_back(std::move(event));
