@@ -118,34 +118,43 @@ namespace schedcheck::trace {
 namespace {
 
 // A recorded StatefulSet (claim templates) and an Indexed Job without their pods, and a Service
-// added then deleted: the workloads become pods at their Add time, the Service stays a selector
-// object with both events (README.md "Workloads").
+// added then deleted: the workloads become pods at their Add time (each StatefulSet pod after its
+// claim), the Service stays a selector object with both events (README.md "Workloads").
 TEST(KssImporterTest, RecordedWorkloadsBecomePods) {
   auto imported = ImportKss({TestData("kss/workloads.jsonl")}, {});
   ASSERT_TRUE(imported.ok()) << imported.message();
   std::vector<std::string> got;
   for (const Record& r : imported->records) {
     const ApiEvent& a = r.api();
-    std::string what = a.has_pod()            ? "Pod " + a.pod().metadata().name()
-                       : a.has_node()         ? "Node " + a.node().metadata().name()
-                       : a.has_service()      ? "Service " + a.service().metadata().name()
-                       : a.has_stateful_set() ? "StatefulSet " + a.stateful_set().metadata().name()
-                                              : "?";
+    std::string what =
+        a.has_pod()            ? "Pod " + a.pod().metadata().name()
+        : a.has_node()         ? "Node " + a.node().metadata().name()
+        : a.has_service()      ? "Service " + a.service().metadata().name()
+        : a.has_stateful_set() ? "StatefulSet " + a.stateful_set().metadata().name()
+        : a.has_persistent_volume_claim()
+            ? "PersistentVolumeClaim " + a.persistent_volume_claim().metadata().name()
+            : "?";
     got.push_back(std::to_string(r.time_ns() / 1000000000) + " " + EventType_Name(a.type()) + " " +
                   what);
   }
   EXPECT_EQ(got,
             (std::vector<std::string>{
                 "0 ADDED Node n1", "1 ADDED Service db", "2 ADDED StatefulSet db",
-                "2 ADDED Pod db-0", "2 ADDED Pod db-1", "2 ADDED Pod db-2",
+                "2 ADDED PersistentVolumeClaim data-db-0", "2 ADDED Pod db-0",
+                "2 ADDED PersistentVolumeClaim data-db-1", "2 ADDED Pod db-1",
+                "2 ADDED PersistentVolumeClaim data-db-2", "2 ADDED Pod db-2",
                 "3 ADDED Pod load-0-bbbbb", "3 ADDED Pod load-1-bbbbc", "4 DELETED Service db"}))
       << RecordsText(*imported);
-  const k8s::Pod& db1 = imported->records[4].api().pod();
+  const k8s::Pod& db1 = imported->records[6].api().pod();
   EXPECT_EQ(db1.metadata().namespace_(), "data");
   EXPECT_EQ(db1.metadata().owner_references(0).uid(), "ss-1");
   ASSERT_EQ(db1.spec().volumes_size(), 1);
   EXPECT_EQ(db1.spec().volumes(0).persistent_volume_claim().claim_name(), "data-db-1");
   EXPECT_EQ(Label(*imported, "expanded.pods"), "5");
+  const k8s::PersistentVolumeClaim& claim = imported->records[5].api().persistent_volume_claim();
+  EXPECT_EQ(claim.metadata().namespace_(), "data");
+  EXPECT_EQ(claim.metadata().labels().at("app"), "db");  // the selector's matchLabels
+  EXPECT_EQ(claim.status().phase(), "");                 // unbound: no PV controller in replay
 }
 
 }  // namespace

@@ -147,6 +147,8 @@ Outcome Loader::ExpandWorkloads() {
   for (const ApiEvent& e : groups_[kSelectors]) {
     if (e.has_replica_set()) owners.AddReplicaSet(e.replica_set().metadata());
   }
+  for (const ApiEvent& e : groups_[kClaims])
+    owners.AddClaim(e.persistent_volume_claim().metadata());
   std::vector<k8s::Node> nodes;
   for (const ApiEvent& e : groups_[kNodes]) nodes.push_back(e.node());
   for (const Workload& w : workloads_) {
@@ -155,6 +157,7 @@ Outcome Loader::ExpandWorkloads() {
                                   RecordRoom{limits_.records - objects_, limits_.records});
     if (!objects.ok()) return objects.error();
     for (const nlohmann::json& obj : *objects) {
+      if (owners.HasClaim(obj)) continue;  // the controller would use the given claim
       const std::string kind = obj.value("kind", "");
       if (Outcome ok = AddDecoded(obj, kind,
                                   w.where + ": " + kind + " " + obj["metadata"].value("name", ""));

@@ -190,6 +190,64 @@ TEST(ManifestsImporterTest, MalformedStorageObjectNamesFileLineAndField) {
       << out.message();
 }
 
+// A StatefulSet with claim templates: one claim per pod per template, in the claims' group (before
+// every pod), each pod mounting both; a claim the input holds is used, not made again.
+TEST(ManifestsImporterTest, StatefulSetClaimTemplatesBecomeClaims) {
+  const std::string yaml = R"(apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: data}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: c}]}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+  - metadata: {name: wal}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 2Gi}}}
+)";
+  auto imported = ImportManifests({WriteTemp("sts.yaml", yaml)}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  std::vector<std::string> names;
+  for (const Record& r : imported->records) names.push_back(Name(r));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "StatefulSet db", "PersistentVolumeClaim data-db-0",
+                       "PersistentVolumeClaim wal-db-0", "PersistentVolumeClaim data-db-1",
+                       "PersistentVolumeClaim wal-db-1", "PersistentVolumeClaim data-db-2",
+                       "PersistentVolumeClaim wal-db-2", "Pod db-0", "Pod db-1", "Pod db-2"}));
+  ASSERT_EQ(names.size(), 10u);
+  for (int i = 0; i < 3; ++i) {
+    const k8s::Pod& pod = imported->records[7 + i].api().pod();
+    ASSERT_EQ(pod.spec().volumes_size(), 2);
+    EXPECT_EQ(pod.spec().volumes(0).persistent_volume_claim().claim_name(),
+              "data-db-" + std::to_string(i));
+    EXPECT_EQ(pod.spec().volumes(1).name(), "wal");
+    EXPECT_EQ(pod.spec().volumes(1).persistent_volume_claim().claim_name(),
+              "wal-db-" + std::to_string(i));
+  }
+  EXPECT_EQ(imported->records[2].api().persistent_volume_claim().spec().resources().requests().at(
+                "storage"),
+            "2Gi");
+  EXPECT_EQ(Label(*imported, "expanded.pods"), "3");
+  // The claim data-db-1 given (bound): the controller would use it.
+  auto given = ImportManifests(
+      {WriteTemp("sts2.yaml",
+                 yaml + "---\nkind: PersistentVolumeClaim\nmetadata: {name: data-db-1, namespace: "
+                        "data}\nspec: {volumeName: pv-7}\n")},
+      {});
+  ASSERT_TRUE(given.ok()) << given.message();
+  int claims = 0;
+  for (const Record& r : given->records) {
+    if (!r.api().has_persistent_volume_claim()) continue;
+    ++claims;
+    if (r.api().persistent_volume_claim().metadata().name() == "data-db-1")
+      EXPECT_EQ(r.api().persistent_volume_claim().spec().volume_name(), "pv-7");
+  }
+  EXPECT_EQ(claims, 6);
+}
+
 TEST(ManifestsImporterTest, AbsurdReplicasNameTheField) {
   auto out = ImportManifests(
       {WriteTemp("big.yaml",
