@@ -242,8 +242,9 @@ spec:
   for (const Record& r : given->records) {
     if (!r.api().has_persistent_volume_claim()) continue;
     ++claims;
-    if (r.api().persistent_volume_claim().metadata().name() == "data-db-1")
+    if (r.api().persistent_volume_claim().metadata().name() == "data-db-1") {
       EXPECT_EQ(r.api().persistent_volume_claim().spec().volume_name(), "pv-7");
+    }
   }
   EXPECT_EQ(claims, 6);
 }
