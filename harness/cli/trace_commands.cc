@@ -147,6 +147,18 @@ const char* ObjectKind(const trace::ApiEvent& e) {
       return "ReplicaSet";
     case trace::ApiEvent::kStatefulSet:
       return "StatefulSet";
+    case trace::ApiEvent::kPersistentVolume:
+      return "PersistentVolume";
+    case trace::ApiEvent::kPersistentVolumeClaim:
+      return "PersistentVolumeClaim";
+    case trace::ApiEvent::kStorageClass:
+      return "StorageClass";
+    case trace::ApiEvent::kCsiNode:
+      return "CSINode";
+    case trace::ApiEvent::kCsiDriver:
+      return "CSIDriver";
+    case trace::ApiEvent::kCsiStorageCapacity:
+      return "CSIStorageCapacity";
     case trace::ApiEvent::OBJECT_NOT_SET:
       return "none";
   }

@@ -286,6 +286,9 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::v
     if (item.record.api().has_pod()) owners.AddPod(item.record.api().pod().metadata());
     if (item.record.api().has_replica_set())
       owners.AddReplicaSet(item.record.api().replica_set().metadata());
+    // A captured claim of any time: the controller made it (or found it), so it is not made again.
+    if (item.record.api().has_persistent_volume_claim())
+      owners.AddClaim(item.record.api().persistent_volume_claim().metadata());
   }
   std::map<std::string, k8s::Node> nodes;  // alive at the current item's time
   std::vector<Item> out;
@@ -311,6 +314,7 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::v
                                   RecordRoom{records - static_cast<int64_t>(out.size()), records});
     if (!objects.ok()) return objects.error();
     for (const nlohmann::json& obj : *objects) {
+      if (owners.HasClaim(obj)) continue;  // captured: the controller would use that claim
       Item made;
       made.time_ns = item.time_ns;
       ApiEvent* api = made.record.mutable_api();

@@ -33,6 +33,18 @@ k8s::ObjectMeta* MutableMeta(ApiEvent* api) {
       return api->mutable_replica_set()->mutable_metadata();
     case ApiEvent::kStatefulSet:
       return api->mutable_stateful_set()->mutable_metadata();
+    case ApiEvent::kPersistentVolume:
+      return api->mutable_persistent_volume()->mutable_metadata();
+    case ApiEvent::kPersistentVolumeClaim:
+      return api->mutable_persistent_volume_claim()->mutable_metadata();
+    case ApiEvent::kStorageClass:
+      return api->mutable_storage_class()->mutable_metadata();
+    case ApiEvent::kCsiNode:
+      return api->mutable_csi_node()->mutable_metadata();
+    case ApiEvent::kCsiDriver:
+      return api->mutable_csi_driver()->mutable_metadata();
+    case ApiEvent::kCsiStorageCapacity:
+      return api->mutable_csi_storage_capacity()->mutable_metadata();
     case ApiEvent::OBJECT_NOT_SET:
       break;
   }

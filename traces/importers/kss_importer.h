@@ -2,7 +2,7 @@
 // {"time": "<RFC 3339>", "event": "Add"|"Update"|"Delete", "resource": {<object with kind>}} as
 // JSON Lines (also accepted: concatenated objects, or one JSON array of records), one or more
 // files or folders merged by time. "time" is the event's time (rule 1 of capture.h); kinds the
-// trace does not hold (PersistentVolume, StorageClass, ...) are counted and skipped.
+// trace does not hold (redaction.h IsTraceKind) are counted and skipped.
 #ifndef SCHEDCHECK_TRACES_IMPORTERS_KSS_IMPORTER_H_
 #define SCHEDCHECK_TRACES_IMPORTERS_KSS_IMPORTER_H_
 

@@ -11,13 +11,19 @@
 namespace schedcheck::trace {
 namespace {
 
-// Output groups, in order.
+// Output groups, in order. Storage comes before the pods that use it, each object after what it
+// names: classes and drivers, then volumes (naming a class), then claims (naming a class and a
+// volume); CSINodes and capacities describe nodes, so they follow the Nodes.
 enum Group {
   kNamespaces,
   kPriorityClasses,
   kPdbs,
   kSelectors,
+  kStorageClasses,  // StorageClasses and CSIDrivers
+  kVolumes,
+  kClaims,
   kNodes,
+  kNodeStorage,  // CSINodes and CSIStorageCapacities
   kBoundPods,
   kPendingPods,
   kGroups
@@ -111,7 +117,22 @@ Outcome Loader::AddDecoded(const nlohmann::json& obj, const std::string& kind,
     case ApiEvent::kStatefulSet:
       group = kSelectors;
       break;
-    default:
+    case ApiEvent::kStorageClass:
+    case ApiEvent::kCsiDriver:
+      group = kStorageClasses;
+      break;
+    case ApiEvent::kPersistentVolume:
+      group = kVolumes;
+      break;
+    case ApiEvent::kPersistentVolumeClaim:
+      group = kClaims;
+      break;
+    case ApiEvent::kCsiNode:
+    case ApiEvent::kCsiStorageCapacity:
+      group = kNodeStorage;
+      break;
+    case ApiEvent::kNamespace:
+    case ApiEvent::OBJECT_NOT_SET:
       break;
   }
   groups_[group].push_back(std::move(event));
@@ -126,6 +147,8 @@ Outcome Loader::ExpandWorkloads() {
   for (const ApiEvent& e : groups_[kSelectors]) {
     if (e.has_replica_set()) owners.AddReplicaSet(e.replica_set().metadata());
   }
+  for (const ApiEvent& e : groups_[kClaims])
+    owners.AddClaim(e.persistent_volume_claim().metadata());
   std::vector<k8s::Node> nodes;
   for (const ApiEvent& e : groups_[kNodes]) nodes.push_back(e.node());
   for (const Workload& w : workloads_) {
@@ -134,6 +157,7 @@ Outcome Loader::ExpandWorkloads() {
                                   RecordRoom{limits_.records - objects_, limits_.records});
     if (!objects.ok()) return objects.error();
     for (const nlohmann::json& obj : *objects) {
+      if (owners.HasClaim(obj)) continue;  // the controller would use the given claim
       const std::string kind = obj.value("kind", "");
       if (Outcome ok = AddDecoded(obj, kind,
                                   w.where + ": " + kind + " " + obj["metadata"].value("name", ""));

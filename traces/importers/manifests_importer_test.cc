@@ -22,6 +22,15 @@ std::string Name(const Record& r) {
   if (a.has_service()) return "Service " + a.service().metadata().name();
   if (a.has_replica_set()) return "ReplicaSet " + a.replica_set().metadata().name();
   if (a.has_stateful_set()) return "StatefulSet " + a.stateful_set().metadata().name();
+  if (a.has_persistent_volume())
+    return "PersistentVolume " + a.persistent_volume().metadata().name();
+  if (a.has_persistent_volume_claim())
+    return "PersistentVolumeClaim " + a.persistent_volume_claim().metadata().name();
+  if (a.has_storage_class()) return "StorageClass " + a.storage_class().metadata().name();
+  if (a.has_csi_node()) return "CSINode " + a.csi_node().metadata().name();
+  if (a.has_csi_driver()) return "CSIDriver " + a.csi_driver().metadata().name();
+  if (a.has_csi_storage_capacity())
+    return "CSIStorageCapacity " + a.csi_storage_capacity().metadata().name();
   return "PodDisruptionBudget " + a.pod_disruption_budget().metadata().name();
 }
 
@@ -87,6 +96,157 @@ TEST(ManifestsImporterTest, WorkloadsBecomeTheirControllersPods) {
   auto again = ImportManifests({TestData("workloads")}, {});
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(RecordsText(*again), text);
+}
+
+// Every storage kind is imported (README.md "manifests": classes and drivers, volumes, claims,
+// nodes, CSINodes and capacities, pods), keeping what the volume plugins read and nothing else.
+TEST(ManifestsImporterTest, StorageObjectsKeepTheirSchedulingFields) {
+  auto imported = ImportManifests({TestData("storage")}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  std::vector<std::string> names;
+  for (const Record& r : imported->records) {
+    EXPECT_EQ(r.api().type(), ADDED);
+    names.push_back(Name(r));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "StorageClass fast", "CSIDriver ebs.csi.aws.com", "PersistentVolume pv-csi",
+                       "PersistentVolume pv-gce", "PersistentVolumeClaim data", "Node node-a",
+                       "CSINode node-a", "CSIStorageCapacity csisc-zone-a", "Pod app"}));
+  ASSERT_EQ(names.size(), 9u);
+  const auto& r = imported->records;
+  const k8s::StorageClass& sc = r[0].api().storage_class();
+  EXPECT_EQ(sc.volume_binding_mode(), "WaitForFirstConsumer");
+  EXPECT_EQ(sc.allowed_topologies(0).match_label_expressions(0).values_size(), 2);
+  const k8s::CSIDriver& driver = r[1].api().csi_driver();
+  EXPECT_TRUE(driver.spec().attach_required());
+  EXPECT_TRUE(driver.spec().storage_capacity());
+  const k8s::PersistentVolume& pv = r[2].api().persistent_volume();
+  EXPECT_EQ(pv.spec().capacity().at("storage"), "10Gi");
+  EXPECT_EQ(pv.spec().access_modes(0), "ReadWriteOnce");
+  EXPECT_EQ(pv.spec().claim_ref().name(), "data");
+  EXPECT_EQ(pv.spec().storage_class_name(), "fast");
+  EXPECT_EQ(pv.spec().csi().driver(), "ebs.csi.aws.com");
+  EXPECT_EQ(pv.spec().csi().volume_handle(), "vol-0abc");
+  EXPECT_EQ(pv.spec().node_affinity().required().node_selector_terms_size(), 1);
+  EXPECT_EQ(pv.status().phase(), "Bound");
+  EXPECT_EQ(r[3].api().persistent_volume().spec().gce_persistent_disk().pd_name(), "disk-1");
+  const k8s::PersistentVolumeClaim& claim = r[4].api().persistent_volume_claim();
+  EXPECT_EQ(claim.metadata().namespace_(), "shop");
+  EXPECT_EQ(claim.metadata().uid(), "0d1c-claim");
+  EXPECT_EQ(claim.metadata().resource_version(), "41");
+  EXPECT_EQ(claim.spec().volume_name(), "pv-csi");
+  EXPECT_EQ(claim.spec().resources().requests().at("storage"), "10Gi");
+  EXPECT_EQ(claim.status().phase(), "Bound");
+  const k8s::CSINode& csi_node = r[6].api().csi_node();
+  EXPECT_EQ(csi_node.spec().drivers(0).node_id(), "i-0123");
+  EXPECT_EQ(csi_node.spec().drivers(0).allocatable().count(), 25);
+  EXPECT_EQ(csi_node.metadata().owner_references(0).kind(), "Node");
+  const k8s::CSIStorageCapacity& capacity = r[7].api().csi_storage_capacity();
+  EXPECT_EQ(capacity.capacity(), "100Gi");
+  EXPECT_EQ(capacity.maximum_volume_size(), "16Ti");
+  EXPECT_EQ(capacity.node_topology().match_labels().at("topology.ebs.csi.aws.com/zone"), "zone-a");
+  // As for pods, annotations go unless asked for, the plugins' own included.
+  EXPECT_EQ(Label(*imported, "redacted.annotations"), "6");
+  EXPECT_TRUE(claim.metadata().annotations().empty());
+  const std::string paths = Label(*imported, "redacted.paths");
+  for (const char* want :
+       {"PersistentVolumeClaim:spec.dataSource=1", "PersistentVolumeClaim:metadata.finalizers=1",
+        "PersistentVolumeClaim:metadata.managedFields=1",
+        "PersistentVolume:spec.csi.nodeStageSecretRef=1", "PersistentVolume:status.message=1",
+        "StorageClass:metadata.managedFields=1", "CSIDriver:spec.fsGroupPolicy=1",
+        "CSIDriver:spec.requiresRepublish=1"}) {
+    EXPECT_TRUE(Contains(paths, want)) << want << " not in " << paths;
+  }
+  const std::string text = RecordsText(*imported);
+  EXPECT_FALSE(Contains(text, "do-not-leak")) << text;
+  EXPECT_EQ(Label(*imported, "skipped.kinds"), "<absent>");
+}
+
+TEST(ManifestsImporterTest, KeepAnnotationsKeepsTheVolumePluginsAnnotations) {
+  ImportOptions options;
+  options.keep_annotations = {"pv.kubernetes.io/bind-completed",
+                              "volume.kubernetes.io/selected-node",
+                              "storage.alpha.kubernetes.io/migrated-plugins"};
+  auto imported = ImportManifests({TestData("storage/storage.yaml")}, options);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_EQ(Label(*imported, "redacted.annotations"), "3");
+  const auto& claim = imported->records[4].api().persistent_volume_claim().metadata();
+  EXPECT_EQ(claim.annotations().at("pv.kubernetes.io/bind-completed"), "yes");
+  EXPECT_EQ(claim.annotations().at("volume.kubernetes.io/selected-node"), "node-a");
+  EXPECT_EQ(claim.annotations().size(), 2u);
+  EXPECT_EQ(imported->records[6].api().csi_node().metadata().annotations().at(
+                "storage.alpha.kubernetes.io/migrated-plugins"),
+            "kubernetes.io/aws-ebs");
+}
+
+TEST(ManifestsImporterTest, MalformedStorageObjectNamesFileLineAndField) {
+  auto out = ImportManifests(
+      {WriteTemp("pv.yaml",
+                 "kind: Node\nmetadata: {name: n}\n---\napiVersion: v1\nkind: PersistentVolume\n"
+                 "metadata: {name: pv}\nspec:\n  claimRef: data\n")},
+      {});
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(Contains(out.message(), "pv.yaml: line 4: (spec.claim_ref): invalid value \"data\""))
+      << out.message();
+}
+
+// A StatefulSet with claim templates: one claim per pod per template, in the claims' group (before
+// every pod), each pod mounting both; a claim the input holds is used, not made again.
+TEST(ManifestsImporterTest, StatefulSetClaimTemplatesBecomeClaims) {
+  const std::string yaml = R"(apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: data}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: c}]}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+  - metadata: {name: wal}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 2Gi}}}
+)";
+  auto imported = ImportManifests({WriteTemp("sts.yaml", yaml)}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  std::vector<std::string> names;
+  for (const Record& r : imported->records) names.push_back(Name(r));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "StatefulSet db", "PersistentVolumeClaim data-db-0",
+                       "PersistentVolumeClaim wal-db-0", "PersistentVolumeClaim data-db-1",
+                       "PersistentVolumeClaim wal-db-1", "PersistentVolumeClaim data-db-2",
+                       "PersistentVolumeClaim wal-db-2", "Pod db-0", "Pod db-1", "Pod db-2"}));
+  ASSERT_EQ(names.size(), 10u);
+  for (int i = 0; i < 3; ++i) {
+    const k8s::Pod& pod = imported->records[7 + i].api().pod();
+    ASSERT_EQ(pod.spec().volumes_size(), 2);
+    EXPECT_EQ(pod.spec().volumes(0).persistent_volume_claim().claim_name(),
+              "data-db-" + std::to_string(i));
+    EXPECT_EQ(pod.spec().volumes(1).name(), "wal");
+    EXPECT_EQ(pod.spec().volumes(1).persistent_volume_claim().claim_name(),
+              "wal-db-" + std::to_string(i));
+  }
+  EXPECT_EQ(imported->records[2].api().persistent_volume_claim().spec().resources().requests().at(
+                "storage"),
+            "2Gi");
+  EXPECT_EQ(Label(*imported, "expanded.pods"), "3");
+  // The claim data-db-1 given (bound): the controller would use it.
+  auto given = ImportManifests(
+      {WriteTemp("sts2.yaml",
+                 yaml + "---\nkind: PersistentVolumeClaim\nmetadata: {name: data-db-1, namespace: "
+                        "data}\nspec: {volumeName: pv-7}\n")},
+      {});
+  ASSERT_TRUE(given.ok()) << given.message();
+  int claims = 0;
+  for (const Record& r : given->records) {
+    if (!r.api().has_persistent_volume_claim()) continue;
+    ++claims;
+    if (r.api().persistent_volume_claim().metadata().name() == "data-db-1") {
+      EXPECT_EQ(r.api().persistent_volume_claim().spec().volume_name(), "pv-7");
+    }
+  }
+  EXPECT_EQ(claims, 6);
 }
 
 TEST(ManifestsImporterTest, AbsurdReplicasNameTheField) {

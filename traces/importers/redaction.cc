@@ -27,12 +27,17 @@ Outcome Store(Result<Message> decoded, Message* target, k8s::ObjectMeta** meta) 
 
 bool IsTraceKind(const std::string& kind) {
   return kind == "Pod" || kind == "Node" || kind == "Namespace" || kind == "PriorityClass" ||
-         kind == "PodDisruptionBudget" || IsSelectorKind(kind);
+         kind == "PodDisruptionBudget" || IsSelectorKind(kind) || IsStorageKind(kind);
 }
 
 bool IsSelectorKind(const std::string& kind) {
   return kind == "Service" || kind == "ReplicationController" || kind == "ReplicaSet" ||
          kind == "StatefulSet";
+}
+
+bool IsStorageKind(const std::string& kind) {
+  return kind == "PersistentVolume" || kind == "PersistentVolumeClaim" || kind == "StorageClass" ||
+         kind == "CSINode" || kind == "CSIDriver" || kind == "CSIStorageCapacity";
 }
 
 Redactor::Redactor(const std::vector<std::string>& keep_annotations)
@@ -71,6 +76,27 @@ Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind,
   } else if (kind == "StatefulSet") {
     ok = Store(k8s::StatefulSetFromJson(object, where), event->mutable_stateful_set(), &meta);
     message = &event->stateful_set();
+  } else if (kind == "PersistentVolume") {
+    ok = Store(k8s::PersistentVolumeFromJson(object, where), event->mutable_persistent_volume(),
+               &meta);
+    message = &event->persistent_volume();
+  } else if (kind == "PersistentVolumeClaim") {
+    ok = Store(k8s::PersistentVolumeClaimFromJson(object, where),
+               event->mutable_persistent_volume_claim(), &meta);
+    message = &event->persistent_volume_claim();
+  } else if (kind == "StorageClass") {
+    ok = Store(k8s::StorageClassFromJson(object, where), event->mutable_storage_class(), &meta);
+    message = &event->storage_class();
+  } else if (kind == "CSINode") {
+    ok = Store(k8s::CSINodeFromJson(object, where), event->mutable_csi_node(), &meta);
+    message = &event->csi_node();
+  } else if (kind == "CSIDriver") {
+    ok = Store(k8s::CSIDriverFromJson(object, where), event->mutable_csi_driver(), &meta);
+    message = &event->csi_driver();
+  } else if (kind == "CSIStorageCapacity") {
+    ok = Store(k8s::CSIStorageCapacityFromJson(object, where),
+               event->mutable_csi_storage_capacity(), &meta);
+    message = &event->csi_storage_capacity();
   } else {
     return Error{where + ": field kind: " + kind + " is not a kind the trace holds"};
   }

@@ -25,11 +25,15 @@
 namespace schedcheck::trace {
 
 // True for the kinds an ApiEvent can hold: Pod, Node, Namespace, PriorityClass,
-// PodDisruptionBudget, and the selector kinds below.
+// PodDisruptionBudget, and the selector and storage kinds below.
 bool IsTraceKind(const std::string& kind);
 // Service, ReplicationController, ReplicaSet, StatefulSet: kept with namespace, name and selector
 // only (their replicas and templates count as redacted fields).
 bool IsSelectorKind(const std::string& kind);
+// PersistentVolume, PersistentVolumeClaim (core/v1), StorageClass, CSINode, CSIDriver,
+// CSIStorageCapacity (storage.k8s.io/v1): kept with what the volume plugins read (k8s.proto), by
+// the same rule as pods (unknown fields dropped and counted, annotations only when asked for).
+bool IsStorageKind(const std::string& kind);
 
 class Redactor {
  public:

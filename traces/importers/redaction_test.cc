@@ -72,6 +72,18 @@ const google::protobuf::Message& Decoded(const ApiEvent& event) {
       return event.replica_set();
     case ApiEvent::kStatefulSet:
       return event.stateful_set();
+    case ApiEvent::kPersistentVolume:
+      return event.persistent_volume();
+    case ApiEvent::kPersistentVolumeClaim:
+      return event.persistent_volume_claim();
+    case ApiEvent::kStorageClass:
+      return event.storage_class();
+    case ApiEvent::kCsiNode:
+      return event.csi_node();
+    case ApiEvent::kCsiDriver:
+      return event.csi_driver();
+    case ApiEvent::kCsiStorageCapacity:
+      return event.csi_storage_capacity();
     default:
       ADD_FAILURE() << "no object";
       return event;
@@ -141,11 +153,111 @@ TEST(Redactor, CountsWhatTheRoundTripCounts) {
   ExpectCountsOfTheRoundTrip(objects);
 }
 
+// The storage kinds, each with fields the schema lacks (what the volume plugins do not read).
+TEST(Redactor, CountsWhatTheRoundTripCountsForStorage) {
+  const std::vector<json> objects = {
+      json::parse(R"({"apiVersion": "v1", "kind": "PersistentVolume",
+        "metadata": {"name": "pv", "finalizers": ["kubernetes.io/pv-protection"]},
+        "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+                 "claimRef": {"namespace": "ns", "name": "c", "fieldPath": "x"},
+                 "awsElasticBlockStore": {"volumeID": "vol-1", "fsType": "ext4"},
+                 "local": {"path": "/mnt"}, "storageClassName": "sc",
+                 "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions":
+                   [{"key": "zone", "operator": "In", "values": ["a"]}]}]}}},
+        "status": {"phase": "Bound", "lastPhaseTransitionTime": "2024-01-01T00:00:00Z"}})"),
+      json::parse(R"({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "c", "namespace": "ns", "uid": "u", "deletionTimestamp": "2024-01-01T00:00:00Z",
+                     "ownerReferences": [{"kind": "StatefulSet", "name": "s", "blockOwnerDeletion": true}]},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}},
+                 "storageClassName": "", "volumeName": "pv",
+                 "dataSourceRef": {"kind": "VolumeSnapshot", "name": "s"}},
+        "status": {"phase": "Bound", "allocatedResources": {"storage": "1Gi"}}})"),
+      json::parse(R"({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+        "metadata": {"name": "sc", "managedFields": [{"manager": "m"}]},
+        "provisioner": "p", "volumeBindingMode": "WaitForFirstConsumer",
+        "allowedTopologies": [{"matchLabelExpressions": [{"key": "zone", "values": ["a"]}]}]})"),
+      json::parse(R"({"apiVersion": "storage.k8s.io/v1", "kind": "CSINode",
+        "metadata": {"name": "n"},
+        "spec": {"drivers": [{"name": "d", "nodeID": "i", "topologyKeys": ["zone"],
+                              "allocatable": {"count": 3}}]}})"),
+      json::parse(R"({"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver",
+        "metadata": {"name": "d"},
+        "spec": {"attachRequired": false, "storageCapacity": true, "fsGroupPolicy": "File",
+                 "tokenRequests": [{"audience": "a"}]}})"),
+      json::parse(R"({"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity",
+        "metadata": {"name": "c", "namespace": "ns"},
+        "nodeTopology": {"matchLabels": {"zone": "a"}}, "storageClassName": "sc",
+        "capacity": "10Gi", "maximumVolumeSize": "1Ti"})"),
+  };
+  ExpectCountsOfTheRoundTrip(objects);
+}
+
+// Each storage kind keeps what the volume plugins read, drops a field they do not, and keeps only
+// the annotations asked for (the pods' rule: a volume plugin's annotation survives only when named
+// in --keep-annotations).
+TEST(Redactor, StorageKindsKeepTheirSchedulingFields) {
+  Redactor redactor({"pv.kubernetes.io/bind-completed"});
+  for (const char* kind : {"PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode",
+                           "CSIDriver", "CSIStorageCapacity"}) {
+    EXPECT_TRUE(IsTraceKind(kind)) << kind;
+    EXPECT_TRUE(IsStorageKind(kind)) << kind;
+  }
+  EXPECT_FALSE(IsStorageKind("VolumeAttachment"));
+  ApiEvent claim;
+  ASSERT_TRUE(redactor
+                  .Decode(json::parse(R"({"kind": "PersistentVolumeClaim",
+        "metadata": {"name": "c", "namespace": "ns", "resourceVersion": "9",
+                     "annotations": {"pv.kubernetes.io/bind-completed": "yes",
+                                     "volume.kubernetes.io/selected-node": "n1"}},
+        "spec": {"volumeName": "pv", "storageClassName": "",
+                 "dataSource": {"kind": "PersistentVolumeClaim", "name": "src"}}})"),
+                          "PersistentVolumeClaim", "test", &claim)
+                  .ok());
+  const k8s::PersistentVolumeClaim& c = claim.persistent_volume_claim();
+  EXPECT_EQ(c.spec().volume_name(), "pv");
+  EXPECT_TRUE(c.spec().has_storage_class_name());  // "" (no class) differs from absent
+  EXPECT_EQ(c.metadata().resource_version(), "9");
+  EXPECT_EQ(c.metadata().annotations().size(), 1u);
+  EXPECT_EQ(c.metadata().annotations().at("pv.kubernetes.io/bind-completed"), "yes");
+  EXPECT_EQ(k8s::ToJson(c).find("src"), std::string::npos);
+  ApiEvent pv;
+  ASSERT_TRUE(redactor
+                  .Decode(json::parse(R"({"kind": "PersistentVolume", "metadata": {"name": "pv"},
+        "spec": {"csi": {"driver": "d", "volumeHandle": "h",
+                         "controllerPublishSecretRef": {"name": "secret-name"}},
+                 "azureDisk": {"diskName": "x", "diskURI": "uri"}}})"),
+                          "PersistentVolume", "test", &pv)
+                  .ok());
+  EXPECT_EQ(pv.persistent_volume().spec().csi().volume_handle(), "h");
+  EXPECT_EQ(pv.persistent_volume().spec().azure_disk().data_disk_uri(), "uri");
+  EXPECT_EQ(k8s::ToJson(pv.persistent_volume()).find("secret-name"), std::string::npos);
+  Imported imported;
+  redactor.AddLabels(&imported);
+  EXPECT_EQ(imported.labels["redacted.annotations"], "1");  // selected-node: not asked for
+  EXPECT_EQ(imported.labels["redacted.paths"],
+            "PersistentVolume:spec.csi.controllerPublishSecretRef=1,"
+            "PersistentVolumeClaim:spec.dataSource=1");
+}
+
+// A storage object of the wrong shape is an error naming where and the field.
+TEST(Redactor, MalformedStorageObjectsNameTheField) {
+  Redactor redactor({});
+  ApiEvent event;
+  Outcome bad = redactor.Decode(json::parse(R"({"kind": "CSINode", "metadata": {"name": "n"},
+        "spec": {"drivers": [{"name": "d", "allocatable": {"count": "many"}}]}})"),
+                                "CSINode", "c.yaml: line 3", &event);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message(),
+            "c.yaml: line 3: (spec.drivers[0].allocatable.count): invalid value \"many\" for type "
+            "TYPE_INT32");
+}
+
 // Every object of the watch test captures.
 TEST(Redactor, CountsWhatTheRoundTripCountsOnTheTestCaptures) {
   std::vector<json> objects;
   for (const char* file : {"traces/importers/testdata/watch/capture.json",
-                           "traces/importers/testdata/watch/capture2.json"}) {
+                           "traces/importers/testdata/watch/capture2.json",
+                           "traces/importers/testdata/watch/storage.json"}) {
     std::ifstream in(file);
     ASSERT_TRUE(in) << file;
     std::stringstream text;

@@ -43,6 +43,9 @@ std::vector<Case> Cases() {
   cases.push_back({"kss", "kss", {TestData("kss/record.jsonl")}, {}});
   cases.push_back({"kss with workloads", "kss", {TestData("kss/workloads.jsonl")}, {}});
   cases.push_back({"manifests", "manifests", {TestData("manifests/cluster.yaml")}, {}});
+  cases.push_back({"watch storage", "watch", {TestData("watch/storage.json")}, {}});
+  cases.push_back({"kss storage", "kss", {TestData("kss/storage.jsonl")}, {}});
+  cases.push_back({"manifests storage", "manifests", {TestData("storage/storage.yaml")}, {}});
   const std::vector<std::string> openb = {TestData("openb/nodes.csv"), TestData("openb/pods.csv")};
   cases.push_back({"openb", "openb", openb, {}});
   // Importers that do not stream hand their records to the sink after the import, checked there.

@@ -204,6 +204,65 @@ TEST(WatchImporterTest, WorkloadsWithoutCapturedPodsAreExpanded) {
   EXPECT_EQ(Label(*imported, "skipped.kinds"), "DaemonSet=1,Deployment=3");
 }
 
+// Storage objects of a capture are API events like pods: added, modified and deleted as captured,
+// with what the volume plugins read and without what they do not.
+TEST(WatchImporterTest, StorageEventsAreImported) {
+  auto imported = ImportWatch({TestData("watch/storage.json")}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  std::vector<std::string> got;
+  for (const Record& r : imported->records) {
+    const ApiEvent& a = r.api();
+    std::string kind =
+        a.GetDescriptor()->FindFieldByNumber(a.object_case())->message_type()->name();
+    got.push_back(std::to_string(r.time_ns() / kS) + " " + EventType_Name(a.type()) + " " + kind);
+  }
+  EXPECT_EQ(got,
+            (std::vector<std::string>{
+                "0 ADDED StorageClass", "1 ADDED PersistentVolume", "2 ADDED PersistentVolumeClaim",
+                "3 MODIFIED PersistentVolumeClaim", "4 ADDED CSIDriver", "5 ADDED CSINode",
+                "6 ADDED CSIStorageCapacity", "7 DELETED CSIStorageCapacity",
+                "8 DELETED PersistentVolumeClaim", "9 DELETED PersistentVolume"}));
+  const auto& r = imported->records;
+  ASSERT_EQ(r.size(), 10u);
+  EXPECT_EQ(r[0].api().storage_class().provisioner(), "kubernetes.io/no-provisioner");
+  EXPECT_EQ(r[1].api()
+                .persistent_volume()
+                .spec()
+                .node_affinity()
+                .required()
+                .node_selector_terms(0)
+                .match_expressions(0)
+                .values(0),
+            "n1");
+  EXPECT_EQ(r[1].api().persistent_volume().status().phase(), "Available");
+  EXPECT_EQ(r[3].api().persistent_volume_claim().spec().volume_name(), "local-pv");
+  EXPECT_EQ(r[3].api().persistent_volume_claim().metadata().resource_version(), "8");
+  EXPECT_FALSE(r[4].api().csi_driver().spec().attach_required());
+  EXPECT_EQ(r[5].api().csi_node().spec().drivers(0).topology_keys(0), "topology.hostpath.csi/node");
+  EXPECT_EQ(r[6].api().csi_storage_capacity().metadata().owner_references(0).name(),
+            "csi-hostpathplugin");
+  EXPECT_EQ(r[8].api().persistent_volume_claim().metadata().deletion_timestamp(),
+            "2024-03-01T10:00:07Z");
+  EXPECT_EQ(Label(*imported, "skipped.kinds"), "<absent>");
+  EXPECT_EQ(Label(*imported, "redacted.annotations"), "1");  // bind-completed, not asked for
+  EXPECT_EQ(Label(*imported, "redacted.paths"),
+            "CSIDriver:spec.fsGroupPolicy=1,PersistentVolume:spec.local=1,"
+            "StorageClass:metadata.managedFields=1");
+  EXPECT_FALSE(Contains(RecordsText(*imported), "do-not-leak"));
+}
+
+TEST(WatchImporterTest, MalformedStorageObjectNamesLineAndField) {
+  auto imported = ImportWatch(
+      {WriteTemp("bad.json",
+                 "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"name\":"
+                 "\"n\"}}}\n{\"type\":\"ADDED\",\"object\":{\"kind\":\"StorageClass\","
+                 "\"metadata\":{\"name\":\"s\"},\"volumeBindingMode\":[\"Immediate\"]}}\n")},
+      {});
+  ASSERT_FALSE(imported.ok());
+  EXPECT_TRUE(Contains(imported.message(), "bad.json: line 2: object: volumeBindingMode: "))
+      << imported.message();
+}
+
 TEST(WatchImporterTest, AbsurdReplicasInACaptureNameTheField) {
   auto imported = ImportWatch(
       {WriteTemp(

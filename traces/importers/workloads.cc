@@ -190,24 +190,40 @@ Result<std::vector<Json>> ExpandDeployment(const Json& d, const std::string& whe
   return out;
 }
 
-// updateStorage: one PVC volume per claim template (replacing a template volume of that name),
-// in claim template order, then the template's other volumes.
-Outcome AddClaimVolumes(const Json& set, int64_t ordinal, Json& pod, const std::string& where) {
+// A StatefulSet's volumeClaimTemplates, checked: a list (absent: none) of objects with a name.
+Result<std::vector<const Json*>> ClaimTemplates(const Json& set, const std::string& where) {
   const Json& claims = Field(Field(set, "spec"), "volumeClaimTemplates");
-  if (claims.is_null()) return Outcome::Ok();
+  std::vector<const Json*> out;
+  if (claims.is_null()) return out;
   if (!claims.is_array())
     return Error{where + ": field spec.volumeClaimTemplates: expected a list"};
-  Json volumes = Json::array();
-  std::set<std::string> claimed;
   for (size_t i = 0; i < claims.size(); ++i) {
-    std::string name = Str(Field(claims[i], "metadata"), "name");
-    if (name.empty()) {
+    if (Str(Field(claims[i], "metadata"), "name").empty()) {
       return Error{where + ": field spec.volumeClaimTemplates[" + std::to_string(i) +
                    "].metadata.name: missing"};
     }
+    out.push_back(&claims[i]);
+  }
+  return out;
+}
+
+// getPersistentVolumeClaimName: "<template>-<set>-<ordinal>".
+std::string ClaimName(const Json& claim_template, const std::string& set, int64_t ordinal) {
+  return Str(Field(claim_template, "metadata"), "name") + "-" + set + "-" + std::to_string(ordinal);
+}
+
+// updateStorage: one PVC volume per claim template (replacing a template volume of that name),
+// in claim template order, then the template's other volumes.
+void AddClaimVolumes(const std::vector<const Json*>& templates, const std::string& set,
+                     int64_t ordinal, Json& pod) {
+  if (templates.empty()) return;
+  Json volumes = Json::array();
+  std::set<std::string> claimed;
+  for (const Json* t : templates) {
+    std::string name = Str(Field(*t, "metadata"), "name");
     claimed.insert(name);
-    std::string claim = name + "-" + Str(set["metadata"], "name") + "-" + std::to_string(ordinal);
-    volumes.push_back({{"name", name}, {"persistentVolumeClaim", {{"claimName", claim}}}});
+    volumes.push_back(
+        {{"name", name}, {"persistentVolumeClaim", {{"claimName", ClaimName(*t, set, ordinal)}}}});
   }
   if (Field(pod["spec"], "volumes").is_array()) {
     for (const Json& v : pod["spec"]["volumes"]) {
@@ -215,9 +231,39 @@ Outcome AddClaimVolumes(const Json& set, int64_t ordinal, Json& pod, const std::
     }
   }
   pod["spec"]["volumes"] = volumes;
-  return Outcome::Ok();
 }
 
+// getPersistentVolumeClaims (v1.27 stateful_set_utils.go): the template's metadata and spec, its
+// name made per pod, the set's namespace, and the selector's matchLabels written over the
+// template's labels. The API server clears a new claim's status (PrepareForCreate), so a template's
+// status is dropped; ownerReferences come only later, from the retention policy's update, so a
+// created claim has none. Nothing binds it in replay (no PV controller): it stays Pending.
+Json NewClaim(const Json& claim_template, const Json& set, int64_t ordinal) {
+  Json claim = {{"apiVersion", "v1"}, {"kind", "PersistentVolumeClaim"}};
+  claim["metadata"] =
+      Field(claim_template, "metadata").is_object() ? claim_template["metadata"] : Json::object();
+  claim["metadata"]["name"] = ClaimName(claim_template, Str(set["metadata"], "name"), ordinal);
+  // The API server gives a created object its own (a copied resourceVersion would also stop the
+  // importer from numbering the claims, and make them all look like one version).
+  claim["metadata"].erase("uid");
+  claim["metadata"].erase("resourceVersion");
+  if (Namespace(set).empty()) {
+    claim["metadata"].erase("namespace");
+  } else {
+    claim["metadata"]["namespace"] = Namespace(set);
+  }
+  const Json& match = Field(Field(Field(set, "spec"), "selector"), "matchLabels");
+  if (match.is_object()) {
+    if (!Field(claim["metadata"], "labels").is_object())
+      claim["metadata"]["labels"] = Json::object();
+    for (const auto& [key, value] : match.items()) claim["metadata"]["labels"][key] = value;
+  }
+  if (!Field(claim_template, "spec").is_null()) claim["spec"] = claim_template["spec"];
+  return claim;
+}
+
+// Per ordinal: the claims of the claim templates (createPersistentVolumeClaims runs before the
+// pod is created), then the pod.
 Result<std::vector<Json>> ExpandStatefulSet(const Json& set, const std::string& where,
                                             const RecordRoom& room) {
   auto tmpl = Template(set, where);
@@ -225,7 +271,11 @@ Result<std::vector<Json>> ExpandStatefulSet(const Json& set, const std::string& 
   const Json& spec = Field(set, "spec");
   auto replicas = Count(spec, "replicas", 1, where);
   if (!replicas.ok()) return replicas.error();
-  if (*replicas > room.left) return NoRoom(where + ": field spec.replicas", *replicas, room);
+  auto templates = ClaimTemplates(set, where);
+  if (!templates.ok()) return templates.error();
+  // At most kMaxWorkloadPods times the claim templates of one object: no overflow.
+  const int64_t objects = *replicas * (1 + static_cast<int64_t>(templates->size()));
+  if (objects > room.left) return NoRoom(where + ": field spec.replicas", objects, room);
   auto start = Count(Field(spec, "ordinals"), "start", 0, where + ": field spec.ordinals");
   if (!start.ok()) return start.error();
   Owner owner = OwnerOf(set, "apps/v1");
@@ -234,10 +284,11 @@ Result<std::vector<Json>> ExpandStatefulSet(const Json& set, const std::string& 
   std::vector<Json> out;
   for (int64_t i = 0; i < *replicas; ++i) {
     const int64_t ordinal = *start + i;
+    for (const Json* t : *templates) out.push_back(NewClaim(*t, set, ordinal));
     std::string name = owner.name + "-" + std::to_string(ordinal);
     Json pod = NewPod(pod_tmpl, Namespace(set), name, &owner);
     pod["metadata"]["labels"]["statefulset.kubernetes.io/pod-name"] = name;
-    if (Outcome ok = AddClaimVolumes(set, ordinal, pod, where); !ok) return ok.error();
+    AddClaimVolumes(*templates, owner.name, ordinal, pod);
     out.push_back(std::move(pod));
   }
   return out;
@@ -420,6 +471,14 @@ void GivenOwners::AddPod(const k8s::ObjectMeta& pod_meta) {
 void GivenOwners::AddReplicaSet(const k8s::ObjectMeta& rs_meta) {
   std::string owner = ControllerKey(rs_meta);
   if (!owner.empty()) keys.insert(owner);
+}
+
+void GivenOwners::AddClaim(const k8s::ObjectMeta& claim_meta) {
+  claims.insert(WorkloadKey("PersistentVolumeClaim", claim_meta.namespace_(), claim_meta.name()));
+}
+
+bool GivenOwners::HasClaim(const Json& object) const {
+  return Str(object, "kind") == "PersistentVolumeClaim" && claims.count(WorkloadKeyOf(object)) > 0;
 }
 
 Result<std::vector<Json>> ExpandWorkload(const Json& workload, const std::string& where,

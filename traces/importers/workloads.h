@@ -9,9 +9,10 @@
 //                         -> spec.replicas (default 1) pods "<owner>-<suffix>"
 //   StatefulSet           -> spec.replicas pods "<set>-<ordinal>", ordinals from
 //                            spec.ordinals.start (default 0); each volumeClaimTemplate becomes a
-//                            persistentVolumeClaim volume "<claim>-<set>-<ordinal>" (as upstream;
-//                            the claims themselves are not modelled, so such pods behave as a bare
-//                            pod with a PVC volume)
+//                            persistentVolumeClaim volume named as the template, claim
+//                            "<template>-<set>-<ordinal>", and that PersistentVolumeClaim (unbound:
+//                            the template's spec, the selector's matchLabels as labels), created
+//                            just before its pod as upstream's controller does
 //   DaemonSet             -> one pod per node the DaemonSet controller would run it on (v1.27
 //                            NodeShouldRunDaemonPod), in node name order, pinned by the node
 //                            affinity and carrying the tolerations the controller adds
@@ -50,10 +51,10 @@ struct RecordRoom {
 };
 
 // The objects `workload` stands for, in creation order: for a Deployment its ReplicaSet first,
-// then pods (JSON, kind set). `nodes`: the cluster's nodes (read for DaemonSets only). Errors name
-// `where` and the field. A workload that would give more objects than `room` leaves is an error
-// before they are built (a Deployment of 10^5 replicas under --limit records=1000 is refused at
-// once, not after its pods).
+// then pods; for a StatefulSet each pod's claims before it (JSON, kind set). `nodes`: the cluster's
+// nodes (read for DaemonSets only). Errors name `where` and the field. A workload that would give
+// more objects than `room` leaves is an error before they are built (a Deployment of 10^5 replicas
+// under --limit records=1000 is refused at once, not after its pods).
 Result<std::vector<nlohmann::json>> ExpandWorkload(const nlohmann::json& workload,
                                                    const std::string& where,
                                                    const std::vector<k8s::Node>& nodes,
@@ -71,12 +72,17 @@ std::string WorkloadKeyOf(const nlohmann::json& workload);
 // Collects what given objects say about workloads that must not be expanded: the controllers
 // of given pods (a pod owned by ReplicaSet "<d>-<hash>" also names Deployment <d>) and of given
 // ReplicaSets (their Deployment). A workload whose WorkloadKeyOf is in `keys` has its pods (or
-// its ReplicaSet) in the input already, and is kept as given.
+// its ReplicaSet) in the input already, and is kept as given. Given claims are kept too: the
+// StatefulSet controller creates a claim only when none of that name exists (HasClaim: an
+// expanded claim to leave out).
 struct GivenOwners {
   std::set<std::string> keys;
+  std::set<std::string> claims;  // WorkloadKey("PersistentVolumeClaim", ns, name)
   void AddPod(const k8s::ObjectMeta& pod_meta);
   void AddReplicaSet(const k8s::ObjectMeta& rs_meta);
+  void AddClaim(const k8s::ObjectMeta& claim_meta);
   bool Has(const nlohmann::json& workload) const { return keys.count(WorkloadKeyOf(workload)) > 0; }
+  bool HasClaim(const nlohmann::json& object) const;
 };
 
 // The 5-character suffix of the i-th generated name (upstream: 5 random characters of

@@ -106,25 +106,87 @@ TEST(WorkloadsTest, DeploymentMakesItsReplicaSetThenPodsOwnedByTheReplicaSet) {
   EXPECT_NE(Expand(other)[0]["metadata"]["name"], rs_name);
 }
 
-TEST(WorkloadsTest, StatefulSetHasOrdinalNamesAndClaimVolumes) {
+// Per ordinal the claims of every claim template (getPersistentVolumeClaims), then the pod with a
+// volume per template named as the template (updateStorage).
+TEST(WorkloadsTest, StatefulSetMakesClaimsThenPodsWithClaimVolumes) {
+  Json tmpl = Template({{"app", "db"}});
+  // A template volume named as a claim template is replaced by the claim; others stay.
+  tmpl["spec"]["volumes"] = Json::array({{{"name", "data"}, {"emptyDir", Json::object()}},
+                                         {{"name", "config"}, {"emptyDir", Json::object()}}});
+  Json data = {{"metadata",
+                {{"name", "data"},
+                 {"labels", {{"app", "other"}, {"tier", "storage"}}},
+                 {"resourceVersion", "3"}}},
+               {"spec",
+                {{"accessModes", {"ReadWriteOnce"}},
+                 {"storageClassName", "fast"},
+                 {"resources", {{"requests", {{"storage", "1Gi"}}}}}}},
+               {"status", {{"phase", "Bound"}}}};
+  Json logs = {{"metadata", {{"name", "logs"}}},
+               {"spec", {{"resources", {{"requests", {{"storage", "5Gi"}}}}}}}};
   Json ss = Workload("StatefulSet", "db",
                      {{"replicas", 3},
-                      {"template", Template({{"app", "db"}})},
-                      {"volumeClaimTemplates", Json::array({{{"metadata", {{"name", "data"}}}}})}});
+                      {"selector", {{"matchLabels", {{"app", "db"}}}}},
+                      {"template", tmpl},
+                      {"volumeClaimTemplates", Json::array({data, logs})}});
   std::vector<Json> out = Expand(ss);
-  ASSERT_EQ(out.size(), 3u);
+  ASSERT_EQ(out.size(), 9u);
+  int claims = 0;
   for (int i = 0; i < 3; ++i) {
-    k8s::Pod pod = AsPod(out[i]);
-    EXPECT_EQ(pod.metadata().name(), "db-" + std::to_string(i));
-    EXPECT_EQ(pod.metadata().labels().at("statefulset.kubernetes.io/pod-name"),
-              "db-" + std::to_string(i));
+    const std::string ordinal = std::to_string(i);
+    for (int t = 0; t < 2; ++t) {
+      const Json& json = out[3 * i + t];
+      ASSERT_EQ(json["kind"], "PersistentVolumeClaim");
+      auto claim = k8s::PersistentVolumeClaimFromJson(json, "test");
+      ASSERT_TRUE(claim.ok()) << claim.message();
+      ++claims;
+      EXPECT_EQ(claim->metadata().name(), (t == 0 ? "data-db-" : "logs-db-") + ordinal);
+      EXPECT_EQ(claim->metadata().namespace_(), "prod");
+      EXPECT_EQ(claim->metadata().labels().at("app"), "db");  // the selector wins
+      EXPECT_EQ(claim->metadata().resource_version(), "");    // the API server's own
+      EXPECT_TRUE(claim->metadata().owner_references().empty());
+      EXPECT_EQ(claim->spec().resources().requests().at("storage"), t == 0 ? "1Gi" : "5Gi");
+      EXPECT_EQ(claim->spec().volume_name(), "");
+      EXPECT_EQ(claim->status().phase(), "");  // created unbound
+    }
+    k8s::Pod pod = AsPod(out[3 * i + 2]);
+    EXPECT_EQ(pod.metadata().name(), "db-" + ordinal);
+    EXPECT_EQ(pod.metadata().labels().at("statefulset.kubernetes.io/pod-name"), "db-" + ordinal);
     EXPECT_EQ(pod.metadata().owner_references(0).kind(), "StatefulSet");
-    ASSERT_EQ(pod.spec().volumes_size(), 1);
-    EXPECT_EQ(pod.spec().volumes(0).persistent_volume_claim().claim_name(),
-              "data-db-" + std::to_string(i));
+    ASSERT_EQ(pod.spec().volumes_size(), 3);
+    EXPECT_EQ(pod.spec().volumes(0).name(), "data");
+    EXPECT_EQ(pod.spec().volumes(0).persistent_volume_claim().claim_name(), "data-db-" + ordinal);
+    EXPECT_EQ(pod.spec().volumes(1).name(), "logs");
+    EXPECT_EQ(pod.spec().volumes(1).persistent_volume_claim().claim_name(), "logs-db-" + ordinal);
+    EXPECT_EQ(pod.spec().volumes(2).name(), "config");
   }
+  EXPECT_EQ(claims, 6);
+  EXPECT_EQ(out[0]["metadata"]["labels"]["tier"], "storage");  // the template's other labels stay
   ss["spec"]["ordinals"] = {{"start", 5}};
-  EXPECT_EQ(Expand(ss)[0]["metadata"]["name"], "db-5");
+  EXPECT_EQ(Expand(ss)[0]["metadata"]["name"], "data-db-5");
+  EXPECT_EQ(Expand(ss)[2]["metadata"]["name"], "db-5");
+  ss["spec"]["volumeClaimTemplates"][1]["metadata"].erase("name");
+  auto bad = ExpandWorkload(ss, "w.yaml: line 1", {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message(),
+            "w.yaml: line 1: field spec.volumeClaimTemplates[1].metadata.name: missing");
+}
+
+TEST(WorkloadsTest, GivenClaimsAreNotMadeAgain) {
+  GivenOwners owners;
+  k8s::ObjectMeta meta;
+  meta.set_name("data-db-1");
+  meta.set_namespace_("prod");
+  owners.AddClaim(meta);
+  Json ss = Workload("StatefulSet", "db",
+                     {{"replicas", 2},
+                      {"template", Template()},
+                      {"volumeClaimTemplates", Json::array({{{"metadata", {{"name", "data"}}}}})}});
+  std::vector<std::string> made;
+  for (const Json& obj : Expand(ss)) {
+    if (!owners.HasClaim(obj)) made.push_back(obj["metadata"]["name"].get<std::string>());
+  }
+  EXPECT_EQ(made, (std::vector<std::string>{"data-db-0", "db-0", "db-1"}));
 }
 
 TEST(WorkloadsTest, DaemonSetRunsOnEligibleNodesPinnedWithDefaultTolerations) {
@@ -263,6 +325,12 @@ TEST(WorkloadsTest, ExpansionsStopAtTheRoomTheRecordsLimitLeaves) {
        "field spec.replicas"},
       {Workload("StatefulSet", "s", {{"replicas", 3}, {"template", Template()}}), 3,
        "field spec.replicas"},
+      // Each pod with its claim.
+      {Workload("StatefulSet", "s",
+                {{"replicas", 3},
+                 {"template", Template()},
+                 {"volumeClaimTemplates", Json::array({{{"metadata", {{"name", "d"}}}}})}}),
+       6, "field spec.replicas"},
       {Workload("Job", "j", {{"parallelism", 3}, {"completions", 5}, {"template", Template()}}), 3,
        "field spec.parallelism"},
       {Workload("DaemonSet", "ds", {{"template", Template()}}), 3, "nodes the DaemonSet runs on"},
