@@ -186,9 +186,14 @@ std::vector<std::string> RandomRecords(uint32_t seed, int n, bool ascii_only = f
 
 // --- Tests ------------------------------------------------------------------------------------
 
-// google.protobuf.Value (a PodDisruptionBudget's minAvailable / maxUnavailable) is left to
-// protobuf.
+// google.protobuf.Value (a PodDisruptionBudget's minAvailable / maxUnavailable) and the storage
+// kinds (ApiEvent members 12-17) are left to protobuf.
 bool HoldsValueField(const Record& r) {
+  const trace::ApiEvent& api = r.api();
+  if (api.has_persistent_volume() || api.has_persistent_volume_claim() || api.has_storage_class() ||
+      api.has_csi_node() || api.has_csi_driver() || api.has_csi_storage_capacity()) {
+    return true;
+  }
   if (!r.api().has_pod_disruption_budget()) return false;
   const auto& spec = r.api().pod_disruption_budget().spec();
   return spec.has_min_available() || spec.has_max_unavailable();

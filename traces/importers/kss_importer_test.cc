@@ -41,16 +41,17 @@ TEST(KssImporterTest, RecorderLinesBecomeSortedEventsWithObservedBindings) {
 // The recorder's storage resources (it records PersistentVolumes, claims and StorageClasses beside
 // pods and nodes) with their Add, Update and Delete events.
 TEST(KssImporterTest, RecordedStorageObjectsAreImported) {
-  ImportOptions options;
-  options.keep_annotations = {"pv.kubernetes.io/bind-completed"};
-  auto imported = ImportKss({TestData("kss/storage.jsonl")}, options);
+  auto imported = ImportKss({TestData("kss/storage.jsonl")}, ImportOptions{});
   ASSERT_TRUE(imported.ok()) << imported.message();
   const auto& r = imported->records;
   ASSERT_EQ(r.size(), 10u) << RecordsText(*imported);
   EXPECT_EQ(r[0].api().storage_class().volume_binding_mode(), "WaitForFirstConsumer");
   EXPECT_EQ(r[0].api().storage_class().reclaim_policy(), "Delete");
   EXPECT_EQ(r[1].api().persistent_volume_claim().spec().storage_class_name(), "standard");
-  EXPECT_TRUE(r[1].api().persistent_volume_claim().metadata().annotations().empty());
+  // The provisioning annotation is a scheduling field: kept without --keep-annotations.
+  EXPECT_EQ(r[1].api().persistent_volume_claim().metadata().annotations().at(
+                "volume.kubernetes.io/selected-node"),
+            "sim-node-1");
   EXPECT_EQ(r[2].api().persistent_volume().spec().claim_ref().name(), "pvc1");
   EXPECT_EQ(r[3].api().type(), MODIFIED);
   EXPECT_EQ(r[3].api().persistent_volume_claim().spec().volume_name(), "pv1");
@@ -68,7 +69,7 @@ TEST(KssImporterTest, RecordedStorageObjectsAreImported) {
   EXPECT_EQ(Label(*imported, "redacted.paths"),
             "CSIDriver:spec.seLinuxMount=1,PersistentVolume:spec.hostPath=1,"
             "PersistentVolumeClaim:status.conditions=1");
-  EXPECT_EQ(Label(*imported, "redacted.annotations"), "3");
+  EXPECT_EQ(Label(*imported, "redacted.annotations"), "2");  // default-class, provisioned-by
   EXPECT_FALSE(Contains(RecordsText(*imported), "do-not-leak"));
 }
 

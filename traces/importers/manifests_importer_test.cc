@@ -145,9 +145,9 @@ TEST(ManifestsImporterTest, StorageObjectsKeepTheirSchedulingFields) {
   EXPECT_EQ(capacity.capacity(), "100Gi");
   EXPECT_EQ(capacity.maximum_volume_size(), "16Ti");
   EXPECT_EQ(capacity.node_topology().match_labels().at("topology.ebs.csi.aws.com/zone"), "zone-a");
-  // As for pods, annotations go unless asked for, the plugins' own included.
-  EXPECT_EQ(Label(*imported, "redacted.annotations"), "6");
-  EXPECT_TRUE(claim.metadata().annotations().empty());
+  // Annotations go unless asked for, except the volume plugins' own (scheduling fields).
+  EXPECT_EQ(Label(*imported, "redacted.annotations"), "3");
+  EXPECT_EQ(claim.metadata().annotations().size(), 2u);
   const std::string paths = Label(*imported, "redacted.paths");
   for (const char* want :
        {"PersistentVolumeClaim:spec.dataSource=1", "PersistentVolumeClaim:metadata.finalizers=1",
@@ -162,12 +162,10 @@ TEST(ManifestsImporterTest, StorageObjectsKeepTheirSchedulingFields) {
   EXPECT_EQ(Label(*imported, "skipped.kinds"), "<absent>");
 }
 
-TEST(ManifestsImporterTest, KeepAnnotationsKeepsTheVolumePluginsAnnotations) {
-  ImportOptions options;
-  options.keep_annotations = {"pv.kubernetes.io/bind-completed",
-                              "volume.kubernetes.io/selected-node",
-                              "storage.alpha.kubernetes.io/migrated-plugins"};
-  auto imported = ImportManifests({TestData("storage/storage.yaml")}, options);
+// The volume plugins' annotations on storage objects are scheduling fields: kept without
+// --keep-annotations; every other annotation (last-applied, provisioned-by, default-class) is not.
+TEST(ManifestsImporterTest, VolumePluginsAnnotationsAreKeptWithoutAsking) {
+  auto imported = ImportManifests({TestData("storage/storage.yaml")}, ImportOptions{});
   ASSERT_TRUE(imported.ok()) << imported.message();
   EXPECT_EQ(Label(*imported, "redacted.annotations"), "3");
   const auto& claim = imported->records[4].api().persistent_volume_claim().metadata();

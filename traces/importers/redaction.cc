@@ -1,5 +1,7 @@
 #include "traces/importers/redaction.h"
 
+#include <set>
+
 #include "reference/k8s/json_to_message.h"
 #include "reference/k8s/k8s_json.h"
 
@@ -143,10 +145,29 @@ void Redactor::CountDropped(const nlohmann::json& in, const google::protobuf::Me
   }
 }
 
+namespace {
+
+// The annotations the volume plugins read on storage objects: scheduling fields, kept without
+// --keep-annotations (a bound claim without bind-completed would read as prebound, an unbound
+// Immediate claim, and its pod would never schedule in replay).
+bool IsVolumeSchedulingAnnotation(const std::string& kind, const std::string& key) {
+  static const std::set<std::string> kStorageKinds = {"PersistentVolume", "PersistentVolumeClaim",
+                                                      "StorageClass", "CSINode"};
+  static const std::set<std::string> kKeys = {
+      "pv.kubernetes.io/bind-completed",                // claim fully bound (isPVCFullyBound)
+      "pv.kubernetes.io/bound-by-controller",           // written back by the binder
+      "volume.kubernetes.io/selected-node",             // provisioning already chose a node
+      "volume.beta.kubernetes.io/storage-class",        // the beta class field
+      "storage.alpha.kubernetes.io/migrated-plugins"};  // CSINode: in-tree plugins migrated
+  return kStorageKinds.count(kind) && kKeys.count(key);
+}
+
+}  // namespace
+
 void Redactor::StripAnnotations(k8s::ObjectMeta* meta) {
   auto* annotations = meta->mutable_annotations();
   for (auto it = annotations->begin(); it != annotations->end();) {
-    if (keep_annotations_.count(it->first)) {
+    if (keep_annotations_.count(it->first) || IsVolumeSchedulingAnnotation(kind_, it->first)) {
       ++it;
     } else {
       ++annotations_;

@@ -192,11 +192,10 @@ TEST(Redactor, CountsWhatTheRoundTripCountsForStorage) {
   ExpectCountsOfTheRoundTrip(objects);
 }
 
-// Each storage kind keeps what the volume plugins read, drops a field they do not, and keeps only
-// the annotations asked for (the pods' rule: a volume plugin's annotation survives only when named
-// in --keep-annotations).
+// Each storage kind keeps what the volume plugins read, drops a field they do not, and keeps the
+// volume plugins' annotations (scheduling fields) without being asked, the others only when asked.
 TEST(Redactor, StorageKindsKeepTheirSchedulingFields) {
-  Redactor redactor({"pv.kubernetes.io/bind-completed"});
+  Redactor redactor({"example.com/asked-for"});
   for (const char* kind : {"PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode",
                            "CSIDriver", "CSIStorageCapacity"}) {
     EXPECT_TRUE(IsTraceKind(kind)) << kind;
@@ -208,7 +207,8 @@ TEST(Redactor, StorageKindsKeepTheirSchedulingFields) {
                   .Decode(json::parse(R"({"kind": "PersistentVolumeClaim",
         "metadata": {"name": "c", "namespace": "ns", "resourceVersion": "9",
                      "annotations": {"pv.kubernetes.io/bind-completed": "yes",
-                                     "volume.kubernetes.io/selected-node": "n1"}},
+                                     "example.com/asked-for": "a",
+                                     "example.com/not-asked-for": "b"}},
         "spec": {"volumeName": "pv", "storageClassName": "",
                  "dataSource": {"kind": "PersistentVolumeClaim", "name": "src"}}})"),
                           "PersistentVolumeClaim", "test", &claim)
@@ -217,8 +217,9 @@ TEST(Redactor, StorageKindsKeepTheirSchedulingFields) {
   EXPECT_EQ(c.spec().volume_name(), "pv");
   EXPECT_TRUE(c.spec().has_storage_class_name());  // "" (no class) differs from absent
   EXPECT_EQ(c.metadata().resource_version(), "9");
-  EXPECT_EQ(c.metadata().annotations().size(), 1u);
+  EXPECT_EQ(c.metadata().annotations().size(), 2u);
   EXPECT_EQ(c.metadata().annotations().at("pv.kubernetes.io/bind-completed"), "yes");
+  EXPECT_EQ(c.metadata().annotations().at("example.com/asked-for"), "a");
   EXPECT_EQ(k8s::ToJson(c).find("src"), std::string::npos);
   ApiEvent pv;
   ASSERT_TRUE(redactor

@@ -244,7 +244,10 @@ TEST(WatchImporterTest, StorageEventsAreImported) {
   EXPECT_EQ(r[8].api().persistent_volume_claim().metadata().deletion_timestamp(),
             "2024-03-01T10:00:07Z");
   EXPECT_EQ(Label(*imported, "skipped.kinds"), "<absent>");
-  EXPECT_EQ(Label(*imported, "redacted.annotations"), "1");  // bind-completed, not asked for
+  EXPECT_EQ(Label(*imported, "redacted.annotations"), "0");  // bind-completed is kept
+  EXPECT_EQ(r[3].api().persistent_volume_claim().metadata().annotations().at(
+                "pv.kubernetes.io/bind-completed"),
+            "yes");
   EXPECT_EQ(Label(*imported, "redacted.paths"),
             "CSIDriver:spec.fsGroupPolicy=1,PersistentVolume:spec.local=1,"
             "StorageClass:metadata.managedFields=1");
