@@ -267,7 +267,7 @@ void AddDrivers(State& st) {
       d.mutable_spec()->set_attach_required(name == "local.csi.example.com" ? Chance(15)
                                                                             : Chance(85));
     // Capacity tracking on most drivers: VolumeBinding then filters and (1.37) scores by capacity.
-  if (!Chance(30)) d.mutable_spec()->set_storage_capacity(Chance(75));
+    if (!Chance(30)) d.mutable_spec()->set_storage_capacity(Chance(75));
     *Emit(st, trace::ADDED).mutable_api()->mutable_csi_driver() = d;
   }
 }
