@@ -170,10 +170,18 @@ const Object* Latest(const Object* informer, const Assumed* assumed) {
   return Serialized(*informer) == assumed->base ? &assumed->object : informer;
 }
 
-// assumeCache.Assume: refuses an object older than the latest one ("out of sync").
+// assumeCache.Assume: refuses an object the informer no longer holds (deleted since it was
+// listed; v1.27 words it as its own errNotFound, v1.37 as the API's NotFound) and one older than
+// the latest ("out of sync").
 template <typename Object>
-Outcome CheckAssumable(const Object& object, const Object* latest, std::string_view description) {
-  if (latest == nullptr) return Outcome::Ok();  // the binder only assumes objects it listed
+Outcome CheckAssumable(const Object& object, const Object* latest, std::string_view description,
+                       std::string_view resource, const std::string& key, CompatLevel level) {
+  if (latest == nullptr) {
+    if (level == CompatLevel::kV1_37) {
+      return Error{std::string(resource) + " \"" + key + "\" not found"};
+    }
+    return Error{"could not find " + std::string(description) + " \"" + key + "\""};
+  }
   std::optional<int64_t> stored = ObjectVersion(*latest);
   std::optional<int64_t> assumed = ObjectVersion(object);
   if (stored && assumed && *assumed < *stored) {
@@ -208,17 +216,23 @@ std::vector<Volume> AssumeCache::ListPVs(const ClusterObjects& objects,
   return out;
 }
 
-Outcome AssumeCache::AssumePV(const ClusterObjects& objects, Volume pv) {
+Outcome AssumeCache::AssumePV(const ClusterObjects& objects, Volume pv, CompatLevel level) {
   const std::string name = pv.metadata().name();
-  if (Outcome ok = CheckAssumable(pv, GetPV(objects, name), "v1.PersistentVolume"); !ok) return ok;
+  if (Outcome ok = CheckAssumable(pv, GetPV(objects, name), "v1.PersistentVolume",
+                                  "persistentvolumes", name, level);
+      !ok) {
+    return ok;
+  }
   const Volume* informer = ClusterObjects::Find(objects.persistent_volumes, name);
   pvs_[name] = {informer == nullptr ? "" : Serialized(*informer), std::move(pv)};
   return Outcome::Ok();
 }
 
-Outcome AssumeCache::AssumePVC(const ClusterObjects& objects, Claim pvc) {
+Outcome AssumeCache::AssumePVC(const ClusterObjects& objects, Claim pvc, CompatLevel level) {
   const std::string key = ClaimKey(pvc);
-  if (Outcome ok = CheckAssumable(pvc, GetPVC(objects, key), "v1.PersistentVolumeClaim"); !ok) {
+  if (Outcome ok = CheckAssumable(pvc, GetPVC(objects, key), "v1.PersistentVolumeClaim",
+                                  "persistentvolumeclaims", key, level);
+      !ok) {
     return ok;
   }
   const Claim* informer = ClusterObjects::Find(objects.persistent_volume_claims, key);
@@ -492,7 +506,7 @@ Result<bool> Binder::AssumePodVolumes(const Pod& pod, const std::string& node,
       dirty = true;
     }
     if (dirty) {
-      if (Outcome ok = cache_->AssumePV(objects(), pv); !ok) {
+      if (Outcome ok = cache_->AssumePV(objects(), pv, handle_.level()); !ok) {
         for (const Binding& done : bindings) cache_->RestorePV(done.pv.metadata().name());
         return ok.error();
       }
@@ -503,7 +517,7 @@ Result<bool> Binder::AssumePodVolumes(const Pod& pod, const std::string& node,
   for (const DynamicProvision& provision : volumes->dynamic_provisions) {
     Claim clone = provision.pvc;
     (*clone.mutable_metadata()->mutable_annotations())[std::string(kAnnSelectedNode)] = node;
-    if (Outcome ok = cache_->AssumePVC(objects(), clone); !ok) {
+    if (Outcome ok = cache_->AssumePVC(objects(), clone, handle_.level()); !ok) {
       for (const Binding& done : bindings) cache_->RestorePV(done.pv.metadata().name());
       for (const DynamicProvision& done : provisions) cache_->RestorePVC(ClaimKey(done.pvc));
       return ok.error();

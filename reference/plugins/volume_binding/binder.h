@@ -73,9 +73,10 @@ class AssumeCache {
   // ListPVs(class): the PVs of that class (GetPersistentVolumeClass), assumed versions first
   // applied, in name order (upstream lists an index in Go map order).
   std::vector<Volume> ListPVs(const ClusterObjects& objects, const std::string& class_name) const;
-  // Assume: an error when the object is older (resourceVersion) than the latest one.
-  Outcome AssumePV(const ClusterObjects& objects, Volume pv);
-  Outcome AssumePVC(const ClusterObjects& objects, Claim pvc);
+  // Assume: an error when the informer no longer holds the object or holds a newer
+  // resourceVersion of it (the error texts of `level`'s assume cache).
+  Outcome AssumePV(const ClusterObjects& objects, Volume pv, CompatLevel level);
+  Outcome AssumePVC(const ClusterObjects& objects, Claim pvc, CompatLevel level);
   void RestorePV(const std::string& name) { pvs_.erase(name); }
   void RestorePVC(const std::string& key) { pvcs_.erase(key); }
 
