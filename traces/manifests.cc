@@ -77,6 +77,25 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Budget* b
   }
   if (kind == "PodDisruptionBudget")
     return Append(k8s::PdbFromJson(obj, where), where, budget, &out->pdbs);
+  if (kind == "PersistentVolume") {
+    return Append(k8s::PersistentVolumeFromJson(obj, where), where, budget,
+                  &out->persistent_volumes);
+  }
+  if (kind == "PersistentVolumeClaim") {
+    return Append(k8s::PersistentVolumeClaimFromJson(obj, where), where, budget,
+                  &out->persistent_volume_claims);
+  }
+  if (kind == "StorageClass") {
+    return Append(k8s::StorageClassFromJson(obj, where), where, budget, &out->storage_classes);
+  }
+  if (kind == "CSINode")
+    return Append(k8s::CSINodeFromJson(obj, where), where, budget, &out->csi_nodes);
+  if (kind == "CSIDriver")
+    return Append(k8s::CSIDriverFromJson(obj, where), where, budget, &out->csi_drivers);
+  if (kind == "CSIStorageCapacity") {
+    return Append(k8s::CSIStorageCapacityFromJson(obj, where), where, budget,
+                  &out->csi_storage_capacities);
+  }
   if (kind.empty()) {
     return Error{where + ": field kind: missing"};
   } else if (!IsWorkloadKind(kind)) {
@@ -90,6 +109,9 @@ Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Budget* budget, 
   GivenOwners owners;
   for (const k8s::Pod& pod : out->pods) owners.AddPod(pod.metadata());
   for (const k8s::ReplicaSet& rs : out->replica_sets) owners.AddReplicaSet(rs.metadata());
+  for (const k8s::PersistentVolumeClaim& c : out->persistent_volume_claims) {
+    owners.AddClaim(c.metadata());
+  }
   for (const Workload& w : workloads) {
     if (owners.Has(w.object)) continue;
     auto objects = ExpandWorkload(
@@ -97,7 +119,8 @@ Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Budget* budget, 
         RecordRoom{budget->limits.records - budget->objects, budget->limits.records});
     if (!objects.ok()) return objects.error();
     for (const nlohmann::json& obj : *objects) {
-      // Expanded objects are Pods and a Deployment's ReplicaSet only: no further workloads.
+      if (owners.HasClaim(obj)) continue;  // a StatefulSet claim given in the input
+      // Expanded objects are Pods, claims and a Deployment's ReplicaSet: no further workloads.
       if (Outcome ok = AddObject(
               obj, w.where + ": " + obj.value("kind", "") + " " + obj["metadata"].value("name", ""),
               budget, out, nullptr);

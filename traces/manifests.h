@@ -22,6 +22,13 @@ struct Manifests {
   std::vector<k8s::ReplicationController> replication_controllers;
   std::vector<k8s::ReplicaSet> replica_sets;
   std::vector<k8s::StatefulSet> stateful_sets;
+  // The storage kinds the volume plugins read (a StatefulSet's claim templates add claims).
+  std::vector<k8s::PersistentVolume> persistent_volumes;
+  std::vector<k8s::PersistentVolumeClaim> persistent_volume_claims;
+  std::vector<k8s::StorageClass> storage_classes;
+  std::vector<k8s::CSINode> csi_nodes;
+  std::vector<k8s::CSIDriver> csi_drivers;
+  std::vector<k8s::CSIStorageCapacity> csi_storage_capacities;
   int skipped = 0;  // objects of other kinds (Secrets, ConfigMaps, ...), ignored
 };
 

@@ -85,6 +85,9 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
                             cluster_objects->namespaces,   cluster_objects->pdbs,
                             cluster_objects->services,     cluster_objects->replication_controllers,
                             cluster_objects->replica_sets, cluster_objects->stateful_sets};
+  input.storage = {cluster_objects->persistent_volumes, cluster_objects->persistent_volume_claims,
+                   cluster_objects->storage_classes,    cluster_objects->csi_nodes,
+                   cluster_objects->csi_drivers,        cluster_objects->csi_storage_capacities};
   auto cluster = check::Cluster::Build(input, *profile, o.compat, o.engine);
   if (!cluster.ok()) return cluster.error();
   const reference::Framework& fw = (*cluster)->framework();

@@ -1,6 +1,6 @@
 // `schedcheck explain` follows the compatibility level it is given: the same tainted node is
 // explained with v1.27's and with v1.37's TaintToleration message, and an unknown level is an
-// error naming the flag.
+// error naming the flag. Storage objects in the cluster reach the volume plugins.
 #include "harness/cli/explain_command.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <utility>
 
 namespace schedcheck::cli {
 namespace {
@@ -47,6 +48,51 @@ TEST(ExplainCommandTest, FollowsTheCompatibilityLevel) {
   auto e = Explain(o);
   ASSERT_FALSE(e.ok());
   EXPECT_NE(e.message().find("--compat 1.35"), std::string::npos) << e.message();
+}
+
+// Storage objects in the cluster reach the volume plugins: a claim bound to a PV pinned to n2 keeps
+// the pod off n1 (VolumeBinding's node affinity conflict, worded per level), and without the
+// claim the pod is rejected in PreFilter.
+TEST(ExplainCommandTest, ReadsStorageObjects) {
+  const std::string nodes =
+      "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+      "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n---\n"
+      "apiVersion: v1\nkind: Node\nmetadata: {name: n2, labels: {kubernetes.io/hostname: n2}}\n"
+      "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n";
+  const std::string storage =
+      "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv, resourceVersion: '1'}\n"
+      "spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce],\n"
+      "  claimRef: {namespace: default, name: data, uid: u1},\n"
+      "  nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions:\n"
+      "    [{key: kubernetes.io/hostname, operator: In, values: [n2]}]}]}}}\n"
+      "status: {phase: Bound}\n---\n"
+      "apiVersion: v1\nkind: PersistentVolumeClaim\n"
+      "metadata: {name: data, namespace: default, uid: u1, resourceVersion: '2',\n"
+      "  annotations: {pv.kubernetes.io/bind-completed: 'yes'}}\n"
+      "spec: {accessModes: [ReadWriteOnce], volumeName: pv, resources: {requests: {storage: "
+      "1Gi}}}\n"
+      "status: {phase: Bound}\n";
+  const std::string pod =
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
+      "spec: {containers: [{name: c}], volumes: [{name: d, persistentVolumeClaim: "
+      "{claimName: data}}]}\n";
+  for (const auto& [compat, conflict] :
+       {std::pair{"1.27", "node(s) had volume node affinity conflict"},
+        std::pair{"1.37", "node(s) didn't match PersistentVolume's node affinity"}}) {
+    ExplainOptions o;
+    o.cluster = {Write("storage-cluster.yaml", nodes + "---\n" + storage)};
+    o.pod = Write("storage-pod.yaml", pod);
+    o.compat = compat;
+    auto e = Explain(o);
+    ASSERT_TRUE(e.ok()) << e.message();
+    const std::string text = e->dump();
+    EXPECT_NE(text.find(conflict), std::string::npos) << compat << ": " << text;
+    o.cluster = {Write("storage-cluster-no-claim.yaml", nodes)};
+    auto missing = Explain(o);
+    ASSERT_TRUE(missing.ok()) << missing.message();
+    EXPECT_EQ((*missing)["preFilter"]["reasons"][0], "persistentvolumeclaim \"data\" not found")
+        << compat << ": " << missing->dump();
+  }
 }
 
 }  // namespace
