@@ -199,11 +199,12 @@ RC_GTEST_PROP(KubeDifferential, StorageScenariosWithOtherSeedsAreEquivalent, ())
 RC_GTEST_PROP(KubeDifferential, StorageScenariosWithVolumeBindingArgsAreEquivalent, ()) {
   const WideScenario s = *StorageScenarioGen(kNewerFields);
   const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
-  const std::string args = std::string_view(kLevel.compat) == "1.37" ? R"({"bindTimeoutSeconds": 30, "shape": [
+  const std::string args = std::string_view(kLevel.compat) == "1.37"
+                               ? R"({"bindTimeoutSeconds": 30, "shape": [
                                       {"utilization": 0, "score": 0},
                                       {"utilization": 40, "score": 7},
                                       {"utilization": 100, "score": 10}]})"
-                                                   : R"({"bindTimeoutSeconds": 30})";
+                               : R"({"bindTimeoutSeconds": 30})";
   const RunSetup setup{R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
       "kind": "KubeSchedulerConfiguration",
       "profiles": [{"schedulerName": "default-scheduler",
