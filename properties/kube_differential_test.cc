@@ -51,6 +51,7 @@ std::string AdapterPath() {
 struct RunSetup {
   std::string config_yaml;
   reference::FeatureGates feature_gates;
+  bool volume_controllers = false;  // the replay's volume controllers model (both sides)
 };
 
 replay::ReplayOptions OptionsFor(uint64_t seed, const RunSetup& setup) {
@@ -64,6 +65,7 @@ replay::ReplayOptions OptionsFor(uint64_t seed, const RunSetup& setup) {
   }
   options.compat = kLevel.compat;
   options.feature_gates = setup.feature_gates;
+  options.volume_controllers = setup.volume_controllers;
   options.seed = seed;
   return options;
 }
@@ -119,11 +121,12 @@ void RequireEquivalent(const std::vector<trace::Record>& records, uint64_t seed,
   diff::DiffResult result = diff::Diff(reference, kube);
   if (result.divergences.empty()) return;
   const std::string s = std::to_string(seed);
-  const std::string gates = setup.feature_gates.empty()
-                                ? ""
-                                : " --feature-gates " +
-                                      reference::FeatureGatesText(setup.feature_gates) +
-                                      (setup.config_yaml.empty() ? "" : " --config CONFIG");
+  const std::string gates =
+      (setup.feature_gates.empty()
+           ? ""
+           : " --feature-gates " + reference::FeatureGatesText(setup.feature_gates) +
+                 (setup.config_yaml.empty() ? "" : " --config CONFIG")) +
+      (setup.volume_controllers ? " --volume-controllers" : "");
   PROP_REQUIRE(false, property, records,
                std::to_string(result.divergences.size()) +
                    " divergences (reference vs kube-scheduler " + kLevel.version + ", seed " + s +
@@ -190,6 +193,19 @@ RC_GTEST_PROP(KubeDifferential, StorageScenariosWithOtherSeedsAreEquivalent, ())
   const uint64_t seed = *rc::gen::inRange<uint64_t>(2, 1'000'000);
   RequireEquivalent(RealizeTrace(s.records, seed, kLevel.compat), seed,
                     "KubeDifferential_StorageSeeded");
+}
+
+// The same with the volume controllers model on both sides (docs/FORMATS.md, "Volume
+// controllers"): PreBind's writes succeed, the PV controller binds and the provisioner provisions
+// at once, and the pods bind in their first binding cycle. The generated traces still carry some
+// controller writes of their own, which then race with the model's as they would in a cluster.
+RC_GTEST_PROP(KubeDifferential, StorageScenariosWithVolumeControllersAreEquivalent, ()) {
+  const WideScenario s = *StorageScenarioGen(kNewerFields);
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RunSetup setup;
+  setup.volume_controllers = true;
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_StorageControllers", true, setup);
 }
 
 // VolumeBinding's arguments through the configuration both builds read: at 1.37 a shape that

@@ -83,6 +83,8 @@ struct CandidateReplayOptions {
   std::string compat = "1.27";
   // Feature gates of the replay (Hello.feature_gates for an out-of-process child).
   reference::FeatureGates feature_gates;
+  // The volume controllers model (ReplayOptions::volume_controllers; Hello.volume_controllers).
+  bool volume_controllers = false;
 };
 
 // Replays `trace` (t = 0 at its first event, epoch from the header's start_time label, seed 1,

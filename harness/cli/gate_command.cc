@@ -44,6 +44,7 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   if (std::string why = reference::CheckFeatureGates(o.feature_gates, o.compat); !why.empty())
     return fail("--feature-gates: " + why);
   options.feature_gates = o.feature_gates;
+  options.volume_controllers = o.volume_controllers;
   auto diffs = gate::RunGate(options);
   if (!diffs.ok()) return fail(diffs.message());
   if (o.soft_fails && o.allow_soft)
@@ -122,6 +123,9 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
                   "compatibility level both sides replay at: 1.27 (default) or 1.37, e.g. with "
                   "--candidate kube:1.37 or a build of your own on v1.37");
   AddFeatureGatesOption(cmd, &o->feature_gates);
+  cmd->add_flag("--volume-controllers", o->volume_controllers,
+                "both sides replay with the volume controllers model (docs/FORMATS.md, \"Volume "
+                "controllers\"): VolumeBinding's PreBind writes succeed and are answered at once");
   cmd->callback([=] { *exit_code = RunGateCommand(*o, std::cout, std::cerr); });
 }
 

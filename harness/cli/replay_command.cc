@@ -240,6 +240,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
     if (!ns.ok()) return fail(ns.message());
     *target = *ns;
   }
+  options.volume_controllers = o.volume_controllers;
   auto start = header.labels().find("start_time");
   if (start != header.labels().end()) {
     auto epoch = reference::ParseRfc3339(start->second);
@@ -323,6 +324,10 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                   "duration of a scheduling cycle in seconds (default 0)");
   cmd->add_option("--bind-latency", o->bind_latency_seconds,
                   "seconds from assume to binding (default 0)");
+  cmd->add_flag("--volume-controllers", o->volume_controllers,
+                "VolumeBinding's PreBind writes succeed and a PV controller and provisioner answer "
+                "them at once (docs/FORMATS.md, \"Volume controllers\"); off: the writes fail as "
+                "NotFound, for traces that hold what the controllers wrote");
   cmd->add_option("-o,--output", o->output, "write the decisions as a binary trace");
   cmd->add_option("--jsonl", o->jsonl,
                   "write the decisions as JSON Lines (docs/FORMATS.md#decision-logs)");

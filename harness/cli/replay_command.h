@@ -28,6 +28,7 @@ struct ReplayCommandOptions {
   double horizon_seconds = 600;
   double cycle_latency_seconds = 0;
   double bind_latency_seconds = 0;
+  bool volume_controllers = false;
   std::string output;  // binary decision trace
   std::string jsonl;   // JSON Lines, docs/FORMATS.md#decision-logs
   bool quiet = false;

@@ -30,7 +30,8 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
                                                     .timeout_ms = o.timeout_ms,
                                                     .engine = o.engine,
                                                     .compat = o.compat,
-                                                    .feature_gates = o.feature_gates};
+                                                    .feature_gates = o.feature_gates,
+                                                    .volume_controllers = o.volume_controllers};
   if (fs::exists(stem + ".config.yaml")) {
     auto config = reference::LoadSchedulerConfiguration(stem + ".config.yaml", o.compat,
                                                         trace::YamlLimitsOf(o.limits));
@@ -46,9 +47,11 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
   auto reference = candidates::MakeCandidate("reference", base);
   auto candidate = candidates::MakeCandidate(o.candidate, base, trace::YamlLimitsOf(o.limits));
   if (!candidate.ok()) return candidate.error();
-  auto ref_log = candidates::ReplayCandidate(
-      *reference, *trace,
-      {.engine = o.engine, .compat = o.compat, .feature_gates = o.feature_gates});
+  auto ref_log = candidates::ReplayCandidate(*reference, *trace,
+                                             {.engine = o.engine,
+                                              .compat = o.compat,
+                                              .feature_gates = o.feature_gates,
+                                              .volume_controllers = o.volume_controllers});
   if (!ref_log.ok()) return Error{path + ": reference replay: " + ref_log.message()};
   auto cand_log = candidates::ReplayCandidate(*candidate, *trace, replay_options);
   if (!cand_log.ok()) {

@@ -30,6 +30,7 @@ struct GateOptions {
       reference::Engine::kFast;           // the in-process replays' engine (`--engine`)
   std::string compat = "1.27";            // the level both sides replay at (`--compat`)
   reference::FeatureGates feature_gates;  // both sides' `--feature-gates`
+  bool volume_controllers = false;        // both sides' `--volume-controllers`
 };
 
 // The corpus traces, sorted by file name.

@@ -189,6 +189,7 @@ Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_y
   hello.set_bind_latency_ns(options.bind_latency_ns);
   hello.set_epoch_unix_ns(options.epoch_unix_ns);
   hello.set_horizon_ns(options.horizon_ns);
+  hello.set_volume_controllers(options.volume_controllers);
   for (const auto& [name, value] : options.feature_gates)
     (*hello.mutable_feature_gates())[name] = value;
   return hello;

@@ -89,6 +89,7 @@ Response Session::OnHello(const Hello& hello) {
   options.cycle_latency_ns = hello.cycle_latency_ns();
   options.bind_latency_ns = hello.bind_latency_ns();
   options.epoch_unix_ns = hello.epoch_unix_ns();
+  options.volume_controllers = hello.volume_controllers();
   if (hello.horizon_ns() > 0) options.horizon_ns = hello.horizon_ns();
   auto replayer = replay::Replayer::Create(std::move(options));
   if (!replayer.ok()) return Fail(source + ": " + replayer.message());

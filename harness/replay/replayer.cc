@@ -58,6 +58,7 @@ Outcome Replayer::Init() {
   if (options_.compat == "1.37") cache_ = reference::Cache(reference::CompatLevel::kV1_37);
   log_.set_sink(options_.on_record);
   log_.set_retain(options_.retain_log);
+  if (options_.volume_controllers) volume_api_ = std::make_unique<VolumeApiImpl>(this);
   std::vector<const reference::Framework*> frameworks;
   for (const reference::Profile& config_profile : options_.config.profiles) {
     auto p = std::make_unique<Profile>();
@@ -68,6 +69,7 @@ Outcome Replayer::Init() {
     p->handle.clock = &clock_;
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
     p->handle.async_preemptions = &async_preemptions_;
+    p->handle.volume_api = volume_api_.get();
     p->handle.async_preemption =
         reference::GateEnabled(options_.feature_gates, reference::kSchedulerAsyncPreemption);
     reference::Profile profile = config_profile;

@@ -69,6 +69,11 @@ struct ReplayOptions {
   int64_t cycle_latency_ns = 0;  // a scheduling cycle's duration
   int64_t bind_latency_ns = 0;   // from assume to the binding being applied
   int64_t epoch_unix_ns = 0;     // the wall-clock instant t = 0 stands for (plugins reading time)
+  // The volume controllers (volume_controllers.h; docs/FORMATS.md, "Volume controllers"):
+  // VolumeBinding's PreBind writes succeed, and the PV controller and a provisioner answer them
+  // at once. Off: no API server holds volumes and the first write fails as NotFound (a captured
+  // trace already holds what the controllers wrote).
+  bool volume_controllers = false;
   // The plugins frameworks are built from (in-process candidate builds); null = the engine's.
   const reference::Registry* registry = nullptr;
   // Called by Run as the replay advances, for progress reports on a terminal: after the instant
@@ -124,6 +129,7 @@ class Replayer {
   struct Profile;
   struct InFlight;
   struct Binding;
+  class VolumeApiImpl;
 
   explicit Replayer(ReplayOptions options);
   // Both Runs: `next` gives each record (null at the end), valid until `drop_all_but_last` (null
@@ -214,8 +220,9 @@ class Replayer {
   ApiPodLister api_pod_lister_{api_pods_};
   std::map<std::string, reference::NodePtr> api_nodes_;  // by name
   std::unique_ptr<InFlight> in_flight_;
-  uint64_t version_stamp_ = 0;     // the last resourceVersion given or stamped (StampVersion)
-  std::vector<Binding> bindings_;  // in start order
+  uint64_t version_stamp_ = 0;  // the last resourceVersion given or stamped (StampVersion)
+  std::unique_ptr<VolumeApiImpl> volume_api_;  // with options_.volume_controllers only
+  std::vector<Binding> bindings_;              // in start order
   DecisionLog log_;
   Outcome deliver_error_;
   ClusterEventLog cluster_events_;

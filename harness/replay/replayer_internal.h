@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "harness/replay/replayer.h"
 
@@ -41,6 +42,22 @@ struct Replayer::Binding {
   // The write reaches the informer when the cycle is over, as the adapters deliver writes.
   reference::Status pre_flight;
   bool nominated_for_expectation = false;
+};
+
+// The API server VolumeBinding's PreBind writes to, with the volume controllers behind it
+// (ReplayOptions::volume_controllers; replay_volumes.cc). The API server's store is the replay's
+// objects_ (its informers never lag); writes reach them, and the queue, only in Settle.
+class Replayer::VolumeApiImpl final : public reference::VolumeApi {
+ public:
+  explicit VolumeApiImpl(Replayer* replayer) : r_(replayer) {}
+  Result<k8s::PersistentVolume> UpdatePersistentVolume(const k8s::PersistentVolume& pv) override;
+  Result<k8s::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
+      const k8s::PersistentVolumeClaim& claim) override;
+  void Settle() override;
+
+ private:
+  Replayer* r_;
+  std::vector<trace::ApiEvent> writes_;  // since the last Settle, in order
 };
 
 // Which of a node's scheduling properties changed (eventhandlers.go

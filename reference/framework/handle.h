@@ -13,6 +13,7 @@
 #include "reference/api/selectors.h"
 #include "reference/base/clock.h"
 #include "reference/base/compat_level.h"
+#include "reference/base/result.h"
 #include "reference/framework/cycle_state.h"
 #include "reference/framework/snapshot.h"
 #include "reference/framework/status.h"
@@ -100,6 +101,22 @@ class FrameworkRunner {
                                                 const NodeInfo& node) const = 0;
 };
 
+// The API server as VolumeBinding's PreBind writes to it, with the controllers behind it (the
+// replay's volume controllers model, docs/FORMATS.md "Volume controllers"). Null in the Handle:
+// there is no API server holding volumes, and PreBind's first write fails as NotFound.
+class VolumeApi {
+ public:
+  virtual ~VolumeApi() = default;
+  // The object as the API server stored it (a new resourceVersion), or the API's error (NotFound,
+  // Conflict) as its text. Nothing reaches the informers before Settle.
+  virtual Result<k8s::PersistentVolume> UpdatePersistentVolume(const k8s::PersistentVolume& pv) = 0;
+  virtual Result<k8s::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
+      const k8s::PersistentVolumeClaim& claim) = 0;
+  // PreBind's wait: the writes and what the PV controller and the provisioner make of them are
+  // delivered to the informers (and the queue), in order, before PreBind looks again.
+  virtual void Settle() = 0;
+};
+
 struct Handle {
   // Set by whoever creates the Framework, right after creating it.
   const FrameworkRunner* framework = nullptr;
@@ -121,6 +138,8 @@ struct Handle {
   // v1.37's SchedulerAsyncPreemption gate (beta, on). Off: DefaultPreemption neither holds a
   // preemptor back (PreEnqueue) nor registers events, and deletes its victims in the cycle.
   bool async_preemption = true;
+  // VolumeBinding's PreBind writes (null: no API server for volumes, the writes fail).
+  VolumeApi* volume_api = nullptr;
 };
 
 }  // namespace schedcheck::reference

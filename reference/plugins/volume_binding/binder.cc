@@ -536,4 +536,92 @@ void Binder::RevertAssumedPodVolumes(const PodVolumes& volumes) {
   }
 }
 
+namespace {
+
+// CompareResourceVersion(written, informer) > 0: the informer has not caught up with the write.
+template <typename Object>
+bool InformerBehind(const Object& written, const Object& informer) {
+  std::optional<int64_t> w = ObjectVersion(written);
+  std::optional<int64_t> i = ObjectVersion(informer);
+  return w && i && *w > *i;
+}
+
+// isPVCFullyBound.
+bool IsClaimFullyBound(const Claim& claim) {
+  return !claim.spec().volume_name().empty() &&
+         claim.metadata().annotations().contains(std::string(kAnnBindCompleted));
+}
+
+}  // namespace
+
+Result<bool> Binder::CheckBindings(const Pod& pod, const std::string& node_name,
+                                   const PodVolumes& written) const {
+  const CompatLevel level = handle_.level();
+  // The listers' NotFound (the assume cache's GetAPIObj words it at v1.27 as its own errNotFound).
+  auto not_found = [&](std::string_view resource, std::string_view description,
+                       const std::string& key) {
+    if (level == CompatLevel::kV1_37) return std::string(resource) + " \"" + key + "\" not found";
+    return "could not find " + std::string(description) + " \"" + key + "\"";
+  };
+  const NodeInfo* node_info =
+      handle_.snapshot == nullptr ? nullptr : handle_.snapshot->Get(node_name);
+  if (node_info == nullptr || node_info->node() == nullptr) {
+    return Error{"failed to get node \"" + node_name + "\": node \"" + node_name + "\" not found"};
+  }
+  const Node& node = *node_info->node();
+  if (handle_.pods != nullptr && handle_.pods->Get(pod.key) == nullptr) {
+    return Error{"pod does not exist any more: pods \"" + pod.name() + "\" not found"};
+  }
+  auto affinity_error = [&](const Volume& pv) {
+    return Error{"pv \"" + pv.metadata().name() + "\" node affinity doesn't match node \"" +
+                 node_name + "\": no matching NodeSelectorTerms"};
+  };
+  for (const Binding& b : written.static_bindings) {
+    const std::string& pv_name = b.pv.metadata().name();
+    const Volume* pv = ClusterObjects::Find(objects().persistent_volumes, pv_name);
+    if (pv == nullptr) {
+      return Error{"failed to check binding: " +
+                   not_found("persistentvolumes", "v1.PersistentVolume", pv_name)};
+    }
+    const std::string claim_key = ClaimKey(b.pvc);
+    const Claim* claim = ClusterObjects::Find(objects().persistent_volume_claims, claim_key);
+    if (claim == nullptr) {
+      return Error{"failed to check binding: " +
+                   not_found("persistentvolumeclaims", "v1.PersistentVolumeClaim", claim_key)};
+    }
+    if (InformerBehind(b.pv, *pv)) return false;
+    if (!CheckNodeAffinity(*pv, node)) return affinity_error(*pv);
+    if (!pv->spec().has_claim_ref() || pv->spec().claim_ref().uid().empty()) {
+      return Error{"ClaimRef got reset for pv \"" + pv_name + "\""};
+    }
+    if (!IsClaimFullyBound(*claim)) return false;
+  }
+  for (const DynamicProvision& provision : written.dynamic_provisions) {
+    const std::string claim_key = ClaimKey(provision.pvc);
+    const Claim* claim = ClusterObjects::Find(objects().persistent_volume_claims, claim_key);
+    if (claim == nullptr) {
+      return Error{"failed to check provisioning pvc: " +
+                   not_found("persistentvolumeclaims", "v1.PersistentVolumeClaim", claim_key)};
+    }
+    if (InformerBehind(provision.pvc, *claim)) return false;
+    const auto& annotations = claim->metadata().annotations();
+    if (annotations.empty()) {
+      return Error{"selectedNode annotation reset for PVC \"" + claim->metadata().name() + "\""};
+    }
+    auto selected = annotations.find(std::string(kAnnSelectedNode));
+    if (selected == annotations.end() || selected->second != pod.node_name()) {
+      // The provisioner removes the annotation when provisioning fails.
+      return Error{"provisioning failed for PVC \"" + claim->metadata().name() + "\""};
+    }
+    if (!claim->spec().volume_name().empty()) {
+      const Volume* pv =
+          ClusterObjects::Find(objects().persistent_volumes, claim->spec().volume_name());
+      if (pv == nullptr) return false;  // not delivered yet: tolerated
+      if (!CheckNodeAffinity(*pv, node)) return affinity_error(*pv);
+    }
+    if (!IsClaimFullyBound(*claim)) return false;
+  }
+  return true;
+}
+
 }  // namespace schedcheck::reference::volume_binding

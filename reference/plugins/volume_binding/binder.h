@@ -121,6 +121,13 @@ class Binder {
   // isVolumeBound for each volume of the pod (the claims as the assume cache has them).
   bool ArePodVolumesBound(const Pod& pod) const;
 
+  // checkBindings, after PreBind's writes (`written`: the PVs and claims as the API server
+  // returned them): true when every claim is fully bound in the informers' objects (not the
+  // assumed ones), false to wait longer, an error when the binding must be retried. In-tree PVs
+  // are not translated to CSI first (as in FindPodVolumes: docs/DEVIATIONS.md).
+  Result<bool> CheckBindings(const Pod& pod, const std::string& node_name,
+                             const PodVolumes& written) const;
+
  private:
   const ClusterObjects& objects() const;
   // hasEnoughCapacity; `*capacity` is the CSIStorageCapacity found (unset when none was needed).

@@ -278,7 +278,7 @@ Status VolumeBinding::PreBindPreFlight(CycleState& state, const Pod&, const std:
   return Status();
 }
 
-Status VolumeBinding::PreBind(CycleState& state, const Pod&, const std::string& node) {
+Status VolumeBinding::PreBind(CycleState& state, const Pod& pod, const std::string& node) {
   auto* data = state.ReadAs<VolumeBindingState>(kStateKey);
   if (data == nullptr) return Status::Error("not found");
   if (data->all_bound) return Status();
@@ -289,18 +289,50 @@ Status VolumeBinding::PreBind(CycleState& state, const Pod&, const std::string& 
                                          : "no pod volumes found for node \"") +
                          node + "\"");
   }
-  // BindPodVolumes writes each PV's claimRef, then each provisioned claim's selected-node
-  // annotation, through the API server, then waits for the PV controller. Replay has no API
-  // server to write to: the first write fails as NotFound, as it does in the kube adapters
-  // (harness/kube/README.md, "No PV controller"; docs/DEVIATIONS.md).
-  if (!it->second.static_bindings.empty()) {
-    return Status::Error("persistentvolumes \"" +
-                         it->second.static_bindings.front().pv.metadata().name() + "\" not found");
+  return BindPodVolumes(pod, it->second);
+}
+
+Status VolumeBinding::BindPodVolumes(const Pod& pod, const PodVolumes& volumes) const {
+  VolumeApi* api = handle_.volume_api;
+  if (api == nullptr) {
+    // bindAPIUpdate writes each PV's claimRef, then each provisioned claim's selected-node
+    // annotation. Without an API server holding volumes (the replay's volume controllers off),
+    // the first write fails as NotFound, as it does in the kube adapters
+    // (harness/kube/README.md, "No PV controller"; docs/DEVIATIONS.md).
+    if (!volumes.static_bindings.empty()) {
+      return Status::Error("persistentvolumes \"" +
+                           volumes.static_bindings.front().pv.metadata().name() + "\" not found");
+    }
+    if (!volumes.dynamic_provisions.empty()) {
+      return Status::Error("persistentvolumeclaims \"" +
+                           volumes.dynamic_provisions.front().pvc.metadata().name() +
+                           "\" not found");
+    }
+    return Status();
   }
-  if (!it->second.dynamic_provisions.empty()) {
-    return Status::Error("persistentvolumeclaims \"" +
-                         it->second.dynamic_provisions.front().pvc.metadata().name() +
-                         "\" not found");
+  // bindAPIUpdate: the writes in order, each kept as the API server returned it. A failed write
+  // ends PreBind (Unreserve then reverts every assumed object).
+  volume_binding::PodVolumes written;
+  for (const volume_binding::Binding& b : volumes.static_bindings) {
+    Result<k8s::PersistentVolume> pv = api->UpdatePersistentVolume(b.pv);
+    if (!pv.ok()) return Status::Error(pv.message());
+    written.static_bindings.push_back(volume_binding::Binding{std::move(*pv), b.pvc});
+  }
+  for (const volume_binding::DynamicProvision& provision : volumes.dynamic_provisions) {
+    Result<k8s::PersistentVolumeClaim> claim = api->UpdatePersistentVolumeClaim(provision.pvc);
+    if (!claim.ok()) return Status::Error(claim.message());
+    written.dynamic_provisions.push_back(
+        volume_binding::DynamicProvision{std::move(*claim), std::nullopt});
+  }
+  // The poll (every second, up to the bind timeout): the controllers act at once in replay, so one
+  // look after they have settled decides; still unbound then is the poll's timeout.
+  api->Settle();
+  Result<bool> bound = binder_.CheckBindings(pod, pod.node_name(), written);
+  if (!bound.ok()) return Status::Error("binding volumes: " + bound.message());
+  if (!*bound) {
+    return Status::Error(handle_.level() == CompatLevel::kV1_37
+                             ? "binding volumes: context deadline exceeded"
+                             : "binding volumes: timed out waiting for the condition");
   }
   return Status();
 }

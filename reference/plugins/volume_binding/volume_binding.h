@@ -1,9 +1,10 @@
 // VolumeBinding (volumebinding/volume_binding.go, v1.27 and v1.37): a pod's PersistentVolumeClaims
 // decide where it can run — bound claims by their PVs' node affinity, unbound WaitForFirstConsumer
 // claims by the PVs a node could bind or the classes that can provision there. Reserve assumes
-// the bindings; PreBind writes them (the PV controller model is not part of the reference yet, see
-// docs/DEVIATIONS.md). v1.37 (VolumeBindingV1_37) scores the storage capacity left on a node
-// (StorageCapacityScoring), no longer narrows the nodes in PreFilter, and has queueing hints.
+// the bindings; PreBind writes them through the Handle's VolumeApi and waits for the PV controller
+// (without one, the first write fails as NotFound: docs/DEVIATIONS.md). v1.37 (VolumeBindingV1_37)
+// scores the storage capacity left on a node (StorageCapacityScoring), no longer narrows the nodes
+// in PreFilter, and has queueing hints.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_VOLUME_BINDING_VOLUME_BINDING_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_VOLUME_BINDING_VOLUME_BINDING_H_
 
@@ -63,6 +64,9 @@ class VolumeBinding : public PreFilterPlugin,
   void CopyScorerFrom(const VolumeBinding& other) { scorer_ = other.scorer_; }
 
  protected:
+  // BindPodVolumes: bindAPIUpdate, then the wait for the controllers (checkBindings).
+  Status BindPodVolumes(const Pod& pod, const volume_binding::PodVolumes& volumes) const;
+
   const Handle& handle_;
   volume_binding::AssumeCache cache_;
   volume_binding::Binder binder_;

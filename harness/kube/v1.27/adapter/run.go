@@ -12,6 +12,7 @@ import (
 
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding"
 	"k8s.io/kubernetes/pkg/scheduler/util"
 
 	"schedcheck.local/kube/common/pb"
@@ -78,6 +79,12 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	r.installReactors()
 	r.factory = adapterkit.NewSyncFactory(r.client, adapterkit.SyncedRegistration{}, nil)
 	r.objects = adapterkit.NewObjects(r.factory)
+	// VolumeBinding's PreBind writes: answered by the volume controllers model, or refused
+	// (installReactors) when it is off. The hook is global, like the others.
+	volumebinding.SchedcheckSettle = nil
+	if h.GetVolumeControllers() {
+		volumebinding.SchedcheckSettle = r.objects.AnswerVolumeWrites(&r.client.Fake).Settle
+	}
 
 	opts := append(adapterkit.SchedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry))
 	recorders := func(string) events.EventRecorder { return &events.FakeRecorder{} }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding"
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 	"k8s.io/kubernetes/pkg/scheduler/util"
 
@@ -114,6 +115,12 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	r.installReactors()
 	r.factory = adapterkit.NewSyncFactory(r.client, registration{}, wrapInformer)
 	r.objects = adapterkit.NewObjects(r.factory)
+	// VolumeBinding's PreBind writes: answered by the volume controllers model, or refused
+	// (installReactors) when it is off. The hook is global, like the others.
+	volumebinding.SchedcheckSettle = nil
+	if h.GetVolumeControllers() {
+		volumebinding.SchedcheckSettle = r.objects.AnswerVolumeWrites(&r.client.Fake).Settle
+	}
 
 	// The hooks are global: set them before New, which may already read some.
 	framework.SchedcheckRand = r.rng.Int

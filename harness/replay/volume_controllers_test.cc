@@ -1,0 +1,243 @@
+// The volume controllers model (volume_controllers.h; docs/FORMATS.md, "Volume controllers"):
+// the answers to VolumeBinding's PreBind writes, and replays with the model on and off.
+#include "harness/replay/volume_controllers.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "harness/replay/replayer.h"
+#include "reference/k8s/k8s_json.h"
+#include "traces/trace_file.h"
+
+namespace schedcheck::replay {
+namespace {
+
+// A WaitForFirstConsumer class provisioned by a CSI driver that reports zone and rack topology,
+// one node in zone a (no rack label), a claim "data" and a pod using it.
+const char* const kProvisioningTrace[] = {
+    R"({"header":{"formatVersion":1,"producer":"volume_controllers_test","compat":"1.27"}})",
+    R"({"api":{"type":"ADDED","storageClass":{"metadata":{"name":"local"},"provisioner":"local.csi.example.com","volumeBindingMode":"WaitForFirstConsumer"}}})",
+    R"({"api":{"type":"ADDED","node":{"metadata":{"name":"n1","labels":{"kubernetes.io/hostname":"n1","topology.kubernetes.io/zone":"a"}},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}}}})",
+    R"({"api":{"type":"ADDED","csiNode":{"metadata":{"name":"n1"},"spec":{"drivers":[{"name":"local.csi.example.com","nodeID":"n1","topologyKeys":["topology.kubernetes.io/zone","example.com/rack"]}]}}}})",
+    R"({"api":{"type":"ADDED","persistentVolumeClaim":{"metadata":{"name":"data","namespace":"default","uid":"u1"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"5Gi"}},"storageClassName":"local"},"status":{"phase":"Pending"}}}})",
+    R"({"api":{"type":"ADDED","pod":{"metadata":{"name":"db","namespace":"default","uid":"db"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}}],"volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"data"}}]}}}})",
+};
+
+std::vector<trace::Record> Load(const std::vector<std::string>& lines) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  const std::string path =
+      std::string(dir == nullptr ? "/tmp" : dir) + "/volume_controllers_test.jsonl";
+  {
+    std::ofstream out(path);
+    for (const std::string& line : lines) out << line << "\n";
+  }
+  auto t = trace::LoadTrace(path);
+  EXPECT_TRUE(t.ok()) << t.message();
+  return t.ok() ? t->records : std::vector<trace::Record>{};
+}
+
+std::vector<trace::Record> Replay(const std::vector<std::string>& lines, const std::string& compat,
+                                  bool controllers) {
+  ReplayOptions options;
+  options.config = reference::DefaultConfiguration(compat);
+  options.compat = compat;
+  options.volume_controllers = controllers;
+  options.horizon_ns = 5 * kNanosPerSecond;
+  auto replayer = Replayer::Create(options);
+  EXPECT_TRUE(replayer.ok()) << replayer.message();
+  if (!replayer.ok()) return {};
+  Outcome ok = (*replayer)->Run(Load(lines));
+  EXPECT_TRUE(ok.ok()) << ok.message();
+  return (*replayer)->log().records();
+}
+
+std::vector<std::string> Lines(const char* const* first, const char* const* last) {
+  return std::vector<std::string>(first, last);
+}
+
+// The attempts and bindings of a log, as "attempt <result> <node|message>" / "bind <node>".
+std::vector<std::string> Outcomes(const std::vector<trace::Record>& log) {
+  std::vector<std::string> out;
+  for (const trace::Record& r : log) {
+    if (r.has_attempt()) {
+      const auto& a = r.attempt();
+      out.push_back("attempt " + trace::AttemptResult_Name(a.result()) + " " +
+                    (a.result() == trace::SCHEDULED ? a.node() : a.message()));
+    }
+    if (r.has_binding()) out.push_back("bind " + r.binding().node());
+  }
+  return out;
+}
+
+TEST(VolumeControllersReplay, ProvisionedClaimBindsInTheFirstBindingCycle) {
+  for (const char* compat : {"1.27", "1.37"}) {
+    SCOPED_TRACE(compat);
+    const auto lines = Lines(std::begin(kProvisioningTrace), std::end(kProvisioningTrace));
+    EXPECT_EQ(Outcomes(Replay(lines, compat, true)),
+              (std::vector<std::string>{"attempt SCHEDULED n1", "bind n1"}));
+    // Off: no API server holds the claim, so PreBind's first write fails and the pod backs off.
+    std::vector<std::string> off = Outcomes(Replay(lines, compat, false));
+    ASSERT_GE(off.size(), 2u);
+    EXPECT_EQ(off[0], "attempt SCHEDULED n1");
+    EXPECT_EQ(off[1],
+              "attempt ERROR running PreBind plugin \"VolumeBinding\": persistentvolumeclaims "
+              "\"data\" not found");
+    EXPECT_EQ(std::count(off.begin(), off.end(), "bind n1"), 0);
+  }
+}
+
+TEST(VolumeControllersReplay, UnansweredWriteIsThePollsTimeout) {
+  // A PV named as the provisioner would name the claim's exists already (and is not the claim's):
+  // the provisioner does nothing, the claim stays unbound and PreBind's poll times out.
+  std::vector<std::string> lines =
+      Lines(std::begin(kProvisioningTrace), std::end(kProvisioningTrace));
+  lines.insert(
+      lines.begin() + 2,
+      R"({"api":{"type":"ADDED","persistentVolume":{"metadata":{"name":"pvc-u1"},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"storageClassName":"other","csi":{"driver":"x","volumeHandle":"x"}},"status":{"phase":"Available"}}}})");
+  for (auto [compat, message] :
+       {std::pair{"1.27", "binding volumes: timed out waiting for the condition"},
+        std::pair{"1.37", "binding volumes: context deadline exceeded"}}) {
+    SCOPED_TRACE(compat);
+    std::vector<std::string> out = Outcomes(Replay(lines, compat, true));
+    ASSERT_GE(out.size(), 2u);
+    EXPECT_EQ(out[1],
+              std::string("attempt ERROR running PreBind plugin \"VolumeBinding\": ") + message);
+  }
+}
+
+TEST(VolumeControllersReplay, StaticBindingIsCompletedByThePvController) {
+  // An Available PV in zone a matches the claim; the scheduler writes its claimRef and the PV
+  // controller binds both.
+  std::vector<std::string> lines =
+      Lines(std::begin(kProvisioningTrace), std::end(kProvisioningTrace));
+  lines.insert(
+      lines.begin() + 2,
+      R"({"api":{"type":"ADDED","persistentVolume":{"metadata":{"name":"pv-a"},"spec":{"capacity":{"storage":"10Gi"},"accessModes":["ReadWriteOnce"],"storageClassName":"local","csi":{"driver":"local.csi.example.com","volumeHandle":"pv-a"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"topology.kubernetes.io/zone","operator":"In","values":["a"]}]}]}}},"status":{"phase":"Available"}}}})");
+  for (const char* compat : {"1.27", "1.37"}) {
+    SCOPED_TRACE(compat);
+    EXPECT_EQ(Outcomes(Replay(lines, compat, true)),
+              (std::vector<std::string>{"attempt SCHEDULED n1", "bind n1"}));
+    std::vector<std::string> off = Outcomes(Replay(lines, compat, false));
+    ASSERT_GE(off.size(), 2u);
+    EXPECT_EQ(off[1],
+              "attempt ERROR running PreBind plugin \"VolumeBinding\": persistentvolumes \"pv-a\" "
+              "not found");
+  }
+}
+
+// ---- The answers themselves.
+
+template <typename T>
+T Parse(const std::string& json, Result<T> (*from)(const nlohmann::json&, const std::string&)) {
+  auto r = from(nlohmann::json::parse(json), "test");
+  EXPECT_TRUE(r.ok()) << r.message();
+  return r.ok() ? *r : T{};
+}
+
+class VolumeControllerReactionsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    objects_.storage_classes["local"] = Parse<k8s::StorageClass>(
+        R"({"metadata":{"name":"local"},"provisioner":"local.csi.example.com"})",
+        k8s::StorageClassFromJson);
+    objects_.storage_classes["manual"] = Parse<k8s::StorageClass>(
+        R"({"metadata":{"name":"manual"},"provisioner":"kubernetes.io/no-provisioner"})",
+        k8s::StorageClassFromJson);
+    objects_.csi_nodes["n1"] = Parse<k8s::CSINode>(
+        R"({"metadata":{"name":"n1"},"spec":{"drivers":[{"name":"other.example.com","topologyKeys":["rack"]},{"name":"local.csi.example.com","topologyKeys":["topology.kubernetes.io/zone","example.com/rack"]}]}})",
+        k8s::CSINodeFromJson);
+    node_labels_["topology.kubernetes.io/zone"] = "a";
+    node_labels_["rack"] = "r1";
+  }
+
+  k8s::PersistentVolumeClaim Claim(const std::string& json) {
+    return Parse<k8s::PersistentVolumeClaim>(json, k8s::PersistentVolumeClaimFromJson);
+  }
+  trace::ApiEvent Write(const k8s::PersistentVolumeClaim& claim) {
+    trace::ApiEvent e;
+    e.set_type(trace::MODIFIED);
+    *e.mutable_persistent_volume_claim() = claim;
+    objects_.persistent_volume_claims["default/" + claim.metadata().name()] = claim;
+    return e;
+  }
+
+  reference::ClusterObjects objects_;
+  reference::Labels node_labels_;
+};
+
+TEST_F(VolumeControllerReactionsTest, ProvisionsInTheSelectedNodesTopology) {
+  trace::ApiEvent write = Write(Claim(
+      R"({"metadata":{"name":"data","namespace":"default","uid":"u1","annotations":{"volume.kubernetes.io/selected-node":"n1"}},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"5Gi"}},"storageClassName":"local","volumeMode":"Block"}})"));
+  std::vector<trace::ApiEvent> answers = VolumeControllerReactions(write, objects_, &node_labels_);
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[0].type(), trace::ADDED);
+  EXPECT_EQ(nlohmann::json::parse(k8s::ToJson(answers[0].persistent_volume())),
+            nlohmann::json::parse(R"({"apiVersion":"v1","kind":"PersistentVolume",
+      "metadata":{"name":"pvc-u1","annotations":{"pv.kubernetes.io/provisioned-by":"local.csi.example.com"}},
+      "spec":{"capacity":{"storage":"5Gi"},"accessModes":["ReadWriteOnce"],
+        "claimRef":{"kind":"PersistentVolumeClaim","namespace":"default","name":"data","uid":"u1","apiVersion":"v1"},
+        "persistentVolumeReclaimPolicy":"Delete","storageClassName":"local","volumeMode":"Block",
+        "nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[
+          {"key":"topology.kubernetes.io/zone","operator":"In","values":["a"]}]}]}},
+        "csi":{"driver":"local.csi.example.com","volumeHandle":"pvc-u1"}},
+      "status":{"phase":"Bound"}})"));
+  EXPECT_EQ(answers[1].type(), trace::MODIFIED);
+  const k8s::PersistentVolumeClaim& bound = answers[1].persistent_volume_claim();
+  EXPECT_EQ(bound.spec().volume_name(), "pvc-u1");
+  EXPECT_EQ(bound.metadata().annotations().at("pv.kubernetes.io/bind-completed"), "yes");
+  EXPECT_EQ(bound.metadata().annotations().at("pv.kubernetes.io/bound-by-controller"), "yes");
+  EXPECT_EQ(bound.metadata().annotations().at("volume.kubernetes.io/selected-node"), "n1");
+  EXPECT_EQ(bound.status().phase(), "Bound");
+  EXPECT_EQ(bound.status().capacity().at("storage"), "5Gi");
+  EXPECT_TRUE(bound.metadata().resource_version().empty());  // the API server stamps it
+
+  // An unknown node: the same volume without node affinity.
+  answers = VolumeControllerReactions(write, objects_, nullptr);
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_FALSE(answers[0].persistent_volume().spec().has_node_affinity());
+}
+
+TEST_F(VolumeControllerReactionsTest, LeavesWhatNoControllerWouldAnswer) {
+  // No selected node; a class without a provisioner; a claim already bound.
+  for (
+      const char* json : {
+          R"({"metadata":{"name":"a","uid":"u2"},"spec":{"storageClassName":"local"}})",
+          R"({"metadata":{"name":"b","uid":"u3","annotations":{"volume.kubernetes.io/selected-node":"n1"}},"spec":{"storageClassName":"manual"}})",
+          R"({"metadata":{"name":"c","uid":"u4","annotations":{"volume.kubernetes.io/selected-node":"n1"}},"spec":{"storageClassName":"local","volumeName":"pv-x"}})",
+      }) {
+    SCOPED_TRACE(json);
+    EXPECT_TRUE(VolumeControllerReactions(Write(Claim(json)), objects_, &node_labels_).empty());
+  }
+}
+
+TEST_F(VolumeControllerReactionsTest, BindsAStaticVolumeToTheClaimItsRefNames) {
+  Write(Claim(
+      R"({"metadata":{"name":"data","namespace":"default","uid":"u1"},"spec":{"storageClassName":"local"}})"));
+  auto pv = Parse<k8s::PersistentVolume>(
+      R"({"metadata":{"name":"pv-a","resourceVersion":"7"},"spec":{"capacity":{"storage":"10Gi"},"accessModes":["ReadWriteOnce","ReadOnlyMany"],"claimRef":{"namespace":"default","name":"data","uid":"u1"}},"status":{"phase":"Available"}})",
+      k8s::PersistentVolumeFromJson);
+  objects_.persistent_volumes["pv-a"] = pv;
+  trace::ApiEvent write;
+  write.set_type(trace::MODIFIED);
+  *write.mutable_persistent_volume() = pv;
+  std::vector<trace::ApiEvent> answers = VolumeControllerReactions(write, objects_, nullptr);
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[0].persistent_volume().status().phase(), "Bound");
+  EXPECT_TRUE(answers[0].persistent_volume().metadata().resource_version().empty());
+  const k8s::PersistentVolumeClaim& bound = answers[1].persistent_volume_claim();
+  EXPECT_EQ(bound.spec().volume_name(), "pv-a");
+  EXPECT_EQ(bound.status().access_modes().size(), 2);
+  EXPECT_EQ(bound.status().capacity().at("storage"), "10Gi");
+
+  // A claimRef with another claim's UID names no claim of ours: nothing.
+  objects_.persistent_volumes["pv-a"].mutable_spec()->mutable_claim_ref()->set_uid("other");
+  EXPECT_TRUE(VolumeControllerReactions(write, objects_, nullptr).empty());
+}
+
+}  // namespace
+}  // namespace schedcheck::replay
