@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "properties/draws.h"
+
 namespace schedcheck::properties {
 namespace {
 
@@ -21,28 +23,12 @@ constexpr char kBoundByController[] = "pv.kubernetes.io/bound-by-controller";
 constexpr char kProvisionedBy[] = "pv.kubernetes.io/provisioned-by";
 constexpr int kMaxClasses = 4;
 
-// Every draw is made at RapidCheck's nominal size, as in wide_generators.cc, so that the
-// percentages below hold from the first case on; shrinking still moves each draw towards its
-// first value.
-constexpr int kNominalSize = 100;
-
-template <typename T>
-T Uniform(T lo, T hi_exclusive) {
-  return *rc::gen::resize(kNominalSize, rc::gen::inRange<T>(lo, hi_exclusive));
-}
-
-bool Chance(int percent) { return Uniform(0, 100) < percent; }
-
-template <typename T>
-T Pick(const std::vector<T>& values) {
-  return *rc::gen::resize(kNominalSize, rc::gen::elementOf(values));
-}
-
-std::string PickStr(const std::vector<std::string>& values) { return Pick(values); }
-
-int Between(int lo, int hi_inclusive) { return Uniform(lo, hi_inclusive + 1); }
-
-size_t Index(size_t size) { return Uniform<size_t>(0, size); }
+using draws::Between;
+using draws::Chance;
+using draws::Index;
+using draws::Pick;
+using draws::PickStr;
+using draws::Uniform;
 
 // --- vocabularies ---------------------------------------------------------------------------
 

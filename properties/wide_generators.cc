@@ -8,6 +8,7 @@
 
 #include "google/protobuf/struct.pb.h"
 #include "harness/replay/replayer.h"
+#include "properties/draws.h"
 #include "reference/k8s/k8s_json.h"
 #include "reference/runtime/profile.h"
 
@@ -20,28 +21,12 @@ constexpr char kHostname[] = "kubernetes.io/hostname";
 constexpr char kNsNameLabel[] = "kubernetes.io/metadata.name";
 constexpr char kFoo[] = "example.com/foo";
 
-// Every draw is made at RapidCheck's nominal size, so that the percentages below hold from the
-// first case on (RapidCheck scales ranges down for its early, small cases, which would turn every
-// Chance() on); shrinking still moves each draw towards its first value.
-constexpr int kNominalSize = 100;
-
-template <typename T>
-T Uniform(T lo, T hi_exclusive) {
-  return *rc::gen::resize(kNominalSize, rc::gen::inRange<T>(lo, hi_exclusive));
-}
-
-bool Chance(int percent) { return Uniform(0, 100) < percent; }
-
-template <typename T>
-T Pick(const std::vector<T>& values) {
-  return *rc::gen::resize(kNominalSize, rc::gen::elementOf(values));
-}
-
-std::string PickStr(const std::vector<std::string>& values) { return Pick(values); }
-
-int Between(int lo, int hi_inclusive) { return Uniform(lo, hi_inclusive + 1); }
-
-size_t Index(size_t size) { return Uniform<size_t>(0, size); }
+using draws::Between;
+using draws::Chance;
+using draws::Index;
+using draws::Pick;
+using draws::PickStr;
+using draws::Uniform;
 
 // --- vocabularies ---------------------------------------------------------------------------
 

@@ -32,16 +32,7 @@ Result<QueueingHint> IsSchedulableAfterAssignedPodDeleted(const Pod&, const Even
 Result<QueueingHint> IsSchedulableAfterPVCAdded(const Pod& pod, const EventObjects& objects) {
   auto typed = As<k8s::PersistentVolumeClaim>(objects);
   if (!typed.ok()) return typed.error();
-  const k8s::PersistentVolumeClaim& claim = *typed->second;
-  if (ClaimNamespace(claim) != pod.ns()) return QueueingHint::kQueueSkip;
-  for (const auto& volume : pod.obj.spec().volumes()) {
-    std::string name;
-    bool ephemeral = false;
-    if (ClaimNameOf(pod, volume, &name, &ephemeral) && name == claim.metadata().name()) {
-      return QueueingHint::kQueue;
-    }
-  }
-  return QueueingHint::kQueueSkip;
+  return PodUsesClaim(pod, *typed->second) ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
 }
 
 std::map<std::string, int64_t> DriverCounts(const k8s::CSINode& node) {

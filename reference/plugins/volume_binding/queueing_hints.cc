@@ -33,16 +33,7 @@ Result<QueueingHint> IsSchedulableAfterPersistentVolumeClaimChange(const Pod& po
                                                                    const EventObjects& objects) {
   auto typed = As<k8s::PersistentVolumeClaim>(objects);
   if (!typed.ok()) return typed.error();
-  const k8s::PersistentVolumeClaim& claim = *typed->second;
-  if (pod.ns() != ClaimNamespace(claim)) return QueueingHint::kQueueSkip;
-  for (const auto& volume : pod.obj.spec().volumes()) {
-    std::string name;
-    bool ephemeral = false;
-    if (ClaimNameOf(pod, volume, &name, &ephemeral) && name == claim.metadata().name()) {
-      return QueueingHint::kQueue;
-    }
-  }
-  return QueueingHint::kQueueSkip;
+  return PodUsesClaim(pod, *typed->second) ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
 }
 
 // A new class, or a change of a class's allowedTopologies (volumeBindingMode is immutable).

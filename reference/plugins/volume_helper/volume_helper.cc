@@ -25,6 +25,27 @@ bool ClaimNameOf(const Pod& pod, const k8s::Volume& volume, std::string* name, b
   return false;
 }
 
+bool PodNamesClaim(const Pod& pod, const k8s::PersistentVolumeClaim& claim) {
+  if (pod.ns() != ClaimNamespace(claim)) return false;
+  for (const auto& volume : pod.obj.spec().volumes()) {
+    if (volume.has_persistent_volume_claim() &&
+        volume.persistent_volume_claim().claim_name() == claim.metadata().name()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool PodUsesClaim(const Pod& pod, const k8s::PersistentVolumeClaim& claim) {
+  if (pod.ns() != ClaimNamespace(claim)) return false;
+  for (const auto& volume : pod.obj.spec().volumes()) {
+    std::string name;
+    bool ephemeral = false;
+    if (ClaimNameOf(pod, volume, &name, &ephemeral) && name == claim.metadata().name()) return true;
+  }
+  return false;
+}
+
 std::string_view ClaimNamespace(const k8s::PersistentVolumeClaim& claim) {
   const std::string& ns = claim.metadata().namespace_();
   return ns.empty() ? std::string_view("default") : std::string_view(ns);

@@ -52,6 +52,13 @@ bool ClaimNameOf(const Pod& pod, const k8s::Volume& volume, std::string* name, b
 // A claim's namespace, "default" when the object names none.
 std::string_view ClaimNamespace(const k8s::PersistentVolumeClaim& claim);
 
+// Whether the claim is in the pod's namespace and a persistentVolumeClaim volume of the pod names
+// it (VolumeZone's isPVCRequestedFromPod; VolumeRestrictions' hint).
+bool PodNamesClaim(const Pod& pod, const k8s::PersistentVolumeClaim& claim);
+// The same, a generic ephemeral volume's claim ("<pod>-<volume>") counting too (VolumeBinding's and
+// NodeVolumeLimits' hints).
+bool PodUsesClaim(const Pod& pod, const k8s::PersistentVolumeClaim& claim);
+
 // VolumeBinding's EventsToRegister, shared by the plugin (1.27) and its 1.37 placeholder:
 // StorageClass, PVC, PV, CSINode, CSIDriver, CSIStorageCapacity: Add | Update;
 // Node: Add | UpdateNodeLabel.

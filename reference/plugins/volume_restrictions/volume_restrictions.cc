@@ -178,15 +178,7 @@ Result<QueueingHint> IsSchedulableAfterPersistentVolumeClaimAdded(const Pod& pod
                                                                   const EventObjects& objects) {
   auto typed = As<k8s::PersistentVolumeClaim>(objects);
   if (!typed.ok()) return typed.error();
-  const k8s::PersistentVolumeClaim& claim = *typed->second;
-  if (ClaimNamespace(claim) != pod.ns()) return QueueingHint::kQueueSkip;
-  for (const auto& volume : pod.obj.spec().volumes()) {
-    if (volume.has_persistent_volume_claim() &&
-        volume.persistent_volume_claim().claim_name() == claim.metadata().name()) {
-      return QueueingHint::kQueue;
-    }
-  }
-  return QueueingHint::kQueueSkip;
+  return PodNamesClaim(pod, *typed->second) ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
 }
 
 Result<QueueingHint> IsSchedulableAfterAssignedPodDeleted(const Pod& pod,

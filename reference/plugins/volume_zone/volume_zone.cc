@@ -127,24 +127,12 @@ std::vector<ClusterEvent> VolumeZone::EventsToRegister() const {
 
 namespace {
 
-// isPVCRequestedFromPod: a persistentVolumeClaim volume of the pod names the claim.
-bool IsClaimRequestedFromPod(const k8s::PersistentVolumeClaim& claim, const Pod& pod) {
-  if (pod.ns() != ClaimNamespace(claim)) return false;
-  for (const auto& volume : pod.obj.spec().volumes()) {
-    if (volume.has_persistent_volume_claim() &&
-        volume.persistent_volume_claim().claim_name() == claim.metadata().name()) {
-      return true;
-    }
-  }
-  return false;
-}
-
 Result<QueueingHint> IsSchedulableAfterPersistentVolumeClaimChange(const Pod& pod,
                                                                    const EventObjects& objects) {
   auto typed = As<k8s::PersistentVolumeClaim>(objects);
   if (!typed.ok()) return typed.error();
-  return IsClaimRequestedFromPod(*typed->second, pod) ? QueueingHint::kQueue
-                                                      : QueueingHint::kQueueSkip;
+  // isPVCRequestedFromPod.
+  return PodNamesClaim(pod, *typed->second) ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
 }
 
 Result<QueueingHint> IsSchedulableAfterStorageClassAdded(const Pod&, const EventObjects& objects) {
