@@ -71,7 +71,7 @@ std::string InsufficientReason(std::string_view resource) {
 
 Result<std::unique_ptr<Plugin>> FastNodeResourcesFit::New(const PluginArgs& args,
                                                           const Handle& handle) {
-  Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args);
+  Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args, handle.level());
   if (!parsed.ok()) return Error{"NodeResourcesFit: " + parsed.message()};
   return std::unique_ptr<Plugin>(
       std::make_unique<FastNodeResourcesFit>(std::move(*parsed), handle.level()));

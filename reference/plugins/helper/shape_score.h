@@ -5,7 +5,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
+
+#include "nlohmann/json.hpp"
+#include "reference/base/compat_level.h"
+#include "reference/base/result.h"
 
 namespace schedcheck::reference {
 
@@ -18,6 +23,16 @@ struct FunctionShapePoint {
 // helper.BuildBrokenLinearFunction: linear between the points, shape[0].score before the first,
 // shape[n-1].score after the last. REQUIRES: `shape` non-empty, utilizations increasing.
 std::function<int64_t(int64_t)> BuildBrokenLinearFunction(std::vector<FunctionShapePoint> shape);
+
+// validateFunctionShape over a configuration's list of points at `path` (NodeResourcesFit's
+// RequestedToCapacityRatio shape, VolumeBinding's shape): objects with integer `utilization`
+// (increasing, in [0, 100]) and `score` (in [0, 10], returned unscaled). The first error only,
+// in upstream's order of checks per point; v1.27 words the order error "utilization values must
+// be sorted in increasing order", v1.37 "values must be sorted in increasing order". An empty
+// list is for the caller to judge (upstream's Required value, or a default).
+Result<std::vector<FunctionShapePoint>> ParseFunctionShape(const nlohmann::json& points,
+                                                           const std::string& path,
+                                                           CompatLevel level);
 
 }  // namespace schedcheck::reference
 

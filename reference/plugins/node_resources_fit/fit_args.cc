@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "reference/plugins/helper/shape_score.h"
 #include "reference/plugins/node_resources_fit/node_resources_fit.h"
 
 namespace schedcheck::reference {
@@ -67,56 +68,33 @@ Outcome ParseNameList(const nlohmann::json& v, const std::string& field, bool is
   return Outcome::Ok();
 }
 
-Result<int64_t> Int(const nlohmann::json& v, const std::string& field) {
-  if (!v.is_number_integer()) return Error{field + ": expected an integer, got " + v.dump()};
-  return v.get<int64_t>();
-}
-
-// validateFunctionShape; upstream reports these under "scoringStrategy.shape".
-Result<std::vector<UtilizationShapePoint>> ParseShape(const nlohmann::json& rtcr) {
+// The RequestedToCapacityRatio shape (validateFunctionShape): v1.27 reports its errors under
+// "scoringStrategy.shape", v1.37 under "scoringStrategy.requestedToCapacityRatio.shape".
+Result<std::vector<UtilizationShapePoint>> ParseShape(const nlohmann::json& rtcr,
+                                                      CompatLevel level) {
   if (!rtcr.is_object())
     return Error{"scoringStrategy.requestedToCapacityRatio: expected an object"};
-  std::vector<UtilizationShapePoint> shape;
   const nlohmann::json* points = nullptr;
   for (const auto& [key, v] : rtcr.items()) {
     if (key != "shape")
       return Error{"scoringStrategy.requestedToCapacityRatio." + key + ": unknown field"};
     points = &v;
   }
+  const std::string path = level == CompatLevel::kV1_37
+                               ? "scoringStrategy.requestedToCapacityRatio.shape"
+                               : "scoringStrategy.shape";
   if (points == nullptr || points->is_null() || (points->is_array() && points->empty())) {
-    return Error{"scoringStrategy.shape: Required value: at least one point must be specified"};
+    return Error{path + ": Required value: at least one point must be specified"};
   }
-  if (!points->is_array()) return Error{"scoringStrategy.shape: expected a list"};
-  for (size_t i = 0; i < points->size(); ++i) {
-    std::string field = "scoringStrategy.shape[" + std::to_string(i) + "]";
-    const nlohmann::json& p = (*points)[i];
-    if (!p.is_object()) return Error{field + ": expected an object"};
-    UtilizationShapePoint point;
-    for (const auto& [key, v] : p.items()) {
-      if (key != "utilization" && key != "score")
-        return Error{field + "." + key + ": unknown field"};
-      Result<int64_t> n = Int(v, field + "." + key);
-      if (!n.ok()) return n.error();
-      (key == "utilization" ? point.utilization : point.score) = *n;
-    }
-    if (i > 0 && shape.back().utilization >= point.utilization) {
-      return Error{field + ".utilization: Invalid value: " + std::to_string(point.utilization) +
-                   ": utilization values must be sorted in increasing order"};
-    }
-    if (point.utilization < 0 || point.utilization > 100) {
-      return Error{field + ".utilization: Invalid value: " + std::to_string(point.utilization) +
-                   ": not in valid range [0, 100]"};
-    }
-    if (point.score < 0 || point.score > 10) {
-      return Error{field + ".score: Invalid value: " + std::to_string(point.score) +
-                   ": not in valid range [0, 10]"};
-    }
-    shape.push_back(point);
-  }
+  auto parsed = ParseFunctionShape(*points, path, level);
+  if (!parsed.ok()) return parsed.error();
+  std::vector<UtilizationShapePoint> shape;
+  for (const FunctionShapePoint& p : *parsed) shape.push_back({p.utilization, p.score});
   return shape;
 }
 
-Outcome ParseScoringStrategy(const nlohmann::json& s, NodeResourcesFitArgs* args) {
+Outcome ParseScoringStrategy(const nlohmann::json& s, CompatLevel level,
+                             NodeResourcesFitArgs* args) {
   if (!s.is_object()) return Error{"scoringStrategy: expected an object"};
   args->scoring_type.clear();
   nlohmann::json resources;
@@ -152,7 +130,7 @@ Outcome ParseScoringStrategy(const nlohmann::json& s, NodeResourcesFitArgs* args
   }
   args->resources = std::move(*specs);
   if (rtcr != nullptr) {
-    Result<std::vector<UtilizationShapePoint>> shape = ParseShape(*rtcr);
+    Result<std::vector<UtilizationShapePoint>> shape = ParseShape(*rtcr, level);
     if (!shape.ok()) return shape.error();
     args->shape = std::move(*shape);
   }
@@ -167,7 +145,7 @@ Outcome ParseScoringStrategy(const nlohmann::json& s, NodeResourcesFitArgs* args
 
 }  // namespace
 
-Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& json) {
+Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& json, CompatLevel level) {
   NodeResourcesFitArgs args;
   if (json.is_null()) return args;
   if (!json.is_object()) return Error{"NodeResourcesFitArgs: expected an object"};
@@ -179,7 +157,7 @@ Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& json) {
     } else if (key == "ignoredResourceGroups") {
       ok = ParseNameList(v, key, /*is_group=*/true, &args.ignored_resource_groups);
     } else if (key == "scoringStrategy") {
-      if (!v.is_null()) ok = ParseScoringStrategy(v, &args);
+      if (!v.is_null()) ok = ParseScoringStrategy(v, level, &args);
     } else {
       ok = Error{key + ": unknown field"};
     }

@@ -21,7 +21,7 @@ ResourceAllocationScorer NodeResourceStrategyScorer(const NodeResourcesFitArgs& 
 
 Result<std::unique_ptr<Plugin>> NodeResourcesFit::New(const PluginArgs& args,
                                                       const Handle& handle) {
-  Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args);
+  Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args, handle.level());
   if (!parsed.ok()) return Error{"NodeResourcesFit: " + parsed.message()};
   return std::unique_ptr<Plugin>(
       std::make_unique<NodeResourcesFit>(std::move(*parsed), handle.level()));

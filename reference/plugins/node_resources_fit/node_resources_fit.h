@@ -34,7 +34,8 @@ struct NodeResourcesFitArgs {
 
 // Decodes (JSON null = defaults), defaults and validates as SetDefaults_NodeResourcesFitArgs and
 // ValidateNodeResourcesFitArgs do. Errors name the field.
-Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& args);
+Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& args,
+                                                       CompatLevel level = CompatLevel::kV1_27);
 
 // nodeResourceStrategyTypeMap: the resourceAllocationScorer of the configured strategy.
 ResourceAllocationScorer NodeResourceStrategyScorer(const NodeResourcesFitArgs& args);

@@ -265,6 +265,24 @@ TEST(NodeResourcesFitTest, ArgsValidation) {
       EXPECT_NE(got.message().find(c.want_error), std::string::npos) << got.message();
     }
   }
+  // The same unsorted shape at v1.37: validation_pluginargs.go there reports it under
+  // requestedToCapacityRatio.shape and words it "values must be sorted in increasing order".
+  const nlohmann::json unsorted = {
+      {"scoringStrategy",
+       {{"type", "RequestedToCapacityRatio"},
+        {"requestedToCapacityRatio",
+         {{"shape",
+           {{{"utilization", 10}, {"score", 1}}, {{"utilization", 10}, {"score", 2}}}}}}}}};
+  auto at_1_27 = ParseNodeResourcesFitArgs(unsorted, CompatLevel::kV1_27);
+  ASSERT_FALSE(at_1_27.ok());
+  EXPECT_EQ(at_1_27.message(),
+            "scoringStrategy.shape[1].utilization: Invalid value: 10: utilization values must be "
+            "sorted in increasing order");
+  auto at_1_37 = ParseNodeResourcesFitArgs(unsorted, CompatLevel::kV1_37);
+  ASSERT_FALSE(at_1_37.ok());
+  EXPECT_EQ(at_1_37.message(),
+            "scoringStrategy.requestedToCapacityRatio.shape[1].utilization: Invalid value: 10: "
+            "values must be sorted in increasing order");
   auto defaulted = ParseNodeResourcesFitArgs(
       {{"scoringStrategy", {{"type", "MostAllocated"}, {"resources", {{{"name", "cpu"}}}}}}});
   ASSERT_TRUE(defaulted.ok());

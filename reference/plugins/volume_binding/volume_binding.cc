@@ -66,35 +66,9 @@ Result<std::vector<FunctionShapePoint>> ParseVolumeBindingShape(const nlohmann::
   if (shape.is_null() || (shape.is_array() && shape.empty())) {
     return std::vector<FunctionShapePoint>{{0, 10 * kScale}, {100, 0}};
   }
-  if (!shape.is_array()) return Error{"shape: expected a list"};
-  std::vector<FunctionShapePoint> points;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    const std::string field = "shape[" + std::to_string(i) + "]";
-    const nlohmann::json& p = shape[i];
-    if (!p.is_object()) return Error{field + ": expected an object"};
-    FunctionShapePoint point;
-    for (const auto& [key, v] : p.items()) {
-      if (key != "utilization" && key != "score") {
-        return Error{field + "." + key + ": unknown field"};
-      }
-      if (!v.is_number_integer()) return Error{field + "." + key + ": expected an integer"};
-      (key == "utilization" ? point.utilization : point.score) = v.get<int64_t>();
-    }
-    if (i > 0 && points.back().utilization >= point.utilization) {
-      return Error{field + ".utilization: Invalid value: " + std::to_string(point.utilization) +
-                   ": values must be sorted in increasing order"};
-    }
-    if (point.utilization < 0 || point.utilization > 100) {
-      return Error{field + ".utilization: Invalid value: " + std::to_string(point.utilization) +
-                   ": not in valid range [0, 100]"};
-    }
-    if (point.score < 0 || point.score > 10) {
-      return Error{field + ".score: Invalid value: " + std::to_string(point.score) +
-                   ": not in valid range [0, 10]"};
-    }
-    point.score *= kScale;
-    points.push_back(point);
-  }
+  auto points = ParseFunctionShape(shape, "shape", CompatLevel::kV1_37);
+  if (!points.ok()) return points.error();
+  for (FunctionShapePoint& p : *points) p.score *= kScale;
   return points;
 }
 
