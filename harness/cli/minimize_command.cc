@@ -57,6 +57,7 @@ Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
     return Error{(o.compat.empty() ? o.trace + ": header.compat " : std::string("--compat ")) +
                  r.compat + " is not implemented (implemented: 1.27, 1.37)"};
   r.seed = o.seed;
+  r.volume_controllers = o.volume_controllers;
   for (auto [value, flag, target] :
        {std::tuple{o.horizon_seconds, "--horizon", &r.horizon_ns},
         std::tuple{o.cycle_latency_seconds, "--cycle-latency", &r.cycle_latency_ns},
@@ -273,6 +274,9 @@ void AddMinimizeCommand(CLI::App& app, int* exit_code) {
                   "duration of a scheduling cycle in seconds (default 0)");
   cmd->add_option("--bind-latency", o->bind_latency_seconds,
                   "seconds from assume to binding (default 0)");
+  cmd->add_flag("--volume-controllers", o->volume_controllers,
+                "both sides replay with the volume controllers model (docs/FORMATS.md, \"Volume "
+                "controllers\")");
   cmd->add_option("--time-tolerance", o->time_tolerance_seconds,
                   "attempt and queue times within this many seconds are equal");
   cmd->add_flag("--allow-soft", o->allow_soft,
