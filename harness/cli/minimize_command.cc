@@ -57,7 +57,8 @@ Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
     return Error{(o.compat.empty() ? o.trace + ": header.compat " : std::string("--compat ")) +
                  r.compat + " is not implemented (implemented: 1.27, 1.37)"};
   r.seed = o.seed;
-  r.volume_controllers = o.volume_controllers;
+  r.volume_controllers =
+      o.volume_controllers || replay::HeaderAsksForVolumeControllers(trace.header);
   for (auto [value, flag, target] :
        {std::tuple{o.horizon_seconds, "--horizon", &r.horizon_ns},
         std::tuple{o.cycle_latency_seconds, "--cycle-latency", &r.cycle_latency_ns},

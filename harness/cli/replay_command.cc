@@ -240,7 +240,8 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
     if (!ns.ok()) return fail(ns.message());
     *target = *ns;
   }
-  options.volume_controllers = o.volume_controllers;
+  options.volume_controllers =
+      o.volume_controllers || replay::HeaderAsksForVolumeControllers(header);
   auto start = header.labels().find("start_time");
   if (start != header.labels().end()) {
     auto epoch = reference::ParseRfc3339(start->second);

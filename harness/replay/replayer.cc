@@ -23,6 +23,11 @@ int64_t TickAtOrAfter(int64_t at, int64_t period) { return (at + period - 1) / p
 }  // namespace
 
 Replayer::Replayer(ReplayOptions options) : options_(std::move(options)) {}
+bool HeaderAsksForVolumeControllers(const trace::Header& header) {
+  auto label = header.labels().find("volume_controllers");
+  return label != header.labels().end() && label->second == "on";
+}
+
 Replayer::~Replayer() = default;
 
 Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {

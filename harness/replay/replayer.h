@@ -91,6 +91,12 @@ struct ReplayOptions {
   bool log_attempts = true;
 };
 
+// Whether the trace header asks for the volume controllers model (label `volume_controllers:
+// "on"`): a trace written for it leaves the PV controller's and provisioner's writes out. `replay`,
+// `gate`, the candidates and the golden test turn ReplayOptions::volume_controllers on for it, as
+// --volume-controllers does.
+bool HeaderAsksForVolumeControllers(const trace::Header& header);
+
 class Replayer {
  public:
   static Result<std::unique_ptr<Replayer>> Create(ReplayOptions options);
