@@ -247,6 +247,9 @@ void Replayer::CompleteBinding(Binding b) {
     const std::string uid = b.assumed->uid();
     move_all([uid](const reference::Pod& p) { return p.uid() != uid; });
   }
+  // A PreBind that failed after a successful volume write leaves it pending: it reaches the
+  // informers, with the controllers' answers, once the binding cycle is over (as in the adapters).
+  if (volume_api_ != nullptr && volume_api_->HasPendingWrites()) volume_api_->Settle();
   if (b.nominated_for_expectation && !handler_clears) ApplyExpectationNomination(b);
 }
 

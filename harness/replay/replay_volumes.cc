@@ -78,6 +78,11 @@ Result<k8s::PersistentVolumeClaim> Replayer::VolumeApiImpl::UpdatePersistentVolu
   return result;
 }
 
+const k8s::Node* Replayer::VolumeApiImpl::GetNode(const std::string& name) const {
+  auto it = r_->api_nodes_.find(name);
+  return it == r_->api_nodes_.end() ? nullptr : &it->second->obj;
+}
+
 void Replayer::VolumeApiImpl::Settle() {
   std::vector<trace::ApiEvent> writes = std::move(writes_);
   writes_.clear();

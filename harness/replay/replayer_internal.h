@@ -54,6 +54,9 @@ class Replayer::VolumeApiImpl final : public reference::VolumeApi {
   Result<k8s::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
       const k8s::PersistentVolumeClaim& claim) override;
   void Settle() override;
+  const k8s::Node* GetNode(const std::string& name) const override;
+  // Whether writes wait for Settle (a PreBind that failed after a successful write).
+  bool HasPendingWrites() const { return !writes_.empty(); }
 
  private:
   Replayer* r_;

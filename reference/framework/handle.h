@@ -115,6 +115,9 @@ class VolumeApi {
   // PreBind's wait: the writes and what the PV controller and the provisioner make of them are
   // delivered to the informers (and the queue), in order, before PreBind looks again.
   virtual void Settle() = 0;
+  // The node as the API server (the scheduler's node lister) holds it now; null when it holds
+  // none. checkBindings reads it, not the cycle's snapshot.
+  virtual const k8s::Node* GetNode(const std::string& name) const = 0;
 };
 
 struct Handle {

@@ -31,11 +31,14 @@ std::string Serialized(const google::protobuf::Message& m) {
 
 // volume.CheckNodeAffinity: the PV's required node affinity against a node that has only the
 // node's labels (matchFields never match it).
-bool CheckNodeAffinity(const Volume& pv, const Node& node) {
+bool CheckNodeAffinity(const Volume& pv, const Labels& node_labels) {
   if (!pv.spec().has_node_affinity() || !pv.spec().node_affinity().has_required()) return true;
   k8s::Node labels_only;
-  *labels_only.mutable_metadata()->mutable_labels() = node.labels();
+  *labels_only.mutable_metadata()->mutable_labels() = node_labels;
   return NodeSelectorMatches(pv.spec().node_affinity().required(), labels_only);
+}
+bool CheckNodeAffinity(const Volume& pv, const Node& node) {
+  return CheckNodeAffinity(pv, node.labels());
 }
 
 // IsVolumeBoundToClaim.
@@ -171,8 +174,8 @@ const Object* Latest(const Object* informer, const Assumed* assumed) {
 }
 
 // assumeCache.Assume: refuses an object the informer no longer holds (deleted since it was
-// listed; v1.27 words it as its own errNotFound, v1.37 as the API's NotFound) and one older than
-// the latest ("out of sync").
+// listed; v1.27 words it as its own errNotFound, v1.37 as the API's NotFound) and, at v1.27, one
+// older than the latest ("out of sync"); v1.37's passiveAssumeCache refuses any other version.
 template <typename Object>
 Outcome CheckAssumable(const Object& object, const Object* latest, std::string_view description,
                        std::string_view resource, const std::string& key, CompatLevel level) {
@@ -182,12 +185,22 @@ Outcome CheckAssumable(const Object& object, const Object* latest, std::string_v
     }
     return Error{"could not find " + std::string(description) + " \"" + key + "\""};
   }
+  if (level == CompatLevel::kV1_37) {
+    // v1.37's passive assume cache: the versions must be equal, and the error names no type.
+    const std::string& stored = latest->metadata().resource_version();
+    const std::string& assumed = object.metadata().resource_version();
+    if (stored != assumed) {
+      return Error{"\"" + key + "\" is out of sync (stored: " + stored + ", assume: " + assumed +
+                   ")"};
+    }
+    return Outcome::Ok();
+  }
   std::optional<int64_t> stored = ObjectVersion(*latest);
   std::optional<int64_t> assumed = ObjectVersion(object);
   if (stored && assumed && *assumed < *stored) {
-    return Error{std::string(description) + " \"" + object.metadata().name() +
-                 "\" is out of sync (stored: " + std::to_string(*stored) +
-                 ", assume: " + std::to_string(*assumed) + ")"};
+    // The cache key: a claim's "namespace/name", a volume's name.
+    return Error{std::string(description) + " \"" + key + "\" is out of sync (stored: " +
+                 std::to_string(*stored) + ", assume: " + std::to_string(*assumed) + ")"};
   }
   return Outcome::Ok();
 }
@@ -563,14 +576,22 @@ Result<bool> Binder::CheckBindings(const Pod& pod, const std::string& node_name,
     if (level == CompatLevel::kV1_37) return std::string(resource) + " \"" + key + "\" not found";
     return "could not find " + std::string(description) + " \"" + key + "\"";
   };
-  const NodeInfo* node_info =
-      handle_.snapshot == nullptr ? nullptr : handle_.snapshot->Get(node_name);
-  if (node_info == nullptr || node_info->node() == nullptr) {
+  // The node lister's node (the API's), as upstream reads it; the cycle's snapshot without an
+  // API server.
+  const Labels* node_labels = nullptr;
+  if (handle_.volume_api != nullptr) {
+    if (const k8s::Node* node = handle_.volume_api->GetNode(node_name)) {
+      node_labels = &node->metadata().labels();
+    }
+  } else if (handle_.snapshot != nullptr) {
+    const NodeInfo* info = handle_.snapshot->Get(node_name);
+    if (info != nullptr && info->node() != nullptr) node_labels = &info->node()->labels();
+  }
+  if (node_labels == nullptr) {
     return Error{"failed to get node \"" + node_name + "\": node \"" + node_name + "\" not found"};
   }
-  const Node& node = *node_info->node();
   if (handle_.pods != nullptr && handle_.pods->Get(pod.key) == nullptr) {
-    return Error{"pod does not exist any more: pods \"" + pod.name() + "\" not found"};
+    return Error{"pod does not exist any more: pod \"" + pod.name() + "\" not found"};
   }
   auto affinity_error = [&](const Volume& pv) {
     return Error{"pv \"" + pv.metadata().name() + "\" node affinity doesn't match node \"" +
@@ -590,7 +611,7 @@ Result<bool> Binder::CheckBindings(const Pod& pod, const std::string& node_name,
                    not_found("persistentvolumeclaims", "v1.PersistentVolumeClaim", claim_key)};
     }
     if (InformerBehind(b.pv, *pv)) return false;
-    if (!CheckNodeAffinity(*pv, node)) return affinity_error(*pv);
+    if (!CheckNodeAffinity(*pv, *node_labels)) return affinity_error(*pv);
     if (!pv->spec().has_claim_ref() || pv->spec().claim_ref().uid().empty()) {
       return Error{"ClaimRef got reset for pv \"" + pv_name + "\""};
     }
@@ -617,7 +638,7 @@ Result<bool> Binder::CheckBindings(const Pod& pod, const std::string& node_name,
       const Volume* pv =
           ClusterObjects::Find(objects().persistent_volumes, claim->spec().volume_name());
       if (pv == nullptr) return false;  // not delivered yet: tolerated
-      if (!CheckNodeAffinity(*pv, node)) return affinity_error(*pv);
+      if (!CheckNodeAffinity(*pv, *node_labels)) return affinity_error(*pv);
     }
     if (!IsClaimFullyBound(*claim)) return false;
   }

@@ -38,6 +38,9 @@ type Objects struct {
 	priorityClasses        map[string]*schedulingv1.PriorityClass
 	// version is the highest resourceVersion given so far, by the adapter or by the trace.
 	version uint64
+	// storageVersion is the same over PersistentVolumes and claims alone, which the reference
+	// stamps alike (Replayer::StampVersion): VolumeBinding's assume cache prints their versions.
+	storageVersion uint64
 }
 
 // NewObjects makes the informers of the kinds traces carry.
@@ -163,6 +166,26 @@ func (s *Objects) stamp(meta interface {
 	}
 	if n, err := strconv.ParseUint(given, 10, 64); err == nil && n > s.version {
 		s.version = n
+	}
+}
+
+// stampStorage is stamp for a PersistentVolume or claim, from the storage counter, so that the
+// versions match the reference's. stamp then sees a given version.
+func (s *Objects) stampStorage(meta interface {
+	GetResourceVersion() string
+	SetResourceVersion(string)
+}) {
+	given := meta.GetResourceVersion()
+	if given == "" {
+		if s.storageVersion < stampBase {
+			s.storageVersion = stampBase
+		}
+		s.storageVersion++
+		meta.SetResourceVersion(strconv.FormatUint(s.storageVersion, 10))
+		return
+	}
+	if n, err := strconv.ParseUint(given, 10, 64); err == nil && n > s.storageVersion {
+		s.storageVersion = n
 	}
 }
 

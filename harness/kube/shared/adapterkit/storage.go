@@ -60,6 +60,7 @@ func (s *Objects) applyStorage(e *pb.ApiEvent) error {
 			return err
 		}
 		corev1defaults.SetObjectDefaults_PersistentVolume(pv)
+		s.stampStorage(pv)
 		return s.applyPlain(inf.persistentVolumes, t, pv)
 	case *pb.ApiEvent_PersistentVolumeClaim:
 		pvc := &v1.PersistentVolumeClaim{}
@@ -73,6 +74,7 @@ func (s *Objects) applyStorage(e *pb.ApiEvent) error {
 		if pvc.Namespace == "" {
 			pvc.Namespace = "default"
 		}
+		s.stampStorage(pvc)
 		return s.applyPlain(inf.persistentVolumeClaims, t, pvc)
 	case *pb.ApiEvent_StorageClass:
 		sc := &storagev1.StorageClass{}

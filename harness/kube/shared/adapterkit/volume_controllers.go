@@ -67,7 +67,7 @@ func (vc *VolumeControllers) update(a k8stesting.Action) (bool, runtime.Object, 
 		saved := obj.DeepCopy()
 		saved.Status = *stored.Status.DeepCopy()
 		saved.ResourceVersion = ""
-		vc.objects.stamp(saved)
+		vc.objects.stampStorage(saved)
 		vc.writes = append(vc.writes, saved)
 		return true, saved.DeepCopy(), nil
 	case *v1.PersistentVolumeClaim:
@@ -87,7 +87,7 @@ func (vc *VolumeControllers) update(a k8stesting.Action) (bool, runtime.Object, 
 		saved.Namespace = ns
 		saved.Status = *stored.Status.DeepCopy()
 		saved.ResourceVersion = ""
-		vc.objects.stamp(saved)
+		vc.objects.stampStorage(saved)
 		vc.writes = append(vc.writes, saved)
 		return true, saved.DeepCopy(), nil
 	}
@@ -163,11 +163,13 @@ func (vc *VolumeControllers) deliver(r reaction) {
 	if _, ok := r.obj.(*v1.PersistentVolumeClaim); ok {
 		inf = vc.objects.storage.persistentVolumeClaims
 	}
-	// The objects are well formed; a handler's error would be the informer store's.
-	_ = vc.objects.applyPlain(inf, t, r.obj.(interface {
+	obj := r.obj.(interface {
 		GetResourceVersion() string
 		SetResourceVersion(string)
-	}))
+	})
+	vc.objects.stampStorage(obj)
+	// The objects are well formed; a handler's error would be the informer store's.
+	_ = vc.objects.applyPlain(inf, t, obj)
 }
 
 // bindClaim is the PV controller's bindClaimToVolume and updateClaimStatus, as one write.

@@ -22,6 +22,7 @@ import (
 
 // run is one replay: a scheduler built at Hello and driven through Events and Finish.
 type run struct {
+	volumes *adapterkit.VolumeControllers // with Hello.volume_controllers only
 	opts    options
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -81,9 +82,10 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	r.objects = adapterkit.NewObjects(r.factory)
 	// VolumeBinding's PreBind writes: answered by the volume controllers model, or refused
 	// (installReactors) when it is off. The hook is global, like the others.
-	volumebinding.SchedcheckSettle = nil
+	volumebinding.SchedcheckSettle, r.volumes = nil, nil
 	if h.GetVolumeControllers() {
-		volumebinding.SchedcheckSettle = r.objects.AnswerVolumeWrites(&r.client.Fake).Settle
+		r.volumes = r.objects.AnswerVolumeWrites(&r.client.Fake)
+		volumebinding.SchedcheckSettle = r.volumes.Settle
 	}
 
 	opts := append(adapterkit.SchedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry))

@@ -188,6 +188,11 @@ func (r *run) runBinding(bindingCycle func()) {
 	key := podKey(p.Pod)
 	r.emit(&pb.Attempt{Pod: key, Attempt: int32(p.Attempts), Result: pb.AttemptResult_SCHEDULED, Node: r.cycleHost, Ties: r.cycleTies})
 	bindingCycle()
+	// A PreBind that failed after a successful volume write leaves it pending: it reaches the
+	// informers, with the controllers' answers, once the binding cycle is over (as in the reference).
+	if r.volumes != nil {
+		r.volumes.Settle()
+	}
 	node, ok := r.bound[key]
 	if !ok {
 		return
