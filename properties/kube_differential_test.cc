@@ -197,10 +197,10 @@ RC_GTEST_PROP(KubeDifferential, StorageScenariosWithOtherSeedsAreEquivalent, ())
 
 // The same with the volume controllers model on both sides (docs/FORMATS.md, "Volume
 // controllers"): PreBind's writes succeed, the PV controller binds and the provisioner provisions
-// at once, and the pods bind in their first binding cycle. The generated traces still carry some
-// controller writes of their own, which then race with the model's as they would in a cluster.
+// at once, and the pods bind in their first binding cycle. The traces leave WaitForFirstConsumer
+// claims to the model (the trace still binds Immediate ones).
 RC_GTEST_PROP(KubeDifferential, StorageScenariosWithVolumeControllersAreEquivalent, ()) {
-  const WideScenario s = *StorageScenarioGen(kNewerFields);
+  const WideScenario s = *StorageScenarioGen(kNewerFields, /*controllers_model=*/true);
   const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
   RunSetup setup;
   setup.volume_controllers = true;

@@ -72,6 +72,7 @@ struct ClassInfo {
   std::string name;
   std::string provisioner;
   std::vector<std::string> zones;  // allowedTopologies on the zone key; empty: anywhere
+  bool wait_for_first_consumer = false;
 };
 
 struct VolumeInfo {
@@ -95,6 +96,9 @@ struct State {
   int64_t rv = 0;
   bool newer_fields = false;
   bool migration = false;  // CSINodes may list migrated in-tree plugins (see the header)
+  // The replay runs the volume controllers model: WaitForFirstConsumer claims are left to it (the
+  // trace binds only Immediate ones, as the PV controller does without the scheduler).
+  bool controllers_model = false;
   std::vector<k8s::Node> nodes;
   std::vector<ClassInfo> classes;
   std::vector<k8s::CSINode> csi_nodes;
@@ -220,6 +224,7 @@ void AddClass(State& st) {
   // Unset (10%): the API server defaults it to Immediate; the replays must do the same.
   if (mode < 5) {
     sc.set_volume_binding_mode("WaitForFirstConsumer");
+    c.wait_for_first_consumer = true;
   } else if (mode < 9) {
     sc.set_volume_binding_mode("Immediate");
   }
@@ -312,6 +317,11 @@ void AddCapacity(State& st) {
   }
   if (Chance(85)) cap.set_capacity(PickStr({"0", "1Gi", "5Gi", "12Gi", "40Gi", "100Gi"}));
   if (Chance(30)) cap.set_maximum_volume_size(PickStr({"1Gi", "10Gi"}));
+  // v1.37.2's VolumeBinding Score panics on a capacity found sufficient by maximumVolumeSize
+  // alone (docs/DEVIATIONS.md): at 1.37 such a capacity also has a capacity.
+  if (st.newer_fields && cap.has_maximum_volume_size() && !cap.has_capacity()) {
+    cap.set_capacity(PickStr({"5Gi", "40Gi"}));
+  }
   EmitCapacity(st, trace::ADDED, cap);
   st.capacities.push_back(std::move(cap));
 }
@@ -659,8 +669,10 @@ void StepBindClaim(State& st) {
   std::vector<size_t> unbound;
   for (size_t i = 0; i < st.claims.size(); ++i) {
     const ClaimInfo& c = st.claims[i];
+    const ClassInfo* cls = FindClass(st, c.pvc.spec().storage_class_name());
+    if (cls != nullptr && st.controllers_model && cls->wait_for_first_consumer) continue;
     if (c.pvc.spec().volume_name().empty() && c.pvc.metadata().deletion_timestamp().empty() &&
-        FindClass(st, c.pvc.spec().storage_class_name()) != nullptr)
+        cls != nullptr)
       unbound.push_back(i);
   }
   if (unbound.empty()) return StepPodAdd(st);
@@ -814,10 +826,11 @@ void AdvanceTime(State& st) { st.t += Pick<int64_t>({0, 0, 1, 2, 5, 30}); }
 
 }  // namespace
 
-rc::Gen<WideScenario> StorageScenarioGen(bool newer_fields) {
-  return rc::gen::exec([newer_fields] {
+rc::Gen<WideScenario> StorageScenarioGen(bool newer_fields, bool controllers_model) {
+  return rc::gen::exec([newer_fields, controllers_model] {
     State st;
     st.newer_fields = newer_fields;
+    st.controllers_model = controllers_model;
     st.migration = Chance(30);
     const int classes = Between(1, 3);
     for (int i = 0; i < classes; ++i) AddClass(st);

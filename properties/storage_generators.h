@@ -43,7 +43,10 @@ namespace schedcheck::properties {
 // bound later (by an existing PV or a provisioned one), PV and claim adds, claim deletes, CSINode
 // changes, StorageClass and node adds, capacity updates.
 // `newer_fields` (compat 1.37): CSINode allocatable counts also change in place.
-rc::Gen<WideScenario> StorageScenarioGen(bool newer_fields = false);
+// `controllers_model`: the traces are for replay with the volume controllers model
+// (docs/FORMATS.md, "Volume controllers"), so the PV controller's writes for WaitForFirstConsumer
+// claims are left out (the model makes them); Immediate claims are still bound by the trace.
+rc::Gen<WideScenario> StorageScenarioGen(bool newer_fields = false, bool controllers_model = false);
 
 }  // namespace schedcheck::properties
 

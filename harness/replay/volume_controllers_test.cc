@@ -130,6 +130,32 @@ TEST(VolumeControllersReplay, StaticBindingIsCompletedByThePvController) {
   }
 }
 
+// Not the model's, but found by the same differential: a CSIStorageCapacity sufficient by
+// maximumVolumeSize alone has no capacity for v1.37's StorageCapacityScoring. kube-scheduler
+// v1.37.2 panics in VolumeBinding's Score there; the reference fails the attempt, naming it
+// (docs/DEVIATIONS.md). v1.27 does not score storage.
+TEST(VolumeControllersReplay, CapacityWithoutCapacityFailsScoringAt137) {
+  const std::vector<std::string> lines = {
+      R"({"header":{"formatVersion":1,"producer":"volume_controllers_test"}})",
+      R"({"api":{"type":"ADDED","storageClass":{"metadata":{"name":"c"},"provisioner":"csi.example.com","volumeBindingMode":"WaitForFirstConsumer"}}})",
+      R"({"api":{"type":"ADDED","csiDriver":{"metadata":{"name":"csi.example.com"},"spec":{"storageCapacity":true}}}})",
+      R"({"api":{"type":"ADDED","node":{"metadata":{"name":"n1","labels":{"topology.kubernetes.io/zone":"a"}},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}}}})",
+      R"({"api":{"type":"ADDED","node":{"metadata":{"name":"n2","labels":{"topology.kubernetes.io/zone":"a"}},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}}}})",
+      R"({"api":{"type":"ADDED","csiStorageCapacity":{"metadata":{"name":"cap","namespace":"default"},"nodeTopology":{"matchLabels":{"topology.kubernetes.io/zone":"a"}},"storageClassName":"c","maximumVolumeSize":"10Gi"}}})",
+      R"({"api":{"type":"ADDED","persistentVolumeClaim":{"metadata":{"name":"d","namespace":"default","uid":"u"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},"storageClassName":"c"}}}})",
+      R"({"api":{"type":"ADDED","pod":{"metadata":{"name":"p","namespace":"default"},"spec":{"containers":[{"name":"c"}],"volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"d"}}]}}}})",
+  };
+  std::vector<std::string> at_1_37 = Outcomes(Replay(lines, "1.37", true));
+  ASSERT_FALSE(at_1_37.empty());
+  EXPECT_EQ(at_1_37[0],
+            "attempt ERROR running Score plugin \"VolumeBinding\": CSIStorageCapacity "
+            "\"default/cap\" has maximumVolumeSize but no capacity: kube-scheduler v1.37.2 panics "
+            "here (nil pointer dereference in VolumeBinding Score)");
+  std::vector<std::string> at_1_27 = Outcomes(Replay(lines, "1.27", true));
+  ASSERT_GE(at_1_27.size(), 2u);
+  EXPECT_EQ(at_1_27[1].rfind("bind ", 0), 0u) << at_1_27[1];
+}
+
 // ---- The answers themselves.
 
 template <typename T>

@@ -194,6 +194,15 @@ Status VolumeBinding::Score(const CycleState& state, const Pod&, const NodeInfo&
   } else {
     for (const volume_binding::DynamicProvision& p : volumes.dynamic_provisions) {
       if (!p.node_capacity) continue;
+      if (!p.node_capacity->has_capacity()) {
+        // Sufficient by maximumVolumeSize alone, it has no capacity to score against: v1.37.2
+        // dereferences the missing capacity and panics, taking kube-scheduler down. The reference
+        // fails the attempt instead (docs/DEVIATIONS.md).
+        return Status::Error("CSIStorageCapacity \"" + p.node_capacity->metadata().namespace_() +
+                             "/" + p.node_capacity->metadata().name() +
+                             "\" has maximumVolumeSize but no capacity: kube-scheduler v1.37.2 "
+                             "panics here (nil pointer dereference in VolumeBinding Score)");
+      }
       ClassResource& r = classes[p.pvc.spec().storage_class_name()];
       // One capacity per class however many of its claims the pod has: assigned, not added.
       const std::string* capacity =
