@@ -144,48 +144,38 @@ func (s *Objects) Apply(e *pb.ApiEvent, index uint64) error {
 // stampBase is where the adapter's own resourceVersions start.
 const stampBase = uint64(1) << 40
 
+// versioned is an object whose resourceVersion the adapter may stamp.
+type versioned interface {
+	GetResourceVersion() string
+	SetResourceVersion(string)
+}
+
 // stamp gives an object without a resourceVersion a fresh one, as the API server would: a
 // decimal integer above every version given so far (VolumeBinding compares the versions of
 // volumes and claims as integers).
-func (s *Objects) stamp(meta interface {
-	GetResourceVersion() string
-	SetResourceVersion(string)
-}) {
+func (s *Objects) stamp(meta versioned) { stampFrom(&s.version, meta) }
+
+// stampStorage is stamp for a PersistentVolume or claim, from the storage counter, so that the
+// versions match the reference's. stamp then sees a given version.
+func (s *Objects) stampStorage(meta versioned) { stampFrom(&s.storageVersion, meta) }
+
+// stampFrom stamps `meta` from `counter` when it has no version, else raises the counter to it.
+func stampFrom(counter *uint64, meta versioned) {
 	given := meta.GetResourceVersion()
 	if given == "" {
 		// Stamps start at 2^40, far above the small versions traces write, so that a later
 		// trace object never repeats a stamped version: the scheduler drops a pod update whose
 		// version equals the stored one (a status write the adapter stamped, then the trace's
 		// next version of that pod).
-		if s.version < stampBase {
-			s.version = stampBase
+		if *counter < stampBase {
+			*counter = stampBase
 		}
-		s.version++
-		meta.SetResourceVersion(strconv.FormatUint(s.version, 10))
+		*counter++
+		meta.SetResourceVersion(strconv.FormatUint(*counter, 10))
 		return
 	}
-	if n, err := strconv.ParseUint(given, 10, 64); err == nil && n > s.version {
-		s.version = n
-	}
-}
-
-// stampStorage is stamp for a PersistentVolume or claim, from the storage counter, so that the
-// versions match the reference's. stamp then sees a given version.
-func (s *Objects) stampStorage(meta interface {
-	GetResourceVersion() string
-	SetResourceVersion(string)
-}) {
-	given := meta.GetResourceVersion()
-	if given == "" {
-		if s.storageVersion < stampBase {
-			s.storageVersion = stampBase
-		}
-		s.storageVersion++
-		meta.SetResourceVersion(strconv.FormatUint(s.storageVersion, 10))
-		return
-	}
-	if n, err := strconv.ParseUint(given, 10, 64); err == nil && n > s.storageVersion {
-		s.storageVersion = n
+	if n, err := strconv.ParseUint(given, 10, 64); err == nil && n > *counter {
+		*counter = n
 	}
 }
 
@@ -210,10 +200,7 @@ func (s *Objects) applySelectorObject(inf *SyncInformer, t pb.EventType, m proto
 	return s.applyPlain(inf, t, into)
 }
 
-func (s *Objects) applyPlain(inf *SyncInformer, t pb.EventType, obj interface {
-	GetResourceVersion() string
-	SetResourceVersion(string)
-}) error {
+func (s *Objects) applyPlain(inf *SyncInformer, t pb.EventType, obj versioned) error {
 	old := inf.get(obj)
 	if t == pb.EventType_DELETED {
 		if old == nil {

@@ -163,10 +163,7 @@ func (vc *VolumeControllers) deliver(r reaction) {
 	if _, ok := r.obj.(*v1.PersistentVolumeClaim); ok {
 		inf = vc.objects.storage.persistentVolumeClaims
 	}
-	obj := r.obj.(interface {
-		GetResourceVersion() string
-		SetResourceVersion(string)
-	})
+	obj := r.obj.(versioned)
 	vc.objects.stampStorage(obj)
 	// The objects are well formed; a handler's error would be the informer store's.
 	_ = vc.objects.applyPlain(inf, t, obj)
