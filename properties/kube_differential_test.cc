@@ -52,6 +52,7 @@ struct RunSetup {
   std::string config_yaml;
   reference::FeatureGates feature_gates;
   bool volume_controllers = false;  // the replay's volume controllers model (both sides)
+  int64_t volume_latency_ns = 0;    // and its latency
 };
 
 replay::ReplayOptions OptionsFor(uint64_t seed, const RunSetup& setup) {
@@ -66,6 +67,7 @@ replay::ReplayOptions OptionsFor(uint64_t seed, const RunSetup& setup) {
   options.compat = kLevel.compat;
   options.feature_gates = setup.feature_gates;
   options.volume_controllers = setup.volume_controllers;
+  options.volume_latency_ns = setup.volume_latency_ns;
   options.seed = seed;
   return options;
 }
@@ -124,9 +126,12 @@ void RequireEquivalent(const std::vector<trace::Record>& records, uint64_t seed,
   const std::string gates =
       (setup.feature_gates.empty()
            ? ""
-           : " --feature-gates " + reference::FeatureGatesText(setup.feature_gates) +
-                 (setup.config_yaml.empty() ? "" : " --config CONFIG")) +
-      (setup.volume_controllers ? " --volume-controllers" : "");
+           : " --feature-gates " + reference::FeatureGatesText(setup.feature_gates)) +
+      (setup.config_yaml.empty() ? "" : " --config CONFIG") +
+      (setup.volume_controllers ? " --volume-controllers" : "") +
+      (setup.volume_latency_ns > 0
+           ? " --volume-latency " + std::to_string(setup.volume_latency_ns / 1e9)
+           : "");
   PROP_REQUIRE(false, property, records,
                std::to_string(result.divergences.size()) +
                    " divergences (reference vs kube-scheduler " + kLevel.version + ", seed " + s +
@@ -206,6 +211,28 @@ RC_GTEST_PROP(KubeDifferential, StorageScenariosWithVolumeControllersAreEquivale
   setup.volume_controllers = true;
   RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
                     "KubeDifferential_StorageControllers", true, setup);
+}
+
+// The same with controllers that answer later: PreBind polls every second in virtual time while
+// other pods are scheduled and events arrive, and the binding completes at the first look after
+// the answers. A third of the traces set a bind timeout of 2 s, which latencies of 2 s and more
+// run into (the poll's timeout error and a requeue).
+RC_GTEST_PROP(KubeDifferential, StorageScenariosWithSlowVolumeControllersAreEquivalent, ()) {
+  const WideScenario s = *StorageScenarioGen(kNewerFields, /*controllers_model=*/true);
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RunSetup setup;
+  setup.volume_controllers = true;
+  setup.volume_latency_ns =
+      *rc::gen::element<int64_t>(300'000'000, 1'000'000'000, 2'500'000'000, 40'000'000'000);
+  if (*rc::gen::inRange(0, 3) == 0) {
+    setup.config_yaml = R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
+        "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"schedulerName": "default-scheduler",
+                      "pluginConfig": [{"name": "VolumeBinding",
+                                        "args": {"bindTimeoutSeconds": 2}}]}]})";
+  }
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_StorageSlowControllers", true, setup);
 }
 
 // VolumeBinding's arguments through the configuration both builds read: at 1.37 a shape that

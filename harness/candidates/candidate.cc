@@ -213,8 +213,11 @@ Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate,
   options.engine = o.engine;
   options.compat = o.compat;
   options.feature_gates = o.feature_gates;
-  options.volume_controllers =
-      o.volume_controllers || replay::HeaderAsksForVolumeControllers(trace.header);
+  options.volume_controllers = o.volume_controllers;
+  options.volume_latency_ns = o.volume_latency_ns;
+  if (Outcome ok = replay::ApplyHeaderVolumeLabels(trace.header, &options); !ok) {
+    return ok.error();
+  }
   options.config = candidate.config;
   options.registry = candidate.registry.get();
   auto start = trace.header.labels().find("start_time");

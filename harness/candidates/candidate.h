@@ -85,6 +85,8 @@ struct CandidateReplayOptions {
   reference::FeatureGates feature_gates;
   // The volume controllers model (ReplayOptions::volume_controllers; Hello.volume_controllers).
   bool volume_controllers = false;
+  // Its latency (ReplayOptions::volume_latency_ns; Hello.volume_latency_ns).
+  int64_t volume_latency_ns = 0;
 };
 
 // Replays `trace` (t = 0 at its first event, epoch from the header's start_time label, seed 1,

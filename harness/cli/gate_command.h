@@ -33,6 +33,7 @@ struct GateCommandOptions {
   std::string compat = "1.27";            // `--compat`: the level of both replays
   reference::FeatureGates feature_gates;  // `--feature-gates`: both replays' (compat 1.37)
   bool volume_controllers = false;        // `--volume-controllers`: both replays'
+  double volume_latency_seconds = 0;      // `--volume-latency`: both replays'
 };
 
 int RunGateCommand(const GateCommandOptions& options, std::ostream& out, std::ostream& err);

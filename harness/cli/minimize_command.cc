@@ -57,17 +57,19 @@ Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
     return Error{(o.compat.empty() ? o.trace + ": header.compat " : std::string("--compat ")) +
                  r.compat + " is not implemented (implemented: 1.27, 1.37)"};
   r.seed = o.seed;
-  r.volume_controllers =
-      o.volume_controllers || replay::HeaderAsksForVolumeControllers(trace.header);
+  r.volume_controllers = o.volume_controllers;
   for (auto [value, flag, target] :
        {std::tuple{o.horizon_seconds, "--horizon", &r.horizon_ns},
         std::tuple{o.cycle_latency_seconds, "--cycle-latency", &r.cycle_latency_ns},
         std::tuple{o.bind_latency_seconds, "--bind-latency", &r.bind_latency_ns},
+        std::tuple{o.volume_latency_seconds, "--volume-latency", &r.volume_latency_ns},
         std::tuple{o.time_tolerance_seconds, "--time-tolerance", &p.diff.time_tolerance_ns}}) {
     auto ns = SecondsToNs(value, flag);
     if (!ns.ok()) return ns.error();
     *target = *ns;
   }
+  if (Outcome ok = replay::ApplyHeaderVolumeLabels(trace.header, &r); !ok)
+    return Error{o.trace + ": " + ok.message()};
   auto timeout = SecondsToNs(o.scheduler_timeout_seconds, "--scheduler-timeout");
   if (!timeout.ok() || *timeout < 1'000'000)
     return Error{"--scheduler-timeout: must be between 0.001 and 1e9 seconds"};
@@ -275,6 +277,11 @@ void AddMinimizeCommand(CLI::App& app, int* exit_code) {
                   "duration of a scheduling cycle in seconds (default 0)");
   cmd->add_option("--bind-latency", o->bind_latency_seconds,
                   "seconds from assume to binding (default 0)");
+  cmd->add_option(
+      "--volume-latency", o->volume_latency_seconds,
+      "with --volume-controllers (or a trace asking for them): the controllers answer this many "
+      "seconds after PreBind's writes, and PreBind polls every second meanwhile (default 0: "
+      "at once)");
   cmd->add_flag("--volume-controllers", o->volume_controllers,
                 "both sides replay with the volume controllers model (docs/FORMATS.md, \"Volume "
                 "controllers\")");

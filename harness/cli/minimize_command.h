@@ -31,6 +31,7 @@ struct MinimizeCommandOptions {
   double cycle_latency_seconds = 0;
   double bind_latency_seconds = 0;
   bool volume_controllers = false;  // both sides (docs/FORMATS.md, "Volume controllers")
+  double volume_latency_seconds = 0;
   double time_tolerance_seconds = 0;
   bool allow_soft = false;  // soft divergences do not count: minimize the first hard/requeue one
   std::string compat;       // `--compat`: both sides' level; empty: the trace header's

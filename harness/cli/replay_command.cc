@@ -235,13 +235,15 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
   for (auto [value, flag, target] :
        {std::tuple{o.horizon_seconds, "--horizon", &options.horizon_ns},
         std::tuple{o.cycle_latency_seconds, "--cycle-latency", &options.cycle_latency_ns},
-        std::tuple{o.bind_latency_seconds, "--bind-latency", &options.bind_latency_ns}}) {
+        std::tuple{o.bind_latency_seconds, "--bind-latency", &options.bind_latency_ns},
+        std::tuple{o.volume_latency_seconds, "--volume-latency", &options.volume_latency_ns}}) {
     auto ns = SecondsToNs(value, flag);
     if (!ns.ok()) return fail(ns.message());
     *target = *ns;
   }
-  options.volume_controllers =
-      o.volume_controllers || replay::HeaderAsksForVolumeControllers(header);
+  options.volume_controllers = o.volume_controllers;
+  if (Outcome ok = replay::ApplyHeaderVolumeLabels(header, &options); !ok)
+    return fail(o.trace + ": " + ok.message());
   auto start = header.labels().find("start_time");
   if (start != header.labels().end()) {
     auto epoch = reference::ParseRfc3339(start->second);
@@ -325,6 +327,11 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                   "duration of a scheduling cycle in seconds (default 0)");
   cmd->add_option("--bind-latency", o->bind_latency_seconds,
                   "seconds from assume to binding (default 0)");
+  cmd->add_option(
+      "--volume-latency", o->volume_latency_seconds,
+      "with --volume-controllers (or a trace asking for them): the controllers answer this many "
+      "seconds after PreBind's writes, and PreBind polls every second meanwhile (default 0: "
+      "at once)");
   cmd->add_flag("--volume-controllers", o->volume_controllers,
                 "VolumeBinding's PreBind writes succeed and a PV controller and provisioner answer "
                 "them at once (docs/FORMATS.md, \"Volume controllers\"); off: the writes fail as "

@@ -31,7 +31,8 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
                                                     .engine = o.engine,
                                                     .compat = o.compat,
                                                     .feature_gates = o.feature_gates,
-                                                    .volume_controllers = o.volume_controllers};
+                                                    .volume_controllers = o.volume_controllers,
+                                                    .volume_latency_ns = o.volume_latency_ns};
   if (fs::exists(stem + ".config.yaml")) {
     auto config = reference::LoadSchedulerConfiguration(stem + ".config.yaml", o.compat,
                                                         trace::YamlLimitsOf(o.limits));
@@ -51,7 +52,8 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
                                              {.engine = o.engine,
                                               .compat = o.compat,
                                               .feature_gates = o.feature_gates,
-                                              .volume_controllers = o.volume_controllers});
+                                              .volume_controllers = o.volume_controllers,
+                                              .volume_latency_ns = o.volume_latency_ns});
   if (!ref_log.ok()) return Error{path + ": reference replay: " + ref_log.message()};
   auto cand_log = candidates::ReplayCandidate(*candidate, *trace, replay_options);
   if (!cand_log.ok()) {

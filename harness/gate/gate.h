@@ -31,6 +31,7 @@ struct GateOptions {
   std::string compat = "1.27";            // the level both sides replay at (`--compat`)
   reference::FeatureGates feature_gates;  // both sides' `--feature-gates`
   bool volume_controllers = false;        // both sides' `--volume-controllers`
+  int64_t volume_latency_ns = 0;          // both sides' `--volume-latency`
 };
 
 // The corpus traces, sorted by file name.

@@ -190,6 +190,7 @@ Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_y
   hello.set_epoch_unix_ns(options.epoch_unix_ns);
   hello.set_horizon_ns(options.horizon_ns);
   hello.set_volume_controllers(options.volume_controllers);
+  hello.set_volume_latency_ns(options.volume_latency_ns);
   for (const auto& [name, value] : options.feature_gates)
     (*hello.mutable_feature_gates())[name] = value;
   return hello;

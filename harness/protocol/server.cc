@@ -84,12 +84,13 @@ Response Session::OnHello(const Hello& hello) {
   if (!config.ok()) return Fail(config.message());
   options.config = std::move(*config);
   options.seed = hello.seed();
-  if (hello.cycle_latency_ns() < 0 || hello.bind_latency_ns() < 0)
+  if (hello.cycle_latency_ns() < 0 || hello.bind_latency_ns() < 0 || hello.volume_latency_ns() < 0)
     return Fail("Hello: negative latency");
   options.cycle_latency_ns = hello.cycle_latency_ns();
   options.bind_latency_ns = hello.bind_latency_ns();
   options.epoch_unix_ns = hello.epoch_unix_ns();
   options.volume_controllers = hello.volume_controllers();
+  options.volume_latency_ns = hello.volume_latency_ns();
   if (hello.horizon_ns() > 0) options.horizon_ns = hello.horizon_ns();
   auto replayer = replay::Replayer::Create(std::move(options));
   if (!replayer.ok()) return Fail(source + ": " + replayer.message());

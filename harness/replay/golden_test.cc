@@ -45,7 +45,7 @@ Result<std::string> ReplayToJsonLines(const std::string& name,
   } else {
     options.config = reference::DefaultConfiguration(compat);
   }
-  options.volume_controllers = HeaderAsksForVolumeControllers(trace->header);
+  if (Outcome ok = ApplyHeaderVolumeLabels(trace->header, &options); !ok) return ok.error();
   auto start = trace->header.labels().find("start_time");
   if (start != trace->header.labels().end()) {
     auto epoch = reference::ParseRfc3339(start->second);

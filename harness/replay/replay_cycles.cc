@@ -187,7 +187,9 @@ void Replayer::HandleFailure(const reference::QueuedPodInfo& failed,
 void Replayer::CompleteBinding(Binding b) {
   const reference::Framework& fw = *b.profile->framework;
   reference::Status status;
-  if (b.pre_flight.code() == reference::Code::kError || b.pre_flight.IsRejected()) {
+  if (b.in_pre_bind) {
+    // Resumed at PreBind's next look: what came before it was checked when the cycle started.
+  } else if (b.pre_flight.code() == reference::Code::kError || b.pre_flight.IsRejected()) {
     status = b.pre_flight;  // the binding cycle ends before WaitOnPermit
   } else if (!b.waiting_plugin.empty()) {
     status = reference::Status(reference::Code::kUnschedulable,
@@ -195,10 +197,19 @@ void Replayer::CompleteBinding(Binding b) {
                  .WithPlugin(b.waiting_plugin);
   }
   auto api = api_pods_.find(b.key);
-  if (status.IsSuccess() && (api == api_pods_.end() || !api->second->node_name().empty())) {
+  if (!b.in_pre_bind && status.IsSuccess() &&
+      (api == api_pods_.end() || !api->second->node_name().empty())) {
     status = reference::Status::Error("pods \"" + b.key + "\" not found");  // deleted while binding
   }
   if (status.IsSuccess()) status = fw.RunPreBindPlugins(*b.state, *b.assumed, b.node);
+  if (status.IsWait()) {
+    WaitInPreBind(std::move(b));
+    return;
+  }
+  api = api_pods_.find(b.key);  // PreBind's writes may have moved pods
+  if (status.IsSuccess() && (api == api_pods_.end() || !api->second->node_name().empty())) {
+    status = reference::Status::Error("pods \"" + b.key + "\" not found");  // deleted while binding
+  }
   if (status.IsSuccess()) status = fw.RunBindPlugins(*b.state, *b.assumed, b.node);
   if (status.IsSuccess()) {
     (void)cache_.FinishBinding(*b.assumed);
@@ -251,6 +262,20 @@ void Replayer::CompleteBinding(Binding b) {
   // informers, with the controllers' answers, once the binding cycle is over (as in the adapters).
   if (volume_api_ != nullptr && volume_api_->HasPendingWrites()) volume_api_->Settle();
   if (b.nominated_for_expectation && !handler_clears) ApplyExpectationNomination(b);
+}
+
+void Replayer::WaitInPreBind(Binding b) {
+  const bool first_look = !b.in_pre_bind;
+  b.in_pre_bind = true;
+  b.complete_ns = clock_.NowNs() + reference::kPreBindPollIntervalNs;
+  // A binding cycle that starts waiting lets go: its writes so far reach the informers now, as
+  // the adapters deliver a cycle's writes when it returns. At v1.37 that is the nominatedNodeName
+  // written before PreBind (the pod is assumed: the queue ignores the update).
+  if (first_look && b.nominated_for_expectation) {
+    ApplyExpectationNomination(b);
+    b.nominated_for_expectation = false;
+  }
+  bindings_.push_back(std::move(b));
 }
 
 void Replayer::ApplyExpectationNomination(const Binding& b) {

@@ -254,6 +254,43 @@ Outcome Replayer::OnNode(trace::EventType type, reference::NodePtr node) {
   return Outcome::Ok();
 }
 
+namespace {
+
+// getObjVersion: a resourceVersion as an integer; nullopt when it is not one.
+std::optional<int64_t> IntegerVersion(const std::string& text) {
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// v1.27 assumeCache.add: the cache takes a delivered object when it has none for the key, or when
+// both versions are integers and the delivered one is newer; else it keeps its own (ClusterObjects
+// assume_cache_kept_*). A delete removes it. Called before the store takes `delivered`.
+template <typename Object>
+void KeepForAssumeCache(trace::EventType type, const std::string& key, const Object& delivered,
+                        const std::map<std::string, Object, std::less<>>& store,
+                        std::map<std::string, Object, std::less<>>* kept) {
+  auto it = kept->find(key);
+  if (type == trace::DELETED) {
+    if (it != kept->end()) kept->erase(it);
+    return;
+  }
+  const Object* cached =
+      it != kept->end() ? &it->second : reference::ClusterObjects::Find(store, key);
+  if (cached == nullptr) return;
+  std::optional<int64_t> delivered_version =
+      IntegerVersion(delivered.metadata().resource_version());
+  std::optional<int64_t> cached_version = IntegerVersion(cached->metadata().resource_version());
+  if (delivered_version && cached_version && *delivered_version > *cached_version) {
+    if (it != kept->end()) kept->erase(it);
+    return;
+  }
+  if (it == kept->end()) (*kept)[key] = *cached;
+}
+
+}  // namespace
+
 Outcome Replayer::OnStorage(const trace::ApiEvent& event) {
   const trace::EventType type = event.type();
   // Stores the object (or removes it) and returns the event's objects as the informer hands them
@@ -289,6 +326,10 @@ Outcome Replayer::OnStorage(const trace::ApiEvent& event) {
     case trace::ApiEvent::kPersistentVolume: {
       k8s::PersistentVolume pv = event.persistent_volume();
       StampVersion(pv.mutable_metadata());
+      if (!v1_37()) {
+        KeepForAssumeCache(type, pv.metadata().name(), pv, objects_.persistent_volumes,
+                           &objects_.assume_cache_kept_pvs);
+      }
       move(store(std::move(pv), false, &objects_.persistent_volumes),
            reference::resource::kPersistentVolume, "Pv");
       break;
@@ -296,6 +337,11 @@ Outcome Replayer::OnStorage(const trace::ApiEvent& event) {
     case trace::ApiEvent::kPersistentVolumeClaim: {
       k8s::PersistentVolumeClaim pvc = event.persistent_volume_claim();
       StampVersion(pvc.mutable_metadata());
+      if (!v1_37()) {
+        const std::string& ns = pvc.metadata().namespace_();
+        KeepForAssumeCache(type, (ns.empty() ? "default" : ns) + "/" + pvc.metadata().name(), pvc,
+                           objects_.persistent_volume_claims, &objects_.assume_cache_kept_claims);
+      }
       move(store(std::move(pvc), true, &objects_.persistent_volume_claims),
            reference::resource::kPersistentVolumeClaim, "Pvc");
       break;

@@ -86,9 +86,30 @@ const k8s::Node* Replayer::VolumeApiImpl::GetNode(const std::string& name) const
 void Replayer::VolumeApiImpl::Settle() {
   std::vector<trace::ApiEvent> writes = std::move(writes_);
   writes_.clear();
-  // The scheduler's writes come back through its informers first, then the controllers' answers,
-  // write by write.
+  // The scheduler's writes come back through its informers first, then the controllers' answers.
   for (const trace::ApiEvent& w : writes) (void)r_->OnStorage(w);
+  if (AnswersLater()) {
+    if (writes.empty()) return;
+    later_.push_back({r_->clock_.NowNs() + r_->options_.volume_latency_ns, std::move(writes)});
+  } else {
+    Answer(writes);
+  }
+}
+
+std::optional<int64_t> Replayer::VolumeApiImpl::NextAnswersNs() const {
+  if (later_.empty()) return std::nullopt;
+  return later_.front().due_ns;  // one latency for all: due in Settle order
+}
+
+void Replayer::VolumeApiImpl::AnswerDue(int64_t now_ns) {
+  while (!later_.empty() && later_.front().due_ns == now_ns) {
+    std::vector<trace::ApiEvent> writes = std::move(later_.front().writes);
+    later_.pop_front();
+    Answer(writes);
+  }
+}
+
+void Replayer::VolumeApiImpl::Answer(const std::vector<trace::ApiEvent>& writes) {
   for (const trace::ApiEvent& w : writes) {
     const reference::Labels* labels = nullptr;
     if (w.has_persistent_volume_claim()) {

@@ -2,6 +2,8 @@
 #include "harness/replay/replayer.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "harness/replay/replayer_internal.h"
@@ -28,6 +30,32 @@ bool HeaderAsksForVolumeControllers(const trace::Header& header) {
   return label != header.labels().end() && label->second == "on";
 }
 
+Result<std::optional<int64_t>> HeaderVolumeLatency(const trace::Header& header) {
+  auto label = header.labels().find("volume_latency");
+  if (label == header.labels().end()) return std::optional<int64_t>();
+  const std::string& text = label->second;
+  char* end = nullptr;
+  const double seconds = text.empty() ? -1 : std::strtod(text.c_str(), &end);
+  const double max_seconds = static_cast<double>(kMaxDurationNs) / kNanosPerSecond;
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(seconds) || seconds < 0 ||
+      seconds > max_seconds) {
+    return Error{"header label volume_latency: \"" + text +
+                 "\" is not a number of seconds in [0, " +
+                 std::to_string(static_cast<int64_t>(max_seconds)) + "]"};
+  }
+  return std::optional<int64_t>(std::llround(seconds * kNanosPerSecond));
+}
+
+Outcome ApplyHeaderVolumeLabels(const trace::Header& header, ReplayOptions* options) {
+  options->volume_controllers |= HeaderAsksForVolumeControllers(header);
+  Result<std::optional<int64_t>> latency = HeaderVolumeLatency(header);
+  if (!latency.ok()) return latency.error();
+  if (options->volume_latency_ns == 0 && latency->has_value()) {
+    options->volume_latency_ns = **latency;
+  }
+  return Outcome::Ok();
+}
+
 Replayer::~Replayer() = default;
 
 Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
@@ -40,8 +68,12 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
   };
   for (Outcome ok : {check("horizon", options.horizon_ns, kMaxDurationNs),
                      check("cycle latency", options.cycle_latency_ns, kMaxDurationNs),
-                     check("bind latency", options.bind_latency_ns, kMaxDurationNs)}) {
+                     check("bind latency", options.bind_latency_ns, kMaxDurationNs),
+                     check("volume latency", options.volume_latency_ns, kMaxDurationNs)}) {
     if (!ok) return ok.error();
+  }
+  if (options.volume_latency_ns > 0 && !options.volume_controllers) {
+    return Error{"a volume latency needs the volume controllers model (--volume-controllers)"};
   }
   if (options.compat != "1.27" && options.compat != "1.37") {
     return Error{"compat " + options.compat + " is not implemented (implemented: 1.27, 1.37)"};
@@ -141,6 +173,10 @@ int64_t Replayer::NextInstant(int64_t now, int64_t next_event) const {
   int64_t next = next_event;
   if (in_flight_) next = std::min(next, in_flight_->finish_ns);
   for (const Binding& b : bindings_) next = std::min(next, b.complete_ns);
+  if (volume_api_ != nullptr) {
+    if (std::optional<int64_t> answers = volume_api_->NextAnswersNs())
+      next = std::min(next, *answers);
+  }
   const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
   if (v1_37()) return std::min(next, NextQueueInstantV1_37(now));
   if (auto expiry = queue_->NextBackoffExpiryNs()) {
@@ -306,7 +342,9 @@ Outcome Replayer::ProcessInstant(int64_t now, const std::vector<const trace::Api
     }
     ++index;
   }
-  // 2. A cycle or bindings finishing now.
+  // 2. The volume controllers' answers due now, then a cycle or bindings finishing now (a
+  //    binding waiting in PreBind takes its next look).
+  if (volume_api_ != nullptr) volume_api_->AnswerDue(now);
   if (in_flight_ && in_flight_->finish_ns == now) FinishCycle();
   std::stable_sort(bindings_.begin(), bindings_.end(), [](const Binding& a, const Binding& b) {
     return a.complete_ns < b.complete_ns;

@@ -74,6 +74,10 @@ struct ReplayOptions {
   // at once. Off: no API server holds volumes and the first write fails as NotFound (a captured
   // trace already holds what the controllers wrote).
   bool volume_controllers = false;
+  // With volume_controllers: how long after PreBind's writes reach the informers the controllers'
+  // answers do (`--volume-latency`). 0: at once, and PreBind decides in no virtual time; more:
+  // PreBind polls every second, as upstream, while other pods are scheduled.
+  int64_t volume_latency_ns = 0;
   // The plugins frameworks are built from (in-process candidate builds); null = the engine's.
   const reference::Registry* registry = nullptr;
   // Called by Run as the replay advances, for progress reports on a terminal: after the instant
@@ -96,6 +100,13 @@ struct ReplayOptions {
 // `gate`, the candidates and the golden test turn ReplayOptions::volume_controllers on for it, as
 // --volume-controllers does.
 bool HeaderAsksForVolumeControllers(const trace::Header& header);
+// The controllers' latency a trace header asks for (label `volume_latency`, in seconds, e.g.
+// "2.5"): nullopt without the label, an error naming the label for a value that is not a
+// duration in [0, kMaxDurationNs].
+Result<std::optional<int64_t>> HeaderVolumeLatency(const trace::Header& header);
+// Applies both labels over the run's flags: the model on when either asks for it; the label's
+// latency when the flags gave none.
+Outcome ApplyHeaderVolumeLabels(const trace::Header& header, ReplayOptions* options);
 
 class Replayer {
  public:
@@ -181,7 +192,10 @@ class Replayer {
   void FinishCycle();
   void HandleFailure(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
   void ApplyPreemption(const reference::Pod& preemptor, const reference::CycleOutcome& outcome);
+  // Runs a binding cycle due now: from its start, or, when it waits in PreBind, its next look.
   void CompleteBinding(Binding binding);
+  // PreBind returned Wait: the binding looks again a poll interval later.
+  void WaitInPreBind(Binding binding);
   // v1.37: delivers the binding cycle's nominatedNodeName patch after a failed binding.
   void ApplyExpectationNomination(const Binding& binding);
   void RecordAttempt(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);

@@ -2,8 +2,10 @@
 #ifndef SCHEDCHECK_HARNESS_REPLAY_REPLAYER_INTERNAL_H_
 #define SCHEDCHECK_HARNESS_REPLAY_REPLAYER_INTERNAL_H_
 
+#include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,9 @@ struct Replayer::Binding {
   // The write reaches the informer when the cycle is over, as the adapters deliver writes.
   reference::Status pre_flight;
   bool nominated_for_expectation = false;
+  // PreBind returned Wait (it polls while the volume controllers answer later): at complete_ns
+  // the binding cycle resumes with PreBind's next look.
+  bool in_pre_bind = false;
 };
 
 // The API server VolumeBinding's PreBind writes to, with the volume controllers behind it
@@ -54,13 +59,27 @@ class Replayer::VolumeApiImpl final : public reference::VolumeApi {
   Result<k8s::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
       const k8s::PersistentVolumeClaim& claim) override;
   void Settle() override;
+  bool AnswersLater() const override { return r_->options_.volume_latency_ns > 0; }
   const k8s::Node* GetNode(const std::string& name) const override;
   // Whether writes wait for Settle (a PreBind that failed after a successful write).
   bool HasPendingWrites() const { return !writes_.empty(); }
+  // The instant of the next answers due (answering later), if any.
+  std::optional<int64_t> NextAnswersNs() const;
+  // Delivers the answers due at `now_ns`, Settle by Settle.
+  void AnswerDue(int64_t now_ns);
 
  private:
+  // The controllers' answers to `writes`, write by write, against the objects as they are now.
+  void Answer(const std::vector<trace::ApiEvent>& writes);
+
   Replayer* r_;
   std::vector<trace::ApiEvent> writes_;  // since the last Settle, in order
+  // Settled writes the controllers answer later, with the instant they do, in Settle order.
+  struct Later {
+    int64_t due_ns = 0;
+    std::vector<trace::ApiEvent> writes;
+  };
+  std::deque<Later> later_;
 };
 
 // Which of a node's scheduling properties changed (eventhandlers.go

@@ -42,11 +42,18 @@ std::vector<trace::Record> Load(const std::vector<std::string>& lines) {
 }
 
 std::vector<trace::Record> Replay(const std::vector<std::string>& lines, const std::string& compat,
-                                  bool controllers) {
+                                  bool controllers, int64_t latency_ns = 0,
+                                  const std::string& config_yaml = "") {
   ReplayOptions options;
   options.config = reference::DefaultConfiguration(compat);
+  if (!config_yaml.empty()) {
+    auto config = reference::ParseSchedulerConfigurationYaml(config_yaml, "the test", compat);
+    EXPECT_TRUE(config.ok()) << config.message();
+    if (config.ok()) options.config = *config;
+  }
   options.compat = compat;
   options.volume_controllers = controllers;
+  options.volume_latency_ns = latency_ns;
   options.horizon_ns = 5 * kNanosPerSecond;
   auto replayer = Replayer::Create(options);
   EXPECT_TRUE(replayer.ok()) << replayer.message();
@@ -89,6 +96,124 @@ TEST(VolumeControllersReplay, ProvisionedClaimBindsInTheFirstBindingCycle) {
               "\"data\" not found");
     EXPECT_EQ(std::count(off.begin(), off.end(), "bind n1"), 0);
   }
+}
+
+// Attempts and bindings with their instants in seconds: "<t> attempt <result> ..." / "<t> bind".
+std::vector<std::string> TimedOutcomes(const std::vector<trace::Record>& log) {
+  std::vector<std::string> out;
+  for (const trace::Record& r : log) {
+    const std::string t = std::to_string(static_cast<double>(r.time_ns()) / kNanosPerSecond);
+    if (r.has_attempt()) {
+      const auto& a = r.attempt();
+      out.push_back(t + " attempt " + trace::AttemptResult_Name(a.result()) + " " +
+                    (a.result() == trace::SCHEDULED ? a.node() : a.message()));
+    }
+    if (r.has_binding()) out.push_back(t + " bind " + r.binding().node());
+  }
+  return out;
+}
+
+TEST(VolumeControllersReplay, LatePvControllerAnswersAreSeenAtTheNextLook) {
+  // The pod arrives at t = 0.5 s: the answers come `latency` after PreBind's writes, and PreBind
+  // looks every second from 1.5 s, so the binding completes at the first look after them.
+  std::vector<std::string> lines =
+      Lines(std::begin(kProvisioningTrace), std::end(kProvisioningTrace));
+  lines.back().insert(1, R"("timeNs":"500000000",)");
+  for (const char* compat : {"1.27", "1.37"}) {
+    SCOPED_TRACE(compat);
+    for (auto [latency_ns, bound_at] : {std::pair{int64_t{300'000'000}, "1.500000"},
+                                        std::pair{int64_t{1'000'000'000}, "1.500000"},
+                                        std::pair{int64_t{2'500'000'000}, "3.500000"}}) {
+      SCOPED_TRACE(latency_ns);
+      EXPECT_EQ(TimedOutcomes(Replay(lines, compat, true, latency_ns)),
+                (std::vector<std::string>{"0.500000 attempt SCHEDULED n1",
+                                          std::string(bound_at) + " bind n1"}));
+    }
+  }
+}
+
+TEST(VolumeControllersReplay, BindTimeoutEndsTheWaitBeforeLateAnswers) {
+  // bindTimeoutSeconds 2 and answers after 5 s: the look at 2 s is the timeout (the replay takes
+  // the poll's timer over its ticker there).
+  const std::string config = R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: VolumeBinding
+    args: {bindTimeoutSeconds: 2}
+)";
+  const std::vector<std::string> lines =
+      Lines(std::begin(kProvisioningTrace), std::end(kProvisioningTrace));
+  for (auto [compat, message] :
+       {std::pair{"1.27", "binding volumes: timed out waiting for the condition"},
+        std::pair{"1.37", "binding volumes: context deadline exceeded"}}) {
+    SCOPED_TRACE(compat);
+    std::vector<std::string> out =
+        TimedOutcomes(Replay(lines, compat, true, 5 * kNanosPerSecond, config));
+    ASSERT_GE(out.size(), 2u);
+    EXPECT_EQ(out[0], "0.000000 attempt SCHEDULED n1");
+    EXPECT_EQ(out[1], std::string("2.000000 attempt ERROR running PreBind plugin "
+                                  "\"VolumeBinding\": ") +
+                          message);
+  }
+}
+
+TEST(VolumeControllersReplay, LatencyNeedsTheModel) {
+  ReplayOptions options;
+  options.volume_latency_ns = kNanosPerSecond;
+  auto replayer = Replayer::Create(options);
+  ASSERT_FALSE(replayer.ok());
+  EXPECT_NE(replayer.message().find("--volume-controllers"), std::string::npos)
+      << replayer.message();
+}
+
+TEST(VolumeControllersReplay, HeaderLabelsAskForTheModelAndItsLatency) {
+  trace::Header header;
+  (*header.mutable_labels())["volume_controllers"] = "on";
+  (*header.mutable_labels())["volume_latency"] = "2.5";
+  ReplayOptions options;
+  ASSERT_TRUE(ApplyHeaderVolumeLabels(header, &options).ok());
+  EXPECT_TRUE(options.volume_controllers);
+  EXPECT_EQ(options.volume_latency_ns, 2'500'000'000);
+  options.volume_latency_ns = kNanosPerSecond;  // a flag's latency wins
+  ASSERT_TRUE(ApplyHeaderVolumeLabels(header, &options).ok());
+  EXPECT_EQ(options.volume_latency_ns, kNanosPerSecond);
+  for (const char* bad : {"", "soon", "-1", "1e300", "2s"}) {
+    (*header.mutable_labels())["volume_latency"] = bad;
+    Outcome ok = ApplyHeaderVolumeLabels(header, &options);
+    ASSERT_FALSE(ok.ok()) << bad;
+    EXPECT_NE(ok.message().find("header label volume_latency"), std::string::npos);
+  }
+}
+
+// v1.27's assume cache skips a claim update whose resourceVersion is not newer than the one it
+// holds; v1.37's passive cache reads the informer. Here the bound claim (version 30) is followed
+// by an older, unbound version (26): at 1.27 VolumeBinding still sees it bound, at 1.37 unbound
+// (its class binds Immediately).
+TEST(VolumeControllersReplay, AssumeCacheKeepsTheNewerClaimAt127) {
+  const std::vector<std::string> lines = {
+      R"({"header":{"formatVersion":1,"producer":"volume_controllers_test"}})",
+      R"({"api":{"type":"ADDED","storageClass":{"metadata":{"name":"sc"},"provisioner":"x","volumeBindingMode":"Immediate"}}})",
+      R"({"api":{"type":"ADDED","node":{"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}}}})",
+      R"({"api":{"type":"ADDED","persistentVolume":{"metadata":{"name":"pv-2","resourceVersion":"5"},"spec":{"capacity":{"storage":"5Gi"},"accessModes":["ReadWriteOnce"],"claimRef":{"namespace":"default","name":"d","uid":"u"},"storageClassName":"sc","csi":{"driver":"x","volumeHandle":"pv-2"}},"status":{"phase":"Bound"}}}})",
+      R"({"timeNs":"1000000000","api":{"type":"MODIFIED","persistentVolumeClaim":{"metadata":{"name":"d","namespace":"default","uid":"u","resourceVersion":"30","annotations":{"pv.kubernetes.io/bind-completed":"yes"}},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"5Gi"}},"volumeName":"pv-2","storageClassName":"sc"},"status":{"phase":"Bound"}}}})",
+      R"({"timeNs":"1000000000","api":{"type":"ADDED","persistentVolumeClaim":{"metadata":{"name":"d","namespace":"default","uid":"u","resourceVersion":"26"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"5Gi"}},"storageClassName":"sc"},"status":{"phase":"Pending"}}}})",
+      R"({"timeNs":"1000000000","api":{"type":"ADDED","pod":{"metadata":{"name":"p","namespace":"default","uid":"p"},"spec":{"containers":[{"name":"c"}],"volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"d"}}]}}}})",
+  };
+  // At 1.27 VolumeBinding passes and VolumeZone, reading the claim lister, finds no volume name;
+  // at 1.37 VolumeBinding rejects. Both texts as kube-scheduler v1.27.8 and v1.37.2 print them
+  // (the kube adapters replay this trace alike).
+  std::vector<std::string> at_1_27 = Outcomes(Replay(lines, "1.27", false));
+  ASSERT_FALSE(at_1_27.empty());
+  EXPECT_EQ(at_1_27[0],
+            "attempt UNSCHEDULABLE 0/1 nodes are available: PersistentVolume had no name. "
+            "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling..");
+  std::vector<std::string> at_1_37 = Outcomes(Replay(lines, "1.37", false));
+  ASSERT_FALSE(at_1_37.empty());
+  EXPECT_EQ(at_1_37[0],
+            "attempt UNSCHEDULABLE 0/1 nodes are available: pod has unbound immediate "
+            "PersistentVolumeClaims. not found");
 }
 
 TEST(VolumeControllersReplay, UnansweredWriteIsThePollsTimeout) {

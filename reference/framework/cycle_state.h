@@ -58,6 +58,7 @@ class CycleState {
     copy->skip_filter_plugins = skip_filter_plugins;
     copy->skip_score_plugins = skip_score_plugins;
     copy->skip_pre_bind_plugins = skip_pre_bind_plugins;
+    copy->pre_bind_resume_at = pre_bind_resume_at;
     return copy;
   }
 
@@ -67,6 +68,9 @@ class CycleState {
   std::set<std::string, std::less<>> skip_score_plugins;
   // v1.37: the PreBind plugins whose PreBindPreFlight returned Skip.
   std::set<std::string, std::less<>> skip_pre_bind_plugins;
+  // The PreBind plugin that returned Wait (PreBindPlugin::PreBind), where RunPreBindPlugins
+  // resumes; 0 before any did.
+  size_t pre_bind_resume_at = 0;
 
  private:
   struct Entry {

@@ -41,6 +41,12 @@ struct ClusterObjects {
   std::map<std::string, k8s::CSINode, std::less<>> csi_nodes;
   std::map<std::string, k8s::CSIDriver, std::less<>> csi_drivers;
   std::map<std::string, k8s::CSIStorageCapacity, std::less<>> csi_storage_capacities;
+  // v1.27's VolumeBinding assume cache keeps the newest version of each PV and claim delivered
+  // to it: an update whose resourceVersion is not a newer integer is skipped (assumeCache.add).
+  // Where the store took such an update, the object the cache kept, by the store's key (the
+  // replay maintains these; empty at v1.37, whose passive cache reads the informer's store).
+  std::map<std::string, k8s::PersistentVolume, std::less<>> assume_cache_kept_pvs;
+  std::map<std::string, k8s::PersistentVolumeClaim, std::less<>> assume_cache_kept_claims;
 
   // Null when absent (the listers' NotFound).
   template <typename Object>
@@ -54,6 +60,17 @@ struct ClusterObjects {
     key.reserve(ns.size() + 1 + name.size());
     key.append(ns).append("/").append(name);
     return Find(persistent_volume_claims, key);
+  }
+
+  // A PV or claim as VolumeBinding's assume cache has it from the informer (its apiObj): the
+  // kept object, else the store's. Null when absent.
+  const k8s::PersistentVolume* AssumeCacheVolume(std::string_view name) const {
+    const k8s::PersistentVolume* kept = Find(assume_cache_kept_pvs, name);
+    return kept != nullptr ? kept : Find(persistent_volumes, name);
+  }
+  const k8s::PersistentVolumeClaim* AssumeCacheClaim(std::string_view key) const {
+    const k8s::PersistentVolumeClaim* kept = Find(assume_cache_kept_claims, key);
+    return kept != nullptr ? kept : Find(persistent_volume_claims, key);
   }
 
   // Null when the namespace object is unknown.
@@ -112,9 +129,13 @@ class VolumeApi {
   virtual Result<k8s::PersistentVolume> UpdatePersistentVolume(const k8s::PersistentVolume& pv) = 0;
   virtual Result<k8s::PersistentVolumeClaim> UpdatePersistentVolumeClaim(
       const k8s::PersistentVolumeClaim& claim) = 0;
-  // PreBind's wait: the writes and what the PV controller and the provisioner make of them are
-  // delivered to the informers (and the queue), in order, before PreBind looks again.
+  // PreBind's wait begins: the writes reach the informers (and the queue), in order. What the PV
+  // controller and the provisioner make of them follows at once, write by write, or, when they
+  // answer later, that much virtual time later.
   virtual void Settle() = 0;
+  // Whether the controllers answer later than Settle (the model's latency, `--volume-latency`).
+  // PreBind then polls as upstream does: it returns Wait and is run again every second.
+  virtual bool AnswersLater() const = 0;
   // The node as the API server (the scheduler's node lister) holds it now; null when it holds
   // none. checkBindings reads it, not the cycle's snapshot.
   virtual const k8s::Node* GetNode(const std::string& name) const = 0;

@@ -180,8 +180,15 @@ class PreBindPlugin : public virtual Plugin {
   // v1.37 PreBindPreFlight: Success when PreBind will do something for the pod on `node`, Skip
   // when it will not, or Error. Not called at v1.27.
   virtual Status PreBindPreFlight(CycleState& state, const Pod& pod, const std::string& node) = 0;
+  // Wait (not upstream's: a replay's stand-in for a PreBind that blocks in a poll) means "not
+  // done yet": the binding runs RunPreBindPlugins again a poll interval later
+  // (kPreBindPollIntervalNs), and it resumes at this plugin. Only VolumeBinding returns it, while
+  // the volume controllers answer later (VolumeApi::AnswersLater).
   virtual Status PreBind(CycleState& state, const Pod& pod, const std::string& node) = 0;
 };
+
+// The interval of a waiting PreBind's looks: upstream VolumeBinding polls every second.
+inline constexpr int64_t kPreBindPollIntervalNs = 1'000'000'000;
 
 class BindPlugin : public virtual Plugin {
  public:

@@ -83,6 +83,8 @@ class Framework final : public FrameworkRunner {
   // v1.37 RunPreBindPreFlights: Success when some PreBind plugin will act, Skip when none will
   // (those skipping are recorded in the state, and RunPreBindPlugins passes them by), or Error.
   Status RunPreBindPreFlights(CycleState& state, const Pod& pod, const std::string& node) const;
+  // Success, a rejection or Error; Wait when a plugin is not done yet (PreBindPlugin::PreBind):
+  // run it again after kPreBindPollIntervalNs, and it resumes at that plugin.
   Status RunPreBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;
   Status RunBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;
   void RunPostBindPlugins(CycleState& state, const Pod& pod, const std::string& node) const;

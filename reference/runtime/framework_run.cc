@@ -328,10 +328,15 @@ Status Framework::RunPreBindPreFlights(CycleState& state, const Pod& pod,
 
 Status Framework::RunPreBindPlugins(CycleState& state, const Pod& pod,
                                     const std::string& node) const {
-  for (PreBindPlugin* pl : pre_bind_) {
+  for (size_t i = state.pre_bind_resume_at; i < pre_bind_.size(); ++i) {
+    PreBindPlugin* pl = pre_bind_[i];
     if (state.skip_pre_bind_plugins.count(pl->Name())) continue;
     Status s = pl->PreBind(state, pod, node);
     if (s.IsSuccess()) continue;
+    if (s.IsWait()) {
+      state.pre_bind_resume_at = i;
+      return s.WithPlugin(pl->Name());
+    }
     if (s.IsRejected()) return s.WithPlugin(pl->Name());
     return WrapError("running PreBind plugin " + Quoted(pl->Name()) + ": ", s)
         .WithPlugin(pl->Name());

@@ -11,13 +11,16 @@ Result<std::unique_ptr<Plugin>> FastVolumeBinding::New(const PluginArgs& args,
                                                        const Handle& handle) {
   Result<std::unique_ptr<Plugin>> plain = NewPlain(args, handle);
   if (!plain.ok()) return plain.error();
+  // The plain plugin holds the configured arguments; the fast one takes them over.
+  const auto& checked = dynamic_cast<const VolumeBinding&>(**plain);
   if (handle.level() == CompatLevel::kV1_37) {
-    // The plain plugin holds the configured shape; the fast one takes it over.
     auto fast = std::make_unique<FastVolumeBindingOf<VolumeBindingV1_37>>(handle);
-    fast->CopyScorerFrom(dynamic_cast<const VolumeBinding&>(**plain));
+    fast->CopyArgsFrom(checked);
     return std::unique_ptr<Plugin>(std::move(fast));
   }
-  return std::unique_ptr<Plugin>(std::make_unique<FastVolumeBindingOf<VolumeBinding>>(handle));
+  auto fast = std::make_unique<FastVolumeBindingOf<VolumeBinding>>(handle);
+  fast->CopyArgsFrom(checked);
+  return std::unique_ptr<Plugin>(std::move(fast));
 }
 
 }  // namespace schedcheck::reference

@@ -209,14 +209,12 @@ Outcome CheckAssumable(const Object& object, const Object* latest, std::string_v
 
 const Volume* AssumeCache::GetPV(const ClusterObjects& objects, const std::string& name) const {
   auto it = pvs_.find(name);
-  return Latest(ClusterObjects::Find(objects.persistent_volumes, name),
-                it == pvs_.end() ? nullptr : &it->second);
+  return Latest(objects.AssumeCacheVolume(name), it == pvs_.end() ? nullptr : &it->second);
 }
 
 const Claim* AssumeCache::GetPVC(const ClusterObjects& objects, const std::string& key) const {
   auto it = pvcs_.find(key);
-  return Latest(ClusterObjects::Find(objects.persistent_volume_claims, key),
-                it == pvcs_.end() ? nullptr : &it->second);
+  return Latest(objects.AssumeCacheClaim(key), it == pvcs_.end() ? nullptr : &it->second);
 }
 
 std::vector<Volume> AssumeCache::ListPVs(const ClusterObjects& objects,
@@ -236,7 +234,7 @@ Outcome AssumeCache::AssumePV(const ClusterObjects& objects, Volume pv, CompatLe
       !ok) {
     return ok;
   }
-  const Volume* informer = ClusterObjects::Find(objects.persistent_volumes, name);
+  const Volume* informer = objects.AssumeCacheVolume(name);
   pvs_[name] = {informer == nullptr ? "" : Serialized(*informer), std::move(pv)};
   return Outcome::Ok();
 }
@@ -248,7 +246,7 @@ Outcome AssumeCache::AssumePVC(const ClusterObjects& objects, Claim pvc, CompatL
       !ok) {
     return ok;
   }
-  const Claim* informer = ClusterObjects::Find(objects.persistent_volume_claims, key);
+  const Claim* informer = objects.AssumeCacheClaim(key);
   pvcs_[key] = {informer == nullptr ? "" : Serialized(*informer), std::move(pvc)};
   return Outcome::Ok();
 }
@@ -599,13 +597,13 @@ Result<bool> Binder::CheckBindings(const Pod& pod, const std::string& node_name,
   };
   for (const Binding& b : written.static_bindings) {
     const std::string& pv_name = b.pv.metadata().name();
-    const Volume* pv = ClusterObjects::Find(objects().persistent_volumes, pv_name);
+    const Volume* pv = objects().AssumeCacheVolume(pv_name);
     if (pv == nullptr) {
       return Error{"failed to check binding: " +
                    not_found("persistentvolumes", "v1.PersistentVolume", pv_name)};
     }
     const std::string claim_key = ClaimKey(b.pvc);
-    const Claim* claim = ClusterObjects::Find(objects().persistent_volume_claims, claim_key);
+    const Claim* claim = objects().AssumeCacheClaim(claim_key);
     if (claim == nullptr) {
       return Error{"failed to check binding: " +
                    not_found("persistentvolumeclaims", "v1.PersistentVolumeClaim", claim_key)};
@@ -619,7 +617,7 @@ Result<bool> Binder::CheckBindings(const Pod& pod, const std::string& node_name,
   }
   for (const DynamicProvision& provision : written.dynamic_provisions) {
     const std::string claim_key = ClaimKey(provision.pvc);
-    const Claim* claim = ClusterObjects::Find(objects().persistent_volume_claims, claim_key);
+    const Claim* claim = objects().AssumeCacheClaim(claim_key);
     if (claim == nullptr) {
       return Error{"failed to check provisioning pvc: " +
                    not_found("persistentvolumeclaims", "v1.PersistentVolumeClaim", claim_key)};
@@ -635,8 +633,7 @@ Result<bool> Binder::CheckBindings(const Pod& pod, const std::string& node_name,
       return Error{"provisioning failed for PVC \"" + claim->metadata().name() + "\""};
     }
     if (!claim->spec().volume_name().empty()) {
-      const Volume* pv =
-          ClusterObjects::Find(objects().persistent_volumes, claim->spec().volume_name());
+      const Volume* pv = objects().AssumeCacheVolume(claim->spec().volume_name());
       if (pv == nullptr) return false;  // not delivered yet: tolerated
       if (!CheckNodeAffinity(*pv, *node_labels)) return affinity_error(*pv);
     }

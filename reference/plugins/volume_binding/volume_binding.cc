@@ -22,6 +22,13 @@ class VolumeBindingState final : public StateData {
   // in a map the clones share, as upstream's stateData shares its map under a lock.
   std::shared_ptr<std::map<std::string, PodVolumes>> by_node =
       std::make_shared<std::map<std::string, PodVolumes>>();
+  // PreBind's poll while the controllers answer later: the writes as the API server returned
+  // them, and the looks taken so far. Null before PreBind has written.
+  struct Poll {
+    PodVolumes written;
+    int64_t looks = 0;
+  };
+  std::shared_ptr<Poll> poll;
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<VolumeBindingState>(*this);
   }
@@ -105,6 +112,7 @@ int64_t ScoreClasses(const std::function<int64_t(int64_t)>& shape,
 Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const Handle& handle) {
   const bool v1_37 = handle.level() == CompatLevel::kV1_37;
   nlohmann::json shape;
+  int64_t bind_timeout_seconds = 600;  // the v1 default
   if (!args.is_null()) {
     if (!args.is_object()) return Error{"VolumeBindingArgs: expected an object"};
     for (const auto& [key, value] : args.items()) {
@@ -113,6 +121,7 @@ Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const
         if (!value.is_number_integer() || value.get<int64_t>() < 0) {
           return Error{"bindTimeoutSeconds: Invalid value: must be a non-negative integer"};
         }
+        bind_timeout_seconds = value.get<int64_t>();
       } else if (key == "shape") {
         shape = value;
         // v1.27 validation rejects a shape while the VolumeCapacityPriority gate is off.
@@ -125,10 +134,15 @@ Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const
       }
     }
   }
-  if (!v1_37) return std::unique_ptr<Plugin>(std::make_unique<VolumeBinding>(handle));
+  if (!v1_37) {
+    auto plugin = std::make_unique<VolumeBinding>(handle);
+    plugin->bind_timeout_seconds_ = bind_timeout_seconds;
+    return std::unique_ptr<Plugin>(std::move(plugin));
+  }
   auto points = ParseVolumeBindingShape(shape);
   if (!points.ok()) return points.error();
   auto plugin = std::make_unique<VolumeBindingV1_37>(handle);
+  plugin->bind_timeout_seconds_ = bind_timeout_seconds;
   plugin->scorer_ = BuildBrokenLinearFunction(std::move(*points));
   return std::unique_ptr<Plugin>(std::move(plugin));
 }
@@ -272,10 +286,18 @@ Status VolumeBinding::PreBind(CycleState& state, const Pod& pod, const std::stri
                                          : "no pod volumes found for node \"") +
                          node + "\"");
   }
-  return BindPodVolumes(pod, it->second);
+  if (data->poll != nullptr) return LookAgain(pod, data->poll->written, &data->poll->looks);
+  PodVolumes written;
+  Status status = BindPodVolumes(pod, it->second, &written);
+  if (status.IsWait()) {
+    data->poll = std::make_shared<VolumeBindingState::Poll>();
+    data->poll->written = std::move(written);
+  }
+  return status;
 }
 
-Status VolumeBinding::BindPodVolumes(const Pod& pod, const PodVolumes& volumes) const {
+Status VolumeBinding::BindPodVolumes(const Pod& pod, const PodVolumes& volumes,
+                                     PodVolumes* written) const {
   VolumeApi* api = handle_.volume_api;
   if (api == nullptr) {
     // bindAPIUpdate writes each PV's claimRef, then each provisioned claim's selected-node
@@ -295,29 +317,50 @@ Status VolumeBinding::BindPodVolumes(const Pod& pod, const PodVolumes& volumes) 
   }
   // bindAPIUpdate: the writes in order, each kept as the API server returned it. A failed write
   // ends PreBind (Unreserve then reverts every assumed object).
-  volume_binding::PodVolumes written;
   for (const volume_binding::Binding& b : volumes.static_bindings) {
     Result<k8s::PersistentVolume> pv = api->UpdatePersistentVolume(b.pv);
     if (!pv.ok()) return Status::Error(pv.message());
-    written.static_bindings.push_back(volume_binding::Binding{std::move(*pv), b.pvc});
+    written->static_bindings.push_back(volume_binding::Binding{std::move(*pv), b.pvc});
   }
   for (const volume_binding::DynamicProvision& provision : volumes.dynamic_provisions) {
     Result<k8s::PersistentVolumeClaim> claim = api->UpdatePersistentVolumeClaim(provision.pvc);
     if (!claim.ok()) return Status::Error(claim.message());
-    written.dynamic_provisions.push_back(
+    written->dynamic_provisions.push_back(
         volume_binding::DynamicProvision{std::move(*claim), std::nullopt});
   }
-  // The poll (every second, up to the bind timeout): the controllers act at once in replay, so one
-  // look after they have settled decides; still unbound then is the poll's timeout.
+  // The poll (every second, the first look a second after the writes, up to the bind timeout).
   api->Settle();
+  // v1.37 polls under a context whose deadline is the timeout: 0 has passed before any look.
+  // (v1.27's wait.Poll has no timer then, and polls until bound.)
+  if (handle_.level() == CompatLevel::kV1_37 && bind_timeout_seconds_ == 0) {
+    return Status::Error(BindTimeoutMessage());
+  }
+  // Controllers that answer later: the binding runs PreBind again for each look (LookAgain).
+  if (api->AnswersLater()) return Status(Code::kWait);
+  // Controllers that answer at once: one look after they have settled decides; still unbound
+  // then is the poll's timeout.
+  Result<bool> bound = binder_.CheckBindings(pod, pod.node_name(), *written);
+  if (!bound.ok()) return Status::Error("binding volumes: " + bound.message());
+  return *bound ? Status() : Status::Error(BindTimeoutMessage());
+}
+
+Status VolumeBinding::LookAgain(const Pod& pod, const PodVolumes& written, int64_t* looks) const {
+  ++*looks;
+  // At the timeout, wait.Poll's ticker and its timer fire together and Go picks either; the
+  // replay takes the timer (docs/FORMATS.md, "Volume controllers"). At v1.27 a timeout of 0
+  // never fires.
+  if (bind_timeout_seconds_ > 0 && *looks >= bind_timeout_seconds_) {
+    return Status::Error(BindTimeoutMessage());
+  }
   Result<bool> bound = binder_.CheckBindings(pod, pod.node_name(), written);
   if (!bound.ok()) return Status::Error("binding volumes: " + bound.message());
-  if (!*bound) {
-    return Status::Error(handle_.level() == CompatLevel::kV1_37
-                             ? "binding volumes: context deadline exceeded"
-                             : "binding volumes: timed out waiting for the condition");
-  }
-  return Status();
+  return *bound ? Status() : Status(Code::kWait);
+}
+
+std::string VolumeBinding::BindTimeoutMessage() const {
+  return handle_.level() == CompatLevel::kV1_37
+             ? "binding volumes: context deadline exceeded"
+             : "binding volumes: timed out waiting for the condition";
 }
 
 std::vector<ClusterEvent> VolumeBinding::EventsToRegister() const { return VolumeBindingEvents(); }

@@ -60,18 +60,28 @@ class VolumeBinding : public PreFilterPlugin,
   // Whether Score gives 0 on every node this cycle: always at v1.27; at v1.37 when the pod has no
   // unbound WaitForFirstConsumer claim (no node then has a binding or provision to score).
   bool ScoresZeroOnEveryNode(const CycleState& state) const;
-  // Takes over another instance's configured shape (the accelerator wraps a checked plain one).
-  void CopyScorerFrom(const VolumeBinding& other) { scorer_ = other.scorer_; }
+  // Takes over another instance's arguments (the accelerator wraps a checked plain one).
+  void CopyArgsFrom(const VolumeBinding& other) {
+    scorer_ = other.scorer_;
+    bind_timeout_seconds_ = other.bind_timeout_seconds_;
+  }
 
  protected:
-  // BindPodVolumes: bindAPIUpdate, then the wait for the controllers (checkBindings).
-  Status BindPodVolumes(const Pod& pod, const volume_binding::PodVolumes& volumes) const;
+  // BindPodVolumes: bindAPIUpdate (the writes as the API server returned them in `written`),
+  // then the wait for the controllers (checkBindings): decided at once, or Wait while they answer
+  // later.
+  Status BindPodVolumes(const Pod& pod, const volume_binding::PodVolumes& volumes,
+                        volume_binding::PodVolumes* written) const;
+  // One more look of the poll: Success when bound, Wait when not yet, Error at the bind timeout.
+  Status LookAgain(const Pod& pod, const volume_binding::PodVolumes& written, int64_t* looks) const;
+  std::string BindTimeoutMessage() const;
 
   const Handle& handle_;
   volume_binding::AssumeCache cache_;
   volume_binding::Binder binder_;
   // v1.37 only: the configured (or default) shape, scores scaled to 0..100.
   std::function<int64_t(int64_t)> scorer_;
+  int64_t bind_timeout_seconds_ = 600;  // VolumeBindingArgs.bindTimeoutSeconds
 };
 
 // VolumeBinding at v1.37: the same plugin with a PreScore (the score runs for every pod while

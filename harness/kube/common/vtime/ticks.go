@@ -10,18 +10,12 @@ const (
 	LeftoverFlushEvery       = 30 * Second
 )
 
-// TicksBetween lists the flush ticks t with after < t < before, in order. after < 0 means
-// "nothing has run yet", so a tick at 0 is included.
-func TicksBetween(after, before int64) []int64 {
-	var out []int64
-	next := int64(0)
-	if after >= 0 {
-		next = (after/BackoffFlushEvery + 1) * BackoffFlushEvery
+// NextTick is the first flush tick after `after` (0 when after < 0: nothing has run yet).
+func NextTick(after int64) int64 {
+	if after < 0 {
+		return 0
 	}
-	for t := next; t < before; t += BackoffFlushEvery {
-		out = append(out, t)
-	}
-	return out
+	return (after/BackoffFlushEvery + 1) * BackoffFlushEvery
 }
 
 // IsBackoffTick and IsLeftoverTick say which flushes run at instant t.

@@ -1,25 +1,20 @@
 package vtime
 
-import (
-	"reflect"
-	"testing"
-)
+import "testing"
 
-func TestTicksBetween(t *testing.T) {
+func TestNextTick(t *testing.T) {
 	cases := []struct {
-		name          string
-		after, before int64
-		want          []int64
+		name        string
+		after, want int64
 	}{
-		{"nothing run yet includes 0", -1, 2 * Second, []int64{0, Second}},
-		{"strictly between", 0, 3 * Second, []int64{Second, 2 * Second}},
-		{"from inside a second", Second + 5, 3*Second + 1, []int64{2 * Second, 3 * Second}},
-		{"none when adjacent", Second, Second + 999_999_999, nil},
-		{"before excluded", Second, 2 * Second, nil},
+		{"nothing run yet: 0", -1, 0},
+		{"strictly after a tick", 0, Second},
+		{"from inside a second", Second + 5, 2 * Second},
+		{"from the last nanosecond of a second", 2*Second - 1, 2 * Second},
 	}
 	for _, c := range cases {
-		if got := TicksBetween(c.after, c.before); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: TicksBetween(%d, %d) = %v, want %v", c.name, c.after, c.before, got, c.want)
+		if got := NextTick(c.after); got != c.want {
+			t.Errorf("%s: NextTick(%d) = %d, want %d", c.name, c.after, got, c.want)
 		}
 	}
 }

@@ -24,6 +24,16 @@ import (
 type VolumeControllers struct {
 	objects *Objects
 	writes  []runtime.Object // *v1.PersistentVolume or *v1.PersistentVolumeClaim, in write order
+	// AnswerLater: the latency, the replay's current instant, and the settled writes the
+	// controllers answer later, in Settle order.
+	latency int64
+	now     func() int64
+	later   []laterAnswers
+}
+
+type laterAnswers struct {
+	due    int64
+	writes []runtime.Object
 }
 
 const (
@@ -132,14 +142,49 @@ type reaction struct {
 	obj   runtime.Object
 }
 
+// AnswerLater makes the controllers answer `latency` ns after Settle (Hello.volume_latency_ns);
+// `now` is the instant the replay runs.
+func (vc *VolumeControllers) AnswerLater(latency int64, now func() int64) {
+	vc.latency, vc.now = latency, now
+}
+
 // Settle is PreBind's wait: the scheduler's writes come back through its informers first, then
-// the controllers' answers, write by write.
+// the controllers' answers, write by write: at once, or `latency` later (AnswerDue).
 func (vc *VolumeControllers) Settle() {
 	writes := vc.writes
 	vc.writes = nil
 	for _, w := range writes {
 		vc.deliver(reaction{obj: w})
 	}
+	if vc.latency > 0 {
+		if len(writes) > 0 {
+			vc.later = append(vc.later, laterAnswers{due: vc.now() + vc.latency, writes: writes})
+		}
+		return
+	}
+	vc.answer(writes)
+}
+
+// NextAnswers is the instant of the next answers due; false when none are.
+func (vc *VolumeControllers) NextAnswers() (int64, bool) {
+	if len(vc.later) == 0 {
+		return 0, false
+	}
+	return vc.later[0].due, true // one latency for all: due in Settle order
+}
+
+// AnswerDue delivers the answers due at `now`, Settle by Settle.
+func (vc *VolumeControllers) AnswerDue(now int64) {
+	for len(vc.later) > 0 && vc.later[0].due == now {
+		writes := vc.later[0].writes
+		vc.later = vc.later[1:]
+		vc.answer(writes)
+	}
+}
+
+// answer delivers the controllers' answers to `writes`, write by write, against the objects as
+// they are now.
+func (vc *VolumeControllers) answer(writes []runtime.Object) {
 	for _, w := range writes {
 		var answers []reaction
 		switch obj := w.(type) {

@@ -10,24 +10,48 @@ import (
 )
 
 // SchedcheckSettle is set by the adapter when the volume controllers model is on
-// (Hello.volume_controllers): it delivers PreBind's writes and the PV controller's and
-// provisioner's answers to the informers.
+// (Hello.volume_controllers): it delivers PreBind's writes to the informers, and the PV
+// controller's and provisioner's answers at once or, with a latency, later.
 var SchedcheckSettle func()
 
-// schedcheckPoll stands in for BindPodVolumes' wait.Poll. With the model, the controllers answer
-// at once, so one check after they have settled decides, in no virtual time; still unbound then
-// is the poll's timeout. Without it, upstream's poll (`poll`) (never reached: the writes are refused).
+// SchedcheckWaitTick is set by the adapter when the controllers answer later
+// (Hello.volume_latency_ns): it makes the binding cycle wait `interval` of virtual time while the
+// replay goes on.
+var SchedcheckWaitTick func(interval time.Duration)
+
+// schedcheckPoll stands in for BindPodVolumes' wait.Poll. With the model and no latency, the
+// controllers answer at once, so one check after they have settled decides, in no virtual time;
+// still unbound then is the poll's timeout. With a latency it polls as upstream does, in virtual
+// time: the first look one interval after the writes. Without the model, upstream's poll (`poll`)
+// (never reached: the writes are refused).
 func schedcheckPoll(poll func(time.Duration, time.Duration, wait.ConditionFunc) error, interval, timeout time.Duration, condition wait.ConditionFunc) error {
 	if SchedcheckSettle == nil {
 		return poll(interval, timeout, condition)
 	}
 	SchedcheckSettle()
-	done, err := condition()
-	if err != nil {
-		return err
+	if SchedcheckWaitTick == nil {
+		done, err := condition()
+		if err != nil {
+			return err
+		}
+		if !done {
+			return wait.ErrWaitTimeout
+		}
+		return nil
 	}
-	if !done {
-		return wait.ErrWaitTimeout
+	for looks := time.Duration(1); ; looks++ {
+		SchedcheckWaitTick(interval)
+		// At the timeout, wait.Poll's ticker and its timer fire together and Go picks either; the
+		// replay takes the timer (docs/FORMATS.md, "Volume controllers"). No timeout: no timer.
+		if timeout > 0 && looks*interval >= timeout {
+			return wait.ErrWaitTimeout
+		}
+		done, err := condition()
+		if err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
 	}
-	return nil
 }

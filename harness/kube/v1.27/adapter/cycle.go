@@ -134,30 +134,40 @@ func nominationInPatch(patch []byte) (string, bool) {
 	return *node, true
 }
 
-// runBinding runs a binding cycle at once and, when the binder bound the pod, reports the binding
-// and delivers the bound pod as the informer would.
+// runBinding runs a binding cycle (at once, or taking turns with the replay while it waits in
+// PreBind: adapterkit.Bindings) and, when the binder bound the pod, reports the binding and
+// delivers the bound pod as the informer would.
 func (r *run) runBinding(bindingCycle func()) {
 	p := r.cyclePod
 	key := podKey(p.Pod)
 	r.emit(&pb.Attempt{Pod: key, Attempt: int32(p.Attempts), Result: pb.AttemptResult_SCHEDULED, Node: r.cycleHost, Ties: r.cycleTies})
-	bindingCycle()
+	r.bindings.Run(key, func() {
+		bindingCycle()
+		r.bindingDone(key)
+	})
+}
+
+// bindingDone reports how the binding cycle of pod `key` ended.
+func (r *run) bindingDone(key string) {
 	// A PreBind that failed after a successful volume write leaves it pending: it reaches the
 	// informers, with the controllers' answers, once the binding cycle is over (as in the reference).
 	if r.volumes != nil {
 		r.volumes.Settle()
 	}
-	node, ok := r.bound[key]
-	if !ok {
-		return
+	node, bound := r.bound[key]
+	if bound {
+		delete(r.bound, key)
+		r.emit(&pb.Binding{Pod: key, Node: node})
 	}
-	delete(r.bound, key)
-	r.emit(&pb.Binding{Pod: key, Node: node})
+	// Bound, or failed and not requeued (deleted meanwhile): the pod leaves inflight.
 	if r.inFlight[key] {
 		delete(r.inFlight, key)
 		r.emit(&pb.QueueTransition{Pod: key, From: "inflight", To: "none", Cause: "Done"})
 	}
-	if err := r.objects.Bind(key, node); err != nil && r.failure == nil {
-		r.failure = err
+	if bound {
+		if err := r.objects.Bind(key, node); err != nil && r.failure == nil {
+			r.failure = err
+		}
 	}
 }
 

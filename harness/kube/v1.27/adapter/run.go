@@ -23,18 +23,20 @@ import (
 // run is one replay: a scheduler built at Hello and driven through Events and Finish.
 type run struct {
 	volumes *adapterkit.VolumeControllers // with Hello.volume_controllers only
-	opts    options
-	ctx     context.Context
-	cancel  context.CancelFunc
-	clock   *clocktesting.FakeClock
-	epoch   time.Time
-	last    int64 // the last instant run; -1 before the first
-	now     int64
-	client  *fake.Clientset
-	factory *adapterkit.SyncFactory
-	sched   *scheduler.Scheduler
-	bridge  *scheduler.SchedcheckBridge
-	rng     *adapterkit.SplitMix64
+	// Binding cycles: inline, or taking turns with the replay when they can wait (a volume latency).
+	bindings *adapterkit.Bindings
+	opts     options
+	ctx      context.Context
+	cancel   context.CancelFunc
+	clock    *clocktesting.FakeClock
+	epoch    time.Time
+	last     int64 // the last instant run; -1 before the first
+	now      int64
+	client   *fake.Clientset
+	factory  *adapterkit.SyncFactory
+	sched    *scheduler.Scheduler
+	bridge   *scheduler.SchedcheckBridge
+	rng      *adapterkit.SplitMix64
 
 	objects  *adapterkit.Objects
 	log      adapterkit.Decisions
@@ -82,10 +84,19 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	r.objects = adapterkit.NewObjects(r.factory)
 	// VolumeBinding's PreBind writes: answered by the volume controllers model, or refused
 	// (installReactors) when it is off. The hook is global, like the others.
-	volumebinding.SchedcheckSettle, r.volumes = nil, nil
+	volumebinding.SchedcheckSettle, volumebinding.SchedcheckWaitTick, r.volumes = nil, nil, nil
+	latency := h.GetVolumeLatencyNs()
+	if latency < 0 || (latency > 0 && !h.GetVolumeControllers()) {
+		return nil, errors.New("Hello.volume_latency_ns: a latency needs Hello.volume_controllers, and is not negative")
+	}
+	r.bindings = adapterkit.NewBindings(latency > 0)
 	if h.GetVolumeControllers() {
 		r.volumes = r.objects.AnswerVolumeWrites(&r.client.Fake)
 		volumebinding.SchedcheckSettle = r.volumes.Settle
+		if latency > 0 {
+			r.volumes.AnswerLater(latency, func() int64 { return r.now })
+			volumebinding.SchedcheckWaitTick = func(interval time.Duration) { r.bindings.Park(r.now + int64(interval)) }
+		}
 	}
 
 	opts := append(adapterkit.SchedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry))
@@ -113,10 +124,8 @@ func (r *run) Events(e *pb.Events) (*pb.Decisions, error) {
 	if t <= r.last {
 		return nil, fmt.Errorf("Events at %d ns is not after the previous instant (%d ns)", t, r.last)
 	}
-	for _, tick := range vtime.TicksBetween(r.last, t) {
-		if err := r.instant(tick, nil, 0); err != nil {
-			return nil, err
-		}
+	if err := r.advance(t); err != nil {
+		return nil, err
 	}
 	if err := r.instant(t, e.GetEvents(), e.GetFirstIndex()); err != nil {
 		return nil, err
@@ -126,12 +135,32 @@ func (r *run) Events(e *pb.Events) (*pb.Decisions, error) {
 
 func (r *run) Finish(f *pb.Finish) (*pb.Decisions, error) {
 	defer r.cancel()
-	for _, tick := range vtime.TicksBetween(r.last, f.GetEndNs()+1) {
-		if err := r.instant(tick, nil, 0); err != nil {
-			return nil, err
-		}
+	if err := r.advance(f.GetEndNs() + 1); err != nil {
+		return nil, err
 	}
 	return r.take(), nil
+}
+
+// advance runs the internal instants strictly before `before`: the flush ticks, and the instants
+// at which the volume controllers answer or a waiting binding cycle looks again.
+func (r *run) advance(before int64) error {
+	for {
+		t := vtime.NextTick(r.last)
+		if due, ok := r.bindings.NextDue(); ok && due < t {
+			t = due
+		}
+		if r.volumes != nil {
+			if due, ok := r.volumes.NextAnswers(); ok && due < t {
+				t = due
+			}
+		}
+		if t >= before {
+			return nil
+		}
+		if err := r.instant(t, nil, 0); err != nil {
+			return err
+		}
+	}
 }
 
 // instant runs one instant of the replay conventions: the trace's events in order (those marked
@@ -153,6 +182,11 @@ func (r *run) instant(t int64, evs []*pb.ApiEvent, firstIndex uint64) error {
 			return err
 		}
 	}
+	// The volume controllers' answers due now, then the binding cycles that look again now.
+	if r.volumes != nil {
+		r.volumes.AnswerDue(t)
+	}
+	r.bindings.RunDue(t)
 	if vtime.IsBackoffTick(t) {
 		r.bridge.FlushBackoffQCompleted(r.observe)
 	}
