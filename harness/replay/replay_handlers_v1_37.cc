@@ -150,11 +150,29 @@ void Replayer::UpdatePendingPodV1_37(const reference::PodPtr& old_pod,
   }
 }
 
+// handleAssumedPodDeletion: a pod deleted while its binding cycle runs. Unless it waits on Permit
+// (its binding then fails and frees the space itself), the assumed pod leaves the cache now (its
+// binding cycle's ForgetPod then fails and moves nothing); either way the freed space moves other
+// pods. (A pod waiting on Permit is not rejected at once here: it fails at its Permit timeout.)
+void Replayer::HandleAssumedPodDeletionV1_37(const std::string& uid) {
+  reference::PodPtr assumed = cache_.GetPod(uid);
+  if (assumed == nullptr) return;
+  const bool waits_on_permit =
+      std::any_of(bindings_.begin(), bindings_.end(), [&](const Binding& b) {
+        return b.assumed->uid() == uid && !b.waiting_plugin.empty() && !b.in_pre_bind;
+      });
+  if (!waits_on_permit) (void)cache_.ForgetPod(*assumed);  // RemoveAssumedPod
+  MoveAllV1_37(ev::AssignedPodDelete(), PodObjects(assumed, nullptr));
+}
+
 // deletePodFromSchedulingQueue.
 void Replayer::DeletePendingPodV1_37(const reference::PodPtr& pod, bool in_binding) {
   queue37_->Delete(*pod);
   if (in_binding) return;
-  if (cache_.IsAssumedPod(pod->uid())) return;  // its binding fails and frees the space
+  if (cache_.IsAssumedPod(pod->uid())) {
+    HandleAssumedPodDeletionV1_37(pod->uid());
+    return;
+  }
   if (!pod->obj.status().nominated_node_name().empty()) {
     MoveAllV1_37(ev::AssignedPodDelete(), PodObjects(pod, nullptr),
                  LowerOrEqualPriority(pod->priority));

@@ -176,6 +176,7 @@ class Replayer {
   Outcome OnNodeV1_37(trace::EventType type, reference::NodePtr node);
   void UpdatePendingPodV1_37(const reference::PodPtr& old_pod, const reference::PodPtr& new_pod);
   void DeletePendingPodV1_37(const reference::PodPtr& pod, bool in_binding);
+  void HandleAssumedPodDeletionV1_37(const std::string& uid);
   void MoveAllV1_37(const reference::ClusterEvent& event, const reference::EventObjects& objects,
                     const reference::PreEnqueueCheck& pre_check = nullptr);
   // The queue of the run's level.
