@@ -317,6 +317,23 @@ RC_GTEST_PROP(KubeDifferential, AsyncPreemptionOffIsEquivalent, ()) {
                     "KubeDifferential_AsyncPreemptionOff", true, setup);
 }
 
+// --feature-gates StorageCapacityScoring=false (VolumeBinding does not score) and
+// VolumeLimitScaling=false (NodeVolumeLimits admits nodes without the pod's CSI driver), one or
+// both, on storage traces (half of them with the volume controllers model), against
+// kube-scheduler v1.37.2 with the same gates.
+RC_GTEST_PROP(KubeDifferential, StorageGatesOffAreEquivalent, ()) {
+  const bool controllers = *rc::gen::arbitrary<bool>();
+  const WideScenario s = *StorageScenarioGen(kNewerFields, controllers);
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RunSetup setup;
+  setup.volume_controllers = controllers;
+  const int off = *rc::gen::inRange(0, 3);  // 0: scoring, 1: limit scaling, 2: both
+  if (off != 1) setup.feature_gates[std::string(reference::kStorageCapacityScoring)] = false;
+  if (off != 0) setup.feature_gates[std::string(reference::kVolumeLimitScaling)] = false;
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_StorageGatesOff", true, setup);
+}
+
 // The adapter sets Hello.feature_gates on upstream's feature gate: a gate upstream does not know
 // fails the run naming it, and the next run (same process) starts from the defaults again.
 TEST(KubeDifferentialGates, AdapterSetsHelloFeatureGates) {

@@ -259,6 +259,9 @@ void AddDrivers(State& st) {
                                                                             : Chance(85));
     // Capacity tracking on most drivers: VolumeBinding then filters and (1.37) scores by capacity.
     if (!Chance(30)) d.mutable_spec()->set_storage_capacity(Chance(75));
+    // v1.37 (VolumeLimitScaling): nodes whose CSINode lacks the driver are refused.
+    if (st.newer_fields && Chance(20))
+      d.mutable_spec()->set_prevent_pod_scheduling_if_missing(true);
     *Emit(st, trace::ADDED).mutable_api()->mutable_csi_driver() = d;
   }
 }

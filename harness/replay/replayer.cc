@@ -109,6 +109,10 @@ Outcome Replayer::Init() {
     p->handle.volume_api = volume_api_.get();
     p->handle.async_preemption =
         reference::GateEnabled(options_.feature_gates, reference::kSchedulerAsyncPreemption);
+    p->handle.storage_capacity_scoring =
+        reference::GateEnabled(options_.feature_gates, reference::kStorageCapacityScoring);
+    p->handle.volume_limit_scaling =
+        reference::GateEnabled(options_.feature_gates, reference::kVolumeLimitScaling);
     reference::Profile profile = config_profile;
     auto fw = reference::Framework::Create(
         profile,

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "harness/replay/replayer.h"
+#include "reference/base/feature_gates.h"
 #include "reference/k8s/k8s_json.h"
+#include "reference/runtime/profile.h"
 #include "traces/trace_file.h"
 
 namespace schedcheck::replay {
@@ -43,8 +45,10 @@ std::vector<trace::Record> Load(const std::vector<std::string>& lines) {
 
 std::vector<trace::Record> Replay(const std::vector<std::string>& lines, const std::string& compat,
                                   bool controllers, int64_t latency_ns = 0,
-                                  const std::string& config_yaml = "") {
+                                  const std::string& config_yaml = "",
+                                  const reference::FeatureGates& gates = {}) {
   ReplayOptions options;
+  options.feature_gates = gates;
   options.config = reference::DefaultConfiguration(compat);
   if (!config_yaml.empty()) {
     auto config = reference::ParseSchedulerConfigurationYaml(config_yaml, "the test", compat);
@@ -214,6 +218,83 @@ TEST(VolumeControllersReplay, AssumeCacheKeepsTheNewerClaimAt127) {
   EXPECT_EQ(at_1_37[0],
             "attempt UNSCHEDULABLE 0/1 nodes are available: pod has unbound immediate "
             "PersistentVolumeClaims. not found");
+}
+
+// ---- v1.37's storage feature gates (--feature-gates), which the replay honours.
+
+// Zone a has 100Gi of capacity for the class, zone b 20Gi; the pod's claim asks 10Gi.
+const char* const kCapacityTrace[] = {
+    R"({"header":{"formatVersion":1,"producer":"volume_controllers_test"}})",
+    R"({"api":{"type":"ADDED","storageClass":{"metadata":{"name":"c"},"provisioner":"csi.example.com","volumeBindingMode":"WaitForFirstConsumer"}}})",
+    R"({"api":{"type":"ADDED","csiDriver":{"metadata":{"name":"csi.example.com"},"spec":{"storageCapacity":true}}}})",
+    R"({"api":{"type":"ADDED","node":{"metadata":{"name":"n-a","labels":{"topology.kubernetes.io/zone":"a"}},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}}}})",
+    R"({"api":{"type":"ADDED","node":{"metadata":{"name":"n-b","labels":{"topology.kubernetes.io/zone":"b"}},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}}}})",
+    R"({"api":{"type":"ADDED","csiStorageCapacity":{"metadata":{"name":"cap-a","namespace":"default"},"nodeTopology":{"matchLabels":{"topology.kubernetes.io/zone":"a"}},"storageClassName":"c","capacity":"100Gi"}}})",
+    R"({"api":{"type":"ADDED","csiStorageCapacity":{"metadata":{"name":"cap-b","namespace":"default"},"nodeTopology":{"matchLabels":{"topology.kubernetes.io/zone":"b"}},"storageClassName":"c","capacity":"20Gi"}}})",
+    R"({"api":{"type":"ADDED","persistentVolumeClaim":{"metadata":{"name":"d","namespace":"default","uid":"u"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"10Gi"}},"storageClassName":"c"}}}})",
+    R"({"api":{"type":"ADDED","pod":{"metadata":{"name":"p","namespace":"default"},"spec":{"containers":[{"name":"c"}],"volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"d"}}]}}}})",
+};
+
+std::vector<std::string> FirstTies(const std::vector<trace::Record>& log) {
+  for (const trace::Record& r : log) {
+    if (r.has_attempt()) return {r.attempt().ties().begin(), r.attempt().ties().end()};
+  }
+  return {};
+}
+
+TEST(StorageGatesReplay, StorageCapacityScoringOffScoresNoCapacity) {
+  const auto lines = Lines(std::begin(kCapacityTrace), std::end(kCapacityTrace));
+  // On (the default): 10Gi of 100Gi leaves more room than 10Gi of 20Gi.
+  EXPECT_EQ(FirstTies(Replay(lines, "1.37", true)), (std::vector<std::string>{"n-a"}));
+  // Off: VolumeBinding does not score, and the two nodes tie.
+  EXPECT_EQ(FirstTies(Replay(lines, "1.37", true, 0, "",
+                             {{std::string(reference::kStorageCapacityScoring), false}})),
+            (std::vector<std::string>{"n-a", "n-b"}));
+}
+
+TEST(StorageGatesReplay, StorageCapacityScoringOffRefusesAShape) {
+  ReplayOptions options;
+  options.compat = "1.37";
+  options.feature_gates = {{std::string(reference::kStorageCapacityScoring), false}};
+  auto config =
+      reference::ParseSchedulerConfigurationYaml(R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- pluginConfig:
+  - name: VolumeBinding
+    args: {shape: [{utilization: 0, score: 0}, {utilization: 100, score: 10}]}
+)",
+                                                 "the test", "1.37");
+  ASSERT_TRUE(config.ok()) << config.message();
+  options.config = *config;
+  auto replayer = Replayer::Create(options);
+  ASSERT_FALSE(replayer.ok());
+  EXPECT_NE(replayer.message().find("turn on the feature gate StorageCapacityScoring"),
+            std::string::npos)
+      << replayer.message();
+}
+
+TEST(StorageGatesReplay, VolumeLimitScalingOffAdmitsANodeWithoutTheDriver) {
+  // The pod's bound volume is of driver x, whose CSIDriver prevents scheduling where it is
+  // missing; the node's CSINode lists no driver.
+  const std::vector<std::string> lines = {
+      R"({"header":{"formatVersion":1,"producer":"volume_controllers_test"}})",
+      R"({"api":{"type":"ADDED","node":{"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}}}})",
+      R"({"api":{"type":"ADDED","csiDriver":{"metadata":{"name":"x.csi.example.com"},"spec":{"attachRequired":true,"preventPodSchedulingIfMissing":true}}}})",
+      R"({"api":{"type":"ADDED","csiNode":{"metadata":{"name":"n1"},"spec":{}}}})",
+      R"({"api":{"type":"ADDED","persistentVolume":{"metadata":{"name":"pv"},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"claimRef":{"namespace":"default","name":"d","uid":"u"},"csi":{"driver":"x.csi.example.com","volumeHandle":"pv"}},"status":{"phase":"Bound"}}}})",
+      R"({"api":{"type":"ADDED","persistentVolumeClaim":{"metadata":{"name":"d","namespace":"default","uid":"u","annotations":{"pv.kubernetes.io/bind-completed":"yes"}},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},"volumeName":"pv","storageClassName":""},"status":{"phase":"Bound"}}}})",
+      R"({"api":{"type":"ADDED","pod":{"metadata":{"name":"p","namespace":"default"},"spec":{"containers":[{"name":"c"}],"volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"d"}}]}}}})",
+  };
+  std::vector<std::string> on = Outcomes(Replay(lines, "1.37", false));
+  ASSERT_FALSE(on.empty());
+  EXPECT_EQ(on[0],
+            "attempt UNSCHEDULABLE 0/1 nodes are available: 1 x.csi.example.com CSI driver is not "
+            "installed on the node. preemption: 0/1 nodes are available: 1 No preemption victims "
+            "found for incoming pod.");
+  EXPECT_EQ(Outcomes(Replay(lines, "1.37", false, 0, "",
+                            {{std::string(reference::kVolumeLimitScaling), false}})),
+            (std::vector<std::string>{"attempt SCHEDULED n1", "bind n1"}));
 }
 
 TEST(VolumeControllersReplay, UnansweredWriteIsThePollsTimeout) {

@@ -32,9 +32,11 @@ constexpr std::array<GateSpec, 14> kGatesV1_37 = {{
     // Off: the queue of v1.33 and before for pods in backoff (SchedulingQueueV1_37's setup).
     {"SchedulerPopFromBackoffQ", true, "beta", true},
     {"SchedulerPreQueueingHints", false, "alpha", false},
-    {"StorageCapacityScoring", true, "beta", false},
+    // Off: VolumeBinding does not score, and a configured shape is refused (VolumeBinding::New).
+    {"StorageCapacityScoring", true, "beta", true},
     {"TaintTolerationComparisonOperators", false, "alpha", false},
-    {"VolumeLimitScaling", true, "beta", false},
+    // Off: NodeVolumeLimits admits a node whose CSINode lacks the pod's CSI driver.
+    {"VolumeLimitScaling", true, "beta", true},
 }};
 
 const GateSpec* Find(std::string_view name) {

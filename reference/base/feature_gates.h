@@ -1,8 +1,8 @@
 // Feature gates a run sets, as upstream's `--feature-gates A=true,B=false`. Only compat 1.37 takes
 // them, and only the gates kube-scheduler v1.37.2 reads while scheduling (pkg/features at the
 // tag). A gate may be given its default value; a non-default value only where the reference
-// models what the gate does (OpportunisticBatching, SchedulerPopFromBackoffQ and
-// SchedulerAsyncPreemption, each =false).
+// models what the gate does (OpportunisticBatching, SchedulerPopFromBackoffQ,
+// SchedulerAsyncPreemption, StorageCapacityScoring and VolumeLimitScaling, each =false).
 // Anything else is refused with the reason, never run by the default's rules.
 #ifndef SCHEDCHECK_REFERENCE_BASE_FEATURE_GATES_H_
 #define SCHEDCHECK_REFERENCE_BASE_FEATURE_GATES_H_
@@ -21,6 +21,8 @@ using FeatureGates = std::map<std::string, bool>;
 inline constexpr std::string_view kOpportunisticBatching = "OpportunisticBatching";
 inline constexpr std::string_view kSchedulerPopFromBackoffQ = "SchedulerPopFromBackoffQ";
 inline constexpr std::string_view kSchedulerAsyncPreemption = "SchedulerAsyncPreemption";
+inline constexpr std::string_view kStorageCapacityScoring = "StorageCapacityScoring";
+inline constexpr std::string_view kVolumeLimitScaling = "VolumeLimitScaling";
 
 // "A=true,B=false" (Go's mapStringBool: comma-separated, true/false as strconv.ParseBool takes
 // them, whitespace around entries ignored; "" is no gate). Errors name the entry.

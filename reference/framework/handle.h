@@ -162,6 +162,12 @@ struct Handle {
   // v1.37's SchedulerAsyncPreemption gate (beta, on). Off: DefaultPreemption neither holds a
   // preemptor back (PreEnqueue) nor registers events, and deletes its victims in the cycle.
   bool async_preemption = true;
+  // v1.37's StorageCapacityScoring gate (beta, on). Off: VolumeBinding does not score (PreScore
+  // Skip) and refuses a configured shape.
+  bool storage_capacity_scoring = true;
+  // v1.37's VolumeLimitScaling gate (beta, on). Off: NodeVolumeLimits does not reject a node whose
+  // CSINode lacks the CSI driver of one of the pod's new volumes.
+  bool volume_limit_scaling = true;
   // VolumeBinding's PreBind writes (null: no API server for volumes, the writes fail).
   VolumeApi* volume_api = nullptr;
 };

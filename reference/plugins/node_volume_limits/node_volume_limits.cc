@@ -166,8 +166,8 @@ Status NodeVolumeLimits::Filter(const CycleState&, const Pod& pod, const NodeInf
     return s;
   }
   if (new_volumes.empty()) return Status();
-  if (v1_37()) {
-    // VolumeLimitScaling (on). Upstream walks a map; drivers are taken in volume-name order.
+  if (v1_37() && handle_.volume_limit_scaling) {
+    // VolumeLimitScaling. Upstream walks a map; drivers are taken in volume-name order.
     for (const auto& [unique_name, driver] : new_volumes) {
       if (!DriverInstalledOnNode(driver, csi_node)) {
         return Status(Code::kUnschedulable, driver + " CSI driver is not installed on the node");

@@ -139,10 +139,19 @@ Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const
     plugin->bind_timeout_seconds_ = bind_timeout_seconds;
     return std::unique_ptr<Plugin>(std::move(plugin));
   }
-  auto points = ParseVolumeBindingShape(shape);
-  if (!points.ok()) return points.error();
   auto plugin = std::make_unique<VolumeBindingV1_37>(handle);
   plugin->bind_timeout_seconds_ = bind_timeout_seconds;
+  if (!handle.storage_capacity_scoring) {
+    // No scorer (Score gives 0, PreScore skips); a shape would take effect once the gate is on.
+    if (!shape.is_null()) {
+      return Error{
+          "shape: Invalid value: unexpected field `shape`, remove it or turn on the feature gate "
+          "StorageCapacityScoring"};
+    }
+    return std::unique_ptr<Plugin>(std::move(plugin));
+  }
+  auto points = ParseVolumeBindingShape(shape);
+  if (!points.ok()) return points.error();
   plugin->scorer_ = BuildBrokenLinearFunction(std::move(*points));
   return std::unique_ptr<Plugin>(std::move(plugin));
 }
@@ -239,6 +248,7 @@ bool VolumeBinding::ScoresZeroOnEveryNode(const CycleState& state) const {
 
 Status VolumeBindingV1_37::PreScore(CycleState& state, const Pod&,
                                     const std::vector<const NodeInfo*>&) {
+  if (!scorer_) return Status(Code::kSkip);  // StorageCapacityScoring off
   // StorageCapacityScoring is on: every pod is scored (hasStaticBindings does not matter).
   if (state.ReadAs<VolumeBindingState>(kStateKey) == nullptr) return Status::Error("not found");
   return Status();
