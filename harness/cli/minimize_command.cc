@@ -28,6 +28,18 @@ Result<int64_t> SecondsToNs(double seconds, const std::string& flag) {
   return static_cast<int64_t>(std::llround(seconds * 1e9));
 }
 
+// Nanoseconds as a decimal number of seconds, without trailing zeros ("2.5", "40").
+std::string SecondsText(int64_t ns) {
+  std::string text = std::to_string(ns / kNanosPerSecond);
+  if (int64_t fraction = ns % kNanosPerSecond; fraction != 0) {
+    std::string digits = std::to_string(fraction);
+    digits.insert(0, 9 - digits.size(), '0');
+    digits.erase(digits.find_last_not_of('0') + 1);
+    text += "." + digits;
+  }
+  return text;
+}
+
 struct LoadedConfig {
   reference::SchedulerConfiguration config;
   std::string text;  // empty for the default profile
@@ -221,6 +233,15 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
   minimal.header.set_producer("schedcheck minimize");
   (*minimal.header.mutable_labels())["minimized_from"] = o.trace;
   (*minimal.header.mutable_labels())["minimized_against"] = o.candidate;
+  // The volume controllers model as the labels say it, so the small trace replays alike with no
+  // flag (replay, gate, the golden test).
+  if (po->reference.volume_controllers) {
+    (*minimal.header.mutable_labels())["volume_controllers"] = "on";
+  }
+  if (po->reference.volume_latency_ns > 0) {
+    (*minimal.header.mutable_labels())["volume_latency"] =
+        SecondsText(po->reference.volume_latency_ns);
+  }
   auto explanation = Explain(o, pair, *po, minimal, *m);
   if (!explanation.ok()) return fail(explanation.message());
   const minimize::MinimizeStats& s = m->stats;

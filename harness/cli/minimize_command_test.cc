@@ -94,6 +94,24 @@ TEST_F(MinimizeCommandTest, WritesTheMinimalTraceAndItsDiffDeterministically) {
   EXPECT_EQ(Read(Tmp("a.trace.diff.txt")), Read(Tmp("b.trace.diff.txt")));
 }
 
+TEST_F(MinimizeCommandTest, TheSmallTraceRecordsTheVolumeControllersItWasReplayedWith) {
+  // Given as flags, kept as the header labels that ask for them, so it replays alike on its own.
+  MinimizeCommandOptions o = Options(trace_, "config:" + most_, Tmp("volumes.trace"));
+  o.volume_controllers = true;
+  o.volume_latency_seconds = 2.5;
+  ASSERT_EQ(Run(o), 0) << err_.str();
+  auto small = trace::LoadTrace(Tmp("volumes.trace"));
+  ASSERT_TRUE(small.ok()) << small.message();
+  EXPECT_EQ(small->header.labels().at("volume_controllers"), "on");
+  EXPECT_EQ(small->header.labels().at("volume_latency"), "2.5");
+  // Without them, neither label.
+  ASSERT_EQ(Run(Options(trace_, "config:" + most_, Tmp("plain.trace"))), 0) << err_.str();
+  auto plain = trace::LoadTrace(Tmp("plain.trace"));
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  EXPECT_EQ(plain->header.labels().count("volume_controllers"), 0u);
+  EXPECT_EQ(plain->header.labels().count("volume_latency"), 0u);
+}
+
 TEST_F(MinimizeCommandTest, AnEquivalentCandidateExitsOneAndWritesNothing) {
   MinimizeCommandOptions o = Options(trace_, "reference", Tmp("none.trace"));
   EXPECT_EQ(Run(o), 1);
