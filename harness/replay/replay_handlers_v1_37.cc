@@ -140,7 +140,14 @@ void Replayer::UpdatePendingPodV1_37(const reference::PodPtr& old_pod,
                                      const reference::PodPtr& new_pod) {
   const std::string& rv = new_pod->obj.metadata().resource_version();
   if (!rv.empty() && rv == old_pod->obj.metadata().resource_version()) return;  // a re-delivery
-  if (cache_.IsAssumedPod(new_pod->uid())) return;
+  if (cache_.IsAssumedPod(new_pod->uid())) {
+    // An assumed pod whose deletion has started (a graceful delete while its binding runs).
+    if (!new_pod->obj.metadata().deletion_timestamp().empty() &&
+        old_pod->obj.metadata().deletion_timestamp().empty()) {
+      HandleAssumedPodDeletionV1_37(new_pod->uid());
+    }
+    return;
+  }
   queue37_->Update(old_pod, new_pod);
   const std::string& old_nominated = old_pod->obj.status().nominated_node_name();
   if (!old_nominated.empty() && old_nominated != new_pod->obj.status().nominated_node_name()) {

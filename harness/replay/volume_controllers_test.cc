@@ -137,8 +137,7 @@ TEST(VolumeControllersReplay, LatePvControllerAnswersAreSeenAtTheNextLook) {
 }
 
 TEST(VolumeControllersReplay, BindTimeoutEndsTheWaitBeforeLateAnswers) {
-  // bindTimeoutSeconds 2 and answers after 5 s: the look at 2 s is the timeout (the replay takes
-  // the poll's timer over its ticker there).
+  // bindTimeoutSeconds 2 and answers after 5 s: the poll times out at 2 s.
   const std::string config = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
@@ -161,6 +160,32 @@ profiles:
                                   "\"VolumeBinding\": ") +
                           message);
   }
+}
+
+TEST(VolumeControllersReplay, AnswersAtTheTimeoutBindAt127Only) {
+  // bindTimeoutSeconds 2 and answers after 2 s, at the timeout instant. v1.27's wait.Poll looks
+  // once more when its timer fires and finds the claim bound; v1.37's poll finds its deadline
+  // passed and does not look.
+  const std::string config = R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: VolumeBinding
+    args: {bindTimeoutSeconds: 2}
+)";
+  const std::vector<std::string> lines =
+      Lines(std::begin(kProvisioningTrace), std::end(kProvisioningTrace));
+  std::vector<std::string> at_1_27 =
+      TimedOutcomes(Replay(lines, "1.27", true, 2 * kNanosPerSecond, config));
+  EXPECT_EQ(at_1_27,
+            (std::vector<std::string>{"0.000000 attempt SCHEDULED n1", "2.000000 bind n1"}));
+  std::vector<std::string> at_1_37 =
+      TimedOutcomes(Replay(lines, "1.37", true, 2 * kNanosPerSecond, config));
+  ASSERT_GE(at_1_37.size(), 2u);
+  EXPECT_EQ(at_1_37[1],
+            "2.000000 attempt ERROR running PreBind plugin \"VolumeBinding\": binding volumes: "
+            "context deadline exceeded");
 }
 
 TEST(VolumeControllersReplay, LatencyNeedsTheModel) {

@@ -356,15 +356,18 @@ Status VolumeBinding::BindPodVolumes(const Pod& pod, const PodVolumes& volumes,
 
 Status VolumeBinding::LookAgain(const Pod& pod, const PodVolumes& written, int64_t* looks) const {
   ++*looks;
-  // At the timeout, wait.Poll's ticker and its timer fire together and Go picks either; the
-  // replay takes the timer (docs/FORMATS.md, "Volume controllers"). At v1.27 a timeout of 0
-  // never fires.
-  if (bind_timeout_seconds_ > 0 && *looks >= bind_timeout_seconds_) {
+  const bool timed_out = bind_timeout_seconds_ > 0 && *looks >= bind_timeout_seconds_;
+  // v1.37: at the timeout the context's deadline has passed, which the poll checks before it
+  // looks (docs/FORMATS.md, "Volume controllers").
+  if (timed_out && handle_.level() == CompatLevel::kV1_37) {
     return Status::Error(BindTimeoutMessage());
   }
   Result<bool> bound = binder_.CheckBindings(pod, pod.node_name(), written);
   if (!bound.ok()) return Status::Error("binding volumes: " + bound.message());
-  return *bound ? Status() : Status(Code::kWait);
+  if (*bound) return Status();
+  // v1.27: wait.Poll looks once more when its timer closes the channel, then times out. A
+  // timeout of 0 never fires.
+  return timed_out ? Status::Error(BindTimeoutMessage()) : Status(Code::kWait);
 }
 
 std::string VolumeBinding::BindTimeoutMessage() const {

@@ -24,18 +24,23 @@ func NewBindings(concurrent bool) *Bindings {
 	return &Bindings{concurrent: concurrent, turn: make(chan struct{})}
 }
 
-// Run runs the binding cycle of pod `key` and returns when it is over or waits (Park).
-func (b *Bindings) Run(key string, cycle func()) {
+// Run runs the binding cycle of pod `key` and returns when it is over (false) or waits (true:
+// Park).
+func (b *Bindings) Run(key string, cycle func()) bool {
 	if !b.concurrent {
 		cycle()
-		return
+		return false
 	}
-	b.current = &binding{key: key, wake: make(chan struct{})}
+	me := &binding{key: key, wake: make(chan struct{})}
+	b.current = me
+	done := false
 	go func() {
 		cycle()
+		done = true
 		b.turn <- struct{}{}
 	}()
 	<-b.turn
+	return !done
 }
 
 // Park is called by the binding cycle that has the turn: it gives the turn back to the loop and
@@ -85,14 +90,4 @@ func (b *Bindings) indexDue(now int64) int {
 		}
 	}
 	return -1
-}
-
-// Waiting reports whether the binding cycle of pod `key` waits.
-func (b *Bindings) Waiting(key string) bool {
-	for _, p := range b.parked {
-		if p.key == key {
-			return true
-		}
-	}
-	return false
 }

@@ -41,17 +41,17 @@ func schedcheckPoll(poll func(time.Duration, time.Duration, wait.ConditionFunc) 
 	}
 	for looks := time.Duration(1); ; looks++ {
 		SchedcheckWaitTick(interval)
-		// At the timeout, wait.Poll's ticker and its timer fire together and Go picks either; the
-		// replay takes the timer (docs/FORMATS.md, "Volume controllers"). No timeout: no timer.
-		if timeout > 0 && looks*interval >= timeout {
-			return wait.ErrWaitTimeout
-		}
 		done, err := condition()
 		if err != nil {
 			return err
 		}
 		if done {
 			return nil
+		}
+		// At the timeout the timer closes the poll's channel: wait.Poll looks once more (above),
+		// then times out (docs/FORMATS.md, "Volume controllers"). No timeout: no timer.
+		if timeout > 0 && looks*interval >= timeout {
+			return wait.ErrWaitTimeout
 		}
 	}
 }

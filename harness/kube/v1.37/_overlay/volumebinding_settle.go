@@ -46,10 +46,15 @@ func schedcheckPoll(poll func(context.Context, time.Duration, time.Duration, boo
 	}
 	for looks := time.Duration(1); ; looks++ {
 		SchedcheckWaitTick(interval)
-		// At the timeout, the ticker and the context's deadline fire together and Go picks either;
-		// the replay takes the deadline (docs/FORMATS.md, "Volume controllers").
+		// At the timeout the context's deadline has passed, which the poll checks after each tick
+		// before it looks (docs/FORMATS.md, "Volume controllers").
 		if looks*interval >= timeout {
 			return context.DeadlineExceeded
+		}
+		// A binding cancelled meanwhile (preemption of a pod in PreBind) ends at this look, not at
+		// the instant of the cancel (docs/DEVIATIONS.md).
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		done, err := condition(ctx)
 		if err != nil {

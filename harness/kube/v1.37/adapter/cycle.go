@@ -112,13 +112,13 @@ func (r *run) wrapScheduler() {
 // scheduleOne runs one scheduling cycle and its binding cycle. A popped pod that neither bound
 // nor went back to a sub-queue (deleted meanwhile, already assumed) leaves inflight as Done.
 func (r *run) scheduleOne() {
-	r.cyclePod, r.cycleTies, r.cycleHost, r.writes = nil, nil, "", nil
+	r.cyclePod, r.cycleTies, r.cycleHost, r.writes, r.cycleWaits = nil, nil, "", nil, false
 	r.bridge.ScheduleOne(r.ctx)
 	r.runAsync()
 	r.applyWrites()
 	if p := r.cyclePod; p != nil {
 		key := podKey(p.Pod)
-		if r.where[key] == "inflight" && !r.bindings.Waiting(key) {
+		if r.where[key] == "inflight" && !r.cycleWaits {
 			delete(r.where, key)
 			r.emit(&pb.QueueTransition{Pod: key, From: "inflight", To: "none", Cause: "Done"})
 		}
@@ -188,7 +188,7 @@ func (r *run) runBinding(bindingCycle func()) {
 	p := r.cyclePod
 	key := podKey(p.Pod)
 	r.emit(&pb.Attempt{Pod: key, Attempt: int32(p.Attempts), Result: pb.AttemptResult_SCHEDULED, Node: r.cycleHost, Ties: r.cycleTies})
-	r.bindings.Run(key, func() {
+	r.cycleWaits = r.bindings.Run(key, func() {
 		bindingCycle()
 		r.bindingDone(key)
 	})

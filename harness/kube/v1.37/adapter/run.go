@@ -79,6 +79,7 @@ type run struct {
 	cyclePod   *framework.QueuedPodInfo
 	cycleTies  []string
 	cycleHost  string
+	cycleWaits bool              // the cycle's binding waits in PreBind (adapterkit.Bindings)
 	writes     []write           // the scheduler's API writes (nominations, deletions), in order
 	async      []func()          // asynchronous preemption bodies waiting to run
 	bound      map[string]string // pod key -> node, from the Binding the binder created
