@@ -7,6 +7,7 @@
 #include "harness/cli/engine_option.h"
 #include "harness/cli/feature_gates_option.h"
 #include "harness/cli/limit_option.h"
+#include "harness/cli/seconds_option.h"
 #include "harness/gate/gate.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
@@ -45,10 +46,9 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
     return fail("--feature-gates: " + why);
   options.feature_gates = o.feature_gates;
   options.volume_controllers = o.volume_controllers;
-  if (!std::isfinite(o.volume_latency_seconds) || o.volume_latency_seconds < 0 ||
-      o.volume_latency_seconds > 1e9)
-    return fail("--volume-latency: must be between 0 and 1e9 seconds");
-  options.volume_latency_ns = std::llround(o.volume_latency_seconds * 1e9);
+  auto latency = SecondsToNs(o.volume_latency_seconds, "--volume-latency");
+  if (!latency.ok()) return fail(latency.message());
+  options.volume_latency_ns = *latency;
   auto diffs = gate::RunGate(options);
   if (!diffs.ok()) return fail(diffs.message());
   if (o.soft_fails && o.allow_soft)
@@ -127,11 +127,7 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
                   "compatibility level both sides replay at: 1.27 (default) or 1.37, e.g. with "
                   "--candidate kube:1.37 or a build of your own on v1.37");
   AddFeatureGatesOption(cmd, &o->feature_gates);
-  cmd->add_option(
-      "--volume-latency", o->volume_latency_seconds,
-      "with --volume-controllers (or a trace asking for them): the controllers answer this many "
-      "seconds after PreBind's writes, and PreBind polls every second meanwhile (default 0: "
-      "at once)");
+  AddVolumeLatencyOption(cmd, &o->volume_latency_seconds);
   cmd->add_flag("--volume-controllers", o->volume_controllers,
                 "both sides replay with the volume controllers model (docs/FORMATS.md, \"Volume "
                 "controllers\"): VolumeBinding's PreBind writes succeed and are answered at once");

@@ -8,6 +8,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/limit_option.h"
+#include "harness/cli/seconds_option.h"
 #include "harness/cli/seed_option.h"
 #include "harness/diff/explain_at.h"
 #include "harness/minimize/minimize.h"
@@ -21,12 +22,6 @@
 
 namespace schedcheck::cli {
 namespace {
-
-Result<int64_t> SecondsToNs(double seconds, const std::string& flag) {
-  if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e9)
-    return Error{flag + ": must be between 0 and 1e9 seconds"};
-  return static_cast<int64_t>(std::llround(seconds * 1e9));
-}
 
 // Nanoseconds as a decimal number of seconds, without trailing zeros ("2.5", "40").
 std::string SecondsText(int64_t ns) {
@@ -298,11 +293,7 @@ void AddMinimizeCommand(CLI::App& app, int* exit_code) {
                   "duration of a scheduling cycle in seconds (default 0)");
   cmd->add_option("--bind-latency", o->bind_latency_seconds,
                   "seconds from assume to binding (default 0)");
-  cmd->add_option(
-      "--volume-latency", o->volume_latency_seconds,
-      "with --volume-controllers (or a trace asking for them): the controllers answer this many "
-      "seconds after PreBind's writes, and PreBind polls every second meanwhile (default 0: "
-      "at once)");
+  AddVolumeLatencyOption(cmd, &o->volume_latency_seconds);
   cmd->add_flag("--volume-controllers", o->volume_controllers,
                 "both sides replay with the volume controllers model (docs/FORMATS.md, \"Volume "
                 "controllers\")");

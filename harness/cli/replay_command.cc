@@ -16,6 +16,7 @@
 #include "harness/cli/keep_until_exit.h"
 #include "harness/cli/limit_option.h"
 #include "harness/cli/progress_line.h"
+#include "harness/cli/seconds_option.h"
 #include "harness/cli/seed_option.h"
 #include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
@@ -38,13 +39,6 @@ std::string Fnv1a(const std::string& bytes) {
   char buf[17];
   std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(h));
   return buf;
-}
-
-Result<int64_t> SecondsToNs(double seconds, const char* flag) {
-  if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e9) {
-    return Error{std::string(flag) + ": must be between 0 and 1e9 seconds"};
-  }
-  return static_cast<int64_t>(std::llround(seconds * 1e9));
 }
 
 // Writes -o / --jsonl and prints the summary. `labels` go into the -o header.
@@ -327,11 +321,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                   "duration of a scheduling cycle in seconds (default 0)");
   cmd->add_option("--bind-latency", o->bind_latency_seconds,
                   "seconds from assume to binding (default 0)");
-  cmd->add_option(
-      "--volume-latency", o->volume_latency_seconds,
-      "with --volume-controllers (or a trace asking for them): the controllers answer this many "
-      "seconds after PreBind's writes, and PreBind polls every second meanwhile (default 0: "
-      "at once)");
+  AddVolumeLatencyOption(cmd, &o->volume_latency_seconds);
   cmd->add_flag("--volume-controllers", o->volume_controllers,
                 "VolumeBinding's PreBind writes succeed and a PV controller and provisioner answer "
                 "them at once (docs/FORMATS.md, \"Volume controllers\"); off: the writes fail as "
