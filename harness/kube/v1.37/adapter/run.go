@@ -195,15 +195,7 @@ func (r *run) Finish(f *pb.Finish) (*pb.Decisions, error) {
 // at which the volume controllers answer or a waiting binding cycle looks again.
 func (r *run) advance(before int64) error {
 	for {
-		t := vtime.NextTick(r.last)
-		if due, ok := r.bindings.NextDue(); ok && due < t {
-			t = due
-		}
-		if r.volumes != nil {
-			if due, ok := r.volumes.NextAnswers(); ok && due < t {
-				t = due
-			}
-		}
+		t := adapterkit.NextInternalInstant(r.last, r.volumes, r.bindings)
 		if t >= before {
 			return nil
 		}
@@ -233,11 +225,7 @@ func (r *run) instant(t int64, evs []*pb.ApiEvent, firstIndex uint64) error {
 			return err
 		}
 	}
-	// The volume controllers' answers due now, then the binding cycles that look again now.
-	if r.volumes != nil {
-		r.volumes.AnswerDue(t)
-	}
-	r.bindings.RunDue(t)
+	adapterkit.RunDueBeforeFlushes(t, r.volumes, r.bindings)
 	if vtime.IsBackoffTick(t) {
 		r.bridge.FlushBackoffQCompleted()
 	}
