@@ -136,9 +136,8 @@ TEST(VolumeControllersReplay, LatePvControllerAnswersAreSeenAtTheNextLook) {
   }
 }
 
-TEST(VolumeControllersReplay, BindTimeoutEndsTheWaitBeforeLateAnswers) {
-  // bindTimeoutSeconds 2 and answers after 5 s: the poll times out at 2 s.
-  const std::string config = R"(apiVersion: kubescheduler.config.k8s.io/v1
+// VolumeBinding with bindTimeoutSeconds 2.
+const char kBindTimeout2s[] = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
 - schedulerName: default-scheduler
@@ -146,6 +145,9 @@ profiles:
   - name: VolumeBinding
     args: {bindTimeoutSeconds: 2}
 )";
+
+TEST(VolumeControllersReplay, BindTimeoutEndsTheWaitBeforeLateAnswers) {
+  // bindTimeoutSeconds 2 and answers after 5 s: the poll times out at 2 s.
   const std::vector<std::string> lines =
       Lines(std::begin(kProvisioningTrace), std::end(kProvisioningTrace));
   for (auto [compat, message] :
@@ -153,7 +155,7 @@ profiles:
         std::pair{"1.37", "binding volumes: context deadline exceeded"}}) {
     SCOPED_TRACE(compat);
     std::vector<std::string> out =
-        TimedOutcomes(Replay(lines, compat, true, 5 * kNanosPerSecond, config));
+        TimedOutcomes(Replay(lines, compat, true, 5 * kNanosPerSecond, kBindTimeout2s));
     ASSERT_GE(out.size(), 2u);
     EXPECT_EQ(out[0], "0.000000 attempt SCHEDULED n1");
     EXPECT_EQ(out[1], std::string("2.000000 attempt ERROR running PreBind plugin "
@@ -166,22 +168,14 @@ TEST(VolumeControllersReplay, AnswersAtTheTimeoutBindAt127Only) {
   // bindTimeoutSeconds 2 and answers after 2 s, at the timeout instant. v1.27's wait.Poll looks
   // once more when its timer fires and finds the claim bound; v1.37's poll finds its deadline
   // passed and does not look.
-  const std::string config = R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  pluginConfig:
-  - name: VolumeBinding
-    args: {bindTimeoutSeconds: 2}
-)";
   const std::vector<std::string> lines =
       Lines(std::begin(kProvisioningTrace), std::end(kProvisioningTrace));
   std::vector<std::string> at_1_27 =
-      TimedOutcomes(Replay(lines, "1.27", true, 2 * kNanosPerSecond, config));
+      TimedOutcomes(Replay(lines, "1.27", true, 2 * kNanosPerSecond, kBindTimeout2s));
   EXPECT_EQ(at_1_27,
             (std::vector<std::string>{"0.000000 attempt SCHEDULED n1", "2.000000 bind n1"}));
   std::vector<std::string> at_1_37 =
-      TimedOutcomes(Replay(lines, "1.37", true, 2 * kNanosPerSecond, config));
+      TimedOutcomes(Replay(lines, "1.37", true, 2 * kNanosPerSecond, kBindTimeout2s));
   ASSERT_GE(at_1_37.size(), 2u);
   EXPECT_EQ(at_1_37[1],
             "2.000000 attempt ERROR running PreBind plugin \"VolumeBinding\": binding volumes: "
