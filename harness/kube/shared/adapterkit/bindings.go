@@ -14,8 +14,7 @@ type Bindings struct {
 }
 
 type binding struct {
-	key  string // the pod's
-	due  int64  // the instant it runs again
+	due  int64 // the instant it runs again
 	wake chan struct{}
 }
 
@@ -24,14 +23,13 @@ func NewBindings(concurrent bool) *Bindings {
 	return &Bindings{concurrent: concurrent, turn: make(chan struct{})}
 }
 
-// Run runs the binding cycle of pod `key` and returns when it is over (false) or waits (true:
-// Park).
-func (b *Bindings) Run(key string, cycle func()) bool {
+// Run runs a binding cycle and returns when it is over (false) or waits (true: Park).
+func (b *Bindings) Run(cycle func()) bool {
 	if !b.concurrent {
 		cycle()
 		return false
 	}
-	me := &binding{key: key, wake: make(chan struct{})}
+	me := &binding{wake: make(chan struct{})}
 	b.current = me
 	done := false
 	go func() {

@@ -141,7 +141,7 @@ func (r *run) runBinding(bindingCycle func()) {
 	p := r.cyclePod
 	key := podKey(p.Pod)
 	r.emit(&pb.Attempt{Pod: key, Attempt: int32(p.Attempts), Result: pb.AttemptResult_SCHEDULED, Node: r.cycleHost, Ties: r.cycleTies})
-	_ = r.bindings.Run(key, func() {
+	_ = r.bindings.Run(func() {
 		bindingCycle()
 		r.bindingDone(key)
 	})

@@ -188,7 +188,7 @@ func (r *run) runBinding(bindingCycle func()) {
 	p := r.cyclePod
 	key := podKey(p.Pod)
 	r.emit(&pb.Attempt{Pod: key, Attempt: int32(p.Attempts), Result: pb.AttemptResult_SCHEDULED, Node: r.cycleHost, Ties: r.cycleTies})
-	r.cycleWaits = r.bindings.Run(key, func() {
+	r.cycleWaits = r.bindings.Run(func() {
 		bindingCycle()
 		r.bindingDone(key)
 	})
