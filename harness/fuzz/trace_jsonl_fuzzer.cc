@@ -1,14 +1,19 @@
 // JSON Lines traces (the output of `trace cat`) as LoadTrace reads them for `replay`, `trace
-// convert` and `diff --cluster-trace`.
+// convert` and `diff --cluster-trace`, then the header labels replay interprets (the volume
+// controllers model and its latency).
 #include <cstddef>
 #include <cstdint>
 
 #include "harness/fuzz/fuzz_util.h"
+#include "harness/replay/replayer.h"
 #include "traces/trace_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace schedcheck;
   std::string path = fuzz::WriteInput("input.jsonl", fuzz::Bytes(data, size));
-  (void)trace::LoadTrace(path);
+  auto trace = trace::LoadTrace(path);
+  if (!trace.ok()) return 0;
+  replay::ReplayOptions options;
+  (void)replay::ApplyHeaderVolumeLabels(trace->header, &options);
   return 0;
 }
