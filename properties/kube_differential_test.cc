@@ -334,6 +334,31 @@ RC_GTEST_PROP(KubeDifferential, StorageGatesOffAreEquivalent, ()) {
                     "KubeDifferential_StorageGatesOff", true, setup);
 }
 
+// --feature-gates NominatedNodeNameForExpectation=false: no PreBindPreFlight and no
+// nominatedNodeName written before PreBind, on storage traces whose volume controllers answer
+// later, against kube-scheduler v1.37.2. The nomination shows where a binding fails without
+// waiting, so three traces in four set a bind timeout of 0, under which v1.37's poll fails at
+// once (a context past its deadline): with the gate on, the requeued pod then carries the
+// nomination, its next cycle tries that node first and lower-priority pods see it reserved.
+// The others time out after 2 s, when the failure handler clears the nomination.
+RC_GTEST_PROP(KubeDifferential, NominatedNodeNameForExpectationOffIsEquivalent, ()) {
+  const WideScenario s = *StorageScenarioGen(kNewerFields, /*controllers_model=*/true);
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RunSetup setup;
+  setup.volume_controllers = true;
+  setup.volume_latency_ns = *rc::gen::element<int64_t>(1'000'000'000, 2'500'000'000);
+  setup.feature_gates[std::string(reference::kNominatedNodeNameForExpectation)] = false;
+  const int timeout = *rc::gen::inRange(0, 4) == 0 ? 2 : 0;
+  setup.config_yaml = R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
+      "kind": "KubeSchedulerConfiguration",
+      "profiles": [{"schedulerName": "default-scheduler",
+                    "pluginConfig": [{"name": "VolumeBinding",
+                                      "args": {"bindTimeoutSeconds": )" +
+                      std::to_string(timeout) + "}}]}]}";
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_NominationForExpectationOff", true, setup);
+}
+
 // The adapter sets Hello.feature_gates on upstream's feature gate: a gate upstream does not know
 // fails the run naming it, and the next run (same process) starts from the defaults again.
 TEST(KubeDifferentialGates, AdapterSetsHelloFeatureGates) {

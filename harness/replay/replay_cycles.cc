@@ -104,7 +104,10 @@ void Replayer::FinishCycle() {
       b.wait_ns = first->second;
       b.complete_ns = std::max(b.complete_ns, clock_.NowNs() + b.wait_ns);
     }
-    if (v1_37()) {
+    // With NominatedNodeNameForExpectation off, v1.37 runs no PreBindPreFlight (so no PreBind
+    // plugin is skipped) and writes no nomination before Permit and PreBind.
+    if (v1_37() && reference::GateEnabled(options_.feature_gates,
+                                          reference::kNominatedNodeNameForExpectation)) {
       b.pre_flight = flight->profile->framework->RunPreBindPreFlights(*b.state, *b.assumed, b.node);
       b.nominated_for_expectation = !b.pre_flight.IsRejected() &&
                                     b.pre_flight.code() != reference::Code::kError &&

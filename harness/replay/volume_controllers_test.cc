@@ -316,6 +316,43 @@ TEST(StorageGatesReplay, VolumeLimitScalingOffAdmitsANodeWithoutTheDriver) {
             (std::vector<std::string>{"attempt SCHEDULED n1", "bind n1"}));
 }
 
+TEST(VolumeControllersReplay, NominationForExpectationReservesTheNodeUnlessTheGateIsOff) {
+  // v1.37 with bindTimeoutSeconds 0: db's binding cycle writes nominatedNodeName n1 (its claim
+  // needs PreBind), then the poll fails at once, a context past its deadline. db is pending again,
+  // nominated to n1, when web (same priority) arrives at 0.5 s and needs all but 50m of n1's cpu:
+  // n1 counts db's 100m for it. With NominatedNodeNameForExpectation off, db is not nominated and
+  // web binds. Both outcomes are kube-scheduler v1.37.2's (kube:1.37 with the same gate).
+  std::vector<std::string> lines =
+      Lines(std::begin(kProvisioningTrace), std::end(kProvisioningTrace));
+  lines.push_back(
+      R"({"timeNs":"500000000","api":{"type":"ADDED","pod":{"metadata":{"name":"web","namespace":"default","uid":"web"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"3950m"}}}]}}}})");
+  const std::string timeout0 = R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: VolumeBinding
+    args: {bindTimeoutSeconds: 0}
+)";
+  const std::string db_fails =
+      "0.000000 attempt ERROR running PreBind plugin \"VolumeBinding\": binding volumes: context "
+      "deadline exceeded";
+  std::vector<std::string> on =
+      TimedOutcomes(Replay(lines, "1.37", true, kNanosPerSecond, timeout0));
+  ASSERT_GE(on.size(), 3u);
+  EXPECT_EQ(on[1], db_fails);
+  EXPECT_EQ(on[2],
+            "0.500000 attempt UNSCHEDULABLE 0/1 nodes are available: 1 Insufficient cpu. "
+            "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
+  std::vector<std::string> off =
+      TimedOutcomes(Replay(lines, "1.37", true, kNanosPerSecond, timeout0,
+                           {{std::string(reference::kNominatedNodeNameForExpectation), false}}));
+  ASSERT_GE(off.size(), 4u);
+  EXPECT_EQ(off[1], db_fails);
+  EXPECT_EQ(off[2], "0.500000 attempt SCHEDULED n1");
+  EXPECT_EQ(off[3], "0.500000 bind n1");
+}
+
 TEST(VolumeControllersReplay, UnansweredWriteIsThePollsTimeout) {
   // A PV named as the provisioner would name the claim's exists already (and is not the claim's):
   // the provisioner does nothing, the claim stays unbound and PreBind's poll times out.

@@ -21,7 +21,8 @@ constexpr std::array<GateSpec, 14> kGatesV1_37 = {{
     {"InPlacePodLevelResourcesVerticalScaling", true, "beta", false},
     {"InPlacePodVerticalScalingSchedulerPreemption", false, "alpha", false},
     {"InterPodAffinityHostnameFastPath", false, "alpha", false},
-    {"NominatedNodeNameForExpectation", true, "beta", false},
+    // Off: no PreBindPreFlight and no nominatedNodeName written in the binding cycle (replay).
+    {"NominatedNodeNameForExpectation", true, "beta", true},
     // Off, v1.37 never reuses a previous pod's scores: the reference, which never batches, is
     // then exact for every profile (replay otherwise refuses profiles that could batch).
     {"OpportunisticBatching", true, "beta", true},

@@ -2,7 +2,8 @@
 // them, and only the gates kube-scheduler v1.37.2 reads while scheduling (pkg/features at the
 // tag). A gate may be given its default value; a non-default value only where the reference
 // models what the gate does (OpportunisticBatching, SchedulerPopFromBackoffQ,
-// SchedulerAsyncPreemption, StorageCapacityScoring and VolumeLimitScaling, each =false).
+// SchedulerAsyncPreemption, StorageCapacityScoring, VolumeLimitScaling and
+// NominatedNodeNameForExpectation, each =false).
 // Anything else is refused with the reason, never run by the default's rules.
 #ifndef SCHEDCHECK_REFERENCE_BASE_FEATURE_GATES_H_
 #define SCHEDCHECK_REFERENCE_BASE_FEATURE_GATES_H_
@@ -23,6 +24,8 @@ inline constexpr std::string_view kSchedulerPopFromBackoffQ = "SchedulerPopFromB
 inline constexpr std::string_view kSchedulerAsyncPreemption = "SchedulerAsyncPreemption";
 inline constexpr std::string_view kStorageCapacityScoring = "StorageCapacityScoring";
 inline constexpr std::string_view kVolumeLimitScaling = "VolumeLimitScaling";
+inline constexpr std::string_view kNominatedNodeNameForExpectation =
+    "NominatedNodeNameForExpectation";
 
 // "A=true,B=false" (Go's mapStringBool: comma-separated, true/false as strconv.ParseBool takes
 // them, whitespace around entries ignored; "" is no gate). Errors name the entry.

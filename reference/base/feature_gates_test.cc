@@ -28,8 +28,9 @@ TEST(FeatureGatesTest, OnlyModelledValuesAtCompat137) {
   EXPECT_EQ(CheckFeatureGates({{"SchedulerAsyncAPICalls", false}}, "1.37"), "");
   EXPECT_EQ(CheckFeatureGates({{"SchedulerPopFromBackoffQ", false}}, "1.37"), "");
   EXPECT_EQ(CheckFeatureGates({{"SchedulerAsyncPreemption", false}}, "1.37"), "");
-  EXPECT_NE(CheckFeatureGates({{"NominatedNodeNameForExpectation", false}}, "1.37")
-                .find("only at its v1.37.2 default (true)"),
+  EXPECT_EQ(CheckFeatureGates({{"NominatedNodeNameForExpectation", false}}, "1.37"), "");
+  EXPECT_NE(CheckFeatureGates({{"SchedulerAsyncAPICalls", true}}, "1.37")
+                .find("only at its v1.37.2 default (false)"),
             std::string::npos);
   EXPECT_NE(CheckFeatureGates({{"NoSuchGate", true}}, "1.37").find("feature gate NoSuchGate"),
             std::string::npos);
