@@ -633,6 +633,14 @@ void MarkBound(State& st, k8s::Pod* pod) {
     if (Chance(50))
       (*cs->mutable_resources()->mutable_requests())["cpu"] = PickStr({"50m", "1500m"});
   }
+  if (st.newer_fields && pod->spec().has_resources() &&
+      !pod->spec().resources().requests().empty() && Chance(60)) {
+    // A pod-level resize (InPlacePodLevelResourcesVerticalScaling): allocated and actuated
+    // pod-level requests, counted when both are there.
+    k8s::PodStatus* status = pod->mutable_status();
+    (*status->mutable_allocated_resources())["cpu"] = PickStr({"2", "8"});
+    (*status->mutable_resources()->mutable_requests())["cpu"] = PickStr({"3", "8"});
+  }
 }
 
 k8s::Node NewNode(State& st, const std::string& name) {

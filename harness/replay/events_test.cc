@@ -58,9 +58,11 @@ trace::Record Class(int64_t t_s, trace::EventType type, const std::string& json)
 }
 
 std::vector<trace::Record> Log(const std::vector<trace::Record>& records,
-                               const std::string& compat = "1.27") {
+                               const std::string& compat = "1.27",
+                               const reference::FeatureGates& gates = {}) {
   ReplayOptions options;
   options.compat = compat;
+  options.feature_gates = gates;
   options.config = reference::DefaultConfiguration(compat);
   auto replayer = Replayer::Create(options);
   EXPECT_TRUE(replayer.ok());
@@ -70,9 +72,10 @@ std::vector<trace::Record> Log(const std::vector<trace::Record>& records,
 }
 
 std::vector<trace::Attempt> Attempts(const std::vector<trace::Record>& records,
-                                     const std::string& pod, const std::string& compat = "1.27") {
+                                     const std::string& pod, const std::string& compat = "1.27",
+                                     const reference::FeatureGates& gates = {}) {
   std::vector<trace::Attempt> out;
-  for (const trace::Record& r : Log(records, compat)) {
+  for (const trace::Record& r : Log(records, compat, gates)) {
     if (r.has_attempt() && r.attempt().pod() == pod) out.push_back(r.attempt());
   }
   return out;
@@ -244,6 +247,106 @@ TEST(FeatureGatesTest, BatchingOffAdmitsSignableProfiles) {
   auto at127 = Replayer::Create(options);
   ASSERT_FALSE(at127.ok());
   EXPECT_NE(at127.message().find("compat 1.37 only"), std::string::npos) << at127.message();
+}
+
+// PodLevelResources and InPlacePodLevelResourcesVerticalScaling at 1.37: a bound pod asks 1 cpu
+// in its container and 4 at pod level, and a pod-level resize has allocated and actuated 6. By
+// default n1 (8 cpu) counts 6 for it, so a pod asking 3 does not fit; with the in-place gate off
+// it counts the spec's 4, and with PodLevelResources off (and the gates upstream makes depend on
+// it) the container's 1. Each outcome was also replayed through kube-scheduler v1.37.2 with the
+// same gates (schedcheck replay --candidate kube:1.37): equivalent.
+TEST(FeatureGatesTest, PodResourceGatesChangeWhatABoundPodCounts) {
+  const std::vector<trace::Record> records = {
+      Node(
+          R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "8", "memory": "8Gi", "pods": "10"}}})"),
+      Pod(0, trace::ADDED,
+          R"({"metadata": {"name": "big"}, "spec": {"nodeName": "n1", "resources": {"requests": {"cpu": "4"}}, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}, "status": {"phase": "Running", "allocatedResources": {"cpu": "6"}, "resources": {"requests": {"cpu": "6"}}}})"),
+      Pod(1, trace::ADDED,
+          R"({"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "3"}}}]}})"),
+  };
+  const reference::FeatureGates in_place_off = {{"InPlacePodLevelResourcesVerticalScaling", false}};
+  reference::FeatureGates pod_level_off = in_place_off;
+  for (const char* gate : {"PodLevelResources", "PodLevelResourcesFixDefaulting",
+                           "PodLevelResourcesFixKubeletQOSClass"})
+    pod_level_off[gate] = false;
+
+  std::vector<trace::Attempt> by_default = Attempts(records, "default/p", "1.37");
+  ASSERT_FALSE(by_default.empty());
+  EXPECT_EQ(by_default[0].result(), trace::UNSCHEDULABLE);
+  EXPECT_NE(by_default[0].message().find("1 Insufficient cpu"), std::string::npos)
+      << by_default[0].message();
+  for (const reference::FeatureGates& gates : {in_place_off, pod_level_off}) {
+    SCOPED_TRACE(reference::FeatureGatesText(gates));
+    std::vector<trace::Attempt> attempts = Attempts(records, "default/p", "1.37", gates);
+    ASSERT_FALSE(attempts.empty());
+    EXPECT_EQ(attempts[0].result(), trace::SCHEDULED) << attempts[0].message();
+  }
+  // A pending pod's own pod-level request: 9 cpu does not fit n1 unless PodLevelResources is off
+  // (then its container's 1 cpu is all it asks).
+  const std::vector<trace::Record> own = {
+      Node(
+          R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "8", "memory": "8Gi", "pods": "10"}}})"),
+      Pod(0, trace::ADDED,
+          R"({"metadata": {"name": "q"}, "spec": {"resources": {"requests": {"cpu": "9"}}, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}})"),
+  };
+  std::vector<trace::Attempt> q_default = Attempts(own, "default/q", "1.37", in_place_off);
+  ASSERT_FALSE(q_default.empty());
+  EXPECT_EQ(q_default[0].result(), trace::UNSCHEDULABLE);
+  std::vector<trace::Attempt> q_off = Attempts(own, "default/q", "1.37", pod_level_off);
+  ASSERT_FALSE(q_off.empty());
+  EXPECT_EQ(q_off[0].result(), trace::SCHEDULED) << q_off[0].message();
+}
+
+// SchedulerAsyncPreemption at 1.37, where the two forms differ under the replay conventions: the
+// only victim (v) is already terminating. mid, nominated to n1 by the trace, and then high both
+// preempt on n1. Async, prepareCandidateAsync has no victim left to delete and does nothing, so
+// mid keeps its nomination; sync, prepareCandidate still clears the nominations of lower-priority
+// pods on n1, and the update moves mid, which is tried again at once. Both logs are kube-scheduler
+// v1.37.2's with the same gate (schedcheck replay --candidate kube:1.37): equivalent.
+TEST(FeatureGatesTest, AsyncPreemptionOffClearsNominationsWhenEveryVictimIsTerminating) {
+  auto node = [](int64_t t_s, trace::EventType type, const std::string& json) {
+    trace::Record r = Node(json);
+    r.set_time_ns(t_s * kNanosPerSecond);
+    r.mutable_api()->set_type(type);
+    return r;
+  };
+  const std::vector<trace::Record> records = {
+      node(
+          0, trace::ADDED,
+          R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "1", "memory": "4Gi", "pods": "10"}}})"),
+      node(
+          0, trace::ADDED,
+          R"({"metadata": {"name": "n2"}, "status": {"allocatable": {"cpu": "200m", "memory": "4Gi", "pods": "10"}}})"),
+      Pod(0, trace::ADDED,
+          R"({"metadata": {"name": "v", "deletionTimestamp": "2026-01-01T00:00:30Z"}, "spec": {"nodeName": "n1", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "800m"}}}]}, "status": {"phase": "Running"}})"),
+      Pod(0, trace::ADDED,
+          R"({"metadata": {"name": "mid"}, "spec": {"priority": 10, "containers": [{"name": "c", "resources": {"requests": {"cpu": "300m"}}}]}, "status": {"nominatedNodeName": "n1"}})"),
+      Pod(1, trace::ADDED,
+          R"({"metadata": {"name": "high"}, "spec": {"priority": 1000, "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}})"),
+      node(
+          2, trace::MODIFIED,
+          R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "2", "memory": "4Gi", "pods": "10"}}})"),
+      node(
+          2, trace::MODIFIED,
+          R"({"metadata": {"name": "n2"}, "status": {"allocatable": {"cpu": "4", "memory": "4Gi", "pods": "10"}}})"),
+  };
+  auto outcomes = [&](const reference::FeatureGates& gates) {
+    std::vector<std::string> out;
+    for (const trace::Record& r : Log(records, "1.37", gates)) {
+      if (!r.has_attempt()) continue;
+      const trace::Attempt& a = r.attempt();
+      out.push_back(std::to_string(r.time_ns() / kNanosPerSecond) + " " + a.pod() + " " +
+                    (a.result() == trace::SCHEDULED ? a.node() : "unschedulable"));
+    }
+    return out;
+  };
+  EXPECT_EQ(outcomes({}),
+            (std::vector<std::string>{"0 default/mid unschedulable", "1 default/high unschedulable",
+                                      "2 default/mid n1", "2 default/high n1"}));
+  EXPECT_EQ(outcomes({{"SchedulerAsyncPreemption", false}}),
+            (std::vector<std::string>{"0 default/mid unschedulable", "1 default/high unschedulable",
+                                      "1 default/mid unschedulable", "2 default/high n1",
+                                      "2 default/mid n1"}));
 }
 
 }  // namespace schedcheck::replay

@@ -117,7 +117,8 @@ Outcome Replayer::OnPodV1_37(reference::PodPtr old, reference::PodPtr pod, bool 
   if (was_assigned) {
     // updateAssignedPodInCache: this pod is assigned, so it cannot be a target pod.
     (void)cache_.UpdatePod(pod);
-    auto events = reference::PodSchedulingPropertiesChange(pod->obj, old->obj, false);
+    auto events =
+        reference::PodSchedulingPropertiesChange(pod->obj, old->obj, false, pod_resource_gates_);
     std::vector<reference::ClusterEvent> list =
         events.ok()
             ? *events

@@ -96,6 +96,10 @@ Outcome Replayer::Init() {
   log_.set_sink(options_.on_record);
   log_.set_retain(options_.retain_log);
   if (options_.volume_controllers) volume_api_ = std::make_unique<VolumeApiImpl>(this);
+  pod_resource_gates_.pod_level_resources =
+      reference::GateEnabled(options_.feature_gates, reference::kPodLevelResources);
+  pod_resource_gates_.in_place_pod_level_resources_vertical_scaling = reference::GateEnabled(
+      options_.feature_gates, reference::kInPlacePodLevelResourcesVerticalScaling);
   std::vector<const reference::Framework*> frameworks;
   for (const reference::Profile& config_profile : options_.config.profiles) {
     auto p = std::make_unique<Profile>();
@@ -113,6 +117,7 @@ Outcome Replayer::Init() {
         reference::GateEnabled(options_.feature_gates, reference::kStorageCapacityScoring);
     p->handle.volume_limit_scaling =
         reference::GateEnabled(options_.feature_gates, reference::kVolumeLimitScaling);
+    p->handle.pod_resource_gates = pod_resource_gates_;
     reference::Profile profile = config_profile;
     auto fw = reference::Framework::Create(
         profile,
@@ -150,6 +155,7 @@ Outcome Replayer::Init() {
     reference::QueueSetupV1_37 setup = reference::QueueSetupFromFrameworks(frameworks);
     setup.pop_from_backoff_q =
         reference::GateEnabled(options_.feature_gates, reference::kSchedulerPopFromBackoffQ);
+    setup.pod_resource_gates = pod_resource_gates_;
     queue37_ = std::make_unique<reference::SchedulingQueueV1_37>(
         qo, clock_, std::move(setup), options_.epoch_unix_ns, sink, lookup);
   } else {

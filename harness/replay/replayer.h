@@ -19,6 +19,7 @@
 
 #include "harness/replay/decision_log.h"
 #include "harness/replay/summary.h"
+#include "reference/api/pod_requests.h"
 #include "reference/base/clock.h"
 #include "reference/base/feature_gates.h"
 #include "reference/cache/cache.h"
@@ -248,7 +249,9 @@ class Replayer {
   Outcome deliver_error_;
   ClusterEventLog cluster_events_;
   std::set<std::string> async_preemptions_;  // v1.37: Handle::async_preemptions
-  size_t pods_bound_ = 0;                    // bindings completed, for progress reports
+  // v1.37: how pods' requests are counted under the run's gates (BuildPod, update events).
+  reference::PodResourceGates pod_resource_gates_;
+  size_t pods_bound_ = 0;  // bindings completed, for progress reports
   void MoveAll(const reference::ClusterEvent& event,
                const std::function<bool(const reference::Pod&)>& pre_check = nullptr);
 };

@@ -81,15 +81,17 @@ std::vector<HostPort> GetHostPorts(const k8s::PodSpec& spec) {
 }
 
 // The v1.37 request views (pod_requests.h); the caller has set the API defaults.
-Outcome FillRequestsV137(Pod& pod) {
+Outcome FillRequestsV137(Pod& pod, const PodResourceGates& gates) {
   const k8s::Pod& obj = pod.obj;
-  Result<PodResource> resource = CalculateResource(obj);
+  Result<PodResource> resource = CalculateResource(obj, gates);
   if (!resource.ok()) return resource.error();
   pod.requests = std::move(resource->resource);
   pod.non_zero_milli_cpu = resource->non0_cpu;
   pod.non_zero_memory = resource->non0_mem;
-  // Fit's computePodResourceRequest: the spec, pod-level resources on.
-  Result<ResourceList> spec = PodRequests(obj, PodResourcesOptions{});
+  // Fit's computePodResourceRequest: the spec, pod-level resources as the gate says.
+  PodResourcesOptions spec_opts;
+  spec_opts.skip_pod_level_resources = !gates.pod_level_resources;
+  Result<ResourceList> spec = PodRequests(obj, spec_opts);
   if (!spec.ok()) return spec.error();
   pod.spec_requests = ResourceFromList(*spec);
   // resourceAllocationScorer.calculatePodResourceRequest with !useRequested, as NodeResourcesFit's
@@ -133,7 +135,7 @@ Result<Resource> ParseResourceList(const google::protobuf::Map<std::string, std:
   return r;
 }
 
-Result<PodPtr> BuildPod(k8s::Pod obj, CompatLevel level) {
+Result<PodPtr> BuildPod(k8s::Pod obj, CompatLevel level, const PodResourceGates& gates) {
   auto pod = std::make_shared<Pod>();
   k8s::ObjectMeta* meta = obj.mutable_metadata();
   if (meta->name().empty()) return Error{"metadata.name: a pod needs a name"};
@@ -147,7 +149,7 @@ Result<PodPtr> BuildPod(k8s::Pod obj, CompatLevel level) {
   pod->priority = obj.spec().has_priority() ? obj.spec().priority() : 0;
   if (level == CompatLevel::kV1_37) {
     pod->obj = std::move(obj);
-    if (Outcome ok = FillRequestsV137(*pod); !ok) return ok.error();
+    if (Outcome ok = FillRequestsV137(*pod, gates); !ok) return ok.error();
     pod->label_ids = LabelIds(pod->obj.metadata().labels());
     pod->namespace_id = InternLabel(pod->obj.metadata().namespace_());
     return PodPtr(std::move(pod));

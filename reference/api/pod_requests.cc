@@ -237,22 +237,23 @@ Resource ResourceFromList(const ResourceList& list) {
   return r;
 }
 
-PodResourcesOptions SchedulerPodResourcesOptions() {
+PodResourcesOptions SchedulerPodResourcesOptions(const PodResourceGates& gates) {
   PodResourcesOptions opts;
   opts.use_status_resources = true;  // InPlacePodVerticalScaling: GA
-  opts.in_place_pod_level_resources_vertical_scaling_enabled = true;  // beta, on
-  opts.skip_pod_level_resources = false;                              // PodLevelResources: beta, on
+  opts.in_place_pod_level_resources_vertical_scaling_enabled =
+      gates.in_place_pod_level_resources_vertical_scaling;
+  opts.skip_pod_level_resources = !gates.pod_level_resources;
   return opts;
 }
 
-Result<PodResource> CalculateResource(const k8s::Pod& pod) {
-  const PodResourcesOptions opts = SchedulerPodResourcesOptions();
+Result<PodResource> CalculateResource(const k8s::Pod& pod, const PodResourceGates& gates) {
+  const PodResourcesOptions opts = SchedulerPodResourcesOptions(gates);
   Result<ResourceList> requests = PodRequests(pod, opts);
   if (!requests.ok()) return requests.error();
   // getNonMissingContainerRequests: without pod-level requests, both defaults; with them, a
   // default only for cpu / memory that neither the containers nor the pod level request.
   ResourceList non_missing;
-  const bool pod_level_set = IsPodLevelRequestsSet(pod);
+  const bool pod_level_set = gates.pod_level_resources && IsPodLevelRequestsSet(pod);
   if (!pod_level_set || !requests->contains(kResourceCpu)) {
     non_missing[std::string(kResourceCpu)] = kDefaultMilliCpuRequest;
   }

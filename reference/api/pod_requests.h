@@ -49,6 +49,16 @@ bool IsPodResizeInfeasible(const k8s::Pod& pod);
 // scalar resources of `list` (zero entries kept); other names (e.g. "pods") dropped.
 Resource ResourceFromList(const ResourceList& list);
 
+// The v1.37.2 feature gates (both beta, on by default) that change how the scheduler counts a
+// pod's requests: off, PodLevelResources ignores spec.resources (PodInfo, NodeResourcesFit's
+// PreFilter and its node hint, BalancedAllocation), and InPlacePodLevelResourcesVerticalScaling
+// ignores the pod-level status resources (PodInfo, BalancedAllocation, the scale-down and
+// scale-up event classification and NodeResourcesFit's scale-down hint).
+struct PodResourceGates {
+  bool pod_level_resources = true;
+  bool in_place_pod_level_resources_vertical_scaling = true;
+};
+
 // PodInfo.CalculateResource at v1.37: the requests a NodeInfo adds for the pod (status-aware)
 // and the non-zero cpu / memory it scores with (getNonMissingContainerRequests).
 struct PodResource {
@@ -56,10 +66,10 @@ struct PodResource {
   int64_t non0_cpu = 0;
   int64_t non0_mem = 0;
 };
-Result<PodResource> CalculateResource(const k8s::Pod& pod);
+Result<PodResource> CalculateResource(const k8s::Pod& pod, const PodResourceGates& gates = {});
 
-// The scheduler's defaulting options at v1.37 (every gate these read is on by default).
-PodResourcesOptions SchedulerPodResourcesOptions();
+// The options PodInfo.CalculateResource passes at v1.37 under `gates`.
+PodResourcesOptions SchedulerPodResourcesOptions(const PodResourceGates& gates = {});
 
 }  // namespace schedcheck::reference
 

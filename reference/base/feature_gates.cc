@@ -16,9 +16,10 @@ struct GateSpec {
 // The gates kube-scheduler v1.37.2 reads while placing pods, queueing them or preempting, with
 // their defaults at the tag. GA gates locked to their default are left out: upstream refuses to
 // set them too.
-constexpr std::array<GateSpec, 14> kGatesV1_37 = {{
+constexpr std::array<GateSpec, 16> kGatesV1_37 = {{
     {"GenericWorkload", false, "beta", false},
-    {"InPlacePodLevelResourcesVerticalScaling", true, "beta", false},
+    // Off: pod-level status resources are not counted (pod_requests.h, PodResourceGates).
+    {"InPlacePodLevelResourcesVerticalScaling", true, "beta", true},
     {"InPlacePodVerticalScalingSchedulerPreemption", false, "alpha", false},
     {"InterPodAffinityHostnameFastPath", false, "alpha", false},
     // Off: no PreBindPreFlight and no nominatedNodeName written in the binding cycle (replay).
@@ -26,7 +27,12 @@ constexpr std::array<GateSpec, 14> kGatesV1_37 = {{
     // Off, v1.37 never reuses a previous pod's scores: the reference, which never batches, is
     // then exact for every profile (replay otherwise refuses profiles that could batch).
     {"OpportunisticBatching", true, "beta", true},
-    {"PodLevelResources", true, "beta", false},
+    // Off: spec.resources is not counted in a pod's requests (pod_requests.h, PodResourceGates).
+    {"PodLevelResources", true, "beta", true},
+    // Not read by kube-scheduler (API defaulting and the kubelet's QoS class), but on by default
+    // and depending on PodLevelResources: turning that off needs them off too, as upstream says.
+    {"PodLevelResourcesFixDefaulting", true, "beta", true},
+    {"PodLevelResourcesFixKubeletQOSClass", true, "beta", true},
     {"SchedulerAsyncAPICalls", false, "beta", false},
     // Off: DefaultPreemption's synchronous prepareCandidate (deletions, then nominations cleared).
     {"SchedulerAsyncPreemption", true, "beta", true},
@@ -38,6 +44,19 @@ constexpr std::array<GateSpec, 14> kGatesV1_37 = {{
     {"TaintTolerationComparisonOperators", false, "alpha", false},
     // Off: NodeVolumeLimits admits a node whose CSINode lacks the pod's CSI driver.
     {"VolumeLimitScaling", true, "beta", true},
+}};
+
+// Upstream's dependencies among these gates (defaultKubernetesFeatureGateDependencies at the
+// tag): a gate that is on needs each gate it depends on to be on. The GA gates some of them also
+// depend on (InPlacePodVerticalScaling, NodeDeclaredFeatures) are locked on.
+struct GateDependency {
+  std::string_view gate;
+  std::string_view needs;
+};
+constexpr std::array<GateDependency, 3> kDependenciesV1_37 = {{
+    {"InPlacePodLevelResourcesVerticalScaling", "PodLevelResources"},
+    {"PodLevelResourcesFixDefaulting", "PodLevelResources"},
+    {"PodLevelResourcesFixKubeletQOSClass", "PodLevelResources"},
 }};
 
 const GateSpec* Find(std::string_view name) {
@@ -116,6 +135,16 @@ std::string CheckFeatureGates(const FeatureGates& gates, std::string_view compat
              " only at its v1.37.2 default (" + (g->default_value ? "true" : "false") + ")";
     }
   }
+  // As upstream's feature gate refuses them, in its words (one entry per dependent gate).
+  std::string unmet;
+  for (const GateDependency& d : kDependenciesV1_37) {
+    if (GateEnabled(gates, d.gate) && !GateEnabled(gates, d.needs)) {
+      unmet += std::string(unmet.empty() ? "" : ", ") + std::string(d.gate) +
+               " is enabled, but depends on features that are disabled: [" + std::string(d.needs) +
+               "]";
+    }
+  }
+  if (!unmet.empty()) return "feature gates " + FeatureGatesText(gates) + ": [" + unmet + "]";
   return "";
 }
 

@@ -2,8 +2,9 @@
 // them, and only the gates kube-scheduler v1.37.2 reads while scheduling (pkg/features at the
 // tag). A gate may be given its default value; a non-default value only where the reference
 // models what the gate does (OpportunisticBatching, SchedulerPopFromBackoffQ,
-// SchedulerAsyncPreemption, StorageCapacityScoring, VolumeLimitScaling and
-// NominatedNodeNameForExpectation, each =false).
+// SchedulerAsyncPreemption, StorageCapacityScoring, VolumeLimitScaling,
+// NominatedNodeNameForExpectation, PodLevelResources and InPlacePodLevelResourcesVerticalScaling,
+// each =false).
 // Anything else is refused with the reason, never run by the default's rules.
 #ifndef SCHEDCHECK_REFERENCE_BASE_FEATURE_GATES_H_
 #define SCHEDCHECK_REFERENCE_BASE_FEATURE_GATES_H_
@@ -26,6 +27,9 @@ inline constexpr std::string_view kStorageCapacityScoring = "StorageCapacityScor
 inline constexpr std::string_view kVolumeLimitScaling = "VolumeLimitScaling";
 inline constexpr std::string_view kNominatedNodeNameForExpectation =
     "NominatedNodeNameForExpectation";
+inline constexpr std::string_view kPodLevelResources = "PodLevelResources";
+inline constexpr std::string_view kInPlacePodLevelResourcesVerticalScaling =
+    "InPlacePodLevelResourcesVerticalScaling";
 
 // "A=true,B=false" (Go's mapStringBool: comma-separated, true/false as strconv.ParseBool takes
 // them, whitespace around entries ignored; "" is no gate). Errors name the entry.

@@ -29,6 +29,21 @@ TEST(FeatureGatesTest, OnlyModelledValuesAtCompat137) {
   EXPECT_EQ(CheckFeatureGates({{"SchedulerPopFromBackoffQ", false}}, "1.37"), "");
   EXPECT_EQ(CheckFeatureGates({{"SchedulerAsyncPreemption", false}}, "1.37"), "");
   EXPECT_EQ(CheckFeatureGates({{"NominatedNodeNameForExpectation", false}}, "1.37"), "");
+  EXPECT_EQ(CheckFeatureGates({{"InPlacePodLevelResourcesVerticalScaling", false}}, "1.37"), "");
+  // PodLevelResources off needs the gates on by default that depend on it off too.
+  EXPECT_EQ(CheckFeatureGates({{"PodLevelResources", false},
+                               {"InPlacePodLevelResourcesVerticalScaling", false},
+                               {"PodLevelResourcesFixDefaulting", false},
+                               {"PodLevelResourcesFixKubeletQOSClass", false}},
+                              "1.37"),
+            "");
+  EXPECT_EQ(
+      CheckFeatureGates({{"PodLevelResources", false}, {"PodLevelResourcesFixDefaulting", false}},
+                        "1.37"),
+      "feature gates PodLevelResources=false,PodLevelResourcesFixDefaulting=false: "
+      "[InPlacePodLevelResourcesVerticalScaling is enabled, but depends on features that are "
+      "disabled: [PodLevelResources], PodLevelResourcesFixKubeletQOSClass is enabled, but depends "
+      "on features that are disabled: [PodLevelResources]]");
   EXPECT_NE(CheckFeatureGates({{"SchedulerAsyncAPICalls", true}}, "1.37")
                 .find("only at its v1.37.2 default (false)"),
             std::string::npos);

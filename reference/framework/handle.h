@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/api/pod_requests.h"
 #include "reference/api/selectors.h"
 #include "reference/base/clock.h"
 #include "reference/base/compat_level.h"
@@ -168,6 +169,9 @@ struct Handle {
   // v1.37's VolumeLimitScaling gate (beta, on). Off: NodeVolumeLimits does not reject a node whose
   // CSINode lacks the CSI driver of one of the pod's new volumes.
   bool volume_limit_scaling = true;
+  // v1.37's PodLevelResources and InPlacePodLevelResourcesVerticalScaling gates (beta, on), as
+  // NodeResourcesFit's scale-down hint reads them (a pod's own request views are built with them).
+  PodResourceGates pod_resource_gates;
   // VolumeBinding's PreBind writes (null: no API server for volumes, the writes fail).
   VolumeApi* volume_api = nullptr;
 };

@@ -104,8 +104,8 @@ void SchedulingQueueV1_37::Add(PodPtr pod) {
 void SchedulingQueueV1_37::Update(PodPtr old_pod, PodPtr new_pod) {
   // The pod itself changed: its events are on TargetPod. A classification error (a quantity
   // that does not parse) is taken as a plain update.
-  Result<std::vector<ClusterEvent>> classified =
-      PodSchedulingPropertiesChange(new_pod->obj, old_pod->obj, /*is_target_pod=*/true);
+  Result<std::vector<ClusterEvent>> classified = PodSchedulingPropertiesChange(
+      new_pod->obj, old_pod->obj, /*is_target_pod=*/true, setup_.pod_resource_gates);
   std::vector<ClusterEvent> events =
       classified.ok()
           ? *classified

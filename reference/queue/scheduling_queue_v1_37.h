@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/api/pod_requests.h"
 #include "reference/base/clock.h"
 #include "reference/base/result.h"
 #include "reference/framework/events.h"
@@ -60,6 +61,8 @@ struct QueueSetupV1_37 {
   // are not truncated to 1 s windows, backoffQ is ordered by expiry alone, and PreEnqueue runs
   // when a pod moves to activeQ rather than when it enters backoffQ.
   bool pop_from_backoff_q = true;
+  // How a pod update is classified (PodSchedulingPropertiesChange's requests).
+  PodResourceGates pod_resource_gates;
 };
 
 // QueueSort of the first profile; each profile's hint map (QueueingHintMap::Build) and

@@ -36,12 +36,13 @@ std::map<std::string, std::string> ConditionStatuses(
   return out;
 }
 
-// resource.PodRequests with the options the event extractors pass (InPlacePodVerticalScaling and
-// InPlacePodLevelResourcesVerticalScaling on).
-Result<ResourceList> StatusAwareRequests(const k8s::Pod& pod) {
+// resource.PodRequests with the options the event extractors pass (InPlacePodVerticalScaling on,
+// InPlacePodLevelResourcesVerticalScaling as the gate says).
+Result<ResourceList> StatusAwareRequests(const k8s::Pod& pod, const PodResourceGates& gates) {
   PodResourcesOptions opts;
   opts.use_status_resources = true;
-  opts.in_place_pod_level_resources_vertical_scaling_enabled = true;
+  opts.in_place_pod_level_resources_vertical_scaling_enabled =
+      gates.in_place_pod_level_resources_vertical_scaling;
   return PodRequests(pod, opts);
 }
 
@@ -94,14 +95,15 @@ std::vector<ClusterEvent> NodeSchedulingPropertiesChange(const k8s::Node& new_no
 
 Result<std::vector<ClusterEvent>> PodSchedulingPropertiesChange(const k8s::Pod& new_pod,
                                                                 const k8s::Pod& old_pod,
-                                                                bool is_target_pod) {
+                                                                bool is_target_pod,
+                                                                const PodResourceGates& gates) {
   namespace bits = action;
   const std::string_view r = !new_pod.spec().node_name().empty() ? resource::kAssignedPod
                              : is_target_pod                     ? resource::kTargetPod
                                                                  : resource::kUnscheduledPod;
-  Result<ResourceList> new_requests = StatusAwareRequests(new_pod);
+  Result<ResourceList> new_requests = StatusAwareRequests(new_pod, gates);
   if (!new_requests.ok()) return Error{"new pod: " + new_requests.message()};
-  Result<ResourceList> old_requests = StatusAwareRequests(old_pod);
+  Result<ResourceList> old_requests = StatusAwareRequests(old_pod, gates);
   if (!old_requests.ok()) return Error{"old pod: " + old_requests.message()};
 
   std::vector<uint32_t> actions;

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "reference/api/pod_requests.h"
 #include "reference/base/result.h"
 #include "reference/framework/events.h"
 #include "reference/k8s/k8s.pb.h"
@@ -25,11 +26,13 @@ std::vector<ClusterEvent> NodeSchedulingPropertiesChange(const k8s::Node& new_no
 // change in upstream's order (labels, requests scaled down, scaled up, every scheduling gate
 // removed, tolerations added), or a single Update when none applies. Requests are
 // resource.PodRequests with status resources (in-place resize), compared entry by entry; a
-// quantity that does not parse is an error. status.resourceClaimStatuses
+// quantity that does not parse is an error. Pod-level status resources count unless
+// InPlacePodLevelResourcesVerticalScaling is off in `gates`. status.resourceClaimStatuses
 // (UpdatePodGeneratedResourceClaim) is not in the schema.
 Result<std::vector<ClusterEvent>> PodSchedulingPropertiesChange(const k8s::Pod& new_pod,
                                                                 const k8s::Pod& old_pod,
-                                                                bool is_target_pod);
+                                                                bool is_target_pod,
+                                                                const PodResourceGates& gates = {});
 
 }  // namespace schedcheck::reference
 

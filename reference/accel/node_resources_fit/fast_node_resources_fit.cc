@@ -73,13 +73,15 @@ Result<std::unique_ptr<Plugin>> FastNodeResourcesFit::New(const PluginArgs& args
                                                           const Handle& handle) {
   Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args, handle.level());
   if (!parsed.ok()) return Error{"NodeResourcesFit: " + parsed.message()};
-  return std::unique_ptr<Plugin>(
-      std::make_unique<FastNodeResourcesFit>(std::move(*parsed), handle.level()));
+  return std::unique_ptr<Plugin>(std::make_unique<FastNodeResourcesFit>(
+      std::move(*parsed), handle.level(), handle.pod_resource_gates));
 }
 
-FastNodeResourcesFit::FastNodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level)
+FastNodeResourcesFit::FastNodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level,
+                                           PodResourceGates gates)
     : args_(std::move(args)),
       level_(level),
+      gates_(gates),
       resources_(ClassifyResources(args_.resources)),
       strategy_(args_.scoring_type == "MostAllocated" ? Strategy::kMostAllocated
                 : args_.scoring_type == "RequestedToCapacityRatio"
@@ -282,7 +284,7 @@ Status FastNodeResourcesFit::ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBa
 
 std::vector<ClusterEventWithHint> FastNodeResourcesFit::EventsToRegisterWithHints() const {
   // The plain plugin's registrations (its hints are free functions, so they outlive it).
-  return NodeResourcesFit(args_, level_).EventsToRegisterWithHints();
+  return NodeResourcesFit(args_, level_, gates_).EventsToRegisterWithHints();
 }
 
 std::vector<ClusterEvent> FastNodeResourcesFit::EventsToRegister() const {

@@ -23,13 +23,15 @@ Result<std::unique_ptr<Plugin>> NodeResourcesFit::New(const PluginArgs& args,
                                                       const Handle& handle) {
   Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args, handle.level());
   if (!parsed.ok()) return Error{"NodeResourcesFit: " + parsed.message()};
-  return std::unique_ptr<Plugin>(
-      std::make_unique<NodeResourcesFit>(std::move(*parsed), handle.level()));
+  return std::unique_ptr<Plugin>(std::make_unique<NodeResourcesFit>(
+      std::move(*parsed), handle.level(), handle.pod_resource_gates));
 }
 
-NodeResourcesFit::NodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level)
+NodeResourcesFit::NodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level,
+                                   PodResourceGates gates)
     : args_(std::move(args)),
       level_(level),
+      gates_(gates),
       resource_allocation_scorer_(NodeResourceStrategyScorer(args_)) {}
 
 Resource ComputePodResourceRequest(const Pod& pod) {

@@ -95,7 +95,8 @@ class NodeResourcesFit final : public PreFilterPlugin,
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  NodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level);
+  // `gates`: the run's pod-resource gates, which the v1.37 scale-down hint reads.
+  NodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level, PodResourceGates gates = {});
 
   std::string_view Name() const override { return kName; }
   // Always Success (never skips, at either level): stores ComputePodResourceRequest.
@@ -115,6 +116,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
  private:
   NodeResourcesFitArgs args_;
   CompatLevel level_;
+  PodResourceGates gates_;
   ResourceAllocationScorer resource_allocation_scorer_;
 };
 

@@ -26,12 +26,18 @@ Result<QueueingHint> IsSchedulableAfterTargetPodScaleDown(const Pod&, const Even
   return QueueingHint::kQueue;
 }
 
-// resource.PodRequests with the options fit.go passes here (status resources counted).
-Result<Resource> StatusAwareRequests(const k8s::Pod& pod) {
+// The options fit.go passes here: status resources counted, pod-level status resources as the
+// InPlacePodLevelResourcesVerticalScaling gate says (pod-level requests always: the options do
+// not skip them, whatever PodLevelResources says).
+PodResourcesOptions StatusAwareOptions(bool in_place_pod_level) {
   PodResourcesOptions opts;
   opts.use_status_resources = true;
-  opts.in_place_pod_level_resources_vertical_scaling_enabled = true;
-  Result<ResourceList> list = PodRequests(pod, opts);
+  opts.in_place_pod_level_resources_vertical_scaling_enabled = in_place_pod_level;
+  return opts;
+}
+
+Result<Resource> StatusAwareRequests(const k8s::Pod& pod, bool in_place_pod_level) {
+  Result<ResourceList> list = PodRequests(pod, StatusAwareOptions(in_place_pod_level));
   if (!list.ok()) return list.error();
   return ResourceFromList(*list);
 }
@@ -39,16 +45,13 @@ Result<Resource> StatusAwareRequests(const k8s::Pod& pod) {
 // haveEnoughRelevantResourcesDecreased: the modified pod is bound and one resource the target
 // pod requests (non-zero) went down.
 Result<bool> HaveEnoughRelevantResourcesDecreased(const Pod& target, const Pod& original,
-                                                  const Pod& modified) {
+                                                  const Pod& modified, bool in_place_pod_level) {
   if (modified.node_name().empty()) return false;
-  Result<Resource> before = StatusAwareRequests(original.obj);
+  Result<Resource> before = StatusAwareRequests(original.obj, in_place_pod_level);
   if (!before.ok()) return before.error();
-  Result<Resource> after = StatusAwareRequests(modified.obj);
+  Result<Resource> after = StatusAwareRequests(modified.obj, in_place_pod_level);
   if (!after.ok()) return after.error();
-  PodResourcesOptions opts;
-  opts.use_status_resources = true;
-  opts.in_place_pod_level_resources_vertical_scaling_enabled = true;
-  Result<ResourceList> wanted = PodRequests(target.obj, opts);
+  Result<ResourceList> wanted = PodRequests(target.obj, StatusAwareOptions(in_place_pod_level));
   if (!wanted.ok()) return wanted.error();
   for (const auto& [name, value] : *wanted) {
     if (value == 0) continue;
@@ -61,8 +64,10 @@ Result<bool> HaveEnoughRelevantResourcesDecreased(const Pod& target, const Pod& 
 }
 
 // isSchedulableAfterAssignedPodScaleDown.
-Result<QueueingHint> IsSchedulableAfterAssignedPodScaleDown(const Pod& pod, const EventObjects& e) {
-  Result<bool> decreased = HaveEnoughRelevantResourcesDecreased(pod, *e.old_pod, *e.new_pod);
+Result<QueueingHint> IsSchedulableAfterAssignedPodScaleDown(const Pod& pod, const EventObjects& e,
+                                                            bool in_place_pod_level) {
+  Result<bool> decreased =
+      HaveEnoughRelevantResourcesDecreased(pod, *e.old_pod, *e.new_pod, in_place_pod_level);
   if (!decreased.ok()) return decreased.error();
   return *decreased ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
 }
@@ -114,7 +119,10 @@ std::vector<ClusterEventWithHint> NodeResourcesFit::EventsToRegisterWithHints() 
       {{std::string(resource::kNode), action::kAdd | action::kUpdateNodeAllocatable, ""},
        IsSchedulableAfterNodeChange},
       {{std::string(resource::kAssignedPod), action::kUpdatePodScaleDown, ""},
-       IsSchedulableAfterAssignedPodScaleDown},
+       [in_place = gates_.in_place_pod_level_resources_vertical_scaling](const Pod& pod,
+                                                                         const EventObjects& e) {
+         return IsSchedulableAfterAssignedPodScaleDown(pod, e, in_place);
+       }},
       {{std::string(resource::kTargetPod), action::kUpdatePodScaleDown, ""},
        IsSchedulableAfterTargetPodScaleDown},
   };
