@@ -32,8 +32,8 @@ ClusterInput ClusterInputOf(const Case& c) {
 
 Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
                                                 const reference::Profile& profile,
-                                                const std::string& compat,
-                                                reference::Engine engine) {
+                                                const std::string& compat, reference::Engine engine,
+                                                const reference::FeatureGates& gates) {
   std::unique_ptr<Cluster> c(new Cluster());
   const reference::CompatLevel level =
       reference::ParseCompatLevel(compat).value_or(reference::CompatLevel::kV1_27);
@@ -47,7 +47,7 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
     if (Outcome ok = c->cache_.AddNode(*node); !ok) return Error{where + ": " + ok.message()};
   }
   for (size_t i = 0; i < input.pods.size(); ++i) {
-    auto pod = reference::BuildPod(input.pods[i], level);
+    auto pod = reference::BuildPod(input.pods[i], level, reference::PodResourceGatesFrom(gates));
     std::string where = "pods[" + std::to_string(i) + "] (" + input.pods[i].metadata().name() + ")";
     if (!pod.ok()) return Error{where + ": " + pod.message()};
     if (!(*pod)->node_name().empty()) {
@@ -77,6 +77,7 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
   c->handle_.objects = &c->objects_;
   c->handle_.nominator = &c->nominator_;
   c->handle_.compat = compat;
+  reference::ApplyFeatureGates(gates, &c->handle_);
   auto fw =
       reference::Framework::Create(profile, reference::PluginRegistryFor(engine), &c->handle_);
   if (!fw.ok()) return fw.error();

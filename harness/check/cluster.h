@@ -50,10 +50,12 @@ ClusterInput ClusterInputOf(const Case& c);
 class Cluster {
  public:
   // Errors name the object ("pods[3] (default/p): spec.containers[0]...: invalid quantity").
-  // `engine` picks the plugin factories (plain rules by default; reference/engine/engine.h).
+  // `engine` picks the plugin factories (plain rules by default; reference/engine/engine.h);
+  // `gates`, a run's --feature-gates at 1.37 (pods' requests and the gated plugin rules).
   static Result<std::unique_ptr<Cluster>> Build(
       const ClusterInput& input, const reference::Profile& profile, const std::string& compat,
-      reference::Engine engine = reference::Engine::kPlain);
+      reference::Engine engine = reference::Engine::kPlain,
+      const reference::FeatureGates& gates = {});
 
   reference::Cache& cache() { return cache_; }
   const reference::Snapshot& snapshot() const { return snapshot_; }

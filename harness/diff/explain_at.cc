@@ -121,7 +121,8 @@ Result<std::string> ExplainSideText(const check::ClusterInput& input, const refe
                                     const std::string& compat) {
   auto profile = ProfileFor(side.config, pod->scheduler_name());
   if (!profile.ok()) return Error{side.label + ": " + profile.message()};
-  auto cluster = check::Cluster::Build(input, *profile, compat);
+  auto cluster =
+      check::Cluster::Build(input, *profile, compat, reference::Engine::kPlain, o.feature_gates);
   if (!cluster.ok()) return Error{side.label + ": " + cluster.message()};
   const reference::Framework& fw = (*cluster)->framework();
   std::string out = side.label + " (profile " + pod->scheduler_name() + "):\n";
@@ -201,7 +202,8 @@ Result<std::string> ExplainAt(const trace::Trace& cluster,
                                                                 : "1.27";
   const std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(compat);
   if (!level) return Error{"compat " + compat + " is not implemented (implemented: 1.27, 1.37)"};
-  auto pod = reference::BuildPod(pending, *level);
+  auto pod =
+      reference::BuildPod(pending, *level, reference::PodResourceGatesFrom(options.feature_gates));
   if (!pod.ok()) return Error{"pod " + d.pod + ": " + pod.message()};
   check::ClusterInput input;
   for (const std::string& n : state.node_order) {

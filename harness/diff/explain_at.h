@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/diff/diff.h"
+#include "reference/base/feature_gates.h"
 #include "reference/base/result.h"
 #include "reference/runtime/profile.h"
 #include "traces/trace_format.h"
@@ -26,6 +27,8 @@ struct ExplainOptions {
   // The compatibility level whose rules evaluate the cluster; empty: the trace header's, else
   // 1.27.
   std::string compat;
+  // The run's --feature-gates (compat 1.37): pods' requests and the gated plugin rules.
+  reference::FeatureGates feature_gates;
 };
 
 // Text, several lines per side. Errors name the trace record or the pod.

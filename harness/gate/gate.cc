@@ -69,6 +69,7 @@ Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
     if (!candidate->out_of_process()) sides.push_back({label, candidate->config});
     diff::ExplainOptions explain;
     explain.compat = o.compat;
+    explain.feature_gates = o.feature_gates;
     auto text = diff::ExplainAt(*trace, *ref_log, out.result.divergences.front(), sides, explain);
     out.explanation = text.ok() ? *text : "(no explanation: " + text.message() + ")\n";
     if (candidate->out_of_process())

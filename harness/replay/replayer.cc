@@ -96,10 +96,7 @@ Outcome Replayer::Init() {
   log_.set_sink(options_.on_record);
   log_.set_retain(options_.retain_log);
   if (options_.volume_controllers) volume_api_ = std::make_unique<VolumeApiImpl>(this);
-  pod_resource_gates_.pod_level_resources =
-      reference::GateEnabled(options_.feature_gates, reference::kPodLevelResources);
-  pod_resource_gates_.in_place_pod_level_resources_vertical_scaling = reference::GateEnabled(
-      options_.feature_gates, reference::kInPlacePodLevelResourcesVerticalScaling);
+  pod_resource_gates_ = reference::PodResourceGatesFrom(options_.feature_gates);
   std::vector<const reference::Framework*> frameworks;
   for (const reference::Profile& config_profile : options_.config.profiles) {
     auto p = std::make_unique<Profile>();
@@ -111,13 +108,7 @@ Outcome Replayer::Init() {
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
     p->handle.async_preemptions = &async_preemptions_;
     p->handle.volume_api = volume_api_.get();
-    p->handle.async_preemption =
-        reference::GateEnabled(options_.feature_gates, reference::kSchedulerAsyncPreemption);
-    p->handle.storage_capacity_scoring =
-        reference::GateEnabled(options_.feature_gates, reference::kStorageCapacityScoring);
-    p->handle.volume_limit_scaling =
-        reference::GateEnabled(options_.feature_gates, reference::kVolumeLimitScaling);
-    p->handle.pod_resource_gates = pod_resource_gates_;
+    reference::ApplyFeatureGates(options_.feature_gates, &p->handle);
     reference::Profile profile = config_profile;
     auto fw = reference::Framework::Create(
         profile,

@@ -237,6 +237,14 @@ Resource ResourceFromList(const ResourceList& list) {
   return r;
 }
 
+PodResourceGates PodResourceGatesFrom(const FeatureGates& gates) {
+  PodResourceGates out;
+  out.pod_level_resources = GateEnabled(gates, kPodLevelResources);
+  out.in_place_pod_level_resources_vertical_scaling =
+      GateEnabled(gates, kInPlacePodLevelResourcesVerticalScaling);
+  return out;
+}
+
 PodResourcesOptions SchedulerPodResourcesOptions(const PodResourceGates& gates) {
   PodResourcesOptions opts;
   opts.use_status_resources = true;  // InPlacePodVerticalScaling: GA

@@ -14,6 +14,7 @@
 #include "reference/api/selectors.h"
 #include "reference/base/clock.h"
 #include "reference/base/compat_level.h"
+#include "reference/base/feature_gates.h"
 #include "reference/base/result.h"
 #include "reference/framework/cycle_state.h"
 #include "reference/framework/snapshot.h"
@@ -175,6 +176,16 @@ struct Handle {
   // VolumeBinding's PreBind writes (null: no API server for volumes, the writes fail).
   VolumeApi* volume_api = nullptr;
 };
+
+// Sets the gate-dependent fields of `handle` (async_preemption, storage_capacity_scoring,
+// volume_limit_scaling, pod_resource_gates) to a run's gates (`--feature-gates`), as replay and
+// explanations run them.
+inline void ApplyFeatureGates(const FeatureGates& gates, Handle* handle) {
+  handle->async_preemption = GateEnabled(gates, kSchedulerAsyncPreemption);
+  handle->storage_capacity_scoring = GateEnabled(gates, kStorageCapacityScoring);
+  handle->volume_limit_scaling = GateEnabled(gates, kVolumeLimitScaling);
+  handle->pod_resource_gates = PodResourceGatesFrom(gates);
+}
 
 }  // namespace schedcheck::reference
 
