@@ -5,6 +5,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/explain_first_divergence.h"
+#include "harness/cli/feature_gates_option.h"
 #include "harness/cli/keep_until_exit.h"
 #include "harness/cli/limit_option.h"
 #include "harness/diff/load.h"
@@ -46,9 +47,9 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
                                    : diff::DefaultTimeToleranceNs(*a, *b);
   d.result = diff::Diff(*a, *b, {.time_tolerance_ns = tolerance_ns});
   if (!d.result.divergences.empty() && !o.cluster_trace.empty()) {
-    auto text = ExplainFirstDivergence(
-        {o.cluster_trace, o.config, o.candidate, o.a, o.b, trace::YamlLimitsOf(limits)}, *a,
-        d.result.divergences.front());
+    auto text = ExplainFirstDivergence({o.cluster_trace, o.config, o.candidate, o.a, o.b,
+                                        trace::YamlLimitsOf(limits), o.feature_gates},
+                                       *a, d.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     d.explanation = *text;
   }
@@ -109,6 +110,7 @@ void AddDiffCommand(CLI::App& app, int* exit_code) {
                   "B's candidate spec, to explain its side too (" + candidates::CandidateHelp() +
                       "); for exec:/kube: only the reference's side is explained");
   AddLimitOption(cmd, &o->limits);
+  AddFeatureGatesOption(cmd, &o->feature_gates);
   cmd->callback([=] {
     if (tolerance_opt->count() > 0) o->time_tolerance_seconds = *tolerance;
     *exit_code = RunDiffCommand(*o, std::cout, std::cerr);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include "reference/base/feature_gates.h"
 
 namespace schedcheck::cli {
 
@@ -26,7 +27,8 @@ struct DiffCommandOptions {
   std::string config;         // the reference's KubeSchedulerConfiguration for that trace
   std::string
       candidate;  // candidate spec, to explain B's side too (exec:/kube: get a note instead)
-  std::vector<std::string> limits;  // `--limit NAME=VALUE` specs (traces/input_limits.h)
+  std::vector<std::string> limits;        // `--limit NAME=VALUE` specs (traces/input_limits.h)
+  reference::FeatureGates feature_gates;  // the replays' gates, for the explanation
 };
 
 int RunDiffCommand(const DiffCommandOptions& options, std::ostream& out, std::ostream& err);

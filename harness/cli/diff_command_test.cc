@@ -207,6 +207,45 @@ TEST(DiffCommandTest, OutOfProcessCandidateIsNotExplainedPerPlugin) {
   ASSERT_EQ(::unsetenv("SCHEDCHECK_KUBE_ADAPTER_DIR"), 0);
 }
 
+// The explanation evaluates the cluster with the replays' --feature-gates: q asks 9 cpu at pod
+// level (1 in its container) of n1's 8, so it fits only with PodLevelResources off. A gate that
+// the trace's level does not take is bad input.
+TEST(DiffCommandTest, ExplanationFollowsTheFeatureGates) {
+  const std::string trace = Tmp("gates-trace.jsonl");
+  Write(
+      trace,
+      R"({"header":{"formatVersion":1,"producer":"diff_command_test","compat":"1.37"}})"
+      "\n"
+      R"({"api":{"type":"ADDED","node":{"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"8","memory":"8Gi","pods":"10"}}}}})"
+      "\n"
+      R"({"timeNs":"1000000000","api":{"type":"ADDED","pod":{"metadata":{"name":"q","namespace":"default"},"spec":{"resources":{"requests":{"cpu":"9"}},"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}}})"
+      "\n");
+  const std::string a = Tmp("gates-a.jsonl"), b = Tmp("gates-b.jsonl");
+  Write(
+      a,
+      R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})"
+      "\n");
+  Write(
+      b,
+      R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"x"})"
+      "\n");
+  std::string out, err;
+  DiffCommandOptions o = Opts(a, b);
+  o.cluster_trace = trace;
+  EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
+  EXPECT_NE(out.find("outcome: unschedulable by [NodeResourcesFit]"), std::string::npos) << out;
+  o.feature_gates = {{"PodLevelResources", false},
+                     {"InPlacePodLevelResourcesVerticalScaling", false},
+                     {"PodLevelResourcesFixDefaulting", false},
+                     {"PodLevelResourcesFixKubeletQOSClass", false}};
+  EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
+  EXPECT_NE(out.find("outcome: bound to n1"), std::string::npos) << out;
+  o.feature_gates = {{"PodLevelResources", false}};  // its dependants left on: upstream refuses
+  EXPECT_EQ(RunDiff(o, &out, &err), 2) << out << err;
+  EXPECT_NE(err.find("--feature-gates: feature gates PodLevelResources=false"), std::string::npos)
+      << err;
+}
+
 TEST(GateCommandTest, FailingChildExitsTwoAndReportsTheTrace) {
   std::ostringstream out, err;
   GateCommandOptions o;

@@ -14,6 +14,8 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
   if (!trace.ok()) return trace.error();
   // The level of the replays being explained: the trace header's.
   const std::string compat = trace->header.compat().empty() ? "1.27" : trace->header.compat();
+  if (std::string why = reference::CheckFeatureGates(r.feature_gates, compat); !why.empty())
+    return Error{"--feature-gates: " + why};
   reference::SchedulerConfiguration base = reference::DefaultConfiguration(compat);
   if (!r.config.empty()) {
     auto config = reference::LoadSchedulerConfiguration(r.config, compat, r.yaml);
@@ -34,7 +36,9 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
       sides.push_back({label, c->config});
     }
   }
-  auto text = diff::ExplainAt(*trace, reference, first, sides);
+  diff::ExplainOptions options;
+  options.feature_gates = r.feature_gates;
+  auto text = diff::ExplainAt(*trace, reference, first, sides, options);
   return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/diff/diff.h"
+#include "reference/base/feature_gates.h"
 #include "reference/base/result.h"
 #include "reference/k8s/yaml_limits.h"
 #include "traces/trace.pb.h"
@@ -20,7 +21,8 @@ struct ExplainRequest {
   std::string candidate;  // the candidate's spec ("": the reference's side only)
   std::string reference_log;  // the logs' names, for the sides' titles
   std::string candidate_log;
-  k8s::YamlLimits yaml;  // for reading `config` (the command's `--limit yaml-...`)
+  k8s::YamlLimits yaml;                   // for reading `config` (the command's `--limit yaml-...`)
+  reference::FeatureGates feature_gates;  // the replays' `--feature-gates` (compat 1.37)
 };
 
 // Errors reading the trace, the configuration or the spec are bad input; a pod missing from the

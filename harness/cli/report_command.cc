@@ -5,6 +5,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/explain_first_divergence.h"
+#include "harness/cli/feature_gates_option.h"
 #include "harness/cli/limit_option.h"
 #include "harness/diff/load.h"
 #include "harness/report/html_report.h"
@@ -52,9 +53,10 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   in.result = diff::Diff(in.reference.decisions, in.candidate.decisions,
                          {.time_tolerance_ns = tolerance_ns});
   if (!o.trace.empty() && !in.result.divergences.empty()) {
-    auto text = ExplainFirstDivergence(
-        {o.trace, o.config, o.candidate, o.reference, o.candidate_log, trace::YamlLimitsOf(limits)},
-        in.reference.decisions, in.result.divergences.front());
+    auto text =
+        ExplainFirstDivergence({o.trace, o.config, o.candidate, o.reference, o.candidate_log,
+                                trace::YamlLimitsOf(limits), o.feature_gates},
+                               in.reference.decisions, in.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     in.explanation = *text;
   }
@@ -92,6 +94,7 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--allow-soft", o->allow_soft,
                 "soft divergences (moved placements) do not count as diverging");
   AddLimitOption(cmd, &o->limits);
+  AddFeatureGatesOption(cmd, &o->feature_gates);
   cmd->callback([=] {
     if (tolerance_opt->count() > 0) o->time_tolerance_seconds = *tolerance;
     *exit_code = RunReportCommand(*o, std::cout, std::cerr);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include "reference/base/feature_gates.h"
 
 namespace schedcheck::cli {
 
@@ -26,6 +27,7 @@ struct ReportCommandOptions {
   std::optional<double> time_tolerance_seconds;
   bool allow_soft = false;          // soft divergences do not make the verdict "diverges"
   std::vector<std::string> limits;  // `--limit NAME=VALUE` specs (traces/input_limits.h), as diff
+  reference::FeatureGates feature_gates;  // the replays' gates, for the explanation
 };
 
 int RunReportCommand(const ReportCommandOptions& options, std::ostream& out, std::ostream& err);
