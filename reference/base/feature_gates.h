@@ -4,8 +4,10 @@
 // models what the gate does (OpportunisticBatching, SchedulerPopFromBackoffQ,
 // SchedulerAsyncPreemption, StorageCapacityScoring, VolumeLimitScaling,
 // NominatedNodeNameForExpectation, PodLevelResources and InPlacePodLevelResourcesVerticalScaling,
-// each =false).
-// Anything else is refused with the reason, never run by the default's rules.
+// each =false; also PodLevelResourcesFixDefaulting and PodLevelResourcesFixKubeletQOSClass, which
+// kube-scheduler does not read but which must be off with PodLevelResources). Upstream's
+// dependencies among these gates hold as its feature gate enforces them. Anything else is refused
+// with the reason, never run by the default's rules.
 #ifndef SCHEDCHECK_REFERENCE_BASE_FEATURE_GATES_H_
 #define SCHEDCHECK_REFERENCE_BASE_FEATURE_GATES_H_
 
