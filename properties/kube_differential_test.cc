@@ -55,6 +55,15 @@ struct RunSetup {
   int64_t volume_latency_ns = 0;    // and its latency
 };
 
+// The default profile with VolumeBinding's arguments set to `args` (a JSON object).
+std::string VolumeBindingArgsConfig(const std::string& args) {
+  return R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
+      "kind": "KubeSchedulerConfiguration",
+      "profiles": [{"schedulerName": "default-scheduler",
+                    "pluginConfig": [{"name": "VolumeBinding", "args": )" +
+         args + "}]}]}";
+}
+
 replay::ReplayOptions OptionsFor(uint64_t seed, const RunSetup& setup) {
   replay::ReplayOptions options;
   options.config = reference::DefaultConfiguration(kLevel.compat);
@@ -224,13 +233,8 @@ RC_GTEST_PROP(KubeDifferential, StorageScenariosWithSlowVolumeControllersAreEqui
   setup.volume_controllers = true;
   setup.volume_latency_ns =
       *rc::gen::element<int64_t>(300'000'000, 1'000'000'000, 2'500'000'000, 40'000'000'000);
-  if (*rc::gen::inRange(0, 3) == 0) {
-    setup.config_yaml = R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
-        "kind": "KubeSchedulerConfiguration",
-        "profiles": [{"schedulerName": "default-scheduler",
-                      "pluginConfig": [{"name": "VolumeBinding",
-                                        "args": {"bindTimeoutSeconds": 2}}]}]})";
-  }
+  if (*rc::gen::inRange(0, 3) == 0)
+    setup.config_yaml = VolumeBindingArgsConfig(R"({"bindTimeoutSeconds": 2})");
   RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
                     "KubeDifferential_StorageSlowControllers", true, setup);
 }
@@ -248,12 +252,7 @@ RC_GTEST_PROP(KubeDifferential, StorageScenariosWithVolumeBindingArgsAreEquivale
                                       {"utilization": 40, "score": 7},
                                       {"utilization": 100, "score": 10}]})"
                                : R"({"bindTimeoutSeconds": 30})";
-  const RunSetup setup{R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
-      "kind": "KubeSchedulerConfiguration",
-      "profiles": [{"schedulerName": "default-scheduler",
-                    "pluginConfig": [{"name": "VolumeBinding", "args": )" +
-                           args + "}]}]}",
-                       {}};
+  const RunSetup setup{VolumeBindingArgsConfig(args), {}};
   RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
                     "KubeDifferential_StorageArgs", true, setup);
 }
@@ -372,12 +371,8 @@ RC_GTEST_PROP(KubeDifferential, NominatedNodeNameForExpectationOffIsEquivalent, 
   setup.volume_latency_ns = *rc::gen::element<int64_t>(1'000'000'000, 2'500'000'000);
   setup.feature_gates[std::string(reference::kNominatedNodeNameForExpectation)] = false;
   const int timeout = *rc::gen::inRange(0, 4) == 0 ? 2 : 0;
-  setup.config_yaml = R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
-      "kind": "KubeSchedulerConfiguration",
-      "profiles": [{"schedulerName": "default-scheduler",
-                    "pluginConfig": [{"name": "VolumeBinding",
-                                      "args": {"bindTimeoutSeconds": )" +
-                      std::to_string(timeout) + "}}]}]}";
+  setup.config_yaml =
+      VolumeBindingArgsConfig(R"({"bindTimeoutSeconds": )" + std::to_string(timeout) + "}");
   RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
                     "KubeDifferential_NominationForExpectationOff", true, setup);
 }
