@@ -292,6 +292,30 @@ RC_GTEST_PROP(KubeDifferential, SignableProfileWithBatchingOffIsEquivalent, ()) 
                     "KubeDifferential_BatchingOff", true, setup);
 }
 
+// OpportunisticBatching (on by default at 1.37) under profiles that sign pods: without
+// PodTopologySpread, with it but without default constraints, or with InterPodAffinity's
+// ignorePreferredTermsOfExistingPods (which leaves the labels out of the signature). The traces
+// hold bursts of replicas around the 500 ms batch age (BatchScenarioGen), so that later replicas
+// take the previous one's leftover nodes as hints.
+RC_GTEST_PROP(KubeDifferential, OpportunisticBatchingIsEquivalent, ()) {
+  const WideScenario s = *BatchScenarioGen();
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  const std::string profile = *rc::gen::element<std::string>(
+      R"("plugins": {"multiPoint": {"disabled": [{"name": "PodTopologySpread"}]}})",
+      R"("pluginConfig": [{"name": "PodTopologySpread", "args": {"defaultingType": "List"}}])",
+      R"("plugins": {"multiPoint": {"disabled": [{"name": "PodTopologySpread"}]}},
+         "pluginConfig": [{"name": "InterPodAffinity",
+                           "args": {"ignorePreferredTermsOfExistingPods": true}}])");
+  RC_TAG(profile.substr(0, 40));
+  const RunSetup setup{R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
+      "kind": "KubeSchedulerConfiguration",
+      "profiles": [{"schedulerName": "default-scheduler", )" +
+                           profile + "}]}",
+                       {}};
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_Batching", true, setup);
+}
+
 // --feature-gates SchedulerPopFromBackoffQ=false: the queue without pops from backoffQ, without
 // 1 s expiry windows and with PreEnqueue on the move to activeQ (timed traces with requeues, and
 // wide traces), against kube-scheduler v1.37.2 with the same gate.

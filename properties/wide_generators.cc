@@ -1076,7 +1076,72 @@ void Begin(State& st, const std::vector<std::string>& class_names) {
 
 void AdvanceTime(State& st) { st.t += Pick<int64_t>({0, 0, 1, 2, 5, 30, 200}); }
 
+// A burst of replicas for OpportunisticBatching: copies of one new pending pod, added 0 to 501
+// ms apart (around the batch's 500 ms age), some copies changed in one field the signature
+// covers (a label, a toleration, an image, a request) or in one it does not (the namespace).
+void StepReplicas(State& st) {
+  const k8s::Pod pattern = NewPod(st, false);
+  const int n = Between(2, 6);
+  const int64_t spacing_ms = Pick<int64_t>({0, 0, 0, 100, 499, 500, 501});
+  for (int i = 0; i < n; ++i) {
+    k8s::Pod pod = pattern;
+    const std::string name = "r" + std::to_string(st.next_pod++);
+    pod.mutable_metadata()->set_name(name);
+    pod.mutable_metadata()->set_uid("uid-" + name);
+    if (i > 0 && Chance(25)) {
+      k8s::PodSpec* spec = pod.mutable_spec();
+      switch (Between(0, 4)) {
+        case 0:
+          (*pod.mutable_metadata()->mutable_labels())["tier"] = "other";
+          break;
+        case 1: {
+          k8s::Toleration* t = spec->add_tolerations();
+          t->set_key("dedicated");
+          t->set_operator_("Exists");
+          break;
+        }
+        case 2:
+          spec->mutable_containers(0)->set_image("img-b:2");
+          break;
+        case 3:
+          (*spec->mutable_containers(0)->mutable_resources()->mutable_requests())["cpu"] = "50m";
+          (*spec->mutable_containers(0)->mutable_resources()->mutable_limits()).erase("cpu");
+          break;
+        default:
+          pod.mutable_metadata()->set_namespace_(
+              pod.metadata().namespace_() == "default" ? "other" : "default");
+      }
+    }
+    GenPod g{pod, false, false};
+    EmitPod(st, trace::ADDED, g.pod);
+    st.out.back().set_time_ns(st.t * kNanos + i * spacing_ms * 1000 * 1000);
+    st.pods.push_back(std::move(g));
+  }
+  // The next event comes after the burst.
+  st.t += 1 + (n - 1) * spacing_ms / 1000;
+}
+
 }  // namespace
+
+rc::Gen<WideScenario> BatchScenarioGen() {
+  return rc::gen::exec([] {
+    State st;
+    st.newer_fields = true;
+    Begin(st, {"low", "high", "high-never", "critical", "default-prio"});
+    const int nodes = Between(2, 6);
+    for (int i = 0; i < nodes; ++i) StepNodeAdd(st);
+    const int steps = Between(1, 10);
+    for (int i = 0; i < steps; ++i) {
+      AdvanceTime(st);
+      if (Chance(45)) {
+        StepReplicas(st);
+      } else {
+        StepWide(st);
+      }
+    }
+    return WideScenario{std::move(st.out)};
+  });
+}
 
 rc::Gen<WideScenario> WideScenarioGen(bool newer_fields) {
   return rc::gen::exec([newer_fields] {

@@ -60,6 +60,11 @@ struct WideScenario {
 // infers), bound ones resize status, and nodes declared features.
 rc::Gen<WideScenario> WideScenarioGen(bool newer_fields = false);
 
+// For OpportunisticBatching (compat 1.37): newer-field traces whose pods often come in bursts of
+// replicas (copies of one pod, 0 to 501 ms apart, a few changed in one field), between events of
+// every kind, on 2–6 nodes.
+rc::Gen<WideScenario> BatchScenarioGen();
+
 // Preemption-heavy: 1–3 small nodes full of bound pods of mixed priorities (start times set or
 // unset, some terminating), PDBs over them, then higher-priority pods (some with preemptionPolicy
 // Never), deletes and PDB updates.

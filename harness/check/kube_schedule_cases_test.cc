@@ -227,13 +227,6 @@ void CheckCase(protocol::ReplaySession& adapter, const Case& c,
   EXPECT_EQ(unmet(c, c.expect, *k), "") << "kube-scheduler v1.37.2; source: " << c.source;
 
   auto replayer = replay::Replayer::Create(options);
-  // Replay refuses a profile under which v1.37's OpportunisticBatching could reuse scores
-  // between pods (docs/DEVIATIONS.md). With one pod to schedule there is nothing to reuse, and
-  // conformance_test has run the case in the reference already.
-  if (!replayer.ok() && c.pods_before.empty() &&
-      replayer.message().find("OpportunisticBatching") != std::string::npos) {
-    return;
-  }
   ASSERT_TRUE(replayer.ok()) << replayer.message();
   ASSERT_TRUE((*replayer)->Run(records).ok());
   const trace::Attempt* r = FirstAttempt((*replayer)->log().records(), key);

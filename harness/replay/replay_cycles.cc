@@ -42,9 +42,14 @@ bool Replayer::StartCycle(const std::function<void()>& after_schedule_pod) {
     flight->info = *info;
     flight->profile = profile;
     flight->state = std::make_unique<reference::CycleState>();
-    flight->outcome =
-        reference::RunSchedulingCycle(*profile->framework, *scheduler_, cache_, snapshot_,
-                                      *flight->state, pod, after_schedule_pod);
+    std::optional<reference::BatchRequest> batch;
+    if (profile->batch) {
+      batch = reference::BatchRequest{profile->batch.get(), info->signature,
+                                      queue37_->SchedulingCycle(), clock_.NowNs()};
+    }
+    flight->outcome = reference::RunSchedulingCycle(*profile->framework, *scheduler_, cache_,
+                                                    snapshot_, *flight->state, pod,
+                                                    after_schedule_pod, batch ? &*batch : nullptr);
     flight->finish_ns = clock_.NowNs() + options_.cycle_latency_ns;
     in_flight_ = std::move(flight);
     return true;

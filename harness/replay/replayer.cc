@@ -115,12 +115,13 @@ Outcome Replayer::Init() {
         options_.registry ? *options_.registry : reference::PluginRegistryFor(options_.engine),
         &p->handle);
     if (!fw.ok()) return fw.error();
-    // With OpportunisticBatching off, v1.37 never reuses scores: no profile needs refusing.
     if (options_.compat == "1.37" &&
         reference::GateEnabled(options_.feature_gates, reference::kOpportunisticBatching)) {
-      if (std::string why = reference::PodSignaturesPossibleV1_37(**fw); !why.empty()) {
-        return Error{"compat 1.37: " + why +
-                     " (or run with --feature-gates OpportunisticBatching=false)"};
+      reference::PodSigner signer =
+          reference::PodSigner::ForProfile(**fw, profile, pod_resource_gates_);
+      if (signer.enabled()) {
+        p->signer = std::move(signer);
+        p->batch = std::make_unique<reference::OpportunisticBatch>();
       }
     }
     p->framework = std::move(*fw);
@@ -147,6 +148,10 @@ Outcome Replayer::Init() {
     setup.pop_from_backoff_q =
         reference::GateEnabled(options_.feature_gates, reference::kSchedulerPopFromBackoffQ);
     setup.pod_resource_gates = pod_resource_gates_;
+    setup.sign_pod = [this](const reference::Pod& pod) -> reference::PodSignature {
+      Profile* profile = ProfileFor(pod);
+      return profile != nullptr && profile->signer ? profile->signer->Sign(pod) : nullptr;
+    };
     queue37_ = std::make_unique<reference::SchedulingQueueV1_37>(
         qo, clock_, std::move(setup), options_.epoch_unix_ns, sink, lookup);
   } else {

@@ -10,12 +10,17 @@
 #include <vector>
 
 #include "harness/replay/replayer.h"
+#include "reference/scheduler/opportunistic_batch.h"
+#include "reference/scheduler/pod_signatures.h"
 
 namespace schedcheck::replay {
 
 struct Replayer::Profile {
   reference::Handle handle;
   std::unique_ptr<reference::Framework> framework;
+  // v1.37 with OpportunisticBatching, when the profile signs pods: its signer and its batch.
+  std::optional<reference::PodSigner> signer;
+  std::unique_ptr<reference::OpportunisticBatch> batch;
 };
 
 // The scheduling cycle in progress (only one at a time, as upstream).

@@ -175,10 +175,11 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
   // The nominated node when its own pass rejected it: rejected again among all nodes, it counts
   // once.
   const NodeInfo* rejected_nominated = nullptr;
-  const std::string& nominated = pod.obj.status().nominated_node_name();
-  if (!nominated.empty()) {
-    // The node preemption made room on is tried first; if it passes, it is chosen unscored.
-    if (const NodeInfo* node = snapshot.Get(nominated)) {
+  const std::string first = NodeToTryFirst(fw, state, pod, snapshot);
+  if (!first.empty()) {
+    // The node preemption made room on (or the batch's hint) is tried first; if it passes, it is
+    // chosen unscored.
+    if (const NodeInfo* node = snapshot.Get(first)) {
       [[maybe_unused]] Status fs =
           FilterBatches(fw, state, pod, snapshot, {node}, &unschedulable_plugins, feasible);
       if (!rejected_.empty()) rejected_nominated = node;
@@ -243,8 +244,9 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
 Status FastPodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state, const Pod& pod,
                                          const std::vector<const NodeInfo*>& feasible,
                                          ScheduleResult* result, std::vector<int64_t>* totals) {
-  // The details need every plugin's column, which the plain steps produce.
-  if (record_details_ || !fw.HasScorePlugins()) {
+  // The details (and the batch's raw scores) need every plugin's column, which the plain steps
+  // produce.
+  if (record_details_ || keep_scores_ || !fw.HasScorePlugins()) {
     return PodScheduler::PrioritizeNodes(fw, state, pod, feasible, result, totals);
   }
   Status s = fw.RunPreScorePlugins(state, pod, feasible);

@@ -44,6 +44,10 @@ class PreEnqueuePlugin : public virtual Plugin {
 };
 
 // What the queue knows of a waiting pod, for QueueSort.
+// A pod's scheduling signature (v1.37 frameworkImpl.SignPod): two pods with equal signatures are
+// meant to fit and score alike on the same nodes. Null when the pod has none.
+using PodSignature = std::shared_ptr<const std::string>;
+
 struct QueuedPodInfo {
   PodInfoPtr info;
   int64_t timestamp_ns = 0;  // when it last entered the queue
@@ -59,6 +63,10 @@ struct QueuedPodInfo {
   std::string gating_plugin;         // the PreEnqueue plugin that gates the pod ("" = none)
   std::vector<ClusterEvent> gating_plugin_events;
   std::optional<int64_t> flush_timestamp_ns;  // the last leftover flush that moved it
+  // v1.37 with OpportunisticBatching: the pod's signature as the queue last computed it (when the
+  // pod entered the queue or an update reached it there; not when a failed attempt takes the
+  // informer's newer copy). Null: the pod cannot be signed.
+  PodSignature signature;
   const Pod& pod() const { return *info->pod; }
 };
 

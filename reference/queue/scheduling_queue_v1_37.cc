@@ -94,11 +94,16 @@ void SchedulingQueueV1_37::Emit(const std::string& key, std::string_view from, s
 void SchedulingQueueV1_37::Add(PodPtr pod) {
   QueuedPodInfo info;
   info.info = MakePodInfo(std::move(pod));
+  info.signature = SignPod(info.pod());
   info.timestamp_ns = clock_.NowNs();
   // Recorded before the pod can be popped, gated or not.
   nominator_.AddNominatedPod(info.info, std::nullopt);
   (void)MoveToActiveQ(std::move(info), kNone, EventLabelV1_37(event_v1_37::UnscheduledPodAdd()),
                       false);
+}
+
+PodSignature SchedulingQueueV1_37::SignPod(const Pod& pod) const {
+  return setup_.sign_pod ? setup_.sign_pod(pod) : nullptr;
 }
 
 void SchedulingQueueV1_37::Update(PodPtr old_pod, PodPtr new_pod) {
@@ -124,6 +129,7 @@ void SchedulingQueueV1_37::Update(PodPtr old_pod, PodPtr new_pod) {
     if (existing->pod().uid() != new_pod->uid()) break;  // Update fails: re-added below
     QueuedPodInfo info = *existing;  // in place: same sequence, timestamp and counts
     info.info = UpdatedPodInfo(info.info, new_pod);
+    info.signature = SignPod(*new_pod);
     nominator_.UpdateNominatedPod(*old_pod, info.info);
     heap->AddOrUpdate(std::move(info));
     return;
@@ -132,6 +138,7 @@ void SchedulingQueueV1_37::Update(PodPtr old_pod, PodPtr new_pod) {
     if (it->second.pod().uid() == new_pod->uid()) {
       QueuedPodInfo& info = it->second;
       info.info = UpdatedPodInfo(info.info, new_pod);
+      info.signature = SignPod(*new_pod);
       nominator_.UpdateNominatedPod(*old_pod, info.info);
       EventObjects objects;
       objects.old_pod = old_pod;

@@ -63,6 +63,9 @@ struct QueueSetupV1_37 {
   bool pop_from_backoff_q = true;
   // How a pod update is classified (PodSchedulingPropertiesChange's requests).
   PodResourceGates pod_resource_gates;
+  // OpportunisticBatching (signPod): the pod's signature under its profile. Unset (gate off, or
+  // no profile signs pods): every pod's signature is null.
+  std::function<PodSignature(const Pod&)> sign_pod;
 };
 
 // QueueSort of the first profile; each profile's hint map (QueueingHintMap::Build) and
@@ -177,6 +180,7 @@ class SchedulingQueueV1_37 final {
                                     MatchingByProfile* matching = nullptr) const;
   QueueingStrategy DetermineSchedulingHintForInFlightPod(const QueuedPodInfo& info) const;
   bool IsEventOfInterest(const ClusterEvent& event) const;
+  PodSignature SignPod(const Pod& pod) const;
   void AddEventIfAnyInFlight(const ClusterEvent& event, const EventObjects& objects);
   int64_t AlignToWindow(int64_t t_ns) const;
   bool BackoffLess(const QueuedPodInfo& a, const QueuedPodInfo& b) const;

@@ -25,6 +25,15 @@ struct PluginScore {
   int64_t normalized = 0;
   int64_t weighted = 0;
 };
+// A plugin's raw Score for a node, before NormalizeScore (v1.37 NodePluginScores.RawScores).
+struct RawPluginScore {
+  std::string plugin;
+  int64_t score = 0;
+};
+struct RawNodeScores {
+  std::string name;
+  std::vector<RawPluginScore> scores;
+};
 struct NodePluginScores {
   std::string name;
   std::vector<PluginScore> scores;
@@ -75,6 +84,15 @@ class Framework final : public FrameworkRunner {
   Status RunScorePlugins(const CycleState& state, const Pod& pod,
                          const std::vector<const NodeInfo*>& nodes,
                          std::vector<NodePluginScores>* out) const;
+  // v1.37 RunRawScorePlugins (OpportunisticBatching's rescore): the raw score of each score
+  // plugin the state does not skip, for one node, in run order.
+  Status RunRawScorePlugins(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                            std::vector<RawPluginScore>* out) const;
+  // v1.37 NormalizeScores: rows of raw scores (a plugin missing from a row counts 0) normalized
+  // across the rows by each non-skipped plugin, weighted; `totals` gets each row's total.
+  Status NormalizeScores(const CycleState& state, const Pod& pod,
+                         const std::vector<RawNodeScores>& rows,
+                         std::vector<int64_t>* totals) const;
   Status RunReservePluginsReserve(CycleState& state, const Pod& pod, const std::string& node) const;
   void RunReservePluginsUnreserve(CycleState& state, const Pod& pod, const std::string& node) const;
   // Success, a rejection, Error, or Wait with the per-plugin timeouts in `waits`.

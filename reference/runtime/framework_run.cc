@@ -268,6 +268,59 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   return Status();
 }
 
+Status Framework::RunRawScorePlugins(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                                     std::vector<RawPluginScore>* out) const {
+  out->clear();
+  for (ScorePlugin* pl : score_) {
+    if (state.skip_score_plugins.count(pl->Name())) continue;
+    int64_t score = 0;
+    Status s = pl->Score(state, pod, node, &score);
+    if (!s.IsSuccess()) return WrapError("plugin " + Quoted(pl->Name()) + " failed with: ", s);
+    out->push_back({std::string(pl->Name()), score});
+  }
+  return Status();
+}
+
+Status Framework::NormalizeScores(const CycleState& state, const Pod& pod,
+                                  const std::vector<RawNodeScores>& rows,
+                                  std::vector<int64_t>* totals) const {
+  totals->assign(rows.size(), 0);
+  std::vector<ScorePlugin*> plugins;
+  for (ScorePlugin* pl : score_) {
+    if (!state.skip_score_plugins.count(pl->Name())) plugins.push_back(pl);
+  }
+  // One list per plugin, a row's entry left empty (no name, 0) where the row lacks the plugin.
+  std::vector<NodeScoreList> lists(plugins.size(), NodeScoreList(rows.size()));
+  for (size_t j = 0; j < plugins.size(); ++j) {
+    for (size_t i = 0; i < rows.size(); ++i) {
+      for (const RawPluginScore& raw : rows[i].scores) {
+        if (raw.plugin == plugins[j]->Name()) lists[j][i] = {rows[i].name, raw.score};
+      }
+    }
+  }
+  for (size_t j = 0; j < plugins.size(); ++j) {
+    if (!plugins[j]->HasNormalizeScore()) continue;
+    Status s = plugins[j]->NormalizeScore(state, pod, lists[j]);
+    if (!s.IsSuccess()) {
+      return WrapError("running Normalize on Score plugins: plugin " + Quoted(plugins[j]->Name()) +
+                           " failed with: ",
+                       s);
+    }
+  }
+  for (size_t j = 0; j < plugins.size(); ++j) {
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const int64_t score = lists[j][i].score;
+      if (score < kMinNodeScore || score > kMaxNodeScore) {
+        return Status::Error("plugin " + Quoted(plugins[j]->Name()) + " returns an invalid score " +
+                             std::to_string(score) +
+                             ", it should in the range of [0, 100] after normalizing");
+      }
+      (*totals)[i] += score * ScoreWeight(std::string(plugins[j]->Name()));
+    }
+  }
+  return Status();
+}
+
 Status Framework::RunReservePluginsReserve(CycleState& state, const Pod& pod,
                                            const std::string& node) const {
   for (ReservePlugin* pl : reserve_) {

@@ -1,22 +1,46 @@
-// Whether v1.37's OpportunisticBatching (on by default) could apply under a profile: it reuses the
-// previous pod's node scores for a pod with the same signature (framework/runtime/batch.go), and a
-// profile signs pods only when every PreFilter, Filter, PreScore and Score plugin implements
-// SignPlugin (frameworkImpl.setBatchablePlugins); PodTopologySpread then still refuses every pod
-// while it has default constraints, as the default profile's System defaulting gives it.
-//
-// The reference does not model batching, so replay at 1.37 refuses a profile under which some pod
-// could be signed, rather than replaying it differently from upstream.
+// Pod signatures of v1.37's OpportunisticBatching (on by default). The batch
+// (opportunistic_batch.h) reuses the previous pod's sorted node scores for a pod whose signature
+// equals it. A profile signs pods only when every PreFilter, Filter, PreScore and Score plugin
+// implements SignPlugin (frameworkImpl.computeBatchablePlugins); a pod is signed when every such
+// plugin can sign it (frameworkImpl.SignPod), and PodTopologySpread refuses every pod while it has
+// default constraints, as the default profile's System defaulting gives it.
 #ifndef SCHEDCHECK_REFERENCE_SCHEDULER_POD_SIGNATURES_H_
 #define SCHEDCHECK_REFERENCE_SCHEDULER_POD_SIGNATURES_H_
 
 #include <string>
+#include <vector>
 
+#include "reference/api/pod_requests.h"
 #include "reference/runtime/framework.h"
+#include "reference/runtime/profile.h"
 
 namespace schedcheck::reference {
 
-// Empty when no pod can be signed under `fw` at v1.37; else why some pod could be.
-std::string PodSignaturesPossibleV1_37(const Framework& fw);
+// frameworkImpl.SignPod for one profile. Upstream marshals a map from signer key to each plugin's
+// fragment as JSON; two signatures are compared for equality only, so ours is an injective text
+// of the same fragments (length-prefixed strings, lists in upstream's sorted order), not JSON.
+class PodSigner {
+ public:
+  // `fw` was created from `profile` (whose pluginConfig holds InterPodAffinity's arguments);
+  // `gates` decide how NodeResourcesFit and BalancedAllocation count requests.
+  static PodSigner ForProfile(const Framework& fw, const Profile& profile,
+                              const PodResourceGates& gates);
+
+  // Null when the profile does not sign pods or one of its plugins cannot sign `pod`.
+  PodSignature Sign(const Pod& pod) const;
+
+  bool enabled() const { return enabled_; }
+
+ private:
+  PodSigner() = default;
+
+  bool enabled_ = false;
+  std::string scheduler_name_;
+  std::vector<std::string> plugins_;  // the batchable plugins, each once, in upstream's order
+  bool ignore_preferred_terms_of_existing_pods_ = false;  // InterPodAffinity's argument
+  bool spread_has_default_constraints_ = false;
+  PodResourceGates gates_;
+};
 
 }  // namespace schedcheck::reference
 

@@ -1,6 +1,7 @@
 #include "reference/scheduler/schedule_one.h"
 
 #include <algorithm>
+#include <cassert>
 #include <map>
 #include <optional>
 
@@ -125,9 +126,10 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
     if (!s.plugin().empty()) diagnosis.unschedulable_plugins.insert(s.plugin());
     return Status();
   }
-  // The node preemption made room on is tried first; if it passes, it is chosen unscored.
-  const std::string& nominated = pod.obj.status().nominated_node_name();
-  if (const NodeInfo* node = nominated.empty() ? nullptr : snapshot.Get(nominated)) {
+  // The node preemption made room on (or the batch's hint) is tried first; if it passes, it is
+  // chosen unscored.
+  const std::string first = NodeToTryFirst(fw, state, pod, snapshot);
+  if (const NodeInfo* node = first.empty() ? nullptr : snapshot.Get(first)) {
     // An error here is logged upstream; the search goes on among all nodes.
     [[maybe_unused]] Status ignored =
         FindNodesThatPassFilters(fw, state, pod, {node}, &diagnosis, feasible);
@@ -170,6 +172,16 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
   return fs;
 }
 
+std::string PodScheduler::NodeToTryFirst(const Framework& fw, const CycleState& state,
+                                         const Pod& pod, const Snapshot& snapshot) {
+  const std::string& nominated = pod.obj.status().nominated_node_name();
+  // Upstream asks the batch even for a nominated pod; the batch then declines, changing nothing.
+  if (!nominated.empty() || batch_ == nullptr) return nominated;
+  hint_ = batch_->batch->GetNodeHint(fw, snapshot, pod, batch_->signature, state, batch_->cycle,
+                                     batch_->now_ns);
+  return hint_;
+}
+
 Status PodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state, const Pod& pod,
                                      const std::vector<const NodeInfo*>& feasible,
                                      ScheduleResult* result, std::vector<int64_t>* totals) {
@@ -183,7 +195,7 @@ Status PodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state, con
     if (!s.IsSuccess()) return s;
   }
   for (const NodePluginScores& node : scores) totals->push_back(node.total);
-  if (record_details_) result->scores = std::move(scores);
+  if (record_details_ || keep_scores_) result->scores = std::move(scores);
   return Status();
 }
 
@@ -231,7 +243,18 @@ std::string PodScheduler::SelectHost([[maybe_unused]] const Snapshot& snapshot,
 }
 
 ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state, const Pod& pod,
-                                         const Snapshot& snapshot) {
+                                         const Snapshot& snapshot, const BatchRequest* batch) {
+  batch_ = batch;
+  hint_.clear();
+  keep_scores_ = batch != nullptr && batch->signature != nullptr;
+  ScheduleResult result = SchedulePodSteps(fw, state, pod, snapshot);
+  batch_ = nullptr;
+  keep_scores_ = false;
+  return result;
+}
+
+ScheduleResult PodScheduler::SchedulePodSteps(const Framework& fw, CycleState& state,
+                                              const Pod& pod, const Snapshot& snapshot) {
   ScheduleResult result;
   result.num_all_nodes = static_cast<int>(snapshot.size());
   if (snapshot.size() == 0) {
@@ -257,6 +280,10 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
     result.kind = ScheduleResult::Kind::kScheduled;
     result.node = feasible[0]->name();
     result.ties = TieSet::FromNames({result.node});
+    if (batch_ != nullptr) {
+      batch_->batch->StoreScheduleResults(batch_->signature, hint_, result.node, std::nullopt,
+                                          batch_->cycle, batch_->now_ns);
+    }
     return result;
   }
   std::vector<int64_t> totals;
@@ -267,7 +294,28 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
   }
   result.kind = ScheduleResult::Kind::kScheduled;
   result.node = SelectHost(snapshot, feasible, totals, &result.ties);
+  if (batch_ != nullptr) StoreBatchResults(&result);
   return result;
+}
+
+void PodScheduler::StoreBatchResults(ScheduleResult* result) {
+  std::optional<SortedScoredNodes> others;
+  if (batch_->signature != nullptr) {
+    // The same heap SelectHost popped the host from, now with the raw scores the batch keeps.
+    std::vector<ScoredNode> scored;
+    scored.reserve(result->scores.size());
+    for (NodePluginScores& row : result->scores) {
+      ScoredNode node{row.name, row.total, {}};
+      for (const PluginScore& s : row.scores) node.raw.push_back({s.plugin, s.raw});
+      scored.push_back(std::move(node));
+    }
+    others.emplace(std::move(scored));
+    [[maybe_unused]] ScoredNode host = others->Pop();
+    assert(host.name == result->node);
+    if (!record_details_) result->scores.clear();
+  }
+  batch_->batch->StoreScheduleResults(batch_->signature, hint_, result->node, std::move(others),
+                                      batch_->cycle, batch_->now_ns);
 }
 
 }  // namespace schedcheck::reference

@@ -14,6 +14,7 @@
 #include "reference/base/compat_level.h"
 #include "reference/base/rand.h"
 #include "reference/runtime/framework.h"
+#include "reference/scheduler/opportunistic_batch.h"
 #include "reference/scheduler/tie_set.h"
 
 namespace schedcheck::reference {
@@ -63,6 +64,15 @@ struct ScheduleResult {
   Status error_status;
 };
 
+// v1.37 OpportunisticBatching for one SchedulePod: the profile's batch, the pod's signature as
+// the queue holds it, the scheduling cycle (the queue's pop count) and the replay's time.
+struct BatchRequest {
+  OpportunisticBatch* batch = nullptr;
+  PodSignature signature;
+  int64_t cycle = 0;
+  int64_t now_ns = 0;
+};
+
 // Holds what persists between cycles: the rotating start index and the tie-break generator.
 // This is the plain engine, step by step as schedule_one.go; the fast engine
 // (accel/fast_pod_scheduler.h) overrides the three steps with the same results.
@@ -74,8 +84,10 @@ class PodScheduler {
 
   // schedulePod: findNodesThatFitPod, then (for two or more feasible nodes) prioritizeNodes and
   // selectHost.
+  // With `batch`, the batch may hint a node (tried first, as a nominated node) and learns the
+  // result.
   ScheduleResult SchedulePod(const Framework& fw, CycleState& state, const Pod& pod,
-                             const Snapshot& snapshot);
+                             const Snapshot& snapshot, const BatchRequest* batch = nullptr);
 
   // Whether results carry the feasible node names and per-plugin scores (explain, check, tests).
   // Decisions are the same either way.
@@ -110,12 +122,29 @@ class PodScheduler {
                                  const std::vector<const NodeInfo*>& feasible,
                                  const std::vector<int64_t>& totals, TieSet* ties);
 
+  // SchedulePod's steps, with batch_ set for their duration.
+  ScheduleResult SchedulePodSteps(const Framework& fw, CycleState& state, const Pod& pod,
+                                  const Snapshot& snapshot);
+  // StoreScheduleResults after scoring: the scored nodes but the host go to the batch.
+  void StoreBatchResults(ScheduleResult* result);
+
+  // The node findNodesThatFitPod tries before the others (evaluateNominatedNode), asked right
+  // after PreFilter passed: the pod's nominated node, else the batch's hint (noted in hint_), else
+  // "".
+  std::string NodeToTryFirst(const Framework& fw, const CycleState& state, const Pod& pod,
+                             const Snapshot& snapshot);
+
   // findNodesThatPassFilters: nodes[(start + i) % n] in order until `num_to_find` are feasible.
   Status FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
                                   const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
                                   std::vector<const NodeInfo*>* feasible);
 
   size_t next_start_node_index_ = 0;
+  // The current SchedulePod's batch request (null without one), and the hint it gave.
+  const BatchRequest* batch_ = nullptr;
+  std::string hint_;
+  // Whether PrioritizeNodes must leave every node's scores in the result (the batch keeps them).
+  bool keep_scores_ = false;
   Rand rng_;
   int32_t percentage_;
   bool record_details_ = true;

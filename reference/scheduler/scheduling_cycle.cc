@@ -15,9 +15,10 @@ PodPtr WithNodeName(const Pod& pod, const std::string& node) {
 
 CycleOutcome RunSchedulingCycle(const Framework& fw, PodScheduler& scheduler, Cache& cache,
                                 const Snapshot& snapshot, CycleState& state, const PodPtr& pod,
-                                const std::function<void()>& after_schedule_pod) {
+                                const std::function<void()>& after_schedule_pod,
+                                const BatchRequest* batch) {
   CycleOutcome out;
-  out.result = scheduler.SchedulePod(fw, state, *pod, snapshot);
+  out.result = scheduler.SchedulePod(fw, state, *pod, snapshot, batch);
   if (after_schedule_pod) after_schedule_pod();
   ScheduleResult& r = out.result;
   switch (r.kind) {

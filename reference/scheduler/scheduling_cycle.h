@@ -35,9 +35,11 @@ struct CycleOutcome {
 // runs right after SchedulePod returns, before PostFilter or assume: where replay delivers the
 // events that overlap the attempt (as the kube adapters do, after upstream's SchedulePod), so
 // that PostFilter and assume see them in the informers and the cache, not in the snapshot.
+// `batch` (v1.37 OpportunisticBatching) goes to SchedulePod.
 CycleOutcome RunSchedulingCycle(const Framework& fw, PodScheduler& scheduler, Cache& cache,
                                 const Snapshot& snapshot, CycleState& state, const PodPtr& pod,
-                                const std::function<void()>& after_schedule_pod = nullptr);
+                                const std::function<void()>& after_schedule_pod = nullptr,
+                                const BatchRequest* batch = nullptr);
 
 // The pod as bound to `node` (a copy with spec.nodeName set).
 PodPtr WithNodeName(const Pod& pod, const std::string& node);

@@ -12,11 +12,15 @@
 #include <utility>
 #include <vector>
 
+#include "reference/runtime/framework.h"
+
 namespace schedcheck::reference {
 
 struct ScoredNode {
   std::string name;
   int64_t total = 0;
+  // The raw scores behind `total`, kept only for OpportunisticBatching's rescore.
+  std::vector<RawPluginScore> raw;
 };
 
 class SortedScoredNodes {
