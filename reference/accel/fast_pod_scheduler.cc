@@ -18,8 +18,7 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
     feasible_ranks_.push_back(rank);
   };
   const int64_t n = static_cast<int64_t>(nodes.size());
-  const int64_t num_to_find =
-      NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
+  const int64_t num_to_find = NumNodesToFind(fw, n);
   // `feasible` is a new vector each cycle (PodScheduler::SchedulePod): one allocation, not one
   // per doubling.
   feasible->reserve(feasible->size() + static_cast<size_t>(num_to_find));

@@ -224,6 +224,8 @@ PodSigner PodSigner::ForProfile(const Framework& fw, const Profile& profile,
   }
   const auto* spread = dynamic_cast<const SpreadDefaults*>(fw.GetPlugin("PodTopologySpread"));
   signer.spread_has_default_constraints_ = spread != nullptr && spread->has_default_constraints();
+  // PodTopologySpread then refuses every pod: no need to sign any (the default profile).
+  if (signer.spread_has_default_constraints_) signer.enabled_ = false;
   if (auto it = profile.plugin_config.find("InterPodAffinity"); it != profile.plugin_config.end()) {
     // The framework was created from these arguments, so they parse.
     Result<InterPodAffinityArgs> args = ParseInterPodAffinityArgs(it->second);

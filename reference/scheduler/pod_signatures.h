@@ -29,6 +29,8 @@ class PodSigner {
   // Null when the profile does not sign pods or one of its plugins cannot sign `pod`.
   PodSignature Sign(const Pod& pod) const;
 
+  // Whether some pod can be signed: every plugin signs, and PodTopologySpread (if enabled) has no
+  // default constraints.
   bool enabled() const { return enabled_; }
 
  private:

@@ -70,14 +70,20 @@ int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_perc
   return n < kMinFeasibleNodesToFind ? kMinFeasibleNodesToFind : n;
 }
 
+int64_t PodScheduler::NumNodesToFind(const Framework& fw, int64_t num_nodes) const {
+  // v1.37: a profile that scores nothing (schedcheck has no extenders) takes the first feasible
+  // node, since any would do.
+  if (level_ == CompatLevel::kV1_37 && !fw.HasScorePlugins()) return num_nodes == 0 ? 0 : 1;
+  return NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, num_nodes);
+}
+
 Status PodScheduler::FindNodesThatPassFilters(const Framework& fw, const CycleState& state,
                                               const Pod& pod,
                                               const std::vector<const NodeInfo*>& nodes,
                                               Diagnosis* diagnosis,
                                               std::vector<const NodeInfo*>* feasible) {
   const int64_t n = static_cast<int64_t>(nodes.size());
-  const int64_t num_to_find =
-      NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, n);
+  const int64_t num_to_find = NumNodesToFind(fw, n);
   if (!fw.HasFilterPlugins()) {
     for (int64_t i = 0; i < num_to_find; ++i)
       feasible->push_back(nodes[(next_start_node_index_ + i) % n]);

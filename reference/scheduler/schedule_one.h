@@ -134,6 +134,10 @@ class PodScheduler {
   std::string NodeToTryFirst(const Framework& fw, const CycleState& state, const Pod& pod,
                              const Snapshot& snapshot);
 
+  // How many feasible nodes findNodesThatPassFilters looks for among `num_nodes`
+  // (numFeasibleNodesToFind; at v1.37 one when the profile has no scoring).
+  int64_t NumNodesToFind(const Framework& fw, int64_t num_nodes) const;
+
   // findNodesThatPassFilters: nodes[(start + i) % n] in order until `num_to_find` are feasible.
   Status FindNodesThatPassFilters(const Framework& fw, const CycleState& state, const Pod& pod,
                                   const std::vector<const NodeInfo*>& nodes, Diagnosis* diagnosis,
