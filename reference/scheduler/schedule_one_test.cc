@@ -203,6 +203,48 @@ TEST(ScheduleOnePreFilterResult, MissingNodesErrorNamesTheFirstInNameOrder) {
   EXPECT_EQ(r.error_status.Message(), "nodeinfo not found for node name \"n7\"");
 }
 
+// Filters like FakeFilterScore, scores nothing.
+class FakeFilterOnly : public QueueSortPlugin, public FilterPlugin, public BindPlugin {
+ public:
+  std::string_view Name() const override { return "FakeFilter"; }
+  bool Less(const QueuedPodInfo&, const QueuedPodInfo&) const override { return false; }
+  Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) override {
+    if (pod.labels().contains("reject-" + node.name())) return Status(Code::kUnschedulable, "no");
+    return Status();
+  }
+  Status Bind(CycleState&, const Pod&, const std::string&) override { return Status(); }
+};
+
+// v1.37 findNodesThatPassFilters: without extenders or score plugins (hasScoring false) one
+// feasible node is enough; the search stops at the next feasible one. v1.27 looks for all.
+TEST(ScheduleOneV1_37, WithoutScoringTheFirstFeasibleNodeIsTaken) {
+  Registry registry;
+  (void)registry.Register("FakeFilter", NoArgs<FakeFilterOnly>());
+  Profile p;
+  p.at(ExtensionPoint::kMultiPoint).enabled = {{"FakeFilter", 0}};
+  Handle handle;
+  std::unique_ptr<Framework> fw = std::move(*Framework::Create(p, registry, &handle));
+  Snapshot snap =
+      testing::MakeSnapshot({ParseNode("metadata: {name: n0}"), ParseNode("metadata: {name: n1}"),
+                             ParseNode("metadata: {name: n2}")});
+  for (CompatLevel level : {CompatLevel::kV1_37, CompatLevel::kV1_27}) {
+    PodScheduler s(1, 0);
+    s.set_compat(level);
+    CycleState state;
+    ScheduleResult r =
+        s.SchedulePod(*fw, state, *ParsePod("metadata: {name: p, labels: {reject-n0: x}}"), snap);
+    EXPECT_EQ(r.node, "n1");
+    if (level == CompatLevel::kV1_37) {
+      EXPECT_EQ(r.feasible, (std::vector<std::string>{"n1"}));
+      EXPECT_EQ(r.evaluated_nodes, 2);  // n0 rejected, n1 feasible; n2 only ended the search
+      EXPECT_EQ(s.next_start_node_index(), 2u);
+    } else {
+      EXPECT_EQ(r.feasible, (std::vector<std::string>{"n1", "n2"}));
+      EXPECT_EQ(r.evaluated_nodes, 3);
+    }
+  }
+}
+
 TEST_F(ScheduleOneTest, NominatedNodeIsTriedFirst) {
   Snapshot snap = Nodes({1, 50, 2});
   PodScheduler s(1, 0);
