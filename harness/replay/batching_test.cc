@@ -55,11 +55,11 @@ trace::Record Hog(int64_t t_ns, bool during) {
   return r;
 }
 
-std::vector<trace::Record> Nodes() {
+std::vector<trace::Record> Nodes(const std::string& n1_cpu = "8") {
   return {
-      Event(
-          0, "node",
-          R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}})"),
+      Event(0, "node",
+            R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": ")" + n1_cpu +
+                R"(", "memory": "16Gi", "pods": "110"}}})"),
       Event(
           0, "node",
           R"({"metadata": {"name": "n2"}, "status": {"allocatable": {"cpu": "6", "memory": "16Gi", "pods": "110"}}})"),
@@ -106,6 +106,13 @@ TEST(OpportunisticBatchingTest, TheNextReplicaTakesTheHintedNode) {
   EXPECT_EQ(Placements(records, {{"OpportunisticBatching", false}}), scored);
   EXPECT_EQ(Placements(records, {{"OpportunisticBatching", false}}, reference::Engine::kFast),
             scored);
+}
+
+TEST(OpportunisticBatchingTest, TheLastHostIsRescoredAndCanWinAgain) {
+  // n1 has 64 cpu: after r1 it still beats n2's score, so the batch hints n1 again (the hint
+  // would be n2 if the last host were not rescored and put back).
+  EXPECT_EQ(Placements(With(Nodes("64"), {Replica(0, "r1"), Replica(0, "r2"), Replica(0, "r3")})),
+            (std::vector<std::string>{"default/r1=n1", "default/r2=n1", "default/r3=n1"}));
 }
 
 TEST(OpportunisticBatchingTest, TheBatchServesForHalfASecond) {
