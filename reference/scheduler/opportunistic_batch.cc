@@ -31,6 +31,14 @@ void OpportunisticBatch::StoreScheduleResults(const PodSignature& signature,
   }
 }
 
+std::vector<std::string> OpportunisticBatch::RemainingNodes() const {
+  std::vector<std::string> out;
+  if (!state_) return out;
+  SortedScoredNodes copy = state_->sorted_nodes;
+  while (copy.Len() > 0) out.push_back(copy.Pop().name);
+  return out;
+}
+
 bool OpportunisticBatch::BatchStateCompatible(const Pod& pod, const PodSignature& signature,
                                               int64_t cycle, int64_t now_ns) const {
   if (StateEmpty()) return false;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "reference/framework/snapshot.h"
 #include "reference/runtime/framework.h"
@@ -41,6 +42,8 @@ class OpportunisticBatch {
 
   // Pods that took their hint (batchedPods).
   int64_t batched_pods() const { return batched_pods_; }
+  // The nodes the batch keeps, best first (empty without a state); for tests.
+  std::vector<std::string> RemainingNodes() const;
 
  private:
   struct BatchState {

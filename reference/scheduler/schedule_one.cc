@@ -213,7 +213,7 @@ std::string PodScheduler::SelectHost([[maybe_unused]] const Snapshot& snapshot,
     scored.reserve(feasible.size());
     int64_t max_score = totals[0];
     for (size_t i = 0; i < feasible.size(); ++i) {
-      scored.push_back({feasible[i]->name(), totals[i]});
+      scored.push_back({feasible[i]->name(), totals[i], {}});
       max_score = std::max(max_score, totals[i]);
     }
     std::vector<std::string> top;
