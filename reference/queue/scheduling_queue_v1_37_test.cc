@@ -468,3 +468,47 @@ TEST(SchedulingQueueV1_37Test, EventLabels) {
 
 }  // namespace
 }  // namespace schedcheck::reference
+
+namespace schedcheck::reference {
+namespace {
+
+// OpportunisticBatching's signPod (scheduling_queue.go at v1.37.2): a pod is signed when it is
+// added and when an update reaches it in a sub-queue; an update while it is in flight is only
+// recorded, so the failed attempt requeues it with the signature it was popped with (the failure
+// handler takes the informer's newer pod but keeps the QueuedPodInfo's signature).
+TEST(SchedulingQueueV1_37Test, PodsAreSignedOnAddAndOnQueuedUpdates) {
+  VirtualClock clock(0);
+  QueueSetupV1_37 setup = MakeSetup({{kTargetPodUpdate, {{"fooPlugin1", true}}}});
+  setup.sign_pod = [](const Pod& pod) -> PodSignature {
+    return std::make_shared<const std::string>(pod.obj.spec().containers(0).image());
+  };
+  SchedulingQueueV1_37 q(QueueOptions{}, clock, setup);
+  PodPtr a = ParsePod(
+      "metadata: {name: p, namespace: default, uid: u}\n"
+      "spec: {containers: [{name: c, image: a}]}");
+  PodPtr b = ParsePod(
+      "metadata: {name: p, namespace: default, uid: u}\n"
+      "spec: {containers: [{name: c, image: b}]}");
+  PodPtr c = ParsePod(
+      "metadata: {name: p, namespace: default, uid: u}\n"
+      "spec: {containers: [{name: c, image: c}]}");
+  q.Add(a);
+  ASSERT_NE(q.Find("default/p"), nullptr);
+  EXPECT_EQ(*q.Find("default/p")->signature, "a");
+  q.Update(a, b);  // in activeQ: signed again
+  EXPECT_EQ(*q.Find("default/p")->signature, "b");
+  std::optional<QueuedPodInfo> popped = q.Pop();
+  ASSERT_TRUE(popped);
+  EXPECT_EQ(*popped->signature, "b");
+  q.Update(b, c);  // in flight: recorded only
+  QueuedPodInfo failed = Failed(*popped, {"fooPlugin1"});
+  failed.info = MakePodInfo(c);  // the failure handler's newer copy
+  ASSERT_TRUE(q.AddUnschedulableIfNotPresent(failed, q.SchedulingCycle()).ok());
+  const QueuedPodInfo* requeued = q.Find("default/p");
+  ASSERT_NE(requeued, nullptr);
+  EXPECT_EQ(requeued->pod().obj.spec().containers(0).image(), "c");
+  EXPECT_EQ(*requeued->signature, "b");
+}
+
+}  // namespace
+}  // namespace schedcheck::reference
