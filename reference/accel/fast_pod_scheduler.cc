@@ -30,7 +30,7 @@ Status FastPodScheduler::FilterBatches(const Framework& fw, const CycleState& st
     return Status();
   }
   if (n == 0) return Status();
-  PlanFilters(fw, state, &filter_plan_);
+  PlanFilters(fw, state, pod, &filter_plan_);
   const std::string* last_plugin = nullptr;  // plugin names are interned: compare addresses
   // Upstream's checkNode (with the replay conventions' parallelism 1) goes on past the
   // num_to_find-th feasible node: the rejected nodes after it are recorded (and count as

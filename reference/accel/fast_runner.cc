@@ -7,6 +7,9 @@
 #include <typeinfo>
 #include <vector>
 
+#include "reference/plugins/node_volume_limits/node_volume_limits.h"
+#include "reference/plugins/volume_zone/volume_zone.h"
+
 namespace schedcheck::reference {
 namespace {
 
@@ -38,6 +41,14 @@ To* RememberedCast(From* from) {
   return to;
 }
 
+// Whether `pl` is a volume filter whose Filter returns Success at once, on every node, for a pod
+// without volumes: the first line of NodeVolumeLimits', the in-tree limits' and VolumeZone's.
+// (VolumeRestrictions' Filter also reads its PreFilter state, an error when absent: not here.)
+bool PassesEveryNodeWithoutVolumes(FilterPlugin* pl) {
+  return RememberedCast<NodeVolumeLimits>(pl) != nullptr ||
+         RememberedCast<NonCSILimits>(pl) != nullptr || RememberedCast<VolumeZone>(pl) != nullptr;
+}
+
 // The batch form when the plugin has one, the per-node calls otherwise.
 void FilterBatch(FilterPlugin* pl, BatchFilterPlugin* batch, const CycleState& state,
                  const Pod& pod, NodeBatch nodes, std::vector<BatchRejection>* rejected) {
@@ -66,20 +77,22 @@ bool UniformNormalized(const UniformScorePlugin* uniform, const CycleState& stat
 
 }  // namespace
 
-void PlanFilters(const Framework& fw, const CycleState& state, FilterPlan* plan) {
+void PlanFilters(const Framework& fw, const CycleState& state, const Pod& pod, FilterPlan* plan) {
   plan->plugins = fw.filter_plugins();
   plan->batch_forms.clear();
   plan->skipped.clear();
+  const bool without_volumes = pod.obj.spec().volumes().empty();
   for (FilterPlugin* pl : plan->plugins) {
     plan->batch_forms.push_back(RememberedCast<BatchFilterPlugin>(pl));
-    plan->skipped.push_back(state.skip_filter_plugins.count(pl->Name()) > 0);
+    plan->skipped.push_back(state.skip_filter_plugins.count(pl->Name()) > 0 ||
+                            (without_volumes && PassesEveryNodeWithoutVolumes(pl)));
   }
 }
 
 bool RunFilterPluginsOnNodes(const Framework& fw, const CycleState& state, const Pod& pod,
                              NodeBatch nodes, std::vector<BatchRejection>* rejected) {
   FilterPlan plan;
-  PlanFilters(fw, state, &plan);
+  PlanFilters(fw, state, pod, &plan);
   return RunFilterPluginsOnNodes(plan, state, pod, nodes, rejected);
 }
 

@@ -40,9 +40,11 @@ bool RunFilterPluginsOnNodes(const Framework& fw, const CycleState& state, const
 struct FilterPlan {
   std::vector<FilterPlugin*> plugins;
   std::vector<BatchFilterPlugin*> batch_forms;  // per plugin; null when it has none
-  std::vector<char> skipped;                    // per plugin: in state.skip_filter_plugins
+  // Per plugin: in state.skip_filter_plugins, or a volume filter (NodeVolumeLimits, the in-tree
+  // limits, VolumeZone) and `pod` has no volumes, so it passes every node.
+  std::vector<char> skipped;
 };
-void PlanFilters(const Framework& fw, const CycleState& state, FilterPlan* plan);
+void PlanFilters(const Framework& fw, const CycleState& state, const Pod& pod, FilterPlan* plan);
 // The same as above, with the plan of `state`'s cycle.
 bool RunFilterPluginsOnNodes(const FilterPlan& plan, const CycleState& state, const Pod& pod,
                              NodeBatch nodes, std::vector<BatchRejection>* rejected);
