@@ -78,12 +78,10 @@ int64_t Replayer::NextQueueInstantV1_37(int64_t now) const {
     next = std::max(NextTick(now, kBackoffFlushPeriodNs), release);
   }
   const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
-  for (const std::string& key : queue37_->UnschedulableKeys()) {
-    const reference::QueuedPodInfo* info = queue37_->Find(key);
-    if (info == nullptr) continue;
-    int64_t last = std::max(info->timestamp_ns, info->flush_timestamp_ns.value_or(0));
-    // Moved by the first leftover tick T with T - last > timeout (gated pods too, at 1.37).
-    int64_t due = NextTick(last + timeout, kLeftoverFlushPeriodNs);
+  if (std::optional<int64_t> last = queue37_->OldestUnschedulableActivityNs()) {
+    // Moved by the first leftover tick T with T - last > timeout (gated pods too, at 1.37); the
+    // pod with the oldest `last` is due first.
+    int64_t due = NextTick(*last + timeout, kLeftoverFlushPeriodNs);
     next = std::min(next, std::max(NextTick(now, kLeftoverFlushPeriodNs), due));
   }
   return next;

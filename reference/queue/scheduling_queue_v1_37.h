@@ -139,8 +139,11 @@ class SchedulingQueueV1_37 final {
   // --- introspection ---
   std::vector<std::string> ActiveQKeys() const;        // pop order
   std::vector<std::string> BackoffQKeys() const;       // the rejection heap, then the error heap
-  std::vector<std::string> UnschedulableKeys() const;  // key order
-  std::vector<std::string> InFlightKeys() const;       // key order
+  std::vector<std::string> UnschedulableKeys() const;  // namespace, then name
+  // The earliest of the pool's pods' last entry or leftover-flush times (what the 30 s flush's
+  // 5-minute timeout counts from); none for an empty pool.
+  std::optional<int64_t> OldestUnschedulableActivityNs() const;
+  std::vector<std::string> InFlightKeys() const;  // key order
   size_t InFlightEventCount() const;
   // The queued entry (activeQ, backoffQ, then the pool); null when absent.
   const QueuedPodInfo* Find(const std::string& key) const;
@@ -178,6 +181,21 @@ class SchedulingQueueV1_37 final {
   QueueingStrategy IsWorthRequeuing(const QueuedPodInfo& info, const ClusterEvent& event,
                                     const EventObjects& objects,
                                     MatchingByProfile* matching = nullptr) const;
+  // One move's event, as each pod of the pool is asked about it.
+  struct MoveContext {
+    explicit MoveContext(const ClusterEvent& e);
+    const ClusterEvent& event;
+    bool wildcard;
+    std::string label;
+    MatchingByProfile matching;  // each profile's hint functions for `event`, found once
+  };
+  struct NamespaceThenNameLess {
+    bool operator()(const std::string& a, const std::string& b) const;
+  };
+  using UnschedulablePool = std::map<std::string, QueuedPodInfo, NamespaceThenNameLess>;
+  // Requeues the pool's pod at `it` if its gate and hints let `move->event` move it.
+  void MoveIfWorthRequeuing(UnschedulablePool::iterator it, const EventObjects& objects,
+                            MoveContext* move);
   QueueingStrategy DetermineSchedulingHintForInFlightPod(const QueuedPodInfo& info) const;
   bool IsEventOfInterest(const ClusterEvent& event) const;
   PodSignature SignPod(const Pod& pod) const;
@@ -198,7 +216,8 @@ class SchedulingQueueV1_37 final {
   PodHeap active_;
   PodHeap backoff_;
   PodHeap error_backoff_;
-  std::map<std::string, QueuedPodInfo> unschedulable_;
+  // Pod keys by namespace, then name: the order in which every move visits the pool.
+  UnschedulablePool unschedulable_;
   std::list<InFlightEntry> in_flight_events_;
   std::map<std::string, std::list<InFlightEntry>::iterator> in_flight_pods_;  // by UID
   std::map<std::string, std::string> in_flight_keys_;                         // UID -> key

@@ -167,41 +167,51 @@ void SchedulingQueueV1_37::MoveAllToActiveOrBackoffQueue(const ClusterEvent& eve
                                                          const EventObjects& objects,
                                                          const PreEnqueueCheck& pre_check) {
   if (!IsEventOfInterest(event)) return;
-  std::vector<std::string> keys;
-  for (const auto& [key, info] : unschedulable_) {
-    if (!pre_check || pre_check(info.pod())) keys.push_back(key);
+  // The pool in its own order (namespace, then name), without listing its keys first. A pod
+  // that Requeue puts back (gated again) takes its old place, before `next`: not visited twice.
+  MoveContext move(event);
+  for (auto it = unschedulable_.begin(); it != unschedulable_.end();) {
+    auto next = std::next(it);
+    if (!pre_check || pre_check(it->second.pod())) MoveIfWorthRequeuing(it, objects, &move);
+    it = next;
   }
-  MovePodsToActiveOrBackoffQueue(keys, event, objects);
+  // A pod in flight now may fail later: it replays this event through its hints then.
+  AddEventIfAnyInFlight(event, objects);
 }
 
 void SchedulingQueueV1_37::MovePodsToActiveOrBackoffQueue(std::vector<std::string> keys,
                                                           const ClusterEvent& event,
                                                           const EventObjects& objects) {
-  // The pool's key order is usually this order already (not when a namespace is a prefix of
-  // another): check before sorting.
-  if (!std::is_sorted(keys.begin(), keys.end(), NamespaceThenName))
-    std::sort(keys.begin(), keys.end(), NamespaceThenName);
-  const bool wildcard = event.resource == resource::kWildCard && event.action == action::kAllV1_37;
-  const std::string event_label = EventLabelV1_37(event);
-  MatchingByProfile matching;  // each profile's hint functions for `event`, found once
+  std::sort(keys.begin(), keys.end(), NamespaceThenName);
+  MoveContext move(event);
   for (const std::string& key : keys) {
     auto it = unschedulable_.find(key);
-    if (it == unschedulable_.end()) continue;
-    const QueuedPodInfo& info = it->second;
-    // A gated pod waits for its gating plugin's events (or a wildcard).
-    if (info.gated && !wildcard &&
-        std::none_of(info.gating_plugin_events.begin(), info.gating_plugin_events.end(),
-                     [&](const ClusterEvent& e) { return MatchClusterEventsV1_37(e, event); })) {
-      continue;
-    }
-    QueueingStrategy hint = IsWorthRequeuing(info, event, objects, &matching);
-    if (hint == QueueingStrategy::kQueueSkip) continue;
-    QueuedPodInfo moving = std::move(it->second);
-    unschedulable_.erase(it);
-    (void)Requeue(std::move(moving), hint, kUnschedulable, event_label);
+    if (it != unschedulable_.end()) MoveIfWorthRequeuing(it, objects, &move);
   }
   // A pod in flight now may fail later: it replays this event through its hints then.
   AddEventIfAnyInFlight(event, objects);
+}
+
+SchedulingQueueV1_37::MoveContext::MoveContext(const ClusterEvent& e)
+    : event(e),
+      wildcard(e.resource == resource::kWildCard && e.action == action::kAllV1_37),
+      label(EventLabelV1_37(e)) {}
+
+void SchedulingQueueV1_37::MoveIfWorthRequeuing(UnschedulablePool::iterator it,
+                                                const EventObjects& objects, MoveContext* move) {
+  const QueuedPodInfo& info = it->second;
+  // A gated pod waits for its gating plugin's events (or a wildcard).
+  if (info.gated && !move->wildcard &&
+      std::none_of(
+          info.gating_plugin_events.begin(), info.gating_plugin_events.end(),
+          [&](const ClusterEvent& e) { return MatchClusterEventsV1_37(e, move->event); })) {
+    return;
+  }
+  QueueingStrategy hint = IsWorthRequeuing(info, move->event, objects, &move->matching);
+  if (hint == QueueingStrategy::kQueueSkip) return;
+  QueuedPodInfo moving = std::move(it->second);
+  unschedulable_.erase(it);
+  (void)Requeue(std::move(moving), hint, kUnschedulable, move->label);
 }
 
 void SchedulingQueueV1_37::Activate(const std::vector<PodPtr>& pods) {
@@ -327,6 +337,20 @@ std::vector<std::string> SchedulingQueueV1_37::UnschedulableKeys() const {
   std::vector<std::string> out;
   for (const auto& [key, info] : unschedulable_) out.push_back(key);
   return out;
+}
+
+std::optional<int64_t> SchedulingQueueV1_37::OldestUnschedulableActivityNs() const {
+  std::optional<int64_t> oldest;
+  for (const auto& [key, info] : unschedulable_) {
+    const int64_t last = std::max(info.timestamp_ns, info.flush_timestamp_ns.value_or(0));
+    if (!oldest || last < *oldest) oldest = last;
+  }
+  return oldest;
+}
+
+bool SchedulingQueueV1_37::NamespaceThenNameLess::operator()(const std::string& a,
+                                                             const std::string& b) const {
+  return NamespaceThenName(a, b);
 }
 
 std::vector<std::string> SchedulingQueueV1_37::InFlightKeys() const {
