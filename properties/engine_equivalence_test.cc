@@ -202,10 +202,11 @@ RC_GTEST_PROP(EngineEquivalence, LargeClustersRotateAlike, ()) {
 // Replays decide alike: the decision logs (attempts with ties and messages, queue transitions,
 // bindings, preemptions) are byte-identical.
 void RequireSameReplay(const std::vector<trace::Record>& records, uint64_t seed,
-                       const std::string& property) {
+                       const std::string& property,
+                       const reference::SchedulerConfiguration* config = nullptr) {
   const Scenario s{AsLevelTakesThem(records)};
-  const std::vector<trace::Record> plain = ReplayScenario(s, seed, Engine::kPlain, kCompat);
-  const std::vector<trace::Record> fast = ReplayScenario(s, seed, Engine::kFast, kCompat);
+  const std::vector<trace::Record> plain = ReplayScenario(s, seed, Engine::kPlain, kCompat, config);
+  const std::vector<trace::Record> fast = ReplayScenario(s, seed, Engine::kFast, kCompat, config);
   for (size_t i = 0; i < std::min(plain.size(), fast.size()); ++i) {
     const std::string a =
         plain[i].has_api() ? plain[i].SerializeAsString() : replay::DecisionJsonLine(plain[i]);
@@ -228,6 +229,16 @@ RC_GTEST_PROP(EngineEquivalence, ScenariosReplayAlike, ()) {
 RC_GTEST_PROP(EngineEquivalence, WideTracesReplayAlike, ()) {
   const WideScenario s = *WideScenarioGen(kNewerFields);
   RequireSameReplay(s.records, 1, "EngineEquivalence_Wide");
+}
+
+// Replica bursts (BatchScenarioGen) under the default profile without PodTopologySpread: at 1.37
+// pods are signed, so both engines must offer and take the same OpportunisticBatching hints.
+RC_GTEST_PROP(EngineEquivalence, BatchingTracesReplayAlike, ()) {
+  const WideScenario s = *BatchScenarioGen();
+  reference::SchedulerConfiguration config = reference::DefaultConfiguration(kCompat);
+  std::erase_if(config.profiles[0].at(reference::ExtensionPoint::kMultiPoint).enabled,
+                [](const reference::PluginEntry& e) { return e.name == "PodTopologySpread"; });
+  RequireSameReplay(s.records, 1, "EngineEquivalence_Batching", &config);
 }
 
 RC_GTEST_PROP(EngineEquivalence, PreemptionTracesReplayAlike, ()) {

@@ -85,11 +85,12 @@ std::vector<trace::Record> CaseAsTrace(const ClusterCase& c) {
 }
 
 std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed,
-                                          reference::Engine engine, const std::string& compat) {
+                                          reference::Engine engine, const std::string& compat,
+                                          const reference::SchedulerConfiguration* config) {
   replay::ReplayOptions options;
   options.engine = engine;
   options.compat = compat;
-  options.config = reference::DefaultConfiguration(compat);
+  options.config = config != nullptr ? *config : reference::DefaultConfiguration(compat);
   options.seed = seed;
   auto replayer = replay::Replayer::Create(options);
   if (!replayer.ok()) RC_FAIL("replayer: " + replayer.message());

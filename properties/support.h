@@ -16,6 +16,7 @@
 #include "properties/generators.h"
 #include "properties/oracle.h"
 #include "reference/engine/engine.h"
+#include "reference/runtime/profile.h"
 #include "reference/scheduler/schedule_one.h"
 #include "traces/trace.pb.h"
 
@@ -39,9 +40,10 @@ std::vector<trace::Record> CaseAsTrace(const ClusterCase& c);
 
 // --- scenarios ---
 // Replays with the default configuration of `compat`; RC_FAILs on a replay error. The decision log.
-std::vector<trace::Record> ReplayScenario(const Scenario& s, uint64_t seed = 1,
-                                          reference::Engine engine = reference::Engine::kFast,
-                                          const std::string& compat = "1.27");
+// `config`: the level's default configuration when null.
+std::vector<trace::Record> ReplayScenario(
+    const Scenario& s, uint64_t seed = 1, reference::Engine engine = reference::Engine::kFast,
+    const std::string& compat = "1.27", const reference::SchedulerConfiguration* config = nullptr);
 
 // What the API server holds at a point of the timeline: nodes by name, pods by "ns/name" (bound
 // ones with spec.nodeName set by a completed binding).
