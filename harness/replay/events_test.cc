@@ -86,6 +86,29 @@ const char* kNode =
 const char* kVictim =
     R"({"metadata": {"name": "v"}, "spec": {"nodeName": "n1", "priority": 0, "containers": [{"name": "c", "resources": {"requests": {"cpu": "800m"}}}]}})";
 
+// The API's defaults: with hostNetwork every containerPort is a hostPort (SetDefaults_PodSpec), so
+// two host-network pods on port 9100 do not share a node, at either level. Checked against
+// kube-scheduler v1.27.8 and v1.37.2 (schedcheck replay --candidate kube:<level>): equivalent.
+TEST(AdmissionTest, HostNetworkPortsAreHostPorts) {
+  const char* exporter =
+      R"({"metadata": {"name": "%s"}, "spec": {"hostNetwork": true, "containers": [{"name": "c", "ports": [{"containerPort": 9100}]}]}})";
+  auto pod = [&](const std::string& name) {
+    std::string json = exporter;
+    json.replace(json.find("%s"), 2, name);
+    return Pod(0, trace::ADDED, json);
+  };
+  const std::vector<trace::Record> records = {Node(kNode), pod("a"), pod("b")};
+  for (const char* compat : {"1.27", "1.37"}) {
+    SCOPED_TRACE(compat);
+    std::vector<trace::Attempt> b = Attempts(records, "default/b", compat);
+    ASSERT_FALSE(b.empty());
+    EXPECT_EQ(b[0].result(), trace::UNSCHEDULABLE);
+    EXPECT_EQ(std::vector<std::string>(b[0].unschedulable_plugins().begin(),
+                                       b[0].unschedulable_plugins().end()),
+              std::vector<std::string>{"NodePorts"});
+  }
+}
+
 // A class's preemptionPolicy reaches the pod with its value: a pod naming a Never class does not
 // preempt although the trace leaves spec.preemptionPolicy out.
 TEST(AdmissionTest, PreemptionPolicyComesFromTheClass) {

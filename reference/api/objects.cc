@@ -41,9 +41,21 @@ void DefaultRequestsFromLimits(k8s::Container* c) {
   }
 }
 
+// With host networking every container port is a host port (core/v1 SetDefaults_PodSpec's
+// defaultHostNetworkPorts): a hostPort left at 0 becomes the containerPort.
+void DefaultHostNetworkPorts(k8s::Container* c) {
+  for (k8s::ContainerPort& p : *c->mutable_ports()) {
+    if (p.host_port() == 0) p.set_host_port(p.container_port());
+  }
+}
+
 void ApplyApiDefaults(k8s::PodSpec* spec) {
   for (k8s::Container& c : *spec->mutable_containers()) DefaultRequestsFromLimits(&c);
   for (k8s::Container& c : *spec->mutable_init_containers()) DefaultRequestsFromLimits(&c);
+  if (spec->host_network()) {
+    for (k8s::Container& c : *spec->mutable_containers()) DefaultHostNetworkPorts(&c);
+    for (k8s::Container& c : *spec->mutable_init_containers()) DefaultHostNetworkPorts(&c);
+  }
 }
 
 // The API server refuses a negative request, overhead or allocatable quantity
