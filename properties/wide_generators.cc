@@ -569,6 +569,17 @@ void SetPriority(State& st, k8s::PodSpec* spec, const std::vector<std::string>& 
   spec->set_preemption_policy(c != nullptr && c->never ? "Never" : "PreemptLowerPriority");
 }
 
+// A host-network pod (a node agent): the API makes its container ports host ports, and requires a
+// hostPort, when given, to equal its containerPort; one port, so that ports stay unique per pod.
+void MakeHostNetwork(k8s::PodSpec* spec) {
+  spec->set_host_network(true);
+  for (k8s::Container& c : *spec->mutable_containers()) c.clear_ports();
+  for (k8s::Container& c : *spec->mutable_init_containers()) c.clear_ports();
+  k8s::ContainerPort* p = spec->mutable_containers(0)->add_ports();
+  p->set_container_port(Pick<int32_t>({9100, 8080}));
+  if (Chance(50)) p->set_host_port(p->container_port());
+}
+
 k8s::Pod NewPod(State& st, bool allow_gates) {
   k8s::Pod pod;
   const std::string name = "p" + std::to_string(st.next_pod++);
@@ -581,6 +592,7 @@ k8s::Pod NewPod(State& st, bool allow_gates) {
     (*pod.mutable_metadata()->mutable_annotations())["note"] = "any text: even spaces";
   k8s::PodSpec* spec = pod.mutable_spec();
   AddContainers(spec, st.newer_fields);
+  if (Chance(6)) MakeHostNetwork(spec);
   AddNodeConstraints(spec);
   AddPodConstraints(spec);
   SetPriority(st, spec);

@@ -24,6 +24,7 @@
 //   empty terms; duplicate keys in one term; empty label values; metadata.name matchFields.
 //   Pod affinity, spread constraint and PDB selectors are validated on create (values must be
 //   label values), so those only get valid values: "", duplicate keys, nil and empty selectors.
+// - Host-network pods with container ports (the API makes them host ports).
 // - Every kind of update: pending pods' labels, annotations, images, added tolerations, removed
 //   scheduling gates, nodeSelector additions while gated, status-only writes; assigned pods'
 //   labels, start times, terminating (deletionTimestamp) and terminal phases; deletes of pending
