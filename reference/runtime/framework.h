@@ -134,6 +134,14 @@ class Framework final : public FrameworkRunner {
  private:
   Framework() = default;
 
+  // nonSkippedScorePlugins: the score plugins whose PreScore did not return Skip, in order.
+  std::vector<ScorePlugin*> NonSkippedScorePlugins(const CycleState& state) const;
+  // NormalizeScore of each plugin that has one over its list (lists[j] is plugins[j]'s), then the
+  // [0, 100] check; the lists' scores are normalized in place.
+  Status NormalizeScoreLists(const CycleState& state, const Pod& pod,
+                             const std::vector<ScorePlugin*>& plugins,
+                             std::vector<NodeScoreList>* lists) const;
+
   std::string scheduler_name_;
   std::optional<int32_t> percentage_;
   const Handle* handle_ = nullptr;

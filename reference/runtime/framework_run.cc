@@ -217,13 +217,42 @@ Status Framework::RunPreScorePlugins(CycleState& state, const Pod& pod,
   return Status();
 }
 
-Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
-                                  const std::vector<const NodeInfo*>& nodes,
-                                  std::vector<NodePluginScores>* out) const {
+std::vector<ScorePlugin*> Framework::NonSkippedScorePlugins(const CycleState& state) const {
   std::vector<ScorePlugin*> plugins;
   for (ScorePlugin* pl : score_) {
     if (!state.skip_score_plugins.count(pl->Name())) plugins.push_back(pl);
   }
+  return plugins;
+}
+
+Status Framework::NormalizeScoreLists(const CycleState& state, const Pod& pod,
+                                      const std::vector<ScorePlugin*>& plugins,
+                                      std::vector<NodeScoreList>* lists) const {
+  for (size_t j = 0; j < plugins.size(); ++j) {
+    if (!plugins[j]->HasNormalizeScore()) continue;
+    Status s = plugins[j]->NormalizeScore(state, pod, (*lists)[j]);
+    if (!s.IsSuccess()) {
+      return WrapError("running Normalize on Score plugin " + Quoted(plugins[j]->Name()) + ": ", s);
+    }
+  }
+  // The range check. Upstream checks nodes in parallel; plugin by plugin, the first node out of
+  // range is the one reported.
+  for (size_t j = 0; j < plugins.size(); ++j) {
+    for (const NodeScore& ns : (*lists)[j]) {
+      if (ns.score < kMinNodeScore || ns.score > kMaxNodeScore) {
+        return Status::Error("plugin " + Quoted(plugins[j]->Name()) + " returns an invalid score " +
+                             std::to_string(ns.score) +
+                             ", it should in the range of [0, 100] after normalizing");
+      }
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
+                                  const std::vector<const NodeInfo*>& nodes,
+                                  std::vector<NodePluginScores>* out) const {
+  const std::vector<ScorePlugin*> plugins = NonSkippedScorePlugins(state);
   // Score: one list per plugin, in node order.
   std::vector<NodeScoreList> raw(plugins.size(), NodeScoreList(nodes.size()));
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -236,24 +265,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   }
   // NormalizeScore, for the plugins that have it, on a copy: the raw scores are reported too.
   std::vector<NodeScoreList> normalized = raw;
-  for (size_t j = 0; j < plugins.size(); ++j) {
-    if (!plugins[j]->HasNormalizeScore()) continue;
-    Status s = plugins[j]->NormalizeScore(state, pod, normalized[j]);
-    if (!s.IsSuccess()) {
-      return WrapError("running Normalize on Score plugin " + Quoted(plugins[j]->Name()) + ": ", s);
-    }
-  }
-  // Weights and the range check. Upstream checks nodes in parallel; plugin by plugin, the first
-  // node out of range is the one reported.
-  for (size_t j = 0; j < plugins.size(); ++j) {
-    for (const NodeScore& ns : normalized[j]) {
-      if (ns.score < kMinNodeScore || ns.score > kMaxNodeScore) {
-        return Status::Error("plugin " + Quoted(plugins[j]->Name()) + " returns an invalid score " +
-                             std::to_string(ns.score) +
-                             ", it should in the range of [0, 100] after normalizing");
-      }
-    }
-  }
+  if (Status s = NormalizeScoreLists(state, pod, plugins, &normalized); !s.IsSuccess()) return s;
   out->assign(nodes.size(), NodePluginScores{});
   for (size_t i = 0; i < nodes.size(); ++i) {
     NodePluginScores& row = (*out)[i];
@@ -271,8 +283,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
 Status Framework::RunRawScorePlugins(const CycleState& state, const Pod& pod, const NodeInfo& node,
                                      std::vector<RawPluginScore>* out) const {
   out->clear();
-  for (ScorePlugin* pl : score_) {
-    if (state.skip_score_plugins.count(pl->Name())) continue;
+  for (ScorePlugin* pl : NonSkippedScorePlugins(state)) {
     int64_t score = 0;
     Status s = pl->Score(state, pod, node, &score);
     if (!s.IsSuccess()) return WrapError("plugin " + Quoted(pl->Name()) + " failed with: ", s);
@@ -285,10 +296,7 @@ Status Framework::NormalizeScores(const CycleState& state, const Pod& pod,
                                   const std::vector<RawNodeScores>& rows,
                                   std::vector<int64_t>* totals) const {
   totals->assign(rows.size(), 0);
-  std::vector<ScorePlugin*> plugins;
-  for (ScorePlugin* pl : score_) {
-    if (!state.skip_score_plugins.count(pl->Name())) plugins.push_back(pl);
-  }
+  const std::vector<ScorePlugin*> plugins = NonSkippedScorePlugins(state);
   // One list per plugin, a row's entry left empty (no name, 0) where the row lacks the plugin.
   std::vector<NodeScoreList> lists(plugins.size(), NodeScoreList(rows.size()));
   for (size_t j = 0; j < plugins.size(); ++j) {
@@ -298,25 +306,10 @@ Status Framework::NormalizeScores(const CycleState& state, const Pod& pod,
       }
     }
   }
+  if (Status s = NormalizeScoreLists(state, pod, plugins, &lists); !s.IsSuccess()) return s;
   for (size_t j = 0; j < plugins.size(); ++j) {
-    if (!plugins[j]->HasNormalizeScore()) continue;
-    Status s = plugins[j]->NormalizeScore(state, pod, lists[j]);
-    if (!s.IsSuccess()) {
-      return WrapError("running Normalize on Score plugins: plugin " + Quoted(plugins[j]->Name()) +
-                           " failed with: ",
-                       s);
-    }
-  }
-  for (size_t j = 0; j < plugins.size(); ++j) {
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const int64_t score = lists[j][i].score;
-      if (score < kMinNodeScore || score > kMaxNodeScore) {
-        return Status::Error("plugin " + Quoted(plugins[j]->Name()) + " returns an invalid score " +
-                             std::to_string(score) +
-                             ", it should in the range of [0, 100] after normalizing");
-      }
-      (*totals)[i] += score * ScoreWeight(std::string(plugins[j]->Name()));
-    }
+    const int64_t weight = ScoreWeight(std::string(plugins[j]->Name()));
+    for (size_t i = 0; i < rows.size(); ++i) (*totals)[i] += lists[j][i].score * weight;
   }
   return Status();
 }
