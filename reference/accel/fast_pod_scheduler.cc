@@ -245,7 +245,7 @@ Status FastPodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state,
                                          ScheduleResult* result, std::vector<int64_t>* totals) {
   // The details (and the batch's raw scores) need every plugin's column, which the plain steps
   // produce.
-  if (record_details_ || keep_scores_ || !fw.HasScorePlugins()) {
+  if (record_details_ || KeepScores() || !fw.HasScorePlugins()) {
     return PodScheduler::PrioritizeNodes(fw, state, pod, feasible, result, totals);
   }
   Status s = fw.RunPreScorePlugins(state, pod, feasible);

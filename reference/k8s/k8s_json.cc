@@ -13,29 +13,16 @@
 #include <sstream>
 #include <vector>
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/type_resolver_util.h>
 
 #include "reference/k8s/json_to_message.h"
+#include "reference/k8s/serialize_deterministic.h"
 
 #include "reference/base/input_files.h"
 
 namespace schedcheck::k8s {
 namespace {
-
-// The binary form of `message` with map entries in key order (equal messages, equal bytes).
-std::string SerializeDeterministic(const google::protobuf::Message& message) {
-  std::string out;
-  {
-    google::protobuf::io::StringOutputStream stream(&out);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    message.SerializeToCodedStream(&coded);
-  }  // the streams trim `out` to the bytes written when they go
-  return out;
-}
 
 bool IsYamlNull(const std::string& s) {
   return s == "~" || s == "null" || s == "Null" || s == "NULL";

@@ -5,9 +5,7 @@
 #include <set>
 #include <string_view>
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-
+#include "reference/k8s/serialize_deterministic.h"
 #include "reference/plugins/image_locality/image_locality.h"
 #include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
 #include "reference/plugins/node_declared_features/node_declared_features.h"
@@ -138,16 +136,6 @@ std::string TolerationsText(const k8s::PodSpec& spec) {
   return t.str();
 }
 
-std::string DeterministicBytes(const google::protobuf::Message& m) {
-  std::string out;
-  google::protobuf::io::StringOutputStream stream(&out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  m.SerializeToCodedStream(&coded);
-  coded.Trim();
-  return out;
-}
-
 // fwk.VolumesSigner: every volume's source (not its name), sorted. ConfigMap and Secret sources,
 // which upstream leaves out, are not in the schema; a volume without a known source is the
 // API's default emptyDir for every pod alike.
@@ -156,21 +144,19 @@ std::string VolumesText(const k8s::PodSpec& spec) {
   for (const k8s::Volume& v : spec.volumes()) {
     k8s::Volume source = v;
     source.clear_name();
-    items.push_back(DeterministicBytes(source));
+    items.push_back(k8s::SerializeDeterministic(source));
   }
   return Text().SortedList(std::move(items)).str();
 }
 
 // fwk.HostPortsSigner: the distinct non-zero hostPorts of containers and init containers,
-// sorted. With hostNetwork the API defaults each hostPort to its containerPort.
+// sorted (a host-network pod's ports carry the API's default, ApplyApiDefaults).
 std::string HostPortsText(const k8s::PodSpec& spec) {
   std::set<int32_t> ports;
   for (const auto* list : {&spec.containers(), &spec.init_containers()}) {
     for (const k8s::Container& c : *list) {
       for (const k8s::ContainerPort& p : c.ports()) {
-        int32_t host =
-            p.host_port() == 0 && spec.host_network() ? p.container_port() : p.host_port();
-        if (host != 0) ports.insert(host);
+        if (p.host_port() != 0) ports.insert(p.host_port());
       }
     }
   }
@@ -223,9 +209,9 @@ PodSigner PodSigner::ForProfile(const Framework& fw, const Profile& profile,
     }
   }
   const auto* spread = dynamic_cast<const SpreadDefaults*>(fw.GetPlugin("PodTopologySpread"));
-  signer.spread_has_default_constraints_ = spread != nullptr && spread->has_default_constraints();
-  // PodTopologySpread then refuses every pod: no need to sign any (the default profile).
-  if (signer.spread_has_default_constraints_) signer.enabled_ = false;
+  // With default constraints PodTopologySpread refuses every pod: none is signed (the default
+  // profile).
+  if (spread != nullptr && spread->has_default_constraints()) signer.enabled_ = false;
   if (auto it = profile.plugin_config.find("InterPodAffinity"); it != profile.plugin_config.end()) {
     // The framework was created from these arguments, so they parse.
     Result<InterPodAffinityArgs> args = ParseInterPodAffinityArgs(it->second);
@@ -267,9 +253,8 @@ PodSignature PodSigner::Sign(const Pod& pod) const {
     } else if (plugin == "NodePorts") {
       fragments["v1.Pod.Spec.HostPorts()"] = HostPortsText(spec);
     } else if (plugin == "PodTopologySpread") {
-      if (spec.topology_spread_constraints_size() > 0 || spread_has_default_constraints_) {
-        return nullptr;
-      }
+      // Its default constraints would refuse every pod; then the signer is not enabled.
+      if (spec.topology_spread_constraints_size() > 0) return nullptr;
     } else if (plugin == "NodeAffinity") {
       fragments["v1.Pod.Spec.Affinity.NodeAffinity"] = NodeAffinityText(spec);
       fragments["v1.Pod.Spec.Affinity.NodeSelector"] = MapText(spec.node_selector());

@@ -40,7 +40,6 @@ class PodSigner {
   std::string scheduler_name_;
   std::vector<std::string> plugins_;  // the batchable plugins, each once, in upstream's order
   bool ignore_preferred_terms_of_existing_pods_ = false;  // InterPodAffinity's argument
-  bool spread_has_default_constraints_ = false;
   PodResourceGates gates_;
 };
 

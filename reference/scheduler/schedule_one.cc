@@ -201,7 +201,7 @@ Status PodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state, con
     if (!s.IsSuccess()) return s;
   }
   for (const NodePluginScores& node : scores) totals->push_back(node.total);
-  if (record_details_ || keep_scores_) result->scores = std::move(scores);
+  if (record_details_ || KeepScores()) result->scores = std::move(scores);
   return Status();
 }
 
@@ -252,10 +252,8 @@ ScheduleResult PodScheduler::SchedulePod(const Framework& fw, CycleState& state,
                                          const Snapshot& snapshot, const BatchRequest* batch) {
   batch_ = batch;
   hint_.clear();
-  keep_scores_ = batch != nullptr && batch->signature != nullptr;
   ScheduleResult result = SchedulePodSteps(fw, state, pod, snapshot);
   batch_ = nullptr;
-  keep_scores_ = false;
   return result;
 }
 

@@ -147,8 +147,9 @@ class PodScheduler {
   // The current SchedulePod's batch request (null without one), and the hint it gave.
   const BatchRequest* batch_ = nullptr;
   std::string hint_;
-  // Whether PrioritizeNodes must leave every node's scores in the result (the batch keeps them).
-  bool keep_scores_ = false;
+  // Whether PrioritizeNodes must leave every node's scores in the result: the batch keeps them
+  // for a signed pod.
+  bool KeepScores() const { return batch_ != nullptr && batch_->signature != nullptr; }
   Rand rng_;
   int32_t percentage_;
   bool record_details_ = true;
