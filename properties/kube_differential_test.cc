@@ -316,6 +316,26 @@ RC_GTEST_PROP(KubeDifferential, OpportunisticBatchingIsEquivalent, ()) {
                     "KubeDifferential_Batching", true, setup);
 }
 
+// --feature-gates GenericWorkload=true (beta, off by default): GangScheduling in the default
+// profile and every new pending pod an UnscheduledPodAdd event for the queue, on wide traces;
+// half of them under a profile that signs pods, with bursts of replicas (BatchScenarioGen), where
+// the batch is built with the gate. Against kube-scheduler v1.37.2 with the same gate.
+RC_GTEST_PROP(KubeDifferential, GenericWorkloadOnIsEquivalent, ()) {
+  const bool batching = *rc::gen::arbitrary<bool>();
+  const WideScenario s = batching ? *BatchScenarioGen() : *WideScenarioGen(kNewerFields);
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RunSetup setup;
+  setup.feature_gates[std::string(reference::kGenericWorkload)] = true;
+  if (batching) {
+    setup.config_yaml = R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
+        "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"schedulerName": "default-scheduler",
+                      "plugins": {"multiPoint": {"disabled": [{"name": "PodTopologySpread"}]}}}]})";
+  }
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_GenericWorkloadOn", true, setup);
+}
+
 // --feature-gates SchedulerPopFromBackoffQ=false: the queue without pops from backoffQ, without
 // 1 s expiry windows and with PreEnqueue on the move to activeQ (timed traces with requeues, and
 // wide traces), against kube-scheduler v1.37.2 with the same gate.

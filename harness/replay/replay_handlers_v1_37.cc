@@ -106,7 +106,10 @@ Outcome Replayer::OnPodV1_37(reference::PodPtr old, reference::PodPtr pod, bool 
       (void)cache_.AddPod(pod);  // addAssignedPodToCache
       MoveAllV1_37(ev::AssignedPodAdd(), PodObjects(nullptr, pod));
     } else if (ProfileFor(*pod)) {
-      queue37_->Add(pod);  // addPodToSchedulingQueue
+      // addPodToSchedulingQueue; with GenericWorkload every new pending pod is also an event
+      // for the unschedulable pool (a pod that completes a gang).
+      queue37_->Add(pod);
+      if (generic_workload_) MoveAllV1_37(ev::UnscheduledPodAdd(), PodObjects(nullptr, pod));
     }
     return Outcome::Ok();
   }

@@ -97,6 +97,8 @@ Outcome Replayer::Init() {
   log_.set_retain(options_.retain_log);
   if (options_.volume_controllers) volume_api_ = std::make_unique<VolumeApiImpl>(this);
   pod_resource_gates_ = reference::PodResourceGatesFrom(options_.feature_gates);
+  generic_workload_ = options_.compat == "1.37" &&
+                      reference::GateEnabled(options_.feature_gates, reference::kGenericWorkload);
   std::vector<const reference::Framework*> frameworks;
   for (const reference::Profile& config_profile : options_.config.profiles) {
     auto p = std::make_unique<Profile>();
@@ -121,7 +123,7 @@ Outcome Replayer::Init() {
           reference::PodSigner::ForProfile(**fw, profile, pod_resource_gates_);
       if (signer.enabled()) {
         p->signer = std::move(signer);
-        p->batch = std::make_unique<reference::OpportunisticBatch>();
+        p->batch = std::make_unique<reference::OpportunisticBatch>(generic_workload_);
       }
     }
     p->framework = std::move(*fw);

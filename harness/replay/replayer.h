@@ -251,6 +251,9 @@ class Replayer {
   std::set<std::string> async_preemptions_;  // v1.37: Handle::async_preemptions
   // v1.37: how pods' requests are counted under the run's gates (BuildPod, update events).
   reference::PodResourceGates pod_resource_gates_;
+  // v1.37's GenericWorkload gate: new pending pods are UnscheduledPodAdd events, and the batch
+  // serves pods of the same cycle (pod groups themselves are not modelled).
+  bool generic_workload_ = false;
   size_t pods_bound_ = 0;  // bindings completed, for progress reports
   void MoveAll(const reference::ClusterEvent& event,
                const std::function<bool(const reference::Pod&)>& pre_check = nullptr);

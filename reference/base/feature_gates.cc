@@ -17,7 +17,10 @@ struct GateSpec {
 // their defaults at the tag. GA gates locked to their default are left out: upstream refuses to
 // set them too.
 constexpr std::array<GateSpec, 16> kGatesV1_37 = {{
-    {"GenericWorkload", false, "beta", false},
+    // On: GangScheduling joins the default profile, every new pending pod is an
+    // UnscheduledPodAdd event for the unschedulable pool, and the batch serves a pod of the same
+    // cycle. Pod groups themselves are not modelled (pods carry no spec.schedulingGroup).
+    {"GenericWorkload", false, "beta", true},
     // Off: pod-level status resources are not counted (pod_requests.h, PodResourceGates).
     {"InPlacePodLevelResourcesVerticalScaling", true, "beta", true},
     {"InPlacePodVerticalScalingSchedulerPreemption", false, "alpha", false},

@@ -23,6 +23,7 @@ namespace schedcheck::reference {
 using FeatureGates = std::map<std::string, bool>;
 
 inline constexpr std::string_view kOpportunisticBatching = "OpportunisticBatching";
+inline constexpr std::string_view kGenericWorkload = "GenericWorkload";
 inline constexpr std::string_view kSchedulerPopFromBackoffQ = "SchedulerPopFromBackoffQ";
 inline constexpr std::string_view kSchedulerAsyncPreemption = "SchedulerAsyncPreemption";
 inline constexpr std::string_view kStorageCapacityScoring = "StorageCapacityScoring";

@@ -30,6 +30,7 @@ TEST(FeatureGatesTest, OnlyModelledValuesAtCompat137) {
   EXPECT_EQ(CheckFeatureGates({{"SchedulerAsyncPreemption", false}}, "1.37"), "");
   EXPECT_EQ(CheckFeatureGates({{"NominatedNodeNameForExpectation", false}}, "1.37"), "");
   EXPECT_EQ(CheckFeatureGates({{"InPlacePodLevelResourcesVerticalScaling", false}}, "1.37"), "");
+  EXPECT_EQ(CheckFeatureGates({{"GenericWorkload", true}}, "1.37"), "");
   // PodLevelResources off needs the gates on by default that depend on it off too.
   EXPECT_EQ(CheckFeatureGates({{"PodLevelResources", false},
                                {"InPlacePodLevelResourcesVerticalScaling", false},
@@ -54,6 +55,7 @@ TEST(FeatureGatesTest, OnlyModelledValuesAtCompat137) {
   EXPECT_FALSE(GateEnabled({{"OpportunisticBatching", false}}, kOpportunisticBatching));
   EXPECT_TRUE(GateEnabled({}, kOpportunisticBatching));
   EXPECT_FALSE(GateEnabled({}, "SchedulerAsyncAPICalls"));
+  EXPECT_FALSE(GateEnabled({}, kGenericWorkload));
 }
 
 }  // namespace

@@ -24,6 +24,9 @@ inline constexpr std::string_view kCSIStorageCapacity = "storage.k8s.io/CSIStora
 // such event is ever delivered.
 inline constexpr std::string_view kVolumeAttachment = "storage.k8s.io/VolumeAttachment";
 inline constexpr std::string_view kWildCard = "*";
+// v1.37 with GenericWorkload: PodGroup objects (scheduling.k8s.io/v1beta1). schedcheck's objects
+// have none, so no such event is ever delivered; GangScheduling registers it.
+inline constexpr std::string_view kPodGroup = "scheduling.k8s.io/PodGroup";
 
 // The pod resources of v1.37 (kube-scheduler/framework/types.go): `Pod` registered by a plugin
 // covers the three specific ones the queue reports.

@@ -173,17 +173,21 @@ struct Handle {
   // v1.37's PodLevelResources and InPlacePodLevelResourcesVerticalScaling gates (beta, on), as
   // NodeResourcesFit's scale-down hint reads them (a pod's own request views are built with them).
   PodResourceGates pod_resource_gates;
+  // v1.37's GenericWorkload gate (beta, off). On: the default profile gains GangScheduling, and
+  // the wildcard a plugin without queueing hints registers also covers PodGroup events.
+  bool generic_workload = false;
   // VolumeBinding's PreBind writes (null: no API server for volumes, the writes fail).
   VolumeApi* volume_api = nullptr;
 };
 
 // Sets the gate-dependent fields of `handle` (async_preemption, storage_capacity_scoring,
-// volume_limit_scaling, pod_resource_gates) to a run's gates (`--feature-gates`), as replay and
-// explanations run them.
+// volume_limit_scaling, generic_workload, pod_resource_gates) to a run's gates (`--feature-gates`),
+// as replay and explanations run them.
 inline void ApplyFeatureGates(const FeatureGates& gates, Handle* handle) {
   handle->async_preemption = GateEnabled(gates, kSchedulerAsyncPreemption);
   handle->storage_capacity_scoring = GateEnabled(gates, kStorageCapacityScoring);
   handle->volume_limit_scaling = GateEnabled(gates, kVolumeLimitScaling);
+  handle->generic_workload = GateEnabled(gates, kGenericWorkload);
   handle->pod_resource_gates = PodResourceGatesFrom(gates);
 }
 

@@ -7,6 +7,7 @@
 #include "reference/plugins/default_binder/default_binder.h"
 #include "reference/plugins/default_preemption/default_preemption.h"
 #include "reference/plugins/dynamic_resources/dynamic_resources.h"
+#include "reference/plugins/gang_scheduling/gang_scheduling.h"
 #include "reference/plugins/image_locality/image_locality.h"
 #include "reference/plugins/inter_pod_affinity/inter_pod_affinity.h"
 #include "reference/plugins/node_affinity/node_affinity.h"
@@ -62,6 +63,7 @@ Registry Build() {
   // v1.37 only (their factories refuse compat 1.27).
   Add(r, "DynamicResources", &DynamicResources::New);
   Add(r, "NodeDeclaredFeatures", &NodeDeclaredFeatures::New);
+  Add(r, "GangScheduling", &GangScheduling::New);
   Add(r, "CreationDelay", &CreationDelay::New);  // example out-of-tree plugin
   Add(r, "DefaultPreemption", &DefaultPreemption::New);
   // @register (one line per plugin: Add(r, "Name", Factory);)

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "reference/plugins/registry.h"
 #include "reference/runtime/profile.h"
 #include "reference/testing/objects.h"
@@ -226,6 +228,43 @@ TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
   EXPECT_EQ(IsPodWorthRequeuing(map, *pod, {{"VolumeBinding"}, {}},
                                 Event(resource::kNode, kUpdateNodeLabel), label_change),
             QueueingStrategy::kQueueAfterBackoff);
+}
+
+// With GenericWorkload (v1.37, beta, off by default) the default profile gains GangScheduling:
+// the only Permit plugin, a PreEnqueue plugin, and the only registration of UnscheduledPod Add.
+// A plugin registered for every event (the DRA placeholder) then covers PodGroup events too
+// (UnrollWildCardResource).
+TEST(QueueingHintMapTest, GenericWorkloadAddsGangScheduling) {
+  for (bool gate : {false, true}) {
+    SCOPED_TRACE(gate ? "GenericWorkload on" : "GenericWorkload off");
+    Snapshot snapshot;
+    ClusterObjects objects;
+    Handle handle;
+    handle.snapshot = &snapshot;
+    handle.objects = &objects;
+    handle.compat = "1.37";
+    handle.generic_workload = gate;
+    auto fw = Framework::Create(DefaultProfile("1.37"), PluginRegistry(), &handle);
+    ASSERT_TRUE(fw.ok()) << fw.message();
+    const QueueingHintMap map = QueueingHintMap::Build(**fw);
+    auto plugins_for = [&](const ClusterEvent& event) {
+      std::vector<std::string> names;
+      for (const auto& [registered, fns] : map.entries()) {
+        if (!registered.Covers(event)) continue;
+        for (const QueueingHintFunction& fn : fns) names.push_back(fn.plugin);
+      }
+      return names;
+    };
+    using Names = std::vector<std::string>;
+    EXPECT_EQ(plugins_for(Event(resource::kUnscheduledPod, kAdd)),
+              gate ? (Names{"DynamicResources", "GangScheduling"}) : (Names{"DynamicResources"}));
+    EXPECT_EQ(plugins_for(Event(resource::kPodGroup, kAdd)),
+              gate ? (Names{"DynamicResources", "GangScheduling"}) : Names{});
+    EXPECT_EQ((*fw)->PluginNames(ExtensionPoint::kPermit),
+              gate ? Names{"GangScheduling"} : Names{});
+    const Names pre_enqueue = (*fw)->PluginNames(ExtensionPoint::kPreEnqueue);
+    EXPECT_EQ(std::count(pre_enqueue.begin(), pre_enqueue.end(), "GangScheduling"), gate ? 1 : 0);
+  }
 }
 
 }  // namespace

@@ -175,7 +175,11 @@ Result<std::unique_ptr<Framework>> Framework::Create(const Profile& profile,
   fw->scheduler_name_ = profile.scheduler_name;
   fw->percentage_ = profile.percentage_of_nodes_to_score;
   fw->handle_ = handle;
-  FrameworkBuilder builder(fw.get(), profile);
+  // The run's gates reach the default plugin list only here (profiles are parsed before).
+  const Profile gated = handle == nullptr ? profile
+                                          : WithGatedDefaultPlugins(profile, handle->compat,
+                                                                    handle->generic_workload);
+  FrameworkBuilder builder(fw.get(), gated);
   if (Outcome ok = builder.Build(registry); !ok) return ok.error();
   return fw;
 }
@@ -256,19 +260,27 @@ std::vector<std::pair<ClusterEvent, std::string>> Framework::EventRegistrations(
 
 std::vector<std::pair<ClusterEventWithHint, std::string>> Framework::EventRegistrationsWithHints()
     const {
-  // UnrollWildCardResource (GenericWorkload off: no PodGroup).
-  static const std::vector<ClusterEventWithHint> kDefaultEvents = [] {
-    std::vector<ClusterEventWithHint> events;
-    for (std::string_view r :
-         {resource::kAssignedPod, resource::kUnscheduledPod, resource::kTargetPod, resource::kNode,
-          resource::kPersistentVolume, resource::kPersistentVolumeClaim, resource::kCSINode,
-          resource::kCSIDriver, resource::kCSIStorageCapacity, resource::kStorageClass,
-          std::string_view("resource.k8s.io/ResourceClaim"),
-          std::string_view("resource.k8s.io/DeviceClass")}) {
-      events.push_back({{std::string(r), action::kAllV1_37, ""}, nullptr});
-    }
-    return events;
-  }();
+  // UnrollWildCardResource: the resources a wildcard registration stands for, PodGroup only
+  // with GenericWorkload.
+  static const std::vector<std::string_view> kWildCardResources = {
+      resource::kAssignedPod,
+      resource::kUnscheduledPod,
+      resource::kTargetPod,
+      resource::kNode,
+      resource::kPersistentVolume,
+      resource::kPersistentVolumeClaim,
+      resource::kCSINode,
+      resource::kCSIDriver,
+      resource::kCSIStorageCapacity,
+      resource::kStorageClass,
+      std::string_view("resource.k8s.io/ResourceClaim"),
+      std::string_view("resource.k8s.io/DeviceClass")};
+  std::vector<ClusterEventWithHint> default_events;
+  for (std::string_view r : kWildCardResources)
+    default_events.push_back({{std::string(r), action::kAllV1_37, ""}, nullptr});
+  if (handle_ != nullptr && handle_->generic_workload) {
+    default_events.push_back({{std::string(resource::kPodGroup), action::kAllV1_37, ""}, nullptr});
+  }
   std::vector<std::pair<ClusterEventWithHint, std::string>> out;
   for (const auto& [name, plugin] : plugins_) {
     const Plugin* p = plugin.get();
@@ -290,7 +302,7 @@ std::vector<std::pair<ClusterEventWithHint, std::string>> Framework::EventRegist
         out.push_back({{std::move(e), nullptr}, name});
       }
     } else {
-      for (const ClusterEventWithHint& e : kDefaultEvents) out.push_back({e, name});
+      for (const ClusterEventWithHint& e : default_events) out.push_back({e, name});
     }
   }
   return out;

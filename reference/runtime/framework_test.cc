@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -219,6 +220,53 @@ TEST(SchedulerConfigurationTest, ParsesProfilesAndRejectsUnknownFields) {
   auto bad = ParseSchedulerConfiguration(doc, "cfg.yaml", "1.27");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.message().find("profiles[0].plugins.scroe"), std::string::npos) << bad.message();
+}
+
+// v1.37 applyFeatureGates appends GangScheduling to the default MultiPoint list with
+// GenericWorkload; mergePluginSet then keeps the defaults first, so a plugin only the user enabled
+// comes after it.
+TEST(SchedulerConfigurationTest, GenericWorkloadAppendsGangSchedulingToTheDefaults) {
+  auto names = [](const Profile& p) {
+    std::vector<std::string> out;
+    for (const PluginEntry& e : p.at(ExtensionPoint::kMultiPoint).enabled) out.push_back(e.name);
+    return out;
+  };
+  auto parse = [](const std::string& plugins) {
+    auto doc = nlohmann::json::parse(
+        R"({"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+            "profiles": [{"schedulerName": "a", "plugins": {"multiPoint": )" +
+        plugins + "}}]}");
+    auto c = ParseSchedulerConfiguration(doc, "cfg.yaml", "1.37");
+    EXPECT_TRUE(c.ok()) << c.message();
+    return c.ok() ? c->profiles[0] : Profile();
+  };
+  std::vector<std::string> want = names(DefaultProfile("1.37"));
+  want.push_back("GangScheduling");
+  EXPECT_EQ(names(WithGatedDefaultPlugins(DefaultProfile("1.37"), "1.37", true)), want);
+  EXPECT_EQ(names(WithGatedDefaultPlugins(DefaultProfile("1.37"), "1.37", false)),
+            names(DefaultProfile("1.37")));
+  EXPECT_EQ(names(WithGatedDefaultPlugins(DefaultProfile("1.27"), "1.27", true)),
+            names(DefaultProfile("1.27")));
+
+  // A plugin of the user's own comes after it; a user's GangScheduling entry takes its place
+  // with its weight.
+  Profile own = WithGatedDefaultPlugins(
+      parse(R"({"enabled": [{"name": "CreationDelay"}, {"name": "GangScheduling", "weight": 3}]})"),
+      "1.37", true);
+  const std::vector<std::string> got = names(own);
+  ASSERT_GE(got.size(), 2u);
+  EXPECT_EQ(got[got.size() - 2], "GangScheduling");
+  EXPECT_EQ(got.back(), "CreationDelay");
+  EXPECT_EQ(own.at(ExtensionPoint::kMultiPoint).enabled[got.size() - 2].weight, 3);
+  EXPECT_EQ(std::count(got.begin(), got.end(), "GangScheduling"), 1);
+
+  // Disabled by name or with every default: not added.
+  for (const char* disabled : {"GangScheduling", "*"}) {
+    Profile p = WithGatedDefaultPlugins(
+        parse(std::string(R"({"disabled": [{"name": ")") + disabled + R"("}]})"), "1.37", true);
+    const std::vector<std::string> n = names(p);
+    EXPECT_EQ(std::count(n.begin(), n.end(), "GangScheduling"), 0) << disabled;
+  }
 }
 
 // Errors of a YAML file point at the line of the offending field, not of the document.

@@ -1,5 +1,6 @@
 #include "reference/runtime/profile.h"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -170,8 +171,10 @@ std::vector<PluginEntry> DefaultMultiPoint(std::string_view compat) {
   if (ParseCompatLevel(compat) == CompatLevel::kV1_37) {
     // v1.37.2: SchedulingGates moved first; the in-tree EBS / GCE PD / Azure Disk limit plugins
     // are gone; applyFeatureGates inserts DynamicResources (weight 2) before DefaultPreemption
-    // (DynamicResourceAllocation: GA) and appends NodeDeclaredFeatures (GA). The other gated
-    // plugins (DeferredPodScheduling, GangScheduling, TopologyPlacementGenerator) are off.
+    // (DynamicResourceAllocation: GA) and appends NodeDeclaredFeatures (GA). GangScheduling
+    // follows with GenericWorkload (beta, off; WithGatedDefaultPlugins adds it for a run with
+    // the gate on). The other gated plugins (DeferredPodScheduling, TopologyPlacementGenerator)
+    // are alpha and off.
     return {
         {"SchedulingGates", 0},
         {"PrioritySort", 0},
@@ -220,6 +223,35 @@ SchedulerConfiguration DefaultConfiguration(std::string_view compat) {
   SchedulerConfiguration c;
   c.profiles.push_back(DefaultProfile(compat));
   return c;
+}
+
+Profile WithGatedDefaultPlugins(Profile profile, std::string_view compat, bool generic_workload) {
+  constexpr std::string_view kGangScheduling = "GangScheduling";
+  PluginSet& multi = profile.at(ExtensionPoint::kMultiPoint);
+  if (!generic_workload || ParseCompatLevel(compat) != CompatLevel::kV1_37 ||
+      multi.enabled.empty()) {
+    return profile;
+  }
+  for (const PluginEntry& d : multi.disabled) {
+    if (d.name == "*" || d.name == kGangScheduling) return profile;
+  }
+  // A user's own GangScheduling entry keeps its weight but takes the default's place.
+  PluginEntry gang{std::string(kGangScheduling), 0};
+  auto own = std::find_if(multi.enabled.begin(), multi.enabled.end(),
+                          [&](const PluginEntry& e) { return e.name == kGangScheduling; });
+  if (own != multi.enabled.end()) {
+    gang = *own;
+    multi.enabled.erase(own);
+  }
+  std::set<std::string> defaults;
+  for (const PluginEntry& d : DefaultMultiPoint(compat)) defaults.insert(d.name);
+  size_t position = 0;
+  for (size_t i = 0; i < multi.enabled.size(); ++i) {
+    if (defaults.count(multi.enabled[i].name)) position = i + 1;
+  }
+  multi.enabled.insert(multi.enabled.begin() + static_cast<std::ptrdiff_t>(position),
+                       std::move(gang));
+  return profile;
 }
 
 PluginSet MergePluginSet(const PluginSet& defaults, const PluginSet& custom) {

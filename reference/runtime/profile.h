@@ -76,6 +76,14 @@ std::vector<PluginEntry> DefaultMultiPoint(std::string_view compat);
 Profile DefaultProfile(std::string_view compat);
 SchedulerConfiguration DefaultConfiguration(std::string_view compat);
 
+// applyFeatureGates' GenericWorkload step (v1.37 default_plugins.go appends GangScheduling to
+// the default MultiPoint list), for a profile parsed before a run's gates are known: GangScheduling
+// goes right after the last default plugin the profile kept (where upstream's merge of the user's
+// set over the defaults puts it), unless the profile disables it or every default ("*"). A
+// profile without MultiPoint plugins (built by hand, not over the defaults) is left as it is, and
+// so is every profile at compat 1.27 or with the gate off.
+Profile WithGatedDefaultPlugins(Profile profile, std::string_view compat, bool generic_workload);
+
 // upstream mergePluginSet: the user's set merged over the defaults (a re-configured default keeps
 // its position; "*" in disabled drops every default).
 PluginSet MergePluginSet(const PluginSet& defaults, const PluginSet& custom);

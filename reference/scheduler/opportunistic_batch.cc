@@ -43,7 +43,10 @@ bool OpportunisticBatch::BatchStateCompatible(const Pod& pod, const PodSignature
                                               int64_t cycle, int64_t now_ns) const {
   if (StateEmpty()) return false;
   // Another pod (or another profile's pod) was popped in between.
-  if (cycle != last_cycle_.cycle_count + 1) return false;
+  if (cycle != last_cycle_.cycle_count + 1 &&
+      (!generic_workload_ || cycle != last_cycle_.cycle_count)) {
+    return false;
+  }
   if (!last_cycle_.succeeded) return false;
   if (!pod.obj.status().nominated_node_name().empty()) return false;
   if (signature == nullptr || *signature != state_->signature) return false;

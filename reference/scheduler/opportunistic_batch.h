@@ -26,6 +26,12 @@ inline constexpr int64_t kMaxBatchAgeNs = 500LL * 1000 * 1000;
 
 class OpportunisticBatch {
  public:
+  // `generic_workload`: the GenericWorkload gate (newOpportunisticBatch's argument). On, a pod of
+  // the same scheduling cycle as the last one may use the batch too (the pods of one pod group
+  // share a cycle; single pods never do).
+  explicit OpportunisticBatch(bool generic_workload = false)
+      : generic_workload_(generic_workload) {}
+
   // GetNodeHint: the hinted node's name, or "" when the batch cannot serve `pod` in scheduling
   // cycle `cycle` at `now_ns`. `state` is the pod's cycle state after PreFilter.
   std::string GetNodeHint(const Framework& fw, const Snapshot& snapshot, const Pod& pod,
@@ -65,6 +71,7 @@ class OpportunisticBatch {
   bool RescoreHintedNode(const Framework& fw, const Snapshot& snapshot, const Pod& pod,
                          const CycleState& state, const NodeInfo& last_chosen);
 
+  bool generic_workload_;
   std::optional<BatchState> state_;
   SchedulingCycle last_cycle_;
   int64_t batched_pods_ = 0;

@@ -45,14 +45,13 @@ struct Row {
   std::string second_nominated;
   std::string second_sig = "sig";
   std::string second_chosen = "n1";
+  bool generic_workload = false;
   std::string expected_hint;
   std::vector<std::string> expected_state;  // the nodes left, in pop order (empty: no state)
 };
 
-// kubernetes v1.37.2 pkg/scheduler/framework/runtime/batch_test.go TestBatchBasic, every row but
-// "pod uses batch from preceding pod when they are from the same cycle state and GenericWorkload
-// is enabled" (GenericWorkload, alpha, is refused by replay). The first pod was given n3, whose
-// NodeInfo holds it; the snapshot has n3 alone.
+// kubernetes v1.37.2 pkg/scheduler/framework/runtime/batch_test.go TestBatchBasic, every row. The
+// first pod was given n3, whose NodeInfo holds it; the snapshot has n3 alone.
 TEST(OpportunisticBatchTest, BatchBasic) {
   const std::vector<Row> rows = {
       {.name = "a second pod with the same signature gets a hint", .expected_hint = "n1"},
@@ -70,6 +69,11 @@ TEST(OpportunisticBatchTest, BatchBasic) {
       {.name = "pod doesn't use batch from preceding pod when they are from the same cycle state, "
                "but GenericWorkload is disabled",
        .second_cycle = 1},
+      {.name = "pod uses batch from preceding pod when they are from the same cycle state and "
+               "GenericWorkload is enabled",
+       .second_cycle = 1,
+       .generic_workload = true,
+       .expected_hint = "n1"},
       {.name = "pod uses batch from preceding pod and leaves remaining batch to next pod",
        .first_other_nodes = std::vector<std::string>{"n1", "n2"},
        .expected_hint = "n1",
@@ -93,7 +97,7 @@ TEST(OpportunisticBatchTest, BatchBasic) {
                              CompatLevel::kV1_37);
     Snapshot snapshot = testing::MakeSnapshot({ParseNode("metadata: {name: n3}")}, {first});
     CycleState state;
-    OpportunisticBatch batch;
+    OpportunisticBatch batch(row.generic_workload);
     const int64_t now = 0;
     auto first_sig = std::make_shared<const std::string>(row.first_sig);
     EXPECT_EQ(batch.GetNodeHint(*fw, snapshot, *first, first_sig, state, 1, now), "");
