@@ -336,6 +336,26 @@ RC_GTEST_PROP(KubeDifferential, GenericWorkloadOnIsEquivalent, ()) {
                     "KubeDifferential_GenericWorkloadOn", true, setup);
 }
 
+// --feature-gates SchedulerAsyncAPICalls=true (beta, off by default): the scheduler's status
+// patches, bindings and nomination clearing go through the API dispatcher, whose calls the adapter
+// runs as they are queued (harness/kube/v1.37/README.md, "Feature gates"). On wide traces,
+// preemption traces (nominations written and cleared) and storage traces with the volume
+// controllers (NominatedNodeNameForExpectation's write before PreBind), against kube-scheduler
+// v1.37.2 with the same gate.
+RC_GTEST_PROP(KubeDifferential, AsyncAPICallsOnIsEquivalent, ()) {
+  const int kind = *rc::gen::inRange(0, 3);  // 0: wide, 1: preemption, 2: storage
+  RunSetup setup;
+  setup.feature_gates[std::string(reference::kSchedulerAsyncAPICalls)] = true;
+  setup.volume_controllers = kind == 2;
+  const WideScenario s = kind == 0 ? *WideScenarioGen(kNewerFields)
+                         : kind == 1
+                             ? *PreemptionScenarioGen()
+                             : *StorageScenarioGen(kNewerFields, /*controllers_model=*/true);
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_AsyncAPICallsOn", true, setup);
+}
+
 // --feature-gates SchedulerPopFromBackoffQ=false: the queue without pops from backoffQ, without
 // 1 s expiry windows and with PreEnqueue on the move to activeQ (timed traces with requeues, and
 // wide traces), against kube-scheduler v1.37.2 with the same gate.

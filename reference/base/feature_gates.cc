@@ -36,7 +36,10 @@ constexpr std::array<GateSpec, 16> kGatesV1_37 = {{
     // and depending on PodLevelResources: turning that off needs them off too, as upstream says.
     {"PodLevelResourcesFixDefaulting", true, "beta", true},
     {"PodLevelResourcesFixKubeletQOSClass", true, "beta", true},
-    {"SchedulerAsyncAPICalls", false, "beta", false},
+    // On: the API dispatcher queues the scheduler's status patches, bindings and nomination
+    // clearing; under the replay conventions each call runs as it is queued (virtual time, API
+    // calls take no time), so the decisions are the gate-off ones (docs/DEVIATIONS.md).
+    {"SchedulerAsyncAPICalls", false, "beta", true},
     // Off: DefaultPreemption's synchronous prepareCandidate (deletions, then nominations cleared).
     {"SchedulerAsyncPreemption", true, "beta", true},
     // Off: the queue of v1.33 and before for pods in backoff (SchedulingQueueV1_37's setup).

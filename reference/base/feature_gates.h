@@ -24,6 +24,7 @@ using FeatureGates = std::map<std::string, bool>;
 
 inline constexpr std::string_view kOpportunisticBatching = "OpportunisticBatching";
 inline constexpr std::string_view kGenericWorkload = "GenericWorkload";
+inline constexpr std::string_view kSchedulerAsyncAPICalls = "SchedulerAsyncAPICalls";
 inline constexpr std::string_view kSchedulerPopFromBackoffQ = "SchedulerPopFromBackoffQ";
 inline constexpr std::string_view kSchedulerAsyncPreemption = "SchedulerAsyncPreemption";
 inline constexpr std::string_view kStorageCapacityScoring = "StorageCapacityScoring";

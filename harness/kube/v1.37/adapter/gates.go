@@ -15,7 +15,8 @@ import (
 // (harness/kube/v1.37/README.md, "Feature gates"): SchedulerAsyncPreemption's goroutine runs
 // right after the preemptor's failure handling, OpportunisticBatching's 500 ms batch age is read
 // on the virtual clock, SchedulerPopFromBackoffQ's pops are taken by the cycle loop whenever
-// activeQ is empty. SchedulerAsyncAPICalls is off by default at v1.37 and stays off.
+// activeQ is empty, SchedulerAsyncAPICalls' dispatcher (off by default; Hello.feature_gates may
+// turn it on) runs each API call when it is queued.
 var GatesOff = []featuregate.Feature{}
 
 // applyGates turns off GatesOff (once per process; the gate is global).

@@ -13,6 +13,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"k8s.io/kubernetes/pkg/scheduler"
+	apidispatcher "k8s.io/kubernetes/pkg/scheduler/backend/api_dispatcher"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding"
@@ -141,6 +142,8 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	framework.SchedcheckNow = r.clock.Now
 	defaultpreemption.SchedcheckSetOffsetRand(func(int32) int32 { return 0 })
 	preemption.SchedcheckAsync = func(body func()) { r.async = append(r.async, body) }
+	// SchedulerAsyncAPICalls (off by default): the dispatcher's calls run as they are queued.
+	apidispatcher.SchedcheckInline = true
 	// A real clock moves on between two reads; the virtual one moves on by 1 ns per read of an
 	// unstarted pod's start time, so that upstream's comparisons keep their order.
 	util.SchedcheckNow = func() time.Time {
