@@ -274,6 +274,14 @@ RC_GTEST_PROP(KubeDifferential, DefaultSpreadingScenariosAreEquivalent, ()) {
   RequireEquivalent(records, seed, "KubeDifferential_DefaultSpreading", true);
 }
 
+// Rolling updates spreading with matchLabelKeys [version] (MatchLabelKeysInPodTopologySpread is
+// beta and on at both levels): each version spreads on its own (spread_generators.h).
+RC_GTEST_PROP(KubeDifferential, MatchLabelKeysScenariosAreEquivalent, ()) {
+  const std::vector<trace::Record> records = *MatchLabelKeysTraceGen();
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RequireEquivalent(records, seed, "KubeDifferential_MatchLabelKeys", true);
+}
+
 #ifdef SCHEDCHECK_KUBE_1_37
 // --feature-gates OpportunisticBatching=false: v1.37 then never reuses a previous pod's scores,
 // and replay takes profiles under which it could (refused with the gate on). Here the default
@@ -354,6 +362,47 @@ RC_GTEST_PROP(KubeDifferential, AsyncAPICallsOnIsEquivalent, ()) {
   const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
   RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
                     "KubeDifferential_AsyncAPICallsOn", true, setup);
+}
+
+// --feature-gates MatchLabelKeysInPodTopologySpread=false (with the API server's
+// MatchLabelKeysInPodTopologySpreadSelectorMerge, which depends on it): PodTopologySpread ignores
+// matchLabelKeys, on rolling-update traces (MatchLabelKeysTraceGen: two versions spreading with
+// matchLabelKeys [version]) and wide traces, against kube-scheduler v1.37.2 with the same gates.
+RC_GTEST_PROP(KubeDifferential, MatchLabelKeysOffIsEquivalent, ()) {
+  const std::vector<trace::Record> records = *rc::gen::arbitrary<bool>()
+                                                 ? *MatchLabelKeysTraceGen()
+                                                 : (*WideScenarioGen(kNewerFields)).records;
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RunSetup setup;
+  setup.feature_gates[std::string(reference::kMatchLabelKeysInPodTopologySpread)] = false;
+  setup.feature_gates["MatchLabelKeysInPodTopologySpreadSelectorMerge"] = false;
+  RequireEquivalent(RealizeTraceAs(records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_MatchLabelKeysOff", true, setup);
+}
+
+// The DRA beta gates flipped (a random non-empty subset, dependencies kept): they change only how
+// DynamicResources allocates devices for pods with claims, so on wide traces (no claims) the
+// decisions stay those of the defaults, in the reference and in kube-scheduler v1.37.2 alike.
+RC_GTEST_PROP(KubeDifferential, DraGatesFlippedAreEquivalent, ()) {
+  const WideScenario s = *WideScenarioGen(kNewerFields);
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RunSetup setup;
+  const int mask = *rc::gen::inRange(1, 1 << 5);
+  const char* const off[] = {"DRAConsumableCapacity", "DRADeviceBindingConditions",
+                             "DRAPartitionableDevices", "DRASchedulerFilterTimeout",
+                             "DRAFractionalCapacityRange"};
+  for (int i = 0; i < 5; ++i) {
+    if (mask & (1 << i)) setup.feature_gates[off[i]] = false;
+  }
+  // DRAFractionalCapacityRange depends on DRAConsumableCapacity.
+  if (mask & 1) setup.feature_gates["DRAFractionalCapacityRange"] = false;
+  if (*rc::gen::arbitrary<bool>()) {
+    setup.feature_gates["DRAWorkloadResourceClaims"] = true;
+    setup.feature_gates[std::string(reference::kGenericWorkload)] = true;
+  }
+  RC_TAG(reference::FeatureGatesText(setup.feature_gates).substr(0, 60));
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_DraGatesFlipped", true, setup);
 }
 
 // --feature-gates SchedulerPopFromBackoffQ=false: the queue without pops from backoffQ, without

@@ -1,6 +1,8 @@
 #include "properties/spread_generators.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace schedcheck::properties {
 namespace {
@@ -157,6 +159,68 @@ rc::Gen<std::vector<trace::Record>> DefaultSpreadTraceGen() {
       }
       trace::Record r = Event(t, trace::ADDED);
       *r.mutable_api()->mutable_pod() = NewPod(i);
+      out.push_back(std::move(r));
+    }
+    return out;
+  });
+}
+
+rc::Gen<std::vector<trace::Record>> MatchLabelKeysTraceGen() {
+  return rc::gen::exec([] {
+    std::vector<trace::Record> out;
+    const int nodes = Uniform(3, 7);
+    const int zones = Uniform(2, 4);
+    for (int i = 0; i < nodes; ++i) {
+      trace::Record r = Event(0, trace::ADDED);
+      k8s::Node* n = r.mutable_api()->mutable_node();
+      const std::string name = "n" + std::to_string(i);
+      n->mutable_metadata()->set_name(name);
+      auto& labels = *n->mutable_metadata()->mutable_labels();
+      labels["kubernetes.io/hostname"] = name;
+      labels["topology.kubernetes.io/zone"] = "z" + std::to_string(i % zones);
+      auto& alloc = *n->mutable_status()->mutable_allocatable();
+      alloc["cpu"] = "8";
+      alloc["memory"] = "16Gi";
+      alloc["pods"] = std::to_string(Uniform(3, 8));
+      out.push_back(std::move(r));
+    }
+    const int pods = Uniform(4, 21);
+    const std::string key = Chance(50) ? "topology.kubernetes.io/zone" : "kubernetes.io/hostname";
+    const std::string when = Chance(70) ? "DoNotSchedule" : "ScheduleAnyway";
+    std::vector<int> v1_pods;
+    int64_t t = 0;
+    for (int i = 0; i < pods; ++i) {
+      if (Chance(50)) t += 1;
+      if (!v1_pods.empty() && Chance(15)) {
+        const int victim = v1_pods[Uniform<size_t>(0, v1_pods.size())];
+        trace::Record r = Event(t, trace::DELETED);
+        k8s::Pod* p = r.mutable_api()->mutable_pod();
+        Meta(p->mutable_metadata(), "default", "web-" + std::to_string(victim));
+        p->mutable_metadata()->set_uid("uid-web-" + std::to_string(victim));
+        out.push_back(std::move(r));
+        std::erase(v1_pods, victim);
+        continue;
+      }
+      // Later pods are mostly the new version.
+      const bool v2 = Uniform(0, pods) < i + (Chance(20) ? pods / 2 : 0);
+      trace::Record r = Event(t, trace::ADDED);
+      k8s::Pod* p = r.mutable_api()->mutable_pod();
+      Meta(p->mutable_metadata(), "default", "web-" + std::to_string(i));
+      p->mutable_metadata()->set_uid("uid-web-" + std::to_string(i));
+      auto& labels = *p->mutable_metadata()->mutable_labels();
+      labels["app"] = "web";
+      labels["version"] = v2 ? "v2" : "v1";
+      k8s::Container* c = p->mutable_spec()->add_containers();
+      c->set_name("c");
+      c->set_image("web:" + labels["version"]);
+      (*c->mutable_resources()->mutable_requests())["cpu"] = "100m";
+      k8s::TopologySpreadConstraint* tsc = p->mutable_spec()->add_topology_spread_constraints();
+      tsc->set_max_skew(1);
+      tsc->set_topology_key(key);
+      tsc->set_when_unsatisfiable(when);
+      (*tsc->mutable_label_selector()->mutable_match_labels())["app"] = "web";
+      tsc->add_match_label_keys("version");
+      if (!v2) v1_pods.push_back(i);
       out.push_back(std::move(r));
     }
     return out;

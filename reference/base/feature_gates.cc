@@ -16,7 +16,23 @@ struct GateSpec {
 // The gates kube-scheduler v1.37.2 reads while placing pods, queueing them or preempting, with
 // their defaults at the tag. GA gates locked to their default are left out: upstream refuses to
 // set them too.
-constexpr std::array<GateSpec, 16> kGatesV1_37 = {{
+constexpr std::array<GateSpec, 32> kGatesV1_37 = {{
+    // Alpha gates kube-scheduler reads (pod groups, DRA attributes, ...): default only.
+    {"CompositePodGroup", false, "alpha", false},
+    {"DRADerivedAttributes", false, "alpha", false},
+    {"DRADeviceCompatibilityGroups", false, "alpha", false},
+    {"DRAListTypeAttributes", false, "alpha", false},
+    {"DRANodeAllocatableResources", false, "alpha", false},
+    {"DRAOptionalNodeOperations", false, "alpha", false},
+    // The DRA gates below change only how DynamicResources allocates devices for pods with
+    // resourceClaims, which the reference rejects in PreFilter ("not modelled", docs/DEVIATIONS.md)
+    // at either value; pods without claims get PreFilter Skip either way.
+    {"DRAConsumableCapacity", true, "beta", true},
+    {"DRADeviceBindingConditions", true, "beta", true},
+    {"DRAFractionalCapacityRange", true, "beta", true},
+    {"DRAPartitionableDevices", true, "beta", true},
+    {"DRASchedulerFilterTimeout", true, "beta", true},
+    {"DRAWorkloadResourceClaims", false, "beta", true},
     // On: GangScheduling joins the default profile, every new pending pod is an
     // UnscheduledPodAdd event for the unschedulable pool, and the batch serves a pod of the same
     // cycle. Pod groups themselves are not modelled (pods carry no spec.schedulingGroup).
@@ -25,6 +41,11 @@ constexpr std::array<GateSpec, 16> kGatesV1_37 = {{
     {"InPlacePodLevelResourcesVerticalScaling", true, "beta", true},
     {"InPlacePodVerticalScalingSchedulerPreemption", false, "alpha", false},
     {"InterPodAffinityHostnameFastPath", false, "alpha", false},
+    // Off: PodTopologySpread ignores matchLabelKeys (FilterTopologySpreadConstraints).
+    {"MatchLabelKeysInPodTopologySpread", true, "beta", true},
+    // The API server's merge of matchLabelKeys into labelSelector on create; kube-scheduler does
+    // not read it, but it depends on MatchLabelKeysInPodTopologySpread (off needs it off too).
+    {"MatchLabelKeysInPodTopologySpreadSelectorMerge", true, "beta", true},
     // Off: no PreBindPreFlight and no nominatedNodeName written in the binding cycle (replay).
     {"NominatedNodeNameForExpectation", true, "beta", true},
     // Off, v1.37 never reuses a previous pod's scores: the reference, which never batches, is
@@ -36,6 +57,7 @@ constexpr std::array<GateSpec, 16> kGatesV1_37 = {{
     // and depending on PodLevelResources: turning that off needs them off too, as upstream says.
     {"PodLevelResourcesFixDefaulting", true, "beta", true},
     {"PodLevelResourcesFixKubeletQOSClass", true, "beta", true},
+    {"PodGroupPreemptionPolicy", false, "alpha", false},
     // On: the API dispatcher queues the scheduler's status patches, bindings and nomination
     // clearing; under the replay conventions each call runs as it is queued (virtual time, API
     // calls take no time), so the decisions are the gate-off ones (docs/DEVIATIONS.md).
@@ -48,19 +70,24 @@ constexpr std::array<GateSpec, 16> kGatesV1_37 = {{
     // Off: VolumeBinding does not score, and a configured shape is refused (VolumeBinding::New).
     {"StorageCapacityScoring", true, "beta", true},
     {"TaintTolerationComparisonOperators", false, "alpha", false},
+    {"TopologyAwareWorkloadScheduling", false, "alpha", false},
     // Off: NodeVolumeLimits admits a node whose CSINode lacks the pod's CSI driver.
     {"VolumeLimitScaling", true, "beta", true},
 }};
 
 // Upstream's dependencies among these gates (defaultKubernetesFeatureGateDependencies at the
 // tag): a gate that is on needs each gate it depends on to be on. The GA gates some of them also
-// depend on (InPlacePodVerticalScaling, NodeDeclaredFeatures) are locked on.
+// depend on (InPlacePodVerticalScaling, NodeDeclaredFeatures, DynamicResourceAllocation,
+// DRAResourceClaimDeviceStatus) are locked on.
 struct GateDependency {
   std::string_view gate;
   std::string_view needs;
 };
-constexpr std::array<GateDependency, 3> kDependenciesV1_37 = {{
+constexpr std::array<GateDependency, 6> kDependenciesV1_37 = {{
+    {"DRAFractionalCapacityRange", "DRAConsumableCapacity"},
+    {"DRAWorkloadResourceClaims", "GenericWorkload"},
     {"InPlacePodLevelResourcesVerticalScaling", "PodLevelResources"},
+    {"MatchLabelKeysInPodTopologySpreadSelectorMerge", "MatchLabelKeysInPodTopologySpread"},
     {"PodLevelResourcesFixDefaulting", "PodLevelResources"},
     {"PodLevelResourcesFixKubeletQOSClass", "PodLevelResources"},
 }};

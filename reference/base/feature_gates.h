@@ -1,11 +1,11 @@
 // Feature gates a run sets, as upstream's `--feature-gates A=true,B=false`. Only compat 1.37 takes
 // them, and only the gates kube-scheduler v1.37.2 reads while scheduling (pkg/features at the
 // tag). A gate may be given its default value; a non-default value only where the reference
-// models what the gate does (OpportunisticBatching, SchedulerPopFromBackoffQ,
-// SchedulerAsyncPreemption, StorageCapacityScoring, VolumeLimitScaling,
-// NominatedNodeNameForExpectation, PodLevelResources and InPlacePodLevelResourcesVerticalScaling,
-// each =false; also PodLevelResourcesFixDefaulting and PodLevelResourcesFixKubeletQOSClass, which
-// kube-scheduler does not read but which must be off with PodLevelResources). Upstream's
+// models what the gate does: every beta gate kube-scheduler v1.37.2 reads (feature_gates.cc lists
+// them, each with what its other value does), plus the gates kube-scheduler does not read but
+// which must be off with one it reads (PodLevelResourcesFixDefaulting,
+// PodLevelResourcesFixKubeletQOSClass, MatchLabelKeysInPodTopologySpreadSelectorMerge). Alpha
+// gates are taken at their defaults only. Upstream's
 // dependencies among these gates hold as its feature gate enforces them. Anything else is refused
 // with the reason, never run by the default's rules.
 #ifndef SCHEDCHECK_REFERENCE_BASE_FEATURE_GATES_H_
@@ -24,6 +24,8 @@ using FeatureGates = std::map<std::string, bool>;
 
 inline constexpr std::string_view kOpportunisticBatching = "OpportunisticBatching";
 inline constexpr std::string_view kGenericWorkload = "GenericWorkload";
+inline constexpr std::string_view kMatchLabelKeysInPodTopologySpread =
+    "MatchLabelKeysInPodTopologySpread";
 inline constexpr std::string_view kSchedulerAsyncAPICalls = "SchedulerAsyncAPICalls";
 inline constexpr std::string_view kSchedulerPopFromBackoffQ = "SchedulerPopFromBackoffQ";
 inline constexpr std::string_view kSchedulerAsyncPreemption = "SchedulerAsyncPreemption";

@@ -31,6 +31,34 @@ TEST(FeatureGatesTest, OnlyModelledValuesAtCompat137) {
   EXPECT_EQ(CheckFeatureGates({{"NominatedNodeNameForExpectation", false}}, "1.37"), "");
   EXPECT_EQ(CheckFeatureGates({{"InPlacePodLevelResourcesVerticalScaling", false}}, "1.37"), "");
   EXPECT_EQ(CheckFeatureGates({{"GenericWorkload", true}}, "1.37"), "");
+  // MatchLabelKeysInPodTopologySpread off needs the API server's selector merge off too.
+  EXPECT_EQ(CheckFeatureGates({{"MatchLabelKeysInPodTopologySpread", false},
+                               {"MatchLabelKeysInPodTopologySpreadSelectorMerge", false}},
+                              "1.37"),
+            "");
+  EXPECT_NE(CheckFeatureGates({{"MatchLabelKeysInPodTopologySpread", false}}, "1.37")
+                .find("MatchLabelKeysInPodTopologySpreadSelectorMerge is enabled, but depends on "
+                      "features that are disabled: [MatchLabelKeysInPodTopologySpread]"),
+            std::string::npos);
+  // The DRA beta gates, each way; their own dependencies hold.
+  EXPECT_EQ(CheckFeatureGates({{"DRAPartitionableDevices", false},
+                               {"DRASchedulerFilterTimeout", false},
+                               {"DRADeviceBindingConditions", false}},
+                              "1.37"),
+            "");
+  EXPECT_NE(CheckFeatureGates({{"DRAConsumableCapacity", false}}, "1.37")
+                .find("DRAFractionalCapacityRange is enabled, but depends"),
+            std::string::npos);
+  EXPECT_NE(
+      CheckFeatureGates({{"DRAWorkloadResourceClaims", true}}, "1.37").find("[GenericWorkload]"),
+      std::string::npos);
+  EXPECT_EQ(
+      CheckFeatureGates({{"DRAWorkloadResourceClaims", true}, {"GenericWorkload", true}}, "1.37"),
+      "");
+  // An alpha gate kube-scheduler reads: its default only.
+  EXPECT_NE(CheckFeatureGates({{"CompositePodGroup", true}}, "1.37")
+                .find("models the alpha gate CompositePodGroup only at its v1.37.2 default"),
+            std::string::npos);
   // PodLevelResources off needs the gates on by default that depend on it off too.
   EXPECT_EQ(CheckFeatureGates({{"PodLevelResources", false},
                                {"InPlacePodLevelResourcesVerticalScaling", false},

@@ -173,6 +173,9 @@ struct Handle {
   // v1.37's PodLevelResources and InPlacePodLevelResourcesVerticalScaling gates (beta, on), as
   // NodeResourcesFit's scale-down hint reads them (a pod's own request views are built with them).
   PodResourceGates pod_resource_gates;
+  // v1.37's MatchLabelKeysInPodTopologySpread gate (beta, on; always on at v1.27). Off:
+  // PodTopologySpread ignores its constraints' matchLabelKeys.
+  bool match_label_keys_in_pod_topology_spread = true;
   // v1.37's GenericWorkload gate (beta, off). On: the default profile gains GangScheduling, and
   // the wildcard a plugin without queueing hints registers also covers PodGroup events.
   bool generic_workload = false;
@@ -181,13 +184,16 @@ struct Handle {
 };
 
 // Sets the gate-dependent fields of `handle` (async_preemption, storage_capacity_scoring,
-// volume_limit_scaling, generic_workload, pod_resource_gates) to a run's gates (`--feature-gates`),
+// volume_limit_scaling, match_label_keys_in_pod_topology_spread, generic_workload,
+// pod_resource_gates) to a run's gates (`--feature-gates`),
 // as replay and explanations run them.
 inline void ApplyFeatureGates(const FeatureGates& gates, Handle* handle) {
   handle->async_preemption = GateEnabled(gates, kSchedulerAsyncPreemption);
   handle->storage_capacity_scoring = GateEnabled(gates, kStorageCapacityScoring);
   handle->volume_limit_scaling = GateEnabled(gates, kVolumeLimitScaling);
   handle->generic_workload = GateEnabled(gates, kGenericWorkload);
+  handle->match_label_keys_in_pod_topology_spread =
+      GateEnabled(gates, kMatchLabelKeysInPodTopologySpread);
   handle->pod_resource_gates = PodResourceGatesFrom(gates);
 }
 

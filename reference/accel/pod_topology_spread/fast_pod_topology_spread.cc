@@ -22,8 +22,8 @@ Result<std::vector<FastConstraint>> FastPodTopologySpread::GetConstraints(
     const Pod& pod, std::string_view action) const {
   const auto& own = pod.obj.spec().topology_spread_constraints();
   if (!own.empty()) {
-    auto constraints =
-        pod_topology_spread::FilterTopologySpreadConstraints(own, pod.labels(), action);
+    auto constraints = pod_topology_spread::FilterTopologySpreadConstraints(
+        own, pod.labels(), action, handle_.match_label_keys_in_pod_topology_spread);
     if (!constraints.ok()) return constraints.error();
     return pod_topology_spread::fast::Compile(std::move(*constraints));
   }

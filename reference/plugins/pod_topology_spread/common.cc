@@ -7,7 +7,7 @@ namespace {
 
 // LabelSelectorAsSelector plus the matchLabelKeys merge (mergeLabelSetWithSelector).
 Result<SpreadSelector> BuildSelector(const k8s::TopologySpreadConstraint& c,
-                                     const Labels& pod_labels) {
+                                     const Labels& pod_labels, bool match_label_keys) {
   SpreadSelector out;
   if (!c.has_label_selector()) return out;  // Nothing; matchLabelKeys cannot change that
   if (!LabelSelectorValid(c.label_selector())) {
@@ -18,6 +18,7 @@ Result<SpreadSelector> BuildSelector(const k8s::TopologySpreadConstraint& c,
   // Keys absent from the pod are ignored. Each present key adds a `key = value` requirement
   // ANDed with the selector (a requirement, not a matchLabels entry, so that a selector that
   // already names the key with another value still ANDs both).
+  if (!match_label_keys) return out;
   for (const std::string& key : c.match_label_keys()) {
     auto it = pod_labels.find(key);
     if (it == pod_labels.end()) continue;
@@ -33,11 +34,11 @@ Result<SpreadSelector> BuildSelector(const k8s::TopologySpreadConstraint& c,
 
 Result<std::vector<SpreadConstraint>> FilterTopologySpreadConstraints(
     const google::protobuf::RepeatedPtrField<k8s::TopologySpreadConstraint>& constraints,
-    const Labels& pod_labels, std::string_view action) {
+    const Labels& pod_labels, std::string_view action, bool match_label_keys) {
   std::vector<SpreadConstraint> result;
   for (const k8s::TopologySpreadConstraint& c : constraints) {
     if (c.when_unsatisfiable() != action) continue;
-    Result<SpreadSelector> selector = BuildSelector(c, pod_labels);
+    Result<SpreadSelector> selector = BuildSelector(c, pod_labels, match_label_keys);
     if (!selector.ok()) return selector.error();
     SpreadConstraint tsc;
     tsc.max_skew = c.max_skew();

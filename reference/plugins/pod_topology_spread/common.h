@@ -60,9 +60,11 @@ struct SpreadConstraint {
 
 // filterTopologySpreadConstraints: the constraints whose whenUnsatisfiable equals `action`, in
 // spec order. Error when a labelSelector is malformed (LabelSelectorAsSelector fails).
+// `match_label_keys`: the MatchLabelKeysInPodTopologySpread gate (v1.37 beta, on; always on at
+// v1.27); off, matchLabelKeys are ignored.
 Result<std::vector<SpreadConstraint>> FilterTopologySpreadConstraints(
     const google::protobuf::RepeatedPtrField<k8s::TopologySpreadConstraint>& constraints,
-    const Labels& pod_labels, std::string_view action);
+    const Labels& pod_labels, std::string_view action, bool match_label_keys = true);
 
 // nodeLabelsMatchSpreadConstraints: the node carries every constraint's topology key.
 bool NodeLabelsMatchSpreadConstraints(const Labels& node_labels,

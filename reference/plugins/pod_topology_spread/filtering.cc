@@ -145,7 +145,7 @@ Result<std::vector<SpreadConstraint>> PodTopologySpread::GetConstraints(const Po
   if (!pod.obj.spec().topology_spread_constraints().empty()) {
     auto own = pod_topology_spread::FilterTopologySpreadConstraints(
         pod.obj.spec().topology_spread_constraints(), pod.labels(),
-        pod_topology_spread::kDoNotSchedule);
+        pod_topology_spread::kDoNotSchedule, handle_.match_label_keys_in_pod_topology_spread);
     if (!own.ok())
       return Error{"obtaining pod's hard topology spread constraints: " + own.message()};
     return own;

@@ -166,6 +166,28 @@ TEST(PodTopologySpreadTest, Filter) {
   }
 }
 
+// kubernetes v1.37.2 podtopologyspread/filtering_test.go TestPreFilterState "matchLabelKeys
+// ignored when feature gate disabled": the pod's matchLabelKeys [bar] is dropped, so the five foo
+// pods count (zone1: 3, zone2: 2) and zone1 is over maxSkew 1. With the gate on (the default) the
+// selector becomes foo exists AND bar = "", which none of them matches.
+TEST(PodTopologySpreadTest, MatchLabelKeysFollowTheGate) {
+  const PodPtr pod = ParsePod(
+      "metadata: {name: p, labels: {foo: '', bar: ''}}\nspec: {topologySpreadConstraints: [" +
+      Hard(1, "zone", ", matchLabelKeys: [bar]") + "]}");
+  const std::vector<PodPtr> pods = {FooPod("p-a1", "node-a"), FooPod("p-a2", "node-a"),
+                                    FooPod("p-b1", "node-b"), FooPod("p-y1", "node-y"),
+                                    FooPod("p-y2", "node-y")};
+  Env on(FourNodes(), pods);
+  EXPECT_EQ(on.FilterAll(*pod),
+            (std::map<std::string, Code>{
+                {"node-a", kOk}, {"node-b", kOk}, {"node-x", kOk}, {"node-y", kOk}}));
+  Env off(FourNodes(), pods);
+  off.handle.match_label_keys_in_pod_topology_spread = false;
+  EXPECT_EQ(off.FilterAll(*pod),
+            (std::map<std::string, Code>{
+                {"node-a", kUnsched}, {"node-b", kUnsched}, {"node-x", kOk}, {"node-y", kOk}}));
+}
+
 TEST(PodTopologySpreadTest, FilterReasons) {
   Env env({ZoneNode("node-a", "zone1"), ZoneNode("node-b", "")},
           {FooPod("a1", "node-a"), FooPod("a2", "node-a")});

@@ -75,7 +75,7 @@ Outcome PodTopologySpread::InitPreScoreState(PreScoreState& s, const Pod& pod,
   if (!pod.obj.spec().topology_spread_constraints().empty()) {
     auto own = pod_topology_spread::FilterTopologySpreadConstraints(
         pod.obj.spec().topology_spread_constraints(), pod.labels(),
-        pod_topology_spread::kScheduleAnyway);
+        pod_topology_spread::kScheduleAnyway, handle_.match_label_keys_in_pod_topology_spread);
     if (!own.ok())
       return Error{"obtaining pod's soft topology spread constraints: " + own.message()};
     s.constraints = std::move(*own);
