@@ -5,6 +5,7 @@
 
 #include "harness/check/cluster.h"
 #include "harness/replay/decision_log.h"
+#include "reference/scheduler/pod_signatures.h"
 #include "reference/scheduler/scheduling_cycle.h"
 
 namespace schedcheck::diff {
@@ -163,6 +164,20 @@ Result<std::string> ExplainSideText(const check::ClusterInput& input, const refe
     for (const std::string& p : r.unschedulable_plugins)
       plugins += (plugins.empty() ? "" : ",") + p;
     out += "  outcome: unschedulable by [" + plugins + "]: " + r.message + "\n";
+  }
+  if (compat == "1.37" &&
+      reference::GateEnabled(o.feature_gates, reference::kOpportunisticBatching)) {
+    const reference::PodSigner signer = reference::PodSigner::ForProfile(
+        fw, *profile, reference::PodResourceGatesFrom(o.feature_gates));
+    if (signer.Sign(*pod) != nullptr) {
+      // The explanation scores afresh; the batch's state (the previous cycle's leftover nodes) is
+      // not rebuilt here.
+      out +=
+          "  note: this profile signs the pod (OpportunisticBatching): when the previous cycle "
+          "scheduled a pod with the same signature less than 500 ms earlier, the scheduler tried "
+          "that pod's best leftover node first and took it unscored if it fit; the scores above "
+          "are a fresh scoring\n";
+    }
   }
   return out;
 }

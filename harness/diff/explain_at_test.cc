@@ -55,5 +55,45 @@ TEST(ExplainAtTest, FollowsTheRunsFeatureGates) {
   EXPECT_NE(gated->find("outcome: bound to n1"), std::string::npos) << *gated;
 }
 
+// At 1.37 a pod its profile signs may have been served by OpportunisticBatching, which the
+// explanation does not rebuild: it says so. The default profile signs no pod (PodTopologySpread's
+// default constraints); without PodTopologySpread it signs q; with the gate off nothing is batched.
+TEST(ExplainAtTest, SaysWhenThePodCouldHaveTakenABatchHint) {
+  trace::Trace cluster;
+  cluster.header.set_compat("1.37");
+  trace::Record node;
+  node.mutable_api()->set_type(trace::ADDED);
+  auto n1 = k8s::NodeFromJson(
+      nlohmann::json::parse(
+          R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "8", "memory": "8Gi", "pods": "10"}}})"),
+      "node");
+  ASSERT_TRUE(n1.ok()) << n1.message();
+  *node.mutable_api()->mutable_node() = *n1;
+  cluster.records.push_back(node);
+  cluster.records.push_back(PodAdded(
+      R"({"metadata": {"name": "q", "namespace": "default"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}})"));
+  Divergence d;
+  d.pod = "default/q";
+  reference::SchedulerConfiguration signing = reference::DefaultConfiguration("1.37");
+  std::erase_if(signing.profiles[0].at(reference::ExtensionPoint::kMultiPoint).enabled,
+                [](const reference::PluginEntry& e) { return e.name == "PodTopologySpread"; });
+  const std::string note = "note: this profile signs the pod (OpportunisticBatching)";
+
+  auto by_default =
+      ExplainAt(cluster, {}, d, {{"reference", reference::DefaultConfiguration("1.37")}});
+  ASSERT_TRUE(by_default.ok()) << by_default.message();
+  EXPECT_EQ(by_default->find(note), std::string::npos) << *by_default;
+
+  auto signed_pod = ExplainAt(cluster, {}, d, {{"reference", signing}});
+  ASSERT_TRUE(signed_pod.ok()) << signed_pod.message();
+  EXPECT_NE(signed_pod->find(note), std::string::npos) << *signed_pod;
+
+  ExplainOptions off;
+  off.feature_gates = {{"OpportunisticBatching", false}};
+  auto unbatched = ExplainAt(cluster, {}, d, {{"reference", signing}}, off);
+  ASSERT_TRUE(unbatched.ok()) << unbatched.message();
+  EXPECT_EQ(unbatched->find(note), std::string::npos) << *unbatched;
+}
+
 }  // namespace
 }  // namespace schedcheck::diff
