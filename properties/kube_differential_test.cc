@@ -405,6 +405,20 @@ RC_GTEST_PROP(KubeDifferential, DraGatesFlippedAreEquivalent, ()) {
                     "KubeDifferential_DraGatesFlipped", true, setup);
 }
 
+// --feature-gates SchedulerPreQueueingHints=true (alpha): move requests first ask the
+// PreQueueingHints which pods to evaluate; only DynamicResources has one, for ResourceClaim
+// events, so on wide and timed traces nothing is narrowed, in the reference and in kube-scheduler
+// v1.37.2 alike.
+RC_GTEST_PROP(KubeDifferential, PreQueueingHintsOnIsEquivalent, ()) {
+  const bool wide = *rc::gen::arbitrary<bool>();
+  const std::vector<trace::Record> records =
+      wide ? (*WideScenarioGen(kNewerFields)).records : (*ScenarioGen()).records;
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  const RunSetup setup{"", {{"SchedulerPreQueueingHints", true}}};
+  RequireEquivalent(RealizeTraceAs(records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_PreQueueingHintsOn", true, setup);
+}
+
 // --feature-gates SchedulerPopFromBackoffQ=false: the queue without pops from backoffQ, without
 // 1 s expiry windows and with PreEnqueue on the move to activeQ (timed traces with requeues, and
 // wide traces), against kube-scheduler v1.37.2 with the same gate.

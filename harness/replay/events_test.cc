@@ -257,10 +257,10 @@ TEST(FeatureGatesTest, GatesAreCheckedAgainstTheLevel) {
   auto taken = Replayer::Create(options);
   EXPECT_TRUE(taken.ok()) << taken.message();
 
-  options.feature_gates = {{"SchedulerPreQueueingHints", true}};
+  options.feature_gates = {{"TaintTolerationComparisonOperators", true}};
   auto unmodelled = Replayer::Create(options);
   ASSERT_FALSE(unmodelled.ok());
-  EXPECT_NE(unmodelled.message().find("SchedulerPreQueueingHints"), std::string::npos);
+  EXPECT_NE(unmodelled.message().find("TaintTolerationComparisonOperators"), std::string::npos);
   options.compat = "1.27";
   options.config = reference::DefaultConfiguration("1.27");
   options.feature_gates = {{"OpportunisticBatching", false}};

@@ -17,7 +17,8 @@ struct GateSpec {
 // their defaults at the tag. GA gates locked to their default are left out: upstream refuses to
 // set them too.
 constexpr std::array<GateSpec, 32> kGatesV1_37 = {{
-    // Alpha gates kube-scheduler reads (pod groups, DRA attributes, ...): default only.
+    // Alpha gates kube-scheduler reads (pod groups, DRA attributes, ...): default only, but for
+    // SchedulerPreQueueingHints below.
     {"CompositePodGroup", false, "alpha", false},
     {"DRADerivedAttributes", false, "alpha", false},
     {"DRADeviceCompatibilityGroups", false, "alpha", false},
@@ -66,7 +67,10 @@ constexpr std::array<GateSpec, 32> kGatesV1_37 = {{
     {"SchedulerAsyncPreemption", true, "beta", true},
     // Off: the queue of v1.33 and before for pods in backoff (SchedulingQueueV1_37's setup).
     {"SchedulerPopFromBackoffQ", true, "beta", true},
-    {"SchedulerPreQueueingHints", false, "alpha", false},
+    // On: a move request first asks the plugins' PreQueueingHints which pods to look at. Only
+    // DynamicResources has one, for ResourceClaim events, which never happen in the model (no DRA
+    // object), so no request is narrowed and the decisions are the gate-off ones.
+    {"SchedulerPreQueueingHints", false, "alpha", true},
     // Off: VolumeBinding does not score, and a configured shape is refused (VolumeBinding::New).
     {"StorageCapacityScoring", true, "beta", true},
     {"TaintTolerationComparisonOperators", false, "alpha", false},

@@ -5,7 +5,7 @@
 // them, each with what its other value does), plus the gates kube-scheduler does not read but
 // which must be off with one it reads (PodLevelResourcesFixDefaulting,
 // PodLevelResourcesFixKubeletQOSClass, MatchLabelKeysInPodTopologySpreadSelectorMerge). Alpha
-// gates are taken at their defaults only. Upstream's
+// gates are taken at their defaults only, but for SchedulerPreQueueingHints. Upstream's
 // dependencies among these gates hold as its feature gate enforces them. Anything else is refused
 // with the reason, never run by the default's rules.
 #ifndef SCHEDCHECK_REFERENCE_BASE_FEATURE_GATES_H_

@@ -74,7 +74,8 @@ TEST(FeatureGatesTest, OnlyModelledValuesAtCompat137) {
       "disabled: [PodLevelResources], PodLevelResourcesFixKubeletQOSClass is enabled, but depends "
       "on features that are disabled: [PodLevelResources]]");
   EXPECT_EQ(CheckFeatureGates({{"SchedulerAsyncAPICalls", true}}, "1.37"), "");
-  EXPECT_NE(CheckFeatureGates({{"SchedulerPreQueueingHints", true}}, "1.37")
+  EXPECT_EQ(CheckFeatureGates({{"SchedulerPreQueueingHints", true}}, "1.37"), "");
+  EXPECT_NE(CheckFeatureGates({{"TaintTolerationComparisonOperators", true}}, "1.37")
                 .find("only at its v1.37.2 default (false)"),
             std::string::npos);
   EXPECT_NE(CheckFeatureGates({{"NoSuchGate", true}}, "1.37").find("feature gate NoSuchGate"),
