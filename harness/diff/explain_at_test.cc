@@ -21,8 +21,8 @@ trace::Record PodAdded(const std::string& json) {
   return r;
 }
 
-TEST(ExplainAtTest, FollowsTheRunsFeatureGates) {
-  // n1 has 8 cpu; q asks 1 in its container and 9 at pod level.
+// A 1.37 cluster: n1 (8 cpu), then the pending pod `pod_json`.
+trace::Trace ClusterWithPod(const std::string& pod_json) {
   trace::Trace cluster;
   cluster.header.set_compat("1.37");
   trace::Record node;
@@ -31,11 +31,17 @@ TEST(ExplainAtTest, FollowsTheRunsFeatureGates) {
       nlohmann::json::parse(
           R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "8", "memory": "8Gi", "pods": "10"}}})"),
       "node");
-  ASSERT_TRUE(n1.ok()) << n1.message();
-  *node.mutable_api()->mutable_node() = *n1;
+  EXPECT_TRUE(n1.ok()) << n1.message();
+  if (n1.ok()) *node.mutable_api()->mutable_node() = *n1;
   cluster.records.push_back(node);
-  cluster.records.push_back(PodAdded(
-      R"({"metadata": {"name": "q", "namespace": "default"}, "spec": {"resources": {"requests": {"cpu": "9"}}, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}})"));
+  cluster.records.push_back(PodAdded(pod_json));
+  return cluster;
+}
+
+TEST(ExplainAtTest, FollowsTheRunsFeatureGates) {
+  // n1 has 8 cpu; q asks 1 in its container and 9 at pod level.
+  const trace::Trace cluster = ClusterWithPod(
+      R"({"metadata": {"name": "q", "namespace": "default"}, "spec": {"resources": {"requests": {"cpu": "9"}}, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}})");
   Divergence d;
   d.pod = "default/q";
   const std::vector<ExplainSide> sides = {{"reference", reference::DefaultConfiguration("1.37")}};
@@ -59,19 +65,8 @@ TEST(ExplainAtTest, FollowsTheRunsFeatureGates) {
 // explanation does not rebuild: it says so. The default profile signs no pod (PodTopologySpread's
 // default constraints); without PodTopologySpread it signs q; with the gate off nothing is batched.
 TEST(ExplainAtTest, SaysWhenThePodCouldHaveTakenABatchHint) {
-  trace::Trace cluster;
-  cluster.header.set_compat("1.37");
-  trace::Record node;
-  node.mutable_api()->set_type(trace::ADDED);
-  auto n1 = k8s::NodeFromJson(
-      nlohmann::json::parse(
-          R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "8", "memory": "8Gi", "pods": "10"}}})"),
-      "node");
-  ASSERT_TRUE(n1.ok()) << n1.message();
-  *node.mutable_api()->mutable_node() = *n1;
-  cluster.records.push_back(node);
-  cluster.records.push_back(PodAdded(
-      R"({"metadata": {"name": "q", "namespace": "default"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}})"));
+  const trace::Trace cluster = ClusterWithPod(
+      R"({"metadata": {"name": "q", "namespace": "default"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}})");
   Divergence d;
   d.pod = "default/q";
   reference::SchedulerConfiguration signing = reference::DefaultConfiguration("1.37");

@@ -13,33 +13,17 @@
 #include <vector>
 
 #include "harness/replay/replayer.h"
-#include "reference/k8s/k8s_json.h"
+#include "harness/replay/test_records.h"
 
 namespace schedcheck::replay {
 namespace {
 
 constexpr int64_t kMillis = 1000 * 1000;
 
-trace::Record Event(int64_t t_ns, const std::string& kind, const std::string& json) {
-  trace::Record r;
-  r.set_time_ns(t_ns);
-  r.mutable_api()->set_type(trace::ADDED);
-  if (kind == "node") {
-    auto node = k8s::NodeFromJson(nlohmann::json::parse(json), "node");
-    EXPECT_TRUE(node.ok()) << node.message();
-    *r.mutable_api()->mutable_node() = *node;
-  } else {
-    auto pod = k8s::PodFromJson(nlohmann::json::parse(json), "pod");
-    EXPECT_TRUE(pod.ok()) << pod.message();
-    *r.mutable_api()->mutable_pod() = *pod;
-  }
-  return r;
-}
-
 trace::Record Replica(int64_t t_ns, const std::string& name,
                       const std::string& labels = R"({"app": "web"})",
                       const std::string& ns = "default") {
-  return Event(
+  return AddedFromJson(
       t_ns, "pod",
       R"({"metadata": {"name": ")" + name + R"(", "namespace": ")" + ns + R"(", "labels": )" +
           labels +
@@ -48,7 +32,7 @@ trace::Record Replica(int64_t t_ns, const std::string& name,
 
 // The hog bound to n2: at `t_ns`, or (during = true) while r1's attempt is in flight.
 trace::Record Hog(int64_t t_ns, bool during) {
-  trace::Record r = Event(
+  trace::Record r = AddedFromJson(
       t_ns, "pod",
       R"({"metadata": {"name": "hog"}, "spec": {"nodeName": "n2", "containers": [{"name": "c", "image": "db:1", "resources": {"requests": {"cpu": "3", "memory": "1Gi"}}}]}, "status": {"phase": "Running"}})");
   r.mutable_api()->set_during_attempt(during);
@@ -57,10 +41,10 @@ trace::Record Hog(int64_t t_ns, bool during) {
 
 std::vector<trace::Record> Nodes(const std::string& n1_cpu = "8") {
   return {
-      Event(0, "node",
-            R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": ")" + n1_cpu +
-                R"(", "memory": "16Gi", "pods": "110"}}})"),
-      Event(
+      AddedFromJson(0, "node",
+                    R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": ")" + n1_cpu +
+                        R"(", "memory": "16Gi", "pods": "110"}}})"),
+      AddedFromJson(
           0, "node",
           R"({"metadata": {"name": "n2"}, "status": {"allocatable": {"cpu": "6", "memory": "16Gi", "pods": "110"}}})"),
   };

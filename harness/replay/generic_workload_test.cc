@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "harness/replay/replayer.h"
-#include "reference/k8s/k8s_json.h"
+#include "harness/replay/test_records.h"
 #include "reference/plugins/registry.h"
 
 namespace schedcheck::replay {
@@ -32,29 +32,15 @@ class RejectLabelled final : public reference::FilterPlugin {
   }
 };
 
-trace::Record At(int64_t t_s, const std::string& kind, const std::string& json) {
-  trace::Record r;
-  r.set_time_ns(t_s * kNanosPerSecond);
-  r.mutable_api()->set_type(trace::ADDED);
-  if (kind == "node") {
-    auto node = k8s::NodeFromJson(nlohmann::json::parse(json), "node");
-    EXPECT_TRUE(node.ok()) << node.message();
-    *r.mutable_api()->mutable_node() = *node;
-  } else {
-    auto pod = k8s::PodFromJson(nlohmann::json::parse(json), "pod");
-    EXPECT_TRUE(pod.ok()) << pod.message();
-    *r.mutable_api()->mutable_pod() = *pod;
-  }
-  return r;
-}
-
 const std::vector<trace::Record> kRecords = {
-    At(0, "node",
-       R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "4", "memory": "4Gi", "pods": "10"}}})"),
-    At(0, "pod", R"({"metadata": {"name": "a", "labels": {"reject": "yes"}}})"),
+    AddedFromJson(
+        0, "node",
+        R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "4", "memory": "4Gi", "pods": "10"}}})"),
+    AddedFromJson(0, "pod", R"({"metadata": {"name": "a", "labels": {"reject": "yes"}}})"),
     // Rejected too, so that no binding (an AssignedPodAdd event, which the wildcard covers as
     // well) moves a.
-    At(20, "pod", R"({"metadata": {"name": "b", "labels": {"reject": "yes"}}})"),
+    AddedFromJson(20 * kNanosPerSecond, "pod",
+                  R"({"metadata": {"name": "b", "labels": {"reject": "yes"}}})"),
 };
 
 struct RunResult {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "reference/plugins/registry.h"
 #include "reference/runtime/profile.h"
@@ -163,20 +164,35 @@ TEST(IsPodWorthRequeuingTest, TestIsPodWorthRequeuingRows) {
   }
 }
 
+// The v1.37 default profile's framework over an empty cluster (null when it cannot be built, a
+// test failure), with or without GenericWorkload.
+struct DefaultProfileV137 {
+  Snapshot snapshot;
+  ClusterObjects objects;
+  Handle handle;
+  std::unique_ptr<Framework> fw;
+
+  explicit DefaultProfileV137(bool generic_workload = false) {
+    handle.snapshot = &snapshot;
+    handle.objects = &objects;
+    handle.compat = "1.37";
+    handle.generic_workload = generic_workload;
+    auto made = Framework::Create(DefaultProfile("1.37"), PluginRegistry(), &handle);
+    EXPECT_TRUE(made.ok()) << made.message();
+    if (made.ok()) fw = std::move(*made);
+  }
+  DefaultProfileV137(const DefaultProfileV137&) = delete;
+  DefaultProfileV137& operator=(const DefaultProfileV137&) = delete;
+};
+
 // The map over the v1.37 default profile: registrations as the plugins make them, Pod
 // registrations unrolled, plugins with only the v1.27 interface (the volume placeholders) on their
 // own events without hints, plugins with neither (DynamicResources) on every resource, and only
 // the points whose rejection leaves a pod unschedulable.
 TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
-  Snapshot snapshot;
-  ClusterObjects objects;
-  Handle handle;
-  handle.snapshot = &snapshot;
-  handle.objects = &objects;
-  handle.compat = "1.37";
-  auto fw = Framework::Create(DefaultProfile("1.37"), PluginRegistry(), &handle);
-  ASSERT_TRUE(fw.ok()) << fw.message();
-  const QueueingHintMap map = QueueingHintMap::Build(**fw);
+  const DefaultProfileV137 profile;
+  ASSERT_NE(profile.fw, nullptr);
+  const QueueingHintMap map = QueueingHintMap::Build(*profile.fw);
 
   auto plugins_for = [&](const ClusterEvent& event) {
     std::vector<std::string> names;
@@ -237,16 +253,9 @@ TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
 TEST(QueueingHintMapTest, GenericWorkloadAddsGangScheduling) {
   for (bool gate : {false, true}) {
     SCOPED_TRACE(gate ? "GenericWorkload on" : "GenericWorkload off");
-    Snapshot snapshot;
-    ClusterObjects objects;
-    Handle handle;
-    handle.snapshot = &snapshot;
-    handle.objects = &objects;
-    handle.compat = "1.37";
-    handle.generic_workload = gate;
-    auto fw = Framework::Create(DefaultProfile("1.37"), PluginRegistry(), &handle);
-    ASSERT_TRUE(fw.ok()) << fw.message();
-    const QueueingHintMap map = QueueingHintMap::Build(**fw);
+    const DefaultProfileV137 profile(gate);
+    ASSERT_NE(profile.fw, nullptr);
+    const QueueingHintMap map = QueueingHintMap::Build(*profile.fw);
     auto plugins_for = [&](const ClusterEvent& event) {
       std::vector<std::string> names;
       for (const auto& [registered, fns] : map.entries()) {
@@ -260,9 +269,9 @@ TEST(QueueingHintMapTest, GenericWorkloadAddsGangScheduling) {
               gate ? (Names{"DynamicResources", "GangScheduling"}) : (Names{"DynamicResources"}));
     EXPECT_EQ(plugins_for(Event(resource::kPodGroup, kAdd)),
               gate ? (Names{"DynamicResources", "GangScheduling"}) : Names{});
-    EXPECT_EQ((*fw)->PluginNames(ExtensionPoint::kPermit),
+    EXPECT_EQ(profile.fw->PluginNames(ExtensionPoint::kPermit),
               gate ? Names{"GangScheduling"} : Names{});
-    const Names pre_enqueue = (*fw)->PluginNames(ExtensionPoint::kPreEnqueue);
+    const Names pre_enqueue = profile.fw->PluginNames(ExtensionPoint::kPreEnqueue);
     EXPECT_EQ(std::count(pre_enqueue.begin(), pre_enqueue.end(), "GangScheduling"), gate ? 1 : 0);
   }
 }
