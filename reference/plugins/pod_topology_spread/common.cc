@@ -15,10 +15,10 @@ Result<SpreadSelector> BuildSelector(const k8s::TopologySpreadConstraint& c,
   }
   out.nothing = false;
   out.selector = c.label_selector();
+  if (!match_label_keys) return out;  // MatchLabelKeysInPodTopologySpread off
   // Keys absent from the pod are ignored. Each present key adds a `key = value` requirement
   // ANDed with the selector (a requirement, not a matchLabels entry, so that a selector that
   // already names the key with another value still ANDs both).
-  if (!match_label_keys) return out;
   for (const std::string& key : c.match_label_keys()) {
     auto it = pod_labels.find(key);
     if (it == pod_labels.end()) continue;
