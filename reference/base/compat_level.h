@@ -9,6 +9,8 @@
 namespace schedcheck::reference {
 
 enum class CompatLevel { kV1_27, kV1_37 };
+// The number of levels: the columns of the features table (features.h).
+inline constexpr int kNumCompatLevels = 2;
 
 // "1.27" and "" (the default) are kV1_27; "1.37" is kV1_37; anything else is nullopt.
 inline std::optional<CompatLevel> ParseCompatLevel(std::string_view text) {
