@@ -186,7 +186,7 @@ RC_GTEST_PROP(ApiProperties, TolerationMatching, ()) {
 // computed independently by the oracle.
 RC_GTEST_PROP(ApiProperties, EffectiveRequestsUseInitMaxAndOverhead, ()) {
   const k8s::Pod obj = *PodGen("p");
-  auto pod = reference::BuildPod(obj);
+  auto pod = reference::BuildPod(obj, reference::FeaturesFor(reference::CompatLevel::kV1_27));
   RC_ASSERT(pod.ok());
   RC_ASSERT((*pod)->requests.milli_cpu == OracleRequest(obj, "cpu"));
   RC_ASSERT((*pod)->requests.memory == OracleRequest(obj, "memory"));

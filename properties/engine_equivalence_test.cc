@@ -96,7 +96,7 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property,
   std::vector<trace::Record> report = CaseAsTrace(c);
   std::vector<reference::PodPtr> later_pods;
   for (const k8s::Pod& p : later) {
-    auto pod = reference::BuildPod(p, kLevel);
+    auto pod = reference::BuildPod(p, reference::FeaturesFor(kLevel));
     if (!pod.ok()) RC_FAIL("pod does not load: " + pod.message());
     later_pods.push_back(*pod);
     trace::Record r;

@@ -130,7 +130,7 @@ PodPtr MakePod(const std::string& name, int32_t priority, bool gated, int versio
   obj.mutable_spec()->add_containers()->set_name("c");
   obj.mutable_spec()->set_priority(priority);
   if (gated) obj.mutable_spec()->add_scheduling_gates()->set_name(kGateName);
-  return *reference::BuildPod(obj);
+  return *reference::BuildPod(obj, reference::FeaturesFor(reference::CompatLevel::kV1_27));
 }
 
 std::string Key(const std::string& name) { return "default/" + name; }

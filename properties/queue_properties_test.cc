@@ -21,7 +21,7 @@ PodPtr QueuePod(const std::string& name, int32_t priority, bool gated) {
   obj.mutable_spec()->add_containers()->set_name("c");
   obj.mutable_spec()->set_priority(priority);
   if (gated) obj.mutable_spec()->add_scheduling_gates()->set_name(kGateName);
-  return *reference::BuildPod(obj);
+  return *reference::BuildPod(obj, reference::FeaturesFor(reference::CompatLevel::kV1_27));
 }
 
 // A queue over the default profile's QueueSort and PreEnqueue, with test plugins A (NodeAdd) and

@@ -206,7 +206,7 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
       pod.mutable_metadata()->set_name("kept-" + std::to_string(step));
       pod.mutable_metadata()->set_uid(pod.metadata().namespace_() + "/" + pod.metadata().name());
       pod.mutable_spec()->set_node_name(now.nodes[step % now.nodes.size()].metadata().name());
-      auto built = reference::BuildPod(pod);
+      auto built = reference::BuildPod(pod, reference::FeaturesFor(reference::CompatLevel::kV1_27));
       RC_PRE(built.ok());
       RC_ASSERT(static_cast<bool>(cache.AddPod(*built)));
       now.bound.push_back(pod);
@@ -214,7 +214,8 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
     } else if (op == 3) {
       // A bound pod goes away.
       const k8s::Pod gone = now.bound.front();
-      auto built = reference::BuildPod(gone);
+      auto built =
+          reference::BuildPod(gone, reference::FeaturesFor(reference::CompatLevel::kV1_27));
       RC_ASSERT(built.ok());
       RC_ASSERT(static_cast<bool>(cache.RemovePod(**built)));
       now.bound.erase(now.bound.begin());

@@ -61,7 +61,8 @@ LoadedCase Load(const ClusterCase& c, reference::Engine engine, const std::strin
   input.pods = c.bound;
   auto cluster = check::Cluster::Build(input, reference::DefaultProfile(compat), compat, engine);
   if (!cluster.ok()) RC_FAIL("cluster does not load: " + cluster.message());
-  auto pod = reference::BuildPod(c.pod, *reference::ParseCompatLevel(compat));
+  auto pod =
+      reference::BuildPod(c.pod, reference::FeaturesFor(*reference::ParseCompatLevel(compat)));
   if (!pod.ok()) RC_FAIL("pod does not load: " + pod.message());
   return LoadedCase{std::move(*cluster), *pod};
 }

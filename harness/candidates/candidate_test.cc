@@ -34,7 +34,7 @@ TEST(CandidateTest, WeightChangesOnlyThatPlugin) {
   auto c = MakeCandidate("weight:NodeAffinity=5", base);
   ASSERT_TRUE(c.ok()) << c.message();
   reference::Snapshot snapshot;
-  reference::Handle handle;
+  reference::Handle handle{reference::FeaturesFor(reference::CompatLevel::kV1_27)};
   handle.snapshot = &snapshot;
   auto fw = Build(*c, &handle);
   auto ref = Build({"reference", base, nullptr}, &handle);
@@ -285,7 +285,7 @@ TEST(ForgetEventsTest, KeepsEveryPointButRegistersNoEvents) {
   ASSERT_TRUE(c.ok()) << c.message();
   ASSERT_NE(c->registry, nullptr);
   reference::Snapshot snapshot;
-  reference::Handle handle;
+  reference::Handle handle{reference::FeaturesFor(reference::CompatLevel::kV1_27)};
   handle.snapshot = &snapshot;
   auto fw = Build(*c, &handle);
   auto ref = Build({"reference", base, nullptr}, &handle);

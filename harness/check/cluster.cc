@@ -34,10 +34,11 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
                                                 const reference::Profile& profile,
                                                 const std::string& compat, reference::Engine engine,
                                                 const reference::FeatureGates& gates) {
-  std::unique_ptr<Cluster> c(new Cluster());
   const reference::CompatLevel level =
       reference::ParseCompatLevel(compat).value_or(reference::CompatLevel::kV1_27);
-  c->cache_ = reference::Cache(level);
+  Result<reference::Features> features = reference::FeaturesFor(level, gates);
+  if (!features.ok()) return features.error();
+  std::unique_ptr<Cluster> c(new Cluster(*features));
   for (size_t i = 0; i < input.nodes.size(); ++i) {
     auto node = reference::BuildNode(input.nodes[i]);
     std::string where =
@@ -47,7 +48,7 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
     if (Outcome ok = c->cache_.AddNode(*node); !ok) return Error{where + ": " + ok.message()};
   }
   for (size_t i = 0; i < input.pods.size(); ++i) {
-    auto pod = reference::BuildPod(input.pods[i], level, reference::PodResourceGatesFrom(gates));
+    auto pod = reference::BuildPod(input.pods[i], *features);
     std::string where = "pods[" + std::to_string(i) + "] (" + input.pods[i].metadata().name() + ")";
     if (!pod.ok()) return Error{where + ": " + pod.message()};
     if (!(*pod)->node_name().empty()) {
@@ -76,8 +77,6 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
   c->handle_.snapshot = &c->snapshot_;
   c->handle_.objects = &c->objects_;
   c->handle_.nominator = &c->nominator_;
-  c->handle_.compat = compat;
-  reference::ApplyFeatureGates(gates, &c->handle_);
   auto fw =
       reference::Framework::Create(profile, reference::PluginRegistryFor(engine), &c->handle_);
   if (!fw.ok()) return fw.error();

@@ -67,7 +67,7 @@ class Cluster {
   const std::vector<std::string>& node_names() const { return node_names_; }
 
  private:
-  Cluster() = default;
+  explicit Cluster(const reference::Features& features) : cache_(features), handle_(features) {}
 
   reference::Cache cache_;
   reference::Snapshot snapshot_;

@@ -46,14 +46,14 @@ CaseResult RunHintCase(const Case& c) {
     return {Verdict::kBadInput, "plugins: " + name + " registers no events with hints at 1.37"};
   }
   const reference::CompatLevel level = reference::CompatLevel::kV1_37;
-  auto pod = reference::BuildPod(*c.pod, level);
+  auto pod = reference::BuildPod(*c.pod, reference::FeaturesFor(level));
   if (!pod.ok()) return {Verdict::kBadInput, "pod: " + pod.message()};
   reference::EventObjects objects;
   for (const auto& [source, target, field] :
        {std::tuple{&c.old_pod, &objects.old_pod, "oldObject"},
         std::tuple{&c.new_pod, &objects.new_pod, "newObject"}}) {
     if (!*source) continue;
-    auto built = reference::BuildPod(**source, level);
+    auto built = reference::BuildPod(**source, reference::FeaturesFor(level));
     if (!built.ok()) return {Verdict::kBadInput, std::string(field) + ": " + built.message()};
     *target = *built;
   }

@@ -123,7 +123,7 @@ CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
   if (!cluster.ok()) return BadInput("setup: " + cluster.message());
   if (!c.pod) return BadInput("kind preempt needs a pod");
   const reference::CompatLevel level = *reference::ParseCompatLevel(c.compat);
-  auto pod = reference::BuildPod(*c.pod, level);
+  auto pod = reference::BuildPod(*c.pod, reference::FeaturesFor(level));
   if (!pod.ok()) return BadInput("pod: " + pod.message());
   const reference::Framework& fw = (*cluster)->framework();
 

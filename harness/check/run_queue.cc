@@ -79,7 +79,7 @@ class QueueCaseRunner {
     }
     auto obj = k8s::PodFromJson(v, field);
     if (!obj.ok()) return obj.error();
-    auto pod = reference::BuildPod(*obj);
+    auto pod = reference::BuildPod(*obj, reference::FeaturesFor(reference::CompatLevel::kV1_27));
     if (!pod.ok()) return Error{field + ": " + pod.message()};
     pods_[(*pod)->key] = *pod;
     return *pod;

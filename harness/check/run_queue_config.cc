@@ -144,7 +144,7 @@ Result<std::shared_ptr<reference::NodeInfo>> NodeInfoArg(const Case& c, const Cl
   auto ni = std::make_shared<reference::NodeInfo>(*built);
   for (const k8s::Pod& p : c.pods) {
     if (p.spec().node_name() != (*built)->name()) continue;
-    auto pod = reference::BuildPod(p);
+    auto pod = reference::BuildPod(p, reference::FeaturesFor(reference::CompatLevel::kV1_27));
     if (!pod.ok()) return Error{"pods: " + pod.message()};
     ni->AddPod(reference::MakePodInfo(*pod));
   }

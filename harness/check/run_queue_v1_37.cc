@@ -199,7 +199,7 @@ class QueueCaseRunnerV1_37 {
     k8s::ObjectMeta* meta = obj->mutable_metadata();
     if (meta->namespace_().empty()) meta->set_namespace_("default");
     if (meta->uid().empty()) meta->set_uid(meta->namespace_() + "/" + meta->name());
-    auto pod = reference::BuildPod(*obj, reference::CompatLevel::kV1_37);
+    auto pod = reference::BuildPod(*obj, reference::FeaturesFor(reference::CompatLevel::kV1_37));
     if (!pod.ok()) return Error{op.Field(name) + ": " + pod.message()};
     return *pod;
   }

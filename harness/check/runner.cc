@@ -212,7 +212,7 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
   // their assumed placements and its search starts where theirs stopped (nextStartNodeIndex).
   for (size_t i = 0; i < c.pods_before.size(); ++i) {
     const std::string where = "podsBefore[" + std::to_string(i) + "]";
-    auto before = reference::BuildPod(c.pods_before[i], level);
+    auto before = reference::BuildPod(c.pods_before[i], reference::FeaturesFor(level));
     if (!before.ok()) return Fail(where + ": " + before.message());
     CycleState before_state;
     reference::CycleOutcome o =
@@ -284,7 +284,8 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
   auto cluster =
       Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat, engine);
   if (!cluster.ok()) return BadInput("setup: " + cluster.message());
-  auto pod = reference::BuildPod(*c.pod, *reference::ParseCompatLevel(c.compat));
+  auto pod =
+      reference::BuildPod(*c.pod, reference::FeaturesFor(*reference::ParseCompatLevel(c.compat)));
   if (!pod.ok()) return BadInput("pod: " + pod.message());
   if (c.kind == "filter") return RunFilter(c, **cluster, *pod);
   if (c.kind == "score") return RunScore(c, **cluster, *pod);

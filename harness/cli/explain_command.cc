@@ -76,7 +76,7 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   if (pod_objects->pods.empty()) return Error{o.pod + ": no Pod object found"};
   const std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(o.compat);
   if (!level) return Error{"--compat " + o.compat + ": not implemented (implemented: 1.27, 1.37)"};
-  auto pod = reference::BuildPod(pod_objects->pods.front(), *level);
+  auto pod = reference::BuildPod(pod_objects->pods.front(), reference::FeaturesFor(*level));
   if (!pod.ok()) return Error{o.pod + ": " + pod.message()};
   auto profile = ProfileFor(o, limits, (*pod)->scheduler_name());
   if (!profile.ok()) return profile.error();

@@ -217,8 +217,9 @@ Result<std::string> ExplainAt(const trace::Trace& cluster,
                                                                 : "1.27";
   const std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(compat);
   if (!level) return Error{"compat " + compat + " is not implemented (implemented: 1.27, 1.37)"};
-  auto pod =
-      reference::BuildPod(pending, *level, reference::PodResourceGatesFrom(options.feature_gates));
+  Result<reference::Features> features = reference::FeaturesFor(*level, options.feature_gates);
+  if (!features.ok()) return features.error();
+  auto pod = reference::BuildPod(pending, *features);
   if (!pod.ok()) return Error{"pod " + d.pod + ": " + pod.message()};
   check::ClusterInput input;
   for (const std::string& n : state.node_order) {

@@ -24,7 +24,11 @@ int64_t TickAtOrAfter(int64_t at, int64_t period) { return (at + period - 1) / p
 
 }  // namespace
 
-Replayer::Replayer(ReplayOptions options) : options_(std::move(options)) {}
+Replayer::Replayer(ReplayOptions options)
+    : options_(std::move(options)),
+      features_(*reference::FeaturesFor(*reference::ParseCompatLevel(options_.compat),
+                                        options_.feature_gates)),
+      cache_(features_) {}
 bool HeaderAsksForVolumeControllers(const trace::Header& header) {
   auto label = header.labels().find("volume_controllers");
   return label != header.labels().end() && label->second == "on";
@@ -92,25 +96,22 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
 }
 
 Outcome Replayer::Init() {
-  if (options_.compat == "1.37") cache_ = reference::Cache(reference::CompatLevel::kV1_37);
   log_.set_sink(options_.on_record);
   log_.set_retain(options_.retain_log);
   if (options_.volume_controllers) volume_api_ = std::make_unique<VolumeApiImpl>(this);
-  pod_resource_gates_ = reference::PodResourceGatesFrom(options_.feature_gates);
+  pod_resource_gates_ = reference::PodResourceGatesOf(features_);
   generic_workload_ = options_.compat == "1.37" &&
                       reference::GateEnabled(options_.feature_gates, reference::kGenericWorkload);
   std::vector<const reference::Framework*> frameworks;
   for (const reference::Profile& config_profile : options_.config.profiles) {
-    auto p = std::make_unique<Profile>();
+    auto p = std::make_unique<Profile>(features_);
     p->handle.snapshot = &snapshot_;
     p->handle.objects = &objects_;
     p->handle.pods = &api_pod_lister_;
-    p->handle.compat = options_.compat;
     p->handle.clock = &clock_;
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
     p->handle.async_preemptions = &async_preemptions_;
     p->handle.volume_api = volume_api_.get();
-    reference::ApplyFeatureGates(options_.feature_gates, &p->handle);
     reference::Profile profile = config_profile;
     auto fw = reference::Framework::Create(
         profile,

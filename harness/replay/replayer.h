@@ -215,6 +215,8 @@ class Replayer {
   bool started_ = false;
 
   ReplayOptions options_;
+  // The run's features (from options_.compat and options_.feature_gates, which Create checked).
+  reference::Features features_;
   VirtualClock clock_;
   reference::Cache cache_;
   reference::Snapshot snapshot_;

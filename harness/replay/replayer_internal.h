@@ -16,6 +16,7 @@
 namespace schedcheck::replay {
 
 struct Replayer::Profile {
+  explicit Profile(const reference::Features& features) : handle(features) {}
   reference::Handle handle;
   std::unique_ptr<reference::Framework> framework;
   // v1.37 with OpportunisticBatching, when the profile signs pods: its signer and its batch.

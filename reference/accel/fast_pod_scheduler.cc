@@ -150,11 +150,13 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
                                              const Snapshot& snapshot, ScheduleResult* result,
                                              std::vector<const NodeInfo*>* feasible) {
   const std::vector<const NodeInfo*>& all_nodes = snapshot.node_infos();
-  const bool v1_37 = level_ == CompatLevel::kV1_37;
+  // The PodScheduler knows its level only (reference/scheduler); the switches read here have no
+  // gate, so the level's column is the run's.
+  const bool every_node = FeaturesFor(level_).diagnosis_covers_every_node;
   PreFilterResult pre_result;
   // v1.37: the plugins that narrowed the nodes start the diagnosis' rejecting plugins.
-  Status s = fw.RunPreFilterPlugins(state, pod, &pre_result,
-                                    v1_37 ? &result->diagnosis.unschedulable_plugins : nullptr);
+  Status s = fw.RunPreFilterPlugins(
+      state, pod, &pre_result, every_node ? &result->diagnosis.unschedulable_plugins : nullptr);
   if (!s.IsSuccess()) {
     if (!s.IsRejected()) {
       return s;
@@ -193,14 +195,14 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
       // Upstream iterates a Go set (random order); we keep snapshot order. A name that is not in
       // the snapshot is an error in v1.27 and skipped in v1.37.
       for (const std::string& name : pre_result.node_names) {
-        if (!v1_37 && !snapshot.Get(name)) {
+        if (!every_node && !snapshot.Get(name)) {
           return Status::Error("nodeinfo not found for node name \"" + name + "\"");
         }
       }
       for (const NodeInfo* n : all_nodes) {
         if (pre_result.node_names.count(n->name())) narrowed.push_back(n);
       }
-      if (v1_37) absent_status = AbsentNodeStatusV1_37(unschedulable_plugins);
+      if (every_node) absent_status = AbsentNodeStatusV1_37(unschedulable_plugins);
     }
     const std::vector<const NodeInfo*>& nodes = pre_result.all_nodes ? all_nodes : narrowed;
     Status fs = FilterBatches(fw, state, pod, snapshot, nodes, &unschedulable_plugins, feasible);
@@ -212,7 +214,7 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
     }
     size_t processed = feasible->size() + rejected_count;
     // v1.37 rotates the start over all nodes, v1.27 over the nodes searched.
-    const size_t rotation = v1_37 ? all_nodes.size() : nodes.size();
+    const size_t rotation = every_node ? all_nodes.size() : nodes.size();
     if (rotation > 0) next_start_node_index_ = (next_start_node_index_ + processed) % rotation;
     if (!fs.IsSuccess()) {
       result->evaluated_nodes = static_cast<int>(feasible->size() + rejected_count);
@@ -263,7 +265,7 @@ std::string FastPodScheduler::SelectHost(const Snapshot& snapshot,
   // seeded.
   size_t selected = 0;
   int64_t max_score = totals[0];
-  if (level_ == CompatLevel::kV1_37) {
+  if (FeaturesFor(level_).score_heap_picks_host) {
     selected = FirstPopPosition(totals, &heap_scratch_);
     max_score = totals[selected];  // the heap's root holds a highest total
   } else {

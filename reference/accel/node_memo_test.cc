@@ -23,7 +23,7 @@ TEST(NodeMemo, RemembersUntilTheNodeOrTheKeyChanges) {
   std::unique_ptr<NodeInfo> copy = node.Clone();
   ASSERT_NE(memo.Find(*copy, 1), nullptr);
   // Any change to the pods gives a new generation.
-  PodPtr pod = ParsePod("metadata: {name: p}");
+  PodPtr pod = ParsePod("metadata: {name: p}", CompatLevel::kV1_27);
   node.AddPod(MakePodInfo(pod));
   EXPECT_EQ(memo.Find(node, 1), nullptr);
   memo.Store(node, 1, 7);
@@ -41,7 +41,7 @@ TEST(NodeMemo, GetOrStoreComputesOncePerGeneration) {
   auto compute = [&] { return ++computed; };
   EXPECT_EQ(memo.GetOrStore(node, true, compute), 1);
   EXPECT_EQ(memo.GetOrStore(node, true, compute), 1);
-  node.AddPod(MakePodInfo(ParsePod("metadata: {name: p}")));
+  node.AddPod(MakePodInfo(ParsePod("metadata: {name: p}", CompatLevel::kV1_27)));
   EXPECT_EQ(memo.GetOrStore(node, true, compute), 2);
   EXPECT_EQ(computed, 2);
 }

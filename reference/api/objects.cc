@@ -147,7 +147,7 @@ Result<Resource> ParseResourceList(const google::protobuf::Map<std::string, std:
   return r;
 }
 
-Result<PodPtr> BuildPod(k8s::Pod obj, CompatLevel level, const PodResourceGates& gates) {
+Result<PodPtr> BuildPod(k8s::Pod obj, const Features& features) {
   auto pod = std::make_shared<Pod>();
   k8s::ObjectMeta* meta = obj.mutable_metadata();
   if (meta->name().empty()) return Error{"metadata.name: a pod needs a name"};
@@ -159,9 +159,9 @@ Result<PodPtr> BuildPod(k8s::Pod obj, CompatLevel level, const PodResourceGates&
   ApplyApiDefaults(obj.mutable_spec());
   pod->key = meta->namespace_() + "/" + meta->name();
   pod->priority = obj.spec().has_priority() ? obj.spec().priority() : 0;
-  if (level == CompatLevel::kV1_37) {
+  if (features.sidecar_containers) {
     pod->obj = std::move(obj);
-    if (Outcome ok = FillRequestsV137(*pod, gates); !ok) return ok.error();
+    if (Outcome ok = FillRequestsV137(*pod, PodResourceGatesOf(features)); !ok) return ok.error();
     pod->label_ids = LabelIds(pod->obj.metadata().labels());
     pod->namespace_id = InternLabel(pod->obj.metadata().namespace_());
     return PodPtr(std::move(pod));

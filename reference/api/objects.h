@@ -13,7 +13,7 @@
 #include "reference/api/label_ids.h"
 #include "reference/api/pod_requests.h"
 #include "reference/api/resource.h"
-#include "reference/base/compat_level.h"
+#include "reference/base/features.h"
 #include "reference/base/result.h"
 #include "reference/k8s/k8s.pb.h"
 
@@ -99,13 +99,13 @@ struct Node {
 };
 using NodePtr = std::shared_ptr<const Node>;
 
-// Builds the scheduler's view of a pod at compatibility level `level` (which rules compute its
-// requests and host ports). Fills defaults the API server would have set (namespace "default",
-// uid = "namespace/name" when absent, schedulerName "default-scheduler"). Errors name the field:
-// "spec.containers[1].resources.requests.cpu: invalid quantity \"x\": ...". At v1.37 the
-// requests follow `gates` (a run's --feature-gates); v1.27 reads neither gate.
-Result<PodPtr> BuildPod(k8s::Pod obj, CompatLevel level = CompatLevel::kV1_27,
-                        const PodResourceGates& gates = {});
+// Builds the scheduler's view of a pod under the run's `features` (which rules compute its
+// requests and host ports: with SidecarContainers, component-helpers' PodRequests, which also
+// follows PodLevelResources and InPlacePodLevelResourcesVerticalScaling; without, v1.27's sums).
+// Fills defaults the API server would have set (namespace "default", uid = "namespace/name" when
+// absent, schedulerName "default-scheduler"). Errors name the field:
+// "spec.containers[1].resources.requests.cpu: invalid quantity \"x\": ...".
+Result<PodPtr> BuildPod(k8s::Pod obj, const Features& features);
 Result<NodePtr> BuildNode(k8s::Node obj);
 
 // One ResourceList entry in the unit the scheduler reads (quantity.h), refused when negative as

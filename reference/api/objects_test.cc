@@ -20,7 +20,7 @@ TEST(BuildPodTest, InitContainerMaxRuleAndOverhead) {
   *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "500m"}});
   *obj.mutable_spec()->add_init_containers() = MakeContainer({{"cpu", "2"}, {"memory", "10Mi"}});
   (*obj.mutable_spec()->mutable_overhead())["cpu"] = "100m";
-  Result<PodPtr> pod = BuildPod(obj);
+  Result<PodPtr> pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_27));
   ASSERT_TRUE(pod.ok()) << pod.message();
   EXPECT_EQ((*pod)->requests.milli_cpu, 2100);     // max(1500, 2000) + 100
   EXPECT_EQ((*pod)->requests.memory, 1073741824);  // max(1Gi, 10Mi)
@@ -37,7 +37,7 @@ TEST(BuildPodTest, LimitsDefaultMissingRequests) {
   k8s::Container* c = obj.mutable_spec()->add_containers();
   (*c->mutable_resources()->mutable_limits())["cpu"] = "3";
   (*c->mutable_resources()->mutable_limits())["example.com/gpu"] = "1";
-  Result<PodPtr> pod = BuildPod(obj);
+  Result<PodPtr> pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_27));
   ASSERT_TRUE(pod.ok());
   EXPECT_EQ((*pod)->requests.milli_cpu, 3000);
   EXPECT_EQ((*pod)->requests.Scalar("example.com/gpu"), 1);
@@ -49,7 +49,7 @@ TEST(BuildPodTest, BadQuantityNamesTheField) {
   obj.mutable_metadata()->set_name("p");
   obj.mutable_spec()->add_containers();
   *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "lots"}});
-  Result<PodPtr> pod = BuildPod(obj);
+  Result<PodPtr> pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_27));
   ASSERT_FALSE(pod.ok());
   EXPECT_NE(pod.message().find("spec.containers[1].resources.requests.cpu"), std::string::npos)
       << pod.message();
@@ -64,7 +64,7 @@ TEST(BuildPodTest, NegativeQuantitiesAreRefusedAsTheApiServerDoes) {
     obj.mutable_metadata()->set_name("p");
     *obj.mutable_spec()->add_containers() = MakeContainer({{"memory", "1Gi"}});
     *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", text}});
-    Result<PodPtr> pod = BuildPod(obj);
+    Result<PodPtr> pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_27));
     ASSERT_FALSE(pod.ok());
     EXPECT_EQ(pod.message(), std::string("spec.containers[1].resources.requests.cpu: ") + text +
                                  ": must be greater than or equal to 0");
@@ -72,10 +72,10 @@ TEST(BuildPodTest, NegativeQuantitiesAreRefusedAsTheApiServerDoes) {
   k8s::Pod zero;
   zero.mutable_metadata()->set_name("p");
   *zero.mutable_spec()->add_containers() = MakeContainer({{"cpu", "-0"}});
-  EXPECT_TRUE(BuildPod(zero).ok());
+  EXPECT_TRUE(BuildPod(zero, FeaturesFor(CompatLevel::kV1_27)).ok());
   k8s::Pod overhead = zero;
   (*overhead.mutable_spec()->mutable_overhead())["memory"] = "-5Mi";
-  EXPECT_EQ(BuildPod(overhead).message(),
+  EXPECT_EQ(BuildPod(overhead, FeaturesFor(CompatLevel::kV1_27)).message(),
             "spec.overhead.memory: -5Mi: must be greater than or equal to 0");
   k8s::Node node;
   node.mutable_metadata()->set_name("n");
@@ -91,7 +91,7 @@ TEST(BuildPodTest, RequestSumsWrapAsInGo) {
   obj.mutable_metadata()->set_name("p");
   *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "9223372036854775807m"}});
   *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "1m"}});
-  Result<PodPtr> pod = BuildPod(obj);
+  Result<PodPtr> pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_27));
   ASSERT_TRUE(pod.ok()) << pod.message();
   EXPECT_EQ((*pod)->requests.milli_cpu, std::numeric_limits<int64_t>::min());
   EXPECT_EQ((*pod)->non_zero_milli_cpu, std::numeric_limits<int64_t>::min());

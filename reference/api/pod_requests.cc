@@ -245,6 +245,12 @@ PodResourceGates PodResourceGatesFrom(const FeatureGates& gates) {
   return out;
 }
 
+PodResourceGates PodResourceGatesOf(const Features& features) {
+  return {.pod_level_resources = features.pod_level_resources,
+          .in_place_pod_level_resources_vertical_scaling =
+              features.in_place_pod_level_resources_vertical_scaling};
+}
+
 PodResourcesOptions SchedulerPodResourcesOptions(const PodResourceGates& gates) {
   PodResourcesOptions opts;
   opts.use_status_resources = true;  // InPlacePodVerticalScaling: GA

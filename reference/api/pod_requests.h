@@ -13,6 +13,7 @@
 
 #include "reference/api/resource.h"
 #include "reference/base/feature_gates.h"
+#include "reference/base/features.h"
 #include "reference/base/result.h"
 #include "reference/k8s/k8s.pb.h"
 
@@ -59,8 +60,10 @@ struct PodResourceGates {
   bool pod_level_resources = true;
   bool in_place_pod_level_resources_vertical_scaling = true;
 };
-// The two gates' values in a run that sets `gates`.
+// The two gates' values in a run that sets `gates` (at v1.37).
 PodResourceGates PodResourceGatesFrom(const FeatureGates& gates);
+// The two gates' values in a run with `features`.
+PodResourceGates PodResourceGatesOf(const Features& features);
 
 // PodInfo.CalculateResource at v1.37: the requests a NodeInfo adds for the pod (status-aware)
 // and the non-zero cpu / memory it scores with (getNonMissingContainerRequests).

@@ -64,13 +64,13 @@ TEST(PodRequestsTest, NonZeroDefaultsWithPodLevelRequests) {
   *obj.mutable_spec()->add_containers() = MakeContainer("a", {{"memory", "1Gi"}});
   *obj.mutable_spec()->add_containers() = MakeContainer("b", {});
   (*obj.mutable_spec()->mutable_resources()->mutable_requests())["cpu"] = "2";
-  Result<PodPtr> pod = BuildPod(obj, CompatLevel::kV1_37);
+  Result<PodPtr> pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_37));
   ASSERT_TRUE(pod.ok()) << pod.message();
   EXPECT_EQ((*pod)->non_zero_milli_cpu, 2000);
   EXPECT_EQ((*pod)->non_zero_memory, 1073741824);  // memory is set (container a): no default
   EXPECT_EQ((*pod)->score_non_zero_milli_cpu, 2 * kDefaultMilliCpuRequest);      // not the pod's 2
   EXPECT_EQ((*pod)->score_non_zero_memory, 1073741824 + kDefaultMemoryRequest);  // b defaulted
-  Result<PodPtr> old = BuildPod(obj, CompatLevel::kV1_27);
+  Result<PodPtr> old = BuildPod(obj, FeaturesFor(CompatLevel::kV1_27));
   ASSERT_TRUE(old.ok());
   EXPECT_EQ((*old)->requests.milli_cpu, 0) << "v1.27 has no pod-level resources";
   EXPECT_EQ((*old)->non_zero_milli_cpu, 2 * kDefaultMilliCpuRequest);
@@ -83,7 +83,7 @@ TEST(PodRequestsTest, ResizeStatusCountsForTheNodeNotForTheFitRequest) {
   k8s::ContainerStatus* cs = obj.mutable_status()->add_container_statuses();
   cs->set_name("c");
   (*cs->mutable_allocated_resources())["cpu"] = "3";
-  Result<PodPtr> pod = BuildPod(obj, CompatLevel::kV1_37);
+  Result<PodPtr> pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_37));
   ASSERT_TRUE(pod.ok());
   EXPECT_EQ((*pod)->requests.milli_cpu, 3000);
   EXPECT_EQ((*pod)->spec_requests.milli_cpu, 1000);
@@ -93,11 +93,11 @@ TEST(PodRequestsTest, ResizeStatusCountsForTheNodeNotForTheFitRequest) {
   k8s::PodCondition* cond = obj.mutable_status()->add_conditions();
   cond->set_type("PodResizePending");
   cond->set_reason("Infeasible");
-  pod = BuildPod(obj, CompatLevel::kV1_37);
+  pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_37));
   ASSERT_TRUE(pod.ok());
   EXPECT_EQ((*pod)->requests.milli_cpu, 3000);
   cond->set_reason("Deferred");
-  pod = BuildPod(obj, CompatLevel::kV1_37);
+  pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_37));
   ASSERT_TRUE(pod.ok());
   EXPECT_EQ((*pod)->requests.milli_cpu, 5000);
 }
@@ -109,7 +109,7 @@ TEST(PodRequestsTest, BadStatusQuantityNamesTheField) {
   k8s::ContainerStatus* cs = obj.mutable_status()->add_container_statuses();
   cs->set_name("c");
   (*cs->mutable_allocated_resources())["cpu"] = "-2";
-  Result<PodPtr> pod = BuildPod(obj, CompatLevel::kV1_37);
+  Result<PodPtr> pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_37));
   ASSERT_FALSE(pod.ok());
   EXPECT_NE(pod.message().find("status.containerStatuses[0].allocatedResources.cpu"),
             std::string::npos)
@@ -127,12 +127,12 @@ TEST(PodRequestsTest, HostPortsAtV137IncludeSidecarsAndOnlyHostPorts) {
   app.add_ports()->set_container_port(80);
   app.add_ports()->set_host_port(9090);
   *obj.mutable_spec()->add_containers() = app;
-  Result<PodPtr> pod = BuildPod(obj, CompatLevel::kV1_37);
+  Result<PodPtr> pod = BuildPod(obj, FeaturesFor(CompatLevel::kV1_37));
   ASSERT_TRUE(pod.ok());
   ASSERT_EQ((*pod)->container_ports.size(), 2u);
   EXPECT_EQ((*pod)->container_ports[0].port, 8080);
   EXPECT_EQ((*pod)->container_ports[1].port, 9090);
-  Result<PodPtr> old = BuildPod(obj, CompatLevel::kV1_27);
+  Result<PodPtr> old = BuildPod(obj, FeaturesFor(CompatLevel::kV1_27));
   ASSERT_TRUE(old.ok());
   EXPECT_EQ((*old)->container_ports.size(), 2u) << "v1.27: every containers[*].ports entry";
 }

@@ -45,15 +45,15 @@ bool IsLabelValue(std::string_view value) {
 
 namespace {
 // validation.MaxLenError's wording: v0.27 "characters", v0.37 "bytes".
-std::string MaxLenError(int length, CompatLevel level) {
+std::string MaxLenError(int length, bool reworded_messages) {
   return "must be no more than " + std::to_string(length) +
-         (level == CompatLevel::kV1_37 ? " bytes" : " characters");
+         (reworded_messages ? " bytes" : " characters");
 }
 }  // namespace
 
-std::string LabelValueError(std::string_view value, CompatLevel level) {
+std::string LabelValueError(std::string_view value, bool reworded_messages) {
   std::vector<std::string> errs;
-  if (value.size() > 63) errs.push_back(MaxLenError(63, level));
+  if (value.size() > 63) errs.push_back(MaxLenError(63, reworded_messages));
   if (!MatchesLabelValueRegex(value)) {
     errs.push_back(
         "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
@@ -107,13 +107,13 @@ bool IsValidLabelKey(std::string_view key) {
   return !name.empty() && name.size() <= 63 && MatchesLabelValueRegex(name);
 }
 
-std::string LabelKeyError(std::string_view key, CompatLevel level) {
+std::string LabelKeyError(std::string_view key, bool reworded_messages) {
   std::vector<std::string> errs;
   std::string_view name = key;
   const size_t slash = key.find('/');
   if (slash != std::string_view::npos) {
     if (key.find('/', slash + 1) != std::string_view::npos) {
-      return (level == CompatLevel::kV1_37 ? "a valid label key " : "a qualified name ") +
+      return (reworded_messages ? "a valid label key " : "a qualified name ") +
              std::string(kQualifiedNameRegexError) +
              " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
     }
@@ -122,7 +122,7 @@ std::string LabelKeyError(std::string_view key, CompatLevel level) {
     if (prefix.empty()) {
       errs.push_back("prefix part must be non-empty");
     } else {
-      if (prefix.size() > 253) errs.push_back("prefix part " + MaxLenError(253, level));
+      if (prefix.size() > 253) errs.push_back("prefix part " + MaxLenError(253, reworded_messages));
       if (!MatchesDns1123Subdomain(prefix)) {
         errs.push_back(
             "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
@@ -135,7 +135,7 @@ std::string LabelKeyError(std::string_view key, CompatLevel level) {
   if (name.empty()) {
     errs.push_back("name part must be non-empty");
   } else if (name.size() > 63) {
-    errs.push_back("name part " + MaxLenError(63, level));
+    errs.push_back("name part " + MaxLenError(63, reworded_messages));
   }
   // The name regex is the label value one without its outer "empty is fine".
   if (name.empty() || !MatchesLabelValueRegex(name)) {
@@ -253,7 +253,8 @@ std::string AggregateError(const std::vector<std::string>& errors) {
 }
 
 std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRequirement& req,
-                                                       const std::string& path, CompatLevel level) {
+                                                       const std::string& path,
+                                                       bool reworded_messages) {
   std::vector<std::string> errs;
   const std::string& op = req.operator_();
   const std::string values = path + ".values";
@@ -284,11 +285,11 @@ std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRe
     return {path + ".operator: Unsupported value: " + GoQuote(op)};
   }
   // labels.NewRequirement validates the key first (validateLabelKey).
-  if (std::string key_error = LabelKeyError(req.key(), level); !key_error.empty()) {
+  if (std::string key_error = LabelKeyError(req.key(), reworded_messages); !key_error.empty()) {
     errs.insert(errs.begin(), Invalid(path + ".key", GoQuote(req.key()), key_error));
   }
   for (int i = 0; i < req.values_size(); ++i) {
-    const std::string msg = LabelValueError(req.values(i), level);
+    const std::string msg = LabelValueError(req.values(i), reworded_messages);
     if (!msg.empty()) {
       errs.push_back(Invalid(values + "[" + std::to_string(i) + "][" + req.key() + "]",
                              GoQuote(req.values(i)), msg));

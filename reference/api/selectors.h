@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "reference/api/objects.h"
-#include "reference/base/compat_level.h"
 #include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::reference {
@@ -25,10 +24,10 @@ bool LabelSelectorMatches(const k8s::LabelSelector& selector, const Labels& labe
 bool LabelSelectorValid(const k8s::LabelSelector& selector);
 
 // --- how upstream's parsers reject requirements (labels.NewRequirement) ---
-// validation.IsValidLabelValue's message (v0.27; v0.37's content.IsLabelValue says "bytes" where
-// v0.27 says "characters"), "" when `value` is a label value (at most 63 characters of the label
-// value regex).
-std::string LabelValueError(std::string_view value, CompatLevel level = CompatLevel::kV1_27);
+// validation.IsValidLabelValue's message (v0.27; with `reworded_messages`, v0.37's
+// content.IsLabelValue, which says "bytes" where v0.27 says "characters"), "" when `value` is a
+// label value (at most 63 characters of the label value regex).
+std::string LabelValueError(std::string_view value, bool reworded_messages);
 // validation.IsValidLabelValue(value) is empty.
 bool IsLabelValue(std::string_view value);
 // Go's strconv.ParseInt(text, 10, 64): an optional sign, then decimal digits, in int64 range.
@@ -50,14 +49,14 @@ std::string AggregateError(const std::vector<std::string>& errors);
 // preferred term with one makes NodeAffinity's PreScore fail. Empty when the requirement parses.
 std::vector<std::string> NodeSelectorRequirementErrors(const k8s::NodeSelectorRequirement& req,
                                                        const std::string& path,
-                                                       CompatLevel level = CompatLevel::kV1_27);
+                                                       bool reworded_messages);
 // NodeSelectorRequirementErrors(req, ...) is empty, without building the messages.
 bool NodeSelectorRequirementParses(const k8s::NodeSelectorRequirement& req);
 // validation.IsQualifiedName (v0.27) / content.IsLabelKey (v0.37) for a label key, its messages
-// joined with "; " as validateLabelKey joins them; "" for a valid key. The levels differ in
-// wording only: v0.37 says "bytes" for lengths and "a valid label key" (v0.27: "a qualified
-// name") for a key with two or more '/'.
-std::string LabelKeyError(std::string_view key, CompatLevel level = CompatLevel::kV1_27);
+// joined with "; " as validateLabelKey joins them; "" for a valid key. The two differ in
+// wording only: v0.37 (`reworded_messages`) says "bytes" for lengths and "a valid label key"
+// (v0.27: "a qualified name") for a key with two or more '/'.
+std::string LabelKeyError(std::string_view key, bool reworded_messages);
 // LabelKeyError(key) is empty, without building the messages.
 bool IsValidLabelKey(std::string_view key);
 

@@ -87,16 +87,21 @@ struct Features {
   bool balanced_allocation_scores_the_change;
   // PodTopologySpread counts matching pods per constraint (not per topology pair alone).
   bool spread_counts_per_constraint;
-  // InterPodAffinity's PreScore of v1.37 (existing pods' terms indexed by topology first).
-  bool inter_pod_affinity_pre_score_by_topology;
   // DefaultPreemption reads each victim's start time once, sorts victims by importance again
   // after the reprieve, and picks candidates with the v1.37 order.
   bool preemption_reads_start_times_once;
+  // DefaultPreemption's prepareCandidate leaves out victims already terminating.
+  bool preemption_skips_terminating_victims;
+  // DefaultPreemption is also a PreEnqueue plugin (it holds back a preemptor whose asynchronous
+  // preemption runs, under SchedulerAsyncPreemption).
+  bool default_preemption_pre_enqueue;
   // VolumeZone falls back to the GA topology label for a beta one.
   bool volume_zone_reads_ga_labels;
   // The assume cache of VolumeBinding is passive (v1.37): versions must be equal, and the
   // listers' NotFound is the API's.
   bool volume_assume_cache_is_passive;
+  // VolumeBinding is a PreScore plugin (scoring under StorageCapacityScoring).
+  bool volume_binding_pre_score;
   // VolumeBinding's PreFilter narrows the nodes to those of the bound PVs' node affinity.
   bool volume_binding_narrows_to_bound_pv_nodes;
   // VolumeBinding's wait for bindings runs under a context deadline (checked before each look).

@@ -167,7 +167,7 @@ const NodeInfo* Cache::GetNodeInfo(const std::string& name) const {
 }
 
 void Cache::UpdateSnapshot(Snapshot* snapshot) {
-  if (level_ == CompatLevel::kV1_37) {
+  if (refreshes_image_counts_) {
     // The changed nodes are copied into the snapshot now: their image counts are today's.
     for (const std::string& name : dirty_) {
       auto it = nodes_.find(name);

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/base/compat_level.h"
+#include "reference/base/features.h"
 #include "reference/base/result.h"
 #include "reference/cache/node_tree.h"
 #include "reference/framework/node_info.h"
@@ -20,10 +20,11 @@ namespace schedcheck::reference {
 
 class Cache {
  public:
-  Cache() = default;
-  // v1.37 counts each image's nodes when a changed node is copied into the snapshot
-  // (ImageStateSummary.Snapshot: Nodes.Len()); v1.27 when the node was added or updated.
-  explicit Cache(CompatLevel level) : level_(level) {}
+  // With snapshot_refreshes_image_counts (v1.37), each image's nodes are counted when a changed
+  // node is copied into the snapshot (ImageStateSummary.Snapshot: Nodes.Len()); else (v1.27)
+  // when the node was added or updated.
+  explicit Cache(const Features& features)
+      : refreshes_image_counts_(features.snapshot_refreshes_image_counts) {}
 
   // Nodes. Errors for a duplicate add or an unknown node.
   Outcome AddNode(NodePtr node);
@@ -80,7 +81,7 @@ class Cache {
   bool order_changed_ = true;
   // Nodes changed since the last UpdateSnapshot (upstream tracks this with generations).
   std::set<std::string> dirty_;
-  CompatLevel level_ = CompatLevel::kV1_27;
+  bool refreshes_image_counts_;
 };
 
 }  // namespace schedcheck::reference

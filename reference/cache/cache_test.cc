@@ -24,7 +24,7 @@ std::vector<std::string> SnapshotOrder(Cache& cache) {
 }
 
 TEST(NodeTreeTest, InterleavesZonesInOrderOfFirstAppearance) {
-  Cache cache;
+  Cache cache(FeaturesFor(CompatLevel::kV1_27));
   for (auto [n, z] : std::vector<std::pair<std::string, std::string>>{
            {"a1", "a"}, {"a2", "a"}, {"b1", "b"}, {"a3", "a"}, {"c1", "c"}, {"b2", "b"}}) {
     ASSERT_TRUE(cache.AddNode(ZoneNode(n, z)).ok());
@@ -35,7 +35,7 @@ TEST(NodeTreeTest, InterleavesZonesInOrderOfFirstAppearance) {
 }
 
 TEST(NodeTreeTest, ZoneChangeAloneKeepsSnapshotOrderUntilNextAddOrRemove) {
-  Cache cache;
+  Cache cache(FeaturesFor(CompatLevel::kV1_27));
   ASSERT_TRUE(cache.AddNode(ZoneNode("n1", "a")).ok());
   ASSERT_TRUE(cache.AddNode(ZoneNode("n2", "a")).ok());
   ASSERT_TRUE(cache.AddNode(ZoneNode("n3", "b")).ok());
@@ -47,11 +47,12 @@ TEST(NodeTreeTest, ZoneChangeAloneKeepsSnapshotOrderUntilNextAddOrRemove) {
 }
 
 TEST(CacheTest, AssumeForgetAndConfirm) {
-  Cache cache;
+  Cache cache(FeaturesFor(CompatLevel::kV1_27));
   ASSERT_TRUE(cache.AddNode(ZoneNode("n1", "a")).ok());
   ASSERT_TRUE(cache.AddNode(ZoneNode("n2", "a")).ok());
   PodPtr p = ParsePod(
-      "metadata: {name: p}\nspec: {nodeName: n1, containers: [{resources: {requests: {cpu: 1}}}]}");
+      "metadata: {name: p}\nspec: {nodeName: n1, containers: [{resources: {requests: {cpu: 1}}}]}",
+      CompatLevel::kV1_27);
   Snapshot before;
   cache.UpdateSnapshot(&before);
   ASSERT_TRUE(cache.AssumePod(p).ok());
@@ -67,7 +68,8 @@ TEST(CacheTest, AssumeForgetAndConfirm) {
   ASSERT_TRUE(cache.FinishBinding(*p).ok());
   // The API reports the pod on n2: confirmation moves it.
   PodPtr bound = ParsePod(
-      "metadata: {name: p}\nspec: {nodeName: n2, containers: [{resources: {requests: {cpu: 1}}}]}");
+      "metadata: {name: p}\nspec: {nodeName: n2, containers: [{resources: {requests: {cpu: 1}}}]}",
+      CompatLevel::kV1_27);
   ASSERT_TRUE(cache.AddPod(bound).ok());
   EXPECT_FALSE(cache.IsAssumedPod(p->uid()));
   EXPECT_EQ(cache.GetNodeInfo("n1")->requested().milli_cpu, 0);
@@ -76,9 +78,9 @@ TEST(CacheTest, AssumeForgetAndConfirm) {
 }
 
 TEST(CacheTest, RemovedNodeWithPodsBecomesGhostOutsideSnapshot) {
-  Cache cache;
+  Cache cache(FeaturesFor(CompatLevel::kV1_27));
   ASSERT_TRUE(cache.AddNode(ZoneNode("n1", "a")).ok());
-  PodPtr p = ParsePod("metadata: {name: p}\nspec: {nodeName: n1}");
+  PodPtr p = ParsePod("metadata: {name: p}\nspec: {nodeName: n1}", CompatLevel::kV1_27);
   ASSERT_TRUE(cache.AddPod(p).ok());
   ASSERT_TRUE(cache.RemoveNode("n1").ok());
   EXPECT_TRUE(SnapshotOrder(cache).empty());
@@ -90,7 +92,7 @@ TEST(CacheTest, RemovedNodeWithPodsBecomesGhostOutsideSnapshot) {
 }
 
 TEST(CacheTest, ImageStatesCountNodesAtAddTime) {
-  Cache cache;
+  Cache cache(FeaturesFor(CompatLevel::kV1_27));
   auto with_image = [](const std::string& name) {
     return ParseNode("metadata: {name: " + name +
                      "}\nstatus: {images: [{names: [img:1], sizeBytes: 500}]}");

@@ -1,5 +1,5 @@
 // Handle: what a plugin may look at besides its arguments (framework.Handle upstream): the
-// cycle's snapshot, the non-node cluster objects, and the compatibility level. The runtime owns
+// cycle's snapshot, the non-node cluster objects, and the run's Features. The runtime owns
 // it; plugins keep a reference for their lifetime. Contents change between cycles, never during.
 #ifndef SCHEDCHECK_REFERENCE_FRAMEWORK_HANDLE_H_
 #define SCHEDCHECK_REFERENCE_FRAMEWORK_HANDLE_H_
@@ -10,11 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/api/pod_requests.h"
 #include "reference/api/selectors.h"
 #include "reference/base/clock.h"
-#include "reference/base/compat_level.h"
-#include "reference/base/feature_gates.h"
+#include "reference/base/features.h"
 #include "reference/base/result.h"
 #include "reference/framework/cycle_state.h"
 #include "reference/framework/snapshot.h"
@@ -144,16 +142,18 @@ class VolumeApi {
 };
 
 struct Handle {
+  // REQUIRES: `features` is the run's (FeaturesFor): there is no default level.
+  explicit Handle(const Features& run_features) : features(run_features) {}
+
   // Set by whoever creates the Framework, right after creating it.
   const FrameworkRunner* framework = nullptr;
   const Snapshot* snapshot = nullptr;
   const PodNominator* nominator = nullptr;  // null: no nominated pods
   const ClusterObjects* objects = nullptr;
   const PodLister* pods = nullptr;  // null: the pod a plugin runs for is the latest (tests, check)
-  std::string compat = "1.27";
-  // `compat` as a level; a level the reference does not know reads as the default, v1.27 (the
-  // callers refuse such levels before building a Framework).
-  CompatLevel level() const { return ParseCompatLevel(compat).value_or(CompatLevel::kV1_27); }
+  // What the run's level and feature gates switch on (upstream hands its feature.Features to
+  // every plugin factory): plugins branch on these, never on the level.
+  Features features;
   // Virtual time (replay) and the wall-clock instant its zero stands for, so plugins can compare
   // object timestamps with "now". Null clock: time is not available (plugin tests, check).
   const Clock* clock = nullptr;
@@ -161,41 +161,9 @@ struct Handle {
   // v1.37: the UIDs of preemptors whose asynchronous preemption has not finished (upstream's
   // Executor.preempting), which DefaultPreemption's PreEnqueue holds back. Null: not tracked.
   std::set<std::string>* async_preemptions = nullptr;
-  // v1.37's SchedulerAsyncPreemption gate (beta, on). Off: DefaultPreemption neither holds a
-  // preemptor back (PreEnqueue) nor registers events, and deletes its victims in the cycle.
-  bool async_preemption = true;
-  // v1.37's StorageCapacityScoring gate (beta, on). Off: VolumeBinding does not score (PreScore
-  // Skip) and refuses a configured shape.
-  bool storage_capacity_scoring = true;
-  // v1.37's VolumeLimitScaling gate (beta, on). Off: NodeVolumeLimits does not reject a node whose
-  // CSINode lacks the CSI driver of one of the pod's new volumes.
-  bool volume_limit_scaling = true;
-  // v1.37's PodLevelResources and InPlacePodLevelResourcesVerticalScaling gates (beta, on), as
-  // NodeResourcesFit's scale-down hint reads them (a pod's own request views are built with them).
-  PodResourceGates pod_resource_gates;
-  // v1.37's MatchLabelKeysInPodTopologySpread gate (beta, on; always on at v1.27). Off:
-  // PodTopologySpread ignores its constraints' matchLabelKeys.
-  bool match_label_keys_in_pod_topology_spread = true;
-  // v1.37's GenericWorkload gate (beta, off). On: the default profile gains GangScheduling, and
-  // the wildcard a plugin without queueing hints registers also covers PodGroup events.
-  bool generic_workload = false;
   // VolumeBinding's PreBind writes (null: no API server for volumes, the writes fail).
   VolumeApi* volume_api = nullptr;
 };
-
-// Sets the gate-dependent fields of `handle` (async_preemption, storage_capacity_scoring,
-// volume_limit_scaling, match_label_keys_in_pod_topology_spread, generic_workload,
-// pod_resource_gates) to a run's gates (`--feature-gates`),
-// as replay and explanations run them.
-inline void ApplyFeatureGates(const FeatureGates& gates, Handle* handle) {
-  handle->async_preemption = GateEnabled(gates, kSchedulerAsyncPreemption);
-  handle->storage_capacity_scoring = GateEnabled(gates, kStorageCapacityScoring);
-  handle->volume_limit_scaling = GateEnabled(gates, kVolumeLimitScaling);
-  handle->generic_workload = GateEnabled(gates, kGenericWorkload);
-  handle->match_label_keys_in_pod_topology_spread =
-      GateEnabled(gates, kMatchLabelKeysInPodTopologySpread);
-  handle->pod_resource_gates = PodResourceGatesFrom(gates);
-}
 
 }  // namespace schedcheck::reference
 

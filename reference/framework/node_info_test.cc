@@ -19,7 +19,7 @@ PodInfoPtr MakeTestPod(const std::string& name, const std::string& cpu, int host
         ->add_required_during_scheduling_ignored_during_execution()
         ->set_topology_key("zone");
   }
-  return MakePodInfo(*BuildPod(obj));
+  return MakePodInfo(*BuildPod(obj, FeaturesFor(CompatLevel::kV1_27)));
 }
 
 TEST(NodeInfoTest, AggregatesFollowAddAndRemove) {

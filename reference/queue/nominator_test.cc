@@ -15,7 +15,7 @@ PodPtr MakePod(const std::string& name, const std::string& nominated = "") {
   std::string yaml =
       "metadata: {name: " + name + ", uid: " + name + "-uid}\nspec: {containers: [{name: c}]}\n";
   if (!nominated.empty()) yaml += "status: {nominatedNodeName: " + nominated + "}\n";
-  return ParsePod(yaml);
+  return ParsePod(yaml, CompatLevel::kV1_27);
 }
 
 std::vector<std::string> Names(const std::vector<PodInfoPtr>& pods) {
@@ -58,7 +58,8 @@ TEST(NominatorTest, UpdateKeepsInMemoryNomination) {
 
 TEST(NominatorTest, LookupSkipsBoundOrDeletedPods) {
   PodPtr bound =
-      ParsePod("metadata: {name: p, uid: p-uid}\nspec: {nodeName: n1, containers: [{name: c}]}\n");
+      ParsePod("metadata: {name: p, uid: p-uid}\nspec: {nodeName: n1, containers: [{name: c}]}\n",
+               CompatLevel::kV1_27);
   Nominator n([&](const std::string& key) { return key == "default/p" ? bound : nullptr; });
   n.AddNominatedPod(MakePodInfo(MakePod("p", "n1")), std::nullopt);
   n.AddNominatedPod(MakePodInfo(MakePod("q", "n1")), std::nullopt);

@@ -18,7 +18,8 @@ TEST(PreCheckForNodeTest, Table) {
       "status: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n");
   PodPtr existing = ParsePod(
       "metadata: {name: e}\nspec: {nodeName: n1, containers: [{name: c, ports: [{containerPort: 1, "
-      "hostPort: 80}]}]}\n");
+      "hostPort: 80}]}]}\n",
+      CompatLevel::kV1_27);
   auto ni = MakeNodeInfo(node, {existing});
   struct Row {
     const char* name;
@@ -39,7 +40,7 @@ TEST(PreCheckForNodeTest, Table) {
        true},
   };
   for (const Row& r : rows) {
-    PodPtr pod = ParsePod("metadata: {name: p}\nspec: {" + r.spec + "}\n");
+    PodPtr pod = ParsePod("metadata: {name: p}\nspec: {" + r.spec + "}\n", CompatLevel::kV1_27);
     EXPECT_EQ(PreCheckForNode(*pod, *ni), r.want) << r.name;
   }
 }

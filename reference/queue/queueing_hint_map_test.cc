@@ -36,7 +36,8 @@ struct Hints {
 };
 
 const PodPtr& Pod1() {
-  static const PodPtr pod = testing::ParsePod("metadata: {name: pod1, namespace: ns1, uid: '1'}");
+  static const PodPtr pod =
+      testing::ParsePod("metadata: {name: pod1, namespace: ns1, uid: '1'}", CompatLevel::kV1_27);
   return pod;
 }
 
@@ -59,10 +60,11 @@ TEST(IsPodWorthRequeuingTest, TestIsPodWorthRequeuingRows) {
   EventObjects new_node;
   new_node.new_node = testing::ParseNode("metadata: {name: n}");
   EventObjects same_pod;
-  same_pod.new_pod = testing::ParsePod("metadata: {name: pod1, namespace: ns1, uid: '1'}");
+  same_pod.new_pod =
+      testing::ParsePod("metadata: {name: pod1, namespace: ns1, uid: '1'}", CompatLevel::kV1_27);
   EventObjects other_pod;
-  other_pod.new_pod =
-      testing::ParsePod("metadata: {name: pod-different, namespace: ns2, uid: '2'}");
+  other_pod.new_pod = testing::ParsePod("metadata: {name: pod-different, namespace: ns2, uid: '2'}",
+                                        CompatLevel::kV1_27);
   const std::vector<Row> rows = {
       {"return Queue when no queueing hint function is registered for the event",
        {{"fooPlugin1"}, {}},
@@ -169,14 +171,14 @@ TEST(IsPodWorthRequeuingTest, TestIsPodWorthRequeuingRows) {
 struct DefaultProfileV137 {
   Snapshot snapshot;
   ClusterObjects objects;
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<Framework> fw;
 
   explicit DefaultProfileV137(bool generic_workload = false) {
     handle.snapshot = &snapshot;
     handle.objects = &objects;
-    handle.compat = "1.37";
-    handle.generic_workload = generic_workload;
+    handle.features = FeaturesFor(CompatLevel::kV1_37);
+    handle.features.generic_workload = generic_workload;
     auto made = Framework::Create(DefaultProfile("1.37"), PluginRegistry(), &handle);
     EXPECT_TRUE(made.ok()) << made.message();
     if (made.ok()) fw = std::move(*made);
@@ -222,7 +224,7 @@ TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
   EXPECT_EQ(plugins_for(Event(resource::kNode, kAllV1_37)),
             (std::vector<std::string>{"DynamicResources"}));
 
-  const PodPtr pod = testing::ParsePod("metadata: {name: p, uid: p}");
+  const PodPtr pod = testing::ParsePod("metadata: {name: p, uid: p}", CompatLevel::kV1_27);
   EventObjects unschedulable_node;
   unschedulable_node.new_node =
       testing::ParseNode("metadata: {name: n}\nspec: {unschedulable: true}");

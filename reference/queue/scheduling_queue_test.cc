@@ -16,7 +16,8 @@ constexpr int64_t kSec = kNanosPerSecond;
 
 PodPtr MakePod(const std::string& name, int priority = 0, const std::string& extra = "") {
   return ParsePod("metadata: {name: " + name + "}\nspec: {priority: " + std::to_string(priority) +
-                  ", containers: [{name: c}]" + extra + "}\n");
+                      ", containers: [{name: c}]" + extra + "}\n",
+                  CompatLevel::kV1_27);
 }
 
 struct Transition {
@@ -151,7 +152,8 @@ TEST_F(QueueTest, ActivateAndDelete) {
 
 TEST_F(QueueTest, NominationFromStatusOnAdd) {
   PodPtr p = ParsePod(
-      "metadata: {name: n}\nspec: {containers: [{name: c}]}\nstatus: {nominatedNodeName: node1}\n");
+      "metadata: {name: n}\nspec: {containers: [{name: c}]}\nstatus: {nominatedNodeName: node1}\n",
+      CompatLevel::kV1_27);
   queue_->Add(p);
   ASSERT_EQ(queue_->nominator().NominatedPodsForNode("node1").size(), 1u);
   queue_->Delete(*p);

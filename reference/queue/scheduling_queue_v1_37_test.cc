@@ -16,8 +16,9 @@ constexpr int64_t kSec = kNanosPerSecond;
 PodPtr MakePod(const std::string& name, const std::string& uid, int priority = 0,
                const std::string& spec_extra = "") {
   return ParsePod("metadata: {name: " + name + ", namespace: default, uid: " + uid +
-                  "}\nspec: {priority: " + std::to_string(priority) + ", containers: [{name: c}]" +
-                  spec_extra + "}\n");
+                      "}\nspec: {priority: " + std::to_string(priority) +
+                      ", containers: [{name: c}]" + spec_extra + "}\n",
+                  CompatLevel::kV1_27);
 }
 
 ClusterEvent Ev(std::string_view resource, uint32_t bits) {
@@ -485,13 +486,16 @@ TEST(SchedulingQueueV1_37Test, PodsAreSignedOnAddAndOnQueuedUpdates) {
   SchedulingQueueV1_37 q(QueueOptions{}, clock, setup);
   PodPtr a = ParsePod(
       "metadata: {name: p, namespace: default, uid: u}\n"
-      "spec: {containers: [{name: c, image: a}]}");
+      "spec: {containers: [{name: c, image: a}]}",
+      CompatLevel::kV1_27);
   PodPtr b = ParsePod(
       "metadata: {name: p, namespace: default, uid: u}\n"
-      "spec: {containers: [{name: c, image: b}]}");
+      "spec: {containers: [{name: c, image: b}]}",
+      CompatLevel::kV1_27);
   PodPtr c = ParsePod(
       "metadata: {name: p, namespace: default, uid: u}\n"
-      "spec: {containers: [{name: c, image: c}]}");
+      "spec: {containers: [{name: c, image: c}]}",
+      CompatLevel::kV1_27);
   q.Add(a);
   ASSERT_NE(q.Find("default/p"), nullptr);
   EXPECT_EQ(*q.Find("default/p")->signature, "a");

@@ -176,9 +176,8 @@ Result<std::unique_ptr<Framework>> Framework::Create(const Profile& profile,
   fw->percentage_ = profile.percentage_of_nodes_to_score;
   fw->handle_ = handle;
   // The run's gates reach the default plugin list only here (profiles are parsed before).
-  const Profile gated = handle == nullptr ? profile
-                                          : WithGatedDefaultPlugins(profile, handle->compat,
-                                                                    handle->generic_workload);
+  const Profile gated =
+      handle == nullptr ? profile : WithGatedDefaultPlugins(profile, handle->features);
   FrameworkBuilder builder(fw.get(), gated);
   if (Outcome ok = builder.Build(registry); !ok) return ok.error();
   return fw;
@@ -278,7 +277,7 @@ std::vector<std::pair<ClusterEventWithHint, std::string>> Framework::EventRegist
   std::vector<ClusterEventWithHint> default_events;
   for (std::string_view r : kWildCardResources)
     default_events.push_back({{std::string(r), action::kAllV1_37, ""}, nullptr});
-  if (handle_ != nullptr && handle_->generic_workload) {
+  if (handle_ != nullptr && handle_->features.generic_workload) {
     default_events.push_back({{std::string(resource::kPodGroup), action::kAllV1_37, ""}, nullptr});
   }
   std::vector<std::pair<ClusterEventWithHint, std::string>> out;

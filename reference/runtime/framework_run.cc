@@ -35,7 +35,9 @@ bool Framework::QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) co
 
 Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilterResult* result,
                                       std::set<std::string>* plugins_with_nodes_out) const {
-  const bool v1_37 = handle_ != nullptr && handle_->level() == CompatLevel::kV1_37;
+  // Without a handle (plugin tests): the form that stops at the first rejection.
+  const bool past_unschedulable =
+      handle_ != nullptr && handle_->features.pre_filter_runs_past_unschedulable;
   PreFilterResult merged;
   std::vector<std::string> plugins_with_nodes;
   std::set<std::string, std::less<>> skip;
@@ -51,7 +53,7 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilt
     }
     if (!s.IsSuccess()) {
       s.WithPlugin(pl->Name());
-      if (v1_37) {
+      if (past_unschedulable) {
         if (s.code() == Code::kUnschedulable) {
           unschedulable = s;
           continue;
@@ -67,7 +69,7 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilt
     if (!merged.all_nodes && merged.node_names.empty()) {
       // v1.37 names the plugins in name order (sets.List) and the nodes cannot be helped
       // (UnschedulableAndUnresolvable); v1.27 in run order, Unschedulable.
-      if (v1_37) std::sort(plugins_with_nodes.begin(), plugins_with_nodes.end());
+      if (past_unschedulable) std::sort(plugins_with_nodes.begin(), plugins_with_nodes.end());
       // Go's %v of a string slice: "[A B]".
       std::string msg;
       if (plugins_with_nodes.size() == 1) {
@@ -77,7 +79,7 @@ Status Framework::RunPreFilterPlugins(CycleState& state, const Pod& pod, PreFilt
         for (const std::string& n : plugins_with_nodes) list += (list.empty() ? "" : " ") + n;
         msg = "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously";
       }
-      if (v1_37) {
+      if (past_unschedulable) {
         state.skip_filter_plugins = std::move(skip);
         *result = std::move(merged);
         if (plugins_with_nodes_out != nullptr) {

@@ -77,7 +77,7 @@ class FrameworkTest : public ::testing::Test {
     return fw.ok() ? std::move(*fw) : nullptr;
   }
   Registry registry_;
-  Handle handle_;
+  Handle handle_{FeaturesFor(CompatLevel::kV1_27)};
   std::vector<std::string> calls_;
   NodeInfo node_{std::make_shared<Node>()};
   Pod pod_;

@@ -225,13 +225,10 @@ SchedulerConfiguration DefaultConfiguration(std::string_view compat) {
   return c;
 }
 
-Profile WithGatedDefaultPlugins(Profile profile, std::string_view compat, bool generic_workload) {
+Profile WithGatedDefaultPlugins(Profile profile, const Features& features) {
   constexpr std::string_view kGangScheduling = "GangScheduling";
   PluginSet& multi = profile.at(ExtensionPoint::kMultiPoint);
-  if (!generic_workload || ParseCompatLevel(compat) != CompatLevel::kV1_37 ||
-      multi.enabled.empty()) {
-    return profile;
-  }
+  if (!features.generic_workload || multi.enabled.empty()) return profile;
   for (const PluginEntry& d : multi.disabled) {
     if (d.name == "*" || d.name == kGangScheduling) return profile;
   }
@@ -243,8 +240,13 @@ Profile WithGatedDefaultPlugins(Profile profile, std::string_view compat, bool g
     gang = *own;
     multi.enabled.erase(own);
   }
+  // The default plugins of either level: a plugin only one level has (the in-tree volume limits of
+  // v1.27) is not registered at the other, so the union places GangScheduling as the level's own
+  // list would.
   std::set<std::string> defaults;
-  for (const PluginEntry& d : DefaultMultiPoint(compat)) defaults.insert(d.name);
+  for (std::string_view compat : {"1.27", "1.37"}) {
+    for (const PluginEntry& d : DefaultMultiPoint(compat)) defaults.insert(d.name);
+  }
   size_t position = 0;
   for (size_t i = 0; i < multi.enabled.size(); ++i) {
     if (defaults.count(multi.enabled[i].name)) position = i + 1;

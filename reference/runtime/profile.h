@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reference/base/features.h"
 #include "reference/base/result.h"
 #include "reference/k8s/yaml_limits.h"
 
@@ -81,8 +82,8 @@ SchedulerConfiguration DefaultConfiguration(std::string_view compat);
 // goes right after the last default plugin the profile kept (where upstream's merge of the user's
 // set over the defaults puts it), unless the profile disables it or every default ("*"). A
 // profile without MultiPoint plugins (built by hand, not over the defaults) is left as it is, and
-// so is every profile at compat 1.27 or with the gate off.
-Profile WithGatedDefaultPlugins(Profile profile, std::string_view compat, bool generic_workload);
+// so is every profile with the gate off (always so at compat 1.27).
+Profile WithGatedDefaultPlugins(Profile profile, const Features& features);
 
 // upstream mergePluginSet: the user's set merged over the defaults (a re-configured default keeps
 // its position; "*" in disabled drops every default).

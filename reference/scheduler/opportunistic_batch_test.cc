@@ -84,7 +84,7 @@ TEST(OpportunisticBatchTest, BatchBasic) {
   (void)registry.Register("BlockingFilter", NoArgs<BlockingFilter>());
   Profile profile;
   profile.at(ExtensionPoint::kMultiPoint).enabled = {{"BlockingFilter", 0}};
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<Framework> fw = std::move(*Framework::Create(profile, registry, &handle));
   for (const Row& row : rows) {
     SCOPED_TRACE(row.name);

@@ -27,7 +27,7 @@ class Signer {
     profile_ = config->profiles[0];
     handle_.snapshot = &snapshot_;
     handle_.objects = &objects_;
-    handle_.compat = "1.37";
+    handle_.features = FeaturesFor(CompatLevel::kV1_37);
     auto fw = Framework::Create(profile_, PluginRegistry(), &handle_);
     EXPECT_TRUE(fw.ok()) << fw.message();
     fw_ = std::move(*fw);
@@ -47,7 +47,7 @@ class Signer {
   Profile profile_;
   Snapshot snapshot_;
   ClusterObjects objects_;
-  Handle handle_;
+  Handle handle_{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<Framework> fw_;
 };
 

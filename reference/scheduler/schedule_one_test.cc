@@ -63,7 +63,7 @@ class ScheduleOneTest : public ::testing::Test {
     return testing::MakeSnapshot(nodes);
   }
   Registry registry_;
-  Handle handle_;
+  Handle handle_{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<Framework> fw_;
 };
 
@@ -104,7 +104,8 @@ TEST_F(ScheduleOneTest, ReportsAllTiesAndIsDeterministicForASeed) {
   for (int run = 0; run < 2; ++run) {
     PodScheduler s(42, 0);
     CycleState state;
-    ScheduleResult r = s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p}"), snap);
+    ScheduleResult r =
+        s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p}", CompatLevel::kV1_27), snap);
     ASSERT_EQ(r.kind, ScheduleResult::Kind::kScheduled);
     EXPECT_EQ(r.ties, (std::vector<std::string>{"n1", "n3", "n4"}));
     EXPECT_TRUE(r.node == "n1" || r.node == "n3" || r.node == "n4");
@@ -116,7 +117,9 @@ TEST_F(ScheduleOneTest, ReportsAllTiesAndIsDeterministicForASeed) {
   for (uint64_t seed = 0; seed < 60; ++seed) {
     PodScheduler s(seed, 0);
     CycleState state;
-    chosen.insert(s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p}"), snap).node);
+    chosen.insert(
+        s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p}", CompatLevel::kV1_27), snap)
+            .node);
   }
   EXPECT_EQ(chosen, (std::set<std::string>{"n1", "n3", "n4"}));
 }
@@ -125,9 +128,11 @@ TEST_F(ScheduleOneTest, SingleFeasibleNodeIsChosenWithoutScoring) {
   Snapshot snap = Nodes({1, 2, 3});
   PodScheduler s(1, 0);
   CycleState state;
-  ScheduleResult r = s.SchedulePod(
-      *fw_, state, *ParsePod("metadata: {name: p, labels: {reject-n0: no, reject-n2: nope}}"),
-      snap);
+  ScheduleResult r =
+      s.SchedulePod(*fw_, state,
+                    *ParsePod("metadata: {name: p, labels: {reject-n0: no, reject-n2: nope}}",
+                              CompatLevel::kV1_27),
+                    snap);
   ASSERT_EQ(r.kind, ScheduleResult::Kind::kScheduled);
   EXPECT_EQ(r.node, "n1");
   EXPECT_TRUE(r.scores.empty());
@@ -139,7 +144,9 @@ TEST_F(ScheduleOneTest, FitErrorCollectsStatusesAndPlugins) {
   PodScheduler s(1, 0);
   CycleState state;
   ScheduleResult r = s.SchedulePod(
-      *fw_, state, *ParsePod("metadata: {name: p, labels: {reject-n0: no, reject-n1: no}}"), snap);
+      *fw_, state,
+      *ParsePod("metadata: {name: p, labels: {reject-n0: no, reject-n1: no}}", CompatLevel::kV1_27),
+      snap);
   ASSERT_EQ(r.kind, ScheduleResult::Kind::kFitError);
   EXPECT_EQ(r.diagnosis.unschedulable_plugins, (std::set<std::string>{"Fake"}));
   EXPECT_EQ(FitErrorMessage(r.num_all_nodes, r.diagnosis), "0/2 nodes are available: 2 no.");
@@ -150,12 +157,13 @@ TEST_F(ScheduleOneTest, StartIndexRotatesWhenNotAllNodesAreExamined) {
   Snapshot snap = Nodes(scores);
   PodScheduler s(1, 10);  // 10% of 200 = 20 < 100 -> look for 100 feasible nodes
   CycleState state;
-  ScheduleResult r = s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p}"), snap);
+  ScheduleResult r =
+      s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p}", CompatLevel::kV1_27), snap);
   EXPECT_EQ(r.feasible.size(), 100u);
   EXPECT_EQ(r.feasible.front(), "n0");
   EXPECT_EQ(s.next_start_node_index(), 100u);
   CycleState state2;
-  r = s.SchedulePod(*fw_, state2, *ParsePod("metadata: {name: q}"), snap);
+  r = s.SchedulePod(*fw_, state2, *ParsePod("metadata: {name: q}", CompatLevel::kV1_27), snap);
   EXPECT_EQ(r.feasible.front(), "n100");
   EXPECT_EQ(s.next_start_node_index(), 0u);
 }
@@ -173,8 +181,9 @@ TEST_F(ScheduleOneTest, FilteringGoesOnUntilTheNextFeasibleNode) {
     labels += (labels.empty() ? "" : ", ") + std::string("reject-n") + std::to_string(i) + ": no";
   PodScheduler s(1, 10);  // look for 100 feasible nodes
   CycleState state;
-  ScheduleResult r =
-      s.SchedulePod(*fw_, state, *ParsePod("metadata: {name: p, labels: {" + labels + "}}"), snap);
+  ScheduleResult r = s.SchedulePod(
+      *fw_, state, *ParsePod("metadata: {name: p, labels: {" + labels + "}}", CompatLevel::kV1_27),
+      snap);
   EXPECT_EQ(r.feasible.size(), 100u);
   EXPECT_EQ(r.feasible.back(), "n99");
   EXPECT_EQ(r.evaluated_nodes, 110);
@@ -190,15 +199,17 @@ TEST(ScheduleOnePreFilterResult, MissingNodesErrorNamesTheFirstInNameOrder) {
   (void)registry.Register("FakeNarrow", NoArgs<FakeNarrow>());
   Profile p;
   p.at(ExtensionPoint::kMultiPoint).enabled = {{"Fake", 0}, {"FakeNarrow", 0}};
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<Framework> fw = std::move(*Framework::Create(p, registry, &handle));
   Snapshot snap =
       testing::MakeSnapshot({ParseNode("metadata: {name: n1, labels: {score: \"1\"}}")});
   PodScheduler s(1, 0);
   CycleState state;
-  ScheduleResult r = s.SchedulePod(
-      *fw, state, *ParsePod("metadata: {name: p, labels: {only-n1: x, only-n9: x, only-n7: x}}"),
-      snap);
+  ScheduleResult r =
+      s.SchedulePod(*fw, state,
+                    *ParsePod("metadata: {name: p, labels: {only-n1: x, only-n9: x, only-n7: x}}",
+                              CompatLevel::kV1_27),
+                    snap);
   EXPECT_EQ(r.kind, ScheduleResult::Kind::kError);
   EXPECT_EQ(r.error_status.Message(), "nodeinfo not found for node name \"n7\"");
 }
@@ -222,7 +233,7 @@ TEST(ScheduleOneV1_37, WithoutScoringTheFirstFeasibleNodeIsTaken) {
   (void)registry.Register("FakeFilter", NoArgs<FakeFilterOnly>());
   Profile p;
   p.at(ExtensionPoint::kMultiPoint).enabled = {{"FakeFilter", 0}};
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<Framework> fw = std::move(*Framework::Create(p, registry, &handle));
   Snapshot snap =
       testing::MakeSnapshot({ParseNode("metadata: {name: n0}"), ParseNode("metadata: {name: n1}"),
@@ -231,8 +242,9 @@ TEST(ScheduleOneV1_37, WithoutScoringTheFirstFeasibleNodeIsTaken) {
     PodScheduler s(1, 0);
     s.set_compat(level);
     CycleState state;
-    ScheduleResult r =
-        s.SchedulePod(*fw, state, *ParsePod("metadata: {name: p, labels: {reject-n0: x}}"), snap);
+    ScheduleResult r = s.SchedulePod(
+        *fw, state, *ParsePod("metadata: {name: p, labels: {reject-n0: x}}", CompatLevel::kV1_27),
+        snap);
     EXPECT_EQ(r.node, "n1");
     if (level == CompatLevel::kV1_37) {
       EXPECT_EQ(r.feasible, (std::vector<std::string>{"n1"}));
@@ -250,7 +262,8 @@ TEST_F(ScheduleOneTest, NominatedNodeIsTriedFirst) {
   PodScheduler s(1, 0);
   CycleState state;
   ScheduleResult r = s.SchedulePod(
-      *fw_, state, *ParsePod("metadata: {name: p}\nstatus: {nominatedNodeName: n2}"), snap);
+      *fw_, state,
+      *ParsePod("metadata: {name: p}\nstatus: {nominatedNodeName: n2}", CompatLevel::kV1_27), snap);
   EXPECT_EQ(r.node, "n2");  // feasible nominated node wins without scoring
   EXPECT_EQ(r.evaluated_nodes, 1);
 }

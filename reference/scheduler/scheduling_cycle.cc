@@ -39,7 +39,7 @@ CycleOutcome RunSchedulingCycle(const Framework& fw, PodScheduler& scheduler, Ca
         Status ps = fw.RunPostFilterPlugins(state, *pod, r.diagnosis.node_to_status, &post);
         r.diagnosis.post_filter_msg = ps.Message();
         r.diagnosis.post_filter_msg_verbatim =
-            fw.handle().compat == "1.37";  // FitError.Error() of v1.37: " %v"
+            fw.handle().features.reworded_messages;  // FitError.Error() of v1.37: " %v"
         out.nominating = post.nominating_info;
         out.victims = post.victims;
         out.clear_nomination = post.clear_nomination;

@@ -26,7 +26,7 @@ nlohmann::json ParseOne(std::string_view yaml) {
 PodPtr ParsePod(std::string_view yaml, CompatLevel level) {
   auto obj = k8s::PodFromJson(ParseOne(yaml), "fixture pod");
   if (!obj.ok()) Die(obj.message());
-  auto pod = BuildPod(std::move(*obj), level);
+  auto pod = BuildPod(std::move(*obj), FeaturesFor(level));
   if (!pod.ok()) Die(pod.message());
   return *pod;
 }

@@ -14,8 +14,9 @@
 namespace schedcheck::reference::testing {
 
 // e.g. ParsePod("metadata: {name: p}\nspec: {containers: [{resources: {requests: {cpu: 1}}}]}")
-// `level`: the release whose rules compute the pod's requests (BuildPod).
-PodPtr ParsePod(std::string_view yaml, CompatLevel level = CompatLevel::kV1_27);
+// `level`: the release whose rules compute the pod's requests (BuildPod, at the level's
+// default feature gates).
+PodPtr ParsePod(std::string_view yaml, CompatLevel level);
 NodePtr ParseNode(std::string_view yaml);
 
 // A NodeInfo for `node` holding `pods` (their spec.nodeName is not checked).

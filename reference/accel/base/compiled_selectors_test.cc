@@ -93,7 +93,7 @@ TEST(RequiredNodeAffinityTest, AgreesWithPodMatchesRequiredNodeAffinity) {
   req->set_operator_("Exists");
   for (size_t i = 0; i < pods.size(); ++i) {
     pods[i].mutable_metadata()->set_name("p");
-    PodPtr pod = *BuildPod(pods[i]);
+    PodPtr pod = *BuildPod(pods[i], FeaturesFor(CompatLevel::kV1_27));
     RequiredNodeAffinity affinity(*pod);
     for (size_t j = 0; j < nodes.size(); ++j) {
       SCOPED_TRACE("pod " + std::to_string(i) + ", node " + std::to_string(j));

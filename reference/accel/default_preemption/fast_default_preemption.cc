@@ -55,7 +55,7 @@ Result<std::unique_ptr<Plugin>> FastDefaultPreemptionOf<Plain>::New(const Plugin
                                                                     const Handle& handle) {
   Result<DefaultPreemptionArgs> parsed = ParseDefaultPreemptionArgs(args);
   if (!parsed.ok()) return Error{"DefaultPreemption: " + parsed.message()};
-  if (handle.level() == CompatLevel::kV1_37) {
+  if (handle.features.default_preemption_pre_enqueue) {
     return std::unique_ptr<Plugin>(
         std::make_unique<FastDefaultPreemptionOf<DefaultPreemptionV1_37>>(*parsed, handle));
   }
@@ -70,7 +70,7 @@ NodeVictims FastDefaultPreemptionOf<Plain>::SelectVictimsOnNode(
   if (node.lowest_pod_priority() >= pod.priority) {
     // v1.37 reads every pod's start time first, and a read of a pod without one moves the clock
     // of later reads: the shortcut makes the same reads (without copying the node).
-    if (this->v1_37()) {
+    if (this->reads_start_times_once()) {
       for (const PodInfoPtr& pi : node.pods()) this->ReadStartTimeV1_37(*pi->pod);
     }
     return {ConstantStatus<Code::kUnschedulableAndUnresolvable, DefaultPreemption::kNoVictims>(),
@@ -115,8 +115,9 @@ std::vector<Candidate> FastDefaultPreemptionOf<Plain>::FindCandidatesOrFitError(
     // v1.37 counts every node: one the dry run did not reach has the absent-node status.
     int num_all = num_rejected + num_unhelpful;
     const int not_reached = static_cast<int>(all_nodes.size()) - num_all;
-    const int not_helpful = num_unhelpful + (this->v1_37() ? not_reached : 0);
-    if (this->v1_37()) num_all = static_cast<int>(all_nodes.size());
+    const bool every_node = handle_.features.diagnosis_covers_every_node;
+    const int not_helpful = num_unhelpful + (every_node ? not_reached : 0);
+    if (every_node) num_all = static_cast<int>(all_nodes.size());
     if (not_helpful > 0) reason_counts[std::string(kPreemptionNotHelpful)] += not_helpful;
     *fit_error = FitErrorMessageFromReasonCounts(num_all, reason_counts, "");
   }

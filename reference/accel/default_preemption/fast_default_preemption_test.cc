@@ -66,7 +66,7 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
                  {{"cpu", std::to_string(cpu) + "m"}, {"memory", "1Gi"}, {"pods", "32"}}}}}})
             .dump()));
     for (int j = *rc::gen::inRange(0, 4); j > 0; --j)
-      pods.push_back(testing::ParsePod(GenPodOn(name, j).dump()));
+      pods.push_back(testing::ParsePod(GenPodOn(name, j).dump(), CompatLevel::kV1_27));
   }
   Snapshot snapshot = testing::MakeSnapshot(nodes, pods);
   ClusterObjects objects;
@@ -79,18 +79,18 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
     objects.pdbs["default/pdb"] = pdb;
   }
   StaticNominator nominator;
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   handle.snapshot = &snapshot;
   handle.objects = &objects;
   handle.nominator = &nominator;
   // Both levels: v1.37 reads start times once per pod and counts every node in the FitError.
-  handle.compat = *rc::gen::element<std::string>("1.27", "1.37");
+  handle.features = FeaturesFor(*rc::gen::element(CompatLevel::kV1_27, CompatLevel::kV1_37));
   RC_LOG() << "compat " << handle.compat << "\n";
   for (int n = *rc::gen::inRange(0, 3); n > 0; --n) {
     json nominated = {{"metadata", {{"name", "nom" + std::to_string(n)}, {"namespace", "default"}}},
                       {"spec", {{"priority", *rc::gen::inRange(0, 5)}}}};
     nominator.pods["n" + std::to_string(*rc::gen::inRange(0, num_nodes))].push_back(
-        MakePodInfo(testing::ParsePod(nominated.dump())));
+        MakePodInfo(testing::ParsePod(nominated.dump(), CompatLevel::kV1_27)));
   }
   Profile profile;
   profile.at(ExtensionPoint::kMultiPoint).enabled = {
@@ -106,7 +106,7 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
         {"containers", Containers(*rc::gen::elementOf(std::vector<int>{300, 600, 1200}))}}}};
   if (*rc::gen::inRange(0, 4) == 0) preemptor["spec"]["preemptionPolicy"] = "Never";
   if (*rc::gen::inRange(0, 4) == 0) preemptor["status"]["nominatedNodeName"] = "n0";
-  PodPtr pod = testing::ParsePod(preemptor.dump());
+  PodPtr pod = testing::ParsePod(preemptor.dump(), CompatLevel::kV1_27);
   CycleState state;
   PreFilterResult r;
   RC_ASSERT((*fw)->RunPreFilterPlugins(state, *pod, &r).IsSuccess());

@@ -16,7 +16,8 @@ using testing::ParsePod;
 PodPtr MakePod(const std::string& name, const std::string& ns, const std::string& labels,
                const std::string& affinity = "") {
   return ParsePod("metadata: {name: " + name + ", namespace: " + ns + ", labels: {" + labels +
-                  "}}\nspec: {affinity: {" + affinity + "}}");
+                      "}}\nspec: {affinity: {" + affinity + "}}",
+                  CompatLevel::kV1_27);
 }
 
 // CompiledExistingTerm gives AffinityTerm::Matches' answer: namespaces, namespaceSelector against

@@ -22,7 +22,8 @@ using testing::ParsePod;
 PodPtr MakePod(const std::string& name, const std::string& ns, const std::string& labels,
                const std::string& affinity = "", const std::string& node = "") {
   return ParsePod("metadata: {name: " + name + ", namespace: " + ns + ", labels: {" + labels +
-                  "}}\nspec: {nodeName: '" + node + "', affinity: {" + affinity + "}}");
+                      "}}\nspec: {nodeName: '" + node + "', affinity: {" + affinity + "}}",
+                  CompatLevel::kV1_27);
 }
 
 NodePtr MakeNode(const std::string& name, const std::string& labels) {
@@ -315,7 +316,7 @@ class AcrossCycles : public ::testing::Test {
 
   Snapshot snapshot_;
   ClusterObjects objects_;
-  Handle handle_;
+  Handle handle_{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<FastInterPodAffinity> kept_;
   std::vector<PodPtr> incoming_;
 };

@@ -144,7 +144,7 @@ PodPtr GenPod(const std::string& name, const std::string& node) {
   json pod = {{"metadata", {{"name", name}, {"namespace", ns}, {"labels", labels}}},
               {"spec", {{"nodeName", node}}}};
   if (Chance(60)) pod["spec"]["affinity"] = GenAffinity();
-  return testing::ParsePod(pod.dump());
+  return testing::ParsePod(pod.dump(), CompatLevel::kV1_27);
 }
 
 NodePtr GenNode(const std::string& name) {
@@ -167,7 +167,7 @@ struct Cluster {
   std::vector<std::shared_ptr<NodeInfo>> infos;
   Snapshot snapshot;
   ClusterObjects objects;
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   int next_name = 0;
 
   Cluster() {
@@ -180,8 +180,10 @@ struct Cluster {
     Reset();
     handle.snapshot = &snapshot;
     handle.objects = &objects;
-    handle.compat = Chance(50) ? "1.37" : "1.27";  // v1.37's PreScore answers Skip more often
-    RC_LOG() << "compat " << handle.compat << "\n";
+    // v1.37's PreScore answers Skip more often.
+    const CompatLevel level = Chance(50) ? CompatLevel::kV1_37 : CompatLevel::kV1_27;
+    handle.features = FeaturesFor(level);
+    RC_LOG() << "compat " << CompatLevelName(level) << "\n";
   }
   std::string NewName(const std::string& prefix) { return prefix + std::to_string(next_name++); }
   void AddNode() { infos.push_back(std::make_shared<NodeInfo>(GenNode(NewName("n")))); }

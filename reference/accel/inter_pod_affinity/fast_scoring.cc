@@ -83,9 +83,9 @@ Status FastInterPodAffinity::PreScore(CycleState& state, const Pod& pod,
                                       const std::vector<const NodeInfo*>& nodes) {
   // v1.37 (PreScoreV1_37): no early return for an empty node list; the shortcut below reads the
   // spec before parsing and answers Skip, and so does a PreScore that accumulated nothing.
-  const bool v1_37 = handle_.level() == CompatLevel::kV1_37;
-  if (!v1_37 && nodes.empty()) return Status();  // v1.27: nothing to score, no state written
-  if (v1_37 && args_.ignore_preferred_terms_of_existing_pods) {
+  const bool skip = handle_.features.skip_when_nothing_to_do;
+  if (!skip && nodes.empty()) return Status();  // v1.27: nothing to score, no state written
+  if (skip && args_.ignore_preferred_terms_of_existing_pods) {
     const k8s::PodSpec& spec = pod.obj.spec();
     const bool spec_has_preferred =
         spec.has_affinity() && ((spec.affinity().has_pod_affinity() &&
@@ -137,7 +137,7 @@ Status FastInterPodAffinity::PreScore(CycleState& state, const Pod& pod,
         }
       });
   // v1.37: nothing accumulated on any node, nothing to score.
-  if (v1_37 && s->topology_score.empty()) return Status(Code::kSkip);
+  if (skip && s->topology_score.empty()) return Status(Code::kSkip);
   state.Write(std::string(InterPodAffinity::kPreScoreStateKey), std::move(s));
   return Status();
 }

@@ -48,11 +48,11 @@ Result<std::unique_ptr<Plugin>> FastNodeAffinity::New(const PluginArgs& args,
   auto parsed = ParseNodeAffinityArgs(args);
   if (!parsed.ok()) return parsed.error();
   return std::unique_ptr<Plugin>(
-      std::make_unique<FastNodeAffinity>(std::move(parsed.value()), handle.level()));
+      std::make_unique<FastNodeAffinity>(std::move(parsed.value()), handle.features));
 }
 
-FastNodeAffinity::FastNodeAffinity(NodeAffinityArgs args, CompatLevel level)
-    : NodeAffinity(std::move(args), level) {
+FastNodeAffinity::FastNodeAffinity(NodeAffinityArgs args, const Features& features)
+    : NodeAffinity(std::move(args), features) {
   if (added_node_selector_) compiled_added_node_selector_.emplace(*added_node_selector_);
   compiled_added_pref_sched_terms_ = Compile(added_pref_sched_terms_);
 }

@@ -19,7 +19,7 @@ namespace schedcheck::reference {
 class FastNodeAffinity final : public NodeAffinity, public UniformScorePlugin {
  public:
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  FastNodeAffinity(NodeAffinityArgs args, CompatLevel level);
+  FastNodeAffinity(NodeAffinityArgs args, const Features& features);
 
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;

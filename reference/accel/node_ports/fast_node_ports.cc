@@ -7,7 +7,7 @@ namespace schedcheck::reference {
 Result<std::unique_ptr<Plugin>> FastNodePorts::New(const PluginArgs& args, const Handle& handle) {
   Result<std::unique_ptr<Plugin>> plain = NodePorts::New(args, handle);
   if (!plain.ok()) return plain.error();
-  return std::unique_ptr<Plugin>(std::make_unique<FastNodePorts>(handle.level()));
+  return std::unique_ptr<Plugin>(std::make_unique<FastNodePorts>(handle.features));
 }
 
 Status FastNodePorts::Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) {

@@ -15,7 +15,7 @@ namespace schedcheck::reference {
 class FastNodePorts final : public NodePorts, public BatchFilterPlugin {
  public:
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  explicit FastNodePorts(CompatLevel level) : NodePorts(level) {}
+  explicit FastNodePorts(const Features& features) : NodePorts(features) {}
 
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,

@@ -44,7 +44,7 @@ Result<std::unique_ptr<Plugin>> FastNodeResourcesBalancedAllocation::New(const P
                                                                          const Handle& handle) {
   Result<std::vector<ResourceSpec>> specs = ParseBalancedAllocationArgs(args);
   if (!specs.ok()) return Error{"NodeResourcesBalancedAllocation: " + specs.message()};
-  if (handle.level() == CompatLevel::kV1_37) {
+  if (handle.features.balanced_allocation_scores_the_change) {
     return std::unique_ptr<Plugin>(
         std::make_unique<FastNodeResourcesBalancedAllocationV1_37>(*specs));
   }

@@ -18,8 +18,8 @@ namespace {
 RC_GTEST_PROP(FastNodeResourcesBalancedAllocationEquivalence, GivesThePlainScoresAcrossCycles, ()) {
   const nlohmann::json args = GenBalancedAllocationArgs();
   const CompatLevel level = GenResourceLevel();
-  Handle handle;
-  handle.compat = std::string(CompatLevelName(level));
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
+  handle.features = FeaturesFor(level);
   auto plain = NodeResourcesBalancedAllocation::New(args, handle);
   auto fast = FastNodeResourcesBalancedAllocation::New(args, handle);
   RC_ASSERT(plain.ok() == fast.ok());

@@ -14,16 +14,17 @@ using PreFilterState = NodeResourcesFit::PreFilterState;
 // The prefix of an extended resource name ("example.com" of "example.com/gpu").
 std::string_view ResourceGroup(std::string_view name) { return name.substr(0, name.find('/')); }
 
-// The walk of FitsRequest at `level`: calls `lacking(name, slot, beyond_allocatable)` for every
-// resource `request` does not fit into `room` (NodeRoom or FreeRoom), in the plain order (pods,
-// cpu, memory, ephemeral-storage, scalars); `slot` numbers the resources in that order (pods 0,
-// cpu 1, memory 2, ephemeral-storage 3, the request's i-th scalar 4 + i), so that for one request
-// a set of slots names one list of lacking resources; `beyond_allocatable` (v1.37 only) says the
-// request exceeds the node's whole allocatable (the status is then UnschedulableAndUnresolvable).
-// Allocates nothing, so a rejection can be recognised before any reason string is built.
+// The walk of FitsRequest (with `requested_only`: fit_compares_requested_resources_only): calls
+// `lacking(name, slot, beyond_allocatable)` for every resource `request` does not fit into `room`
+// (NodeRoom or FreeRoom), in the plain order (pods, cpu, memory, ephemeral-storage, scalars);
+// `slot` numbers the resources in that order (pods 0, cpu 1, memory 2, ephemeral-storage 3, the
+// request's i-th scalar 4 + i), so that for one request a set of slots names one list of lacking
+// resources; `beyond_allocatable` (requested_only) says the request exceeds the node's whole
+// allocatable (the status is then UnschedulableAndUnresolvable). Allocates nothing, so a rejection
+// can be recognised before any reason string is built.
 template <typename Room, typename Lacking>
 void ForEachInsufficientResource(const Resource& request, const Room& room,
-                                 const Resource& allocatable, CompatLevel level,
+                                 const Resource& allocatable, bool requested_only,
                                  const std::set<std::string, std::less<>>& ignored_resources,
                                  const std::set<std::string, std::less<>>& ignored_groups,
                                  Lacking&& lacking) {
@@ -33,17 +34,16 @@ void ForEachInsufficientResource(const Resource& request, const Room& room,
     return;
   }
   // v1.27 compares even zero requests; v1.28 started skipping them.
-  const bool v1_37 = level == CompatLevel::kV1_37;
-  auto compared = [&](int64_t r) { return !v1_37 || r > 0; };
+  auto compared = [&](int64_t r) { return !requested_only || r > 0; };
   if (compared(request.milli_cpu) && request.milli_cpu > room.MilliCpu()) {
-    lacking(kResourceCpu, 1, v1_37 && request.milli_cpu > allocatable.milli_cpu);
+    lacking(kResourceCpu, 1, requested_only && request.milli_cpu > allocatable.milli_cpu);
   }
   if (compared(request.memory) && request.memory > room.Memory()) {
-    lacking(kResourceMemory, 2, v1_37 && request.memory > allocatable.memory);
+    lacking(kResourceMemory, 2, requested_only && request.memory > allocatable.memory);
   }
   if (compared(request.ephemeral_storage) && request.ephemeral_storage > room.EphemeralStorage()) {
     lacking(kResourceEphemeralStorage, 3,
-            v1_37 && request.ephemeral_storage > allocatable.ephemeral_storage);
+            requested_only && request.ephemeral_storage > allocatable.ephemeral_storage);
   }
   const bool any_ignored = !ignored_resources.empty() || !ignored_groups.empty();
   int slot = 4;
@@ -56,7 +56,8 @@ void ForEachInsufficientResource(const Resource& request, const Room& room,
       continue;
     }
     if (quantity > room.Scalar(name)) {
-      lacking(std::string_view(name), this_slot, v1_37 && quantity > allocatable.Scalar(name));
+      lacking(std::string_view(name), this_slot,
+              requested_only && quantity > allocatable.Scalar(name));
     }
   }
 }
@@ -71,17 +72,15 @@ std::string InsufficientReason(std::string_view resource) {
 
 Result<std::unique_ptr<Plugin>> FastNodeResourcesFit::New(const PluginArgs& args,
                                                           const Handle& handle) {
-  Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args, handle.level());
+  Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args, handle.features);
   if (!parsed.ok()) return Error{"NodeResourcesFit: " + parsed.message()};
-  return std::unique_ptr<Plugin>(std::make_unique<FastNodeResourcesFit>(
-      std::move(*parsed), handle.level(), handle.pod_resource_gates));
+  return std::unique_ptr<Plugin>(
+      std::make_unique<FastNodeResourcesFit>(std::move(*parsed), handle.features));
 }
 
-FastNodeResourcesFit::FastNodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level,
-                                           PodResourceGates gates)
+FastNodeResourcesFit::FastNodeResourcesFit(NodeResourcesFitArgs args, const Features& features)
     : args_(std::move(args)),
-      level_(level),
-      gates_(gates),
+      features_(features),
       resources_(ClassifyResources(args_.resources)),
       strategy_(args_.scoring_type == "MostAllocated" ? Strategy::kMostAllocated
                 : args_.scoring_type == "RequestedToCapacityRatio"
@@ -136,7 +135,7 @@ void FastNodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, 
     if (only_base) {
       const NodeRoom room(node);
       // v1.37 does not compare zero requests (a node already over its allocatable still fits).
-      const bool skip_zero = level_ == CompatLevel::kV1_37;
+      const bool skip_zero = features_.fit_compares_requested_resources_only;
       auto fits_in = [&](int64_t r, int64_t free) { return (skip_zero && r == 0) || r <= free; };
       const bool fits = room.Pods() >= 1 && fits_in(request.milli_cpu, room.MilliCpu()) &&
                         fits_in(request.memory, room.Memory()) &&
@@ -163,8 +162,9 @@ Status FastNodeResourcesFit::FilterRequestWithScalars(const Resource& request,
   if (request.scalar.size() > kMaxMaskedScalars) return RejectionFor(request, room, node);
   uint64_t lacking = 0;
   bool unresolvable = false;
-  ForEachInsufficientResource(request, room, node.allocatable(), level_, args_.ignored_resources,
-                              args_.ignored_resource_groups,
+  ForEachInsufficientResource(request, room, node.allocatable(),
+                              features_.fit_compares_requested_resources_only,
+                              args_.ignored_resources, args_.ignored_resource_groups,
                               [&](std::string_view, int slot, bool beyond_allocatable) {
                                 lacking |= uint64_t{1} << slot;
                                 unresolvable = unresolvable || beyond_allocatable;
@@ -185,8 +185,9 @@ Status FastNodeResourcesFit::RejectionFor(const Resource& request, const Room& r
   // string is built: in a full cluster most nodes fail alike.
   lacking_.clear();
   bool unresolvable = false;
-  ForEachInsufficientResource(request, room, node.allocatable(), level_, args_.ignored_resources,
-                              args_.ignored_resource_groups,
+  ForEachInsufficientResource(request, room, node.allocatable(),
+                              features_.fit_compares_requested_resources_only,
+                              args_.ignored_resources, args_.ignored_resource_groups,
                               [&](std::string_view name, int, bool beyond_allocatable) {
                                 lacking_.push_back(name);
                                 unresolvable = unresolvable || beyond_allocatable;
@@ -284,7 +285,7 @@ Status FastNodeResourcesFit::ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBa
 
 std::vector<ClusterEventWithHint> FastNodeResourcesFit::EventsToRegisterWithHints() const {
   // The plain plugin's registrations (its hints are free functions, so they outlive it).
-  return NodeResourcesFit(args_, level_, gates_).EventsToRegisterWithHints();
+  return NodeResourcesFit(args_, features_).EventsToRegisterWithHints();
 }
 
 std::vector<ClusterEvent> FastNodeResourcesFit::EventsToRegister() const {

@@ -37,7 +37,7 @@ class FastNodeResourcesFit final : public PreFilterPlugin,
 
   // The plain factory's argument handling and errors.
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  FastNodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level, PodResourceGates gates = {});
+  FastNodeResourcesFit(NodeResourcesFitArgs args, const Features& features);
 
   std::string_view Name() const override { return kName; }
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
@@ -64,8 +64,7 @@ class FastNodeResourcesFit final : public PreFilterPlugin,
   Status ScoreLeastAllocatedCpuMemory(const Pod& pod, NodeBatch nodes, int64_t* scores);
 
   NodeResourcesFitArgs args_;
-  CompatLevel level_;
-  PodResourceGates gates_;
+  Features features_;
   std::vector<ClassifiedResource> resources_;
   ResourceScorerFunc requested_to_capacity_ratio_;  // RequestedToCapacityRatio only
   enum class Strategy { kLeastAllocated, kMostAllocated, kRequestedToCapacityRatio };

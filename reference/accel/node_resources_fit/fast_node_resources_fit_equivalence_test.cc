@@ -26,8 +26,8 @@ bool SameEvents(const std::vector<ClusterEvent>& a, const std::vector<ClusterEve
 RC_GTEST_PROP(FastNodeResourcesFitEquivalence, GivesThePlainResultsAcrossCycles, ()) {
   const nlohmann::json args = GenFitArgs();
   const CompatLevel level = GenResourceLevel();
-  Handle handle;
-  handle.compat = std::string(CompatLevelName(level));
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
+  handle.features = FeaturesFor(level);
   auto plain = NodeResourcesFit::New(args, handle);
   auto fast = FastNodeResourcesFit::New(args, handle);
   RC_ASSERT(plain.ok() == fast.ok());

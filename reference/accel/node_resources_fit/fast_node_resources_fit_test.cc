@@ -18,7 +18,7 @@ using fit_testing::Pod;
 using testing::MakeNodeInfo;
 
 std::unique_ptr<FastNodeResourcesFit> NewFit(const nlohmann::json& args = nullptr) {
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   auto p = FastNodeResourcesFit::New(args, handle);
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.message());
   return std::unique_ptr<FastNodeResourcesFit>(dynamic_cast<FastNodeResourcesFit*>(p->release()));

@@ -65,10 +65,11 @@ json GenPodSpec(CompatLevel level) {
   for (int i = Count(0, 3) - 1; i > 0; --i) {
     json init = GenContainer("i" + std::to_string(i));
     // v1.37 counts sidecars (restartable init containers) with the containers.
-    if (level == CompatLevel::kV1_37 && Chance(40)) init["restartPolicy"] = "Always";
+    if (FeaturesFor(level).sidecar_containers && Chance(40)) init["restartPolicy"] = "Always";
     spec["initContainers"].push_back(init);
   }
-  if (level == CompatLevel::kV1_37 && Chance(20)) {  // pod-level requests replace the sums
+  if (FeaturesFor(level).pod_level_resources &&
+      Chance(20)) {  // pod-level requests replace the sums
     spec["resources"]["requests"] =
         GenResourceList({{"cpu", {"", "100m", "2"}}, {"memory", {"", "128Mi", "1Gi"}}}, {}, 0);
   }
@@ -79,7 +80,7 @@ json GenPodSpec(CompatLevel level) {
 
 }  // namespace
 
-ResourceCluster::ResourceCluster(CompatLevel level) : level_(level), cache_(level) {
+ResourceCluster::ResourceCluster(CompatLevel level) : level_(level), cache_(FeaturesFor(level)) {
   for (int n = Count(0, 8); n > 0; --n) AddNode();
   for (const std::string& name : cache_.NodeNames()) {
     for (int n = Count(0, 4); n > 0; --n) AddPodTo(name);

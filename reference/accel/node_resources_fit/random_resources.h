@@ -24,7 +24,7 @@ namespace schedcheck::reference {
 class ResourceCluster {
  public:
   // 0 to 8 nodes holding 0 to 4 pods each, in a cache and with pods of `level`.
-  explicit ResourceCluster(CompatLevel level = CompatLevel::kV1_27);
+  explicit ResourceCluster(CompatLevel level);
 
   // 1 to 4 changes, then the snapshot brought up to date.
   void Change();
@@ -48,7 +48,7 @@ class ResourceCluster {
 
 // A pod to schedule (no spec.nodeName). At v1.37 pods may also have sidecars (restartable init
 // containers) and pod-level requests.
-PodPtr GenResourcePod(CompatLevel level = CompatLevel::kV1_27);
+PodPtr GenResourcePod(CompatLevel level);
 // Either level, for fast forms that serve both.
 CompatLevel GenResourceLevel();
 // NodeResourcesFitArgs: null, a scoring strategy (with resources including extended ones and

@@ -81,7 +81,7 @@ PodPtr GenPortHolder(const std::string& node, int i) {
   const std::string name = node + "-holder-" + std::to_string(i);
   json pod = {{"metadata", {{"name", name}, {"namespace", "default"}, {"uid", name}}},
               {"spec", {{"nodeName", node}, {"containers", json::array({c})}}}};
-  return testing::ParsePod(pod.dump());
+  return testing::ParsePod(pod.dump(), CompatLevel::kV1_27);
 }
 
 void GenImages(NodeInfo* info, int num_nodes) {
@@ -171,7 +171,7 @@ CompatLevel GenLevel() { return Chance(50) ? CompatLevel::kV1_37 : CompatLevel::
 
 std::unique_ptr<RandomCluster> GenCluster(CompatLevel level) {
   auto cluster = std::make_unique<RandomCluster>();
-  cluster->handle.compat = std::string(CompatLevelName(level));
+  cluster->handle.features = FeaturesFor(level);
   const int num_nodes = Count(0, 8);
   std::vector<std::shared_ptr<const NodeInfo>> existing;
   for (int i = 0; i < num_nodes; ++i) {
@@ -217,7 +217,7 @@ PodPtr GenPod(const RandomCluster& cluster) {
   if (Chance(60)) spec["affinity"]["nodeAffinity"] = GenNodeAffinity();
   json pod = {{"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "p"}}},
               {"spec", spec}};
-  return testing::ParsePod(pod.dump());
+  return testing::ParsePod(pod.dump(), CompatLevel::kV1_27);
 }
 
 }  // namespace schedcheck::reference

@@ -22,15 +22,15 @@ struct RandomCluster {
   std::vector<std::shared_ptr<NodeInfo>> infos;
   // Every NodeInfo in order; a few hold no node (a node the cache has not seen).
   std::vector<const NodeInfo*> nodes;
-  Snapshot snapshot;  // the NodeInfos with a node
-  Handle handle;      // handle.snapshot points at `snapshot`
+  Snapshot snapshot;                                // the NodeInfos with a node
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};  // handle.snapshot points at `snapshot`
 };
 
 // True with probability percent / 100.
 bool GenChance(int percent);
 
 // 0 to 8 NodeInfos; the handle at compatibility level `level`.
-std::unique_ptr<RandomCluster> GenCluster(CompatLevel level = CompatLevel::kV1_27);
+std::unique_ptr<RandomCluster> GenCluster(CompatLevel level);
 // Either level, for fast forms that serve both.
 CompatLevel GenLevel();
 // A pod to schedule on `cluster` (spec.nodeName, when set, mostly names one of its nodes).

@@ -45,7 +45,8 @@ NodePtr NodeIn(const std::string& name, const std::string& zone) {
 }
 
 PodPtr PodOn(const std::string& name, const std::string& app) {
-  return ParsePod("metadata: {name: " + name + ", labels: {app: " + app + "}}");
+  return ParsePod("metadata: {name: " + name + ", labels: {app: " + app + "}}",
+                  CompatLevel::kV1_27);
 }
 
 TEST(DomainCounts, FollowsReplacedNodesThroughTheChangeLog) {

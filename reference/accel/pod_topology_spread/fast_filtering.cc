@@ -135,16 +135,16 @@ Status FastPodTopologySpread::PreFilter(CycleState& state, const Pod& pod,
   auto s = std::make_unique<FastPreFilterState>();
   if (constraints->empty()) {
     // v1.27 writes an empty state and returns Success; v1.37 returns Skip.
-    if (v1_37_) return Status(Code::kSkip);
+    if (skip_) return Status(Code::kSkip);
     state.Write(std::string(PodTopologySpread::kPreFilterStateKey), std::move(s));
     return Status();
   }
   s->constraints = std::make_shared<const std::vector<FastConstraint>>(std::move(*constraints));
-  s->per_constraint = v1_37_;
+  s->per_constraint = per_constraint_;
   const std::vector<FastConstraint>& cs = *s->constraints;
   for (const FastConstraint& c : cs) {
     size_t k = 0;
-    while (k < s->keys.size() && (v1_37_ || s->keys[k].key != c.topology_key_id)) ++k;
+    while (k < s->keys.size() && (per_constraint_ || s->keys[k].key != c.topology_key_id)) ++k;
     if (k == s->keys.size()) {
       s->keys.emplace_back();
       s->keys.back().key = c.topology_key_id;

@@ -16,14 +16,15 @@ Result<std::unique_ptr<Plugin>> FastPodTopologySpread::New(const PluginArgs& jso
 FastPodTopologySpread::FastPodTopologySpread(PodTopologySpreadArgs args, const Handle& handle)
     : plain_(std::move(args), handle),
       handle_(handle),
-      v1_37_(handle.level() == CompatLevel::kV1_37) {}
+      per_constraint_(handle.features.spread_counts_per_constraint),
+      skip_(handle.features.skip_when_nothing_to_do) {}
 
 Result<std::vector<FastConstraint>> FastPodTopologySpread::GetConstraints(
     const Pod& pod, std::string_view action) const {
   const auto& own = pod.obj.spec().topology_spread_constraints();
   if (!own.empty()) {
     auto constraints = pod_topology_spread::FilterTopologySpreadConstraints(
-        own, pod.labels(), action, handle_.match_label_keys_in_pod_topology_spread);
+        own, pod.labels(), action, handle_.features.match_label_keys_in_pod_topology_spread);
     if (!constraints.ok()) return constraints.error();
     return pod_topology_spread::fast::Compile(std::move(*constraints));
   }

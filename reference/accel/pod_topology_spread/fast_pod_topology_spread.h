@@ -88,9 +88,10 @@ class FastPodTopologySpread final : public PreFilterPlugin,
   // Nodes' topology label values, kept while a node is unchanged.
   pod_topology_spread::fast::NodeLabelMemo node_labels_;
   const Handle& handle_;
-  // v1.37 keys the counts per constraint (v1.27: per topology key) and returns Skip where v1.27
-  // writes an empty state.
-  bool v1_37_;
+  // The counts keyed per constraint (v1.27: per topology key): spread_counts_per_constraint.
+  bool per_constraint_;
+  // Skip where v1.27 writes an empty state: skip_when_nothing_to_do.
+  bool skip_;
 };
 
 }  // namespace schedcheck::reference

@@ -201,7 +201,7 @@ PodPtr GenExistingPod(const std::string& name, const std::string& node) {
                      *rc::gen::element<std::string>("default", "default", "other") +
                      ", labels: " + GenLabels();
   if (*rc::gen::inRange(0, 8) == 0) meta += ", deletionTimestamp: '2023-01-01T00:00:00Z'";
-  return ParsePod("metadata: {" + meta + "}\nspec: {nodeName: " + node + "}");
+  return ParsePod("metadata: {" + meta + "}\nspec: {nodeName: " + node + "}", CompatLevel::kV1_27);
 }
 
 std::string GenConstraint() {
@@ -243,9 +243,10 @@ PodPtr GenIncomingPod(const std::string& name) {
         "[{matchExpressions: [{key: rack, operator: In, values: [r1]}]}]}}}");
   }
   if (*rc::gen::inRange(0, 3) == 0) add("tolerations: [{key: t, operator: Exists}]");
-  return ParsePod("metadata: {name: " + name +
-                  ", namespace: " + *rc::gen::element<std::string>("default", "default", "other") +
-                  ", labels: " + GenLabels() + "}\nspec: {" + spec + "}");
+  return ParsePod("metadata: {name: " + name + ", namespace: " +
+                      *rc::gen::element<std::string>("default", "default", "other") +
+                      ", labels: " + GenLabels() + "}\nspec: {" + spec + "}",
+                  CompatLevel::kV1_27);
 }
 
 // Plugin args: System defaulting, or a List of two default constraints.
@@ -350,7 +351,7 @@ std::vector<std::pair<PodPtr, int>> GenUpdates(const Cluster& c, const PodPtr& i
       k8s::Pod copy = *rc::gen::arbitrary<bool>() ? incoming->obj : GenExistingPod("x", node)->obj;
       copy.mutable_metadata()->set_name("added-" + std::to_string(i));
       copy.mutable_spec()->set_node_name(node);
-      auto built = BuildPod(copy);
+      auto built = BuildPod(copy, FeaturesFor(CompatLevel::kV1_27));
       RC_ASSERT(built.ok());
       updates.push_back({*built, 1});
     }
@@ -362,11 +363,11 @@ RC_GTEST_PROP(FastPodTopologySpread, AgreesWithThePlainRuleAcrossChangingCluster
   Cluster c = GenCluster();
   Snapshot snapshot(c.infos);
   const ClusterObjects objects = GenObjects();
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   handle.snapshot = &snapshot;
   handle.objects = &objects;
   // Both levels: v1.37 counts per constraint and returns Skip where v1.27 writes empty states.
-  handle.compat = *rc::gen::element<std::string>("1.27", "1.37");
+  handle.features = FeaturesFor(*rc::gen::element(CompatLevel::kV1_27, CompatLevel::kV1_37));
   RC_LOG() << "compat " << handle.compat << "\n";
   const nlohmann::json args = GenArgs();
   auto plain_made = PodTopologySpread::New(args, handle);
@@ -400,13 +401,15 @@ NodePtr ZoneNode(const std::string& name, const std::string& zone) {
 }
 
 PodPtr FooPod(const std::string& name, const std::string& node) {
-  return ParsePod("metadata: {name: " + name + ", labels: {foo: ''}}\nspec: {nodeName: " + node +
-                  "}");
+  return ParsePod(
+      "metadata: {name: " + name + ", labels: {foo: ''}}\nspec: {nodeName: " + node + "}",
+      CompatLevel::kV1_27);
 }
 
 PodPtr Incoming(const std::string& constraints, const std::string& more_spec = "") {
   return ParsePod("metadata: {name: p, labels: {foo: ''}}\nspec: {topologySpreadConstraints: " +
-                  constraints + more_spec + "}");
+                      constraints + more_spec + "}",
+                  CompatLevel::kV1_27);
 }
 
 std::string Hard(int skew, const std::string& key) {
@@ -422,13 +425,12 @@ const std::string kSoftZone =
 // A fast plugin kept across cycles and a plain one, on one snapshot the test changes.
 struct Pair {
   Snapshot snapshot;
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<Plugin> plain, fast;
-  Pair(const std::vector<NodePtr>& nodes, const std::vector<PodPtr>& pods,
-       const std::string& compat = "1.27")
+  Pair(const std::vector<NodePtr>& nodes, const std::vector<PodPtr>& pods, CompatLevel level)
       : snapshot(testing::MakeSnapshot(nodes, pods)) {
     handle.snapshot = &snapshot;
-    handle.compat = compat;
+    handle.features = FeaturesFor(level);
     plain = std::move(*PodTopologySpread::New(nullptr, handle));
     fast = std::move(*FastPodTopologySpread::New(nullptr, handle));
   }
@@ -445,7 +447,7 @@ TEST(FastPodTopologySpreadKeptSums, PodsWithOtherInclusionInputsOrLaterNodesCoun
                                       ZoneNode("n3", "z2")};
   const PodPtr in_z1 = Incoming("[" + Hard(1, "zone") + "]", ", nodeSelector: {zone: z1}");
   const PodPtr anywhere = Incoming("[" + Hard(1, "zone") + "]");
-  Pair pair(nodes, {FooPod("e1", "n1"), FooPod("e2", "n1")});
+  Pair pair(nodes, {FooPod("e1", "n1"), FooPod("e2", "n1")}, CompatLevel::kV1_27);
   for (const PodPtr& pod : {in_z1, anywhere, in_z1}) EXPECT_EQ(pair.Cycle(*pod), "");
   // Two more matching pods land in z2: now z1 is the minimum for `anywhere` too.
   ASSERT_TRUE(
@@ -459,7 +461,7 @@ TEST(FastPodTopologySpreadKeptSums, ScoresFollowReplacedNodes) {
   const std::vector<NodePtr> nodes = {ZoneNode("n1", "z1"), ZoneNode("n2", "z1"),
                                       ZoneNode("n3", "z2")};
   const PodPtr pod = Incoming("[" + kSoftZone + ", " + Hard(1, "zone") + "]");
-  Pair pair(nodes, {FooPod("e1", "n1"), FooPod("e0", "n3")});
+  Pair pair(nodes, {FooPod("e1", "n1"), FooPod("e0", "n3")}, CompatLevel::kV1_27);
   EXPECT_EQ(pair.Cycle(*pod), "");
   ASSERT_TRUE(pair.snapshot.Replace(
       MakeNodeInfo(nodes[2], {FooPod("e0", "n3"), FooPod("e2", "n3"), FooPod("e3", "n3")})));
@@ -473,7 +475,8 @@ TEST(FastPodTopologySpread, ConstraintsSharingAKeyCountAsTheLevelDoes) {
                                       ZoneNode("n3", "z2"), ZoneNode("n4", "z3")};
   auto labelled = [](const std::string& name, const std::string& node, const std::string& app) {
     return ParsePod("metadata: {name: " + name + ", labels: {app: " + app +
-                    "}}\nspec: {nodeName: " + node + "}");
+                        "}}\nspec: {nodeName: " + node + "}",
+                    CompatLevel::kV1_27);
   };
   const std::vector<PodPtr> pods = {labelled("a1", "n1", "a"), labelled("a2", "n2", "a"),
                                     labelled("a3", "n1", "a"), labelled("b1", "n3", "b"),
@@ -482,20 +485,21 @@ TEST(FastPodTopologySpread, ConstraintsSharingAKeyCountAsTheLevelDoes) {
     return "{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: " + when +
            ", labelSelector: {matchLabels: {app: " + app + "}}}";
   };
-  for (const std::string compat : {"1.27", "1.37"}) {
+  for (const CompatLevel level : {CompatLevel::kV1_27, CompatLevel::kV1_37}) {
     for (const std::string when : {"DoNotSchedule", "ScheduleAnyway"}) {
-      Pair pair(nodes, pods, compat);
+      Pair pair(nodes, pods, level);
       const PodPtr pod =
           ParsePod("metadata: {name: p, labels: {app: a}}\nspec: {topologySpreadConstraints: [" +
-                   constraint(when, "a") + ", " + constraint(when, "b") + "]}");
-      EXPECT_EQ(pair.Cycle(*pod), "") << compat << " " << when;
+                       constraint(when, "a") + ", " + constraint(when, "b") + "]}",
+                   CompatLevel::kV1_27);
+      EXPECT_EQ(pair.Cycle(*pod), "") << CompatLevelName(level) << " " << when;
     }
   }
 }
 
 // Without PreFilter / PreScore, Filter and Score give the same errors.
 TEST(FastPodTopologySpread, MissingStateGivesTheSameErrors) {
-  Pair pair({ZoneNode("n1", "z1")}, {});
+  Pair pair({ZoneNode("n1", "z1")}, {}, CompatLevel::kV1_27);
   const PodPtr pod = Incoming("[" + kSoftZone + "]");
   CycleState empty;
   const NodeInfo& n1 = *pair.snapshot.Get("n1");

@@ -122,8 +122,8 @@ void InitDomains(FastPreScoreState& s, const std::vector<const NodeInfo*>& filte
 Status FastPodTopologySpread::PreScore(CycleState& state, const Pod& pod,
                                        const std::vector<const NodeInfo*>& filtered) {
   const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
-  if (v1_37_ && all_nodes.empty()) return Status(Code::kSkip);
-  if (!v1_37_ && (filtered.empty() || all_nodes.empty())) return Status();  // nothing to score
+  if (skip_ && all_nodes.empty()) return Status(Code::kSkip);
+  if (!skip_ && (filtered.empty() || all_nodes.empty())) return Status();  // nothing to score
   auto s = std::make_unique<FastPreScoreState>();
   // Only system-defaulted spreading tolerates nodes without every key, so that nodes without a
   // zone label still get hostname spreading.
@@ -139,11 +139,11 @@ Status FastPodTopologySpread::PreScore(CycleState& state, const Pod& pod,
   s->constraints = std::move(*constraints);
   if (s->constraints.empty()) {
     // v1.27: an empty state, so every node scores 0 and normalises to 100; v1.37: Skip.
-    if (v1_37_) return Status(Code::kSkip);
+    if (skip_) return Status(Code::kSkip);
     state.Write(std::string(PodTopologySpread::kPreScoreStateKey), std::move(s));
     return Status();
   }
-  InitDomains(*s, filtered, require_all_topologies, v1_37_, node_labels_);
+  InitDomains(*s, filtered, require_all_topologies, per_constraint_, node_labels_);
   // Count matching pods over ALL nodes, but only into domains seen among the feasible nodes.
   // The sums over all nodes are kept across cycles (domain_counts.h); a node's part: nothing
   // unless it carries every key (when all are required); per key, the pods matched by every

@@ -18,7 +18,8 @@ FastConstraint ConstraintOf(const std::string& selector_yaml) {
   PodPtr pod = ParsePod(
       "metadata: {name: owner}\nspec: {topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
       "whenUnsatisfiable: DoNotSchedule, labelSelector: " +
-      selector_yaml + "}]}");
+          selector_yaml + "}]}",
+      CompatLevel::kV1_27);
   auto constraints = FilterTopologySpreadConstraints(pod->obj.spec().topology_spread_constraints(),
                                                      pod->labels(), kDoNotSchedule);
   EXPECT_TRUE(constraints.ok());
@@ -31,7 +32,8 @@ SpreadSelector SelectorOf(const std::string& selector_yaml) {
 
 PodPtr PodWith(const std::string& name, const std::string& labels,
                const std::string& ns = "default") {
-  return ParsePod("metadata: {name: " + name + ", namespace: " + ns + ", labels: " + labels + "}");
+  return ParsePod("metadata: {name: " + name + ", namespace: " + ns + ", labels: " + labels + "}",
+                  CompatLevel::kV1_27);
 }
 
 TEST(MatchCountCache, FollowsThePodsOfANodeAsItsGenerationChanges) {

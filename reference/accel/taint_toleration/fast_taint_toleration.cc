@@ -10,7 +10,7 @@ Result<std::unique_ptr<Plugin>> FastTaintToleration::New(const PluginArgs& args,
                                                          const Handle& handle) {
   Result<std::unique_ptr<Plugin>> plain = TaintToleration::New(args, handle);
   if (!plain.ok()) return plain.error();
-  return std::unique_ptr<Plugin>(std::make_unique<FastTaintToleration>(handle.level()));
+  return std::unique_ptr<Plugin>(std::make_unique<FastTaintToleration>(handle.features));
 }
 
 Status FastTaintToleration::Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) {

@@ -18,7 +18,7 @@ class FastTaintToleration final : public TaintToleration,
                                   public UniformScorePlugin {
  public:
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  explicit FastTaintToleration(CompatLevel level) : TaintToleration(level) {}
+  explicit FastTaintToleration(const Features& features) : TaintToleration(features) {}
 
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,

@@ -13,7 +13,7 @@ Result<std::unique_ptr<Plugin>> FastVolumeBinding::New(const PluginArgs& args,
   if (!plain.ok()) return plain.error();
   // The plain plugin holds the configured arguments; the fast one takes them over.
   const auto& checked = dynamic_cast<const VolumeBinding&>(**plain);
-  if (handle.level() == CompatLevel::kV1_37) {
+  if (handle.features.volume_binding_pre_score) {
     auto fast = std::make_unique<FastVolumeBindingOf<VolumeBindingV1_37>>(handle);
     fast->CopyArgsFrom(checked);
     return std::unique_ptr<Plugin>(std::move(fast));

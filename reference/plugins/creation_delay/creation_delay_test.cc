@@ -10,14 +10,15 @@ namespace {
 
 TEST(CreationDelayTest, RejectsUntilTheDelayHasPassed) {
   VirtualClock clock;
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   handle.clock = &clock;
   handle.epoch_unix_ns = *ParseRfc3339("2023-05-01T12:00:00Z");
   CreationDelay plugin(handle);
   PodPtr pod = testing::ParsePod(R"(metadata:
   name: p
   creationTimestamp: "2023-05-01T12:00:00Z"
-  annotations: {schedcheck.io/creation-delay-seconds: "20"})");
+  annotations: {schedcheck.io/creation-delay-seconds: "20"})",
+                                 CompatLevel::kV1_27);
   CycleState state;
   PreFilterResult result;
   clock.SetNs(19 * kNanosPerSecond);
@@ -30,14 +31,17 @@ TEST(CreationDelayTest, RejectsUntilTheDelayHasPassed) {
 }
 
 TEST(CreationDelayTest, NoAnnotationPassesAndGarbageIsAnError) {
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   CreationDelay plugin(handle);
   CycleState state;
   PreFilterResult result;
   EXPECT_TRUE(
-      plugin.PreFilter(state, *testing::ParsePod("metadata: {name: p}"), &result).IsSuccess());
+      plugin
+          .PreFilter(state, *testing::ParsePod("metadata: {name: p}", CompatLevel::kV1_27), &result)
+          .IsSuccess());
   PodPtr bad = testing::ParsePod(
-      "metadata: {name: p, annotations: {schedcheck.io/creation-delay-seconds: soon}}");
+      "metadata: {name: p, annotations: {schedcheck.io/creation-delay-seconds: soon}}",
+      CompatLevel::kV1_27);
   EXPECT_EQ(plugin.PreFilter(state, *bad, &result).code(), Code::kError);
 }
 

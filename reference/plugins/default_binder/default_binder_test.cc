@@ -10,7 +10,7 @@ namespace {
 TEST(DefaultBinder, BindSucceedsAndLeavesBindingToTheRuntime) {
   DefaultBinder pl;
   CycleState state;
-  auto pod = testing::ParsePod("metadata: {name: p, namespace: ns}");
+  auto pod = testing::ParsePod("metadata: {name: p, namespace: ns}", CompatLevel::kV1_27);
   Status s = pl.Bind(state, *pod, "n1");
   EXPECT_TRUE(s.IsSuccess());
   EXPECT_TRUE(pod->node_name().empty());  // the pod object is not touched
@@ -18,7 +18,7 @@ TEST(DefaultBinder, BindSucceedsAndLeavesBindingToTheRuntime) {
 }
 
 TEST(DefaultBinder, New) {
-  Handle h;
+  Handle h{FeaturesFor(CompatLevel::kV1_27)};
   EXPECT_TRUE(DefaultBinder::New(nullptr, h).ok());
   EXPECT_TRUE(DefaultBinder::New(nlohmann::json::object(), h).ok());
   EXPECT_FALSE(DefaultBinder::New(nlohmann::json{{"x", 1}}, h).ok());

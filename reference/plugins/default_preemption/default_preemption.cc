@@ -88,14 +88,14 @@ Result<std::unique_ptr<Plugin>> DefaultPreemption::New(const PluginArgs& args,
                                                        const Handle& handle) {
   Result<DefaultPreemptionArgs> parsed = ParseDefaultPreemptionArgs(args);
   if (!parsed.ok()) return Error{"DefaultPreemption: " + parsed.message()};
-  if (handle.compat == "1.37") {
+  if (handle.features.default_preemption_pre_enqueue) {
     return std::unique_ptr<Plugin>(std::make_unique<DefaultPreemptionV1_37>(*parsed, handle));
   }
   return std::unique_ptr<Plugin>(std::make_unique<DefaultPreemption>(*parsed, handle));
 }
 
 Status DefaultPreemptionV1_37::PreEnqueue(const Pod& pod) {
-  if (!handle_.async_preemption || handle_.async_preemptions == nullptr ||
+  if (!handle_.features.scheduler_async_preemption || handle_.async_preemptions == nullptr ||
       handle_.async_preemptions->count(pod.uid()) == 0) {
     return Status();
   }
@@ -104,7 +104,7 @@ Status DefaultPreemptionV1_37::PreEnqueue(const Pod& pod) {
 
 std::vector<ClusterEventWithHint> DefaultPreemption::EventsToRegisterWithHints() const {
   // Without asynchronous preemption PreEnqueue never rejects, so nothing is registered.
-  if (!handle_.async_preemption) return {};
+  if (!handle_.features.scheduler_async_preemption) return {};
   // isPodSchedulableAfterAssignedPodDeletion.
   auto after_assigned_pod_deletion = [](const Pod&, const EventObjects&) -> Result<QueueingHint> {
     return QueueingHint::kQueueSkip;
@@ -171,7 +171,7 @@ PreemptionOutcome DefaultPreemption::EvaluatorPreempt(const CycleState& state, c
   PrepareCandidate(out.best[0], pod, &out.result);
   out.result.nominating_info = {NominatingInfo::Mode::kOverride, out.best[0].node};
   out.status = Status();
-  if (handle_.compat == "1.37") {
+  if (handle_.features.reworded_messages) {
     // v1.37's Evaluator.Preempt says where it will place the pod (FitError's PostFilterMsg).
     out.status =
         Status(Code::kSuccess, "found a potential placement for pod on node " + out.best[0].node +
@@ -225,7 +225,7 @@ std::vector<Candidate> DefaultPreemption::FindCandidatesOrFitError(const CycleSt
     // v1.27: framework.FitError{NumAllNodes: len(nodeStatuses), ...}. v1.37: NumAllNodes is every
     // node, and a node without a status (not tried) counts with the absent-node status
     // "Preemption is not helpful for scheduling".
-    if (handle_.compat == "1.37" && handle_.snapshot != nullptr) {
+    if (handle_.features.diagnosis_covers_every_node && handle_.snapshot != nullptr) {
       for (const NodeInfo* node : handle_.snapshot->node_infos()) {
         if (node_statuses.count(node->name()) == 0) {
           node_statuses[node->name()] =
@@ -323,7 +323,7 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(
   // once, in the node's pod order.
   std::vector<int64_t> potential_start_ns;
   std::map<const Pod*, int64_t> start_ns;
-  if (v1_37()) {
+  if (reads_start_times_once()) {
     for (const PodInfoPtr& pi : node_in.pods())
       start_ns[pi->pod.get()] = ReadStartTimeV1_37(*pi->pod);
   }
@@ -332,7 +332,7 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(
   for (const PodInfoPtr& pi : node_in.pods()) {
     if (pi->pod->priority >= pod.priority) continue;
     potential_victims.push_back(pi);
-    if (v1_37()) potential_start_ns.push_back(start_ns[pi->pod.get()]);
+    if (reads_start_times_once()) potential_start_ns.push_back(start_ns[pi->pod.get()]);
     if (Status s = remove_pod(pi); !s.IsSuccess()) return {AsError(s), {}, 0};
   }
   if (potential_victims.empty())
@@ -341,7 +341,7 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(
   // is deliberately not considered upstream).
   if (Status s = fw.RunFilterPluginsWithNominatedPods(*state, pod, *node); !s.IsSuccess())
     return {s, {}, 0};
-  if (v1_37()) {
+  if (reads_start_times_once()) {
     SortVictimsByImportance(potential_victims, potential_start_ns);
   } else {
     SortByImportance(potential_victims, NowNs());
@@ -369,7 +369,7 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(
     bool fits = false;
     if (Status s = reprieve_pod(pi, &fits); !s.IsSuccess()) return {s, {}, 0};
   }
-  if (v1_37() && !violating_victims.empty() && !non_violating_victims.empty()) {
+  if (reads_start_times_once() && !violating_victims.empty() && !non_violating_victims.empty()) {
     // v1.37 sorts the victims again, from the most important.
     std::vector<PodInfoPtr> infos;
     std::vector<int64_t> times;
@@ -386,7 +386,7 @@ NodeVictims DefaultPreemption::SelectVictimsOnNode(
 
 std::vector<Candidate> DefaultPreemption::SelectCandidate(
     const std::vector<Candidate>& candidates) const {
-  if (v1_37()) {
+  if (reads_start_times_once()) {
     return BestCandidatesV1_37(candidates,
                                [this](const Pod& pod) { return ReadStartTimeV1_37(pod); });
   }
@@ -406,14 +406,14 @@ int64_t DefaultPreemption::ReadStartTimeV1_37(const Pod& pod) const {
 void DefaultPreemption::PrepareCandidate(const Candidate& c, const Pod& pod,
                                          PostFilterResult* result) const {
   result->victims = c.victims;
-  if (v1_37()) {
+  if (handle_.features.preemption_skips_terminating_victims) {
     // prepareCandidate(Async): victims already being deleted get no second delete. Async with
     // none left, nothing runs (no nomination is cleared) and the preemptor is not held back; the
     // synchronous form (SchedulerAsyncPreemption off) clears the nominations all the same.
     std::erase_if(result->victims, [](const PodPtr& v) { return v->terminating(); });
-    if (result->victims.empty() && handle_.async_preemption) return;
-    if (handle_.async_preemption && handle_.async_preemptions != nullptr)
-      handle_.async_preemptions->insert(pod.uid());
+    const bool async = handle_.features.scheduler_async_preemption;
+    if (result->victims.empty() && async) return;
+    if (async && handle_.async_preemptions != nullptr) handle_.async_preemptions->insert(pod.uid());
   }
   if (handle_.nominator == nullptr) return;
   for (const PodInfoPtr& p : handle_.nominator->NominatedPodsForNode(c.node)) {

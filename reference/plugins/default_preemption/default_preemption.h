@@ -139,7 +139,7 @@ class DefaultPreemption : public PostFilterPlugin, public QueueingHintExtensions
   // v1.37's util.GetPodStartTime: a started pod's start, else the clock, which moves on by 1 ns per
   // such read within an instant (the replay conventions).
   int64_t ReadStartTimeV1_37(const Pod& pod) const;
-  bool v1_37() const { return handle_.compat == "1.37"; }
+  bool reads_start_times_once() const { return handle_.features.preemption_reads_start_times_once; }
 
   DefaultPreemptionArgs args_;
   const Handle& handle_;
@@ -157,8 +157,8 @@ class DefaultPreemption : public PostFilterPlugin, public QueueingHintExtensions
   void PrepareCandidate(const Candidate& c, const Pod& pod, PostFilterResult* result) const;
 };
 
-// DefaultPreemption at v1.37 (SchedulerAsyncPreemption, on by default): also a PreEnqueue plugin
-// that holds back a preemptor while its asynchronous preemption runs.
+// DefaultPreemption with a PreEnqueue (Features::default_preemption_pre_enqueue), which, under
+// SchedulerAsyncPreemption, holds back a preemptor while its asynchronous preemption runs.
 class DefaultPreemptionV1_37 : public DefaultPreemption, public PreEnqueuePlugin {
  public:
   using DefaultPreemption::DefaultPreemption;

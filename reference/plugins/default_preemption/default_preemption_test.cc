@@ -44,7 +44,7 @@ TEST(DefaultPreemptionArgs, DefaultsAndValidation) {
 
 // upstream TestCalculateNumCandidates-style table.
 TEST(DefaultPreemption, CalculateNumCandidates) {
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   struct Case {
     int32_t pct, abs, nodes, want;
   };
@@ -75,7 +75,7 @@ class DefaultPreemptionTest : public ::testing::Test {
     std::vector<NodePtr> ns;
     std::vector<PodPtr> ps;
     for (const auto& n : nodes) ns.push_back(testing::ParseNode(n));
-    for (const auto& p : pods) ps.push_back(testing::ParsePod(p));
+    for (const auto& p : pods) ps.push_back(testing::ParsePod(p, CompatLevel::kV1_27));
     snapshot_ = testing::MakeSnapshot(ns, ps);
     handle_.snapshot = &snapshot_;
     handle_.objects = &objects_;
@@ -92,7 +92,7 @@ class DefaultPreemptionTest : public ::testing::Test {
   }
   // PreFilter, Filter on every node, then Preempt.
   PreemptionOutcome Run(const std::string& pod_yaml) {
-    PodPtr pod = testing::ParsePod(pod_yaml);
+    PodPtr pod = testing::ParsePod(pod_yaml, CompatLevel::kV1_27);
     PreFilterResult r;
     EXPECT_TRUE(fw_->RunPreFilterPlugins(state_, *pod, &r).IsSuccess());
     NodeToStatus statuses;
@@ -107,7 +107,7 @@ class DefaultPreemptionTest : public ::testing::Test {
   Snapshot snapshot_;
   ClusterObjects objects_;
   StaticNominator nominator_;
-  Handle handle_;
+  Handle handle_{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<Framework> fw_;
   CycleState state_;
 };
@@ -169,9 +169,11 @@ TEST_F(DefaultPreemptionTest, ClearsLowerPriorityNominationsAndReportsTies) {
          "{requests: {cpu: 400m}}}]}\n"
          "status: {startTime: '2023-01-01T00:00:00Z'}"});
   PodPtr low = testing::ParsePod(
-      "metadata: {name: n}\nspec: {priority: 1}\nstatus: {nominatedNodeName: node1}");
+      "metadata: {name: n}\nspec: {priority: 1}\nstatus: {nominatedNodeName: node1}",
+      CompatLevel::kV1_27);
   PodPtr high = testing::ParsePod(
-      "metadata: {name: h}\nspec: {priority: 9000}\nstatus: {nominatedNodeName: node2}");
+      "metadata: {name: h}\nspec: {priority: 9000}\nstatus: {nominatedNodeName: node2}",
+      CompatLevel::kV1_27);
   nominator_.pods["node1"] = {MakePodInfo(low)};
   nominator_.pods["node2"] = {MakePodInfo(high)};
   PreemptionOutcome out =

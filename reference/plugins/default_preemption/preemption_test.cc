@@ -12,7 +12,9 @@ namespace {
 
 using testing::ParsePod;
 
-PodInfoPtr Info(const std::string& yaml) { return MakePodInfo(ParsePod(yaml)); }
+PodInfoPtr Info(const std::string& yaml) {
+  return MakePodInfo(ParsePod(yaml, CompatLevel::kV1_27));
+}
 
 std::vector<std::string> Names(const std::vector<PodInfoPtr>& pods) {
   std::vector<std::string> out;
@@ -21,11 +23,13 @@ std::vector<std::string> Names(const std::vector<PodInfoPtr>& pods) {
 }
 
 TEST(Preemption, MoreImportantPod) {
-  auto hi = ParsePod("metadata: {name: hi}\nspec: {priority: 10}");
-  auto lo = ParsePod("metadata: {name: lo}\nspec: {priority: 1}");
-  auto old = ParsePod("metadata: {name: old}\nstatus: {startTime: '2020-01-01T00:00:00Z'}");
-  auto young = ParsePod("metadata: {name: young}\nstatus: {startTime: '2021-01-01T00:00:00Z'}");
-  auto unstarted = ParsePod("metadata: {name: u}");
+  auto hi = ParsePod("metadata: {name: hi}\nspec: {priority: 10}", CompatLevel::kV1_27);
+  auto lo = ParsePod("metadata: {name: lo}\nspec: {priority: 1}", CompatLevel::kV1_27);
+  auto old = ParsePod("metadata: {name: old}\nstatus: {startTime: '2020-01-01T00:00:00Z'}",
+                      CompatLevel::kV1_27);
+  auto young = ParsePod("metadata: {name: young}\nstatus: {startTime: '2021-01-01T00:00:00Z'}",
+                        CompatLevel::kV1_27);
+  auto unstarted = ParsePod("metadata: {name: u}", CompatLevel::kV1_27);
   EXPECT_TRUE(MoreImportantPod(*hi, *lo));
   EXPECT_FALSE(MoreImportantPod(*lo, *hi));
   EXPECT_TRUE(MoreImportantPod(*old, *young));
@@ -40,8 +44,9 @@ TEST(Preemption, MoreImportantPod) {
 // it. A recorded start later than that clock (a trace whose epoch precedes its start times, e.g.
 // manifests imported without timestamps) makes the unstarted pod the more important one.
 TEST(Preemption, MoreImportantPodReadsTheReplayClock) {
-  auto started = ParsePod("metadata: {name: s}\nstatus: {startTime: '2023-04-27T10:00:00Z'}");
-  auto unstarted = ParsePod("metadata: {name: u}");
+  auto started = ParsePod("metadata: {name: s}\nstatus: {startTime: '2023-04-27T10:00:00Z'}",
+                          CompatLevel::kV1_27);
+  auto unstarted = ParsePod("metadata: {name: u}", CompatLevel::kV1_27);
   const int64_t before = 0;                                    // 1970: the start is in its future
   const int64_t after = int64_t{1682589600} * 1000000000 + 1;  // 2023-04-27T10:00:00Z + 1 ns
   EXPECT_TRUE(MoreImportantPod(*unstarted, *started, before));
@@ -124,7 +129,7 @@ struct PickCase {
 Candidate Cand(const std::string& node, std::vector<std::string> victim_yamls,
                int64_t violations = 0) {
   Candidate c{node, {}, violations};
-  for (const auto& y : victim_yamls) c.victims.push_back(ParsePod(y));
+  for (const auto& y : victim_yamls) c.victims.push_back(ParsePod(y, CompatLevel::kV1_27));
   return c;
 }
 

@@ -6,7 +6,7 @@ namespace schedcheck::reference {
 
 Result<std::unique_ptr<Plugin>> DynamicResources::New(const PluginArgs& args,
                                                       const Handle& handle) {
-  if (handle.level() == CompatLevel::kV1_27) {
+  if (!handle.features.dynamic_resource_allocation) {
     return Error{"DynamicResources: not modelled at compat 1.27 (its feature gate was off)"};
   }
   if (!args.is_null() && !(args.is_object() && args.empty())) {

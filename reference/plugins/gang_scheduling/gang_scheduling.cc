@@ -3,7 +3,7 @@
 namespace schedcheck::reference {
 
 Result<std::unique_ptr<Plugin>> GangScheduling::New(const PluginArgs& args, const Handle& handle) {
-  if (handle.level() == CompatLevel::kV1_27) {
+  if (!handle.features.gang_scheduling_plugin) {
     return Error{"GangScheduling does not exist at compat 1.27 (new in v1.35)"};
   }
   if (!args.is_null() && !(args.is_object() && args.empty())) {

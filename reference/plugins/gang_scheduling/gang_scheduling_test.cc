@@ -50,9 +50,9 @@ TEST(GangScheduling, EveryHintSkipsAPodWithoutASchedulingGroup) {
 }
 
 TEST(GangScheduling, DoesNotExistAtCompat127) {
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   EXPECT_FALSE(GangScheduling::New(nullptr, handle).ok());
-  handle.compat = "1.37";
+  handle.features = FeaturesFor(CompatLevel::kV1_37);
   EXPECT_TRUE(GangScheduling::New(nullptr, handle).ok());
   EXPECT_FALSE(GangScheduling::New(nlohmann::json{{"minCount", 2}}, handle).ok());
 }

@@ -21,9 +21,9 @@ std::function<int64_t(int64_t)> BuildBrokenLinearFunction(std::vector<FunctionSh
 
 Result<std::vector<FunctionShapePoint>> ParseFunctionShape(const nlohmann::json& points,
                                                            const std::string& path,
-                                                           CompatLevel level) {
+                                                           const Features& features) {
   if (!points.is_array()) return Error{path + ": expected a list"};
-  const std::string_view unsorted = level == CompatLevel::kV1_37
+  const std::string_view unsorted = features.reworded_messages
                                         ? "values must be sorted in increasing order"
                                         : "utilization values must be sorted in increasing order";
   std::vector<FunctionShapePoint> shape;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
-#include "reference/base/compat_level.h"
+#include "reference/base/features.h"
 #include "reference/base/result.h"
 
 namespace schedcheck::reference {
@@ -28,11 +28,12 @@ std::function<int64_t(int64_t)> BuildBrokenLinearFunction(std::vector<FunctionSh
 // RequestedToCapacityRatio shape, VolumeBinding's shape): objects with integer `utilization`
 // (increasing, in [0, 100]) and `score` (in [0, 10], returned unscaled). The first error only,
 // in upstream's order of checks per point; v1.27 words the order error "utilization values must
-// be sorted in increasing order", v1.37 "values must be sorted in increasing order". An empty
+// be sorted in increasing order", reworded_messages (v1.37) "values must be sorted in increasing
+// order". An empty
 // list is for the caller to judge (upstream's Required value, or a default).
 Result<std::vector<FunctionShapePoint>> ParseFunctionShape(const nlohmann::json& points,
                                                            const std::string& path,
-                                                           CompatLevel level);
+                                                           const Features& features);
 
 }  // namespace schedcheck::reference
 

@@ -47,7 +47,7 @@ Status ImageLocality::Score([[maybe_unused]] const CycleState& state, const Pod&
   const auto& containers = pod.obj.spec().containers();
   int64_t sum = SumImageScores(node, containers, total_num_nodes);
   int image_count = containers.size();
-  if (handle_.level() == CompatLevel::kV1_37) {
+  if (handle_.features.image_locality_counts_init_containers) {
     // v1.37 also scores the init containers' images and counts them (and image volumes, which
     // the schema does not have) in the cap.
     const auto& init_containers = pod.obj.spec().init_containers();

@@ -19,7 +19,7 @@ PodPtr ImagesPod(const std::vector<std::string>& images) {
     y += "  - {name: c" + std::to_string(i) + ", image: '" + images[i] + "'}\n";
   }
   y += "  initContainers:\n  - {name: init, image: 'gcr.io/2000'}\n";
-  return testing::ParsePod(y);
+  return testing::ParsePod(y, CompatLevel::kV1_27);
 }
 
 // Image states as the cache builds them when each image is on exactly one node.
@@ -68,7 +68,7 @@ TEST(ImageLocalityTest, Score) {
     };
     if (c.with_empty_node) nodes.push_back(NodeWithImages("nodeWithNoImages", {}));
     Snapshot snapshot(nodes);
-    Handle handle;
+    Handle handle{FeaturesFor(CompatLevel::kV1_27)};
     handle.snapshot = &snapshot;
     auto plugin = ImageLocality::New(nullptr, handle);
     ASSERT_TRUE(plugin.ok());
@@ -100,7 +100,7 @@ TEST(ImageLocalityTest, CalculatePriority) {
 }
 
 TEST(ImageLocalityTest, ErrorWithoutSnapshot) {
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   ImageLocality plugin(handle);
   CycleState state;
   int64_t score = 0;

@@ -48,7 +48,7 @@ PodPtr MakePod(const std::string& name, const std::string& labels, const std::st
                const Aff& aff = {}, const std::string& ns = "default") {
   std::string y = "metadata: {name: " + name + ", namespace: " + ns + ", labels: {" + labels +
                   "}}\nspec: {nodeName: '" + node + "', affinity: " + AffinityYaml(aff) + "}";
-  return ParsePod(y);
+  return ParsePod(y, CompatLevel::kV1_27);
 }
 NodePtr MakeNode(const std::string& name, const std::string& labels) {
   return ParseNode("metadata: {name: " + name + ", labels: {" + labels + "}}");
@@ -81,7 +81,7 @@ struct Env {
   }
   Snapshot snapshot;
   ClusterObjects objects;
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<InterPodAffinity> plugin;
 };
 

@@ -23,7 +23,8 @@ std::string RequirementError(const std::string& key, const std::string& op,
                    ": values set must be empty for exists and does not exist");
   }
   for (int i = 0; i < values.size(); ++i) {
-    std::string msg = LabelValueError(values[i]);
+    // v0.27's wording at either level, as the reference has always parsed these terms.
+    std::string msg = LabelValueError(values[i], /*reworded_messages=*/false);
     if (msg.empty()) continue;
     errs.push_back("values[" + std::to_string(i) + "][" + key +
                    "]: Invalid value: " + GoQuote(values[i]) + ": " + msg);

@@ -103,8 +103,7 @@ std::unique_ptr<interpodaffinity::PreScoreState> InterPodAffinity::AccumulateSco
 
 Status InterPodAffinity::PreScore(CycleState& cycle_state, const Pod& pod,
                                   const std::vector<const NodeInfo*>& nodes) {
-  const bool v1_37 = handle_.level() == CompatLevel::kV1_37;
-  if (v1_37) return PreScoreV1_37(cycle_state, pod);
+  if (handle_.features.skip_when_nothing_to_do) return PreScoreV1_37(cycle_state, pod);
   if (nodes.empty()) return Status();  // no nodes to score: no state written
   // This rule parses the pod before the ignorePreferredTermsOfExistingPods shortcut, where
   // upstream parses it after; a pod that does not parse fails PreFilter first.

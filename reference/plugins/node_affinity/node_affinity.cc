@@ -15,13 +15,14 @@ using PreferredTerms = NodeAffinity::PreferredTerms;
 // nodeaffinity.NewPreferredSchedulingTerms: drops weight-0 and empty terms; if any term does not
 // parse, the error aggregates every such term's errors (paths "[i].matchExpressions[j]...", as
 // upstream names them).
-Result<PreferredTerms> NewPreferredSchedulingTerms(const PreferredTerms& terms, CompatLevel level) {
+Result<PreferredTerms> NewPreferredSchedulingTerms(const PreferredTerms& terms,
+                                                   const Features& features) {
   PreferredTerms out;
   std::vector<std::string> errs;
   for (int i = 0; i < terms.size(); ++i) {
     if (terms[i].weight() == 0 || IsEmptyNodeSelectorTerm(terms[i].preference())) continue;
-    std::vector<std::string> e =
-        NodeSelectorTermErrors(terms[i].preference(), "[" + std::to_string(i) + "]", level);
+    std::vector<std::string> e = NodeSelectorTermErrors(
+        terms[i].preference(), "[" + std::to_string(i) + "]", features.reworded_messages);
     if (!e.empty()) {
       errs.insert(errs.end(), e.begin(), e.end());
     } else {
@@ -42,12 +43,12 @@ int64_t PreferredSchedulingTermsScore(const PreferredTerms& terms, const Node& n
 }
 
 // getPodPreferredNodeAffinity.
-Result<PreferredTerms> GetPodPreferredNodeAffinity(const Pod& pod, CompatLevel level) {
+Result<PreferredTerms> GetPodPreferredNodeAffinity(const Pod& pod, const Features& features) {
   const k8s::PodSpec& spec = pod.obj.spec();
   if (!spec.has_affinity() || !spec.affinity().has_node_affinity()) return PreferredTerms();
   return NewPreferredSchedulingTerms(
       spec.affinity().node_affinity().preferred_during_scheduling_ignored_during_execution(),
-      level);
+      features);
 }
 
 // The node names a term pins with `metadata.name In` requirements (ANDed, so intersected);
@@ -72,7 +73,7 @@ std::optional<std::set<std::string>> TermNodeNames(const k8s::NodeSelectorTerm& 
 // RequiredNodeAffinity.Match as the queueing hint uses it, with LazyErrorNodeSelector's errors:
 // spec.nodeSelector first, then the required terms ORed (empty terms left out); when no term
 // matches and some term does not parse, the parse errors are the result.
-Result<bool> MatchRequiredNodeAffinity(const Pod& pod, const Node& node) {
+Result<bool> MatchRequiredNodeAffinity(const Pod& pod, const Node& node, const Features& features) {
   const Labels& labels = node.obj.metadata().labels();
   for (const auto& [key, value] : pod.obj.spec().node_selector()) {
     auto it = labels.find(key);
@@ -90,9 +91,8 @@ Result<bool> MatchRequiredNodeAffinity(const Pod& pod, const Node& node) {
   std::vector<std::string> errs;
   for (int i = 0; i < terms.size(); ++i) {
     if (IsEmptyNodeSelectorTerm(terms[i])) continue;
-    std::vector<std::string> e =
-        NodeSelectorTermErrors(terms[i], "nodeSelectorTerms[" + std::to_string(i) + "]",
-                               CompatLevel::kV1_37);  // the queueing hints exist at v1.37 only
+    std::vector<std::string> e = NodeSelectorTermErrors(
+        terms[i], "nodeSelectorTerms[" + std::to_string(i) + "]", features.reworded_messages);
     if (!e.empty()) {
       errs.insert(errs.end(), e.begin(), e.end());
       continue;
@@ -128,17 +128,17 @@ Result<std::unique_ptr<Plugin>> NodeAffinity::New(const PluginArgs& args, const 
   auto parsed = ParseNodeAffinityArgs(args);
   if (!parsed.ok()) return parsed.error();
   return std::unique_ptr<Plugin>(
-      std::make_unique<NodeAffinity>(std::move(parsed.value()), handle.level()));
+      std::make_unique<NodeAffinity>(std::move(parsed.value()), handle.features));
 }
 
-NodeAffinity::NodeAffinity(NodeAffinityArgs args, CompatLevel level) : level_(level) {
+NodeAffinity::NodeAffinity(NodeAffinityArgs args, const Features& features) : features_(features) {
   if (!args.added_affinity) return;
   if (args.added_affinity->has_required_during_scheduling_ignored_during_execution()) {
     added_node_selector_ =
         args.added_affinity->required_during_scheduling_ignored_during_execution();
   }
   auto added = NewPreferredSchedulingTerms(
-      args.added_affinity->preferred_during_scheduling_ignored_during_execution(), level);
+      args.added_affinity->preferred_during_scheduling_ignored_during_execution(), features);
   if (added.ok()) added_pref_sched_terms_ = std::move(added.value());
   has_added_pref_sched_terms_ =
       !args.added_affinity->preferred_during_scheduling_ignored_during_execution().empty();
@@ -161,12 +161,12 @@ Result<QueueingHint> NodeAffinity::IsSchedulableAfterNodeChange(const Pod& pod,
   if (added_node_selector_ && !NodeSelectorMatches(*added_node_selector_, modified.obj)) {
     return QueueingHint::kQueueSkip;
   }
-  Result<bool> is_matched = MatchRequiredNodeAffinity(pod, modified);
+  Result<bool> is_matched = MatchRequiredNodeAffinity(pod, modified, features_);
   if (!is_matched.ok()) return is_matched.error();
   if (!*is_matched) return QueueingHint::kQueueSkip;
   if (e.old_node == nullptr) return QueueingHint::kQueue;
   // An update: only a change from unmatched to matched can help.
-  Result<bool> was_matched = MatchRequiredNodeAffinity(pod, *e.old_node);
+  Result<bool> was_matched = MatchRequiredNodeAffinity(pod, *e.old_node, features_);
   if (!was_matched.ok()) return was_matched.error();
   return *was_matched ? QueueingHint::kQueueSkip : QueueingHint::kQueue;
 }
@@ -218,8 +218,9 @@ Status NodeAffinity::Filter(const CycleState& state, const Pod& pod, const NodeI
 
 Status NodeAffinity::PreScore(CycleState& state, const Pod& pod,
                               const std::vector<const NodeInfo*>& nodes) {
-  if (level_ == CompatLevel::kV1_27 && nodes.empty()) return Status();
-  auto preferred_node_affinity = GetPodPreferredNodeAffinity(pod, level_);
+  const bool skip = features_.skip_when_nothing_to_do;
+  if (!skip && nodes.empty()) return Status();
+  auto preferred_node_affinity = GetPodPreferredNodeAffinity(pod, features_);
   if (!preferred_node_affinity.ok()) return Status::Error(preferred_node_affinity.message());
   // v1.37: nothing to score when the pod has no preferred terms (a nil list) and none are added.
   const k8s::PodSpec& spec = pod.obj.spec();
@@ -228,7 +229,7 @@ Status NodeAffinity::PreScore(CycleState& state, const Pod& pod,
                                       .node_affinity()
                                       .preferred_during_scheduling_ignored_during_execution()
                                       .empty();
-  if (level_ == CompatLevel::kV1_37 && !pod_has_preferred && !has_added_pref_sched_terms_) {
+  if (skip && !pod_has_preferred && !has_added_pref_sched_terms_) {
     return Status(Code::kSkip);
   }
   auto s = std::make_unique<PreScoreState>();
@@ -249,7 +250,7 @@ Status NodeAffinity::Score(const CycleState& state, const Pod& pod, const NodeIn
     count += PreferredSchedulingTermsScore(s->preferred_node_affinity, *node);
   } else {
     // Without PreScore state, the preferred terms computed from the pod.
-    auto preferred_node_affinity = GetPodPreferredNodeAffinity(pod, level_);
+    auto preferred_node_affinity = GetPodPreferredNodeAffinity(pod, features_);
     if (!preferred_node_affinity.ok()) return Status::Error(preferred_node_affinity.message());
     count += PreferredSchedulingTermsScore(preferred_node_affinity.value(), *node);
   }

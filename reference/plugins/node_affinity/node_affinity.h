@@ -64,7 +64,7 @@ class NodeAffinity : public PreFilterPlugin,
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  explicit NodeAffinity(NodeAffinityArgs args, CompatLevel level = CompatLevel::kV1_27);
+  NodeAffinity(NodeAffinityArgs args, const Features& features);
 
   std::string_view Name() const override { return kName; }
   // Skip when the pod has no nodeSelector, no required node affinity and no added required
@@ -102,7 +102,7 @@ class NodeAffinity : public PreFilterPlugin,
   // addedPrefSchedTerms != nil: the added affinity lists preferred terms (before dropping
   // weight-0 and empty ones).
   bool has_added_pref_sched_terms_ = false;
-  CompatLevel level_ = CompatLevel::kV1_27;
+  Features features_;
 };
 
 }  // namespace schedcheck::reference

@@ -29,11 +29,12 @@ bool IsEmptyNodeSelectorTerm(const k8s::NodeSelectorTerm& term) {
 }
 
 std::vector<std::string> NodeSelectorTermErrors(const k8s::NodeSelectorTerm& term,
-                                                const std::string& path, CompatLevel level) {
+                                                const std::string& path, bool reworded_messages) {
   std::vector<std::string> errs;
   for (int i = 0; i < term.match_expressions_size(); ++i) {
     std::vector<std::string> e = NodeSelectorRequirementErrors(
-        term.match_expressions(i), path + ".matchExpressions[" + std::to_string(i) + "]", level);
+        term.match_expressions(i), path + ".matchExpressions[" + std::to_string(i) + "]",
+        reworded_messages);
     errs.insert(errs.end(), e.begin(), e.end());
   }
   for (int i = 0; i < term.match_fields_size(); ++i) {
@@ -45,7 +46,7 @@ std::vector<std::string> NodeSelectorTermErrors(const k8s::NodeSelectorTerm& ter
 }
 
 std::string NodeSelectorTermError(const k8s::NodeSelectorTerm& term, const std::string& path) {
-  return AggregateError(NodeSelectorTermErrors(term, path));
+  return AggregateError(NodeSelectorTermErrors(term, path, /*reworded_messages=*/false));
 }
 
 Result<NodeAffinityArgs> ParseNodeAffinityArgs(const PluginArgs& args) {

@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 
-#include "reference/base/compat_level.h"
 #include "reference/base/result.h"
 #include "reference/framework/registry.h"
 #include "reference/k8s/k8s.pb.h"
@@ -28,11 +27,13 @@ Result<NodeAffinityArgs> ParseNodeAffinityArgs(const PluginArgs& args);
 // The errors of component-helpers' newNodeSelectorTerm for `term`, under the field path `path`
 // (e.g. "[0]" for a pod's first preferred term): every matchExpressions entry's
 // (NodeSelectorRequirementErrors, values that are not label values among them), then the
-// matchFields entries'. Empty when the term parses.
+// matchFields entries'. Empty when the term parses. `reworded_messages`: the wording of
+// apimachinery v0.37 (LabelKeyError).
 std::vector<std::string> NodeSelectorTermErrors(const k8s::NodeSelectorTerm& term,
-                                                const std::string& path,
-                                                CompatLevel level = CompatLevel::kV1_27);
-// The same aggregated as utilerrors prints them ("" when the term parses).
+                                                const std::string& path, bool reworded_messages);
+// The same aggregated as utilerrors prints them ("" when the term parses), for the plugin args,
+// in v0.27's wording at either level as the reference has always worded them (v0.37 differs only
+// for over-long keys and values).
 std::string NodeSelectorTermError(const k8s::NodeSelectorTerm& term, const std::string& path);
 
 // A term with no matchExpressions and no matchFields (isEmptyNodeSelectorTerm).

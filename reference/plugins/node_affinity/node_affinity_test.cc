@@ -61,12 +61,12 @@ TEST(NodeAffinity, Filter) {
        "[{matchExpressions: [{key: foo, operator: Exists}]}]}}}}",
        "{foo: bar}", Code::kUnschedulableAndUnresolvable},
   };
-  Handle h;
+  Handle h{FeaturesFor(CompatLevel::kV1_27)};
   for (const FilterCase& c : cases) {
     auto pl = NodeAffinity::New(nullptr, h);
     ASSERT_TRUE(pl.ok());
     auto* na = dynamic_cast<NodeAffinity*>(pl.value().get());
-    auto pod = testing::ParsePod(c.pod);
+    auto pod = testing::ParsePod(c.pod, CompatLevel::kV1_27);
     auto ni = testing::MakeNodeInfo(
         testing::ParseNode("metadata: {name: node1, labels: " + c.node_labels + "}"));
     CycleState state;
@@ -140,12 +140,12 @@ TEST(NodeAffinity, PreFilter) {
        false,
        {"n3"}},
   };
-  Handle h;
+  Handle h{FeaturesFor(CompatLevel::kV1_27)};
   for (const PreFilterCase& c : cases) {
     NodeAffinity pl{NodeAffinityArgs{}};
     CycleState state;
     PreFilterResult r;
-    Status s = pl.PreFilter(state, *testing::ParsePod(c.pod), &r);
+    Status s = pl.PreFilter(state, *testing::ParsePod(c.pod, CompatLevel::kV1_27), &r);
     EXPECT_EQ(s.code(), c.want) << c.name;
     EXPECT_EQ(r.all_nodes, c.all_nodes) << c.name;
     EXPECT_EQ(r.node_names, c.names) << c.name;
@@ -156,14 +156,14 @@ TEST(NodeAffinity, PreFilter) {
 }
 
 TEST(NodeAffinity, AddedAffinityFilter) {
-  Handle h;
+  Handle h{FeaturesFor(CompatLevel::kV1_27)};
   nlohmann::json args = nlohmann::json::parse(R"({"addedAffinity": {
       "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
         {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["foo"]}]}]}}})");
   auto pl = NodeAffinity::New(args, h);
   ASSERT_TRUE(pl.ok()) << pl.message();
   auto* na = dynamic_cast<NodeAffinity*>(pl.value().get());
-  auto pod = testing::ParsePod("metadata: {name: p}");
+  auto pod = testing::ParsePod("metadata: {name: p}", CompatLevel::kV1_27);
   CycleState state;
   PreFilterResult r;
   EXPECT_TRUE(na->PreFilter(state, *pod, &r).IsSuccess());  // added selector: no Skip
@@ -177,7 +177,7 @@ TEST(NodeAffinity, AddedAffinityFilter) {
 }
 
 TEST(NodeAffinity, ScoreAndNormalize) {
-  Handle h;
+  Handle h{FeaturesFor(CompatLevel::kV1_27)};
   nlohmann::json args = nlohmann::json::parse(R"({"addedAffinity": {
       "preferredDuringSchedulingIgnoredDuringExecution": [
         {"weight": 5, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}}]}})");
@@ -189,7 +189,8 @@ TEST(NodeAffinity, ScoreAndNormalize) {
       "{preferredDuringSchedulingIgnoredDuringExecution: ["
       "{weight: 2, preference: {matchExpressions: [{key: foo, operator: In, values: [bar]}]}}, "
       "{weight: 0, preference: {matchExpressions: [{key: foo, operator: Exists}]}}, "
-      "{weight: 10, preference: {matchExpressions: [{key: disk, operator: Exists}]}}]}}}");
+      "{weight: 10, preference: {matchExpressions: [{key: disk, operator: Exists}]}}]}}}",
+      CompatLevel::kV1_27);
   std::vector<std::shared_ptr<NodeInfo>> infos = {
       testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n1, labels: {foo: bar}}")),
       testing::MakeNodeInfo(
@@ -219,7 +220,8 @@ TEST(NodeAffinity, InvalidPreferredTermIsPreScoreError) {
   auto pod = testing::ParsePod(
       "metadata: {name: p}\nspec: {affinity: {nodeAffinity: "
       "{preferredDuringSchedulingIgnoredDuringExecution: ["
-      "{weight: 2, preference: {matchExpressions: [{key: foo, operator: Gt, values: [x]}]}}]}}}");
+      "{weight: 2, preference: {matchExpressions: [{key: foo, operator: Gt, values: [x]}]}}]}}}",
+      CompatLevel::kV1_27);
   auto ni = testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n}"));
   CycleState state;
   EXPECT_EQ(pl.PreScore(state, *pod, {ni.get()}).code(), Code::kError);
@@ -237,7 +239,8 @@ TEST(NodeAffinity, PreferredTermErrorsAggregateAsUpstream) {
       "values: [n1, 'has space']}, "
       "{key: rank, operator: Gt, values: ['-1']}]}}, "
       "{weight: 2, preference: {matchExpressions: [{key: rank, operator: Lt, values: "
-      "['1.5']}]}}]}}}");
+      "['1.5']}]}}]}}}",
+      CompatLevel::kV1_27);
   auto ni = testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n}"));
   CycleState state;
   Status s = pl.PreScore(state, *pod, {ni.get()});
@@ -257,7 +260,7 @@ TEST(NodeAffinity, PreferredTermErrorsAggregateAsUpstream) {
 }
 
 TEST(NodeAffinity, ArgsValidation) {
-  Handle h;
+  Handle h{FeaturesFor(CompatLevel::kV1_27)};
   const std::vector<std::string> bad = {
       R"({"unknown": 1})",
       R"({"addedAffinity": {"bogus": 1}})",

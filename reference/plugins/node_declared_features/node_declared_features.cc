@@ -94,7 +94,7 @@ std::vector<std::string_view> TryMapDeclaredFeatures(
 
 Result<std::unique_ptr<Plugin>> NodeDeclaredFeatures::New(const PluginArgs& args,
                                                           const Handle& handle) {
-  if (handle.level() == CompatLevel::kV1_27) {
+  if (!handle.features.node_declared_features) {
     return Error{"NodeDeclaredFeatures: not a plugin of kube-scheduler 1.27 (added in 1.35)"};
   }
   if (!args.is_null() && !(args.is_object() && args.empty())) {

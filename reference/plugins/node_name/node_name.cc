@@ -8,7 +8,7 @@ Result<std::unique_ptr<Plugin>> NodeName::New(const PluginArgs& args, const Hand
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"NodeName takes no arguments"};
   }
-  if (handle.level() == CompatLevel::kV1_37) {
+  if (handle.features.node_name_pre_filter) {
     return std::unique_ptr<Plugin>(std::make_unique<NodeNameV1_37>());
   }
   return std::unique_ptr<Plugin>(std::make_unique<NodeName>());

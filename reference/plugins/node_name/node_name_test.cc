@@ -27,7 +27,7 @@ TEST(NodeName, Filter) {
   CycleState state;
   auto ni = testing::MakeNodeInfo(testing::ParseNode("metadata: {name: foo}"));
   for (const Case& c : cases) {
-    Status s = pl.Filter(state, *testing::ParsePod(c.pod), *ni);
+    Status s = pl.Filter(state, *testing::ParsePod(c.pod, CompatLevel::kV1_27), *ni);
     EXPECT_EQ(s.code(), c.want) << c.name;
     if (c.want != Code::kSuccess) {
       EXPECT_EQ(s.reasons(),
@@ -40,7 +40,8 @@ TEST(NodeName, MissingNodeIsError) {
   NodeName pl;
   CycleState state;
   NodeInfo ghost;
-  Status s = pl.Filter(state, *testing::ParsePod("metadata: {name: p}"), ghost);
+  Status s =
+      pl.Filter(state, *testing::ParsePod("metadata: {name: p}", CompatLevel::kV1_27), ghost);
   EXPECT_EQ(s.code(), Code::kError);
   EXPECT_EQ(s.Message(), "node not found");
 }

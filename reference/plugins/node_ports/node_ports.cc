@@ -28,7 +28,7 @@ Result<std::unique_ptr<Plugin>> NodePorts::New(const PluginArgs& args, const Han
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"NodePorts: takes no arguments"};
   }
-  return std::unique_ptr<Plugin>(std::make_unique<NodePorts>(handle.level()));
+  return std::unique_ptr<Plugin>(std::make_unique<NodePorts>(handle.features));
 }
 
 std::vector<ClusterEventWithHint> NodePorts::EventsToRegisterWithHints() const {
@@ -42,7 +42,7 @@ std::vector<ClusterEventWithHint> NodePorts::EventsToRegisterWithHints() const {
 Status NodePorts::PreFilter(CycleState& state, const Pod& pod,
                             [[maybe_unused]] PreFilterResult* result) {
   // Skip if a pod has no ports.
-  if (level_ == CompatLevel::kV1_37 && pod.container_ports.empty()) return Status(Code::kSkip);
+  if (features_.skip_when_nothing_to_do && pod.container_ports.empty()) return Status(Code::kSkip);
   state.Write(std::string(kPreFilterStateKey),
               std::make_unique<PreFilterState>(pod.container_ports));
   return Status();

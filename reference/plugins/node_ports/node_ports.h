@@ -43,12 +43,11 @@ class NodePorts : public PreFilterPlugin,
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  NodePorts() = default;
-  explicit NodePorts(CompatLevel level) : level_(level) {}
+  explicit NodePorts(const Features& features) : features_(features) {}
 
   std::string_view Name() const override { return kName; }
-  // v1.27: always Success, even for a pod without host ports. v1.37: Skip for a pod without
-  // host ports (Pod::container_ports holds only hostPort entries at that level).
+  // Success, even for a pod without host ports; with skip_when_nothing_to_do (v1.37), Skip for a
+  // pod without host ports (Pod::container_ports holds only hostPort entries at that level).
   Status PreFilter(CycleState& state, const Pod& pod, PreFilterResult* result) override;
   // Unschedulable with kErrReason on a conflict.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
@@ -59,7 +58,7 @@ class NodePorts : public PreFilterPlugin,
   std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
  private:
-  CompatLevel level_ = CompatLevel::kV1_27;
+  Features features_;
 };
 
 }  // namespace schedcheck::reference

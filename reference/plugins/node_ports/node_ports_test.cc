@@ -19,7 +19,7 @@ PodPtr PortsPod(const std::string& name, const std::vector<std::string>& ports) 
     y += "    - {containerPort: 80, protocol: " + p.substr(0, a) + ", hostIP: '" +
          p.substr(a + 1, b - a - 1) + "', hostPort: " + p.substr(b + 1) + "}\n";
   }
-  return testing::ParsePod(y);
+  return testing::ParsePod(y, CompatLevel::kV1_27);
 }
 
 struct Case {
@@ -97,7 +97,7 @@ TEST(NodePortsTest, FilterWithoutPreFilterIsError) {
 }
 
 TEST(NodePortsTest, EventsToRegister) {
-  auto events = NodePorts().EventsToRegister();
+  auto events = NodePorts(FeaturesFor(CompatLevel::kV1_27)).EventsToRegister();
   ASSERT_EQ(events.size(), 2u);
   EXPECT_EQ(events[0].resource, "Pod");
   EXPECT_EQ(events[0].action, action::kDelete);

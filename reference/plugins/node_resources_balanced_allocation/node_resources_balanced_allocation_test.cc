@@ -11,8 +11,8 @@ namespace schedcheck::reference {
 namespace {
 
 PodPtr Pod(const std::string& name, const std::string& containers) {
-  return testing::ParsePod("metadata: {name: " + name + "}\nspec: {containers: " + containers +
-                           "}");
+  return testing::ParsePod("metadata: {name: " + name + "}\nspec: {containers: " + containers + "}",
+                           CompatLevel::kV1_27);
 }
 
 std::string Req(const std::string& requests) {

@@ -71,7 +71,7 @@ Outcome ParseNameList(const nlohmann::json& v, const std::string& field, bool is
 // The RequestedToCapacityRatio shape (validateFunctionShape): v1.27 reports its errors under
 // "scoringStrategy.shape", v1.37 under "scoringStrategy.requestedToCapacityRatio.shape".
 Result<std::vector<UtilizationShapePoint>> ParseShape(const nlohmann::json& rtcr,
-                                                      CompatLevel level) {
+                                                      const Features& features) {
   if (!rtcr.is_object())
     return Error{"scoringStrategy.requestedToCapacityRatio: expected an object"};
   const nlohmann::json* points = nullptr;
@@ -80,20 +80,20 @@ Result<std::vector<UtilizationShapePoint>> ParseShape(const nlohmann::json& rtcr
       return Error{"scoringStrategy.requestedToCapacityRatio." + key + ": unknown field"};
     points = &v;
   }
-  const std::string path = level == CompatLevel::kV1_37
+  const std::string path = features.reworded_messages
                                ? "scoringStrategy.requestedToCapacityRatio.shape"
                                : "scoringStrategy.shape";
   if (points == nullptr || points->is_null() || (points->is_array() && points->empty())) {
     return Error{path + ": Required value: at least one point must be specified"};
   }
-  auto parsed = ParseFunctionShape(*points, path, level);
+  auto parsed = ParseFunctionShape(*points, path, features);
   if (!parsed.ok()) return parsed.error();
   std::vector<UtilizationShapePoint> shape;
   for (const FunctionShapePoint& p : *parsed) shape.push_back({p.utilization, p.score});
   return shape;
 }
 
-Outcome ParseScoringStrategy(const nlohmann::json& s, CompatLevel level,
+Outcome ParseScoringStrategy(const nlohmann::json& s, const Features& features,
                              NodeResourcesFitArgs* args) {
   if (!s.is_object()) return Error{"scoringStrategy: expected an object"};
   args->scoring_type.clear();
@@ -130,7 +130,7 @@ Outcome ParseScoringStrategy(const nlohmann::json& s, CompatLevel level,
   }
   args->resources = std::move(*specs);
   if (rtcr != nullptr) {
-    Result<std::vector<UtilizationShapePoint>> shape = ParseShape(*rtcr, level);
+    Result<std::vector<UtilizationShapePoint>> shape = ParseShape(*rtcr, features);
     if (!shape.ok()) return shape.error();
     args->shape = std::move(*shape);
   }
@@ -145,7 +145,8 @@ Outcome ParseScoringStrategy(const nlohmann::json& s, CompatLevel level,
 
 }  // namespace
 
-Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& json, CompatLevel level) {
+Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& json,
+                                                       const Features& features) {
   NodeResourcesFitArgs args;
   if (json.is_null()) return args;
   if (!json.is_object()) return Error{"NodeResourcesFitArgs: expected an object"};
@@ -157,7 +158,7 @@ Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& json, C
     } else if (key == "ignoredResourceGroups") {
       ok = ParseNameList(v, key, /*is_group=*/true, &args.ignored_resource_groups);
     } else if (key == "scoringStrategy") {
-      if (!v.is_null()) ok = ParseScoringStrategy(v, level, &args);
+      if (!v.is_null()) ok = ParseScoringStrategy(v, features, &args);
     } else {
       ok = Error{key + ": unknown field"};
     }

@@ -12,7 +12,7 @@ PodPtr Pod(const std::string& name, const std::vector<std::string>& requests,
   if (!init.empty()) y += "  initContainers:\n";
   for (const std::string& r : init) y += "  - {name: i, resources: {requests: " + r + "}}\n";
   if (!overhead.empty()) y += "  overhead: " + overhead + "\n";
-  return testing::ParsePod(y);
+  return testing::ParsePod(y, CompatLevel::kV1_27);
 }
 
 NodePtr EnoughNode(const std::string& pods) {

@@ -21,17 +21,15 @@ ResourceAllocationScorer NodeResourceStrategyScorer(const NodeResourcesFitArgs& 
 
 Result<std::unique_ptr<Plugin>> NodeResourcesFit::New(const PluginArgs& args,
                                                       const Handle& handle) {
-  Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args, handle.level());
+  Result<NodeResourcesFitArgs> parsed = ParseNodeResourcesFitArgs(args, handle.features);
   if (!parsed.ok()) return Error{"NodeResourcesFit: " + parsed.message()};
-  return std::unique_ptr<Plugin>(std::make_unique<NodeResourcesFit>(
-      std::move(*parsed), handle.level(), handle.pod_resource_gates));
+  return std::unique_ptr<Plugin>(
+      std::make_unique<NodeResourcesFit>(std::move(*parsed), handle.features));
 }
 
-NodeResourcesFit::NodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level,
-                                   PodResourceGates gates)
+NodeResourcesFit::NodeResourcesFit(NodeResourcesFitArgs args, const Features& features)
     : args_(std::move(args)),
-      level_(level),
-      gates_(gates),
+      features_(features),
       resource_allocation_scorer_(NodeResourceStrategyScorer(args_)) {}
 
 Resource ComputePodResourceRequest(const Pod& pod) {
@@ -54,7 +52,7 @@ Status NodeResourcesFit::Filter(const CycleState& state, [[maybe_unused]] const 
                          "\" from cycleState: not found");
   }
   std::vector<InsufficientResource> insufficient_resources = FitsRequest(
-      s->request, node_info, args_.ignored_resources, args_.ignored_resource_groups, level_);
+      s->request, node_info, args_.ignored_resources, args_.ignored_resource_groups, features_);
   if (insufficient_resources.empty()) return Status();
   std::vector<std::string> failure_reasons;
   failure_reasons.reserve(insufficient_resources.size());
@@ -66,17 +64,19 @@ Status NodeResourcesFit::Filter(const CycleState& state, [[maybe_unused]] const 
   return Status(status_code, std::move(failure_reasons));
 }
 
-std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info) {
-  return FitsRequest(ComputePodResourceRequest(pod), node_info, {}, {});
+std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info,
+                                       const Features& features) {
+  return FitsRequest(ComputePodResourceRequest(pod), node_info, {}, {}, features);
 }
 
 std::vector<InsufficientResource> FitsRequest(
     const Resource& pod_request, const NodeInfo& node_info,
     const std::set<std::string, std::less<>>& ignored_extended_resources,
-    const std::set<std::string, std::less<>>& ignored_resource_groups, CompatLevel level) {
-  const bool v1_37 = level == CompatLevel::kV1_37;
-  // v1.27 compares even zero requests; v1.28 started skipping them.
-  auto compared = [&](int64_t request) { return !v1_37 || request > 0; };
+    const std::set<std::string, std::less<>>& ignored_resource_groups, const Features& features) {
+  // v1.27 compares even zero requests; v1.28 started skipping them, and tells a request beyond
+  // the allocatable apart.
+  const bool requested_only = features.fit_compares_requested_resources_only;
+  auto compared = [&](int64_t request) { return !requested_only || request > 0; };
   std::vector<InsufficientResource> insufficient_resources;
   const Resource& allocatable = node_info.allocatable();
   const Resource& requested = node_info.requested();
@@ -93,13 +93,13 @@ std::vector<InsufficientResource> FitsRequest(
       pod_request.milli_cpu > GoSub(allocatable.milli_cpu, requested.milli_cpu)) {
     insufficient_resources.push_back(
         {std::string(kResourceCpu), "Insufficient cpu", pod_request.milli_cpu, requested.milli_cpu,
-         allocatable.milli_cpu, v1_37 && pod_request.milli_cpu > allocatable.milli_cpu});
+         allocatable.milli_cpu, requested_only && pod_request.milli_cpu > allocatable.milli_cpu});
   }
   if (compared(pod_request.memory) &&
       pod_request.memory > GoSub(allocatable.memory, requested.memory)) {
     insufficient_resources.push_back({std::string(kResourceMemory), "Insufficient memory",
                                       pod_request.memory, requested.memory, allocatable.memory,
-                                      v1_37 && pod_request.memory > allocatable.memory});
+                                      requested_only && pod_request.memory > allocatable.memory});
   }
   if (compared(pod_request.ephemeral_storage) &&
       pod_request.ephemeral_storage >
@@ -107,7 +107,7 @@ std::vector<InsufficientResource> FitsRequest(
     insufficient_resources.push_back(
         {std::string(kResourceEphemeralStorage), "Insufficient ephemeral-storage",
          pod_request.ephemeral_storage, requested.ephemeral_storage, allocatable.ephemeral_storage,
-         v1_37 && pod_request.ephemeral_storage > allocatable.ephemeral_storage});
+         requested_only && pod_request.ephemeral_storage > allocatable.ephemeral_storage});
   }
   // Upstream walks a Go map here (random order); we walk names in sorted order.
   for (const auto& [r_name, r_quant] : pod_request.scalar) {
@@ -124,7 +124,7 @@ std::vector<InsufficientResource> FitsRequest(
     if (r_quant > GoSub(node_allocatable, requested.Scalar(r_name))) {
       insufficient_resources.push_back({r_name.str(), "Insufficient " + r_name.str(), r_quant,
                                         requested.Scalar(r_name), node_allocatable,
-                                        v1_37 && r_quant > node_allocatable});
+                                        requested_only && r_quant > node_allocatable});
     }
   }
   return insufficient_resources;

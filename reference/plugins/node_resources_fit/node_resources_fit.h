@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "reference/api/objects.h"
-#include "reference/base/compat_level.h"
+#include "reference/base/features.h"
 #include "reference/base/result.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/interface.h"
@@ -35,7 +35,7 @@ struct NodeResourcesFitArgs {
 // Decodes (JSON null = defaults), defaults and validates as SetDefaults_NodeResourcesFitArgs and
 // ValidateNodeResourcesFitArgs do. Errors name the field.
 Result<NodeResourcesFitArgs> ParseNodeResourcesFitArgs(const PluginArgs& args,
-                                                       CompatLevel level = CompatLevel::kV1_27);
+                                                       const Features& features);
 
 // nodeResourceStrategyTypeMap: the resourceAllocationScorer of the configured strategy.
 ResourceAllocationScorer NodeResourceStrategyScorer(const NodeResourcesFitArgs& args);
@@ -60,20 +60,21 @@ Resource ComputePodResourceRequest(const Pod& pod);
 // (pods, cpu, memory, ephemeral-storage, then scalar resources, here by name). Extended
 // resources named in `ignored_extended_resources` or whose prefix before "/" is in
 // `ignored_resource_groups` are not checked. Two changes after v1.27 matter for placement, and
-// `level` v1.37 has both: a cpu, memory or ephemeral-storage request of 0 is not compared (v1.28),
-// so a node already over its allocatable still takes a pod asking nothing of it; and each
-// insufficient resource says whether its request alone exceeds the allocatable (`unresolvable`).
-// Deferred-resize accounting (adjustDeltasToAccomodateCacheDiscrepancy) needs the alpha
+// fit_compares_requested_resources_only (v1.37) switches both on: a cpu, memory or
+// ephemeral-storage request of 0 is not compared (v1.28), so a node already over its allocatable
+// still takes a pod asking nothing of it; and each insufficient resource says whether its request
+// alone exceeds the allocatable (`unresolvable`). Deferred-resize accounting
+// (adjustDeltasToAccomodateCacheDiscrepancy) needs the alpha
 // InPlacePodVerticalScalingSchedulerPreemption gate, off by default, and no DeviceClass is
 // modelled, so no extended resource is delegated to DRA.
 std::vector<InsufficientResource> FitsRequest(
     const Resource& pod_request, const NodeInfo& node_info,
     const std::set<std::string, std::less<>>& ignored_extended_resources,
-    const std::set<std::string, std::less<>>& ignored_resource_groups,
-    CompatLevel level = CompatLevel::kV1_27);
+    const std::set<std::string, std::less<>>& ignored_resource_groups, const Features& features);
 
 // Fits: FitsRequest with the pod's request and nothing ignored (the v1.27 queue's preCheck).
-std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info);
+std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info,
+                                       const Features& features);
 
 class NodeResourcesFit final : public PreFilterPlugin,
                                public FilterPlugin,
@@ -95,8 +96,8 @@ class NodeResourcesFit final : public PreFilterPlugin,
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  // `gates`: the run's pod-resource gates, which the v1.37 scale-down hint reads.
-  NodeResourcesFit(NodeResourcesFitArgs args, CompatLevel level, PodResourceGates gates = {});
+  // `features`: the run's (the pod-resource gates are what the v1.37 scale-down hint reads).
+  NodeResourcesFit(NodeResourcesFitArgs args, const Features& features);
 
   std::string_view Name() const override { return kName; }
   // Always Success (never skips, at either level): stores ComputePodResourceRequest.
@@ -115,8 +116,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
 
  private:
   NodeResourcesFitArgs args_;
-  CompatLevel level_;
-  PodResourceGates gates_;
+  Features features_;
   ResourceAllocationScorer resource_allocation_scorer_;
 };
 

@@ -25,7 +25,7 @@ Status RunFilter(NodeResourcesFit& plugin, const PodPtr& pod, const NodeInfo& no
 }
 
 std::unique_ptr<NodeResourcesFit> NewFit(const nlohmann::json& args = nullptr) {
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   auto p = NodeResourcesFit::New(args, handle);
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.message());
   return std::unique_ptr<NodeResourcesFit>(dynamic_cast<NodeResourcesFit*>(p->release()));

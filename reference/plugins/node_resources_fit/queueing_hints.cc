@@ -99,9 +99,10 @@ bool HaveAnyRequestedResourcesIncreased(const Pod& pod, const Node& original,
 // isSchedulableAfterNodeChange: QueueSkip unless the pod fits the new node on its own (an empty
 // NodeInfo of it, isFit); then Queue for an added node, and for an update only when the node
 // offers more of something the pod asks for.
-Result<QueueingHint> IsSchedulableAfterNodeChange(const Pod& pod, const EventObjects& e) {
+Result<QueueingHint> IsSchedulableAfterNodeChange(const Pod& pod, const EventObjects& e,
+                                                  const Features& features) {
   NodeInfo modified(e.new_node);
-  if (!FitsRequest(ComputePodResourceRequest(pod), modified, {}, {}, CompatLevel::kV1_37).empty()) {
+  if (!FitsRequest(ComputePodResourceRequest(pod), modified, {}, {}, features).empty()) {
     return QueueingHint::kQueueSkip;
   }
   if (e.old_node == nullptr) return QueueingHint::kQueue;
@@ -117,10 +118,12 @@ std::vector<ClusterEventWithHint> NodeResourcesFit::EventsToRegisterWithHints() 
       {{std::string(resource::kAssignedPod), action::kDelete, ""},
        IsSchedulableAfterAssignedPodDelete},
       {{std::string(resource::kNode), action::kAdd | action::kUpdateNodeAllocatable, ""},
-       IsSchedulableAfterNodeChange},
+       [features = features_](const Pod& pod, const EventObjects& e) {
+         return IsSchedulableAfterNodeChange(pod, e, features);
+       }},
       {{std::string(resource::kAssignedPod), action::kUpdatePodScaleDown, ""},
-       [in_place = gates_.in_place_pod_level_resources_vertical_scaling](const Pod& pod,
-                                                                         const EventObjects& e) {
+       [in_place = features_.in_place_pod_level_resources_vertical_scaling](const Pod& pod,
+                                                                            const EventObjects& e) {
          return IsSchedulableAfterAssignedPodScaleDown(pod, e, in_place);
        }},
       {{std::string(resource::kTargetPod), action::kUpdatePodScaleDown, ""},

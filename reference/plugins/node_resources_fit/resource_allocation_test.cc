@@ -78,10 +78,12 @@ TEST(ResourceAllocationTest, AllocatableRequestViews) {
       "ephemeral-storage: '100', pods: '10'}}");
   PodPtr existing = testing::ParsePod(
       "metadata: {name: e}\nspec: {containers: [{name: c, resources: {requests: {memory: '100', "
-      "example.com/foo: '1', ephemeral-storage: '10'}}}]}");
+      "example.com/foo: '1', ephemeral-storage: '10'}}}]}",
+      CompatLevel::kV1_27);
   auto info = testing::MakeNodeInfo(node, {existing});
   PodPtr pod = testing::ParsePod(
-      "metadata: {name: p}\nspec: {containers: [{name: c, resources: {requests: {cpu: 500m}}}]}");
+      "metadata: {name: p}\nspec: {containers: [{name: c, resources: {requests: {cpu: 500m}}}]}",
+      CompatLevel::kV1_27);
   const ResourceAllocationScorer non_zero{"LeastAllocated", false, nullptr, {}};
   const ResourceAllocationScorer real{"NodeResourcesBalancedAllocation", true, nullptr, {}};
   auto view = [&](const ResourceAllocationScorer& scorer, std::string_view resource) {
@@ -107,7 +109,8 @@ TEST(ResourceAllocationTest, AllocatableRequestViews) {
   // A scalar the pod requests: the node's real requests of it plus the pod's.
   PodPtr wants_foo = testing::ParsePod(
       "metadata: {name: q}\nspec: {containers: [{name: c, resources: {requests: {example.com/foo: "
-      "'2'}}}]}");
+      "'2'}}}]}",
+      CompatLevel::kV1_27);
   AllocatableRequest foo2 = non_zero.CalculateResourceAllocatableRequest(
       *info, "example.com/foo",
       non_zero.CalculatePodResourceRequest(*wants_foo, "example.com/foo"));
@@ -119,7 +122,7 @@ TEST(ResourceAllocationTest, ScoreErrors) {
   const ResourceAllocationScorer scorer{"LeastAllocated", false,
                                         LeastResourceScorer(DefaultResourceSpecs()),
                                         DefaultResourceSpecs(), nullptr};
-  PodPtr pod = testing::ParsePod("metadata: {name: p}");
+  PodPtr pod = testing::ParsePod("metadata: {name: p}", CompatLevel::kV1_27);
   NodeInfo no_node;
   int64_t score = -1;
   EXPECT_EQ(scorer.Score(*pod, no_node, {0, 0}, &score), Status::Error("node not found"));

@@ -43,7 +43,7 @@ TEST(NodeUnschedulable, Filter) {
   CycleState state;
   for (const Case& c : cases) {
     auto ni = testing::MakeNodeInfo(testing::ParseNode(c.node));
-    Status s = pl.Filter(state, *testing::ParsePod(c.pod), *ni);
+    Status s = pl.Filter(state, *testing::ParsePod(c.pod, CompatLevel::kV1_27), *ni);
     EXPECT_EQ(s.code(), c.want) << c.name;
     if (c.want != Code::kSuccess) {
       EXPECT_EQ(s.reasons(), std::vector<std::string>{"node(s) were unschedulable"}) << c.name;
@@ -55,7 +55,8 @@ TEST(NodeUnschedulable, MissingNode) {
   NodeUnschedulable pl;
   CycleState state;
   NodeInfo ghost;
-  Status s = pl.Filter(state, *testing::ParsePod("metadata: {name: p}"), ghost);
+  Status s =
+      pl.Filter(state, *testing::ParsePod("metadata: {name: p}", CompatLevel::kV1_27), ghost);
   EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
   EXPECT_EQ(s.reasons(), std::vector<std::string>{"node(s) had unknown conditions"});
 }

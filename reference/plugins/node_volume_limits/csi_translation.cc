@@ -72,8 +72,8 @@ bool AzureKindMigrates(const k8s::AzureDiskVolumeSource& disk) {
 }  // namespace
 
 std::optional<std::string_view> CsiDriverForPlugin(std::string_view in_tree_plugin,
-                                                   CompatLevel level) {
-  if (level == CompatLevel::kV1_37 && in_tree_plugin == kRbdPlugin) return std::nullopt;
+                                                   const Features& features) {
+  if (!features.rbd_in_tree_plugin && in_tree_plugin == kRbdPlugin) return std::nullopt;
   for (const Migration& m : kMigrations) {
     if (m.in_tree_plugin == in_tree_plugin) return m.csi_driver;
   }
@@ -81,9 +81,9 @@ std::optional<std::string_view> CsiDriverForPlugin(std::string_view in_tree_plug
 }
 
 bool IsCsiMigrationOn(const k8s::CSINode* csi_node, std::string_view in_tree_plugin,
-                      CompatLevel level) {
+                      const Features& features) {
   if (csi_node == nullptr || in_tree_plugin.empty()) return false;
-  if (level == CompatLevel::kV1_37) {
+  if (features.csi_migration_complete) {
     return in_tree_plugin == kAwsEbsPlugin || in_tree_plugin == kPortworxPlugin ||
            in_tree_plugin == kGcePdPlugin || in_tree_plugin == kAzureDiskPlugin ||
            in_tree_plugin == kCinderPlugin;
@@ -102,20 +102,20 @@ bool IsCsiMigrationOn(const k8s::CSINode* csi_node, std::string_view in_tree_plu
   return false;
 }
 
-std::string_view InTreePluginOf(const k8s::Volume& volume, CompatLevel level) {
+std::string_view InTreePluginOf(const k8s::Volume& volume, const Features& features) {
   if (volume.has_gce_persistent_disk()) return kGcePdPlugin;
   if (volume.has_aws_elastic_block_store()) return kAwsEbsPlugin;
   if (volume.has_azure_disk()) return kAzureDiskPlugin;
-  if (volume.has_rbd() && level == CompatLevel::kV1_27) return kRbdPlugin;
+  if (volume.has_rbd() && features.rbd_in_tree_plugin) return kRbdPlugin;
   return "";
 }
 
-std::string_view InTreePluginOf(const k8s::PersistentVolume& pv, CompatLevel level) {
+std::string_view InTreePluginOf(const k8s::PersistentVolume& pv, const Features& features) {
   const auto& spec = pv.spec();
   if (spec.has_gce_persistent_disk()) return kGcePdPlugin;
   if (spec.has_aws_elastic_block_store()) return kAwsEbsPlugin;
   if (spec.has_azure_disk()) return kAzureDiskPlugin;
-  if (spec.has_rbd() && level == CompatLevel::kV1_27) return kRbdPlugin;
+  if (spec.has_rbd() && features.rbd_in_tree_plugin) return kRbdPlugin;
   return "";
 }
 

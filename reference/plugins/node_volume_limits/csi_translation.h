@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "reference/base/compat_level.h"
+#include "reference/base/features.h"
 #include "reference/k8s/k8s.pb.h"
 
 namespace schedcheck::reference::csi_translation {
@@ -22,21 +22,22 @@ inline constexpr std::string_view kAzureDiskPlugin = "kubernetes.io/azure-disk";
 
 // IsMigratableIntreePluginByName + GetCSINameFromInTreeName: the CSI driver an in-tree plugin
 // migrates to; nullopt for a name that is not a migratable in-tree plugin.
+// Without rbd_in_tree_plugin, rbd is not one.
 std::optional<std::string_view> CsiDriverForPlugin(std::string_view in_tree_plugin,
-                                                   CompatLevel level = CompatLevel::kV1_27);
+                                                   const Features& features);
 
 // isCSIMigrationOn at v1.27 with its default gates: AWS EBS, Azure Disk and Cinder are always
 // migrated when the node has a CSINode; GCE PD only when the CSINode's
 // storage.alpha.kubernetes.io/migrated-plugins annotation lists it; the others (RBD, Portworx,
 // vSphere, Azure File) never (their gates are off or the switch names no case). At v1.37 AWS EBS,
 // Portworx, GCE PD, Azure Disk and Cinder are always migrated when the node has a CSINode.
+// (csi_migration_complete).
 bool IsCsiMigrationOn(const k8s::CSINode* csi_node, std::string_view in_tree_plugin,
-                      CompatLevel level = CompatLevel::kV1_27);
+                      const Features& features);
 
 // The in-tree plugin of an inline volume or PV source; "" when it has none that migrates.
-std::string_view InTreePluginOf(const k8s::Volume& volume, CompatLevel level = CompatLevel::kV1_27);
-std::string_view InTreePluginOf(const k8s::PersistentVolume& pv,
-                                CompatLevel level = CompatLevel::kV1_27);
+std::string_view InTreePluginOf(const k8s::Volume& volume, const Features& features);
+std::string_view InTreePluginOf(const k8s::PersistentVolume& pv, const Features& features);
 
 // The CSI volume handle of a translated inline volume / PV; nullopt where the translation fails
 // (an EBS volume ID that is not aws://zone/vol-..., GCE PD zones from several regions).

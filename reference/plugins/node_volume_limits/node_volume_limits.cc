@@ -43,7 +43,7 @@ std::map<std::string, int64_t> AllocatableVolumeLimits(const NodeInfo& node) {
 Result<std::unique_ptr<Plugin>> NodeVolumeLimits::New(const PluginArgs& args,
                                                       const Handle& handle) {
   if (!NoArgs(args)) return Error{std::string(kName) + " takes no arguments"};
-  if (handle.level() == CompatLevel::kV1_37) {
+  if (handle.features.volume_limits_from_csi_node_only) {
     return std::unique_ptr<Plugin>(std::make_unique<NodeVolumeLimitsV1_37>(handle));
   }
   return std::unique_ptr<Plugin>(std::make_unique<NodeVolumeLimits>(handle));
@@ -52,7 +52,7 @@ Result<std::unique_ptr<Plugin>> NodeVolumeLimits::New(const PluginArgs& args,
 Status NodeVolumeLimitsV1_37::PreFilter(CycleState&, const Pod& pod, PreFilterResult*) {
   for (const auto& volume : pod.obj.spec().volumes()) {
     if (volume.has_persistent_volume_claim() || volume.has_ephemeral() ||
-        !csi_translation::InTreePluginOf(volume, CompatLevel::kV1_37).empty()) {
+        !csi_translation::InTreePluginOf(volume, handle_.features).empty()) {
       return Status();
     }
   }
@@ -81,26 +81,27 @@ Status NodeVolumeLimits::AttachableVolumes(const Pod& pod, const k8s::CSINode* c
                                            bool new_pod, std::map<std::string, std::string>* out,
                                            bool* not_found) const {
   const ClusterObjects& objects = StorageObjectsOf(handle_);
-  const CompatLevel level = handle_.level();
+  const Features& features = handle_.features;
   // The value kept per volume: the limit key at v1.27, the driver at v1.37.
   auto key_of = [&](std::string_view driver) {
-    return v1_37() ? std::string(driver) : AttachLimitKey(driver);
+    return csi_node_only() ? std::string(driver) : AttachLimitKey(driver);
   };
   for (const auto& volume : pod.obj.spec().volumes()) {
     std::string claim_name;
     bool ephemeral = false;
     if (!ClaimNameOf(pod, volume, &claim_name, &ephemeral)) {
       // checkAttachableInlineVolume: a migratable in-tree disk counts against its CSI driver.
-      std::string_view plugin = csi_translation::InTreePluginOf(volume, level);
-      if (plugin.empty() || !csi_translation::IsCsiMigrationOn(csi_node, plugin, level)) continue;
+      std::string_view plugin = csi_translation::InTreePluginOf(volume, features);
+      if (plugin.empty() || !csi_translation::IsCsiMigrationOn(csi_node, plugin, features))
+        continue;
       std::optional<std::string> handle = csi_translation::InlineVolumeHandle(volume);
       if (!handle) {
         return Status::Error(
-            v1_37()
+            features.reworded_messages
                 ? "converting volume(" + volume.name() + ") from inline to csi: translation failed"
                 : "converting volume " + volume.name() + " from inline to csi failed");
       }
-      std::string_view driver = *csi_translation::CsiDriverForPlugin(plugin, level);
+      std::string_view driver = *csi_translation::CsiDriverForPlugin(plugin, features);
       (*out)[std::string(driver) + "/" + *handle] = key_of(driver);
       continue;
     }
@@ -130,8 +131,8 @@ Status NodeVolumeLimits::AttachableVolumes(const Pod& pod, const k8s::CSINode* c
           class_name.empty() ? nullptr : ClusterObjects::Find(objects.storage_classes, class_name);
       if (sc == nullptr) continue;
       handle = UnboundVolumeId(std::string(ClaimNamespace(*claim)), claim->metadata().name());
-      if (auto migrated = csi_translation::CsiDriverForPlugin(sc->provisioner(), level)) {
-        if (!csi_translation::IsCsiMigrationOn(csi_node, sc->provisioner(), level)) continue;
+      if (auto migrated = csi_translation::CsiDriverForPlugin(sc->provisioner(), features)) {
+        if (!csi_translation::IsCsiMigrationOn(csi_node, sc->provisioner(), features)) continue;
         driver = std::string(*migrated);
       } else {
         driver = sc->provisioner();
@@ -140,11 +141,12 @@ Status NodeVolumeLimits::AttachableVolumes(const Pod& pod, const k8s::CSINode* c
       driver = pv->spec().csi().driver();
       handle = pv->spec().csi().volume_handle();
     } else {
-      std::string_view plugin = csi_translation::InTreePluginOf(*pv, level);
-      if (plugin.empty() || !csi_translation::IsCsiMigrationOn(csi_node, plugin, level)) continue;
+      std::string_view plugin = csi_translation::InTreePluginOf(*pv, features);
+      if (plugin.empty() || !csi_translation::IsCsiMigrationOn(csi_node, plugin, features))
+        continue;
       std::optional<std::string> translated = csi_translation::PersistentVolumeHandle(*pv);
       if (!translated) continue;
-      driver = std::string(*csi_translation::CsiDriverForPlugin(plugin, level));
+      driver = std::string(*csi_translation::CsiDriverForPlugin(plugin, features));
       handle = *translated;
     }
     if (driver.empty() || handle.empty()) continue;
@@ -162,11 +164,12 @@ Status NodeVolumeLimits::Filter(const CycleState&, const Pod& pod, const NodeInf
   bool not_found = false;
   if (Status s = AttachableVolumes(pod, csi_node, true, &new_volumes, &not_found); !s.IsSuccess()) {
     // v1.37: a missing claim keeps the pod off every node until the claim is created.
-    if (v1_37() && not_found) return Status(Code::kUnschedulableAndUnresolvable, s.Message());
+    if (csi_node_only() && not_found)
+      return Status(Code::kUnschedulableAndUnresolvable, s.Message());
     return s;
   }
   if (new_volumes.empty()) return Status();
-  if (v1_37() && handle_.volume_limit_scaling) {
+  if (handle_.features.volume_limit_scaling) {
     // VolumeLimitScaling. Upstream walks a map; drivers are taken in volume-name order.
     for (const auto& [unique_name, driver] : new_volumes) {
       if (!DriverInstalledOnNode(driver, csi_node)) {
@@ -177,11 +180,11 @@ Status NodeVolumeLimits::Filter(const CycleState&, const Pod& pod, const NodeInf
   // getVolumeLimits: v1.27 the allocatable limits, then each CSINode driver's count; v1.37 the
   // CSINode's counts alone.
   std::map<std::string, int64_t> limits;
-  if (!v1_37()) limits = AllocatableVolumeLimits(node);
+  if (!csi_node_only()) limits = AllocatableVolumeLimits(node);
   if (csi_node != nullptr) {
     for (const auto& driver : csi_node->spec().drivers()) {
       if (driver.has_allocatable() && driver.allocatable().has_count()) {
-        limits[v1_37() ? driver.name() : AttachLimitKey(driver.name())] =
+        limits[csi_node_only() ? driver.name() : AttachLimitKey(driver.name())] =
             driver.allocatable().count();
       }
     }
@@ -365,7 +368,9 @@ Status NonCSILimits::Filter(const CycleState&, const Pod& pod, const NodeInfo& n
   if (node.node() == nullptr) return Status::Error("node not found");
   const k8s::CSINode* csi_node =
       ClusterObjects::Find(StorageObjectsOf(handle_).csi_nodes, node.node()->name());
-  if (csi_translation::IsCsiMigrationOn(csi_node, InTreePlugin(kind_))) return Status();
+  if (csi_translation::IsCsiMigrationOn(csi_node, InTreePlugin(kind_), handle_.features)) {
+    return Status();
+  }
   std::set<std::string> existing;
   for (const PodInfoPtr& other : node.pods()) {
     if (Status s = FilterVolumes(*other->pod, false, &existing); !s.IsSuccess()) return s;

@@ -47,7 +47,8 @@ class NodeVolumeLimits : public FilterPlugin,
   static std::string AttachLimitKey(std::string_view driver);
 
  protected:
-  bool v1_37() const { return handle_.level() == CompatLevel::kV1_37; }
+  // The CSINode alone gives the limits, keyed by driver (the in-tree limit plugins are gone).
+  bool csi_node_only() const { return handle_.features.volume_limits_from_csi_node_only; }
   // filterAttachableVolumes: unique volume name ("driver/handle") -> limit key (v1.27) or
   // driver (v1.37). A missing claim of the new pod is a NotFound error (`*not_found` set).
   Status AttachableVolumes(const Pod& pod, const k8s::CSINode* csi_node, bool new_pod,

@@ -9,13 +9,14 @@ namespace schedcheck::reference {
 namespace {
 
 // The volumes CSILimits counts: claims, generic ephemeral volumes, migratable in-tree disks.
-bool CountsAgainstLimits(const k8s::Volume& volume) {
+bool CountsAgainstLimits(const k8s::Volume& volume, const Features& features) {
   return volume.has_persistent_volume_claim() || volume.has_ephemeral() ||
-         !csi_translation::InTreePluginOf(volume, CompatLevel::kV1_37).empty();
+         !csi_translation::InTreePluginOf(volume, features).empty();
 }
 
 // A deleted pod that was on (or nominated to) a node and had a volume that counts.
-Result<QueueingHint> IsSchedulableAfterAssignedPodDeleted(const Pod&, const EventObjects& objects) {
+Result<QueueingHint> IsSchedulableAfterAssignedPodDeleted(const EventObjects& objects,
+                                                          const Features& features) {
   const Pod& deleted = *objects.old_pod;
   const auto& volumes = deleted.obj.spec().volumes();
   if (volumes.empty()) return QueueingHint::kQueueSkip;
@@ -23,7 +24,7 @@ Result<QueueingHint> IsSchedulableAfterAssignedPodDeleted(const Pod&, const Even
     return QueueingHint::kQueueSkip;
   }
   for (const auto& volume : volumes) {
-    if (CountsAgainstLimits(volume)) return QueueingHint::kQueue;
+    if (CountsAgainstLimits(volume, features)) return QueueingHint::kQueue;
   }
   return QueueingHint::kQueueSkip;
 }
@@ -70,7 +71,10 @@ std::vector<ClusterEventWithHint> NodeVolumeLimits::EventsToRegisterWithHints() 
       // Any new CSINode may carry the limits a rejected pod waits for: no hint.
       {Event(resource::kCSINode, action::kAdd), nullptr},
       {Event(resource::kCSINode, action::kUpdateV1_37), IsSchedulableAfterCSINodeUpdated},
-      {Event(resource::kAssignedPod, action::kDelete), IsSchedulableAfterAssignedPodDeleted},
+      {Event(resource::kAssignedPod, action::kDelete),
+       [features = handle_.features](const Pod&, const EventObjects& objects) {
+         return IsSchedulableAfterAssignedPodDeleted(objects, features);
+       }},
       {Event(resource::kPersistentVolumeClaim, action::kAdd), IsSchedulableAfterPVCAdded},
       // Upstream's hint reads the deleted VolumeAttachment; none is ever delivered here.
       {Event(resource::kVolumeAttachment, action::kDelete), nullptr},

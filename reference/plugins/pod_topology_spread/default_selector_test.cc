@@ -39,12 +39,13 @@ const char* kOwnedByRs1 =
     "[{apiVersion: apps/v1, kind: ReplicaSet, name: rs1, controller: true}]}";
 
 bool Matches(const SpreadSelector& s, const std::string& labels) {
-  return s.Matches(ParsePod("metadata: {name: other, labels: " + labels + "}")->labels());
+  return s.Matches(
+      ParsePod("metadata: {name: other, labels: " + labels + "}", CompatLevel::kV1_27)->labels());
 }
 
 TEST(DefaultSelectorTest, NothingListedIsEmpty) {
   ClusterObjects objects;
-  SpreadSelector s = DefaultSelector(*ParsePod(kOwnedByRs1), objects);
+  SpreadSelector s = DefaultSelector(*ParsePod(kOwnedByRs1, CompatLevel::kV1_27), objects);
   EXPECT_TRUE(s.Empty());
 }
 
@@ -55,8 +56,9 @@ TEST(DefaultSelectorTest, MatchingServicesOfThePodsNamespaceMerge) {
   Put(&objects.services, Service("default", "c", {{"app", "api"}}));  // does not select the pod
   Put(&objects.services, Service("other", "d", {{"zone", "x"}}));     // another namespace
   Put(&objects.services, Service("default", "e", {}));  // selects nothing / adds nothing
-  SpreadSelector s =
-      DefaultSelector(*ParsePod("metadata: {name: p, labels: {app: web, tier: front}}"), objects);
+  SpreadSelector s = DefaultSelector(
+      *ParsePod("metadata: {name: p, labels: {app: web, tier: front}}", CompatLevel::kV1_27),
+      objects);
   EXPECT_FALSE(s.Empty());
   EXPECT_TRUE(Matches(s, "{app: web, tier: front, extra: y}"));
   EXPECT_FALSE(Matches(s, "{app: web}"));
@@ -69,7 +71,7 @@ TEST(DefaultSelectorTest, ControllingReplicaSetAddsItsRequirements) {
   ClusterObjects objects;
   Put(&objects.replica_sets, ReplicaSet("rs1", "app", "web"));
   Put(&objects.services, Service("default", "s", {{"tier", "front"}}));
-  SpreadSelector s = DefaultSelector(*ParsePod(kOwnedByRs1), objects);
+  SpreadSelector s = DefaultSelector(*ParsePod(kOwnedByRs1, CompatLevel::kV1_27), objects);
   EXPECT_TRUE(Matches(s, "{app: web, tier: front}"));
   EXPECT_FALSE(Matches(s, "{app: web}"));
   EXPECT_FALSE(Matches(s, "{tier: front}"));
@@ -79,20 +81,23 @@ TEST(DefaultSelectorTest, OwnerMustBeTheControllerOfTheRightGroupVersion) {
   ClusterObjects objects;
   Put(&objects.replica_sets, ReplicaSet("rs1", "app", "web"));
   EXPECT_TRUE(DefaultSelector(*ParsePod("metadata: {name: p, labels: {app: web}, ownerReferences: "
-                                        "[{apiVersion: apps/v1, kind: ReplicaSet, name: rs1}]}"),
+                                        "[{apiVersion: apps/v1, kind: ReplicaSet, name: rs1}]}",
+                                        CompatLevel::kV1_27),
                               objects)
                   .Empty());  // not controller: true
   EXPECT_TRUE(
       DefaultSelector(
           *ParsePod(
               "metadata: {name: p, labels: {app: web}, ownerReferences: "
-              "[{apiVersion: extensions/v1beta1, kind: ReplicaSet, name: rs1, controller: true}]}"),
+              "[{apiVersion: extensions/v1beta1, kind: ReplicaSet, name: rs1, controller: true}]}",
+              CompatLevel::kV1_27),
           objects)
           .Empty());
   EXPECT_TRUE(
       DefaultSelector(
           *ParsePod("metadata: {name: p, namespace: ns2, labels: {app: web}, ownerReferences: "
-                    "[{apiVersion: apps/v1, kind: ReplicaSet, name: rs1, controller: true}]}"),
+                    "[{apiVersion: apps/v1, kind: ReplicaSet, name: rs1, controller: true}]}",
+                    CompatLevel::kV1_27),
           objects)
           .Empty());  // looked up in the pod's namespace
 }
@@ -110,7 +115,8 @@ TEST(DefaultSelectorTest, ReplicationControllerSelectorOverridesAServiceValue) {
   Put(&objects.replication_controllers, rc);
   SpreadSelector s = DefaultSelector(
       *ParsePod("metadata: {name: p, labels: {app: web}, ownerReferences: "
-                "[{apiVersion: v1, kind: ReplicationController, name: rc1, controller: true}]}"),
+                "[{apiVersion: v1, kind: ReplicationController, name: rc1, controller: true}]}",
+                CompatLevel::kV1_27),
       objects);
   EXPECT_TRUE(Matches(s, "{app: web2}"));
   EXPECT_FALSE(Matches(s, "{app: web}"));
@@ -125,15 +131,15 @@ TEST(DefaultSelectorTest, StatefulSetWithMalformedOrMissingSelectorAddsNothing) 
   const char* pod =
       "metadata: {name: p, labels: {app: db}, ownerReferences: "
       "[{apiVersion: apps/v1, kind: StatefulSet, name: ss1, controller: true}]}";
-  EXPECT_TRUE(DefaultSelector(*ParsePod(pod), objects).Empty());
+  EXPECT_TRUE(DefaultSelector(*ParsePod(pod, CompatLevel::kV1_27), objects).Empty());
   auto* req = ss.mutable_spec()->mutable_selector()->add_match_expressions();
   req->set_key("app");
   req->set_operator_("In");  // In without values: LabelSelectorAsSelector fails
   Put(&objects.stateful_sets, ss);
-  EXPECT_TRUE(DefaultSelector(*ParsePod(pod), objects).Empty());
+  EXPECT_TRUE(DefaultSelector(*ParsePod(pod, CompatLevel::kV1_27), objects).Empty());
   req->add_values("db");
   Put(&objects.stateful_sets, ss);
-  SpreadSelector s = DefaultSelector(*ParsePod(pod), objects);
+  SpreadSelector s = DefaultSelector(*ParsePod(pod, CompatLevel::kV1_27), objects);
   EXPECT_TRUE(Matches(s, "{app: db}"));
   EXPECT_FALSE(Matches(s, "{app: web}"));
 }

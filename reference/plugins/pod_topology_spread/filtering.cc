@@ -134,7 +134,7 @@ Status PodTopologySpread::PreFilter(CycleState& cycle_state, const Pod& pod,
   auto s = CalPreFilterState(pod);
   if (!s.ok()) return Status::Error(s.message());
   // v1.37: nothing to filter without a DoNotSchedule constraint (v1.27 stores the empty state).
-  if (handle_.level() == CompatLevel::kV1_37 && (*s)->constraints->empty()) {
+  if (handle_.features.skip_when_nothing_to_do && (*s)->constraints->empty()) {
     return Status(Code::kSkip);
   }
   cycle_state.Write(std::string(kPreFilterStateKey), std::move(*s));
@@ -145,7 +145,8 @@ Result<std::vector<SpreadConstraint>> PodTopologySpread::GetConstraints(const Po
   if (!pod.obj.spec().topology_spread_constraints().empty()) {
     auto own = pod_topology_spread::FilterTopologySpreadConstraints(
         pod.obj.spec().topology_spread_constraints(), pod.labels(),
-        pod_topology_spread::kDoNotSchedule, handle_.match_label_keys_in_pod_topology_spread);
+        pod_topology_spread::kDoNotSchedule,
+        handle_.features.match_label_keys_in_pod_topology_spread);
     if (!own.ok())
       return Error{"obtaining pod's hard topology spread constraints: " + own.message()};
     return own;
@@ -166,7 +167,7 @@ Result<std::unique_ptr<PreFilterState>> PodTopologySpread::CalPreFilterState(con
   if (constraints.empty()) return s;
 
   s->constraints = std::make_shared<const std::vector<SpreadConstraint>>(std::move(constraints));
-  s->per_constraint = handle_.level() == CompatLevel::kV1_37;
+  s->per_constraint = handle_.features.spread_counts_per_constraint;
   for (const NodeInfo* node_info : all_nodes) {
     for (const auto& [pair, count] : pod_topology_spread::ProcessNode(*node_info, pod, *s)) {
       s->tp_pair_to_match_num[pair] += count;

@@ -148,7 +148,7 @@ Result<std::vector<SpreadConstraint>> PodTopologySpread::BuildDefaultConstraints
   google::protobuf::RepeatedPtrField<k8s::TopologySpreadConstraint> defaults(
       default_constraints_.begin(), default_constraints_.end());
   auto constraints = pod_topology_spread::FilterTopologySpreadConstraints(
-      defaults, pod.labels(), action, handle_.match_label_keys_in_pod_topology_spread);
+      defaults, pod.labels(), action, handle_.features.match_label_keys_in_pod_topology_spread);
   if (!constraints.ok() || constraints->empty()) return constraints;
   // Upstream always has listers; without them (no handle.objects) nothing selects the pod.
   if (handle_.objects == nullptr) return std::vector<SpreadConstraint>{};

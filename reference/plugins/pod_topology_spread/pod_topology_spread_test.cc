@@ -23,13 +23,15 @@ NodePtr ZoneNode(const std::string& name, const std::string& zone) {
 
 PodPtr FooPod(const std::string& name, const std::string& node, const std::string& extra = "") {
   return ParsePod("metadata: {name: " + name + ", labels: {foo: ''}" + extra +
-                  "}\nspec: {nodeName: " + node + "}");
+                      "}\nspec: {nodeName: " + node + "}",
+                  CompatLevel::kV1_27);
 }
 
 // Incoming pod labelled foo with the given constraints (a YAML flow list).
 PodPtr Incoming(const std::string& constraints, const std::string& more_spec = "") {
   return ParsePod("metadata: {name: p, labels: {foo: ''}}\nspec: {topologySpreadConstraints: " +
-                  constraints + more_spec + "}");
+                      constraints + more_spec + "}",
+                  CompatLevel::kV1_27);
 }
 
 std::string Hard(int skew, const std::string& key, const std::string& extra = "") {
@@ -41,7 +43,7 @@ std::string Hard(int skew, const std::string& key, const std::string& extra = ""
 
 struct Env {
   Snapshot snapshot;
-  Handle handle;
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
   std::unique_ptr<Plugin> plugin;
   PodTopologySpread* pl() { return dynamic_cast<PodTopologySpread*>(plugin.get()); }
 
@@ -173,7 +175,8 @@ TEST(PodTopologySpreadTest, Filter) {
 TEST(PodTopologySpreadTest, MatchLabelKeysFollowTheGate) {
   const PodPtr pod = ParsePod(
       "metadata: {name: p, labels: {foo: '', bar: ''}}\nspec: {topologySpreadConstraints: [" +
-      Hard(1, "zone", ", matchLabelKeys: [bar]") + "]}");
+          Hard(1, "zone", ", matchLabelKeys: [bar]") + "]}",
+      CompatLevel::kV1_27);
   const std::vector<PodPtr> pods = {FooPod("p-a1", "node-a"), FooPod("p-a2", "node-a"),
                                     FooPod("p-b1", "node-b"), FooPod("p-y1", "node-y"),
                                     FooPod("p-y2", "node-y")};
@@ -182,7 +185,7 @@ TEST(PodTopologySpreadTest, MatchLabelKeysFollowTheGate) {
             (std::map<std::string, Code>{
                 {"node-a", kOk}, {"node-b", kOk}, {"node-x", kOk}, {"node-y", kOk}}));
   Env off(FourNodes(), pods);
-  off.handle.match_label_keys_in_pod_topology_spread = false;
+  off.handle.features.match_label_keys_in_pod_topology_spread = false;
   EXPECT_EQ(off.FilterAll(*pod),
             (std::map<std::string, Code>{
                 {"node-a", kUnsched}, {"node-b", kUnsched}, {"node-x", kOk}, {"node-y", kOk}}));
@@ -203,7 +206,7 @@ TEST(PodTopologySpreadTest, FilterReasons) {
 
 TEST(PodTopologySpreadTest, NoConstraintsIsSuccessNotSkip) {
   Env env(FourNodes(), {});
-  PodPtr pod = ParsePod("metadata: {name: p}");
+  PodPtr pod = ParsePod("metadata: {name: p}", CompatLevel::kV1_27);
   CycleState state;
   PreFilterResult result;
   EXPECT_EQ(env.pl()->PreFilter(state, *pod, &result).code(), Code::kSuccess);
@@ -312,7 +315,7 @@ TEST(PodTopologySpreadTest, ListDefaultsWithoutOwnersGiveNoConstraints) {
   auto args = nlohmann::json::parse(
       R"({"defaultingType":"List","defaultConstraints":[{"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule"}]})");
   Env env({ZoneNode("node-a", "zone1"), ZoneNode("node-b", "")}, {}, args);
-  PodPtr pod = ParsePod("metadata: {name: p, labels: {foo: ''}}");
+  PodPtr pod = ParsePod("metadata: {name: p, labels: {foo: ''}}", CompatLevel::kV1_27);
   // The default constraint would make node-b (no zone label) UAU; with an empty selector it
   // does not apply at all.
   std::map<std::string, Code> want = {{"node-a", kOk}, {"node-b", kOk}};

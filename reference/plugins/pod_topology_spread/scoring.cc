@@ -75,7 +75,8 @@ Outcome PodTopologySpread::InitPreScoreState(PreScoreState& s, const Pod& pod,
   if (!pod.obj.spec().topology_spread_constraints().empty()) {
     auto own = pod_topology_spread::FilterTopologySpreadConstraints(
         pod.obj.spec().topology_spread_constraints(), pod.labels(),
-        pod_topology_spread::kScheduleAnyway, handle_.match_label_keys_in_pod_topology_spread);
+        pod_topology_spread::kScheduleAnyway,
+        handle_.features.match_label_keys_in_pod_topology_spread);
     if (!own.ok())
       return Error{"obtaining pod's soft topology spread constraints: " + own.message()};
     s.constraints = std::move(*own);
@@ -116,11 +117,11 @@ Outcome PodTopologySpread::InitPreScoreState(PreScoreState& s, const Pod& pod,
 Status PodTopologySpread::PreScore(CycleState& cycle_state, const Pod& pod,
                                    const std::vector<const NodeInfo*>& filtered_nodes) {
   const std::vector<const NodeInfo*>& all_nodes = handle_.snapshot->node_infos();
-  const bool v1_37 = handle_.level() == CompatLevel::kV1_37;
-  if (v1_37 && all_nodes.empty()) return Status(Code::kSkip);
-  if (!v1_37 && (filtered_nodes.empty() || all_nodes.empty())) return Status();  // nothing to score
+  const bool skip = handle_.features.skip_when_nothing_to_do;
+  if (skip && all_nodes.empty()) return Status(Code::kSkip);
+  if (!skip && (filtered_nodes.empty() || all_nodes.empty())) return Status();  // nothing to score
   auto state = std::make_unique<PreScoreState>();
-  state->per_constraint = v1_37;
+  state->per_constraint = handle_.features.spread_counts_per_constraint;
   // Only require that nodes have all the topology labels if using non-system-default spreading
   // rules. This allows nodes that don't have a zone label to still have hostname spreading.
   const bool require_all_topologies =
@@ -130,7 +131,7 @@ Status PodTopologySpread::PreScore(CycleState& cycle_state, const Pod& pod,
   // Return if the incoming pod doesn't have soft topology spread constraints: v1.27 with an empty
   // state, v1.37 with Skip.
   if (state->constraints.empty()) {
-    if (v1_37) return Status(Code::kSkip);
+    if (skip) return Status(Code::kSkip);
     cycle_state.Write(std::string(kPreScoreStateKey), std::move(state));
     return Status();
   }

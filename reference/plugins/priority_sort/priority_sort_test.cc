@@ -14,7 +14,7 @@ QueuedPodInfo Queued(const std::string& name, int priority, int64_t ts, uint64_t
   std::string yaml =
       "metadata: {name: " + name + "}\nspec: {priority: " + std::to_string(priority) + "}";
   QueuedPodInfo q;
-  q.info = MakePodInfo(testing::ParsePod(yaml));
+  q.info = MakePodInfo(testing::ParsePod(yaml, CompatLevel::kV1_27));
   q.timestamp_ns = ts;
   q.sequence = seq;
   return q;
@@ -44,14 +44,14 @@ TEST(PrioritySort, Less) {
 TEST(PrioritySort, UnsetPriorityIsZero) {
   PrioritySort pl;
   QueuedPodInfo unset;
-  unset.info = MakePodInfo(testing::ParsePod("metadata: {name: u}"));
+  unset.info = MakePodInfo(testing::ParsePod("metadata: {name: u}", CompatLevel::kV1_27));
   unset.timestamp_ns = 1;
   EXPECT_TRUE(pl.Less(unset, Queued("b", 0, 2, 0)));
   EXPECT_FALSE(pl.Less(unset, Queued("c", 1, 2, 0)));
 }
 
 TEST(PrioritySort, New) {
-  Handle h;
+  Handle h{FeaturesFor(CompatLevel::kV1_27)};
   EXPECT_TRUE(PrioritySort::New(nullptr, h).ok());
   EXPECT_FALSE(PrioritySort::New(nlohmann::json{{"x", 1}}, h).ok());
 }

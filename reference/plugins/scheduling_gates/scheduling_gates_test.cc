@@ -30,7 +30,7 @@ TEST(SchedulingGates, PreEnqueue) {
   };
   SchedulingGates pl;
   for (const Case& c : cases) {
-    Status s = pl.PreEnqueue(*testing::ParsePod(c.pod_yaml));
+    Status s = pl.PreEnqueue(*testing::ParsePod(c.pod_yaml, CompatLevel::kV1_27));
     EXPECT_EQ(s.code(), c.want_code) << c.name;
     if (!c.want_reason.empty()) {
       ASSERT_EQ(s.reasons().size(), 1u) << c.name;
@@ -50,7 +50,7 @@ TEST(SchedulingGates, EventsToRegister) {
 }
 
 TEST(SchedulingGates, NewRejectsArgs) {
-  Handle h;
+  Handle h{FeaturesFor(CompatLevel::kV1_27)};
   EXPECT_TRUE(SchedulingGates::New(nullptr, h).ok());
   EXPECT_FALSE(SchedulingGates::New(nlohmann::json{{"foo", true}}, h).ok());
 }

@@ -40,7 +40,7 @@ Result<std::unique_ptr<Plugin>> TaintToleration::New(const PluginArgs& args, con
   if (!args.is_null() && !(args.is_object() && args.empty())) {
     return Error{"TaintToleration takes no arguments"};
   }
-  return std::unique_ptr<Plugin>(std::make_unique<TaintToleration>(handle.level()));
+  return std::unique_ptr<Plugin>(std::make_unique<TaintToleration>(handle.features));
 }
 
 std::vector<ClusterEvent> TaintToleration::EventsToRegister() const {
@@ -62,7 +62,7 @@ Status TaintToleration::Filter([[maybe_unused]] const CycleState& state, const P
   const k8s::Taint* taint = FindUntoleratedTaint(
       node.node()->obj.spec().taints(), pod.obj.spec().tolerations(), IsNoScheduleOrNoExecute);
   if (taint == nullptr) return Status();
-  if (level_ == CompatLevel::kV1_37) {
+  if (features_.untolerated_taint_message_hides_taint) {
     return Status(Code::kUnschedulableAndUnresolvable, "node(s) had untolerated taint(s)");
   }
   return Status(Code::kUnschedulableAndUnresolvable,

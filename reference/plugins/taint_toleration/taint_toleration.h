@@ -34,13 +34,13 @@ class TaintToleration : public FilterPlugin,
   };
 
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
-  TaintToleration() = default;
-  explicit TaintToleration(CompatLevel level) : level_(level) {}
+  explicit TaintToleration(const Features& features) : features_(features) {}
 
   std::string_view Name() const override { return kName; }
   // Error "invalid nodeInfo" without a node; UnschedulableAndUnresolvable when some
   // NoSchedule/NoExecute taint is not tolerated: v1.27 "node(s) had untolerated taint {key:
-  // value}" naming the first (spec order) such taint, v1.37 "node(s) had untolerated taint(s)".
+  // value}" naming the first (spec order) such taint, or, untolerated_taint_message_hides_taint,
+  // "node(s) had untolerated taint(s)".
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   // Keeps the tolerations whose effect is empty or PreferNoSchedule (no Skip in v1.27).
   Status PreScore(CycleState& state, const Pod& pod,
@@ -62,7 +62,7 @@ class TaintToleration : public FilterPlugin,
       const google::protobuf::RepeatedPtrField<k8s::Taint>& taints, const Tolerations& tolerations);
 
  private:
-  CompatLevel level_ = CompatLevel::kV1_27;
+  Features features_;
 };
 
 }  // namespace schedcheck::reference

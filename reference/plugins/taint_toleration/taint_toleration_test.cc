@@ -59,7 +59,7 @@ TEST(TaintToleration, Filter) {
   CycleState state;
   for (const FilterCase& c : cases) {
     auto ni = testing::MakeNodeInfo(testing::ParseNode(c.node));
-    Status s = pl.Filter(state, *testing::ParsePod(c.pod), *ni);
+    Status s = pl.Filter(state, *testing::ParsePod(c.pod, CompatLevel::kV1_27), *ni);
     if (c.want_reason.empty()) {
       EXPECT_TRUE(s.IsSuccess()) << c.name << ": " << s.DebugString();
     } else {
@@ -72,8 +72,10 @@ TEST(TaintToleration, Filter) {
 // Modelled on TestTaintTolerationScore: the node with the fewest untolerated PreferNoSchedule
 // taints gets 100.
 TEST(TaintToleration, ScoreAndNormalize) {
-  auto pod = testing::ParsePod(PodWithTolerations(
-      "[{key: cpu-type, operator: Equal, value: arm64, effect: PreferNoSchedule}]"));
+  auto pod = testing::ParsePod(
+      PodWithTolerations(
+          "[{key: cpu-type, operator: Equal, value: arm64, effect: PreferNoSchedule}]"),
+      CompatLevel::kV1_27);
   std::vector<NodePtr> nodes = {
       testing::ParseNode(
           NodeWithTaints("n0", "[{key: cpu-type, value: arm64, effect: PreferNoSchedule}]")),
@@ -114,7 +116,8 @@ TEST(TaintToleration, ScoreWithoutPreScoreIsError) {
   CycleState state;
   auto ni = testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n}"));
   int64_t s = 0;
-  Status st = pl.Score(state, *testing::ParsePod("metadata: {name: p}"), *ni, &s);
+  Status st =
+      pl.Score(state, *testing::ParsePod("metadata: {name: p}", CompatLevel::kV1_27), *ni, &s);
   EXPECT_EQ(st.code(), Code::kError);
   EXPECT_EQ(st.Message(), "failed to read \"PreScoreTaintToleration\" from cycleState: not found");
 }
@@ -123,12 +126,13 @@ TEST(TaintToleration, FilterWithoutNodeIsError) {
   TaintToleration pl;
   CycleState state;
   NodeInfo ghost;
-  EXPECT_EQ(pl.Filter(state, *testing::ParsePod("metadata: {name: p}"), ghost).code(),
+  EXPECT_EQ(pl.Filter(state, *testing::ParsePod("metadata: {name: p}", CompatLevel::kV1_27), ghost)
+                .code(),
             Code::kError);
 }
 
 TEST(TaintToleration, Events) {
-  auto e = TaintToleration().EventsToRegister();
+  auto e = TaintToleration(FeaturesFor(CompatLevel::kV1_27)).EventsToRegister();
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0].resource, "Node");
   EXPECT_EQ(e[0].action, action::kAdd | action::kUpdate);

@@ -178,14 +178,14 @@ const Object* Latest(const Object* informer, const Assumed* assumed) {
 // older than the latest ("out of sync"); v1.37's passiveAssumeCache refuses any other version.
 template <typename Object>
 Outcome CheckAssumable(const Object& object, const Object* latest, std::string_view description,
-                       std::string_view resource, const std::string& key, CompatLevel level) {
+                       std::string_view resource, const std::string& key, bool passive) {
   if (latest == nullptr) {
-    if (level == CompatLevel::kV1_37) {
+    if (passive) {
       return Error{std::string(resource) + " \"" + key + "\" not found"};
     }
     return Error{"could not find " + std::string(description) + " \"" + key + "\""};
   }
-  if (level == CompatLevel::kV1_37) {
+  if (passive) {
     // v1.37's passive assume cache: the versions must be equal, and the error names no type.
     const std::string& stored = latest->metadata().resource_version();
     const std::string& assumed = object.metadata().resource_version();
@@ -227,10 +227,11 @@ std::vector<Volume> AssumeCache::ListPVs(const ClusterObjects& objects,
   return out;
 }
 
-Outcome AssumeCache::AssumePV(const ClusterObjects& objects, Volume pv, CompatLevel level) {
+Outcome AssumeCache::AssumePV(const ClusterObjects& objects, Volume pv, const Features& features) {
   const std::string name = pv.metadata().name();
-  if (Outcome ok = CheckAssumable(pv, GetPV(objects, name), "v1.PersistentVolume",
-                                  "persistentvolumes", name, level);
+  if (Outcome ok =
+          CheckAssumable(pv, GetPV(objects, name), "v1.PersistentVolume", "persistentvolumes", name,
+                         features.volume_assume_cache_is_passive);
       !ok) {
     return ok;
   }
@@ -239,10 +240,11 @@ Outcome AssumeCache::AssumePV(const ClusterObjects& objects, Volume pv, CompatLe
   return Outcome::Ok();
 }
 
-Outcome AssumeCache::AssumePVC(const ClusterObjects& objects, Claim pvc, CompatLevel level) {
+Outcome AssumeCache::AssumePVC(const ClusterObjects& objects, Claim pvc, const Features& features) {
   const std::string key = ClaimKey(pvc);
-  if (Outcome ok = CheckAssumable(pvc, GetPVC(objects, key), "v1.PersistentVolumeClaim",
-                                  "persistentvolumeclaims", key, level);
+  if (Outcome ok =
+          CheckAssumable(pvc, GetPVC(objects, key), "v1.PersistentVolumeClaim",
+                         "persistentvolumeclaims", key, features.volume_assume_cache_is_passive);
       !ok) {
     return ok;
   }
@@ -399,8 +401,8 @@ Result<std::vector<std::string>> Binder::FindPodVolumes(const Pod&, const PodVol
   auto reasons = [&]() {
     std::vector<std::string> r;
     if (!bound_satisfied) {
-      r.emplace_back(handle_.level() == CompatLevel::kV1_37 ? kErrReasonNodeConflictV1_37
-                                                            : kErrReasonNodeConflict);
+      r.emplace_back(handle_.features.reworded_messages ? kErrReasonNodeConflictV1_37
+                                                        : kErrReasonNodeConflict);
     }
     if (!unbound_satisfied) r.emplace_back(kErrReasonBindConflict);
     if (!sufficient_storage) r.emplace_back(kErrReasonNotEnoughSpace);
@@ -517,7 +519,7 @@ Result<bool> Binder::AssumePodVolumes(const Pod& pod, const std::string& node,
       dirty = true;
     }
     if (dirty) {
-      if (Outcome ok = cache_->AssumePV(objects(), pv, handle_.level()); !ok) {
+      if (Outcome ok = cache_->AssumePV(objects(), pv, handle_.features); !ok) {
         for (const Binding& done : bindings) cache_->RestorePV(done.pv.metadata().name());
         return ok.error();
       }
@@ -528,7 +530,7 @@ Result<bool> Binder::AssumePodVolumes(const Pod& pod, const std::string& node,
   for (const DynamicProvision& provision : volumes->dynamic_provisions) {
     Claim clone = provision.pvc;
     (*clone.mutable_metadata()->mutable_annotations())[std::string(kAnnSelectedNode)] = node;
-    if (Outcome ok = cache_->AssumePVC(objects(), clone, handle_.level()); !ok) {
+    if (Outcome ok = cache_->AssumePVC(objects(), clone, handle_.features); !ok) {
       for (const Binding& done : bindings) cache_->RestorePV(done.pv.metadata().name());
       for (const DynamicProvision& done : provisions) cache_->RestorePVC(ClaimKey(done.pvc));
       return ok.error();
@@ -567,11 +569,11 @@ bool IsClaimFullyBound(const Claim& claim) {
 
 Result<bool> Binder::CheckBindings(const Pod& pod, const std::string& node_name,
                                    const PodVolumes& written) const {
-  const CompatLevel level = handle_.level();
   // The listers' NotFound (the assume cache's GetAPIObj words it at v1.27 as its own errNotFound).
   auto not_found = [&](std::string_view resource, std::string_view description,
                        const std::string& key) {
-    if (level == CompatLevel::kV1_37) return std::string(resource) + " \"" + key + "\" not found";
+    if (handle_.features.volume_assume_cache_is_passive)
+      return std::string(resource) + " \"" + key + "\" not found";
     return "could not find " + std::string(description) + " \"" + key + "\"";
   };
   // The node lister's node (the API's), as upstream reads it; the cycle's snapshot without an

@@ -74,9 +74,10 @@ class AssumeCache {
   // applied, in name order (upstream lists an index in Go map order).
   std::vector<Volume> ListPVs(const ClusterObjects& objects, const std::string& class_name) const;
   // Assume: an error when the informer no longer holds the object or holds a newer
-  // resourceVersion of it (the error texts of `level`'s assume cache).
-  Outcome AssumePV(const ClusterObjects& objects, Volume pv, CompatLevel level);
-  Outcome AssumePVC(const ClusterObjects& objects, Claim pvc, CompatLevel level);
+  // resourceVersion of it (the checks and error texts of v1.27's assume cache, or of v1.37's
+  // passive one: Features::volume_assume_cache_is_passive).
+  Outcome AssumePV(const ClusterObjects& objects, Volume pv, const Features& features);
+  Outcome AssumePVC(const ClusterObjects& objects, Claim pvc, const Features& features);
   void RestorePV(const std::string& name) { pvs_.erase(name); }
   void RestorePVC(const std::string& key) { pvcs_.erase(key); }
 
@@ -98,8 +99,8 @@ std::string ClaimKey(const Claim& claim);
 // volumeLimit: maximumVolumeSize when set, else capacity; nullptr when neither is.
 const std::string* VolumeLimit(const k8s::CSIStorageCapacity& capacity);
 
-// The volume binder over the cluster objects and one plugin's assume cache (at the handle's
-// compatibility level).
+// The volume binder over the cluster objects and one plugin's assume cache (under the handle's
+// Features).
 class Binder {
  public:
   Binder(const Handle& handle, AssumeCache* cache) : handle_(handle), cache_(cache) {}

@@ -68,12 +68,13 @@ Result<bool> PodHasClaims(const Pod& pod, const ClusterObjects& objects) {
 
 // SetDefaults_VolumeBindingArgs and validateFunctionShape at v1.37 (StorageCapacityScoring on):
 // an absent or empty shape is {0%: 10, 100%: 0}; scores are scaled by MaxNodeScore / 10.
-Result<std::vector<FunctionShapePoint>> ParseVolumeBindingShape(const nlohmann::json& shape) {
+Result<std::vector<FunctionShapePoint>> ParseVolumeBindingShape(const nlohmann::json& shape,
+                                                                const Features& features) {
   constexpr int64_t kScale = 10;  // framework.MaxNodeScore / config.MaxCustomPriorityScore
   if (shape.is_null() || (shape.is_array() && shape.empty())) {
     return std::vector<FunctionShapePoint>{{0, 10 * kScale}, {100, 0}};
   }
-  auto points = ParseFunctionShape(shape, "shape", CompatLevel::kV1_37);
+  auto points = ParseFunctionShape(shape, "shape", features);
   if (!points.ok()) return points.error();
   for (FunctionShapePoint& p : *points) p.score *= kScale;
   return points;
@@ -110,7 +111,7 @@ int64_t ScoreClasses(const std::function<int64_t(int64_t)>& shape,
 }  // namespace
 
 Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const Handle& handle) {
-  const bool v1_37 = handle.level() == CompatLevel::kV1_37;
+  const bool pre_score = handle.features.volume_binding_pre_score;
   nlohmann::json shape;
   int64_t bind_timeout_seconds = 600;  // the v1 default
   if (!args.is_null()) {
@@ -124,8 +125,9 @@ Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const
         bind_timeout_seconds = value.get<int64_t>();
       } else if (key == "shape") {
         shape = value;
-        // v1.27 validation rejects a shape while the VolumeCapacityPriority gate is off.
-        if (!v1_37 && !shape.is_null() && !(shape.is_array() && shape.empty())) {
+        // Without the PreScore (v1.27, whose VolumeCapacityPriority gate is off), validation
+        // rejects a shape.
+        if (!pre_score && !shape.is_null() && !(shape.is_array() && shape.empty())) {
           return Error{
               "shape: Invalid value: unsupported while VolumeCapacityPriority is disabled"};
         }
@@ -134,14 +136,14 @@ Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const
       }
     }
   }
-  if (!v1_37) {
+  if (!pre_score) {
     auto plugin = std::make_unique<VolumeBinding>(handle);
     plugin->bind_timeout_seconds_ = bind_timeout_seconds;
     return std::unique_ptr<Plugin>(std::move(plugin));
   }
   auto plugin = std::make_unique<VolumeBindingV1_37>(handle);
   plugin->bind_timeout_seconds_ = bind_timeout_seconds;
-  if (!handle.storage_capacity_scoring) {
+  if (!handle.features.storage_capacity_scoring) {
     // No scorer (Score gives 0, PreScore skips); a shape would take effect once the gate is on.
     if (!shape.is_null()) {
       return Error{
@@ -150,7 +152,7 @@ Result<std::unique_ptr<Plugin>> VolumeBinding::New(const PluginArgs& args, const
     }
     return std::unique_ptr<Plugin>(std::move(plugin));
   }
-  auto points = ParseVolumeBindingShape(shape);
+  auto points = ParseVolumeBindingShape(shape, handle.features);
   if (!points.ok()) return points.error();
   plugin->scorer_ = BuildBrokenLinearFunction(std::move(*points));
   return std::unique_ptr<Plugin>(std::move(plugin));
@@ -169,7 +171,7 @@ Status VolumeBinding::PreFilter(CycleState& state, const Pod& pod, PreFilterResu
     return Status(Code::kUnschedulableAndUnresolvable,
                   "pod has unbound immediate PersistentVolumeClaims");
   }
-  if (handle_.level() != CompatLevel::kV1_37) {
+  if (handle_.features.volume_binding_narrows_to_bound_pv_nodes) {
     if (auto eligible = binder_.GetEligibleNodes(claims->bound)) {
       result->all_nodes = false;
       result->node_names = std::move(*eligible);
@@ -291,7 +293,7 @@ Status VolumeBinding::PreBind(CycleState& state, const Pod& pod, const std::stri
   if (data->all_bound) return Status();
   auto it = data->by_node->find(node);
   if (it == data->by_node->end()) {
-    return Status::Error(std::string(handle_.level() == CompatLevel::kV1_37
+    return Status::Error(std::string(handle_.features.reworded_messages
                                          ? "no pod volume found for node \""
                                          : "no pod volumes found for node \"") +
                          node + "\"");
@@ -342,7 +344,7 @@ Status VolumeBinding::BindPodVolumes(const Pod& pod, const PodVolumes& volumes,
   api->Settle();
   // v1.37 polls under a context whose deadline is the timeout: 0 has passed before any look.
   // (v1.27's wait.Poll has no timer then, and polls until bound.)
-  if (handle_.level() == CompatLevel::kV1_37 && bind_timeout_seconds_ == 0) {
+  if (handle_.features.volume_bind_wait_has_deadline && bind_timeout_seconds_ == 0) {
     return Status::Error(BindTimeoutMessage());
   }
   // Controllers that answer later: the binding runs PreBind again for each look (LookAgain).
@@ -359,7 +361,7 @@ Status VolumeBinding::LookAgain(const Pod& pod, const PodVolumes& written, int64
   const bool timed_out = bind_timeout_seconds_ > 0 && *looks >= bind_timeout_seconds_;
   // v1.37: at the timeout the context's deadline has passed, which the poll checks before it
   // looks (docs/FORMATS.md, "Volume controllers").
-  if (timed_out && handle_.level() == CompatLevel::kV1_37) {
+  if (timed_out && handle_.features.volume_bind_wait_has_deadline) {
     return Status::Error(BindTimeoutMessage());
   }
   Result<bool> bound = binder_.CheckBindings(pod, pod.node_name(), written);
@@ -371,7 +373,7 @@ Status VolumeBinding::LookAgain(const Pod& pod, const PodVolumes& written, int64
 }
 
 std::string VolumeBinding::BindTimeoutMessage() const {
-  return handle_.level() == CompatLevel::kV1_37
+  return handle_.features.volume_bind_wait_has_deadline
              ? "binding volumes: context deadline exceeded"
              : "binding volumes: timed out waiting for the condition";
 }

@@ -30,7 +30,7 @@ TEST(VolumeHelper, LabelZonesToSetSplitsAndTrims) {
 }
 
 TEST(VolumeHelper, EphemeralClaimMustBeControlledByThePod) {
-  auto pod = testing::ParsePod("metadata: {name: p, namespace: ns, uid: u1}");
+  auto pod = testing::ParsePod("metadata: {name: p, namespace: ns, uid: u1}", CompatLevel::kV1_27);
   auto owned = Claim(R"({"metadata":{"name":"p-v","namespace":"ns",
       "ownerReferences":[{"kind":"Pod","name":"p","uid":"u1","controller":true}]}})");
   EXPECT_EQ(EphemeralClaimNotForPod(*pod, owned), "");

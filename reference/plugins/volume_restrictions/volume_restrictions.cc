@@ -120,7 +120,8 @@ Status VolumeRestrictions::PreFilter(CycleState& state, const Pod& pod, PreFilte
       ++data->conflicting_claim_refs;
     }
   }
-  if (handle_.level() == CompatLevel::kV1_37 && !needs_check && data->conflicting_claim_refs == 0) {
+  if (handle_.features.skip_when_nothing_to_do && !needs_check &&
+      data->conflicting_claim_refs == 0) {
     return Status(Code::kSkip);
   }
   state.Write(std::string(kStateKey), std::move(data));
@@ -157,7 +158,7 @@ Status VolumeRestrictions::Filter(const CycleState& state, const Pod& pod, const
   const auto* data = state.ReadAs<VolumeRestrictionsState>(kStateKey);
   if (data == nullptr) return MissingState();
   if (data->conflicting_claim_refs > 0) {
-    return Status(Code::kUnschedulable, std::string(handle_.level() == CompatLevel::kV1_37
+    return Status(Code::kUnschedulable, std::string(handle_.features.reworded_messages
                                                         ? kErrReasonReadWriteOncePodConflictV1_37
                                                         : kErrReasonReadWriteOncePodConflict));
   }

@@ -104,10 +104,10 @@ Status VolumeZone::Filter(const CycleState& state, const Pod& pod, const NodeInf
     }
   }
   if (!constrained) return Status();  // a single-zone cluster whose nodes carry no labels
-  const bool v1_37 = handle_.level() == CompatLevel::kV1_37;
+  const bool ga_labels = handle_.features.volume_zone_reads_ga_labels;
   for (const PvTopology& t : *topologies) {
     auto it = labels.find(t.key);
-    if (it == labels.end() && v1_37) it = labels.find(std::string(GaLabel(t.key)));
+    if (it == labels.end() && ga_labels) it = labels.find(std::string(GaLabel(t.key)));
     if (it == labels.end() || !t.values.contains(it->second)) {
       return Unresolvable(std::string(kErrReasonConflict));
     }
