@@ -92,7 +92,7 @@ TEST(NodeSelectorTest, RequirementErrorsAsUpstreamPrintsThem) {
   r.set_operator_("In");
   r.add_values("n1");
   r.add_values("has space");
-  EXPECT_EQ(NodeSelectorRequirementErrors(r, "[0].matchExpressions[0]"),
+  EXPECT_EQ(NodeSelectorRequirementErrors(r, "[0].matchExpressions[0]", false),
             std::vector<std::string>{
                 "[0].matchExpressions[0].values[1][kubernetes.io/hostname]: Invalid value: "
                 "\"has space\": " +
@@ -101,7 +101,7 @@ TEST(NodeSelectorTest, RequirementErrorsAsUpstreamPrintsThem) {
   gt.set_key("rank");
   gt.set_operator_("Lt");
   gt.add_values("1.5");
-  EXPECT_EQ(NodeSelectorRequirementErrors(gt, "[1].matchExpressions[0]"),
+  EXPECT_EQ(NodeSelectorRequirementErrors(gt, "[1].matchExpressions[0]", false),
             std::vector<std::string>{
                 "[1].matchExpressions[0].values[0]: Invalid value: \"1.5\": for 'Gt', 'Lt' "
                 "operators, the value must be an integer"});
@@ -109,7 +109,7 @@ TEST(NodeSelectorTest, RequirementErrorsAsUpstreamPrintsThem) {
   longer.set_key("k");
   longer.set_operator_("NotIn");
   longer.add_values(std::string(64, 'x'));
-  EXPECT_EQ(NodeSelectorRequirementErrors(longer, "p"),
+  EXPECT_EQ(NodeSelectorRequirementErrors(longer, "p", false),
             std::vector<std::string>{"p.values[0][k]: Invalid value: \"" + std::string(64, 'x') +
                                      "\": must be no more than 63 characters"});
   EXPECT_EQ(AggregateError({"a", "b", "a"}), "[a, b]");

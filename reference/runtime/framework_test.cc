@@ -240,19 +240,24 @@ TEST(SchedulerConfigurationTest, GenericWorkloadAppendsGangSchedulingToTheDefaul
     EXPECT_TRUE(c.ok()) << c.message();
     return c.ok() ? c->profiles[0] : Profile();
   };
+  // The features of a run at 1.37 with GenericWorkload set to `on`.
+  auto generic_workload = [](bool on) {
+    return *FeaturesFor(CompatLevel::kV1_37, {{"GenericWorkload", on}});
+  };
   std::vector<std::string> want = names(DefaultProfile("1.37"));
   want.push_back("GangScheduling");
-  EXPECT_EQ(names(WithGatedDefaultPlugins(DefaultProfile("1.37"), "1.37", true)), want);
-  EXPECT_EQ(names(WithGatedDefaultPlugins(DefaultProfile("1.37"), "1.37", false)),
+  EXPECT_EQ(names(WithGatedDefaultPlugins(DefaultProfile("1.37"), generic_workload(true))), want);
+  EXPECT_EQ(names(WithGatedDefaultPlugins(DefaultProfile("1.37"), generic_workload(false))),
             names(DefaultProfile("1.37")));
-  EXPECT_EQ(names(WithGatedDefaultPlugins(DefaultProfile("1.27"), "1.27", true)),
-            names(DefaultProfile("1.27")));
+  EXPECT_EQ(
+      names(WithGatedDefaultPlugins(DefaultProfile("1.27"), FeaturesFor(CompatLevel::kV1_27))),
+      names(DefaultProfile("1.27")));
 
   // A plugin of the user's own comes after it; a user's GangScheduling entry takes its place
   // with its weight.
   Profile own = WithGatedDefaultPlugins(
       parse(R"({"enabled": [{"name": "CreationDelay"}, {"name": "GangScheduling", "weight": 3}]})"),
-      "1.37", true);
+      generic_workload(true));
   const std::vector<std::string> got = names(own);
   ASSERT_GE(got.size(), 2u);
   EXPECT_EQ(got[got.size() - 2], "GangScheduling");
@@ -263,7 +268,8 @@ TEST(SchedulerConfigurationTest, GenericWorkloadAppendsGangSchedulingToTheDefaul
   // Disabled by name or with every default: not added.
   for (const char* disabled : {"GangScheduling", "*"}) {
     Profile p = WithGatedDefaultPlugins(
-        parse(std::string(R"({"disabled": [{"name": ")") + disabled + R"("}]})"), "1.37", true);
+        parse(std::string(R"({"disabled": [{"name": ")") + disabled + R"("}]})"),
+        generic_workload(true));
     const std::vector<std::string> n = names(p);
     EXPECT_EQ(std::count(n.begin(), n.end(), "GangScheduling"), 0) << disabled;
   }

@@ -284,7 +284,7 @@ TEST(NodeAffinity, ArgsValidation) {
 }
 
 TEST(NodeAffinity, Events) {
-  auto e = NodeAffinity(NodeAffinityArgs{}).EventsToRegister();
+  auto e = NodeAffinity(NodeAffinityArgs{}, FeaturesFor(CompatLevel::kV1_27)).EventsToRegister();
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0].action, action::kAdd | action::kUpdate);
 }

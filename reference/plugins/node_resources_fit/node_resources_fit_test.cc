@@ -183,8 +183,8 @@ TEST(NodeResourcesFitTest, FilterWithoutPreFilterIsError) {
 
 TEST(NodeResourcesFitTest, FitsIgnoresNothing) {
   auto node = MakeNodeInfo(EnoughNode());
-  std::vector<InsufficientResource> got =
-      Fits(*Pod("p", {"{example.com/bbb: '2', cpu: 11m}"}), *node);
+  std::vector<InsufficientResource> got = Fits(*Pod("p", {"{example.com/bbb: '2', cpu: 11m}"}),
+                                               *node, FeaturesFor(CompatLevel::kV1_27));
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].resource_name, "cpu");
   EXPECT_EQ(got[0].requested, 11);
@@ -257,7 +257,7 @@ TEST(NodeResourcesFitTest, ArgsValidation) {
   };
   for (const ArgsCase& c : cases) {
     SCOPED_TRACE(c.name);
-    auto got = ParseNodeResourcesFitArgs(c.args);
+    auto got = ParseNodeResourcesFitArgs(c.args, FeaturesFor(CompatLevel::kV1_27));
     if (c.want_error.empty()) {
       EXPECT_TRUE(got.ok()) << (got.ok() ? "" : got.message());
     } else {
@@ -273,22 +273,24 @@ TEST(NodeResourcesFitTest, ArgsValidation) {
         {"requestedToCapacityRatio",
          {{"shape",
            {{{"utilization", 10}, {"score", 1}}, {{"utilization", 10}, {"score", 2}}}}}}}}};
-  auto at_1_27 = ParseNodeResourcesFitArgs(unsorted, CompatLevel::kV1_27);
+  auto at_1_27 = ParseNodeResourcesFitArgs(unsorted, FeaturesFor(CompatLevel::kV1_27));
   ASSERT_FALSE(at_1_27.ok());
   EXPECT_EQ(at_1_27.message(),
             "scoringStrategy.shape[1].utilization: Invalid value: 10: utilization values must be "
             "sorted in increasing order");
-  auto at_1_37 = ParseNodeResourcesFitArgs(unsorted, CompatLevel::kV1_37);
+  auto at_1_37 = ParseNodeResourcesFitArgs(unsorted, FeaturesFor(CompatLevel::kV1_37));
   ASSERT_FALSE(at_1_37.ok());
   EXPECT_EQ(at_1_37.message(),
             "scoringStrategy.requestedToCapacityRatio.shape[1].utilization: Invalid value: 10: "
             "values must be sorted in increasing order");
   auto defaulted = ParseNodeResourcesFitArgs(
-      {{"scoringStrategy", {{"type", "MostAllocated"}, {"resources", {{{"name", "cpu"}}}}}}});
+      {{"scoringStrategy", {{"type", "MostAllocated"}, {"resources", {{{"name", "cpu"}}}}}}},
+      FeaturesFor(CompatLevel::kV1_27));
   ASSERT_TRUE(defaulted.ok());
   ASSERT_EQ(defaulted->resources.size(), 1u);
   EXPECT_EQ(defaulted->resources[0].weight, 1);
-  auto no_resources = ParseNodeResourcesFitArgs({{"scoringStrategy", {{"type", "MostAllocated"}}}});
+  auto no_resources = ParseNodeResourcesFitArgs({{"scoringStrategy", {{"type", "MostAllocated"}}}},
+                                                FeaturesFor(CompatLevel::kV1_27));
   ASSERT_TRUE(no_resources.ok());
   EXPECT_EQ(no_resources->resources.size(), 2u);
 }

@@ -7,6 +7,8 @@
 namespace schedcheck::reference::csi_translation {
 namespace {
 
+const Features v1_27 = FeaturesFor(CompatLevel::kV1_27);
+
 k8s::PersistentVolume Pv(const std::string& json) {
   return k8s::PersistentVolumeFromJson(nlohmann::json::parse(json), "test").value();
 }
@@ -18,10 +20,10 @@ k8s::Volume Inline(const std::string& json) {
 }
 
 TEST(CsiTranslation, DriversOfMigratedPlugins) {
-  EXPECT_EQ(CsiDriverForPlugin("kubernetes.io/aws-ebs"), "ebs.csi.aws.com");
-  EXPECT_EQ(CsiDriverForPlugin("kubernetes.io/gce-pd"), "pd.csi.storage.gke.io");
-  EXPECT_EQ(CsiDriverForPlugin("kubernetes.io/azure-disk"), "disk.csi.azure.com");
-  EXPECT_EQ(CsiDriverForPlugin("example.com/csi"), std::nullopt);
+  EXPECT_EQ(CsiDriverForPlugin("kubernetes.io/aws-ebs", v1_27), "ebs.csi.aws.com");
+  EXPECT_EQ(CsiDriverForPlugin("kubernetes.io/gce-pd", v1_27), "pd.csi.storage.gke.io");
+  EXPECT_EQ(CsiDriverForPlugin("kubernetes.io/azure-disk", v1_27), "disk.csi.azure.com");
+  EXPECT_EQ(CsiDriverForPlugin("example.com/csi", v1_27), std::nullopt);
 }
 
 TEST(CsiTranslation, MigrationSwitchesAtV1_27) {
@@ -30,12 +32,12 @@ TEST(CsiTranslation, MigrationSwitchesAtV1_27) {
   (*annotated.mutable_metadata()
         ->mutable_annotations())["storage.alpha.kubernetes.io/migrated-plugins"] =
       "kubernetes.io/rbd,kubernetes.io/gce-pd";
-  EXPECT_FALSE(IsCsiMigrationOn(nullptr, kAwsEbsPlugin));
-  EXPECT_TRUE(IsCsiMigrationOn(&plain, kAwsEbsPlugin));
-  EXPECT_TRUE(IsCsiMigrationOn(&plain, kAzureDiskPlugin));
-  EXPECT_FALSE(IsCsiMigrationOn(&plain, kGcePdPlugin));
-  EXPECT_TRUE(IsCsiMigrationOn(&annotated, kGcePdPlugin));
-  EXPECT_FALSE(IsCsiMigrationOn(&annotated, "kubernetes.io/rbd"));  // its gate is off
+  EXPECT_FALSE(IsCsiMigrationOn(nullptr, kAwsEbsPlugin, v1_27));
+  EXPECT_TRUE(IsCsiMigrationOn(&plain, kAwsEbsPlugin, v1_27));
+  EXPECT_TRUE(IsCsiMigrationOn(&plain, kAzureDiskPlugin, v1_27));
+  EXPECT_FALSE(IsCsiMigrationOn(&plain, kGcePdPlugin, v1_27));
+  EXPECT_TRUE(IsCsiMigrationOn(&annotated, kGcePdPlugin, v1_27));
+  EXPECT_FALSE(IsCsiMigrationOn(&annotated, "kubernetes.io/rbd", v1_27));  // its gate is off
 }
 
 TEST(CsiTranslation, VolumeHandles) {
