@@ -142,7 +142,7 @@ TEST(NodeAffinity, PreFilter) {
   };
   Handle h{FeaturesFor(CompatLevel::kV1_27)};
   for (const PreFilterCase& c : cases) {
-    NodeAffinity pl{NodeAffinityArgs{}};
+    NodeAffinity pl{NodeAffinityArgs{}, FeaturesFor(CompatLevel::kV1_27)};
     CycleState state;
     PreFilterResult r;
     Status s = pl.PreFilter(state, *testing::ParsePod(c.pod, CompatLevel::kV1_27), &r);
@@ -216,7 +216,7 @@ TEST(NodeAffinity, ScoreAndNormalize) {
 }
 
 TEST(NodeAffinity, InvalidPreferredTermIsPreScoreError) {
-  NodeAffinity pl{NodeAffinityArgs{}};
+  NodeAffinity pl{NodeAffinityArgs{}, FeaturesFor(CompatLevel::kV1_27)};
   auto pod = testing::ParsePod(
       "metadata: {name: p}\nspec: {affinity: {nodeAffinity: "
       "{preferredDuringSchedulingIgnoredDuringExecution: ["
@@ -231,7 +231,7 @@ TEST(NodeAffinity, InvalidPreferredTermIsPreScoreError) {
 // every term's errors with upstream's paths ("[i].matchExpressions[j]", no "preference"). The
 // expected text is what v1.27.8's component-helpers prints for these terms.
 TEST(NodeAffinity, PreferredTermErrorsAggregateAsUpstream) {
-  NodeAffinity pl{NodeAffinityArgs{}};
+  NodeAffinity pl{NodeAffinityArgs{}, FeaturesFor(CompatLevel::kV1_27)};
   auto pod = testing::ParsePod(
       "metadata: {name: p}\nspec: {affinity: {nodeAffinity: "
       "{preferredDuringSchedulingIgnoredDuringExecution: ["
