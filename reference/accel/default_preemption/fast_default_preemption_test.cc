@@ -84,8 +84,9 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
   handle.objects = &objects;
   handle.nominator = &nominator;
   // Both levels: v1.37 reads start times once per pod and counts every node in the FitError.
-  handle.features = FeaturesFor(*rc::gen::element(CompatLevel::kV1_27, CompatLevel::kV1_37));
-  RC_LOG() << "compat " << handle.compat << "\n";
+  const CompatLevel level = *rc::gen::element(CompatLevel::kV1_27, CompatLevel::kV1_37);
+  handle.features = FeaturesFor(level);
+  RC_LOG() << "compat " << CompatLevelName(level) << "\n";
   for (int n = *rc::gen::inRange(0, 3); n > 0; --n) {
     json nominated = {{"metadata", {{"name", "nom" + std::to_string(n)}, {"namespace", "default"}}},
                       {"spec", {{"priority", *rc::gen::inRange(0, 5)}}}};

@@ -367,8 +367,9 @@ RC_GTEST_PROP(FastPodTopologySpread, AgreesWithThePlainRuleAcrossChangingCluster
   handle.snapshot = &snapshot;
   handle.objects = &objects;
   // Both levels: v1.37 counts per constraint and returns Skip where v1.27 writes empty states.
-  handle.features = FeaturesFor(*rc::gen::element(CompatLevel::kV1_27, CompatLevel::kV1_37));
-  RC_LOG() << "compat " << handle.compat << "\n";
+  const CompatLevel level = *rc::gen::element(CompatLevel::kV1_27, CompatLevel::kV1_37);
+  handle.features = FeaturesFor(level);
+  RC_LOG() << "compat " << CompatLevelName(level) << "\n";
   const nlohmann::json args = GenArgs();
   auto plain_made = PodTopologySpread::New(args, handle);
   auto fast_made = FastPodTopologySpread::New(args, handle);
