@@ -35,7 +35,7 @@ namespace schedcheck::replay {
 
 inline constexpr int64_t kDefaultHorizonNs = 600 * kNanosPerSecond;
 
-// Limits on virtual time (README.md, "Untrusted input"), far beyond any real capture, so that no
+// Limits on virtual time (harness/fuzz/README.md), far beyond any real capture, so that no
 // sum the replay forms (a time since the first event + horizon + latencies + the 5-minute
 // unschedulable timeout + a flush tick, or + the epoch for plugins reading the clock) can overflow
 // int64: event times since the first event are at most kMaxTraceSpanNs (100 years); the horizon
