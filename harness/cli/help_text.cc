@@ -7,9 +7,11 @@
 namespace schedcheck::cli {
 namespace {
 
-// Each footer is printed as written, after the options: lines of at most 100 columns.
+// Each footer is printed as written after the options (its first newline leaves a blank line):
+// lines of at most 100 columns.
 
-constexpr const char* kTopFooter = R"(Every command has --help; harness/cli/COMMANDS.md collects them. Exit 2 always means bad
+constexpr const char* kTopFooter = R"(
+Every command has --help; harness/cli/COMMANDS.md collects them. Exit 2 always means bad
 input (the file, position and field are named); 1 means a check failed (check, diff, gate).
 Output files (-o, --jsonl, --junit, --markdown, --config-out, trace convert|sample OUT) replace a
 regular file atomically (written beside it as OUT.tmp.PID, then renamed). A FIFO, device or socket
@@ -18,7 +20,8 @@ is standard output (a binary trace is refused there when standard output is a te
 that is also an input of the command, or one file named for two outputs, is bad input and nothing
 is written. Formats: docs/FORMATS.md.)";
 
-constexpr const char* kCheckFooter = R"(Case kinds: filter, score, schedule, preempt, queue; at compat 1.37 also hint (one plugin's
+constexpr const char* kCheckFooter = R"(
+Case kinds: filter, score, schedule, preempt, queue; at compat 1.37 also hint (one plugin's
 QueueingHints for one event) and update (the events an informer update of a Node or Pod makes).
 Files are JSON, JSON Lines or YAML (docs/FORMATS.md, "Conformance case files"). Besides nodes,
 pods, namespaces and PDBs a case may list services, replicationControllers, replicaSets and
@@ -35,7 +38,8 @@ The project's cases: reference/conformance/cases/<plugin>/ (bazel test
 //harness/check:conformance_test runs each as its own test, in both engines); the 1.37 cases also
 run through upstream's own v1.37.2 code (//harness/kube:casecheck_test).)";
 
-constexpr const char* kReplayFooter = R"(Replays in virtual time by the replay conventions (docs/FORMATS.md, "Replay conventions"): at
+constexpr const char* kReplayFooter = R"(
+Replays in virtual time by the replay conventions (docs/FORMATS.md, "Replay conventions"): at
 each instant first the trace's events in file order, then finishing cycles and bindings, then the
 backoff flush (every 1 s) and the leftover flush (every 30 s), then scheduling cycles while activeQ
 has pods. Trace events reach the cache and queue as kube-scheduler's informer handlers do. The
@@ -59,7 +63,8 @@ shows it there, =info with its informational lines). On a terminal a long replay
 progress line on stderr, erased at the end; its events/s is the only wall-clock reading and
 reaches no output.)";
 
-constexpr const char* kExplainFooter = R"(Loads Kubernetes manifests (Nodes, Pods with spec.nodeName as bound pods, Namespaces, PDBs,
+constexpr const char* kExplainFooter = R"(
+Loads Kubernetes manifests (Nodes, Pods with spec.nodeName as bound pods, Namespaces, PDBs,
 Services / ReplicationControllers / ReplicaSets / StatefulSets, the storage kinds, workloads as
 the pods their controllers would create, Lists), schedules the first pod --pod yields once and
 prints, for every node, each Filter plugin's status; for scored nodes each Score plugin's raw,
@@ -69,7 +74,8 @@ unschedulable pod, DefaultPreemption's dry run: every candidate node with its vi
 violations, and the candidates tied after all of upstream's criteria. The profile is chosen by
 the pod's schedulerName. Exit 0 explained (whatever the outcome), 2 bad input.)";
 
-constexpr const char* kTraceFooter = R"(The trace format (zstd frames of length-delimited protobuf records, CRC32C per frame, a reader
+constexpr const char* kTraceFooter = R"(
+The trace format (zstd frames of length-delimited protobuf records, CRC32C per frame, a reader
 that tells a clean end from truncation and corruption): traces/README.md. Exit 0, or 2 on
 unreadable, truncated or corrupt input.)";
 
@@ -91,7 +97,8 @@ as observed decisions; the capture's nodeName changes are stripped so that repla
 reference place those pods (--keep-bindings keeps them). Mapping details, time rules and the openb
 GPU model: traces/importers/README.md.)";
 
-constexpr const char* kDiffFooter = R"(Per pod: placement (tie-aware: B's node in A's tie set is equivalent), attempts and their times,
+constexpr const char* kDiffFooter = R"(
+Per pod: placement (tie-aware: B's node in A's tie set is equivalent), attempts and their times,
 rejecting plugins and messages, nomination and victims, and the queue path. Divergences are hard
 (another outcome, plugins, victims or nomination), soft (a node outside A's ties: a moved
 placement) or requeue (same outcome, other retry times or causes). Soft divergences fail like the
@@ -106,7 +113,8 @@ as the events API aggregates them), the bound node (tie-aware) and when each out
 appeared, within --time-tolerance (default 2 s against a capture, 0 between two replays); the
 report lists every field it did not compare. Exit 0 equivalent, 1 any divergence, 2 bad input.)";
 
-constexpr const char* kReportFooter = R"(One self-contained page: the verdict and counts; a timeline of both sides' attempts with every
+constexpr const char* kReportFooter = R"(
+One self-contained page: the verdict and counts; a timeline of both sides' attempts with every
 divergence marked; the divergences table; each divergent pod's path through the queue, side by
 side with the differing steps highlighted; queue sizes over time for each side; and with --trace
 the first divergent attempt's per-node filter statuses and per-plugin scores. It works offline
@@ -115,7 +123,8 @@ forbids loading anything) and shows pod names and messages as text, never as mar
 give the same bytes. Exit 0 when the report was written (whatever it shows; use diff to gate),
 2 on bad input. bazel test //harness/report:browser_test opens reports in headless Chromium.)";
 
-constexpr const char* kMinimizeFooter = R"(Delta debugging (ddmin) down to a small trace on which the candidate still diverges the same
+constexpr const char* kMinimizeFooter = R"(
+Delta debugging (ddmin) down to a small trace on which the candidate still diverges the same
 way: the first divergence has the same class and the same pod. Rounds of passes: the events in at
 most 16 chunks, each node with the pods the reference bound to it, whole objects, single events
 (to 1-minimality), then fields (labels, node selectors, taints, tolerations, requests, affinity,
@@ -129,7 +138,8 @@ fields N → M, replays K`. Same input, same bytes. Exit 0 minimal trace written
 no divergence (nothing written), 2 bad input, a child or replay failing on the input, or a
 divergence that does not come back on the minimal trace (not deterministic).)";
 
-constexpr const char* kGateFooter = R"(Replays every corpus trace (with <name>.config.yaml) with the reference and with the candidate,
+constexpr const char* kGateFooter = R"(
+Replays every corpus trace (with <name>.config.yaml) with the reference and with the candidate,
 diffs them, writes JUnit and Markdown, and exits 1 on any divergence. Candidate specs
 (harness/candidates/candidate.h): in process reference, weight:PLUGIN=N, config:FILE,
 forget-events:PLUGIN, joined with '+'; out of process, alone, exec:"CMD ARGS" (any speaker of the
@@ -142,12 +152,14 @@ of an out-of-process candidate's divergences show the reference's side only.
 ci/gate [--candidate SPEC] [--out DIR] builds from the checkout and writes DIR/gate.junit.xml and
 DIR/gate.md.)";
 
-constexpr const char* kServeFooter = R"(The reference behind the external-scheduler protocol (harness/protocol/PROTOCOL.md): replay
+constexpr const char* kServeFooter = R"(
+The reference behind the external-scheduler protocol (harness/protocol/PROTOCOL.md): replay
 ... --scheduler-cmd "schedcheck serve" gives byte for byte the in-process decision log. One process
 may serve many runs (a new Hello after Finish). Exit 0 on a clean end of input, 2 on a protocol
 error.)";
 
-constexpr const char* kGenerateFooter = R"(Deterministic from the seed: upstream scheduler_perf shapes with upstream's node and pod
+constexpr const char* kGenerateFooter = R"(
+Deterministic from the seed: upstream scheduler_perf shapes with upstream's node and pod
 templates, the volume shapes of v1.27's performance-config.yaml (every pod mounts its own claim,
 created already bound to its volume, so PreBind writes nothing), requeue scenarios (the last,
 RequeueMissingRegistration, needs the configuration --config-out writes), and DayChurn (24 h of a
@@ -159,10 +171,10 @@ The generated traces of traces/corpus were made this way (header label `generato
 void AddHelpFooters(CLI::App& app) {
   app.footer(kTopFooter);
   const std::vector<std::pair<const char*, const char*>> footers = {
-      {"check", kCheckFooter},       {"replay", kReplayFooter}, {"explain", kExplainFooter},
-      {"trace", kTraceFooter},       {"import", kImportFooter}, {"diff", kDiffFooter},
-      {"report", kReportFooter},     {"minimize", kMinimizeFooter}, {"gate", kGateFooter},
-      {"serve", kServeFooter},       {"generate", kGenerateFooter},
+      {"check", kCheckFooter},   {"replay", kReplayFooter},     {"explain", kExplainFooter},
+      {"trace", kTraceFooter},   {"import", kImportFooter},     {"diff", kDiffFooter},
+      {"report", kReportFooter}, {"minimize", kMinimizeFooter}, {"gate", kGateFooter},
+      {"serve", kServeFooter},   {"generate", kGenerateFooter},
   };
   // Every name is a command main() adds: get_subcommand throws on a missing one, which every
   // --help run by //harness/cli:commands_md_test would show.
