@@ -53,7 +53,8 @@ its queue with QueueingHints, its informer handlers, its scheduling cycle, async
 preemption and OpportunisticBatching; what is not modelled: docs/DEVIATIONS.md.
 --feature-gates sets v1.37.2's beta and alpha gates for both sides of a run; every gate v1.37.2
 reads while scheduling may be given its default, a non-default value only where the reference
-models it (the list: reference/base/feature_gates.h); anything else is refused by name.
+models it (each with what it changes: docs/FORMATS.md, "Compatibility level 1.37 and feature
+gates"); anything else is refused by name.
 --candidate replays another build: in-process specs apply to --config; exec: and kube: run as a
 child exactly as --scheduler-cmd does, sent the --config text (harness/protocol/PROTOCOL.md). A
 child that times out, dies or writes garbage leaves the decisions received, marked incomplete
