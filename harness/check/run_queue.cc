@@ -16,8 +16,8 @@
 #include "reference/k8s/json_number.h"
 #include "reference/k8s/k8s_json.h"
 #include "reference/queue/events.h"
-#include "reference/queue/pre_check.h"
 #include "reference/queue/scheduling_queue.h"
+#include "reference/scheduler/eventhandlers.h"
 
 namespace schedcheck::check {
 namespace {

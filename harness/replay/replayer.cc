@@ -7,8 +7,6 @@
 #include <limits>
 
 #include "harness/replay/replayer_internal.h"
-#include "reference/plugins/registry.h"
-#include "reference/scheduler/pod_signatures.h"
 
 namespace schedcheck::replay {
 namespace {
@@ -19,8 +17,11 @@ constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 
 // The first multiple of `period` strictly after `after`.
 int64_t NextTick(int64_t after, int64_t period) { return (after / period + 1) * period; }
-// The first multiple of `period` at or after `at`.
-int64_t TickAtOrAfter(int64_t at, int64_t period) { return (at + period - 1) / period * period; }
+// The first multiple of `period` at or after `at` (0 for an instant before 0).
+int64_t TickAtOrAfter(int64_t at, int64_t period) {
+  if (at <= 0) return 0;
+  return (at + period - 1) / period * period;
+}
 
 }  // namespace
 
@@ -92,111 +93,92 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
 }
 
 Outcome Replayer::Init() {
-  if (options_.compat == "1.37") cache_ = reference::Cache(reference::CompatLevel::kV1_37);
   log_.set_sink(options_.on_record);
   log_.set_retain(options_.retain_log);
   if (options_.volume_controllers) volume_api_ = std::make_unique<VolumeApiImpl>(this);
   pod_resource_gates_ = reference::PodResourceGatesFrom(options_.feature_gates);
-  generic_workload_ = options_.compat == "1.37" &&
-                      reference::GateEnabled(options_.feature_gates, reference::kGenericWorkload);
-  std::vector<const reference::Framework*> frameworks;
-  for (const reference::Profile& config_profile : options_.config.profiles) {
-    auto p = std::make_unique<Profile>();
-    p->handle.snapshot = &snapshot_;
-    p->handle.objects = &objects_;
-    p->handle.pods = &api_pod_lister_;
-    p->handle.compat = options_.compat;
-    p->handle.clock = &clock_;
-    p->handle.epoch_unix_ns = options_.epoch_unix_ns;
-    p->handle.async_preemptions = &async_preemptions_;
-    p->handle.volume_api = volume_api_.get();
-    reference::ApplyFeatureGates(options_.feature_gates, &p->handle);
-    reference::Profile profile = config_profile;
-    auto fw = reference::Framework::Create(
-        profile,
-        options_.registry ? *options_.registry : reference::PluginRegistryFor(options_.engine),
-        &p->handle);
-    if (!fw.ok()) return fw.error();
-    if (options_.compat == "1.37" &&
-        reference::GateEnabled(options_.feature_gates, reference::kOpportunisticBatching)) {
-      reference::PodSigner signer =
-          reference::PodSigner::ForProfile(**fw, profile, pod_resource_gates_);
-      if (signer.enabled()) {
-        p->signer = std::move(signer);
-        p->batch = std::make_unique<reference::OpportunisticBatch>(generic_workload_);
-      }
-    }
-    p->framework = std::move(*fw);
-    p->handle.framework = p->framework.get();
-    frameworks.push_back(p->framework.get());
-    profiles_.push_back(std::move(p));
-  }
-  reference::QueueOptions qo;
-  qo.initial_backoff_ns = options_.config.pod_initial_backoff_seconds * kNanosPerSecond;
-  qo.max_backoff_ns = options_.config.pod_max_backoff_seconds * kNanosPerSecond;
-  auto sink = [this](const std::string& key, std::string_view from, std::string_view to,
-                     std::string_view cause) {
+  reference::SchedulerOptions so;
+  so.config = options_.config;
+  so.compat = options_.compat;
+  so.feature_gates = options_.feature_gates;
+  so.registry =
+      options_.registry ? options_.registry : &reference::PluginRegistryFor(options_.engine);
+  so.pod_scheduler = reference::MakePodScheduler(options_.engine, options_.seed,
+                                                 options_.config.percentage_of_nodes_to_score);
+  so.pod_scheduler->set_record_details(false);  // decisions need only totals and ties
+  so.epoch_unix_ns = options_.epoch_unix_ns;
+  so.volume_api = volume_api_.get();
+  so.bind_latency_ns = options_.bind_latency_ns;
+  reference::SchedulerListener listener;
+  listener.queue_transition = [this](const std::string& key, std::string_view from,
+                                     std::string_view to, std::string_view cause) {
     log_.AddQueue(clock_.NowNs(), key, from, to, cause);
   };
-  auto lookup = [this](const std::string& key) -> reference::PodPtr {
-    auto it = api_pods_.find(key);
-    return it == api_pods_.end() ? nullptr : it->second;
+  listener.attempt = [this](const reference::QueuedPodInfo& info,
+                            const reference::CycleOutcome& outcome) {
+    RecordAttempt(info, outcome);
   };
-  for (const auto& [event, plugin] : reference::EventMapFromFrameworks(frameworks)) {
-    registered_actions_[event.resource] |= event.action;
-  }
-  if (options_.compat == "1.37") {
-    reference::QueueSetupV1_37 setup = reference::QueueSetupFromFrameworks(frameworks);
-    setup.pop_from_backoff_q =
-        reference::GateEnabled(options_.feature_gates, reference::kSchedulerPopFromBackoffQ);
-    setup.pod_resource_gates = pod_resource_gates_;
-    setup.sign_pod = [this](const reference::Pod& pod) -> reference::PodSignature {
-      Profile* profile = ProfileFor(pod);
-      return profile != nullptr && profile->signer ? profile->signer->Sign(pod) : nullptr;
-    };
-    queue37_ = std::make_unique<reference::SchedulingQueueV1_37>(
-        qo, clock_, std::move(setup), options_.epoch_unix_ns, sink, lookup);
-  } else {
-    queue_ = std::make_unique<reference::SchedulingQueue>(
-        qo, clock_, reference::HooksFromFrameworks(frameworks),
-        reference::EventMapFromFrameworks(frameworks), &objects_, sink, lookup);
-  }
-  for (auto& p : profiles_) p->handle.nominator = &nominator();
-  scheduler_ = reference::MakePodScheduler(options_.engine, options_.seed,
-                                           options_.config.percentage_of_nodes_to_score);
-  scheduler_->set_record_details(false);  // decisions need only totals and ties
-  if (options_.compat == "1.37") scheduler_->set_compat(reference::CompatLevel::kV1_37);
+  listener.bound = [this](const std::string& key, const std::string& node) {
+    log_.AddBinding(clock_.NowNs(), key, node);
+    ++pods_bound_;
+  };
+  listener.move_request = [this](std::string_view label) {
+    cluster_events_.emplace_back(clock_.NowNs(), std::string(label));
+  };
+  auto scheduler = reference::Scheduler::New(std::move(so), clock_, std::move(listener));
+  if (!scheduler.ok()) return scheduler.error();
+  scheduler_ = std::move(*scheduler);
   return Outcome::Ok();
-}
-
-Replayer::Profile* Replayer::ProfileFor(const reference::Pod& pod) {
-  for (size_t i = 0; i < profiles_.size(); ++i) {
-    if (options_.config.profiles[i].scheduler_name == pod.scheduler_name())
-      return profiles_[i].get();
-  }
-  return nullptr;
 }
 
 int64_t Replayer::NextInstant(int64_t now, int64_t next_event) const {
   int64_t next = next_event;
-  if (in_flight_) next = std::min(next, in_flight_->finish_ns);
-  for (const Binding& b : bindings_) next = std::min(next, b.complete_ns);
+  if (cycle_finish_ns_) next = std::min(next, *cycle_finish_ns_);
+  if (std::optional<int64_t> binding = scheduler_->NextBindingCycleNs())
+    next = std::min(next, *binding);
   if (volume_api_ != nullptr) {
     if (std::optional<int64_t> answers = volume_api_->NextAnswersNs())
       next = std::min(next, *answers);
   }
+  if (scheduler_->queue_v1_37() != nullptr) return std::min(next, NextQueueInstantV1_37(now));
+  return std::min(next, NextQueueInstantV1_27(now));
+}
+
+int64_t Replayer::NextQueueInstantV1_27(int64_t now) const {
+  const reference::SchedulingQueue& queue = *scheduler_->queue_v1_27();
+  int64_t next = kNever;
   const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
-  if (v1_37()) return std::min(next, NextQueueInstantV1_37(now));
-  if (auto expiry = queue_->NextBackoffExpiryNs()) {
+  if (auto expiry = queue.NextBackoffExpiryNs()) {
     // The flush at a tick releases pods whose backoff expired at or before it.
     next = std::min(next, std::max(NextTick(now, kBackoffFlushPeriodNs),
                                    TickAtOrAfter(*expiry, kBackoffFlushPeriodNs)));
   }
-  for (const std::string& key : queue_->UnschedulableKeys()) {
-    const reference::QueuedPodInfo* info = queue_->Find(key);
+  for (const std::string& key : queue.UnschedulableKeys()) {
+    const reference::QueuedPodInfo* info = queue.Find(key);
     if (info == nullptr || info->gated) continue;
     // Moved by the first leftover tick T with T - timestamp > timeout.
     int64_t due = NextTick(info->timestamp_ns + timeout, kLeftoverFlushPeriodNs);
+    next = std::min(next, std::max(NextTick(now, kLeftoverFlushPeriodNs), due));
+  }
+  return next;
+}
+
+int64_t Replayer::NextQueueInstantV1_37(int64_t now) const {
+  const reference::SchedulingQueueV1_37& queue = *scheduler_->queue_v1_37();
+  int64_t next = kNever;
+  if (std::optional<int64_t> expiry = queue.NextBackoffExpiryNs()) {
+    // A flush at tick T releases a pod whose (window-aligned) expiry is before truncate(T): T is
+    // a second after the expiry at the earliest.
+    int64_t release = *expiry == std::numeric_limits<int64_t>::min()
+                          ? 0
+                          : TickAtOrAfter(*expiry + kBackoffFlushPeriodNs, kBackoffFlushPeriodNs);
+    next = std::max(NextTick(now, kBackoffFlushPeriodNs), release);
+  }
+  const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
+  if (std::optional<int64_t> last = queue.OldestUnschedulableActivityNs()) {
+    // Moved by the first leftover tick T with T - last > timeout (gated pods too, at 1.37); the
+    // pod with the oldest `last` is due first.
+    int64_t due = NextTick(*last + timeout, kLeftoverFlushPeriodNs);
     next = std::min(next, std::max(NextTick(now, kLeftoverFlushPeriodNs), due));
   }
   return next;
@@ -353,30 +335,14 @@ Outcome Replayer::ProcessInstant(int64_t now, const std::vector<const trace::Api
   // 2. The volume controllers' answers due now, then a cycle or bindings finishing now (a
   //    binding waiting in PreBind takes its next look).
   if (volume_api_ != nullptr) volume_api_->AnswerDue(now);
-  if (in_flight_ && in_flight_->finish_ns == now) FinishCycle();
-  std::stable_sort(bindings_.begin(), bindings_.end(), [](const Binding& a, const Binding& b) {
-    return a.complete_ns < b.complete_ns;
-  });
-  while (!bindings_.empty() && bindings_.front().complete_ns == now) {
-    Binding b = std::move(bindings_.front());
-    bindings_.erase(bindings_.begin());
-    CompleteBinding(std::move(b));
+  if (cycle_finish_ns_ == now) {
+    cycle_finish_ns_.reset();
+    scheduler_->FinishSchedulingCycle();
   }
+  scheduler_->RunBindingCyclesDue();
   // 3. The periodic flushes due now: backoff, then leftover.
-  if (now % kBackoffFlushPeriodNs == 0) {
-    if (v1_37()) {
-      queue37_->FlushBackoffQCompleted();
-    } else {
-      queue_->FlushBackoffQCompleted();
-    }
-  }
-  if (now % kLeftoverFlushPeriodNs == 0) {
-    if (v1_37()) {
-      queue37_->FlushUnschedulablePodsLeftover();
-    } else {
-      queue_->FlushUnschedulablePodsLeftover();
-    }
-  }
+  if (now % kBackoffFlushPeriodNs == 0) scheduler_->FlushBackoffQCompleted();
+  if (now % kLeftoverFlushPeriodNs == 0) scheduler_->FlushUnschedulablePodsLeftover();
   // 4. Scheduling cycles while activeQ has pods.
   RunSchedulingAtThisInstant(during, &first_during);
   if (!deliver_error_.ok()) return deliver_error_;
@@ -394,17 +360,16 @@ void Replayer::RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& du
     }
   };
   while (true) {
-    while (!in_flight_) {
+    while (!cycle_finish_ns_) {
       // Events that overlap the attempt arrive right after its SchedulePod (filtering and
       // scoring), before PostFilter, assume and the outcome apply.
-      if (!StartCycle(deliver_during)) break;
-      if (options_.cycle_latency_ns > 0) return;
-      FinishCycle();
-      while (!bindings_.empty() && bindings_.back().complete_ns == clock_.NowNs()) {
-        Binding b = std::move(bindings_.back());
-        bindings_.pop_back();
-        CompleteBinding(std::move(b));
+      if (!scheduler_->StartSchedulingCycle(deliver_during)) break;
+      if (options_.cycle_latency_ns > 0) {
+        cycle_finish_ns_ = clock_.NowNs() + options_.cycle_latency_ns;
+        return;
       }
+      scheduler_->FinishSchedulingCycle();
+      scheduler_->RunNewBindingCyclesDue();
     }
     if (during.empty()) return;
     deliver_during();  // no cycle ran at this instant: deliver, then schedule again

@@ -13,29 +13,12 @@
 
 #include "reference/base/compat_level.h"
 #include "reference/base/rand.h"
+#include "reference/framework/fit_error.h"
 #include "reference/runtime/framework.h"
 #include "reference/scheduler/opportunistic_batch.h"
 #include "reference/scheduler/tie_set.h"
 
 namespace schedcheck::reference {
-
-// Why no node was feasible (framework.Diagnosis).
-struct Diagnosis {
-  NodeToStatus node_to_status;
-  std::set<std::string> unschedulable_plugins;
-  std::string pre_filter_msg;
-  std::string post_filter_msg;
-  // v1.37's FitError.Error() appends the PostFilter message as it is; v1.27 adds a period.
-  bool post_filter_msg_verbatim = false;
-};
-
-// "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match ... ." (FitError.Error()).
-std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis);
-// The same from the number of nodes that gave each reason (FitError.Error()'s histogram).
-std::string FitErrorMessageFromReasonCounts(int num_all_nodes,
-                                            const std::map<std::string, int>& reason_counts,
-                                            const std::string& post_filter_msg,
-                                            bool post_filter_msg_verbatim = false);
 
 // v1.37: the status of the nodes a PreFilterResult left out, "didn't satisfy plugin(s)" the
 // rejecting plugins known by then (the narrowing ones, and any the nominated node's filters

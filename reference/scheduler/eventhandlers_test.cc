@@ -1,4 +1,4 @@
-#include "reference/queue/pre_check.h"
+#include "reference/scheduler/eventhandlers.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,132 @@
+// The Scheduler's construction (scheduler.New) and the queue of its level.
+#include "reference/scheduler/scheduler.h"
+
+#include <utility>
+
+namespace schedcheck::reference {
+
+Scheduler::Scheduler(SchedulerOptions options, const Clock& clock, SchedulerListener listener)
+    : options_(std::move(options)), clock_(clock), listener_(std::move(listener)) {}
+
+Scheduler::~Scheduler() = default;
+
+Result<std::unique_ptr<Scheduler>> Scheduler::New(SchedulerOptions options, const Clock& clock,
+                                                  SchedulerListener listener) {
+  if (options.compat != "1.27" && options.compat != "1.37") {
+    return Error{"compat " + options.compat + " is not implemented (implemented: 1.27, 1.37)"};
+  }
+  if (options.registry == nullptr || options.pod_scheduler == nullptr) {
+    return Error{"a scheduler needs a plugin registry and a pod scheduler"};
+  }
+  std::unique_ptr<Scheduler> s(new Scheduler(std::move(options), clock, std::move(listener)));
+  if (Outcome ok = s->Init(); !ok) return ok.error();
+  return s;
+}
+
+Outcome Scheduler::Init() {
+  const bool v1_37 = options_.compat == "1.37";
+  if (v1_37) cache_ = Cache(CompatLevel::kV1_37);
+  pod_resource_gates_ = PodResourceGatesFrom(options_.feature_gates);
+  generic_workload_ = v1_37 && GateEnabled(options_.feature_gates, kGenericWorkload);
+  std::vector<const Framework*> frameworks;
+  for (const reference::Profile& profile : options_.config.profiles) {
+    auto p = std::make_unique<Profile>();
+    p->handle.snapshot = &snapshot_;
+    p->handle.objects = &objects_;
+    p->handle.pods = &pod_lister_;
+    p->handle.compat = options_.compat;
+    p->handle.clock = &clock_;
+    p->handle.epoch_unix_ns = options_.epoch_unix_ns;
+    p->handle.async_preemptions = &async_preemptions_;
+    p->handle.volume_api = options_.volume_api;
+    ApplyFeatureGates(options_.feature_gates, &p->handle);
+    auto fw = Framework::Create(profile, *options_.registry, &p->handle);
+    if (!fw.ok()) return fw.error();
+    if (v1_37 && GateEnabled(options_.feature_gates, kOpportunisticBatching)) {
+      PodSigner signer = PodSigner::ForProfile(**fw, profile, pod_resource_gates_);
+      if (signer.enabled()) {
+        p->signer = std::move(signer);
+        p->batch = std::make_unique<OpportunisticBatch>(generic_workload_);
+      }
+    }
+    p->framework = std::move(*fw);
+    p->handle.framework = p->framework.get();
+    frameworks.push_back(p->framework.get());
+    profiles_.push_back(std::move(p));
+  }
+  QueueOptions qo;
+  qo.initial_backoff_ns = options_.config.pod_initial_backoff_seconds * kNanosPerSecond;
+  qo.max_backoff_ns = options_.config.pod_max_backoff_seconds * kNanosPerSecond;
+  auto lookup = [this](const std::string& key) { return GetPod(key); };
+  for (const auto& [event, plugin] : EventMapFromFrameworks(frameworks)) {
+    registered_actions_[event.resource] |= event.action;
+  }
+  if (v1_37) {
+    QueueSetupV1_37 setup = QueueSetupFromFrameworks(frameworks);
+    setup.pop_from_backoff_q = GateEnabled(options_.feature_gates, kSchedulerPopFromBackoffQ);
+    setup.pod_resource_gates = pod_resource_gates_;
+    setup.sign_pod = [this](const Pod& pod) -> PodSignature {
+      Profile* profile = ProfileFor(pod);
+      return profile != nullptr && profile->signer ? profile->signer->Sign(pod) : nullptr;
+    };
+    queue37_ = std::make_unique<SchedulingQueueV1_37>(
+        qo, clock_, std::move(setup), options_.epoch_unix_ns, listener_.queue_transition, lookup);
+  } else {
+    queue_ = std::make_unique<SchedulingQueue>(qo, clock_, HooksFromFrameworks(frameworks),
+                                               EventMapFromFrameworks(frameworks), &objects_,
+                                               listener_.queue_transition, lookup);
+  }
+  for (auto& p : profiles_) p->handle.nominator = &nominator();
+  if (v1_37) options_.pod_scheduler->set_compat(CompatLevel::kV1_37);
+  return Outcome::Ok();
+}
+
+Scheduler::Profile* Scheduler::ProfileFor(const Pod& pod) {
+  for (size_t i = 0; i < profiles_.size(); ++i) {
+    if (options_.config.profiles[i].scheduler_name == pod.scheduler_name())
+      return profiles_[i].get();
+  }
+  return nullptr;
+}
+
+PodPtr Scheduler::GetPod(const std::string& key) const {
+  auto it = pods_.find(key);
+  return it == pods_.end() ? nullptr : it->second;
+}
+
+NodePtr Scheduler::GetNode(const std::string& name) const {
+  auto it = nodes_.find(name);
+  return it == nodes_.end() ? nullptr : it->second;
+}
+
+Nominator& Scheduler::nominator() { return v1_37() ? queue37_->nominator() : queue_->nominator(); }
+
+std::optional<QueuedPodInfo> Scheduler::QueuePop() {
+  return v1_37() ? queue37_->Pop() : queue_->Pop();
+}
+
+void Scheduler::QueueDone(const Pod& pod) {
+  if (v1_37()) {
+    queue37_->Done(pod.uid());
+  } else {
+    queue_->Done(pod.key);
+  }
+}
+
+void Scheduler::FlushBackoffQCompleted() {
+  if (v1_37()) {
+    queue37_->FlushBackoffQCompleted();
+  } else {
+    queue_->FlushBackoffQCompleted();
+  }
+}
+
+void Scheduler::FlushUnschedulablePodsLeftover() {
+  if (v1_37()) {
+    queue37_->FlushUnschedulablePodsLeftover();
+  } else {
+    queue_->FlushUnschedulablePodsLeftover();
+  }
+}
+
+}  // namespace schedcheck::reference
