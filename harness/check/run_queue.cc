@@ -18,6 +18,7 @@
 #include "reference/queue/events.h"
 #include "reference/queue/pre_check.h"
 #include "reference/queue/scheduling_queue.h"
+#include "reference/runtime/queue_setup.h"
 
 namespace schedcheck::check {
 namespace {

@@ -28,6 +28,7 @@
 #include "reference/queue/scheduling_queue_v1_37.h"
 #include "reference/runtime/framework.h"
 #include "reference/runtime/profile.h"
+#include "reference/runtime/queue_setup.h"
 #include "reference/scheduler/scheduling_cycle.h"
 #include "traces/trace.pb.h"
 
