@@ -3,10 +3,10 @@
 
 From the bottom: the layers of reference/ (REFERENCE_RANKS), then traces/, harness/, properties/.
 Inside reference/, from the bottom: base (nothing of the project), k8s (the Kubernetes object
-model), api, framework (with testing, its test builders, which framework's tests use), runtime
-(runs a profile's plugins through framework's interfaces; upstream's plugins registry imports
-framework/runtime as ours does, and plugin tests build a Framework), then plugins, queue and cache
-side by side, then scheduler (the Scheduler: event handlers, scheduling and binding cycles), then
+model), api, framework (with testing, its test builders, which framework's tests use), then runtime,
+plugins, queue and cache side by side (plugin and queue tests build a runtime Framework from the
+plugin registry, as upstream's do; runtime's queue_setup builds the queue's options from the
+frameworks, as upstream's scheduler.New does), then scheduler (the Scheduler: event handlers, scheduling and binding cycles), then
 accel, engine and conformance. Folders on one rank may use each other; a folder of reference/
 missing from the table is an error, so a new one gets a rank when it is added. An edge is a
 label //pkg... in a BUILD.bazel file outside `visibility` lists and package groups, or an
@@ -30,8 +30,7 @@ REFERENCE_RANKS = (
     ("k8s",),
     ("api",),
     ("framework", "testing"),
-    ("runtime",),
-    ("plugins", "queue", "cache"),
+    ("runtime", "plugins", "queue", "cache"),
     ("scheduler",),
     ("accel", "engine", "conformance"),
 )

@@ -17,6 +17,7 @@
 #include "reference/k8s/k8s_json.h"
 #include "reference/queue/events.h"
 #include "reference/queue/scheduling_queue.h"
+#include "reference/runtime/queue_setup.h"
 #include "reference/scheduler/eventhandlers.h"
 
 namespace schedcheck::check {

@@ -76,11 +76,10 @@ Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
     case trace::ApiEvent::kPod: {
       k8s::Pod obj = event.pod();
       AdmitPriority(event.type(), &obj);
-      auto pod =
-          reference::BuildPod(std::move(obj),
-                              scheduler_->queue_v1_37() != nullptr ? reference::CompatLevel::kV1_37
-                                                                   : reference::CompatLevel::kV1_27,
-                              pod_resource_gates_);
+      auto pod = reference::BuildPod(std::move(obj),
+                                     options_.compat == "1.37" ? reference::CompatLevel::kV1_37
+                                                               : reference::CompatLevel::kV1_27,
+                                     pod_resource_gates_);
       if (!pod.ok())
         return Error{where + ": pod " + event.pod().metadata().name() + ": " + pod.message()};
       scheduler_->OnPod(type, *pod);

@@ -11,17 +11,7 @@
 namespace schedcheck::replay {
 namespace {
 
-constexpr int64_t kBackoffFlushPeriodNs = 1 * kNanosPerSecond;
-constexpr int64_t kLeftoverFlushPeriodNs = 30 * kNanosPerSecond;
 constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
-
-// The first multiple of `period` strictly after `after`.
-int64_t NextTick(int64_t after, int64_t period) { return (after / period + 1) * period; }
-// The first multiple of `period` at or after `at` (0 for an instant before 0).
-int64_t TickAtOrAfter(int64_t at, int64_t period) {
-  if (at <= 0) return 0;
-  return (at + period - 1) / period * period;
-}
 
 }  // namespace
 
@@ -140,47 +130,8 @@ int64_t Replayer::NextInstant(int64_t now, int64_t next_event) const {
     if (std::optional<int64_t> answers = volume_api_->NextAnswersNs())
       next = std::min(next, *answers);
   }
-  if (scheduler_->queue_v1_37() != nullptr) return std::min(next, NextQueueInstantV1_37(now));
-  return std::min(next, NextQueueInstantV1_27(now));
-}
-
-int64_t Replayer::NextQueueInstantV1_27(int64_t now) const {
-  const reference::SchedulingQueue& queue = *scheduler_->queue_v1_27();
-  int64_t next = kNever;
-  const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
-  if (auto expiry = queue.NextBackoffExpiryNs()) {
-    // The flush at a tick releases pods whose backoff expired at or before it.
-    next = std::min(next, std::max(NextTick(now, kBackoffFlushPeriodNs),
-                                   TickAtOrAfter(*expiry, kBackoffFlushPeriodNs)));
-  }
-  for (const std::string& key : queue.UnschedulableKeys()) {
-    const reference::QueuedPodInfo* info = queue.Find(key);
-    if (info == nullptr || info->gated) continue;
-    // Moved by the first leftover tick T with T - timestamp > timeout.
-    int64_t due = NextTick(info->timestamp_ns + timeout, kLeftoverFlushPeriodNs);
-    next = std::min(next, std::max(NextTick(now, kLeftoverFlushPeriodNs), due));
-  }
-  return next;
-}
-
-int64_t Replayer::NextQueueInstantV1_37(int64_t now) const {
-  const reference::SchedulingQueueV1_37& queue = *scheduler_->queue_v1_37();
-  int64_t next = kNever;
-  if (std::optional<int64_t> expiry = queue.NextBackoffExpiryNs()) {
-    // A flush at tick T releases a pod whose (window-aligned) expiry is before truncate(T): T is
-    // a second after the expiry at the earliest.
-    int64_t release = *expiry == std::numeric_limits<int64_t>::min()
-                          ? 0
-                          : TickAtOrAfter(*expiry + kBackoffFlushPeriodNs, kBackoffFlushPeriodNs);
-    next = std::max(NextTick(now, kBackoffFlushPeriodNs), release);
-  }
-  const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
-  if (std::optional<int64_t> last = queue.OldestUnschedulableActivityNs()) {
-    // Moved by the first leftover tick T with T - last > timeout (gated pods too, at 1.37); the
-    // pod with the oldest `last` is due first.
-    int64_t due = NextTick(*last + timeout, kLeftoverFlushPeriodNs);
-    next = std::min(next, std::max(NextTick(now, kLeftoverFlushPeriodNs), due));
-  }
+  if (std::optional<int64_t> flush = scheduler_->queue().NextMoveInstantNs(now))
+    next = std::min(next, *flush);
   return next;
 }
 
@@ -341,8 +292,9 @@ Outcome Replayer::ProcessInstant(int64_t now, const std::vector<const trace::Api
   }
   scheduler_->RunBindingCyclesDue();
   // 3. The periodic flushes due now: backoff, then leftover.
-  if (now % kBackoffFlushPeriodNs == 0) scheduler_->FlushBackoffQCompleted();
-  if (now % kLeftoverFlushPeriodNs == 0) scheduler_->FlushUnschedulablePodsLeftover();
+  if (now % reference::kBackoffQFlushPeriodNs == 0) scheduler_->FlushBackoffQCompleted();
+  if (now % reference::kUnschedulableFlushPeriodNs == 0)
+    scheduler_->FlushUnschedulablePodsLeftover();
   // 4. Scheduling cycles while activeQ has pods.
   RunSchedulingAtThisInstant(during, &first_during);
   if (!deliver_error_.ok()) return deliver_error_;

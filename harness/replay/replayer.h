@@ -162,9 +162,6 @@ class Replayer {
 
   // Virtual time (replayer.cc).
   int64_t NextInstant(int64_t now, int64_t next_event) const;
-  // The next backoff or leftover flush tick after `now` at which the queue would move a pod.
-  int64_t NextQueueInstantV1_27(int64_t now) const;
-  int64_t NextQueueInstantV1_37(int64_t now) const;
   // Runs internal instants strictly before `limit_ns`.
   void AdvanceTo(int64_t limit_ns);
   // One instant: its events, finishing cycles and bindings, flushes, then scheduling.

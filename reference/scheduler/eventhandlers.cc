@@ -148,7 +148,7 @@ void Scheduler::OnPodV1_27(const PodPtr& old, const PodPtr& pod) {
   if (was_assigned && is_assigned) {
     // updatePodInCache
     (void)cache_.UpdatePod(pod);
-    queue_->AssignedPodUpdated(*pod);
+    queue_->AssignedPodUpdated(old, pod, Predefined("AssignedPodUpdate"));
   } else if (!was_assigned && is_assigned) {
     // Bound (by us or by someone else): a delete for the pending handler, an add for the assigned
     // one.
@@ -178,7 +178,7 @@ void Scheduler::UpdatePodInSchedulingQueue(const PodPtr& old_pod, const PodPtr& 
 
 void Scheduler::AddPodToCache(const PodPtr& pod) {
   (void)cache_.AddPod(pod);  // confirms an assumed pod
-  queue_->AssignedPodAdded(*pod);
+  queue_->AssignedPodAdded(pod);
 }
 
 void Scheduler::DeletePodFromCache(const PodPtr& pod) {
@@ -223,7 +223,7 @@ void Scheduler::OnNodeV1_27(WatchEvent type, const NodePtr& node) {
 void Scheduler::MoveAll(const ClusterEvent& event,
                         const std::function<bool(const Pod&)>& pre_check) {
   if (listener_.move_request) listener_.move_request(event.label);
-  queue_->MoveAllToActiveOrBackoffQueue(event, pre_check);
+  queue_->MoveAllToActiveOrBackoffQueue(event, EventObjects(), pre_check);
 }
 
 void Scheduler::OnNamespace(WatchEvent type, const k8s::Namespace& ns) {

@@ -2,6 +2,7 @@
 // v1.37.2) over the v1.37 queue.
 #include <algorithm>
 
+#include "reference/queue/scheduling_queue_v1_37.h"
 #include "reference/queue/update_events.h"
 #include "reference/scheduler/scheduler.h"
 
@@ -34,7 +35,7 @@ PreEnqueueCheck LowerOrEqualPriority(int32_t priority) {
 void Scheduler::MoveAllV1_37(const ClusterEvent& event, const EventObjects& objects,
                              const PreEnqueueCheck& pre_check) {
   if (listener_.move_request) listener_.move_request(EventLabelV1_37(event));
-  queue37_->MoveAllToActiveOrBackoffQueue(event, objects, pre_check);
+  queue_->MoveAllToActiveOrBackoffQueue(event, objects, pre_check);
 }
 
 // updatePod / addPod / deletePod of eventhandlers.go for one pod event (the informer's store
@@ -56,7 +57,7 @@ void Scheduler::OnPodV1_37(const PodPtr& old, const PodPtr& pod) {
     } else if (ProfileFor(*pod)) {
       // addPodToSchedulingQueue; with GenericWorkload every new pending pod is also an event
       // for the unschedulable pool (a pod that completes a gang).
-      queue37_->Add(pod);
+      queue_->Add(pod);
       if (generic_workload_) MoveAllV1_37(ev::UnscheduledPodAdd(), PodObjects(nullptr, pod));
     }
     return;
@@ -94,7 +95,7 @@ void Scheduler::UpdatePodInSchedulingQueueV1_37(const PodPtr& old_pod, const Pod
     }
     return;
   }
-  queue37_->Update(old_pod, new_pod);
+  queue_->Update(old_pod, new_pod);
   const std::string& old_nominated = old_pod->obj.status().nominated_node_name();
   if (!old_nominated.empty() && old_nominated != new_pod->obj.status().nominated_node_name()) {
     // The space it held on its old nominated node is free for pods not above it.
@@ -120,7 +121,7 @@ void Scheduler::HandleAssumedPodDeletionV1_37(const std::string& uid) {
 
 // deletePodFromSchedulingQueue.
 void Scheduler::DeletePodFromSchedulingQueueV1_37(const PodPtr& pod, bool in_binding) {
-  queue37_->Delete(*pod);
+  queue_->Delete(*pod);
   if (in_binding) return;
   if (cache_.IsAssumedPod(pod->uid())) {
     HandleAssumedPodDeletionV1_37(pod->uid());

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "reference/queue/events.h"
+#include "reference/queue/scheduling_queue_v1_37.h"
 #include "reference/scheduler/scheduler.h"
 
 namespace schedcheck::reference {
@@ -79,7 +80,7 @@ void Scheduler::BindingCycle(Binding b) {
   }
   (void)cache_.FinishBinding(*b.assumed);
   if (listener_.bound) listener_.bound(b.key, b.node);
-  QueueDone(*b.assumed);
+  queue_->Done(*b.assumed);
   // Keeps the informer's previous object alive while OnPod replaces it.
   [[maybe_unused]] PodPtr old = api->second;
   auto bound = std::make_shared<Pod>(*b.assumed);

@@ -22,13 +22,13 @@ PodPtr WithNomination(const Pod& pod, const std::string& node) {
 
 bool Scheduler::StartSchedulingCycle(const std::function<void()>& after_schedule_pod) {
   while (true) {
-    std::optional<QueuedPodInfo> info = QueuePop();
+    std::optional<QueuedPodInfo> info = queue_->Pop();
     if (!info) return false;
     const PodPtr& pod = info->info->pod;
     Profile* profile = ProfileFor(*pod);
     // Dropped without an attempt: no profile, terminating, or a stale copy of an assumed pod.
     if (profile == nullptr || pod->terminating() || cache_.IsAssumedPod(pod->uid())) {
-      QueueDone(*pod);
+      queue_->Done(*pod);
       continue;
     }
     cache_.UpdateSnapshot(&snapshot_);
@@ -38,7 +38,7 @@ bool Scheduler::StartSchedulingCycle(const std::function<void()>& after_schedule
     flight->state = std::make_unique<CycleState>();
     std::optional<BatchRequest> batch;
     if (profile->batch) {
-      batch = BatchRequest{profile->batch.get(), info->signature, queue37_->SchedulingCycle(),
+      batch = BatchRequest{profile->batch.get(), info->signature, queue_->SchedulingCycle(),
                            clock_.NowNs()};
     }
     flight->outcome =
@@ -59,7 +59,7 @@ void Scheduler::FinishSchedulingCycle() {
   ReportAttempt(flight->info, outcome);
   const PodPtr& pod = flight->info.info->pod;
   if (outcome.status.IsSuccess() || outcome.status.IsWait()) {
-    nominator().DeleteNominatedPodIfExists(*pod);  // assumed: no longer nominated anywhere
+    queue_->nominator().DeleteNominatedPodIfExists(*pod);  // assumed: no longer nominated anywhere
     Binding b;
     b.key = pod->key;
     b.assumed = outcome.assumed;
@@ -132,25 +132,21 @@ void Scheduler::HandleSchedulingFailure(const QueuedPodInfo& failed, const Cycle
   const std::string& key = failed.info->pod->key;
   auto it = pods_.find(key);
   if (it == pods_.end() || !it->second->node_name().empty()) {
-    QueueDone(*failed.info->pod);  // deleted or bound meanwhile: not requeued
+    queue_->Done(*failed.info->pod);  // deleted or bound meanwhile: not requeued
     return;
   }
   if (v1_37() && it->second->uid() != failed.info->pod->uid()) {
-    QueueDone(*failed.info->pod);  // v1.37: recreated meanwhile, neither requeued nor patched
+    queue_->Done(*failed.info->pod);  // v1.37: recreated meanwhile, neither requeued nor patched
     return;
   }
   QueuedPodInfo info = failed;
   info.info = MakePodInfo(it->second);
   info.unschedulable_plugins = outcome.unschedulable_plugins;
   info.pending_plugins.clear();
-  if (v1_37()) {
-    (void)queue37_->AddUnschedulableIfNotPresent(info, queue37_->SchedulingCycle());
-  } else {
-    (void)queue_->AddUnschedulableIfNotPresent(info, queue_->SchedulingCycle());
-  }
+  (void)queue_->AddUnschedulableIfNotPresent(info, queue_->SchedulingCycle());
   std::optional<NominatingInfo> nominating;
   if (outcome.nominating.mode == NominatingInfo::Mode::kOverride) nominating = outcome.nominating;
-  nominator().AddNominatedPod(info.info, nominating);
+  queue_->nominator().AddNominatedPod(info.info, nominating);
   // The status patch of nominatedNodeName, seen back as an update of the pending pod.
   if (nominating &&
       nominating->nominated_node_name != it->second->obj.status().nominated_node_name()) {

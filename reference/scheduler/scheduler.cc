@@ -3,6 +3,9 @@
 
 #include <utility>
 
+#include "reference/queue/new_scheduling_queue.h"
+#include "reference/runtime/queue_setup.h"
+
 namespace schedcheck::reference {
 
 Scheduler::Scheduler(SchedulerOptions options, const Clock& clock, SchedulerListener listener)
@@ -24,7 +27,8 @@ Result<std::unique_ptr<Scheduler>> Scheduler::New(SchedulerOptions options, cons
 }
 
 Outcome Scheduler::Init() {
-  const bool v1_37 = options_.compat == "1.37";
+  v1_37_ = options_.compat == "1.37";
+  const bool v1_37 = v1_37_;
   if (v1_37) cache_ = Cache(CompatLevel::kV1_37);
   pod_resource_gates_ = PodResourceGatesFrom(options_.feature_gates);
   generic_workload_ = v1_37 && GateEnabled(options_.feature_gates, kGenericWorkload);
@@ -61,22 +65,22 @@ Outcome Scheduler::Init() {
   for (const auto& [event, plugin] : EventMapFromFrameworks(frameworks)) {
     registered_actions_[event.resource] |= event.action;
   }
+  QueueSetup setup = QueueSetupFor(frameworks);
   if (v1_37) {
-    QueueSetupV1_37 setup = QueueSetupFromFrameworks(frameworks);
-    setup.pop_from_backoff_q = GateEnabled(options_.feature_gates, kSchedulerPopFromBackoffQ);
-    setup.pod_resource_gates = pod_resource_gates_;
     setup.sign_pod = [this](const Pod& pod) -> PodSignature {
       Profile* profile = ProfileFor(pod);
       return profile != nullptr && profile->signer ? profile->signer->Sign(pod) : nullptr;
     };
-    queue37_ = std::make_unique<SchedulingQueueV1_37>(
-        qo, clock_, std::move(setup), options_.epoch_unix_ns, listener_.queue_transition, lookup);
-  } else {
-    queue_ = std::make_unique<SchedulingQueue>(qo, clock_, HooksFromFrameworks(frameworks),
-                                               EventMapFromFrameworks(frameworks), &objects_,
-                                               listener_.queue_transition, lookup);
   }
-  for (auto& p : profiles_) p->handle.nominator = &nominator();
+  QueueEnvironment environment;
+  environment.epoch_ns = options_.epoch_unix_ns;
+  environment.objects = &objects_;
+  environment.sink = listener_.queue_transition;
+  environment.pod_lookup = lookup;
+  queue_ =
+      NewSchedulingQueue(v1_37 ? CompatLevel::kV1_37 : CompatLevel::kV1_27, options_.feature_gates,
+                         qo, clock_, std::move(setup), std::move(environment));
+  for (auto& p : profiles_) p->handle.nominator = &queue_->nominator();
   if (v1_37) options_.pod_scheduler->set_compat(CompatLevel::kV1_37);
   return Outcome::Ok();
 }
@@ -99,34 +103,8 @@ NodePtr Scheduler::GetNode(const std::string& name) const {
   return it == nodes_.end() ? nullptr : it->second;
 }
 
-Nominator& Scheduler::nominator() { return v1_37() ? queue37_->nominator() : queue_->nominator(); }
+void Scheduler::FlushBackoffQCompleted() { queue_->FlushBackoffQCompleted(); }
 
-std::optional<QueuedPodInfo> Scheduler::QueuePop() {
-  return v1_37() ? queue37_->Pop() : queue_->Pop();
-}
-
-void Scheduler::QueueDone(const Pod& pod) {
-  if (v1_37()) {
-    queue37_->Done(pod.uid());
-  } else {
-    queue_->Done(pod.key);
-  }
-}
-
-void Scheduler::FlushBackoffQCompleted() {
-  if (v1_37()) {
-    queue37_->FlushBackoffQCompleted();
-  } else {
-    queue_->FlushBackoffQCompleted();
-  }
-}
-
-void Scheduler::FlushUnschedulablePodsLeftover() {
-  if (v1_37()) {
-    queue37_->FlushUnschedulablePodsLeftover();
-  } else {
-    queue_->FlushUnschedulablePodsLeftover();
-  }
-}
+void Scheduler::FlushUnschedulablePodsLeftover() { queue_->FlushUnschedulablePodsLeftover(); }
 
 }  // namespace schedcheck::reference

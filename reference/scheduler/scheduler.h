@@ -29,7 +29,7 @@
 #include "reference/cache/cache.h"
 #include "reference/framework/handle.h"
 #include "reference/queue/scheduling_queue.h"
-#include "reference/queue/scheduling_queue_v1_37.h"
+#include "reference/queue/scheduling_queue_interface.h"
 #include "reference/runtime/framework.h"
 #include "reference/runtime/profile.h"
 #include "reference/scheduler/eventhandlers.h"
@@ -125,9 +125,8 @@ class Scheduler {
   const ClusterObjects& objects() const { return objects_; }
   PodPtr GetPod(const std::string& key) const;     // by "ns/name"; null when not held
   NodePtr GetNode(const std::string& name) const;  // null when not held
-  // The queue of the run's level (the other is null).
-  const SchedulingQueue* queue_v1_27() const { return queue_.get(); }
-  const SchedulingQueueV1_37* queue_v1_37() const { return queue37_.get(); }
+  // The scheduling queue (NextMoveInstantNs tells the driver when a flush would move a pod).
+  const SchedulingQueueInterface& queue() const { return *queue_; }
 
  private:
   struct Profile {
@@ -169,10 +168,9 @@ class Scheduler {
   Scheduler(SchedulerOptions options, const Clock& clock, SchedulerListener listener);
   Outcome Init();
   Profile* ProfileFor(const Pod& pod);
-  bool v1_37() const { return queue37_ != nullptr; }
-  Nominator& nominator();
-  std::optional<QueuedPodInfo> QueuePop();
-  void QueueDone(const Pod& pod);
+  // The level's informer handlers differ (eventhandlers.go of each release); the queue does not
+  // need to be told which it is.
+  bool v1_37() const { return v1_37_; }
 
   // eventhandlers.cc (v1.27) and eventhandlers_v1_37.cc, as eventhandlers.go names them.
   void OnPodV1_27(const PodPtr& old, const PodPtr& pod);
@@ -228,9 +226,9 @@ class Scheduler {
   // handlers exist.
   std::map<std::string, uint32_t, std::less<>> registered_actions_;
   std::vector<std::unique_ptr<Profile>> profiles_;
-  std::unique_ptr<SchedulingQueue> queue_;         // compat 1.27
-  std::unique_ptr<SchedulingQueueV1_37> queue37_;  // compat 1.37
-  std::map<std::string, PodPtr> pods_;             // by "ns/name": the pod informer's store
+  bool v1_37_ = false;
+  std::unique_ptr<SchedulingQueueInterface> queue_;  // the level's (NewSchedulingQueue)
+  std::map<std::string, PodPtr> pods_;               // by "ns/name": the pod informer's store
   // pods_ as the plugins' pod lister (Handle::pods).
   class PodStoreLister final : public PodLister {
    public:
