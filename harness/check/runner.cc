@@ -8,7 +8,6 @@
 #include "harness/check/run_hint.h"
 #include "harness/check/run_preempt.h"
 #include "harness/check/run_queue.h"
-#include "harness/check/run_queue_v1_37.h"
 #include "reference/base/compat_level.h"
 #include "reference/scheduler/scheduling_cycle.h"
 
@@ -275,9 +274,7 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
     return {Verdict::kSkip, why};
   }
   if (c.kind == "preempt") return RunPreemptCase(c, engine);
-  if (c.kind == "queue") {
-    return c.compat == "1.37" ? RunQueueCaseV1_37(c) : RunQueueCase(c, engine);
-  }
+  if (c.kind == "queue") return RunQueueCase(c, engine);
   if (c.kind == "hint") return RunHintCase(c);
   if (c.kind == "update") return RunUpdateCase(c);
   ClusterInput input = ClusterInputOf(c);
