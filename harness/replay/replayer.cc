@@ -154,6 +154,7 @@ Outcome Replayer::Init() {
       Profile* profile = ProfileFor(pod);
       return profile != nullptr && profile->signer ? profile->signer->Sign(pod) : nullptr;
     };
+    setup.move_walk = reference::MoveWalkFor(options_.engine);
     queue37_ = std::make_unique<reference::SchedulingQueueV1_37>(
         qo, clock_, std::move(setup), options_.epoch_unix_ns, sink, lookup);
   } else {
