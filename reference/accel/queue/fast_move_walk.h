@@ -4,6 +4,10 @@
 // (SchedulingQueueV1_37's CollectPodsToEvaluate + MovePodsToActiveOrBackoffQueue) is the rule;
 // fast_move_walk_test holds the two equal on generated queues and event sequences.
 //
+// Why it exists: a move costs 1.5-2.8x less CPU than the plain walk's (move_walk_bench, pools of
+// 1k, 10k and 100k unschedulable pods), which lists the pool and matches the event against the
+// hint map once per pod.
+//
 // State: none across moves (the matched hint functions live for one move), so nothing to
 // invalidate.
 #ifndef SCHEDCHECK_REFERENCE_ACCEL_QUEUE_FAST_MOVE_WALK_H_
