@@ -99,6 +99,7 @@ Outcome Replayer::Init() {
   so.epoch_unix_ns = options_.epoch_unix_ns;
   so.volume_api = volume_api_.get();
   so.bind_latency_ns = options_.bind_latency_ns;
+  so.move_walk = reference::MoveWalkFor(options_.engine);
   reference::SchedulerListener listener;
   listener.queue_transition = [this](const std::string& key, std::string_view from,
                                      std::string_view to, std::string_view cause) {

@@ -56,6 +56,7 @@ QueueSetupV1_37 SetupV1_37FromSetup(QueueSetup setup) {
                      });
   }
   out.sign_pod = std::move(setup.sign_pod);
+  out.move_walk = std::move(setup.move_walk);
   return out;
 }
 

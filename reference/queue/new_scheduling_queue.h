@@ -45,6 +45,8 @@ struct QueueSetup {
   std::vector<std::string> profile_order;
   // v1.37 OpportunisticBatching (signPod): the pod's signature under its profile; unset = null.
   std::function<PodSignature(const Pod&)> sign_pod;
+  // v1.37: the walk a move makes over the unschedulable pool; null = the queue's plain walk.
+  std::shared_ptr<const MoveWalk> move_walk;
 };
 
 // What the queue reads and reports besides its options; every field is optional.

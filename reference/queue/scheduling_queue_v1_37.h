@@ -23,6 +23,7 @@
 #include <functional>
 #include <list>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,7 @@
 #include "reference/base/result.h"
 #include "reference/framework/events.h"
 #include "reference/framework/interface.h"
+#include "reference/queue/move_walk.h"
 #include "reference/queue/nominator.h"
 #include "reference/queue/pod_heap.h"
 #include "reference/queue/queueing_hint_map.h"
@@ -66,6 +68,9 @@ struct QueueSetupV1_37 {
   // OpportunisticBatching (signPod): the pod's signature under its profile. Unset (gate off, or
   // no profile signs pods): every pod's signature is null.
   std::function<PodSignature(const Pod&)> sign_pod;
+  // The walk a move makes over the unschedulable pool: null for the plain walk (the rule), or the
+  // accelerator's (reference/engine's MoveWalkFor).
+  std::shared_ptr<const MoveWalk> move_walk;
 };
 
 // A cluster event's queue-metric label (ClusterEvent.Label()): its own label, or the resource
@@ -180,30 +185,21 @@ class SchedulingQueueV1_37 final : public SchedulingQueueInterface {
   // requeuePodWithQueueingStrategy; returns the sub-queue the pod went to.
   std::string_view Requeue(QueuedPodInfo info, QueueingStrategy strategy, std::string_view from,
                            std::string_view event);
-  // moveEntitiesToActiveOrBackoffQueue over these pool keys (namespace, then name order).
-  void MovePodsToActiveOrBackoffQueue(std::vector<std::string> keys, const ClusterEvent& event,
+  // An entry of the pool (upstream's *QueuedPodInfo): valid until that pod leaves the pool.
+  using PoolEntry = UnschedulablePool::iterator;
+  // collectEntitiesToEvaluate for pods: the pool's pods that pass `pre_check` (null = all), in
+  // the pool's order.
+  std::vector<PoolEntry> CollectPodsToEvaluate(const PreEnqueueCheck& pre_check);
+  // moveEntitiesToActiveOrBackoffQueue for pods: each of `pods` that the event may make
+  // schedulable is requeued (requeuePodWithQueueingStrategy), in the given order.
+  void MovePodsToActiveOrBackoffQueue(const std::vector<PoolEntry>& pods, const ClusterEvent& event,
                                       const EventObjects& objects);
-  // The hint functions of each profile for one event, by scheduler name (MovePods computes each
-  // once for all the pods it asks).
-  using MatchingByProfile = std::map<std::string, MatchingHints, std::less<>>;
+  // MoveAllToActiveOrBackoffQueue's walk by the accelerator's `walk`.
+  void MoveAllWith(const MoveWalk& walk, const ClusterEvent& event, const EventObjects& objects,
+                   const PreEnqueueCheck& pre_check);
+  // isPodWorthRequeuing for a queued pod, with its profile's hint map.
   QueueingStrategy IsWorthRequeuing(const QueuedPodInfo& info, const ClusterEvent& event,
-                                    const EventObjects& objects,
-                                    MatchingByProfile* matching = nullptr) const;
-  // One move's event, as each pod of the pool is asked about it.
-  struct MoveContext {
-    explicit MoveContext(const ClusterEvent& e);
-    const ClusterEvent& event;
-    bool wildcard;
-    std::string label;
-    MatchingByProfile matching;  // each profile's hint functions for `event`, found once
-  };
-  struct NamespaceThenNameLess {
-    bool operator()(const std::string& a, const std::string& b) const;
-  };
-  using UnschedulablePool = std::map<std::string, QueuedPodInfo, NamespaceThenNameLess>;
-  // Requeues the pool's pod at `it` if its gate and hints let `move->event` move it.
-  void MoveIfWorthRequeuing(UnschedulablePool::iterator it, const EventObjects& objects,
-                            MoveContext* move);
+                                    const EventObjects& objects) const;
   QueueingStrategy DetermineSchedulingHintForInFlightPod(const QueuedPodInfo& info) const;
   bool IsEventOfInterest(const ClusterEvent& event) const;
   PodSignature SignPod(const Pod& pod) const;
@@ -224,7 +220,6 @@ class SchedulingQueueV1_37 final : public SchedulingQueueInterface {
   PodHeap active_;
   PodHeap backoff_;
   PodHeap error_backoff_;
-  // Pod keys by namespace, then name: the order in which every move visits the pool.
   UnschedulablePool unschedulable_;
   std::list<InFlightEntry> in_flight_events_;
   std::map<std::string, std::list<InFlightEntry>::iterator> in_flight_pods_;  // by UID

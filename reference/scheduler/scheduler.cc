@@ -66,6 +66,7 @@ Outcome Scheduler::Init() {
     registered_actions_[event.resource] |= event.action;
   }
   QueueSetup setup = QueueSetupFor(frameworks);
+  setup.move_walk = options_.move_walk;
   if (v1_37) {
     setup.sign_pod = [this](const Pod& pod) -> PodSignature {
       Profile* profile = ProfileFor(pod);

@@ -28,6 +28,7 @@
 #include "reference/base/feature_gates.h"
 #include "reference/cache/cache.h"
 #include "reference/framework/handle.h"
+#include "reference/queue/move_walk.h"
 #include "reference/queue/scheduling_queue.h"
 #include "reference/queue/scheduling_queue_interface.h"
 #include "reference/runtime/framework.h"
@@ -53,6 +54,9 @@ struct SchedulerOptions {
   VolumeApi* volume_api = nullptr;
   // How long after assume a binding cycle runs (the replay's bind latency).
   int64_t bind_latency_ns = 0;
+  // v1.37: the walk the queue's moves make over its unschedulable pool (reference/engine's
+  // MoveWalkFor); null = the plain walk.
+  std::shared_ptr<const MoveWalk> move_walk;
 };
 
 // What the scheduler reports as it goes, for the caller's decision log. Any may be null.
