@@ -2,8 +2,10 @@
 # Self-contained docs: comments and documents cite upstream (function and file at the pinned tag),
 # the project's own docs (docs/SEMANTICS.md, docs/FORMATS.md, docs/DEVIATIONS.md), or nothing.
 # This test fails when a source, BUILD or Markdown file of the project names a design document
-# kept outside the repository. Run by `bazel test //:doc_references_test`; it reads the source tree that the
-# WORKSPACE runfile links to, so it is tagged local/external (never sandboxed or cached).
+# kept outside the repository, or cites an issue tracker the repository does not contain ("issue N
+# item M", "issue #N", "#N item M" with numbers): a comment says why, not where a request came
+# from. Run by `bazel test //:doc_references_test`; it reads the source tree that the WORKSPACE
+# runfile links to, so it is tagged local/external (never sandboxed or cached).
 #
 # Usage outside Bazel: ci/doc_references_test.sh [WORKSPACE_DIR]
 set -euo pipefail
@@ -36,6 +38,10 @@ mapfile -d '' files < <(
       -o -name '.bazelrc' \) -print0
   } | sort -z)
 
+# Citations of an issue tracker, spelled in pieces likewise.
+iss='[Ii]ssue'
+tracker="(^|[^[:alnum:]_])${iss}s? #?[0-9]|(^|[^[:alnum:]_&])#[0-9]+,? items? [0-9]"
+
 status=0
 # 1. The outside documents by name.
 if hits=$(grep -nHE -- "$outside" "${files[@]}"); then
@@ -48,14 +54,19 @@ if hits=$(grep -nHE -- "${sem}\\.md" "${files[@]}" | grep -v '^\(\./\)\?docs/' \
   echo "$hits"
   status=1
 fi
+# 3. An issue tracker's numbers.
+if hits=$(grep -nHE -- "$tracker" "${files[@]}"); then
+  echo "$hits"
+  status=1
+fi
 
 if [[ $status -ne 0 ]]; then
   cat >&2 <<EOF
 
-The lines above cite documents outside the repository. Cite upstream's function and file at the
-pinned tag, docs/SEMANTICS.md#<section>, docs/FORMATS.md#<section>, docs/DEVIATIONS.md, or
-nothing.
+The lines above cite documents outside the repository, or an issue tracker's numbers. Cite
+upstream's function and file at the pinned tag, docs/SEMANTICS.md#<section>,
+docs/FORMATS.md#<section>, docs/DEVIATIONS.md, or nothing; say why in the comment itself.
 EOF
   exit 1
 fi
-echo "${#files[@]} files checked: no reference to documents outside the repository"
+echo "${#files[@]} files checked: no reference to documents outside the repository or to an issue tracker"

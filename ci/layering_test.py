@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """Layers one way (README.md, "Layers"): fails on any edge from a lower layer to a higher one.
 
-From the bottom: reference/base (nothing of the project), reference/k8s (the Kubernetes object
-model; only reference/base), the rest of reference/, traces/, harness/, properties/. An edge is a
+From the bottom: the layers of reference/ (REFERENCE_RANKS), then traces/, harness/, properties/.
+Inside reference/, from the bottom: base (nothing of the project), k8s (the Kubernetes object
+model), api, framework (with testing, its test builders, which framework's tests use), then runtime,
+plugins, queue and cache side by side (plugin and queue tests build a runtime Framework from the
+plugin registry, as upstream's do; runtime's queue_setup builds the queue's options from the
+frameworks, as upstream's scheduler.New does), then scheduler (the Scheduler: event handlers, scheduling and binding cycles), then
+accel, engine and conformance. Folders on one rank may use each other; a folder of reference/
+missing from the table is an error, so a new one gets a rank when it is added. An edge is a
 label //pkg... in a BUILD.bazel file outside `visibility` lists and package groups, or an
 `#include "x/..."` / `import "x/..."` line in a .h, .cc or .proto file. A package may also not
 make its targets public by default (visibility is private unless widened per target).
@@ -18,18 +24,38 @@ LAYER_DIRS = ("reference", "traces", "harness", "properties")
 SOURCE_SUFFIXES = (".h", ".cc", ".proto")
 
 
+# Ranks of reference/'s folders, from the bottom; one entry is one layer.
+REFERENCE_RANKS = (
+    ("base",),
+    ("k8s",),
+    ("api",),
+    ("framework", "testing"),
+    ("runtime", "plugins", "queue", "cache"),
+    ("scheduler",),
+    ("accel", "engine", "conformance"),
+)
+TOP_RANKS = ("traces", "harness", "properties")
+
+
+def layer_names():
+    names = ["reference/" + "|".join(folders) for folders in REFERENCE_RANKS]
+    return names + list(TOP_RANKS)
+
+
 def layer(path):
-    """(rank, name) of a workspace-relative path or package, or None outside the layers."""
+    """(rank, name) of a workspace-relative path or package, or None outside the layers.
+
+    A reference/ path outside every ranked folder (a file directly in reference/ or a new folder)
+    ranks as "reference/?", above every other reference/ layer, and is reported by main()."""
     parts = path.strip("/").split("/")
     if parts[0] == "reference":
-        if len(parts) > 1 and parts[1] == "base":
-            return 0, "reference/base"
-        if len(parts) > 1 and parts[1] == "k8s":
-            return 1, "reference/k8s"
-        return 2, "reference"
-    ranks = {"traces": 3, "harness": 4, "properties": 5}
-    if parts[0] in ranks:
-        return ranks[parts[0]], parts[0]
+        if len(parts) > 1:
+            for rank, folders in enumerate(REFERENCE_RANKS):
+                if parts[1] in folders:
+                    return rank, "reference/" + parts[1]
+        return len(REFERENCE_RANKS) - 1, "reference/?"
+    if parts[0] in TOP_RANKS:
+        return len(REFERENCE_RANKS) + TOP_RANKS.index(parts[0]), parts[0]
     return None
 
 
@@ -87,6 +113,9 @@ def main():
                 path = os.path.join(dirpath, name)
                 rel = os.path.relpath(path, root)
                 here = layer(rel)
+                if here[1] == "reference/?":
+                    violations.append(f"{rel}: not in a ranked folder of reference/ (add its folder "
+                                      "to REFERENCE_RANKS in ci/layering_test.py)")
                 with open(path, encoding="utf-8", errors="replace") as f:
                     text = f.read()
                 if name == "BUILD.bazel":
@@ -103,8 +132,7 @@ def main():
                     there = layer(target)
                     if there and there[0] > here[0]:
                         violations.append(f"{rel}:{number}: {here[1]} -> {there[1]}: {shown} "
-                                          f"(layers: reference/base < reference/k8s < reference < traces < "
-                                          f"harness < properties)")
+                                          f"(layers: {' < '.join(layer_names())})")
     print(f"layering: {root}: {builds} BUILD files, {sources} .h/.cc/.proto files")
     if builds < 10 or sources < 100:
         print("layering: FAIL: too few files: not the source tree?")
@@ -112,7 +140,7 @@ def main():
     for v in violations:
         print(v)
     if violations:
-        print(f"layering: FAIL: {len(violations)} upward edges")
+        print(f"layering: FAIL: {len(violations)} upward edges or unranked files")
         return 1
     print("layering: PASS: no edge reaches up")
     return 0

@@ -110,8 +110,6 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property,
     LoadedCase fast = Load(c, Engine::kFast, kCompat);
     auto plain_scheduler = reference::MakePodScheduler(Engine::kPlain, 7, 0);
     auto fast_scheduler = reference::MakePodScheduler(Engine::kFast, 7, 0);
-    plain_scheduler->set_compat(kLevel);
-    fast_scheduler->set_compat(kLevel);
     plain_scheduler->set_record_details(details);
     fast_scheduler->set_record_details(details);
     for (int cycle = 0; cycle < cycles; ++cycle) {

@@ -9,6 +9,7 @@
 #include "rapidcheck/gtest.h"
 #include "reference/queue/events.h"
 #include "reference/queue/scheduling_queue.h"
+#include "reference/runtime/queue_setup.h"
 
 namespace schedcheck::properties {
 namespace {

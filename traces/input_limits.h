@@ -1,4 +1,4 @@
-// Size limits on untrusted input (README.md, "Untrusted input"): records per trace or import, the
+// Size limits on untrusted input (harness/fuzz/README.md): records per trace or import, the
 // length of any one string, of a map key, the entries of one map (labels, annotations,
 // nodeSelector, ...), and YAML's nesting depth and alias expansion. The defaults are far above
 // anything a Kubernetes API server accepts or a real capture holds; `--limit NAME=VALUE` on the

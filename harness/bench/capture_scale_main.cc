@@ -1,4 +1,4 @@
-// The scale of a real capture (issue 19 item 7): a generated day of a large cluster (DayChurn:
+// The scale of a real capture, the size users bring: a generated day of a large cluster (DayChurn:
 // 5,000 nodes, 24 h, about a million API events by default) is replayed once by the reference and
 // written as a watch-stream capture with those decisions as the cluster's (harness/bench/
 // watch_capture.h). Then the pipeline a user runs on a capture is timed, each step as its own

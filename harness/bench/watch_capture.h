@@ -3,7 +3,7 @@
 // replay's bindings as pod updates (spec.nodeName, the PodScheduled condition) and its failed
 // attempts as FailedScheduling Events (consecutive identical ones aggregated into one Event whose
 // count grows, as the events API does). Timestamps are RFC 3339 from the header's start_time.
-// Used by the capture-scale bench (issue 19 item 7) to make a capture whose truth is known:
+// Used by the capture-scale bench to make a capture whose truth is known:
 // importing, replaying and diffing it must give an equivalent result.
 #ifndef SCHEDCHECK_HARNESS_BENCH_WATCH_CAPTURE_H_
 #define SCHEDCHECK_HARNESS_BENCH_WATCH_CAPTURE_H_

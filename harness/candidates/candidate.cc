@@ -166,6 +166,7 @@ Result<Candidate> MakeCandidate(const std::string& spec,
   if (out_of_process->kind == "kube") {
     auto path = FindKubeAdapter(out_of_process->arg, AdapterSearch::FromEnvironment());
     if (!path.ok()) return path.error();
+    RouteKubeLogsToFile();
     c.command = ShellQuote(*path);
     return c;
   }

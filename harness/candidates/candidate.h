@@ -1,8 +1,8 @@
 // Candidate builds: the schedulers that `gate`, `replay --candidate` and `diff --candidate` name.
-// In-process ones are variants of the reference (issue 6 item 2(a)): a KubeSchedulerConfiguration
-// plus a plugin registry, so any scheduler assembled from the framework — another configuration, a
-// changed weight, a user's modified plugin registered under an upstream name — runs in the same
-// replay engine.
+// In-process ones are variants of the reference, so a change can be gated without a build: a
+// KubeSchedulerConfiguration plus a plugin registry, so any scheduler assembled from the framework
+// — another configuration, a changed weight, a user's modified plugin registered under an upstream
+// name — runs in the same replay engine.
 //
 // Specs:
 //   reference                the reference itself

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 namespace schedcheck::candidates {
 namespace {
@@ -66,6 +67,15 @@ Result<std::string> FindKubeAdapter(const std::string& version, const AdapterSea
       "kube:" + version + ": the adapter executable was not found (looked in " +
       (looked.empty() ? std::string("no place: no executable path, no runfiles") : looked) +
       "); build it with: bazel build //harness/kube:kube-adapter-" + version};
+}
+
+void RouteKubeLogsToFile() {
+  if (std::getenv("SCHEDCHECK_KUBE_LOG") != nullptr) return;
+  const std::string dir = Env("TMPDIR").empty() ? "/tmp" : Env("TMPDIR");
+  const std::string path = dir + "/schedcheck-kube-" + std::to_string(::getpid()) + ".log";
+  ::setenv("SCHEDCHECK_KUBE_LOG", path.c_str(), 0);
+  std::cerr << "kube-scheduler's own log (warnings, errors): " << path
+            << " (SCHEDCHECK_KUBE_LOG=stderr shows it here)" << std::endl;
 }
 
 std::string ShellQuote(const std::string& path) {

@@ -35,6 +35,14 @@ struct AdapterSearch {
 // it with: bazel build //harness/kube:kube-adapter-1.27". REQUIRES: a known version.
 Result<std::string> FindKubeAdapter(const std::string& version, const AdapterSearch& search);
 
+// Upstream's klog output (a PreBind that fails for want of a PV controller is logged as an error:
+// correct behaviour that reads like a crash) goes to a file rather than between the harness's own
+// lines. Unless SCHEDCHECK_KUBE_LOG is already set (the adapters read it: "stderr", "info" or a
+// file; harness/kube/shared/adapterkit/logs.go), sets it in this process's environment, which the
+// children inherit, to $TMPDIR/schedcheck-kube-PID.log (or /tmp/...), and prints that path once on
+// stderr. The path reaches no decision log or report.
+void RouteKubeLogsToFile();
+
 // `path` quoted for /bin/sh: 'it'\''s'.
 std::string ShellQuote(const std::string& path);
 

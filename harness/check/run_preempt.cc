@@ -129,7 +129,6 @@ CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
 
   // The failed scheduling attempt whose statuses preemption starts from.
   std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, 0, 0);
-  scheduler->set_compat(level);
   reference::CycleState state;
   reference::ScheduleResult r = scheduler->SchedulePod(fw, state, **pod, (*cluster)->snapshot());
   switch (r.kind) {

@@ -15,6 +15,7 @@
 #include "reference/engine/engine.h"
 #include "reference/framework/handle.h"
 #include "reference/framework/node_info.h"
+#include "reference/queue/new_scheduling_queue.h"
 #include "reference/queue/scheduling_queue.h"
 
 namespace schedcheck::check {
@@ -38,6 +39,19 @@ struct QueueCaseConfig {
 // must be PrioritySort; queueingHints are not a v1.27
 // concept (an error here: such cases carry a newer compat level and are skipped before this).
 Result<QueueCaseConfig> ParseQueueCaseConfig(const nlohmann::json& config);
+
+// At compat "1.37": the durations as above, queueingHints (fixed answers) and preEnqueue
+// ([SchedulingGates]) of the one profile "default-scheduler", whose QueueSort is PrioritySort.
+struct QueueCaseConfigV1_37 {
+  reference::QueueOptions options;
+  reference::QueueSetup setup;
+};
+Result<QueueCaseConfigV1_37> ParseQueueCaseConfigV1_37(const nlohmann::json& config);
+
+// An event at compat "1.37": {resource, action}, any resource name, the action one v1.37
+// ActionType name or several joined by '|'; {resource: "*", action: All} is UnschedulableTimeout.
+Result<reference::ClusterEvent> ParseQueueEventV1_37(const nlohmann::json& v,
+                                                     const std::string& field);
 
 // The event registrations of the pluginsWithoutEnqueueExtensions: the test plugins (Filter plugins
 // rejecting every node, without EnqueueExtensions) are enabled in a profile of their own

@@ -8,7 +8,6 @@
 #include "harness/check/run_hint.h"
 #include "harness/check/run_preempt.h"
 #include "harness/check/run_queue.h"
-#include "harness/check/run_queue_v1_37.h"
 #include "reference/base/compat_level.h"
 #include "reference/scheduler/scheduling_cycle.h"
 
@@ -207,7 +206,6 @@ CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr&
   // Seed 0 for the tie-break; expectations compare the tie set, not the pick.
   std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, 0, 0);
   const reference::CompatLevel level = *reference::ParseCompatLevel(c.compat);
-  scheduler->set_compat(level);
   // podsBefore: one scheduling cycle each with the same scheduler, so the pod under test sees
   // their assumed placements and its search starts where theirs stopped (nextStartNodeIndex).
   for (size_t i = 0; i < c.pods_before.size(); ++i) {
@@ -275,9 +273,7 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
     return {Verdict::kSkip, why};
   }
   if (c.kind == "preempt") return RunPreemptCase(c, engine);
-  if (c.kind == "queue") {
-    return c.compat == "1.37" ? RunQueueCaseV1_37(c) : RunQueueCase(c, engine);
-  }
+  if (c.kind == "queue") return RunQueueCase(c, engine);
   if (c.kind == "hint") return RunHintCase(c);
   if (c.kind == "update") return RunUpdateCase(c);
   ClusterInput input = ClusterInputOf(c);

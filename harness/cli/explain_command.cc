@@ -130,7 +130,6 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   // The decision itself, exactly as a scheduling cycle makes it.
   std::unique_ptr<reference::PodScheduler> scheduler =
       reference::MakePodScheduler(o.engine, o.seed, 0);
-  scheduler->set_compat(*level);
   reference::CycleState cycle_state;
   reference::CycleOutcome r = reference::RunSchedulingCycle(fw, *scheduler, (*cluster)->cache(),
                                                             snapshot, cycle_state, *pod);

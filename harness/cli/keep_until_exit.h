@@ -1,6 +1,6 @@
 // Large structures a command builds (a loaded trace, a replayer, decision logs) are handed to the
 // process's exit to free instead of being destroyed object by object when the command returns:
-// tearing down a million records one by one costs seconds (README.md, "Capture scale") and frees
+// tearing down a million records one by one costs seconds (harness/bench/README.md) and frees
 // nothing the exit would not. They stay reachable from a global list, so leak checkers do not
 // report them. In a long-lived process calling a command many times (a test), they accumulate.
 #ifndef SCHEDCHECK_HARNESS_CLI_KEEP_UNTIL_EXIT_H_

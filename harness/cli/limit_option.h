@@ -1,6 +1,6 @@
 // `--limit NAME=VALUE` (repeatable) on the commands that read untrusted input (traces, captures,
 // decision logs, manifests, case files, configurations): raises (or lowers) one of the input limits
-// of traces/input_limits.h (README.md, "Untrusted input").
+// of traces/input_limits.h (harness/fuzz/README.md).
 #ifndef SCHEDCHECK_HARNESS_CLI_LIMIT_OPTION_H_
 #define SCHEDCHECK_HARNESS_CLI_LIMIT_OPTION_H_
 

@@ -1,4 +1,4 @@
-// --limit on the commands that read traces and captures (README.md, "Untrusted input"): for each
+// --limit on the commands that read traces and captures (harness/fuzz/README.md): for each
 // limit, input just beyond it is an exit-2 error naming the file, the position, the field, the
 // limit and the option, nothing is written, and the same input passes with the limit raised.
 #include <sstream>

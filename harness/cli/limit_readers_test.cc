@@ -1,8 +1,9 @@
-// --limit on the commands that read decision logs, manifests and case files (README.md, "Untrusted
-// input"): report, minimize, check and explain. For each, input just beyond a limit is an exit-2
-// error naming the file, the position, the field, the limit and the option, nothing is written,
-// and the same input passes with the limit raised. YAML nested too deep, or whose aliases expand
-// too far, is refused the same way and accepted with yaml-depth / yaml-alias-nodes raised.
+// --limit on the commands that read decision logs, manifests and case files
+// (harness/fuzz/README.md): report, minimize, check and explain. For each, input just beyond a
+// limit is an exit-2 error naming the file, the position, the field, the limit and the option,
+// nothing is written, and the same input passes with the limit raised. YAML nested too deep, or
+// whose aliases expand too far, is refused the same way and accepted with yaml-depth /
+// yaml-alias-nodes raised.
 #include <cstdio>
 #include <sstream>
 #include <string>

@@ -8,6 +8,7 @@
 #include "harness/cli/explain_command.h"
 #include "harness/cli/gate_command.h"
 #include "harness/cli/generate_command.h"
+#include "harness/cli/help_text.h"
 #include "harness/cli/import_command.h"
 #include "harness/cli/minimize_command.h"
 #include "harness/cli/replay_command.h"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   schedcheck::cli::AddImportCommand(app, &exit_code);
   schedcheck::cli::AddReportCommand(app, &exit_code);
   schedcheck::cli::AddMinimizeCommand(app, &exit_code);
+  schedcheck::cli::AddHelpFooters(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

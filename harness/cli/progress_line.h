@@ -1,8 +1,8 @@
-// The progress line of a long replay on a terminal (issue 19 item 6): events delivered / total,
-// virtual time, pods bound and events per second of wall time, redrawn in place on stderr at most
-// every `min_interval_s` of wall time and erased when the replay is done, so that nothing of it
-// remains in the terminal or reaches any output. The wall clock is read here only, through the
-// injected `now_s` (the replayer itself stays deterministic and only reports counts).
+// The progress line of a long replay on a terminal, so that a run of minutes is not silent: events
+// delivered / total, virtual time, pods bound and events per second of wall time, redrawn in place
+// on stderr at most every `min_interval_s` of wall time and erased when the replay is done, so that
+// nothing of it remains in the terminal or reaches any output. The wall clock is read here only,
+// through the injected `now_s` (the replayer itself stays deterministic and only reports counts).
 #ifndef SCHEDCHECK_HARNESS_CLI_PROGRESS_LINE_H_
 #define SCHEDCHECK_HARNESS_CLI_PROGRESS_LINE_H_
 

@@ -1,4 +1,4 @@
-// Nothing lost (README.md, "Untrusted input"): the real `schedcheck replay -o/--jsonl` and `import
+// Nothing lost (harness/fuzz/README.md): the real `schedcheck replay -o/--jsonl` and `import
 // -o`, and a TraceWriter in recorder mode, are killed with SIGKILL at seeded random moments. After
 // each kill, an output path holds either nothing or the complete output (byte for byte what an
 // uninterrupted run writes), and a leftover temporary file ("<out>.tmp.<pid>") or a recorder's file

@@ -1,5 +1,5 @@
 // The decision-log diff: a pure checker that walks a reference log (A) and a candidate log (B),
-// pod by pod, and classifies where they part (issue 6 item 1):
+// pod by pod, and classifies where they part, since not every difference is a regression:
 //   hard    — a different outcome: bound where the reference found no node, unschedulable where
 //             the reference bound, different rejecting plugins or message, different nomination
 //             or victims, a pod only one side attempted;

@@ -149,7 +149,6 @@ Result<std::string> ExplainSideText(const check::ClusterInput& input, const refe
            (rejected.empty() ? "feasible" : "rejected by " + rejected) + "\n";
   }
   reference::PodScheduler scheduler(1, 0);
-  scheduler.set_compat(*reference::ParseCompatLevel(compat));
   reference::CycleState cycle_state;
   reference::CycleOutcome r = reference::RunSchedulingCycle(
       fw, scheduler, (*cluster)->cache(), (*cluster)->snapshot(), cycle_state, pod);

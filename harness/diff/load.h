@@ -17,7 +17,7 @@ namespace schedcheck::diff {
 // The decision records of `path` in file order (API records are dropped). A file whose first
 // non-empty line is a JSON object with "t" and "type" is read as a decision log, anything else as
 // a trace. Errors name the file, the line or byte offset, and the field. `limits` bound the
-// records and every record's strings and maps (README.md, "Untrusted input").
+// records and every record's strings and maps (harness/fuzz/README.md).
 Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
                                                  const trace::InputLimits& limits = {});
 

@@ -1,4 +1,4 @@
-// The command line on bad input (README.md, "Untrusted input"): every fuzz finding that reaches a
+// The command line on bad input (harness/fuzz/README.md): every fuzz finding that reaches a
 // command is run through the real binary here, which must exit 2 with a message naming the file,
 // the position and the field, never crash, hang or succeed silently.
 #include <sys/wait.h>

@@ -1,7 +1,8 @@
-// The CI gate (issue 6 item 4): replays every trace of a corpus folder with the reference and
-// with a candidate build, diffs the decisions and explains each trace's first divergence on the
-// reference's snapshot, with both sides' configurations. An out-of-process candidate (exec:,
-// kube:) is run as one child process per trace; its side of an explanation is a note only.
+// The CI gate, so that a scheduler change is refused before it merges: replays every trace of a
+// corpus folder with the reference and with a candidate build, diffs the decisions and explains
+// each trace's first divergence on the reference's snapshot, with both sides' configurations. An
+// out-of-process candidate (exec:, kube:) is run as one child process per trace; its side of an
+// explanation is a note only.
 #ifndef SCHEDCHECK_HARNESS_GATE_GATE_H_
 #define SCHEDCHECK_HARNESS_GATE_GATE_H_
 

@@ -1,6 +1,7 @@
-// Minimization of a diverging trace (issue 19 item 4): the smallest trace found on which the
-// candidate still diverges from the reference in the same way — the first divergence has the same
-// class (hard, requeue, soft) and the same pod as the input's first divergence.
+// Minimization of a diverging trace, so that a divergence found on a large trace can be read: the
+// smallest trace found on which the candidate still diverges from the reference in the same way —
+// the first divergence has the same class (hard, requeue, soft) and the same pod as the input's
+// first divergence.
 //
 // Rounds of ddmin passes (ddmin.h) over the units of trace_units.h, each pass starting from what
 // the previous one left:

@@ -1,4 +1,4 @@
-// The units a trace is minimized over (issue 19 item 4): its API events, its objects (a node, a
+// The units a trace is minimized over (minimize.h): its API events, its objects (a node, a
 // pod, ... with all of its events) and the fields of its objects that decide scheduling (labels,
 // node selectors, taints, tolerations, resource requests, affinity, topology spread constraints).
 // A reduced trace keeps a subset of the input's events, in their order and with their times, and

@@ -22,7 +22,7 @@ struct ServeOptions {
   std::string config_path;
   std::string scheduler_name = "schedcheck-reference";
   std::string scheduler_version;
-  // What one session accepts (`serve --limit`, README.md "Untrusted input"): objects in all its
+  // What one session accepts (`serve --limit`, harness/fuzz/README.md): objects in all its
   // Events (records), each object's strings, keys and maps, and the configuration's YAML.
   trace::InputLimits limits;
 };

@@ -31,7 +31,7 @@ Result<k8s::PersistentVolume> Replayer::VolumeApiImpl::UpdatePersistentVolume(
   const std::string& name = pv.metadata().name();
   // A write not delivered yet is the stored object.
   const k8s::PersistentVolume* stored =
-      reference::ClusterObjects::Find(r_->objects_.persistent_volumes, name);
+      reference::ClusterObjects::Find(r_->scheduler_->objects().persistent_volumes, name);
   for (const trace::ApiEvent& w : writes_) {
     if (w.has_persistent_volume() && w.persistent_volume().metadata().name() == name) {
       stored = &w.persistent_volume();
@@ -55,7 +55,7 @@ Result<k8s::PersistentVolumeClaim> Replayer::VolumeApiImpl::UpdatePersistentVolu
   const std::string ns =
       claim.metadata().namespace_().empty() ? "default" : claim.metadata().namespace_();
   const std::string& name = claim.metadata().name();
-  const k8s::PersistentVolumeClaim* stored = r_->objects_.FindClaim(ns, name);
+  const k8s::PersistentVolumeClaim* stored = r_->scheduler_->objects().FindClaim(ns, name);
   for (const trace::ApiEvent& w : writes_) {
     if (w.has_persistent_volume_claim() && w.persistent_volume_claim().metadata().name() == name &&
         w.persistent_volume_claim().metadata().namespace_() == ns) {
@@ -79,15 +79,15 @@ Result<k8s::PersistentVolumeClaim> Replayer::VolumeApiImpl::UpdatePersistentVolu
 }
 
 const k8s::Node* Replayer::VolumeApiImpl::GetNode(const std::string& name) const {
-  auto it = r_->api_nodes_.find(name);
-  return it == r_->api_nodes_.end() ? nullptr : &it->second->obj;
+  reference::NodePtr node = r_->scheduler_->GetNode(name);
+  return node == nullptr ? nullptr : &node->obj;
 }
 
 void Replayer::VolumeApiImpl::Settle() {
   std::vector<trace::ApiEvent> writes = std::move(writes_);
   writes_.clear();
   // The scheduler's writes come back through its informers first, then the controllers' answers.
-  for (const trace::ApiEvent& w : writes) (void)r_->OnStorage(w);
+  for (const trace::ApiEvent& w : writes) r_->DeliverStorage(w);
   if (AnswersLater()) {
     if (writes.empty()) return;
     later_.push_back({r_->clock_.NowNs() + r_->options_.volume_latency_ns, std::move(writes)});
@@ -116,12 +116,13 @@ void Replayer::VolumeApiImpl::Answer(const std::vector<trace::ApiEvent>& writes)
       const auto& annotations = w.persistent_volume_claim().metadata().annotations();
       if (auto selected = annotations.find("volume.kubernetes.io/selected-node");
           selected != annotations.end()) {
-        auto node = r_->api_nodes_.find(selected->second);
-        if (node != r_->api_nodes_.end()) labels = &node->second->labels();
+        reference::NodePtr node = r_->scheduler_->GetNode(selected->second);
+        if (node != nullptr) labels = &node->labels();
       }
     }
-    for (const trace::ApiEvent& answer : VolumeControllerReactions(w, r_->objects_, labels)) {
-      (void)r_->OnStorage(answer);
+    for (const trace::ApiEvent& answer :
+         VolumeControllerReactions(w, r_->scheduler_->objects(), labels)) {
+      r_->DeliverStorage(answer);
     }
   }
 }

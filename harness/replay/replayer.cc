@@ -7,28 +7,17 @@
 #include <limits>
 
 #include "harness/replay/replayer_internal.h"
-#include "reference/plugins/registry.h"
-#include "reference/scheduler/pod_signatures.h"
 
 namespace schedcheck::replay {
 namespace {
 
-constexpr int64_t kBackoffFlushPeriodNs = 1 * kNanosPerSecond;
-constexpr int64_t kLeftoverFlushPeriodNs = 30 * kNanosPerSecond;
 constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
-
-// The first multiple of `period` strictly after `after`.
-int64_t NextTick(int64_t after, int64_t period) { return (after / period + 1) * period; }
-// The first multiple of `period` at or after `at`.
-int64_t TickAtOrAfter(int64_t at, int64_t period) { return (at + period - 1) / period * period; }
 
 }  // namespace
 
-Replayer::Replayer(ReplayOptions options)
-    : options_(std::move(options)),
-      features_(*reference::FeaturesFor(*reference::ParseCompatLevel(options_.compat),
-                                        options_.feature_gates)),
-      cache_(features_) {}
+Replayer::Replayer(ReplayOptions options, const reference::Features& features)
+    : options_(std::move(options)), features_(features) {}
+
 bool HeaderAsksForVolumeControllers(const trace::Header& header) {
   auto label = header.labels().find("volume_controllers");
   return label != header.labels().end() && label->second == "on";
@@ -79,18 +68,18 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
   if (options.volume_latency_ns > 0 && !options.volume_controllers) {
     return Error{"a volume latency needs the volume controllers model (--volume-controllers)"};
   }
-  if (options.compat != "1.27" && options.compat != "1.37") {
+  const std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(options.compat);
+  if (!level || options.compat.empty()) {
     return Error{"compat " + options.compat + " is not implemented (implemented: 1.27, 1.37)"};
   }
-  if (std::string why = reference::CheckFeatureGates(options.feature_gates, options.compat);
-      !why.empty()) {
-    return Error{why};
-  }
+  // The run's features, once: every rule the scheduler runs reads them.
+  Result<reference::Features> features = reference::FeaturesFor(*level, options.feature_gates);
+  if (!features.ok()) return features.error();
   if (options.epoch_unix_ns < -kMaxTraceSpanNs || options.epoch_unix_ns > kMaxTraceSpanNs) {
     return Error{"epoch " + std::to_string(options.epoch_unix_ns) + " ns is outside [-" +
                  std::to_string(kMaxTraceSpanNs) + ", " + std::to_string(kMaxTraceSpanNs) + " ns]"};
   }
-  std::unique_ptr<Replayer> r(new Replayer(std::move(options)));
+  std::unique_ptr<Replayer> r(new Replayer(std::move(options), *features));
   if (Outcome ok = r->Init(); !ok) return ok.error();
   return r;
 }
@@ -99,107 +88,51 @@ Outcome Replayer::Init() {
   log_.set_sink(options_.on_record);
   log_.set_retain(options_.retain_log);
   if (options_.volume_controllers) volume_api_ = std::make_unique<VolumeApiImpl>(this);
-  pod_resource_gates_ = reference::PodResourceGatesOf(features_);
-  generic_workload_ = options_.compat == "1.37" &&
-                      reference::GateEnabled(options_.feature_gates, reference::kGenericWorkload);
-  std::vector<const reference::Framework*> frameworks;
-  for (const reference::Profile& config_profile : options_.config.profiles) {
-    auto p = std::make_unique<Profile>(features_);
-    p->handle.snapshot = &snapshot_;
-    p->handle.objects = &objects_;
-    p->handle.pods = &api_pod_lister_;
-    p->handle.clock = &clock_;
-    p->handle.epoch_unix_ns = options_.epoch_unix_ns;
-    p->handle.async_preemptions = &async_preemptions_;
-    p->handle.volume_api = volume_api_.get();
-    reference::Profile profile = config_profile;
-    auto fw = reference::Framework::Create(
-        profile,
-        options_.registry ? *options_.registry : reference::PluginRegistryFor(options_.engine),
-        &p->handle);
-    if (!fw.ok()) return fw.error();
-    if (options_.compat == "1.37" &&
-        reference::GateEnabled(options_.feature_gates, reference::kOpportunisticBatching)) {
-      reference::PodSigner signer =
-          reference::PodSigner::ForProfile(**fw, profile, pod_resource_gates_);
-      if (signer.enabled()) {
-        p->signer = std::move(signer);
-        p->batch = std::make_unique<reference::OpportunisticBatch>(generic_workload_);
-      }
-    }
-    p->framework = std::move(*fw);
-    p->handle.framework = p->framework.get();
-    frameworks.push_back(p->framework.get());
-    profiles_.push_back(std::move(p));
-  }
-  reference::QueueOptions qo;
-  qo.initial_backoff_ns = options_.config.pod_initial_backoff_seconds * kNanosPerSecond;
-  qo.max_backoff_ns = options_.config.pod_max_backoff_seconds * kNanosPerSecond;
-  auto sink = [this](const std::string& key, std::string_view from, std::string_view to,
-                     std::string_view cause) {
+  reference::SchedulerOptions so;
+  so.config = options_.config;
+  so.features = features_;
+  so.registry =
+      options_.registry ? options_.registry : &reference::PluginRegistryFor(options_.engine);
+  so.pod_scheduler = reference::MakePodScheduler(options_.engine, options_.seed,
+                                                 options_.config.percentage_of_nodes_to_score);
+  so.pod_scheduler->set_record_details(false);  // decisions need only totals and ties
+  so.epoch_unix_ns = options_.epoch_unix_ns;
+  so.volume_api = volume_api_.get();
+  so.bind_latency_ns = options_.bind_latency_ns;
+  so.move_walk = reference::MoveWalkFor(options_.engine);
+  reference::SchedulerListener listener;
+  listener.queue_transition = [this](const std::string& key, std::string_view from,
+                                     std::string_view to, std::string_view cause) {
     log_.AddQueue(clock_.NowNs(), key, from, to, cause);
   };
-  auto lookup = [this](const std::string& key) -> reference::PodPtr {
-    auto it = api_pods_.find(key);
-    return it == api_pods_.end() ? nullptr : it->second;
+  listener.attempt = [this](const reference::QueuedPodInfo& info,
+                            const reference::CycleOutcome& outcome) {
+    RecordAttempt(info, outcome);
   };
-  for (const auto& [event, plugin] : reference::EventMapFromFrameworks(frameworks)) {
-    registered_actions_[event.resource] |= event.action;
-  }
-  if (options_.compat == "1.37") {
-    reference::QueueSetupV1_37 setup = reference::QueueSetupFromFrameworks(frameworks);
-    setup.pop_from_backoff_q =
-        reference::GateEnabled(options_.feature_gates, reference::kSchedulerPopFromBackoffQ);
-    setup.pod_resource_gates = pod_resource_gates_;
-    setup.sign_pod = [this](const reference::Pod& pod) -> reference::PodSignature {
-      Profile* profile = ProfileFor(pod);
-      return profile != nullptr && profile->signer ? profile->signer->Sign(pod) : nullptr;
-    };
-    queue37_ = std::make_unique<reference::SchedulingQueueV1_37>(
-        qo, clock_, std::move(setup), options_.epoch_unix_ns, sink, lookup);
-  } else {
-    queue_ = std::make_unique<reference::SchedulingQueue>(
-        qo, clock_, reference::HooksFromFrameworks(frameworks),
-        reference::EventMapFromFrameworks(frameworks), &objects_, sink, lookup);
-  }
-  for (auto& p : profiles_) p->handle.nominator = &nominator();
-  scheduler_ = reference::MakePodScheduler(options_.engine, options_.seed,
-                                           options_.config.percentage_of_nodes_to_score);
-  scheduler_->set_record_details(false);  // decisions need only totals and ties
-  if (options_.compat == "1.37") scheduler_->set_compat(reference::CompatLevel::kV1_37);
+  listener.bound = [this](const std::string& key, const std::string& node) {
+    log_.AddBinding(clock_.NowNs(), key, node);
+    ++pods_bound_;
+  };
+  listener.move_request = [this](std::string_view label) {
+    cluster_events_.emplace_back(clock_.NowNs(), std::string(label));
+  };
+  auto scheduler = reference::Scheduler::New(std::move(so), clock_, std::move(listener));
+  if (!scheduler.ok()) return scheduler.error();
+  scheduler_ = std::move(*scheduler);
   return Outcome::Ok();
-}
-
-Replayer::Profile* Replayer::ProfileFor(const reference::Pod& pod) {
-  for (size_t i = 0; i < profiles_.size(); ++i) {
-    if (options_.config.profiles[i].scheduler_name == pod.scheduler_name())
-      return profiles_[i].get();
-  }
-  return nullptr;
 }
 
 int64_t Replayer::NextInstant(int64_t now, int64_t next_event) const {
   int64_t next = next_event;
-  if (in_flight_) next = std::min(next, in_flight_->finish_ns);
-  for (const Binding& b : bindings_) next = std::min(next, b.complete_ns);
+  if (cycle_finish_ns_) next = std::min(next, *cycle_finish_ns_);
+  if (std::optional<int64_t> binding = scheduler_->NextBindingCycleNs())
+    next = std::min(next, *binding);
   if (volume_api_ != nullptr) {
     if (std::optional<int64_t> answers = volume_api_->NextAnswersNs())
       next = std::min(next, *answers);
   }
-  const int64_t timeout = 300 * kNanosPerSecond;  // podMaxInUnschedulablePodsDuration
-  if (v1_37()) return std::min(next, NextQueueInstantV1_37(now));
-  if (auto expiry = queue_->NextBackoffExpiryNs()) {
-    // The flush at a tick releases pods whose backoff expired at or before it.
-    next = std::min(next, std::max(NextTick(now, kBackoffFlushPeriodNs),
-                                   TickAtOrAfter(*expiry, kBackoffFlushPeriodNs)));
-  }
-  for (const std::string& key : queue_->UnschedulableKeys()) {
-    const reference::QueuedPodInfo* info = queue_->Find(key);
-    if (info == nullptr || info->gated) continue;
-    // Moved by the first leftover tick T with T - timestamp > timeout.
-    int64_t due = NextTick(info->timestamp_ns + timeout, kLeftoverFlushPeriodNs);
-    next = std::min(next, std::max(NextTick(now, kLeftoverFlushPeriodNs), due));
-  }
+  if (std::optional<int64_t> flush = scheduler_->queue().NextMoveInstantNs(now))
+    next = std::min(next, *flush);
   return next;
 }
 
@@ -354,30 +287,15 @@ Outcome Replayer::ProcessInstant(int64_t now, const std::vector<const trace::Api
   // 2. The volume controllers' answers due now, then a cycle or bindings finishing now (a
   //    binding waiting in PreBind takes its next look).
   if (volume_api_ != nullptr) volume_api_->AnswerDue(now);
-  if (in_flight_ && in_flight_->finish_ns == now) FinishCycle();
-  std::stable_sort(bindings_.begin(), bindings_.end(), [](const Binding& a, const Binding& b) {
-    return a.complete_ns < b.complete_ns;
-  });
-  while (!bindings_.empty() && bindings_.front().complete_ns == now) {
-    Binding b = std::move(bindings_.front());
-    bindings_.erase(bindings_.begin());
-    CompleteBinding(std::move(b));
+  if (cycle_finish_ns_ == now) {
+    cycle_finish_ns_.reset();
+    scheduler_->FinishSchedulingCycle();
   }
+  scheduler_->RunBindingCyclesDue();
   // 3. The periodic flushes due now: backoff, then leftover.
-  if (now % kBackoffFlushPeriodNs == 0) {
-    if (v1_37()) {
-      queue37_->FlushBackoffQCompleted();
-    } else {
-      queue_->FlushBackoffQCompleted();
-    }
-  }
-  if (now % kLeftoverFlushPeriodNs == 0) {
-    if (v1_37()) {
-      queue37_->FlushUnschedulablePodsLeftover();
-    } else {
-      queue_->FlushUnschedulablePodsLeftover();
-    }
-  }
+  if (now % reference::kBackoffQFlushPeriodNs == 0) scheduler_->FlushBackoffQCompleted();
+  if (now % reference::kUnschedulableFlushPeriodNs == 0)
+    scheduler_->FlushUnschedulablePodsLeftover();
   // 4. Scheduling cycles while activeQ has pods.
   RunSchedulingAtThisInstant(during, &first_during);
   if (!deliver_error_.ok()) return deliver_error_;
@@ -395,17 +313,16 @@ void Replayer::RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& du
     }
   };
   while (true) {
-    while (!in_flight_) {
+    while (!cycle_finish_ns_) {
       // Events that overlap the attempt arrive right after its SchedulePod (filtering and
       // scoring), before PostFilter, assume and the outcome apply.
-      if (!StartCycle(deliver_during)) break;
-      if (options_.cycle_latency_ns > 0) return;
-      FinishCycle();
-      while (!bindings_.empty() && bindings_.back().complete_ns == clock_.NowNs()) {
-        Binding b = std::move(bindings_.back());
-        bindings_.pop_back();
-        CompleteBinding(std::move(b));
+      if (!scheduler_->StartSchedulingCycle(deliver_during)) break;
+      if (options_.cycle_latency_ns > 0) {
+        cycle_finish_ns_ = clock_.NowNs() + options_.cycle_latency_ns;
+        return;
       }
+      scheduler_->FinishSchedulingCycle();
+      scheduler_->RunNewBindingCyclesDue();
     }
     if (during.empty()) return;
     deliver_during();  // no cycle ran at this instant: deliver, then schedule again

@@ -1,9 +1,9 @@
 // Replay of a trace in virtual time against the reference scheduler
-// (docs/FORMATS.md#replay-conventions). Trace events update the cache and the queue as
-// kube-scheduler's informer handlers do; the periodic flushes run on 1 s / 30 s ticks aligned to
-// the trace start; a scheduling cycle runs whenever activeQ is non-empty and no cycle is in flight;
-// bindings complete after the configured latency. Same trace, configuration and seed:
-// byte-identical decisions.
+// (docs/FORMATS.md#replay-conventions). Trace events go to the Scheduler's informer handlers
+// (reference/scheduler/scheduler.h); the replay owns virtual time and chooses the instants the
+// Scheduler's steps run at: the periodic flushes on 1 s / 30 s ticks aligned to the trace start,
+// a scheduling cycle whenever activeQ is non-empty and no cycle is in flight, bindings after the
+// configured latency. Same trace, configuration and seed: byte-identical decisions.
 #ifndef SCHEDCHECK_HARNESS_REPLAY_REPLAYER_H_
 #define SCHEDCHECK_HARNESS_REPLAY_REPLAYER_H_
 
@@ -22,20 +22,17 @@
 #include "reference/api/pod_requests.h"
 #include "reference/base/clock.h"
 #include "reference/base/feature_gates.h"
-#include "reference/cache/cache.h"
+#include "reference/base/features.h"
 #include "reference/engine/engine.h"
-#include "reference/queue/scheduling_queue.h"
-#include "reference/queue/scheduling_queue_v1_37.h"
-#include "reference/runtime/framework.h"
 #include "reference/runtime/profile.h"
-#include "reference/scheduler/scheduling_cycle.h"
+#include "reference/scheduler/scheduler.h"
 #include "traces/trace.pb.h"
 
 namespace schedcheck::replay {
 
 inline constexpr int64_t kDefaultHorizonNs = 600 * kNanosPerSecond;
 
-// Limits on virtual time (README.md, "Untrusted input"), far beyond any real capture, so that no
+// Limits on virtual time (harness/fuzz/README.md), far beyond any real capture, so that no
 // sum the replay forms (a time since the first event + horizon + latencies + the 5-minute
 // unschedulable timeout + a flush tick, or + the epoch for plugins reading the clock) can overflow
 // int64: event times since the first event are at most kMaxTraceSpanNs (100 years); the horizon
@@ -144,121 +141,53 @@ class Replayer {
   const ClusterEventLog& cluster_events() const { return cluster_events_; }
 
  private:
-  struct Profile;
-  struct InFlight;
-  struct Binding;
   class VolumeApiImpl;
 
-  explicit Replayer(ReplayOptions options);
+  Replayer(ReplayOptions options, const reference::Features& features);
   // Both Runs: `next` gives each record (null at the end), valid until `drop_all_but_last` (null
   // when records live for the whole run) is called after each instant's events have run.
   Outcome RunRecords(const std::function<Result<const trace::Record*>()>& next,
                      const std::function<void()>& drop_all_but_last, size_t events_total);
   Outcome Init();
 
-  // Informer handlers (eventhandlers.go).
+  // Trace events → the scheduler's informer handlers (replay_events.cc).
   Outcome Deliver(const trace::ApiEvent& event, size_t index);
+  // The Priority admission plugin, for pods as clients wrote them.
   void AdmitPriority(trace::EventType type, k8s::Pod* pod) const;
-  Outcome OnPod(trace::EventType type, reference::PodPtr pod);
-  Outcome OnNode(trace::EventType type, reference::NodePtr node);
-  // A storage object event: its informer store, then the move upstream's handler for that kind
-  // makes when some profile registered the kind with that action (addAllEventHandlers).
-  Outcome OnStorage(const trace::ApiEvent& event);
+  // A storage object event (from the trace, or a write of the volume controllers' API server).
+  void DeliverStorage(const trace::ApiEvent& event);
   // A PersistentVolume's or claim's resourceVersion as the adapters' API server stamps it.
   void StampVersion(k8s::ObjectMeta* meta);
-  // `objects`: the event's old and new objects (v1.37 queueing hints read them).
-  void MoveForStorage(trace::EventType type, std::string_view resource, std::string_view short_name,
-                      const k8s::StorageClass* added_class, const reference::EventObjects& objects);
-  void AddAssignedPod(const reference::PodPtr& pod);
-  void DeleteAssignedPod(const reference::PodPtr& pod);
-  void UpdatePendingPod(const reference::PodPtr& old_pod, const reference::PodPtr& new_pod);
-  // The same handlers at compat 1.37 (eventhandlers.go at v1.37.2; replay_handlers_v1_37.cc).
-  Outcome OnPodV1_37(reference::PodPtr old, reference::PodPtr pod, bool deleted);
-  Outcome OnNodeV1_37(trace::EventType type, reference::NodePtr node);
-  void UpdatePendingPodV1_37(const reference::PodPtr& old_pod, const reference::PodPtr& new_pod);
-  void DeletePendingPodV1_37(const reference::PodPtr& pod, bool in_binding);
-  void HandleAssumedPodDeletionV1_37(const std::string& uid);
-  void MoveAllV1_37(const reference::ClusterEvent& event, const reference::EventObjects& objects,
-                    const reference::PreEnqueueCheck& pre_check = nullptr);
-  // The queue of the run's level.
-  bool v1_37() const { return queue37_ != nullptr; }
-  reference::Nominator& nominator();
-  std::optional<reference::QueuedPodInfo> QueuePop();
-  void QueueDone(const reference::Pod& pod);
-
-  // Scheduling and binding cycles.
-  Profile* ProfileFor(const reference::Pod& pod);
-  // Pops the next pod and runs its scheduling cycle; `after_schedule_pod` runs inside it, right
-  // after SchedulePod (RunSchedulingCycle).
-  bool StartCycle(const std::function<void()>& after_schedule_pod = nullptr);
-  void FinishCycle();
-  void HandleFailure(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
-  void ApplyPreemption(const reference::Pod& preemptor, const reference::CycleOutcome& outcome);
-  // Runs a binding cycle due now: from its start, or, when it waits in PreBind, its next look.
-  void CompleteBinding(Binding binding);
-  // PreBind returned Wait: the binding looks again a poll interval later.
-  void WaitInPreBind(Binding binding);
-  // v1.37: delivers the binding cycle's nominatedNodeName patch after a failed binding.
-  void ApplyExpectationNomination(const Binding& binding);
+  // The scheduler's attempt, as a decision record.
   void RecordAttempt(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
-  void RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during_attempt,
-                                  size_t* index);
 
+  // Virtual time (replayer.cc).
   int64_t NextInstant(int64_t now, int64_t next_event) const;
-  // The next backoff or leftover flush tick after `now` at which the 1.37 queue would move a pod.
-  int64_t NextQueueInstantV1_37(int64_t now) const;
   // Runs internal instants strictly before `limit_ns`.
   void AdvanceTo(int64_t limit_ns);
   // One instant: its events, finishing cycles and bindings, flushes, then scheduling.
   Outcome ProcessInstant(int64_t t_ns, const std::vector<const trace::ApiEvent*>& events,
                          size_t first_index);
+  // Scheduling cycles while activeQ has pods; the instant's duringAttempt events arrive right
+  // after the first one's SchedulePod.
+  void RunSchedulingAtThisInstant(std::deque<const trace::ApiEvent*>& during_attempt,
+                                  size_t* index);
   bool started_ = false;
 
   ReplayOptions options_;
-  // The run's features (from options_.compat and options_.feature_gates, which Create checked).
-  reference::Features features_;
+  // The run's features: FeaturesFor(options_.compat, options_.feature_gates), built once by
+  // Create (which reports a level or gate it refuses).
+  const reference::Features features_;
   VirtualClock clock_;
-  reference::Cache cache_;
-  reference::Snapshot snapshot_;
-  reference::ClusterObjects objects_;
-  // The actions the profiles register per resource (upstream's unionedGVKs): which informer
-  // handlers exist.
-  std::map<std::string, uint32_t, std::less<>> registered_actions_;
-  std::vector<std::unique_ptr<Profile>> profiles_;
-  std::unique_ptr<reference::SchedulingQueue> queue_;         // compat 1.27
-  std::unique_ptr<reference::SchedulingQueueV1_37> queue37_;  // compat 1.37
-  std::unique_ptr<reference::PodScheduler> scheduler_;
-  std::map<std::string, reference::PodPtr> api_pods_;  // by "ns/name": what the API server holds
-  // api_pods_ as the plugins' pod lister (Handle::pods).
-  class ApiPodLister final : public reference::PodLister {
-   public:
-    explicit ApiPodLister(const std::map<std::string, reference::PodPtr>& pods) : pods_(pods) {}
-    reference::PodPtr Get(const std::string& key) const override {
-      auto it = pods_.find(key);
-      return it == pods_.end() ? nullptr : it->second;
-    }
-
-   private:
-    const std::map<std::string, reference::PodPtr>& pods_;
-  };
-  ApiPodLister api_pod_lister_{api_pods_};
-  std::map<std::string, reference::NodePtr> api_nodes_;  // by name
-  std::unique_ptr<InFlight> in_flight_;
-  uint64_t version_stamp_ = 0;  // the last resourceVersion given or stamped (StampVersion)
   std::unique_ptr<VolumeApiImpl> volume_api_;  // with options_.volume_controllers only
-  std::vector<Binding> bindings_;              // in start order
+  std::unique_ptr<reference::Scheduler> scheduler_;
+  // When the scheduling cycle in flight finishes (cycle_latency_ns after it started).
+  std::optional<int64_t> cycle_finish_ns_;
+  uint64_t version_stamp_ = 0;  // the last resourceVersion given or stamped (StampVersion)
   DecisionLog log_;
   Outcome deliver_error_;
   ClusterEventLog cluster_events_;
-  std::set<std::string> async_preemptions_;  // v1.37: Handle::async_preemptions
-  // v1.37: how pods' requests are counted under the run's gates (BuildPod, update events).
-  reference::PodResourceGates pod_resource_gates_;
-  // v1.37's GenericWorkload gate: new pending pods are UnscheduledPodAdd events, and the batch
-  // serves pods of the same cycle (pod groups themselves are not modelled).
-  bool generic_workload_ = false;
   size_t pods_bound_ = 0;  // bindings completed, for progress reports
-  void MoveAll(const reference::ClusterEvent& event,
-               const std::function<bool(const reference::Pod&)>& pre_check = nullptr);
 };
 
 }  // namespace schedcheck::replay

@@ -1,7 +1,7 @@
-// The HTML report of a diff (issue 19 item 5): one self-contained, offline HTML file showing the
-// divergence timeline of both sides, each divergent pod's path through the queue side by side,
-// queue sizes over time and, when an explanation is given, the first divergent attempt's
-// per-node filter statuses and per-plugin scores of both sides.
+// The HTML report of a diff, for divergences too many to read as text: one self-contained, offline
+// HTML file showing the divergence timeline of both sides, each divergent pod's path through the
+// queue side by side, queue sizes over time and, when an explanation is given, the first divergent
+// attempt's per-node filter statuses and per-plugin scores of both sides.
 //
 // The page is the data (report_data.h, embedded as JSON) plus a small hand-written script that
 // draws it with SVG; a Content-Security-Policy forbids loading anything, so it works offline and

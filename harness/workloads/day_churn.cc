@@ -1,5 +1,6 @@
-// DayChurn: a day of a large cluster's API activity, the scale of a real capture (issue 19
-// item 7). Whole-second times throughout, as a capture's timestamps have.
+// DayChurn: a day of a large cluster's API activity, the scale of a real capture, so that the
+// capture pipeline is measured at the size users bring. Whole-second times throughout, as a
+// capture's timestamps have.
 //   - params().nodes perf nodes in zones zone-a..c at t = 0;
 //   - params().measured_pods pods spread evenly over 24 h (from t = 2 s), each deleted after a
 //     lifetime of 5 min + uniform [0, 3 h) if that falls within the day; one in five asks for

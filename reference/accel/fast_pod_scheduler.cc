@@ -150,9 +150,7 @@ Status FastPodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& st
                                              const Snapshot& snapshot, ScheduleResult* result,
                                              std::vector<const NodeInfo*>* feasible) {
   const std::vector<const NodeInfo*>& all_nodes = snapshot.node_infos();
-  // The PodScheduler knows its level only (reference/scheduler); the switches read here have no
-  // gate, so the level's column is the run's.
-  const bool every_node = FeaturesFor(level_).diagnosis_covers_every_node;
+  const bool every_node = fw.handle().features.diagnosis_covers_every_node;
   PreFilterResult pre_result;
   // v1.37: the plugins that narrowed the nodes start the diagnosis' rejecting plugins.
   Status s = fw.RunPreFilterPlugins(
@@ -257,7 +255,7 @@ Status FastPodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state,
   return Status();
 }
 
-std::string FastPodScheduler::SelectHost(const Snapshot& snapshot,
+std::string FastPodScheduler::SelectHost(const Framework& fw, const Snapshot& snapshot,
                                          const std::vector<const NodeInfo*>& nodes,
                                          const std::vector<int64_t>& totals, TieSet* ties) {
   // v1.37: the first Pop of SortedScoredNodes. v1.27: reservoir sampling over the maximum, as
@@ -265,7 +263,7 @@ std::string FastPodScheduler::SelectHost(const Snapshot& snapshot,
   // seeded.
   size_t selected = 0;
   int64_t max_score = totals[0];
-  if (FeaturesFor(level_).score_heap_picks_host) {
+  if (fw.handle().features.score_heap_picks_host) {
     selected = FirstPopPosition(totals, &heap_scratch_);
     max_score = totals[selected];  // the heap's root holds a highest total
   } else {

@@ -36,7 +36,8 @@ class FastPodScheduler final : public PodScheduler {
   Status PrioritizeNodes(const Framework& fw, CycleState& state, const Pod& pod,
                          const std::vector<const NodeInfo*>& feasible, ScheduleResult* result,
                          std::vector<int64_t>* totals) override;
-  std::string SelectHost(const Snapshot& snapshot, const std::vector<const NodeInfo*>& feasible,
+  std::string SelectHost(const Framework& fw, const Snapshot& snapshot,
+                         const std::vector<const NodeInfo*>& feasible,
                          const std::vector<int64_t>& totals, TieSet* ties) override;
 
  private:

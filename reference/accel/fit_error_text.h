@@ -1,4 +1,4 @@
-// FitErrorMessage (scheduler/schedule_one.h) for the fast engine: the same text, counted per
+// FitErrorMessage (framework/fit_error.h) for the fast engine: the same text, counted per
 // shared reason list rather than per node and reason. Rejected nodes' statuses mostly share a
 // handful of reason lists (Status copies share theirs), so thousands of nodes cost one hash
 // lookup each by address, and each distinct list's reasons are counted once by text.
@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "reference/scheduler/schedule_one.h"
+#include "reference/framework/fit_error.h"
 
 namespace schedcheck::reference {
 

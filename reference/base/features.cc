@@ -87,6 +87,10 @@ constexpr FeatureRow kTable[] = {
     {"CsiMigrationComplete", &F::csi_migration_complete, {false, true}, false},
     {"VolumeLimitsFromCsiNodeOnly", &F::volume_limits_from_csi_node_only, {false, true}, false},
     {"SnapshotRefreshesImageCounts", &F::snapshot_refreshes_image_counts, {false, true}, false},
+    {"FailureHandlerSkipsRecreatedPod",
+     &F::failure_handler_skips_recreated_pod,
+     {false, true},
+     false},
 };
 
 }  // namespace

@@ -115,6 +115,9 @@ struct Features {
   bool volume_limits_from_csi_node_only;
   // The cache refreshes the image counts of changed nodes when it updates the snapshot.
   bool snapshot_refreshes_image_counts;
+  // The failure handler leaves a pod that was deleted and recreated under the same name while it
+  // was being scheduled (a new UID) to the informer: not requeued, no nomination written.
+  bool failure_handler_skips_recreated_pod;
 };
 
 // One row of the table: a feature and its value at each level (indexed by CompatLevel).

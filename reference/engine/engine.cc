@@ -1,6 +1,7 @@
 #include "reference/engine/engine.h"
 
 #include "reference/accel/fast_pod_scheduler.h"
+#include "reference/accel/queue/fast_move_walk.h"
 #include "reference/accel/registry.h"
 #include "reference/plugins/registry.h"
 
@@ -23,6 +24,11 @@ std::unique_ptr<PodScheduler> MakePodScheduler(Engine engine, uint64_t seed,
   if (engine == Engine::kPlain)
     return std::make_unique<PodScheduler>(seed, percentage_of_nodes_to_score);
   return std::make_unique<FastPodScheduler>(seed, percentage_of_nodes_to_score);
+}
+
+std::shared_ptr<const MoveWalk> MoveWalkFor(Engine engine) {
+  if (engine == Engine::kPlain) return nullptr;
+  return std::make_shared<FastMoveWalk>();
 }
 
 }  // namespace schedcheck::reference

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "reference/framework/registry.h"
+#include "reference/queue/move_walk.h"
 #include "reference/scheduler/schedule_one.h"
 
 namespace schedcheck::reference {
@@ -25,6 +26,10 @@ const Registry& PluginRegistryFor(Engine engine);
 // A PodScheduler of an engine.
 std::unique_ptr<PodScheduler> MakePodScheduler(Engine engine, uint64_t seed,
                                                int32_t percentage_of_nodes_to_score);
+
+// The walk a v1.37 queue's move makes over its unschedulable pool (QueueSetupV1_37::move_walk):
+// null (the queue's plain walk) for plain, the in-place walk of reference/accel/queue for fast.
+std::shared_ptr<const MoveWalk> MoveWalkFor(Engine engine);
 
 }  // namespace schedcheck::reference
 

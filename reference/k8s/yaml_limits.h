@@ -1,4 +1,4 @@
-// Limits on YAML input (README.md, "Untrusted input"): nesting depth, and the nodes that aliases
+// Limits on YAML input (harness/fuzz/README.md): nesting depth, and the nodes that aliases
 // expand to in one file (a "billion laughs" file is a few hundred bytes). Real manifests, case
 // files and configurations stay far below both. Plain numbers so that reference/ needs nothing of
 // traces/: traces/input_limits.h fills one from `--limit yaml-depth=N` / `yaml-alias-nodes=N`.

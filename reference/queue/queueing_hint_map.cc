@@ -1,14 +1,6 @@
 #include "reference/queue/queueing_hint_map.h"
 
 namespace schedcheck::reference {
-namespace {
-
-// defaultQueueingHintFn.
-Result<QueueingHint> DefaultQueueingHint(const Pod&, const EventObjects&) {
-  return QueueingHint::kQueue;
-}
-
-}  // namespace
 
 void QueueingHintMap::Add(const ClusterEvent& event, QueueingHintFunction fn) {
   for (auto& [registered, fns] : entries_) {
@@ -18,23 +10,6 @@ void QueueingHintMap::Add(const ClusterEvent& event, QueueingHintFunction fn) {
     }
   }
   entries_.push_back({event, {std::move(fn)}});
-}
-
-QueueingHintMap QueueingHintMap::Build(const Framework& framework) {
-  QueueingHintMap map;
-  for (auto& [registration, plugin] : framework.EventRegistrationsWithHints()) {
-    QueueingHintFunction fn{plugin, registration.hint ? registration.hint : DefaultQueueingHint};
-    const ClusterEvent& e = registration.event;
-    if (e.resource == resource::kPod) {
-      for (std::string_view r :
-           {resource::kAssignedPod, resource::kUnscheduledPod, resource::kTargetPod}) {
-        map.Add({std::string(r), e.action, ""}, fn);
-      }
-    } else {
-      map.Add({e.resource, e.action, ""}, fn);
-    }
-  }
-  return map;
 }
 
 MatchingHints MatchingHintFunctions(const QueueingHintMap& map, const ClusterEvent& event) {

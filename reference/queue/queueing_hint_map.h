@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "reference/framework/events.h"
 #include "reference/framework/interface.h"
-#include "reference/runtime/framework.h"
 
 namespace schedcheck::reference {
 
@@ -20,14 +20,12 @@ struct QueueingHintFunction {
   QueueingHintFn fn;  // never empty: a registration without one gets defaultQueueingHintFn (Queue)
 };
 
-// Registered event → its hint functions. A registration on `Pod` is unrolled into AssignedPod,
-// UnscheduledPod and TargetPod (UnrollPodEvent). Entries in order of first registration; the
-// functions of an entry in plugin-name order, then registration order. Upstream keeps a Go map,
+// Registered event → its hint functions (built by the scheduler from a profile's plugins:
+// BuildQueueingHintMap in reference/runtime/queue_setup.h). Entries in order of first registration;
+// the functions of an entry in plugin-name order, then registration order. Upstream keeps a Go map,
 // whose order is random; the decision below does not depend on it.
 class QueueingHintMap {
  public:
-  // buildQueueingHintMap over Framework::EventRegistrationsWithHints.
-  static QueueingHintMap Build(const Framework& framework);
   void Add(const ClusterEvent& event, QueueingHintFunction fn);
   const std::vector<std::pair<ClusterEvent, std::vector<QueueingHintFunction>>>& entries() const {
     return entries_;

@@ -7,6 +7,7 @@
 
 #include "reference/plugins/registry.h"
 #include "reference/runtime/profile.h"
+#include "reference/runtime/queue_setup.h"
 #include "reference/testing/objects.h"
 
 namespace schedcheck::reference {
@@ -194,7 +195,7 @@ struct DefaultProfileV137 {
 TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
   const DefaultProfileV137 profile;
   ASSERT_NE(profile.fw, nullptr);
-  const QueueingHintMap map = QueueingHintMap::Build(*profile.fw);
+  const QueueingHintMap map = BuildQueueingHintMap(*profile.fw);
 
   auto plugins_for = [&](const ClusterEvent& event) {
     std::vector<std::string> names;
@@ -257,7 +258,7 @@ TEST(QueueingHintMapTest, GenericWorkloadAddsGangScheduling) {
     SCOPED_TRACE(gate ? "GenericWorkload on" : "GenericWorkload off");
     const DefaultProfileV137 profile(gate);
     ASSERT_NE(profile.fw, nullptr);
-    const QueueingHintMap map = QueueingHintMap::Build(*profile.fw);
+    const QueueingHintMap map = BuildQueueingHintMap(*profile.fw);
     auto plugins_for = [&](const ClusterEvent& event) {
       std::vector<std::string> names;
       for (const auto& [registered, fns] : map.entries()) {

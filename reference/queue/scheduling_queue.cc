@@ -5,7 +5,6 @@
 #include <google/protobuf/util/message_differencer.h>
 
 #include "reference/queue/events.h"
-#include "reference/runtime/framework.h"
 
 namespace schedcheck::reference {
 namespace {
@@ -39,29 +38,6 @@ int64_t CalculateBackoffDuration(int64_t initial_ns, int64_t max_ns, int attempt
     d += d;
   }
   return d;
-}
-
-QueueHooks HooksFromFrameworks(const std::vector<const Framework*>& profiles) {
-  QueueHooks hooks;
-  const Framework* first = profiles.empty() ? nullptr : profiles.front();
-  hooks.less = [first](const QueuedPodInfo& a, const QueuedPodInfo& b) {
-    return first != nullptr && first->QueueSortLess(a, b);
-  };
-  hooks.pre_enqueue = [profiles](const Pod& pod) {
-    for (const Framework* fw : profiles) {
-      if (fw->scheduler_name() == pod.scheduler_name()) return fw->RunPreEnqueuePlugins(pod);
-    }
-    return Status();
-  };
-  return hooks;
-}
-
-ClusterEventMap EventMapFromFrameworks(const std::vector<const Framework*>& profiles) {
-  ClusterEventMap out;
-  for (const Framework* fw : profiles) {
-    for (auto& reg : fw->EventRegistrations()) out.push_back(std::move(reg));
-  }
-  return out;
 }
 
 SchedulingQueue::SchedulingQueue(QueueOptions options, const Clock& clock, QueueHooks hooks,

@@ -31,10 +31,9 @@
 #include "reference/framework/status.h"
 #include "reference/queue/nominator.h"
 #include "reference/queue/pod_heap.h"
+#include "reference/queue/scheduling_queue_interface.h"
 
 namespace schedcheck::reference {
-
-class Framework;
 
 struct QueueOptions {
   int64_t initial_backoff_ns = 1 * kNanosPerSecond;
@@ -57,16 +56,11 @@ struct QueueHooks {
   std::function<Status(const Pod&)> pre_enqueue;
 };
 
-// QueueSort of the first profile; PreEnqueue of the profile whose scheduler name the pod names
-// (none when no profile matches, as upstream's per-profile map lookup).
-QueueHooks HooksFromFrameworks(const std::vector<const Framework*>& profiles);
-ClusterEventMap EventMapFromFrameworks(const std::vector<const Framework*>& profiles);
-
 // The backoff formula: initial doubled per attempt beyond the first, capped at max
 // (calculateBackoffDuration; attempts <= 1 give `initial`).
 int64_t CalculateBackoffDuration(int64_t initial_ns, int64_t max_ns, int attempts);
 
-class SchedulingQueue final {
+class SchedulingQueue final : public SchedulingQueueInterface {
  public:
   SchedulingQueue(QueueOptions options, const Clock& clock, QueueHooks hooks,
                   ClusterEventMap event_map, const ClusterObjects* objects = nullptr,
@@ -76,36 +70,45 @@ class SchedulingQueue final {
 
   // --- informer-driven operations ---
   // A new pending pod. Timestamp = now, or `timestamp_ns` when given (tests).
-  void Add(PodPtr pod, std::optional<int64_t> timestamp_ns = std::nullopt);
-  void Update(PodPtr old_pod, PodPtr new_pod);
-  void Delete(const Pod& pod);
+  void Add(PodPtr pod) override { Add(std::move(pod), std::nullopt); }
+  void Add(PodPtr pod, std::optional<int64_t> timestamp_ns);
+  void Update(PodPtr old_pod, PodPtr new_pod) override;
+  void Delete(const Pod& pod) override;
   // MoveAllToActiveOrBackoffQueue: the unschedulable pods passing `pre_check` (null = all).
   void MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
                                      const std::function<bool(const Pod&)>& pre_check = nullptr);
+  // The same; v1.27 reads no event objects.
+  void MoveAllToActiveOrBackoffQueue(const ClusterEvent& event, const EventObjects& objects,
+                                     const PreEnqueueCheck& pre_check) override;
   // Unschedulable pods with a required pod-affinity term matching the assigned pod.
   void AssignedPodAdded(const Pod& pod);
   void AssignedPodUpdated(const Pod& pod);
+  void AssignedPodAdded(const PodPtr& pod) override { AssignedPodAdded(*pod); }
+  // v1.27 has one AssignedPodUpdate event: `event` and the old object are not read.
+  void AssignedPodUpdated(const PodPtr& old_pod, const PodPtr& new_pod,
+                          const ClusterEvent& event) override;
 
   // --- scheduler-driven operations ---
   // The activeQ head: Attempts++, schedulingCycle++, UnschedulablePlugins cleared (v1.27),
   // recorded as in flight. nullopt when activeQ is empty.
-  std::optional<QueuedPodInfo> Pop();
+  std::optional<QueuedPodInfo> Pop() override;
   // The failure requeue. Error (and no change) when the pod is already in a sub-queue.
-  Outcome AddUnschedulableIfNotPresent(QueuedPodInfo info, int64_t pod_scheduling_cycle);
-  int64_t SchedulingCycle() const { return scheduling_cycle_; }
+  Outcome AddUnschedulableIfNotPresent(QueuedPodInfo info, int64_t pod_scheduling_cycle) override;
+  int64_t SchedulingCycle() const override { return scheduling_cycle_; }
   int64_t MoveRequestCycle() const { return move_request_cycle_; }
   // PodsToActivate: pods in the unschedulable pool or backoffQ go to activeQ (given order).
-  void Activate(const std::vector<PodPtr>& pods);
+  void Activate(const std::vector<PodPtr>& pods) override;
   // The attempt of an in-flight pod ended without a requeue (bound, or dropped).
   void Done(const std::string& pod_key);
+  void Done(const Pod& pod) override { Done(pod.key); }
 
   // --- periodic flushes ---
-  void FlushBackoffQCompleted();
-  void FlushUnschedulablePodsLeftover();
+  void FlushBackoffQCompleted() override;
+  void FlushUnschedulablePodsLeftover() override;
 
   // --- nominator (the PodNominator plugins read, and what the failure handler nominates) ---
-  Nominator& nominator() { return nominator_; }
-  const Nominator& nominator() const { return nominator_; }
+  Nominator& nominator() override { return nominator_; }
+  const Nominator& nominator() const override { return nominator_; }
 
   // --- test hooks (upstream tests write the sub-queues directly) ---
   // Into the unschedulable pool with 0 attempts and these rejecting plugins; no PreEnqueue.
@@ -114,21 +117,24 @@ class SchedulingQueue final {
   void PlaceInBackoff(PodPtr pod, int64_t timestamp_ns);
 
   // --- introspection ---
-  std::vector<std::string> ActiveQKeys() const;        // pop order
-  std::vector<std::string> BackoffQKeys() const;       // expiry order
-  std::vector<std::string> UnschedulableKeys() const;  // key order
-  std::vector<std::string> InFlightKeys() const;       // key order
+  std::vector<std::string> ActiveQKeys() const override;        // pop order
+  std::vector<std::string> BackoffQKeys() const override;       // expiry order
+  std::vector<std::string> UnschedulableKeys() const override;  // key order
+  std::vector<std::string> InFlightKeys() const override;       // key order
   bool InActiveQ(const std::string& key) const { return active_.Contains(key); }
   bool InBackoffQ(const std::string& key) const { return backoff_.Contains(key); }
   bool InUnschedulable(const std::string& key) const { return unschedulable_.count(key) > 0; }
   // The queued entry (activeQ, then backoffQ, then unschedulable pool); null when absent.
-  const QueuedPodInfo* Find(const std::string& key) const;
+  const QueuedPodInfo* Find(const std::string& key) const override;
   int64_t BackoffDuration(int attempts) const;
   int64_t BackoffExpiryNs(const QueuedPodInfo& info) const;
   // Expiry of the backoffQ head, for scheduling the next flush; nullopt when empty.
   std::optional<int64_t> NextBackoffExpiryNs() const;
-  bool IsPodBackingOff(const QueuedPodInfo& info) const;
-  size_t Len() const { return active_.size() + backoff_.size() + unschedulable_.size(); }
+  bool IsPodBackingOff(const QueuedPodInfo& info) const override;
+  size_t Len() const override { return active_.size() + backoff_.size() + unschedulable_.size(); }
+  // The backoff flush tick that releases backoffQ's head, or the leftover flush tick that moves
+  // the first non-gated pod of the pool (gated pods wait for their plugin's events).
+  std::optional<int64_t> NextMoveInstantNs(int64_t now_ns) const override;
 
  private:
   QueuedPodInfo NewQueuedPodInfo(PodPtr pod, int64_t timestamp_ns) const;

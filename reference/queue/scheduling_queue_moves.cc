@@ -1,5 +1,7 @@
 // Moves out of the unschedulable pool (cluster events, assigned pods, timeouts), the backoff
 // flush, Activate, and introspection.
+#include <algorithm>
+
 #include "reference/queue/events.h"
 #include "reference/queue/scheduling_queue.h"
 
@@ -9,6 +11,10 @@ namespace {
 namespace label = queue_label;
 constexpr std::string_view kBackoff = "backoff";
 constexpr std::string_view kUnschedulable = "unschedulable";
+
+// The first tick of `period` strictly after `after`, and the first at or after `at`.
+int64_t NextTick(int64_t after, int64_t period) { return (after / period + 1) * period; }
+int64_t TickAtOrAfter(int64_t at, int64_t period) { return (at + period - 1) / period * period; }
 
 ClusterEvent NamedEvent(std::string_view name) {
   std::optional<ClusterEvent> e = PredefinedClusterEvent(name);
@@ -67,6 +73,12 @@ void SchedulingQueue::MoveAllToActiveOrBackoffQueue(
   MovePodsToActiveOrBackoffQueue(keys, event);
 }
 
+void SchedulingQueue::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
+                                                    const EventObjects& /*objects*/,
+                                                    const PreEnqueueCheck& pre_check) {
+  MoveAllToActiveOrBackoffQueue(event, pre_check);
+}
+
 std::vector<std::string> SchedulingQueue::UnschedulableWithMatchingAffinityTerm(
     const Pod& pod) const {
   const Labels* ns_labels = objects_ ? objects_->NamespaceLabels(pod.ns()) : nullptr;
@@ -91,6 +103,11 @@ void SchedulingQueue::AssignedPodUpdated(const Pod& pod) {
   // The in-place-resize branch of v1.27 needs the InPlacePodVerticalScaling gate (alpha, off).
   MovePodsToActiveOrBackoffQueue(UnschedulableWithMatchingAffinityTerm(pod),
                                  NamedEvent(label::kAssignedPodUpdate));
+}
+
+void SchedulingQueue::AssignedPodUpdated(const PodPtr& /*old_pod*/, const PodPtr& new_pod,
+                                         const ClusterEvent& /*event*/) {
+  AssignedPodUpdated(*new_pod);
 }
 
 void SchedulingQueue::FlushBackoffQCompleted() {
@@ -168,6 +185,24 @@ std::optional<int64_t> SchedulingQueue::NextBackoffExpiryNs() const {
   const QueuedPodInfo* head = backoff_.Peek();
   if (head == nullptr) return std::nullopt;
   return BackoffExpiryNs(*head);
+}
+
+std::optional<int64_t> SchedulingQueue::NextMoveInstantNs(int64_t now_ns) const {
+  std::optional<int64_t> next;
+  auto earliest = [&next](int64_t t) { next = next ? std::min(*next, t) : t; };
+  if (std::optional<int64_t> expiry = NextBackoffExpiryNs()) {
+    // The flush at a tick releases pods whose backoff expired at or before it.
+    earliest(std::max(NextTick(now_ns, kBackoffQFlushPeriodNs),
+                      TickAtOrAfter(*expiry, kBackoffQFlushPeriodNs)));
+  }
+  for (const auto& [key, info] : unschedulable_) {
+    if (info.gated) continue;
+    // Moved by the first leftover tick T with T - timestamp > the timeout.
+    const int64_t due =
+        NextTick(info.timestamp_ns + options_.max_in_unschedulable_ns, kUnschedulableFlushPeriodNs);
+    earliest(std::max(NextTick(now_ns, kUnschedulableFlushPeriodNs), due));
+  }
+  return next;
 }
 
 }  // namespace schedcheck::reference

@@ -4,13 +4,23 @@
 #include "reference/queue/scheduling_queue_v1_37.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "reference/queue/events.h"
 #include "reference/queue/update_events.h"
-#include "reference/runtime/framework.h"
 
 namespace schedcheck::reference {
 namespace {
+
+constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+// The first tick of `period` strictly after `after`, and the first at or after `at` (0 for
+// `at` <= 0).
+int64_t NextTick(int64_t after, int64_t period) { return (after / period + 1) * period; }
+int64_t TickAtOrAfter(int64_t at, int64_t period) {
+  if (at <= 0) return 0;
+  return (at + period - 1) / period * period;
+}
 
 namespace label = queue_label;
 constexpr std::string_view kNone = "none";
@@ -40,27 +50,6 @@ ClusterEvent ForceActivate() {
 std::string EventLabelV1_37(const ClusterEvent& event) {
   if (!event.label.empty()) return event.label;
   return event.resource + std::string(ActionNameV1_37(event.action));
-}
-
-QueueSetupV1_37 QueueSetupFromFrameworks(const std::vector<const Framework*>& profiles) {
-  QueueSetupV1_37 setup;
-  const Framework* first = profiles.empty() ? nullptr : profiles.front();
-  setup.less = [first](const QueuedPodInfo& a, const QueuedPodInfo& b) {
-    return first != nullptr && first->QueueSortLess(a, b);
-  };
-  for (const Framework* fw : profiles) {
-    QueueProfileV1_37& profile = setup.profiles[fw->scheduler_name()];
-    profile.hints = QueueingHintMap::Build(*fw);
-    std::vector<PreEnqueuePlugin*> plugins = fw->pre_enqueue_plugins();
-    std::sort(
-        plugins.begin(), plugins.end(),
-        [](const PreEnqueuePlugin* a, const PreEnqueuePlugin* b) { return a->Name() < b->Name(); });
-    for (PreEnqueuePlugin* pl : plugins) {
-      profile.pre_enqueue.push_back(
-          {std::string(pl->Name()), [pl](const Pod& pod) { return pl->PreEnqueue(pod); }});
-    }
-  }
-  return setup;
 }
 
 SchedulingQueueV1_37::SchedulingQueueV1_37(QueueOptions options, const Clock& clock,
@@ -263,6 +252,40 @@ void SchedulingQueueV1_37::Done(const std::string& uid) {
     in_flight_events_.pop_front();
   }
   if (Find(key) == nullptr) Emit(key, kInFlight, kNone, label::kDone);
+}
+
+void SchedulingQueueV1_37::AssignedPodAdded(const PodPtr& pod) {
+  EventObjects objects;
+  objects.new_pod = pod;
+  MoveAllToActiveOrBackoffQueue(event_v1_37::AssignedPodAdd(), objects, nullptr);
+}
+
+void SchedulingQueueV1_37::AssignedPodUpdated(const PodPtr& old_pod, const PodPtr& new_pod,
+                                              const ClusterEvent& event) {
+  EventObjects objects;
+  objects.old_pod = old_pod;
+  objects.new_pod = new_pod;
+  MoveAllToActiveOrBackoffQueue(event, objects, nullptr);
+}
+
+std::optional<int64_t> SchedulingQueueV1_37::NextMoveInstantNs(int64_t now_ns) const {
+  int64_t next = kNever;
+  if (std::optional<int64_t> expiry = NextBackoffExpiryNs()) {
+    // A flush at tick T releases a pod whose (window-aligned) expiry is before truncate(T): T is
+    // a second after the expiry at the earliest.
+    int64_t release = *expiry == std::numeric_limits<int64_t>::min()
+                          ? 0
+                          : TickAtOrAfter(*expiry + kBackoffQFlushPeriodNs, kBackoffQFlushPeriodNs);
+    next = std::max(NextTick(now_ns, kBackoffQFlushPeriodNs), release);
+  }
+  if (std::optional<int64_t> last = OldestUnschedulableActivityNs()) {
+    // Moved by the first leftover tick T with T - last > the timeout (gated pods too, at 1.37);
+    // the pod with the oldest `last` is due first.
+    int64_t due = NextTick(*last + options_.max_in_unschedulable_ns, kUnschedulableFlushPeriodNs);
+    next = std::min(next, std::max(NextTick(now_ns, kUnschedulableFlushPeriodNs), due));
+  }
+  if (next == kNever) return std::nullopt;
+  return next;
 }
 
 }  // namespace schedcheck::reference

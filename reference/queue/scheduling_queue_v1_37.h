@@ -23,6 +23,7 @@
 #include <functional>
 #include <list>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,7 @@
 #include "reference/base/result.h"
 #include "reference/framework/events.h"
 #include "reference/framework/interface.h"
+#include "reference/queue/move_walk.h"
 #include "reference/queue/nominator.h"
 #include "reference/queue/pod_heap.h"
 #include "reference/queue/queueing_hint_map.h"
@@ -66,11 +68,10 @@ struct QueueSetupV1_37 {
   // OpportunisticBatching (signPod): the pod's signature under its profile. Unset (gate off, or
   // no profile signs pods): every pod's signature is null.
   std::function<PodSignature(const Pod&)> sign_pod;
+  // The walk a move makes over the unschedulable pool: null for the plain walk (the rule), or the
+  // accelerator's (reference/engine's MoveWalkFor).
+  std::shared_ptr<const MoveWalk> move_walk;
 };
-
-// QueueSort of the first profile; each profile's hint map (QueueingHintMap::Build) and
-// PreEnqueue plugins.
-QueueSetupV1_37 QueueSetupFromFrameworks(const std::vector<const Framework*>& profiles);
 
 // A cluster event's queue-metric label (ClusterEvent.Label()): its own label, or the resource
 // followed by the action's name ("NodeAdd", "AssignedPodDelete", "NodeUpdateNodeTaint").
@@ -85,9 +86,7 @@ ClusterEvent UnschedulableTimeout();
 ClusterEvent ForceActivate();
 }  // namespace event_v1_37
 
-using PreEnqueueCheck = std::function<bool(const Pod&)>;
-
-class SchedulingQueueV1_37 final {
+class SchedulingQueueV1_37 final : public SchedulingQueueInterface {
  public:
   // `epoch_ns` is the Unix time of virtual time 0: the ordering window is whole seconds of
   // Unix time, as upstream truncates wall-clock times.
@@ -98,21 +97,30 @@ class SchedulingQueueV1_37 final {
   SchedulingQueueV1_37& operator=(const SchedulingQueueV1_37&) = delete;
 
   // --- informer-driven operations ---
-  void Add(PodPtr pod);
+  void Add(PodPtr pod) override;
   // An unassigned pod's update (PriorityQueue.Update): recorded as in-flight events when the pod
   // is in flight, updated in place in activeQ/backoffQ, requeued from the pool when a
   // rejector's hint says so, added when absent.
-  void Update(PodPtr old_pod, PodPtr new_pod);
-  void Delete(const Pod& pod);
+  void Update(PodPtr old_pod, PodPtr new_pod) override;
+  void Delete(const Pod& pod) override;
   // The unschedulable pods (passing `pre_check`, null = all) that the event may make
   // schedulable move to activeQ or backoffQ; the event is kept while any pod is in flight.
   void MoveAllToActiveOrBackoffQueue(const ClusterEvent& event, const EventObjects& objects,
-                                     const PreEnqueueCheck& pre_check = nullptr);
+                                     const PreEnqueueCheck& pre_check) override;
+  void MoveAllToActiveOrBackoffQueue(const ClusterEvent& event, const EventObjects& objects) {
+    MoveAllToActiveOrBackoffQueue(event, objects, nullptr);
+  }
+  // v1.37's scheduler (QueueingHints) moves on an assigned pod's add or update with
+  // MoveAllToActiveOrBackoffQueue: AssignedPod/Add with the new pod, or the update's `event`
+  // with both objects.
+  void AssignedPodAdded(const PodPtr& pod) override;
+  void AssignedPodUpdated(const PodPtr& old_pod, const PodPtr& new_pod,
+                          const ClusterEvent& event) override;
 
   // --- scheduler-driven operations ---
   // activeQ's head, or backoffQ's when activeQ is empty: Attempts++, schedulingCycle++, in
   // flight from now on. nullopt when neither applies.
-  std::optional<QueuedPodInfo> Pop();
+  std::optional<QueuedPodInfo> Pop() override;
   // True when Pop would take backoffQ's head.
   bool PopsFromBackoffQ() const {
     return setup_.pop_from_backoff_q && active_.empty() && !backoff_.empty();
@@ -121,40 +129,45 @@ class SchedulingQueueV1_37 final {
   // The failure requeue (AddUnschedulablePodIfNotPresent): `info` carries the attempt's
   // rejectors (unschedulable_plugins, pending_plugins; both empty for an error). Error when the
   // pod is already queued. Always ends the pod's flight.
-  Outcome AddUnschedulableIfNotPresent(QueuedPodInfo info, int64_t pod_scheduling_cycle);
-  int64_t SchedulingCycle() const { return scheduling_cycle_; }
+  Outcome AddUnschedulableIfNotPresent(QueuedPodInfo info, int64_t pod_scheduling_cycle) override;
+  int64_t SchedulingCycle() const override { return scheduling_cycle_; }
   // Pods in the pool or backoffQ go to activeQ; an in-flight pod gets a ForceActivate event.
-  void Activate(const std::vector<PodPtr>& pods);
+  void Activate(const std::vector<PodPtr>& pods) override;
   // The attempt of the in-flight pod with this UID ended; events no in-flight pod needs go.
   void Done(const std::string& uid);
+  void Done(const Pod& pod) override { Done(pod.uid()); }
 
   // --- periodic flushes ---
-  void FlushBackoffQCompleted();
-  void FlushUnschedulablePodsLeftover();
+  void FlushBackoffQCompleted() override;
+  void FlushUnschedulablePodsLeftover() override;
 
   // --- nominator (the PodNominator plugins read, and what the failure handler nominates) ---
-  Nominator& nominator() { return nominator_; }
-  const Nominator& nominator() const { return nominator_; }
+  Nominator& nominator() override { return nominator_; }
+  const Nominator& nominator() const override { return nominator_; }
 
   // --- introspection ---
-  std::vector<std::string> ActiveQKeys() const;        // pop order
-  std::vector<std::string> BackoffQKeys() const;       // the rejection heap, then the error heap
-  std::vector<std::string> UnschedulableKeys() const;  // namespace, then name
+  std::vector<std::string> ActiveQKeys() const override;  // pop order
+  std::vector<std::string> BackoffQKeys()
+      const override;  // the rejection heap, then the error heap
+  std::vector<std::string> UnschedulableKeys() const override;  // namespace, then name
   // The earliest of the pool's pods' last entry or leftover-flush times (what the 30 s flush's
   // 5-minute timeout counts from); none for an empty pool.
   std::optional<int64_t> OldestUnschedulableActivityNs() const;
-  std::vector<std::string> InFlightKeys() const;  // key order
+  std::vector<std::string> InFlightKeys() const override;  // key order
   size_t InFlightEventCount() const;
   // The queued entry (activeQ, backoffQ, then the pool); null when absent.
-  const QueuedPodInfo* Find(const std::string& key) const;
+  const QueuedPodInfo* Find(const std::string& key) const override;
   // getBackoffTime: nullopt (Go's zero time, before everything) when the pod has no failures.
   std::optional<int64_t> BackoffExpiryNs(const QueuedPodInfo& info) const;
-  bool IsPodBackingOff(const QueuedPodInfo& info) const;
+  bool IsPodBackingOff(const QueuedPodInfo& info) const override;
   // The earliest expiry in either backoff heap, for scheduling the next flush.
   std::optional<int64_t> NextBackoffExpiryNs() const;
-  size_t Len() const {
+  size_t Len() const override {
     return active_.size() + backoff_.size() + error_backoff_.size() + unschedulable_.size();
   }
+  // The backoff flush tick that releases the earliest expiry (a second after its window), or the
+  // leftover flush tick due for the pool's oldest activity (gated pods too, at 1.37).
+  std::optional<int64_t> NextMoveInstantNs(int64_t now_ns) const override;
 
  private:
   // An entry of the in-flight list: a popped pod's marker (uid set) or an event.
@@ -172,30 +185,21 @@ class SchedulingQueueV1_37 final {
   // requeuePodWithQueueingStrategy; returns the sub-queue the pod went to.
   std::string_view Requeue(QueuedPodInfo info, QueueingStrategy strategy, std::string_view from,
                            std::string_view event);
-  // moveEntitiesToActiveOrBackoffQueue over these pool keys (namespace, then name order).
-  void MovePodsToActiveOrBackoffQueue(std::vector<std::string> keys, const ClusterEvent& event,
+  // An entry of the pool (upstream's *QueuedPodInfo): valid until that pod leaves the pool.
+  using PoolEntry = UnschedulablePool::iterator;
+  // collectEntitiesToEvaluate for pods: the pool's pods that pass `pre_check` (null = all), in
+  // the pool's order.
+  std::vector<PoolEntry> CollectPodsToEvaluate(const PreEnqueueCheck& pre_check);
+  // moveEntitiesToActiveOrBackoffQueue for pods: each of `pods` that the event may make
+  // schedulable is requeued (requeuePodWithQueueingStrategy), in the given order.
+  void MovePodsToActiveOrBackoffQueue(const std::vector<PoolEntry>& pods, const ClusterEvent& event,
                                       const EventObjects& objects);
-  // The hint functions of each profile for one event, by scheduler name (MovePods computes each
-  // once for all the pods it asks).
-  using MatchingByProfile = std::map<std::string, MatchingHints, std::less<>>;
+  // MoveAllToActiveOrBackoffQueue's walk by the accelerator's `walk`.
+  void MoveAllWith(const MoveWalk& walk, const ClusterEvent& event, const EventObjects& objects,
+                   const PreEnqueueCheck& pre_check);
+  // isPodWorthRequeuing for a queued pod, with its profile's hint map.
   QueueingStrategy IsWorthRequeuing(const QueuedPodInfo& info, const ClusterEvent& event,
-                                    const EventObjects& objects,
-                                    MatchingByProfile* matching = nullptr) const;
-  // One move's event, as each pod of the pool is asked about it.
-  struct MoveContext {
-    explicit MoveContext(const ClusterEvent& e);
-    const ClusterEvent& event;
-    bool wildcard;
-    std::string label;
-    MatchingByProfile matching;  // each profile's hint functions for `event`, found once
-  };
-  struct NamespaceThenNameLess {
-    bool operator()(const std::string& a, const std::string& b) const;
-  };
-  using UnschedulablePool = std::map<std::string, QueuedPodInfo, NamespaceThenNameLess>;
-  // Requeues the pool's pod at `it` if its gate and hints let `move->event` move it.
-  void MoveIfWorthRequeuing(UnschedulablePool::iterator it, const EventObjects& objects,
-                            MoveContext* move);
+                                    const EventObjects& objects) const;
   QueueingStrategy DetermineSchedulingHintForInFlightPod(const QueuedPodInfo& info) const;
   bool IsEventOfInterest(const ClusterEvent& event) const;
   PodSignature SignPod(const Pod& pod) const;
@@ -216,7 +220,6 @@ class SchedulingQueueV1_37 final {
   PodHeap active_;
   PodHeap backoff_;
   PodHeap error_backoff_;
-  // Pod keys by namespace, then name: the order in which every move visits the pool.
   UnschedulablePool unschedulable_;
   std::list<InFlightEntry> in_flight_events_;
   std::map<std::string, std::list<InFlightEntry>::iterator> in_flight_pods_;  // by UID

@@ -14,14 +14,6 @@ constexpr std::string_view kActive = "active";
 constexpr std::string_view kBackoff = "backoff";
 constexpr std::string_view kUnschedulable = "unschedulable";
 
-// Upstream sorts nothing here; the adapter visits a move's pods by namespace, then name.
-bool NamespaceThenName(const std::string& a, const std::string& b) {
-  const size_t sa = a.find('/'), sb = b.find('/');
-  const std::string_view na(a.data(), sa), nb(b.data(), sb);
-  if (na != nb) return na < nb;
-  return std::string_view(a).substr(sa + 1) < std::string_view(b).substr(sb + 1);
-}
-
 }  // namespace
 
 // --- PreEnqueue and the sub-queues ---
@@ -126,28 +118,15 @@ std::string_view SchedulingQueueV1_37::Requeue(QueuedPodInfo info, QueueingStrat
 
 QueueingStrategy SchedulingQueueV1_37::IsWorthRequeuing(const QueuedPodInfo& info,
                                                         const ClusterEvent& event,
-                                                        const EventObjects& objects,
-                                                        MatchingByProfile* matching) const {
+                                                        const EventObjects& objects) const {
   auto profile = setup_.profiles.find(info.pod().scheduler_name());
-  if (profile != setup_.profiles.end()) {
-    MatchingByProfile local;
-    MatchingByProfile& cache = matching != nullptr ? *matching : local;
-    auto [it, added] = cache.try_emplace(profile->first);
-    if (added) it->second = MatchingHintFunctions(profile->second.hints, event);
-    return IsPodWorthRequeuing(it->second, info.pod(), info.unschedulable_plugins,
-                               info.pending_plugins, event, objects);
-  }
-  // No hint map for the profile (upstream: "shouldn't reach here"): requeue after backoff,
-  // except for a wildcard event meant for another pod.
-  QueueingStrategy s = IsPodWorthRequeuing(MatchingHints(), info.pod(), info.unschedulable_plugins,
-                                           info.pending_plugins, event, objects);
-  const bool other_pod_wildcard =
-      s == QueueingStrategy::kQueueSkip && event.resource == resource::kWildCard;
-  return other_pod_wildcard ? s : QueueingStrategy::kQueueAfterBackoff;
+  if (profile == setup_.profiles.end()) return IsWorthRequeuingWithoutHintMap(info, event, objects);
+  return IsPodWorthRequeuing(MatchingHintFunctions(profile->second.hints, event), info.pod(),
+                             info.unschedulable_plugins, info.pending_plugins, event, objects);
 }
 
 bool SchedulingQueueV1_37::IsEventOfInterest(const ClusterEvent& event) const {
-  if (event.resource == resource::kWildCard && event.action == action::kAllV1_37) return true;
+  if (ClusterEventIsWildCard(event)) return true;
   for (const auto& [name, profile] : setup_.profiles) {
     for (const auto& [registered, fns] : profile.hints.entries()) {
       if (MatchClusterEventsV1_37(registered, event)) return true;
@@ -161,57 +140,68 @@ void SchedulingQueueV1_37::AddEventIfAnyInFlight(const ClusterEvent& event,
   if (!in_flight_pods_.empty()) in_flight_events_.push_back({"", event, objects});
 }
 
-// --- moves on events ---
+// --- moves on events (moveAllToActiveOrBackoffQueue, collectEntitiesToEvaluate and
+// moveEntitiesToActiveOrBackoffQueue of v1.37.2, for pods) ---
 
 void SchedulingQueueV1_37::MoveAllToActiveOrBackoffQueue(const ClusterEvent& event,
                                                          const EventObjects& objects,
                                                          const PreEnqueueCheck& pre_check) {
+  // No plugin is interested in this event: return before visiting the pool for pre_check.
   if (!IsEventOfInterest(event)) return;
-  // The pool in its own order (namespace, then name), without listing its keys first. A pod
-  // that Requeue puts back (gated again) takes its old place, before `next`: not visited twice.
-  MoveContext move(event);
-  for (auto it = unschedulable_.begin(); it != unschedulable_.end();) {
-    auto next = std::next(it);
-    if (!pre_check || pre_check(it->second.pod())) MoveIfWorthRequeuing(it, objects, &move);
-    it = next;
-  }
-  // A pod in flight now may fail later: it replays this event through its hints then.
-  AddEventIfAnyInFlight(event, objects);
-}
-
-void SchedulingQueueV1_37::MovePodsToActiveOrBackoffQueue(std::vector<std::string> keys,
-                                                          const ClusterEvent& event,
-                                                          const EventObjects& objects) {
-  std::sort(keys.begin(), keys.end(), NamespaceThenName);
-  MoveContext move(event);
-  for (const std::string& key : keys) {
-    auto it = unschedulable_.find(key);
-    if (it != unschedulable_.end()) MoveIfWorthRequeuing(it, objects, &move);
-  }
-  // A pod in flight now may fail later: it replays this event through its hints then.
-  AddEventIfAnyInFlight(event, objects);
-}
-
-SchedulingQueueV1_37::MoveContext::MoveContext(const ClusterEvent& e)
-    : event(e),
-      wildcard(e.resource == resource::kWildCard && e.action == action::kAllV1_37),
-      label(EventLabelV1_37(e)) {}
-
-void SchedulingQueueV1_37::MoveIfWorthRequeuing(UnschedulablePool::iterator it,
-                                                const EventObjects& objects, MoveContext* move) {
-  const QueuedPodInfo& info = it->second;
-  // A gated pod waits for its gating plugin's events (or a wildcard).
-  if (info.gated && !move->wildcard &&
-      std::none_of(
-          info.gating_plugin_events.begin(), info.gating_plugin_events.end(),
-          [&](const ClusterEvent& e) { return MatchClusterEventsV1_37(e, move->event); })) {
+  if (setup_.move_walk != nullptr) {
+    MoveAllWith(*setup_.move_walk, event, objects, pre_check);
     return;
   }
-  QueueingStrategy hint = IsWorthRequeuing(info, move->event, objects, &move->matching);
-  if (hint == QueueingStrategy::kQueueSkip) return;
-  QueuedPodInfo moving = std::move(it->second);
-  unschedulable_.erase(it);
-  (void)Requeue(std::move(moving), hint, kUnschedulable, move->label);
+  MovePodsToActiveOrBackoffQueue(CollectPodsToEvaluate(pre_check), event, objects);
+}
+
+std::vector<SchedulingQueueV1_37::PoolEntry> SchedulingQueueV1_37::CollectPodsToEvaluate(
+    const PreEnqueueCheck& pre_check) {
+  // Without PreQueueingHints to narrow the set: every pod of the pool that passes pre_check.
+  // Upstream ranges over a map; the pool's own order is the adapter's (namespace, then name).
+  std::vector<PoolEntry> pods;
+  pods.reserve(unschedulable_.size());
+  for (auto it = unschedulable_.begin(); it != unschedulable_.end(); ++it) {
+    if (!pre_check || pre_check(it->second.pod())) pods.push_back(it);
+  }
+  return pods;
+}
+
+void SchedulingQueueV1_37::MovePodsToActiveOrBackoffQueue(const std::vector<PoolEntry>& pods,
+                                                          const ClusterEvent& event,
+                                                          const EventObjects& objects) {
+  if (!IsEventOfInterest(event)) return;
+  for (PoolEntry entry : pods) {
+    const QueuedPodInfo& info = entry->second;
+    if (GatingPluginIgnores(info, event)) continue;
+    QueueingStrategy hint = IsWorthRequeuing(info, event, objects);
+    if (hint == QueueingStrategy::kQueueSkip) continue;
+    // The entry leaves the pool here; a pod gated again comes back as a new entry, so the
+    // entries still to visit stay valid.
+    QueuedPodInfo moving = std::move(entry->second);
+    unschedulable_.erase(entry);
+    (void)Requeue(std::move(moving), hint, kUnschedulable, EventLabelV1_37(event));
+  }
+  // A pod in flight now may fail later: it replays this event through its hints then.
+  AddEventIfAnyInFlight(event, objects);
+}
+
+void SchedulingQueueV1_37::MoveAllWith(const MoveWalk& walk, const ClusterEvent& event,
+                                       const EventObjects& objects,
+                                       const PreEnqueueCheck& pre_check) {
+  const std::string label = EventLabelV1_37(event);
+  auto hint_map = [this](const std::string& scheduler_name) -> const QueueingHintMap* {
+    auto profile = setup_.profiles.find(scheduler_name);
+    return profile == setup_.profiles.end() ? nullptr : &profile->second.hints;
+  };
+  auto requeue = [this, &label](PoolEntry entry, QueueingStrategy strategy) {
+    QueuedPodInfo moving = std::move(entry->second);
+    unschedulable_.erase(entry);
+    (void)Requeue(std::move(moving), strategy, kUnschedulable, label);
+  };
+  const MoveWalk::Queue queue{unschedulable_, hint_map, requeue};
+  walk.MoveAll(queue, event, objects, pre_check);
+  AddEventIfAnyInFlight(event, objects);
 }
 
 void SchedulingQueueV1_37::Activate(const std::vector<PodPtr>& pods) {
@@ -255,17 +245,18 @@ void SchedulingQueueV1_37::FlushBackoffQCompleted() {
 
 void SchedulingQueueV1_37::FlushUnschedulablePodsLeftover() {
   const int64_t now = clock_.NowNs();
-  std::vector<std::string> keys;
-  for (auto& [key, info] : unschedulable_) {
+  std::vector<PoolEntry> pods;
+  for (auto it = unschedulable_.begin(); it != unschedulable_.end(); ++it) {
+    QueuedPodInfo& info = it->second;
     int64_t last = info.timestamp_ns;
     if (info.flush_timestamp_ns && *info.flush_timestamp_ns > last) last = *info.flush_timestamp_ns;
     if (now - last > options_.max_in_unschedulable_ns) {
       info.flush_timestamp_ns = now;
-      keys.push_back(key);
+      pods.push_back(it);
     }
   }
-  if (!keys.empty()) {
-    MovePodsToActiveOrBackoffQueue(std::move(keys), event_v1_37::UnschedulableTimeout(), {});
+  if (!pods.empty()) {
+    MovePodsToActiveOrBackoffQueue(pods, event_v1_37::UnschedulableTimeout(), {});
   }
 }
 
@@ -346,11 +337,6 @@ std::optional<int64_t> SchedulingQueueV1_37::OldestUnschedulableActivityNs() con
     if (!oldest || last < *oldest) oldest = last;
   }
   return oldest;
-}
-
-bool SchedulingQueueV1_37::NamespaceThenNameLess::operator()(const std::string& a,
-                                                             const std::string& b) const {
-  return NamespaceThenName(a, b);
 }
 
 std::vector<std::string> SchedulingQueueV1_37::InFlightKeys() const {

@@ -1,7 +1,7 @@
 // How kube-scheduler v1.37 classifies an informer update into cluster events
 // (pkg/scheduler/framework/events.go at v1.37.2, default feature gates): which plugins' queueing
-// hints an update reaches. v1.27 classifies node updates in the replayer
-// (harness/replay/replayer_internal.h) and has no pod update events.
+// hints an update reaches. v1.27 classifies node updates in the scheduler's event
+// handlers (reference/scheduler/eventhandlers.h) and has no pod update events.
 #ifndef SCHEDCHECK_REFERENCE_QUEUE_UPDATE_EVENTS_H_
 #define SCHEDCHECK_REFERENCE_QUEUE_UPDATE_EVENTS_H_
 

@@ -15,48 +15,6 @@ constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
 
 }  // namespace
 
-namespace {
-
-// "0/N nodes are available: <why>. <post_filter_msg>.", each part only when not empty.
-std::string ComposeFitError(int num_all_nodes, const std::string& why,
-                            const std::string& post_filter_msg, bool post_filter_msg_verbatim) {
-  std::string msg = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
-  if (!why.empty()) msg += " " + why + ".";
-  if (!post_filter_msg.empty())
-    msg += " " + post_filter_msg + (post_filter_msg_verbatim ? "" : ".");
-  return msg;
-}
-
-}  // namespace
-
-std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis) {
-  if (!diagnosis.pre_filter_msg.empty()) {
-    return ComposeFitError(num_all_nodes, diagnosis.pre_filter_msg, diagnosis.post_filter_msg,
-                           diagnosis.post_filter_msg_verbatim);
-  }
-  // FitError.Error(): how many nodes gave each reason, "<count> <reason>" sorted as strings.
-  std::map<std::string, int> reasons;
-  for (const auto& [node, status] : diagnosis.node_to_status) {
-    for (const std::string& reason : status.reasons()) ++reasons[reason];
-  }
-  return FitErrorMessageFromReasonCounts(num_all_nodes, reasons, diagnosis.post_filter_msg,
-                                         diagnosis.post_filter_msg_verbatim);
-}
-
-std::string FitErrorMessageFromReasonCounts(int num_all_nodes,
-                                            const std::map<std::string, int>& reason_counts,
-                                            const std::string& post_filter_msg,
-                                            bool post_filter_msg_verbatim) {
-  std::vector<std::string> items;
-  for (const auto& [reason, count] : reason_counts) {
-    items.push_back(std::to_string(count) + " " + reason);
-  }
-  std::sort(items.begin(), items.end());
-  std::string why;
-  for (const std::string& item : items) why += (why.empty() ? "" : ", ") + item;
-  return ComposeFitError(num_all_nodes, why, post_filter_msg, post_filter_msg_verbatim);
-}
-
 int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
                                              int32_t global_percentage, int64_t num_all_nodes) {
   if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
@@ -73,7 +31,7 @@ int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_perc
 int64_t PodScheduler::NumNodesToFind(const Framework& fw, int64_t num_nodes) const {
   // v1.37: a profile that scores nothing (schedcheck has no extenders) takes the first feasible
   // node, since any would do.
-  if (level_ == CompatLevel::kV1_37 && !fw.HasScorePlugins()) return num_nodes == 0 ? 0 : 1;
+  if (fw.handle().features.first_feasible_node_without_score_plugins && !fw.HasScorePlugins()) return num_nodes == 0 ? 0 : 1;
   return NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, num_nodes);
 }
 
@@ -118,11 +76,11 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
                                          std::vector<const NodeInfo*>* feasible) {
   Diagnosis& diagnosis = result->diagnosis;
   const std::vector<const NodeInfo*>& all_nodes = snapshot.node_infos();
-  const bool v1_37 = level_ == CompatLevel::kV1_37;
+  const bool every_node = fw.handle().features.diagnosis_covers_every_node;
   PreFilterResult pre_result;
   // v1.37: the plugins that narrowed the nodes start the diagnosis' rejecting plugins.
   Status s = fw.RunPreFilterPlugins(state, pod, &pre_result,
-                                    v1_37 ? &diagnosis.unschedulable_plugins : nullptr);
+                                    every_node ? &diagnosis.unschedulable_plugins : nullptr);
   if (!s.IsSuccess()) {
     if (!s.IsRejected()) return s;
     // Every node gets the PreFilter status, so preemption sees it.
@@ -153,18 +111,18 @@ Status PodScheduler::FindNodesThatFitPod(const Framework& fw, CycleState& state,
     // Upstream ranges over a Go set (random order); we keep snapshot order (docs/DEVIATIONS.md).
     // v1.37 skips names that are not nodes; v1.27 fails.
     for (const std::string& name : pre_result.node_names) {
-      if (!v1_37 && snapshot.Get(name) == nullptr)
+      if (!every_node && snapshot.Get(name) == nullptr)
         return Status::Error("nodeinfo not found for node name \"" + name + "\"");
     }
     for (const NodeInfo* node : all_nodes) {
       if (pre_result.node_names.count(node->name())) nodes.push_back(node);
     }
-    if (v1_37) absent_status = AbsentNodeStatusV1_37(diagnosis.unschedulable_plugins);
+    if (every_node) absent_status = AbsentNodeStatusV1_37(diagnosis.unschedulable_plugins);
   }
   Status fs = FindNodesThatPassFilters(fw, state, pod, nodes, &diagnosis, feasible);
   const size_t processed = feasible->size() + diagnosis.node_to_status.size();
   // v1.37 rotates the start over all nodes, v1.27 over the nodes searched.
-  const size_t rotation = v1_37 ? all_nodes.size() : nodes.size();
+  const size_t rotation = every_node ? all_nodes.size() : nodes.size();
   if (rotation > 0) next_start_node_index_ = (next_start_node_index_ + processed) % rotation;
   result->evaluated_nodes = static_cast<int>(processed);
   if (absent_status && fs.IsSuccess() && feasible->empty()) {
@@ -205,10 +163,10 @@ Status PodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state, con
   return Status();
 }
 
-std::string PodScheduler::SelectHost([[maybe_unused]] const Snapshot& snapshot,
+std::string PodScheduler::SelectHost(const Framework& fw, [[maybe_unused]] const Snapshot& snapshot,
                                      const std::vector<const NodeInfo*>& feasible,
                                      const std::vector<int64_t>& totals, TieSet* ties) {
-  if (level_ == CompatLevel::kV1_37) {
+  if (fw.handle().features.score_heap_picks_host) {
     std::vector<ScoredNode> scored;
     scored.reserve(feasible.size());
     int64_t max_score = totals[0];
@@ -297,7 +255,7 @@ ScheduleResult PodScheduler::SchedulePodSteps(const Framework& fw, CycleState& s
     return result;
   }
   result.kind = ScheduleResult::Kind::kScheduled;
-  result.node = SelectHost(snapshot, feasible, totals, &result.ties);
+  result.node = SelectHost(fw, snapshot, feasible, totals, &result.ties);
   if (batch_ != nullptr) StoreBatchResults(&result);
   return result;
 }

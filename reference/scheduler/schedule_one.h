@@ -11,31 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "reference/base/compat_level.h"
 #include "reference/base/rand.h"
+#include "reference/framework/fit_error.h"
 #include "reference/runtime/framework.h"
 #include "reference/scheduler/opportunistic_batch.h"
 #include "reference/scheduler/tie_set.h"
 
 namespace schedcheck::reference {
-
-// Why no node was feasible (framework.Diagnosis).
-struct Diagnosis {
-  NodeToStatus node_to_status;
-  std::set<std::string> unschedulable_plugins;
-  std::string pre_filter_msg;
-  std::string post_filter_msg;
-  // v1.37's FitError.Error() appends the PostFilter message as it is; v1.27 adds a period.
-  bool post_filter_msg_verbatim = false;
-};
-
-// "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match ... ." (FitError.Error()).
-std::string FitErrorMessage(int num_all_nodes, const Diagnosis& diagnosis);
-// The same from the number of nodes that gave each reason (FitError.Error()'s histogram).
-std::string FitErrorMessageFromReasonCounts(int num_all_nodes,
-                                            const std::map<std::string, int>& reason_counts,
-                                            const std::string& post_filter_msg,
-                                            bool post_filter_msg_verbatim = false);
 
 // v1.37: the status of the nodes a PreFilterResult left out, "didn't satisfy plugin(s)" the
 // rejecting plugins known by then (the narrowing ones, and any the nominated node's filters
@@ -92,8 +74,6 @@ class PodScheduler {
   // Whether results carry the feasible node names and per-plugin scores (explain, check, tests).
   // Decisions are the same either way.
   void set_record_details(bool on) { record_details_ = on; }
-  // v1.37 picks the host as the first Pop of SortedScoredNodes (no random draw).
-  void set_compat(CompatLevel level) { level_ = level; }
 
   // numFeasibleNodesToFind (docs/SEMANTICS.md#filtering-and-numfeasiblenodestofind).
   static int64_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
@@ -117,8 +97,10 @@ class PodScheduler {
   virtual Status PrioritizeNodes(const Framework& fw, CycleState& state, const Pod& pod,
                                  const std::vector<const NodeInfo*>& feasible,
                                  ScheduleResult* result, std::vector<int64_t>* totals);
-  // selectHost: reservoir sampling over the top total; `ties` gets every top-scoring node.
-  virtual std::string SelectHost(const Snapshot& snapshot,
+  // selectHost: reservoir sampling over the top total (with the profile's
+  // score_heap_picks_host: the first Pop of SortedScoredNodes, no random draw); `ties` gets every
+  // top-scoring node.
+  virtual std::string SelectHost(const Framework& fw, const Snapshot& snapshot,
                                  const std::vector<const NodeInfo*>& feasible,
                                  const std::vector<int64_t>& totals, TieSet* ties);
 
@@ -153,7 +135,6 @@ class PodScheduler {
   Rand rng_;
   int32_t percentage_;
   bool record_details_ = true;
-  CompatLevel level_ = CompatLevel::kV1_27;
 };
 
 }  // namespace schedcheck::reference

@@ -77,27 +77,6 @@ TEST(NumFeasibleNodesToFindTest, AdaptivePercentageExamples) {
   EXPECT_EQ(PodScheduler::NumFeasibleNodesToFind(20, 100, 5000), 1000);
 }
 
-TEST(FitErrorMessageTest, HistogramSortedAsStrings) {
-  Diagnosis d;
-  for (int i = 0; i < 10; ++i)
-    d.node_to_status["a" + std::to_string(i)] = Status(Code::kUnschedulable, "x");
-  d.node_to_status["b"] =
-      Status(Code::kUnschedulable, std::vector<std::string>{"y", "Insufficient cpu"});
-  d.node_to_status["c"] = Status(Code::kUnschedulable, "y");
-  EXPECT_EQ(FitErrorMessage(12, d), "0/12 nodes are available: 1 Insufficient cpu, 10 x, 2 y.");
-  d.post_filter_msg =
-      "preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.";
-  EXPECT_EQ(FitErrorMessage(12, d),
-            "0/12 nodes are available: 1 Insufficient cpu, 10 x, 2 y. preemption: 0/12 nodes are "
-            "available: "
-            "12 Preemption is not helpful for scheduling..");
-  Diagnosis pre;
-  pre.pre_filter_msg = "pod affinity terms conflict";
-  pre.node_to_status["n"] =
-      Status(Code::kUnschedulableAndUnresolvable, "pod affinity terms conflict");
-  EXPECT_EQ(FitErrorMessage(3, pre), "0/3 nodes are available: pod affinity terms conflict.");
-}
-
 TEST_F(ScheduleOneTest, ReportsAllTiesAndIsDeterministicForASeed) {
   Snapshot snap = Nodes({5, 9, 3, 9, 9});
   std::string first;
@@ -233,14 +212,13 @@ TEST(ScheduleOneV1_37, WithoutScoringTheFirstFeasibleNodeIsTaken) {
   (void)registry.Register("FakeFilter", NoArgs<FakeFilterOnly>());
   Profile p;
   p.at(ExtensionPoint::kMultiPoint).enabled = {{"FakeFilter", 0}};
-  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
-  std::unique_ptr<Framework> fw = std::move(*Framework::Create(p, registry, &handle));
   Snapshot snap =
       testing::MakeSnapshot({ParseNode("metadata: {name: n0}"), ParseNode("metadata: {name: n1}"),
                              ParseNode("metadata: {name: n2}")});
   for (CompatLevel level : {CompatLevel::kV1_37, CompatLevel::kV1_27}) {
+    Handle handle{FeaturesFor(level)};
+    std::unique_ptr<Framework> fw = std::move(*Framework::Create(p, registry, &handle));
     PodScheduler s(1, 0);
-    s.set_compat(level);
     CycleState state;
     ScheduleResult r = s.SchedulePod(
         *fw, state, *ParsePod("metadata: {name: p, labels: {reject-n0: x}}", CompatLevel::kV1_27),

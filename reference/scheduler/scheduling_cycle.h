@@ -1,6 +1,6 @@
 // The scheduling cycle around SchedulePod (schedule_one.go schedulingCycle, v1.27): PostFilter
-// on a fit error, then assume, Reserve and Permit on success. The binding cycle is run by the
-// caller (replay engine or check runner), which owns time.
+// on a fit error, then assume, Reserve and Permit on success. The Scheduler (scheduler.h) runs it
+// inside ScheduleOne and follows it with the binding cycle; check and explain run it alone.
 #ifndef SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULING_CYCLE_H_
 #define SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULING_CYCLE_H_
 

@@ -15,7 +15,7 @@ namespace {
 RC_GTEST_PROP(FastImageLocality, EqualsPlainImageLocality, ()) {
   std::unique_ptr<RandomCluster> cluster = GenCluster(GenLevel());
   PodPtr pod = GenPod(*cluster);
-  const Handle no_snapshot;
+  const Handle no_snapshot{cluster->handle.features};
   const Handle& handle = GenChance(10) ? no_snapshot : cluster->handle;
   auto plain = ImageLocality::New(nullptr, handle);
   auto fast = FastImageLocality::New(nullptr, handle);

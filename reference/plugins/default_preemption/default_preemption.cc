@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "reference/scheduler/schedule_one.h"
+#include "reference/framework/fit_error.h"
 
 namespace schedcheck::reference {
 

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "reference/base/result.h"
+#include "reference/framework/fit_error.h"
 #include "reference/framework/registry.h"
 #include "reference/plugins/default_preemption/preemption.h"
-#include "reference/scheduler/schedule_one.h"
 
 namespace schedcheck::reference {
 

@@ -69,7 +69,7 @@ TEST(NodePortsTest, Filter) {
   NodePtr node = testing::ParseNode("metadata: {name: n}");
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    auto plugin = NodePorts::New(nullptr, Handle{});
+    auto plugin = NodePorts::New(nullptr, Handle{FeaturesFor(CompatLevel::kV1_27)});
     ASSERT_TRUE(plugin.ok());
     auto* np = dynamic_cast<NodePorts*>(plugin->get());
     PodPtr pod = PortsPod("p", c.want);
@@ -90,7 +90,7 @@ TEST(NodePortsTest, Filter) {
 }
 
 TEST(NodePortsTest, FilterWithoutPreFilterIsError) {
-  NodePorts plugin;
+  NodePorts plugin(FeaturesFor(CompatLevel::kV1_27));
   CycleState state;
   auto info = testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n}"));
   EXPECT_EQ(plugin.Filter(state, *PortsPod("p", {}), *info).code(), Code::kError);

@@ -55,7 +55,7 @@ TEST(TaintToleration, Filter) {
       {"empty key with Exists tolerates everything", PodWithTolerations("[{operator: Exists}]"),
        NodeWithTaints("n", "[{key: foo, value: bar, effect: NoExecute}]"), ""},
   };
-  TaintToleration pl;
+  TaintToleration pl(FeaturesFor(CompatLevel::kV1_27));
   CycleState state;
   for (const FilterCase& c : cases) {
     auto ni = testing::MakeNodeInfo(testing::ParseNode(c.node));
@@ -93,7 +93,7 @@ TEST(TaintToleration, ScoreAndNormalize) {
     infos.push_back(testing::MakeNodeInfo(n));
     ptrs.push_back(infos.back().get());
   }
-  TaintToleration pl;
+  TaintToleration pl(FeaturesFor(CompatLevel::kV1_27));
   CycleState state;
   ASSERT_TRUE(pl.PreScore(state, *pod, ptrs).IsSuccess());
   NodeScoreList scores;
@@ -112,7 +112,7 @@ TEST(TaintToleration, ScoreAndNormalize) {
 }
 
 TEST(TaintToleration, ScoreWithoutPreScoreIsError) {
-  TaintToleration pl;
+  TaintToleration pl(FeaturesFor(CompatLevel::kV1_27));
   CycleState state;
   auto ni = testing::MakeNodeInfo(testing::ParseNode("metadata: {name: n}"));
   int64_t s = 0;
@@ -123,7 +123,7 @@ TEST(TaintToleration, ScoreWithoutPreScoreIsError) {
 }
 
 TEST(TaintToleration, FilterWithoutNodeIsError) {
-  TaintToleration pl;
+  TaintToleration pl(FeaturesFor(CompatLevel::kV1_27));
   CycleState state;
   NodeInfo ghost;
   EXPECT_EQ(pl.Filter(state, *testing::ParsePod("metadata: {name: p}", CompatLevel::kV1_27), ghost)

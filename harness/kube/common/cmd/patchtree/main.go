@@ -25,6 +25,7 @@ type Spec struct {
 	Add []struct {
 		To   string `json:"to"`   // path inside the kubernetes module, e.g. pkg/scheduler/x.go
 		From string `json:"from"` // path relative to the spec file
+		Why  string `json:"why"`  // documentation: the READMEs' patch tables (patch_tables.py)
 	} `json:"add"`
 	// Patch: upstream files replaced by a copy with exact-text edits.
 	Patch []struct {

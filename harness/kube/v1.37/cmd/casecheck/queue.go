@@ -96,6 +96,7 @@ type queueOp struct {
 	pods   []*v1.Pod // activate, in the listed order
 
 	plugins, pendingPlugins []string         // failed
+	podSchedulingCycle      *int64           // failed
 	event                   fwk.ClusterEvent // event
 	priorityAtMost          *int32           // event
 	step                    time.Duration    // advanceClock
@@ -116,7 +117,7 @@ var queueOpFields = map[string]struct {
 	"update":                     {[]string{"pod"}, 1},
 	"delete":                     {[]string{"pod"}, 1},
 	"pop":                        {[]string{"expect", "expectAttempts"}, 0},
-	"failed":                     {[]string{"pod", "plugins", "pendingPlugins"}, 2},
+	"failed":                     {[]string{"pod", "plugins", "pendingPlugins", "podSchedulingCycle"}, 2},
 	"event":                      {[]string{"event", "priorityAtMost"}, 1},
 	"activate":                   {[]string{"pods"}, 1},
 	"done":                       {[]string{"pod"}, 1},
@@ -330,14 +331,23 @@ func (d *opDecoder) decode(raw json.RawMessage, at string) (queueOp, error) {
 	case "done":
 		op.pod, err = d.pod(fields["pod"], field("pod"), true, false)
 	case "failed":
-		if op.pod, err = d.pod(fields["pod"], field("pod"), true, false); err != nil {
+		// Inline too: upstream's tests requeue pods the queue never held.
+		if op.pod, err = d.pod(fields["pod"], field("pod"), true, true); err != nil {
 			break
 		}
 		if op.plugins, err = parseStrings(fields["plugins"], field("plugins")); err != nil {
 			break
 		}
 		if raw, given := fields["pendingPlugins"]; given {
-			op.pendingPlugins, err = parseStrings(raw, field("pendingPlugins"))
+			if op.pendingPlugins, err = parseStrings(raw, field("pendingPlugins")); err != nil {
+				break
+			}
+		}
+		if raw, given := fields["podSchedulingCycle"]; given {
+			var cycle int64
+			if cycle, err = parseInteger(raw, 0, math.MaxInt64, field("podSchedulingCycle")); err == nil {
+				op.podSchedulingCycle = &cycle
+			}
 		}
 	case "activate":
 		var list []json.RawMessage
@@ -628,8 +638,7 @@ func fixedHint(answer string) fwk.QueueingHintFn {
 	}
 }
 
-// apply runs one op; a mismatch is a fail, and a `failed` or `done` of a pod with no attempt
-// to end is bad input.
+// apply runs one op; a mismatch is a fail.
 func (r *queueRun) apply(op queueOp) result {
 	switch op.name {
 	case "add":
@@ -644,7 +653,14 @@ func (r *queueRun) apply(op queueOp) result {
 	case "failed":
 		pInfo := r.popped[op.key]
 		if pInfo == nil {
-			return result{badInput: fmt.Sprintf("%s.pod: %s has no attempt to fail (not popped, or its attempt was ended by failed, done or delete)", op.at, op.key)}
+			// A pod with no attempt (never popped, or its attempt already ended): upstream's
+			// tests requeue such a pod too, as a fresh QueuedPodInfo of its latest object
+			// (newQueuedPodInfoForLookup: no timestamp, no attempts).
+			podInfo, err := framework.NewPodInfo(op.pod)
+			if err != nil {
+				return result{badInput: fmt.Sprintf("%s.pod: %v", op.at, err)}
+			}
+			pInfo = &framework.QueuedPodInfo{PodInfo: podInfo}
 		}
 		delete(r.popped, op.key)
 		pInfo.UnschedulablePlugins = sets.New(op.plugins...)
@@ -652,7 +668,11 @@ func (r *queueRun) apply(op queueOp) result {
 		// An error ("already present in the ... queue", the pod having been added again while in
 		// flight) is upstream refusing the requeue, which the scheduler only logs: the queue as it
 		// stands is what the next ops check. The attempt ends either way (Done is deferred).
-		_ = r.q.AddUnschedulablePodIfNotPresent(r.logger, pInfo, r.q.SchedulingCycle())
+		cycle := r.q.SchedulingCycle()
+		if op.podSchedulingCycle != nil {
+			cycle = *op.podSchedulingCycle
+		}
+		_ = r.q.AddUnschedulablePodIfNotPresent(r.logger, pInfo, cycle)
 	case "event":
 		var preCheck queue.PreEnqueueCheck
 		if op.priorityAtMost != nil {

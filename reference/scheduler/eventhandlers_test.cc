@@ -1,4 +1,4 @@
-#include "reference/queue/pre_check.h"
+#include "reference/scheduler/eventhandlers.h"
 
 #include <gtest/gtest.h>
 
@@ -41,7 +41,7 @@ TEST(PreCheckForNodeTest, Table) {
   };
   for (const Row& r : rows) {
     PodPtr pod = ParsePod("metadata: {name: p}\nspec: {" + r.spec + "}\n", CompatLevel::kV1_27);
-    EXPECT_EQ(PreCheckForNode(*pod, *ni), r.want) << r.name;
+    EXPECT_EQ(PreCheckForNode(*pod, *ni, FeaturesFor(CompatLevel::kV1_27)), r.want) << r.name;
   }
 }
 
