@@ -101,10 +101,10 @@ TEST_P(SchedulerTest, SchedulesAPodHandedOverWithoutTheQueue) {
                                "status: {allocatable: {cpu: '2', memory: 1Gi, pods: '10'}}\n"));
   EXPECT_NE(scheduler_->FrameworkFor("default-scheduler"), nullptr);
   EXPECT_EQ(scheduler_->FrameworkFor("other-scheduler"), nullptr);
-  PodPtr pod = Pod(
-      "metadata: {name: p, namespace: default}\n"
-      "spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}\n"
-      "status: {nominatedNodeName: n1}\n");
+  PodPtr pod =
+      Pod("metadata: {name: p, namespace: default}\n"
+          "spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}\n"
+          "status: {nominatedNodeName: n1}\n");
   scheduler_->OnPod(WatchEvent::kAdded, pod);
   ASSERT_EQ(scheduler_->queue().nominator().NominatedPodsForNode("n1").size(), 1u);
   // SchedulePod decides and assumes nothing; the snapshot it read is the Scheduler's.
