@@ -82,8 +82,21 @@ Outcome Scheduler::Init() {
       NewSchedulingQueue(v1_37 ? CompatLevel::kV1_37 : CompatLevel::kV1_27, options_.feature_gates,
                          qo, clock_, std::move(setup), std::move(environment));
   for (auto& p : profiles_) p->handle.nominator = &queue_->nominator();
-  if (v1_37) options_.pod_scheduler->set_compat(CompatLevel::kV1_37);
+  SetPodScheduler(std::move(options_.pod_scheduler));
   return Outcome::Ok();
+}
+
+void Scheduler::SetPodScheduler(std::unique_ptr<PodScheduler> engine) {
+  if (v1_37_) engine->set_compat(CompatLevel::kV1_37);
+  options_.pod_scheduler = std::move(engine);
+}
+
+const Framework* Scheduler::FrameworkFor(std::string_view scheduler_name) const {
+  for (size_t i = 0; i < profiles_.size(); ++i) {
+    if (options_.config.profiles[i].scheduler_name == scheduler_name)
+      return profiles_[i]->framework.get();
+  }
+  return nullptr;
 }
 
 Scheduler::Profile* Scheduler::ProfileFor(const Pod& pod) {
