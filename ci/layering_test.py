@@ -3,11 +3,13 @@
 
 From the bottom: the layers of reference/ (REFERENCE_RANKS), then traces/, harness/, properties/.
 Inside reference/, from the bottom: base (nothing of the project), k8s (the Kubernetes object
-model), api, framework (with testing, its test builders, which framework's tests use), then runtime,
-plugins, queue and cache side by side (plugin and queue tests build a runtime Framework from the
-plugin registry, as upstream's do; runtime's queue_setup builds the queue's options from the
-frameworks, as upstream's scheduler.New does), then scheduler (the Scheduler: event handlers, scheduling and binding cycles), then
-accel, engine and conformance. Folders on one rank may use each other; a folder of reference/
+model), api, framework (with testing, its test builders, which framework's tests use), then
+plugins, queue and cache side by side, then runtime (the frameworks built from the plugin registry,
+and queue_setup, which builds the queue's options from them as upstream's scheduler.New does), then
+scheduler (the Scheduler: event handlers, scheduling and binding cycles), then accel, engine and
+conformance. Tests are the one exception (TEST_MAY_USE): a test of plugins, queue or cache may
+build a runtime Framework from the registry, as upstream's plugin and queue tests use
+frameworkruntime; their libraries may not. Folders on one rank may use each other; a folder of reference/
 missing from the table is an error, so a new one gets a rank when it is added. An edge is a
 label //pkg... in a BUILD.bazel file outside `visibility` lists and package groups, or an
 `#include "x/..."` / `import "x/..."` line in a .h, .cc or .proto file. A package may also not
@@ -30,11 +32,20 @@ REFERENCE_RANKS = (
     ("k8s",),
     ("api",),
     ("framework", "testing"),
-    ("runtime", "plugins", "queue", "cache"),
+    ("plugins", "queue", "cache"),
+    ("runtime",),
     ("scheduler",),
     ("accel", "engine", "conformance"),
 )
 TOP_RANKS = ("traces", "harness", "properties")
+
+# What a test (a *_test.cc file, or a cc_test rule's deps) of a reference/ folder may use above its
+# own rank.
+TEST_MAY_USE = {
+    "reference/plugins": ("reference/runtime",),
+    "reference/queue": ("reference/runtime",),
+    "reference/cache": ("reference/runtime",),
+}
 
 
 def layer_names():
@@ -92,13 +103,26 @@ LABEL = re.compile(r"(?<![\w@])//([A-Za-z0-9_./+-]*)(:[A-Za-z0-9_./+=-]*)?")
 INCLUDE = re.compile(r'^\s*(?:#\s*include|import)\s+(?:public\s+|weak\s+)?"([^"]+)"')
 
 
+RULE_START = re.compile(r"^(\w+)\(")
+
+
 def build_edges(text):
-    """(line, label) for every package label the BUILD file uses."""
+    """(line, label, in_test) for every package label the BUILD file uses; in_test when the label
+    is inside a cc_test rule."""
     text = "\n".join(strip_comment(l) for l in text.split("\n"))
     text = NOT_EDGES.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    rule = None
     for number, line in enumerate(text.split("\n"), 1):
+        start = RULE_START.match(line)
+        if start:
+            rule = start.group(1)
         for m in LABEL.finditer(line):
-            yield number, "//" + m.group(1) + (m.group(2) or "")
+            yield number, "//" + m.group(1) + (m.group(2) or ""), rule == "cc_test"
+
+
+def allowed_for_test(here, there):
+    """Whether a test in layer `here` may use layer `there` although it ranks higher."""
+    return there[1] in TEST_MAY_USE.get(here[1], ())
 
 
 def main():
@@ -123,14 +147,16 @@ def main():
                     if re.search(r'default_visibility\s*=\s*\[\s*"//visibility:public"', text):
                         violations.append(f"{rel}: package(default_visibility = public): packages are "
                                           "private by default; widen per target")
-                    edges = ((n, label[2:].split(":")[0], label) for n, label in build_edges(text))
+                    edges = ((n, label[2:].split(":")[0], label, in_test)
+                             for n, label, in_test in build_edges(text))
                 else:
                     sources += 1
-                    edges = ((n, m.group(1), f'"{m.group(1)}"') for n, l in enumerate(text.split("\n"), 1)
-                             for m in [INCLUDE.match(l)] if m)
-                for number, target, shown in edges:
+                    is_test = name.endswith("_test.cc")
+                    edges = ((n, m.group(1), f'"{m.group(1)}"', is_test)
+                             for n, l in enumerate(text.split("\n"), 1) for m in [INCLUDE.match(l)] if m)
+                for number, target, shown, in_test in edges:
                     there = layer(target)
-                    if there and there[0] > here[0]:
+                    if there and there[0] > here[0] and not (in_test and allowed_for_test(here, there)):
                         violations.append(f"{rel}:{number}: {here[1]} -> {there[1]}: {shown} "
                                           f"(layers: {' < '.join(layer_names())})")
     print(f"layering: {root}: {builds} BUILD files, {sources} .h/.cc/.proto files")

@@ -108,19 +108,22 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property,
   for (bool details : {true, false}) {
     LoadedCase plain = Load(c, Engine::kPlain, kCompat);
     LoadedCase fast = Load(c, Engine::kFast, kCompat);
-    auto plain_scheduler = reference::MakePodScheduler(Engine::kPlain, 7, 0);
-    auto fast_scheduler = reference::MakePodScheduler(Engine::kFast, 7, 0);
-    plain_scheduler->set_record_details(details);
-    fast_scheduler->set_record_details(details);
+    // Each Scheduler decides with its engine, seeded alike; the engines stay readable here.
+    auto plain_engine = reference::MakePodScheduler(Engine::kPlain, 7, 0);
+    auto fast_engine = reference::MakePodScheduler(Engine::kFast, 7, 0);
+    plain_engine->set_record_details(details);
+    fast_engine->set_record_details(details);
+    const reference::PodScheduler* plain_scheduler = plain_engine.get();
+    const reference::PodScheduler* fast_scheduler = fast_engine.get();
+    plain.cluster->scheduler().SetPodScheduler(std::move(plain_engine));
+    fast.cluster->scheduler().SetPodScheduler(std::move(fast_engine));
     for (int cycle = 0; cycle < cycles; ++cycle) {
       const bool first = cycle == 0 || later_pods.empty();
       const reference::Pod& plain_pod = first ? *plain.pod : *later_pods[cycle - 1];
       const reference::Pod& fast_pod = first ? *fast.pod : *later_pods[cycle - 1];
       reference::CycleState plain_state, fast_state;
-      const ScheduleResult a = plain_scheduler->SchedulePod(plain.cluster->framework(), plain_state,
-                                                            plain_pod, plain.cluster->snapshot());
-      const ScheduleResult b = fast_scheduler->SchedulePod(fast.cluster->framework(), fast_state,
-                                                           fast_pod, fast.cluster->snapshot());
+      const ScheduleResult a = plain.cluster->scheduler().SchedulePod(plain_state, plain_pod);
+      const ScheduleResult b = fast.cluster->scheduler().SchedulePod(fast_state, fast_pod);
       // Without details a scheduled pod's statuses are not kept by the fast engine: compare what
       // the decision carries.
       const std::string da = details || a.kind != ScheduleResult::Kind::kScheduled

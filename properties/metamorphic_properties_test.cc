@@ -132,12 +132,11 @@ RC_GTEST_PROP(MetamorphicProperties, AnExtraPodNeverHelpsItsNode, ()) {
 RC_GTEST_PROP(MetamorphicProperties, StartIndexRotationKeepsTies, ()) {
   const ClusterCase c = *ClusterCaseGen();
   LoadedCase loaded = Load(c);
-  reference::PodScheduler scheduler(5, 0);
+  reference::Scheduler& scheduler = loaded.cluster->scheduler();
+  scheduler.SetPodScheduler(std::make_unique<reference::PodScheduler>(5, 0));
   reference::CycleState s1, s2;
-  ScheduleResult a = scheduler.SchedulePod(loaded.cluster->framework(), s1, *loaded.pod,
-                                           loaded.cluster->snapshot());
-  ScheduleResult b = scheduler.SchedulePod(loaded.cluster->framework(), s2, *loaded.pod,
-                                           loaded.cluster->snapshot());
+  ScheduleResult a = scheduler.SchedulePod(s1, *loaded.pod);
+  ScheduleResult b = scheduler.SchedulePod(s2, *loaded.pod);
   RC_ASSERT(a.kind == b.kind);
   RC_ASSERT(AsSet(a.feasible) == AsSet(b.feasible));
   RC_ASSERT(a.ties.Names() == b.ties.Names());

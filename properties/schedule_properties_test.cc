@@ -197,7 +197,7 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
   const int steps = *rc::gen::inRange(1, 9);
   for (int step = 0; step < steps; ++step) {
     const int op = *rc::gen::inRange(0, 5);
-    reference::Cache& cache = kept.cluster->cache();
+    reference::Scheduler& scheduler = kept.cluster->scheduler();
     std::string change;
     if (op <= 2 || now.bound.empty()) {
       // A pod lands on a node: a replica of the pod to schedule (its own spread constraints and
@@ -208,7 +208,7 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
       pod.mutable_spec()->set_node_name(now.nodes[step % now.nodes.size()].metadata().name());
       auto built = reference::BuildPod(pod, reference::FeaturesFor(reference::CompatLevel::kV1_27));
       RC_PRE(built.ok());
-      RC_ASSERT(static_cast<bool>(cache.AddPod(*built)));
+      scheduler.OnPod(reference::WatchEvent::kAdded, *built);
       now.bound.push_back(pod);
       change = "pod " + pod.metadata().name() + " bound to " + pod.spec().node_name();
     } else if (op == 3) {
@@ -217,7 +217,8 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
       auto built =
           reference::BuildPod(gone, reference::FeaturesFor(reference::CompatLevel::kV1_27));
       RC_ASSERT(built.ok());
-      RC_ASSERT(static_cast<bool>(cache.RemovePod(**built)));
+      RC_ASSERT(scheduler.GetPod((*built)->key) != nullptr);
+      scheduler.OnPod(reference::WatchEvent::kDeleted, *built);
       now.bound.erase(now.bound.begin());
       change = "pod " + gone.metadata().name() + " removed";
     } else {
@@ -238,7 +239,8 @@ RC_GTEST_PROP(ScheduleProperties, KeptStateDecidesAsAFreshCluster, ()) {
       }
       auto built = reference::BuildNode(node);
       RC_PRE(built.ok());
-      RC_ASSERT(static_cast<bool>(cache.UpdateNode(*built)));
+      RC_ASSERT(scheduler.GetNode((*built)->name()) != nullptr);
+      scheduler.OnNode(reference::WatchEvent::kModified, *built);
       change = "node " + node.metadata().name() + " replaced";
     }
     kept.cluster->Refresh();

@@ -69,10 +69,10 @@ LoadedCase Load(const ClusterCase& c, reference::Engine engine, const std::strin
 
 reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed,
                                        reference::Engine engine) {
-  std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, seed, 0);
+  reference::Scheduler& scheduler = loaded.cluster->scheduler();
+  scheduler.SetPodScheduler(reference::MakePodScheduler(engine, seed, 0));
   reference::CycleState state;
-  return scheduler->SchedulePod(loaded.cluster->framework(), state, *loaded.pod,
-                                loaded.cluster->snapshot());
+  return scheduler.SchedulePod(state, *loaded.pod);
 }
 
 ClusterState StateOf(const ClusterCase& c) { return ClusterState{c.nodes, c.bound}; }

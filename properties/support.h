@@ -27,11 +27,11 @@ struct LoadedCase {
   std::unique_ptr<check::Cluster> cluster;
   reference::PodPtr pod;
 };
-// The default profile of `compat` over the case's nodes and bound pods, with the engine's plugins.
-// RC_FAILs on a load error.
+// A Scheduler with the default profile of `compat` and the engine's plugins, the case's nodes and
+// bound pods delivered to its informers. RC_FAILs on a load error.
 LoadedCase Load(const ClusterCase& c, reference::Engine engine = reference::Engine::kPlain,
                 const std::string& compat = "1.27");
-// One SchedulePod of the case's pod with a fresh PodScheduler of the engine seeded `seed`.
+// One SchedulePod of the case's pod by the loaded Scheduler, with a fresh engine seeded `seed`.
 reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed,
                                        reference::Engine engine = reference::Engine::kPlain);
 ClusterState StateOf(const ClusterCase& c);

@@ -1,25 +1,56 @@
 #include "harness/check/cluster.h"
 
-#include "reference/plugins/registry.h"
+#include <map>
+#include <utility>
+
+#include "reference/plugins/default_preemption/preemption.h"
 
 namespace schedcheck::check {
 namespace {
 
+using reference::WatchEvent;
+
 // Objects keyed "namespace/name" (an empty namespace is "default"); a later duplicate wins.
 template <typename Object>
-void StoreByKey(const std::vector<Object>& objects,
-                std::map<std::string, Object, std::less<>>* store) {
+std::map<std::string, Object> ByKey(const std::vector<Object>& objects) {
+  std::map<std::string, Object> out;
   for (const Object& o : objects) {
     const std::string& ns = o.metadata().namespace_();
-    (*store)[(ns.empty() ? "default" : ns) + "/" + o.metadata().name()] = o;
+    out[(ns.empty() ? "default" : ns) + "/" + o.metadata().name()] = o;
   }
+  return out;
 }
 
 // Cluster-scoped objects keyed by name; a later duplicate wins.
 template <typename Object>
-void StoreByName(const std::vector<Object>& objects,
-                 std::map<std::string, Object, std::less<>>* store) {
-  for (const Object& o : objects) (*store)[o.metadata().name()] = o;
+std::map<std::string, Object> ByName(const std::vector<Object>& objects) {
+  std::map<std::string, Object> out;
+  for (const Object& o : objects) out[o.metadata().name()] = o;
+  return out;
+}
+
+// Delivers each object as an add to `handler` (a Scheduler informer handler).
+template <typename Object, typename Handler>
+void AddEach(const std::map<std::string, Object>& objects, Handler handler) {
+  for (const auto& [key, object] : objects) handler(WatchEvent::kAdded, object);
+}
+
+// The Scheduler's options for one case or explanation: a configuration of the one profile, and
+// the engine's plugins and schedulePod.
+Result<reference::SchedulerOptions> SchedulerOptionsFor(const reference::Profile& profile,
+                                                        const ClusterOptions& o) {
+  const std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(o.compat);
+  if (!level) return Error{"compat: unknown level \"" + o.compat + "\" (1.27 or 1.37)"};
+  Result<reference::Features> features = reference::FeaturesFor(*level, o.gates);
+  if (!features.ok()) return features.error();
+  reference::SchedulerOptions options;
+  options.config.profiles = {profile};
+  options.features = *features;
+  options.registry = &reference::PluginRegistryFor(o.engine);
+  options.pod_scheduler = reference::MakePodScheduler(o.engine, o.seed, 0);
+  // The clock stays at 0 and stands for an instant after every start time a case holds.
+  options.epoch_unix_ns = reference::kNowAfterEveryStart;
+  return options;
 }
 
 }  // namespace
@@ -32,57 +63,74 @@ ClusterInput ClusterInputOf(const Case& c) {
 
 Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
                                                 const reference::Profile& profile,
-                                                const std::string& compat, reference::Engine engine,
-                                                const reference::FeatureGates& gates) {
-  const reference::CompatLevel level =
-      reference::ParseCompatLevel(compat).value_or(reference::CompatLevel::kV1_27);
-  Result<reference::Features> features = reference::FeaturesFor(level, gates);
-  if (!features.ok()) return features.error();
-  std::unique_ptr<Cluster> c(new Cluster(*features));
+                                                const std::string& compat,
+                                                reference::Engine engine) {
+  ClusterOptions options;
+  options.compat = compat;
+  options.engine = engine;
+  return Build(input, profile, options);
+}
+
+Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
+                                                const reference::Profile& profile,
+                                                const ClusterOptions& options) {
+  std::unique_ptr<Cluster> c(new Cluster());
+  Result<reference::SchedulerOptions> scheduler_options = SchedulerOptionsFor(profile, options);
+  if (!scheduler_options.ok()) return scheduler_options.error();
+  auto scheduler = reference::Scheduler::New(std::move(*scheduler_options), c->clock_);
+  if (!scheduler.ok()) return scheduler.error();
+  c->scheduler_ = std::move(*scheduler);
+  reference::Scheduler& s = *c->scheduler_;
+  c->framework_ = s.FrameworkFor(profile.scheduler_name);
   for (size_t i = 0; i < input.nodes.size(); ++i) {
     auto node = reference::BuildNode(input.nodes[i]);
     std::string where =
         "nodes[" + std::to_string(i) + "] (" + input.nodes[i].metadata().name() + ")";
     if (!node.ok()) return Error{where + ": " + node.message()};
+    if (s.GetNode((*node)->name()) != nullptr)
+      return Error{where + ": node \"" + (*node)->name() + "\" already exists"};
     c->node_names_.push_back((*node)->name());
-    if (Outcome ok = c->cache_.AddNode(*node); !ok) return Error{where + ": " + ok.message()};
+    s.OnNode(WatchEvent::kAdded, *node);
   }
+  // The informers of the kinds plugins read, before any pod reaches the queue.
+  for (const auto& [name, ns] : ByName(input.namespaces)) s.OnNamespace(WatchEvent::kAdded, ns);
+  for (const auto& [key, pdb] : ByKey(input.pdbs)) s.OnPodDisruptionBudget(WatchEvent::kAdded, pdb);
+  AddEach(ByKey(input.services), [&](WatchEvent t, const auto& o) { s.OnService(t, o); });
+  AddEach(ByKey(input.replication_controllers),
+          [&](WatchEvent t, const auto& o) { s.OnReplicationController(t, o); });
+  AddEach(ByKey(input.replica_sets), [&](WatchEvent t, const auto& o) { s.OnReplicaSet(t, o); });
+  AddEach(ByKey(input.stateful_sets), [&](WatchEvent t, const auto& o) { s.OnStatefulSet(t, o); });
+  const StorageInput& storage = input.storage;
+  AddEach(ByName(storage.persistent_volumes),
+          [&](WatchEvent t, const auto& o) { s.OnPersistentVolume(t, o); });
+  AddEach(ByKey(storage.persistent_volume_claims),
+          [&](WatchEvent t, const auto& o) { s.OnPersistentVolumeClaim(t, o); });
+  AddEach(ByName(storage.storage_classes),
+          [&](WatchEvent t, const auto& o) { s.OnStorageClass(t, o); });
+  AddEach(ByName(storage.csi_nodes), [&](WatchEvent t, const auto& o) { s.OnCSINode(t, o); });
+  AddEach(ByName(storage.csi_drivers), [&](WatchEvent t, const auto& o) { s.OnCSIDriver(t, o); });
+  AddEach(ByKey(storage.csi_storage_capacities),
+          [&](WatchEvent t, const auto& o) { s.OnCSIStorageCapacity(t, o); });
   for (size_t i = 0; i < input.pods.size(); ++i) {
-    auto pod = reference::BuildPod(input.pods[i], *features);
+    auto pod = reference::BuildPod(input.pods[i], s.features());
     std::string where = "pods[" + std::to_string(i) + "] (" + input.pods[i].metadata().name() + ")";
     if (!pod.ok()) return Error{where + ": " + pod.message()};
-    if (!(*pod)->node_name().empty()) {
-      if (Outcome ok = c->cache_.AddPod(*pod); !ok) return Error{where + ": " + ok.message()};
-    } else if (!(*pod)->obj.status().nominated_node_name().empty()) {
-      c->nominator_.Add(reference::MakePodInfo(*pod), (*pod)->obj.status().nominated_node_name());
-    }
+    const reference::PodPtr held = s.GetPod((*pod)->key);
+    if (held != nullptr && !held->node_name().empty() && !(*pod)->node_name().empty())
+      return Error{where + ": pod " + (*pod)->key + " already in the cache"};
+    s.OnPod(WatchEvent::kAdded, *pod);
   }
-  for (const k8s::Namespace& ns : input.namespaces)
-    c->objects_.namespaces[ns.metadata().name()] = ns;
-  for (const k8s::PodDisruptionBudget& pdb : input.pdbs) {
-    std::string ns = pdb.metadata().namespace_().empty() ? "default" : pdb.metadata().namespace_();
-    c->objects_.pdbs[ns + "/" + pdb.metadata().name()] = pdb;
-  }
-  StoreByKey(input.services, &c->objects_.services);
-  StoreByKey(input.replication_controllers, &c->objects_.replication_controllers);
-  StoreByKey(input.replica_sets, &c->objects_.replica_sets);
-  StoreByKey(input.stateful_sets, &c->objects_.stateful_sets);
-  StoreByName(input.storage.persistent_volumes, &c->objects_.persistent_volumes);
-  StoreByKey(input.storage.persistent_volume_claims, &c->objects_.persistent_volume_claims);
-  StoreByName(input.storage.storage_classes, &c->objects_.storage_classes);
-  StoreByName(input.storage.csi_nodes, &c->objects_.csi_nodes);
-  StoreByName(input.storage.csi_drivers, &c->objects_.csi_drivers);
-  StoreByKey(input.storage.csi_storage_capacities, &c->objects_.csi_storage_capacities);
-  c->cache_.UpdateSnapshot(&c->snapshot_);
-  c->handle_.snapshot = &c->snapshot_;
-  c->handle_.objects = &c->objects_;
-  c->handle_.nominator = &c->nominator_;
-  auto fw =
-      reference::Framework::Create(profile, reference::PluginRegistryFor(engine), &c->handle_);
-  if (!fw.ok()) return fw.error();
-  c->framework_ = std::move(*fw);
-  c->handle_.framework = c->framework_.get();
+  s.UpdateSnapshot();
   return c;
+}
+
+std::string NoProfileFor(const reference::Pod& pod, Cluster& cluster) {
+  if (cluster.scheduler().FrameworkFor(pod.scheduler_name()) != nullptr) return "";
+  return "pod: no profile for schedulerName \"" + pod.scheduler_name() + "\"";
+}
+
+void Cluster::AddPendingPod(const reference::PodPtr& pod) {
+  if (pod->node_name().empty()) scheduler_->OnPod(WatchEvent::kAdded, pod);
 }
 
 }  // namespace schedcheck::check

@@ -1,36 +1,23 @@
-// A case's cluster, loaded into the reference: cache, snapshot, namespaces and PDBs, the nominated
-// pods, and the framework for the case's profile. Shared by `check` and `explain`.
+// A case's cluster, loaded into the reference Scheduler through its informer handlers: nodes,
+// then the objects plugins read, then pods (bound ones reach the cache, pending ones the queue and
+// its nominator). Check, explain and the properties look at one decision of that Scheduler: its
+// profile's framework and snapshot, SchedulePod, or a scheduling cycle of a pod they choose.
 #ifndef SCHEDCHECK_HARNESS_CHECK_CLUSTER_H_
 #define SCHEDCHECK_HARNESS_CHECK_CLUSTER_H_
 
-#include <map>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "harness/check/case.h"
-#include "reference/cache/cache.h"
+#include "reference/base/clock.h"
 #include "reference/engine/engine.h"
-#include "reference/framework/handle.h"
 #include "reference/k8s/k8s.pb.h"
 #include "reference/runtime/framework.h"
+#include "reference/scheduler/scheduler.h"
 
 namespace schedcheck::check {
-
-// Pods nominated to nodes (status.nominatedNodeName set, spec.nodeName empty), in input order.
-class StaticNominator : public reference::PodNominator {
- public:
-  void Add(reference::PodInfoPtr pod, const std::string& node) {
-    by_node_[node].push_back(std::move(pod));
-  }
-  std::vector<reference::PodInfoPtr> NominatedPodsForNode(const std::string& node) const override {
-    auto it = by_node_.find(node);
-    return it == by_node_.end() ? std::vector<reference::PodInfoPtr>{} : it->second;
-  }
-
- private:
-  std::map<std::string, std::vector<reference::PodInfoPtr>> by_node_;
-};
 
 struct ClusterInput {
   std::vector<k8s::Node> nodes;
@@ -47,36 +34,57 @@ struct ClusterInput {
 // The cluster a case describes.
 ClusterInput ClusterInputOf(const Case& c);
 
+// What the Scheduler is built with besides the cluster.
+struct ClusterOptions {
+  std::string compat = "1.27";
+  // The plugin factories and schedulePod's engine (plain rules by default; engine.h).
+  reference::Engine engine = reference::Engine::kPlain;
+  // A run's --feature-gates at 1.37 (pods' requests and the gated plugin rules).
+  reference::FeatureGates gates;
+  uint64_t seed = 0;  // schedulePod's tie-break
+};
+
 class Cluster {
  public:
-  // Errors name the object ("pods[3] (default/p): spec.containers[0]...: invalid quantity").
-  // `engine` picks the plugin factories (plain rules by default; reference/engine/engine.h);
-  // `gates`, a run's --feature-gates at 1.37 (pods' requests and the gated plugin rules).
+  // A Scheduler with the one profile `profile`, then the cluster delivered to its informers.
+  // Errors name the object ("pods[3] (default/p): spec.containers[0]...: invalid quantity"); a
+  // node or bound pod given twice is an error, other objects given twice keep the later one.
+  static Result<std::unique_ptr<Cluster>> Build(const ClusterInput& input,
+                                                const reference::Profile& profile,
+                                                const ClusterOptions& options);
+  // The same with the default options but `compat` and `engine`.
   static Result<std::unique_ptr<Cluster>> Build(
       const ClusterInput& input, const reference::Profile& profile, const std::string& compat,
-      reference::Engine engine = reference::Engine::kPlain,
-      const reference::FeatureGates& gates = {});
+      reference::Engine engine = reference::Engine::kPlain);
 
-  reference::Cache& cache() { return cache_; }
-  const reference::Snapshot& snapshot() const { return snapshot_; }
+  reference::Scheduler& scheduler() { return *scheduler_; }
+  // The profile's framework.
   const reference::Framework& framework() const { return *framework_; }
-  reference::Framework& framework() { return *framework_; }
-  // Refreshes the snapshot from the cache (after an assume or a binding).
-  void Refresh() { cache_.UpdateSnapshot(&snapshot_); }
+  // The Scheduler's snapshot as of the last Refresh (Build ends with one).
+  const reference::Snapshot& snapshot() const { return scheduler_->snapshot(); }
+  // Updates the snapshot from the cache (after the informers delivered a change, or an assume).
+  void Refresh() { scheduler_->UpdateSnapshot(); }
+  // Delivers `pod`, which check or explain is about to schedule, to the pod informer: the pod
+  // lister (DefaultPreemption reads the preemptor's latest version there) and the queue hold it.
+  // A pod that names its node already is left out (it would go to the cache).
+  void AddPendingPod(const reference::PodPtr& pod);
   // Node names in the order they were given.
   const std::vector<std::string>& node_names() const { return node_names_; }
 
  private:
-  explicit Cluster(const reference::Features& features) : cache_(features), handle_(features) {}
+  Cluster() = default;
 
-  reference::Cache cache_;
-  reference::Snapshot snapshot_;
-  reference::ClusterObjects objects_;
-  StaticNominator nominator_;
-  reference::Handle handle_;
-  std::unique_ptr<reference::Framework> framework_;
+  // Check and explain have no time: the clock stays at 0, and 0 stands for an instant after every
+  // timestamp a case holds (DefaultPreemption's "now" without a clock).
+  VirtualClock clock_;
+  std::unique_ptr<reference::Scheduler> scheduler_;
+  const reference::Framework* framework_ = nullptr;
   std::vector<std::string> node_names_;
 };
+
+// Why the cluster's Scheduler cannot schedule `pod` ("" when it can): no profile for its
+// schedulerName.
+std::string NoProfileFor(const reference::Pod& pod, Cluster& cluster);
 
 }  // namespace schedcheck::check
 

@@ -37,7 +37,7 @@ HintAnswer AskPlugin(const reference::QueueingHintExtensions& plugin, const refe
 
 CaseResult RunHintCase(const Case& c) {
   ClusterInput input = ClusterInputOf(c);
-  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat);
+  auto cluster = Cluster::Build(input, CaseProfile(c), c.compat.empty() ? "1.27" : c.compat);
   if (!cluster.ok()) return {Verdict::kBadInput, "setup: " + cluster.message()};
   const std::string& name = c.plugins[0].name;
   const auto* plugin = dynamic_cast<const reference::QueueingHintExtensions*>(

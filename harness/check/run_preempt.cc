@@ -7,7 +7,7 @@
 
 #include "harness/check/cluster.h"
 #include "reference/plugins/default_preemption/default_preemption.h"
-#include "reference/scheduler/schedule_one.h"
+#include "reference/scheduler/scheduler.h"
 
 namespace schedcheck::check {
 namespace {
@@ -125,12 +125,13 @@ CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
   const reference::CompatLevel level = *reference::ParseCompatLevel(c.compat);
   auto pod = reference::BuildPod(*c.pod, reference::FeaturesFor(level));
   if (!pod.ok()) return BadInput("pod: " + pod.message());
+  if (std::string why = NoProfileFor(**pod, **cluster); !why.empty()) return BadInput(why);
   const reference::Framework& fw = (*cluster)->framework();
 
   // The failed scheduling attempt whose statuses preemption starts from.
-  std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, 0, 0);
+  (*cluster)->AddPendingPod(*pod);
   reference::CycleState state;
-  reference::ScheduleResult r = scheduler->SchedulePod(fw, state, **pod, (*cluster)->snapshot());
+  reference::ScheduleResult r = (*cluster)->scheduler().SchedulePod(state, **pod);
   switch (r.kind) {
     case reference::ScheduleResult::Kind::kScheduled:
       return Fail("the pod fits (on " + Join(r.ties.Names()) + "), so there is no preemption");
@@ -141,7 +142,7 @@ CaseResult RunPreemptCase(const Case& c, reference::Engine engine) {
     case reference::ScheduleResult::Kind::kFitError:
       break;
   }
-  // DefaultPreemption with the case's args, on the cluster's handle (the instance inside the
+  // DefaultPreemption with the case's args, on the profile's handle (the instance inside the
   // framework would give the same answer; this one also reports the whole tied set).
   auto args_it = c.plugin_args.find("DefaultPreemption");
   auto args = reference::ParseDefaultPreemptionArgs(

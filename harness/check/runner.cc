@@ -9,7 +9,7 @@
 #include "harness/check/run_preempt.h"
 #include "harness/check/run_queue.h"
 #include "reference/base/compat_level.h"
-#include "reference/scheduler/scheduling_cycle.h"
+#include "reference/scheduler/scheduler.h"
 
 namespace schedcheck::check {
 namespace {
@@ -201,28 +201,25 @@ CaseResult RunScore(const Case& c, Cluster& cluster, const reference::PodPtr& po
   return Fail(detail);
 }
 
-CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr& pod,
-                       reference::Engine engine) {
-  // Seed 0 for the tie-break; expectations compare the tie set, not the pick.
-  std::unique_ptr<reference::PodScheduler> scheduler = reference::MakePodScheduler(engine, 0, 0);
+CaseResult RunSchedule(const Case& c, Cluster& cluster, const reference::PodPtr& pod) {
+  reference::Scheduler& scheduler = cluster.scheduler();
   const reference::CompatLevel level = *reference::ParseCompatLevel(c.compat);
-  // podsBefore: one scheduling cycle each with the same scheduler, so the pod under test sees
-  // their assumed placements and its search starts where theirs stopped (nextStartNodeIndex).
+  // podsBefore: one scheduling cycle each of the same Scheduler (seed 0 for the tie-break;
+  // expectations compare the tie set, not the pick), so the pod under test sees their assumed
+  // placements and its search starts where theirs stopped (nextStartNodeIndex).
   for (size_t i = 0; i < c.pods_before.size(); ++i) {
     const std::string where = "podsBefore[" + std::to_string(i) + "]";
     auto before = reference::BuildPod(c.pods_before[i], reference::FeaturesFor(level));
     if (!before.ok()) return Fail(where + ": " + before.message());
+    cluster.AddPendingPod(*before);
     CycleState before_state;
-    reference::CycleOutcome o =
-        reference::RunSchedulingCycle(cluster.framework(), *scheduler, cluster.cache(),
-                                      cluster.snapshot(), before_state, *before);
+    reference::CycleOutcome o = scheduler.SchedulingCycle(before_state, *before);
     if (!o.status.IsSuccess() && !o.status.IsWait())
       return Fail(where + ": not scheduled: \"" + o.message + "\"");
-    cluster.Refresh();
   }
+  cluster.AddPendingPod(pod);
   CycleState state;
-  reference::CycleOutcome out = reference::RunSchedulingCycle(
-      cluster.framework(), *scheduler, cluster.cache(), cluster.snapshot(), state, pod);
+  reference::CycleOutcome out = scheduler.SchedulingCycle(state, pod);
   const nlohmann::json& want = c.expect;
   bool scheduled = out.status.IsSuccess() || out.status.IsWait();
   std::string got = scheduled ? "scheduled on " + JoinQuoted(out.result.ties.Names()) + " (tie set)"
@@ -285,7 +282,8 @@ CaseResult RunCaseUnguarded(const Case& c, reference::Engine engine) {
   if (!pod.ok()) return BadInput("pod: " + pod.message());
   if (c.kind == "filter") return RunFilter(c, **cluster, *pod);
   if (c.kind == "score") return RunScore(c, **cluster, *pod);
-  return RunSchedule(c, **cluster, *pod, engine);
+  if (std::string why = NoProfileFor(**pod, **cluster); !why.empty()) return BadInput(why);
+  return RunSchedule(c, **cluster, *pod);
 }
 
 // The expectation checks read `expect` with nlohmann's typed getters; one of the wrong JSON type

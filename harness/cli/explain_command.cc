@@ -10,7 +10,7 @@
 #include "harness/cli/limit_option.h"
 #include "harness/cli/seed_option.h"
 #include "reference/plugins/default_preemption/default_preemption.h"
-#include "reference/scheduler/scheduling_cycle.h"
+#include "reference/scheduler/scheduler.h"
 #include "traces/input_limits.h"
 #include "traces/manifests.h"
 
@@ -49,7 +49,12 @@ nlohmann::json PreemptionJson(const reference::PreemptionOutcome& o) {
 
 Result<reference::Profile> ProfileFor(const ExplainOptions& o, const trace::InputLimits& limits,
                                       const std::string& scheduler_name) {
-  if (o.config.empty()) return reference::DefaultProfile(o.compat);
+  if (o.config.empty()) {
+    // The default profile, for whichever scheduler the pod names.
+    reference::Profile p = reference::DefaultProfile(o.compat);
+    p.scheduler_name = scheduler_name;
+    return p;
+  }
   auto config =
       reference::LoadSchedulerConfiguration(o.config, o.compat, trace::YamlLimitsOf(limits));
   if (!config.ok()) return config.error();
@@ -62,6 +67,15 @@ Result<reference::Profile> ProfileFor(const ExplainOptions& o, const trace::Inpu
     }
   }
   return Error{o.config + ": no profile for schedulerName \"" + scheduler_name + "\""};
+}
+
+// The Scheduler explain builds: the engine's plugins and schedulePod, seeded --seed.
+check::ClusterOptions ClusterOptionsFor(const ExplainOptions& o) {
+  check::ClusterOptions options;
+  options.compat = o.compat;
+  options.engine = o.engine;
+  options.seed = o.seed;
+  return options;
 }
 
 }  // namespace
@@ -88,8 +102,9 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   input.storage = {cluster_objects->persistent_volumes, cluster_objects->persistent_volume_claims,
                    cluster_objects->storage_classes,    cluster_objects->csi_nodes,
                    cluster_objects->csi_drivers,        cluster_objects->csi_storage_capacities};
-  auto cluster = check::Cluster::Build(input, *profile, o.compat, o.engine);
+  auto cluster = check::Cluster::Build(input, *profile, ClusterOptionsFor(o));
   if (!cluster.ok()) return cluster.error();
+  (*cluster)->AddPendingPod(*pod);
   const reference::Framework& fw = (*cluster)->framework();
   const reference::Snapshot& snapshot = (*cluster)->snapshot();
 
@@ -128,11 +143,8 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   }
 
   // The decision itself, exactly as a scheduling cycle makes it.
-  std::unique_ptr<reference::PodScheduler> scheduler =
-      reference::MakePodScheduler(o.engine, o.seed, 0);
   reference::CycleState cycle_state;
-  reference::CycleOutcome r = reference::RunSchedulingCycle(fw, *scheduler, (*cluster)->cache(),
-                                                            snapshot, cycle_state, *pod);
+  reference::CycleOutcome r = (*cluster)->scheduler().SchedulingCycle(cycle_state, *pod);
   out["evaluatedNodes"] = r.result.evaluated_nodes;
   out["feasibleNodes"] = r.result.feasible;
   out["scores"] = nlohmann::json::array();

@@ -6,7 +6,7 @@
 #include "harness/check/cluster.h"
 #include "harness/replay/decision_log.h"
 #include "reference/scheduler/pod_signatures.h"
-#include "reference/scheduler/scheduling_cycle.h"
+#include "reference/scheduler/scheduler.h"
 
 namespace schedcheck::diff {
 namespace {
@@ -117,14 +117,24 @@ std::string ScoresText(const reference::CycleOutcome& r, size_t max_nodes) {
   return out;
 }
 
+// The Scheduler one side is explained with: the plain rules, seed 1, the run's gates.
+check::ClusterOptions ClusterOptionsFor(const ExplainOptions& o, const std::string& compat) {
+  check::ClusterOptions options;
+  options.compat = compat;
+  options.engine = reference::Engine::kPlain;
+  options.gates = o.feature_gates;
+  options.seed = 1;
+  return options;
+}
+
 Result<std::string> ExplainSideText(const check::ClusterInput& input, const reference::PodPtr& pod,
                                     const ExplainSide& side, const ExplainOptions& o,
                                     const std::string& compat) {
   auto profile = ProfileFor(side.config, pod->scheduler_name());
   if (!profile.ok()) return Error{side.label + ": " + profile.message()};
-  auto cluster =
-      check::Cluster::Build(input, *profile, compat, reference::Engine::kPlain, o.feature_gates);
+  auto cluster = check::Cluster::Build(input, *profile, ClusterOptionsFor(o, compat));
   if (!cluster.ok()) return Error{side.label + ": " + cluster.message()};
+  (*cluster)->AddPendingPod(pod);
   const reference::Framework& fw = (*cluster)->framework();
   std::string out = side.label + " (profile " + pod->scheduler_name() + "):\n";
   reference::CycleState state;
@@ -148,10 +158,8 @@ Result<std::string> ExplainSideText(const check::ClusterInput& input, const refe
     out += "  " + node->name() + ": " +
            (rejected.empty() ? "feasible" : "rejected by " + rejected) + "\n";
   }
-  reference::PodScheduler scheduler(1, 0);
   reference::CycleState cycle_state;
-  reference::CycleOutcome r = reference::RunSchedulingCycle(
-      fw, scheduler, (*cluster)->cache(), (*cluster)->snapshot(), cycle_state, pod);
+  reference::CycleOutcome r = (*cluster)->scheduler().SchedulingCycle(cycle_state, pod);
   if (!r.result.scores.empty())
     out += "  scores (raw/normalized/weighted):\n" + ScoresText(r, o.max_nodes);
   if (r.status.IsSuccess() || r.status.IsWait()) {

@@ -49,6 +49,21 @@ bool Scheduler::StartSchedulingCycle(const std::function<void()>& after_schedule
   }
 }
 
+ScheduleResult Scheduler::SchedulePod(CycleState& state, const Pod& pod) {
+  cache_.UpdateSnapshot(&snapshot_);
+  return options_.pod_scheduler->SchedulePod(*ProfileFor(pod)->framework, state, pod, snapshot_);
+}
+
+CycleOutcome Scheduler::SchedulingCycle(CycleState& state, const PodPtr& pod) {
+  cache_.UpdateSnapshot(&snapshot_);
+  CycleOutcome outcome = RunSchedulingCycle(*ProfileFor(*pod)->framework, *options_.pod_scheduler,
+                                            cache_, snapshot_, state, pod);
+  if (outcome.status.IsSuccess() || outcome.status.IsWait()) {
+    queue_->nominator().DeleteNominatedPodIfExists(*pod);  // assume's
+  }
+  return outcome;
+}
+
 void Scheduler::ReportAttempt(const QueuedPodInfo& info, const CycleOutcome& outcome) {
   if (listener_.attempt) listener_.attempt(info, outcome);
 }

@@ -76,7 +76,20 @@ Outcome Scheduler::Init() {
   environment.pod_lookup = lookup;
   queue_ = NewSchedulingQueue(features_, qo, clock_, std::move(setup), std::move(environment));
   for (auto& p : profiles_) p->handle.nominator = &queue_->nominator();
+  SetPodScheduler(std::move(options_.pod_scheduler));
   return Outcome::Ok();
+}
+
+void Scheduler::SetPodScheduler(std::unique_ptr<PodScheduler> engine) {
+  options_.pod_scheduler = std::move(engine);
+}
+
+const Framework* Scheduler::FrameworkFor(std::string_view scheduler_name) const {
+  for (size_t i = 0; i < profiles_.size(); ++i) {
+    if (options_.config.profiles[i].scheduler_name == scheduler_name)
+      return profiles_[i]->framework.get();
+  }
+  return nullptr;
 }
 
 Scheduler::Profile* Scheduler::ProfileFor(const Pod& pod) {

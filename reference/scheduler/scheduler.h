@@ -133,6 +133,30 @@ class Scheduler {
   // The scheduling queue (NextMoveInstantNs tells the driver when a flush would move a pod).
   const SchedulingQueueInterface& queue() const { return *queue_; }
 
+  // --- for drivers that look inside one decision (check, explain, the properties) ---
+  // The framework of the profile named `scheduler_name` (upstream's Profiles[name]); null when
+  // there is none.
+  const Framework* FrameworkFor(std::string_view scheduler_name) const;
+  // nodeInfoSnapshot as of the last UpdateSnapshot (every scheduling cycle starts with one).
+  // What the run's level and gates switch on (options.features).
+  const Features& features() const { return features_; }
+  const Snapshot& snapshot() const { return snapshot_; }
+  // Cache.UpdateSnapshot into nodeInfoSnapshot, as schedulePod does first.
+  void UpdateSnapshot() { cache_.UpdateSnapshot(&snapshot_); }
+  // SchedulePod (upstream's Scheduler.SchedulePod, whose default is schedulePod): the snapshot
+  // updated, then the engine over the pod's profile. Nothing is assumed.
+  // REQUIRES: a profile for pod.scheduler_name().
+  ScheduleResult SchedulePod(CycleState& state, const Pod& pod);
+  // schedulingCycle for a pod the driver hands over instead of one popped from the queue (as
+  // upstream's tests set Scheduler.NextPod): the snapshot updated, SchedulePod, PostFilter on a
+  // fit error, else assume (the pod is no longer nominated), Reserve and Permit. The outcome is
+  // the caller's: no attempt is reported, no failure handled, no binding cycle started.
+  // REQUIRES: a profile for pod->scheduler_name(); no cycle in flight.
+  CycleOutcome SchedulingCycle(CycleState& state, const PodPtr& pod);
+  // Replaces SchedulePod's engine (upstream's tests assign Scheduler.SchedulePod): the properties
+  // make each decision with a fresh engine of a seed of their choosing. REQUIRES: engine set.
+  void SetPodScheduler(std::unique_ptr<PodScheduler> engine);
+
  private:
   struct Profile {
     explicit Profile(const Features& features) : handle(features) {}

@@ -95,6 +95,35 @@ TEST_P(SchedulerTest, AFailedPodWaitsForAClusterEvent) {
   EXPECT_EQ(attempts_.back(), "default/big scheduled n2");
 }
 
+TEST_P(SchedulerTest, SchedulesAPodHandedOverWithoutTheQueue) {
+  scheduler_->OnNode(WatchEvent::kAdded,
+                     ParseNode("metadata: {name: n1}\n"
+                               "status: {allocatable: {cpu: '2', memory: 1Gi, pods: '10'}}\n"));
+  EXPECT_NE(scheduler_->FrameworkFor("default-scheduler"), nullptr);
+  EXPECT_EQ(scheduler_->FrameworkFor("other-scheduler"), nullptr);
+  PodPtr pod =
+      Pod("metadata: {name: p, namespace: default}\n"
+          "spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}\n"
+          "status: {nominatedNodeName: n1}\n");
+  scheduler_->OnPod(WatchEvent::kAdded, pod);
+  ASSERT_EQ(scheduler_->queue().nominator().NominatedPodsForNode("n1").size(), 1u);
+  // SchedulePod decides and assumes nothing; the snapshot it read is the Scheduler's.
+  CycleState look;
+  EXPECT_EQ(scheduler_->SchedulePod(look, *pod).node, "n1");
+  EXPECT_TRUE(scheduler_->snapshot().Get("n1")->pods().empty());
+  // SchedulingCycle assumes: the pod counts on n1 and is no longer nominated. Nothing is
+  // reported and no binding cycle starts.
+  CycleState state;
+  CycleOutcome outcome = scheduler_->SchedulingCycle(state, pod);
+  EXPECT_TRUE(outcome.status.IsSuccess()) << outcome.message;
+  EXPECT_EQ(outcome.result.node, "n1");
+  scheduler_->UpdateSnapshot();
+  EXPECT_EQ(scheduler_->snapshot().Get("n1")->pods().size(), 1u);
+  EXPECT_TRUE(scheduler_->queue().nominator().NominatedPodsForNode("n1").empty());
+  EXPECT_TRUE(attempts_.empty());
+  EXPECT_FALSE(scheduler_->NextBindingCycleNs().has_value());
+}
+
 INSTANTIATE_TEST_SUITE_P(Levels, SchedulerTest, ::testing::Values("1.27", "1.37"));
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The scheduling cycle around SchedulePod (schedule_one.go schedulingCycle, v1.27): PostFilter
 // on a fit error, then assume, Reserve and Permit on success. The Scheduler (scheduler.h) runs it
-// inside ScheduleOne and follows it with the binding cycle; check and explain run it alone.
+// inside ScheduleOne and follows it with the binding cycle, or alone for a pod a driver hands it
+// (Scheduler::SchedulingCycle: check and explain).
 #ifndef SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULING_CYCLE_H_
 #define SCHEDCHECK_REFERENCE_SCHEDULER_SCHEDULING_CYCLE_H_
 
