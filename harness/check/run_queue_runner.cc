@@ -54,7 +54,10 @@ Result<std::string> ExpectBackoffDuration(const OpFields& op) {
 }  // namespace
 
 QueueCaseRunner::QueueCaseRunner(const Case& c, const Cluster* cluster, QueueRunnerConfig config)
-    : c_(c), cluster_(cluster), level_(config.level), features_(reference::FeaturesFor(config.level)) {
+    : c_(c),
+      cluster_(cluster),
+      level_(config.level),
+      features_(reference::FeaturesFor(config.level)) {
   for (const k8s::Namespace& ns : c.namespaces) objects_.namespaces[ns.metadata().name()] = ns;
   config.environment.objects = &objects_;
   queue_ = reference::NewSchedulingQueue(features_, config.options, clock_, std::move(config.setup),

@@ -16,8 +16,8 @@ constexpr const char* kPlugin = "fooPlugin";
 
 PodPtr MakePod(const std::string& name, int priority = 0, const std::string& spec_extra = "") {
   return ParsePod("metadata: {name: " + name + ", namespace: default, uid: " + name +
-                  "}\nspec: {priority: " + std::to_string(priority) + ", containers: [{name: c}]" +
-                  spec_extra + "}\n",
+                      "}\nspec: {priority: " + std::to_string(priority) +
+                      ", containers: [{name: c}]" + spec_extra + "}\n",
                   CompatLevel::kV1_27);
 }
 

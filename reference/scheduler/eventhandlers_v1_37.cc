@@ -58,7 +58,8 @@ void Scheduler::OnPodV1_37(const PodPtr& old, const PodPtr& pod) {
       // addPodToSchedulingQueue; with GenericWorkload every new pending pod is also an event
       // for the unschedulable pool (a pod that completes a gang).
       queue_->Add(pod);
-      if (features_.generic_workload) MoveAllV1_37(ev::UnscheduledPodAdd(), PodObjects(nullptr, pod));
+      if (features_.generic_workload)
+        MoveAllV1_37(ev::UnscheduledPodAdd(), PodObjects(nullptr, pod));
     }
     return;
   }

@@ -31,7 +31,8 @@ int64_t PodScheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_perc
 int64_t PodScheduler::NumNodesToFind(const Framework& fw, int64_t num_nodes) const {
   // v1.37: a profile that scores nothing (schedcheck has no extenders) takes the first feasible
   // node, since any would do.
-  if (fw.handle().features.first_feasible_node_without_score_plugins && !fw.HasScorePlugins()) return num_nodes == 0 ? 0 : 1;
+  if (fw.handle().features.first_feasible_node_without_score_plugins && !fw.HasScorePlugins())
+    return num_nodes == 0 ? 0 : 1;
   return NumFeasibleNodesToFind(fw.percentage_of_nodes_to_score(), percentage_, num_nodes);
 }
 

@@ -129,9 +129,9 @@ PodPtr GenPod() {
   const std::string name = "p" + std::to_string(*rc::gen::inRange(0, 6));
   const std::string scheduler = kProfiles[*rc::gen::weightedElement<int>({{8, 0}, {3, 1}, {1, 2}})];
   return testing::ParsePod("metadata: {name: " + name + ", namespace: " + ns + ", uid: " + ns +
-                           "." + name + "}\nspec: {schedulerName: " + scheduler +
-                           ", priority: " + std::to_string(*rc::gen::inRange(0, 3)) +
-                           ", containers: [{name: c}]}\n",
+                               "." + name + "}\nspec: {schedulerName: " + scheduler +
+                               ", priority: " + std::to_string(*rc::gen::inRange(0, 3)) +
+                               ", containers: [{name: c}]}\n",
                            CompatLevel::kV1_27);
 }
 
@@ -262,7 +262,8 @@ TEST(FastMoveWalk, GatedPodWaitsForItsGatingPluginsEvents) {
     if (fast) setup.move_walk = std::make_shared<FastMoveWalk>();
     VirtualClock clock(1000 * kSec);
     Recorded run(clock, setup);
-    PodPtr pod = testing::ParsePod("metadata: {name: p, namespace: a, uid: u}", CompatLevel::kV1_27);
+    PodPtr pod =
+        testing::ParsePod("metadata: {name: p, namespace: a, uid: u}", CompatLevel::kV1_27);
     run.queue.Add(pod);
     QueuedPodInfo info = *run.queue.Pop();
     info.unschedulable_plugins = {"B"};

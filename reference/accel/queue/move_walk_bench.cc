@@ -61,7 +61,7 @@ std::unique_ptr<SchedulingQueueV1_37> PoolOf(int pods, const VirtualClock& clock
   for (int i = 0; i < pods; ++i) {
     const std::string name = "pod-" + std::to_string(i), ns = "ns-" + std::to_string(i % 10);
     queue->Add(testing::ParsePod("metadata: {name: " + name + ", namespace: " + ns + ", uid: " +
-                                 ns + "." + name + "}\nspec: {containers: [{name: c}]}\n",
+                                     ns + "." + name + "}\nspec: {containers: [{name: c}]}\n",
                                  CompatLevel::kV1_27));
     std::optional<QueuedPodInfo> info = queue->Pop();
     info->unschedulable_plugins = {"NodeResourcesFit"};

@@ -80,7 +80,8 @@ TEST(NodeResourcesBalancedAllocationTest, Score) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    auto plugin = NodeResourcesBalancedAllocation::New(c.args, Handle{FeaturesFor(CompatLevel::kV1_27)});
+    auto plugin =
+        NodeResourcesBalancedAllocation::New(c.args, Handle{FeaturesFor(CompatLevel::kV1_27)});
     ASSERT_TRUE(plugin.ok()) << plugin.message();
     auto* score_plugin = dynamic_cast<ScorePlugin*>(plugin->get());
     auto node = testing::MakeNodeInfo(
