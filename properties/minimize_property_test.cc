@@ -79,6 +79,7 @@ RC_GTEST_PROP(MinimizeProperties, APlantedDivergenceIsReducedToAtMostTenEvents, 
   RC_ASSERT(input.size() >= 200u);
 
   minimize::PairReplayOptions options;
+  options.reference.compat = "1.27";
   options.reference.config = reference::DefaultConfiguration("1.27");
   options.reference.seed = seed;
   auto candidate = candidates::MakeCandidate(planted.candidate, options.reference.config);

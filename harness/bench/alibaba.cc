@@ -86,6 +86,7 @@ Result<trace::Imported> ImportWorkload(const std::string& workload, const std::s
 Result<int64_t> Replay(const trace::Imported& imported, reference::Engine engine, GpuTracker* gpu,
                        int64_t* attempts) {
   replay::ReplayOptions options;
+  options.compat = "1.27";
   options.engine = engine;
   options.config = reference::DefaultConfiguration("1.27");
   options.config.percentage_of_nodes_to_score = 100;

@@ -142,6 +142,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   schedcheck::replay::ReplayOptions options;
+  options.compat = "1.27";
   options.config = schedcheck::reference::DefaultConfiguration("1.27");
   options.epoch_unix_ns = *schedcheck::reference::ParseRfc3339(schedcheck::workloads::kStartTime);
   std::vector<schedcheck::trace::Record> decisions;  // bindings and failed attempts (without ties)

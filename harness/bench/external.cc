@@ -445,6 +445,7 @@ void Count(const std::vector<trace::Record>& decisions, CampaignResult* out) {
 
 replay::ReplayOptions CampaignOptions(const CampaignTrace& t) {
   replay::ReplayOptions options;
+  options.compat = "1.27";
   options.config = t.config;
   options.epoch_unix_ns = *reference::ParseRfc3339(workloads::kStartTime);
   return options;

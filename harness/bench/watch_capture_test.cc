@@ -60,6 +60,7 @@ TEST(WatchCaptureTest, AReplayWrittenAsACaptureIsEquivalentToItsOwnReplay) {
       "DayChurn", {.nodes = 12, .initial_pods = 900, .measured_pods = 1500, .seed = 7});
   ASSERT_TRUE(workload.ok()) << workload.message();
   replay::ReplayOptions options;
+  options.compat = "1.27";
   options.config = reference::DefaultConfiguration("1.27");
   options.epoch_unix_ns = *reference::ParseRfc3339(workloads::kStartTime);
   auto replayer = replay::Replayer::Create(std::move(options));

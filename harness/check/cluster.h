@@ -36,7 +36,7 @@ ClusterInput ClusterInputOf(const Case& c);
 
 // What the Scheduler is built with besides the cluster.
 struct ClusterOptions {
-  std::string compat = "1.27";
+  std::string compat;  // "1.27" or "1.37". REQUIRED: there is no default level.
   // The plugin factories and schedulePod's engine (plain rules by default; engine.h).
   reference::Engine engine = reference::Engine::kPlain;
   // A run's --feature-gates at 1.37 (pods' requests and the gated plugin rules).

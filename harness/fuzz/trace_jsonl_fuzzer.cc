@@ -14,6 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto trace = trace::LoadTrace(path);
   if (!trace.ok()) return 0;
   replay::ReplayOptions options;
+  options.compat = "1.27";
   (void)replay::ApplyHeaderVolumeLabels(trace->header, &options);
   return 0;
 }

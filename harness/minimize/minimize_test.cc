@@ -139,6 +139,7 @@ workloads::Workload Generate(const std::string& shape, workloads::WorkloadParams
 
 PairReplayOptions Options(const std::string& spec, const std::string& candidate_config_yaml = "") {
   PairReplayOptions o;
+  o.reference.compat = "1.27";
   o.reference.config = reference::DefaultConfiguration("1.27");
   o.reference.epoch_unix_ns = 1'704'067'200'000'000'000;  // workloads' start_time, 2024-01-01
   auto c = candidates::MakeCandidate(spec, o.reference.config);

@@ -163,6 +163,7 @@ TEST_F(FailingChildTest, ChildReportingAnError) {
 std::vector<trace::Record> InProcessPrefix(const std::vector<trace::Record>& records,
                                            int instants) {
   replay::ReplayOptions ro;
+  ro.compat = "1.27";
   ro.config = reference::DefaultConfiguration("1.27");
   auto replayer = replay::Replayer::Create(ro);
   EXPECT_TRUE(replayer.ok());

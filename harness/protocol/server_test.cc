@@ -171,6 +171,7 @@ TEST(SessionTest, SessionEqualsTheInProcessReplay) {
   got.insert(got.end(), last.decisions().records().begin(), last.decisions().records().end());
 
   replay::ReplayOptions ro;
+  ro.compat = "1.27";
   auto config = reference::LoadSchedulerConfiguration(options.config_path, "1.27");
   ASSERT_TRUE(config.ok());
   ro.config = *config;

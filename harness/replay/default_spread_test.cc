@@ -23,6 +23,7 @@ std::map<std::string, int> BoundPerNode(const std::vector<std::string>& files) {
   EXPECT_TRUE(imported.ok()) << imported.message();
   if (!imported.ok()) return {};
   ReplayOptions options;
+  options.compat = "1.27";
   options.config = reference::DefaultConfiguration("1.27");
   auto replayer = Replayer::Create(options);
   EXPECT_TRUE(replayer.ok());

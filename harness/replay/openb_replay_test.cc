@@ -29,6 +29,7 @@ TEST(OpenbReplayTest, ReplayOfAPrefixRunsToCompletion) {
       {dir + "/openb_node_list_all_node.csv", trace::testing::WriteTemp("prefix.csv", prefix)}, {});
   ASSERT_TRUE(imported.ok()) << imported.message();
   ReplayOptions options;
+  options.compat = "1.27";
   options.config = reference::DefaultConfiguration("1.27");
   auto replayer = Replayer::Create(std::move(options));
   ASSERT_TRUE(replayer.ok()) << replayer.message();

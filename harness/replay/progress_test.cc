@@ -45,6 +45,7 @@ std::vector<trace::Record> Trace(int pods) {
 std::string Replay(const std::vector<trace::Record>& records, std::vector<ReplayProgress>* calls,
                    size_t every) {
   ReplayOptions options;
+  options.compat = "1.27";
   options.config = reference::DefaultConfiguration("1.27");
   options.progress_every_events = every;
   if (calls != nullptr)

@@ -55,7 +55,7 @@ struct ReplayProgress {
 
 struct ReplayOptions {
   reference::SchedulerConfiguration config;
-  std::string compat = "1.27";
+  std::string compat;  // "1.27" or "1.37". REQUIRED: there is no default level.
   // `--feature-gates` (compat 1.37 only; reference/base/feature_gates.h); empty: the defaults.
   reference::FeatureGates feature_gates;
   uint64_t seed = 1;

@@ -14,6 +14,7 @@ namespace {
 
 std::unique_ptr<Replayer> NewReplayer() {
   ReplayOptions options;
+  options.compat = "1.27";
   options.config = reference::DefaultConfiguration("1.27");
   auto replayer = Replayer::Create(options);
   EXPECT_TRUE(replayer.ok()) << replayer.message();

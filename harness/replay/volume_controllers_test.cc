@@ -184,6 +184,7 @@ TEST(VolumeControllersReplay, AnswersAtTheTimeoutBindAt127Only) {
 
 TEST(VolumeControllersReplay, LatencyNeedsTheModel) {
   ReplayOptions options;
+  options.compat = "1.27";
   options.volume_latency_ns = kNanosPerSecond;
   auto replayer = Replayer::Create(options);
   ASSERT_FALSE(replayer.ok());
@@ -196,6 +197,7 @@ TEST(VolumeControllersReplay, HeaderLabelsAskForTheModelAndItsLatency) {
   (*header.mutable_labels())["volume_controllers"] = "on";
   (*header.mutable_labels())["volume_latency"] = "2.5";
   ReplayOptions options;
+  options.compat = "1.27";
   ASSERT_TRUE(ApplyHeaderVolumeLabels(header, &options).ok());
   EXPECT_TRUE(options.volume_controllers);
   EXPECT_EQ(options.volume_latency_ns, 2'500'000'000);

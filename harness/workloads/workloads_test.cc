@@ -29,6 +29,7 @@ Workload MustGenerate(std::string_view shape, const WorkloadParams& p) {
 // Replays the workload; returns pod key -> virtual time of its binding.
 std::map<std::string, int64_t> BindTimes(const ShapeInfo& shape, const Workload& w) {
   replay::ReplayOptions options;
+  options.compat = "1.27";
   options.config = reference::DefaultConfiguration("1.27");
   if (!shape.config_yaml.empty()) {
     auto docs = k8s::ParseYamlDocuments(shape.config_yaml, "config");
