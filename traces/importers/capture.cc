@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reference/api/rfc3339.h"
+#include "traces/importers/scheduler_writes.h"
 #include "traces/importers/workloads.h"
 
 namespace schedcheck::trace {
@@ -78,29 +79,9 @@ Result<std::optional<int64_t>> ObjectTime(const nlohmann::json& obj, EventType t
   return LatestChange(obj, where);
 }
 
-// A core/v1 or events.k8s.io/v1 Event with reason FailedScheduling about a pod: the attempt.
-bool AsFailedScheduling(const nlohmann::json& event, Attempt* attempt) {
-  if (Str(event, "reason") != "FailedScheduling") return false;
-  const nlohmann::json* ref = nullptr;
-  for (const char* key : {"involvedObject", "regarding"}) {
-    if (event.contains(key) && event[key].is_object()) ref = &event[key];
-  }
-  if (ref == nullptr || Str(*ref, "name").empty()) return false;
-  std::string ns = Str(*ref, "namespace");
-  attempt->set_pod((ns.empty() ? "default" : ns) + "/" + Str(*ref, "name"));
-  attempt->set_result(UNSCHEDULABLE);
-  attempt->set_message(!Str(event, "message").empty() ? Str(event, "message") : Str(event, "note"));
-  attempt->set_observed(true);
-  return true;
-}
-
 std::string PodKey(const k8s::Pod& pod) {
   const std::string& ns = pod.metadata().namespace_();
   return (ns.empty() ? "default" : ns) + "/" + pod.metadata().name();
-}
-
-bool Terminal(const k8s::Pod& pod) {
-  return pod.status().phase() == "Succeeded" || pod.status().phase() == "Failed";
 }
 
 }  // namespace
@@ -140,11 +121,40 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
     item.time_ns = *t ? *t : last_time_in_file_;
   }
   if (kind == "Event") {
-    if (event.type == DELETED || !AsFailedScheduling(event.object, item.record.mutable_attempt())) {
-      redactor_.SkipKind("Event");
-      return Outcome::Ok();
+    const SchedulerEvent e =
+        event.type == DELETED ? SchedulerEvent{} : ParseSchedulerEvent(event.object);
+    switch (e.reason) {
+      case SchedulerEvent::Reason::kNone:
+        redactor_.SkipKind("Event");
+        return Outcome::Ok();
+      case SchedulerEvent::Reason::kFailedScheduling: {
+        Attempt* attempt = item.record.mutable_attempt();
+        attempt->set_pod(e.pod);
+        attempt->set_result(UNSCHEDULABLE);
+        attempt->set_message(e.message);
+        attempt->set_observed(true);
+        AddToLabel(&imported_, "observed.failed_scheduling", 1);
+        break;
+      }
+      case SchedulerEvent::Reason::kPreempted: {
+        Preemption* p = item.record.mutable_preemption();
+        p->set_victim(e.pod);
+        p->set_preemptor(e.related);
+        p->set_node(e.node);
+        p->set_observed(true);
+        item.preemptor_uid = e.related_uid;
+        AddToLabel(&imported_, "observed.preempted_events", 1);
+        break;
+      }
+      case SchedulerEvent::Reason::kScheduled:
+        item.record.mutable_binding()->set_pod(e.pod);
+        item.record.mutable_binding()->set_node(e.node);
+        item.record.mutable_binding()->set_observed(true);
+        AddToLabel(&imported_, "observed.scheduled_events", 1);
+        break;
     }
-    AddToLabel(&imported_, "observed.failed_scheduling", 1);
+    item.event_reason = e.reason;
+    item.event_pod = e.pod;
     return Keep(std::move(item), event.where);
   }
   // A workload's first event: expanded in Finish, right after the object's own event (if kept).
@@ -219,12 +229,29 @@ Record CaptureBuilder::Unpark(Item& item) {
 
 Outcome CaptureBuilder::ResolveBindings(std::vector<Item> items,
                                         const std::function<Outcome(Record&&)>& emit) {
+  // What the capture's Events say about every pod, before its updates are read.
+  std::set<std::string> failed_event_pods, preempted_victims;
+  for (const Item& item : items) {
+    if (item.event_reason == SchedulerEvent::Reason::kFailedScheduling)
+      failed_event_pods.insert(item.event_pod);
+    if (item.event_reason == SchedulerEvent::Reason::kPreempted)
+      preempted_victims.insert(item.event_pod);
+  }
   struct PodState {
-    bool assigned = false;
-    bool stripped = false;  // bound in the capture, binding stripped: later updates dropped
+    bool assigned = false;  // in the capture
+    bool stripped = false;  // bound in the capture, binding stripped
+    bool victim = false;    // a preemption victim: its deletion mark is the scheduler's
+    k8s::Pod input;         // the object as the trace last delivered it
+    SchedulerFields seen;   // the scheduler's fields as last captured
   };
   std::map<std::string, PodState> pods;
+  std::set<std::string> bound_observed;           // pods with a binding record in this life
+  std::map<std::string, std::string> pod_of_uid;  // for Preempted Events naming a uid
   std::map<std::string, int32_t> attempts;
+  auto observe = [&](Record&& r, const char* label) {
+    if (label != nullptr) AddToLabel(&imported_, label, 1);
+    return emit(std::move(r));
+  };
   for (Item& item : items) {
     Record r = Unpark(item);
     r.set_time_ns(*item.time_ns);
@@ -233,42 +260,106 @@ Outcome CaptureBuilder::ResolveBindings(std::vector<Item> items,
       if (Outcome ok = emit(std::move(r)); !ok) return ok;
       continue;
     }
+    if (r.has_preemption()) {
+      Preemption* p = r.mutable_preemption();
+      if (p->preemptor().empty() && !item.preemptor_uid.empty()) {
+        if (auto it = pod_of_uid.find(item.preemptor_uid); it != pod_of_uid.end())
+          p->set_preemptor(it->second);
+      }
+      if (auto it = pods.find(p->victim()); it != pods.end()) it->second.victim = true;
+      if (Outcome ok = emit(std::move(r)); !ok) return ok;
+      continue;
+    }
+    if (r.has_binding()) {  // a Scheduled Event: the pod's own update may have said it first
+      if (!bound_observed.insert(r.binding().pod()).second) continue;
+      if (Outcome ok = observe(std::move(r), "observed.bindings"); !ok) return ok;
+      continue;
+    }
     if (!r.api().has_pod()) {
       if (Outcome ok = emit(std::move(r)); !ok) return ok;
       continue;
     }
     k8s::Pod* pod = r.mutable_api()->mutable_pod();
     const std::string key = PodKey(*pod);
+    if (!pod->metadata().uid().empty()) pod_of_uid[pod->metadata().uid()] = key;
     auto it = pods.find(key);
-    if (it != pods.end() && it->second.stripped) {
-      if (r.api().type() == MODIFIED && !Terminal(*pod)) {
-        AddToLabel(&imported_, "stripped.updates", 1);
-        continue;  // the reference placed this pod itself; the capture's node would contradict it
-      }
-      pod->mutable_spec()->clear_node_name();
-    }
-    bool assigned = !pod->spec().node_name().empty();
     if (r.api().type() == DELETED) {
+      // The deletion of a pod the replay places itself carries no node of the capture.
+      if (it != pods.end() && it->second.stripped) pod->mutable_spec()->clear_node_name();
       pods.erase(key);
-    } else if (it == pods.end()) {
-      pods[key].assigned = assigned;
-    } else if (!it->second.assigned && !it->second.stripped && assigned) {
-      Record binding;
-      binding.set_time_ns(r.time_ns());
-      binding.mutable_binding()->set_pod(key);
-      binding.mutable_binding()->set_node(pod->spec().node_name());
-      binding.mutable_binding()->set_observed(true);
-      if (Outcome ok = emit(std::move(binding)); !ok) return ok;
-      AddToLabel(&imported_, "observed.bindings", 1);
-      it->second.assigned = true;
-      if (options_.strip_bindings) {
-        it->second.stripped = true;
-        AddToLabel(&imported_, "stripped.updates", 1);
-        continue;
-      }
-    } else if (!it->second.stripped) {
-      it->second.assigned = assigned;
+      bound_observed.erase(key);
+      if (Outcome ok = emit(std::move(r)); !ok) return ok;
+      continue;
     }
+    if (it == pods.end()) {  // first sighting: the state before the capture, as it was
+      PodState& st = pods[key];
+      st.assigned = !pod->spec().node_name().empty();
+      st.victim = preempted_victims.count(key) > 0;
+      st.input = *pod;
+      st.seen = SchedulerFieldsOf(*pod);
+      if (Outcome ok = emit(std::move(r)); !ok) return ok;
+      continue;
+    }
+    PodState& st = it->second;
+    // The scheduler's writes since the last capture of the pod: observed decisions.
+    const SchedulerFields now = SchedulerFieldsOf(*pod);
+    bool binding_write = false;  // the write is the binding (pods/binding writes nothing else)
+    if (!st.assigned && !pod->spec().node_name().empty()) {
+      binding_write = true;
+      st.assigned = true;
+      st.stripped = options_.strip_bindings;
+      if (bound_observed.insert(key).second) {
+        Record binding;
+        binding.set_time_ns(r.time_ns());
+        binding.mutable_binding()->set_pod(key);
+        binding.mutable_binding()->set_node(pod->spec().node_name());
+        binding.mutable_binding()->set_observed(true);
+        if (Outcome ok = observe(std::move(binding), "observed.bindings"); !ok) return ok;
+      }
+    }
+    if (now.nominated_node != st.seen.nominated_node) {
+      Record nomination;
+      nomination.set_time_ns(r.time_ns());
+      nomination.mutable_nomination()->set_pod(key);
+      nomination.mutable_nomination()->set_node(now.nominated_node);
+      nomination.mutable_nomination()->set_observed(true);
+      if (Outcome ok = observe(std::move(nomination), "observed.nominations"); !ok) return ok;
+    }
+    // PodScheduled=False says what a FailedScheduling Event says: an attempt of its own only
+    // when the capture holds no such Events for the pod (they expire after an hour).
+    if (now.scheduled_status == "False" && !failed_event_pods.count(key) &&
+        (st.seen.scheduled_status != "False" || st.seen.scheduled_reason != now.scheduled_reason ||
+         st.seen.scheduled_message != now.scheduled_message)) {
+      Record attempt;
+      attempt.set_time_ns(r.time_ns());
+      Attempt* a = attempt.mutable_attempt();
+      a->set_pod(key);
+      a->set_attempt(++attempts[key]);
+      a->set_result(UNSCHEDULABLE);
+      a->set_message(now.scheduled_message);
+      a->set_observed(true);
+      if (Outcome ok = observe(std::move(attempt), "observed.unschedulable_conditions"); !ok)
+        return ok;
+    }
+    st.victim |= now.preemption_target;
+    if (st.victim && now.deleting && !st.seen.deleting && !preempted_victims.count(key)) {
+      Record preemption;
+      preemption.set_time_ns(r.time_ns());
+      preemption.mutable_preemption()->set_victim(key);
+      preemption.mutable_preemption()->set_node(pod->spec().node_name());
+      preemption.mutable_preemption()->set_observed(true);
+      if (Outcome ok = observe(std::move(preemption), "observed.victim_marks"); !ok) return ok;
+    }
+    st.seen = now;
+    // What is left is the input: nothing, or the update without the scheduler's writes.
+    KeepInputFields(st.input,
+                    {.deletion_mark = st.victim, .node_name = st.stripped, .status = st.stripped},
+                    pod);
+    if ((binding_write && st.stripped) || SameInput(*pod, st.input)) {
+      AddToLabel(&imported_, st.stripped ? "stripped.updates" : "dropped.scheduler_writes", 1);
+      continue;
+    }
+    st.input = *pod;
     if (Outcome ok = emit(std::move(r)); !ok) return ok;
   }
   return Outcome::Ok();

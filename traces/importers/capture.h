@@ -29,6 +29,7 @@
 #include "traces/fast_record_parser.h"
 #include "traces/importers/imported.h"
 #include "traces/importers/redaction.h"
+#include "traces/importers/scheduler_writes.h"
 #include "traces/trace.pb.h"
 
 namespace schedcheck::trace {
@@ -64,10 +65,17 @@ class CaptureBuilder {
  private:
   struct Item {
     std::optional<int64_t> time_ns;
-    Record record;  // api, or an observed attempt (FailedScheduling); Keep parks it:
+    // api, or an observation from an Event: an attempt (FailedScheduling), a preemption
+    // (Preempted) or a binding (Scheduled). Keep parks it:
     // `parked` holds it serialized until Finish, since parsed a node update takes about eight
     // times the bytes and a day's capture is a million events.
+    Record record;
     std::string parked;
+    // For a scheduler's Event: its reason and the pod it is about (read before the records are).
+    SchedulerEvent::Reason event_reason = SchedulerEvent::Reason::kNone;
+    std::string event_pod;
+    // A Preempted Event naming its preemptor by uid only: resolved in ResolveBindings.
+    std::string preemptor_uid;
     bool is_parked = false;
     // Set instead of `record` for a workload's first event: expanded in Finish.
     std::optional<nlohmann::json> workload;
@@ -81,7 +89,9 @@ class CaptureBuilder {
   Record Unpark(Item& item);
   // Sorted by time (untimed ones at the earliest time), workloads expanded.
   Result<std::vector<Item>> SortedItems();
-  // The records in trace order, each handed to `emit` (parsed back one at a time).
+  // The records in trace order, each handed to `emit` (parsed back one at a time): the
+  // scheduler's writes to pods become observed decisions, updates that carry only those are
+  // dropped, the others lose them (README.md "watch").
   Outcome ResolveBindings(std::vector<Item> items, const std::function<Outcome(Record&&)>& emit);
   // Replaces each workload item (time-sorted) by the objects it expands to, with the nodes alive
   // at its time, unless captured pods (or ReplicaSets) belong to it.
