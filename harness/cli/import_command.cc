@@ -18,7 +18,7 @@ namespace {
 // What the summary counts, record by record as they are written.
 struct RecordCounts {
   std::map<std::string, int64_t> api;  // "Node ADDED" -> n
-  int64_t records = 0, api_total = 0, bindings = 0, attempts = 0;
+  int64_t records = 0, api_total = 0, bindings = 0, attempts = 0, nominations = 0, victims = 0;
 
   void Add(const trace::Record& r) {
     ++records;
@@ -33,9 +33,12 @@ struct RecordCounts {
     }
     bindings += r.has_binding() ? 1 : 0;
     attempts += r.has_attempt() ? 1 : 0;
+    nominations += r.has_nomination() ? 1 : 0;
+    victims += r.has_preemption() ? 1 : 0;
   }
 
-  // "records: 12 (api 9: Node ADDED 3, Pod ADDED 6; observed bindings 2; observed attempts 1)".
+  // "records: 12 (api 9: Node ADDED 3, Pod ADDED 6; observed bindings 2; observed attempts 1)",
+  // then "; observed nominations N; observed victims M" when there are any.
   std::string Summary() const {
     std::string out = "records: " + std::to_string(records) + " (api " + std::to_string(api_total);
     std::string sep = ": ";
@@ -43,8 +46,11 @@ struct RecordCounts {
       out += sep + key + " " + std::to_string(n);
       sep = ", ";
     }
-    return out + "; observed bindings " + std::to_string(bindings) + "; observed attempts " +
-           std::to_string(attempts) + ")\n";
+    out += "; observed bindings " + std::to_string(bindings) + "; observed attempts " +
+           std::to_string(attempts);
+    if (nominations > 0) out += "; observed nominations " + std::to_string(nominations);
+    if (victims > 0) out += "; observed victims " + std::to_string(victims);
+    return out + ")\n";
   }
 };
 

@@ -68,11 +68,10 @@ void KeepInputFields(const k8s::Pod& input, const KeepFromInput& keep, k8s::Pod*
   } else {
     status->set_nominated_node_name(input.status().nominated_node_name());
     auto* conditions = status->mutable_conditions();
-    conditions->erase(std::remove_if(conditions->begin(), conditions->end(),
-                                     [](const k8s::PodCondition& c) {
-                                       return IsSchedulerCondition(c);
-                                     }),
-                      conditions->end());
+    conditions->erase(
+        std::remove_if(conditions->begin(), conditions->end(),
+                       [](const k8s::PodCondition& c) { return IsSchedulerCondition(c); }),
+        conditions->end());
     for (const k8s::PodCondition& c : input.status().conditions()) {
       if (IsSchedulerCondition(c)) *conditions->Add() = c;
     }
@@ -88,10 +87,9 @@ bool SameInput(const k8s::Pod& a, const k8s::Pod& b) {
     k8s::Pod out = pod;
     out.mutable_metadata()->clear_resource_version();
     auto* conditions = out.mutable_status()->mutable_conditions();
-    std::stable_sort(conditions->begin(), conditions->end(),
-                     [](const k8s::PodCondition& x, const k8s::PodCondition& y) {
-                       return x.type() < y.type();
-                     });
+    std::stable_sort(
+        conditions->begin(), conditions->end(),
+        [](const k8s::PodCondition& x, const k8s::PodCondition& y) { return x.type() < y.type(); });
     return out;
   };
   return google::protobuf::util::MessageDifferencer::Equals(normalized(a), normalized(b));
