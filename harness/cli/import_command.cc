@@ -10,6 +10,7 @@
 #include "reference/api/rfc3339.h"
 #include "traces/importers/importer.h"
 #include "traces/output_path.h"
+#include "traces/trace_format.h"
 #include "traces/trace_writer.h"
 
 namespace schedcheck::cli {
@@ -79,6 +80,8 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
     options.start_unix_ns = *start;
   }
   if (o.output.empty()) return fail("-o: missing output path");
+  if (!o.compat.empty() && o.compat != "1.27" && o.compat != "1.37")
+    return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
   // Records are written as the importer finishes them (a day's capture is never held parsed
   // whole); the header, whose labels count what was dropped, goes first when all are in. The
   // file is WriteImported's, byte for byte; nothing is left at -o on failure.
@@ -91,6 +94,15 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
   });
   if (!result.ok()) return fail(result.message());
   trace::Imported* imported = &KeepUntilExit(std::move(*result));
+  if (!o.compat.empty()) {
+    if (!imported->compat.empty() && imported->compat != o.compat) {
+      imported->warnings.push_back("--compat " + o.compat + " differs from the capture's " +
+                                   imported->compat_source + " (level " + imported->compat +
+                                   "); the trace says " + o.compat);
+    }
+    imported->compat = o.compat;
+    imported->compat_source = "--compat";
+  }
   for (const std::string& warning : imported->warnings)
     err << "schedcheck import: warning: " << warning << "\n";
   if (Outcome ok = (*writer)->FinishWithHeader(trace::MakeImportHeader(o.format, *imported)); !ok)
@@ -99,6 +111,13 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
     out << "wrote " << o.output << " from " << o.inputs.size() << " input(s), format " << o.format
         << "\n";
     out << counts.Summary();
+    out << "compat: "
+        << (imported->compat.empty()
+                ? std::string(trace::kCompatLevel) +
+                      " (the default: the input shows no server version; say --compat 1.37 for "
+                      "a v1.37 cluster)"
+                : imported->compat + " (" + imported->compat_source + ")")
+        << "\n";
     for (const auto& [key, value] : imported->labels)
       out << "label: " << key << "=" << value << "\n";
   }
@@ -141,6 +160,10 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
       "--target-gpu-share", *share,
       "openb: resample pods (seeded by --shuffle-seed, default 1) until GPU requests reach "
       "this multiple of cluster GPU capacity, e.g. 1.3");
+  cmd->add_option("--compat", o->compat,
+                  "the trace's compatibility level, 1.27 or 1.37 (default: the capture's server "
+                  "version, from a `kubectl version -o json` object among watch inputs, else "
+                  "1.27); replay, diff and report use it");
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
   AddLimitOption(cmd, &o->limits);
   cmd->callback([=] {

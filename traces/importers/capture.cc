@@ -188,6 +188,38 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
   return Outcome::Ok();
 }
 
+Outcome CaptureBuilder::SetServerVersion(const nlohmann::json& version, const std::string& where) {
+  if (!version.is_object())
+    return Error{where + ": field serverVersion: expected an object (kubectl version -o json)"};
+  const std::string git = Str(version, "gitVersion");
+  std::string major = Str(version, "major"), minor = Str(version, "minor");
+  if (git.empty() && (major.empty() || minor.empty()))
+    return Error{where + ": field serverVersion.gitVersion: missing"};
+  if (major.empty() || minor.empty()) {  // "v1.37.2": major and minor from gitVersion
+    const size_t dot = git.find('.');
+    major = git.substr(git[0] == 'v' ? 1 : 0, dot == std::string::npos ? 0 : dot - 1);
+    minor = dot == std::string::npos ? "" : git.substr(dot + 1, git.find('.', dot + 1) - dot - 1);
+  }
+  while (!minor.empty() && minor.back() == '+') minor.pop_back();  // "27+" on some providers
+  const std::string level = major + "." + minor;
+  const std::string shown = git.empty() ? level : git;
+  if (!imported_.compat.empty() && imported_.compat_source != "server version " + shown) {
+    Warn(where + ": a second server version " + shown + " (first: " + imported_.compat_source +
+         "); the first is kept");
+    return Outcome::Ok();
+  }
+  imported_.labels["server_version"] = shown;
+  if (level != "1.27" && level != "1.37") {
+    Warn(where + ": server version " + shown +
+         " has no compatibility level here (implemented: 1.27, 1.37); the trace says 1.27 unless "
+         "--compat says otherwise");
+    return Outcome::Ok();
+  }
+  imported_.compat = level;
+  imported_.compat_source = "server version " + shown;
+  return Outcome::Ok();
+}
+
 Outcome CaptureBuilder::Keep(Item item, const std::string& where) {
   if (static_cast<int64_t>(items_.size()) >= options_.limits.records) {
     return TooManyRecords(where, options_.limits.records);

@@ -54,6 +54,9 @@ class CaptureBuilder {
   // Counters for stream entries that carry no object change.
   void CountIgnored(const std::string& label) { AddToLabel(&imported_, label, 1); }
   void Warn(std::string message) { imported_.warnings.push_back(std::move(message)); }
+  // A `kubectl version -o json` object (its serverVersion): the level of the capture. Errors name
+  // `where` and the field; a version without a level here is a warning (`import --compat`).
+  Outcome SetServerVersion(const nlohmann::json& version, const std::string& where);
 
   // Sorts, detects observed bindings, applies --strip-bindings, and finalizes.
   Result<Imported> Finish() &&;

@@ -317,7 +317,7 @@ TEST(WatchImporterTest, SchedulerWritesBeforeTheBindingAreObservationsNotInputs)
   EXPECT_TRUE(other.observed());
   EXPECT_EQ(other.result(), UNSCHEDULABLE);
   EXPECT_EQ(other.attempt(), 1);
-  EXPECT_TRUE(Contains(other.message(), "didn't match Pod's node affinity/selector"))
+  EXPECT_TRUE(Contains(other.message(), "No preemption victims found for incoming pod"))
       << other.message();
   // The label change stays an input, without the nomination and condition the scheduler wrote.
   const k8s::Pod& high = imported->records[9].api().pod();
