@@ -423,4 +423,30 @@ TEST(ReplayEventsTest, AnUpdateNeverMovesOrUnassignsABoundPod) {
   }
 }
 
+// A terminating pod (a deletion mark, no kubelet to finish it) stays in the cache until it is
+// deleted, as upstream's informers keep it: its node stays full.
+TEST(ReplayEventsTest, ATerminatingPodHoldsItsNodeUntilDeleted) {
+  const std::string a =
+      R"({"metadata":{"name":"a","namespace":"default","uid":"u-a"},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}})";
+  const std::string a_terminating =
+      R"({"metadata":{"name":"a","namespace":"default","uid":"u-a","deletionTimestamp":"2024-01-01T00:00:30Z"},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}})";
+  const std::string b =
+      R"({"metadata":{"name":"b","namespace":"default","uid":"u-b"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}})";
+  for (const std::string compat : {"1.27", "1.37"}) {
+    std::vector<std::string> b_outcomes;
+    for (const trace::Attempt& at : Attempts(
+             {Node(
+                  R"({"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"2","pods":"10"}}})"),
+              Pod(0, trace::ADDED, a), Pod(1, trace::MODIFIED, a_terminating),
+              Pod(2, trace::ADDED, b), Pod(100, trace::DELETED, a_terminating)},
+             "default/b", compat)) {
+      b_outcomes.push_back(at.result() == trace::SCHEDULED ? "bound " + at.node()
+                                                           : "unschedulable");
+    }
+    ASSERT_FALSE(b_outcomes.empty()) << compat;
+    EXPECT_EQ(b_outcomes.front(), "unschedulable") << compat;
+    EXPECT_EQ(b_outcomes.back(), "bound n1") << compat;  // after a's deletion
+  }
+}
+
 }  // namespace schedcheck::replay

@@ -365,5 +365,33 @@ TEST(WatchImporterTest, KeepBindingsStillDropsTheOtherSchedulerWrites) {
   EXPECT_EQ(Label(*imported, "dropped.scheduler_writes"), "4");
 }
 
+// A deletion mark nobody's preemption made (a user's delete; no kubelet finishes it in a capture
+// of a control plane without nodes) stays an input: the pod is terminating, as the informers saw.
+TEST(WatchImporterTest, AUsersDeletionMarkOnABoundPodStaysAnInput) {
+  const std::string pod =
+      R"({"kind":"Pod","metadata":{"name":"x","namespace":"default","uid":"u-x"%s},"spec":{%s"containers":[{"name":"c"}]}})";
+  auto object = [&pod](const std::string& meta, const std::string& spec) {
+    std::string json = pod;
+    json.replace(json.find("%s"), 2, meta);
+    json.replace(json.find("%s"), 2, spec);
+    return json;
+  };
+  const std::string path = WriteTemp(
+      "terminating.json",
+      R"({"type":"ADDED","time":"2024-01-01T00:00:00Z","object":)" + object("", "") + "}\n" +
+          R"({"type":"MODIFIED","time":"2024-01-01T00:00:01Z","object":)" +
+          object("", R"("nodeName":"n1",)") + "}\n" +
+          R"({"type":"MODIFIED","time":"2024-01-01T00:00:09Z","object":)" +
+          object(R"(,"deletionTimestamp":"2024-01-01T00:00:39Z")", R"("nodeName":"n1",)") + "}\n");
+  auto imported = ImportWatch({path}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  ASSERT_EQ(imported->records.size(), 3u) << RecordsText(*imported);
+  EXPECT_EQ(Describe(imported->records[1]), "binding default/x->n1");
+  const Record& mark = imported->records[2];
+  EXPECT_EQ(Describe(mark), "MODIFIED x");
+  EXPECT_EQ(mark.api().pod().metadata().deletion_timestamp(), "2024-01-01T00:00:39Z");
+  EXPECT_EQ(mark.api().pod().spec().node_name(), "");  // the replay keeps its own placement
+}
+
 }  // namespace
 }  // namespace schedcheck::trace
