@@ -329,8 +329,10 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                   "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
   AddSeedOption(cmd, "--seed", &o->seed, "seed of every random choice (tie-breaks); default 1");
   AddEngineOption(cmd, &o->engine);
-  cmd->add_option("--compat", o->compat,
-                  "compatibility level: 1.27 or 1.37 (default: the trace header's, else 1.27)");
+  cmd->add_option(
+      "--compat", o->compat,
+      "compatibility level: 1.27 or 1.37 (default: the trace header's, else 1.27; a warning "
+      "when it differs from the header's)");
   AddFeatureGatesOption(cmd, &o->feature_gates);
   cmd->add_option(
       "--horizon", o->horizon_seconds,
