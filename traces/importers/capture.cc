@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reference/api/rfc3339.h"
+#include "traces/importers/observations.h"
 #include "traces/importers/scheduler_writes.h"
 #include "traces/importers/workloads.h"
 
@@ -155,6 +156,7 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
     }
     item.event_reason = e.reason;
     item.event_pod = e.pod;
+    item.event_pod_uid = e.pod_uid;
     return Keep(std::move(item), event.where);
   }
   // A workload's first event: expanded in Finish, right after the object's own event (if kept).
@@ -261,138 +263,15 @@ Record CaptureBuilder::Unpark(Item& item) {
 
 Outcome CaptureBuilder::ResolveBindings(std::vector<Item> items,
                                         const std::function<Outcome(Record&&)>& emit) {
-  // What the capture's Events say about every pod, before its updates are read.
-  std::set<std::string> failed_event_pods, preempted_victims;
+  ObservationResolver resolver(options_.strip_bindings, &imported_, emit);
   for (const Item& item : items) {
-    if (item.event_reason == SchedulerEvent::Reason::kFailedScheduling)
-      failed_event_pods.insert(item.event_pod);
-    if (item.event_reason == SchedulerEvent::Reason::kPreempted)
-      preempted_victims.insert(item.event_pod);
+    if (item.event_reason != SchedulerEvent::Reason::kNone)
+      resolver.NoteEvent(item.event_reason, item.event_pod, item.event_pod_uid);
   }
-  struct PodState {
-    bool assigned = false;  // in the capture
-    bool stripped = false;  // bound in the capture, binding stripped
-    bool victim = false;    // a preemption victim: its deletion mark is the scheduler's
-    k8s::Pod input;         // the object as the trace last delivered it
-    SchedulerFields seen;   // the scheduler's fields as last captured
-  };
-  std::map<std::string, PodState> pods;
-  std::set<std::string> bound_observed;           // pods with a binding record in this life
-  std::map<std::string, std::string> pod_of_uid;  // for Preempted Events naming a uid
-  std::map<std::string, int32_t> attempts;
-  auto observe = [&](Record&& r, const char* label) {
-    if (label != nullptr) AddToLabel(&imported_, label, 1);
-    return emit(std::move(r));
-  };
   for (Item& item : items) {
     Record r = Unpark(item);
     r.set_time_ns(*item.time_ns);
-    if (r.has_attempt()) {
-      r.mutable_attempt()->set_attempt(++attempts[r.attempt().pod()]);
-      if (Outcome ok = emit(std::move(r)); !ok) return ok;
-      continue;
-    }
-    if (r.has_preemption()) {
-      Preemption* p = r.mutable_preemption();
-      if (p->preemptor().empty() && !item.preemptor_uid.empty()) {
-        if (auto it = pod_of_uid.find(item.preemptor_uid); it != pod_of_uid.end())
-          p->set_preemptor(it->second);
-      }
-      if (auto it = pods.find(p->victim()); it != pods.end()) it->second.victim = true;
-      if (Outcome ok = emit(std::move(r)); !ok) return ok;
-      continue;
-    }
-    if (r.has_binding()) {  // a Scheduled Event: the pod's own update may have said it first
-      if (!bound_observed.insert(r.binding().pod()).second) continue;
-      if (Outcome ok = observe(std::move(r), "observed.bindings"); !ok) return ok;
-      continue;
-    }
-    if (!r.api().has_pod()) {
-      if (Outcome ok = emit(std::move(r)); !ok) return ok;
-      continue;
-    }
-    k8s::Pod* pod = r.mutable_api()->mutable_pod();
-    const std::string key = PodKey(*pod);
-    if (!pod->metadata().uid().empty()) pod_of_uid[pod->metadata().uid()] = key;
-    auto it = pods.find(key);
-    if (r.api().type() == DELETED) {
-      // The deletion of a pod the replay places itself carries no node of the capture.
-      if (it != pods.end() && it->second.stripped) pod->mutable_spec()->clear_node_name();
-      pods.erase(key);
-      bound_observed.erase(key);
-      if (Outcome ok = emit(std::move(r)); !ok) return ok;
-      continue;
-    }
-    if (it == pods.end()) {  // first sighting: the state before the capture, as it was
-      PodState& st = pods[key];
-      st.assigned = !pod->spec().node_name().empty();
-      st.victim = preempted_victims.count(key) > 0;
-      st.input = *pod;
-      st.seen = SchedulerFieldsOf(*pod);
-      if (Outcome ok = emit(std::move(r)); !ok) return ok;
-      continue;
-    }
-    PodState& st = it->second;
-    // The scheduler's writes since the last capture of the pod: observed decisions.
-    const SchedulerFields now = SchedulerFieldsOf(*pod);
-    bool binding_write = false;  // the write is the binding (pods/binding writes nothing else)
-    if (!st.assigned && !pod->spec().node_name().empty()) {
-      binding_write = true;
-      st.assigned = true;
-      st.stripped = options_.strip_bindings;
-      if (bound_observed.insert(key).second) {
-        Record binding;
-        binding.set_time_ns(r.time_ns());
-        binding.mutable_binding()->set_pod(key);
-        binding.mutable_binding()->set_node(pod->spec().node_name());
-        binding.mutable_binding()->set_observed(true);
-        if (Outcome ok = observe(std::move(binding), "observed.bindings"); !ok) return ok;
-      }
-    }
-    if (now.nominated_node != st.seen.nominated_node) {
-      Record nomination;
-      nomination.set_time_ns(r.time_ns());
-      nomination.mutable_nomination()->set_pod(key);
-      nomination.mutable_nomination()->set_node(now.nominated_node);
-      nomination.mutable_nomination()->set_observed(true);
-      if (Outcome ok = observe(std::move(nomination), "observed.nominations"); !ok) return ok;
-    }
-    // PodScheduled=False says what a FailedScheduling Event says: an attempt of its own only
-    // when the capture holds no such Events for the pod (they expire after an hour).
-    if (now.scheduled_status == "False" && !failed_event_pods.count(key) &&
-        (st.seen.scheduled_status != "False" || st.seen.scheduled_reason != now.scheduled_reason ||
-         st.seen.scheduled_message != now.scheduled_message)) {
-      Record attempt;
-      attempt.set_time_ns(r.time_ns());
-      Attempt* a = attempt.mutable_attempt();
-      a->set_pod(key);
-      a->set_attempt(++attempts[key]);
-      a->set_result(UNSCHEDULABLE);
-      a->set_message(now.scheduled_message);
-      a->set_observed(true);
-      if (Outcome ok = observe(std::move(attempt), "observed.unschedulable_conditions"); !ok)
-        return ok;
-    }
-    st.victim |= now.preemption_target;
-    if (st.victim && now.deleting && !st.seen.deleting && !preempted_victims.count(key)) {
-      Record preemption;
-      preemption.set_time_ns(r.time_ns());
-      preemption.mutable_preemption()->set_victim(key);
-      preemption.mutable_preemption()->set_node(pod->spec().node_name());
-      preemption.mutable_preemption()->set_observed(true);
-      if (Outcome ok = observe(std::move(preemption), "observed.victim_marks"); !ok) return ok;
-    }
-    st.seen = now;
-    // What is left is the input: nothing, or the update without the scheduler's writes.
-    KeepInputFields(st.input,
-                    {.deletion_mark = st.victim, .node_name = st.stripped, .status = st.stripped},
-                    pod);
-    if ((binding_write && st.stripped) || SameInput(*pod, st.input)) {
-      AddToLabel(&imported_, st.stripped ? "stripped.updates" : "dropped.scheduler_writes", 1);
-      continue;
-    }
-    st.input = *pod;
-    if (Outcome ok = emit(std::move(r)); !ok) return ok;
+    if (Outcome ok = resolver.Next(std::move(r), item.preemptor_uid); !ok) return ok;
   }
   return Outcome::Ok();
 }

@@ -76,7 +76,7 @@ class CaptureBuilder {
     std::string parked;
     // For a scheduler's Event: its reason and the pod it is about (read before the records are).
     SchedulerEvent::Reason event_reason = SchedulerEvent::Reason::kNone;
-    std::string event_pod;
+    std::string event_pod, event_pod_uid;
     // A Preempted Event naming its preemptor by uid only: resolved in ResolveBindings.
     std::string preemptor_uid;
     bool is_parked = false;
@@ -92,9 +92,8 @@ class CaptureBuilder {
   Record Unpark(Item& item);
   // Sorted by time (untimed ones at the earliest time), workloads expanded.
   Result<std::vector<Item>> SortedItems();
-  // The records in trace order, each handed to `emit` (parsed back one at a time): the
-  // scheduler's writes to pods become observed decisions, updates that carry only those are
-  // dropped, the others lose them (README.md "watch").
+  // The records in trace order, each handed to `emit` (parsed back one at a time), through an
+  // ObservationResolver (observations.h).
   Outcome ResolveBindings(std::vector<Item> items, const std::function<Outcome(Record&&)>& emit);
   // Replaces each workload item (time-sorted) by the objects it expands to, with the nodes alive
   // at its time, unless captured pods (or ReplicaSets) belong to it.

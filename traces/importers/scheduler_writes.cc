@@ -108,7 +108,10 @@ SchedulerEvent ParseSchedulerEvent(const nlohmann::json& event) {
     return out;
   }
   for (const char* key : {"involvedObject", "regarding"}) {
-    if (std::string pod = RefKey(event, key); !pod.empty()) out.pod = pod;
+    if (std::string pod = RefKey(event, key); !pod.empty()) {
+      out.pod = pod;
+      out.pod_uid = Str(event[key], "uid");
+    }
   }
   out.related = RefKey(event, "related");
   out.message = !Str(event, "message").empty() ? Str(event, "message") : Str(event, "note");

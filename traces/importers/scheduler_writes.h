@@ -43,6 +43,7 @@ struct SchedulerEvent {
   enum class Reason { kNone, kFailedScheduling, kPreempted, kScheduled };
   Reason reason = Reason::kNone;
   std::string pod;      // "namespace/name" of involvedObject / regarding
+  std::string pod_uid;  // its uid, when the reference has one
   std::string related;  // "namespace/name" of related (the preemptor of a Preempted Event)
   std::string message;  // message (core/v1) or note (events.k8s.io/v1)
   // Preempted: the node and the preemptor's uid from the message ("Preempted by a pod on node
