@@ -120,8 +120,7 @@ Outcome ObservationResolver::Update(PodState& st, Record&& r) {
       return ok;
   }
   st.victim |= now.preemption_target;
-  if (st.victim && now.deleting && !st.seen.deleting &&
-      !IsPreempted(key, pod->metadata().uid())) {
+  if (st.victim && now.deleting && !st.seen.deleting && !IsPreempted(key, pod->metadata().uid())) {
     Record preemption = At(r.time_ns());
     preemption.mutable_preemption()->set_victim(key);
     preemption.mutable_preemption()->set_node(pod->spec().node_name());
@@ -130,9 +129,8 @@ Outcome ObservationResolver::Update(PodState& st, Record&& r) {
   }
   st.seen = now;
   // What is left is the input: nothing, or the update without the scheduler's writes.
-  KeepInputFields(st.input,
-                  {.deletion_mark = st.victim, .node_name = st.stripped, .status = st.stripped},
-                  pod);
+  KeepInputFields(
+      st.input, {.deletion_mark = st.victim, .node_name = st.stripped, .status = st.stripped}, pod);
   if ((binding_write && st.stripped) || SameInput(*pod, st.input)) {
     AddToLabel(imported_, st.stripped ? "stripped.updates" : "dropped.scheduler_writes", 1);
     return Outcome::Ok();
