@@ -36,7 +36,12 @@ void ApplyApi(const trace::ApiEvent& e, ApiState* st) {
     if (e.type() == trace::DELETED) {
       st->pods.erase(Key(e.pod()));
     } else {
-      st->pods[Key(e.pod())] = e.pod();
+      k8s::Pod& pod = st->pods[Key(e.pod())];
+      // spec.nodeName is immutable once set: the API server (and the replay) keep a bound pod
+      // where it is whatever node an update names (docs/FORMATS.md#replay-conventions).
+      const std::string bound = pod.spec().node_name();
+      pod = e.pod();
+      if (!bound.empty()) pod.mutable_spec()->set_node_name(bound);
     }
   }
 }

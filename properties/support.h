@@ -46,7 +46,8 @@ std::vector<trace::Record> ReplayScenario(
     const std::string& compat = "1.27", const reference::SchedulerConfiguration* config = nullptr);
 
 // What the API server holds at a point of the timeline: nodes by name, pods by "ns/name" (bound
-// ones with spec.nodeName set by a completed binding).
+// ones with spec.nodeName set by a completed binding or their first event naming a node, which
+// later events do not change).
 struct ApiState {
   std::map<std::string, k8s::Node> nodes;
   std::map<std::string, k8s::Pod> pods;

@@ -362,6 +362,17 @@ bool Assign(WireCursor c, Binding* m, SpareMembers* s) {
   return Table<WIRE_FIELD(1, pod), WIRE_FIELD(2, node), WIRE_SCALAR(3, observed)>::Assign(c, m, s);
 }
 
+bool Assign(WireCursor c, Nomination* m, SpareMembers* s) {
+  using M = Nomination;
+  return Table<WIRE_FIELD(1, pod), WIRE_FIELD(2, node), WIRE_SCALAR(3, observed)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, Preemption* m, SpareMembers* s) {
+  using M = Preemption;
+  return Table<WIRE_FIELD(1, victim), WIRE_FIELD(2, preemptor), WIRE_FIELD(3, node),
+               WIRE_SCALAR(4, observed)>::Assign(c, m, s);
+}
+
 bool Assign(WireCursor c, ApiEvent* m, SpareMembers* s) {
   using M = ApiEvent;
   return Table<WIRE_SCALAR(1, type), WIRE_ONEOF(2, pod), WIRE_ONEOF(3, node),
@@ -377,7 +388,8 @@ bool Assign(WireCursor c, ApiEvent* m, SpareMembers* s) {
 bool Assign(WireCursor c, Record* m, SpareMembers* s) {
   using M = Record;
   return Table<WIRE_SCALAR(1, time_ns), WIRE_ONEOF(2, api), WIRE_ONEOF(3, attempt),
-               WIRE_ONEOF(4, queue), WIRE_ONEOF(5, binding)>::Assign(c, m, s);
+               WIRE_ONEOF(4, queue), WIRE_ONEOF(5, binding), WIRE_ONEOF(6, nomination),
+               WIRE_ONEOF(7, preemption)>::Assign(c, m, s);
 }
 
 }  // namespace wire

@@ -35,9 +35,12 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
   }
   trace::InputLimits limits;
   if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
-  auto loaded_a = diff::LoadDecisions(o.a, limits);
+  if (!o.compat.empty() && o.compat != "1.27" && o.compat != "1.37")
+    return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
+  std::string a_level, b_level;
+  auto loaded_a = diff::LoadDecisions(o.a, limits, &a_level);
   if (!loaded_a.ok()) return fail(loaded_a.message());
-  auto loaded_b = diff::LoadDecisions(o.b, limits);
+  auto loaded_b = diff::LoadDecisions(o.b, limits, &b_level);
   if (!loaded_b.ok()) return fail(loaded_b.message());
   std::vector<trace::Record>* a = &KeepUntilExit(std::move(*loaded_a));
   std::vector<trace::Record>* b = &KeepUntilExit(std::move(*loaded_b));
@@ -47,8 +50,9 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
                                    : diff::DefaultTimeToleranceNs(*a, *b);
   d.result = diff::Diff(*a, *b, {.time_tolerance_ns = tolerance_ns});
   if (!d.result.divergences.empty() && !o.cluster_trace.empty()) {
+    const std::string level = ExplanationLevel(o.compat, a_level, b_level, "schedcheck diff", err);
     auto text = ExplainFirstDivergence({o.cluster_trace, o.config, o.candidate, o.a, o.b,
-                                        trace::YamlLimitsOf(limits), o.feature_gates},
+                                        trace::YamlLimitsOf(limits), o.feature_gates, level},
                                        *a, d.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     d.explanation = *text;
@@ -109,6 +113,9 @@ void AddDiffCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--candidate", o->candidate,
                   "B's candidate spec, to explain its side too (" + candidates::CandidateHelp() +
                       "); for exec:/kube: only the reference's side is explained");
+  cmd->add_option("--compat", o->compat,
+                  "the level --cluster-trace explanations run at, 1.27 or 1.37 (default: the "
+                  "logs' header level, else the trace's; a warning when told another)");
   AddLimitOption(cmd, &o->limits);
   AddFeatureGatesOption(cmd, &o->feature_gates);
   cmd->callback([=] {

@@ -29,6 +29,8 @@ struct DiffCommandOptions {
       candidate;  // candidate spec, to explain B's side too (exec:/kube: get a note instead)
   std::vector<std::string> limits;        // `--limit NAME=VALUE` specs (traces/input_limits.h)
   reference::FeatureGates feature_gates;  // the replays' gates, for the explanation
+  // --compat: the level explanations run at ("": the logs' headers', else the trace's).
+  std::string compat;
 };
 
 int RunDiffCommand(const DiffCommandOptions& options, std::ostream& out, std::ostream& err);

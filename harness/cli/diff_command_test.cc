@@ -246,6 +246,54 @@ TEST(DiffCommandTest, ExplanationFollowsTheFeatureGates) {
       << err;
 }
 
+// Explanations run at the level the logs were replayed at (their headers), not the cluster
+// trace's (an import without --compat says 1.27); --compat overrides it with a warning.
+TEST(DiffCommandTest, ExplanationsRunAtTheLogsLevel) {
+  const std::string trace = Tmp("level-trace.jsonl");
+  Write(
+      trace,
+      R"({"header":{"formatVersion":1,"producer":"diff_command_test","compat":"1.27"}})"
+      "\n"
+      R"({"api":{"type":"ADDED","node":{"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"8","memory":"8Gi","pods":"10"}}}}})"
+      "\n"
+      R"({"timeNs":"1000000000","api":{"type":"ADDED","pod":{"metadata":{"name":"q","namespace":"default"},"spec":{"resources":{"requests":{"cpu":"9"}},"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}}})"
+      "\n");
+  auto write_log = [](const std::string& path, const std::string& line) {
+    replay::DecisionLog log;
+    auto r = replay::ParseDecisionJsonLine(line, path);
+    ASSERT_TRUE(r.ok()) << r.message();
+    log.Add(*r);
+    trace::Header header;
+    header.set_producer("schedcheck replay");
+    header.set_compat("1.37");
+    ASSERT_TRUE(log.WriteTrace(path, header).ok());
+  };
+  const std::string a = Tmp("level-a.decisions"), b = Tmp("level-b.decisions");
+  write_log(
+      a,
+      R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})");
+  write_log(
+      b,
+      R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"x"})");
+  std::string out, err;
+  DiffCommandOptions o = Opts(a, b);
+  o.cluster_trace = trace;
+  EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
+  // At 1.37 the pod-level request (cpu 9) counts; at 1.27 only the container's (cpu 1).
+  EXPECT_NE(out.find("outcome: unschedulable by [NodeResourcesFit]"), std::string::npos) << out;
+  EXPECT_EQ(err.find("warning"), std::string::npos) << err;
+  o.compat = "1.27";
+  EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
+  EXPECT_NE(out.find("outcome: bound to n1"), std::string::npos) << out;
+  EXPECT_NE(err.find("schedcheck diff: warning: --compat 1.27 differs from the logs' level 1.37; "
+                     "explanations run at 1.27"),
+            std::string::npos)
+      << err;
+  o.compat = "1.30";
+  EXPECT_EQ(RunDiff(o, &out, &err), 2) << out << err;
+  EXPECT_NE(err.find("--compat 1.30 is not implemented"), std::string::npos) << err;
+}
+
 TEST(GateCommandTest, FailingChildExitsTwoAndReportsTheTrace) {
   std::ostringstream out, err;
   GateCommandOptions o;

@@ -7,13 +7,33 @@
 
 namespace schedcheck::cli {
 
+std::string ExplanationLevel(const std::string& flag, const std::string& a_level,
+                             const std::string& b_level, const std::string& command,
+                             std::ostream& err) {
+  if (!a_level.empty() && !b_level.empty() && a_level != b_level && flag.empty()) {
+    err << command << ": warning: the logs were replayed at different levels (A " << a_level
+        << ", B " << b_level << "); explanations run at A's, " << a_level << "\n";
+  }
+  const std::string logs = !a_level.empty() ? a_level : b_level;
+  if (flag.empty()) return logs;
+  if (!logs.empty() && flag != logs) {
+    err << command << ": warning: --compat " << flag << " differs from the logs' level " << logs
+        << "; explanations run at " << flag << "\n";
+  }
+  return flag;
+}
+
 Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
                                            const std::vector<trace::Record>& reference,
                                            const diff::Divergence& first) {
   auto trace = trace::LoadTrace(r.trace);
   if (!trace.ok()) return trace.error();
-  // The level of the replays being explained: the trace header's.
-  const std::string compat = trace->header.compat().empty() ? "1.27" : trace->header.compat();
+  // The level of the replays being explained: the logs' (ExplanationLevel), else the trace's.
+  const std::string compat = !r.compat.empty()                ? r.compat
+                             : trace->header.compat().empty() ? "1.27"
+                                                              : trace->header.compat();
+  if (compat != "1.27" && compat != "1.37")
+    return Error{"compat " + compat + " is not implemented (implemented: 1.27, 1.37)"};
   if (std::string why = reference::CheckFeatureGates(r.feature_gates, compat); !why.empty())
     return Error{"--feature-gates: " + why};
   reference::SchedulerConfiguration base = reference::DefaultConfiguration(compat);
@@ -38,6 +58,7 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
   }
   diff::ExplainOptions options;
   options.feature_gates = r.feature_gates;
+  options.compat = compat;
   auto text = diff::ExplainAt(*trace, reference, first, sides, options);
   return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
 }

@@ -4,6 +4,7 @@
 #ifndef SCHEDCHECK_HARNESS_CLI_EXPLAIN_FIRST_DIVERGENCE_H_
 #define SCHEDCHECK_HARNESS_CLI_EXPLAIN_FIRST_DIVERGENCE_H_
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,17 @@ struct ExplainRequest {
   std::string candidate_log;
   k8s::YamlLimits yaml;                   // for reading `config` (the command's `--limit yaml-...`)
   reference::FeatureGates feature_gates;  // the replays' `--feature-gates` (compat 1.37)
+  // The level the explanation runs at ("": the trace header's, else 1.27): ExplanationLevel's.
+  std::string compat;
 };
+
+// The level the two logs were replayed at, for explaining them: `flag` (the command's --compat)
+// when given, else the level both logs' headers state (A's when they differ), else "" (the
+// trace's). Warns on `err`, prefixed by `command`, when the logs disagree or the flag differs
+// from what they state.
+std::string ExplanationLevel(const std::string& flag, const std::string& a_level,
+                             const std::string& b_level, const std::string& command,
+                             std::ostream& err);
 
 // Errors reading the trace, the configuration or the spec are bad input; a pod missing from the
 // trace is said in the text.

@@ -93,10 +93,13 @@ ReplicationControllers, ReplicaSets and StatefulSets are also kept (selectors on
 PodTopologySpread's default constraints; the storage kinds for the volume plugins. Only
 scheduling-relevant fields are kept (no env, command, args, secrets, managedFields); annotations
 are dropped unless --keep-annotations, except the few the volume plugins read; `trace info` lists
-what was dropped. Watch and kss captures keep the cluster's bindings and FailedScheduling events
-as observed decisions; the capture's nodeName changes are stripped so that replay lets the
-reference place those pods (--keep-bindings keeps them). Mapping details, time rules and the openb
-GPU model: traces/importers/README.md.)";
+what was dropped. In watch and kss captures every write of the scheduler itself is an observed
+decision, never an input: bindings, PodScheduled conditions, nominatedNodeName, preemption's
+victims (Preempted Events, deletion marks) and Scheduled/FailedScheduling Events; updates that
+carry only those are dropped, others lose them. The capture's nodeName changes are stripped so
+that replay lets the reference place those pods (--keep-bindings keeps them). --compat sets the
+trace's level (default: a `kubectl version -o json` object among watch inputs, else 1.27).
+Mapping details, time rules and the openb GPU model: traces/importers/README.md.)";
 
 constexpr const char* kDiffFooter = R"(
 Per pod: placement (tie-aware: B's node in A's tie set is equivalent), attempts and their times,
@@ -111,8 +114,10 @@ snapshot; B's side needs an in-process --candidate) and a summary table.
 Against a capture (a log with observed decisions, from import --from watch|kss) only what a
 capture carries is compared: per pod the distinct outcomes (consecutive identical failures folded,
 as the events API aggregates them), the bound node (tie-aware) and when each outcome first
-appeared, within --time-tolerance (default 2 s against a capture, 0 between two replays); the
-report lists every field it did not compare. Exit 0 equivalent, 1 any divergence, 2 bad input.)";
+appeared, within --time-tolerance (default 2 s against a capture, 0 between two replays), and the
+pod's nominated nodes and victims when the capture has them; the report lists every field it did
+not compare. --cluster-trace explains at the logs' level (their headers'), else the trace's;
+--compat overrides it, with a warning. Exit 0 equivalent, 1 any divergence, 2 bad input.)";
 
 constexpr const char* kReportFooter = R"(
 One self-contained page: the verdict and counts; a timeline of both sides' attempts with every

@@ -10,6 +10,7 @@
 #include "reference/api/rfc3339.h"
 #include "traces/importers/importer.h"
 #include "traces/output_path.h"
+#include "traces/trace_format.h"
 #include "traces/trace_writer.h"
 
 namespace schedcheck::cli {
@@ -18,7 +19,7 @@ namespace {
 // What the summary counts, record by record as they are written.
 struct RecordCounts {
   std::map<std::string, int64_t> api;  // "Node ADDED" -> n
-  int64_t records = 0, api_total = 0, bindings = 0, attempts = 0;
+  int64_t records = 0, api_total = 0, bindings = 0, attempts = 0, nominations = 0, victims = 0;
 
   void Add(const trace::Record& r) {
     ++records;
@@ -33,9 +34,12 @@ struct RecordCounts {
     }
     bindings += r.has_binding() ? 1 : 0;
     attempts += r.has_attempt() ? 1 : 0;
+    nominations += r.has_nomination() ? 1 : 0;
+    victims += r.has_preemption() ? 1 : 0;
   }
 
-  // "records: 12 (api 9: Node ADDED 3, Pod ADDED 6; observed bindings 2; observed attempts 1)".
+  // "records: 12 (api 9: Node ADDED 3, Pod ADDED 6; observed bindings 2; observed attempts 1)",
+  // then "; observed nominations N; observed victims M" when there are any.
   std::string Summary() const {
     std::string out = "records: " + std::to_string(records) + " (api " + std::to_string(api_total);
     std::string sep = ": ";
@@ -43,8 +47,11 @@ struct RecordCounts {
       out += sep + key + " " + std::to_string(n);
       sep = ", ";
     }
-    return out + "; observed bindings " + std::to_string(bindings) + "; observed attempts " +
-           std::to_string(attempts) + ")\n";
+    out += "; observed bindings " + std::to_string(bindings) + "; observed attempts " +
+           std::to_string(attempts);
+    if (nominations > 0) out += "; observed nominations " + std::to_string(nominations);
+    if (victims > 0) out += "; observed victims " + std::to_string(victims);
+    return out + ")\n";
   }
 };
 
@@ -73,6 +80,8 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
     options.start_unix_ns = *start;
   }
   if (o.output.empty()) return fail("-o: missing output path");
+  if (!o.compat.empty() && o.compat != "1.27" && o.compat != "1.37")
+    return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
   // Records are written as the importer finishes them (a day's capture is never held parsed
   // whole); the header, whose labels count what was dropped, goes first when all are in. The
   // file is WriteImported's, byte for byte; nothing is left at -o on failure.
@@ -85,6 +94,15 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
   });
   if (!result.ok()) return fail(result.message());
   trace::Imported* imported = &KeepUntilExit(std::move(*result));
+  if (!o.compat.empty()) {
+    if (!imported->compat.empty() && imported->compat != o.compat) {
+      imported->warnings.push_back("--compat " + o.compat + " differs from the capture's " +
+                                   imported->compat_source + " (level " + imported->compat +
+                                   "); the trace says " + o.compat);
+    }
+    imported->compat = o.compat;
+    imported->compat_source = "--compat";
+  }
   for (const std::string& warning : imported->warnings)
     err << "schedcheck import: warning: " << warning << "\n";
   if (Outcome ok = (*writer)->FinishWithHeader(trace::MakeImportHeader(o.format, *imported)); !ok)
@@ -93,6 +111,13 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
     out << "wrote " << o.output << " from " << o.inputs.size() << " input(s), format " << o.format
         << "\n";
     out << counts.Summary();
+    out << "compat: "
+        << (imported->compat.empty()
+                ? std::string(trace::kCompatLevel) +
+                      " (the default: the input shows no server version; say --compat 1.37 for "
+                      "a v1.37 cluster)"
+                : imported->compat + " (" + imported->compat_source + ")")
+        << "\n";
     for (const auto& [key, value] : imported->labels)
       out << "label: " << key << "=" << value << "\n";
   }
@@ -135,6 +160,10 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
       "--target-gpu-share", *share,
       "openb: resample pods (seeded by --shuffle-seed, default 1) until GPU requests reach "
       "this multiple of cluster GPU capacity, e.g. 1.3");
+  cmd->add_option("--compat", o->compat,
+                  "the trace's compatibility level, 1.27 or 1.37 (default: the capture's server "
+                  "version, from a `kubectl version -o json` object among watch inputs, else "
+                  "1.27); replay, diff and report use it");
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the summary");
   AddLimitOption(cmd, &o->limits);
   cmd->callback([=] {

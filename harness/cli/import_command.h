@@ -28,6 +28,7 @@ struct ImportCommandOptions {
   std::optional<double> target_gpu_share;
   bool quiet = false;
   std::vector<std::string> limits;  // --limit NAME=VALUE (traces/input_limits.h)
+  std::string compat;  // --compat: the trace's level ("": the capture's server version, else 1.27)
 };
 
 // Exit status: 0 on success, 2 on bad input or options (nothing is written then).

@@ -201,6 +201,12 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
   if (!o.compat.empty()) {
     if (o.compat != "1.27" && o.compat != "1.37")
       return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
+    if (o.compat != options.compat) {
+      err << "schedcheck replay: warning: --compat " << o.compat
+          << " differs from the trace's level " << options.compat << " (" << o.trace
+          << ": header.compat" << (header.compat().empty() ? " absent, 1.27 assumed" : "")
+          << "); replaying at " << o.compat << "\n";
+    }
     options.compat = o.compat;
   } else if (options.compat != "1.27" && options.compat != "1.37") {
     return fail(o.trace + ": header.compat " + options.compat +
@@ -283,6 +289,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
     };
     options.progress_every_events = 100;  // often enough for slow events; the line throttles itself
   }
+  const std::string compat = options.compat;  // `options` moves into the Replayer
   auto created = replay::Replayer::Create(std::move(options));
   // Building the profiles fails only on configuration (unknown plugin, bad args): name the file.
   if (!created.ok()) {
@@ -297,8 +304,19 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
     // The reader's errors name the file and byte offset already.
     return fail(input.reader_failed ? ok.message() : o.trace + ": " + ok.message());
   }
-  return WriteDecisions(o, replayer->log(), replayer->cluster_events(), options.compat, config_hash,
-                        labels, std::string(reference::EngineName(o.engine)), out, err);
+  const replay::KeptPlacements& kept = replayer->kept_placements();
+  if (kept.count > 0) labels["kept_placements"] = std::to_string(kept.count);
+  int rc = WriteDecisions(o, replayer->log(), replayer->cluster_events(), compat, config_hash,
+                          labels, std::string(reference::EngineName(o.engine)), out, err);
+  if (rc == 0 && !o.quiet && kept.count > 0) {
+    out << "input updates that named another node or none for a bound pod (nodeName is "
+           "immutable; the pod stayed where it was bound): "
+        << kept.count << "\n";
+    for (const std::string& line : kept.first) out << "  " << line << "\n";
+    if (kept.count > static_cast<int64_t>(kept.first.size()))
+      out << "  ... " << kept.count - static_cast<int64_t>(kept.first.size()) << " more\n";
+  }
+  return rc;
 }
 
 void AddReplayCommand(CLI::App& app, int* exit_code) {
@@ -311,8 +329,10 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                   "KubeSchedulerConfiguration (default: kube-scheduler's default profile)");
   AddSeedOption(cmd, "--seed", &o->seed, "seed of every random choice (tie-breaks); default 1");
   AddEngineOption(cmd, &o->engine);
-  cmd->add_option("--compat", o->compat,
-                  "compatibility level: 1.27 or 1.37 (default: the trace header's, else 1.27)");
+  cmd->add_option(
+      "--compat", o->compat,
+      "compatibility level: 1.27 or 1.37 (default: the trace header's, else 1.27; a warning "
+      "when it differs from the header's)");
   AddFeatureGatesOption(cmd, &o->feature_gates);
   cmd->add_option(
       "--horizon", o->horizon_seconds,

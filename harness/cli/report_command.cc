@@ -35,9 +35,12 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
     return fail("--config and --candidate need --trace");
   trace::InputLimits limits;
   if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
-  auto a = diff::LoadDecisions(o.reference, limits);
+  if (!o.compat.empty() && o.compat != "1.27" && o.compat != "1.37")
+    return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
+  std::string a_level, b_level;
+  auto a = diff::LoadDecisions(o.reference, limits, &a_level);
   if (!a.ok()) return fail(a.message());
-  auto b = diff::LoadDecisions(o.candidate_log, limits);
+  auto b = diff::LoadDecisions(o.candidate_log, limits, &b_level);
   if (!b.ok()) return fail(b.message());
   report::ReportInput in;
   in.title = o.reference + " vs " + o.candidate_log;
@@ -53,9 +56,11 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   in.result = diff::Diff(in.reference.decisions, in.candidate.decisions,
                          {.time_tolerance_ns = tolerance_ns});
   if (!o.trace.empty() && !in.result.divergences.empty()) {
+    const std::string level =
+        ExplanationLevel(o.compat, a_level, b_level, "schedcheck report", err);
     auto text =
         ExplainFirstDivergence({o.trace, o.config, o.candidate, o.reference, o.candidate_log,
-                                trace::YamlLimitsOf(limits), o.feature_gates},
+                                trace::YamlLimitsOf(limits), o.feature_gates, level},
                                in.reference.decisions, in.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     in.explanation = *text;
@@ -93,6 +98,9 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
                                                "are equal (default 0; 2 against a capture)");
   cmd->add_flag("--allow-soft", o->allow_soft,
                 "soft divergences (moved placements) do not count as diverging");
+  cmd->add_option("--compat", o->compat,
+                  "the level --trace explanations run at, 1.27 or 1.37 (default: the logs' header "
+                  "level, else the trace's; a warning when told another)");
   AddLimitOption(cmd, &o->limits);
   AddFeatureGatesOption(cmd, &o->feature_gates);
   cmd->callback([=] {

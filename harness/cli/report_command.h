@@ -28,6 +28,8 @@ struct ReportCommandOptions {
   bool allow_soft = false;          // soft divergences do not make the verdict "diverges"
   std::vector<std::string> limits;  // `--limit NAME=VALUE` specs (traces/input_limits.h), as diff
   reference::FeatureGates feature_gates;  // the replays' gates, for the explanation
+  // --compat: the level explanations run at ("": the logs' headers', else the trace's).
+  std::string compat;
 };
 
 int RunReportCommand(const ReportCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -121,6 +121,10 @@ const char* BodyName(const Record& r) {
       return "queue";
     case Record::kBinding:
       return "binding";
+    case Record::kNomination:
+      return "nomination";
+    case Record::kPreemption:
+      return "preemption";
     case Record::BODY_NOT_SET:
       return "empty";
   }

@@ -26,22 +26,39 @@ struct QueueAt {
   std::string from, to, cause;
 };
 
+// A nomination or a victim with the time it was observed.
+struct Observed {
+  int64_t t_ns = 0;
+  std::string name;  // the nominated node, or the victim
+};
+
 struct History {
   std::vector<AttemptAt> attempts;
   std::vector<QueueAt> queue;
   std::vector<std::unique_ptr<trace::Attempt>> synthesized;
+  // A capture's Nomination records about the pod and Preemption records naming it as preemptor.
+  std::vector<Observed> nominations, victims;
+  bool from_capture = false;  // read from a capture's observed records
 };
 
 bool HasObserved(const std::vector<trace::Record>& log) { return IsCapture(log); }
 
 // Which optional fields a capture's observed attempts carry at all: a field no observed attempt
 // has is not compared (an Event carries the message, not the plugins that produced it).
+// A capture's Nomination and Preemption records are compared per pod instead (ComparePreemption).
 struct CaptureFields {
   bool plugins = false, nomination = false, victims = false;
+  bool nomination_records = false, preemption_records = false;
+  int64_t victims_without_preemptor = 0;
 };
 
 CaptureFields FieldsOf(const std::vector<trace::Record>& log, CaptureFields in) {
   for (const trace::Record& r : log) {
+    if (r.has_nomination() && r.nomination().observed()) in.nomination_records = true;
+    if (r.has_preemption() && r.preemption().observed()) {
+      in.preemption_records = true;
+      in.victims_without_preemptor += r.preemption().preemptor().empty() ? 1 : 0;
+    }
     if (!r.has_attempt() || !r.attempt().observed()) continue;
     in.plugins |= r.attempt().unschedulable_plugins_size() > 0;
     in.nomination |= !r.attempt().nominated_node().empty();
@@ -60,6 +77,11 @@ std::map<std::string, History> Histories(const std::vector<trace::Record>& log) 
     const auto index = static_cast<int64_t>(i);
     if (r.has_attempt() && (!observed_only || r.attempt().observed())) {
       out[r.attempt().pod()].attempts.push_back({r.time_ns(), index, &r.attempt()});
+    } else if (r.has_nomination() && observed_only && r.nomination().observed()) {
+      out[r.nomination().pod()].nominations.push_back({r.time_ns(), r.nomination().node()});
+    } else if (r.has_preemption() && observed_only && r.preemption().observed() &&
+               !r.preemption().preemptor().empty()) {
+      out[r.preemption().preemptor()].victims.push_back({r.time_ns(), r.preemption().victim()});
     } else if (r.has_queue() && !observed_only) {
       const auto& q = r.queue();
       out[q.pod()].queue.push_back({r.time_ns(), index, q.from(), q.to(), q.cause()});
@@ -75,6 +97,7 @@ std::map<std::string, History> Histories(const std::vector<trace::Record>& log) 
       h.synthesized.push_back(std::move(a));
     }
   }
+  for (auto& [pod, h] : out) h.from_capture = observed_only;
   return out;
 }
 
@@ -166,6 +189,7 @@ class PodDiff {
   std::vector<Divergence> Run() {
     CompareQueuePaths();
     CompareAttempts();
+    ComparePreemption();
     // A requeue difference after the outcomes parted is a consequence, not a separate finding.
     auto& hard = by_class_[static_cast<int>(DivergenceClass::kHard)];
     auto& requeue = by_class_[static_cast<int>(DivergenceClass::kRequeue)];
@@ -303,6 +327,83 @@ class PodDiff {
     CompareAttempt(a_.attempts.back(), b_.attempts.back(), na - 1, nb - 1);
   }
 
+  // The pod's nominated nodes in order (consecutive repeats and clears folded): a capture's
+  // Nomination records, or a replay's attempts.
+  static std::vector<Observed> Nominations(const History& h) {
+    std::vector<Observed> out;
+    auto add = [&out](int64_t t_ns, const std::string& node) {
+      if (!node.empty() && (out.empty() || out.back().name != node)) out.push_back({t_ns, node});
+    };
+    if (h.from_capture) {
+      for (const Observed& n : h.nominations) add(n.t_ns, n.name);
+    } else {
+      for (const AttemptAt& a : h.attempts) add(a.t_ns, a.a().nominated_node());
+    }
+    return out;
+  }
+
+  // The victims the pod preempted, by name, each at the first time it was named.
+  static std::map<std::string, int64_t> Victims(const History& h) {
+    std::map<std::string, int64_t> out;
+    if (h.from_capture) {
+      for (const Observed& v : h.victims) out.emplace(v.name, v.t_ns);
+    } else {
+      for (const AttemptAt& a : h.attempts) {
+        for (const std::string& v : a.a().victims()) out.emplace(v, a.t_ns);
+      }
+    }
+    return out;
+  }
+
+  // Against a capture holding Nomination / Preemption records: the nominations and victims of the
+  // whole pod, whichever attempt they came with (a capture does not say which one).
+  void ComparePreemption() {
+    if (capture_ == nullptr) return;
+    auto names = [](const std::vector<Observed>& v) {
+      std::string out;
+      for (const Observed& o : v) out += (out.empty() ? "" : ", ") + o.name;
+      return out.empty() ? std::string("never nominated") : "nominated " + out;
+    };
+    if (capture_->nomination_records) {
+      const std::vector<Observed> na = Nominations(a_), nb = Nominations(b_);
+      for (size_t i = 0; i < std::max(na.size(), nb.size()); ++i) {
+        if (i < na.size() && i < nb.size() && na[i].name == nb[i].name) continue;
+        Divergence d;
+        d.what = "nomination";
+        d.t_ns = std::min(i < na.size() ? na[i].t_ns : INT64_MAX,
+                          i < nb.size() ? nb[i].t_ns : INT64_MAX);
+        d.reference = names(na);
+        d.candidate = names(nb);
+        Note(std::move(d));
+        break;
+      }
+    }
+    if (capture_->preemption_records) {
+      const std::map<std::string, int64_t> va = Victims(a_), vb = Victims(b_);
+      if (va.size() != vb.size() ||
+          !std::equal(va.begin(), va.end(), vb.begin(),
+                      [](const auto& x, const auto& y) { return x.first == y.first; })) {
+        auto set = [](const std::map<std::string, int64_t>& v) {
+          std::string out;
+          for (const auto& [name, t] : v) out += (out.empty() ? "" : ",") + name;
+          return out.empty() ? std::string("no victims") : "victims {" + out + "}";
+        };
+        Divergence d;
+        d.what = "victims";
+        d.t_ns = INT64_MAX;
+        for (const auto* side : {&va, &vb}) {
+          const auto* other = side == &va ? &vb : &va;
+          for (const auto& [name, t] : *side) {
+            if (!other->count(name)) d.t_ns = std::min(d.t_ns, t);
+          }
+        }
+        d.reference = set(va);
+        d.candidate = set(vb);
+        Note(std::move(d));
+      }
+    }
+  }
+
   // Between two replays every field is compared; against a capture only those it carries.
   bool Compares(bool CaptureFields::*field) const {
     return capture_ == nullptr || capture_->*field;
@@ -342,7 +443,10 @@ bool DiffResult::Fails(bool allow_soft) const {
 
 bool IsCapture(const std::vector<trace::Record>& log) {
   for (const trace::Record& r : log) {
-    if ((r.has_attempt() && r.attempt().observed()) || (r.has_binding() && r.binding().observed()))
+    if ((r.has_attempt() && r.attempt().observed()) ||
+        (r.has_binding() && r.binding().observed()) ||
+        (r.has_nomination() && r.nomination().observed()) ||
+        (r.has_preemption() && r.preemption().observed()))
       return true;
   }
   return false;
@@ -364,8 +468,14 @@ std::vector<std::string> NotCompared(const CaptureFields& f) {
   };
   if (!f.plugins)
     out.push_back("rejecting plugins (a capture's FailedScheduling events carry the message only)");
-  if (!f.nomination) out.push_back("nominated nodes (not in the capture's observed decisions)");
-  if (!f.victims) out.push_back("preemption victims (not in the capture's observed decisions)");
+  if (!f.nomination && !f.nomination_records)
+    out.push_back("nominated nodes (not in the capture's observed decisions)");
+  if (!f.victims && !f.preemption_records)
+    out.push_back("preemption victims (not in the capture's observed decisions)");
+  if (f.victims_without_preemptor > 0) {
+    out.push_back(std::to_string(f.victims_without_preemptor) +
+                  " preemption victim(s) whose preemptor the capture does not name");
+  }
   return out;
 }
 

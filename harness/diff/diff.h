@@ -16,8 +16,11 @@
 // each pod's sequence of distinct outcomes — FailedScheduling messages, consecutive repeats folded
 // into one (the events API aggregates repeated events, so a capture does not show every attempt)
 // — the bound node (tie-aware), and the time each outcome first appeared; rejecting plugins,
-// nomination and victims only if the capture's observed records carry them at all. What was not
-// compared is listed in DiffResult::not_compared.
+// nomination and victims only if the capture's observed records carry them at all: on its
+// attempts, or as Nomination and Preemption records (import --from watch), which are compared
+// per pod (the sequence of nominated nodes, the set of victims the pod preempted) since a capture
+// does not say which attempt they came with. What was not compared is listed in
+// DiffResult::not_compared.
 #ifndef SCHEDCHECK_HARNESS_DIFF_DIFF_H_
 #define SCHEDCHECK_HARNESS_DIFF_DIFF_H_
 

@@ -8,6 +8,7 @@
 
 #include "harness/diff/load.h"
 #include "harness/diff/report.h"
+#include "harness/replay/decision_log.h"
 
 namespace schedcheck::diff {
 namespace {
@@ -249,6 +250,66 @@ TEST(DiffTest, AgainstACaptureSaysWhatWasNotCompared) {
   DiffResult p = Diff(Log(kUnsched), Log(with_plugins));
   ASSERT_EQ(p.divergences.size(), 1u);
   EXPECT_EQ(p.divergences[0].what, "plugins");
+}
+
+// A capture's Nomination and Preemption records (import --from watch) are compared with the
+// replay's nominations and victims, pod by pod, whichever attempt carried them.
+TEST(DiffTest, AgainstACaptureComparesNominationsAndVictims) {
+  const std::string replay =
+      R"({"t":4,"type":"attempt","pod":"default/high","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"0/1 nodes are available: 1 Insufficient cpu.","nominatedNode":"node-a","victims":["default/low"]})"
+      "\n"
+      R"({"t":6,"type":"attempt","pod":"default/high","attempt":2,"result":"Scheduled","node":"node-a","ties":["node-a"]})";
+  auto capture = [](const std::string& nominated, const std::string& victim) {
+    return R"({"t":4,"type":"attempt","pod":"default/high","attempt":1,"result":"Unschedulable","message":"0/1 nodes are available: 1 Insufficient cpu.","observed":true})"
+           "\n"
+           R"({"t":4,"type":"preempt","pod":")" +
+           victim +
+           R"(","preemptor":"default/high","node":"node-a","observed":true})"
+           "\n"
+           R"({"t":4.5,"type":"nominate","pod":"default/high","node":")" +
+           nominated +
+           R"(","observed":true})"
+           "\n"
+           R"({"t":7,"type":"bind","pod":"default/high","node":"node-a","observed":true})";
+  };
+  DiffResult same = Diff(Log(replay), Log(capture("node-a", "default/low")),
+                         {.time_tolerance_ns = kCaptureTimeToleranceNs});
+  EXPECT_TRUE(same.divergences.empty()) << Describe(same.divergences[0]);
+  for (const std::string& s : same.not_compared) {
+    EXPECT_EQ(s.find("nominated nodes"), std::string::npos) << s;
+    EXPECT_EQ(s.find("preemption victims"), std::string::npos) << s;
+  }
+  DiffResult other_node = Diff(Log(replay), Log(capture("node-b", "default/low")),
+                               {.time_tolerance_ns = kCaptureTimeToleranceNs});
+  ASSERT_EQ(other_node.divergences.size(), 1u);
+  EXPECT_EQ(Summary(other_node.divergences[0]), "hard nomination default/high 4");
+  EXPECT_EQ(other_node.divergences[0].candidate, "nominated node-b");
+  DiffResult other_victim = Diff(Log(replay), Log(capture("node-a", "default/mid")),
+                                 {.time_tolerance_ns = kCaptureTimeToleranceNs});
+  ASSERT_EQ(other_victim.divergences.size(), 1u);
+  EXPECT_EQ(Summary(other_victim.divergences[0]), "hard victims default/high 4");
+  EXPECT_EQ(other_victim.divergences[0].reference, "victims {default/low}");
+  EXPECT_EQ(other_victim.divergences[0].candidate, "victims {default/mid}");
+}
+
+TEST(DiffTest, ObservationLinesRoundTrip) {
+  const std::string text =
+      R"({"t":1,"type":"nominate","pod":"default/a","node":"n1","observed":true})"
+      "\n"
+      R"({"t":2,"type":"preempt","pod":"default/v","preemptor":"default/a","node":"n1","observed":true})";
+  auto records = ParseDecisionLog(text, "x.jsonl");
+  ASSERT_TRUE(records.ok()) << records.message();
+  ASSERT_EQ(records->size(), 2u);
+  EXPECT_EQ((*records)[0].nomination().node(), "n1");
+  EXPECT_EQ((*records)[1].preemption().victim(), "default/v");
+  EXPECT_EQ((*records)[1].preemption().preemptor(), "default/a");
+  EXPECT_EQ(
+      replay::DecisionJsonLine((*records)[0]) + "\n" + replay::DecisionJsonLine((*records)[1]),
+      text);
+  auto bad =
+      ParseDecisionLog(R"({"t":1,"type":"preempt","pod":"default/v","preemptor":3})", "x.jsonl");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message(), "x.jsonl:1: field preemptor: expected a string, got 3");
 }
 
 TEST(DiffTest, DescribeNamesBothSides) {

@@ -56,7 +56,9 @@ Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,
 }
 
 Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
-                                                 const trace::InputLimits& limits) {
+                                                 const trace::InputLimits& limits,
+                                                 std::string* level) {
+  if (level != nullptr) level->clear();
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open"};
   if (!trace::IsBinaryTrace(path)) {
@@ -76,6 +78,7 @@ Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
     return Outcome::Ok();
   });
   if (!ok) return ok.error();
+  if (level != nullptr) *level = header.compat();
   return out;
 }
 

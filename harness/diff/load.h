@@ -17,9 +17,12 @@ namespace schedcheck::diff {
 // The decision records of `path` in file order (API records are dropped). A file whose first
 // non-empty line is a JSON object with "t" and "type" is read as a decision log, anything else as
 // a trace. Errors name the file, the line or byte offset, and the field. `limits` bound the
-// records and every record's strings and maps (harness/fuzz/README.md).
+// records and every record's strings and maps (harness/fuzz/README.md). With `level`, it gets the
+// compatibility level the file states: a trace's header.compat, "" for a decision log (whose
+// lines have no header).
 Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
-                                                 const trace::InputLimits& limits = {});
+                                                 const trace::InputLimits& limits = {},
+                                                 std::string* level = nullptr);
 
 // Parses decision-log JSON Lines text; `source` names it in errors ("a.jsonl:3: field t: ...").
 Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,

@@ -59,3 +59,17 @@ echo "== gate --compat 1.37 --candidate kube:1.37"
 "$schedcheck" gate --candidate kube:1.37 --compat 1.37 --corpus "$root/traces/corpus" \
   --junit "$out/kube-1.37.junit.xml" --markdown "$out/kube-1.37.md"
 echo "PASS"
+# A capture whose input updates name no node for a pod the replay bound already (the label change
+# of a preemptor the cluster bound later): nodeName is immutable once set, so both kube-schedulers
+# keep their placement, as the reference does, instead of exiting on a corrupted cache.
+echo "== a capture with updates of pods the replay bound"
+"$schedcheck" import --from watch "$root/traces/importers/testdata/watch/preemption.json" -q \
+  -o "$out/preemption.trace"
+for kube in 1.27 1.37; do
+  "$schedcheck" replay "$out/preemption.trace" --compat "$kube" --candidate "kube:$kube" --quiet \
+    --jsonl "$out/preemption.$kube.jsonl" ||
+    { echo "FAIL: kube:$kube did not replay the preemption capture completely" >&2; exit 1; }
+  "$schedcheck" replay "$out/preemption.trace" --compat "$kube" --quiet --jsonl "$out/preemption.ref$kube.jsonl"
+  "$schedcheck" diff "$out/preemption.ref$kube.jsonl" "$out/preemption.$kube.jsonl" > "$out/preemption.$kube.diff" ||
+    { echo "FAIL: the reference and kube:$kube diverge on the preemption capture" >&2; head -5 "$out/preemption.$kube.diff" >&2; exit 1; }
+done

@@ -99,6 +99,17 @@ std::string DecisionJsonLine(const trace::Record& record) {
     j["pod"] = record.binding().pod();
     j["node"] = record.binding().node();
     if (record.binding().observed()) j["observed"] = true;
+  } else if (record.has_nomination()) {
+    j["type"] = "nominate";
+    j["pod"] = record.nomination().pod();
+    j["node"] = record.nomination().node();
+    if (record.nomination().observed()) j["observed"] = true;
+  } else if (record.has_preemption()) {
+    j["type"] = "preempt";
+    j["pod"] = record.preemption().victim();
+    j["preemptor"] = record.preemption().preemptor();
+    j["node"] = record.preemption().node();
+    if (record.preemption().observed()) j["observed"] = true;
   } else {
     j["type"] = "api";
   }
@@ -163,11 +174,14 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
     return Error{where + ": the decision log is incomplete (" + str("reason") +
                  "): the run did not finish, so its decisions are not compared"};
   }
-  if (type != "attempt" && type != "queue" && type != "bind")
-    return Error{where + ": field type: want attempt, queue or bind, got \"" + type + "\""};
+  if (type != "attempt" && type != "queue" && type != "bind" && type != "nominate" &&
+      type != "preempt") {
+    return Error{where + ": field type: want attempt, queue, bind, nominate or preempt, got \"" +
+                 type + "\""};
+  }
   if (str("pod").empty()) return bad("pod", "a non-empty string (namespace/name)");
   // Optional fields, when present, have the writer's types.
-  for (const char* name : {"node", "message", "nominatedNode"}) {
+  for (const char* name : {"node", "message", "nominatedNode", "preemptor"}) {
     if (j.contains(name) && !j[name].is_string()) return bad(name, "a string");
   }
   for (const char* name : {"ties", "unschedulablePlugins", "victims"}) {
@@ -225,6 +239,15 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
     q->set_from(str("from"));
     q->set_to(str("to"));
     q->set_cause(str("cause"));
+  } else if (type == "nominate") {  // observed in a capture; node "" = cleared
+    r.mutable_nomination()->set_pod(str("pod"));
+    r.mutable_nomination()->set_node(str("node"));
+    r.mutable_nomination()->set_observed(j.value("observed", false));
+  } else if (type == "preempt") {  // observed in a capture: "pod" is the victim
+    r.mutable_preemption()->set_victim(str("pod"));
+    r.mutable_preemption()->set_preemptor(str("preemptor"));
+    r.mutable_preemption()->set_node(str("node"));
+    r.mutable_preemption()->set_observed(j.value("observed", false));
   } else {
     if (str("node").empty()) return bad("node", "a non-empty string");
     r.mutable_binding()->set_pod(str("pod"));

@@ -43,8 +43,8 @@ class DecisionLog {
 // Seconds since the trace start as a JSON number with up to 9 decimals ("0", "1.5",
 // "12.000000001").
 std::string FormatSeconds(int64_t t_ns);
-// One decision-log line (docs/FORMATS.md#decision-logs) for an attempt, queue or binding record
-// (no trailing newline).
+// One decision-log line (docs/FORMATS.md#decision-logs) for an attempt, queue, binding,
+// nomination or preemption record (no trailing newline).
 std::string DecisionJsonLine(const trace::Record& record);
 // Parses a decision-log line back into a record. Errors name `where` and the field.
 Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::string& where);

@@ -369,4 +369,84 @@ TEST(FeatureGatesTest, AsyncPreemptionOffClearsNominationsWhenEveryVictimIsTermi
                                       "2 default/mid n1"}));
 }
 
+// nodeName is immutable once set: an input update that would un-assign or move a pod the replay
+// bound (a capture's update written before the replay's binding, or a hand-written trace) keeps
+// the replay's placement, applies its other fields, and is counted for the summary.
+TEST(ReplayEventsTest, AnUpdateNeverMovesOrUnassignsABoundPod) {
+  auto node = [](const std::string& name) {
+    return Node(R"({"metadata":{"name":")" + name +
+                R"("},"status":{"allocatable":{"cpu":"2","pods":"10"}}})");
+  };
+  const std::string p =
+      R"({"metadata":{"name":"p","namespace":"default","uid":"u-p"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}})";
+  const std::string p_unassigned =
+      R"({"metadata":{"name":"p","namespace":"default","uid":"u-p","labels":{"a":"b"}},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]},"status":{"conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable"}]}})";
+  const std::string p_moved =
+      R"({"metadata":{"name":"p","namespace":"default","uid":"u-p"},"spec":{"nodeName":"n2","containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}})";
+  // q fits only where p is not: had p left its node, q could go there too.
+  const std::string q =
+      R"({"metadata":{"name":"q","namespace":"default","uid":"u-q"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}})";
+  for (const std::string compat : {"1.27", "1.37"}) {
+    ReplayOptions options;
+    options.compat = compat;
+    options.config = reference::DefaultConfiguration(compat);
+    auto replayer = Replayer::Create(options);
+    ASSERT_TRUE(replayer.ok()) << replayer.message();
+    Outcome ok =
+        (*replayer)->Run({node("n1"), node("n2"), Pod(1, trace::ADDED, p),
+                          Pod(5, trace::MODIFIED, p_unassigned), Pod(6, trace::MODIFIED, p_moved),
+                          Pod(7, trace::ADDED, q), Pod(8, trace::DELETED, p_unassigned)});
+    ASSERT_TRUE(ok.ok()) << ok.message();
+    std::vector<std::string> binds;
+    int p_attempts = 0;
+    for (const trace::Record& r : (*replayer)->log().records()) {
+      if (r.has_attempt()) {
+        EXPECT_NE(r.attempt().result(), trace::ERROR) << compat << ": " << r.attempt().message();
+        p_attempts += r.attempt().pod() == "default/p" ? 1 : 0;
+      }
+      if (r.has_binding()) binds.push_back(r.binding().pod() + "->" + r.binding().node());
+    }
+    EXPECT_EQ(p_attempts, 1) << compat;  // never requeued as if pending again
+    ASSERT_EQ(binds.size(), 2u) << compat;
+    const std::string p_node = binds[0].substr(binds[0].find("->") + 2);
+    EXPECT_EQ(binds[0].substr(0, binds[0].find("->")), "default/p") << compat;
+    EXPECT_EQ(binds[1], std::string("default/q->") + (p_node == "n1" ? "n2" : "n1")) << compat;
+    const KeptPlacements& kept = (*replayer)->kept_placements();
+    EXPECT_EQ(kept.count, 2) << compat;  // the un-assigning and the moving update, not the deletion
+    ASSERT_EQ(kept.first.size(), 2u) << compat;
+    EXPECT_EQ(kept.first[0],
+              "default/p at t=5s (record 3): the update names no node, bound to " + p_node)
+        << compat;
+    EXPECT_EQ(kept.first[1],
+              "default/p at t=6s (record 4): the update names node n2, bound to " + p_node)
+        << compat;
+  }
+}
+
+// A terminating pod (a deletion mark, no kubelet to finish it) stays in the cache until it is
+// deleted, as upstream's informers keep it: its node stays full.
+TEST(ReplayEventsTest, ATerminatingPodHoldsItsNodeUntilDeleted) {
+  const std::string a =
+      R"({"metadata":{"name":"a","namespace":"default","uid":"u-a"},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}})";
+  const std::string a_terminating =
+      R"({"metadata":{"name":"a","namespace":"default","uid":"u-a","deletionTimestamp":"2024-01-01T00:00:30Z"},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}})";
+  const std::string b =
+      R"({"metadata":{"name":"b","namespace":"default","uid":"u-b"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}})";
+  for (const std::string compat : {"1.27", "1.37"}) {
+    std::vector<std::string> b_outcomes;
+    for (const trace::Attempt& at : Attempts(
+             {Node(
+                  R"({"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"2","pods":"10"}}})"),
+              Pod(0, trace::ADDED, a), Pod(1, trace::MODIFIED, a_terminating),
+              Pod(2, trace::ADDED, b), Pod(100, trace::DELETED, a_terminating)},
+             "default/b", compat)) {
+      b_outcomes.push_back(at.result() == trace::SCHEDULED ? "bound " + at.node()
+                                                           : "unschedulable");
+    }
+    ASSERT_FALSE(b_outcomes.empty()) << compat;
+    EXPECT_EQ(b_outcomes.front(), "unschedulable") << compat;
+    EXPECT_EQ(b_outcomes.back(), "bound n1") << compat;  // after a's deletion
+  }
+}
+
 }  // namespace schedcheck::replay

@@ -69,12 +69,35 @@ void Replayer::AdmitPriority(trace::EventType type, k8s::Pod* pod) const {
   }
 }
 
+void Replayer::KeepBoundNode(trace::EventType type, size_t index, k8s::Pod* pod) {
+  reference::PodPtr stored = scheduler_->GetPod(PodKey(*pod));
+  if (stored == nullptr || stored->node_name().empty() ||
+      pod->spec().node_name() == stored->node_name()) {
+    return;
+  }
+  // A deletion names the pod's last state, which is on its node (a capture's importer clears the
+  // node of pods the replay places itself): not an attempt to move it.
+  if (type != trace::DELETED) {
+    if (kept_placements_.first.size() < KeptPlacements::kMaxListed) {
+      const std::string& named = pod->spec().node_name();
+      kept_placements_.first.push_back(PodKey(*pod) + " at t=" + FormatSeconds(clock_.NowNs()) +
+                                       "s (record " + std::to_string(index) +
+                                       "): the update names " +
+                                       (named.empty() ? std::string("no node") : "node " + named) +
+                                       ", bound to " + stored->node_name());
+    }
+    ++kept_placements_.count;
+  }
+  pod->mutable_spec()->set_node_name(stored->node_name());
+}
+
 Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
   std::string where = "record " + std::to_string(index);
   const reference::WatchEvent type = ToWatchEvent(event.type());
   switch (event.object_case()) {
     case trace::ApiEvent::kPod: {
       k8s::Pod obj = event.pod();
+      KeepBoundNode(event.type(), index, &obj);
       AdmitPriority(event.type(), &obj);
       auto pod = reference::BuildPod(std::move(obj), features_);
       if (!pod.ok())

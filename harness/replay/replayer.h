@@ -106,6 +106,15 @@ Result<std::optional<int64_t>> HeaderVolumeLatency(const trace::Header& header);
 // latency when the flags gave none.
 Outcome ApplyHeaderVolumeLabels(const trace::Header& header, ReplayOptions* options);
 
+// Input updates that named another node, or none, for a pod already bound: nodeName is immutable
+// once set (the API server's rule), so the pod stays where it was bound and the update's other
+// fields apply (docs/FORMATS.md#replay-conventions).
+struct KeptPlacements {
+  int64_t count = 0;
+  std::vector<std::string> first;  // the first kMaxListed, one line each
+  static constexpr size_t kMaxListed = 10;
+};
+
 class Replayer {
  public:
   static Result<std::unique_ptr<Replayer>> Create(ReplayOptions options);
@@ -139,6 +148,7 @@ class Replayer {
   DecisionLog& mutable_log() { return log_; }
   // Every move request made, with its event label, for the summary.
   const ClusterEventLog& cluster_events() const { return cluster_events_; }
+  const KeptPlacements& kept_placements() const { return kept_placements_; }
 
  private:
   class VolumeApiImpl;
@@ -152,6 +162,8 @@ class Replayer {
 
   // Trace events → the scheduler's informer handlers (replay_events.cc).
   Outcome Deliver(const trace::ApiEvent& event, size_t index);
+  // Keeps a bound pod's node in an input event that names another or none.
+  void KeepBoundNode(trace::EventType type, size_t index, k8s::Pod* pod);
   // The Priority admission plugin, for pods as clients wrote them.
   void AdmitPriority(trace::EventType type, k8s::Pod* pod) const;
   // A storage object event (from the trace, or a write of the volume controllers' API server).
@@ -188,6 +200,7 @@ class Replayer {
   Outcome deliver_error_;
   ClusterEventLog cluster_events_;
   size_t pods_bound_ = 0;  // bindings completed, for progress reports
+  KeptPlacements kept_placements_;
 };
 
 }  // namespace schedcheck::replay

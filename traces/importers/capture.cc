@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "reference/api/rfc3339.h"
+#include "traces/importers/observations.h"
+#include "traces/importers/scheduler_writes.h"
 #include "traces/importers/workloads.h"
 
 namespace schedcheck::trace {
@@ -78,29 +80,9 @@ Result<std::optional<int64_t>> ObjectTime(const nlohmann::json& obj, EventType t
   return LatestChange(obj, where);
 }
 
-// A core/v1 or events.k8s.io/v1 Event with reason FailedScheduling about a pod: the attempt.
-bool AsFailedScheduling(const nlohmann::json& event, Attempt* attempt) {
-  if (Str(event, "reason") != "FailedScheduling") return false;
-  const nlohmann::json* ref = nullptr;
-  for (const char* key : {"involvedObject", "regarding"}) {
-    if (event.contains(key) && event[key].is_object()) ref = &event[key];
-  }
-  if (ref == nullptr || Str(*ref, "name").empty()) return false;
-  std::string ns = Str(*ref, "namespace");
-  attempt->set_pod((ns.empty() ? "default" : ns) + "/" + Str(*ref, "name"));
-  attempt->set_result(UNSCHEDULABLE);
-  attempt->set_message(!Str(event, "message").empty() ? Str(event, "message") : Str(event, "note"));
-  attempt->set_observed(true);
-  return true;
-}
-
 std::string PodKey(const k8s::Pod& pod) {
   const std::string& ns = pod.metadata().namespace_();
   return (ns.empty() ? "default" : ns) + "/" + pod.metadata().name();
-}
-
-bool Terminal(const k8s::Pod& pod) {
-  return pod.status().phase() == "Succeeded" || pod.status().phase() == "Failed";
 }
 
 }  // namespace
@@ -140,11 +122,41 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
     item.time_ns = *t ? *t : last_time_in_file_;
   }
   if (kind == "Event") {
-    if (event.type == DELETED || !AsFailedScheduling(event.object, item.record.mutable_attempt())) {
-      redactor_.SkipKind("Event");
-      return Outcome::Ok();
+    const SchedulerEvent e =
+        event.type == DELETED ? SchedulerEvent{} : ParseSchedulerEvent(event.object);
+    switch (e.reason) {
+      case SchedulerEvent::Reason::kNone:
+        redactor_.SkipKind("Event");
+        return Outcome::Ok();
+      case SchedulerEvent::Reason::kFailedScheduling: {
+        Attempt* attempt = item.record.mutable_attempt();
+        attempt->set_pod(e.pod);
+        attempt->set_result(UNSCHEDULABLE);
+        attempt->set_message(e.message);
+        attempt->set_observed(true);
+        AddToLabel(&imported_, "observed.failed_scheduling", 1);
+        break;
+      }
+      case SchedulerEvent::Reason::kPreempted: {
+        Preemption* p = item.record.mutable_preemption();
+        p->set_victim(e.pod);
+        p->set_preemptor(e.related);
+        p->set_node(e.node);
+        p->set_observed(true);
+        item.preemptor_uid = e.related_uid;
+        AddToLabel(&imported_, "observed.preempted_events", 1);
+        break;
+      }
+      case SchedulerEvent::Reason::kScheduled:
+        item.record.mutable_binding()->set_pod(e.pod);
+        item.record.mutable_binding()->set_node(e.node);
+        item.record.mutable_binding()->set_observed(true);
+        AddToLabel(&imported_, "observed.scheduled_events", 1);
+        break;
     }
-    AddToLabel(&imported_, "observed.failed_scheduling", 1);
+    item.event_reason = e.reason;
+    item.event_pod = e.pod;
+    item.event_pod_uid = e.pod_uid;
     return Keep(std::move(item), event.where);
   }
   // A workload's first event: expanded in Finish, right after the object's own event (if kept).
@@ -175,6 +187,38 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
     return ok;
   if (Outcome ok = Keep(std::move(item), event.where); !ok) return ok;
   if (workload) items_.push_back(std::move(*workload));
+  return Outcome::Ok();
+}
+
+Outcome CaptureBuilder::SetServerVersion(const nlohmann::json& version, const std::string& where) {
+  if (!version.is_object())
+    return Error{where + ": field serverVersion: expected an object (kubectl version -o json)"};
+  const std::string git = Str(version, "gitVersion");
+  std::string major = Str(version, "major"), minor = Str(version, "minor");
+  if (git.empty() && (major.empty() || minor.empty()))
+    return Error{where + ": field serverVersion.gitVersion: missing"};
+  if (major.empty() || minor.empty()) {  // "v1.37.2": major and minor from gitVersion
+    const size_t dot = git.find('.');
+    major = git.substr(git[0] == 'v' ? 1 : 0, dot == std::string::npos ? 0 : dot - 1);
+    minor = dot == std::string::npos ? "" : git.substr(dot + 1, git.find('.', dot + 1) - dot - 1);
+  }
+  while (!minor.empty() && minor.back() == '+') minor.pop_back();  // "27+" on some providers
+  const std::string level = major + "." + minor;
+  const std::string shown = git.empty() ? level : git;
+  if (!imported_.compat.empty() && imported_.compat_source != "server version " + shown) {
+    Warn(where + ": a second server version " + shown + " (first: " + imported_.compat_source +
+         "); the first is kept");
+    return Outcome::Ok();
+  }
+  imported_.labels["server_version"] = shown;
+  if (level != "1.27" && level != "1.37") {
+    Warn(where + ": server version " + shown +
+         " has no compatibility level here (implemented: 1.27, 1.37); the trace says 1.27 unless "
+         "--compat says otherwise");
+    return Outcome::Ok();
+  }
+  imported_.compat = level;
+  imported_.compat_source = "server version " + shown;
   return Outcome::Ok();
 }
 
@@ -219,57 +263,15 @@ Record CaptureBuilder::Unpark(Item& item) {
 
 Outcome CaptureBuilder::ResolveBindings(std::vector<Item> items,
                                         const std::function<Outcome(Record&&)>& emit) {
-  struct PodState {
-    bool assigned = false;
-    bool stripped = false;  // bound in the capture, binding stripped: later updates dropped
-  };
-  std::map<std::string, PodState> pods;
-  std::map<std::string, int32_t> attempts;
+  ObservationResolver resolver(options_.strip_bindings, &imported_, emit);
+  for (const Item& item : items) {
+    if (item.event_reason != SchedulerEvent::Reason::kNone)
+      resolver.NoteEvent(item.event_reason, item.event_pod, item.event_pod_uid);
+  }
   for (Item& item : items) {
     Record r = Unpark(item);
     r.set_time_ns(*item.time_ns);
-    if (r.has_attempt()) {
-      r.mutable_attempt()->set_attempt(++attempts[r.attempt().pod()]);
-      if (Outcome ok = emit(std::move(r)); !ok) return ok;
-      continue;
-    }
-    if (!r.api().has_pod()) {
-      if (Outcome ok = emit(std::move(r)); !ok) return ok;
-      continue;
-    }
-    k8s::Pod* pod = r.mutable_api()->mutable_pod();
-    const std::string key = PodKey(*pod);
-    auto it = pods.find(key);
-    if (it != pods.end() && it->second.stripped) {
-      if (r.api().type() == MODIFIED && !Terminal(*pod)) {
-        AddToLabel(&imported_, "stripped.updates", 1);
-        continue;  // the reference placed this pod itself; the capture's node would contradict it
-      }
-      pod->mutable_spec()->clear_node_name();
-    }
-    bool assigned = !pod->spec().node_name().empty();
-    if (r.api().type() == DELETED) {
-      pods.erase(key);
-    } else if (it == pods.end()) {
-      pods[key].assigned = assigned;
-    } else if (!it->second.assigned && !it->second.stripped && assigned) {
-      Record binding;
-      binding.set_time_ns(r.time_ns());
-      binding.mutable_binding()->set_pod(key);
-      binding.mutable_binding()->set_node(pod->spec().node_name());
-      binding.mutable_binding()->set_observed(true);
-      if (Outcome ok = emit(std::move(binding)); !ok) return ok;
-      AddToLabel(&imported_, "observed.bindings", 1);
-      it->second.assigned = true;
-      if (options_.strip_bindings) {
-        it->second.stripped = true;
-        AddToLabel(&imported_, "stripped.updates", 1);
-        continue;
-      }
-    } else if (!it->second.stripped) {
-      it->second.assigned = assigned;
-    }
-    if (Outcome ok = emit(std::move(r)); !ok) return ok;
+    if (Outcome ok = resolver.Next(std::move(r), item.preemptor_uid); !ok) return ok;
   }
   return Outcome::Ok();
 }

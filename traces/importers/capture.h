@@ -29,6 +29,7 @@
 #include "traces/fast_record_parser.h"
 #include "traces/importers/imported.h"
 #include "traces/importers/redaction.h"
+#include "traces/importers/scheduler_writes.h"
 #include "traces/trace.pb.h"
 
 namespace schedcheck::trace {
@@ -53,6 +54,9 @@ class CaptureBuilder {
   // Counters for stream entries that carry no object change.
   void CountIgnored(const std::string& label) { AddToLabel(&imported_, label, 1); }
   void Warn(std::string message) { imported_.warnings.push_back(std::move(message)); }
+  // A `kubectl version -o json` object (its serverVersion): the level of the capture. Errors name
+  // `where` and the field; a version without a level here is a warning (`import --compat`).
+  Outcome SetServerVersion(const nlohmann::json& version, const std::string& where);
 
   // Sorts, detects observed bindings, applies --strip-bindings, and finalizes.
   Result<Imported> Finish() &&;
@@ -64,10 +68,17 @@ class CaptureBuilder {
  private:
   struct Item {
     std::optional<int64_t> time_ns;
-    Record record;  // api, or an observed attempt (FailedScheduling); Keep parks it:
+    // api, or an observation from an Event: an attempt (FailedScheduling), a preemption
+    // (Preempted) or a binding (Scheduled). Keep parks it:
     // `parked` holds it serialized until Finish, since parsed a node update takes about eight
     // times the bytes and a day's capture is a million events.
+    Record record;
     std::string parked;
+    // For a scheduler's Event: its reason and the pod it is about (read before the records are).
+    SchedulerEvent::Reason event_reason = SchedulerEvent::Reason::kNone;
+    std::string event_pod, event_pod_uid;
+    // A Preempted Event naming its preemptor by uid only: resolved in ResolveBindings.
+    std::string preemptor_uid;
     bool is_parked = false;
     // Set instead of `record` for a workload's first event: expanded in Finish.
     std::optional<nlohmann::json> workload;
@@ -81,7 +92,8 @@ class CaptureBuilder {
   Record Unpark(Item& item);
   // Sorted by time (untimed ones at the earliest time), workloads expanded.
   Result<std::vector<Item>> SortedItems();
-  // The records in trace order, each handed to `emit` (parsed back one at a time).
+  // The records in trace order, each handed to `emit` (parsed back one at a time), through an
+  // ObservationResolver (observations.h).
   Outcome ResolveBindings(std::vector<Item> items, const std::function<Outcome(Record&&)>& emit);
   // Replaces each workload item (time-sorted) by the objects it expands to, with the nodes alive
   // at its time, unless captured pods (or ReplicaSets) belong to it.

@@ -150,7 +150,7 @@ Header MakeImportHeader(const std::string& format, const Imported& imported) {
   Header header;
   header.set_format_version(kFormatVersion);
   header.set_producer("schedcheck import --from " + format);
-  header.set_compat(std::string(kCompatLevel));
+  header.set_compat(imported.compat.empty() ? std::string(kCompatLevel) : imported.compat);
   header.set_seed(imported.seed);
   for (const auto& [key, value] : imported.labels) (*header.mutable_labels())[key] = value;
   return header;

@@ -46,7 +46,12 @@ struct Imported {
   std::map<std::string, std::string> labels;  // go into the header (e.g. "redacted.annotations")
   std::vector<std::string> warnings;          // printed on stderr by the command
   uint64_t seed = 0;                          // header seed (openb shuffle / resample)
-  int64_t start_unix_ns = 0;                  // set by Finalize
+  // The header's compatibility level: what the capture's server version says (watch: a
+  // `kubectl version -o json` object among the inputs), else "" (kCompatLevel); `import
+  // --compat` overrides it.
+  std::string compat;
+  std::string compat_source;  // what set `compat`, for the command's summary
+  int64_t start_unix_ns = 0;  // set by Finalize
 };
 
 // Adds `n` to the integer-valued label `key` (absent = 0).
@@ -85,7 +90,8 @@ class Finalizer {
   std::set<std::pair<std::string, std::string>> bound_seen_;
 };
 
-// The header: producer "schedcheck import --from FORMAT", compat 1.27, seed, labels.
+// The header: producer "schedcheck import --from FORMAT", compat (imported.compat, else 1.27),
+// seed, labels.
 Header MakeImportHeader(const std::string& format, const Imported& imported);
 
 // Writes the trace atomically (a temporary file renamed at the end; nothing on failure).

@@ -37,7 +37,9 @@ Outcome AddEntry(nlohmann::json& entry, const std::string& where, std::set<std::
     }
     return Outcome::Ok();
   }
-  if (!entry.contains("type") && entry.contains("kind")) {  // plain --watch output
+  if (!entry.contains("type") && !entry.contains("kind") && entry.contains("serverVersion"))
+    return builder->SetServerVersion(entry["serverVersion"], where);  // kubectl version -o json
+  if (!entry.contains("type") && entry.contains("kind")) {            // plain --watch output
     bool first = seen->insert(ObjectKey(entry)).second;
     return builder->Add({first ? ADDED : MODIFIED, std::move(entry), where, std::nullopt, false});
   }

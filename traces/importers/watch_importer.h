@@ -3,8 +3,9 @@
 // top-level "time" (RFC 3339, wins over the object's times) and "duringAttempt"), one or more
 // files or folders merged by time. BOOKMARK entries are ignored, ERROR entries counted and
 // reported. Objects printed without the event wrapper (plain --watch) are ADDED the first time
-// their kind/namespace/name appears and MODIFIED after. Times, observed decisions and bindings:
-// capture.h and README.md.
+// their kind/namespace/name appears and MODIFIED after. A `kubectl version -o json` object (with
+// serverVersion) among the inputs gives the trace's compatibility level. Times, observed
+// decisions and bindings: capture.h and README.md.
 #ifndef SCHEDCHECK_TRACES_IMPORTERS_WATCH_IMPORTER_H_
 #define SCHEDCHECK_TRACES_IMPORTERS_WATCH_IMPORTER_H_
 

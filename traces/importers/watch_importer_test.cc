@@ -22,6 +22,12 @@ Result<Imported> ImportBoth(bool strip) {
 
 std::string Describe(const Record& r) {
   if (r.has_attempt()) return "attempt " + r.attempt().pod();
+  if (r.has_nomination())
+    return "nomination " + r.nomination().pod() + "->" + r.nomination().node();
+  if (r.has_preemption()) {
+    return "preemption " + r.preemption().victim() + " by " + r.preemption().preemptor() + " on " +
+           r.preemption().node();
+  }
   if (r.has_binding()) return "binding " + r.binding().pod() + "->" + r.binding().node();
   std::string name =
       r.api().has_pod() ? r.api().pod().metadata().name() : r.api().node().metadata().name();
@@ -275,6 +281,116 @@ TEST(WatchImporterTest, AbsurdReplicasInACaptureNameTheField) {
   ASSERT_FALSE(imported.ok());
   EXPECT_TRUE(Contains(imported.message(), "big.json")) << imported.message();
   EXPECT_TRUE(Contains(imported.message(), "field spec.replicas")) << imported.message();
+}
+
+// A real scheduler's writes before the binding (PodScheduled=False, nominatedNodeName),
+// preemption's marks on its victim (DisruptionTarget, the deletion mark, a Preempted Event) and the
+// Scheduled Events: observed decisions, none of them an input event.
+TEST(WatchImporterTest, SchedulerWritesBeforeTheBindingAreObservationsNotInputs) {
+  auto imported = ImportWatch({TestData("watch/preemption.json")}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  struct Want {
+    int64_t t_ns;
+    std::string what;
+  };
+  const std::vector<Want> want = {{0, "ADDED node-a"},
+                                  {0, "ADDED low"},
+                                  {1 * kS, "binding default/low->node-a"},
+                                  {3 * kS, "ADDED high"},
+                                  {3 * kS, "ADDED other"},
+                                  {4 * kS, "attempt default/high"},
+                                  {4 * kS, "preemption default/low by default/high on node-a"},
+                                  {4 * kS, "nomination default/high->node-a"},
+                                  {4 * kS, "attempt default/other"},
+                                  {5 * kS, "MODIFIED high"},
+                                  {6 * kS, "DELETED low"},
+                                  {7 * kS, "binding default/high->node-a"}};
+  ASSERT_EQ(imported->records.size(), want.size()) << RecordsText(*imported);
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(imported->records[i].time_ns(), want[i].t_ns) << i;
+    EXPECT_EQ(Describe(imported->records[i]), want[i].what) << i;
+  }
+  EXPECT_TRUE(imported->records[6].preemption().observed());
+  EXPECT_TRUE(imported->records[7].nomination().observed());
+  // No FailedScheduling Event for `other`: its PodScheduled=False condition is the attempt.
+  const Attempt& other = imported->records[8].attempt();
+  EXPECT_TRUE(other.observed());
+  EXPECT_EQ(other.result(), UNSCHEDULABLE);
+  EXPECT_EQ(other.attempt(), 1);
+  EXPECT_TRUE(Contains(other.message(), "No preemption victims found for incoming pod"))
+      << other.message();
+  // The label change stays an input, without the nomination and condition the scheduler wrote.
+  const k8s::Pod& high = imported->records[9].api().pod();
+  EXPECT_EQ(high.metadata().labels().at("team"), "search");
+  EXPECT_EQ(high.status().nominated_node_name(), "");
+  EXPECT_EQ(high.status().conditions_size(), 0);
+  EXPECT_EQ(high.spec().node_name(), "");
+  EXPECT_EQ(imported->records[10].api().pod().spec().node_name(), "");
+  EXPECT_EQ(Label(*imported, "observed.bindings"), "2");
+  EXPECT_EQ(Label(*imported, "observed.nominations"), "1");
+  EXPECT_EQ(Label(*imported, "observed.preempted_events"), "1");
+  EXPECT_EQ(Label(*imported, "observed.failed_scheduling"), "1");
+  EXPECT_EQ(Label(*imported, "observed.unschedulable_conditions"), "1");
+  EXPECT_EQ(Label(*imported, "observed.scheduled_events"), "2");
+  // low: binding, kubelet status, DisruptionTarget, deletion mark; high: binding.
+  EXPECT_EQ(Label(*imported, "stripped.updates"), "5");
+  EXPECT_EQ(Label(*imported, "dropped.scheduler_writes"), "2");  // high's nomination, other's
+  EXPECT_EQ(Label(*imported, "skipped.kinds"), "<absent>");      // every Event was read
+}
+
+TEST(WatchImporterTest, KeepBindingsStillDropsTheOtherSchedulerWrites) {
+  ImportOptions options;
+  options.strip_bindings = false;
+  auto imported = ImportWatch({TestData("watch/preemption.json")}, options);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  std::vector<std::string> low;
+  for (const Record& r : imported->records) {
+    if (!r.has_api() || !r.api().has_pod() || r.api().pod().metadata().name() != "low") continue;
+    low.push_back(EventType_Name(r.api().type()) + " node=" + r.api().pod().spec().node_name() +
+                  " phase=" + r.api().pod().status().phase() + " deleting=" +
+                  (r.api().pod().metadata().deletion_timestamp().empty() ? "no" : "yes"));
+    if (r.api().type() == DELETED) continue;  // the last state, not a write
+    for (const auto& c : r.api().pod().status().conditions()) {
+      EXPECT_NE(c.type(), "PodScheduled");
+      EXPECT_NE(c.type(), "DisruptionTarget");
+    }
+  }
+  // The binding and the kubelet's status stay as captured; preemption's marks do not.
+  const std::vector<std::string> want = {"ADDED node= phase=Pending deleting=no",
+                                         "MODIFIED node=node-a phase=Pending deleting=no",
+                                         "MODIFIED node=node-a phase=Running deleting=no",
+                                         "DELETED node=node-a phase=Running deleting=yes"};
+  EXPECT_EQ(low, want);
+  EXPECT_EQ(Label(*imported, "observed.bindings"), "2");
+  EXPECT_EQ(Label(*imported, "dropped.scheduler_writes"), "4");
+}
+
+// A deletion mark nobody's preemption made (a user's delete; no kubelet finishes it in a capture
+// of a control plane without nodes) stays an input: the pod is terminating, as the informers saw.
+TEST(WatchImporterTest, AUsersDeletionMarkOnABoundPodStaysAnInput) {
+  const std::string pod =
+      R"({"kind":"Pod","metadata":{"name":"x","namespace":"default","uid":"u-x"%s},"spec":{%s"containers":[{"name":"c"}]}})";
+  auto object = [&pod](const std::string& meta, const std::string& spec) {
+    std::string json = pod;
+    json.replace(json.find("%s"), 2, meta);
+    json.replace(json.find("%s"), 2, spec);
+    return json;
+  };
+  const std::string path = WriteTemp(
+      "terminating.json",
+      R"({"type":"ADDED","time":"2024-01-01T00:00:00Z","object":)" + object("", "") + "}\n" +
+          R"({"type":"MODIFIED","time":"2024-01-01T00:00:01Z","object":)" +
+          object("", R"("nodeName":"n1",)") + "}\n" +
+          R"({"type":"MODIFIED","time":"2024-01-01T00:00:09Z","object":)" +
+          object(R"(,"deletionTimestamp":"2024-01-01T00:00:39Z")", R"("nodeName":"n1",)") + "}\n");
+  auto imported = ImportWatch({path}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  ASSERT_EQ(imported->records.size(), 3u) << RecordsText(*imported);
+  EXPECT_EQ(Describe(imported->records[1]), "binding default/x->n1");
+  const Record& mark = imported->records[2];
+  EXPECT_EQ(Describe(mark), "MODIFIED x");
+  EXPECT_EQ(mark.api().pod().metadata().deletion_timestamp(), "2024-01-01T00:00:39Z");
+  EXPECT_EQ(mark.api().pod().spec().node_name(), "");  // the replay keeps its own placement
 }
 
 }  // namespace

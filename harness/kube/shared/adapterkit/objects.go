@@ -225,6 +225,12 @@ func (s *Objects) applyPod(t pb.EventType, pod *v1.Pod) error {
 		pod.UID = types.UID(pod.Namespace + "/" + pod.Name)
 	}
 	old := s.pods.get(pod)
+	if old != nil && old.(*v1.Pod).Spec.NodeName != "" && pod.Spec.NodeName != old.(*v1.Pod).Spec.NodeName {
+		// spec.nodeName is immutable once set (the API server's rule): an event that names another
+		// node, or none, for a bound pod keeps it where it is bound, as the reference's replay does
+		// (docs/FORMATS.md#replay-conventions). Upstream's cache would take it for corruption.
+		pod.Spec.NodeName = old.(*v1.Pod).Spec.NodeName
+	}
 	if t != pb.EventType_DELETED {
 		var stored *v1.Pod
 		if old != nil {
