@@ -110,8 +110,16 @@ check_flags() {
   done
 }
 
+# A column label: a commit's short hash; a binary's file name (the hash for a --keep'd bench-<hash>).
 describe() {
-  if [[ -f "$1" && -x "$1" ]]; then echo "$1"; else git -C "$repo" rev-parse --short "$1^{commit}"; fi
+  local name
+  if [[ -f "$1" && -x "$1" ]]; then
+    name=$(basename "$1")
+    [[ "$name" =~ ^bench-([0-9a-f]{40})$ ]] && name=${BASH_REMATCH[1]:0:7}
+    echo "$name"
+  else
+    git -C "$repo" rev-parse --short "$1^{commit}"
+  fi
 }
 
 built=""
