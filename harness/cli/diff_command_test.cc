@@ -9,6 +9,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/cli/gate_command.h"
+#include "harness/cli/report_command.h"
 #include "harness/replay/decision_log.h"
 #include "traces/trace_file.h"
 
@@ -53,6 +54,47 @@ TEST(DiffCommandTest, GoldenAgainstItselfIsEquivalent) {
   EXPECT_NE(out.find("equivalent"), std::string::npos) << out;
 }
 
+// diff and report refuse, with exit 2, what must not be compared: a replay -o log of a run whose
+// scheduler process failed (header label "incomplete"), and a log whose binds were stripped.
+TEST(DiffCommandTest, IncompleteOrSelfContradictoryLogsAreRefused) {
+  replay::DecisionLog log;
+  for (const char* line :
+       {R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Scheduled","node":"n1"})",
+        R"({"t":1,"type":"bind","pod":"default/q","node":"n1"})"}) {
+    auto r = replay::ParseDecisionJsonLine(line, "test");
+    ASSERT_TRUE(r.ok()) << r.message();
+    log.Add(*r);
+  }
+  trace::Header header;
+  (*header.mutable_labels())["incomplete"] = "stdout ended before an answer";
+  const std::string cut = Tmp("cut.decisions");
+  ASSERT_TRUE(log.WriteTrace(cut, header).ok());
+  const std::string unbound = Tmp("unbound.jsonl");
+  Write(unbound,
+        R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Scheduled","node":"n1"})"
+        "\n");
+  for (const std::string& bad : {cut, unbound}) {
+    std::string out, err;
+    EXPECT_EQ(RunDiff(Opts(bad, bad), &out, &err), 2) << out;
+    EXPECT_EQ(err.rfind("schedcheck diff: " + bad + ":", 0), 0u) << err;
+    std::ostringstream r_out, r_err;
+    ReportCommandOptions ro{.reference = kGolden, .candidate_log = bad, .output = Tmp("r.html")};
+    EXPECT_EQ(RunReportCommand(ro, r_out, r_err), 2) << r_out.str();
+    EXPECT_EQ(r_err.str().rfind("schedcheck report: " + bad + ":", 0), 0u) << r_err.str();
+  }
+  std::string out, err;
+  EXPECT_EQ(RunDiff(Opts(cut, unbound), &out, &err), 2);
+  EXPECT_NE(err.find("the decision log is incomplete (header label incomplete: stdout ended "
+                     "before an answer)"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(RunDiff(Opts(unbound, unbound), &out, &err), 2);
+  EXPECT_NE(err.find(unbound + ":1: pod default/q was scheduled to n1, but the log has no bind "
+                               "record at all"),
+            std::string::npos)
+      << err;
+}
+
 TEST(DiffCommandTest, AChangedBindingInAGoldenLogIsAHardDivergence) {
   std::string golden = Read(kGolden);
   const std::string from = R"("attempt":2,"result":"Scheduled","node":"n2","ties":["n2"])";
@@ -61,6 +103,11 @@ TEST(DiffCommandTest, AChangedBindingInAGoldenLogIsAHardDivergence) {
   changed.replace(
       changed.find(from), from.size(),
       R"("attempt":2,"result":"Unschedulable","unschedulablePlugins":["TaintToleration"],"message":"m")");
+  // A log whose bind contradicts its attempts is refused (load_test): the bind goes too.
+  const std::string bind = R"({"t":10,"type":"bind","pod":"default/needs-untainted","node":"n2"})"
+                           "\n";
+  ASSERT_NE(changed.find(bind), std::string::npos);
+  changed.erase(changed.find(bind), bind.size());
   Write(Tmp("changed.jsonl"), changed);
   DiffCommandOptions o = Opts(kGolden, Tmp("changed.jsonl"));
   o.junit = Tmp("d.xml");
@@ -149,11 +196,11 @@ TEST(DiffCommandTest, MovedPlacementFailsUnlessSoftIsAllowed) {
   Write(
       a,
       R"({"t":1,"type":"attempt","pod":"default/p1","attempt":1,"result":"Scheduled","node":"n2","ties":["n2"]})"
-      "\n");
+      "\n" R"({"t":1,"type":"bind","pod":"default/p1","node":"n2"})" "\n");
   Write(
       b,
       R"({"t":1,"type":"attempt","pod":"default/p1","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})"
-      "\n");
+      "\n" R"({"t":1,"type":"bind","pod":"default/p1","node":"n1"})" "\n");
   std::string out, err;
   DiffCommandOptions o = Opts(a, b);
   EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
@@ -224,7 +271,7 @@ TEST(DiffCommandTest, ExplanationFollowsTheFeatureGates) {
   Write(
       a,
       R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})"
-      "\n");
+      "\n" R"({"t":1,"type":"bind","pod":"default/q","node":"n1"})" "\n");
   Write(
       b,
       R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"x"})"
@@ -258,11 +305,13 @@ TEST(DiffCommandTest, ExplanationsRunAtTheLogsLevel) {
       "\n"
       R"({"timeNs":"1000000000","api":{"type":"ADDED","pod":{"metadata":{"name":"q","namespace":"default"},"spec":{"resources":{"requests":{"cpu":"9"}},"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}}})"
       "\n");
-  auto write_log = [](const std::string& path, const std::string& line) {
+  auto write_log = [](const std::string& path, const std::vector<std::string>& lines) {
     replay::DecisionLog log;
-    auto r = replay::ParseDecisionJsonLine(line, path);
-    ASSERT_TRUE(r.ok()) << r.message();
-    log.Add(*r);
+    for (const std::string& line : lines) {
+      auto r = replay::ParseDecisionJsonLine(line, path);
+      ASSERT_TRUE(r.ok()) << r.message();
+      log.Add(*r);
+    }
     trace::Header header;
     header.set_producer("schedcheck replay");
     header.set_compat("1.37");
@@ -271,10 +320,11 @@ TEST(DiffCommandTest, ExplanationsRunAtTheLogsLevel) {
   const std::string a = Tmp("level-a.decisions"), b = Tmp("level-b.decisions");
   write_log(
       a,
-      R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})");
+      {R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})",
+       R"({"t":1,"type":"bind","pod":"default/q","node":"n1"})"});
   write_log(
       b,
-      R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"x"})");
+      {R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"x"})"});
   std::string out, err;
   DiffCommandOptions o = Opts(a, b);
   o.cluster_trace = trace;

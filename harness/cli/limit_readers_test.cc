@@ -39,7 +39,7 @@ TEST(LimitReadersTest, ReportNamesLineFieldAndLimitAndWritesNothing) {
   std::string text;
   for (const char* pod : {"default/a", "default/b", "default/c"}) {
     text += std::string(R"({"t":1,"type":"attempt","pod":")") + pod +
-            R"(","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})" + "\n";
+            R"(","attempt":1,"result":"Unschedulable","message":"m"})" + "\n";
   }
   WriteFileBytes(log, text);
   ReportCommandOptions o{.reference = log, .candidate_log = log, .output = TempPath("r.html")};

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/diff/bindings_check.h"
 #include "harness/replay/decision_log.h"
 #include "reference/k8s/k8s_json.h"
 #include "traces/trace_file.h"
@@ -26,11 +27,10 @@ bool LooksLikeDecisionLog(const std::string& text) {
   return true;  // empty: a log without decisions
 }
 
-}  // namespace
-
-Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,
-                                                    const std::string& source,
-                                                    const trace::InputLimits& limits) {
+// ParseDecisionLog, also giving each record's line number when `lines` is not null.
+Result<std::vector<trace::Record>> ParseLines(const std::string& text, const std::string& source,
+                                              const trace::InputLimits& limits,
+                                              std::vector<int64_t>* lines) {
   std::vector<trace::Record> out;
   std::istringstream in(text);
   std::string line;
@@ -51,8 +51,26 @@ Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,
       if (Outcome ok = trace::CheckMessageLimits(*r, limits, where); !ok) return ok.error();
     }
     out.push_back(std::move(*r));
+    if (lines != nullptr) lines->push_back(n);
   }
   return out;
+}
+
+// A binary decision trace of a replay whose scheduler process failed carries the label
+// "incomplete" (the JSON Lines log ends with an "incomplete" line instead).
+Outcome CheckComplete(const std::string& path, const trace::Header& header) {
+  auto it = header.labels().find("incomplete");
+  if (it == header.labels().end()) return Outcome::Ok();
+  return Error{path + ": the decision log is incomplete (header label incomplete: " + it->second +
+               "): the run did not finish, so its decisions are not compared"};
+}
+
+}  // namespace
+
+Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,
+                                                    const std::string& source,
+                                                    const trace::InputLimits& limits) {
+  return ParseLines(text, source, limits, nullptr);
 }
 
 Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
@@ -68,15 +86,33 @@ Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
       return Error{path + ": empty: neither a decision log nor a trace (no header, no record)"};
     }
-    if (LooksLikeDecisionLog(text)) return ParseDecisionLog(text, path, limits);
+    if (LooksLikeDecisionLog(text)) {
+      std::vector<int64_t> lines;
+      auto log = ParseLines(text, path, limits, &lines);
+      if (!log.ok()) return log;
+      Outcome ok = CheckBindings(
+          *log, [&](size_t i) { return path + ":" + std::to_string(lines[i]); });
+      if (!ok) return ok.error();
+      return log;
+    }
   }
   // A trace, read record by record: a capture's API events are dropped as they come.
   std::vector<trace::Record> out;
+  std::vector<int64_t> positions;  // each kept record's 1-based position among the file's records
+  int64_t position = 0;
   trace::Header header;
-  Outcome ok = trace::StreamTrace(path, limits, &header, [&out](trace::Record&& r) {
-    if (!r.has_api()) out.push_back(std::move(r));
+  Outcome ok = trace::StreamTrace(path, limits, &header, [&](trace::Record&& r) {
+    ++position;
+    if (!r.has_api()) {
+      out.push_back(std::move(r));
+      positions.push_back(position);
+    }
     return Outcome::Ok();
   });
+  if (!ok) return ok.error();
+  if (ok = CheckComplete(path, header); !ok) return ok.error();
+  ok = CheckBindings(
+      out, [&](size_t i) { return path + ": record " + std::to_string(positions[i]); });
   if (!ok) return ok.error();
   if (level != nullptr) *level = header.compat();
   return out;

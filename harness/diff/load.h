@@ -20,11 +20,15 @@ namespace schedcheck::diff {
 // records and every record's strings and maps (harness/fuzz/README.md). With `level`, it gets the
 // compatibility level the file states: a trace's header.compat, "" for a decision log (whose
 // lines have no header).
+// Refused as bad input: an incomplete log (a JSON Lines log's "incomplete" line, a trace's header
+// label "incomplete": the scheduler process failed before the run ended), and a log whose
+// bindings contradict its attempts (CheckBindings in bindings_check.h).
 Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
                                                  const trace::InputLimits& limits = {},
                                                  std::string* level = nullptr);
 
 // Parses decision-log JSON Lines text; `source` names it in errors ("a.jsonl:3: field t: ...").
+// Checks each line, not the bindings against the attempts (LoadDecisions does).
 Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,
                                                     const std::string& source,
                                                     const trace::InputLimits& limits = {});
