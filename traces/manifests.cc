@@ -20,14 +20,16 @@ struct Budget {
 };
 
 // Counts and checks one decoded object against the limits (`where` names it), then keeps it.
+// With `sources`, `where` joins it too.
 template <typename Message>
 Outcome Append(Result<Message> decoded, const std::string& where, Budget* budget,
-               std::vector<Message>* out) {
+               std::vector<Message>* out, std::vector<std::string>* sources = nullptr) {
   if (!decoded.ok()) return decoded.error();
   if (++budget->objects > budget->limits.records)
     return TooManyRecords(where, budget->limits.records);
   if (Outcome ok = CheckMessageLimits(*decoded, budget->limits, where); !ok) return ok;
   out->push_back(std::move(*decoded));
+  if (sources != nullptr) sources->push_back(where);
   return Outcome::Ok();
 }
 
@@ -68,8 +70,11 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Budget* b
     return Append(k8s::ReplicaSetFromJson(obj, where), where, budget, &out->replica_sets);
   if (kind == "StatefulSet")
     return Append(k8s::StatefulSetFromJson(obj, where), where, budget, &out->stateful_sets);
-  if (kind == "Node") return Append(k8s::NodeFromJson(obj, where), where, budget, &out->nodes);
-  if (kind == "Pod") return Append(k8s::PodFromJson(obj, where), where, budget, &out->pods);
+  if (kind == "Node") {
+    return Append(k8s::NodeFromJson(obj, where), where, budget, &out->nodes, &out->node_sources);
+  }
+  if (kind == "Pod")
+    return Append(k8s::PodFromJson(obj, where), where, budget, &out->pods, &out->pod_sources);
   if (kind == "Namespace")
     return Append(k8s::NamespaceFromJson(obj, where), where, budget, &out->namespaces);
   if (kind == "PriorityClass") {

@@ -30,6 +30,9 @@ struct Manifests {
   std::vector<k8s::CSIDriver> csi_drivers;
   std::vector<k8s::CSIStorageCapacity> csi_storage_capacities;
   int skipped = 0;  // objects of other kinds (Secrets, ConfigMaps, ...), ignored
+  // Where each node and pod came from, parallel to `nodes` and `pods` ("c.yaml: line 6", an
+  // expanded pod's workload), for errors found after loading (a node given twice, a bad quantity).
+  std::vector<std::string> node_sources, pod_sources;
 };
 
 // Reads files and folders (recursively, in name order; .yaml .yml .json .jsonl). Objects are

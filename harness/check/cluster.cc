@@ -1,5 +1,6 @@
 #include "harness/check/cluster.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -53,6 +54,11 @@ Result<reference::SchedulerOptions> SchedulerOptionsFor(const reference::Profile
   return options;
 }
 
+// "c.yaml: line 6: " when the input says where object i came from, else "".
+std::string SourceOf(const std::vector<std::string>& sources, size_t i) {
+  return i < sources.size() ? sources[i] + ": " : "";
+}
+
 }  // namespace
 
 ClusterInput ClusterInputOf(const Case& c) {
@@ -78,17 +84,24 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
   Result<reference::SchedulerOptions> scheduler_options = SchedulerOptionsFor(profile, options);
   if (!scheduler_options.ok()) return scheduler_options.error();
   auto scheduler = reference::Scheduler::New(std::move(*scheduler_options), c->clock_);
-  if (!scheduler.ok()) return scheduler.error();
+  if (!scheduler.ok()) {
+    if (options.config_source.empty()) return scheduler.error();
+    return Error{options.config_source + ": " + scheduler.message()};
+  }
   c->scheduler_ = std::move(*scheduler);
   reference::Scheduler& s = *c->scheduler_;
   c->framework_ = s.FrameworkFor(profile.scheduler_name);
   for (size_t i = 0; i < input.nodes.size(); ++i) {
     auto node = reference::BuildNode(input.nodes[i]);
-    std::string where =
-        "nodes[" + std::to_string(i) + "] (" + input.nodes[i].metadata().name() + ")";
+    const std::string where = SourceOf(input.node_sources, i) + "nodes[" + std::to_string(i) +
+                              "] (" + input.nodes[i].metadata().name() + ")";
     if (!node.ok()) return Error{where + ": " + node.message()};
-    if (s.GetNode((*node)->name()) != nullptr)
-      return Error{where + ": node \"" + (*node)->name() + "\" already exists"};
+    if (s.GetNode((*node)->name()) != nullptr) {
+      const auto first = std::find(c->node_names_.begin(), c->node_names_.end(), (*node)->name());
+      const size_t j = static_cast<size_t>(first - c->node_names_.begin());
+      return Error{where + ": node \"" + (*node)->name() + "\" already exists (" +
+                   SourceOf(input.node_sources, j) + "nodes[" + std::to_string(j) + "])"};
+    }
     c->node_names_.push_back((*node)->name());
     s.OnNode(WatchEvent::kAdded, *node);
   }
@@ -113,7 +126,8 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
           [&](WatchEvent t, const auto& o) { s.OnCSIStorageCapacity(t, o); });
   for (size_t i = 0; i < input.pods.size(); ++i) {
     auto pod = reference::BuildPod(input.pods[i], s.features());
-    std::string where = "pods[" + std::to_string(i) + "] (" + input.pods[i].metadata().name() + ")";
+    const std::string where = SourceOf(input.pod_sources, i) + "pods[" + std::to_string(i) +
+                              "] (" + input.pods[i].metadata().name() + ")";
     if (!pod.ok()) return Error{where + ": " + pod.message()};
     const reference::PodPtr held = s.GetPod((*pod)->key);
     if (held != nullptr && !held->node_name().empty() && !(*pod)->node_name().empty())

@@ -29,6 +29,9 @@ struct ClusterInput {
   std::vector<k8s::ReplicaSet> replica_sets;
   std::vector<k8s::StatefulSet> stateful_sets;
   StorageInput storage;
+  // Optional, parallel to `nodes` and `pods`: where each came from ("c.yaml: line 6"), to name
+  // in errors.
+  std::vector<std::string> node_sources, pod_sources;
 };
 
 // The cluster a case describes.
@@ -42,12 +45,15 @@ struct ClusterOptions {
   // A run's --feature-gates at 1.37 (pods' requests and the gated plugin rules).
   reference::FeatureGates gates;
   uint64_t seed = 0;  // schedulePod's tie-break
+  // The file the profile came from, if any: errors building its plugins name it.
+  std::string config_source;
 };
 
 class Cluster {
  public:
   // A Scheduler with the one profile `profile`, then the cluster delivered to its informers.
-  // Errors name the object ("pods[3] (default/p): spec.containers[0]...: invalid quantity"); a
+  // Errors name the object ("pods[3] (default/p): spec.containers[0]...: invalid quantity",
+  // after its source when the input has sources) and the options' config_source; a
   // node or bound pod given twice is an error, other objects given twice keep the later one.
   static Result<std::unique_ptr<Cluster>> Build(const ClusterInput& input,
                                                 const reference::Profile& profile,

@@ -75,6 +75,7 @@ check::ClusterOptions ClusterOptionsFor(const ExplainOptions& o) {
   options.compat = o.compat;
   options.engine = o.engine;
   options.seed = o.seed;
+  options.config_source = o.config;
   return options;
 }
 
@@ -102,6 +103,8 @@ Result<nlohmann::json> Explain(const ExplainOptions& o) {
   input.storage = {cluster_objects->persistent_volumes, cluster_objects->persistent_volume_claims,
                    cluster_objects->storage_classes,    cluster_objects->csi_nodes,
                    cluster_objects->csi_drivers,        cluster_objects->csi_storage_capacities};
+  input.node_sources = cluster_objects->node_sources;
+  input.pod_sources = cluster_objects->pod_sources;
   auto cluster = check::Cluster::Build(input, *profile, ClusterOptionsFor(o));
   if (!cluster.ok()) return cluster.error();
   (*cluster)->AddPendingPod(*pod);

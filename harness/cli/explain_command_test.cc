@@ -1,6 +1,7 @@
 // `schedcheck explain` follows the compatibility level it is given: the same tainted node is
 // explained with v1.27's and with v1.37's TaintToleration message, and an unknown level is an
-// error naming the flag. Storage objects in the cluster reach the volume plugins.
+// error naming the flag. Storage objects in the cluster reach the volume plugins. Every error names
+// the file it comes from.
 #include "harness/cli/explain_command.h"
 
 #include <gtest/gtest.h>
@@ -93,6 +94,43 @@ TEST(ExplainCommandTest, ReadsStorageObjects) {
     EXPECT_EQ((*missing)["preFilter"]["reasons"][0], "persistentvolumeclaim \"data\" not found")
         << compat << ": " << missing->dump();
   }
+}
+
+// Errors found after the manifests are read (a bad node quantity, a node given twice, plugin args
+// the plugin refuses) name the file and line of the object, or the configuration file.
+TEST(ExplainCommandTest, ErrorsNameTheFile) {
+  const std::string node = "apiVersion: v1\nkind: Node\nmetadata: {name: node-a}\n";
+  const std::string good = Write("good.yaml", node);
+  ExplainOptions o;
+  o.pod = Write("errors-pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n");
+  o.compat = "1.37";
+  auto message = [&o] {
+    auto e = Explain(o);
+    return e.ok() ? std::string("accepted") : e.message();
+  };
+  const std::string nan = Write(
+      "nan.yaml", node + "---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n"
+                        "status: {allocatable: {cpu: 'NaN'}}\n");
+  o.cluster = {nan};
+  EXPECT_EQ(message(), nan +
+                           ": line 5: nodes[1] (b): status.allocatable.cpu: invalid quantity "
+                           "\"NaN\": no digits");
+  const std::string again = Write("again.yaml", "# the same node\n" + node);
+  o.cluster = {good, again};
+  EXPECT_EQ(message(), again + ": line 2: nodes[1] (node-a): node \"node-a\" already exists (" +
+                           good + ": line 1: nodes[0])");
+  o.cluster = {good};
+  o.config = Write("bad-args.yaml",
+                   "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                   "kind: KubeSchedulerConfiguration\n"
+                   "profiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n"
+                   "  - name: NodeResourcesFit\n"
+                   "    args: {scoringStrategy: {type: LeastAllocated, req: 1}}\n");
+  EXPECT_EQ(message().rfind(o.config + ": profile \"default-scheduler\": plugin "
+                                       "\"NodeResourcesFit\": ",
+                            0),
+            0u)
+      << message();
 }
 
 }  // namespace
