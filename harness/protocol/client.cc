@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "harness/protocol/child_stderr.h"
 #include "harness/protocol/framing.h"
 
 extern char** environ;
@@ -19,12 +20,52 @@ namespace {
 
 std::string Errno(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
+// "SIGSEGV" for the signals a dying child usually gets, else "signal N".
+std::string SignalName(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGABRT: return "SIGABRT";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    case SIGPIPE: return "SIGPIPE";
+    default: return "signal " + std::to_string(sig);
+  }
+}
+
+// How the child ended and the likely cause, for someone who sees only this line:
+// "the child exited with status 1 (it stopped on an error of its own: ...)".
 std::string DescribeStatus(int status) {
-  if (WIFEXITED(status))
-    return "the child exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFEXITED(status)) {
+    const int code = WEXITSTATUS(status);
+    std::string s = "the child exited with status " + std::to_string(code);
+    if (code == 0) return s + " (it ended before answering: is the command a protocol server?)";
+    if (code == 127) return s + " (the shell did not find the command)";
+    if (code == 126) return s + " (the shell could not run the command: not executable?)";
+    return s +
+           " (it stopped on an error of its own, e.g. the adapter rejected an event or the "
+           "scheduler failed: see its stderr)";
+  }
   if (WIFSIGNALED(status)) {
-    return "the child was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
-           strsignal(WTERMSIG(status)) + ")";
+    const int sig = WTERMSIG(status);
+    std::string s = "the child was killed by signal " + std::to_string(sig) + " (" +
+                    SignalName(sig) + ": ";
+    switch (sig) {
+      case SIGSEGV:
+      case SIGBUS:
+      case SIGABRT:
+      case SIGILL:
+      case SIGFPE:
+        return s + "it crashed)";
+      case SIGKILL:
+        return s + "killed from outside, perhaps by the kernel for lack of memory)";
+      default:
+        return s + strsignal(sig) + ")";
+    }
   }
   return "the child stopped (wait status " + std::to_string(status) + ")";
 }
@@ -40,17 +81,22 @@ std::string DescribeMs(int64_t ms) {
 
 Result<std::unique_ptr<Client>> Client::Spawn(const std::string& command, int64_t timeout_ms) {
   signal(SIGPIPE, SIG_IGN);
-  int in_pipe[2], out_pipe[2];  // child's stdin, child's stdout
+  int in_pipe[2], out_pipe[2], err_pipe[2];  // child's stdin, stdout, stderr
   if (pipe2(in_pipe, O_CLOEXEC) != 0) return Error{Errno("pipe")};
   if (pipe2(out_pipe, O_CLOEXEC) != 0) {
     close(in_pipe[0]);
     close(in_pipe[1]);
     return Error{Errno("pipe")};
   }
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) close(fd);
+    return Error{Errno("pipe")};
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in_pipe[0], 0);
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   sigset_t defaults;
@@ -66,13 +112,17 @@ Result<std::unique_ptr<Client>> Client::Spawn(const std::string& command, int64_
   posix_spawnattr_destroy(&attr);
   close(in_pipe[0]);
   close(out_pipe[1]);
+  close(err_pipe[1]);
   if (rc != 0) {
     close(in_pipe[1]);
     close(out_pipe[0]);
+    close(err_pipe[0]);
     return Error{std::string("cannot start /bin/sh: ") + std::strerror(rc)};
   }
   fcntl(in_pipe[1], F_SETFL, fcntl(in_pipe[1], F_GETFL) | O_NONBLOCK);
-  return std::unique_ptr<Client>(new Client(pid, in_pipe[1], out_pipe[0], timeout_ms));
+  auto client = std::unique_ptr<Client>(new Client(pid, in_pipe[1], out_pipe[0], timeout_ms));
+  client->stderr_ = std::make_unique<ChildStderr>(err_pipe[0]);
+  return client;
 }
 
 Client::~Client() {
@@ -105,7 +155,11 @@ std::string Client::Reap() {
     }
     if (!reaped_) return "the child's status is unknown";
   }
-  return DescribeStatus(status_);
+  std::string how = DescribeStatus(status_);
+  // What it said last usually names the cause (a Go panic, klog's F line, the adapter's error).
+  const std::string tail = stderr_ != nullptr ? stderr_->Tail(kStderrWaitMs) : "";
+  if (!tail.empty()) how += "; its stderr ended with: " + tail;
+  return how;
 }
 
 Result<Response> Client::Call(const Request& request) {

@@ -1,6 +1,7 @@
 // The harness side of the external-scheduler protocol: a child process started with
-// `/bin/sh -c COMMAND`, its stdin and stdout connected to pipes (stderr is inherited, for its
-// logs), in a process group of its own so that a hung child and its descendants can be killed.
+// `/bin/sh -c COMMAND`, its stdin and stdout connected to pipes, its stderr passed through to ours
+// (for its logs) and its last lines kept to quote when it dies (child_stderr.h), in a process
+// group of its own so that a hung child and its descendants can be killed.
 // Every wait is bounded by a real-time limit (the only clock use; outputs do not depend on it).
 #ifndef SCHEDCHECK_HARNESS_PROTOCOL_CLIENT_H_
 #define SCHEDCHECK_HARNESS_PROTOCOL_CLIENT_H_
@@ -11,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "harness/protocol/child_stderr.h"
 #include "harness/protocol/protocol.pb.h"
 #include "reference/base/result.h"
 
@@ -27,7 +29,8 @@ class Client {
   Client& operator=(const Client&) = delete;
 
   // Sends one request and waits for its response. Errors say what happened without the request
-  // context: "no answer within 30 s (child killed)", "the child exited with status 3", "the child
+  // context: "no answer within 30 s (child killed)", "the child exited with status 3 (<likely
+  // cause>); its stderr ended with: <its last lines>", "the child
   // sent a frame length 1819043144 ...", "unparseable Response (7 bytes)".
   Result<Response> Call(const Request& request);
   // Closes the child's stdin and waits for it to exit: an error unless it exits with status 0.
@@ -36,7 +39,10 @@ class Client {
  private:
   Client(pid_t pid, int to_child, int from_child, int64_t timeout_ms)
       : pid_(pid), to_child_(to_child), from_child_(from_child), timeout_ms_(timeout_ms) {}
-  // Waits up to the time limit for the child to exit; describes how it ended (or that it did not).
+  // How long Reap waits for the rest of a dead child's stderr.
+  static constexpr int64_t kStderrWaitMs = 500;
+  // Waits up to the time limit for the child to exit; describes how it ended (or that it did
+  // not), with the likely cause and the last lines of its stderr.
   std::string Reap();
   void Kill();
 
@@ -46,6 +52,7 @@ class Client {
   int64_t timeout_ms_;
   bool reaped_ = false;
   int status_ = 0;
+  std::unique_ptr<ChildStderr> stderr_;
 };
 
 // "30 s", "0.5 s": a time limit for messages.
