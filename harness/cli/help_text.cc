@@ -47,7 +47,9 @@ decision log (-o binary, --jsonl JSON Lines) holds every attempt with its tie se
 plugins and exact message, every queue transition with its upstream cause label and every binding.
 The summary: pods bound/pending, attempts, queue moves by cause, time-to-schedule percentiles,
 each pod's path through the queue, and pods that waited for the periodic flush although the
-cluster changed meanwhile. Same trace, configuration and seed give byte-identical output.
+cluster changed meanwhile, each event named as registered by a rejecting plugin (its QueueingHint
+or the move's pre-check kept the pod) or registered by none of them. Same trace, configuration and
+seed give byte-identical output.
 --compat 1.37 (or a trace header with compat "1.37") replays by kube-scheduler v1.37.2's rules:
 its queue with QueueingHints, its informer handlers, its scheduling cycle, asynchronous
 preemption and OpportunisticBatching; what is not modelled: docs/DEVIATIONS.md.

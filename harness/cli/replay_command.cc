@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "harness/candidates/candidate.h"
@@ -46,7 +47,9 @@ int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log
                    const replay::ClusterEventLog& events, const std::string& compat,
                    const std::string& config_hash, const std::map<std::string, std::string>& labels,
                    const std::string& engine, std::ostream& out, std::ostream& err,
-                   const std::string& jsonl_trailer = "") {
+                   const std::string& jsonl_trailer = "",
+                   const std::vector<std::set<std::string>>* registrants = nullptr,
+                   bool queueing_hints = true) {
   if (!o.output.empty()) {
     trace::Header header;
     header.set_producer("schedcheck replay");
@@ -66,7 +69,10 @@ int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log
                      : trace::WriteFileAtomically(o.jsonl, log.ToJsonLines() + jsonl_trailer);
     if (!ok) return err << "schedcheck replay: " << ok.message() << "\n", 2;
   }
-  if (!o.quiet) out << replay::Summarize(log.records(), events);
+  replay::SummaryOptions summary;
+  summary.registrants = registrants;
+  summary.queueing_hints = queueing_hints;
+  if (!o.quiet) out << replay::Summarize(log.records(), events, summary);
   return 0;
 }
 
@@ -307,7 +313,8 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
   const replay::KeptPlacements& kept = replayer->kept_placements();
   if (kept.count > 0) labels["kept_placements"] = std::to_string(kept.count);
   int rc = WriteDecisions(o, replayer->log(), replayer->cluster_events(), compat, config_hash,
-                          labels, std::string(reference::EngineName(o.engine)), out, err);
+                          labels, std::string(reference::EngineName(o.engine)), out, err, "",
+                          &replayer->event_registrants(), replayer->queueing_hints());
   if (rc == 0 && !o.quiet && kept.count > 0) {
     out << "input updates that named another node or none for a bound pod (nodeName is "
            "immutable; the pod stayed where it was bound): "

@@ -116,10 +116,36 @@ Outcome Replayer::Init() {
   listener.move_request = [this](std::string_view label) {
     cluster_events_.emplace_back(clock_.NowNs(), std::string(label));
   };
+  listener.move_event = [this](const reference::ClusterEvent& event) {
+    event_registrants_.push_back(Registrants(event));
+  };
   auto scheduler = reference::Scheduler::New(std::move(so), clock_, std::move(listener));
   if (!scheduler.ok()) return scheduler.error();
   scheduler_ = std::move(*scheduler);
+  // Every profile's registrations, once, to tell the summary who registered each move's event.
+  for (const reference::Profile& profile : options_.config.profiles) {
+    const reference::Framework* fw = scheduler_->FrameworkFor(profile.scheduler_name);
+    if (fw == nullptr) continue;
+    if (features_.scheduler_queueing_hints) {
+      for (const auto& [registered, plugin] : fw->EventRegistrationsWithHints())
+        registrations_.push_back({registered.event, plugin});
+    } else {
+      for (const auto& [registered, plugin] : fw->EventRegistrations())
+        registrations_.push_back({registered, plugin});
+    }
+  }
   return Outcome::Ok();
+}
+
+std::set<std::string> Replayer::Registrants(const reference::ClusterEvent& event) const {
+  std::set<std::string> out;
+  for (const auto& [registered, plugin] : registrations_) {
+    const bool match = features_.scheduler_queueing_hints
+                           ? reference::MatchClusterEventsV1_37(registered, event)
+                           : registered.Covers(event);
+    if (match) out.insert(plugin);
+  }
+  return out;
 }
 
 int64_t Replayer::NextInstant(int64_t now, int64_t next_event) const {

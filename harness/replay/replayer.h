@@ -148,6 +148,12 @@ class Replayer {
   DecisionLog& mutable_log() { return log_; }
   // Every move request made, with its event label, for the summary.
   const ClusterEventLog& cluster_events() const { return cluster_events_; }
+  // Whether the queue asks QueueingHints (v1.37) when an event arrives.
+  bool queueing_hints() const { return features_.scheduler_queueing_hints; }
+  // Parallel to cluster_events(): the plugins of the profiles that registered each event.
+  const std::vector<std::set<std::string>>& event_registrants() const {
+    return event_registrants_;
+  }
   const KeptPlacements& kept_placements() const { return kept_placements_; }
 
  private:
@@ -199,6 +205,10 @@ class Replayer {
   DecisionLog log_;
   Outcome deliver_error_;
   ClusterEventLog cluster_events_;
+  std::vector<std::set<std::string>> event_registrants_;
+  // (registered event, plugin) of every profile, with or without hints as the queue runs.
+  std::vector<std::pair<reference::ClusterEvent, std::string>> registrations_;
+  std::set<std::string> Registrants(const reference::ClusterEvent& event) const;
   size_t pods_bound_ = 0;  // bindings completed, for progress reports
   KeptPlacements kept_placements_;
 };

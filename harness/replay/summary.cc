@@ -29,6 +29,57 @@ int64_t Percentile(std::vector<int64_t> v, int p) {
   return v[std::min(v.size() - 1, i == 0 ? 0 : i - 1)];
 }
 
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// The events in [from_ns, until_ns) for a pod rejected by `rejectors`, worded after who
+// registered them: ", none registered by the rejecting plugins: NodeAdd@3s", or ", registered by
+// a rejecting plugin but skipped by its QueueingHint (...): NodeUpdate@5s (TaintToleration); not
+// registered by the rejecting plugins: ...", or without registrants ": NodeAdd@3s". "" if none.
+std::string EventsMeanwhile(const ClusterEventLog& events,
+                            const std::vector<std::set<std::string>>* registrants,
+                            int64_t from_ns, int64_t until_ns,
+                            const std::set<std::string>& rejectors, bool queueing_hints) {
+  std::vector<std::string> skipped, unregistered, unknown;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const auto& [t, label] = events[i];
+    if (t < from_ns || t >= until_ns) continue;
+    const std::string event = label + "@" + Seconds(t);
+    if (registrants == nullptr || i >= registrants->size()) {
+      unknown.push_back(event);
+      continue;
+    }
+    std::vector<std::string> by;
+    for (const std::string& plugin : (*registrants)[i]) {
+      if (rejectors.count(plugin) > 0) by.push_back(plugin);
+    }
+    if (by.empty()) {
+      unregistered.push_back(event);
+    } else {
+      skipped.push_back(event + " (" + Join(by) + ")");
+    }
+  }
+  std::string out;
+  if (!skipped.empty()) {
+    out += queueing_hints
+               ? ", registered by a rejecting plugin but skipped by its QueueingHint (or the "
+                 "move's pre-check): "
+               : ", registered by a rejecting plugin but kept by the move's pre-check (the "
+                 "changed node would not fit the pod): ";
+    out += Join(skipped);
+  }
+  if (!unregistered.empty()) {
+    out += skipped.empty() ? ", none registered by the rejecting plugins: "
+                           : "; not registered by the rejecting plugins: ";
+    out += Join(unregistered);
+  }
+  if (!unknown.empty()) out += (out.empty() ? ": " : "; others: ") + Join(unknown);
+  return out;
+}
+
 }  // namespace
 
 std::string Summarize(const std::vector<trace::Record>& decisions, const ClusterEventLog& events,
@@ -50,20 +101,18 @@ std::string Summarize(const std::vector<trace::Record>& decisions, const Cluster
       if (q.to() == "unschedulable") s.unschedulable_since_ns = r.time_ns();
       if (q.from() == "unschedulable" && q.cause() == "UnschedulableTimeout" &&
           s.unschedulable_since_ns >= 0) {
-        std::string meanwhile;
-        for (const auto& [t, label] : events) {
-          if (t >= s.unschedulable_since_ns && t < r.time_ns())
-            meanwhile += (meanwhile.empty() ? "" : ", ") + label + "@" + Seconds(t);
-        }
+        const std::string meanwhile = EventsMeanwhile(events, options.registrants,
+                                                      s.unschedulable_since_ns, r.time_ns(),
+                                                      s.last_rejectors, options.queueing_hints);
         if (!meanwhile.empty()) {
           std::string rejectors;
           for (const std::string& p : s.last_rejectors)
             rejectors += (rejectors.empty() ? "" : ",") + p;
-          flush_waits.push_back(
-              q.pod() + ": unschedulable from " + Seconds(s.unschedulable_since_ns) +
-              " (rejected by " + (rejectors.empty() ? "-" : rejectors) +
-              ") until the leftover flush at " + Seconds(r.time_ns()) +
-              "; cluster events meanwhile, none registered by the rejecting plugins: " + meanwhile);
+          flush_waits.push_back(q.pod() + ": unschedulable from " +
+                                Seconds(s.unschedulable_since_ns) + " (rejected by " +
+                                (rejectors.empty() ? "-" : rejectors) +
+                                ") until the leftover flush at " + Seconds(r.time_ns()) +
+                                "; cluster events meanwhile" + meanwhile);
         }
       }
     } else if (r.has_attempt()) {

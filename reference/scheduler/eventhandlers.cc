@@ -223,6 +223,7 @@ void Scheduler::OnNodeV1_27(WatchEvent type, const NodePtr& node) {
 void Scheduler::MoveAll(const ClusterEvent& event,
                         const std::function<bool(const Pod&)>& pre_check) {
   if (listener_.move_request) listener_.move_request(event.label);
+  if (listener_.move_event) listener_.move_event(event);
   queue_->MoveAllToActiveOrBackoffQueue(event, EventObjects(), pre_check);
 }
 

@@ -35,6 +35,7 @@ PreEnqueueCheck LowerOrEqualPriority(int32_t priority) {
 void Scheduler::MoveAllV1_37(const ClusterEvent& event, const EventObjects& objects,
                              const PreEnqueueCheck& pre_check) {
   if (listener_.move_request) listener_.move_request(EventLabelV1_37(event));
+  if (listener_.move_event) listener_.move_event(event);
   queue_->MoveAllToActiveOrBackoffQueue(event, objects, pre_check);
 }
 

@@ -69,6 +69,8 @@ struct SchedulerListener {
   std::function<void(const std::string& pod_key, const std::string& node)> bound;
   // A move request the handlers made, by its upstream event label (e.g. "NodeAdd").
   std::function<void(std::string_view event_label)> move_request;
+  // The same move request with its event, for a caller that asks which plugins registered it.
+  std::function<void(const ClusterEvent& event)> move_event;
 };
 
 class Scheduler {
