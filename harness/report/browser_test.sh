@@ -3,7 +3,8 @@
 # and checks what was rendered: the page's script finished without error (<body
 # data-rendered="ok">), the browser logged nothing (no blocked load, no script error), the SVG
 # timeline and queue charts, the divergence rows and pod names are there, a pod name carrying
-# markup shows as text and never becomes an element, and the explanation shows both sides.
+# markup shows as text and never becomes an element, and the explanation shows both sides; and with
+# its scripts blocked, the verdict, counts and divergence rows are still there.
 # Screenshots are saved as test outputs (bazel-testlogs/harness/report/browser_test/test.outputs).
 set -euo pipefail
 root="$TEST_SRCDIR/schedcheck"
@@ -141,6 +142,19 @@ contains "$work/zoomed.dom" '<body data-rendered="ok">' "rendering finished with
 contains "$work/zoomed.dom" '<button type="button" id="zoom-out">show all</button>' "the zoomed timeline"
 grep -q 'Showing [0-9.]* s to [0-9.]* s' "$work/zoomed.dom" || fail "the zoomed range is not said"
 [ "$(count "$work/zoomed.dom" 'class="chart queue-chart"')" -eq 2 ] || fail "the queue charts were lost when zooming"
+
+# 6. Without JavaScript (its scripts blocked by the page's own policy, since Chromium's
+#    --dump-dom needs scripting on): the verdict, counts and divergence rows are there as markup.
+sed "s/script-src 'unsafe-inline'/script-src 'none'/" "$work/classes.html" > "$work/nojs.html"
+grep -q "script-src 'none'" "$work/nojs.html" || fail "the report's Content-Security-Policy changed"
+browse "$work/nojs.html" "$work/nojs.dom" "$work/nojs.log" "$out/nojs.png"
+dom="$work/nojs.dom"
+contains "$dom" '<body data-rendered="pending">' "no script ran"
+contains "$dom" '<span class="verdict fails" id="verdict">diverges</span> 3 pods compared; 1 hard, 1 requeue, 1 soft divergence(s)' "the verdict and counts without JavaScript"
+for class in hard requeue soft; do
+  [ "$(count "$dom" "<tr class=\"divergence $class\">")" -eq 1 ] || fail "there should be one $class divergence row without JavaScript"
+done
+if grep -qi '<img' "$dom"; then fail "an <img> element was created from untrusted input"; fi
 
 # 5. Bad input: exit 2, the file named, no report written.
 set +e

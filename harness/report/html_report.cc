@@ -1,6 +1,7 @@
 #include "harness/report/html_report.h"
 
 #include "harness/report/report_assets.h"
+#include "harness/report/static_html.h"
 
 namespace schedcheck::report {
 
@@ -31,7 +32,8 @@ std::string ScriptSafeJson(const nlohmann::ordered_json& value) {
 }
 
 Result<std::string> RenderHtmlReport(const ReportInput& input) {
-  const std::string data = ScriptSafeJson(BuildReportData(input));
+  const nlohmann::ordered_json json = BuildReportData(input);
+  const std::string data = ScriptSafeJson(json);
   std::string html;
   html.reserve(data.size() + sizeof(kReportCss) + sizeof(kReportJs) + 1024);
   html += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
@@ -44,10 +46,15 @@ Result<std::string> RenderHtmlReport(const ReportInput& input) {
   html += "<title>schedcheck report</title>\n<style>\n";
   html += kReportCss;
   html += "</style>\n</head>\n<body data-rendered=\"pending\">\n";
+  // The verdict, counts and divergences as markup (static_html.h); the script draws them again
+  // in place with the charts.
+  html += "<main id=\"app\">\n";
+  html += StaticHtml(json);
   html +=
-      "<noscript><p>This report is drawn by its embedded script; enable JavaScript to see "
-      "it.</p></noscript>\n";
-  html += "<main id=\"app\"></main>\n<script type=\"application/json\" id=\"report-data\">";
+      "<noscript><p class=\"note\">The timeline, the queue charts, the divergent pods' paths and "
+      "the explanation are drawn by the page's embedded script: enable JavaScript to see "
+      "them.</p></noscript>\n";
+  html += "</main>\n<script type=\"application/json\" id=\"report-data\">";
   html += data;
   html += "</script>\n<script>\n";
   html += kReportJs;

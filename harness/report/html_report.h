@@ -4,7 +4,9 @@
 // attempt's per-node filter statuses and per-plugin scores of both sides.
 //
 // The page is the data (report_data.h, embedded as JSON) plus a small hand-written script that
-// draws it with SVG; a Content-Security-Policy forbids loading anything, so it works offline and
+// draws it with SVG; the verdict, counts and divergence table are also written as markup
+// (static_html.h), so they show without JavaScript (the script draws them again in their place).
+// A Content-Security-Policy forbids loading anything, so it works offline and
 // an injected tag could not fetch anything either. Untrusted strings (pod names, messages) reach
 // the page only as escaped JSON and then as text nodes. Same input, same bytes. Writing the file
 // is the caller's (atomically). Used by `schedcheck report`.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/diff/load.h"
+#include "harness/report/static_html.h"
 
 namespace schedcheck::report {
 namespace {
@@ -172,6 +173,52 @@ TEST(HtmlReportTest, LoadsNothing) {
     EXPECT_EQ(rest.find(url), std::string::npos) << url;
   }
   EXPECT_NE(html->find("<body data-rendered=\"pending\">"), std::string::npos);
+}
+
+// The HTML outside every <script> element.
+std::string WithoutScripts(std::string html) {
+  for (size_t at; (at = html.find("<script")) != std::string::npos;) {
+    const size_t end = html.find("</script>", at);
+    if (end == std::string::npos) break;
+    html.erase(at, end + 9 - at);
+  }
+  return html;
+}
+
+// Without JavaScript the page still shows its verdict, counts and divergence table: they are
+// markup, with every untrusted string escaped.
+TEST(HtmlReportTest, VerdictCountsAndDivergencesAreMarkup) {
+  auto html = RenderHtmlReport(Input());
+  ASSERT_TRUE(html.ok()) << html.message();
+  const std::string page = WithoutScripts(*html);
+  EXPECT_EQ(page.find("report-data"), std::string::npos);  // the data went with the scripts
+  EXPECT_NE(page.find("<span class=\"verdict fails\" id=\"verdict\">diverges</span> 2 pods "
+                      "compared; 0 hard, 1 requeue, 0 soft divergence(s)</p>"),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("<span class=\"side-label\">reference: </span>ref.jsonl<br>"),
+            std::string::npos);
+  const std::string pod = "default/&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;";
+  EXPECT_NE(page.find("<tr class=\"divergence requeue\"><td class=\"num\">10 s</td><td><span "
+                      "class=\"badge requeue\">requeue</span></td><td class=\"pod\">" +
+                      pod + "</td><td class=\"num\">&#x2013;</td><td>queue-path</td>"),
+            std::string::npos)
+      << page;
+  // ASCII only: U+2028 in the message is a character reference.
+  for (char c : page) ASSERT_LT(static_cast<unsigned char>(c), 0x80);
+  ReportInput same = Input();
+  same.candidate = same.reference;
+  same.result = diff::Diff(same.reference.decisions, same.candidate.decisions);
+  auto equivalent = RenderHtmlReport(same);
+  ASSERT_TRUE(equivalent.ok());
+  EXPECT_NE(WithoutScripts(*equivalent).find("None: the candidate decided as the reference did."),
+            std::string::npos);
+}
+
+TEST(HtmlReportTest, HtmlEscapeWritesAscii) {
+  EXPECT_EQ(HtmlEscape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
+  EXPECT_EQ(HtmlEscape("\u2013 \xf0\x9f\x98\x80"), "&#x2013; &#x1F600;");
+  EXPECT_EQ(HtmlEscape("\xff\xc0\x80 \xed\xa0\x80"), "&#xFFFD;&#xFFFD;&#xFFFD; &#xFFFD;&#xFFFD;&#xFFFD;");
 }
 
 TEST(HtmlReportTest, ScriptSafeJsonEscapesAndRepairs) {

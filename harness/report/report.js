@@ -338,6 +338,9 @@ function renderExplanation(data) {
 function render() {
   const data = JSON.parse(document.getElementById("report-data").textContent);
   const app = document.getElementById("app");
+  // The page carries the verdict, counts and divergence table as markup for readers without
+  // JavaScript (static_html.h); drawn here again with the rest, they replace it.
+  app.replaceChildren();
   app.append(renderHeader(data), renderTimeline(data), renderDivergences(data), renderPaths(data),
     renderQueues(data), renderExplanation(data));
   if (!document.body.getAttribute("data-rendered").startsWith("error")) {
