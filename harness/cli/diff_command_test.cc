@@ -281,6 +281,11 @@ TEST(DiffCommandTest, ExplanationFollowsTheFeatureGates) {
   o.cluster_trace = trace;
   EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
   EXPECT_NE(out.find("outcome: unschedulable by [NodeResourcesFit]"), std::string::npos) << out;
+  // JSON Lines logs do not state their level: the trace's is used, and the user is told.
+  EXPECT_NE(err.find("schedcheck diff: note: neither log states the level it was replayed at "
+                     "(JSON Lines logs have no header); explanations run at the cluster trace's"),
+            std::string::npos)
+      << err;
   o.feature_gates = {{"PodLevelResources", false},
                      {"InPlacePodLevelResourcesVerticalScaling", false},
                      {"PodLevelResourcesFixDefaulting", false},
@@ -332,6 +337,7 @@ TEST(DiffCommandTest, ExplanationsRunAtTheLogsLevel) {
   // At 1.37 the pod-level request (cpu 9) counts; at 1.27 only the container's (cpu 1).
   EXPECT_NE(out.find("outcome: unschedulable by [NodeResourcesFit]"), std::string::npos) << out;
   EXPECT_EQ(err.find("warning"), std::string::npos) << err;
+  EXPECT_EQ(err.find("note"), std::string::npos) << err;  // the logs state their level
   o.compat = "1.27";
   EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
   EXPECT_NE(out.find("outcome: bound to n1"), std::string::npos) << out;

@@ -15,6 +15,12 @@ std::string ExplanationLevel(const std::string& flag, const std::string& a_level
         << ", B " << b_level << "); explanations run at A's, " << a_level << "\n";
   }
   const std::string logs = !a_level.empty() ? a_level : b_level;
+  if (flag.empty() && logs.empty()) {
+    // JSON Lines logs have no header: the trace's level may not be the one they were replayed at.
+    err << command << ": note: neither log states the level it was replayed at (JSON Lines logs "
+        << "have no header); explanations run at the cluster trace's (give --compat if the logs "
+        << "were replayed at another)\n";
+  }
   if (flag.empty()) return logs;
   if (!logs.empty() && flag != logs) {
     err << command << ": warning: --compat " << flag << " differs from the logs' level " << logs

@@ -31,7 +31,7 @@ struct ExplainRequest {
 // The level the two logs were replayed at, for explaining them: `flag` (the command's --compat)
 // when given, else the level both logs' headers state (A's when they differ), else "" (the
 // trace's). Warns on `err`, prefixed by `command`, when the logs disagree or the flag differs
-// from what they state.
+// from what they state, and notes when neither the flag nor the logs give a level.
 std::string ExplanationLevel(const std::string& flag, const std::string& a_level,
                              const std::string& b_level, const std::string& command,
                              std::ostream& err);
