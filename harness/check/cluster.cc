@@ -126,8 +126,8 @@ Result<std::unique_ptr<Cluster>> Cluster::Build(const ClusterInput& input,
           [&](WatchEvent t, const auto& o) { s.OnCSIStorageCapacity(t, o); });
   for (size_t i = 0; i < input.pods.size(); ++i) {
     auto pod = reference::BuildPod(input.pods[i], s.features());
-    const std::string where = SourceOf(input.pod_sources, i) + "pods[" + std::to_string(i) +
-                              "] (" + input.pods[i].metadata().name() + ")";
+    const std::string where = SourceOf(input.pod_sources, i) + "pods[" + std::to_string(i) + "] (" +
+                              input.pods[i].metadata().name() + ")";
     if (!pod.ok()) return Error{where + ": " + pod.message()};
     const reference::PodPtr held = s.GetPod((*pod)->key);
     if (held != nullptr && !held->node_name().empty() && !(*pod)->node_name().empty())

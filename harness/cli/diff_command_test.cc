@@ -58,9 +58,10 @@ TEST(DiffCommandTest, GoldenAgainstItselfIsEquivalent) {
 // scheduler process failed (header label "incomplete"), and a log whose binds were stripped.
 TEST(DiffCommandTest, IncompleteOrSelfContradictoryLogsAreRefused) {
   replay::DecisionLog log;
-  for (const char* line :
-       {R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Scheduled","node":"n1"})",
-        R"({"t":1,"type":"bind","pod":"default/q","node":"n1"})"}) {
+  for (
+      const char* line :
+      {R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Scheduled","node":"n1"})",
+       R"({"t":1,"type":"bind","pod":"default/q","node":"n1"})"}) {
     auto r = replay::ParseDecisionJsonLine(line, "test");
     ASSERT_TRUE(r.ok()) << r.message();
     log.Add(*r);
@@ -196,11 +197,15 @@ TEST(DiffCommandTest, MovedPlacementFailsUnlessSoftIsAllowed) {
   Write(
       a,
       R"({"t":1,"type":"attempt","pod":"default/p1","attempt":1,"result":"Scheduled","node":"n2","ties":["n2"]})"
-      "\n" R"({"t":1,"type":"bind","pod":"default/p1","node":"n2"})" "\n");
+      "\n"
+      R"({"t":1,"type":"bind","pod":"default/p1","node":"n2"})"
+      "\n");
   Write(
       b,
       R"({"t":1,"type":"attempt","pod":"default/p1","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})"
-      "\n" R"({"t":1,"type":"bind","pod":"default/p1","node":"n1"})" "\n");
+      "\n"
+      R"({"t":1,"type":"bind","pod":"default/p1","node":"n1"})"
+      "\n");
   std::string out, err;
   DiffCommandOptions o = Opts(a, b);
   EXPECT_EQ(RunDiff(o, &out, &err), 1) << out << err;
@@ -271,7 +276,9 @@ TEST(DiffCommandTest, ExplanationFollowsTheFeatureGates) {
   Write(
       a,
       R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})"
-      "\n" R"({"t":1,"type":"bind","pod":"default/q","node":"n1"})" "\n");
+      "\n"
+      R"({"t":1,"type":"bind","pod":"default/q","node":"n1"})"
+      "\n");
   Write(
       b,
       R"({"t":1,"type":"attempt","pod":"default/q","attempt":1,"result":"Unschedulable","unschedulablePlugins":["NodeResourcesFit"],"message":"x"})"

@@ -108,9 +108,10 @@ TEST(ExplainCommandTest, ErrorsNameTheFile) {
     auto e = Explain(o);
     return e.ok() ? std::string("accepted") : e.message();
   };
-  const std::string nan = Write(
-      "nan.yaml", node + "---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n"
-                        "status: {allocatable: {cpu: 'NaN'}}\n");
+  const std::string nan =
+      Write("nan.yaml", node +
+                            "---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n"
+                            "status: {allocatable: {cpu: 'NaN'}}\n");
   o.cluster = {nan};
   EXPECT_EQ(message(), nan +
                            ": line 5: nodes[1] (b): status.allocatable.cpu: invalid quantity "

@@ -17,8 +17,8 @@ struct Scheduled {
 
 Outcome CheckBindings(const std::vector<trace::Record>& log,
                       const std::function<std::string(size_t)>& where) {
-  std::map<std::string, Scheduled> last;      // each pod's latest Scheduled attempt
-  std::map<std::string, size_t> unbound;      // pods scheduled, not yet bound nor failed: index
+  std::map<std::string, Scheduled> last;  // each pod's latest Scheduled attempt
+  std::map<std::string, size_t> unbound;  // pods scheduled, not yet bound nor failed: index
   size_t binds = 0;
   for (size_t i = 0; i < log.size(); ++i) {
     const trace::Record& r = log[i];
@@ -43,9 +43,9 @@ Outcome CheckBindings(const std::vector<trace::Record>& log,
                    "its attempts (an edited or truncated log?), so it is not compared"};
     }
     if (it->second.node != b.node()) {
-      return Error{where(i) + ": pod " + b.pod() + " is bound to " + b.node() + ", but its attempt " +
-                   std::to_string(it->second.attempt) + " (" + where(it->second.index) +
-                   ") scheduled it to " + it->second.node +
+      return Error{where(i) + ": pod " + b.pod() + " is bound to " + b.node() +
+                   ", but its attempt " + std::to_string(it->second.attempt) + " (" +
+                   where(it->second.index) + ") scheduled it to " + it->second.node +
                    ": the log's bindings contradict its attempts, so it is not compared"};
     }
     unbound.erase(b.pod());

@@ -90,8 +90,8 @@ Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
       std::vector<int64_t> lines;
       auto log = ParseLines(text, path, limits, &lines);
       if (!log.ok()) return log;
-      Outcome ok = CheckBindings(
-          *log, [&](size_t i) { return path + ":" + std::to_string(lines[i]); });
+      Outcome ok =
+          CheckBindings(*log, [&](size_t i) { return path + ":" + std::to_string(lines[i]); });
       if (!ok) return ok.error();
       return log;
     }
@@ -111,8 +111,8 @@ Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
   });
   if (!ok) return ok.error();
   if (ok = CheckComplete(path, header); !ok) return ok.error();
-  ok = CheckBindings(
-      out, [&](size_t i) { return path + ": record " + std::to_string(positions[i]); });
+  ok = CheckBindings(out,
+                     [&](size_t i) { return path + ": record " + std::to_string(positions[i]); });
   if (!ok) return ok.error();
   if (level != nullptr) *level = header.compat();
   return out;

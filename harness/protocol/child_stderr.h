@@ -33,7 +33,7 @@ class ChildStderr {
     std::mutex mu;
     std::condition_variable ended_cv;
     bool ended = false;
-    std::string tail;  // the last kMaxTailBytes bytes read
+    std::string tail;      // the last kMaxTailBytes bytes read
     bool trimmed = false;  // bytes before `tail` were dropped: its first line may be partial
   };
   std::shared_ptr<State> state_;

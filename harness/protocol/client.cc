@@ -23,17 +23,28 @@ std::string Errno(const char* what) { return std::string(what) + ": " + std::str
 // "SIGSEGV" for the signals a dying child usually gets, else "signal N".
 std::string SignalName(int sig) {
   switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGABRT: return "SIGABRT";
-    case SIGILL: return "SIGILL";
-    case SIGFPE: return "SIGFPE";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGHUP: return "SIGHUP";
-    case SIGPIPE: return "SIGPIPE";
-    default: return "signal " + std::to_string(sig);
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGILL:
+      return "SIGILL";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGPIPE:
+      return "SIGPIPE";
+    default:
+      return "signal " + std::to_string(sig);
   }
 }
 
@@ -52,8 +63,8 @@ std::string DescribeStatus(int status) {
   }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
-    std::string s = "the child was killed by signal " + std::to_string(sig) + " (" +
-                    SignalName(sig) + ": ";
+    std::string s =
+        "the child was killed by signal " + std::to_string(sig) + " (" + SignalName(sig) + ": ";
     switch (sig) {
       case SIGSEGV:
       case SIGBUS:

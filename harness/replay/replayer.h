@@ -151,9 +151,7 @@ class Replayer {
   // Whether the queue asks QueueingHints (v1.37) when an event arrives.
   bool queueing_hints() const { return features_.scheduler_queueing_hints; }
   // Parallel to cluster_events(): the plugins of the profiles that registered each event.
-  const std::vector<std::set<std::string>>& event_registrants() const {
-    return event_registrants_;
-  }
+  const std::vector<std::set<std::string>>& event_registrants() const { return event_registrants_; }
   const KeptPlacements& kept_placements() const { return kept_placements_; }
 
  private:

@@ -40,9 +40,9 @@ std::string Join(const std::vector<std::string>& items) {
 // a rejecting plugin but skipped by its QueueingHint (...): NodeUpdate@5s (TaintToleration); not
 // registered by the rejecting plugins: ...", or without registrants ": NodeAdd@3s". "" if none.
 std::string EventsMeanwhile(const ClusterEventLog& events,
-                            const std::vector<std::set<std::string>>* registrants,
-                            int64_t from_ns, int64_t until_ns,
-                            const std::set<std::string>& rejectors, bool queueing_hints) {
+                            const std::vector<std::set<std::string>>* registrants, int64_t from_ns,
+                            int64_t until_ns, const std::set<std::string>& rejectors,
+                            bool queueing_hints) {
   std::vector<std::string> skipped, unregistered, unknown;
   for (size_t i = 0; i < events.size(); ++i) {
     const auto& [t, label] = events[i];
@@ -101,9 +101,9 @@ std::string Summarize(const std::vector<trace::Record>& decisions, const Cluster
       if (q.to() == "unschedulable") s.unschedulable_since_ns = r.time_ns();
       if (q.from() == "unschedulable" && q.cause() == "UnschedulableTimeout" &&
           s.unschedulable_since_ns >= 0) {
-        const std::string meanwhile = EventsMeanwhile(events, options.registrants,
-                                                      s.unschedulable_since_ns, r.time_ns(),
-                                                      s.last_rejectors, options.queueing_hints);
+        const std::string meanwhile =
+            EventsMeanwhile(events, options.registrants, s.unschedulable_since_ns, r.time_ns(),
+                            s.last_rejectors, options.queueing_hints);
         if (!meanwhile.empty()) {
           std::string rejectors;
           for (const std::string& p : s.last_rejectors)

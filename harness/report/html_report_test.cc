@@ -218,7 +218,8 @@ TEST(HtmlReportTest, VerdictCountsAndDivergencesAreMarkup) {
 TEST(HtmlReportTest, HtmlEscapeWritesAscii) {
   EXPECT_EQ(HtmlEscape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
   EXPECT_EQ(HtmlEscape("\u2013 \xf0\x9f\x98\x80"), "&#x2013; &#x1F600;");
-  EXPECT_EQ(HtmlEscape("\xff\xc0\x80 \xed\xa0\x80"), "&#xFFFD;&#xFFFD;&#xFFFD; &#xFFFD;&#xFFFD;&#xFFFD;");
+  EXPECT_EQ(HtmlEscape("\xff\xc0\x80 \xed\xa0\x80"),
+            "&#xFFFD;&#xFFFD;&#xFFFD; &#xFFFD;&#xFFFD;&#xFFFD;");
 }
 
 TEST(HtmlReportTest, ScriptSafeJsonEscapesAndRepairs) {

@@ -58,15 +58,15 @@ std::string Header(const Json& data) {
   const Json& v = data["verdict"];
   const int64_t hard = v["hard"], requeue = v["requeue"], soft = v["soft"];
   const bool fails = v["fails"];
-  const std::string verdict = fails                           ? "diverges"
+  const std::string verdict = fails                       ? "diverges"
                               : hard + requeue + soft > 0 ? "equivalent (soft allowed)"
                                                           : "equivalent";
   std::string h = "<header>\n<h1>schedcheck report</h1>\n";
   h += "<p class=\"title\">" + Text(data["title"]) + "</p>\n";
   h += "<p><span class=\"verdict " + std::string(fails ? "fails" : "passes") +
-       "\" id=\"verdict\">" + verdict + "</span> " + Text(v["podsCompared"]) +
-       " pods compared; " + std::to_string(hard) + " hard, " + std::to_string(requeue) +
-       " requeue, " + std::to_string(soft) + " soft divergence(s)" +
+       "\" id=\"verdict\">" + verdict + "</span> " + Text(v["podsCompared"]) + " pods compared; " +
+       std::to_string(hard) + " hard, " + std::to_string(requeue) + " requeue, " +
+       std::to_string(soft) + " soft divergence(s)" +
        (v["allowSoft"].get<bool>() ? " (soft allowed)" : "") + "</p>\n";
   h += "<p class=\"sides\"><span class=\"side-label\">reference: </span>" +
        Text(data["reference"]) + "<br><span class=\"side-label\">candidate: </span>" +
@@ -88,7 +88,8 @@ std::string Divergences(const Json& data) {
            "</section>\n";
   }
   s += "<table class=\"divergence-table\">\n<thead><tr>";
-  for (const char* h : {"t", "class", "pod", "attempt", "what", "reference", "candidate", "plugins"})
+  for (const char* h :
+       {"t", "class", "pod", "attempt", "what", "reference", "candidate", "plugins"})
     s += std::string("<th>") + h + "</th>";
   s += "</tr></thead>\n<tbody>\n";
   size_t rows = 0;
@@ -133,12 +134,23 @@ std::string HtmlEscape(std::string_view text) {
     }
     ++i;
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
