@@ -202,7 +202,7 @@ TEST(LimitOptionTest, DiffNamesLineAndLimit) {
   std::string text;
   for (const char* pod : {"default/a", "default/b", "default/c"}) {
     text += std::string(R"({"t":1,"type":"attempt","pod":")") + pod +
-            R"(","attempt":1,"result":"Scheduled","node":"n1","ties":["n1"]})" + "\n";
+            R"(","attempt":1,"result":"Unschedulable","message":"m"})" + "\n";
   }
   trace::testing::WriteFileBytes(log, text);
   DiffCommandOptions o;

@@ -22,6 +22,7 @@
 #include "harness/protocol/external_replay.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
+#include "reference/base/features.h"
 #include "traces/atomic_file.h"
 #include "traces/output_path.h"
 #include "traces/trace_file.h"
@@ -104,8 +105,15 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command,
   labels["scheduler"] = run.ack.scheduler_name() + " " + run.ack.scheduler_version();
   if (!run.status.ok()) labels["incomplete"] = run.status.message();
   // The child made the decisions: no reference engine to record.
+  // The summary's wording needs the queue's kind (QueueingHints or not) and, when the child gave
+  // them, each move's registrants.
+  auto level = reference::ParseCompatLevel(options.compat);
+  auto features = reference::FeaturesFor(level.value_or(reference::CompatLevel::kV1_27),
+                                         options.feature_gates);
   int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, "", out,
-                          err, run.status.ok() ? "" : protocol::IncompleteJsonLine(run));
+                          err, run.status.ok() ? "" : protocol::IncompleteJsonLine(run),
+                          run.registrants_known ? &run.event_registrants : nullptr,
+                          features.ok() && features->scheduler_queueing_hints);
   if (run.status.ok()) return rc;
   err << "schedcheck replay: " << run.status.message() << "\n";
   if (!o.quiet) {

@@ -165,8 +165,11 @@ Outcome AcceptDecisions(const Decisions& d, int64_t limit_ns, int64_t* last_time
     *last_time_ns = r.time_ns();
     out->decisions.push_back(r);
   }
-  for (const MoveRequest& m : d.move_requests())
+  for (const MoveRequest& m : d.move_requests()) {
     out->cluster_events.emplace_back(m.time_ns(), m.event());
+    out->event_registrants.emplace_back(m.registered_by().begin(), m.registered_by().end());
+    out->registrants_known &= m.registrations_known();
+  }
   return Outcome::Ok();
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ struct ExternalReplay {
   HelloAck ack;
   std::vector<trace::Record> decisions;  // every decision received, in order
   replay::ClusterEventLog cluster_events;
+  // Parallel to cluster_events, when the child gave every move's registrants (MoveRequest.
+  // registrations_known); else registrants_known is false.
+  std::vector<std::set<std::string>> event_registrants;
+  bool registrants_known = true;
 };
 
 // The Hello asking a child for the replay that `options` describe in process (compat, seed,

@@ -141,6 +141,11 @@ Response Session::NewDecisions() {
     MoveRequest* m = d->add_move_requests();
     m->set_time_ns(moves[sent_moves_].first);
     m->set_event(moves[sent_moves_].second);
+    if (sent_moves_ < replayer_->event_registrants().size()) {
+      for (const std::string& plugin : replayer_->event_registrants()[sent_moves_])
+        m->add_registered_by(plugin);
+      m->set_registrations_known(true);
+    }
   }
   return r;
 }
