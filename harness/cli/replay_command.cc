@@ -108,8 +108,8 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command,
   // The summary's wording needs the queue's kind (QueueingHints or not) and, when the child gave
   // them, each move's registrants.
   auto level = reference::ParseCompatLevel(options.compat);
-  auto features = reference::FeaturesFor(level.value_or(reference::CompatLevel::kV1_27),
-                                         options.feature_gates);
+  auto features =
+      reference::FeaturesFor(level.value_or(reference::CompatLevel::kV1_27), options.feature_gates);
   int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, "", out,
                           err, run.status.ok() ? "" : protocol::IncompleteJsonLine(run),
                           run.registrants_known ? &run.event_registrants : nullptr,
