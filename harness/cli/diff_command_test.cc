@@ -319,6 +319,61 @@ TEST(GateCommandTest, FailingChildExitsTwoAndReportsTheTrace) {
   EXPECT_NE(err.str().find("--scheduler-timeout"), std::string::npos) << err.str();
 }
 
+// Build against build: the JUnit suite and the Markdown title name both builds and
+// configurations; a build that is not deterministic makes the gate exit 3.
+TEST(GateCommandTest, BaselineReportsAndNondeterminism) {
+  std::ostringstream out, err;
+  GateCommandOptions o;
+  o.candidate = "forget-events:TaintToleration";
+  o.baseline = "forget-events:TaintToleration";
+  o.corpus = "harness/gate/testdata/corpus";
+  o.junit = Tmp("b.xml");
+  o.markdown = Tmp("b.md");
+  EXPECT_EQ(RunGateCommand(o, out, err), 0) << out.str() << err.str();
+  EXPECT_NE(out.str().find("2 of 2 traces passed (candidate forget-events:TaintToleration, "
+                           "baseline forget-events:TaintToleration)"),
+            std::string::npos)
+      << out.str();
+  const std::string both =
+      "candidate forget-events:TaintToleration (the traces' configurations) vs baseline "
+      "forget-events:TaintToleration (the traces' configurations)";
+  EXPECT_NE(Read(Tmp("b.xml")).find("<testsuite name=\"schedcheck gate: " + both + "\""),
+            std::string::npos)
+      << Read(Tmp("b.xml"));
+  EXPECT_NE(Read(Tmp("b.md")).find("# schedcheck gate: " + both + " on "), std::string::npos)
+      << Read(Tmp("b.md"));
+
+  // A child that serves the default profile from its 1st, 3rd, ... process, NodeAffinity weight 5
+  // from the others: weights.jsonl diverges on the 2nd and agrees on the 3rd.
+  const std::string weight5 = Tmp("weight5.yaml");
+  std::ofstream(weight5) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                         "kind: KubeSchedulerConfiguration\nprofiles:\n"
+                         "- schedulerName: default-scheduler\n  plugins:\n    score:\n"
+                         "      enabled:\n      - name: NodeAffinity\n        weight: 5\n";
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const std::string serve =
+      std::string(srcdir == nullptr ? "." : srcdir) + "/schedcheck/harness/cli/schedcheck serve";
+  const std::string script = Tmp("flip.sh");
+  std::ofstream(script) << "n=$(cat " << Tmp("flip.count") << " 2>/dev/null || echo 0)\n"
+                        << "echo $((n + 1)) > " << Tmp("flip.count") << "\n"
+                        << "if [ $((n % 2)) -eq 0 ]; then exec " << serve << "; fi\n"
+                        << "exec " << serve << " --config " << weight5 << "\n";
+  o.baseline = "reference";
+  o.candidate = "exec:sh " + script;
+  out.str("");
+  EXPECT_EQ(RunGateCommand(o, out, err), 3) << out.str() << err.str();
+  EXPECT_NE(out.str().find("NONDETERMINISTIC weights.jsonl: build exec:sh " + script +
+                           " is not deterministic on trace weights.jsonl: first difference at "
+                           "record "),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("PASS taint.jsonl"), std::string::npos) << out.str();
+  EXPECT_NE(err.str().find("were not replayed deterministically"), std::string::npos) << err.str();
+  EXPECT_NE(Read(Tmp("b.xml")).find("is not deterministic on trace weights.jsonl"),
+            std::string::npos)
+      << Read(Tmp("b.xml"));
+}
+
 TEST(GateCommandTest, ExitCodesAndReports) {
   std::ostringstream out, err;
   GateCommandOptions o;
