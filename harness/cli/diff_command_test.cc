@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "harness/candidates/candidate.h"
+#include "harness/cli/explain_first_divergence.h"
 #include "harness/cli/gate_command.h"
 #include "harness/replay/decision_log.h"
 #include "traces/trace_file.h"
@@ -140,6 +141,41 @@ TEST(DiffCommandTest, ClusterTraceExplainsBothSides) {
       << out;
   EXPECT_NE(out.find("NodeAffinity 10/100/200"), std::string::npos) << out;
   EXPECT_NE(out.find("NodeAffinity 10/100/500"), std::string::npos) << out;
+}
+
+// report --baseline: A was replayed by another build; its side is explained with that build and
+// labelled with it, and an out-of-process baseline gets a note (its adapter is not looked up).
+TEST(DiffCommandTest, ExplanationNamesTheBaselineBuildAndConfiguration) {
+  auto trace = trace::LoadTrace(kWeights);
+  ASSERT_TRUE(trace.ok()) << trace.message();
+  auto c = candidates::MakeCandidate("weight:NodeAffinity=5", reference::DefaultConfiguration("1.27"));
+  ASSERT_TRUE(c.ok());
+  auto a = candidates::ReplayCandidate(*c, *trace);
+  ASSERT_TRUE(a.ok()) << a.message();
+  auto b = candidates::ReplayCandidate(
+      *candidates::MakeCandidate("reference", reference::DefaultConfiguration("1.27")), *trace);
+  ASSERT_TRUE(b.ok()) << b.message();
+  const diff::DiffResult d = diff::Diff(*a, *b, {});
+  ASSERT_FALSE(d.divergences.empty());
+  ExplainRequest r{kWeights, "", "reference", "w5.jsonl", "ref.jsonl"};
+  r.baseline = "weight:NodeAffinity=5";
+  auto text = ExplainFirstDivergence(r, *a, d.divergences.front());
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_NE(text->find("baseline weight:NodeAffinity=5 (default profile) (w5.jsonl)"),
+            std::string::npos)
+      << *text;
+  EXPECT_NE(text->find("candidate reference (default profile) (ref.jsonl)"), std::string::npos)
+      << *text;
+  EXPECT_NE(text->find("NodeAffinity 10/100/500"), std::string::npos) << *text;
+  r.baseline = "kube:1.27";
+  ASSERT_EQ(::setenv("SCHEDCHECK_KUBE_ADAPTER_DIR", "/nonexistent", 1), 0);
+  text = ExplainFirstDivergence(r, *a, d.divergences.front());
+  ASSERT_EQ(::unsetenv("SCHEDCHECK_KUBE_ADAPTER_DIR"), 0);
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_NE(text->find("baseline kube:1.27 (default profile) (w5.jsonl):\n  per-plugin statuses "
+                       "are not available for kube:1.27"),
+            std::string::npos)
+      << *text;
 }
 
 // A candidate that only moves a placement (p1 to a feasible node outside the reference's ties)
