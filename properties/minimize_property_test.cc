@@ -15,8 +15,8 @@
 
 #include "gtest/gtest.h"
 #include "harness/candidates/candidate.h"
-#include "harness/minimize/minimize.h"
 #include "harness/gate/pair_replay.h"
+#include "harness/minimize/minimize.h"
 #include "harness/workloads/workloads.h"
 #include "properties/support.h"
 #include "rapidcheck.h"

@@ -148,7 +148,8 @@ TEST(DiffCommandTest, ClusterTraceExplainsBothSides) {
 TEST(DiffCommandTest, ExplanationNamesTheBaselineBuildAndConfiguration) {
   auto trace = trace::LoadTrace(kWeights);
   ASSERT_TRUE(trace.ok()) << trace.message();
-  auto c = candidates::MakeCandidate("weight:NodeAffinity=5", reference::DefaultConfiguration("1.27"));
+  auto c =
+      candidates::MakeCandidate("weight:NodeAffinity=5", reference::DefaultConfiguration("1.27"));
   ASSERT_TRUE(c.ok());
   auto a = candidates::ReplayCandidate(*c, *trace);
   ASSERT_TRUE(a.ok()) << a.message();
@@ -383,9 +384,9 @@ TEST(GateCommandTest, BaselineReportsAndNondeterminism) {
   // from the others: weights.jsonl diverges on the 2nd and agrees on the 3rd.
   const std::string weight5 = Tmp("weight5.yaml");
   std::ofstream(weight5) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
-                         "kind: KubeSchedulerConfiguration\nprofiles:\n"
-                         "- schedulerName: default-scheduler\n  plugins:\n    score:\n"
-                         "      enabled:\n      - name: NodeAffinity\n        weight: 5\n";
+                            "kind: KubeSchedulerConfiguration\nprofiles:\n"
+                            "- schedulerName: default-scheduler\n  plugins:\n    score:\n"
+                            "      enabled:\n      - name: NodeAffinity\n        weight: 5\n";
   const char* srcdir = std::getenv("TEST_SRCDIR");
   const std::string serve =
       std::string(srcdir == nullptr ? "." : srcdir) + "/schedcheck/harness/cli/schedcheck serve";

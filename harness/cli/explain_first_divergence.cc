@@ -46,9 +46,9 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
     auto out_of_process = candidates::IsOutOfProcess(spec);
     if (!out_of_process.ok()) return out_of_process.error();
     const gate::PairSide named{name, {spec, {}, nullptr}, "", config};
-    const std::string label = (plain ? name + (spec == "reference" ? "" : " " + spec)
-                                     : gate::SideLabel(named)) +
-                              " (" + log + ")";
+    const std::string label =
+        (plain ? name + (spec == "reference" ? "" : " " + spec) : gate::SideLabel(named)) + " (" +
+        log + ")";
     // An out-of-process build is not looked up (a kube: adapter need not be built to explain).
     if (*out_of_process) {
       note += candidates::OutOfProcessExplainNote(label, spec);
@@ -65,16 +65,17 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
       !ok)
     return ok.error();
   if (!r.candidate.empty()) {
-    if (Outcome ok = add("candidate", r.candidate,
-                         r.candidate_config.empty() ? r.config : r.candidate_config,
-                         r.candidate_log);
+    if (Outcome ok =
+            add("candidate", r.candidate,
+                r.candidate_config.empty() ? r.config : r.candidate_config, r.candidate_log);
         !ok)
       return ok.error();
   }
   if (sides.empty()) {
-    sides.push_back({"the reference with its default profile (neither side runs in process; "
-                     "for comparison only)",
-                     reference::DefaultConfiguration(compat)});
+    sides.push_back(
+        {"the reference with its default profile (neither side runs in process; "
+         "for comparison only)",
+         reference::DefaultConfiguration(compat)});
   }
   diff::ExplainOptions options;
   options.feature_gates = r.feature_gates;

@@ -63,10 +63,10 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   const diff::ReportOptions ro{.allow_soft = o.allow_soft};
   const std::string title = "schedcheck gate: " + gate::GateTitle(options) + " on " + o.corpus;
   // The default gate keeps its suite name; a baseline gate names both builds.
-  const std::string suite = o.baseline == "reference" && o.baseline_config.empty() &&
-                                    o.candidate_config.empty()
-                                ? "schedcheck gate"
-                                : "schedcheck gate: " + gate::GateTitle(options);
+  const std::string suite =
+      o.baseline == "reference" && o.baseline_config.empty() && o.candidate_config.empty()
+          ? "schedcheck gate"
+          : "schedcheck gate: " + gate::GateTitle(options);
   if (!o.junit.empty()) {
     if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport(diffs, suite, ro));
         !ok) {
@@ -74,8 +74,7 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
     }
   }
   if (!o.markdown.empty()) {
-    if (Outcome ok =
-            trace::WriteFileAtomically(o.markdown, diff::MarkdownReport(diffs, title, ro));
+    if (Outcome ok = trace::WriteFileAtomically(o.markdown, diff::MarkdownReport(diffs, title, ro));
         !ok) {
       return fail(ok.message());
     }
@@ -104,8 +103,7 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   if (incomplete > 0) {
     err << "schedcheck gate: candidate " << o.candidate
         << (o.baseline == "reference" ? "" : " or baseline " + o.baseline) << " could not complete "
-        << incomplete
-        << " of " << diffs.size() << " trace(s); see the ERROR lines\n";
+        << incomplete << " of " << diffs.size() << " trace(s); see the ERROR lines\n";
     return 2;
   }
   // A build that answers the same trace two ways makes its divergences meaningless: its own exit

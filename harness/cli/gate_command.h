@@ -23,7 +23,7 @@ namespace schedcheck::cli {
 
 struct GateCommandOptions {
   std::string candidate = "reference";
-  std::string baseline = "reference";            // `--baseline`: the other side's build
+  std::string baseline = "reference";             // `--baseline`: the other side's build
   std::string baseline_config, candidate_config;  // per side; empty: each trace's configuration
   bool check_determinism = false;                 // `--check-determinism`
   std::string corpus = "traces/corpus";

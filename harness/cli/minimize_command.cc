@@ -11,8 +11,8 @@
 #include "harness/cli/seconds_option.h"
 #include "harness/cli/seed_option.h"
 #include "harness/diff/explain_at.h"
-#include "harness/minimize/minimize.h"
 #include "harness/gate/pair_replay.h"
+#include "harness/minimize/minimize.h"
 #include "reference/api/rfc3339.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
@@ -180,9 +180,10 @@ Result<std::string> Explain(const MinimizeCommandOptions& o, gate::PairReplay& p
     sides.push_back({label, po.candidate.build.config});
   }
   if (sides.empty()) {
-    sides.push_back({"the reference with its default profile (neither side runs in process; "
-                     "for comparison only)",
-                     reference::DefaultConfiguration(po.replay.compat)});
+    sides.push_back(
+        {"the reference with its default profile (neither side runs in process; "
+         "for comparison only)",
+         reference::DefaultConfiguration(po.replay.compat)});
   }
   diff::ExplainOptions explain;
   explain.compat = po.replay.compat;
@@ -258,16 +259,16 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
   if (!m.ok()) return fail(o.trace + ": " + m.message());
   if (!m->diverges) {
     out << "no divergence: candidate " << o.candidate << " is equivalent to the "
-        << BaselineLabel(o, po->baseline) << " on "
-        << o.trace << (o.allow_soft ? " (soft divergences allowed)" : "")
-        << "; nothing to minimize\n";
+        << BaselineLabel(o, po->baseline) << " on " << o.trace
+        << (o.allow_soft ? " (soft divergences allowed)" : "") << "; nothing to minimize\n";
     return 1;
   }
   trace::Trace minimal{input->header, m->records};
   minimal.header.set_producer("schedcheck minimize");
   (*minimal.header.mutable_labels())["minimized_from"] = o.trace;
   (*minimal.header.mutable_labels())["minimized_against"] = o.candidate;
-  if (o.baseline != "reference") (*minimal.header.mutable_labels())["minimized_baseline"] = o.baseline;
+  if (o.baseline != "reference")
+    (*minimal.header.mutable_labels())["minimized_baseline"] = o.baseline;
   // The volume controllers model as the labels say it, so the small trace replays alike with no
   // flag (replay, gate, the golden test).
   if (po->replay.volume_controllers) {

@@ -24,7 +24,7 @@ namespace schedcheck::cli {
 struct MinimizeCommandOptions {
   std::string trace;
   std::string candidate;
-  std::string output;            // default: TRACE without its extension + ".min.trace"
+  std::string output;                  // default: TRACE without its extension + ".min.trace"
   std::string baseline = "reference";  // the build the candidate is compared with
   std::string config;                  // both sides' configuration (default profile when empty)
   std::string baseline_config;         // the baseline's own (default: config)

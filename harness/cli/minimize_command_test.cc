@@ -131,11 +131,11 @@ TEST_F(MinimizeCommandTest, ABaselineBuildWithItsOwnConfiguration) {
   o.baseline_config = most_;  // the reference with MostAllocated vs the reference
   EXPECT_EQ(Run(o), 0) << out_.str() << err_.str();
   const std::string text = Read(Tmp("base.trace.diff.txt"));
-  EXPECT_NE(text.find("divergences (baseline reference with " + most_ + " vs candidate reference):"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("divergences (baseline reference with " + most_ + " vs candidate reference):"),
+      std::string::npos)
       << text;
-  EXPECT_NE(text.find("baseline reference with " + most_ + " (profile"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("baseline reference with " + most_ + " (profile"), std::string::npos) << text;
   // The same build and configuration on both sides: nothing to minimize.
   o.baseline = "config:" + most_;
   o.baseline_config = "";

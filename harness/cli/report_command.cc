@@ -71,11 +71,10 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   if (!o.trace.empty() && !in.result.divergences.empty()) {
     const std::string level =
         ExplanationLevel(o.compat, a_level, b_level, "schedcheck report", err);
-    auto text =
-        ExplainFirstDivergence({o.trace, o.config, o.candidate, o.reference, o.candidate_log,
-                                trace::YamlLimitsOf(limits), o.feature_gates, level, o.baseline,
-                                o.baseline_config, o.candidate_config},
-                               in.reference.decisions, in.result.divergences.front());
+    auto text = ExplainFirstDivergence(
+        {o.trace, o.config, o.candidate, o.reference, o.candidate_log, trace::YamlLimitsOf(limits),
+         o.feature_gates, level, o.baseline, o.baseline_config, o.candidate_config},
+        in.reference.decisions, in.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     in.explanation = *text;
   }

@@ -60,9 +60,9 @@ std::string Explain(const trace::Trace& trace, const PairLogs& logs, const PairR
   for (Which which : {Which::kBaseline, Which::kCandidate}) {
     const PairSide& side = pair.side(which);
     // The default gate keeps its labels: "reference", "candidate SPEC".
-    const std::string label = plain ? (which == Which::kBaseline ? "reference"
-                                                                   : "candidate " + o.candidate)
-                                    : SideLabel(side);
+    const std::string label =
+        plain ? (which == Which::kBaseline ? "reference" : "candidate " + o.candidate)
+              : SideLabel(side);
     if (side.build.out_of_process()) {
       notes += candidates::OutOfProcessExplainNote(label, side.build.spec);
     } else {
@@ -72,9 +72,10 @@ std::string Explain(const trace::Trace& trace, const PairLogs& logs, const PairR
   if (sides.empty()) {
     // Neither build runs here: say so rather than let the reference's default profile pass
     // for either of them.
-    sides.push_back({"the reference with its default profile (neither side runs in process; "
-                     "for comparison only)",
-                     reference::DefaultConfiguration(o.compat)});
+    sides.push_back(
+        {"the reference with its default profile (neither side runs in process; "
+         "for comparison only)",
+         reference::DefaultConfiguration(o.compat)});
   }
   diff::ExplainOptions explain;
   explain.compat = o.compat;

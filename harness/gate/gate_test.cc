@@ -199,11 +199,10 @@ TEST(GateTest, BaselineAndCandidateEachWithTheirConfiguration) {
   EXPECT_NE(w.explanation.find("candidate " + spec + " (default profile):\n  per-plugin"),
             std::string::npos)
       << w.explanation;
-  EXPECT_NE(w.explanation.find("neither side runs in process"), std::string::npos)
-      << w.explanation;
-  EXPECT_EQ(GateTitle({.candidate = spec, .baseline = spec, .baseline_config = "b.yaml"}),
-            "candidate " + spec + " (the traces' configurations) vs baseline " + spec +
-                " with b.yaml");
+  EXPECT_NE(w.explanation.find("neither side runs in process"), std::string::npos) << w.explanation;
+  EXPECT_EQ(
+      GateTitle({.candidate = spec, .baseline = spec, .baseline_config = "b.yaml"}),
+      "candidate " + spec + " (the traces' configurations) vs baseline " + spec + " with b.yaml");
   EXPECT_EQ(GateTitle({.candidate = "kube:1.27"}), "candidate kube:1.27 vs reference");
 }
 
@@ -269,7 +268,8 @@ TEST(GateTest, CheckDeterminismPassesADeterministicBuild) {
   auto checked = RunGate({.corpus = kCorpus, .candidate = spec, .check_determinism = true});
   ASSERT_TRUE(checked.ok()) << checked.message();
   const GateTrace& w = Named(*checked, "weights.jsonl");
-  // taint.jsonl takes processes 1 and 2; weights.jsonl: process 3 (default) agrees with the reference, process 4 (weight 5) differs.
+  // taint.jsonl takes processes 1 and 2; weights.jsonl: process 3 (default) agrees with the
+  // reference, process 4 (weight 5) differs.
   EXPECT_NE(w.nondeterministic, "") << diff::TextReport(w, {});
   EXPECT_TRUE(w.result.divergences.empty());
 }

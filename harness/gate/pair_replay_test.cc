@@ -77,10 +77,9 @@ TEST(PairReplayTest, SameBuildAndConfigurationOnBothSidesAgree) {
 TEST(PairReplayTest, EachSideReplaysItsOwnBuild) {
   // The baseline forgets NodeResourcesFit's events: its pods wait for the flush; the candidate,
   // the reference, requeues them at the pod deletion.
-  PairReplay pair(
-      Options(Side("baseline", "forget-events:NodeResourcesFit",
-                   reference::DefaultConfiguration("1.27")),
-              ReferenceSide(reference::DefaultConfiguration("1.27"))));
+  PairReplay pair(Options(
+      Side("baseline", "forget-events:NodeResourcesFit", reference::DefaultConfiguration("1.27")),
+      ReferenceSide(reference::DefaultConfiguration("1.27"))));
   auto logs = pair.Run(Trace("requeue-pod-delete.jsonl"));
   ASSERT_TRUE(logs.ok()) << logs.message();
   ASSERT_FALSE(logs->diff.divergences.empty());
@@ -92,10 +91,9 @@ TEST(PairReplayTest, OutOfProcessBaselineIsSentItsOwnConfiguration) {
   // Both sides run MostAllocated: the baseline because its child is sent that text, the candidate
   // in process. Had the child been sent the candidate's (or no) configuration, placements would
   // differ on scheduling-basic.
-  PairReplay agree(
-      Options(Side("baseline", "exec:\"" + Schedcheck() + " serve\"",
-                   reference::DefaultConfiguration("1.27"), kMostAllocated),
-              Side("candidate", "reference", MostAllocated())));
+  PairReplay agree(Options(Side("baseline", "exec:\"" + Schedcheck() + " serve\"",
+                                reference::DefaultConfiguration("1.27"), kMostAllocated),
+                           Side("candidate", "reference", MostAllocated())));
   auto same = agree.Run(Trace("scheduling-basic.jsonl"));
   ASSERT_TRUE(same.ok()) << same.message();
   EXPECT_TRUE(same->diff.divergences.empty()) << diff::Describe(same->diff.divergences.front());
