@@ -206,6 +206,35 @@ TEST(GateTest, BaselineAndCandidateEachWithTheirConfiguration) {
   EXPECT_EQ(GateTitle({.candidate = "kube:1.27"}), "candidate kube:1.27 vs reference");
 }
 
+// A configuration enabling an out-of-tree plugin is refused by an in-process side (the reference
+// does not have it) but sent as it is to exec:/kube: sides, which the reference never parses for.
+TEST(GateTest, OutOfTreeConfigurationIsSentToOutOfProcessSidesOnly) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string config = std::string(tmp ? tmp : "/tmp") + "/out-of-tree.yaml";
+  std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                           "kind: KubeSchedulerConfiguration\nprofiles:\n"
+                           "- schedulerName: default-scheduler\n  plugins:\n    score:\n"
+                           "      enabled:\n      - name: NodeResourcesAllocatable\n";
+  auto in_process =
+      RunGate({.corpus = kCorpus, .candidate = "reference", .candidate_config = config});
+  ASSERT_FALSE(in_process.ok());
+  EXPECT_NE(in_process.message().find("NodeResourcesAllocatable"), std::string::npos)
+      << in_process.message();
+  // `serve --config` stands for a build that has the plugin: it runs its own configuration and
+  // ignores the text it is sent; both sides are sent the out-of-tree one and nothing else reads it.
+  const std::string spec = "exec:" + Serve() + " --config " + Weight5Config();
+  auto r = RunGate({.corpus = kCorpus,
+                    .candidate = spec,
+                    .baseline = spec,
+                    .baseline_config = config,
+                    .candidate_config = config});
+  ASSERT_TRUE(r.ok()) << r.message();
+  for (const auto& d : *r) {
+    EXPECT_EQ(d.error, "") << d.name;
+    EXPECT_TRUE(d.result.divergences.empty()) << d.name << ": " << diff::TextReport(d, {});
+  }
+}
+
 // An in-process baseline is explained with its own configuration, labelled with it.
 TEST(GateTest, InProcessBaselineIsExplainedWithItsConfiguration) {
   auto r = RunGate({.corpus = kCorpus,
