@@ -15,8 +15,8 @@
 
 #include "gtest/gtest.h"
 #include "harness/candidates/candidate.h"
+#include "harness/gate/pair_replay.h"
 #include "harness/minimize/minimize.h"
-#include "harness/minimize/pair_replay.h"
 #include "harness/workloads/workloads.h"
 #include "properties/support.h"
 #include "rapidcheck.h"
@@ -78,19 +78,20 @@ RC_GTEST_PROP(MinimizeProperties, APlantedDivergenceIsReducedToAtMostTenEvents, 
   const std::vector<trace::Record>& input = workload->trace.records;
   RC_ASSERT(input.size() >= 200u);
 
-  minimize::PairReplayOptions options;
-  options.reference.compat = "1.27";
-  options.reference.config = reference::DefaultConfiguration("1.27");
-  options.reference.seed = seed;
-  auto candidate = candidates::MakeCandidate(planted.candidate, options.reference.config);
+  gate::PairReplayOptions options;
+  options.replay.compat = "1.27";
+  options.replay.seed = seed;
+  options.baseline = gate::ReferenceSide(reference::DefaultConfiguration("1.27"));
+  auto candidate =
+      candidates::MakeCandidate(planted.candidate, reference::DefaultConfiguration("1.27"));
   RC_ASSERT(candidate.ok());
-  options.candidate = std::move(*candidate);
-  minimize::PairReplay pair(options);
+  options.candidate = {"candidate", std::move(*candidate), "", ""};
+  gate::PairReplay pair(options);
   auto m = minimize::Minimize(
       input, [&](const std::vector<trace::Record>& records) -> Result<minimize::Verdict> {
         auto logs = pair.Run(records);
         if (!logs.ok()) return logs.error();
-        return minimize::VerdictOf(logs->reference, std::move(logs->diff));
+        return minimize::VerdictOf(logs->baseline, std::move(logs->diff));
       });
   // Every saved input is replayed with the workload's epoch 0; the start_time label only matters
   // to plugins that read the clock, and none of these candidates does.

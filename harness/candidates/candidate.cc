@@ -207,9 +207,8 @@ Result<std::vector<trace::Record>> ReplayOutOfProcess(const Candidate& candidate
 
 }  // namespace
 
-Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate,
-                                                   const trace::Trace& trace,
-                                                   const CandidateReplayOptions& o) {
+Result<replay::ReplayOptions> ReplayOptionsFor(const trace::Trace& trace,
+                                               const CandidateReplayOptions& o) {
   replay::ReplayOptions options;
   options.engine = o.engine;
   options.compat = o.compat;
@@ -219,16 +218,24 @@ Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate,
   if (Outcome ok = replay::ApplyHeaderVolumeLabels(trace.header, &options); !ok) {
     return ok.error();
   }
-  options.config = candidate.config;
-  options.registry = candidate.registry.get();
   auto start = trace.header.labels().find("start_time");
   if (start != trace.header.labels().end()) {
     auto epoch = reference::ParseRfc3339(start->second);
     if (!epoch.ok()) return Error{"header label start_time: " + epoch.message()};
     options.epoch_unix_ns = *epoch;
   }
-  if (candidate.out_of_process()) return ReplayOutOfProcess(candidate, trace, options, o);
-  auto replayer = replay::Replayer::Create(std::move(options));
+  return options;
+}
+
+Result<std::vector<trace::Record>> ReplayCandidate(const Candidate& candidate,
+                                                   const trace::Trace& trace,
+                                                   const CandidateReplayOptions& o) {
+  auto options = ReplayOptionsFor(trace, o);
+  if (!options.ok()) return options.error();
+  options->config = candidate.config;
+  options->registry = candidate.registry.get();
+  if (candidate.out_of_process()) return ReplayOutOfProcess(candidate, trace, *options, o);
+  auto replayer = replay::Replayer::Create(std::move(*options));
   if (!replayer.ok()) return replayer.error();
   if (Outcome ok = (*replayer)->Run(trace.records); !ok) return ok.error();
   return (*replayer)->log().records();

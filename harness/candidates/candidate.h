@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "harness/protocol/external_replay.h"
+#include "harness/replay/replayer.h"
 #include "reference/base/feature_gates.h"
 #include "reference/base/result.h"
 #include "reference/engine/engine.h"
@@ -88,6 +89,12 @@ struct CandidateReplayOptions {
   // Its latency (ReplayOptions::volume_latency_ns; Hello.volume_latency_ns).
   int64_t volume_latency_ns = 0;
 };
+
+// The replay options `trace` is replayed with (engine, compat, feature gates, volume model and
+// header labels, epoch from the header's start_time label); `config` and `registry` are left
+// default for the caller (the build's). Errors: a bad header label.
+Result<replay::ReplayOptions> ReplayOptionsFor(const trace::Trace& trace,
+                                               const CandidateReplayOptions& options);
 
 // Replays `trace` (t = 0 at its first event, epoch from the header's start_time label, seed 1,
 // default horizon) with the candidate; returns the decision records. For an out-of-process

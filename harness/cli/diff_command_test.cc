@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "harness/candidates/candidate.h"
+#include "harness/cli/explain_first_divergence.h"
 #include "harness/cli/gate_command.h"
 #include "harness/cli/report_command.h"
 #include "harness/replay/decision_log.h"
@@ -188,6 +189,42 @@ TEST(DiffCommandTest, ClusterTraceExplainsBothSides) {
       << out;
   EXPECT_NE(out.find("NodeAffinity 10/100/200"), std::string::npos) << out;
   EXPECT_NE(out.find("NodeAffinity 10/100/500"), std::string::npos) << out;
+}
+
+// report --baseline: A was replayed by another build; its side is explained with that build and
+// labelled with it, and an out-of-process baseline gets a note (its adapter is not looked up).
+TEST(DiffCommandTest, ExplanationNamesTheBaselineBuildAndConfiguration) {
+  auto trace = trace::LoadTrace(kWeights);
+  ASSERT_TRUE(trace.ok()) << trace.message();
+  auto c =
+      candidates::MakeCandidate("weight:NodeAffinity=5", reference::DefaultConfiguration("1.27"));
+  ASSERT_TRUE(c.ok());
+  auto a = candidates::ReplayCandidate(*c, *trace);
+  ASSERT_TRUE(a.ok()) << a.message();
+  auto b = candidates::ReplayCandidate(
+      *candidates::MakeCandidate("reference", reference::DefaultConfiguration("1.27")), *trace);
+  ASSERT_TRUE(b.ok()) << b.message();
+  const diff::DiffResult d = diff::Diff(*a, *b, {});
+  ASSERT_FALSE(d.divergences.empty());
+  ExplainRequest r{kWeights, "", "reference", "w5.jsonl", "ref.jsonl"};
+  r.baseline = "weight:NodeAffinity=5";
+  auto text = ExplainFirstDivergence(r, *a, d.divergences.front());
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_NE(text->find("baseline weight:NodeAffinity=5 (default profile) (w5.jsonl)"),
+            std::string::npos)
+      << *text;
+  EXPECT_NE(text->find("candidate reference (default profile) (ref.jsonl)"), std::string::npos)
+      << *text;
+  EXPECT_NE(text->find("NodeAffinity 10/100/500"), std::string::npos) << *text;
+  r.baseline = "kube:1.27";
+  ASSERT_EQ(::setenv("SCHEDCHECK_KUBE_ADAPTER_DIR", "/nonexistent", 1), 0);
+  text = ExplainFirstDivergence(r, *a, d.divergences.front());
+  ASSERT_EQ(::unsetenv("SCHEDCHECK_KUBE_ADAPTER_DIR"), 0);
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_NE(text->find("baseline kube:1.27 (default profile) (w5.jsonl):\n  per-plugin statuses "
+                       "are not available for kube:1.27"),
+            std::string::npos)
+      << *text;
 }
 
 // A candidate that only moves a placement (p1 to a feasible node outside the reference's ties)
@@ -380,6 +417,61 @@ TEST(GateCommandTest, FailingChildExitsTwoAndReportsTheTrace) {
   o.scheduler_timeout_seconds = 0;
   EXPECT_EQ(RunGateCommand(o, out, err), 2);
   EXPECT_NE(err.str().find("--scheduler-timeout"), std::string::npos) << err.str();
+}
+
+// Build against build: the JUnit suite and the Markdown title name both builds and
+// configurations; a build that is not deterministic makes the gate exit 3.
+TEST(GateCommandTest, BaselineReportsAndNondeterminism) {
+  std::ostringstream out, err;
+  GateCommandOptions o;
+  o.candidate = "forget-events:TaintToleration";
+  o.baseline = "forget-events:TaintToleration";
+  o.corpus = "harness/gate/testdata/corpus";
+  o.junit = Tmp("b.xml");
+  o.markdown = Tmp("b.md");
+  EXPECT_EQ(RunGateCommand(o, out, err), 0) << out.str() << err.str();
+  EXPECT_NE(out.str().find("2 of 2 traces passed (candidate forget-events:TaintToleration, "
+                           "baseline forget-events:TaintToleration)"),
+            std::string::npos)
+      << out.str();
+  const std::string both =
+      "candidate forget-events:TaintToleration (the traces' configurations) vs baseline "
+      "forget-events:TaintToleration (the traces' configurations)";
+  EXPECT_NE(Read(Tmp("b.xml")).find("<testsuite name=\"schedcheck gate: " + both + "\""),
+            std::string::npos)
+      << Read(Tmp("b.xml"));
+  EXPECT_NE(Read(Tmp("b.md")).find("# schedcheck gate: " + both + " on "), std::string::npos)
+      << Read(Tmp("b.md"));
+
+  // A child that serves the default profile from its 1st, 3rd, ... process, NodeAffinity weight 5
+  // from the others: weights.jsonl diverges on the 2nd and agrees on the 3rd.
+  const std::string weight5 = Tmp("weight5.yaml");
+  std::ofstream(weight5) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                            "kind: KubeSchedulerConfiguration\nprofiles:\n"
+                            "- schedulerName: default-scheduler\n  plugins:\n    score:\n"
+                            "      enabled:\n      - name: NodeAffinity\n        weight: 5\n";
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const std::string serve =
+      std::string(srcdir == nullptr ? "." : srcdir) + "/schedcheck/harness/cli/schedcheck serve";
+  const std::string script = Tmp("flip.sh");
+  std::ofstream(script) << "n=$(cat " << Tmp("flip.count") << " 2>/dev/null || echo 0)\n"
+                        << "echo $((n + 1)) > " << Tmp("flip.count") << "\n"
+                        << "if [ $((n % 2)) -eq 0 ]; then exec " << serve << "; fi\n"
+                        << "exec " << serve << " --config " << weight5 << "\n";
+  o.baseline = "reference";
+  o.candidate = "exec:sh " + script;
+  out.str("");
+  EXPECT_EQ(RunGateCommand(o, out, err), 3) << out.str() << err.str();
+  EXPECT_NE(out.str().find("NONDETERMINISTIC weights.jsonl: build exec:sh " + script +
+                           " is not deterministic on trace weights.jsonl: first difference at "
+                           "record "),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("PASS taint.jsonl"), std::string::npos) << out.str();
+  EXPECT_NE(err.str().find("were not replayed deterministically"), std::string::npos) << err.str();
+  EXPECT_NE(Read(Tmp("b.xml")).find("is not deterministic on trace weights.jsonl"),
+            std::string::npos)
+      << Read(Tmp("b.xml"));
 }
 
 TEST(GateCommandTest, ExitCodesAndReports) {

@@ -2,6 +2,7 @@
 
 #include "harness/candidates/candidate.h"
 #include "harness/diff/explain_at.h"
+#include "harness/gate/pair_replay.h"
 #include "reference/runtime/profile.h"
 #include "traces/trace_file.h"
 
@@ -42,25 +43,45 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
     return Error{"compat " + compat + " is not implemented (implemented: 1.27, 1.37)"};
   if (std::string why = reference::CheckFeatureGates(r.feature_gates, compat); !why.empty())
     return Error{"--feature-gates: " + why};
-  reference::SchedulerConfiguration base = reference::DefaultConfiguration(compat);
-  if (!r.config.empty()) {
-    auto config = reference::LoadSchedulerConfiguration(r.config, compat, r.yaml);
-    if (!config.ok()) return config.error();
-    base = std::move(*config);
-  }
-  std::vector<diff::ExplainSide> sides = {{"reference (" + r.reference_log + ")", base}};
-  std::string note;  // for an out-of-process candidate, which cannot be evaluated here
-  if (!r.candidate.empty()) {
-    const std::string label = "candidate " + r.candidate + " (" + r.candidate_log + ")";
-    auto out_of_process = candidates::IsOutOfProcess(r.candidate);
+  const bool plain = r.baseline.empty() && r.baseline_config.empty() && r.candidate_config.empty();
+  std::vector<diff::ExplainSide> sides;
+  std::string note;  // for an out-of-process side, which cannot be evaluated here
+  // Each side: its spec applied to its configuration, labelled (when not plain) with both.
+  auto add = [&](const std::string& name, const std::string& spec, const std::string& config,
+                 const std::string& log) -> Outcome {
+    auto out_of_process = candidates::IsOutOfProcess(spec);
     if (!out_of_process.ok()) return out_of_process.error();
+    const gate::PairSide named{name, {spec, {}, nullptr}, "", config};
+    const std::string label =
+        (plain ? name + (spec == "reference" ? "" : " " + spec) : gate::SideLabel(named)) + " (" +
+        log + ")";
+    // An out-of-process build is not looked up (a kube: adapter need not be built to explain).
     if (*out_of_process) {
-      note = candidates::OutOfProcessExplainNote(label, r.candidate);
-    } else {
-      auto c = candidates::MakeCandidate(r.candidate, base, r.yaml);
-      if (!c.ok()) return c.error();
-      sides.push_back({label, c->config});
+      note += candidates::OutOfProcessExplainNote(label, spec);
+      return Outcome::Ok();
     }
+    auto side = gate::LoadSide(name, spec, config, compat, r.yaml);
+    if (!side.ok()) return side.error();
+    sides.push_back({label, side->build.config});
+    return Outcome::Ok();
+  };
+  const std::string baseline = r.baseline.empty() ? "reference" : r.baseline;
+  if (Outcome ok = add(plain ? "reference" : "baseline", baseline,
+                       r.baseline_config.empty() ? r.config : r.baseline_config, r.reference_log);
+      !ok)
+    return ok.error();
+  if (!r.candidate.empty()) {
+    if (Outcome ok =
+            add("candidate", r.candidate,
+                r.candidate_config.empty() ? r.config : r.candidate_config, r.candidate_log);
+        !ok)
+      return ok.error();
+  }
+  if (sides.empty()) {
+    sides.push_back(
+        {"the reference with its default profile (neither side runs in process; "
+         "for comparison only)",
+         reference::DefaultConfiguration(compat)});
   }
   diff::ExplainOptions options;
   options.feature_gates = r.feature_gates;

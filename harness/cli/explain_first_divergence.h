@@ -1,6 +1,7 @@
 // The explanation of a diff's first divergence, shared by `schedcheck diff --cluster-trace` and
-// `schedcheck report --trace`: the reference's side on its snapshot, and the candidate's when its
-// spec is an in-process one (an exec:/kube: candidate gets a note instead).
+// `schedcheck report --trace`: on A's snapshot, the side of A's build (the reference unless a
+// baseline spec is given) and the candidate's, each with its configuration, when in process (an
+// exec:/kube: side gets a note instead).
 #ifndef SCHEDCHECK_HARNESS_CLI_EXPLAIN_FIRST_DIVERGENCE_H_
 #define SCHEDCHECK_HARNESS_CLI_EXPLAIN_FIRST_DIVERGENCE_H_
 
@@ -26,6 +27,12 @@ struct ExplainRequest {
   reference::FeatureGates feature_gates;  // the replays' `--feature-gates` (compat 1.37)
   // The level the explanation runs at ("": the trace header's, else 1.27): ExplanationLevel's.
   std::string compat;
+  // A's build when it is not the reference ("": the reference), and each side's own
+  // configuration file ("": `config`). When any is set, the sides are labelled with their build
+  // and configuration; an exec:/kube: side gets a note instead of plugin statuses.
+  std::string baseline;
+  std::string baseline_config;
+  std::string candidate_config;
 };
 
 // The level the two logs were replayed at, for explaining them: `flag` (the command's --compat)

@@ -34,6 +34,10 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   gate::GateOptions options;
   options.corpus = o.corpus;
   options.candidate = o.candidate;
+  options.baseline = o.baseline;
+  options.baseline_config = o.baseline_config;
+  options.candidate_config = o.candidate_config;
+  options.check_determinism = o.check_determinism;
   options.diff.time_tolerance_ns = static_cast<int64_t>(std::llround(tol * 1e9));
   options.timeout_ms = static_cast<int64_t>(std::llround(timeout * 1e3));
   if (Outcome ok = trace::ParseInputLimits(o.limits, &options.limits); !ok)
@@ -49,34 +53,40 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   auto latency = SecondsToNs(o.volume_latency_seconds, "--volume-latency");
   if (!latency.ok()) return fail(latency.message());
   options.volume_latency_ns = *latency;
-  auto diffs = gate::RunGate(options);
-  if (!diffs.ok()) return fail(diffs.message());
+  auto traces = gate::RunGate(options);
+  if (!traces.ok()) return fail(traces.message());
+  const std::vector<diff::NamedDiff> diffs(traces->begin(), traces->end());
   if (o.soft_fails && o.allow_soft)
     return fail("--soft-fails and --allow-soft contradict each other");
   if (o.soft_fails)
     err << "schedcheck gate: note: soft divergences fail by default now; --soft-fails is ignored\n";
   const diff::ReportOptions ro{.allow_soft = o.allow_soft};
-  const std::string title =
-      "schedcheck gate: candidate " + o.candidate + " vs reference on " + o.corpus;
+  const std::string title = "schedcheck gate: " + gate::GateTitle(options) + " on " + o.corpus;
+  // The default gate keeps its suite name; a baseline gate names both builds.
+  const std::string suite =
+      o.baseline == "reference" && o.baseline_config.empty() && o.candidate_config.empty()
+          ? "schedcheck gate"
+          : "schedcheck gate: " + gate::GateTitle(options);
   if (!o.junit.empty()) {
-    if (Outcome ok =
-            trace::WriteFileAtomically(o.junit, diff::JUnitReport(*diffs, "schedcheck gate", ro));
+    if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport(diffs, suite, ro));
         !ok) {
       return fail(ok.message());
     }
   }
   if (!o.markdown.empty()) {
-    if (Outcome ok =
-            trace::WriteFileAtomically(o.markdown, diff::MarkdownReport(*diffs, title, ro));
+    if (Outcome ok = trace::WriteFileAtomically(o.markdown, diff::MarkdownReport(diffs, title, ro));
         !ok) {
       return fail(ok.message());
     }
   }
-  size_t failed = 0, incomplete = 0;
-  for (const diff::NamedDiff& d : *diffs) {
+  size_t failed = 0, incomplete = 0, nondeterministic = 0;
+  for (const gate::GateTrace& d : *traces) {
     const bool f = diff::Failed(d, ro);
     failed += f ? 1 : 0;
-    if (!d.error.empty()) {
+    if (!d.nondeterministic.empty()) {
+      ++nondeterministic;
+      out << "NONDETERMINISTIC " << d.name << ": " << d.nondeterministic << "\n";
+    } else if (!d.error.empty()) {
       ++incomplete;
       out << "ERROR " << d.name << ": " << d.error << "\n";
     } else if (d.result.divergences.empty()) {
@@ -86,14 +96,22 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
           << diff::TextReport(d, ro) << "\n";
     }
   }
-  out << diffs->size() - failed << " of " << diffs->size() << " traces passed (candidate "
-      << o.candidate << ")\n";
+  out << diffs.size() - failed << " of " << diffs.size() << " traces passed (candidate "
+      << o.candidate << (o.baseline == "reference" ? "" : ", baseline " + o.baseline) << ")\n";
   // A trace the candidate could not replay is neither a pass nor a divergence: the run is
   // incomplete, as `replay --scheduler-cmd` exits 2 when its child fails.
   if (incomplete > 0) {
-    err << "schedcheck gate: candidate " << o.candidate << " could not complete " << incomplete
-        << " of " << diffs->size() << " trace(s); see the ERROR lines\n";
+    err << "schedcheck gate: candidate " << o.candidate
+        << (o.baseline == "reference" ? "" : " or baseline " + o.baseline) << " could not complete "
+        << incomplete << " of " << diffs.size() << " trace(s); see the ERROR lines\n";
     return 2;
+  }
+  // A build that answers the same trace two ways makes its divergences meaningless: its own exit
+  // code, so CI can tell "fix determinism first" from "a regression".
+  if (nondeterministic > 0) {
+    err << "schedcheck gate: " << nondeterministic << " of " << diffs.size()
+        << " trace(s) were not replayed deterministically; see the NONDETERMINISTIC lines\n";
+    return 3;
   }
   return failed > 0 ? 1 : 0;
 }
@@ -106,6 +124,18 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
                   "candidate build (" + candidates::CandidateHelp() +
                       "); default reference. exec:/kube: run as one "
                       "child process per trace (harness/protocol/PROTOCOL.md)");
+  cmd->add_option("--baseline", o->baseline,
+                  "the build the candidate is compared with, same specs; default reference. For a "
+                  "plugin: its previous version, or the same build with another configuration");
+  cmd->add_option("--baseline-config", o->baseline_config,
+                  "the baseline's KubeSchedulerConfiguration for every trace (default: each "
+                  "trace's <name>.config.yaml, else the default profile)");
+  cmd->add_option("--candidate-config", o->candidate_config,
+                  "the candidate's, likewise; an exec:/kube: side is sent the file unparsed, so it "
+                  "may name plugins the reference does not have");
+  cmd->add_flag("--check-determinism", o->check_determinism,
+                "replay each exec:/kube: side twice on every trace (by default only on traces "
+                "that diverge); a build whose two logs differ is NONDETERMINISTIC, exit 3");
   cmd->add_option("--corpus", o->corpus,
                   "folder of traces with optional <name>.config.yaml (default traces/corpus)");
   cmd->add_option("--junit", o->junit, "write a JUnit XML report");

@@ -1,11 +1,12 @@
-// `schedcheck gate [--candidate SPEC] [--corpus DIR] [--junit FILE] [--markdown FILE]
+// `schedcheck gate [--candidate SPEC] [--baseline SPEC] [--baseline-config FILE]
+// [--candidate-config FILE] [--check-determinism] [--corpus DIR] [--junit FILE] [--markdown FILE]
 // [--allow-soft] [--time-tolerance SECONDS] [--scheduler-timeout SECONDS]`: replays every corpus
-// trace with the reference and with a candidate build (in process, or a child process for exec: /
-// kube:), diffs them and writes the reports. Exit 0 when every trace is equivalent (soft
-// divergences pass only with
-// --allow-soft), 1 on a divergence, 2 on bad input or when the candidate's child process could not
-// complete some trace (that trace is reported as failed with the child's error; the other traces
-// are still gated and reported).
+// trace with a baseline build (the reference by default) and a candidate build (in process, or a
+// child process for exec: / kube:), diffs them and writes the reports. Exit 0 when every trace is
+// equivalent (soft divergences pass only with --allow-soft), 1 on a divergence, 3 when a build is
+// not deterministic on some trace (and nothing is incomplete), 2 on bad input or when a side's
+// child process could not complete some trace (that trace is reported as failed with the child's
+// error; the other traces are still gated and reported).
 #ifndef SCHEDCHECK_HARNESS_CLI_GATE_COMMAND_H_
 #define SCHEDCHECK_HARNESS_CLI_GATE_COMMAND_H_
 
@@ -22,6 +23,9 @@ namespace schedcheck::cli {
 
 struct GateCommandOptions {
   std::string candidate = "reference";
+  std::string baseline = "reference";             // `--baseline`: the other side's build
+  std::string baseline_config, candidate_config;  // per side; empty: each trace's configuration
+  bool check_determinism = false;                 // `--check-determinism`
   std::string corpus = "traces/corpus";
   std::string junit, markdown;
   bool allow_soft = false;  // soft divergences (moved placements) do not fail

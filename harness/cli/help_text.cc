@@ -12,7 +12,8 @@ namespace {
 
 constexpr const char* kTopFooter = R"(
 Every command has --help; harness/cli/COMMANDS.md collects them. Exit 2 always means bad
-input (the file, position and field are named); 1 means a check failed (check, diff, gate).
+input (the file, position and field are named); 1 means a check failed (check, diff, gate); 3
+means a build under test is not deterministic (gate, minimize).
 Output files (-o, --jsonl, --junit, --markdown, --config-out, trace convert|sample OUT) replace a
 regular file atomically (written beside it as OUT.tmp.PID, then renamed). A FIFO, device or socket
 is written in place; a symlink is followed and the file it names replaced, so the link stays; `-`
@@ -129,7 +130,10 @@ the first divergent attempt's per-node filter statuses and per-plugin scores. It
 (data embedded as JSON, drawn by a small embedded script with SVG; its Content-Security-Policy
 forbids loading anything) and shows pod names and messages as text, never as markup. Same inputs
 give the same bytes. Exit 0 when the report was written (whatever it shows; use diff to gate),
-2 on bad input. bazel test //harness/report:browser_test opens reports in headless Chromium.)";
+2 on bad input. bazel test //harness/report:browser_test opens reports in headless Chromium.
+When REFERENCE was replayed by another build than the reference, --baseline SPEC names it: the
+explanation then labels each side with its build and configuration (--baseline-config,
+--candidate-config; both default to --config), and an exec:/kube: side gets a note.)";
 
 constexpr const char* kMinimizeFooter = R"(
 Delta debugging (ddmin) down to a small trace on which the candidate still diverges the same
@@ -138,13 +142,17 @@ most 16 chunks, each node with the pods the reference bound to it, whole objects
 (to 1-minimality), then fields (labels, node selectors, taints, tolerations, requests, affinity,
 spread constraints). A reduction never leaves an event on an object that does not exist unless the
 input had it; events keep their times and order. exec: and kube: run in one child for the whole
-minimization. --candidate-config is the candidate's base configuration (e.g. --candidate kube:1.27
---candidate-config most-allocated.yaml plants MostAllocated into the real scheduler).
+minimization. --baseline SPEC replaces the reference as the other side (e.g. your plugin's
+previous build); each side's configuration is its own flag (--baseline-config, --candidate-config),
+else --config, else the default profile. --candidate-config is the candidate's base configuration
+(e.g. --candidate kube:1.27 --candidate-config most-allocated.yaml plants MostAllocated into the
+real scheduler). An exec:/kube: side first replays the input twice, in two processes.
 Writes the minimal trace and beside it SMALL.trace.diff.txt (the target, the events, the fields
 removed, every divergence, the first one explained), and prints `events N → M, objects N → M,
 fields N → M, replays K`. Same input, same bytes. Exit 0 minimal trace written, 1 the input shows
-no divergence (nothing written), 2 bad input, a child or replay failing on the input, or a
-divergence that does not come back on the minimal trace (not deterministic).)";
+no divergence (nothing written), 3 a build not deterministic (its two replays of the input differ:
+"build SPEC is not deterministic on trace T: first difference at record N: ..."; or a divergence
+that does not come back on the minimal trace), 2 bad input or a child or replay failing on it.)";
 
 constexpr const char* kGateFooter = R"(
 Replays every corpus trace (with <name>.config.yaml) with the reference and with the candidate,
@@ -157,6 +165,16 @@ in Bazel runfiles; when missing, the error gives the bazel build command). An ou
 candidate runs as one child per trace; a child that dies, times out or writes garbage fails that
 trace (ERROR, also in the reports), the others are still gated, and the gate exits 2. Explanations
 of an out-of-process candidate's divergences show the reference's side only.
+Build against build: --baseline SPEC (same specs) replaces the reference, e.g. a plugin's previous
+build against its new one, or one build with two configurations. Each side's configuration:
+--baseline-config / --candidate-config FILE, else the trace's <name>.config.yaml, else the default
+profile; an exec:/kube: side is sent the file unparsed (it may name out-of-tree plugins).
+Explanations then name each side's build and configuration; with no side in process they show the
+reference's default profile, labelled as such. Determinism: on a trace that diverges, each
+exec:/kube: side is replayed once more in a new process (--check-determinism: on every trace); if
+its two logs differ the trace is NONDETERMINISTIC ("build SPEC is not deterministic on trace T:
+first difference at record N: ..."; an error in JUnit/Markdown, not a divergence) and the gate
+exits 3 (2 still wins when a child failed). In-process sides are the reference's engine.
 ci/gate [--candidate SPEC] [--out DIR] builds from the checkout and writes DIR/gate.junit.xml and
 DIR/gate.md.)";
 

@@ -11,8 +11,8 @@
 #include "harness/cli/seconds_option.h"
 #include "harness/cli/seed_option.h"
 #include "harness/diff/explain_at.h"
+#include "harness/gate/pair_replay.h"
 #include "harness/minimize/minimize.h"
-#include "harness/minimize/pair_replay.h"
 #include "reference/api/rfc3339.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
@@ -35,29 +35,24 @@ std::string SecondsText(int64_t ns) {
   return text;
 }
 
-struct LoadedConfig {
-  reference::SchedulerConfiguration config;
-  std::string text;  // empty for the default profile
-};
+// Whether the baseline is the default one: the reference with --config. Outputs then say
+// "reference", as before --baseline existed.
+bool Plain(const MinimizeCommandOptions& o) {
+  return o.baseline == "reference" && o.baseline_config.empty();
+}
 
-Result<LoadedConfig> LoadConfig(const std::string& path, const std::string& compat,
-                                const trace::InputLimits& limits) {
-  if (path.empty()) return LoadedConfig{reference::DefaultConfiguration(compat), ""};
-  auto config = reference::LoadSchedulerConfiguration(path, compat, trace::YamlLimitsOf(limits));
-  if (!config.ok()) return config.error();
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return LoadedConfig{std::move(*config), text.str()};
+// "reference" or "baseline SPEC [with FILE]", for the divergence file.
+std::string BaselineLabel(const MinimizeCommandOptions& o, const gate::PairSide& side) {
+  return Plain(o) ? "reference" : gate::SideLabel(side);
 }
 
 // Both sides' replay options, as `replay` and `diff --candidate` would run them.
-Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
-                                                const trace::Trace& trace,
-                                                const trace::InputLimits& limits) {
-  minimize::PairReplayOptions p;
+Result<gate::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
+                                            const trace::Trace& trace,
+                                            const trace::InputLimits& limits) {
+  gate::PairReplayOptions p;
   p.max_decisions = limits.records;
-  replay::ReplayOptions& r = p.reference;
+  replay::ReplayOptions& r = p.replay;
   r.compat = trace.header.compat().empty() ? "1.27" : trace.header.compat();
   if (!o.compat.empty()) r.compat = o.compat;
   if (r.compat != "1.27" && r.compat != "1.37")
@@ -86,18 +81,17 @@ Result<minimize::PairReplayOptions> PairOptions(const MinimizeCommandOptions& o,
     if (!epoch.ok()) return Error{o.trace + ": header label start_time: " + epoch.message()};
     r.epoch_unix_ns = *epoch;
   }
-  auto reference_config = LoadConfig(o.config, r.compat, limits);
-  if (!reference_config.ok()) return reference_config.error();
-  r.config = reference_config->config;
+  // Each side's configuration: its own flag, else --config, else the default profile.
+  const std::string& baseline_path = o.baseline_config.empty() ? o.config : o.baseline_config;
+  auto baseline = gate::LoadSide(Plain(o) ? "reference" : "baseline", o.baseline, baseline_path,
+                                 r.compat, trace::YamlLimitsOf(limits));
+  if (!baseline.ok()) return baseline.error();
+  p.baseline = std::move(*baseline);
   const std::string& candidate_path = o.candidate_config.empty() ? o.config : o.candidate_config;
-  auto candidate_config = LoadConfig(candidate_path, r.compat, limits);
-  if (!candidate_config.ok()) return candidate_config.error();
-  auto candidate =
-      candidates::MakeCandidate(o.candidate, candidate_config->config, trace::YamlLimitsOf(limits));
+  auto candidate = gate::LoadSide("candidate", o.candidate, candidate_path, r.compat,
+                                  trace::YamlLimitsOf(limits));
   if (!candidate.ok()) return candidate.error();
   p.candidate = std::move(*candidate);
-  p.candidate_config_yaml = candidate_config->text;
-  p.candidate_config_source = candidate_path;
   return p;
 }
 
@@ -127,10 +121,12 @@ const char* TypeName(trace::EventType t) {
 
 // The divergence file: what was minimized, the minimal trace's events, the removed fields, every
 // divergence of the minimal trace and the first one explained.
-std::string DiffText(const MinimizeCommandOptions& o, const minimize::MinimizeResult& m,
-                     const std::string& summary, const std::string& explanation) {
+std::string DiffText(const MinimizeCommandOptions& o, const gate::PairReplayOptions& po,
+                     const minimize::MinimizeResult& m, const std::string& summary,
+                     const std::string& explanation) {
   std::ostringstream s;
-  s << "schedcheck minimize " << o.trace << " --candidate " << o.candidate << "\n"
+  s << "schedcheck minimize " << o.trace << " --candidate " << o.candidate
+    << (o.baseline == "reference" ? "" : " --baseline " + o.baseline) << "\n"
     << "target (the input's first divergence): " << diff::Describe(m.target) << "\n"
     << summary << "\n\nminimal trace (times since its first event):\n";
   const int64_t t0 = m.records.empty() ? 0 : m.records.front().time_ns();
@@ -144,7 +140,8 @@ std::string DiffText(const MinimizeCommandOptions& o, const minimize::MinimizeRe
     for (const minimize::FieldUnit& f : m.removed_fields)
       s << "  " << minimize::Describe(f) << "\n";
   }
-  s << "\ndivergences (reference vs candidate " << o.candidate << "):\n";
+  s << "\ndivergences (" << BaselineLabel(o, po.baseline) << " vs candidate " << o.candidate
+    << "):\n";
   for (const diff::Divergence& d : m.diff.divergences) s << "  " << diff::Describe(d) << "\n";
   s << "\n" << explanation;
   return s.str();
@@ -157,30 +154,65 @@ std::string DefaultOutput(const std::string& input) {
 
 // Replays the minimal trace once more (the logs for the explanation, and a check that the
 // candidate repeats itself) and explains its first divergence.
-Result<std::string> Explain(const MinimizeCommandOptions& o, minimize::PairReplay& pair,
-                            const minimize::PairReplayOptions& po, const trace::Trace& minimal,
+Result<std::string> Explain(const MinimizeCommandOptions& o, gate::PairReplay& pair,
+                            const gate::PairReplayOptions& po, const trace::Trace& minimal,
                             const minimize::MinimizeResult& m) {
   auto logs = pair.Run(minimal.records);
   if (!logs.ok()) return Error{"replaying the minimal trace again: " + logs.message()};
   if (o.allow_soft) DropSoft(&logs->diff);
   if (!minimize::SameDivergence(logs->diff, m.target)) {
-    return Error{"the minimal trace did not diverge the same way when replayed again: candidate " +
+    return Error{"the minimal trace did not diverge the same way when replayed again: " +
+                 std::string(Plain(o) ? "" : "baseline " + o.baseline + " or ") + "candidate " +
                  o.candidate + " is not deterministic"};
   }
-  std::vector<diff::ExplainSide> sides = {{"reference", po.reference.config}};
+  std::vector<diff::ExplainSide> sides;
   std::string note;
-  const std::string label = "candidate " + o.candidate;
-  if (po.candidate.out_of_process()) {
-    note = candidates::OutOfProcessExplainNote(label, o.candidate);
+  const std::string baseline_label = BaselineLabel(o, po.baseline);
+  if (po.baseline.build.out_of_process()) {
+    note += candidates::OutOfProcessExplainNote(baseline_label, o.baseline);
   } else {
-    sides.push_back({label, po.candidate.config});
+    sides.push_back({baseline_label, po.baseline.build.config});
+  }
+  const std::string label = Plain(o) ? "candidate " + o.candidate : gate::SideLabel(po.candidate);
+  if (po.candidate.build.out_of_process()) {
+    note += candidates::OutOfProcessExplainNote(label, o.candidate);
+  } else {
+    sides.push_back({label, po.candidate.build.config});
+  }
+  if (sides.empty()) {
+    sides.push_back(
+        {"the reference with its default profile (neither side runs in process; "
+         "for comparison only)",
+         reference::DefaultConfiguration(po.replay.compat)});
   }
   diff::ExplainOptions explain;
-  explain.compat = po.reference.compat;
+  explain.compat = po.replay.compat;
   auto text =
-      diff::ExplainAt(minimal, logs->reference, logs->diff.divergences.front(), sides, explain);
+      diff::ExplainAt(minimal, logs->baseline, logs->diff.divergences.front(), sides, explain);
   return "explanation of the first divergence:\n" +
          (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
+}
+
+// Replays the input once more on each out-of-process side, in a new child, and compares with the
+// first replay: "" when each side repeats itself, else "build SPEC is not deterministic on trace
+// T: first difference at record N: ...". In-process sides are the reference's engine.
+Result<std::string> Nondeterminism(gate::PairReplay& pair, const trace::Trace& input,
+                                   const std::string& name) {
+  gate::PairReplay second(pair.options());
+  for (gate::Which which : {gate::Which::kBaseline, gate::Which::kCandidate}) {
+    const gate::PairSide& side = pair.side(which);
+    if (!side.build.out_of_process()) continue;
+    auto first = pair.Replay(which, input.records);
+    if (!first.ok()) return Error{side.name + " replay: " + first.message()};
+    auto again = second.Replay(which, input.records);
+    if (!again.ok()) return Error{side.name + " replay: " + again.message()};
+    if (std::string at = gate::FirstDifference(*first, *again); !at.empty()) {
+      return "build " + side.build.spec + " is not deterministic on trace " + name +
+             ": first difference at " + at;
+    }
+  }
+  if (Outcome ok = second.Close(); !ok) return ok.error();
+  return std::string();
 }
 
 }  // namespace
@@ -196,6 +228,7 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
     if (Outcome ok = trace::CheckOutputsDistinct(
             {{"TRACE", o.trace},
              {"--config", o.config},
+             {"--baseline-config", o.baseline_config},
              {"--candidate-config", o.candidate_config}},
             {{"-o", output}, {"-o (+ .diff.txt)", output + ".diff.txt"}});
         !ok)
@@ -207,38 +240,50 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
   if (!input.ok()) return fail(input.message());
   auto po = PairOptions(o, *input, limits);
   if (!po.ok()) return fail(po.message());
-  minimize::PairReplay pair(*po);
+  gate::PairReplay pair(*po);
+  if (auto why = Nondeterminism(pair, *input, o.trace); !why.ok()) {
+    return fail(o.trace + ": " + why.message());
+  } else if (!why->empty()) {
+    err << "schedcheck minimize: " << *why << "\n";
+    return 3;
+  }
   minimize::DiffOracle oracle =
       [&](const std::vector<trace::Record>& records) -> Result<minimize::Verdict> {
     auto logs = pair.Run(records);
     if (!logs.ok()) return logs.error();
     if (o.allow_soft) DropSoft(&logs->diff);
-    return minimize::VerdictOf(logs->reference, std::move(logs->diff));
+    return minimize::VerdictOf(logs->baseline, std::move(logs->diff));
   };
   auto m = minimize::Minimize(input->records, oracle,
                               {.max_replays = o.max_replays, .reduce_fields = !o.no_fields});
   if (!m.ok()) return fail(o.trace + ": " + m.message());
   if (!m->diverges) {
-    out << "no divergence: candidate " << o.candidate << " is equivalent to the reference on "
-        << o.trace << (o.allow_soft ? " (soft divergences allowed)" : "")
-        << "; nothing to minimize\n";
+    out << "no divergence: candidate " << o.candidate << " is equivalent to the "
+        << BaselineLabel(o, po->baseline) << " on " << o.trace
+        << (o.allow_soft ? " (soft divergences allowed)" : "") << "; nothing to minimize\n";
     return 1;
   }
   trace::Trace minimal{input->header, m->records};
   minimal.header.set_producer("schedcheck minimize");
   (*minimal.header.mutable_labels())["minimized_from"] = o.trace;
   (*minimal.header.mutable_labels())["minimized_against"] = o.candidate;
+  if (o.baseline != "reference")
+    (*minimal.header.mutable_labels())["minimized_baseline"] = o.baseline;
   // The volume controllers model as the labels say it, so the small trace replays alike with no
   // flag (replay, gate, the golden test).
-  if (po->reference.volume_controllers) {
+  if (po->replay.volume_controllers) {
     (*minimal.header.mutable_labels())["volume_controllers"] = "on";
   }
-  if (po->reference.volume_latency_ns > 0) {
+  if (po->replay.volume_latency_ns > 0) {
     (*minimal.header.mutable_labels())["volume_latency"] =
-        SecondsText(po->reference.volume_latency_ns);
+        SecondsText(po->replay.volume_latency_ns);
   }
   auto explanation = Explain(o, pair, *po, minimal, *m);
-  if (!explanation.ok()) return fail(explanation.message());
+  if (!explanation.ok()) {
+    // The divergence did not come back: not bad input, the build is not deterministic.
+    err << "schedcheck minimize: " << explanation.message() << "\n";
+    return explanation.message().find("is not deterministic") != std::string::npos ? 3 : 2;
+  }
   const minimize::MinimizeStats& s = m->stats;
   std::ostringstream summary;
   summary << "events " << s.events_before << " → " << s.events_after << ", objects "
@@ -249,12 +294,13 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
   const std::string output = o.output.empty() ? DefaultOutput(o.trace) : o.output;
   if (Outcome ok = trace::WriteTrace(output, minimal); !ok) return fail(ok.message());
   if (Outcome ok = trace::WriteFileAtomically(output + ".diff.txt",
-                                              DiffText(o, *m, summary.str(), *explanation));
+                                              DiffText(o, *po, *m, summary.str(), *explanation));
       !ok) {
     return fail(ok.message());
   }
   if (Outcome ok = pair.Close(); !ok)
-    err << "schedcheck minimize: note: the candidate's child: " << ok.message() << "\n";
+    err << "schedcheck minimize: note: " << (Plain(o) ? "the candidate's child: " : "a child: ")
+        << ok.message() << "\n";
   out << "target: " << diff::Describe(m->target) << "\n"
       << summary.str() << "\n"
       << "minimal: " << diff::Describe(m->diff.divergences.front()) << "\n"
@@ -277,7 +323,13 @@ void AddMinimizeCommand(CLI::App& app, int* exit_code) {
                   "the minimal trace (default: TRACE's name with .min.trace); its diff "
                   "goes to the same name + .diff.txt");
   cmd->add_option("--config", o->config,
-                  "the reference's KubeSchedulerConfiguration (default profile if absent)");
+                  "both sides' KubeSchedulerConfiguration unless --baseline-config / "
+                  "--candidate-config name a side's own (default profile if absent)");
+  cmd->add_option("--baseline", o->baseline,
+                  "the build the candidate is compared with, same specs (default reference)");
+  cmd->add_option("--baseline-config", o->baseline_config,
+                  "the baseline's KubeSchedulerConfiguration (default: --config); an exec:/kube: "
+                  "side is sent it unparsed");
   cmd->add_option("--candidate-config", o->candidate_config,
                   "the candidate's base configuration: in-process specs apply to it, exec:/kube: "
                   "children are sent "

@@ -125,6 +125,48 @@ TEST_F(MinimizeCommandTest, AnEquivalentCandidateExitsOneAndWritesNothing) {
   EXPECT_FALSE(fs::exists(Tmp("none.trace")));
 }
 
+// --baseline: the candidate is compared with another build; each side has its configuration.
+TEST_F(MinimizeCommandTest, ABaselineBuildWithItsOwnConfiguration) {
+  MinimizeCommandOptions o = Options(trace_, "reference", Tmp("base.trace"));
+  o.baseline_config = most_;  // the reference with MostAllocated vs the reference
+  EXPECT_EQ(Run(o), 0) << out_.str() << err_.str();
+  const std::string text = Read(Tmp("base.trace.diff.txt"));
+  EXPECT_NE(
+      text.find("divergences (baseline reference with " + most_ + " vs candidate reference):"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("baseline reference with " + most_ + " (profile"), std::string::npos) << text;
+  // The same build and configuration on both sides: nothing to minimize.
+  o.baseline = "config:" + most_;
+  o.baseline_config = "";
+  o.candidate = "config:" + most_;
+  o.output = Tmp("same.trace");
+  EXPECT_EQ(Run(o), 1) << out_.str() << err_.str();
+  EXPECT_NE(out_.str().find("is equivalent to the baseline config:"), std::string::npos)
+      << out_.str();
+  EXPECT_FALSE(fs::exists(Tmp("same.trace")));
+}
+
+// A build whose processes answer differently (the default profile from the first, MostAllocated
+// from the second) is reported as not deterministic, exit 3, before any minimization.
+TEST_F(MinimizeCommandTest, ANondeterministicBuildExitsThree) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const std::string serve =
+      std::string(srcdir == nullptr ? "." : srcdir) + "/schedcheck/harness/cli/schedcheck serve";
+  const std::string script = Tmp("flip.sh");
+  std::ofstream(script) << "n=$(cat " << Tmp("flip.count") << " 2>/dev/null || echo 0)\n"
+                        << "echo $((n + 1)) > " << Tmp("flip.count") << "\n"
+                        << "if [ $((n % 2)) -eq 0 ]; then exec " << serve << "; fi\n"
+                        << "exec " << serve << " --config " << most_ << "\n";
+  MinimizeCommandOptions o = Options(trace_, "exec:sh " + script, Tmp("flip.trace"));
+  EXPECT_EQ(Run(o), 3) << out_.str() << err_.str();
+  EXPECT_NE(err_.str().find("build exec:sh " + script + " is not deterministic on trace " + trace_ +
+                            ": first difference at record "),
+            std::string::npos)
+      << err_.str();
+  EXPECT_FALSE(fs::exists(Tmp("flip.trace")));
+}
+
 TEST_F(MinimizeCommandTest, BadInputExitsTwoNamingItAndWritesNothing) {
   std::ofstream(Tmp("garbage.trace")) << "not a trace at all";
   struct Case {

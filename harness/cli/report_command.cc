@@ -15,6 +15,16 @@
 #include "traces/trace_file.h"
 
 namespace schedcheck::cli {
+namespace {
+
+// A log's name in the report: "LOG", "LOG (SPEC)", "LOG (SPEC with CONFIG)".
+std::string SideName(const std::string& log, const std::string& spec, const std::string& config) {
+  if (spec.empty() && config.empty()) return log;
+  const std::string build = spec.empty() ? "reference" : spec;
+  return log + " (" + build + (config.empty() ? "" : " with " + config) + ")";
+}
+
+}  // namespace
 
 int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostream& err) {
   auto fail = [&](const std::string& message) {
@@ -24,7 +34,9 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   if (Outcome ok = trace::CheckOutputsDistinct({{"A", o.reference},
                                                 {"B", o.candidate_log},
                                                 {"--trace", o.trace},
-                                                {"--config", o.config}},
+                                                {"--config", o.config},
+                                                {"--baseline-config", o.baseline_config},
+                                                {"--candidate-config", o.candidate_config}},
                                                {{"-o", o.output}});
       !ok)
     return fail(ok.message());
@@ -33,6 +45,9 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
     return fail("--time-tolerance: must be between 0 and 1e9 seconds");
   if (o.trace.empty() && (!o.config.empty() || !o.candidate.empty()))
     return fail("--config and --candidate need --trace");
+  if (o.trace.empty() &&
+      (!o.baseline.empty() || !o.baseline_config.empty() || !o.candidate_config.empty()))
+    return fail("--baseline, --baseline-config and --candidate-config need --trace");
   trace::InputLimits limits;
   if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
   if (!o.compat.empty() && o.compat != "1.27" && o.compat != "1.37")
@@ -44,10 +59,8 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   if (!b.ok()) return fail(b.message());
   report::ReportInput in;
   in.title = o.reference + " vs " + o.candidate_log;
-  in.reference = {o.reference, std::move(*a)};
-  in.candidate = {
-      o.candidate.empty() ? o.candidate_log : o.candidate_log + " (" + o.candidate + ")",
-      std::move(*b)};
+  in.reference = {SideName(o.reference, o.baseline, o.baseline_config), std::move(*a)};
+  in.candidate = {SideName(o.candidate_log, o.candidate, o.candidate_config), std::move(*b)};
   in.allow_soft = o.allow_soft;
   const int64_t tolerance_ns =
       o.time_tolerance_seconds
@@ -58,10 +71,10 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   if (!o.trace.empty() && !in.result.divergences.empty()) {
     const std::string level =
         ExplanationLevel(o.compat, a_level, b_level, "schedcheck report", err);
-    auto text =
-        ExplainFirstDivergence({o.trace, o.config, o.candidate, o.reference, o.candidate_log,
-                                trace::YamlLimitsOf(limits), o.feature_gates, level},
-                               in.reference.decisions, in.result.divergences.front());
+    auto text = ExplainFirstDivergence(
+        {o.trace, o.config, o.candidate, o.reference, o.candidate_log, trace::YamlLimitsOf(limits),
+         o.feature_gates, level, o.baseline, o.baseline_config, o.candidate_config},
+        in.reference.decisions, in.result.divergences.front());
     if (!text.ok()) return fail(text.message());
     in.explanation = *text;
   }
@@ -88,7 +101,16 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--trace", o->trace,
                   "the cluster trace REFERENCE was replayed from: explain the first divergent "
                   "attempt per node and plugin");
-  cmd->add_option("--config", o->config, "the reference's KubeSchedulerConfiguration for --trace");
+  cmd->add_option("--config", o->config,
+                  "both sides' KubeSchedulerConfiguration for --trace, unless --baseline-config / "
+                  "--candidate-config name a side's own");
+  cmd->add_option("--baseline", o->baseline,
+                  "REFERENCE's build spec when it is not the reference, to explain its side with "
+                  "it (same specs as --candidate; default reference)");
+  cmd->add_option("--baseline-config", o->baseline_config,
+                  "REFERENCE's own configuration for --trace (default: --config)");
+  cmd->add_option("--candidate-config", o->candidate_config,
+                  "CANDIDATE's own configuration for --trace (default: --config)");
   cmd->add_option("--candidate", o->candidate,
                   "CANDIDATE's spec, to explain its side too (" + candidates::CandidateHelp() +
                       "); for exec:/kube: only the reference's side is explained");

@@ -23,6 +23,8 @@ struct ReportCommandOptions {
   std::string trace;      // the cluster trace both logs replayed, for the explanation
   std::string config;     // the reference's KubeSchedulerConfiguration for that trace
   std::string candidate;  // B's candidate spec, to explain its side too
+  std::string baseline;   // A's build spec when not the reference (`--baseline`)
+  std::string baseline_config, candidate_config;  // each side's own configuration for --trace
   // Unset: 0 between two replays, diff::kCaptureTimeToleranceNs when a side is a capture (as diff).
   std::optional<double> time_tolerance_seconds;
   bool allow_soft = false;          // soft divergences do not make the verdict "diverges"

@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "harness/candidates/candidate.h"
 #include "harness/diff/explain_at.h"
+#include "harness/gate/pair_replay.h"
 #include "traces/trace_file.h"
 
 namespace schedcheck::gate {
@@ -19,62 +18,127 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-Result<diff::NamedDiff> GateOne(const std::string& path, const GateOptions& o) {
+// The configuration file of one side on the trace at `stem`: the side's own, else the trace's.
+std::string SideConfig(const std::string& side_config, const std::string& stem) {
+  if (!side_config.empty()) return side_config;
+  return fs::exists(stem + ".config.yaml") ? stem + ".config.yaml" : "";
+}
+
+bool IsDefaultBaseline(const GateOptions& o) {
+  return o.baseline == "reference" && o.baseline_config.empty() && o.candidate_config.empty();
+}
+
+// Replays the out-of-process sides again, each in a new child process (a build seeded per
+// process differs there); the first whose log differs from `logs`' makes the message, else "".
+Result<std::string> Nondeterminism(const PairReplay& pair, const PairLogs& logs,
+                                   const std::vector<trace::Record>& records,
+                                   const std::string& name) {
+  PairReplay second(pair.options());
+  for (Which which : {Which::kBaseline, Which::kCandidate}) {
+    if (!pair.side(which).build.out_of_process()) continue;
+    auto again = second.Replay(which, records);
+    if (!again.ok()) return again.error();
+    const std::string first =
+        FirstDifference(which == Which::kBaseline ? logs.baseline : logs.candidate, *again);
+    if (!first.empty()) {
+      (void)second.Close();  // its exit status adds nothing here
+      return "build " + pair.side(which).build.spec + " is not deterministic on trace " + name +
+             ": first difference at " + first;
+    }
+  }
+  if (Outcome ok = second.Close(); !ok) return ok.error();
+  return std::string();
+}
+
+// The explanation of the first divergence, on the baseline's snapshot, with each in-process
+// side's configuration; an out-of-process side gets a note.
+std::string Explain(const trace::Trace& trace, const PairLogs& logs, const PairReplay& pair,
+                    const GateOptions& o) {
+  const bool plain = IsDefaultBaseline(o);
+  std::vector<diff::ExplainSide> sides;
+  std::string notes;
+  for (Which which : {Which::kBaseline, Which::kCandidate}) {
+    const PairSide& side = pair.side(which);
+    // The default gate keeps its labels: "reference", "candidate SPEC".
+    const std::string label =
+        plain ? (which == Which::kBaseline ? "reference" : "candidate " + o.candidate)
+              : SideLabel(side);
+    if (side.build.out_of_process()) {
+      notes += candidates::OutOfProcessExplainNote(label, side.build.spec);
+    } else {
+      sides.push_back({label, side.build.config});
+    }
+  }
+  if (sides.empty()) {
+    // Neither build runs here: say so rather than let the reference's default profile pass
+    // for either of them.
+    sides.push_back(
+        {"the reference with its default profile (neither side runs in process; "
+         "for comparison only)",
+         reference::DefaultConfiguration(o.compat)});
+  }
+  diff::ExplainOptions explain;
+  explain.compat = o.compat;
+  explain.feature_gates = o.feature_gates;
+  auto text = diff::ExplainAt(trace, logs.baseline, logs.diff.divergences.front(), sides, explain);
+  return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + notes;
+}
+
+Result<GateTrace> GateOne(const std::string& path, const GateOptions& o) {
   const std::string name = fs::path(path).filename().string();
   auto trace = trace::LoadTrace(path, o.limits);
   if (!trace.ok()) return trace.error();
   const std::string stem = (fs::path(path).parent_path() / fs::path(path).stem()).string();
-  reference::SchedulerConfiguration base = reference::DefaultConfiguration(o.compat);
-  candidates::CandidateReplayOptions replay_options{.config_yaml = "",
-                                                    .config_source = "",
-                                                    .timeout_ms = o.timeout_ms,
-                                                    .engine = o.engine,
-                                                    .compat = o.compat,
-                                                    .feature_gates = o.feature_gates,
-                                                    .volume_controllers = o.volume_controllers,
-                                                    .volume_latency_ns = o.volume_latency_ns};
-  if (fs::exists(stem + ".config.yaml")) {
-    auto config = reference::LoadSchedulerConfiguration(stem + ".config.yaml", o.compat,
-                                                        trace::YamlLimitsOf(o.limits));
-    if (!config.ok()) return config.error();
-    base = std::move(*config);
-    // An out-of-process candidate is sent the text, as `replay --config` sends it.
-    std::ifstream in(stem + ".config.yaml", std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    replay_options.config_yaml = text.str();
-    replay_options.config_source = stem + ".config.yaml";
-  }
-  auto reference = candidates::MakeCandidate("reference", base);
-  auto candidate = candidates::MakeCandidate(o.candidate, base, trace::YamlLimitsOf(o.limits));
+  const k8s::YamlLimits yaml = trace::YamlLimitsOf(o.limits);
+  PairReplayOptions po;
+  auto replay = candidates::ReplayOptionsFor(*trace, {.config_yaml = "",
+                                                      .config_source = "",
+                                                      .timeout_ms = o.timeout_ms,
+                                                      .engine = o.engine,
+                                                      .compat = o.compat,
+                                                      .feature_gates = o.feature_gates,
+                                                      .volume_controllers = o.volume_controllers,
+                                                      .volume_latency_ns = o.volume_latency_ns});
+  if (!replay.ok()) return Error{path + ": " + replay.message()};
+  po.replay = std::move(*replay);
+  po.timeout_ms = o.timeout_ms;
+  po.max_decisions = o.limits.records;
+  po.diff = o.diff;
+  const bool plain = IsDefaultBaseline(o);
+  auto baseline = LoadSide(plain ? "reference" : "baseline", o.baseline,
+                           SideConfig(o.baseline_config, stem), o.compat, yaml);
+  if (!baseline.ok()) return baseline.error();
+  auto candidate =
+      LoadSide("candidate", o.candidate, SideConfig(o.candidate_config, stem), o.compat, yaml);
   if (!candidate.ok()) return candidate.error();
-  auto ref_log = candidates::ReplayCandidate(*reference, *trace,
-                                             {.engine = o.engine,
-                                              .compat = o.compat,
-                                              .feature_gates = o.feature_gates,
-                                              .volume_controllers = o.volume_controllers,
-                                              .volume_latency_ns = o.volume_latency_ns});
-  if (!ref_log.ok()) return Error{path + ": reference replay: " + ref_log.message()};
-  auto cand_log = candidates::ReplayCandidate(*candidate, *trace, replay_options);
-  if (!cand_log.ok()) {
-    // The reference replayed this trace, so the child failed: report it here and go on.
-    if (candidate->out_of_process())
-      return diff::NamedDiff{name, {}, "", "candidate " + o.candidate + ": " + cand_log.message()};
-    return Error{path + ": candidate replay: " + cand_log.message()};
+  po.baseline = std::move(*baseline);
+  po.candidate = std::move(*candidate);
+  PairReplay pair(std::move(po));
+  PairLogs logs;
+  for (Which which : {Which::kBaseline, Which::kCandidate}) {
+    const PairSide& side = pair.side(which);
+    auto log = pair.Replay(which, trace->records);
+    if (!log.ok()) {
+      // A child that fails is reported on this trace and the gate goes on.
+      if (side.build.out_of_process())
+        return GateTrace{{name, {}, "", side.name + " " + side.build.spec + ": " + log.message()},
+                         ""};
+      return Error{path + ": " + side.name + " replay: " + log.message()};
+    }
+    (which == Which::kBaseline ? logs.baseline : logs.candidate) = std::move(*log);
   }
-  diff::NamedDiff out{name, diff::Diff(*ref_log, *cand_log, o.diff), "", ""};
-  if (!out.result.divergences.empty()) {
-    const std::string label = "candidate " + o.candidate;
-    std::vector<diff::ExplainSide> sides = {{"reference", base}};
-    if (!candidate->out_of_process()) sides.push_back({label, candidate->config});
-    diff::ExplainOptions explain;
-    explain.compat = o.compat;
-    explain.feature_gates = o.feature_gates;
-    auto text = diff::ExplainAt(*trace, *ref_log, out.result.divergences.front(), sides, explain);
-    out.explanation = text.ok() ? *text : "(no explanation: " + text.message() + ")\n";
-    if (candidate->out_of_process())
-      out.explanation += candidates::OutOfProcessExplainNote(label, o.candidate);
+  logs.diff = diff::Diff(logs.baseline, logs.candidate, o.diff);
+  if (o.check_determinism || !logs.diff.divergences.empty()) {
+    auto nondeterministic = Nondeterminism(pair, logs, trace->records, name);
+    if (!nondeterministic.ok())
+      return GateTrace{{name, {}, "", "replaying again: " + nondeterministic.message()}, ""};
+    if (!nondeterministic->empty())
+      return GateTrace{{name, {}, "", *nondeterministic}, *nondeterministic};
   }
+  GateTrace out{{name, {}, "", ""}, ""};
+  if (!logs.diff.divergences.empty()) out.explanation = Explain(*trace, logs, pair, o);
+  out.result = std::move(logs.diff);
+  if (Outcome ok = pair.Close(); !ok && out.error.empty()) out.error = ok.message();
   return out;
 }
 
@@ -95,16 +159,25 @@ Result<std::vector<std::string>> CorpusTraces(const std::string& dir) {
   return out;
 }
 
-Result<std::vector<diff::NamedDiff>> RunGate(const GateOptions& options) {
+Result<std::vector<GateTrace>> RunGate(const GateOptions& options) {
   auto traces = CorpusTraces(options.corpus);
   if (!traces.ok()) return traces.error();
-  std::vector<diff::NamedDiff> out;
+  std::vector<GateTrace> out;
   for (const std::string& path : *traces) {
     auto one = GateOne(path, options);
     if (!one.ok()) return one.error();
     out.push_back(std::move(*one));
   }
   return out;
+}
+
+std::string GateTitle(const GateOptions& o) {
+  if (IsDefaultBaseline(o)) return "candidate " + o.candidate + " vs reference";
+  auto config = [](const std::string& file) {
+    return file.empty() ? std::string(" (the traces' configurations)") : " with " + file;
+  };
+  return "candidate " + o.candidate + config(o.candidate_config) + " vs baseline " + o.baseline +
+         config(o.baseline_config);
 }
 
 }  // namespace schedcheck::gate

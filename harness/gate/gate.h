@@ -1,8 +1,14 @@
 // The CI gate, so that a scheduler change is refused before it merges: replays every trace of a
-// corpus folder with the reference and with a candidate build, diffs the decisions and explains
-// each trace's first divergence on the reference's snapshot, with both sides' configurations. An
-// out-of-process candidate (exec:, kube:) is run as one child process per trace; its side of an
+// corpus folder with a baseline build (the reference unless told otherwise) and a candidate build,
+// each with its own configuration (pair_replay.h), diffs the decisions and explains each trace's
+// first divergence on the baseline's snapshot, with the in-process sides' configurations. An
+// out-of-process side (exec:, kube:) is run as one child process per trace; its side of an
 // explanation is a note only.
+//
+// Determinism: a trace on which the pair diverges is replayed once more by each out-of-process
+// side (with check_determinism, every trace is); a side whose second log differs from its first
+// makes the trace's outcome "not deterministic" instead of a divergence. In-process sides are the
+// reference's engine, deterministic by construction (ci/determinism.sh checks it).
 #ifndef SCHEDCHECK_HARNESS_GATE_GATE_H_
 #define SCHEDCHECK_HARNESS_GATE_GATE_H_
 
@@ -23,6 +29,13 @@ struct GateOptions {
   std::string corpus =
       "traces/corpus";                  // <name>.jsonl or <name>.trace, optional <name>.config.yaml
   std::string candidate = "reference";  // candidates/candidate.h spec
+  std::string baseline = "reference";   // the other side's spec (`--baseline`)
+  // Each side's KubeSchedulerConfiguration file (`--baseline-config`, `--candidate-config`); empty:
+  // the trace's <name>.config.yaml, else the default profile.
+  std::string baseline_config;
+  std::string candidate_config;
+  // Replay out-of-process sides twice on every trace, not only on divergent ones.
+  bool check_determinism = false;
   diff::DiffOptions diff;
   int64_t timeout_ms =
       30'000;  // per answer of an out-of-process candidate (protocol::kDefaultTimeoutMs)
@@ -38,12 +51,23 @@ struct GateOptions {
 // The corpus traces, sorted by file name.
 Result<std::vector<std::string>> CorpusTraces(const std::string& dir);
 
-// One NamedDiff per trace (named by file name). Errors (exit 2): an unreadable corpus, trace or
-// configuration, a bad candidate spec (a kube: adapter that is not built), a reference or
-// in-process replay that fails; each names the file. An out-of-process candidate whose child fails
-// on a trace (dies, times out, writes garbage) does not stop the gate: that trace's NamedDiff has
-// the child's error text in `error` (RunGateCommand then exits 2).
-Result<std::vector<diff::NamedDiff>> RunGate(const GateOptions& options);
+// One trace's outcome: its diff, or the child's error, or that a build is not deterministic on it.
+struct GateTrace : diff::NamedDiff {
+  // "build SPEC is not deterministic on trace NAME: first difference at record N: A vs B"; when
+  // set, `result` is empty and `error` holds the same text (reports show it as not passing).
+  std::string nondeterministic;
+};
+
+// One GateTrace per trace (named by file name). Errors (exit 2): an unreadable corpus, trace or
+// configuration, a bad spec (a kube: adapter that is not built), an in-process replay that fails;
+// each names the file. An out-of-process side whose child fails on a trace (dies, times out,
+// writes garbage) does not stop the gate: that trace has the child's error text in `error`
+// (RunGateCommand then exits 2).
+Result<std::vector<GateTrace>> RunGate(const GateOptions& options);
+
+// "baseline SPEC" / "candidate SPEC" plus their configurations when not both the trace's, for
+// titles and report names; "candidate SPEC vs reference" when the baseline is the default one.
+std::string GateTitle(const GateOptions& options);
 
 }  // namespace schedcheck::gate
 

@@ -16,17 +16,17 @@ namespace {
 constexpr char kCorpus[] = "harness/gate/testdata/corpus";
 constexpr int64_t kSecond = 1000000000;
 
-std::vector<diff::NamedDiff> Gate(const std::string& corpus, const std::string& candidate) {
+std::vector<GateTrace> Gate(const std::string& corpus, const std::string& candidate) {
   auto r = RunGate({.corpus = corpus, .candidate = candidate, .diff = {}});
   EXPECT_TRUE(r.ok()) << r.message();
-  return r.ok() ? *r : std::vector<diff::NamedDiff>{};
+  return r.ok() ? *r : std::vector<GateTrace>{};
 }
 
-const diff::NamedDiff& Named(const std::vector<diff::NamedDiff>& diffs, const std::string& name) {
+const GateTrace& Named(const std::vector<GateTrace>& diffs, const std::string& name) {
   for (const auto& d : diffs) {
     if (d.name == name) return d;
   }
-  static const diff::NamedDiff kNone{"(missing)", {}, "", ""};
+  static const GateTrace kNone{{"(missing)", {}, "", ""}, ""};
   ADD_FAILURE() << name << " not gated";
   return kNone;
 }
@@ -156,6 +156,151 @@ TEST(GateTest, ExecCandidateDivergenceIsExplainedOnTheReferenceSideOnly) {
                                ":\n  per-plugin statuses are not available for " + spec),
             std::string::npos)
       << w.explanation;
+}
+
+std::string Weight5Config() {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string config = std::string(tmp ? tmp : "/tmp") + "/weight5-both.yaml";
+  std::ofstream(config)
+      << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+         "- schedulerName: default-scheduler\n  plugins:\n    score:\n      enabled:\n"
+         "      - name: NodeAffinity\n        weight: 5\n";
+  return config;
+}
+
+// Build against build: two children of one build, each sent its own configuration. With the same
+// configuration on both sides the gate passes; with the changed weight on the baseline only it
+// fails on placement, and the explanation names both sides and says it is the reference's view.
+TEST(GateTest, BaselineAndCandidateEachWithTheirConfiguration) {
+  const std::string spec = "exec:" + Serve();
+  auto same = RunGate({.corpus = kCorpus,
+                       .candidate = spec,
+                       .baseline = spec,
+                       .baseline_config = Weight5Config(),
+                       .candidate_config = Weight5Config()});
+  ASSERT_TRUE(same.ok()) << same.message();
+  ASSERT_EQ(same->size(), 2u);
+  for (const auto& d : *same) {
+    EXPECT_EQ(d.error, "") << d.name;
+    EXPECT_TRUE(d.result.divergences.empty()) << d.name << ": " << diff::TextReport(d, {});
+  }
+  auto other = RunGate(
+      {.corpus = kCorpus, .candidate = spec, .baseline = spec, .baseline_config = Weight5Config()});
+  ASSERT_TRUE(other.ok()) << other.message();
+  const GateTrace& w = Named(*other, "weights.jsonl");
+  EXPECT_TRUE(diff::Failed(w, {}));
+  EXPECT_EQ(w.nondeterministic, "");
+  ASSERT_FALSE(w.result.divergences.empty());
+  EXPECT_EQ(w.result.divergences[0].pod, "default/p1");
+  EXPECT_NE(w.explanation.find("baseline " + spec + " with " + Weight5Config() +
+                               ":\n  per-plugin statuses are not available"),
+            std::string::npos)
+      << w.explanation;
+  EXPECT_NE(w.explanation.find("candidate " + spec + " (default profile):\n  per-plugin"),
+            std::string::npos)
+      << w.explanation;
+  EXPECT_NE(w.explanation.find("neither side runs in process"), std::string::npos) << w.explanation;
+  EXPECT_EQ(
+      GateTitle({.candidate = spec, .baseline = spec, .baseline_config = "b.yaml"}),
+      "candidate " + spec + " (the traces' configurations) vs baseline " + spec + " with b.yaml");
+  EXPECT_EQ(GateTitle({.candidate = "kube:1.27"}), "candidate kube:1.27 vs reference");
+}
+
+// A configuration enabling an out-of-tree plugin is refused by an in-process side (the reference
+// does not have it) but sent as it is to exec:/kube: sides, which the reference never parses for.
+TEST(GateTest, OutOfTreeConfigurationIsSentToOutOfProcessSidesOnly) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string config = std::string(tmp ? tmp : "/tmp") + "/out-of-tree.yaml";
+  std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                           "kind: KubeSchedulerConfiguration\nprofiles:\n"
+                           "- schedulerName: default-scheduler\n  plugins:\n    score:\n"
+                           "      enabled:\n      - name: NodeResourcesAllocatable\n";
+  auto in_process =
+      RunGate({.corpus = kCorpus, .candidate = "reference", .candidate_config = config});
+  ASSERT_FALSE(in_process.ok());
+  EXPECT_NE(in_process.message().find("NodeResourcesAllocatable"), std::string::npos)
+      << in_process.message();
+  // `serve --config` stands for a build that has the plugin: it runs its own configuration and
+  // ignores the text it is sent; both sides are sent the out-of-tree one and nothing else reads it.
+  const std::string spec = "exec:" + Serve() + " --config " + Weight5Config();
+  auto r = RunGate({.corpus = kCorpus,
+                    .candidate = spec,
+                    .baseline = spec,
+                    .baseline_config = config,
+                    .candidate_config = config});
+  ASSERT_TRUE(r.ok()) << r.message();
+  for (const auto& d : *r) {
+    EXPECT_EQ(d.error, "") << d.name;
+    EXPECT_TRUE(d.result.divergences.empty()) << d.name << ": " << diff::TextReport(d, {});
+  }
+}
+
+// An in-process baseline is explained with its own configuration, labelled with it.
+TEST(GateTest, InProcessBaselineIsExplainedWithItsConfiguration) {
+  auto r = RunGate({.corpus = kCorpus,
+                    .candidate = "reference",
+                    .baseline = "reference",
+                    .baseline_config = Weight5Config()});
+  ASSERT_TRUE(r.ok()) << r.message();
+  const GateTrace& w = Named(*r, "weights.jsonl");
+  ASSERT_FALSE(w.result.divergences.empty());
+  EXPECT_NE(w.explanation.find("baseline reference with " + Weight5Config()), std::string::npos)
+      << w.explanation;
+  EXPECT_NE(w.explanation.find("NodeAffinity 10/100/500"), std::string::npos) << w.explanation;
+  EXPECT_NE(w.explanation.find("candidate reference (default profile)"), std::string::npos)
+      << w.explanation;
+}
+
+// A build that answers differently from one process to the next: a wrapper that serves the
+// default profile from its 1st, 3rd, ... process and NodeAffinity weight 5 from the others.
+std::string FlipFlopCommand(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string dir = std::string(tmp ? tmp : "/tmp");
+  const std::string script = dir + "/" + name + ".sh";
+  std::ofstream(script) << "n=$(cat " << dir << "/" << name << ".count 2>/dev/null || echo 0)\n"
+                        << "echo $((n + 1)) > " << dir << "/" << name << ".count\n"
+                        << "if [ $((n % 2)) -eq 0 ]; then exec " << Serve() << "; fi\n"
+                        << "exec " << Serve() << " --config " << Weight5Config() << "\n";
+  return "exec:sh " + script;
+}
+
+TEST(GateTest, NondeterministicBuildIsReportedAsSuch) {
+  const std::string spec = FlipFlopCommand("flipflop");
+  auto r = RunGate({.corpus = kCorpus, .candidate = spec});
+  ASSERT_TRUE(r.ok()) << r.message();
+  // taint.jsonl: the 1st process serves the default profile and agrees: not replayed again.
+  const GateTrace& t = Named(*r, "taint.jsonl");
+  EXPECT_EQ(t.nondeterministic, "");
+  EXPECT_FALSE(diff::Failed(t, {})) << diff::TextReport(t, {});
+  // weights.jsonl: the 2nd process diverges, the 3rd (the check) does not repeat it.
+  const GateTrace& w = Named(*r, "weights.jsonl");
+  EXPECT_EQ(w.nondeterministic.rfind("build " + spec +
+                                         " is not deterministic on trace weights.jsonl: first "
+                                         "difference at record ",
+                                     0),
+            0u)
+      << w.nondeterministic;
+  EXPECT_EQ(w.error, w.nondeterministic);
+  EXPECT_TRUE(w.result.divergences.empty()) << "not reported as a divergence";
+}
+
+TEST(GateTest, CheckDeterminismPassesADeterministicBuild) {
+  auto r = RunGate({.corpus = kCorpus, .candidate = "exec:" + Serve(), .check_determinism = true});
+  ASSERT_TRUE(r.ok()) << r.message();
+  for (const auto& d : *r) {
+    EXPECT_EQ(d.error, "") << d.name;
+    EXPECT_EQ(d.nondeterministic, "") << d.name;
+  }
+  // A nondeterministic build on a trace where it happens to agree with the reference is found
+  // only with the check: processes 1 and 2 differ on weights.jsonl's placements.
+  const std::string spec = FlipFlopCommand("flipflop-checked");
+  auto checked = RunGate({.corpus = kCorpus, .candidate = spec, .check_determinism = true});
+  ASSERT_TRUE(checked.ok()) << checked.message();
+  const GateTrace& w = Named(*checked, "weights.jsonl");
+  // taint.jsonl takes processes 1 and 2; weights.jsonl: process 3 (default) agrees with the
+  // reference, process 4 (weight 5) differs.
+  EXPECT_NE(w.nondeterministic, "") << diff::TextReport(w, {});
+  EXPECT_TRUE(w.result.divergences.empty());
 }
 
 TEST(GateTest, FailingChildFailsEachTraceWithItsError) {

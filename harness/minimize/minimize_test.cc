@@ -11,7 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "harness/candidates/candidate.h"
-#include "harness/minimize/pair_replay.h"
+#include "harness/gate/pair_replay.h"
 #include "harness/workloads/workloads.h"
 
 namespace schedcheck::minimize {
@@ -137,26 +137,25 @@ workloads::Workload Generate(const std::string& shape, workloads::WorkloadParams
   return std::move(*w);
 }
 
-PairReplayOptions Options(const std::string& spec, const std::string& candidate_config_yaml = "") {
-  PairReplayOptions o;
-  o.reference.compat = "1.27";
-  o.reference.config = reference::DefaultConfiguration("1.27");
-  o.reference.epoch_unix_ns = 1'704'067'200'000'000'000;  // workloads' start_time, 2024-01-01
-  auto c = candidates::MakeCandidate(spec, o.reference.config);
+gate::PairReplayOptions Options(const std::string& spec) {
+  gate::PairReplayOptions o;
+  o.replay.compat = "1.27";
+  o.replay.epoch_unix_ns = 1'704'067'200'000'000'000;  // workloads' start_time, 2024-01-01
+  o.baseline = gate::ReferenceSide(reference::DefaultConfiguration("1.27"));
+  auto c = candidates::MakeCandidate(spec, reference::DefaultConfiguration("1.27"));
   EXPECT_TRUE(c.ok()) << c.message();
-  o.candidate = std::move(*c);
-  o.candidate_config_yaml = candidate_config_yaml;
+  o.candidate = {"candidate", std::move(*c), "", ""};
   return o;
 }
 
 // Minimizes with `pair`, then checks the promise: at most 10 events, and a fresh replay of the
 // result diverges the same way (class and first pod) as the input.
-void ExpectReduced(PairReplay& pair, const std::vector<trace::Record>& input,
+void ExpectReduced(gate::PairReplay& pair, const std::vector<trace::Record>& input,
                    diff::DivergenceClass want) {
   auto m = Minimize(input, [&](const auto& records) -> Result<Verdict> {
     auto logs = pair.Run(records);
     if (!logs.ok()) return logs.error();
-    return VerdictOf(logs->reference, std::move(logs->diff));
+    return VerdictOf(logs->baseline, std::move(logs->diff));
   });
   ASSERT_TRUE(m.ok()) << m.message();
   ASSERT_TRUE(m->diverges);
@@ -178,7 +177,7 @@ TEST(Minimize, PlantedMostAllocatedInProcess) {
   workloads::Workload w = Generate(
       "SchedulingBasic", {.nodes = 30, .initial_pods = 40, .measured_pods = 200, .seed = 7});
   ASSERT_GE(w.trace.records.size(), 200u);
-  PairReplay pair(Options("config:" + MostAllocatedConfig()));
+  gate::PairReplay pair(Options("config:" + MostAllocatedConfig()));
   ExpectReduced(pair, w.trace.records, diff::DivergenceClass::kSoft);
 }
 
@@ -188,7 +187,7 @@ TEST(Minimize, PlantedForgottenEventsInProcess) {
   workloads::Workload w = Generate(
       "RequeueNodeAdd", {.nodes = 20, .initial_pods = 100, .measured_pods = 100, .seed = 3});
   ASSERT_GE(w.trace.records.size(), 200u);
-  PairReplay pair(Options("forget-events:NodeAffinity"));
+  gate::PairReplay pair(Options("forget-events:NodeAffinity"));
   ExpectReduced(pair, w.trace.records, diff::DivergenceClass::kRequeue);
 }
 
@@ -200,7 +199,7 @@ TEST(Minimize, PlantedMostAllocatedThroughAnExecChild) {
       "SchedulingBasic", {.nodes = 20, .initial_pods = 30, .measured_pods = 160, .seed = 11});
   ASSERT_GE(w.trace.records.size(), 200u);
   // serve --config wins over the configuration the harness sends.
-  PairReplay pair(
+  gate::PairReplay pair(
       Options("exec:\"" + schedcheck + " serve --config " + MostAllocatedConfig() + "\""));
   ExpectReduced(pair, w.trace.records, diff::DivergenceClass::kSoft);
   EXPECT_EQ(pair.children_started(), 1) << "every replay should reuse the one child";

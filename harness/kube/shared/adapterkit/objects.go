@@ -35,7 +35,10 @@ type Objects struct {
 	replicaSets            *SyncInformer
 	statefulSets           *SyncInformer
 	storage                storageInformers
-	priorityClasses        map[string]*schedulingv1.PriorityClass
+	// PriorityClasses: admission reads the map (admitPriority); plugins read the informer's
+	// lister (scheduler-plugins' PreemptionToleration, ...), as from a running API server.
+	priorityClassInformer *SyncInformer
+	priorityClasses       map[string]*schedulingv1.PriorityClass
 	// version is the highest resourceVersion given so far, by the adapter or by the trace.
 	version uint64
 	// storageVersion is the same over PersistentVolumes and claims alone, which the reference
@@ -54,9 +57,11 @@ func NewObjects(f *SyncFactory) *Objects {
 		services:   f.informer(&v1.Service{}, f.Core().V1().Services().Informer),
 		replicationControllers: f.informer(&v1.ReplicationController{},
 			f.Core().V1().ReplicationControllers().Informer),
-		replicaSets:     f.informer(&appsv1.ReplicaSet{}, f.Apps().V1().ReplicaSets().Informer),
-		statefulSets:    f.informer(&appsv1.StatefulSet{}, f.Apps().V1().StatefulSets().Informer),
-		storage:         newStorageInformers(f),
+		replicaSets:  f.informer(&appsv1.ReplicaSet{}, f.Apps().V1().ReplicaSets().Informer),
+		statefulSets: f.informer(&appsv1.StatefulSet{}, f.Apps().V1().StatefulSets().Informer),
+		storage:      newStorageInformers(f),
+		priorityClassInformer: f.informer(&schedulingv1.PriorityClass{},
+			f.Scheduling().V1().PriorityClasses().Informer),
 		priorityClasses: map[string]*schedulingv1.PriorityClass{},
 	}
 }
@@ -125,7 +130,9 @@ func (s *Objects) Apply(e *pb.ApiEvent, index uint64) error {
 			} else {
 				s.priorityClasses[pc.Name] = pc
 			}
+			err = s.applyUnstamped(s.priorityClassInformer, e.GetType(), pc)
 		}
+		where += " (priorityClass " + obj.PriorityClass.GetMetadata().GetName() + ")"
 	case *pb.ApiEvent_PersistentVolume, *pb.ApiEvent_PersistentVolumeClaim, *pb.ApiEvent_StorageClass,
 		*pb.ApiEvent_CsiNode, *pb.ApiEvent_CsiDriver, *pb.ApiEvent_CsiStorageCapacity:
 		if err == nil {
@@ -209,6 +216,22 @@ func (s *Objects) applyPlain(inf *SyncInformer, t pb.EventType, obj versioned) e
 		return inf.remove(old)
 	}
 	s.stamp(obj)
+	if old == nil {
+		return inf.add(obj)
+	}
+	return inf.update(old, obj)
+}
+
+// applyUnstamped is applyPlain without a resourceVersion for the object: for kinds no default
+// plugin reads, so that feeding them leaves the versions of every other object as they were.
+func (s *Objects) applyUnstamped(inf *SyncInformer, t pb.EventType, obj interface{}) error {
+	old := inf.get(obj)
+	if t == pb.EventType_DELETED {
+		if old == nil {
+			return nil
+		}
+		return inf.remove(old)
+	}
 	if old == nil {
 		return inf.add(obj)
 	}
