@@ -12,6 +12,7 @@ using google::protobuf::Reflection;
 
 int64_t* Field(const std::string& name, InputLimits* limits) {
   if (name == "records") return &limits->records;
+  if (name == "expanded-objects") return &limits->expanded_objects;
   if (name == "string-bytes") return &limits->string_bytes;
   if (name == "key-bytes") return &limits->key_bytes;
   if (name == "map-entries") return &limits->map_entries;
@@ -122,7 +123,8 @@ class Checker {
 
 const std::vector<std::string>& InputLimitNames() {
   static const std::vector<std::string> kNames = {
-      "records", "string-bytes", "key-bytes", "map-entries", "yaml-depth", "yaml-alias-nodes"};
+      "records",     "expanded-objects", "string-bytes",    "key-bytes",
+      "map-entries", "yaml-depth",       "yaml-alias-nodes"};
   return kNames;
 }
 
@@ -157,7 +159,10 @@ Outcome ParseInputLimits(const std::vector<std::string>& specs, InputLimits* lim
 
 Error LimitExceeded(const std::string& where, const std::string& what, int64_t actual,
                     const std::string& name, int64_t limit) {
-  const char* unit = name == "records" ? " records" : name == "map-entries" ? " entries" : " bytes";
+  const char* unit = name == "records"            ? " records"
+                     : name == "expanded-objects" ? " objects"
+                     : name == "map-entries"      ? " entries"
+                                                  : " bytes";
   return Error{(where.empty() ? "" : where + ": ") + what + ": " + std::to_string(actual) + unit +
                ", more than the limit " + name + "=" + std::to_string(limit) +
                " (raise it with --limit " + name + "=N)"};

@@ -22,6 +22,10 @@ namespace schedcheck::trace {
 struct InputLimits {
   // Records per trace (binary or JSON Lines), objects per import.
   int64_t records = 10'000'000;
+  // Objects the workloads of one import expand to (pods, their claims, a Deployment's ReplicaSet),
+  // checked against what each workload *will* create before any of it is built: a StatefulSet of
+  // 10^5 replicas with 20 claim templates is refused at once instead of taking gigabytes.
+  int64_t expanded_objects = 1'000'000;
   // Bytes of any one string: names, label and annotation values, messages, images, ... The API
   // server keeps a whole object under 1.5 MiB and all annotations of one under 256 KiB.
   int64_t string_bytes = 1 << 20;
@@ -37,8 +41,8 @@ struct InputLimits {
 // The YAML part, for the readers of reference/k8s (which cannot include traces/).
 k8s::YamlLimits YamlLimitsOf(const InputLimits& limits);
 
-// The names `--limit` accepts, in documentation order: records, string-bytes, key-bytes,
-// map-entries, yaml-depth, yaml-alias-nodes.
+// The names `--limit` accepts, in documentation order: records, expanded-objects, string-bytes,
+// key-bytes, map-entries, yaml-depth, yaml-alias-nodes.
 const std::vector<std::string>& InputLimitNames();
 
 // Applies one "NAME=VALUE" (VALUE a positive decimal integer) to *limits. Errors name the option

@@ -68,8 +68,8 @@ TEST(InputLimitsTest, ParsesNamesAndRejectsBadSpecs) {
   }
   EXPECT_NE(ParseInputLimit("bogus=3", &limits)
                 .message()
-                .find("records, string-bytes, key-bytes, map-entries, yaml-depth, "
-                      "yaml-alias-nodes"),
+                .find("records, expanded-objects, string-bytes, key-bytes, map-entries, "
+                      "yaml-depth, yaml-alias-nodes"),
             std::string::npos);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reference/k8s/k8s_json.h"
+#include "traces/importers/api_validation.h"
 #include "traces/importers/workloads.h"
 
 namespace schedcheck::trace {
@@ -17,6 +18,7 @@ struct Workload {
 struct Budget {
   const InputLimits& limits;
   int64_t objects = 0;
+  int64_t expanded = 0;  // of them made by workload expansion
 };
 
 // Counts and checks one decoded object against the limits (`where` names it), then keeps it.
@@ -58,6 +60,11 @@ Outcome AddObject(const nlohmann::json& obj, const std::string& where, Budget* b
         return ok;
     }
     return Outcome::Ok();
+  }
+  if (IsWorkloadKind(kind)) {
+    if (Outcome ok = ValidateWorkload(obj, kind, where); !ok) return ok;
+  } else if (Outcome ok = ValidateTraceObject(obj, kind, where); !ok) {
+    return ok;
   }
   if (workloads != nullptr && IsWorkloadKind(kind)) workloads->push_back(Workload{obj, where});
   if (kind == "Service")
@@ -119,10 +126,10 @@ Outcome ExpandWorkloads(const std::vector<Workload>& workloads, Budget* budget, 
   }
   for (const Workload& w : workloads) {
     if (owners.Has(w.object)) continue;
-    auto objects = ExpandWorkload(
-        w.object, w.where, out->nodes,
-        RecordRoom{budget->limits.records - budget->objects, budget->limits.records});
+    auto objects = ExpandWorkload(w.object, w.where, out->nodes,
+                                  RoomFor(budget->limits, budget->objects, budget->expanded));
     if (!objects.ok()) return objects.error();
+    budget->expanded += static_cast<int64_t>(objects->size());
     for (const nlohmann::json& obj : *objects) {
       if (owners.HasClaim(obj)) continue;  // a StatefulSet claim given in the input
       // Expanded objects are Pods, claims and a Deployment's ReplicaSet: no further workloads.

@@ -11,7 +11,10 @@ std::string LimitHelp() {
   auto n = [](int64_t v) { return std::to_string(v); };
   return "raise an input limit, NAME=VALUE (repeatable): records (per trace or decision log, "
          "objects per import or manifest set, cases per check; default " +
-         n(d.records) + "), string-bytes (any one string, " + n(d.string_bytes) +
+         n(d.records) +
+         "), expanded-objects (pods, claims and ReplicaSets the workloads of one import expand "
+         "to, " +
+         n(d.expanded_objects) + "), string-bytes (any one string, " + n(d.string_bytes) +
          "), key-bytes (a label/annotation/selector key, " + n(d.key_bytes) +
          "), map-entries (labels, annotations, ... of one object, " + n(d.map_entries) +
          "), yaml-depth (YAML nesting, " + n(d.yaml_depth) +

@@ -173,11 +173,10 @@ TEST(LimitOptionTest, BadSpecIsBadInput) {
   o.limits = {"pods=3"};
   std::ostringstream out, err;
   EXPECT_EQ(RunImport(o, out, err), 2);
-  EXPECT_NE(
-      err.str().find(
-          "--limit pods=3: expected NAME=VALUE with NAME one of records, string-bytes, key-bytes, "
-          "map-entries"),
-      std::string::npos)
+  EXPECT_NE(err.str().find("--limit pods=3: expected NAME=VALUE with NAME one of records, "
+                           "expanded-objects, string-bytes, key-bytes, "
+                           "map-entries"),
+            std::string::npos)
       << err.str();
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reference/api/rfc3339.h"
+#include "traces/importers/api_validation.h"
 #include "traces/importers/observations.h"
 #include "traces/importers/scheduler_writes.h"
 #include "traces/importers/workloads.h"
@@ -161,6 +162,10 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
   }
   // A workload's first event: expanded in Finish, right after the object's own event (if kept).
   std::optional<Item> workload;
+  if (IsWorkloadKind(kind) && event.type != DELETED) {
+    // Every write the API server accepted passed its validation: one it would refuse is an error.
+    if (Outcome ok = ValidateWorkload(event.object, kind, event.where + ": object"); !ok) return ok;
+  }
   if (IsWorkloadKind(kind) && event.type != DELETED &&
       seen_workloads_.insert(WorkloadKeyOf(event.object)).second) {
     workload = item;
@@ -169,7 +174,7 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
   }
   if (!IsTraceKind(kind)) {
     if (IsWorkloadKind(kind)) {
-      redactor_.SkipKind(kind);  // the object itself is not kept; its pods are
+      redactor_.ReadWorkloadKind(kind);  // the object itself is not kept; its pods are
       if (workload) items_.push_back(std::move(*workload));
       return Outcome::Ok();
     }
@@ -294,7 +299,8 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::v
   }
   std::map<std::string, k8s::Node> nodes;  // alive at the current item's time
   std::vector<Item> out;
-  int64_t expanded = 0;
+  int64_t expanded = 0;          // pods, for the label
+  int64_t expanded_objects = 0;  // everything expansions made, for limits.expanded_objects
   for (Item& item : items) {
     if (!item.workload) {
       if (item.record.has_api() && item.record.api().has_node()) {
@@ -311,10 +317,11 @@ Result<std::vector<CaptureBuilder::Item>> CaptureBuilder::ExpandWorkloads(std::v
     if (owners.Has(*item.workload)) continue;  // its pods are in the capture: keep those
     std::vector<k8s::Node> alive;
     for (const auto& [name, node] : nodes) alive.push_back(node);
-    const int64_t records = options_.limits.records;
-    auto objects = ExpandWorkload(*item.workload, item.where + ": object", alive,
-                                  RecordRoom{records - static_cast<int64_t>(out.size()), records});
+    auto objects = ExpandWorkload(
+        *item.workload, item.where + ": object", alive,
+        RoomFor(options_.limits, static_cast<int64_t>(out.size()), expanded_objects));
     if (!objects.ok()) return objects.error();
+    expanded_objects += static_cast<int64_t>(objects->size());
     for (const nlohmann::json& obj : *objects) {
       if (owners.HasClaim(obj)) continue;  // captured: the controller would use that claim
       Item made;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "reference/k8s/k8s_json.h"
+#include "traces/importers/api_validation.h"
 #include "traces/importers/input_files.h"
 #include "traces/importers/redaction.h"
 #include "traces/importers/workloads.h"
@@ -52,6 +53,7 @@ class Loader {
   int64_t objects_ = 0;  // decoded so far, for limits_.records
   std::vector<Workload> workloads_;
   int64_t expanded_pods_ = 0;
+  int64_t expanded_objects_ = 0;  // for limits_.expanded_objects
   std::array<std::vector<ApiEvent>, kGroups> groups_;
   std::set<std::string> warned_kinds_;
   std::vector<std::string> warnings_;
@@ -77,9 +79,15 @@ Outcome Loader::AddObject(const nlohmann::json& obj, const std::string& where) {
     }
     return Outcome::Ok();
   }
-  if (IsWorkloadKind(kind)) workloads_.push_back(Workload{obj, where});
+  if (IsWorkloadKind(kind)) {
+    if (Outcome ok = ValidateWorkload(obj, kind, where); !ok) return ok;
+    workloads_.push_back(Workload{obj, where});
+  }
   if (!IsTraceKind(kind)) {
-    if (IsWorkloadKind(kind)) return Outcome::Ok();
+    if (IsWorkloadKind(kind)) {
+      redactor_.ReadWorkloadKind(kind);
+      return Outcome::Ok();
+    }
     if (warned_kinds_.insert(kind).second) {
       warnings_.push_back(where + ": skipping objects of kind " + kind +
                           " (counted in skipped.kinds)");
@@ -153,9 +161,10 @@ Outcome Loader::ExpandWorkloads() {
   for (const ApiEvent& e : groups_[kNodes]) nodes.push_back(e.node());
   for (const Workload& w : workloads_) {
     if (owners.Has(w.object)) continue;  // its pods are given: keep them
-    auto objects = ExpandWorkload(w.object, w.where, nodes,
-                                  RecordRoom{limits_.records - objects_, limits_.records});
+    auto objects =
+        ExpandWorkload(w.object, w.where, nodes, RoomFor(limits_, objects_, expanded_objects_));
     if (!objects.ok()) return objects.error();
+    expanded_objects_ += static_cast<int64_t>(objects->size());
     for (const nlohmann::json& obj : *objects) {
       if (owners.HasClaim(obj)) continue;  // the controller would use the given claim
       const std::string kind = obj.value("kind", "");

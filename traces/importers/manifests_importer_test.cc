@@ -286,5 +286,87 @@ TEST(ManifestsImporterTest, BadInputNamesFileLineAndField) {
       << missing.message();
 }
 
+// What an API server refuses is refused here, naming the file, the document's line and the field
+// (issue 40's hostile manifests, one document each after a valid node).
+TEST(ManifestsImporterTest, ObjectsAnApiServerRefusesAreRefused) {
+  const std::string node = "kind: Node\nmetadata: {name: n}\n---\n";
+  struct Case {
+    std::string yaml;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {"kind: Job\nmetadata: {name: j}\nspec:\n  suspend: \"true\"\n",
+       "line 4: field spec.suspend: expected a boolean, got string"},
+      {"kind: DaemonSet\nmetadata: {name: d}\nspec:\n  template:\n    spec:\n"
+       "      hostNetwork: \"yes\"\n",
+       "line 4: field spec.template.spec.hostNetwork: expected a boolean, got string"},
+      {"kind: DaemonSet\nmetadata: {name: d}\nspec:\n  template:\n    spec:\n"
+       "      tolerations: all\n",
+       "line 4: field spec.template.spec.tolerations: expected a list, got string"},
+      {"kind: StatefulSet\nmetadata: {name: s}\nspec:\n  ordinals: 7\n",
+       "line 4: field spec.ordinals: expected an object, got number"},
+      {"kind: CSINode\nmetadata: {name: n}\nspec:\n  drivers: [{name: d, nodeID: n, "
+       "allocatable: {count: -1}}]\n",
+       "line 4: field spec.drivers[0].allocatable.count: must be greater than or equal to 0"},
+      {"kind: StatefulSet\nmetadata: {name: s}\nspec:\n  volumeClaimTemplates:\n"
+       "  - metadata: {name: data}\n  - metadata: {name: data}\n",
+       "line 4: field spec.volumeClaimTemplates[1].metadata.name: duplicate value \"data\""},
+      {"kind: Job\nmetadata: {name: j}\nspec:\n  completionMode: Sometimes\n",
+       "line 4: field spec.completionMode: unsupported value \"Sometimes\""},
+      {"kind: Pod\nmetadata: {name: p}\nspec:\n  initContainers: [{name: i, restartPolicy: "
+       "Never}]\n  containers: [{name: c}]\n",
+       "line 4: field spec.initContainers[0].restartPolicy: unsupported value \"Never\""},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string file = "hostile" + std::to_string(i) + ".yaml";
+    auto out = ImportManifests({WriteTemp(file, node + cases[i].yaml)}, {});
+    ASSERT_FALSE(out.ok()) << cases[i].yaml;
+    EXPECT_TRUE(Contains(out.message(), file + ": " + cases[i].error)) << out.message();
+  }
+}
+
+// Expansion is bounded by what the workloads *will* create, before anything is built: the limit
+// expanded-objects counts every expanded object of the import.
+TEST(ManifestsImporterTest, ExpansionIsBoundedBeforeItIsBuilt) {
+  std::string claims;
+  for (int i = 0; i < 20; ++i)
+    claims += "  - metadata: {name: c" + std::to_string(i) + "}\n    spec: {}\n";
+  auto huge = ImportManifests(
+      {WriteTemp("sts.yaml",
+                 "kind: StatefulSet\nmetadata: {name: s}\nspec:\n  replicas: 100000\n"
+                 "  volumeClaimTemplates:\n" +
+                     claims + "  template: {spec: {containers: [{name: c}]}}\n")},
+      {});
+  ASSERT_FALSE(huge.ok());
+  EXPECT_TRUE(Contains(
+      huge.message(),
+      "/sts.yaml: line 1: field spec.replicas: expands to 2100000 objects, more than the "
+      "1000000 objects left under the limit expanded-objects=1000000 (raise it with --limit "
+      "expanded-objects=N)"))
+      << huge.message();
+
+  // The limit is shared by every workload of the import: the second Deployment has no room left.
+  const std::string two =
+      "kind: Deployment\nmetadata: {name: a}\nspec:\n  replicas: 600\n"
+      "  template: {spec: {containers: [{name: c}]}}\n---\n"
+      "kind: Deployment\nmetadata: {name: b}\nspec:\n  replicas: 600\n"
+      "  template: {spec: {containers: [{name: c}]}}\n";
+  ImportOptions small;
+  small.limits.expanded_objects = 1000;
+  auto refused = ImportManifests({WriteTemp("two.yaml", two)}, small);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(
+      Contains(refused.message(),
+               "/two.yaml: line 7: field spec.replicas: expands to 601 objects, more than the 399 "
+               "objects left under the limit expanded-objects=1000 (raise it with --limit "
+               "expanded-objects=N)"))
+      << refused.message();
+  small.limits.expanded_objects = 1202;
+  auto fits = ImportManifests({WriteTemp("two.yaml", two)}, small);
+  ASSERT_TRUE(fits.ok()) << fits.message();
+  EXPECT_EQ(Label(*fits, "expanded.pods"), "1200");
+  EXPECT_EQ(Label(*fits, "read.workloads"), "Deployment=2");
+}
+
 }  // namespace
 }  // namespace schedcheck::trace

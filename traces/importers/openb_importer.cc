@@ -74,6 +74,16 @@ Outcome RequireColumns(const CsvTable& t, std::initializer_list<const char*> col
   return Outcome::Ok();
 }
 
+// Most GPUs one node or pod may have: far above any machine, and small enough that thousandths of
+// GPUs summed over every node of a trace (at most `records` of them) stay within int64.
+constexpr int64_t kMaxGpus = 1'000'000;
+
+Outcome CheckGpuCount(const RowReader& r, const char* column, int64_t gpus) {
+  if (gpus <= kMaxGpus) return Outcome::Ok();
+  return Error{r.Where(column) + ": " + std::to_string(gpus) + " GPUs is more than " +
+               std::to_string(kMaxGpus) + ", the most one node or pod may have (kMaxGpus)"};
+}
+
 Outcome ReadNodes(const CsvTable& t, std::vector<NodeRow>* out) {
   if (Outcome ok = RequireColumns(t, {"sn", "cpu_milli", "memory_mib", "gpu"}); !ok) return ok;
   for (size_t i = 0; i < t.rows.size(); ++i) {
@@ -87,6 +97,7 @@ Outcome ReadNodes(const CsvTable& t, std::vector<NodeRow>* out) {
       if (!v.ok()) return v.error();
       *target = **v;
     }
+    if (Outcome ok = CheckGpuCount(r, "gpu", n.gpu); !ok) return ok;
     out->push_back(std::move(n));
   }
   return Outcome::Ok();
@@ -109,6 +120,7 @@ Outcome ReadPods(const CsvTable& t, std::vector<PodRow>* out) {
       if (!v.ok()) return v.error();
       *target = **v;
     }
+    if (Outcome ok = CheckGpuCount(r, "num_gpu", p.num_gpu); !ok) return ok;
     for (auto [column, target] :
          {std::pair{"creation_time", &p.creation_s}, std::pair{"deletion_time", &p.deletion_s}}) {
       auto v = r.Int(column, false);

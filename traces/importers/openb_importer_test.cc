@@ -164,6 +164,11 @@ TEST(OpenbImporterTest, BadCsvNamesFileLineAndField) {
        "b.csv: line 2: field deletion_time: 3153600001 seconds is more than 100 years"},
       {"name,cpu_milli,memory_mib,num_gpu\np,1,1,0\n", "b.csv: line 1: missing column gpu_milli"},
       {"id,cpu\n1,2\n", "b.csv: line 1: neither an openb node list"},
+      // GPU counts whose thousandths overflowed int64 (UBSan: signed integer overflow).
+      {"sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1024,9223372036854775807,\n",
+       "b.csv: line 2: field gpu: 9223372036854775807 GPUs is more than 1000000"},
+      {"name,cpu_milli,memory_mib,num_gpu,gpu_milli\np,1,1,9300000000000000,0\n",
+       "b.csv: line 2: field num_gpu: 9300000000000000 GPUs is more than 1000000"},
       {"sn,cpu_milli,memory_mib,gpu,model\n\"n1,1000,1024,0,\n",
        "b.csv: line 2: unterminated quoted field"},
   };

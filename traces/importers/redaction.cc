@@ -4,6 +4,7 @@
 
 #include "reference/k8s/json_to_message.h"
 #include "reference/k8s/k8s_json.h"
+#include "traces/importers/api_validation.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -47,6 +48,7 @@ Redactor::Redactor(const std::vector<std::string>& keep_annotations)
 
 Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind,
                          const std::string& where, ApiEvent* event) {
+  if (Outcome ok = ValidateTraceObject(object, kind, where); !ok) return ok;
   k8s::ObjectMeta* meta = nullptr;
   const google::protobuf::Message* message = nullptr;
   Outcome ok;
@@ -187,6 +189,8 @@ void Redactor::AddLabels(Imported* imported) const {
   AddToLabel(imported, "redacted.fields", fields_);
   if (!paths_.empty()) imported->labels["redacted.paths"] = JoinCounts(paths_);
   if (!skipped_kinds_.empty()) imported->labels["skipped.kinds"] = JoinCounts(skipped_kinds_);
+  if (!read_workload_kinds_.empty())
+    imported->labels["read.workloads"] = JoinCounts(read_workload_kinds_);
 }
 
 }  // namespace schedcheck::trace

@@ -45,6 +45,9 @@ class Redactor {
                  ApiEvent* event);
   // Counts an object of a kind the trace does not hold.
   void SkipKind(const std::string& kind) { ++skipped_kinds_[kind.empty() ? "(none)" : kind]; }
+  // Counts an object of a workload kind the trace does not hold but the importer reads (it is
+  // expanded into its pods, or its pods are in the input): `read.workloads`, not skipped.
+  void ReadWorkloadKind(const std::string& kind) { ++read_workload_kinds_[kind]; }
   int64_t skipped() const;
 
   // Writes the labels listed above into `imported` (skipped.kinds only when something was).
@@ -64,6 +67,7 @@ class Redactor {
   int64_t fields_ = 0;
   std::map<std::string, int64_t> paths_;
   std::map<std::string, int64_t> skipped_kinds_;
+  std::map<std::string, int64_t> read_workload_kinds_;
 };
 
 }  // namespace schedcheck::trace

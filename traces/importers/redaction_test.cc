@@ -129,7 +129,8 @@ TEST(Redactor, CountsWhatTheRoundTripCounts) {
                  "priority": 0, "hostNetwork": false, "dnsPolicy": "ClusterFirst",
                  "terminationGracePeriodSeconds": 30, "schedulerName": "",
                  "securityContext": {"runAsUser": 1000},
-                 "tolerations": [{"key": "k", "operator": "Exists", "tolerationSeconds": 5}],
+                 "tolerations": [{"key": "k", "operator": "Exists", "effect": "NoExecute",
+                                  "tolerationSeconds": 5}],
                  "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
                    {"nodeSelectorTerms": [{"matchExpressions":
                      [{"key": "zone", "operator": "In", "values": ["a"]}]}]}}}},

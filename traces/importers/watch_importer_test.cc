@@ -207,7 +207,8 @@ TEST(WatchImporterTest, WorkloadsWithoutCapturedPodsAreExpanded) {
       << RecordsText(*imported);
   EXPECT_EQ(rs.rfind("web-", 0), 0u);
   EXPECT_EQ(Label(*imported, "expanded.pods"), "4");
-  EXPECT_EQ(Label(*imported, "skipped.kinds"), "DaemonSet=1,Deployment=3");
+  EXPECT_EQ(Label(*imported, "skipped.kinds"), "<absent>");  // read, not skipped
+  EXPECT_EQ(Label(*imported, "read.workloads"), "DaemonSet=1,Deployment=3");
 }
 
 // Storage objects of a capture are API events like pods: added, modified and deleted as captured,

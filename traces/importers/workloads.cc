@@ -53,9 +53,10 @@ Result<int64_t> Count(const Json& spec, const char* key, int64_t fallback,
 
 // An expansion to `objects` objects (`field` gives their number) has no room under the limit.
 Error NoRoom(const std::string& field, int64_t objects, const RecordRoom& room) {
+  const char* unit = room.limit_name == "records" ? " records" : " objects";
   return Error{field + ": expands to " + std::to_string(objects) + " objects, more than the " +
-               std::to_string(room.left) + " records left under the limit records=" +
-               std::to_string(room.limit) + " (raise it with --limit records=N)"};
+               std::to_string(room.left) + unit + " left under the limit " + room.limit_name + "=" +
+               std::to_string(room.limit) + " (raise it with --limit " + room.limit_name + "=N)"};
 }
 
 // fnv-32a over `text`, printed in decimal and re-encoded character by character in the safe
@@ -183,7 +184,8 @@ Result<std::vector<Json>> ExpandDeployment(const Json& d, const std::string& whe
   }
   if (!Field(d["spec"], "replicas").is_null()) rs["spec"]["replicas"] = d["spec"]["replicas"];
   rs["spec"]["template"] = rs_tmpl;
-  auto pods = ExpandReplicas(rs, where, "apps/v1", RecordRoom{room.left - 1, room.limit});
+  auto pods =
+      ExpandReplicas(rs, where, "apps/v1", RecordRoom{room.left - 1, room.limit, room.limit_name});
   if (!pods.ok()) return pods.error();
   std::vector<Json> out{rs};
   for (Json& p : *pods) out.push_back(std::move(p));
@@ -479,6 +481,14 @@ void GivenOwners::AddClaim(const k8s::ObjectMeta& claim_meta) {
 
 bool GivenOwners::HasClaim(const Json& object) const {
   return Str(object, "kind") == "PersistentVolumeClaim" && claims.count(WorkloadKeyOf(object)) > 0;
+}
+
+RecordRoom RoomFor(const InputLimits& limits, int64_t records_used, int64_t expanded_used) {
+  const int64_t records_left = limits.records - records_used;
+  const int64_t expanded_left = limits.expanded_objects - expanded_used;
+  if (expanded_left < records_left)
+    return RecordRoom{expanded_left, limits.expanded_objects, "expanded-objects"};
+  return RecordRoom{records_left, limits.records, "records"};
 }
 
 Result<std::vector<Json>> ExpandWorkload(const Json& workload, const std::string& where,

@@ -34,6 +34,7 @@
 
 #include "reference/base/result.h"
 #include "reference/k8s/k8s.pb.h"
+#include "traces/input_limits.h"
 
 namespace schedcheck::trace {
 
@@ -44,11 +45,17 @@ inline constexpr int64_t kMaxWorkloadPods = 100'000;
 // Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet, Job, PodTemplate.
 bool IsWorkloadKind(const std::string& kind);
 
-// How many more objects the caller's records limit (`--limit records`) lets an expansion give.
+// How many more objects the caller's limits let an expansion give: the tighter of `--limit
+// records` (objects per import) and `--limit expanded-objects` (objects all workloads expand to).
 struct RecordRoom {
   int64_t left = INT64_MAX;
-  int64_t limit = INT64_MAX;  // the limit itself, for the message
+  int64_t limit = INT64_MAX;           // the limit itself, for the message
+  std::string limit_name = "records";  // its `--limit` name
 };
+
+// The room `limits` leave after `records_used` objects of the import, `expanded_used` of them
+// made by expansions.
+RecordRoom RoomFor(const InputLimits& limits, int64_t records_used, int64_t expanded_used);
 
 // The objects `workload` stands for, in creation order: for a Deployment its ReplicaSet first,
 // then pods; for a StatefulSet each pod's claims before it (JSON, kind set). `nodes`: the cluster's
