@@ -287,7 +287,7 @@ TEST(ManifestsImporterTest, BadInputNamesFileLineAndField) {
 }
 
 // What an API server refuses is refused here, naming the file, the document's line and the field
-// (issue 40's hostile manifests, one document each after a valid node).
+// (hostile manifests met in testing, one document each after a valid node).
 TEST(ManifestsImporterTest, ObjectsAnApiServerRefusesAreRefused) {
   const std::string node = "kind: Node\nmetadata: {name: n}\n---\n";
   struct Case {
