@@ -60,13 +60,13 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
     return fail("--soft-fails and --allow-soft contradict each other");
   if (o.soft_fails)
     err << "schedcheck gate: note: soft divergences fail by default now; --soft-fails is ignored\n";
-  const diff::ReportOptions ro{.allow_soft = o.allow_soft};
+  const bool plain =
+      o.baseline == "reference" && o.baseline_config.empty() && o.candidate_config.empty();
+  diff::ReportOptions ro{.allow_soft = o.allow_soft};
+  // The default gate says "reference" and keeps its suite name; a baseline gate names both builds.
+  if (!plain) ro.sides.a = "baseline";
   const std::string title = "schedcheck gate: " + gate::GateTitle(options) + " on " + o.corpus;
-  // The default gate keeps its suite name; a baseline gate names both builds.
-  const std::string suite =
-      o.baseline == "reference" && o.baseline_config.empty() && o.candidate_config.empty()
-          ? "schedcheck gate"
-          : "schedcheck gate: " + gate::GateTitle(options);
+  const std::string suite = plain ? "schedcheck gate" : "schedcheck gate: " + gate::GateTitle(options);
   if (!o.junit.empty()) {
     if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport(diffs, suite, ro));
         !ok) {

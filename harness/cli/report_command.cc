@@ -74,7 +74,7 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
     auto text = ExplainFirstDivergence(
         {o.trace, o.config, o.candidate, o.reference, o.candidate_log, trace::YamlLimitsOf(limits),
          o.feature_gates, level, o.baseline, o.baseline_config, o.candidate_config},
-        in.reference.decisions, in.result.divergences.front());
+        in.reference.decisions, in.result.divergences.front(), &in.candidate.decisions);
     if (!text.ok()) return fail(text.message());
     in.explanation = *text;
   }
