@@ -280,6 +280,17 @@ Result<std::string> ExplainAt(const trace::Trace& cluster,
   return out;
 }
 
+Outcome CheckConfiguration(const reference::SchedulerConfiguration& config,
+                           const std::string& compat, const ExplainOptions& options) {
+  for (reference::Profile p : config.profiles) {
+    if (!p.percentage_of_nodes_to_score)
+      p.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
+    auto built = check::Cluster::Build({}, p, ClusterOptionsFor(options, compat));
+    if (!built.ok()) return built.error();
+  }
+  return Outcome::Ok();
+}
+
 Result<Placement> PlaceAt(const trace::Trace& cluster,
                           const std::vector<trace::Record>& reference_log, const Divergence& d,
                           const reference::SchedulerConfiguration& config,

@@ -47,6 +47,11 @@ struct Placement {
   std::vector<std::string> plugins;  // when not: the rejecting plugins, in name order
 };
 
+// Whether the reference can run `config` at `compat` with the options' gates: every profile's
+// plugins exist and accept their arguments. The error is the first profile's that cannot.
+Outcome CheckConfiguration(const reference::SchedulerConfiguration& config,
+                           const std::string& compat, const ExplainOptions& options = {});
+
 // The reference with `config` (its profile for the pod's schedulerName) on that snapshot: the
 // plain rules, seed 1, the options' level and gates. Errors as ExplainAt's, or the profile's.
 Result<Placement> PlaceAt(const trace::Trace& cluster,

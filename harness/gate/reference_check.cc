@@ -23,10 +23,12 @@ std::string ReferenceCheck(const trace::Trace& trace, const std::vector<trace::R
   if (!in.baseline_config.empty()) {
     // The baseline may be a build whose configuration names plugins the reference lacks.
     auto loaded = reference::LoadSchedulerConfiguration(in.baseline_config, compat, in.yaml);
-    if (!loaded.ok()) {
+    Outcome runs = loaded.ok() ? diff::CheckConfiguration(*loaded, compat, options)
+                               : Outcome(loaded.error());
+    if (!runs) {
       return prefix + "the reference cannot load the baseline's configuration " +
              in.baseline_config + ", so which side it agrees with is not known: " +
-             loaded.message() + "\n";
+             runs.message() + "\n";
     }
     config = std::move(*loaded);
     who = "the reference with the baseline's configuration " + in.baseline_config;
