@@ -274,10 +274,11 @@ profiles:
   r.baseline_config = config;
   text = ExplainFirstDivergence(r, a, d.divergences.front(), &b);
   ASSERT_TRUE(text.ok()) << text.message();
-  EXPECT_NE(text->find("reference check: the reference with the baseline's configuration " +
-                       config + " places pod default/p1 on n1 (ties {n1}): agrees with the "
-                       "baseline\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text->find("reference check: the reference with the baseline's configuration " + config +
+                 " places pod default/p1 on n1 (ties {n1}): agrees with the "
+                 "baseline\n"),
+      std::string::npos)
       << *text;
 
   // An out-of-process baseline whose configuration names a plugin the reference does not have.

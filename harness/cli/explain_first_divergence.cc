@@ -69,7 +69,8 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
   };
   const std::string baseline = r.baseline.empty() ? "reference" : r.baseline;
   const std::string baseline_config = r.baseline_config.empty() ? r.config : r.baseline_config;
-  if (Outcome ok = add(plain ? "reference" : "baseline", baseline, baseline_config, r.reference_log);
+  if (Outcome ok =
+          add(plain ? "reference" : "baseline", baseline, baseline_config, r.reference_log);
       !ok)
     return ok.error();
   if (!r.candidate.empty()) {

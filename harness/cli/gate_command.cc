@@ -66,7 +66,8 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   // The default gate says "reference" and keeps its suite name; a baseline gate names both builds.
   if (!plain) ro.sides.a = "baseline";
   const std::string title = "schedcheck gate: " + gate::GateTitle(options) + " on " + o.corpus;
-  const std::string suite = plain ? "schedcheck gate" : "schedcheck gate: " + gate::GateTitle(options);
+  const std::string suite =
+      plain ? "schedcheck gate" : "schedcheck gate: " + gate::GateTitle(options);
   if (!o.junit.empty()) {
     if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport(diffs, suite, ro));
         !ok) {

@@ -148,7 +148,8 @@ std::string DiffText(const MinimizeCommandOptions& o, const gate::PairReplayOpti
   }
   s << "\ndivergences (" << BaselineLabel(o, po.baseline) << " vs candidate " << o.candidate
     << "):\n";
-  for (const diff::Divergence& d : m.diff.divergences) s << "  " << diff::Describe(d, Names(o)) << "\n";
+  for (const diff::Divergence& d : m.diff.divergences)
+    s << "  " << diff::Describe(d, Names(o)) << "\n";
   s << "\n" << explanation;
   return s.str();
 }

@@ -33,10 +33,10 @@ std::string AgreementText(const std::string& who, const std::string& pod,
                           const Placement& reference, const trace::Attempt* a,
                           const trace::Attempt* b, const SideNames& names) {
   std::string out = who;
-  out += reference.bound ? " places pod " + pod + " on " + reference.node + " (ties {" +
-                               Join(reference.ties) + "})"
-                         : " finds pod " + pod + " unschedulable by [" +
-                               Join(reference.plugins) + "]";
+  out += reference.bound
+             ? " places pod " + pod + " on " + reference.node + " (ties {" + Join(reference.ties) +
+                   "})"
+             : " finds pod " + pod + " unschedulable by [" + Join(reference.plugins) + "]";
   const bool with_a = Agrees(reference, a), with_b = Agrees(reference, b);
   out += ": agrees with ";
   if (with_a && with_b) {

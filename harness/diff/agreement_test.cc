@@ -41,8 +41,8 @@ TEST(AgreementTest, BoundAgreesWithinTheReferencesTieSet) {
 }
 
 TEST(AgreementTest, UnschedulableAgreesOnTheSameRejectingPlugins) {
-  const Placement ref{.bound = false, .node = "", .ties = {}, .plugins = {"NodeAffinity",
-                                                                         "TaintToleration"}};
+  const Placement ref{
+      .bound = false, .node = "", .ties = {}, .plugins = {"NodeAffinity", "TaintToleration"}};
   const trace::Attempt same = Unschedulable({"TaintToleration", "NodeAffinity"});
   const trace::Attempt other = Unschedulable({"NodeAffinity"});
   const trace::Attempt bound = Bound("n1");

@@ -522,8 +522,8 @@ DiffResult Diff(const std::vector<trace::Record>& reference,
 std::string Describe(const Divergence& d, const SideNames& names) {
   std::string s = "pod " + d.pod + " at " + At(d.t_ns);
   if (d.attempt > 0) s += " (attempt " + std::to_string(d.attempt) + ")";
-  s += ": " + d.what + " [" + std::string(ClassName(d.cls)) + "]: " + names.a + " " +
-       d.reference + "; " + names.b + " " + d.candidate;
+  s += ": " + d.what + " [" + std::string(ClassName(d.cls)) + "]: " + names.a + " " + d.reference +
+       "; " + names.b + " " + d.candidate;
   if (!d.plugins.empty()) {
     s += "; plugins ";
     for (size_t i = 0; i < d.plugins.size(); ++i) s += (i ? "," : "") + d.plugins[i];

@@ -270,8 +270,7 @@ Result<std::string> ExplainAt(const trace::Trace& cluster,
       (snap->at_record ? " before attempt " +
                              std::to_string(reference_log[d.reference_record].attempt().attempt())
                        : "") +
-      " (" + std::to_string(snap->input.nodes.size()) + " node(s), compat " + snap->compat +
-      "):\n";
+      " (" + std::to_string(snap->input.nodes.size()) + " node(s), compat " + snap->compat + "):\n";
   for (const ExplainSide& side : sides) {
     auto text = ExplainSideText(snap->input, snap->pod, side, options, snap->compat);
     if (!text.ok()) return text.error();
@@ -299,7 +298,8 @@ Result<Placement> PlaceAt(const trace::Trace& cluster,
   if (!snap.ok()) return snap.error();
   auto profile = ProfileFor(config, snap->pod->scheduler_name());
   if (!profile.ok()) return profile.error();
-  auto built = check::Cluster::Build(snap->input, *profile, ClusterOptionsFor(options, snap->compat));
+  auto built =
+      check::Cluster::Build(snap->input, *profile, ClusterOptionsFor(options, snap->compat));
   if (!built.ok()) return built.error();
   (*built)->AddPendingPod(snap->pod);
   reference::CycleState state;

@@ -169,9 +169,10 @@ std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::strin
   for (const NamedDiff& d : diffs) {
     const bool failed = Failed(d, o);
     failures += failed ? 1 : 0;
-    std::string first = !d.error.empty()               ? d.error
-                        : d.result.divergences.empty() ? ""
-                                                       : Describe(d.result.divergences.front(), o.sides);
+    std::string first = !d.error.empty() ? d.error
+                        : d.result.divergences.empty()
+                            ? ""
+                            : Describe(d.result.divergences.front(), o.sides);
     out += "| " + MdCell(d.name) + " | " + (failed ? "**FAIL**" : "pass") + " | " +
            std::to_string(d.result.Count(DivergenceClass::kHard)) + " | " +
            std::to_string(d.result.Count(DivergenceClass::kRequeue)) + " | " +

@@ -86,11 +86,11 @@ std::string Explain(const trace::Trace& trace, const PairLogs& logs, const PairR
   const diff::Divergence& first = logs.diff.divergences.front();
   auto text = diff::ExplainAt(trace, logs.baseline, first, sides, explain);
   const PairSide& baseline = pair.side(Which::kBaseline);
-  const std::string check = ReferenceCheck(
-      trace, logs.baseline, logs.candidate, first,
-      {baseline.build.spec, pair.side(Which::kCandidate).build.spec, baseline.config_source,
-       trace::YamlLimitsOf(o.limits)},
-      explain);
+  const std::string check =
+      ReferenceCheck(trace, logs.baseline, logs.candidate, first,
+                     {baseline.build.spec, pair.side(Which::kCandidate).build.spec,
+                      baseline.config_source, trace::YamlLimitsOf(o.limits)},
+                     explain);
   return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + notes + check;
 }
 

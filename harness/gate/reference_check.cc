@@ -9,7 +9,8 @@ bool NeitherIsReference(const std::string& baseline_spec, const std::string& can
   return baseline_spec != "reference" && candidate_spec != "reference";
 }
 
-std::string ReferenceCheck(const trace::Trace& trace, const std::vector<trace::Record>& baseline_log,
+std::string ReferenceCheck(const trace::Trace& trace,
+                           const std::vector<trace::Record>& baseline_log,
                            const std::vector<trace::Record>& candidate_log,
                            const diff::Divergence& d, const ReferenceCheckInput& in,
                            const diff::ExplainOptions& options) {
@@ -23,12 +24,12 @@ std::string ReferenceCheck(const trace::Trace& trace, const std::vector<trace::R
   if (!in.baseline_config.empty()) {
     // The baseline may be a build whose configuration names plugins the reference lacks.
     auto loaded = reference::LoadSchedulerConfiguration(in.baseline_config, compat, in.yaml);
-    Outcome runs = loaded.ok() ? diff::CheckConfiguration(*loaded, compat, options)
-                               : Outcome(loaded.error());
+    Outcome runs =
+        loaded.ok() ? diff::CheckConfiguration(*loaded, compat, options) : Outcome(loaded.error());
     if (!runs) {
       return prefix + "the reference cannot load the baseline's configuration " +
-             in.baseline_config + ", so which side it agrees with is not known: " +
-             runs.message() + "\n";
+             in.baseline_config + ", so which side it agrees with is not known: " + runs.message() +
+             "\n";
     }
     config = std::move(*loaded);
     who = "the reference with the baseline's configuration " + in.baseline_config;
@@ -36,9 +37,9 @@ std::string ReferenceCheck(const trace::Trace& trace, const std::vector<trace::R
   auto placed = diff::PlaceAt(trace, baseline_log, d, config, options);
   if (!placed.ok()) return prefix + "not available: " + placed.message() + "\n";
   const diff::SideNames names{"baseline", "candidate"};
-  return prefix +
-         diff::AgreementText(who, d.pod, *placed, diff::AttemptAtIndex(baseline_log, d.reference_record),
-                             diff::AttemptAtIndex(candidate_log, d.candidate_record), names);
+  return prefix + diff::AgreementText(
+                      who, d.pod, *placed, diff::AttemptAtIndex(baseline_log, d.reference_record),
+                      diff::AttemptAtIndex(candidate_log, d.candidate_record), names);
 }
 
 }  // namespace schedcheck::gate

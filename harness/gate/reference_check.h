@@ -16,8 +16,8 @@
 namespace schedcheck::gate {
 
 struct ReferenceCheckInput {
-  std::string baseline_spec;   // the build that wrote `baseline_log`
-  std::string candidate_spec;  // the build that wrote `candidate_log`
+  std::string baseline_spec;    // the build that wrote `baseline_log`
+  std::string candidate_spec;   // the build that wrote `candidate_log`
   std::string baseline_config;  // the baseline's configuration file ("": its default profile)
   k8s::YamlLimits yaml;         // for reading `baseline_config`
 };
@@ -29,7 +29,8 @@ bool NeitherIsReference(const std::string& baseline_spec, const std::string& can
 // reference's outcome and whom it agrees with (diff::AgreementText), or why it could not be
 // computed (the reference cannot load the baseline's configuration, the pod is missing, ...).
 // `options` are the explanation's (level, gates).
-std::string ReferenceCheck(const trace::Trace& trace, const std::vector<trace::Record>& baseline_log,
+std::string ReferenceCheck(const trace::Trace& trace,
+                           const std::vector<trace::Record>& baseline_log,
                            const std::vector<trace::Record>& candidate_log,
                            const diff::Divergence& d, const ReferenceCheckInput& in,
                            const diff::ExplainOptions& options);
