@@ -62,7 +62,8 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
     err << "schedcheck gate: note: soft divergences fail by default now; --soft-fails is ignored\n";
   const bool plain =
       o.baseline == "reference" && o.baseline_config.empty() && o.candidate_config.empty();
-  diff::ReportOptions ro{.allow_soft = o.allow_soft};
+  diff::ReportOptions ro;
+  ro.allow_soft = o.allow_soft;
   // The default gate says "reference" and keeps its suite name; a baseline gate names both builds.
   if (!plain) ro.sides.a = "baseline";
   const std::string title = "schedcheck gate: " + gate::GateTitle(options) + " on " + o.corpus;
