@@ -264,6 +264,26 @@ TEST(GateTest, InProcessBaselineIsExplainedWithItsConfiguration) {
   EXPECT_EQ(w.explanation.find("reference check"), std::string::npos) << w.explanation;
 }
 
+// Two variants, neither the reference: each trace's explanation ends with the reference check.
+TEST(GateTest, TwoVariantsGetTheReferenceCheck) {
+  auto r = RunGate({.corpus = kCorpus,
+                    .candidate = "weight:NodeAffinity=5",
+                    .baseline = "forget-events:TaintToleration"});
+  ASSERT_TRUE(r.ok()) << r.message();
+  // weights.jsonl: the forgetful baseline still places p1 as the reference does.
+  const GateTrace& w = Named(*r, "weights.jsonl");
+  EXPECT_NE(w.explanation.find("reference check: the reference (default profile) places pod "
+                               "default/p1 on n2 (ties {n2}): agrees with the baseline\n"),
+            std::string::npos)
+      << w.explanation;
+  // taint.jsonl: a requeue difference; both sides' next attempt binds as the reference does.
+  const GateTrace& t = Named(*r, "taint.jsonl");
+  EXPECT_NE(t.explanation.find("agrees with both (the attempt's outcome only; when each side "
+                               "retried the pod is not checked)\n"),
+            std::string::npos)
+      << t.explanation;
+}
+
 // A build that answers differently from one process to the next: a wrapper that serves the
 // default profile from its 1st, 3rd, ... process and NodeAffinity weight 5 from the others.
 std::string FlipFlopCommand(const std::string& name) {

@@ -27,7 +27,8 @@ bool NeitherIsReference(const std::string& baseline_spec, const std::string& can
 
 // "" when either side is the reference; else one line starting "reference check: ": the
 // reference's outcome and whom it agrees with (diff::AgreementText), or why it could not be
-// computed (the reference cannot load the baseline's configuration, the pod is missing, ...).
+// computed (the reference cannot load the baseline's configuration, the pod is missing, ...). For
+// a requeue divergence the line says that only the attempt's outcome was compared.
 // `options` are the explanation's (level, gates).
 std::string ReferenceCheck(const trace::Trace& trace,
                            const std::vector<trace::Record>& baseline_log,
