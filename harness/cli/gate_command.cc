@@ -126,9 +126,12 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
                   "candidate build (" + candidates::CandidateHelp() +
                       "); default reference. exec:/kube: run as one "
                       "child process per trace (harness/protocol/PROTOCOL.md)");
-  cmd->add_option("--baseline", o->baseline,
-                  "the build the candidate is compared with, same specs; default reference. For a "
-                  "plugin: its previous version, or the same build with another configuration");
+  cmd->add_option(
+      "--baseline", o->baseline,
+      "the build the candidate is compared with, same specs; default reference. For a "
+      "plugin: its previous version, or the same build with another configuration. When "
+      "neither side is the reference, explanations end with the reference check: "
+      "which side the reference agrees with");
   cmd->add_option("--baseline-config", o->baseline_config,
                   "the baseline's KubeSchedulerConfiguration for every trace (default: each "
                   "trace's <name>.config.yaml, else the default profile)");

@@ -337,7 +337,8 @@ void AddMinimizeCommand(CLI::App& app, int* exit_code) {
                   "both sides' KubeSchedulerConfiguration unless --baseline-config / "
                   "--candidate-config name a side's own (default profile if absent)");
   cmd->add_option("--baseline", o->baseline,
-                  "the build the candidate is compared with, same specs (default reference)");
+                  "the build the candidate is compared with, same specs (default reference); when "
+                  "neither side is the reference, the explanation says which one it agrees with");
   cmd->add_option("--baseline-config", o->baseline_config,
                   "the baseline's KubeSchedulerConfiguration (default: --config); an exec:/kube: "
                   "side is sent it unparsed");

@@ -106,7 +106,8 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
                   "--candidate-config name a side's own");
   cmd->add_option("--baseline", o->baseline,
                   "REFERENCE's build spec when it is not the reference, to explain its side with "
-                  "it (same specs as --candidate; default reference)");
+                  "it (same specs as --candidate; default reference); when neither side is the "
+                  "reference, the explanation says which one it agrees with");
   cmd->add_option("--baseline-config", o->baseline_config,
                   "REFERENCE's own configuration for --trace (default: --config)");
   cmd->add_option("--candidate-config", o->candidate_config,
