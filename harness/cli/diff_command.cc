@@ -53,7 +53,7 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
     const std::string level = ExplanationLevel(o.compat, a_level, b_level, "schedcheck diff", err);
     auto text = ExplainFirstDivergence({o.cluster_trace, o.config, o.candidate, o.a, o.b,
                                         trace::YamlLimitsOf(limits), o.feature_gates, level},
-                                       *a, d.result.divergences.front());
+                                       *a, d.result.divergences.front(), b);
     if (!text.ok()) return fail(text.message());
     d.explanation = *text;
   }

@@ -227,6 +227,124 @@ TEST(DiffCommandTest, ExplanationNamesTheBaselineBuildAndConfiguration) {
       << *text;
 }
 
+// When neither side is the reference, the explanation ends with the reference's own outcome for
+// the first divergent attempt, on the baseline's snapshot, and the side it agrees with. On
+// weights.jsonl the reference puts p1 on n2; NodeAffinity weight 5 puts it on n1.
+TEST(DiffCommandTest, ReferenceCheckSaysWhichSideTheReferenceAgreesWith) {
+  auto trace = trace::LoadTrace(kWeights);
+  ASSERT_TRUE(trace.ok()) << trace.message();
+  auto replay = [&](const std::string& spec) {
+    auto c = candidates::MakeCandidate(spec, reference::DefaultConfiguration("1.27"));
+    EXPECT_TRUE(c.ok()) << c.message();
+    auto log = candidates::ReplayCandidate(*c, *trace);
+    EXPECT_TRUE(log.ok()) << log.message();
+    return *log;
+  };
+  // Both are variants, neither is the reference; TaintToleration=3 is its default weight.
+  const std::vector<trace::Record> a = replay("weight:NodeAffinity=5");
+  const std::vector<trace::Record> b = replay("weight:TaintToleration=3");
+  const diff::DiffResult d = diff::Diff(a, b, {});
+  ASSERT_FALSE(d.divergences.empty());
+  ASSERT_EQ(d.divergences.front().pod, "default/p1");
+  ExplainRequest r{kWeights, "", "weight:TaintToleration=3", "w5.jsonl", "t3.jsonl"};
+  r.baseline = "weight:NodeAffinity=5";
+  auto text = ExplainFirstDivergence(r, a, d.divergences.front(), &b);
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_NE(text->find("the cluster at t=1 as the baseline saw it before attempt 1"),
+            std::string::npos)
+      << *text;
+  EXPECT_NE(text->find("reference check: the reference (default profile) places pod default/p1 "
+                       "on n2 (ties {n2}): agrees with the candidate\n"),
+            std::string::npos)
+      << *text;
+
+  // The baseline's configuration, which the reference loads: NodeAffinity weight 5 as a file.
+  const std::string config = Tmp("na5.config.yaml");
+  Write(config, R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    score:
+      enabled:
+      - name: NodeAffinity
+        weight: 5
+)");
+  r.baseline = "weight:TaintToleration=3";
+  r.baseline_config = config;
+  text = ExplainFirstDivergence(r, a, d.divergences.front(), &b);
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_NE(
+      text->find("reference check: the reference with the baseline's configuration " + config +
+                 " places pod default/p1 on n1 (ties {n1}): agrees with the "
+                 "baseline\n"),
+      std::string::npos)
+      << *text;
+
+  // An out-of-process baseline whose configuration names a plugin the reference does not have.
+  const std::string foreign = Tmp("foreign.config.yaml");
+  Write(foreign, R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    score:
+      enabled:
+      - name: VendorTopology
+)");
+  r.baseline = "kube:1.27";
+  r.baseline_config = foreign;
+  ASSERT_EQ(::setenv("SCHEDCHECK_KUBE_ADAPTER_DIR", "/nonexistent", 1), 0);
+  text = ExplainFirstDivergence(r, a, d.divergences.front(), &b);
+  ASSERT_EQ(::unsetenv("SCHEDCHECK_KUBE_ADAPTER_DIR"), 0);
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_NE(text->find("reference check: the reference cannot load the baseline's configuration " +
+                       foreign + ", so which side it agrees with is not known: "),
+            std::string::npos)
+      << *text;
+  EXPECT_NE(text->find("VendorTopology"), std::string::npos) << *text;
+
+  // A side that is the reference itself: no check.
+  r.baseline = "weight:NodeAffinity=5";
+  r.baseline_config = "";
+  r.candidate = "reference";
+  text = ExplainFirstDivergence(r, a, d.divergences.front(), &b);
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_EQ(text->find("reference check"), std::string::npos) << *text;
+}
+
+// `report` writes the check into the page; without --baseline the texts say "reference" as before.
+TEST(DiffCommandTest, ReportShowsTheReferenceCheck) {
+  auto trace = trace::LoadTrace(kWeights);
+  ASSERT_TRUE(trace.ok()) << trace.message();
+  for (const auto& [spec, file] : {std::pair{"weight:NodeAffinity=5", "rc-a.jsonl"},
+                                   std::pair{"weight:TaintToleration=3", "rc-b.jsonl"}}) {
+    auto c = candidates::MakeCandidate(spec, reference::DefaultConfiguration("1.27"));
+    ASSERT_TRUE(c.ok());
+    auto log = candidates::ReplayCandidate(*c, *trace);
+    ASSERT_TRUE(log.ok()) << log.message();
+    std::string text;
+    for (const auto& rec : *log) text += replay::DecisionJsonLine(rec) + "\n";
+    Write(Tmp(file), text);
+  }
+  ReportCommandOptions ro{
+      .reference = Tmp("rc-a.jsonl"), .candidate_log = Tmp("rc-b.jsonl"), .output = Tmp("rc.html")};
+  ro.trace = kWeights;
+  ro.candidate = "weight:TaintToleration=3";
+  ro.baseline = "weight:NodeAffinity=5";
+  std::ostringstream out, err;
+  ASSERT_EQ(RunReportCommand(ro, out, err), 0) << err.str();
+  const std::string html = Read(Tmp("rc.html"));
+  EXPECT_NE(html.find("agrees with the candidate"), std::string::npos);
+  EXPECT_NE(html.find("as the baseline saw it"), std::string::npos);
+  ro.baseline = "";
+  ro.candidate = "weight:NodeAffinity=5";  // B's build, explained beside the reference's side
+  ASSERT_EQ(RunReportCommand(ro, out, err), 0) << err.str();
+  const std::string plain = Read(Tmp("rc.html"));
+  EXPECT_NE(plain.find("as the reference saw it"), std::string::npos);
+  EXPECT_EQ(plain.find("reference check"), std::string::npos);
+}
+
 // A candidate that only moves a placement (p1 to a feasible node outside the reference's ties)
 // fails by default; --allow-soft accepts it; the old --soft-fails is noted and ignored.
 TEST(DiffCommandTest, MovedPlacementFailsUnlessSoftIsAllowed) {

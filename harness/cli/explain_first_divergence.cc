@@ -3,6 +3,7 @@
 #include "harness/candidates/candidate.h"
 #include "harness/diff/explain_at.h"
 #include "harness/gate/pair_replay.h"
+#include "harness/gate/reference_check.h"
 #include "reference/runtime/profile.h"
 #include "traces/trace_file.h"
 
@@ -32,7 +33,8 @@ std::string ExplanationLevel(const std::string& flag, const std::string& a_level
 
 Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
                                            const std::vector<trace::Record>& reference,
-                                           const diff::Divergence& first) {
+                                           const diff::Divergence& first,
+                                           const std::vector<trace::Record>* candidate) {
   auto trace = trace::LoadTrace(r.trace);
   if (!trace.ok()) return trace.error();
   // The level of the replays being explained: the logs' (ExplanationLevel), else the trace's.
@@ -66,8 +68,9 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
     return Outcome::Ok();
   };
   const std::string baseline = r.baseline.empty() ? "reference" : r.baseline;
-  if (Outcome ok = add(plain ? "reference" : "baseline", baseline,
-                       r.baseline_config.empty() ? r.config : r.baseline_config, r.reference_log);
+  const std::string baseline_config = r.baseline_config.empty() ? r.config : r.baseline_config;
+  if (Outcome ok =
+          add(plain ? "reference" : "baseline", baseline, baseline_config, r.reference_log);
       !ok)
     return ok.error();
   if (!r.candidate.empty()) {
@@ -86,8 +89,14 @@ Result<std::string> ExplainFirstDivergence(const ExplainRequest& r,
   diff::ExplainOptions options;
   options.feature_gates = r.feature_gates;
   options.compat = compat;
+  if (!plain) options.snapshot_side = "baseline";
   auto text = diff::ExplainAt(*trace, reference, first, sides, options);
-  return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
+  std::string check;
+  if (!r.candidate.empty() && candidate != nullptr) {
+    check = gate::ReferenceCheck(*trace, reference, *candidate, first,
+                                 {baseline, r.candidate, baseline_config, r.yaml}, options);
+  }
+  return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note + check;
 }
 
 }  // namespace schedcheck::cli

@@ -44,10 +44,12 @@ std::string ExplanationLevel(const std::string& flag, const std::string& a_level
                              std::ostream& err);
 
 // Errors reading the trace, the configuration or the spec are bad input; a pod missing from the
-// trace is said in the text.
+// trace is said in the text. With B's log (`candidate`) and a candidate spec, when neither side is
+// the reference, a last line says which side the reference agrees with (gate::ReferenceCheck).
 Result<std::string> ExplainFirstDivergence(const ExplainRequest& request,
                                            const std::vector<trace::Record>& reference,
-                                           const diff::Divergence& first);
+                                           const diff::Divergence& first,
+                                           const std::vector<trace::Record>* candidate = nullptr);
 
 }  // namespace schedcheck::cli
 

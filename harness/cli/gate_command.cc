@@ -60,13 +60,15 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
     return fail("--soft-fails and --allow-soft contradict each other");
   if (o.soft_fails)
     err << "schedcheck gate: note: soft divergences fail by default now; --soft-fails is ignored\n";
-  const diff::ReportOptions ro{.allow_soft = o.allow_soft};
+  const bool plain =
+      o.baseline == "reference" && o.baseline_config.empty() && o.candidate_config.empty();
+  diff::ReportOptions ro;
+  ro.allow_soft = o.allow_soft;
+  // The default gate says "reference" and keeps its suite name; a baseline gate names both builds.
+  if (!plain) ro.sides.a = "baseline";
   const std::string title = "schedcheck gate: " + gate::GateTitle(options) + " on " + o.corpus;
-  // The default gate keeps its suite name; a baseline gate names both builds.
   const std::string suite =
-      o.baseline == "reference" && o.baseline_config.empty() && o.candidate_config.empty()
-          ? "schedcheck gate"
-          : "schedcheck gate: " + gate::GateTitle(options);
+      plain ? "schedcheck gate" : "schedcheck gate: " + gate::GateTitle(options);
   if (!o.junit.empty()) {
     if (Outcome ok = trace::WriteFileAtomically(o.junit, diff::JUnitReport(diffs, suite, ro));
         !ok) {
@@ -124,9 +126,12 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
                   "candidate build (" + candidates::CandidateHelp() +
                       "); default reference. exec:/kube: run as one "
                       "child process per trace (harness/protocol/PROTOCOL.md)");
-  cmd->add_option("--baseline", o->baseline,
-                  "the build the candidate is compared with, same specs; default reference. For a "
-                  "plugin: its previous version, or the same build with another configuration");
+  cmd->add_option(
+      "--baseline", o->baseline,
+      "the build the candidate is compared with, same specs; default reference. For a "
+      "plugin: its previous version, or the same build with another configuration. When "
+      "neither side is the reference, explanations end with the reference check: "
+      "which side the reference agrees with");
   cmd->add_option("--baseline-config", o->baseline_config,
                   "the baseline's KubeSchedulerConfiguration for every trace (default: each "
                   "trace's <name>.config.yaml, else the default profile)");

@@ -12,6 +12,7 @@
 #include "harness/cli/seed_option.h"
 #include "harness/diff/explain_at.h"
 #include "harness/gate/pair_replay.h"
+#include "harness/gate/reference_check.h"
 #include "harness/minimize/minimize.h"
 #include "reference/api/rfc3339.h"
 #include "traces/atomic_file.h"
@@ -39,6 +40,11 @@ std::string SecondsText(int64_t ns) {
 // "reference", as before --baseline existed.
 bool Plain(const MinimizeCommandOptions& o) {
   return o.baseline == "reference" && o.baseline_config.empty();
+}
+
+// How divergences name the sides: "reference" and "candidate", or "baseline" when not Plain.
+diff::SideNames Names(const MinimizeCommandOptions& o) {
+  return Plain(o) ? diff::SideNames{} : diff::SideNames{"baseline", "candidate"};
 }
 
 // "reference" or "baseline SPEC [with FILE]", for the divergence file.
@@ -127,7 +133,7 @@ std::string DiffText(const MinimizeCommandOptions& o, const gate::PairReplayOpti
   std::ostringstream s;
   s << "schedcheck minimize " << o.trace << " --candidate " << o.candidate
     << (o.baseline == "reference" ? "" : " --baseline " + o.baseline) << "\n"
-    << "target (the input's first divergence): " << diff::Describe(m.target) << "\n"
+    << "target (the input's first divergence): " << diff::Describe(m.target, Names(o)) << "\n"
     << summary << "\n\nminimal trace (times since its first event):\n";
   const int64_t t0 = m.records.empty() ? 0 : m.records.front().time_ns();
   for (const trace::Record& r : m.records) {
@@ -142,7 +148,8 @@ std::string DiffText(const MinimizeCommandOptions& o, const gate::PairReplayOpti
   }
   s << "\ndivergences (" << BaselineLabel(o, po.baseline) << " vs candidate " << o.candidate
     << "):\n";
-  for (const diff::Divergence& d : m.diff.divergences) s << "  " << diff::Describe(d) << "\n";
+  for (const diff::Divergence& d : m.diff.divergences)
+    s << "  " << diff::Describe(d, Names(o)) << "\n";
   s << "\n" << explanation;
   return s.str();
 }
@@ -156,7 +163,7 @@ std::string DefaultOutput(const std::string& input) {
 // candidate repeats itself) and explains its first divergence.
 Result<std::string> Explain(const MinimizeCommandOptions& o, gate::PairReplay& pair,
                             const gate::PairReplayOptions& po, const trace::Trace& minimal,
-                            const minimize::MinimizeResult& m) {
+                            const minimize::MinimizeResult& m, const k8s::YamlLimits& yaml) {
   auto logs = pair.Run(minimal.records);
   if (!logs.ok()) return Error{"replaying the minimal trace again: " + logs.message()};
   if (o.allow_soft) DropSoft(&logs->diff);
@@ -187,10 +194,14 @@ Result<std::string> Explain(const MinimizeCommandOptions& o, gate::PairReplay& p
   }
   diff::ExplainOptions explain;
   explain.compat = po.replay.compat;
-  auto text =
-      diff::ExplainAt(minimal, logs->baseline, logs->diff.divergences.front(), sides, explain);
+  if (!Plain(o)) explain.snapshot_side = "baseline";
+  const diff::Divergence& first = logs->diff.divergences.front();
+  auto text = diff::ExplainAt(minimal, logs->baseline, first, sides, explain);
+  const std::string check =
+      gate::ReferenceCheck(minimal, logs->baseline, logs->candidate, first,
+                           {o.baseline, o.candidate, po.baseline.config_source, yaml}, explain);
   return "explanation of the first divergence:\n" +
-         (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note;
+         (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + note + check;
 }
 
 // Replays the input once more on each out-of-process side, in a new child, and compares with the
@@ -278,7 +289,7 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
     (*minimal.header.mutable_labels())["volume_latency"] =
         SecondsText(po->replay.volume_latency_ns);
   }
-  auto explanation = Explain(o, pair, *po, minimal, *m);
+  auto explanation = Explain(o, pair, *po, minimal, *m, trace::YamlLimitsOf(limits));
   if (!explanation.ok()) {
     // The divergence did not come back: not bad input, the build is not deterministic.
     err << "schedcheck minimize: " << explanation.message() << "\n";
@@ -301,9 +312,9 @@ int RunMinimizeCommand(const MinimizeCommandOptions& o, std::ostream& out, std::
   if (Outcome ok = pair.Close(); !ok)
     err << "schedcheck minimize: note: " << (Plain(o) ? "the candidate's child: " : "a child: ")
         << ok.message() << "\n";
-  out << "target: " << diff::Describe(m->target) << "\n"
+  out << "target: " << diff::Describe(m->target, Names(o)) << "\n"
       << summary.str() << "\n"
-      << "minimal: " << diff::Describe(m->diff.divergences.front()) << "\n"
+      << "minimal: " << diff::Describe(m->diff.divergences.front(), Names(o)) << "\n"
       << "wrote " << output << " and " << output << ".diff.txt\n";
   return 0;
 }
@@ -326,7 +337,8 @@ void AddMinimizeCommand(CLI::App& app, int* exit_code) {
                   "both sides' KubeSchedulerConfiguration unless --baseline-config / "
                   "--candidate-config name a side's own (default profile if absent)");
   cmd->add_option("--baseline", o->baseline,
-                  "the build the candidate is compared with, same specs (default reference)");
+                  "the build the candidate is compared with, same specs (default reference); when "
+                  "neither side is the reference, the explanation says which one it agrees with");
   cmd->add_option("--baseline-config", o->baseline_config,
                   "the baseline's KubeSchedulerConfiguration (default: --config); an exec:/kube: "
                   "side is sent it unparsed");

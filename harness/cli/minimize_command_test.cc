@@ -147,6 +147,22 @@ TEST_F(MinimizeCommandTest, ABaselineBuildWithItsOwnConfiguration) {
   EXPECT_FALSE(fs::exists(Tmp("same.trace")));
 }
 
+// Neither side is the reference: the divergence file names the sides "baseline"/"candidate" and
+// ends with the reference check. The candidate only restates a default weight, so the reference
+// (default profile: the baseline has no file) sides with it.
+TEST_F(MinimizeCommandTest, NeitherSideIsTheReference) {
+  MinimizeCommandOptions o = Options(trace_, "weight:TaintToleration=3", Tmp("neither.trace"));
+  o.baseline = "config:" + most_;
+  EXPECT_EQ(Run(o), 0) << out_.str() << err_.str();
+  EXPECT_NE(out_.str().find("]: baseline t="), std::string::npos) << out_.str();
+  const std::string text = Read(Tmp("neither.trace.diff.txt"));
+  EXPECT_NE(text.find("as the baseline saw it"), std::string::npos) << text;
+  EXPECT_NE(text.find("reference check: the reference (default profile) places pod "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(": agrees with the candidate\n"), std::string::npos) << text;
+}
+
 // A build whose processes answer differently (the default profile from the first, MostAllocated
 // from the second) is reported as not deterministic, exit 3, before any minimization.
 TEST_F(MinimizeCommandTest, ANondeterministicBuildExitsThree) {

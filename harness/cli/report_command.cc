@@ -74,7 +74,7 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
     auto text = ExplainFirstDivergence(
         {o.trace, o.config, o.candidate, o.reference, o.candidate_log, trace::YamlLimitsOf(limits),
          o.feature_gates, level, o.baseline, o.baseline_config, o.candidate_config},
-        in.reference.decisions, in.result.divergences.front());
+        in.reference.decisions, in.result.divergences.front(), &in.candidate.decisions);
     if (!text.ok()) return fail(text.message());
     in.explanation = *text;
   }
@@ -106,7 +106,8 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
                   "--candidate-config name a side's own");
   cmd->add_option("--baseline", o->baseline,
                   "REFERENCE's build spec when it is not the reference, to explain its side with "
-                  "it (same specs as --candidate; default reference)");
+                  "it (same specs as --candidate; default reference); when neither side is the "
+                  "reference, the explanation says which one it agrees with");
   cmd->add_option("--baseline-config", o->baseline_config,
                   "REFERENCE's own configuration for --trace (default: --config)");
   cmd->add_option("--candidate-config", o->candidate_config,

@@ -232,6 +232,7 @@ class PodDiff {
       int64_t index = qa ? qa->index : INT64_MAX;
       d.plugins = PluginsBefore(a_, index);
       d.reference_record = AttemptAfter(a_, qa ? qa->index : -1);
+      d.candidate_record = AttemptAfter(b_, qb ? qb->index : -1);
       Note(std::move(d));
       return;
     }
@@ -248,6 +249,7 @@ class PodDiff {
     d.reference = DescribeAttempt(x);
     d.candidate = DescribeAttempt(y);
     d.reference_record = x.index;
+    d.candidate_record = y.index;
     d.plugins = Sorted(a.result() == trace::SCHEDULED ? b.unschedulable_plugins()
                                                       : a.unschedulable_plugins());
     if (a.result() != b.result()) {
@@ -294,6 +296,7 @@ class PodDiff {
       d.reference = a_.attempts.empty() ? "never attempted" : DescribeAttempt(first);
       d.candidate = b_.attempts.empty() ? "never attempted" : DescribeAttempt(first);
       d.reference_record = a_.attempts.empty() ? -1 : first.index;
+      d.candidate_record = b_.attempts.empty() ? -1 : first.index;
       Note(std::move(d));
       return;
     }
@@ -322,6 +325,7 @@ class PodDiff {
     d.candidate = summary(b_);
     if (common > 0) d.plugins = Sorted(longer.attempts[common - 1].a().unschedulable_plugins());
     d.reference_record = a_.attempts[a_longer ? common : std::min(common, na - 1)].index;
+    d.candidate_record = b_.attempts[a_longer ? std::min(common, nb - 1) : common].index;
     Note(std::move(d));
     for (size_t i = 0; i < common; ++i) CompareAttempt(a_.attempts[i], b_.attempts[i], i, i);
     CompareAttempt(a_.attempts.back(), b_.attempts.back(), na - 1, nb - 1);
@@ -515,11 +519,11 @@ DiffResult Diff(const std::vector<trace::Record>& reference,
   return result;
 }
 
-std::string Describe(const Divergence& d) {
+std::string Describe(const Divergence& d, const SideNames& names) {
   std::string s = "pod " + d.pod + " at " + At(d.t_ns);
   if (d.attempt > 0) s += " (attempt " + std::to_string(d.attempt) + ")";
-  s += ": " + d.what + " [" + std::string(ClassName(d.cls)) + "]: reference " + d.reference +
-       "; candidate " + d.candidate;
+  s += ": " + d.what + " [" + std::string(ClassName(d.cls)) + "]: " + names.a + " " + d.reference +
+       "; " + names.b + " " + d.candidate;
   if (!d.plugins.empty()) {
     s += "; plugins ";
     for (size_t i = 0; i < d.plugins.size(); ++i) s += (i ? "," : "") + d.plugins[i];

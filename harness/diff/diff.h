@@ -49,6 +49,7 @@ struct Divergence {
   // attempt before the requeue (requeue: the plugins whose events should have moved the pod).
   std::vector<std::string> plugins;
   int64_t reference_record = -1;  // index in A of the attempt concerned (-1: none)
+  int64_t candidate_record = -1;  // index in B of its counterpart (-1: none)
 };
 
 struct DiffOptions {
@@ -85,9 +86,15 @@ struct DiffResult {
 DiffResult Diff(const std::vector<trace::Record>& reference,
                 const std::vector<trace::Record>& candidate, const DiffOptions& options = {});
 
+// How texts name the two sides: A is the reference unless a baseline build replayed it.
+struct SideNames {
+  std::string a = "reference";
+  std::string b = "candidate";
+};
+
 // "pod default/p at t=10 (attempt 2): queue-path [requeue]: reference ... ; candidate ... ;
-// plugins TaintToleration" — one line.
-std::string Describe(const Divergence& d);
+// plugins TaintToleration" — one line, the sides named by `names`.
+std::string Describe(const Divergence& d, const SideNames& names = {});
 
 }  // namespace schedcheck::diff
 

@@ -189,15 +189,24 @@ Result<std::string> ExplainSideText(const check::ClusterInput& input, const refe
   return out;
 }
 
-}  // namespace
+// What every side is evaluated on: the cluster just before the attempt, and the pending pod.
+struct Snapshot {
+  check::ClusterInput input;
+  reference::PodPtr pod;
+  std::string compat;
+  int64_t t = 0;
+  bool at_record = false;  // the divergence names an attempt of A
+};
 
-Result<std::string> ExplainAt(const trace::Trace& cluster,
-                              const std::vector<trace::Record>& reference_log, const Divergence& d,
-                              const std::vector<ExplainSide>& sides,
-                              const ExplainOptions& options) {
-  const bool at_record =
+Result<Snapshot> SnapshotAt(const trace::Trace& cluster,
+                            const std::vector<trace::Record>& reference_log, const Divergence& d,
+                            const ExplainOptions& options) {
+  Snapshot snap;
+  snap.at_record =
       d.reference_record >= 0 && static_cast<size_t>(d.reference_record) < reference_log.size();
+  const bool at_record = snap.at_record;
   const int64_t t = at_record ? reference_log[d.reference_record].time_ns() : d.t_ns;
+  snap.t = t;
   State state;
   bool have_t0 = false;
   int64_t t0 = 0;
@@ -219,16 +228,18 @@ Result<std::string> ExplainAt(const trace::Trace& cluster,
   k8s::Pod pending = it->second;
   pending.mutable_spec()->clear_node_name();
   pending.mutable_status()->clear_nominated_node_name();
-  const std::string compat = !options.compat.empty()            ? options.compat
-                             : !cluster.header.compat().empty() ? cluster.header.compat()
-                                                                : "1.27";
-  const std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(compat);
-  if (!level) return Error{"compat " + compat + " is not implemented (implemented: 1.27, 1.37)"};
+  snap.compat = !options.compat.empty()            ? options.compat
+                : !cluster.header.compat().empty() ? cluster.header.compat()
+                                                   : "1.27";
+  const std::optional<reference::CompatLevel> level = reference::ParseCompatLevel(snap.compat);
+  if (!level)
+    return Error{"compat " + snap.compat + " is not implemented (implemented: 1.27, 1.37)"};
   Result<reference::Features> features = reference::FeaturesFor(*level, options.feature_gates);
   if (!features.ok()) return features.error();
   auto pod = reference::BuildPod(pending, *features);
   if (!pod.ok()) return Error{"pod " + d.pod + ": " + pod.message()};
-  check::ClusterInput input;
+  snap.pod = *pod;
+  check::ClusterInput& input = snap.input;
   for (const std::string& n : state.node_order) {
     if (state.nodes.count(n)) input.nodes.push_back(state.nodes.at(n));
   }
@@ -242,18 +253,66 @@ Result<std::string> ExplainAt(const trace::Trace& cluster,
     input.replication_controllers.push_back(rc);
   for (const auto& [name, rs] : state.replica_sets) input.replica_sets.push_back(rs);
   for (const auto& [name, ss] : state.stateful_sets) input.stateful_sets.push_back(ss);
+  return snap;
+}
+
+}  // namespace
+
+Result<std::string> ExplainAt(const trace::Trace& cluster,
+                              const std::vector<trace::Record>& reference_log, const Divergence& d,
+                              const std::vector<ExplainSide>& sides,
+                              const ExplainOptions& options) {
+  auto snap = SnapshotAt(cluster, reference_log, d, options);
+  if (!snap.ok()) return snap.error();
   std::string out =
-      "the cluster at t=" + replay::FormatSeconds(t) + " as the reference saw it" +
-      (at_record ? " before attempt " +
-                       std::to_string(reference_log[d.reference_record].attempt().attempt())
-                 : "") +
-      " (" + std::to_string(input.nodes.size()) + " node(s), compat " + compat + "):\n";
+      "the cluster at t=" + replay::FormatSeconds(snap->t) + " as the " + options.snapshot_side +
+      " saw it" +
+      (snap->at_record ? " before attempt " +
+                             std::to_string(reference_log[d.reference_record].attempt().attempt())
+                       : "") +
+      " (" + std::to_string(snap->input.nodes.size()) + " node(s), compat " + snap->compat + "):\n";
   for (const ExplainSide& side : sides) {
-    auto text = ExplainSideText(input, *pod, side, options, compat);
+    auto text = ExplainSideText(snap->input, snap->pod, side, options, snap->compat);
     if (!text.ok()) return text.error();
     out += *text;
   }
   return out;
+}
+
+Outcome CheckConfiguration(const reference::SchedulerConfiguration& config,
+                           const std::string& compat, const ExplainOptions& options) {
+  for (reference::Profile p : config.profiles) {
+    if (!p.percentage_of_nodes_to_score)
+      p.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
+    auto built = check::Cluster::Build({}, p, ClusterOptionsFor(options, compat));
+    if (!built.ok()) return built.error();
+  }
+  return Outcome::Ok();
+}
+
+Result<Placement> PlaceAt(const trace::Trace& cluster,
+                          const std::vector<trace::Record>& reference_log, const Divergence& d,
+                          const reference::SchedulerConfiguration& config,
+                          const ExplainOptions& options) {
+  auto snap = SnapshotAt(cluster, reference_log, d, options);
+  if (!snap.ok()) return snap.error();
+  auto profile = ProfileFor(config, snap->pod->scheduler_name());
+  if (!profile.ok()) return profile.error();
+  auto built =
+      check::Cluster::Build(snap->input, *profile, ClusterOptionsFor(options, snap->compat));
+  if (!built.ok()) return built.error();
+  (*built)->AddPendingPod(snap->pod);
+  reference::CycleState state;
+  reference::CycleOutcome r = (*built)->scheduler().SchedulingCycle(state, snap->pod);
+  Placement p;
+  p.bound = r.status.IsSuccess() || r.status.IsWait();
+  if (p.bound) {
+    p.node = r.result.node;
+    for (const std::string& t : r.result.ties) p.ties.push_back(t);
+  } else {
+    p.plugins.assign(r.unschedulable_plugins.begin(), r.unschedulable_plugins.end());
+  }
+  return p;
 }
 
 }  // namespace schedcheck::diff

@@ -29,6 +29,8 @@ struct ExplainOptions {
   std::string compat;
   // The run's --feature-gates (compat 1.37): pods' requests and the gated plugin rules.
   reference::FeatureGates feature_gates;
+  // Whose snapshot it is, in the heading ("the cluster ... as the reference saw it"): A's name.
+  std::string snapshot_side = "reference";
 };
 
 // Text, several lines per side. Errors name the trace record or the pod.
@@ -36,6 +38,26 @@ Result<std::string> ExplainAt(const trace::Trace& cluster,
                               const std::vector<trace::Record>& reference_log, const Divergence& d,
                               const std::vector<ExplainSide>& sides,
                               const ExplainOptions& options = {});
+
+// What one configuration of the reference does with the pod on the snapshot ExplainAt uses.
+struct Placement {
+  bool bound = false;
+  std::string node;                  // when bound
+  std::vector<std::string> ties;     // when bound: the top-score nodes, in name order
+  std::vector<std::string> plugins;  // when not: the rejecting plugins, in name order
+};
+
+// Whether the reference can run `config` at `compat` with the options' gates: every profile's
+// plugins exist and accept their arguments. The error is the first profile's that cannot.
+Outcome CheckConfiguration(const reference::SchedulerConfiguration& config,
+                           const std::string& compat, const ExplainOptions& options = {});
+
+// The reference with `config` (its profile for the pod's schedulerName) on that snapshot: the
+// plain rules, seed 1, the options' level and gates. Errors as ExplainAt's, or the profile's.
+Result<Placement> PlaceAt(const trace::Trace& cluster,
+                          const std::vector<trace::Record>& reference_log, const Divergence& d,
+                          const reference::SchedulerConfiguration& config,
+                          const ExplainOptions& options = {});
 
 }  // namespace schedcheck::diff
 

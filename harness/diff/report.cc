@@ -78,7 +78,7 @@ std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
            not_compared;
     return out;
   }
-  out += "first divergence: " + Describe(r.divergences.front()) + "\n";
+  out += "first divergence: " + Describe(r.divergences.front(), o.sides) + "\n";
   if (!d.explanation.empty()) out += d.explanation;
   out += "\nclass     divergences  pods\n";
   for (DivergenceClass c : kClasses) {
@@ -96,7 +96,7 @@ std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
           "  ... " + std::to_string(r.divergences.size() - o.max_listed) + " more (see --json)\n";
       break;
     }
-    out += "  " + Describe(x) + "\n";
+    out += "  " + Describe(x, o.sides) + "\n";
   }
   out += Failed(d, o) ? "DIVERGENT\n"
                       : "EQUIVALENT (soft divergences only, allowed by --allow-soft)\n";
@@ -148,7 +148,7 @@ std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& 
            "\">\n";
     if (Failed(d, o)) {
       const Divergence* first = FirstFailing(d, o);
-      std::string message = first ? Describe(*first) : d.error;
+      std::string message = first ? Describe(*first, o.sides) : d.error;
       out += "      <failure message=\"" + XmlEscape(message) + "\">" +
              XmlEscape(TextReport(d, o)) + "</failure>\n";
     } else if (!d.result.divergences.empty()) {
@@ -169,9 +169,10 @@ std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::strin
   for (const NamedDiff& d : diffs) {
     const bool failed = Failed(d, o);
     failures += failed ? 1 : 0;
-    std::string first = !d.error.empty()               ? d.error
-                        : d.result.divergences.empty() ? ""
-                                                       : Describe(d.result.divergences.front());
+    std::string first = !d.error.empty() ? d.error
+                        : d.result.divergences.empty()
+                            ? ""
+                            : Describe(d.result.divergences.front(), o.sides);
     out += "| " + MdCell(d.name) + " | " + (failed ? "**FAIL**" : "pass") + " | " +
            std::to_string(d.result.Count(DivergenceClass::kHard)) + " | " +
            std::to_string(d.result.Count(DivergenceClass::kRequeue)) + " | " +

@@ -23,6 +23,7 @@ struct NamedDiff {
 struct ReportOptions {
   bool allow_soft = false;  // soft divergences (moved placements) do not fail
   size_t max_listed = 50;   // divergences listed per diff in text and Markdown
+  SideNames sides;          // how divergences name A and B ("baseline" when a baseline ran A)
 };
 
 bool Failed(const NamedDiff& d, const ReportOptions& o);

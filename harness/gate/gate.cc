@@ -6,6 +6,7 @@
 #include "harness/candidates/candidate.h"
 #include "harness/diff/explain_at.h"
 #include "harness/gate/pair_replay.h"
+#include "harness/gate/reference_check.h"
 #include "traces/trace_file.h"
 
 namespace schedcheck::gate {
@@ -51,7 +52,8 @@ Result<std::string> Nondeterminism(const PairReplay& pair, const PairLogs& logs,
 }
 
 // The explanation of the first divergence, on the baseline's snapshot, with each in-process
-// side's configuration; an out-of-process side gets a note.
+// side's configuration; an out-of-process side gets a note. When neither side is the reference,
+// the reference check ends it.
 std::string Explain(const trace::Trace& trace, const PairLogs& logs, const PairReplay& pair,
                     const GateOptions& o) {
   const bool plain = IsDefaultBaseline(o);
@@ -80,8 +82,16 @@ std::string Explain(const trace::Trace& trace, const PairLogs& logs, const PairR
   diff::ExplainOptions explain;
   explain.compat = o.compat;
   explain.feature_gates = o.feature_gates;
-  auto text = diff::ExplainAt(trace, logs.baseline, logs.diff.divergences.front(), sides, explain);
-  return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + notes;
+  if (!plain) explain.snapshot_side = "baseline";
+  const diff::Divergence& first = logs.diff.divergences.front();
+  auto text = diff::ExplainAt(trace, logs.baseline, first, sides, explain);
+  const PairSide& baseline = pair.side(Which::kBaseline);
+  const std::string check =
+      ReferenceCheck(trace, logs.baseline, logs.candidate, first,
+                     {baseline.build.spec, pair.side(Which::kCandidate).build.spec,
+                      baseline.config_source, trace::YamlLimitsOf(o.limits)},
+                     explain);
+  return (text.ok() ? *text : "(no explanation: " + text.message() + ")\n") + notes + check;
 }
 
 Result<GateTrace> GateOne(const std::string& path, const GateOptions& o) {

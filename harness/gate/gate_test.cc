@@ -200,6 +200,17 @@ TEST(GateTest, BaselineAndCandidateEachWithTheirConfiguration) {
             std::string::npos)
       << w.explanation;
   EXPECT_NE(w.explanation.find("neither side runs in process"), std::string::npos) << w.explanation;
+  // Neither side is the reference: the reference, with the baseline's file, sides with it.
+  EXPECT_NE(w.explanation.find("as the baseline saw it"), std::string::npos) << w.explanation;
+  EXPECT_NE(w.explanation.find("reference check: the reference with the baseline's configuration " +
+                               Weight5Config() +
+                               " places pod default/p1 on n1 (ties {n1}): agrees with the "
+                               "baseline\n"),
+            std::string::npos)
+      << w.explanation;
+  EXPECT_NE(diff::TextReport(w, {.allow_soft = false, .max_listed = 50, .sides = {"baseline"}})
+                .find("[soft]: baseline t=1 attempt 1: bound to n1"),
+            std::string::npos);
   EXPECT_EQ(
       GateTitle({.candidate = spec, .baseline = spec, .baseline_config = "b.yaml"}),
       "candidate " + spec + " (the traces' configurations) vs baseline " + spec + " with b.yaml");
@@ -249,6 +260,28 @@ TEST(GateTest, InProcessBaselineIsExplainedWithItsConfiguration) {
   EXPECT_NE(w.explanation.find("NodeAffinity 10/100/500"), std::string::npos) << w.explanation;
   EXPECT_NE(w.explanation.find("candidate reference (default profile)"), std::string::npos)
       << w.explanation;
+  // The candidate is the reference itself: no reference check.
+  EXPECT_EQ(w.explanation.find("reference check"), std::string::npos) << w.explanation;
+}
+
+// Two variants, neither the reference: each trace's explanation ends with the reference check.
+TEST(GateTest, TwoVariantsGetTheReferenceCheck) {
+  auto r = RunGate({.corpus = kCorpus,
+                    .candidate = "weight:NodeAffinity=5",
+                    .baseline = "forget-events:TaintToleration"});
+  ASSERT_TRUE(r.ok()) << r.message();
+  // weights.jsonl: the forgetful baseline still places p1 as the reference does.
+  const GateTrace& w = Named(*r, "weights.jsonl");
+  EXPECT_NE(w.explanation.find("reference check: the reference (default profile) places pod "
+                               "default/p1 on n2 (ties {n2}): agrees with the baseline\n"),
+            std::string::npos)
+      << w.explanation;
+  // taint.jsonl: a requeue difference; both sides' next attempt binds as the reference does.
+  const GateTrace& t = Named(*r, "taint.jsonl");
+  EXPECT_NE(t.explanation.find("agrees with both (the attempt's outcome only; when each side "
+                               "retried the pod is not checked)\n"),
+            std::string::npos)
+      << t.explanation;
 }
 
 // A build that answers differently from one process to the next: a wrapper that serves the
