@@ -145,20 +145,19 @@ Outcome ValidateNodeTaints(const Json& node, const std::string& where) {
   std::set<std::pair<std::string, std::string>> seen;
   for (size_t i = 0; i < (*taints)->size(); ++i) {
     const Json& taint = (**taints)[i];
-    const std::string path = Indexed("spec", "taints", i);
-    if (!taint.is_object()) return FieldError(where, path, "expected an object");
+    auto path = [i] { return Indexed("spec", "taints", i); };
+    if (!taint.is_object()) return FieldError(where, path(), "expected an object");
     const std::string key = StringOr(taint, "key", "");
-    if (key.empty()) return FieldError(where, path + ".key", "required value");
-    if (StringOr(taint, "effect", "").empty())
-      return FieldError(where, path + ".effect", "required value");
+    if (key.empty()) return FieldError(where, path() + ".key", "required value");
+    const std::string effect = StringOr(taint, "effect", "");
+    if (effect.empty()) return FieldError(where, path() + ".effect", "required value");
     if (Outcome ok = CheckEnum(taint, "effect", {"NoSchedule", "PreferNoSchedule", "NoExecute"},
-                               false, where, path);
+                               false, where, path());
         !ok)
       return ok;
-    if (!seen.emplace(key, StringOr(taint, "effect", "")).second) {
-      return FieldError(where, path,
-                        "duplicate taint key \"" + key + "\" and effect \"" +
-                            StringOr(taint, "effect", "") + "\"");
+    if (!seen.emplace(key, effect).second) {
+      return FieldError(where, path(),
+                        "duplicate taint key \"" + key + "\" and effect \"" + effect + "\"");
     }
   }
   return Outcome::Ok();
@@ -173,14 +172,14 @@ Outcome ValidateCsiNode(const Json& csi_node, const std::string& where) {
   std::set<std::string> names;
   for (size_t i = 0; i < (*drivers)->size(); ++i) {
     const Json& driver = (**drivers)[i];
-    const std::string path = Indexed("spec", "drivers", i);
+    auto path = [i] { return Indexed("spec", "drivers", i); };
     const std::string name = StringOr(driver, "name", "");
     if (!name.empty() && !names.insert(name).second)
-      return FieldError(where, path + ".name", "duplicate value \"" + name + "\"");
+      return FieldError(where, path() + ".name", "duplicate value \"" + name + "\"");
     const Json* allocatable = Member(driver, "allocatable");
     const Json* count = allocatable != nullptr ? Member(*allocatable, "count") : nullptr;
     if (count != nullptr && count->is_number() && count->get<double>() < 0) {
-      return FieldError(where, path + ".allocatable.count",
+      return FieldError(where, path() + ".allocatable.count",
                         "must be greater than or equal to 0, got " + count->dump());
     }
   }

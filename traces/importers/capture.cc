@@ -165,12 +165,11 @@ Outcome CaptureBuilder::Add(CapturedEvent event) {
   if (IsWorkloadKind(kind) && event.type != DELETED) {
     // Every write the API server accepted passed its validation: one it would refuse is an error.
     if (Outcome ok = ValidateWorkload(event.object, kind, event.where + ": object"); !ok) return ok;
-  }
-  if (IsWorkloadKind(kind) && event.type != DELETED &&
-      seen_workloads_.insert(WorkloadKeyOf(event.object)).second) {
-    workload = item;
-    workload->workload = event.object;
-    workload->where = event.where;
+    if (seen_workloads_.insert(WorkloadKeyOf(event.object)).second) {
+      workload = item;
+      workload->workload = event.object;
+      workload->where = event.where;
+    }
   }
   if (!IsTraceKind(kind)) {
     if (IsWorkloadKind(kind)) {

@@ -184,8 +184,9 @@ Result<std::vector<Json>> ExpandDeployment(const Json& d, const std::string& whe
   }
   if (!Field(d["spec"], "replicas").is_null()) rs["spec"]["replicas"] = d["spec"]["replicas"];
   rs["spec"]["template"] = rs_tmpl;
-  auto pods =
-      ExpandReplicas(rs, where, "apps/v1", RecordRoom{room.left - 1, room.limit, room.limit_name});
+  RecordRoom after_replica_set = room;
+  --after_replica_set.left;
+  auto pods = ExpandReplicas(rs, where, "apps/v1", after_replica_set);
   if (!pods.ok()) return pods.error();
   std::vector<Json> out{rs};
   for (Json& p : *pods) out.push_back(std::move(p));
