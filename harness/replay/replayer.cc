@@ -85,7 +85,14 @@ Result<std::unique_ptr<Replayer>> Replayer::Create(ReplayOptions options) {
 }
 
 Outcome Replayer::Init() {
-  log_.set_sink(options_.on_record);
+  if (options_.follow_cluster) {
+    log_.set_sink([this](const trace::Record& r) {
+      follower_.NoteDecision(r);
+      if (options_.on_record) options_.on_record(r);
+    });
+  } else {
+    log_.set_sink(options_.on_record);
+  }
   log_.set_retain(options_.retain_log);
   if (options_.volume_controllers) volume_api_ = std::make_unique<VolumeApiImpl>(this);
   reference::SchedulerOptions so;
@@ -213,28 +220,53 @@ Outcome Replayer::RunRecords(const std::function<Result<const trace::Record*>()>
                        .pods_bound = pods_bound_,
                        .finished = finished});
   };
-  // The events of the current instant and the record index of the first.
+  // The events of the current instant and the record index of the first. Following the
+  // cluster, also the instant's observed bindings, in trace order among its events (`followed`),
+  // and the events they become (`synthesized`: their addresses stay while the instant runs).
   std::vector<const trace::ApiEvent*> batch;
+  std::vector<const trace::Record*> followed;
+  std::deque<trace::ApiEvent> synthesized;
+  bool batch_observes = false;
   int64_t batch_ns = 0, t0 = 0;
-  size_t first = 0, done = 0, reported = 0;
+  // in_batch: the instant's records (events and observed bindings); done: events delivered.
+  size_t first = 0, done = 0, reported = 0, in_batch = 0, events_in_batch = 0;
+  bool any_event = false;
   auto run_batch = [&]() -> Outcome {
-    if (Outcome ok = ProcessEvents(batch_ns - t0, batch, first); !ok) return ok;
-    done += batch.size();
+    if (batch_observes) {
+      if (Outcome ok = FollowInstant(batch_ns - t0, followed, first, &synthesized, &batch); !ok)
+        return ok;
+    } else if (options_.follow_cluster) {
+      for (const trace::ApiEvent* e : batch) follower_.NoteInput(*e);
+    }
+    if (!batch.empty()) {
+      if (Outcome ok = ProcessEvents(batch_ns - t0, batch, first); !ok) return ok;
+    }
+    done += events_in_batch;
+    events_in_batch = 0;
     batch.clear();
+    followed.clear();
+    synthesized.clear();
+    batch_observes = false;
+    in_batch = 0;
     if (options_.progress && done - reported >= options_.progress_every_events) {
       report(done, false);
       reported = done;
     }
     return Outcome::Ok();
   };
+  auto observed_binding = [&](const trace::Record& r) {
+    return options_.follow_cluster && r.has_binding() && r.binding().observed();
+  };
   for (size_t index = 0;; ++index) {
     Result<const trace::Record*> got = next();
     if (!got.ok()) return got.error();
     const trace::Record* record = *got;
     if (record == nullptr) break;
-    if (!record->has_api()) continue;
+    // Observed bindings before the first event name pods the replay has never seen: the
+    // follower has nothing to move, and they would start the replay's clock early.
+    if (!record->has_api() && !(any_event && observed_binding(*record))) continue;
     const int64_t t = record->time_ns();
-    if (batch.empty() && done == 0) {
+    if (!any_event) {
       t0 = t;
     } else {
       if (t < batch_ns) {
@@ -248,21 +280,55 @@ Outcome Replayer::RunRecords(const std::function<Result<const trace::Record*>()>
                      " s (100 years) after the first event (" + std::to_string(t0) + " ns)"};
       }
     }
-    if (!batch.empty() && t != batch_ns) {
+    any_event = true;
+    if (in_batch > 0 && t != batch_ns) {
       if (Outcome ok = run_batch(); !ok) return ok;
       if (drop_all_but_last) drop_all_but_last();
     }
-    if (batch.empty()) first = index;
+    if (in_batch == 0) first = index;
     batch_ns = t;
-    batch.push_back(&record->api());
+    ++in_batch;
+    if (options_.follow_cluster) followed.push_back(record);
+    if (record->has_api()) {
+      batch.push_back(&record->api());
+      ++events_in_batch;
+    } else {
+      batch_observes = true;
+    }
   }
-  if (batch.empty() && done == 0) return Outcome::Ok();  // no API event at all
-  if (!batch.empty()) {
+  if (!any_event) return Outcome::Ok();  // no API event at all
+  if (in_batch > 0) {
     if (Outcome ok = run_batch(); !ok) return ok;
   }
   if (options_.progress && done != reported) report(done, false);
   Finish(batch_ns - t0 + options_.horizon_ns);
   if (options_.progress) report(done, true);
+  return Outcome::Ok();
+}
+
+Outcome Replayer::FollowInstant(int64_t t_ns, const std::vector<const trace::Record*>& records,
+                                size_t first_index, std::deque<trace::ApiEvent>* synthesized,
+                                std::vector<const trace::ApiEvent*>* events) {
+  // The replay's decisions up to just before the instant are the ones to compare: run the
+  // instants before it (an extra instant 1 ns before, where nothing is delivered).
+  if (started_ && t_ns - 1 > clock_.NowNs()) {
+    if (Outcome ok = ProcessEvents(t_ns - 1, {}, first_index); !ok) return ok;
+  }
+  events->clear();
+  std::vector<trace::ApiEvent> made;
+  for (const trace::Record* r : records) {
+    if (r->has_api()) {
+      follower_.NoteInput(r->api());
+      events->push_back(&r->api());
+      continue;
+    }
+    made.clear();
+    follower_.Follow(r->binding(), t_ns, &made);
+    for (trace::ApiEvent& e : made) {
+      synthesized->push_back(std::move(e));
+      events->push_back(&synthesized->back());
+    }
+  }
   return Outcome::Ok();
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "harness/replay/decision_log.h"
+#include "harness/replay/follow_cluster.h"
 #include "harness/replay/summary.h"
 #include "reference/api/pod_requests.h"
 #include "reference/base/clock.h"
@@ -91,6 +92,10 @@ struct ReplayOptions {
   // consumer that counts bindings, such as the benchmark: a record names every tied node, often
   // thousands). Decisions are the same either way.
   bool log_attempts = true;
+  // Follow the cluster (follow_cluster.h): each binding the input observed (a capture's Binding
+  // record with `observed`) puts the replay's copy of the pod on the cluster's node, after the
+  // replay's own decision; follow_report() classifies them. Off: observed records are ignored.
+  bool follow_cluster = false;
 };
 
 // Whether the trace header asks for the volume controllers model (label `volume_controllers:
@@ -153,6 +158,8 @@ class Replayer {
   // Parallel to cluster_events(): the plugins of the profiles that registered each event.
   const std::vector<std::set<std::string>>& event_registrants() const { return event_registrants_; }
   const KeptPlacements& kept_placements() const { return kept_placements_; }
+  // With ReplayOptions::follow_cluster (else empty).
+  const FollowReport& follow_report() const { return follower_.report(); }
 
  private:
   class VolumeApiImpl;
@@ -164,6 +171,12 @@ class Replayer {
                      const std::function<void()>& drop_all_but_last, size_t events_total);
   Outcome Init();
 
+  // Following the cluster: brings the replay up to just before `t_ns`, then makes `events` the
+  // instant's input events with each observed binding among `records` replaced by the events
+  // the follower makes of it (kept in `synthesized`).
+  Outcome FollowInstant(int64_t t_ns, const std::vector<const trace::Record*>& records,
+                        size_t first_index, std::deque<trace::ApiEvent>* synthesized,
+                        std::vector<const trace::ApiEvent*>* events);
   // Trace events → the scheduler's informer handlers (replay_events.cc).
   Outcome Deliver(const trace::ApiEvent& event, size_t index);
   // Keeps a bound pod's node in an input event that names another or none.
@@ -209,6 +222,7 @@ class Replayer {
   std::set<std::string> Registrants(const reference::ClusterEvent& event) const;
   size_t pods_bound_ = 0;  // bindings completed, for progress reports
   KeptPlacements kept_placements_;
+  ClusterFollower follower_;  // with options_.follow_cluster
 };
 
 }  // namespace schedcheck::replay
