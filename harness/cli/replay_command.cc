@@ -96,6 +96,7 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command,
   (void)trace::ParseInputLimits(o.limits, &limits);
   eo.max_decisions = limits.records;
   eo.hello = protocol::HelloFor(options, config_text, o.config);
+  eo.follow_cluster = o.follow_cluster;
   protocol::ExternalReplay run = protocol::RunExternalReplay(trace.records, eo);
   if (run.bad_input)
     return err << "schedcheck replay: " << o.trace << ": " << run.status.message() << "\n", 2;
@@ -114,6 +115,7 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command,
                           err, run.status.ok() ? "" : protocol::IncompleteJsonLine(run),
                           run.registrants_known ? &run.event_registrants : nullptr,
                           features.ok() && features->scheduler_queueing_hints);
+  if (rc == 0 && !o.quiet && o.follow_cluster) out << replay::FollowSummary(run.follow);
   if (run.status.ok()) return rc;
   err << "schedcheck replay: " << run.status.message() << "\n";
   if (!o.quiet) {
@@ -256,6 +258,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
     *target = *ns;
   }
   options.volume_controllers = o.volume_controllers;
+  options.follow_cluster = o.follow_cluster;
   if (Outcome ok = replay::ApplyHeaderVolumeLabels(header, &options); !ok)
     return fail(o.trace + ": " + ok.message());
   auto start = header.labels().find("start_time");
@@ -270,6 +273,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
   std::map<std::string, std::string> labels;
   if (!options.feature_gates.empty())
     labels["feature_gates"] = reference::FeatureGatesText(options.feature_gates);
+  if (o.follow_cluster) labels["follow_cluster"] = "on";
   if (!o.candidate.empty()) {
     auto c = candidates::MakeCandidate(o.candidate, options.config, trace::YamlLimitsOf(limits));
     if (!c.ok()) return fail(c.message());
@@ -331,6 +335,8 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
     if (kept.count > static_cast<int64_t>(kept.first.size()))
       out << "  ... " << kept.count - static_cast<int64_t>(kept.first.size()) << " more\n";
   }
+  if (rc == 0 && !o.quiet && o.follow_cluster)
+    out << replay::FollowSummary(replayer->follow_report());
   return rc;
 }
 
@@ -361,6 +367,11 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                 "VolumeBinding's PreBind writes succeed and a PV controller and provisioner answer "
                 "them at once (docs/FORMATS.md, \"Volume controllers\"); off: the writes fail as "
                 "NotFound, for traces that hold what the controllers wrote");
+  cmd->add_flag("--follow-cluster", o->follow_cluster,
+                "for captures: at each binding the capture observed, put the replay's copy of the "
+                "pod where the cluster put it (after the replay's own decision), so one different "
+                "tie-break does not drift the rest of the replay; the summary classifies each "
+                "observed binding (docs/FORMATS.md, \"Following the cluster\")");
   cmd->add_option("-o,--output", o->output, "write the decisions as a binary trace");
   cmd->add_option("--jsonl", o->jsonl,
                   "write the decisions as JSON Lines (docs/FORMATS.md#decision-logs)");

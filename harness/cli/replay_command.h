@@ -29,6 +29,7 @@ struct ReplayCommandOptions {
   double cycle_latency_seconds = 0;
   double bind_latency_seconds = 0;
   bool volume_controllers = false;
+  bool follow_cluster = false;  // harness/replay/follow_cluster.h
   double volume_latency_seconds = 0;
   std::string output;  // binary decision trace
   std::string jsonl;   // JSON Lines, docs/FORMATS.md#decision-logs

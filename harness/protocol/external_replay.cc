@@ -1,6 +1,7 @@
 #include "harness/protocol/external_replay.h"
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "harness/protocol/client.h"
@@ -17,11 +18,16 @@ struct Instant {
   std::vector<size_t> indices;
 };
 
+bool IsObservedBinding(const trace::Record& r) { return r.has_binding() && r.binding().observed(); }
+
 // Groups the API records by time, as Replayer::Run does (same error for times going backwards).
-Result<std::vector<Instant>> GroupInstants(const std::vector<trace::Record>& records) {
+// `follow`: observed bindings after the first event too, in their places (Replayer::Run with
+// follow_cluster).
+Result<std::vector<Instant>> GroupInstants(const std::vector<trace::Record>& records, bool follow) {
   std::vector<Instant> instants;
   for (size_t i = 0; i < records.size(); ++i) {
-    if (!records[i].has_api()) continue;
+    if (!records[i].has_api() && !(follow && !instants.empty() && IsObservedBinding(records[i])))
+      continue;
     const int64_t t = records[i].time_ns();
     if (!instants.empty() && t < instants.back().time_ns) {
       const size_t prev = instants.back().indices.back();
@@ -63,20 +69,75 @@ class Driver {
     return true;
   }
 
-  // Sends one instant's events (times relative to `t0`) and collects the decisions.
-  bool SendInstant(const std::vector<trace::Record>& records, const Instant& instant, int64_t t0) {
+  // Sends one instant's events (times relative to `t0`) and collects the decisions. Following the
+  // cluster (`follower`), the instant's observed bindings become the follower's events, decided
+  // on the child's state just before the instant (an empty instant 1 ns before, when needed).
+  bool SendInstant(const std::vector<trace::Record>& records, const Instant& instant, int64_t t0,
+                   replay::ClusterFollower* follower) {
     Request request;
     Events* events = request.mutable_events();
     events->set_time_ns(instant.time_ns - t0);
     events->set_first_index(instant.indices.front());
-    for (size_t i : instant.indices) *events->add_events() = records[i].api();
+    if (follower == nullptr) {
+      for (size_t i : instant.indices) *events->add_events() = records[i].api();
+    } else if (!FollowInstant(records, instant, events, follower)) {
+      return false;
+    } else if (events->events().empty()) {
+      return true;  // only bindings the replay already holds: no instant to run
+    }
     context_ = "request " + std::to_string(out_->requests_answered + 1) +
                " (Events at t=" + replay::FormatSeconds(events->time_ns()) + " s, trace record" +
                (instant.indices.size() == 1 ? " " + std::to_string(instant.indices.front())
                                             : "s " + std::to_string(instant.indices.front()) + "-" +
                                                   std::to_string(instant.indices.back())) +
                ")";
-    return Collect(request, events->time_ns());
+    const size_t seen = out_->decisions.size();
+    if (!Collect(request, events->time_ns())) return false;
+    sent_any_ = true;
+    last_sent_ns_ = events->time_ns();
+    Note(follower, seen);
+    return true;
+  }
+
+  // Fills `events` with the instant's input events and what the follower makes of its observed
+  // bindings.
+  bool FollowInstant(const std::vector<trace::Record>& records, const Instant& instant,
+                     Events* events, replay::ClusterFollower* follower) {
+    const int64_t before = events->time_ns() - 1;
+    bool observes = false;
+    for (size_t i : instant.indices) observes |= !records[i].has_api();
+    if (observes && sent_any_ && before > last_sent_ns_) {
+      Request catch_up;
+      catch_up.mutable_events()->set_time_ns(before);
+      catch_up.mutable_events()->set_first_index(instant.indices.front());
+      context_ = "request " + std::to_string(out_->requests_answered + 1) +
+                 " (Events at t=" + replay::FormatSeconds(before) +
+                 " s, before the observed bindings of trace " + "records from " +
+                 std::to_string(instant.indices.front()) + ")";
+      const size_t seen = out_->decisions.size();
+      if (!Collect(catch_up, before)) return false;
+      last_sent_ns_ = before;
+      Note(follower, seen);
+    }
+    std::vector<trace::ApiEvent> made;
+    for (size_t i : instant.indices) {
+      if (records[i].has_api()) {
+        follower->NoteInput(records[i].api());
+        *events->add_events() = records[i].api();
+        continue;
+      }
+      made.clear();
+      follower->Follow(records[i].binding(), events->time_ns(), &made);
+      for (trace::ApiEvent& e : made) *events->add_events() = std::move(e);
+    }
+    return true;
+  }
+
+  // Gives the follower the decisions received since `seen`.
+  void Note(replay::ClusterFollower* follower, size_t seen) {
+    if (follower == nullptr) return;
+    for (size_t i = seen; i < out_->decisions.size(); ++i)
+      follower->NoteDecision(out_->decisions[i]);
   }
 
   bool SendFinish(int64_t end_ns) {
@@ -140,6 +201,8 @@ class Driver {
   std::unique_ptr<Client>& client_;
   std::string context_;
   int64_t last_time_ns_ = 0;
+  bool sent_any_ = false;     // an Events request was answered
+  int64_t last_sent_ns_ = 0;  // the time of the last one
 };
 
 }  // namespace
@@ -204,7 +267,7 @@ static ExternalReplay RunOn(std::unique_ptr<Client>* client,
                             const std::vector<trace::Record>& records,
                             const ExternalReplayOptions& options, bool close) {
   ExternalReplay out;
-  auto instants = GroupInstants(records);
+  auto instants = GroupInstants(records, options.follow_cluster);
   if (!instants.ok()) {
     out.bad_input = true;
     out.status = instants.error();
@@ -214,8 +277,12 @@ static ExternalReplay RunOn(std::unique_ptr<Client>* client,
   if (!driver.Start()) return out;
   if (!instants->empty()) {
     const int64_t t0 = instants->front().time_ns;
+    std::optional<replay::ClusterFollower> follower;
+    if (options.follow_cluster) follower.emplace();
     for (const Instant& instant : *instants) {
-      if (!driver.SendInstant(records, instant, t0)) return out;
+      const bool sent = driver.SendInstant(records, instant, t0, follower ? &*follower : nullptr);
+      if (follower) out.follow = follower->report();
+      if (!sent) return out;
     }
     if (!driver.SendFinish(instants->back().time_ns - t0 + options.hello.horizon_ns())) return out;
   } else if (!close) {

@@ -30,6 +30,10 @@ struct ExternalReplayOptions {
   int64_t max_decisions = trace::InputLimits{}.records;
   // Everything but protocol_version (filled in). horizon_ns also sets Finish.end_ns.
   Hello hello;
+  // Follow the cluster (harness/replay/follow_cluster.h), as ReplayOptions::follow_cluster does
+  // in process: each observed binding becomes the follower's events, decided on the child's
+  // decisions up to an instant 1 ns before it.
+  bool follow_cluster = false;
 };
 
 struct ExternalReplay {
@@ -46,6 +50,7 @@ struct ExternalReplay {
   // registrations_known); else registrants_known is false.
   std::vector<std::set<std::string>> event_registrants;
   bool registrants_known = true;
+  replay::FollowReport follow;  // with ExternalReplayOptions::follow_cluster
 };
 
 // The Hello asking a child for the replay that `options` describe in process (compat, seed,

@@ -44,6 +44,27 @@ int64_t FollowReport::total() const {
   return n;
 }
 
+std::string FollowSummary(const FollowReport& report) {
+  if (report.total() == 0) {
+    return "following the cluster: the trace observed no binding, so the replay followed "
+           "nothing (a capture imported with bindings stripped, the default of --from watch and "
+           "kss, holds them)\n";
+  }
+  std::string out =
+      "following the cluster: " + std::to_string(report.total()) + " bindings observed: ";
+  bool first = true;
+  for (int c = 0; c < kFollowClassCount; ++c) {
+    if (report.counts[c] == 0) continue;
+    out += (first ? "" : ", ") + std::to_string(report.counts[c]) + " " +
+           FollowClassName(static_cast<FollowClass>(c));
+    first = false;
+  }
+  out += "\n";
+  for (const std::string& line : report.listed) out += "  " + line + "\n";
+  if (report.unlisted > 0) out += "  ... " + std::to_string(report.unlisted) + " more\n";
+  return out;
+}
+
 void ClusterFollower::NoteInput(const trace::ApiEvent& event) {
   if (!event.has_pod()) return;
   const std::string key = PodKey(event.pod());
@@ -89,8 +110,8 @@ void ClusterFollower::Follow(const trace::Binding& observed, int64_t t_ns,
                              std::vector<trace::ApiEvent>* events) {
   const std::string& key = observed.pod();
   const std::string& node = observed.node();
-  const std::string at = key + " at t=" + FormatSeconds(t_ns) + "s: the cluster bound it to " +
-                         node;
+  const std::string at =
+      key + " at t=" + FormatSeconds(t_ns) + "s: the cluster bound it to " + node;
   auto it = pods_.find(key);
   if (it == pods_.end()) {
     Classify(FollowClass::kNotComparable, at + "; the replay has no such pod");

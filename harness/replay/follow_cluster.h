@@ -30,12 +30,12 @@ namespace schedcheck::replay {
 
 // How the replay's own decision compares with the cluster's binding of the same pod.
 enum class FollowClass {
-  kSameNode,        // the replay bound the pod to the cluster's node
-  kInTieSet,        // bound elsewhere; the cluster's node was among the replay's top-score ties
-  kOutsideTieSet,   // bound elsewhere; the cluster's node was not among them
-  kUnschedulable,   // the replay's last attempt found no node (or failed with an error)
-  kNotAttempted,    // the replay had not attempted the pod when the cluster bound it
-  kNotComparable,   // the replay cannot hold the cluster's binding (pod unknown or being bound)
+  kSameNode,       // the replay bound the pod to the cluster's node
+  kInTieSet,       // bound elsewhere; the cluster's node was among the replay's top-score ties
+  kOutsideTieSet,  // bound elsewhere; the cluster's node was not among them
+  kUnschedulable,  // the replay's last attempt found no node (or failed with an error)
+  kNotAttempted,   // the replay had not attempted the pod when the cluster bound it
+  kNotComparable,  // the replay cannot hold the cluster's binding (pod unknown or being bound)
 };
 inline constexpr int kFollowClassCount = 6;
 // "same node", "in tie set", ... as the summary prints them.
@@ -52,6 +52,10 @@ struct FollowReport {
   int64_t count(FollowClass c) const { return counts[static_cast<int>(c)]; }
   int64_t total() const;
 };
+
+// The summary's lines: the counts per class, then the listed pods, or a line saying the trace
+// observed no binding (nothing was followed).
+std::string FollowSummary(const FollowReport& report);
 
 class ClusterFollower {
  public:

@@ -16,15 +16,17 @@ namespace {
 constexpr int64_t kS = kNanosPerSecond;
 
 trace::Record NodeRecord(const std::string& name) {
-  return AddedFromJson(0, "node",
-                       R"({"metadata":{"name":")" + name +
-                           R"("},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}})");
+  return AddedFromJson(
+      0, "node",
+      R"({"metadata":{"name":")" + name +
+          R"("},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}})");
 }
 
 trace::Record PodRecord(int64_t t_ns, const std::string& name, const std::string& cpu) {
   return AddedFromJson(t_ns, "pod",
                        R"({"metadata":{"name":")" + name + R"(","namespace":"default","uid":"u-)" +
-                           name + R"("},"spec":{"containers":[{"name":"c","resources":{"requests":)"
+                           name +
+                           R"("},"spec":{"containers":[{"name":"c","resources":{"requests":)"
                            R"({"cpu":")" +
                            cpu + R"(","memory":"1Gi"}}}]}})");
 }
@@ -98,9 +100,7 @@ TEST(FollowClusterTest, LaterDecisionsStartFromTheClustersPlacement) {
 
 TEST(FollowClusterTest, ClassifiesEveryObservedBinding) {
   std::vector<trace::Record> capture = {
-      NodeRecord("n1"),
-      NodeRecord("n2"),
-      PodRecord(1 * kS, "a", "1"),
+      NodeRecord("n1"), NodeRecord("n2"), PodRecord(1 * kS, "a", "1"),
       PodRecord(2 * kS, "huge", "100"),  // no node fits it in the replay
   };
   const std::string a_node = BoundNode(Replay(capture, false).log, "default/a");
