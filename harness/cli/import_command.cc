@@ -125,15 +125,15 @@ int RunImport(const ImportCommandOptions& o, std::ostream& out, std::ostream& er
 }
 
 void AddImportCommand(CLI::App& app, int* exit_code) {
-  auto* cmd =
-      app.add_subcommand("import",
-                         "Import manifests, watch captures, simulator recordings or the openb "
-                         "GPU trace into a trace (redacted to scheduling fields)");
+  auto* cmd = app.add_subcommand(
+      "import",
+      "Import manifests, watch captures, simulator recordings, API server "
+      "audit logs or the openb GPU trace into a trace (redacted to scheduling fields)");
   auto o = std::make_shared<ImportCommandOptions>();
   auto seed = std::make_shared<uint64_t>(0);
   auto share = std::make_shared<double>(0);
   auto strip = std::make_shared<bool>(false);
-  cmd->add_option("--from", o->format, "input format: manifests, watch, kss or openb")
+  cmd->add_option("--from", o->format, "input format: manifests, watch, kss, audit or openb")
       ->required()
       ->check(CLI::IsMember(trace::ImportFormats()));
   cmd->add_option("inputs", o->inputs, "input files or folders")->required();
@@ -144,14 +144,15 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
       ->delimiter(',');
   cmd->add_option("--start-time", o->start_time,
                   "RFC 3339 time of t = 0 (manifests, openb: default 1970-01-01T00:00:00Z; watch, "
-                  "kss: default the "
+                  "kss, audit: default the "
                   "earliest event)");
-  auto* keep = cmd->add_flag("--keep-bindings", o->keep_bindings,
-                             "watch, kss: keep the capture's bindings (nodeName changes) in the "
-                             "API events; default: strip them "
-                             "so the replayed scheduler places those pods itself (observed "
-                             "bindings are kept as records either way)");
-  cmd->add_flag("--strip-bindings", *strip, "watch, kss: the default (see --keep-bindings)")
+  auto* keep =
+      cmd->add_flag("--keep-bindings", o->keep_bindings,
+                    "watch, kss, audit: keep the capture's bindings (nodeName changes) in the "
+                    "API events; default: strip them "
+                    "so the replayed scheduler places those pods itself (observed "
+                    "bindings are kept as records either way)");
+  cmd->add_flag("--strip-bindings", *strip, "watch, kss, audit: the default (see --keep-bindings)")
       ->excludes(keep);
   cmd->add_flag("--arrival-only", o->arrival_only, "openb: no deletions");
   auto* seed_opt = AddSeedOption(cmd, "--shuffle-seed", seed.get(),

@@ -125,6 +125,7 @@ TEST(UntrustedInputTest, EveryRegressionInputIsABadInputErrorOrValid) {
       {"manifests_fuzzer", {".yaml", ".json"}, true, "import --from manifests INPUT -o OUT"},
       {"watch_fuzzer", {".json"}, false, "import --from watch INPUT -o OUT"},
       {"kss_fuzzer", {".jsonl"}, false, "import --from kss INPUT -o OUT"},
+      {"audit_fuzzer", {".jsonl"}, false, "import --from audit INPUT -o OUT"},
       {"trace_jsonl_fuzzer", {".jsonl"}, false, "replay INPUT -o OUT"},
       {"replay_fuzzer", {".jsonl"}, false, "replay INPUT -o OUT"},
   };

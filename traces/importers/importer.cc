@@ -1,5 +1,6 @@
 #include "traces/importers/importer.h"
 
+#include "traces/importers/audit_importer.h"
 #include "traces/importers/kss_importer.h"
 #include "traces/importers/manifests_importer.h"
 #include "traces/importers/openb_importer.h"
@@ -42,14 +43,16 @@ Result<Imported> ImportFormat(const std::string& format, const std::vector<std::
   if (format == "manifests") return ImportManifests(inputs, options);
   if (format == "watch") return ImportWatch(inputs, options, sink);
   if (format == "kss") return ImportKss(inputs, options, sink);
+  if (format == "audit") return ImportAudit(inputs, options, sink);
   if (format == "openb") return ImportOpenb(inputs, options);
-  return Error{"--from: unknown format \"" + format + "\" (want manifests, watch, kss or openb)"};
+  return Error{"--from: unknown format \"" + format +
+               "\" (want manifests, watch, kss, audit or openb)"};
 }
 
 }  // namespace
 
 const std::vector<std::string>& ImportFormats() {
-  static const std::vector<std::string> kFormats = {"manifests", "watch", "kss", "openb"};
+  static const std::vector<std::string> kFormats = {"manifests", "watch", "kss", "audit", "openb"};
   return kFormats;
 }
 

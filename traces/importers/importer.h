@@ -10,7 +10,7 @@
 
 namespace schedcheck::trace {
 
-// "manifests", "watch", "kss", "openb".
+// "manifests", "watch", "kss", "audit", "openb".
 const std::vector<std::string>& ImportFormats();
 
 // Reads `inputs` in `format`; the result is finalized (sorted, relative times, labels). With a
