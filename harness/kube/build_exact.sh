@@ -1,0 +1,92 @@
+# Sourced by build.sh for an exact patch release (--kube X.Y.Z): builds the module against
+# k8s.io/kubernetes v<X.Y.Z> with every module at the version the tag's go.mod requires. Uses
+# build.sh's variables: GO, here, module, main, out, vet, test, use_cache, cache, work, kube,
+# exact, minor, spec.
+
+say() { echo "kube $kube: $*" >&2; }
+
+# (0) With --cache, a stamp of what the cached adapter was built from: when it matches, the build
+# is skipped (a second use is instant). The sources are the bridge's and adapter modules' files and
+# this script; the toolchain is part of it.
+if [ -n "$use_cache" ]; then
+  dir="$cache/adapters/kube-$kube"
+  out="$dir/kube-adapter"
+  mkdir -p "$dir"
+  exec 8>"$dir.lock"
+  flock 8
+  stamp=$(
+    echo "k8s.io/kubernetes $exact"
+    echo "bridge $minor"
+    echo "main $main"
+    "$GO" env GOVERSION
+    find "$here/build.sh" "$here/build_exact.sh" "$here/common" "$here/shared" "$module" \
+      "$here/v$minor" -type f ! -name BUILD.bazel -print0 | LC_ALL=C sort -z |
+      xargs -0 sha256sum | sed "s|  $here/|  |" | sha256sum | cut -d' ' -f1
+  )
+  if [ -x "$out" ] && [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$stamp" ]; then
+    echo "$out"
+    exit 0
+  fi
+  say "building the adapter (first use; about 3 minutes cold on 2 cores, seconds when Go's caches are warm) into $dir"
+fi
+
+# (1) The tag from the module proxy (or the module cache), or what the proxy said.
+say "fetching k8s.io/kubernetes $exact (Go module cache, else the module proxy)"
+info=$(cd "$work" && GOFLAGS=-mod=mod "$GO" mod download -json "k8s.io/kubernetes@$exact" 2>&1) || true
+field() { printf '%s\n' "$info" | sed -n "s/^[[:space:]]*\"$1\": \"\\(.*\\)\",\\{0,1\\}\$/\\1/p" | head -n 1; }
+if [ -n "$(field Error)" ] || [ -z "$(field GoMod)" ]; then
+  reason=$(field Error)
+  echo "build.sh: kubernetes $kube: the Go module proxy does not serve k8s.io/kubernetes@$exact: ${reason:-$info}" >&2
+  exit 2
+fi
+upstream=$(field Dir)
+"$GO" mod edit -json "$(field GoMod)" >"$work/tag.json"
+"$GO" mod edit -json "$module/go.mod" >"$work/module.json"
+
+# (2) The patched tree (an anchor that moved exits 2 naming the file and the edit), built whole
+# next to the old one and swapped in, so that a failure leaves no half-made tree.
+tree="$cache/kube/kubernetes@$exact"
+exec 9>"$tree.lock"
+flock 9
+(cd "$here/common" && "$GO" build -o "$work/patchtree" ./cmd/patchtree && "$GO" build -o "$work/pinmod" ./cmd/pinmod)
+say "patching k8s.io/kubernetes $exact with the bridge of $minor (v$minor/patches.json)"
+status=0
+"$work/patchtree" -spec "$spec" -module "$upstream" -out "$tree" 2>"$work/patchtree.err" || status=$?
+if [ "$status" != 0 ]; then
+  echo "build.sh: kubernetes $kube: the bridge of $minor does not apply: $(cat "$work/patchtree.err")" >&2
+  [ "$status" = 2 ] && exit 2
+  exit 1
+fi
+
+# (3) The generated go.mod, the modules it needs (downloaded on first use), and the check that
+# every Kubernetes module resolves to the tag's version.
+"$work/pinmod" -version "$exact" -tag "$work/tag.json" -module "$work/module.json" \
+  -moddir "$module" -out "$work/go.mod"
+printf '\nreplace k8s.io/kubernetes => %s\n' "$tree" >>"$work/go.mod"
+cp "$module/go.sum" "$work/go.sum"
+cd "$module"
+say "resolving the modules k8s.io/kubernetes $exact requires (downloads what the module cache lacks)"
+packages=("$main")
+[ -n "$vet$test" ] && packages=(./...)
+"$GO" list -mod=mod -modfile="$work/go.mod" -deps -test "${packages[@]}" >/dev/null
+"$GO" list -mod=mod -modfile="$work/go.mod" -m -json all >"$work/list.json"
+"$work/pinmod" -version "$exact" -tag "$work/tag.json" -tree "$tree" -check "$work/list.json"
+
+# (4) Build, vet or test.
+if [ -n "$vet" ]; then
+  "$GO" vet -mod=mod -modfile="$work/go.mod" ./...
+  exit 0
+fi
+if [ -n "$test" ]; then
+  "$GO" test -mod=mod -modfile="$work/go.mod" -count=1 ./...
+  exit 0
+fi
+say "compiling $main against k8s.io/kubernetes $exact"
+"$GO" build -mod=mod -modfile="$work/go.mod" -o "$out.tmp" "$main"
+mv -f "$out.tmp" "$out"
+if [ -n "$use_cache" ]; then
+  cp "$work/go.mod" "$dir/go.mod"
+  echo "$stamp" >"$dir/stamp"
+  say "built $out"
+  echo "$out"
+fi
