@@ -4,6 +4,12 @@
 # exact, minor, spec.
 
 say() { echo "kube $kube: $*" >&2; }
+# A version that cannot be built: exit 2 with the reason. With --cache the reason goes to stdout
+# in place of the adapter's path, for schedcheck to report (kube_adapter.h, BuildKubeAdapter).
+fail() {
+  if [ -n "$use_cache" ]; then echo "build.sh: kubernetes $kube: $*"; else echo "build.sh: kubernetes $kube: $*" >&2; fi
+  exit 2
+}
 
 # (0) With --cache, a stamp of what the cached adapter was built from: when it matches, the build
 # is skipped (a second use is instant). The sources are the bridge's and adapter modules' files and
@@ -36,8 +42,7 @@ info=$(cd "$work" && GOFLAGS=-mod=mod "$GO" mod download -json "k8s.io/kubernete
 field() { printf '%s\n' "$info" | sed -n "s/^[[:space:]]*\"$1\": \"\\(.*\\)\",\\{0,1\\}\$/\\1/p" | head -n 1; }
 if [ -n "$(field Error)" ] || [ -z "$(field GoMod)" ]; then
   reason=$(field Error)
-  echo "build.sh: kubernetes $kube: the Go module proxy does not serve k8s.io/kubernetes@$exact: ${reason:-$info}" >&2
-  exit 2
+  fail "the Go module proxy does not serve k8s.io/kubernetes@$exact: ${reason:-$info}"
 fi
 upstream=$(field Dir)
 "$GO" mod edit -json "$(field GoMod)" >"$work/tag.json"
@@ -52,9 +57,10 @@ flock 9
 say "patching k8s.io/kubernetes $exact with the bridge of $minor (v$minor/patches.json)"
 status=0
 "$work/patchtree" -spec "$spec" -module "$upstream" -out "$tree" 2>"$work/patchtree.err" || status=$?
-if [ "$status" != 0 ]; then
-  echo "build.sh: kubernetes $kube: the bridge of $minor does not apply: $(cat "$work/patchtree.err")" >&2
-  [ "$status" = 2 ] && exit 2
+if [ "$status" = 2 ]; then
+  fail "the bridge of $minor does not apply (v$minor/patches.json): $(sed 's/^patchtree: //' "$work/patchtree.err")"
+elif [ "$status" != 0 ]; then
+  cat "$work/patchtree.err" >&2
   exit 1
 fi
 
@@ -68,9 +74,12 @@ cd "$module"
 say "resolving the modules k8s.io/kubernetes $exact requires (downloads what the module cache lacks)"
 packages=("$main")
 [ -n "$vet$test" ] && packages=(./...)
-"$GO" list -mod=mod -modfile="$work/go.mod" -deps -test "${packages[@]}" >/dev/null
-"$GO" list -mod=mod -modfile="$work/go.mod" -m -json all >"$work/list.json"
-"$work/pinmod" -version "$exact" -tag "$work/tag.json" -tree "$tree" -check "$work/list.json"
+"$GO" list -mod=mod -modfile="$work/go.mod" -deps -test -json=Module "${packages[@]}" >"$work/list.json"
+status=0
+"$work/pinmod" -version "$exact" -tag "$work/tag.json" -tree "$tree" -check "$work/list.json" \
+  2>"$work/check.err" || status=$?
+[ "$status" = 0 ] || fail "$(grep -v '^note: ' "$work/check.err")"
+grep '^note: ' "$work/check.err" | sed "s/^/kube $kube: /" >&2 || true
 
 # (4) Build, vet or test.
 if [ -n "$vet" ]; then

@@ -13,9 +13,11 @@
 //	pinmod -version v1.37.1 -tag TAG.json -tree DIR -check LIST.json
 //
 // TAG.json and MODULE.json are `go mod edit -json` of the tag's go.mod and of the adapter module's
-// go.mod; LIST.json is `go list -m -json all` of the generated module. -check exits 2 naming every
-// Kubernetes module that resolved to another version than the tag requires, and notes on stderr
-// the other modules the adapter's own modules raised above the tag's version.
+// go.mod; LIST.json is `go list -deps -json=Module PKG...` of the generated module: the modules that
+// provide the packages built (the module graph also holds modules no package comes from, such as
+// the older requirements of the adapters' shared module, which never reach the build). -check
+// exits 2 naming every Kubernetes module that resolved to another version than the tag requires,
+// and notes on stderr the other modules the adapter's own modules raised above the tag's version.
 package main
 
 import (
@@ -45,7 +47,7 @@ type goMod struct {
 	}
 }
 
-// listed is one module of `go list -m -json all`.
+// listed is one module of a package of `go list -deps -json=Module`.
 type listed struct {
 	Path    string
 	Version string
@@ -53,13 +55,15 @@ type listed struct {
 	Replace *struct{ Path, Version string }
 }
 
+type listedPackage struct{ Module *listed }
+
 func main() {
 	version := flag.String("version", "", "the k8s.io/kubernetes version, e.g. v1.37.1")
 	tagPath := flag.String("tag", "", "`go mod edit -json` of the tag's go.mod")
 	modulePath := flag.String("module", "", "`go mod edit -json` of the adapter module's go.mod")
 	moduleDir := flag.String("moddir", "", "the adapter module's directory (relative replaces are made absolute)")
 	out := flag.String("out", "", "the go.mod to write")
-	check := flag.String("check", "", "`go list -m -json all` of the generated module: check it instead")
+	check := flag.String("check", "", "`go list -deps -json=Module PKG...` of the generated module: check it instead")
 	tree := flag.String("tree", "", "with -check: the patched tree k8s.io/kubernetes must be replaced by")
 	flag.Parse()
 	tag, err := readGoMod(*tagPath)
@@ -81,7 +85,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "note:", n)
 		}
 		if len(problems) > 0 {
-			fmt.Fprintf(os.Stderr, "k8s.io/kubernetes %s: a mixed build, refused: these modules do not resolve to the version the tag's go.mod requires:\n", *version)
+			fmt.Fprintf(os.Stderr, "a mixed build, refused: these modules do not resolve to the version the go.mod of k8s.io/kubernetes %s requires:\n", *version)
 			for _, p := range problems {
 				fmt.Fprintln(os.Stderr, "  "+p)
 			}
@@ -175,7 +179,7 @@ func generate(tag, module *goMod, moduleDir, version string, want map[string]str
 	return b.String()
 }
 
-// checkList reads `go list -m -json all` and compares each module's effective version (its
+// checkList reads `go list -deps -json=Module` and compares each module's effective version (its
 // replacement's, when replaced by a version) with the tag's.
 func checkList(path string, want map[string]string, version, tree string) (problems, notes []string, err error) {
 	f, err := os.Open(path)
@@ -185,16 +189,19 @@ func checkList(path string, want map[string]string, version, tree string) (probl
 	defer f.Close()
 	dec := json.NewDecoder(f)
 	seenKube := false
+	seen := map[string]bool{}
 	for {
-		var m listed
-		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
+		var p listedPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		if m.Main {
+		m := p.Module
+		if m == nil || m.Main || seen[m.Path] { // a standard-library package, or seen
 			continue
 		}
+		seen[m.Path] = true
 		got := m.Version
 		if m.Replace != nil && m.Replace.Version != "" {
 			got = m.Replace.Version
