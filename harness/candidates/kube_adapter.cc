@@ -59,7 +59,7 @@ Result<KubeVersion> ParseKubeVersion(const std::string& version) {
     const std::string minor = m[1].str();
     const auto& minors = KubeBridgeMinors();
     if (std::find(minors.begin(), minors.end(), minor) == minors.end()) {
-      return Error{"kube:" + version + ": no bridge for minor " + minor +
+      return Error{"no bridge for minor " + minor +
                    " (supported minors: " + Joined(minors, "") + ")"};
     }
     v.patch = version;

@@ -7,7 +7,7 @@ say() { echo "kube $kube: $*" >&2; }
 # A version that cannot be built: exit 2 with the reason. With --cache the reason goes to stdout
 # in place of the adapter's path, for schedcheck to report (kube_adapter.h, BuildKubeAdapter).
 fail() {
-  if [ -n "$use_cache" ]; then echo "build.sh: kubernetes $kube: $*"; else echo "build.sh: kubernetes $kube: $*" >&2; fi
+  if [ -n "$use_cache" ]; then echo "$*"; else echo "build.sh: kubernetes $kube: $*" >&2; fi
   exit 2
 }
 
@@ -17,7 +17,7 @@ fail() {
 if [ -n "$use_cache" ]; then
   dir="$cache/adapters/kube-$kube"
   out="$dir/kube-adapter"
-  mkdir -p "$dir"
+  mkdir -p "$cache/adapters"
   exec 8>"$dir.lock"
   flock 8
   stamp=$(
@@ -33,7 +33,7 @@ if [ -n "$use_cache" ]; then
     echo "$out"
     exit 0
   fi
-  say "building the adapter (first use; about 3 minutes cold on 2 cores, seconds when Go's caches are warm) into $dir"
+  say "building the adapter into $dir (first use: minutes when Go's build cache is cold, seconds when warm)"
 fi
 
 # (1) The tag from the module proxy (or the module cache), or what the proxy said.
@@ -41,7 +41,8 @@ say "fetching k8s.io/kubernetes $exact (Go module cache, else the module proxy)"
 info=$(cd "$work" && GOFLAGS=-mod=mod "$GO" mod download -json "k8s.io/kubernetes@$exact" 2>&1) || true
 field() { printf '%s\n' "$info" | sed -n "s/^[[:space:]]*\"$1\": \"\\(.*\\)\",\\{0,1\\}\$/\\1/p" | head -n 1; }
 if [ -n "$(field Error)" ] || [ -z "$(field GoMod)" ]; then
-  reason=$(field Error)
+  # Go's message, its JSON escapes undone and the module it names not repeated.
+  reason=$(field Error | sed -e 's/\\[nt]/ /g' -e 's/  */ /g' -e "s|^k8s.io/kubernetes@$exact: ||")
   fail "the Go module proxy does not serve k8s.io/kubernetes@$exact: ${reason:-$info}"
 fi
 upstream=$(field Dir)
@@ -91,6 +92,7 @@ if [ -n "$test" ]; then
   exit 0
 fi
 say "compiling $main against k8s.io/kubernetes $exact"
+mkdir -p "$(dirname "$out")"
 "$GO" build -mod=mod -modfile="$work/go.mod" -o "$out.tmp" "$main"
 mv -f "$out.tmp" "$out"
 if [ -n "$use_cache" ]; then
