@@ -61,8 +61,9 @@ TEST(CandidateTest, BadSpecsNameWhatIsWrong) {
       {"reference+exec:my-scheduler", "cannot be joined with '+'"},
       {"weight:NodeAffinity=2+kube:1.27", "cannot be joined with '+'"},
       {"kube:1.27+forget-events:NodeAffinity", "cannot be joined with '+'"},
-      {"kube:1.30", "unknown kube-scheduler version \"1.30\" (known: kube:1.27, kube:1.37, or a "
-                    "patch release kube:X.Y.Z of a minor with a bridge: 1.27, 1.37)"},
+      {"kube:1.30",
+       "unknown kube-scheduler version \"1.30\" (known: kube:1.27, kube:1.37, or a "
+       "patch release kube:X.Y.Z of a minor with a bridge: 1.27, 1.37)"},
       {"kube:1.30.1",
        "candidate \"kube:1.30.1\": no bridge for minor 1.30 (supported minors: 1.27, 1.37)"},
       {"kube:1.37.1+weight:NodeAffinity=2", "cannot be joined with '+'"},
@@ -141,8 +142,10 @@ TEST(KubeAdapterTest, LooksInTheEnvironmentDirectoryOnly) {
   const std::string dir = Tmp("adapters-env");
   WriteFile(dir + "/kube-adapter-1.27", "#!/bin/sh\n", 0755);
   WriteFile(Tmp("bin-env/kube/kube-adapter-1.37"), "#!/bin/sh\n", 0755);
-  AdapterSearch search{
-      .adapter_dir = dir, .executable = Tmp("bin-env/cli/schedcheck"), .runfiles_dirs = {}, .build_script = ""};
+  AdapterSearch search{.adapter_dir = dir,
+                       .executable = Tmp("bin-env/cli/schedcheck"),
+                       .runfiles_dirs = {},
+                       .build_script = ""};
   auto found = FindKubeAdapter("1.27", search);
   ASSERT_TRUE(found.ok()) << found.message();
   EXPECT_EQ(*found, dir + "/kube-adapter-1.27");

@@ -59,8 +59,8 @@ Result<KubeVersion> ParseKubeVersion(const std::string& version) {
     const std::string minor = m[1].str();
     const auto& minors = KubeBridgeMinors();
     if (std::find(minors.begin(), minors.end(), minor) == minors.end()) {
-      return Error{"no bridge for minor " + minor +
-                   " (supported minors: " + Joined(minors, "") + ")"};
+      return Error{"no bridge for minor " + minor + " (supported minors: " + Joined(minors, "") +
+                   ")"};
     }
     v.patch = version;
     for (const Pinned& p : kPinned) {
@@ -74,8 +74,8 @@ Result<KubeVersion> ParseKubeVersion(const std::string& version) {
       return v;
     }
   }
-  return Error{"unknown kube-scheduler version \"" + version + "\" (known: " +
-               Joined(KubeAdapterVersions(), "kube:") +
+  return Error{"unknown kube-scheduler version \"" + version +
+               "\" (known: " + Joined(KubeAdapterVersions(), "kube:") +
                ", or a patch release kube:X.Y.Z of a minor with a bridge: " +
                Joined(KubeBridgeMinors(), "") + ")"};
 }
@@ -146,14 +146,15 @@ Result<std::string> FindKubeAdapter(const std::string& version, const AdapterSea
 Result<std::string> BuildKubeAdapter(const KubeVersion& version, const AdapterSearch& search) {
   const std::string spec = "kube:" + version.text;
   if (search.build_script.empty()) {
-    return Error{spec + ": harness/kube/build.sh was not found (neither in $SCHEDCHECK_KUBE_SOURCES " +
+    return Error{spec +
+                 ": harness/kube/build.sh was not found (neither in $SCHEDCHECK_KUBE_SOURCES " +
                  "nor in schedcheck's runfiles); set SCHEDCHECK_KUBE_SOURCES to the harness/kube " +
                  "folder of a schedcheck checkout"};
   }
   // stdout carries the adapter's path, or the reason the version cannot be built; stderr (the
   // progress lines, Go's own messages) goes to ours.
-  const std::string command =
-      "bash " + ShellQuote(search.build_script) + " --kube " + ShellQuote(version.patch) + " --cache";
+  const std::string command = "bash " + ShellQuote(search.build_script) + " --kube " +
+                              ShellQuote(version.patch) + " --cache";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return Error{spec + ": cannot run " + search.build_script};
   std::string out;

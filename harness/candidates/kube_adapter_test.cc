@@ -60,7 +60,8 @@ TEST(KubeBuildTest, TheScriptsReasonAndExitStatusReachTheUser) {
   // Built (or cached): the path on stdout; the arguments are the version and --cache.
   WriteFile(search.build_script,
             "[ \"$1 $2 $3\" = '--kube 1.37.1 --cache' ] || exit 1\n"
-            "echo progress >&2\necho '" + adapter + "'\n",
+            "echo progress >&2\necho '" +
+                adapter + "'\n",
             0755);
   auto built = BuildKubeAdapter(*ParseKubeVersion("1.37.1"), search);
   ASSERT_TRUE(built.ok()) << built.message();
