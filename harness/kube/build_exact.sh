@@ -72,6 +72,11 @@ fi
 printf '\nreplace k8s.io/kubernetes => %s\n' "$tree" >>"$work/go.mod"
 cp "$module/go.sum" "$work/go.sum"
 cd "$module"
+# Modules of ours (the shared module, the example plugin, a user's plugin module) require the
+# k8s.io/kubernetes they were written against, which would raise the release (v1.27.0 built as
+# v1.27.8: a mixed build). Go ignores a requirement on a version the main module excludes.
+"$GO" mod graph -modfile="$work/go.mod" | awk '{print $2}' | sed -n 's|^k8s\.io/kubernetes@||p' |
+  sort -u | { grep -vx "$exact" || true; } | sed 's|^|exclude k8s.io/kubernetes |' >>"$work/go.mod"
 say "resolving the modules k8s.io/kubernetes $exact requires (downloads what the module cache lacks)"
 packages=("$main")
 [ -n "$vet$test" ] && packages=(./...)
