@@ -4,7 +4,7 @@
 # the adapter on first use into a per-version cache, names the build in the decision log, replays
 # a corpus trace equivalently to the reference at 1.37, links every Kubernetes module at the
 # version v1.37.1's go.mod requires, and is instant on second use; a release the module proxy does
-# not serve is exit 2 naming it. Uses the user's Go caches and ${SCHEDCHECK_CACHE} as a user's
+# not serve is exit 2 naming it, and so is a bridge whose anchor moved. Uses the user's Go caches and ${SCHEDCHECK_CACHE} as a user's
 # machine would (ci/setup does not download v1.37.1's modules: CI builds only the pinned adapters).
 set -euo pipefail
 sc="$TEST_SRCDIR/schedcheck/harness/cli/schedcheck"
@@ -48,4 +48,20 @@ status=0
 [ "$status" = 2 ] || fail "kube:1.37.9 exited $status, want 2"
 grep -q "kube:1.37.9: the Go module proxy does not serve k8s.io/kubernetes@v1.37.9" "$out/none.err" ||
   { cat "$out/none.err" >&2; fail "kube:1.37.9's error does not name the version"; }
-echo "PASS: kube:1.37.1 built, named, equivalent at 1.37, cached; kube:1.37.9 refused"
+# An anchor that moved: v1.37's bridge offered as a bridge of 1.36 (a copy of the sources with
+# v1.36 = v1.37) fails at v1.36.4's schedule_one.go, exit 2 naming the version, file and edit, and
+# leaves no patched tree behind.
+src="$out/src"
+rm -rf "$src" && mkdir -p "$src"
+cp -rL "$TEST_SRCDIR/schedcheck/harness/kube/." "$src/"
+cp -r "$src/v1.37" "$src/v1.36"
+status=0
+SCHEDCHECK_CACHE="$out/cache" bash "$src/build.sh" --kube 1.36.4 --cache >"$out/moved.out" 2>"$out/moved.err" || status=$?
+[ "$status" = 2 ] || { cat "$out/moved.out" "$out/moved.err" >&2; fail "a moved anchor exited $status, want 2"; }
+grep -q "^the bridge of 1.36 does not apply (v1.36/patches.json): pkg/scheduler/schedule_one.go: edit 1 (" "$out/moved.out" ||
+  { cat "$out/moved.out" >&2; fail "a moved anchor's error does not name the file and edit"; }
+grep -q "the anchor occurs 0 times" "$out/moved.out" || fail "a moved anchor's error does not say it is missing"
+if ls -d "$out/cache/kube/kubernetes@v1.36.4"* "$out/cache/adapters/kube-1.36.4" 2>/dev/null | grep -v '\.lock$'; then
+  fail "a failed patch left a tree or an adapter behind"
+fi
+echo "PASS: kube:1.37.1 built, named, equivalent at 1.37, cached; kube:1.37.9 refused; a moved anchor refused"
