@@ -112,14 +112,8 @@ Result<OutOfProcessSpec> ParseOutOfProcess(const std::string& spec) {
   if (StartsWith(spec, "kube:")) {
     const std::string version = spec.substr(5);
     if (version.find('+') != std::string::npos) return JoinError(spec);
-    const auto& known = KubeAdapterVersions();
-    if (std::find(known.begin(), known.end(), version) == known.end()) {
-      std::string list;
-      for (const std::string& v : known)
-        list += (list.empty() ? "" : ", ") + std::string("kube:") + v;
-      return Error{"candidate \"" + spec + "\": unknown kube-scheduler version \"" + version +
-                   "\" (known: " + list + ")"};
-    }
+    auto parsed = ParseKubeVersion(version);
+    if (!parsed.ok()) return Error{"candidate \"" + spec + "\": " + parsed.message()};
     return OutOfProcessSpec{"kube", version};
   }
   // An in-process spec; an out-of-process part further on is a join.
@@ -131,11 +125,27 @@ Result<OutOfProcessSpec> ParseOutOfProcess(const std::string& spec) {
   return OutOfProcessSpec{};
 }
 
+// A kube: adapter's path: the pinned one Bazel built, or a patch release built on first use (the
+// pinned patch itself only when Bazel's is not there).
+Result<std::string> KubeAdapterPath(const std::string& text) {
+  auto version = ParseKubeVersion(text);
+  if (!version.ok()) return version.error();
+  const AdapterSearch search = AdapterSearch::FromEnvironment();
+  if (!version->pinned.empty()) {
+    auto pinned = FindKubeAdapter(version->pinned, search);
+    if (pinned.ok() || version->patch.empty()) return pinned;
+  }
+  return BuildKubeAdapter(*version, search);
+}
+
 }  // namespace
 
 std::string CandidateHelp() {
   std::string kube;
   for (const std::string& v : KubeAdapterVersions()) kube += " | kube:" + v;
+  std::string minors;
+  for (const std::string& m : KubeBridgeMinors()) minors += (minors.empty() ? "" : ", ") + m;
+  kube += " | kube:X.Y.Z (a patch release of " + minors + ", built on first use)";
   return "reference | weight:PLUGIN=N | config:FILE | forget-events:PLUGIN, joined with '+'; or "
          "one "
          "out-of-process build: exec:\"CMD ARGS\"" +
@@ -164,7 +174,7 @@ Result<Candidate> MakeCandidate(const std::string& spec,
     return c;
   }
   if (out_of_process->kind == "kube") {
-    auto path = FindKubeAdapter(out_of_process->arg, AdapterSearch::FromEnvironment());
+    auto path = KubeAdapterPath(out_of_process->arg);
     if (!path.ok()) return path.error();
     RouteKubeLogsToFile();
     c.command = ShellQuote(*path);

@@ -20,6 +20,8 @@
 //                            is refused as a join; any other '+' is part of the command
 //   kube:1.27, kube:1.37     the bundled kube-scheduler adapters (//harness/kube, lookup in
 //                            kube_adapter.h)
+//   kube:X.Y.Z               a patch release of a minor with a bridge (kube:1.37.1), built on
+//                            first use into a per-version cache (kube_adapter.h, BuildKubeAdapter)
 // The child is sent the trace's configuration text in Hello (CandidateReplayOptions).
 #ifndef SCHEDCHECK_HARNESS_CANDIDATES_CANDIDATE_H_
 #define SCHEDCHECK_HARNESS_CANDIDATES_CANDIDATE_H_

@@ -61,7 +61,12 @@ TEST(CandidateTest, BadSpecsNameWhatIsWrong) {
       {"reference+exec:my-scheduler", "cannot be joined with '+'"},
       {"weight:NodeAffinity=2+kube:1.27", "cannot be joined with '+'"},
       {"kube:1.27+forget-events:NodeAffinity", "cannot be joined with '+'"},
-      {"kube:1.30", "unknown kube-scheduler version \"1.30\" (known: kube:1.27, kube:1.37)"},
+      {"kube:1.30",
+       "unknown kube-scheduler version \"1.30\" (known: kube:1.27, kube:1.37, or a "
+       "patch release kube:X.Y.Z of a minor with a bridge: 1.27, 1.37)"},
+      {"kube:1.30.1",
+       "candidate \"kube:1.30.1\": no bridge for minor 1.30 (supported minors: 1.27, 1.37)"},
+      {"kube:1.37.1+weight:NodeAffinity=2", "cannot be joined with '+'"},
       {"kube:", "unknown kube-scheduler version \"\""},
   };
   for (const auto& [spec, want] : cases) {
@@ -137,8 +142,10 @@ TEST(KubeAdapterTest, LooksInTheEnvironmentDirectoryOnly) {
   const std::string dir = Tmp("adapters-env");
   WriteFile(dir + "/kube-adapter-1.27", "#!/bin/sh\n", 0755);
   WriteFile(Tmp("bin-env/kube/kube-adapter-1.37"), "#!/bin/sh\n", 0755);
-  AdapterSearch search{
-      .adapter_dir = dir, .executable = Tmp("bin-env/cli/schedcheck"), .runfiles_dirs = {}};
+  AdapterSearch search{.adapter_dir = dir,
+                       .executable = Tmp("bin-env/cli/schedcheck"),
+                       .runfiles_dirs = {},
+                       .build_script = ""};
   auto found = FindKubeAdapter("1.27", search);
   ASSERT_TRUE(found.ok()) << found.message();
   EXPECT_EQ(*found, dir + "/kube-adapter-1.27");
@@ -156,7 +163,8 @@ TEST(KubeAdapterTest, LooksBesideTheExecutableThenInRunfiles) {
   const std::string bin = Tmp("bin");  // stands for bazel-bin/harness
   AdapterSearch search{.adapter_dir = "",
                        .executable = bin + "/cli/schedcheck",
-                       .runfiles_dirs = {Tmp("rf1"), Tmp("rf2")}};
+                       .runfiles_dirs = {Tmp("rf1"), Tmp("rf2")},
+                       .build_script = ""};
   auto none = FindKubeAdapter("1.27", search);
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.message().find("looked in " + bin + "/kube/kube-adapter-1.27, " + Tmp("rf1") +

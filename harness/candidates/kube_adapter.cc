@@ -1,10 +1,14 @@
 #include "harness/candidates/kube_adapter.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <regex>
 
 namespace schedcheck::candidates {
 namespace {
@@ -22,12 +26,81 @@ bool IsExecutable(const std::string& path) {
   return fs::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
 }
 
+// The patch each adapter target pins (harness/kube/v<minor>/go.mod).
+struct Pinned {
+  const char* minor;
+  const char* patch;
+};
+constexpr Pinned kPinned[] = {{"1.27", "1.27.8"}, {"1.37", "1.37.2"}};
+
+std::string Joined(const std::vector<std::string>& items, const std::string& prefix) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + prefix + item;
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& KubeAdapterVersions() {
   static const std::vector<std::string> kVersions = {"1.27", "1.37"};
   return kVersions;
 }
+
+const std::vector<std::string>& KubeBridgeMinors() {
+  static const std::vector<std::string> kMinors = {"1.27", "1.37"};
+  return kMinors;
+}
+
+Result<KubeVersion> ParseKubeVersion(const std::string& version) {
+  KubeVersion v{.text = version, .pinned = "", .patch = ""};
+  static const std::regex kPatch("(1\\.[0-9]+)\\.[0-9]+");
+  std::smatch m;
+  if (std::regex_match(version, m, kPatch)) {
+    const std::string minor = m[1].str();
+    const auto& minors = KubeBridgeMinors();
+    if (std::find(minors.begin(), minors.end(), minor) == minors.end()) {
+      return Error{"no bridge for minor " + minor + " (supported minors: " + Joined(minors, "") +
+                   ")"};
+    }
+    v.patch = version;
+    for (const Pinned& p : kPinned) {
+      if (version == p.patch) v.pinned = p.minor;
+    }
+    return v;
+  }
+  for (const Pinned& p : kPinned) {
+    if (version == p.minor) {
+      v.pinned = p.minor;
+      return v;
+    }
+  }
+  return Error{"unknown kube-scheduler version \"" + version +
+               "\" (known: " + Joined(KubeAdapterVersions(), "kube:") +
+               ", or a patch release kube:X.Y.Z of a minor with a bridge: " +
+               Joined(KubeBridgeMinors(), "") + ")"};
+}
+
+namespace {
+
+// The build script named by $SCHEDCHECK_KUBE_SOURCES, else the first of the runfiles trees.
+std::string FindBuildScript(const std::vector<std::string>& runfiles_dirs) {
+  std::vector<std::string> places;
+  if (!Env("SCHEDCHECK_KUBE_SOURCES").empty()) {
+    places.push_back(Env("SCHEDCHECK_KUBE_SOURCES") + "/build.sh");
+  } else {
+    for (const std::string& dir : runfiles_dirs) {
+      places.push_back(dir + "/schedcheck/harness/kube/build.sh");
+    }
+  }
+  for (const std::string& place : places) {
+    std::error_code ec;
+    fs::path real = fs::canonical(place, ec);
+    if (!ec && fs::is_regular_file(real, ec)) return real.string();
+  }
+  return "";
+}
+
+}  // namespace
 
 AdapterSearch AdapterSearch::FromEnvironment() {
   AdapterSearch s;
@@ -40,6 +113,7 @@ AdapterSearch AdapterSearch::FromEnvironment() {
   }
   // A binary started outside `bazel run` / `bazel test` still has its runfiles tree beside it.
   if (!s.executable.empty()) s.runfiles_dirs.push_back(s.executable + ".runfiles");
+  s.build_script = FindBuildScript(s.runfiles_dirs);
   return s;
 }
 
@@ -67,6 +141,33 @@ Result<std::string> FindKubeAdapter(const std::string& version, const AdapterSea
       "kube:" + version + ": the adapter executable was not found (looked in " +
       (looked.empty() ? std::string("no place: no executable path, no runfiles") : looked) +
       "); build it with: bazel build //harness/kube:kube-adapter-" + version};
+}
+
+Result<std::string> BuildKubeAdapter(const KubeVersion& version, const AdapterSearch& search) {
+  const std::string spec = "kube:" + version.text;
+  if (search.build_script.empty()) {
+    return Error{spec +
+                 ": harness/kube/build.sh was not found (neither in $SCHEDCHECK_KUBE_SOURCES " +
+                 "nor in schedcheck's runfiles); set SCHEDCHECK_KUBE_SOURCES to the harness/kube " +
+                 "folder of a schedcheck checkout"};
+  }
+  // stdout carries the adapter's path, or the reason the version cannot be built; stderr (the
+  // progress lines, Go's own messages) goes to ours.
+  const std::string command = "bash " + ShellQuote(search.build_script) + " --kube " +
+                              ShellQuote(version.patch) + " --cache";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return Error{spec + ": cannot run " + search.build_script};
+  std::string out;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code == 0 && IsExecutable(out)) return out;
+  if (code == 2 && !out.empty()) return Error{spec + ": " + out};
+  return Error{spec + ": building the adapter failed (" + search.build_script + " exited " +
+               std::to_string(code) + "; its messages are above)" +
+               (out.empty() ? "" : ": " + out)};
 }
 
 void RouteKubeLogsToFile() {

@@ -1,8 +1,13 @@
-// Where the bundled kube-scheduler adapters live (`kube:VERSION` candidates): the executables
-// //harness/kube:kube-adapter-VERSION, Go programs that put upstream's scheduler behind the
-// external-scheduler protocol (harness/protocol/PROTOCOL.md).
+// Where the bundled kube-scheduler adapters live (`kube:VERSION` candidates), Go programs that put
+// upstream's scheduler behind the external-scheduler protocol (harness/protocol/PROTOCOL.md):
+//   kube:1.27, kube:1.37    the pinned patches (v1.27.8, v1.37.2), built by Bazel as
+//                           //harness/kube:kube-adapter-VERSION and looked up as below;
+//   kube:X.Y.Z              any patch release of a minor with a bridge (harness/kube/v<minor>),
+//                           built on first use by harness/kube/build.sh --cache into
+//                           $SCHEDCHECK_CACHE/adapters/kube-X.Y.Z (BuildKubeAdapter). The pinned
+//                           patch itself (kube:1.37.2) is the Bazel adapter when one is found.
 //
-// Lookup, first hit wins:
+// Lookup of a pinned adapter, first hit wins:
 //   1. $SCHEDCHECK_KUBE_ADAPTER_DIR/kube-adapter-VERSION when the variable is set (and then only
 //      there: an explicit directory never silently falls back to another build);
 //   2. <directory of the running executable>/../kube/kube-adapter-VERSION, i.e. bazel-bin's layout
@@ -22,18 +27,45 @@ namespace schedcheck::candidates {
 // The versions with an adapter target, oldest first ("1.27", "1.37").
 const std::vector<std::string>& KubeAdapterVersions();
 
+// The minors with a bridge (harness/kube/v<minor>/patches.json), oldest first.
+const std::vector<std::string>& KubeBridgeMinors();
+
+// A kube:VERSION spec's version taken apart.
+struct KubeVersion {
+  std::string text;    // as written: "1.37" or "1.37.1"
+  std::string pinned;  // the adapter target's version ("1.37") for kube:1.37 and kube:1.37.2
+  std::string patch;   // the exact release ("1.37.1", "1.37.2"); empty for kube:1.37
+};
+
+// "1.27" and "1.37" name the pinned adapters; "X.Y.Z" a patch release whose minor has a bridge.
+// Errors: "unknown kube-scheduler version \"1.30\" (...)" listing the pinned versions and the
+// bridges; "no bridge for minor 1.30 (supported minors: 1.27, 1.37)" for kube:1.30.1. Whether the
+// module proxy serves the release is only known when it is built.
+Result<KubeVersion> ParseKubeVersion(const std::string& version);
+
 // Where to look; FromEnvironment() reads the variables above and /proc/self/exe. Empty fields are
 // skipped. Separate from the lookup so that tests can point it anywhere.
 struct AdapterSearch {
   std::string adapter_dir;  // $SCHEDCHECK_KUBE_ADAPTER_DIR
   std::string executable;   // the running binary, symlinks resolved
   std::vector<std::string> runfiles_dirs;
+  // harness/kube/build.sh for first-use builds: $SCHEDCHECK_KUBE_SOURCES/build.sh, else the one in
+  // the runfiles (//harness/cli:schedcheck carries the adapters' sources), symlinks resolved so
+  // that Go sees the source tree. Empty: not found.
+  std::string build_script;
   static AdapterSearch FromEnvironment();
 };
 
 // The adapter's path, or "kube:1.27: the adapter executable was not found (looked in A, B); build
 // it with: bazel build //harness/kube:kube-adapter-1.27". REQUIRES: a known version.
 Result<std::string> FindKubeAdapter(const std::string& version, const AdapterSearch& search);
+
+// The adapter of an exact patch release: runs `build.sh --kube X.Y.Z --cache`, which builds it
+// (its progress lines go to this process's stderr) unless the cached one was built from the same
+// sources, and prints its path. Errors: the build script's reason (a release the module proxy does
+// not serve, an anchor of the bridge that moved, a mixed build), naming the version.
+// REQUIRES: version.patch is not empty.
+Result<std::string> BuildKubeAdapter(const KubeVersion& version, const AdapterSearch& search);
 
 // Upstream's klog output (a PreBind that fails for want of a PV controller is logged as an error:
 // correct behaviour that reads like a crash) goes to a file rather than between the harness's own

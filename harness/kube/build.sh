@@ -6,8 +6,17 @@
 #   harness/kube/build.sh --kube 1.27 --module DIR --main ./cmd/x -o OUT
 #   harness/kube/build.sh --kube 1.37 --vet
 #   harness/kube/build.sh --kube 1.27 --test
+#   harness/kube/build.sh --kube 1.37.1 --cache
 #
-# --kube    the bridge to use: 1.27 or 1.37 (harness/kube/v<kube>/patches.json)
+# --kube    a minor with a bridge (harness/kube/v<minor>/patches.json): 1.27 or 1.37, building the
+#           k8s.io/kubernetes version the module pins; or an exact patch release of such a minor,
+#           e.g. 1.37.1: the module is then built with a generated go.mod that requires every
+#           module at the version that tag's own go.mod requires (common/cmd/pinmod; a module that
+#           resolves otherwise fails the build), fetching what the module cache lacks through the
+#           Go module proxy
+# --cache   with an exact --kube: build the bundled adapter into
+#           ${SCHEDCHECK_CACHE}/adapters/kube-<X.Y.Z>/kube-adapter unless the stamp there says it
+#           was built from the same sources, and print its path on stdout (schedcheck's kube:X.Y.Z)
 # --module  the Go module to build (default: the bundled adapter module of that version)
 # --main    its main package (default ./cmd/kube-adapter)
 # -o        the executable to write
@@ -15,6 +24,10 @@
 #           tree (the adapter modules only compile there)
 # --test    instead of building, run `go test ./...` over the whole module against that tree (the
 #           adapters' storage scenarios, harness/kube/shared/adaptertest)
+#
+# Exit status: 0 built; 2 a version this script cannot build (no bridge for its minor, not served
+# by the Go module proxy, an anchor of the bridge that moved, a mixed build), named on stderr;
+# 1 anything else (a compile error, a missing toolchain).
 #
 # Steps: (1) read the k8s.io/kubernetes version and module-cache directory the module resolves;
 # (2) make the patched tree of it under ${SCHEDCHECK_CACHE:-$HOME/.cache/schedcheck}
@@ -24,7 +37,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-kube="" module="" main="./cmd/kube-adapter" out="" vet="" test=""
+kube="" module="" main="./cmd/kube-adapter" out="" vet="" test="" use_cache=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --kube) kube=$2; shift 2 ;;
@@ -33,15 +46,31 @@ while [ $# -gt 0 ]; do
     -o) out=$2; shift 2 ;;
     --vet) vet=1; shift ;;
     --test) test=1; shift ;;
+    --cache) use_cache=1; shift ;;
     *) echo "build.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-if [ -z "$kube" ] || { [ -z "$out" ] && [ -z "$vet" ] && [ -z "$test" ]; }; then
-  echo "usage: build.sh --kube 1.27|1.37 [--module DIR] [--main PKG] -o OUT | --vet | --test" >&2; exit 2
+if [ -z "$kube" ] || { [ -z "$out" ] && [ -z "$vet" ] && [ -z "$test" ] && [ -z "$use_cache" ]; }; then
+  echo "usage: build.sh --kube MINOR|X.Y.Z [--module DIR] [--main PKG] -o OUT | --vet | --test | --cache" >&2; exit 2
 fi
-spec="$here/v$kube/patches.json"
-[ -f "$spec" ] || { echo "build.sh: no bridge for kube $kube ($spec missing)" >&2; exit 2; }
-module=${module:-$here/v$kube}
+# The minors with a bridge: the folders v<minor>/ holding a patches.json.
+minors=$(cd "$here" && ls -d v*/patches.json 2>/dev/null | sed -e 's|^v||' -e 's|/patches.json$||' | sort -V | paste -sd, - | sed 's/,/, /g')
+exact=""
+if [[ "$kube" =~ ^1\.[0-9]+\.[0-9]+$ ]]; then
+  exact="v$kube" minor=${kube%.*}
+elif [[ "$kube" =~ ^1\.[0-9]+$ ]]; then
+  minor=$kube
+else
+  echo "build.sh: --kube \"$kube\": want a minor (1.37) or a patch release (1.37.1)" >&2; exit 2
+fi
+spec="$here/v$minor/patches.json"
+if [ ! -f "$spec" ]; then
+  echo "build.sh: kubernetes $kube: no bridge for minor $minor (bridges: $minors)" >&2; exit 2
+fi
+if [ -n "$use_cache" ] && { [ -z "$exact" ] || [ -n "$out$vet$test" ]; }; then
+  echo "build.sh: --cache wants an exact --kube X.Y.Z and no -o, --vet or --test" >&2; exit 2
+fi
+module=${module:-$here/v$minor}
 module=$(cd "$module" && pwd)
 case "$out" in /* | "") ;; *) out="$PWD/$out" ;; esac
 
@@ -55,6 +84,14 @@ export GOTOOLCHAIN=local
 
 cache=${SCHEDCHECK_CACHE:-$HOME/.cache/schedcheck}
 mkdir -p "$cache/kube"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ -n "$exact" ]; then
+  # shellcheck source=harness/kube/build_exact.sh
+  source "$here/build_exact.sh"
+  exit 0
+fi
 
 cd "$module"
 version=$("$GO" list -m -f '{{.Version}}' k8s.io/kubernetes)
@@ -64,8 +101,6 @@ if [ -z "$upstream" ] || [ ! -d "$upstream" ]; then
   exit 1
 fi
 tree="$cache/kube/kubernetes@$version"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 exec 9>"$tree.lock"
 flock 9

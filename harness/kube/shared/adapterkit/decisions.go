@@ -1,6 +1,7 @@
 package adapterkit
 
 import (
+	"fmt"
 	"runtime/debug"
 	"sort"
 
@@ -62,4 +63,12 @@ func KubernetesVersion() string {
 		}
 	}
 	return "unknown"
+}
+
+// BuildName names the build in HelloAck.scheduler_version, which the decision log's `scheduler`
+// label carries: the linked k8s.io/kubernetes version and the bridge it was built with (the
+// adapter's minor), e.g. "v1.37.1 (bridge 1.37)". Every other Kubernetes module is at the version
+// that tag's go.mod requires (harness/kube/build.sh).
+func BuildName(bridge string) string {
+	return fmt.Sprintf("%s (bridge %s)", KubernetesVersion(), bridge)
 }

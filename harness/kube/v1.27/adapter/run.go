@@ -116,7 +116,7 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 		return r.clock.Now().Add(time.Duration(r.startReads))
 	}
 	r.wrapScheduler()
-	return &pb.HelloAck{SchedulerName: r.opts.name, SchedulerVersion: kubernetesVersion(), ConfigSource: source}, nil
+	return &pb.HelloAck{SchedulerName: r.opts.name, SchedulerVersion: adapterkit.BuildName("1.27"), ConfigSource: source}, nil
 }
 
 func (r *run) Events(e *pb.Events) (*pb.Decisions, error) {

@@ -7,6 +7,8 @@ import (
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
+
+	"schedcheck.local/kube/shared/adapterkit"
 )
 
 // GatesOff lists the feature gates the adapter turns off although upstream v1.37 enables them by
@@ -91,7 +93,7 @@ func versionText(reservoir bool) string {
 		}
 		off = strings.Join(names, ", ")
 	}
-	text := fmt.Sprintf("%s (gates off: %s)", kubernetesVersion(), off)
+	text := fmt.Sprintf("%s (gates off: %s)", adapterkit.BuildName(compatLevel), off)
 	if reservoir {
 		text += " (tie-break: reservoir sampling as v1.27's selectHost, not upstream's)"
 	}

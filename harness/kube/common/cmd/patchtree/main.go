@@ -11,6 +11,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -49,8 +50,22 @@ func main() {
 	}
 	if err := build(*specPath, *moduleDir, *outDir); err != nil {
 		fmt.Fprintln(os.Stderr, "patchtree:", err)
+		var moved *anchorError
+		if errors.As(err, &moved) {
+			os.Exit(2) // the upstream code moved: this version cannot be built with this spec
+		}
 		os.Exit(1)
 	}
+}
+
+// anchorError is an edit whose anchor does not occur exactly once in the upstream file.
+type anchorError struct {
+	file, why, find string
+	edit, count     int
+}
+
+func (e *anchorError) Error() string {
+	return fmt.Sprintf("%s: edit %d (%s): the anchor occurs %d times, want exactly 1:\n%s", e.file, e.edit, e.why, e.count, e.find)
 }
 
 func build(specPath, moduleDir, outDir string) error {
@@ -63,6 +78,20 @@ func build(specPath, moduleDir, outDir string) error {
 		return fmt.Errorf("%s: %w", specPath, err)
 	}
 	specDir := filepath.Dir(specPath)
+	// The tree is made next to the old one and swapped in when complete, so that a failure (an
+	// anchor that moved) leaves the previous tree as it was, never a half-made one.
+	newDir := outDir + ".new"
+	if err := makeTree(&spec, specDir, moduleDir, newDir); err != nil {
+		os.RemoveAll(newDir)
+		return err
+	}
+	if err := os.RemoveAll(outDir); err != nil {
+		return err
+	}
+	return os.Rename(newDir, outDir)
+}
+
+func makeTree(spec *Spec, specDir, moduleDir, outDir string) error {
 	if err := linkTree(moduleDir, outDir); err != nil {
 		return err
 	}
@@ -77,13 +106,15 @@ func build(specPath, moduleDir, outDir string) error {
 	}
 	for _, p := range spec.Patch {
 		text, err := os.ReadFile(filepath.Join(moduleDir, p.File))
-		if err != nil {
+		if os.IsNotExist(err) {
+			return &anchorError{file: p.File, why: p.Edits[0].Why, find: "(the file does not exist at this version)", edit: 1}
+		} else if err != nil {
 			return err
 		}
 		patched := string(text)
 		for i, e := range p.Edits {
 			if n := strings.Count(patched, e.Find); n != 1 {
-				return fmt.Errorf("%s: edit %d (%s): the anchor occurs %d times, want exactly 1:\n%s", p.File, i+1, e.Why, n, e.Find)
+				return &anchorError{file: p.File, why: e.Why, find: e.Find, edit: i + 1, count: n}
 			}
 			patched = strings.Replace(patched, e.Find, e.Replace, 1)
 		}

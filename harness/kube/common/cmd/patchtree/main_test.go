@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,5 +66,34 @@ func TestAnAnchorMustOccurExactlyOnce(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "pkg/a.go: edit 1 (w)") {
 			t.Errorf("%q: got %v, want an error saying %q", text, err, want)
 		}
+	}
+}
+
+// A version whose anchor moved fails as an anchorError (exit 2) and leaves the tree of the last
+// good build as it was: no half-made tree, no link into another version.
+func TestAFailedBuildKeepsThePreviousTree(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "good/pkg/a.go"), "package pkg\n// x()\n")
+	write(t, filepath.Join(dir, "moved/pkg/a.go"), "package pkg\n// z()\n")
+	write(t, filepath.Join(dir, "gone/pkg/b.go"), "package pkg\n")
+	write(t, filepath.Join(dir, "patches.json"), `{"patch": [{"file": "pkg/a.go", "edits": [{"why": "w", "find": "x()", "replace": "y()"}]}]}`)
+	out := filepath.Join(dir, "out")
+	if err := build(filepath.Join(dir, "patches.json"), filepath.Join(dir, "good"), out); err != nil {
+		t.Fatal(err)
+	}
+	err := build(filepath.Join(dir, "patches.json"), filepath.Join(dir, "moved"), out)
+	var moved *anchorError
+	if !errors.As(err, &moved) || moved.file != "pkg/a.go" || moved.edit != 1 {
+		t.Fatalf("got %v, want the anchorError of pkg/a.go edit 1", err)
+	}
+	if got := read(t, filepath.Join(out, "pkg/a.go")); got != "package pkg\n// y()\n" {
+		t.Errorf("the previous tree changed: %q", got)
+	}
+	if _, err := os.Stat(out + ".new"); !os.IsNotExist(err) {
+		t.Errorf("the half-made tree is left: %v", err)
+	}
+	err = build(filepath.Join(dir, "patches.json"), filepath.Join(dir, "gone"), out)
+	if !errors.As(err, &moved) || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("a patched file missing at the version: got %v", err)
 	}
 }

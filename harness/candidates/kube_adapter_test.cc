@@ -1,0 +1,115 @@
+// kube:VERSION specs: which versions are pinned, which are patch releases built on first use, and
+// what a version that cannot be built says (BuildKubeAdapter with a stand-in build script, and
+// with the real harness/kube/build.sh asking a module proxy that is switched off).
+#include "harness/candidates/kube_adapter.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace schedcheck::candidates {
+namespace {
+
+std::string Tmp(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+void WriteFile(const std::string& path, const std::string& text, mode_t mode) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  ASSERT_EQ(::chmod(path.c_str(), mode), 0) << path;
+}
+
+TEST(KubeVersionTest, PinnedMinorsAndPatchReleases) {
+  auto minor = ParseKubeVersion("1.37");
+  ASSERT_TRUE(minor.ok()) << minor.message();
+  EXPECT_EQ(minor->pinned, "1.37");
+  EXPECT_EQ(minor->patch, "");
+  auto patch = ParseKubeVersion("1.27.6");
+  ASSERT_TRUE(patch.ok()) << patch.message();
+  EXPECT_EQ(patch->pinned, "");
+  EXPECT_EQ(patch->patch, "1.27.6");
+  // The pinned patch itself is the Bazel-built adapter when there is one.
+  auto pinned_patch = ParseKubeVersion("1.37.2");
+  ASSERT_TRUE(pinned_patch.ok()) << pinned_patch.message();
+  EXPECT_EQ(pinned_patch->pinned, "1.37");
+  EXPECT_EQ(pinned_patch->patch, "1.37.2");
+}
+
+TEST(KubeVersionTest, AMinorWithoutABridgeListsTheSupportedOnes) {
+  auto v = ParseKubeVersion("1.30.1");
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.message(), "no bridge for minor 1.30 (supported minors: 1.27, 1.37)");
+  for (const char* bad : {"1.30", "1.37.x", "v1.37.1", "1.37.1.0", "2.0.1", ""}) {
+    auto b = ParseKubeVersion(bad);
+    EXPECT_FALSE(b.ok()) << bad;
+    EXPECT_NE(b.message().find("unknown kube-scheduler version"), std::string::npos)
+        << bad << ": " << b.message();
+  }
+}
+
+TEST(KubeBuildTest, TheScriptsReasonAndExitStatusReachTheUser) {
+  AdapterSearch search;
+  search.build_script = Tmp("stub/build.sh");
+  const std::string adapter = Tmp("stub/kube-adapter");
+  WriteFile(adapter, "#!/bin/sh\n", 0755);
+  // Built (or cached): the path on stdout; the arguments are the version and --cache.
+  WriteFile(search.build_script,
+            "[ \"$1 $2 $3\" = '--kube 1.37.1 --cache' ] || exit 1\n"
+            "echo progress >&2\necho '" +
+                adapter + "'\n",
+            0755);
+  auto built = BuildKubeAdapter(*ParseKubeVersion("1.37.1"), search);
+  ASSERT_TRUE(built.ok()) << built.message();
+  EXPECT_EQ(*built, adapter);
+  // Exit 2: the reason, on stdout, is the error.
+  WriteFile(search.build_script,
+            "echo 'the Go module proxy does not serve k8s.io/kubernetes@v1.37.9: 403 Forbidden'\n"
+            "exit 2\n",
+            0755);
+  auto unserved = BuildKubeAdapter(*ParseKubeVersion("1.37.9"), search);
+  ASSERT_FALSE(unserved.ok());
+  EXPECT_EQ(unserved.message(),
+            "kube:1.37.9: the Go module proxy does not serve k8s.io/kubernetes@v1.37.9: 403 "
+            "Forbidden");
+  // Any other failure (a compile error): its status, and where its messages went.
+  WriteFile(search.build_script, "echo 'compile error' >&2\nexit 1\n", 0755);
+  auto broken = BuildKubeAdapter(*ParseKubeVersion("1.37.1"), search);
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.message().find("kube:1.37.1: building the adapter failed (" +
+                                  search.build_script + " exited 1; its messages are above)"),
+            std::string::npos)
+      << broken.message();
+  search.build_script = "";
+  auto nowhere = BuildKubeAdapter(*ParseKubeVersion("1.37.1"), search);
+  ASSERT_FALSE(nowhere.ok());
+  EXPECT_NE(nowhere.message().find("SCHEDCHECK_KUBE_SOURCES"), std::string::npos);
+}
+
+// The real build script, found in the runfiles as schedcheck finds it, with the module proxy off
+// and an empty module cache: a release it cannot fetch is exit 2 naming it and what Go said.
+TEST(KubeBuildTest, AReleaseTheProxyDoesNotServeIsNamed) {
+  AdapterSearch search = AdapterSearch::FromEnvironment();
+  ASSERT_FALSE(search.build_script.empty()) << "harness/kube/build.sh not in the runfiles";
+  const std::string home = Tmp("home");
+  std::filesystem::create_directories(home);
+  ASSERT_EQ(::setenv("GOPROXY", "off", 1), 0);
+  ASSERT_EQ(::setenv("GOMODCACHE", (home + "/mod").c_str(), 1), 0);
+  ASSERT_EQ(::setenv("GOCACHE", (home + "/build").c_str(), 1), 0);
+  ASSERT_EQ(::setenv("SCHEDCHECK_CACHE", (home + "/schedcheck").c_str(), 1), 0);
+  auto v = BuildKubeAdapter(*ParseKubeVersion("1.37.9"), search);
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.message().find(
+                "kube:1.37.9: the Go module proxy does not serve k8s.io/kubernetes@v1.37.9: "),
+            std::string::npos)
+      << v.message();
+  EXPECT_NE(v.message().find("GOPROXY=off"), std::string::npos) << v.message();
+  EXPECT_FALSE(std::filesystem::exists(home + "/schedcheck/adapters/kube-1.37.9"));
+}
+
+}  // namespace
+}  // namespace schedcheck::candidates
