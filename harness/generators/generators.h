@@ -1,7 +1,7 @@
-// RapidCheck generators of the property suite (properties/) and `schedcheck campaign`: nodes, pods, small clusters and timed event
-// sequences (trace records). Vocabularies are deliberately tiny (two zones, a handful of label
-// values, tight resources, one or two host ports) so that conflicts between pods, taints,
-// affinities and spread constraints are common rather than rare.
+// RapidCheck generators of the property suite (properties/) and `schedcheck campaign`: nodes, pods,
+// small clusters and timed event sequences (trace records). Vocabularies are deliberately tiny (two
+// zones, a handful of label values, tight resources, one or two host ports) so that conflicts
+// between pods, taints, affinities and spread constraints are common rather than rare.
 //
 // Every Gen here shrinks (built with rc::gen::exec), so a failing case is reduced to a small
 // cluster / trace before it is reported. Outside a property, sample one with a seeded rc::Random

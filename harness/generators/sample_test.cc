@@ -14,7 +14,7 @@ namespace {
 
 std::vector<std::string> Serialized(const std::vector<trace::Record>& records) {
   std::vector<std::string> out;
-  for (const trace::Record& r : records) out.push_back(r.SerializeAsString());
+  for (const trace::Record& r : records) out.push_back(r.ShortDebugString());
   return out;
 }
 

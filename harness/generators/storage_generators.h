@@ -1,8 +1,9 @@
 // Storage traces for the differential test against the real kube-scheduler
-// (properties/kube_differential_test.cc) and campaigns: nodes with zone and hostname labels, StorageClasses, CSIDrivers,
-// CSINodes, CSIStorageCapacities, PersistentVolumes and PersistentVolumeClaims at t = 0, then pods
-// with claim, generic ephemeral and inline in-tree volumes, and the writes a PV controller, an
-// external provisioner, the ephemeral-volume controller and the kubelet would make meanwhile.
+// (properties/kube_differential_test.cc) and campaigns: nodes with zone and hostname labels,
+// StorageClasses, CSIDrivers, CSINodes, CSIStorageCapacities, PersistentVolumes and
+// PersistentVolumeClaims at t = 0, then pods with claim, generic ephemeral and inline in-tree
+// volumes, and the writes a PV controller, an external provisioner, the ephemeral-volume controller
+// and the kubelet would make meanwhile.
 //
 // Replay has no PV controller (harness/kube/README.md, "No PV controller"), so a claim becomes
 // bound only when the trace says so: PV claimRef and phase Bound first, then the claim's

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "google/protobuf/struct.pb.h"
-#include "harness/replay/replayer.h"
 #include "harness/generators/draws.h"
+#include "harness/replay/replayer.h"
 #include "reference/k8s/k8s_json.h"
 #include "reference/runtime/profile.h"
 
