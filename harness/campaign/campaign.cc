@@ -6,6 +6,7 @@
 #include <sstream>
 #include <utility>
 
+#include "harness/campaign/config_source.h"
 #include "harness/campaign/signature.h"
 #include "harness/campaign/trace_source.h"
 #include "harness/diff/explain_at.h"
@@ -13,6 +14,7 @@
 #include "harness/gate/pair_replay.h"
 #include "harness/minimize/minimize.h"
 #include "harness/report/html_report.h"
+#include "reference/runtime/profile.h"
 #include "traces/atomic_file.h"
 #include "traces/trace_writer.h"
 
@@ -50,6 +52,28 @@ Result<gate::PairReplayOptions> PairOptions(const CampaignOptions& o) {
   return p;
 }
 
+// The name a generated configuration has in Hello, explanations and the group's folder.
+constexpr char kConfigFile[] = "config.yaml";
+
+// Both sides with the generated configuration `yaml`: an in-process spec applies to it parsed, an
+// exec:/kube: child is sent its text.
+Result<std::pair<gate::PairSide, gate::PairSide>> SidesWith(const CampaignOptions& o,
+                                                            const std::string& yaml) {
+  auto config = reference::ParseSchedulerConfigurationYaml(yaml, kConfigFile, o.compat);
+  if (!config.ok()) return config.error();
+  auto side = [&](const std::string& name, const std::string& spec) -> Result<gate::PairSide> {
+    auto build = candidates::MakeCandidate(spec, *config);
+    if (!build.ok())
+      return Error{name + " " + spec + " with the generated configuration: " + build.message()};
+    return gate::PairSide{name, std::move(*build), yaml, kConfigFile};
+  };
+  auto baseline = side("baseline", o.baseline);
+  if (!baseline.ok()) return baseline.error();
+  auto candidate = side("candidate", o.candidate);
+  if (!candidate.ok()) return candidate.error();
+  return std::pair{std::move(*baseline), std::move(*candidate)};
+}
+
 replay::ReplayOptions ReplayFor(const gate::PairReplayOptions& base, const TraceSpec& spec) {
   replay::ReplayOptions r = base.replay;
   r.seed = spec.replay_seed;
@@ -72,10 +96,12 @@ trace::Trace AsTrace(const std::vector<trace::Record>& records, const TraceSpec&
 }
 
 // The command that shrinks or replays the saved trace again outside the campaign.
-std::string ReproLine(const CampaignOptions& o, const TraceSpec& spec, const std::string& file) {
+std::string ReproLine(const CampaignOptions& o, const TraceSpec& spec, const std::string& file,
+                      bool generated_config) {
   std::string line = "schedcheck minimize " + file + " --candidate " + o.candidate +
                      " --baseline " + o.baseline + " --compat " + o.compat + " --seed " +
                      std::to_string(spec.replay_seed);
+  if (generated_config) line += std::string(" --config ") + kConfigFile;
   if (!o.baseline_config.empty()) line += " --baseline-config " + o.baseline_config;
   if (!o.candidate_config.empty()) line += " --candidate-config " + o.candidate_config;
   return line;
@@ -114,9 +140,8 @@ std::string Nondeterminism(gate::PairReplay& second, const gate::PairLogs& logs,
     auto again = second.Replay(which, records);
     // A failure the second time is not a different log of a run that finished: leave it.
     if (!again.ok()) continue;
-    const std::string at =
-        gate::FirstDifference(which == gate::Which::kBaseline ? logs.baseline : logs.candidate,
-                              *again);
+    const std::string at = gate::FirstDifference(
+        which == gate::Which::kBaseline ? logs.baseline : logs.candidate, *again);
     if (!at.empty())
       return "build " + side.build.spec + " is not deterministic: first difference at " + at;
   }
@@ -198,23 +223,28 @@ std::string MinimizeGroup(gate::PairReplay& pair, const trace::Trace& first,
 
 // Saves a new group's first trace and its diff (or error) into groups/<id>/.
 Outcome WriteGroupFirst(const fs::path& dir, const trace::Trace& t, const PairOutcome& run,
-                        const CampaignOptions& o, const TraceSpec& spec,
+                        const CampaignOptions& o, const TraceSpec& spec, const std::string& config,
                         const std::string& explanation) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Error{dir.string() + ": " + ec.message()};
+  if (!config.empty()) {
+    if (Outcome ok = WriteText(dir / kConfigFile, config); !ok) return ok;
+  }
   if (Outcome ok = trace::WriteTrace((dir / "trace.trace").string(), t); !ok) return ok;
   std::ostringstream text;
   text << "trace " << spec.index << " of campaign seed " << o.seed << " (generator "
        << spec.generator << ", trace seed " << spec.seed << ", replay seed " << spec.replay_seed
-       << ")\nreproduce: " << ReproLine(o, spec, "trace.trace") << "\n\n";
+       << ")\n"
+       << (config.empty() ? "" : "both sides ran the generated configuration config.yaml\n")
+       << "reproduce: " << ReproLine(o, spec, "trace.trace", !config.empty()) << "\n\n";
   if (!run.crash_side.empty()) {
     text << "the " << run.crash_side << "'s replay failed: " << run.crash_message << "\n";
   } else {
     diff::ReportOptions ro;
     ro.sides = kNames;
-    text << diff::TextReport({"trace " + std::to_string(spec.index), run.logs.diff, explanation, ""},
-                             ro);
+    text << diff::TextReport(
+        {"trace " + std::to_string(spec.index), run.logs.diff, explanation, ""}, ro);
   }
   return WriteText(dir / "diff.txt", text.str());
 }
@@ -238,9 +268,14 @@ Result<Summary> RunCampaign(const CampaignOptions& o) {
   if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
     return Error{"--shard: I/N needs 0 <= I < N"};
   if (o.max_replays < 0) return Error{"--max-replays: must be at least 0"};
-  const std::vector<std::string> generators =
-      o.generators.empty() ? DefaultGenerators() : o.generators;
-  if (Outcome ok = CheckGenerators(generators); !ok) return ok.error();
+  const std::vector<std::string> listed = o.generators.empty() ? DefaultGenerators() : o.generators;
+  if (Outcome ok = CheckGenerators(listed); !ok) return ok.error();
+  const std::vector<std::string> generators = TraceGenerators(listed);
+  const bool configs = WantsConfigs(listed);
+  if (configs && (!o.baseline_config.empty() || !o.candidate_config.empty()))
+    return Error{
+        "--generators configs gives both sides a generated configuration per trace; "
+        "--baseline-config / --candidate-config contradict it"};
   auto po = PairOptions(o);
   if (!po.ok()) return po.error();
   if (Outcome ok = PrepareOutDir(o.out_dir); !ok) return ok.error();
@@ -253,72 +288,91 @@ Result<Summary> RunCampaign(const CampaignOptions& o) {
   s.compat = o.compat;
   s.seed = o.seed;
   s.traces = o.traces;
-  s.generators = generators;
+  s.generators = listed;
   s.shards = {std::to_string(o.shard) + "/" + std::to_string(o.shards)};
   gate::PairReplay pair(*po);
   gate::PairReplay second(*po);  // the nondeterminism check's other processes
+  // Both pairs replay trace `spec` (with `config`, when generated) from now on.
+  auto set_up = [&](const TraceSpec& spec, const std::string& config) -> Outcome {
+    if (configs) {
+      auto sides = SidesWith(o, config);
+      if (!sides.ok()) return sides.error();
+      pair.SetSides(sides->first, sides->second);
+      second.SetSides(sides->first, sides->second);
+    }
+    pair.SetReplayOptions(ReplayFor(*po, spec));
+    second.SetReplayOptions(ReplayFor(*po, spec));
+    return Outcome::Ok();
+  };
   std::map<std::string, size_t> group_of;  // signature -> index in s.groups
-  std::map<size_t, trace::Trace> first_traces;  // divergence groups' first traces, to minimize
+  struct Saved {
+    trace::Trace trace;
+    std::string config;
+  };
+  std::map<size_t, Saved> first_traces;  // divergence groups' first traces, to minimize
   const int64_t total = (o.traces - o.shard + o.shards - 1) / o.shards;
   for (int64_t k = o.shard; k < o.traces; k += o.shards) {
     const TraceSpec spec = SpecOf(o.seed, k, generators);
     auto records = DrawTrace(spec, o.compat);
-    if (!records.ok()) {
-      s.skipped.push_back({k, records.message()});
+    Result<std::string> config = std::string();
+    if (configs && records.ok()) config = DrawConfiguration(spec.seed, o.compat);
+    Outcome ready = records.ok() && config.ok() ? set_up(spec, *config) : Outcome::Ok();
+    if (!records.ok() || !config.ok() || !ready) {
+      s.skipped.push_back({k, !records.ok()  ? records.message()
+                              : !config.ok() ? config.message()
+                                             : ready.message()});
+      if (o.progress) o.progress((k - o.shard) / o.shards + 1, total, s.groups.size());
+      continue;
+    }
+    ++s.traces_run;
+    PairOutcome run = ReplayPair(pair, *records);
+    std::string signature, cls, first;
+    std::vector<std::string> plugins;
+    if (!run.crash_side.empty()) {
+      signature = CrashSignature(run.crash_side, run.crash_message);
+      cls = "crash";
+      first = run.crash_message;
+    } else if (!run.logs.diff.divergences.empty()) {
+      const diff::Divergence& d = run.logs.diff.divergences.front();
+      signature = DivergenceSignature(d);
+      cls = std::string(diff::ClassName(d.cls));
+      plugins = d.plugins;
+      first = diff::Describe(d, kNames);
+    }
+    if (signature.empty()) {
+      ++s.passed;
+    } else if (auto it = group_of.find(signature); it != group_of.end()) {
+      s.groups[it->second].traces.push_back(k);
     } else {
-      ++s.traces_run;
-      pair.SetReplayOptions(ReplayFor(*po, spec));
-      PairOutcome run = ReplayPair(pair, *records);
-      std::string signature, cls, first;
-      std::vector<std::string> plugins;
-      if (!run.crash_side.empty()) {
-        signature = CrashSignature(run.crash_side, run.crash_message);
-        cls = "crash";
-        first = run.crash_message;
-      } else if (!run.logs.diff.divergences.empty()) {
-        const diff::Divergence& d = run.logs.diff.divergences.front();
-        signature = DivergenceSignature(d);
-        cls = std::string(diff::ClassName(d.cls));
-        plugins = d.plugins;
-        first = diff::Describe(d, kNames);
-      }
-      if (signature.empty()) {
-        ++s.passed;
-      } else if (auto it = group_of.find(signature); it != group_of.end()) {
-        s.groups[it->second].traces.push_back(k);
+      const std::string why =
+          run.crash_side.empty() ? Nondeterminism(second, run.logs, *records) : "";
+      if (!why.empty()) {
+        s.nondeterministic.push_back({k, why});
       } else {
-        std::string why;
-        if (run.crash_side.empty()) {
-          second.SetReplayOptions(ReplayFor(*po, spec));
-          why = Nondeterminism(second, run.logs, *records);
+        Group g{.id = std::to_string(k) + "-" + cls,
+                .signature = signature,
+                .cls = cls,
+                .plugins = plugins,
+                .traces = {k},
+                .generator = spec.generator,
+                .trace_seed = spec.seed,
+                .replay_seed = spec.replay_seed,
+                .config = config->empty() ? "" : kConfigFile,
+                .first = first,
+                .minimized = ""};
+        const trace::Trace t = AsTrace(*records, spec, o);
+        const std::string explanation =
+            run.crash_side.empty()
+                ? Explain(t, run.logs, run.logs.diff.divergences.front(), pair, o.compat)
+                : "";
+        if (Outcome ok = WriteGroupFirst(fs::path(o.out_dir) / "groups" / g.id, t, run, o, spec,
+                                         *config, explanation);
+            !ok) {
+          return ok.error();
         }
-        if (!why.empty()) {
-          s.nondeterministic.push_back({k, why});
-        } else {
-          Group g{.id = std::to_string(k) + "-" + cls,
-                  .signature = signature,
-                  .cls = cls,
-                  .plugins = plugins,
-                  .traces = {k},
-                  .generator = spec.generator,
-                  .trace_seed = spec.seed,
-                  .replay_seed = spec.replay_seed,
-                  .first = first,
-                  .minimized = ""};
-          const trace::Trace t = AsTrace(*records, spec, o);
-          const std::string explanation =
-              run.crash_side.empty()
-                  ? Explain(t, run.logs, run.logs.diff.divergences.front(), pair, o.compat)
-                  : "";
-          if (Outcome ok = WriteGroupFirst(fs::path(o.out_dir) / "groups" / g.id, t, run, o,
-                                           spec, explanation);
-              !ok) {
-            return ok.error();
-          }
-          group_of[signature] = s.groups.size();
-          if (run.crash_side.empty()) first_traces[s.groups.size()] = t;
-          s.groups.push_back(std::move(g));
-        }
+        group_of[signature] = s.groups.size();
+        if (run.crash_side.empty()) first_traces[s.groups.size()] = {t, *config};
+        s.groups.push_back(std::move(g));
       }
     }
     if (o.progress) o.progress((k - o.shard) / o.shards + 1, total, s.groups.size());
@@ -327,13 +381,15 @@ Result<Summary> RunCampaign(const CampaignOptions& o) {
     Group& g = s.groups[i];
     auto it = first_traces.find(i);
     if (it == first_traces.end()) {
-      g.minimized = "not minimized: a crash (minimize reduces divergences; the first trace is saved)";
+      g.minimized =
+          "not minimized: a crash (minimize reduces divergences; the first trace is saved)";
     } else if (o.max_replays == 0) {
       g.minimized = "not minimized (--max-replays 0)";
+    } else if (Outcome ok = set_up(SpecOf(o.seed, g.traces.front(), generators), it->second.config);
+               !ok) {
+      g.minimized = "not minimized: " + ok.message();
     } else {
-      const TraceSpec spec = SpecOf(o.seed, g.traces.front(), generators);
-      pair.SetReplayOptions(ReplayFor(*po, spec));
-      g.minimized = MinimizeGroup(pair, it->second, o, fs::path(o.out_dir) / "groups" / g.id);
+      g.minimized = MinimizeGroup(pair, it->second.trace, o, fs::path(o.out_dir) / "groups" / g.id);
     }
   }
   // The children's exit statuses add nothing to the findings (a failed one is already a crash).

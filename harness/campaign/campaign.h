@@ -34,8 +34,8 @@ struct CampaignOptions {
   std::vector<std::string> generators;  // empty: DefaultGenerators()
   int64_t shard = 0, shards = 1;        // this run's traces: k with k mod shards == shard
   std::string out_dir;
-  int64_t timeout_ms = 30'000;      // per answer of a child
-  int64_t max_replays = 500;        // minimize's budget per group; 0: do not minimize
+  int64_t timeout_ms = 30'000;  // per answer of a child
+  int64_t max_replays = 500;    // minimize's budget per group; 0: do not minimize
   // Called after each trace with the number done and the number this shard runs, and the
   // groups so far (progress on stderr; the campaign itself reads no clock).
   std::function<void(int64_t done, int64_t total, size_t groups)> progress;

@@ -15,10 +15,18 @@ std::string XmlEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
       default:
         // Control characters other than tab and newline are not allowed in XML 1.0.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') {
@@ -34,7 +42,8 @@ std::string XmlEscape(const std::string& s) {
 // A Markdown table cell: no '|' or line break.
 std::string Cell(const std::string& s) {
   std::string out;
-  for (char c : s) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  for (char c : s)
+    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
   return out;
 }
 
@@ -91,13 +100,15 @@ ordered_json ToJson(const Summary& s) {
     o["generator"] = g.generator;
     o["trace_seed"] = g.trace_seed;
     o["replay_seed"] = g.replay_seed;
+    o["config"] = g.config;
     o["first"] = g.first;
     o["minimized"] = g.minimized;
     groups.push_back(std::move(o));
   }
   j["groups"] = std::move(groups);
   ordered_json skipped = ordered_json::array();
-  for (const Skipped& k : s.skipped) skipped.push_back({{"trace", k.trace}, {"message", k.message}});
+  for (const Skipped& k : s.skipped)
+    skipped.push_back({{"trace", k.trace}, {"message", k.message}});
   j["skipped"] = std::move(skipped);
   ordered_json nondeterministic = ordered_json::array();
   for (const Nondeterministic& n : s.nondeterministic)
@@ -114,16 +125,14 @@ Result<Summary> FromJson(const json& j, const std::string& source) {
   if (format != kSummaryFormat)
     return Error{source + ": field \"format\" is " + std::to_string(format) + ", expected " +
                  std::to_string(kSummaryFormat) + " (written by another schedcheck?)"};
-  for (Outcome ok : {Get(j, "baseline", source, &s.baseline),
-                     Get(j, "candidate", source, &s.candidate),
-                     Get(j, "baseline_config", source, &s.baseline_config),
-                     Get(j, "candidate_config", source, &s.candidate_config),
-                     Get(j, "compat", source, &s.compat), Get(j, "seed", source, &s.seed),
-                     Get(j, "traces", source, &s.traces),
-                     Get(j, "generators", source, &s.generators),
-                     Get(j, "shards", source, &s.shards),
-                     Get(j, "traces_run", source, &s.traces_run),
-                     Get(j, "passed", source, &s.passed)}) {
+  for (Outcome ok :
+       {Get(j, "baseline", source, &s.baseline), Get(j, "candidate", source, &s.candidate),
+        Get(j, "baseline_config", source, &s.baseline_config),
+        Get(j, "candidate_config", source, &s.candidate_config),
+        Get(j, "compat", source, &s.compat), Get(j, "seed", source, &s.seed),
+        Get(j, "traces", source, &s.traces), Get(j, "generators", source, &s.generators),
+        Get(j, "shards", source, &s.shards), Get(j, "traces_run", source, &s.traces_run),
+        Get(j, "passed", source, &s.passed)}) {
     if (!ok) return ok.error();
   }
   json groups = json::array(), skipped = json::array(), nondeterministic = json::array();
@@ -141,7 +150,7 @@ Result<Summary> FromJson(const json& j, const std::string& source) {
           Get(groups[i], "generator", where, &g.generator),
           Get(groups[i], "trace_seed", where, &g.trace_seed),
           Get(groups[i], "replay_seed", where, &g.replay_seed),
-          Get(groups[i], "first", where, &g.first),
+          Get(groups[i], "config", where, &g.config), Get(groups[i], "first", where, &g.first),
           Get(groups[i], "minimized", where, &g.minimized)}) {
       if (!ok) return ok.error();
     }
@@ -175,8 +184,8 @@ std::string MarkdownSummary(const Summary& s) {
   std::string gens, shards;
   for (const std::string& g : s.generators) gens += (gens.empty() ? "" : ", ") + g;
   for (const std::string& x : s.shards) shards += (shards.empty() ? "" : ", ") + x;
-  m << "Seed " << s.seed << ", " << s.traces << " traces (shards " << shards << "; "
-    << s.traces_run << " run), generators " << gens << ".\n\n";
+  m << "Seed " << s.seed << ", " << s.traces << " traces (shards " << shards << "; " << s.traces_run
+    << " run), generators " << gens << ".\n\n";
   m << "**" << s.passed << " of " << s.traces_run << " traces without findings; " << s.groups.size()
     << " group(s) of findings";
   if (!s.nondeterministic.empty())

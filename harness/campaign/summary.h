@@ -27,7 +27,9 @@ struct Group {
   std::string generator;        // of the first trace
   uint64_t trace_seed = 0;      // of the first trace
   uint64_t replay_seed = 0;     // of the first trace
-  std::string first;            // the first trace's first divergence (diff::Describe) or error
+  // "config.yaml" when the first trace ran a generated configuration (`configs`), else "".
+  std::string config;
+  std::string first;  // the first trace's first divergence (diff::Describe) or error
   // Minimization of the first trace: "events A → B: <its first divergence>", or why not.
   std::string minimized;
 };
@@ -49,12 +51,12 @@ struct Summary {
   std::string baseline_config, candidate_config;  // files named on the command line ("": none)
   std::string compat = "1.27";
   uint64_t seed = 1;
-  int64_t traces = 0;                  // N: the campaign's traces, 0..N-1
+  int64_t traces = 0;  // N: the campaign's traces, 0..N-1
   std::vector<std::string> generators;
-  std::vector<std::string> shards;     // "I/N" of each shard run or merged, sorted
+  std::vector<std::string> shards;  // "I/N" of each shard run or merged, sorted
   int64_t traces_run = 0, passed = 0;
-  std::vector<Group> groups;           // ordered by first trace index
-  std::vector<Skipped> skipped;        // ordered by trace
+  std::vector<Group> groups;                       // ordered by first trace index
+  std::vector<Skipped> skipped;                    // ordered by trace
   std::vector<Nondeterministic> nondeterministic;  // ordered by trace
 
   // 3 if any trace was nondeterministic, else 1 if any group, else 0.

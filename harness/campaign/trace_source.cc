@@ -1,5 +1,6 @@
 #include "harness/campaign/trace_source.h"
 
+#include <algorithm>
 #include <set>
 
 #include "harness/generators/generators.h"
@@ -37,25 +38,37 @@ std::vector<trace::Record> CaseRecords(const generators::ClusterCase& c) {
 
 const std::vector<std::string>& GeneratorNames() {
   static const std::vector<std::string> names = {
-      "scenarios", "wide",  "preemption", "storage", "spread", "match-label-keys",
-      "cluster-cases"};
+      "scenarios", "wide", "preemption", "storage", "spread", "match-label-keys", "cluster-cases"};
   return names;
 }
 
 std::vector<std::string> DefaultGenerators() { return GeneratorNames(); }
 
+bool WantsConfigs(const std::vector<std::string>& names) {
+  return std::find(names.begin(), names.end(), kConfigs) != names.end();
+}
+
+std::vector<std::string> TraceGenerators(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& n : names) {
+    if (n != kConfigs) out.push_back(n);
+  }
+  return out.empty() ? DefaultGenerators() : out;
+}
+
 Outcome CheckGenerators(const std::vector<std::string>& names) {
   if (names.empty()) return Error{"--generators: the list is empty"};
   std::set<std::string> seen;
-  const std::set<std::string> known(GeneratorNames().begin(), GeneratorNames().end());
+  std::set<std::string> known(GeneratorNames().begin(), GeneratorNames().end());
+  known.insert(kConfigs);
   for (const std::string& name : names) {
     if (!known.count(name)) {
       std::string all;
       for (const std::string& k : GeneratorNames()) all += (all.empty() ? "" : ", ") + k;
+      all += std::string(", ") + kConfigs;
       return Error{"--generators: unknown generator \"" + name + "\" (known: " + all + ")"};
     }
-    if (!seen.insert(name).second)
-      return Error{"--generators: \"" + name + "\" is listed twice"};
+    if (!seen.insert(name).second) return Error{"--generators: \"" + name + "\" is listed twice"};
   }
   return Outcome::Ok();
 }
@@ -64,7 +77,8 @@ uint64_t TraceSeed(uint64_t campaign_seed, int64_t index) {
   return SplitMix64(SplitMix64(campaign_seed) ^ static_cast<uint64_t>(index));
 }
 
-TraceSpec SpecOf(uint64_t campaign_seed, int64_t index, const std::vector<std::string>& generators) {
+TraceSpec SpecOf(uint64_t campaign_seed, int64_t index,
+                 const std::vector<std::string>& generators) {
   TraceSpec spec;
   spec.index = index;
   spec.seed = TraceSeed(campaign_seed, index);

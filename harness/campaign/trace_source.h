@@ -23,9 +23,16 @@ namespace schedcheck::campaign {
 //   match-label-keys  rolling updates spreading with matchLabelKeys
 //   cluster-cases     one decision on a generated cluster
 const std::vector<std::string>& GeneratorNames();
-// The default list: every generator.
+// The default list: every trace generator.
 std::vector<std::string> DefaultGenerators();
-// Checks a --generators list: known names, no repeats, not empty. Errors name the bad entry.
+// `configs` in a --generators list is not a trace generator: each trace also gets a generated
+// scheduler configuration, both sides (config_source.h).
+inline constexpr char kConfigs[] = "configs";
+bool WantsConfigs(const std::vector<std::string>& names);
+// The trace generators of a --generators list: without `configs`; all of them when it was alone.
+std::vector<std::string> TraceGenerators(const std::vector<std::string>& names);
+// Checks a --generators list: known names (and `configs`), no repeats, not empty. Errors name the
+// bad entry.
 Outcome CheckGenerators(const std::vector<std::string>& names);
 
 // The seed of trace `index` of a campaign seeded `campaign_seed` (SplitMix64 of both).
@@ -33,8 +40,8 @@ uint64_t TraceSeed(uint64_t campaign_seed, int64_t index);
 
 struct TraceSpec {
   int64_t index = 0;
-  uint64_t seed = 0;        // TraceSeed(campaign seed, index): draws the trace
-  std::string generator;    // which generator drew it
+  uint64_t seed = 0;         // TraceSeed(campaign seed, index): draws the trace
+  std::string generator;     // which generator drew it
   uint64_t replay_seed = 1;  // both sides' replay seed (tie-breaks): 1 + seed mod 1e6
 };
 

@@ -121,7 +121,9 @@ void AddCampaignCommand(CLI::App& app, int* exit_code) {
   std::string names;
   for (const std::string& n : campaign::GeneratorNames()) names += (names.empty() ? "" : ",") + n;
   cmd->add_option("--generators", o->generators,
-                  "comma-separated generators to draw from (default all: " + names + ")")
+                  "comma-separated generators to draw from (default all: " + names +
+                      "); add configs to give each trace a generated scheduler configuration, "
+                      "both sides")
       ->delimiter(',');
   cmd->add_option("--shard", o->shard,
                   "I/N: run the traces k with k mod N = I (default 0/1); merge with --merge");

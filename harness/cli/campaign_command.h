@@ -28,7 +28,7 @@ struct CampaignCommandOptions {
   int64_t max_replays = 500;
   double scheduler_timeout_seconds = 30;
   std::vector<std::string> merge;  // `--merge DIR...`: merge these shard folders instead
-  bool no_progress = false;  // `--no-progress`: no progress lines on stderr
+  bool no_progress = false;        // `--no-progress`: no progress lines on stderr
 };
 
 // `terminal`: whether `err` is a terminal (a redrawn line) or not (a line per 25 traces).

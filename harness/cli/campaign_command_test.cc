@@ -120,8 +120,7 @@ TEST(CampaignCommand, ShardsMergeIntoTheUnshardedRun) {
   std::string want = Read(fs::path(whole) / "summary.json");
   const std::string shards = "\"shards\": [\n    \"0/1\"\n  ]";
   ASSERT_NE(want.find(shards), std::string::npos) << want;
-  want.replace(want.find(shards), shards.size(),
-               "\"shards\": [\n    \"0/2\",\n    \"1/2\"\n  ]");
+  want.replace(want.find(shards), shards.size(), "\"shards\": [\n    \"0/2\",\n    \"1/2\"\n  ]");
   EXPECT_EQ(Read(fs::path(merged) / "summary.json"), want);
   // Each group's folder is the one of the shard that ran its first trace: the same files.
   for (const auto& entry : fs::directory_iterator(fs::path(whole) / "groups")) {
@@ -138,9 +137,39 @@ TEST(CampaignCommand, ReferenceAgainstItselfFindsNothing) {
   o.out = Dir("self");
   CommandRun r = Campaign(o);
   EXPECT_EQ(r.code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("15 of 15 traces without findings, 0 group(s)"), std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find("15 of 15 traces without findings, 0 group(s)"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(fs::path(o.out) / "groups"));
+}
+
+// --generators ...,configs: each trace also gets a generated configuration, both sides. The
+// reference against itself still agrees; a planted bug's groups save the configuration.
+TEST(CampaignCommand, GeneratedConfigurationsRunOnBothSides) {
+  CampaignCommandOptions self;
+  self.candidate = "reference";
+  self.traces = 15;
+  self.generators = {"scenarios", "wide", "configs"};
+  self.out = Dir("configs_self");
+  CommandRun r = Campaign(self);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(Read(fs::path(self.out) / "summary.json").find("\"configs\""), std::string::npos);
+  CampaignCommandOptions planted = Planted(Dir("configs_planted"));
+  planted.generators = {"scenarios", "configs"};
+  r = Campaign(planted);
+  ASSERT_EQ(r.code, 1) << r.out << r.err;
+  const std::string summary = Read(fs::path(planted.out) / "summary.json");
+  EXPECT_NE(summary.find("\"config\": \"config.yaml\""), std::string::npos) << summary;
+  for (const auto& entry : fs::directory_iterator(fs::path(planted.out) / "groups")) {
+    EXPECT_NE(Read(entry.path() / "config.yaml").find("KubeSchedulerConfiguration"),
+              std::string::npos);
+    EXPECT_NE(Read(entry.path() / "diff.txt").find(" --config config.yaml"), std::string::npos);
+  }
+  // A configuration of one's own contradicts generated ones.
+  CampaignCommandOptions both = self;
+  both.out = Dir("configs_both");
+  both.candidate_config = "whatever.yaml";
+  r = Campaign(both);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("contradict"), std::string::npos) << r.err;
 }
 
 TEST(CampaignCommand, ACrashingChildIsAFinding) {

@@ -183,7 +183,9 @@ Trace k of a campaign is drawn from one of --generators with a seed derived from
 it is the same trace whatever --traces or --shard. Each trace is replayed by both sides (an
 exec:/kube: side runs as one child process for the whole campaign) and diffed; traces whose first
 divergence has one signature (class, what differs, plugins, both outcomes with names and numbers
-stripped) form a group. A child that crashes or times out is a finding too (a crash group). Per
+stripped) form a group. A child that crashes or times out is a finding too (a crash group). With
+`configs` in --generators each trace also runs a generated configuration on both sides (plugins
+disabled, reweighted, reordered; plugin args), saved as the group's config.yaml. Per
 group DIR/groups/ID/ holds the first trace (trace.trace), its diff (diff.txt, with the command that
 reproduces it) and, minimized, min.trace, min.diff.txt and report.html. DIR/summary.json (schema:
 harness/campaign/README.md), summary.md and junit.xml hold no clock reading: the same seed and

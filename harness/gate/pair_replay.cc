@@ -76,6 +76,13 @@ void PairReplay::SetReplayOptions(const replay::ReplayOptions& replay) {
   Prepare(options_.candidate, &candidate_);
 }
 
+void PairReplay::SetSides(PairSide baseline, PairSide candidate) {
+  options_.baseline = std::move(baseline);
+  options_.candidate = std::move(candidate);
+  Prepare(options_.baseline, &baseline_);
+  Prepare(options_.candidate, &candidate_);
+}
+
 Result<std::vector<trace::Record>> PairReplay::Replay(Which which,
                                                       const std::vector<trace::Record>& records) {
   Runner& r = runner(which);
