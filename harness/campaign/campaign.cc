@@ -1,5 +1,6 @@
 #include "harness/campaign/campaign.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +13,7 @@
 #include "harness/diff/explain_at.h"
 #include "harness/diff/report.h"
 #include "harness/gate/pair_replay.h"
+#include "harness/minimize/ddmin.h"
 #include "harness/minimize/minimize.h"
 #include "harness/report/html_report.h"
 #include "reference/runtime/profile.h"
@@ -221,6 +223,51 @@ std::string MinimizeGroup(gate::PairReplay& pair, const trace::Trace& first,
          ": " + diff::Describe(d, kNames);
 }
 
+// The replays a crash group's minimization may spend: each may wait for a hanging child's timeout.
+constexpr int64_t kMaxCrashReplays = 100;
+
+// Minimizes a crash group's first trace by its events (ddmin): the smallest sublist on which a
+// side still fails with the same signature. Writes min.trace and min.diff.txt (the error).
+std::string MinimizeCrash(gate::PairReplay& pair, const trace::Trace& first,
+                          const std::string& signature, const CampaignOptions& o,
+                          const fs::path& dir) {
+  auto subset_of = [&](const std::vector<size_t>& kept) {
+    std::vector<trace::Record> out;
+    for (size_t i : kept) out.push_back(first.records[i]);
+    return out;
+  };
+  std::string last_error;
+  minimize::SubsetTest still_crashes = [&](const std::vector<size_t>& kept) {
+    PairOutcome run = ReplayPair(pair, subset_of(kept));
+    if (run.crash_side.empty() || CrashSignature(run.crash_side, run.crash_message) != signature) {
+      return false;
+    }
+    last_error = run.crash_message;
+    return true;
+  };
+  std::vector<size_t> all(first.records.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  minimize::Budget budget(std::min(o.max_replays, kMaxCrashReplays));
+  minimize::SubsetTest counted = [&](const std::vector<size_t>& kept) {
+    return budget.Take() && still_crashes(kept);
+  };
+  if (!counted(all)) return "not minimized: the crash did not come back on the first trace";
+  const minimize::DdminResult r = minimize::Ddmin(all, counted, budget);
+  trace::Trace minimal{first.header, subset_of(r.kept)};
+  (*minimal.header.mutable_labels())["minimized"] = "true";
+  const std::string events =
+      "events " + std::to_string(first.records.size()) + " → " + std::to_string(r.kept.size());
+  std::ostringstream text;
+  text << "the first trace's failure, reduced by its events (" << events << ", replays "
+       << budget.spent() << (r.budget_exhausted ? ", budget reached: may not be 1-minimal" : "")
+       << ")\nsignature: " << signature << "\nlast failure: " << last_error << "\n";
+  for (Outcome ok : {trace::WriteTrace((dir / "min.trace").string(), minimal),
+                     WriteText(dir / "min.diff.txt", text.str())}) {
+    if (!ok) return "not minimized: " + ok.message();
+  }
+  return events + ": " + CrashCause(last_error);
+}
+
 // Saves a new group's first trace and its diff (or error) into groups/<id>/.
 Outcome WriteGroupFirst(const fs::path& dir, const trace::Trace& t, const PairOutcome& run,
                         const CampaignOptions& o, const TraceSpec& spec, const std::string& config,
@@ -331,7 +378,12 @@ Result<Summary> RunCampaign(const CampaignOptions& o) {
     if (!run.crash_side.empty()) {
       signature = CrashSignature(run.crash_side, run.crash_message);
       cls = "crash";
-      first = run.crash_message;
+      // How it failed, not the timing-dependent wording (diff.txt keeps the whole error).
+      first =
+          run.crash_side + " " +
+          pair.side(run.crash_side == "baseline" ? gate::Which::kBaseline : gate::Which::kCandidate)
+              .build.spec +
+          " " + CrashCause(run.crash_message);
     } else if (!run.logs.diff.divergences.empty()) {
       const diff::Divergence& d = run.logs.diff.divergences.front();
       signature = DivergenceSignature(d);
@@ -371,7 +423,7 @@ Result<Summary> RunCampaign(const CampaignOptions& o) {
           return ok.error();
         }
         group_of[signature] = s.groups.size();
-        if (run.crash_side.empty()) first_traces[s.groups.size()] = {t, *config};
+        first_traces[s.groups.size()] = {t, *config};
         s.groups.push_back(std::move(g));
       }
     }
@@ -380,14 +432,14 @@ Result<Summary> RunCampaign(const CampaignOptions& o) {
   for (size_t i = 0; i < s.groups.size(); ++i) {
     Group& g = s.groups[i];
     auto it = first_traces.find(i);
-    if (it == first_traces.end()) {
-      g.minimized =
-          "not minimized: a crash (minimize reduces divergences; the first trace is saved)";
-    } else if (o.max_replays == 0) {
+    if (o.max_replays == 0) {
       g.minimized = "not minimized (--max-replays 0)";
     } else if (Outcome ok = set_up(SpecOf(o.seed, g.traces.front(), generators), it->second.config);
                !ok) {
       g.minimized = "not minimized: " + ok.message();
+    } else if (g.cls == "crash") {
+      g.minimized = MinimizeCrash(pair, it->second.trace, g.signature, o,
+                                  fs::path(o.out_dir) / "groups" / g.id);
     } else {
       g.minimized = MinimizeGroup(pair, it->second.trace, o, fs::path(o.out_dir) / "groups" / g.id);
     }

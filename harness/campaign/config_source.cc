@@ -51,11 +51,10 @@ ordered_json Names(const std::vector<std::string>& names) {
 }
 
 ordered_json FitArgs(Draws& d) {
-  ordered_json resources = ordered_json::array(
-      {{{"name", "cpu"}, {"weight", d.Between(1, 5)}},
-       {{"name", "memory"}, {"weight", d.Between(1, 5)}}});
-  const std::string type = d.Pick<std::string>(
-      {"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"});
+  ordered_json resources = ordered_json::array({{{"name", "cpu"}, {"weight", d.Between(1, 5)}},
+                                                {{"name", "memory"}, {"weight", d.Between(1, 5)}}});
+  const std::string type =
+      d.Pick<std::string>({"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"});
   ordered_json strategy = {{"type", type}, {"resources", resources}};
   if (type == "RequestedToCapacityRatio") {
     const bool packing = d.Chance(50);
@@ -122,11 +121,10 @@ Result<std::string> DrawConfiguration(uint64_t trace_seed, const std::string& co
                     {"args", {{"hardPodAffinityWeight", d.Pick<int>({0, 1, 50, 100})}}}});
   }
   if (d.Chance(20) && !Contains(disabled, "NodeResourcesBalancedAllocation")) {
-    args.push_back(
-        {{"name", "NodeResourcesBalancedAllocation"},
-         {"args",
-          {{"resources", ordered_json::array({{{"name", "cpu"}, {"weight", 1}},
-                                              {{"name", "memory"}, {"weight", 1}}})}}}});
+    args.push_back({{"name", "NodeResourcesBalancedAllocation"},
+                    {"args",
+                     {{"resources", ordered_json::array({{{"name", "cpu"}, {"weight", 1}},
+                                                         {{"name", "memory"}, {"weight", 1}}})}}}});
   }
   if (!args.empty()) profile["pluginConfig"] = args;
   ordered_json config = {{"apiVersion", "kubescheduler.config.k8s.io/v1"},

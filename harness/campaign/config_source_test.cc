@@ -37,7 +37,8 @@ TEST(DrawConfiguration, SameSeedSameTextAndAlwaysAccepted) {
     }
   }
   EXPECT_GE(texts.size(), 150u);
-  for (int count : {disabled, weights, order, fit, spread, affinity, balanced}) EXPECT_GE(count, 10);
+  for (int count : {disabled, weights, order, fit, spread, affinity, balanced})
+    EXPECT_GE(count, 10);
 }
 
 }  // namespace

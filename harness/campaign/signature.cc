@@ -52,11 +52,39 @@ std::string DivergenceSignature(const diff::Divergence& d) {
          Shape(d.reference, d.pod) + " | " + Shape(d.candidate, d.pod);
 }
 
-std::string CrashSignature(const std::string& side, const std::string& message) {
-  // The first line, bounded: a child's error may carry pages of its stderr.
+std::string CrashCause(const std::string& message) {
+  std::string where;
+  if (size_t at = message.find("request "); at != std::string::npos) {
+    size_t open = message.find(" (", at);
+    if (open != std::string::npos) {
+      size_t end = open + 2;
+      while (end < message.size() && std::isalpha(static_cast<unsigned char>(message[end]))) ++end;
+      where = "at " + message.substr(open + 2, end - open - 2) + ": ";
+    }
+  }
+  // The number right after `phrase` in `message`, or "".
+  auto number_after = [&](const std::string& phrase) -> std::string {
+    size_t at = message.find(phrase);
+    if (at == std::string::npos) return "";
+    size_t begin = at + phrase.size(), end = begin;
+    while (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end]))) ++end;
+    return end > begin ? message.substr(begin, end - begin) : "";
+  };
+  if (std::string n = number_after("killed by signal "); !n.empty())
+    return where + "killed by signal " + n;
+  if (std::string n = number_after("exited with status "); !n.empty())
+    return where + "exited with status " + n;
+  if (message.find("no answer within") != std::string::npos) return where + "no answer in time";
+  if (message.find("garbage on stdout") != std::string::npos) return where + "garbage on stdout";
+  if (message.find("truncated frame") != std::string::npos) return where + "truncated frame";
+  // Anything else (an in-process replay's error, a protocol violation): its first line, bounded.
   std::string line = message.substr(0, message.find('\n'));
   if (line.size() > 300) line = line.substr(0, 300) + "...";
-  return "crash " + side + ": " + Shape(line);
+  return where + Shape(line);
+}
+
+std::string CrashSignature(const std::string& side, const std::string& message) {
+  return "crash " + side + " " + CrashCause(message);
 }
 
 }  // namespace schedcheck::campaign

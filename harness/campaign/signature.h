@@ -20,7 +20,14 @@ std::string Shape(const std::string& text, const std::string& pod = "");
 // "hard outcome [NodeResourcesFit] bound to # | unschedulable: #/# nodes are available: ..."
 std::string DivergenceSignature(const diff::Divergence& d);
 
-// "crash candidate: the child exited with status #" (`side`: "baseline" or "candidate").
+// What a side's failure comes to, without the wording that depends on timing (whether the
+// client first saw the child close its stdin or its stdout end): "at Hello: exited with status
+// 3", "at Events: killed by signal 11", "at Events: no answer in time", "at Hello: garbage on
+// stdout"; else the shape of the error's first line. The request kind is the word after
+// "request N (" in the protocol client's errors.
+std::string CrashCause(const std::string& message);
+
+// "crash candidate at Hello: exited with status 3" (`side`: "baseline" or "candidate").
 std::string CrashSignature(const std::string& side, const std::string& message);
 
 }  // namespace schedcheck::campaign

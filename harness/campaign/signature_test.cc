@@ -45,10 +45,26 @@ TEST(DivergenceSignature, GroupsByShapeNotByName) {
             DivergenceSignature(Hard("default/p1", "bound to n2", "unschedulable: 0/3 nodes")));
 }
 
-TEST(CrashSignature, FirstLineShaped) {
-  EXPECT_EQ(CrashSignature("candidate", "exec:x: the child exited with status 3\nlog follows"),
-            "crash candidate: exec:x: the child exited with status #");
-  EXPECT_NE(CrashSignature("baseline", "timed out"), CrashSignature("candidate", "timed out"));
+TEST(CrashSignature, HowTheChildFailedNotTheWording) {
+  // One crash, two wordings depending on which end of the pipe the client saw close first.
+  const std::string a =
+      "candidate exec:exit 3: scheduler command `exit 3`: request 1 (Hello): the child closed its "
+      "stdin: the child exited with status 3 (it stopped on an error of its own)";
+  const std::string b =
+      "candidate exec:exit 3: scheduler command `exit 3`: request 1 (Hello): stdout ended before "
+      "an answer; the child exited with status 3 (it stopped on an error of its own)";
+  EXPECT_EQ(CrashSignature("candidate", a), "crash candidate at Hello: exited with status 3");
+  EXPECT_EQ(CrashSignature("candidate", a), CrashSignature("candidate", b));
+  EXPECT_EQ(CrashCause("request 4 (Events at t=10 s, trace record 8): the child was killed by "
+                       "signal 11 (SIGSEGV: it crashed)"),
+            "at Events: killed by signal 11");
+  EXPECT_EQ(CrashCause("request 2 (Events at t=0 s): no answer within 30 s"),
+            "at Events: no answer in time");
+  EXPECT_EQ(CrashCause("replay failed at record 12: bad pod\nmore"),
+            "replay failed at record #: bad pod");
+  EXPECT_NE(CrashSignature("baseline", a), CrashSignature("candidate", a));
+  EXPECT_NE(CrashSignature("candidate", a),
+            CrashSignature("candidate", "request 1 (Hello): the child exited with status 2"));
 }
 
 }  // namespace

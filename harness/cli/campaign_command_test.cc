@@ -182,7 +182,19 @@ TEST(CampaignCommand, ACrashingChildIsAFinding) {
   ASSERT_EQ(r.code, 1) << r.out << r.err;
   const std::string summary = Read(fs::path(o.out) / "summary.json");
   EXPECT_NE(summary.find("\"class\": \"crash\""), std::string::npos) << summary;
-  EXPECT_NE(summary.find("crash candidate: "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"signature\": \"crash candidate at Hello: exited with status 3\""),
+            std::string::npos)
+      << summary;
+  // Minimized like a divergence: the child fails on any input, so one event is left.
+  EXPECT_NE(summary.find(" → 1: at Hello: exited with status 3\""), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"traces\": [\n        0,\n        1,\n        2\n      ]"),
+            std::string::npos)
+      << summary;
+  for (const auto& entry : fs::directory_iterator(fs::path(o.out) / "groups")) {
+    EXPECT_TRUE(fs::exists(entry.path() / "min.trace")) << entry.path();
+    EXPECT_NE(Read(entry.path() / "min.diff.txt").find("signature: crash candidate"),
+              std::string::npos);
+  }
 }
 
 TEST(CampaignCommand, BadInputExitsTwo) {

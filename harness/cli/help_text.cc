@@ -187,7 +187,8 @@ stripped) form a group. A child that crashes or times out is a finding too (a cr
 `configs` in --generators each trace also runs a generated configuration on both sides (plugins
 disabled, reweighted, reordered; plugin args), saved as the group's config.yaml. Per
 group DIR/groups/ID/ holds the first trace (trace.trace), its diff (diff.txt, with the command that
-reproduces it) and, minimized, min.trace, min.diff.txt and report.html. DIR/summary.json (schema:
+reproduces it) and, minimized, min.trace, min.diff.txt and report.html (a crash group's trace is
+reduced by its events while the same side fails the same way). DIR/summary.json (schema:
 harness/campaign/README.md), summary.md and junit.xml hold no clock reading: the same seed and
 shard give the same bytes. A new group's first trace is replayed once more by each exec:/kube:
 side in another process; a build whose logs differ is NONDETERMINISTIC. --merge DIR... joins the
