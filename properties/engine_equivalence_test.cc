@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "harness/generators/spread_generators.h"
+#include "harness/generators/storage_generators.h"
+#include "harness/generators/wide_generators.h"
 #include "harness/replay/decision_log.h"
-#include "properties/spread_generators.h"
-#include "properties/storage_generators.h"
 #include "properties/support.h"
-#include "properties/wide_generators.h"
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "harness/check/cluster.h"
-#include "properties/generators.h"
+#include "harness/generators/generators.h"
 #include "properties/oracle.h"
 #include "reference/engine/engine.h"
 #include "reference/runtime/profile.h"
@@ -21,6 +21,10 @@
 #include "traces/trace.pb.h"
 
 namespace schedcheck::properties {
+
+// The trace generators moved down to harness/generators so that `schedcheck campaign` samples
+// them too; the properties keep naming them unqualified.
+using namespace ::schedcheck::generators;  // NOLINT(build/namespaces)
 
 // --- single scheduling decisions ---
 struct LoadedCase {

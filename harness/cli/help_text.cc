@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kTopFooter = R"(
 Every command has --help; harness/cli/COMMANDS.md collects them. Exit 2 always means bad
 input (the file, position and field are named); 1 means a check failed (check, diff, gate); 3
-means a build under test is not deterministic (gate, minimize).
+means a build under test is not deterministic (gate, minimize, campaign).
 Output files (-o, --jsonl, --junit, --markdown, --config-out, trace convert|sample OUT) replace a
 regular file atomically (written beside it as OUT.tmp.PID, then renamed). A FIFO, device or socket
 is written in place; a symlink is followed and the file it names replaced, so the link stays; `-`
@@ -178,6 +178,23 @@ exits 3 (2 still wins when a child failed). In-process sides are the reference's
 ci/gate [--candidate SPEC] [--out DIR] builds from the checkout and writes DIR/gate.junit.xml and
 DIR/gate.md.)";
 
+constexpr const char* kCampaignFooter = R"(
+Trace k of a campaign is drawn from one of --generators with a seed derived from (--seed, k), so
+it is the same trace whatever --traces or --shard. Each trace is replayed by both sides (an
+exec:/kube: side runs as one child process for the whole campaign) and diffed; traces whose first
+divergence has one signature (class, what differs, plugins, both outcomes with names and numbers
+stripped) form a group. A child that crashes or times out is a finding too (a crash group). With
+`configs` in --generators each trace also runs a generated configuration on both sides (plugins
+disabled, reweighted, reordered; plugin args), saved as the group's config.yaml. Per
+group DIR/groups/ID/ holds the first trace (trace.trace), its diff (diff.txt, with the command that
+reproduces it) and, minimized, min.trace, min.diff.txt and report.html (a crash group's trace is
+reduced by its events while the same side fails the same way). DIR/summary.json (schema:
+harness/campaign/README.md), summary.md and junit.xml hold no clock reading: the same seed and
+shard give the same bytes. A new group's first trace is replayed once more by each exec:/kube:
+side in another process; a build whose logs differ is NONDETERMINISTIC. --merge DIR... joins the
+shards' folders into --out. Progress goes to stderr (redrawn on a terminal, else a line per 25
+traces). Exit 0 no finding, 1 findings, 3 a build not deterministic on some trace, 2 bad input.)";
+
 constexpr const char* kServeFooter = R"(
 The reference behind the external-scheduler protocol (harness/protocol/PROTOCOL.md): replay
 ... --scheduler-cmd "schedcheck serve" gives byte for byte the in-process decision log. One process
@@ -197,10 +214,10 @@ The generated traces of traces/corpus were made this way (header label `generato
 void AddHelpFooters(CLI::App& app) {
   app.footer(kTopFooter);
   const std::vector<std::pair<const char*, const char*>> footers = {
-      {"check", kCheckFooter},   {"replay", kReplayFooter},     {"explain", kExplainFooter},
-      {"trace", kTraceFooter},   {"import", kImportFooter},     {"diff", kDiffFooter},
-      {"report", kReportFooter}, {"minimize", kMinimizeFooter}, {"gate", kGateFooter},
-      {"serve", kServeFooter},   {"generate", kGenerateFooter},
+      {"check", kCheckFooter},       {"replay", kReplayFooter},     {"explain", kExplainFooter},
+      {"trace", kTraceFooter},       {"import", kImportFooter},     {"diff", kDiffFooter},
+      {"report", kReportFooter},     {"minimize", kMinimizeFooter}, {"gate", kGateFooter},
+      {"campaign", kCampaignFooter}, {"serve", kServeFooter},       {"generate", kGenerateFooter},
   };
   // Every name is a command main() adds: get_subcommand throws on a missing one, which every
   // --help run by //harness/cli:commands_md_test would show.

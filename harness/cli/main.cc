@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "harness/cli/campaign_command.h"
 #include "harness/cli/check_command.h"
 #include "harness/cli/diff_command.h"
 #include "harness/cli/explain_command.h"
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   schedcheck::cli::AddImportCommand(app, &exit_code);
   schedcheck::cli::AddReportCommand(app, &exit_code);
   schedcheck::cli::AddMinimizeCommand(app, &exit_code);
+  schedcheck::cli::AddCampaignCommand(app, &exit_code);
   schedcheck::cli::AddHelpFooters(app);
   try {
     app.parse(argc, argv);

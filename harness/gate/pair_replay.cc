@@ -60,12 +60,27 @@ void PairReplay::Prepare(const PairSide& side, Runner* runner) const {
   runner->in_process = options_.replay;
   if (side.build.out_of_process()) {
     runner->hello = protocol::HelloFor(options_.replay, side.config_yaml, side.config_source);
-    runner->session = std::make_unique<protocol::ReplaySession>(
-        side.build.command, options_.timeout_ms, options_.max_decisions);
+    if (!runner->session) {
+      runner->session = std::make_unique<protocol::ReplaySession>(
+          side.build.command, options_.timeout_ms, options_.max_decisions);
+    }
   } else {
     runner->in_process.config = side.build.config;
     runner->in_process.registry = side.build.registry.get();
   }
+}
+
+void PairReplay::SetReplayOptions(const replay::ReplayOptions& replay) {
+  options_.replay = replay;
+  Prepare(options_.baseline, &baseline_);
+  Prepare(options_.candidate, &candidate_);
+}
+
+void PairReplay::SetSides(PairSide baseline, PairSide candidate) {
+  options_.baseline = std::move(baseline);
+  options_.candidate = std::move(candidate);
+  Prepare(options_.baseline, &baseline_);
+  Prepare(options_.candidate, &candidate_);
 }
 
 Result<std::vector<trace::Record>> PairReplay::Replay(Which which,

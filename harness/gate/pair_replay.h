@@ -83,6 +83,12 @@ class PairReplay {
   Result<PairLogs> Run(const std::vector<trace::Record>& records);
   // One side's log alone, e.g. to replay it again; its error is the replay's or child's own text.
   Result<std::vector<trace::Record>> Replay(Which which, const std::vector<trace::Record>& records);
+  // Replays from now on with `replay` (another trace's seed, say), keeping the children: a
+  // campaign replays every trace on the same two processes.
+  void SetReplayOptions(const replay::ReplayOptions& replay);
+  // Replays from now on with these sides (another trace's configurations), keeping the children.
+  // REQUIRES: each side's build runs the same command as before (or runs in process as before).
+  void SetSides(PairSide baseline, PairSide candidate);
   // Closes the children, if any: an error unless each exits with status 0.
   Outcome Close();
   // Child processes started so far by both sides (0 when both are in process).

@@ -1,4 +1,4 @@
-#include "properties/wide_generators.h"
+#include "harness/generators/wide_generators.h"
 
 #include <algorithm>
 #include <ctime>
@@ -7,12 +7,12 @@
 #include <utility>
 
 #include "google/protobuf/struct.pb.h"
+#include "harness/generators/draws.h"
 #include "harness/replay/replayer.h"
-#include "properties/draws.h"
 #include "reference/k8s/k8s_json.h"
 #include "reference/runtime/profile.h"
 
-namespace schedcheck::properties {
+namespace schedcheck::generators {
 namespace {
 
 constexpr int64_t kNanos = 1000LL * 1000 * 1000;
@@ -1408,4 +1408,4 @@ void showValue(const WideScenario& s, std::ostream& os) {
   }
 }
 
-}  // namespace schedcheck::properties
+}  // namespace schedcheck::generators

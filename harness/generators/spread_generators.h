@@ -4,15 +4,15 @@
 // or by a group/version DefaultSelector ignores), and selector objects added, changed and deleted
 // while pods arrive. Used by the kube differential test (the real scheduler's informers get the
 // same objects).
-#ifndef SCHEDCHECK_PROPERTIES_SPREAD_GENERATORS_H_
-#define SCHEDCHECK_PROPERTIES_SPREAD_GENERATORS_H_
+#ifndef SCHEDCHECK_HARNESS_GENERATORS_SPREAD_GENERATORS_H_
+#define SCHEDCHECK_HARNESS_GENERATORS_SPREAD_GENERATORS_H_
 
 #include <vector>
 
 #include "rapidcheck.h"
 #include "traces/trace.pb.h"
 
-namespace schedcheck::properties {
+namespace schedcheck::generators {
 
 // 2–6 nodes and 1–4 selector objects at t = 0, then 3–24 pods and selector-object changes at
 // non-decreasing whole seconds.
@@ -25,6 +25,6 @@ rc::Gen<std::vector<trace::Record>> DefaultSpreadTraceGen();
 // each other.
 rc::Gen<std::vector<trace::Record>> MatchLabelKeysTraceGen();
 
-}  // namespace schedcheck::properties
+}  // namespace schedcheck::generators
 
-#endif  // SCHEDCHECK_PROPERTIES_SPREAD_GENERATORS_H_
+#endif  // SCHEDCHECK_HARNESS_GENERATORS_SPREAD_GENERATORS_H_

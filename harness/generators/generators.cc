@@ -1,11 +1,11 @@
-#include "properties/generators.h"
+#include "harness/generators/generators.h"
 
 #include <ostream>
 #include <set>
 
 #include "reference/k8s/k8s_json.h"
 
-namespace schedcheck::properties {
+namespace schedcheck::generators {
 namespace {
 
 template <typename T>
@@ -352,4 +352,4 @@ void showValue(const Scenario& s, std::ostream& os) {
   }
 }
 
-}  // namespace schedcheck::properties
+}  // namespace schedcheck::generators

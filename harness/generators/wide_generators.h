@@ -1,8 +1,8 @@
 // Wider generators for the differential test against the real kube-scheduler
-// (kube_differential_test.cc): timed traces with every kind of API event and with values the API
-// server accepts but upstream's parsers treat specially. The property suite's other generators
-// (generators.h) stay as they are: ~40 properties with their own oracles rely on their narrow
-// vocabularies.
+// (properties/kube_differential_test.cc) and `schedcheck campaign`: timed traces with every kind
+// of API event and with values the API server accepts but upstream's parsers treat specially. The
+// property suite's other generators (generators.h) stay as they are: ~40 properties with their
+// own oracles rely on their narrow vocabularies.
 //
 // What these traces hold, and why each is something a v1.27 API server accepts:
 // - Namespaces with labels (always kubernetes.io/metadata.name, as the API server sets it), and
@@ -33,9 +33,10 @@
 //
 // A generated trace is what clients wrote; RealizeTrace (below) makes each later write of a pod
 // carry what the API server would hold by then (the binding, or no write at all after a
-// preemption deletion). testonly.
-#ifndef SCHEDCHECK_PROPERTIES_WIDE_GENERATORS_H_
-#define SCHEDCHECK_PROPERTIES_WIDE_GENERATORS_H_
+// preemption deletion). RealizeTrace signals a trace it cannot realize with RC_FAIL (an
+// exception outside a property; sample.h catches it).
+#ifndef SCHEDCHECK_HARNESS_GENERATORS_WIDE_GENERATORS_H_
+#define SCHEDCHECK_HARNESS_GENERATORS_WIDE_GENERATORS_H_
 
 #include <cstdint>
 #include <ostream>
@@ -46,7 +47,7 @@
 #include "rapidcheck.h"
 #include "traces/trace.pb.h"
 
-namespace schedcheck::properties {
+namespace schedcheck::generators {
 
 // A timed trace of API events of every kind (pods, nodes, namespaces, PriorityClasses, PDBs; the
 // storage kinds in StorageScenarioGen's traces, storage_generators.h).
@@ -88,6 +89,6 @@ std::vector<trace::Record> RealizeTraceAs(std::vector<trace::Record> records,
 // One line per event, for RapidCheck's counterexample output.
 void showValue(const WideScenario& s, std::ostream& os);
 
-}  // namespace schedcheck::properties
+}  // namespace schedcheck::generators
 
-#endif  // SCHEDCHECK_PROPERTIES_WIDE_GENERATORS_H_
+#endif  // SCHEDCHECK_HARNESS_GENERATORS_WIDE_GENERATORS_H_

@@ -1,4 +1,4 @@
-#include "properties/storage_generators.h"
+#include "harness/generators/storage_generators.h"
 
 #include <algorithm>
 #include <ctime>
@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "properties/draws.h"
+#include "harness/generators/draws.h"
 
-namespace schedcheck::properties {
+namespace schedcheck::generators {
 namespace {
 
 constexpr int64_t kNanos = 1000LL * 1000 * 1000;
@@ -872,4 +872,4 @@ rc::Gen<WideScenario> StorageScenarioGen(bool newer_fields, bool controllers_mod
   });
 }
 
-}  // namespace schedcheck::properties
+}  // namespace schedcheck::generators

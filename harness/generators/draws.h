@@ -2,8 +2,8 @@
 // made at RapidCheck's nominal size, so that the percentages the generators use hold from the
 // first case on (RapidCheck scales ranges down for its early, small cases, which would turn every
 // Chance() on); shrinking still moves each draw towards its first value.
-#ifndef SCHEDCHECK_PROPERTIES_DRAWS_H_
-#define SCHEDCHECK_PROPERTIES_DRAWS_H_
+#ifndef SCHEDCHECK_HARNESS_GENERATORS_DRAWS_H_
+#define SCHEDCHECK_HARNESS_GENERATORS_DRAWS_H_
 
 #include <cstddef>
 #include <string>
@@ -11,7 +11,7 @@
 
 #include "rapidcheck.h"
 
-namespace schedcheck::properties::draws {
+namespace schedcheck::generators::draws {
 
 inline constexpr int kNominalSize = 100;
 
@@ -38,6 +38,6 @@ inline int Between(int lo, int hi_inclusive) { return Uniform(lo, hi_inclusive +
 // An index into a container of `size` elements. REQUIRES: size > 0.
 inline size_t Index(size_t size) { return Uniform<size_t>(0, size); }
 
-}  // namespace schedcheck::properties::draws
+}  // namespace schedcheck::generators::draws
 
-#endif  // SCHEDCHECK_PROPERTIES_DRAWS_H_
+#endif  // SCHEDCHECK_HARNESS_GENERATORS_DRAWS_H_

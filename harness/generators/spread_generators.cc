@@ -1,10 +1,10 @@
-#include "properties/spread_generators.h"
+#include "harness/generators/spread_generators.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-namespace schedcheck::properties {
+namespace schedcheck::generators {
 namespace {
 
 // Draws at a fixed size, so that small sizes do not make every draw its first value (inRange
@@ -227,4 +227,4 @@ rc::Gen<std::vector<trace::Record>> MatchLabelKeysTraceGen() {
   });
 }
 
-}  // namespace schedcheck::properties
+}  // namespace schedcheck::generators

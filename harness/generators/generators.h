@@ -1,12 +1,13 @@
-// RapidCheck generators for the property suite: nodes, pods, small clusters and timed event
-// sequences (trace records). Vocabularies are deliberately tiny (two zones, a handful of label
-// values, tight resources, one or two host ports) so that conflicts between pods, taints,
-// affinities and spread constraints are common rather than rare.
+// RapidCheck generators of the property suite (properties/) and `schedcheck campaign`: nodes, pods,
+// small clusters and timed event sequences (trace records). Vocabularies are deliberately tiny (two
+// zones, a handful of label values, tight resources, one or two host ports) so that conflicts
+// between pods, taints, affinities and spread constraints are common rather than rare.
 //
 // Every Gen here shrinks (built with rc::gen::exec), so a failing case is reduced to a small
-// cluster / trace before it is reported. testonly.
-#ifndef SCHEDCHECK_PROPERTIES_GENERATORS_H_
-#define SCHEDCHECK_PROPERTIES_GENERATORS_H_
+// cluster / trace before it is reported. Outside a property, sample one with a seeded rc::Random
+// (sample.h).
+#ifndef SCHEDCHECK_HARNESS_GENERATORS_GENERATORS_H_
+#define SCHEDCHECK_HARNESS_GENERATORS_GENERATORS_H_
 
 #include <string>
 #include <vector>
@@ -15,7 +16,7 @@
 #include "reference/k8s/k8s.pb.h"
 #include "traces/trace.pb.h"
 
-namespace schedcheck::properties {
+namespace schedcheck::generators {
 
 // Label keys and values the generators use (and the oracles understand).
 inline constexpr char kZoneKey[] = "topology.kubernetes.io/zone";
@@ -62,6 +63,6 @@ std::vector<std::string> NodeNames(const std::vector<k8s::Node>& nodes);
 void showValue(const ClusterCase& c, std::ostream& os);
 void showValue(const Scenario& s, std::ostream& os);
 
-}  // namespace schedcheck::properties
+}  // namespace schedcheck::generators
 
-#endif  // SCHEDCHECK_PROPERTIES_GENERATORS_H_
+#endif  // SCHEDCHECK_HARNESS_GENERATORS_GENERATORS_H_

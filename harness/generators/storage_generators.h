@@ -1,8 +1,9 @@
 // Storage traces for the differential test against the real kube-scheduler
-// (kube_differential_test.cc): nodes with zone and hostname labels, StorageClasses, CSIDrivers,
-// CSINodes, CSIStorageCapacities, PersistentVolumes and PersistentVolumeClaims at t = 0, then pods
-// with claim, generic ephemeral and inline in-tree volumes, and the writes a PV controller, an
-// external provisioner, the ephemeral-volume controller and the kubelet would make meanwhile.
+// (properties/kube_differential_test.cc) and campaigns: nodes with zone and hostname labels,
+// StorageClasses, CSIDrivers, CSINodes, CSIStorageCapacities, PersistentVolumes and
+// PersistentVolumeClaims at t = 0, then pods with claim, generic ephemeral and inline in-tree
+// volumes, and the writes a PV controller, an external provisioner, the ephemeral-volume controller
+// and the kubelet would make meanwhile.
 //
 // Replay has no PV controller (harness/kube/README.md, "No PV controller"), so a claim becomes
 // bound only when the trace says so: PV claimRef and phase Bound first, then the claim's
@@ -28,14 +29,14 @@
 //   only find that known deviation again. EBS volume IDs are ones csi-translation-lib parses.
 //
 // Pod writes after a binding or a preemption are made consistent by RealizeTrace
-// (wide_generators.h), as for the wide scenarios. testonly.
-#ifndef SCHEDCHECK_PROPERTIES_STORAGE_GENERATORS_H_
-#define SCHEDCHECK_PROPERTIES_STORAGE_GENERATORS_H_
+// (wide_generators.h), as for the wide scenarios.
+#ifndef SCHEDCHECK_HARNESS_GENERATORS_STORAGE_GENERATORS_H_
+#define SCHEDCHECK_HARNESS_GENERATORS_STORAGE_GENERATORS_H_
 
-#include "properties/wide_generators.h"
+#include "harness/generators/wide_generators.h"
 #include "rapidcheck.h"
 
-namespace schedcheck::properties {
+namespace schedcheck::generators {
 
 // 1–4 nodes, 1–3 StorageClasses, CSIDrivers, CSINodes, sometimes CSIStorageCapacities, PVs and
 // claims at t = 0, then 1–20 events at non-decreasing times: pods (0–3 claim volumes, sometimes a
@@ -48,6 +49,6 @@ namespace schedcheck::properties {
 // claims are left out (the model makes them); Immediate claims are still bound by the trace.
 rc::Gen<WideScenario> StorageScenarioGen(bool newer_fields = false, bool controllers_model = false);
 
-}  // namespace schedcheck::properties
+}  // namespace schedcheck::generators
 
-#endif  // SCHEDCHECK_PROPERTIES_STORAGE_GENERATORS_H_
+#endif  // SCHEDCHECK_HARNESS_GENERATORS_STORAGE_GENERATORS_H_
