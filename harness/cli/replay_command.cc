@@ -256,6 +256,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
     *target = *ns;
   }
   options.volume_controllers = o.volume_controllers;
+  options.record_scores = o.scores;
   if (Outcome ok = replay::ApplyHeaderVolumeLabels(header, &options); !ok)
     return fail(o.trace + ": " + ok.message());
   auto start = header.labels().find("start_time");
@@ -270,6 +271,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
   std::map<std::string, std::string> labels;
   if (!options.feature_gates.empty())
     labels["feature_gates"] = reference::FeatureGatesText(options.feature_gates);
+  if (o.scores > 0) labels["scores"] = std::to_string(o.scores);
   if (!o.candidate.empty()) {
     auto c = candidates::MakeCandidate(o.candidate, options.config, trace::YamlLimitsOf(limits));
     if (!c.ok()) return fail(c.message());
@@ -361,6 +363,11 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                 "VolumeBinding's PreBind writes succeed and a PV controller and provisioner answer "
                 "them at once (docs/FORMATS.md, \"Volume controllers\"); off: the writes fail as "
                 "NotFound, for traces that hold what the controllers wrote");
+  cmd->add_option("--scores", o->scores,
+                  "record the scores of the top K nodes (total and per plugin) on each scheduled "
+                  "attempt, for `diff --scores` (docs/FORMATS.md#scores); default: none")
+      ->type_name("K")
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("-o,--output", o->output, "write the decisions as a binary trace");
   cmd->add_option("--jsonl", o->jsonl,
                   "write the decisions as JSON Lines (docs/FORMATS.md#decision-logs)");

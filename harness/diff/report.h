@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/diff/diff.h"
+#include "harness/diff/score_drift.h"
 
 namespace schedcheck::diff {
 
@@ -18,12 +19,16 @@ struct NamedDiff {
   DiffResult result;
   std::string explanation;  // of the first divergence; may be empty
   std::string error;        // set when this comparison could not run (counts as a failure)
+  // `--scores` other than off: the score comparison (score_drift.h). Shown when some attempt was
+  // compared or some drift found; nothing otherwise, so reports without scores are unchanged.
+  ScoreDriftResult scores;
 };
 
 struct ReportOptions {
   bool allow_soft = false;  // soft divergences (moved placements) do not fail
   size_t max_listed = 50;   // divergences listed per diff in text and Markdown
   SideNames sides;          // how divergences name A and B ("baseline" when a baseline ran A)
+  bool score_drift_fails = false;  // `--scores=fail` (or auto between builds of one level)
 };
 
 bool Failed(const NamedDiff& d, const ReportOptions& o);

@@ -91,6 +91,9 @@ struct ReplayOptions {
   // consumer that counts bindings, such as the benchmark: a record names every tied node, often
   // thousands). Decisions are the same either way.
   bool log_attempts = true;
+  // `--scores K`: each scheduled attempt records the scores of the top K nodes of its score phase
+  // (trace.proto Attempt.scores); 0: none. Decisions are the same either way.
+  uint32_t record_scores = 0;
 };
 
 // Whether the trace header asks for the volume controllers model (label `volume_controllers:

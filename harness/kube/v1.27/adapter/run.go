@@ -45,6 +45,8 @@ type run struct {
 	// The cycle in progress.
 	cyclePod    *framework.QueuedPodInfo
 	cycleTies   []string
+	cycleScores []*pb.NodeScore // the top scores when the Hello asked for them (scoreTop)
+	scoreTop    int             // Hello.record_scores
 	cycleHost   string
 	victims     []string
 	nominations []nomination      // nominatedNodeName patches of the cycle, in order
@@ -74,6 +76,7 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 		return nil, err
 	}
 	r.rng = adapterkit.NewSplitMix64(h.GetSeed())
+	r.scoreTop = int(h.GetRecordScores())
 	r.epoch = time.Unix(0, h.GetEpochUnixNs()).UTC()
 	r.clock = clocktesting.NewFakeClock(r.epoch)
 	adapterkit.SetVirtualClock(r.clock)
