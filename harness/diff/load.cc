@@ -75,8 +75,7 @@ Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,
 
 Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
                                                  const trace::InputLimits& limits,
-                                                 std::string* level,
-                                                 trace::Header* header_out) {
+                                                 std::string* level, trace::Header* header_out) {
   if (level != nullptr) level->clear();
   if (header_out != nullptr) header_out->Clear();
   std::ifstream in(path, std::ios::binary);

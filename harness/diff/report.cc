@@ -67,9 +67,9 @@ std::string ScoreLines(const NamedDiff& d, const ReportOptions& o) {
   if (s.attempts_compared == 0 && s.drifts.empty()) return "";
   std::string out = "score drift: " + std::to_string(s.drifts.size()) + " pods (" +
                     std::to_string(s.attempts_compared) + " scheduled attempts compared" +
-                    (s.drifts.empty()         ? ""
+                    (s.drifts.empty()      ? ""
                      : o.score_drift_fails ? "; fails: --scores=fail"
-                                              : "; reported only: --scores=report") +
+                                           : "; reported only: --scores=report") +
                     ")\n";
   size_t listed = 0;
   for (const ScoreDrift& x : s.drifts) {
@@ -198,10 +198,10 @@ std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& 
            "\">\n";
     if (Failed(d, o)) {
       const Divergence* first = FirstFailing(d, o);
-      std::string message = first                ? Describe(*first, o.sides)
-                            : DriftFails(d, o) ? DescribeDrift(d.scores.drifts.front(),
-                                                               o.sides.a, o.sides.b)
-                                               : d.error;
+      std::string message = first ? Describe(*first, o.sides)
+                            : DriftFails(d, o)
+                                ? DescribeDrift(d.scores.drifts.front(), o.sides.a, o.sides.b)
+                                : d.error;
       out += "      <failure message=\"" + XmlEscape(message) + "\">" +
              XmlEscape(TextReport(d, o)) + "</failure>\n";
     } else if (!d.result.divergences.empty() || !d.scores.drifts.empty()) {
@@ -222,12 +222,11 @@ std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::strin
   for (const NamedDiff& d : diffs) {
     const bool failed = Failed(d, o);
     failures += failed ? 1 : 0;
-    std::string first = !d.error.empty() ? d.error
-                        : !d.result.divergences.empty()
-                            ? Describe(d.result.divergences.front(), o.sides)
-                        : !d.scores.drifts.empty()
-                            ? DescribeDrift(d.scores.drifts.front(), o.sides.a, o.sides.b)
-                            : "";
+    std::string first =
+        !d.error.empty()                ? d.error
+        : !d.result.divergences.empty() ? Describe(d.result.divergences.front(), o.sides)
+        : !d.scores.drifts.empty() ? DescribeDrift(d.scores.drifts.front(), o.sides.a, o.sides.b)
+                                   : "";
     out += "| " + MdCell(d.name) + " | " + (failed ? "**FAIL**" : "pass") + " | " +
            std::to_string(d.result.Count(DivergenceClass::kHard)) + " | " +
            std::to_string(d.result.Count(DivergenceClass::kRequeue)) + " | " +

@@ -37,7 +37,8 @@ bool SamePlacement(const trace::Attempt& a, const trace::Attempt& b) {
 std::string TopList(const trace::Attempt& a, int n) {
   std::string out;
   for (int i = 0; i < n; ++i) {
-    out += (out.empty() ? "" : " ") + a.scores(i).node() + "=" + std::to_string(a.scores(i).total());
+    out +=
+        (out.empty() ? "" : " ") + a.scores(i).node() + "=" + std::to_string(a.scores(i).total());
   }
   return out;
 }
@@ -137,8 +138,8 @@ std::string DescribeDrift(const ScoreDrift& d, std::string_view a, std::string_v
   } else {
     s += "top nodes in another order";
   }
-  s += "; " + std::string(a) + " top " + d.reference + "; " + std::string(b) + " top " +
-       d.candidate;
+  s +=
+      "; " + std::string(a) + " top " + d.reference + "; " + std::string(b) + " top " + d.candidate;
   return s;
 }
 
@@ -161,8 +162,9 @@ bool ScoreDriftFails(ScoresMode mode, const trace::Header& a, const trace::Heade
     case ScoresMode::kFail:
       return true;
     case ScoresMode::kAuto:
-      return MadeByBuild(a) && MadeByBuild(b) && (a.compat().empty() ? "1.27" : a.compat()) ==
-                                                      (b.compat().empty() ? "1.27" : b.compat());
+      return MadeByBuild(a) && MadeByBuild(b) &&
+             (a.compat().empty() ? "1.27" : a.compat()) ==
+                 (b.compat().empty() ? "1.27" : b.compat());
     default:
       return false;
   }

@@ -14,8 +14,8 @@ std::vector<trace::Record> Log(const std::string& node, const std::string& ties,
                                const std::string& scores) {
   std::string line = R"({"t":1,"type":"attempt","pod":"default/p","attempt":1,)"
                      R"("result":"Scheduled","node":")" +
-                     node + R"(","ties":)" + ties + (scores.empty() ? "" : ",\"scores\":" + scores) +
-                     "}";
+                     node + R"(","ties":)" + ties +
+                     (scores.empty() ? "" : ",\"scores\":" + scores) + "}";
   auto r = replay::ParseDecisionJsonLine(line, "test");
   EXPECT_TRUE(r.ok()) << r.message();
   return {r.ok() ? *r : trace::Record{}};
@@ -59,9 +59,9 @@ TEST(ScoreDrift, OtherNodesInTheTopAreAnOrderDrift) {
 
 TEST(ScoreDrift, OnlyAttemptsPlacedAlikeWithScoresOnBothSides) {
   // B bound elsewhere (outside A's ties): the placement diff's business, not a score comparison.
-  EXPECT_EQ(CompareScores(Log("n1", R"(["n1"])", kTop), Log("n2", R"(["n2"])", kTop))
-                .attempts_compared,
-            0u);
+  EXPECT_EQ(
+      CompareScores(Log("n1", R"(["n1"])", kTop), Log("n2", R"(["n2"])", kTop)).attempts_compared,
+      0u);
   // B moved among A's ties: compared.
   EXPECT_EQ(CompareScores(Log("n1", R"(["n1","n2"])", kTop), Log("n2", R"(["n2"])", kTop))
                 .attempts_compared,

@@ -81,8 +81,7 @@ bool CheckScores(const std::string& where, const trace::Attempt& a, uint32_t k) 
     EXPECT_EQ(sum, s.total()) << where << ": " << s.node() << "'s plugins do not add up";
     if (i > 0) {
       const trace::NodeScore& prev = a.scores(i - 1);
-      EXPECT_TRUE(prev.total() > s.total() ||
-                  (prev.total() == s.total() && prev.node() < s.node()))
+      EXPECT_TRUE(prev.total() > s.total() || (prev.total() == s.total() && prev.node() < s.node()))
           << where << ": not in canonical order at " << i;
     }
     const bool tied = std::find(a.ties().begin(), a.ties().end(), s.node()) != a.ties().end();

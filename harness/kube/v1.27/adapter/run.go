@@ -45,8 +45,6 @@ type run struct {
 	// The cycle in progress.
 	cyclePod    *framework.QueuedPodInfo
 	cycleTies   []string
-	cycleScores []*pb.NodeScore // the top scores when the Hello asked for them (scoreTop)
-	scoreTop    int             // Hello.record_scores
 	cycleHost   string
 	victims     []string
 	nominations []nomination      // nominatedNodeName patches of the cycle, in order
@@ -55,6 +53,10 @@ type run struct {
 	duringAt    uint64
 	startReads  int64 // reads of unstarted pods' start times at this instant
 	failure     error // a delivery error inside a cycle, reported at the end of the request
+
+	// Recorded scores (Hello.record_scores): the top scoreTop of the cycle's score phase.
+	scoreTop    int
+	cycleScores []*pb.NodeScore
 }
 
 func newRun(o options) *run {
