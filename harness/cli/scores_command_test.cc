@@ -60,6 +60,23 @@ TEST(ScoresCommandTest, WithoutScoresTheLogIsTheGoldenOne) {
   EXPECT_NE(Read(Tmp("scored.jsonl")).find("\"scores\":[{\"node\":"), std::string::npos);
 }
 
+// Hello.record_scores reaches a child: `schedcheck serve` records what the reference records.
+TEST(ScoresCommandTest, AChildIsAskedForScoresThroughTheProtocol) {
+  Replay("", 3, Tmp("in.trace"), Tmp("in.jsonl"));
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  ReplayCommandOptions o;
+  o.trace = kTrace;
+  o.scores = 3;
+  o.scheduler_cmd =
+      std::string(srcdir == nullptr ? "." : srcdir) + "/schedcheck/harness/cli/schedcheck serve";
+  o.jsonl = Tmp("child.jsonl");
+  o.quiet = true;
+  std::ostringstream sout, serr;
+  ASSERT_EQ(RunReplay(o, sout, serr), 0) << serr.str();
+  EXPECT_NE(Read(Tmp("child.jsonl")).find("\"scores\":[{\"node\":"), std::string::npos);
+  EXPECT_EQ(Read(Tmp("child.jsonl")), Read(Tmp("in.jsonl")));
+}
+
 TEST(ScoresCommandTest, DiffScoreModes) {
   const std::string ref = Tmp("ref.trace"), w2 = Tmp("w2.trace"), w3 = Tmp("w3.trace");
   Replay("", 3, ref);
