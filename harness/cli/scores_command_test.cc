@@ -10,6 +10,7 @@
 #include "harness/cli/diff_command.h"
 #include "harness/cli/gate_command.h"
 #include "harness/cli/replay_command.h"
+#include "harness/cli/report_command.h"
 
 namespace schedcheck::cli {
 namespace {
@@ -106,6 +107,30 @@ TEST(ScoresCommandTest, DiffScoreModes) {
   EXPECT_EQ(Diff(ref, w2, "fail", &out), 1) << out;
   EXPECT_EQ(Diff(ref, w2, "sometimes", &out), 2) << out;
   EXPECT_NE(out.find("--scores: want off, report, fail or auto"), std::string::npos) << out;
+}
+
+TEST(ScoresCommandTest, ReportShowsScoreDrift) {
+  Replay("", 3, Tmp("r-ref.trace"));
+  Replay("weight:TaintToleration=2", 3, Tmp("r-w2.trace"));
+  auto report = [&](const std::string& mode, std::string* out) {
+    ReportCommandOptions o;
+    o.reference = Tmp("r-ref.trace");
+    o.candidate_log = Tmp("r-w2.trace");
+    o.output = Tmp("r.html");
+    o.scores = mode;
+    std::ostringstream sout, serr;
+    const int code = RunReportCommand(o, sout, serr);
+    *out = sout.str() + serr.str();
+    return code;
+  };
+  std::string out;
+  ASSERT_EQ(report("auto", &out), 0) << out;
+  EXPECT_NE(out.find("score drift on 8 pod(s)"), std::string::npos) << out;
+  const std::string html = Read(Tmp("r.html"));
+  EXPECT_NE(html.find("\"scoreDrift\":[\"score drift: 8 pods"), std::string::npos);
+  ASSERT_EQ(report("off", &out), 0) << out;
+  EXPECT_EQ(out.find("score drift"), std::string::npos) << out;
+  EXPECT_EQ(Read(Tmp("r.html")).find("\"scoreDrift\""), std::string::npos);
 }
 
 TEST(ScoresCommandTest, GatePassesScoresThrough) {

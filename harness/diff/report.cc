@@ -88,6 +88,8 @@ bool DriftFails(const NamedDiff& d, const ReportOptions& o) {
 
 }  // namespace
 
+std::string ScoreDriftText(const NamedDiff& d, const ReportOptions& o) { return ScoreLines(d, o); }
+
 bool Failed(const NamedDiff& d, const ReportOptions& o) {
   return !d.error.empty() || d.result.Fails(o.allow_soft) || DriftFails(d, o);
 }

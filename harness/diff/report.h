@@ -32,6 +32,9 @@ struct ReportOptions {
 };
 
 bool Failed(const NamedDiff& d, const ReportOptions& o);
+// The score comparison's text lines (a summary, then each drift; "" when nothing was compared),
+// as TextReport shows them.
+std::string ScoreDriftText(const NamedDiff& d, const ReportOptions& o);
 std::string TextReport(const NamedDiff& d, const ReportOptions& o);
 nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const ReportOptions& o);
 // One <testcase> per diff, failing on any divergence (soft ones not when allow_soft).
