@@ -10,6 +10,7 @@
 #include "harness/cli/limit_option.h"
 #include "harness/diff/load.h"
 #include "harness/diff/report.h"
+#include "harness/diff/score_drift.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
 #include "traces/output_path.h"
@@ -37,10 +38,13 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
   if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
   if (!o.compat.empty() && o.compat != "1.27" && o.compat != "1.37")
     return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
+  auto scores_mode = diff::ParseScoresMode(o.scores);
+  if (!scores_mode.ok()) return fail(scores_mode.message());
   std::string a_level, b_level;
-  auto loaded_a = diff::LoadDecisions(o.a, limits, &a_level);
+  trace::Header a_header, b_header;
+  auto loaded_a = diff::LoadDecisions(o.a, limits, &a_level, &a_header);
   if (!loaded_a.ok()) return fail(loaded_a.message());
-  auto loaded_b = diff::LoadDecisions(o.b, limits, &b_level);
+  auto loaded_b = diff::LoadDecisions(o.b, limits, &b_level, &b_header);
   if (!loaded_b.ok()) return fail(loaded_b.message());
   std::vector<trace::Record>* a = &KeepUntilExit(std::move(*loaded_a));
   std::vector<trace::Record>* b = &KeepUntilExit(std::move(*loaded_b));
@@ -49,6 +53,7 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
                                    ? static_cast<int64_t>(std::llround(tol * 1e9))
                                    : diff::DefaultTimeToleranceNs(*a, *b);
   d.result = diff::Diff(*a, *b, {.time_tolerance_ns = tolerance_ns});
+  if (*scores_mode != diff::ScoresMode::kOff) d.scores = diff::CompareScores(*a, *b);
   if (!d.result.divergences.empty() && !o.cluster_trace.empty()) {
     const std::string level = ExplanationLevel(o.compat, a_level, b_level, "schedcheck diff", err);
     auto text = ExplainFirstDivergence({o.cluster_trace, o.config, o.candidate, o.a, o.b,
@@ -61,7 +66,9 @@ int RunDiffCommand(const DiffCommandOptions& o, std::ostream& out, std::ostream&
     return fail("--soft-fails and --allow-soft contradict each other");
   if (o.soft_fails)
     err << "schedcheck diff: note: soft divergences fail by default now; --soft-fails is ignored\n";
-  const diff::ReportOptions ro{.allow_soft = o.allow_soft};
+  const diff::ReportOptions ro{
+      .allow_soft = o.allow_soft,
+      .score_drift_fails = diff::ScoreDriftFails(*scores_mode, a_header, b_header)};
   if (!o.junit.empty()) {
     if (Outcome ok =
             trace::WriteFileAtomically(o.junit, diff::JUnitReport({d}, "schedcheck diff", ro));
@@ -118,6 +125,13 @@ void AddDiffCommand(CLI::App& app, int* exit_code) {
                   "logs' header level, else the trace's; a warning when told another)");
   AddLimitOption(cmd, &o->limits);
   AddFeatureGatesOption(cmd, &o->feature_gates);
+  cmd->add_option("--scores", o->scores,
+                  "score drift between the logs' recorded scores (replay --scores K): a node's "
+                  "total or the top-K order differs on an attempt placed alike. off: not compared; "
+                  "report: listed, does not fail; fail: fails; auto (default): fails when both "
+                  "logs' headers name builds (--candidate / --scheduler-cmd) of the same level, "
+                  "else report")
+      ->type_name("MODE");
   cmd->callback([=] {
     if (tolerance_opt->count() > 0) o->time_tolerance_seconds = *tolerance;
     *exit_code = RunDiffCommand(*o, std::cout, std::cerr);

@@ -31,6 +31,8 @@ struct DiffCommandOptions {
   reference::FeatureGates feature_gates;  // the replays' gates, for the explanation
   // --compat: the level explanations run at ("": the logs' headers', else the trace's).
   std::string compat;
+  // `--scores=off|report|fail|auto` (diff/score_drift.h): score drift between recorded scores.
+  std::string scores = "auto";
 };
 
 int RunDiffCommand(const DiffCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -53,6 +53,9 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   auto latency = SecondsToNs(o.volume_latency_seconds, "--volume-latency");
   if (!latency.ok()) return fail(latency.message());
   options.volume_latency_ns = *latency;
+  auto scores = diff::ParseScoresMode(o.scores);
+  if (!scores.ok()) return fail(scores.message());
+  options.scores = *scores;
   auto traces = gate::RunGate(options);
   if (!traces.ok()) return fail(traces.message());
   const std::vector<diff::NamedDiff> diffs(traces->begin(), traces->end());
@@ -64,6 +67,7 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
       o.baseline == "reference" && o.baseline_config.empty() && o.candidate_config.empty();
   diff::ReportOptions ro;
   ro.allow_soft = o.allow_soft;
+  ro.score_drift_fails = gate::GateScoreDriftFails(options);
   // The default gate says "reference" and keeps its suite name; a baseline gate names both builds.
   if (!plain) ro.sides.a = "baseline";
   const std::string title = "schedcheck gate: " + gate::GateTitle(options) + " on " + o.corpus;
@@ -91,8 +95,11 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
     } else if (!d.error.empty()) {
       ++incomplete;
       out << "ERROR " << d.name << ": " << d.error << "\n";
-    } else if (d.result.divergences.empty()) {
+    } else if (d.result.divergences.empty() && d.scores.drifts.empty()) {
       out << "PASS " << d.name << "\n";
+    } else if (d.result.divergences.empty() && !f) {
+      out << "PASS (score drift reported: --scores=report) " << d.name << "\n"
+          << diff::TextReport(d, ro) << "\n";
     } else {
       out << (f ? "FAIL " : "PASS (soft divergences allowed) ") << d.name << "\n"
           << diff::TextReport(d, ro) << "\n";
@@ -149,6 +156,12 @@ void AddGateCommand(CLI::App& app, int* exit_code) {
       "--allow-soft", o->allow_soft,
       "soft divergences (a feasible node outside the reference's top-score ties) do not fail: for "
       "builds that knowingly sample or randomise");
+  cmd->add_option("--scores", o->scores,
+                  "score drift (diff --scores): report or fail record the top 3 nodes' scores on "
+                  "both sides and compare them on attempts placed alike; auto (default): fail "
+                  "when neither side is the reference (--baseline and --candidate both builds), "
+                  "else off; off records nothing")
+      ->type_name("MODE");
   cmd->add_flag("--soft-fails", o->soft_fails,
                 "(deprecated: the default now) soft divergences fail");
   cmd->add_option("--time-tolerance", o->time_tolerance_seconds,

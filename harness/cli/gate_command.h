@@ -38,6 +38,7 @@ struct GateCommandOptions {
   reference::FeatureGates feature_gates;  // `--feature-gates`: both replays' (compat 1.37)
   bool volume_controllers = false;        // `--volume-controllers`: both replays'
   double volume_latency_seconds = 0;      // `--volume-latency`: both replays'
+  std::string scores = "auto";            // `--scores=off|report|fail|auto` (gate.h)
 };
 
 int RunGateCommand(const GateCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -259,6 +259,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
   }
   options.volume_controllers = o.volume_controllers;
   options.follow_cluster = o.follow_cluster;
+  options.record_scores = o.scores;
   if (Outcome ok = replay::ApplyHeaderVolumeLabels(header, &options); !ok)
     return fail(o.trace + ": " + ok.message());
   auto start = header.labels().find("start_time");
@@ -274,6 +275,7 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
   if (!options.feature_gates.empty())
     labels["feature_gates"] = reference::FeatureGatesText(options.feature_gates);
   if (o.follow_cluster) labels["follow_cluster"] = "on";
+  if (o.scores > 0) labels["scores"] = std::to_string(o.scores);
   if (!o.candidate.empty()) {
     auto c = candidates::MakeCandidate(o.candidate, options.config, trace::YamlLimitsOf(limits));
     if (!c.ok()) return fail(c.message());
@@ -372,6 +374,11 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                 "pod where the cluster put it (after the replay's own decision), so one different "
                 "tie-break does not drift the rest of the replay; the summary classifies each "
                 "observed binding (docs/FORMATS.md, \"Following the cluster\")");
+  cmd->add_option("--scores", o->scores,
+                  "record the scores of the top K nodes (total and per plugin) on each scheduled "
+                  "attempt, for `diff --scores` (docs/FORMATS.md#scores); default: none")
+      ->type_name("K")
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("-o,--output", o->output, "write the decisions as a binary trace");
   cmd->add_option("--jsonl", o->jsonl,
                   "write the decisions as JSON Lines (docs/FORMATS.md#decision-logs)");

@@ -43,6 +43,8 @@ struct ReplayCommandOptions {
   std::string candidate;
   double scheduler_timeout_seconds = 30;  // real-time limit for each answer of the child
   std::vector<std::string> limits;        // --limit NAME=VALUE (traces/input_limits.h)
+  // `--scores K`: record the top K nodes' scores on each scheduled attempt (0: none).
+  uint32_t scores = 0;
 };
 
 // Exit status: 0 on success, 2 on bad input (trace, config, output path, candidate spec, both

@@ -8,6 +8,8 @@
 #include "harness/cli/feature_gates_option.h"
 #include "harness/cli/limit_option.h"
 #include "harness/diff/load.h"
+#include "harness/diff/report.h"
+#include "harness/diff/score_drift.h"
 #include "harness/report/html_report.h"
 #include "traces/atomic_file.h"
 #include "traces/input_limits.h"
@@ -52,10 +54,13 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   if (Outcome ok = trace::ParseInputLimits(o.limits, &limits); !ok) return fail(ok.message());
   if (!o.compat.empty() && o.compat != "1.27" && o.compat != "1.37")
     return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
+  auto scores_mode = diff::ParseScoresMode(o.scores);
+  if (!scores_mode.ok()) return fail(scores_mode.message());
   std::string a_level, b_level;
-  auto a = diff::LoadDecisions(o.reference, limits, &a_level);
+  trace::Header a_header, b_header;
+  auto a = diff::LoadDecisions(o.reference, limits, &a_level, &a_header);
   if (!a.ok()) return fail(a.message());
-  auto b = diff::LoadDecisions(o.candidate_log, limits, &b_level);
+  auto b = diff::LoadDecisions(o.candidate_log, limits, &b_level, &b_header);
   if (!b.ok()) return fail(b.message());
   report::ReportInput in;
   in.title = o.reference + " vs " + o.candidate_log;
@@ -78,6 +83,16 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
     if (!text.ok()) return fail(text.message());
     in.explanation = *text;
   }
+  size_t drifts = 0;
+  if (*scores_mode != diff::ScoresMode::kOff) {
+    diff::NamedDiff scored;
+    scored.scores = diff::CompareScores(in.reference.decisions, in.candidate.decisions);
+    drifts = scored.scores.drifts.size();
+    diff::ReportOptions ro;
+    ro.score_drift_fails = diff::ScoreDriftFails(*scores_mode, a_header, b_header);
+    if (!o.baseline.empty() && o.baseline != "reference") ro.sides.a = "baseline";
+    in.score_drift = diff::ScoreDriftText(scored, ro);
+  }
   auto html = report::RenderHtmlReport(in);
   if (!html.ok()) return fail(html.message());
   if (Outcome ok = trace::WriteFileAtomically(o.output, *html); !ok) return fail(ok.message());
@@ -85,7 +100,9 @@ int RunReportCommand(const ReportCommandOptions& o, std::ostream& out, std::ostr
   out << "wrote " << o.output << ": " << d.pods_compared << " pods compared, "
       << d.divergences.size() << " divergence(s) (" << d.Count(diff::DivergenceClass::kHard)
       << " hard, " << d.Count(diff::DivergenceClass::kRequeue) << " requeue, "
-      << d.Count(diff::DivergenceClass::kSoft) << " soft)\n";
+      << d.Count(diff::DivergenceClass::kSoft) << " soft)"
+      << (in.score_drift.empty() ? "" : ", score drift on " + std::to_string(drifts) + " pod(s)")
+      << "\n";
   return 0;
 }
 
@@ -119,6 +136,11 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   CLI::Option* tolerance_opt = cmd->add_option("--time-tolerance", *tolerance,
                                                "attempt and queue times within this many seconds "
                                                "are equal (default 0; 2 against a capture)");
+  cmd->add_option("--scores", o->scores,
+                  "score drift between the logs' recorded scores (replay --scores K), shown in "
+                  "its own section: off, report, fail or auto (default); as diff --scores, but "
+                  "the page is written either way")
+      ->type_name("MODE");
   cmd->add_flag("--allow-soft", o->allow_soft,
                 "soft divergences (moved placements) do not count as diverging");
   cmd->add_option("--compat", o->compat,

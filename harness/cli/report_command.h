@@ -28,6 +28,7 @@ struct ReportCommandOptions {
   // Unset: 0 between two replays, diff::kCaptureTimeToleranceNs when a side is a capture (as diff).
   std::optional<double> time_tolerance_seconds;
   bool allow_soft = false;          // soft divergences do not make the verdict "diverges"
+  std::string scores = "auto";      // `--scores=off|report|fail|auto` (diff/score_drift.h)
   std::vector<std::string> limits;  // `--limit NAME=VALUE` specs (traces/input_limits.h), as diff
   reference::FeatureGates feature_gates;  // the replays' gates, for the explanation
   // --compat: the level explanations run at ("": the logs' headers', else the trace's).

@@ -75,8 +75,9 @@ Result<std::vector<trace::Record>> ParseDecisionLog(const std::string& text,
 
 Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
                                                  const trace::InputLimits& limits,
-                                                 std::string* level) {
+                                                 std::string* level, trace::Header* header_out) {
   if (level != nullptr) level->clear();
+  if (header_out != nullptr) header_out->Clear();
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open"};
   if (!trace::IsBinaryTrace(path)) {
@@ -115,6 +116,7 @@ Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
                      [&](size_t i) { return path + ": record " + std::to_string(positions[i]); });
   if (!ok) return ok.error();
   if (level != nullptr) *level = header.compat();
+  if (header_out != nullptr) *header_out = header;
   return out;
 }
 

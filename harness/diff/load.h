@@ -23,9 +23,11 @@ namespace schedcheck::diff {
 // Refused as bad input: an incomplete log (a JSON Lines log's "incomplete" line, a trace's header
 // label "incomplete": the scheduler process failed before the run ended), and a log whose
 // bindings contradict its attempts (CheckBindings in bindings_check.h).
+// With `header`, it gets a trace's header (a decision log has none: cleared).
 Result<std::vector<trace::Record>> LoadDecisions(const std::string& path,
                                                  const trace::InputLimits& limits = {},
-                                                 std::string* level = nullptr);
+                                                 std::string* level = nullptr,
+                                                 trace::Header* header = nullptr);
 
 // Parses decision-log JSON Lines text; `source` names it in errors ("a.jsonl:3: field t: ...").
 // Checks each line, not the bindings against the attempts (LoadDecisions does).

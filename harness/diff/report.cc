@@ -61,10 +61,37 @@ std::string MdCell(const std::string& s) {
   return out;
 }
 
+// The score comparison's lines (empty when nothing was compared): a summary, then each drift.
+std::string ScoreLines(const NamedDiff& d, const ReportOptions& o) {
+  const ScoreDriftResult& s = d.scores;
+  if (s.attempts_compared == 0 && s.drifts.empty()) return "";
+  std::string out = "score drift: " + std::to_string(s.drifts.size()) + " pods (" +
+                    std::to_string(s.attempts_compared) + " scheduled attempts compared" +
+                    (s.drifts.empty()      ? ""
+                     : o.score_drift_fails ? "; fails: --scores=fail"
+                                           : "; reported only: --scores=report") +
+                    ")\n";
+  size_t listed = 0;
+  for (const ScoreDrift& x : s.drifts) {
+    if (listed++ == o.max_listed) {
+      out += "  ... " + std::to_string(s.drifts.size() - o.max_listed) + " more (see --json)\n";
+      break;
+    }
+    out += "  " + DescribeDrift(x, o.sides.a, o.sides.b) + "\n";
+  }
+  return out;
+}
+
+bool DriftFails(const NamedDiff& d, const ReportOptions& o) {
+  return o.score_drift_fails && !d.scores.drifts.empty();
+}
+
 }  // namespace
 
+std::string ScoreDriftText(const NamedDiff& d, const ReportOptions& o) { return ScoreLines(d, o); }
+
 bool Failed(const NamedDiff& d, const ReportOptions& o) {
-  return !d.error.empty() || d.result.Fails(o.allow_soft);
+  return !d.error.empty() || d.result.Fails(o.allow_soft) || DriftFails(d, o);
 }
 
 std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
@@ -75,7 +102,8 @@ std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
   for (const std::string& what : r.not_compared) not_compared += "  not compared: " + what + "\n";
   if (r.divergences.empty()) {
     out += d.name + ": equivalent (" + std::to_string(r.pods_compared) + " pods compared)\n" +
-           not_compared;
+           not_compared + ScoreLines(d, o);
+    if (DriftFails(d, o)) out += "DIVERGENT (score drift)\n";
     return out;
   }
   out += "first divergence: " + Describe(r.divergences.front(), o.sides) + "\n";
@@ -98,6 +126,7 @@ std::string TextReport(const NamedDiff& d, const ReportOptions& o) {
     }
     out += "  " + Describe(x, o.sides) + "\n";
   }
+  out += ScoreLines(d, o);
   out += Failed(d, o) ? "DIVERGENT\n"
                       : "EQUIVALENT (soft divergences only, allowed by --allow-soft)\n";
   return out;
@@ -130,6 +159,29 @@ nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const Rep
       j["divergences"].push_back(e);
     }
     if (!d.explanation.empty()) j["explanation"] = d.explanation;
+    if (d.scores.attempts_compared > 0 || !d.scores.drifts.empty()) {
+      nlohmann::ordered_json sj;
+      sj["attemptsCompared"] = d.scores.attempts_compared;
+      sj["fails"] = o.score_drift_fails;
+      sj["drifts"] = nlohmann::ordered_json::array();
+      for (const ScoreDrift& x : d.scores.drifts) {
+        nlohmann::ordered_json e;
+        e["pod"] = x.pod;
+        e["t"] = nlohmann::ordered_json::parse(replay::FormatSeconds(x.t_ns));
+        e["attempt"] = x.attempt;
+        e["what"] = x.what;
+        if (!x.node.empty()) {
+          e["node"] = x.node;
+          e["referenceTotal"] = x.reference_total;
+          e["candidateTotal"] = x.candidate_total;
+        }
+        e["plugins"] = x.plugins;
+        e["reference"] = x.reference;
+        e["candidate"] = x.candidate;
+        sj["drifts"].push_back(e);
+      }
+      j["scoreDrift"] = sj;
+    }
     out.push_back(j);
   }
   return out;
@@ -148,10 +200,13 @@ std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& 
            "\">\n";
     if (Failed(d, o)) {
       const Divergence* first = FirstFailing(d, o);
-      std::string message = first ? Describe(*first, o.sides) : d.error;
+      std::string message = first ? Describe(*first, o.sides)
+                            : DriftFails(d, o)
+                                ? DescribeDrift(d.scores.drifts.front(), o.sides.a, o.sides.b)
+                                : d.error;
       out += "      <failure message=\"" + XmlEscape(message) + "\">" +
              XmlEscape(TextReport(d, o)) + "</failure>\n";
-    } else if (!d.result.divergences.empty()) {
+    } else if (!d.result.divergences.empty() || !d.scores.drifts.empty()) {
       out += "      <system-out>" + XmlEscape(TextReport(d, o)) + "</system-out>\n";
     }
     out += "    </testcase>\n";
@@ -169,10 +224,11 @@ std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::strin
   for (const NamedDiff& d : diffs) {
     const bool failed = Failed(d, o);
     failures += failed ? 1 : 0;
-    std::string first = !d.error.empty() ? d.error
-                        : d.result.divergences.empty()
-                            ? ""
-                            : Describe(d.result.divergences.front(), o.sides);
+    std::string first =
+        !d.error.empty()                ? d.error
+        : !d.result.divergences.empty() ? Describe(d.result.divergences.front(), o.sides)
+        : !d.scores.drifts.empty() ? DescribeDrift(d.scores.drifts.front(), o.sides.a, o.sides.b)
+                                   : "";
     out += "| " + MdCell(d.name) + " | " + (failed ? "**FAIL**" : "pass") + " | " +
            std::to_string(d.result.Count(DivergenceClass::kHard)) + " | " +
            std::to_string(d.result.Count(DivergenceClass::kRequeue)) + " | " +
@@ -183,7 +239,7 @@ std::string MarkdownReport(const std::vector<NamedDiff>& diffs, const std::strin
   out +=
       o.allow_soft ? " (soft divergences allowed: --allow-soft)\n" : " (soft divergences fail)\n";
   for (const NamedDiff& d : diffs) {
-    if (d.result.divergences.empty()) continue;
+    if (d.result.divergences.empty() && d.scores.drifts.empty()) continue;
     out += "\n## " + d.name + "\n\n```\n" + TextReport(d, o) + "```\n";
   }
   return out;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/diff/diff.h"
+#include "harness/diff/score_drift.h"
 
 namespace schedcheck::diff {
 
@@ -18,15 +19,22 @@ struct NamedDiff {
   DiffResult result;
   std::string explanation;  // of the first divergence; may be empty
   std::string error;        // set when this comparison could not run (counts as a failure)
+  // `--scores` other than off: the score comparison (score_drift.h). Shown when some attempt was
+  // compared or some drift found; nothing otherwise, so reports without scores are unchanged.
+  ScoreDriftResult scores;
 };
 
 struct ReportOptions {
   bool allow_soft = false;  // soft divergences (moved placements) do not fail
   size_t max_listed = 50;   // divergences listed per diff in text and Markdown
   SideNames sides;          // how divergences name A and B ("baseline" when a baseline ran A)
+  bool score_drift_fails = false;  // `--scores=fail` (or auto between builds of one level)
 };
 
 bool Failed(const NamedDiff& d, const ReportOptions& o);
+// The score comparison's text lines (a summary, then each drift; "" when nothing was compared),
+// as TextReport shows them.
+std::string ScoreDriftText(const NamedDiff& d, const ReportOptions& o);
 std::string TextReport(const NamedDiff& d, const ReportOptions& o);
 nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const ReportOptions& o);
 // One <testcase> per diff, failing on any divergence (soft ones not when allow_soft).

@@ -111,6 +111,7 @@ Result<GateTrace> GateOne(const std::string& path, const GateOptions& o) {
                                                       .volume_latency_ns = o.volume_latency_ns});
   if (!replay.ok()) return Error{path + ": " + replay.message()};
   po.replay = std::move(*replay);
+  if (GateComparesScores(o)) po.replay.record_scores = kGateScoreTop;
   po.timeout_ms = o.timeout_ms;
   po.max_decisions = o.limits.records;
   po.diff = o.diff;
@@ -148,11 +149,23 @@ Result<GateTrace> GateOne(const std::string& path, const GateOptions& o) {
   GateTrace out{{name, {}, "", ""}, ""};
   if (!logs.diff.divergences.empty()) out.explanation = Explain(*trace, logs, pair, o);
   out.result = std::move(logs.diff);
+  if (GateComparesScores(o)) out.scores = diff::CompareScores(logs.baseline, logs.candidate);
   if (Outcome ok = pair.Close(); !ok && out.error.empty()) out.error = ok.message();
   return out;
 }
 
 }  // namespace
+
+bool GateComparesScores(const GateOptions& o) {
+  if (o.scores == diff::ScoresMode::kAuto) return GateScoreDriftFails(o);
+  return o.scores != diff::ScoresMode::kOff;
+}
+
+bool GateScoreDriftFails(const GateOptions& o) {
+  if (o.scores == diff::ScoresMode::kAuto)
+    return o.baseline != "reference" && o.candidate != "reference";
+  return o.scores == diff::ScoresMode::kFail;
+}
 
 Result<std::vector<std::string>> CorpusTraces(const std::string& dir) {
   std::error_code ec;

@@ -18,6 +18,7 @@
 
 #include "harness/diff/diff.h"
 #include "harness/diff/report.h"
+#include "harness/diff/score_drift.h"
 #include "reference/base/feature_gates.h"
 #include "reference/base/result.h"
 #include "reference/engine/engine.h"
@@ -46,7 +47,17 @@ struct GateOptions {
   reference::FeatureGates feature_gates;  // both sides' `--feature-gates`
   bool volume_controllers = false;        // both sides' `--volume-controllers`
   int64_t volume_latency_ns = 0;          // both sides' `--volume-latency`
+  // `--scores`: with report or fail both sides record the top kGateScoreTop nodes' scores and
+  // each trace's score drift is compared (diff/score_drift.h); auto is fail when neither side is
+  // the reference (two builds at the gate's one level), else off; off records nothing.
+  diff::ScoresMode scores = diff::ScoresMode::kAuto;
 };
+
+inline constexpr uint32_t kGateScoreTop = 3;
+
+// Whether the gate records and compares scores, and whether drift fails, for `options`.
+bool GateComparesScores(const GateOptions& options);
+bool GateScoreDriftFails(const GateOptions& options);
 
 // The corpus traces, sorted by file name.
 Result<std::vector<std::string>> CorpusTraces(const std::string& dir);

@@ -257,6 +257,7 @@ Hello HelloFor(const replay::ReplayOptions& options, const std::string& config_y
   hello.set_horizon_ns(options.horizon_ns);
   hello.set_volume_controllers(options.volume_controllers);
   hello.set_volume_latency_ns(options.volume_latency_ns);
+  hello.set_record_scores(options.record_scores);
   for (const auto& [name, value] : options.feature_gates)
     (*hello.mutable_feature_gates())[name] = value;
   return hello;

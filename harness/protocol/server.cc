@@ -91,6 +91,7 @@ Response Session::OnHello(const Hello& hello) {
   options.epoch_unix_ns = hello.epoch_unix_ns();
   options.volume_controllers = hello.volume_controllers();
   options.volume_latency_ns = hello.volume_latency_ns();
+  options.record_scores = hello.record_scores();
   if (hello.horizon_ns() > 0) options.horizon_ns = hello.horizon_ns();
   auto replayer = replay::Replayer::Create(std::move(options));
   if (!replayer.ok()) return Fail(source + ": " + replayer.message());

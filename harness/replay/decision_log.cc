@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/replay/scores_json.h"
 #include "reference/k8s/k8s_json.h"
 #include "traces/atomic_file.h"
 #include "traces/trace_writer.h"
@@ -79,6 +80,7 @@ std::string DecisionJsonLine(const trace::Record& record) {
     if (a.result() == trace::SCHEDULED) {
       j["node"] = a.node();
       j["ties"] = std::vector<std::string>(a.ties().begin(), a.ties().end());
+      if (a.scores_size() > 0) j["scores"] = ScoresJson(a);
     } else {
       j["unschedulablePlugins"] = std::vector<std::string>(a.unschedulable_plugins().begin(),
                                                            a.unschedulable_plugins().end());
@@ -228,6 +230,9 @@ Result<trace::Record> ParseDecisionJsonLine(const std::string& line, const std::
     a->set_nominated_node(str("nominatedNode"));
     for (const auto& s : list("victims")) a->add_victims(s);
     a->set_observed(j.value("observed", false));
+    if (j.contains("scores")) {
+      if (Outcome ok = ParseScoresJson(j["scores"], where, a); !ok) return ok.error();
+    }
   } else if (type == "queue") {
     for (const char* name : {"from", "to"}) {
       if (!IsQueueState(str(name)))

@@ -213,6 +213,16 @@ void Replayer::RecordAttempt(const reference::QueuedPodInfo& info,
     a->set_node(outcome.result.node);
     a->mutable_ties()->Reserve(static_cast<int>(outcome.result.ties.size()));
     for (const std::string& n : outcome.result.ties) a->add_ties(n);
+    for (const reference::TopScore& top : outcome.result.top_scores) {
+      trace::NodeScore* score = a->add_scores();
+      score->set_node(top.node);
+      score->set_total(top.total);
+      for (const auto& [plugin, value] : top.plugins) {
+        trace::PluginScore* p = score->add_plugins();
+        p->set_plugin(plugin);
+        p->set_score(value);
+      }
+    }
   } else {
     a->set_result(outcome.status.code() == reference::Code::kError ? trace::ERROR
                                                                    : trace::UNSCHEDULABLE);

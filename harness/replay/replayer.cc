@@ -103,6 +103,7 @@ Outcome Replayer::Init() {
   so.pod_scheduler = reference::MakePodScheduler(options_.engine, options_.seed,
                                                  options_.config.percentage_of_nodes_to_score);
   so.pod_scheduler->set_record_details(false);  // decisions need only totals and ties
+  so.pod_scheduler->set_record_scores(options_.record_scores);
   so.epoch_unix_ns = options_.epoch_unix_ns;
   so.volume_api = volume_api_.get();
   so.bind_latency_ns = options_.bind_latency_ns;

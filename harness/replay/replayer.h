@@ -96,6 +96,9 @@ struct ReplayOptions {
   // record with `observed`) puts the replay's copy of the pod on the cluster's node, after the
   // replay's own decision; follow_report() classifies them. Off: observed records are ignored.
   bool follow_cluster = false;
+  // `--scores K`: each scheduled attempt records the scores of the top K nodes of its score phase
+  // (trace.proto Attempt.scores); 0: none. Decisions are the same either way.
+  uint32_t record_scores = 0;
 };
 
 // Whether the trace header asks for the volume controllers model (label `volume_controllers:

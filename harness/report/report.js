@@ -335,6 +335,14 @@ function renderExplanation(data) {
   return s;
 }
 
+// Score drift between the two logs' recorded scores (report --scores), as the diff prints it.
+function renderScoreDrift(data) {
+  const s = section("score-drift", "Score drift",
+    "Attempts both sides placed alike whose recorded scores differ (docs/FORMATS.md, Scores).");
+  s.append(el("pre", {}, data.scoreDrift.map((line) => line + "\n")));
+  return s;
+}
+
 function render() {
   const data = JSON.parse(document.getElementById("report-data").textContent);
   const app = document.getElementById("app");
@@ -343,6 +351,7 @@ function render() {
   app.replaceChildren();
   app.append(renderHeader(data), renderTimeline(data), renderDivergences(data), renderPaths(data),
     renderQueues(data), renderExplanation(data));
+  if (data.scoreDrift) app.append(renderScoreDrift(data));
   if (!document.body.getAttribute("data-rendered").startsWith("error")) {
     document.body.setAttribute("data-rendered", "ok");
   }

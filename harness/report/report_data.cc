@@ -231,6 +231,17 @@ Json BuildReportData(const ReportInput& in) {
   data["queues"] = {{"reference", QueueSeries(in.reference.decisions, in.queue_buckets)},
                     {"candidate", QueueSeries(in.candidate.decisions, in.queue_buckets)}};
   data["explanation"] = Explanation(in.explanation);
+  if (!in.score_drift.empty()) {
+    Json lines = Json::array();
+    size_t start = 0;
+    while (start < in.score_drift.size()) {
+      size_t end = in.score_drift.find('\n', start);
+      if (end == std::string::npos) end = in.score_drift.size();
+      lines.push_back(in.score_drift.substr(start, end - start));
+      start = end + 1;
+    }
+    data["scoreDrift"] = lines;
+  }
   return data;
 }
 

@@ -30,6 +30,9 @@ struct ReportInput {
   // diff::ExplainAt's text for the first divergence (per-node filter statuses and per-plugin
   // scores of each side), possibly followed by a note; empty when there is none.
   std::string explanation;
+  // `report --scores`: diff::ScoreDriftText of the two logs' recorded scores; empty when none
+  // were compared (the page then has no score-drift section).
+  std::string score_drift;
   // Bounds on the page's size for long logs; what is left out is counted in the page.
   size_t max_divergences = 5000;         // timeline markers and rows of the divergence table
   size_t max_pod_paths = 50;             // divergent pods whose queue paths are shown side by side

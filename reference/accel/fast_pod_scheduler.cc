@@ -249,10 +249,31 @@ Status FastPodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state,
     return PodScheduler::PrioritizeNodes(fw, state, pod, feasible, result, totals);
   }
   Status s = fw.RunPreScorePlugins(state, pod, feasible);
+  // Recorded scores need every plugin's normalized column; otherwise only the totals are read.
+  table_.keep_columns = record_scores_ > 0;
   if (s.IsSuccess()) s = RunScorePluginsIntoTable(fw, state, pod, feasible, &table_);
   if (!s.IsSuccess()) return s;
+  if (record_scores_ > 0) result->top_scores = TopScoresOfTable(feasible);
   totals->swap(table_.totals);  // the table's totals are rebuilt next cycle
   return Status();
+}
+
+std::vector<TopScore> FastPodScheduler::TopScoresOfTable(
+    const std::vector<const NodeInfo*>& feasible) const {
+  const size_t n = feasible.size();
+  std::vector<TopScore> top;
+  for (size_t i : TopScorePositions(
+           table_.totals, [&](size_t p) -> const std::string& { return feasible[p]->name(); },
+           record_scores_)) {
+    TopScore t{feasible[i]->name(), table_.totals[i], {}};
+    for (size_t j = 0; j < table_.plugins.size(); ++j) {
+      t.plugins.emplace_back(std::string(table_.plugins[j]),
+                             table_.normalized[j * n + i] * table_.weights[j]);
+    }
+    SortPluginsByName(&t);
+    top.push_back(std::move(t));
+  }
+  return top;
 }
 
 std::string FastPodScheduler::SelectHost(const Framework& fw, const Snapshot& snapshot,

@@ -49,6 +49,9 @@ class FastPodScheduler final : public PodScheduler {
                        const Snapshot& snapshot, const std::vector<const NodeInfo*>& nodes,
                        std::set<std::string>* unschedulable_plugins,
                        std::vector<const NodeInfo*>* feasible);
+  // The recorded top scores (set_record_scores) of the table's cycle, over `feasible` (the
+  // table's nodes). REQUIRES: table_.keep_columns was set for the cycle.
+  std::vector<TopScore> TopScoresOfTable(const std::vector<const NodeInfo*>& feasible) const;
   // Empties rejected_ into a node-name -> status map.
   void MoveRejectedInto(NodeToStatus* out);
 

@@ -160,6 +160,7 @@ Status PodScheduler::PrioritizeNodes(const Framework& fw, CycleState& state, con
     if (!s.IsSuccess()) return s;
   }
   for (const NodePluginScores& node : scores) totals->push_back(node.total);
+  if (record_scores_ > 0) result->top_scores = TopScores(scores, record_scores_);
   if (record_details_ || KeepScores()) result->scores = std::move(scores);
   return Status();
 }

@@ -16,6 +16,7 @@
 #include "reference/runtime/framework.h"
 #include "reference/scheduler/opportunistic_batch.h"
 #include "reference/scheduler/tie_set.h"
+#include "reference/scheduler/top_scores.h"
 
 namespace schedcheck::reference {
 
@@ -36,6 +37,8 @@ struct ScheduleResult {
   Kind kind = Kind::kError;
   std::string node;  // the chosen host
   TieSet ties;       // every node with the top total score (in name order)
+  // With set_record_scores(k): the top k of the score phase (empty when none ran).
+  std::vector<TopScore> top_scores;
   // Filled only when the scheduler records details (the default; replay turns it off):
   std::vector<std::string> feasible;     // feasible nodes in evaluation order
   std::vector<NodePluginScores> scores;  // empty when no scoring ran (0 or 1 feasible node)
@@ -74,6 +77,9 @@ class PodScheduler {
   // Whether results carry the feasible node names and per-plugin scores (explain, check, tests).
   // Decisions are the same either way.
   void set_record_details(bool on) { record_details_ = on; }
+  // Whether results carry the top `k` nodes' scores (top_scores; 0: none, the default). Decisions
+  // are the same either way.
+  void set_record_scores(size_t k) { record_scores_ = k; }
 
   // numFeasibleNodesToFind (docs/SEMANTICS.md#filtering-and-numfeasiblenodestofind).
   static int64_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
@@ -135,6 +141,7 @@ class PodScheduler {
   Rand rng_;
   int32_t percentage_;
   bool record_details_ = true;
+  size_t record_scores_ = 0;
 };
 
 }  // namespace schedcheck::reference

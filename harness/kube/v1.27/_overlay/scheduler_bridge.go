@@ -96,6 +96,7 @@ func schedcheckSelectHost(nodeScores []framework.NodePluginScores) (string, erro
 		}
 	}
 	schedcheckState.ties = ties
+	schedcheckNoteScores(nodeScores)
 	return selectHost(nodeScores)
 }
 

@@ -66,6 +66,7 @@ func (r *run) wrapScheduler() {
 	r.sched.SchedulePod = func(ctx context.Context, fwk framework.Framework, state *framework.CycleState, pod *v1.Pod) (scheduler.ScheduleResult, error) {
 		result, err := schedulePod(ctx, fwk, state, pod)
 		r.cycleTies = sortedCopy(r.bridge.TakeTies())
+		r.cycleScores = topScores(r.bridge.TakeScores(), r.scoreTop)
 		if err == nil && len(r.cycleTies) == 0 {
 			r.cycleTies = []string{result.SuggestedHost}
 		}
@@ -140,7 +141,7 @@ func nominationInPatch(patch []byte) (string, bool) {
 func (r *run) runBinding(bindingCycle func()) {
 	p := r.cyclePod
 	key := podKey(p.Pod)
-	r.emit(&pb.Attempt{Pod: key, Attempt: int32(p.Attempts), Result: pb.AttemptResult_SCHEDULED, Node: r.cycleHost, Ties: r.cycleTies})
+	r.emit(&pb.Attempt{Pod: key, Attempt: int32(p.Attempts), Result: pb.AttemptResult_SCHEDULED, Node: r.cycleHost, Ties: r.cycleTies, Scores: r.cycleScores})
 	_ = r.bindings.Run(func() {
 		bindingCycle()
 		r.bindingDone(key)

@@ -123,6 +123,9 @@ func schedcheckPrioritized(scores []fwk.NodePluginScores, err error) ([]fwk.Node
 		}
 	}
 	schedcheckState.ties = ties
+	if err == nil {
+		schedcheckNoteScores(scores)
+	}
 	return scores, err
 }
 

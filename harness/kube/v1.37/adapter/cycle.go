@@ -87,6 +87,7 @@ func (r *run) wrapScheduler() {
 	r.sched.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
 		result, err := schedulePod(ctx, fw, state, podInfo)
 		r.cycleTies = sortedCopy(r.bridge.TakeTies())
+		r.cycleScores = topScores(r.bridge.TakeScores(), r.scoreTop)
 		if err == nil && len(r.cycleTies) == 0 {
 			r.cycleTies = []string{result.SuggestedHost}
 		}
@@ -187,7 +188,7 @@ func nominationInPatch(patch []byte) (string, bool) {
 func (r *run) runBinding(bindingCycle func()) {
 	p := r.cyclePod
 	key := podKey(p.Pod)
-	r.emit(&pb.Attempt{Pod: key, Attempt: int32(p.Attempts), Result: pb.AttemptResult_SCHEDULED, Node: r.cycleHost, Ties: r.cycleTies})
+	r.emit(&pb.Attempt{Pod: key, Attempt: int32(p.Attempts), Result: pb.AttemptResult_SCHEDULED, Node: r.cycleHost, Ties: r.cycleTies, Scores: r.cycleScores})
 	r.cycleWaits = r.bindings.Run(func() {
 		bindingCycle()
 		r.bindingDone(key)

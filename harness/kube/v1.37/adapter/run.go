@@ -88,6 +88,10 @@ type run struct {
 	duringAt   uint64
 	startReads int64 // reads of unstarted pods' start times at this instant
 	failure    error // a delivery error inside a cycle, reported at the end of the request
+
+	// Recorded scores (Hello.record_scores): the top scoreTop of the cycle's score phase.
+	scoreTop    int
+	cycleScores []*pb.NodeScore
 }
 
 func newRun(o options) *run {
@@ -112,6 +116,7 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 		return nil, err
 	}
 	r.rng = adapterkit.NewSplitMix64(h.GetSeed())
+	r.scoreTop = int(h.GetRecordScores())
 	r.epoch = time.Unix(0, h.GetEpochUnixNs()).UTC()
 	r.clock = clocktesting.NewFakeClock(r.epoch)
 	adapterkit.SetVirtualClock(r.clock)
