@@ -104,8 +104,7 @@ using NodePtr = std::shared_ptr<const Node>;
 // follows PodLevelResources and InPlacePodLevelResourcesVerticalScaling; without, v1.27's sums).
 // Fills defaults the API server would have set (namespace "default", uid = "namespace/name" when
 // absent, schedulerName "default-scheduler"). Errors name the field:
-// "spec.containers[1].resources.requests.cpu: invalid quantity \"x\": ...". Without
-// dynamic_resource_allocation (compat 1.27) a pod with spec.resourceClaims is an error.
+// "spec.containers[1].resources.requests.cpu: invalid quantity \"x\": ...".
 Result<PodPtr> BuildPod(k8s::Pod obj, const Features& features);
 Result<NodePtr> BuildNode(k8s::Node obj);
 

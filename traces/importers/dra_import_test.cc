@@ -143,7 +143,8 @@ TEST(DraImportTest, InvalidObjectsNameFileLineAndField) {
       {slice + "  allNodes: true\n  devices:\n  - name: a\n    attributes:\n      x: {}\n",
        "field spec.devices[0].attributes[\"x\"]: exactly one value must be specified"},
       {slice + "  allNodes: true\n  devices:\n  - name: a\n    nodeName: n\n",
-       "can only be set on a device when `perDeviceNodeSelection` is set"},
+       "field spec.devices[0]: `nodeName`, `nodeSelector` and `allNodes` can only be set on a "
+       "device when `perDeviceNodeSelection` is set"},
       {slice + "  allNodes: true\n  devices:\n  - name: a\n    taints:\n    - {key: k, effect: "
                "Evict}\n",
        "field spec.devices[0].taints[0].effect: unsupported value \"Evict\""},
