@@ -49,7 +49,8 @@ Record TemplateWith(int requests, const std::string& expression = "true") {
   t->mutable_metadata()->set_name("gpu");
   t->mutable_metadata()->set_namespace_("default");
   for (int i = 0; i < requests; ++i) {
-    k8s::DeviceRequest* request = t->mutable_spec()->mutable_spec()->mutable_devices()->add_requests();
+    k8s::DeviceRequest* request =
+        t->mutable_spec()->mutable_spec()->mutable_devices()->add_requests();
     request->set_name("r" + std::to_string(i));
     request->mutable_exactly()->set_device_class_name("gpu");
     request->mutable_exactly()->add_selectors()->mutable_cel()->set_expression(expression);
@@ -142,12 +143,14 @@ TEST(InputLimitsTest, EachLimitIsEnforcedByBothReadersAndCanBeRaised) {
       {"slice-devices",
        {SliceWith(2), SliceWith(3)},
        {.slice_devices = 2},
-       "field api.resourceSlice.spec.devices: 3 devices, more than the limit slice-devices=2 (raise "
+       "field api.resourceSlice.spec.devices: 3 devices, more than the limit slice-devices=2 "
+       "(raise "
        "it with --limit slice-devices=N)"},
       {"claim-requests",
        {TemplateWith(2), TemplateWith(3)},
        {.claim_requests = 2},
-       "field api.resourceClaimTemplate.spec.spec.devices.requests: 3 requests, more than the limit "
+       "field api.resourceClaimTemplate.spec.spec.devices.requests: 3 requests, more than the "
+       "limit "
        "claim-requests=2 (raise it with --limit claim-requests=N)"},
       {"cel-bytes",
        {TemplateWith(1, "device.driver == \"a\""), TemplateWith(1, std::string(40, 'x'))},

@@ -19,7 +19,8 @@ std::string LimitHelp() {
          "), map-entries (labels, annotations, ... of one object, " + n(d.map_entries) +
          "), slice-devices (devices of one ResourceSlice, " + n(d.slice_devices) +
          "), claim-requests (requests of one ResourceClaim, " + n(d.claim_requests) +
-         "), cel-bytes (one CEL device selector, " + n(d.cel_bytes) + "), yaml-depth (YAML nesting, " + n(d.yaml_depth) +
+         "), cel-bytes (one CEL device selector, " + n(d.cel_bytes) +
+         "), yaml-depth (YAML nesting, " + n(d.yaml_depth) +
          "), yaml-alias-nodes (nodes one YAML file's aliases expand to, " + n(d.yaml_alias_nodes) +
          ")";
 }

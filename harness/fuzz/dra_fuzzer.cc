@@ -5,8 +5,8 @@
 // the same message (aborts otherwise: a finding). The first byte chooses YAML or JSON.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 
 #include <google/protobuf/util/message_differencer.h>
 
@@ -19,8 +19,8 @@ namespace {
 using namespace schedcheck;
 
 template <typename Message>
-void RoundTrip(const Message& m, Result<Message> (*decode)(const nlohmann::json&,
-                                                           const std::string&)) {
+void RoundTrip(const Message& m,
+               Result<Message> (*decode)(const nlohmann::json&, const std::string&)) {
   Result<nlohmann::json> json = k8s::ParseJson(k8s::ToJson(m), "round trip");
   if (!json.ok()) {
     std::fprintf(stderr, "printed JSON does not parse: %s\n", json.message().c_str());
@@ -57,8 +57,8 @@ void RoundTripEvent(const trace::ApiEvent& e) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
-  std::string path = fuzz::WriteInput(data[0] % 2 ? "dra.json" : "dra.yaml",
-                                      fuzz::Bytes(data + 1, size - 1));
+  std::string path =
+      fuzz::WriteInput(data[0] % 2 ? "dra.json" : "dra.yaml", fuzz::Bytes(data + 1, size - 1));
   trace::ImportOptions options;
   options.limits.records = 1'000;  // as manifests_fuzzer: workloads expand within it
   Result<trace::Imported> imported = trace::Import("manifests", {path}, options);

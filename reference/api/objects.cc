@@ -160,8 +160,9 @@ Result<PodPtr> BuildPod(k8s::Pod obj, const Features& features) {
   // drops the field), and the reference models none of it there. A pod naming claims is an input
   // error rather than a pod scheduled as if it had none.
   if (!features.dynamic_resource_allocation && obj.spec().resource_claims_size() > 0) {
-    return Error{"spec.resourceClaims: Dynamic Resource Allocation is not modelled at compat 1.27 "
-                 "(its feature gate was off in v1.27.8; docs/DEVIATIONS.md)"};
+    return Error{
+        "spec.resourceClaims: Dynamic Resource Allocation is not modelled at compat 1.27 "
+        "(its feature gate was off in v1.27.8; docs/DEVIATIONS.md)"};
   }
   ApplyApiDefaults(obj.mutable_spec());
   pod->key = meta->namespace_() + "/" + meta->name();

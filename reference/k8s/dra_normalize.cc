@@ -81,7 +81,9 @@ void NormalizeDevice(nlohmann::json* device) {
 
 }  // namespace
 
-void NormalizeDraMetadataOnly(nlohmann::json& object) { NormalizeMeta(Member(&object, "metadata")); }
+void NormalizeDraMetadataOnly(nlohmann::json& object) {
+  NormalizeMeta(Member(&object, "metadata"));
+}
 
 void NormalizeResourceClaim(nlohmann::json& claim) {
   NormalizeMeta(Member(&claim, "metadata"));

@@ -20,7 +20,8 @@ using testing::TestData;
 using testing::WriteTemp;
 
 std::string KindOf(const ApiEvent& e) {
-  return e.GetReflection()->GetOneofFieldDescriptor(e, e.GetDescriptor()->FindOneofByName("object"))
+  return e.GetReflection()
+      ->GetOneofFieldDescriptor(e, e.GetDescriptor()->FindOneofByName("object"))
       ->json_name();
 }
 
@@ -105,15 +106,27 @@ TEST(DraImportTest, WatchCapturesCarryTheResourceKinds) {
   auto imported = ImportWatch({capture}, {});
   ASSERT_TRUE(imported.ok()) << imported.message();
   ASSERT_EQ(imported->records.size(), 4u);
-  EXPECT_EQ(imported->records[0].api().resource_slice().spec().devices(0).attributes().at("a")
+  EXPECT_EQ(imported->records[0]
+                .api()
+                .resource_slice()
+                .spec()
+                .devices(0)
+                .attributes()
+                .at("a")
                 .int_value(),
             3);
-  EXPECT_EQ(imported->records[1].api().resource_claim().spec().devices().requests(0).exactly()
-                .count(),
-            2);
+  EXPECT_EQ(
+      imported->records[1].api().resource_claim().spec().devices().requests(0).exactly().count(),
+      2);
   EXPECT_EQ(imported->records[2].api().type(), MODIFIED);
-  EXPECT_EQ(imported->records[2].api().resource_claim().status().allocation().devices()
-                .results(0).device(),
+  EXPECT_EQ(imported->records[2]
+                .api()
+                .resource_claim()
+                .status()
+                .allocation()
+                .devices()
+                .results(0)
+                .device(),
             "g0");
   EXPECT_EQ(imported->records[3].api().type(), DELETED);
   EXPECT_EQ(imported->records[3].api().device_taint_rule().spec().taint().effect(), "NoSchedule");
@@ -148,11 +161,13 @@ TEST(DraImportTest, InvalidObjectsNameFileLineAndField) {
       {slice + "  allNodes: true\n  devices:\n  - name: a\n    taints:\n    - {key: k, effect: "
                "Evict}\n",
        "field spec.devices[0].taints[0].effect: unsupported value \"Evict\""},
-      {claim + "    - name: r\n", "field spec.devices.requests[0]: exactly one of `exactly` or "
-                                  "`firstAvailable` is required"},
+      {claim + "    - name: r\n",
+       "field spec.devices.requests[0]: exactly one of `exactly` or "
+       "`firstAvailable` is required"},
       {claim + "    - name: r\n      exactly: {deviceClassName: c, count: 0}\n",
        "field spec.devices.requests[0].exactly.count: invalid value 0: must be greater than zero"},
-      {claim + "    - name: r\n      exactly: {deviceClassName: c, allocationMode: All, count: 2}\n",
+      {claim +
+           "    - name: r\n      exactly: {deviceClassName: c, allocationMode: All, count: 2}\n",
        "field spec.devices.requests[0].exactly.count: must not be specified when allocationMode "
        "is All"},
       {claim + "    - name: r\n      exactly: {deviceClassName: c, allocationMode: Some}\n",
@@ -196,8 +211,9 @@ TEST(DraImportTest, SliceDevicesLimitNamesItsOption) {
   for (int i = 0; i < 129; ++i) yaml += "  - name: d" + std::to_string(i) + "\n";
   auto imported = ImportManifests({WriteTemp("big.yaml", yaml)}, {});
   ASSERT_FALSE(imported.ok());
-  EXPECT_TRUE(Contains(imported.message(), "field resourceSlice.spec.devices: 129 devices, more "
-                                           "than the limit slice-devices=128"))
+  EXPECT_TRUE(Contains(imported.message(),
+                       "field resourceSlice.spec.devices: 129 devices, more "
+                       "than the limit slice-devices=128"))
       << imported.message();
   ImportOptions raised;
   raised.limits.slice_devices = 200;

@@ -39,8 +39,8 @@ Result<std::vector<const Json*>> Objects(const Json& object, const char* key,
   const Json* list = Member(object, key);
   if (list == nullptr) return out;
   if (!list->is_array())
-    return FieldError(where, path + "." + key, std::string("expected a list, got ") +
-                                                   list->type_name());
+    return FieldError(where, path + "." + key,
+                      std::string("expected a list, got ") + list->type_name());
   for (size_t i = 0; i < list->size(); ++i) {
     if (!(*list)[i].is_object()) {
       return FieldError(where, path + "." + key + "[" + std::to_string(i) + "]",
@@ -72,8 +72,9 @@ Outcome CheckName(const Json& object, const std::string& where, const std::strin
   if (name.empty()) return FieldError(where, path + ".name", "Required value");
   if (!IsDnsLabel(name)) {
     return FieldError(where, path + ".name",
-                      "invalid value \"" + name + "\": must be a DNS label (lowercase letters, "
-                      "digits and '-', at most 63)");
+                      "invalid value \"" + name +
+                          "\": must be a DNS label (lowercase letters, "
+                          "digits and '-', at most 63)");
   }
   if (!seen->insert(name).second)
     return FieldError(where, path + ".name", "duplicate value \"" + name + "\"");
@@ -85,8 +86,8 @@ Outcome CheckEnum(const Json& object, const char* key, std::initializer_list<con
   const Json* v = Member(object, key);
   if (v == nullptr) return Outcome::Ok();
   if (!v->is_string())
-    return FieldError(where, path + "." + key, std::string("expected a string, got ") +
-                                                   v->type_name());
+    return FieldError(where, path + "." + key,
+                      std::string("expected a string, got ") + v->type_name());
   const std::string& given = v->get_ref<const std::string&>();
   if (given.empty()) return Outcome::Ok();
   std::string supported;
@@ -138,8 +139,8 @@ Outcome CheckDeviceRequest(const Json& r, const std::string& where, const std::s
     return ok;
   const Json* count = Member(r, "count");
   if (count != nullptr && !count->is_number_integer())
-    return FieldError(where, path + ".count", std::string("expected an integer, got ") +
-                                                  count->type_name());
+    return FieldError(where, path + ".count",
+                      std::string("expected an integer, got ") + count->type_name());
   if (Str(r, "allocationMode") == "All") {
     if (count != nullptr && count->get<int64_t>() != 0)
       return FieldError(where, path + ".count", "must not be specified when allocationMode is All");
@@ -175,8 +176,9 @@ Outcome CheckClaimSpec(const Json& spec, const std::string& where, const std::st
     auto subs = Objects(r, "firstAvailable", where, rpath);
     if (!subs.ok()) return subs.error();
     if (subs->size() > 8)
-      return FieldError(where, rpath + ".firstAvailable",
-                        "too many: " + std::to_string(subs->size()) + ": must have at most 8 items");
+      return FieldError(
+          where, rpath + ".firstAvailable",
+          "too many: " + std::to_string(subs->size()) + ": must have at most 8 items");
     std::set<std::string> sub_names;
     for (size_t j = 0; j < subs->size(); ++j) {
       const std::string spath = At(rpath, "firstAvailable", j);
@@ -195,8 +197,9 @@ Outcome CheckClaimSpec(const Json& spec, const std::string& where, const std::st
       if (!n.is_string() || !referable.count(n.get<std::string>())) {
         return FieldError(where,
                           At(dpath, "constraints", i) + ".requests[" + std::to_string(j) + "]",
-                          "invalid value " + n.dump() + ": must be the name of a request in the "
-                          "claim or the name of a request and a subrequest separated by '/'");
+                          "invalid value " + n.dump() +
+                              ": must be the name of a request in the "
+                              "claim or the name of a request and a subrequest separated by '/'");
       }
     }
   }
@@ -215,15 +218,16 @@ Outcome CheckDevice(const Json& d, bool per_device_nodes, const std::string& whe
   if (const Json* attributes = Member(d, "attributes"); attributes && attributes->is_object()) {
     for (const auto& [key, value] : attributes->items()) {
       int kinds = 0;
-      for (const char* k : {"int", "bool", "string", "version"}) kinds += Member(value, k) != nullptr;
+      for (const char* k : {"int", "bool", "string", "version"})
+        kinds += Member(value, k) != nullptr;
       if (kinds != 1) {
         return FieldError(where, path + ".attributes[\"" + key + "\"]",
                           "exactly one value must be specified (int, bool, string or version)");
       }
     }
   }
-  const int nodes = IsSet(d, "nodeName") + (Member(d, "nodeSelector") != nullptr) +
-                    IsSet(d, "allNodes");
+  const int nodes =
+      IsSet(d, "nodeName") + (Member(d, "nodeSelector") != nullptr) + IsSet(d, "allNodes");
   if (per_device_nodes && nodes != 1) {
     return FieldError(where, path,
                       "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
@@ -261,7 +265,8 @@ Outcome CheckSlice(const Json& slice, const std::string& where) {
   std::set<std::string> names;
   const bool per_device = IsSet(*spec, "perDeviceNodeSelection");
   for (size_t i = 0; i < devices->size(); ++i) {
-    if (Outcome ok = CheckDevice(*(*devices)[i], per_device, where, At("spec", "devices", i), &names);
+    if (Outcome ok =
+            CheckDevice(*(*devices)[i], per_device, where, At("spec", "devices", i), &names);
         !ok)
       return ok;
   }
@@ -313,8 +318,9 @@ Outcome ValidatePodResourceClaims(const Json& spec, const std::string& where,
         const std::string name = Str(*(*used)[j], "name");
         if (!names.count(name)) {
           return FieldError(where, At(At(path, list, i) + ".resources", "claims", j) + ".name",
-                            "not found: \"" + name + "\": must be the name of one entry in "
-                            "pod.spec.resourceClaims");
+                            "not found: \"" + name +
+                                "\": must be the name of one entry in "
+                                "pod.spec.resourceClaims");
         }
       }
     }
