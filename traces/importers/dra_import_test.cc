@@ -7,6 +7,7 @@
 
 #include "reference/k8s/k8s_json.h"
 #include "traces/importers/import_testing.h"
+#include "traces/importers/kss_importer.h"
 #include "traces/importers/manifests_importer.h"
 #include "traces/importers/watch_importer.h"
 #include "traces/trace_file.h"
@@ -131,6 +132,29 @@ TEST(DraImportTest, WatchCapturesCarryTheResourceKinds) {
   EXPECT_EQ(imported->records[3].api().type(), DELETED);
   EXPECT_EQ(imported->records[3].api().device_taint_rule().spec().taint().effect(), "NoSchedule");
   EXPECT_EQ(imported->records[3].time_ns(), 3'000'000'000);
+}
+
+TEST(DraImportTest, KssRecordingsCarryTheResourceKinds) {
+  const std::string recording = WriteTemp(
+      "dra-kss.jsonl",
+      R"({"time":"2026-01-01T00:00:00Z","event":"Add","resource":{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},"spec":{"selectors":[{"cel":{"expression":"true"}}]}}}
+{"time":"2026-01-01T00:00:01Z","event":"Update","resource":{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"t","namespace":"default"},"spec":{"spec":{"devices":{"requests":[{"name":"r","firstAvailable":[{"name":"a","deviceClassName":"gpu","count":1}]}]}}}}}
+)");
+  auto imported = ImportKss({recording}, {});
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  ASSERT_EQ(imported->records.size(), 2u);
+  EXPECT_EQ(imported->records[0].api().device_class().spec().selectors(0).cel().expression(),
+            "true");
+  EXPECT_EQ(imported->records[1]
+                .api()
+                .resource_claim_template()
+                .spec()
+                .spec()
+                .devices()
+                .requests(0)
+                .first_available(0)
+                .device_class_name(),
+            "gpu");
 }
 
 // Upstream's validation, one rule per row: the error names the file, the line of the document
