@@ -62,21 +62,30 @@ struct SpareMembers {
 class SeenFields {
  public:
   static constexpr int kOneof = 31;
+  // The field numbers a table may name: 1 to 30, and 100 to 131 (fields added to a message after
+  // its first 30 numbers, such as PodStatus's DRA fields).
+  static constexpr bool Holds(int field) {
+    return (field > 0 && field < kOneof) || (field >= 100 && field < 132);
+  }
   // Notes `field`; true. For fields where a repeat simply replaces (scalars, strings).
   bool Add(int field) {
-    bits_ |= 1u << field;
+    bits_ |= Bit(field);
     return true;
   }
   // Notes `field`; false if it was met before (a repeated sub-message merges: left to protobuf).
   bool First(int field) {
     const bool first = !Has(field);
-    bits_ |= 1u << field;
+    bits_ |= Bit(field);
     return first;
   }
-  bool Has(int field) const { return (bits_ >> field & 1u) != 0; }
+  bool Has(int field) const { return (bits_ & Bit(field)) != 0; }
 
  private:
-  uint32_t bits_ = 0;
+  // Bits 1 to 31: fields 1 to 30 and kOneof; bits 32 to 63: fields 100 to 131.
+  static constexpr uint64_t Bit(int field) {
+    return uint64_t{1} << (field < 100 ? field : field - 100 + 32);
+  }
+  uint64_t bits_ = 0;
 };
 
 // A proto3 string field (ASCII only: see IsAscii), replacing *out.
@@ -237,7 +246,7 @@ struct Field {
   using State = typename FillOf<T>::type;
   static constexpr bool kFilled = !std::is_same_v<State, NoState>;
   static constexpr uint32_t kTag = LenTag(kNumber);
-  static_assert(kNumber > 0 && kNumber < SeenFields::kOneof, "SeenFields holds numbers 1 to 30");
+  static_assert(SeenFields::Holds(kNumber), "SeenFields holds numbers 1 to 30 and 100 to 131");
 
   static auto StateArg(M* m) {
     if constexpr (kFilled) {
@@ -282,7 +291,7 @@ struct Scalar {
   using V = typename MemberOf<decltype(kSet)>::Arg;
   using State = NoState;
   static constexpr uint32_t kTag = VarintTag(kNumber);
-  static_assert(kNumber > 0 && kNumber < SeenFields::kOneof, "SeenFields holds numbers 1 to 30");
+  static_assert(SeenFields::Holds(kNumber), "SeenFields holds numbers 1 to 30 and 100 to 131");
 
   static M* StateArg(M* m) { return m; }
   template <typename Stash>

@@ -33,6 +33,13 @@ bool Assign(WireCursor, CSINode*, SpareMembers*) { return false; }
 bool Assign(WireCursor, CSIDriver*, SpareMembers*) { return false; }
 bool Assign(WireCursor, CSIStorageCapacity*, SpareMembers*) { return false; }
 
+// The DRA objects: left to protobuf as well (a handful per node next to many pods).
+bool Assign(WireCursor, ResourceClaim*, SpareMembers*) { return false; }
+bool Assign(WireCursor, ResourceClaimTemplate*, SpareMembers*) { return false; }
+bool Assign(WireCursor, ResourceSlice*, SpareMembers*) { return false; }
+bool Assign(WireCursor, DeviceClass*, SpareMembers*) { return false; }
+bool Assign(WireCursor, DeviceTaintRule*, SpareMembers*) { return false; }
+
 namespace {
 
 // apiVersion = 1, kind = 2, metadata = 3, spec = 4: the selector objects (Service,
@@ -170,9 +177,15 @@ bool Assign(WireCursor c, ContainerPort* m, SpareMembers* s) {
                WIRE_FIELD(4, protocol), WIRE_FIELD(5, host_ip)>::Assign(c, m, s);
 }
 
+bool Assign(WireCursor c, ContainerResourceClaim* m, SpareMembers* s) {
+  using M = ContainerResourceClaim;
+  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, request)>::Assign(c, m, s);
+}
+
 bool Assign(WireCursor c, ResourceRequirements* m, SpareMembers* s) {
   using M = ResourceRequirements;
-  return Table<WIRE_FIELD(1, requests), WIRE_FIELD(2, limits)>::Assign(c, m, s);
+  return Table<WIRE_FIELD(1, requests), WIRE_FIELD(2, limits), WIRE_FIELD(100, claims)>::Assign(
+      c, m, s);
 }
 
 bool Assign(WireCursor c, ContainerRestartRule* m, SpareMembers* s) {
@@ -242,12 +255,30 @@ bool Assign(WireCursor c, ContainerStatus* m, SpareMembers* s) {
                WIRE_FIELD(3, resources)>::Assign(c, m, s);
 }
 
+bool Assign(WireCursor c, PodResourceClaimStatus* m, SpareMembers* s) {
+  using M = PodResourceClaimStatus;
+  return Table<WIRE_FIELD(1, name), WIRE_FIELD(2, resource_claim_name)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, ContainerExtendedResourceRequest* m, SpareMembers* s) {
+  using M = ContainerExtendedResourceRequest;
+  return Table<WIRE_FIELD(1, container_name), WIRE_FIELD(2, resource_name),
+               WIRE_FIELD(3, request_name)>::Assign(c, m, s);
+}
+
+bool Assign(WireCursor c, PodExtendedResourceClaimStatus* m, SpareMembers* s) {
+  using M = PodExtendedResourceClaimStatus;
+  return Table<WIRE_FIELD(1, request_mappings), WIRE_FIELD(2, resource_claim_name)>::Assign(c, m,
+                                                                                            s);
+}
+
 bool Assign(WireCursor c, PodStatus* m, SpareMembers* s) {
   using M = PodStatus;
   return Table<WIRE_FIELD(1, phase), WIRE_FIELD(2, nominated_node_name), WIRE_FIELD(3, conditions),
                WIRE_FIELD(4, start_time), WIRE_FIELD(5, container_statuses),
                WIRE_FIELD(6, init_container_statuses), WIRE_FIELD(7, allocated_resources),
-               WIRE_FIELD(8, resources)>::Assign(c, m, s);
+               WIRE_FIELD(8, resources), WIRE_FIELD(100, resource_claim_statuses),
+               WIRE_FIELD(101, extended_resource_claim_status)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, Pod* m, SpareMembers* s) { return AssignObjectWithStatus(c, m, s); }
@@ -382,7 +413,9 @@ bool Assign(WireCursor c, ApiEvent* m, SpareMembers* s) {
                WIRE_ONEOF(10, replica_set), WIRE_ONEOF(11, stateful_set),
                WIRE_ONEOF(12, persistent_volume), WIRE_ONEOF(13, persistent_volume_claim),
                WIRE_ONEOF(14, storage_class), WIRE_ONEOF(15, csi_node), WIRE_ONEOF(16, csi_driver),
-               WIRE_ONEOF(17, csi_storage_capacity)>::Assign(c, m, s);
+               WIRE_ONEOF(17, csi_storage_capacity), WIRE_ONEOF(18, resource_claim),
+               WIRE_ONEOF(19, resource_claim_template), WIRE_ONEOF(20, resource_slice),
+               WIRE_ONEOF(21, device_class), WIRE_ONEOF(22, device_taint_rule)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, Record* m, SpareMembers* s) {

@@ -186,12 +186,14 @@ std::vector<std::string> RandomRecords(uint32_t seed, int n, bool ascii_only = f
 
 // --- Tests ------------------------------------------------------------------------------------
 
-// google.protobuf.Value (a PodDisruptionBudget's minAvailable / maxUnavailable) and the storage
-// kinds (ApiEvent members 12-17) are left to protobuf.
+// google.protobuf.Value (a PodDisruptionBudget's minAvailable / maxUnavailable), the storage
+// kinds (ApiEvent members 12-17) and the DRA kinds (18-22) are left to protobuf.
 bool HoldsValueField(const Record& r) {
   const trace::ApiEvent& api = r.api();
   if (api.has_persistent_volume() || api.has_persistent_volume_claim() || api.has_storage_class() ||
-      api.has_csi_node() || api.has_csi_driver() || api.has_csi_storage_capacity()) {
+      api.has_csi_node() || api.has_csi_driver() || api.has_csi_storage_capacity() ||
+      api.has_resource_claim() || api.has_resource_claim_template() || api.has_resource_slice() ||
+      api.has_device_class() || api.has_device_taint_rule()) {
     return true;
   }
   if (!r.api().has_pod_disruption_budget()) return false;

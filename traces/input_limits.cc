@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "reference/k8s/k8s.pb.h"
+
 namespace schedcheck::trace {
 namespace {
 
@@ -16,6 +18,9 @@ int64_t* Field(const std::string& name, InputLimits* limits) {
   if (name == "string-bytes") return &limits->string_bytes;
   if (name == "key-bytes") return &limits->key_bytes;
   if (name == "map-entries") return &limits->map_entries;
+  if (name == "slice-devices") return &limits->slice_devices;
+  if (name == "claim-requests") return &limits->claim_requests;
+  if (name == "cel-bytes") return &limits->cel_bytes;
   if (name == "yaml-depth") return &limits->yaml_depth;
   if (name == "yaml-alias-nodes") return &limits->yaml_alias_nodes;
   return nullptr;
@@ -58,8 +63,11 @@ class Checker {
                         const std::string& name) {
     if (f.cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
       std::string scratch;
-      return CheckString(r.GetStringReference(m, &f, &scratch), name, "string-bytes",
-                         limits_.string_bytes);
+      const std::string& value = r.GetStringReference(m, &f, &scratch);
+      if (&f == cel_expression_) {
+        if (Outcome ok = CheckString(value, name, "cel-bytes", limits_.cel_bytes); !ok) return ok;
+      }
+      return CheckString(value, name, "string-bytes", limits_.string_bytes);
     }
     if (f.cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) return Check(r.GetMessage(m, &f), name);
     return Outcome::Ok();
@@ -68,6 +76,10 @@ class Checker {
   Outcome CheckRepeated(const Message& m, const Reflection& r, const FieldDescriptor& f,
                         const std::string& name) {
     const int n = r.FieldSize(m, &f);
+    if (&f == slice_devices_ && n > limits_.slice_devices)
+      return LimitExceeded(where_, "field " + name, n, "slice-devices", limits_.slice_devices);
+    if (&f == claim_requests_ && n > limits_.claim_requests)
+      return LimitExceeded(where_, "field " + name, n, "claim-requests", limits_.claim_requests);
     for (int i = 0; i < n; ++i) {
       const std::string item = name + "[" + std::to_string(i) + "]";
       if (f.cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
@@ -117,14 +129,21 @@ class Checker {
 
   const InputLimits& limits_;
   const std::string& where_;
+  // The fields the DRA limits apply to (looked up once: a Checker is made per record).
+  static inline const FieldDescriptor* const slice_devices_ =
+      k8s::ResourceSliceSpec::descriptor()->FindFieldByName("devices");
+  static inline const FieldDescriptor* const claim_requests_ =
+      k8s::DeviceClaim::descriptor()->FindFieldByName("requests");
+  static inline const FieldDescriptor* const cel_expression_ =
+      k8s::CELDeviceSelector::descriptor()->FindFieldByName("expression");
 };
 
 }  // namespace
 
 const std::vector<std::string>& InputLimitNames() {
   static const std::vector<std::string> kNames = {
-      "records",     "expanded-objects", "string-bytes",    "key-bytes",
-      "map-entries", "yaml-depth",       "yaml-alias-nodes"};
+      "records",       "expanded-objects", "string-bytes", "key-bytes",  "map-entries",
+      "slice-devices", "claim-requests",   "cel-bytes",    "yaml-depth", "yaml-alias-nodes"};
   return kNames;
 }
 
@@ -162,6 +181,8 @@ Error LimitExceeded(const std::string& where, const std::string& what, int64_t a
   const char* unit = name == "records"            ? " records"
                      : name == "expanded-objects" ? " objects"
                      : name == "map-entries"      ? " entries"
+                     : name == "slice-devices"    ? " devices"
+                     : name == "claim-requests"   ? " requests"
                                                   : " bytes";
   return Error{(where.empty() ? "" : where + ": ") + what + ": " + std::to_string(actual) + unit +
                ", more than the limit " + name + "=" + std::to_string(limit) +
@@ -180,9 +201,11 @@ Outcome CheckMessageLimits(const Message& message, const InputLimits& limits,
 }
 
 bool FitsTrivially(size_t bytes, const InputLimits& limits) {
-  const int64_t smallest = std::min(limits.string_bytes, limits.key_bytes);
-  return static_cast<int64_t>(bytes) <= smallest &&
-         static_cast<int64_t>(bytes / 2) <= limits.map_entries;
+  // Every device or request takes at least 2 bytes too.
+  const int64_t smallest = std::min({limits.string_bytes, limits.key_bytes, limits.cel_bytes});
+  const int64_t fewest =
+      std::min({limits.map_entries, limits.slice_devices, limits.claim_requests});
+  return static_cast<int64_t>(bytes) <= smallest && static_cast<int64_t>(bytes / 2) <= fewest;
 }
 
 }  // namespace schedcheck::trace

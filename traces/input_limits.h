@@ -33,6 +33,13 @@ struct InputLimits {
   int64_t key_bytes = 1024;
   // Entries of one map: labels, annotations, nodeSelector, matchLabels, capacity, ...
   int64_t map_entries = 10'000;
+  // Dynamic Resource Allocation, at upstream's v1.37.2 maxima (resource/v1 ResourceSliceMaxDevices,
+  // DeviceRequestsMaxSize, CELSelectorExpressionMaxLength): devices of one ResourceSlice, requests
+  // of one claim (or claim template), bytes of one CEL selector expression. Options, not
+  // validation rules, so that a capture of a later release with larger maxima still imports.
+  int64_t slice_devices = 128;
+  int64_t claim_requests = 32;
+  int64_t cel_bytes = 10 * 1024;
   // YAML: mappings and sequences open at once, and the nodes one file's aliases expand to.
   int64_t yaml_depth = k8s::kMaxYamlDepth;
   int64_t yaml_alias_nodes = k8s::kMaxYamlAliasNodes;
@@ -42,7 +49,7 @@ struct InputLimits {
 k8s::YamlLimits YamlLimitsOf(const InputLimits& limits);
 
 // The names `--limit` accepts, in documentation order: records, expanded-objects, string-bytes,
-// key-bytes, map-entries, yaml-depth, yaml-alias-nodes.
+// key-bytes, map-entries, slice-devices, claim-requests, cel-bytes, yaml-depth, yaml-alias-nodes.
 const std::vector<std::string>& InputLimitNames();
 
 // Applies one "NAME=VALUE" (VALUE a positive decimal integer) to *limits. Errors name the option
@@ -60,7 +67,8 @@ Error LimitExceeded(const std::string& where, const std::string& what, int64_t a
 // records=10 (raise it with --limit records=N)".
 Error TooManyRecords(const std::string& where, int64_t limit);
 
-// Checks every string, map key and map size in `message` (recursively). `where` names the
+// Checks every string, map key and map size in `message` (recursively), and the DRA limits (a
+// ResourceSliceSpec's devices, a DeviceClaim's requests, a CEL expression). `where` names the
 // position ("t.jsonl: line 4", may be empty); the error adds the field path in Kubernetes' JSON
 // names, starting with `path` when the message is itself a field ("pods[2]"), e.g.
 //   t.jsonl: line 4: field api.pod.metadata.labels: 10001 entries, more than the limit

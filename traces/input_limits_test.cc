@@ -28,6 +28,36 @@ Record PodWith(const std::string& name, int labels, size_t key_size = 3) {
   return ApiRecord(0, ADDED, pod);
 }
 
+// A ResourceSlice with `devices` devices, and a claim template with `requests` requests whose
+// first selector is `expression`.
+Record SliceWith(int devices) {
+  Record r;
+  k8s::ResourceSlice* slice = r.mutable_api()->mutable_resource_slice();
+  r.mutable_api()->set_type(ADDED);
+  slice->mutable_metadata()->set_name("gpus");
+  slice->mutable_spec()->set_driver("gpu.example.com");
+  slice->mutable_spec()->set_node_name("n1");
+  for (int i = 0; i < devices; ++i)
+    slice->mutable_spec()->add_devices()->set_name("gpu-" + std::to_string(i));
+  return r;
+}
+
+Record TemplateWith(int requests, const std::string& expression = "true") {
+  Record r;
+  k8s::ResourceClaimTemplate* t = r.mutable_api()->mutable_resource_claim_template();
+  r.mutable_api()->set_type(ADDED);
+  t->mutable_metadata()->set_name("gpu");
+  t->mutable_metadata()->set_namespace_("default");
+  for (int i = 0; i < requests; ++i) {
+    k8s::DeviceRequest* request =
+        t->mutable_spec()->mutable_spec()->mutable_devices()->add_requests();
+    request->set_name("r" + std::to_string(i));
+    request->mutable_exactly()->set_device_class_name("gpu");
+    request->mutable_exactly()->add_selectors()->mutable_cel()->set_expression(expression);
+  }
+  return r;
+}
+
 std::string WriteBinary(const std::string& name, const std::vector<Record>& records) {
   Trace trace;
   trace.records = records;
@@ -53,6 +83,11 @@ TEST(InputLimitsTest, ParsesNamesAndRejectsBadSpecs) {
   EXPECT_EQ(limits.string_bytes, 7);
   EXPECT_EQ(limits.key_bytes, 9);
   EXPECT_EQ(limits.map_entries, 11);
+  ASSERT_TRUE(
+      ParseInputLimits({"slice-devices=3", "claim-requests=4", "cel-bytes=5"}, &limits).ok());
+  EXPECT_EQ(limits.slice_devices, 3);
+  EXPECT_EQ(limits.claim_requests, 4);
+  EXPECT_EQ(limits.cel_bytes, 5);
   // The YAML limits keep reference/k8s's defaults until raised, and reach its YamlLimits.
   EXPECT_EQ(limits.yaml_depth, 100);
   EXPECT_EQ(limits.yaml_alias_nodes, 1'000'000);
@@ -69,7 +104,7 @@ TEST(InputLimitsTest, ParsesNamesAndRejectsBadSpecs) {
   EXPECT_NE(ParseInputLimit("bogus=3", &limits)
                 .message()
                 .find("records, expanded-objects, string-bytes, key-bytes, map-entries, "
-                      "yaml-depth, yaml-alias-nodes"),
+                      "slice-devices, claim-requests, cel-bytes, yaml-depth, yaml-alias-nodes"),
             std::string::npos);
 }
 
@@ -105,6 +140,24 @@ TEST(InputLimitsTest, EachLimitIsEnforcedByBothReadersAndCanBeRaised) {
        "field api.pod.metadata.labels: 6 entries, more than the limit map-entries=5 (raise it with "
        "--limit "
        "map-entries=N)"},
+      {"slice-devices",
+       {SliceWith(2), SliceWith(3)},
+       {.slice_devices = 2},
+       "field api.resourceSlice.spec.devices: 3 devices, more than the limit slice-devices=2 "
+       "(raise "
+       "it with --limit slice-devices=N)"},
+      {"claim-requests",
+       {TemplateWith(2), TemplateWith(3)},
+       {.claim_requests = 2},
+       "field api.resourceClaimTemplate.spec.spec.devices.requests: 3 requests, more than the "
+       "limit "
+       "claim-requests=2 (raise it with --limit claim-requests=N)"},
+      {"cel-bytes",
+       {TemplateWith(1, "device.driver == \"a\""), TemplateWith(1, std::string(40, 'x'))},
+       {.cel_bytes = 30},
+       "field api.resourceClaimTemplate.spec.spec.devices.requests[0].exactly.selectors[0].cel."
+       "expression: 40 bytes, more than the limit cel-bytes=30 (raise it with --limit "
+       "cel-bytes=N)"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -168,6 +221,12 @@ TEST(InputLimitsTest, FitsTriviallyOnlyWhenNoLimitCanBeExceeded) {
   Record r = PodWith("a", 11, 1);
   EXPECT_FALSE(FitsTrivially(r.ByteSizeLong(), limits));
   EXPECT_FALSE(CheckMessageLimits(r, limits, "").ok());
+  // The DRA counts too: 3 devices take 6 bytes.
+  const InputLimits two_devices{.slice_devices = 2};
+  EXPECT_FALSE(FitsTrivially(6, two_devices));
+  EXPECT_TRUE(FitsTrivially(5, two_devices));
+  EXPECT_FALSE(CheckMessageLimits(SliceWith(3), two_devices, "").ok());
+  EXPECT_TRUE(CheckMessageLimits(SliceWith(2), two_devices, "").ok());
 }
 
 // A message that is itself a field (a case file's pods[1]) is named by its path.

@@ -17,6 +17,9 @@ std::string LimitHelp() {
          n(d.expanded_objects) + "), string-bytes (any one string, " + n(d.string_bytes) +
          "), key-bytes (a label/annotation/selector key, " + n(d.key_bytes) +
          "), map-entries (labels, annotations, ... of one object, " + n(d.map_entries) +
+         "), slice-devices (devices of one ResourceSlice, " + n(d.slice_devices) +
+         "), claim-requests (requests of one ResourceClaim, " + n(d.claim_requests) +
+         "), cel-bytes (one CEL device selector, " + n(d.cel_bytes) +
          "), yaml-depth (YAML nesting, " + n(d.yaml_depth) +
          "), yaml-alias-nodes (nodes one YAML file's aliases expand to, " + n(d.yaml_alias_nodes) +
          ")";

@@ -163,6 +163,16 @@ const char* ObjectKind(const trace::ApiEvent& e) {
       return "CSIDriver";
     case trace::ApiEvent::kCsiStorageCapacity:
       return "CSIStorageCapacity";
+    case trace::ApiEvent::kResourceClaim:
+      return "ResourceClaim";
+    case trace::ApiEvent::kResourceClaimTemplate:
+      return "ResourceClaimTemplate";
+    case trace::ApiEvent::kResourceSlice:
+      return "ResourceSlice";
+    case trace::ApiEvent::kDeviceClass:
+      return "DeviceClass";
+    case trace::ApiEvent::kDeviceTaintRule:
+      return "DeviceTaintRule";
     case trace::ApiEvent::OBJECT_NOT_SET:
       return "none";
   }

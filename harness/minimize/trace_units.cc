@@ -40,7 +40,8 @@ std::vector<bool> Violations(const std::vector<trace::Record>& all,
 
 std::string ObjectKey(const trace::ApiEvent& e) {
   static const std::set<std::string> kClusterScoped = {
-      "Node", "Namespace", "PriorityClass", "PersistentVolume", "StorageClass", "CSINode"};
+      "Node",    "Namespace",     "PriorityClass", "PersistentVolume", "StorageClass",
+      "CSINode", "ResourceSlice", "DeviceClass",   "DeviceTaintRule"};
   const std::string kind = KindOf(e);
   const k8s::ObjectMeta* meta = MetadataOf(e);
   if (meta == nullptr) return kind;

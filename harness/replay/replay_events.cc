@@ -141,6 +141,15 @@ Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
     case trace::ApiEvent::kCsiStorageCapacity:
       DeliverStorage(event);
       return Outcome::Ok();
+    // Dynamic Resource Allocation: the reference does not model it yet. The objects replay, but
+    // nothing reads them; a pod with spec.resourceClaims is rejected at 1.37 (DynamicResources'
+    // PreFilter, docs/DEVIATIONS.md).
+    case trace::ApiEvent::kResourceClaim:
+    case trace::ApiEvent::kResourceClaimTemplate:
+    case trace::ApiEvent::kResourceSlice:
+    case trace::ApiEvent::kDeviceClass:
+    case trace::ApiEvent::kDeviceTaintRule:
+      return Outcome::Ok();
     case trace::ApiEvent::OBJECT_NOT_SET:
       break;
   }

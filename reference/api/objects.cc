@@ -156,6 +156,14 @@ Result<PodPtr> BuildPod(k8s::Pod obj, const Features& features) {
   if (obj.spec().scheduler_name().empty()) {
     obj.mutable_spec()->set_scheduler_name(std::string(kDefaultSchedulerName));
   }
+  // Dynamic Resource Allocation at 1.27: its gate was alpha and off in v1.27.8 (the API server
+  // drops the field), and the reference models none of it there. A pod naming claims is an input
+  // error rather than a pod scheduled as if it had none.
+  if (!features.dynamic_resource_allocation && obj.spec().resource_claims_size() > 0) {
+    return Error{
+        "spec.resourceClaims: Dynamic Resource Allocation is not modelled at compat 1.27 "
+        "(its feature gate was off in v1.27.8; docs/DEVIATIONS.md)"};
+  }
   ApplyApiDefaults(obj.mutable_spec());
   pod->key = meta->namespace_() + "/" + meta->name();
   pod->priority = obj.spec().has_priority() ? obj.spec().priority() : 0;

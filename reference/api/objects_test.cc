@@ -31,6 +31,25 @@ TEST(BuildPodTest, InitContainerMaxRuleAndOverhead) {
   EXPECT_EQ((*pod)->scheduler_name(), "default-scheduler");
 }
 
+// DRA is not modelled at 1.27: a pod naming claims is an error there; at 1.37 it builds (and
+// DynamicResources rejects it in PreFilter).
+TEST(BuildPodTest, ResourceClaimsAreAnErrorAt127Only) {
+  k8s::Pod obj;
+  obj.mutable_metadata()->set_name("p");
+  *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "1"}});
+  k8s::PodResourceClaim* claim = obj.mutable_spec()->add_resource_claims();
+  claim->set_name("gpu");
+  claim->set_resource_claim_template_name("one-gpu");
+  Result<PodPtr> at127 = BuildPod(obj, FeaturesFor(CompatLevel::kV1_27));
+  ASSERT_FALSE(at127.ok());
+  EXPECT_EQ(at127.message(),
+            "spec.resourceClaims: Dynamic Resource Allocation is not modelled at compat 1.27 (its "
+            "feature gate was off in v1.27.8; docs/DEVIATIONS.md)");
+  EXPECT_TRUE(BuildPod(obj, FeaturesFor(CompatLevel::kV1_37)).ok());
+  obj.mutable_spec()->clear_resource_claims();
+  EXPECT_TRUE(BuildPod(obj, FeaturesFor(CompatLevel::kV1_27)).ok());
+}
+
 TEST(BuildPodTest, LimitsDefaultMissingRequests) {
   k8s::Pod obj;
   obj.mutable_metadata()->set_name("p");

@@ -16,6 +16,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/type_resolver_util.h>
 
+#include "reference/k8s/dra_normalize.h"
 #include "reference/k8s/json_to_message.h"
 #include "reference/k8s/serialize_deterministic.h"
 
@@ -569,6 +570,26 @@ Result<k8s::CSIDriver> CSIDriverFromJson(const nlohmann::json& json, const std::
 Result<k8s::CSIStorageCapacity> CSIStorageCapacityFromJson(const nlohmann::json& json,
                                                            const std::string& where) {
   return Decode<k8s::CSIStorageCapacity>(json, where, &NormalizeCSIStorageCapacity);
+}
+
+Result<k8s::ResourceClaim> ResourceClaimFromJson(const nlohmann::json& json,
+                                                 const std::string& where) {
+  return Decode<k8s::ResourceClaim>(json, where, &NormalizeResourceClaim);
+}
+Result<k8s::ResourceClaimTemplate> ResourceClaimTemplateFromJson(const nlohmann::json& json,
+                                                                 const std::string& where) {
+  return Decode<k8s::ResourceClaimTemplate>(json, where, &NormalizeResourceClaimTemplate);
+}
+Result<k8s::ResourceSlice> ResourceSliceFromJson(const nlohmann::json& json,
+                                                 const std::string& where) {
+  return Decode<k8s::ResourceSlice>(json, where, &NormalizeResourceSlice);
+}
+Result<k8s::DeviceClass> DeviceClassFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::DeviceClass>(json, where, &NormalizeDraMetadataOnly);
+}
+Result<k8s::DeviceTaintRule> DeviceTaintRuleFromJson(const nlohmann::json& json,
+                                                     const std::string& where) {
+  return Decode<k8s::DeviceTaintRule>(json, where, &NormalizeDraMetadataOnly);
 }
 
 std::string ToJson(const google::protobuf::Message& message) {

@@ -90,6 +90,19 @@ Result<k8s::CSIDriver> CSIDriverFromJson(const nlohmann::json& json, const std::
 Result<k8s::CSIStorageCapacity> CSIStorageCapacityFromJson(const nlohmann::json& json,
                                                            const std::string& where);
 
+// Dynamic Resource Allocation (resource.k8s.io/v1): ResourceClaim, ResourceClaimTemplate,
+// ResourceSlice, DeviceClass, DeviceTaintRule. What k8s.proto leaves out (opaque parameters, alpha
+// fields) is dropped as unknown; quantities written as numbers become strings.
+Result<k8s::ResourceClaim> ResourceClaimFromJson(const nlohmann::json& json,
+                                                 const std::string& where);
+Result<k8s::ResourceClaimTemplate> ResourceClaimTemplateFromJson(const nlohmann::json& json,
+                                                                 const std::string& where);
+Result<k8s::ResourceSlice> ResourceSliceFromJson(const nlohmann::json& json,
+                                                 const std::string& where);
+Result<k8s::DeviceClass> DeviceClassFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::DeviceTaintRule> DeviceTaintRuleFromJson(const nlohmann::json& json,
+                                                     const std::string& where);
+
 // Kubernetes JSON of any message (compact, one line, map keys sorted: deterministic).
 std::string ToJson(const google::protobuf::Message& message);
 

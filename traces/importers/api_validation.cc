@@ -3,6 +3,8 @@
 #include <initializer_list>
 #include <set>
 
+#include "traces/importers/dra_validation.h"
+
 namespace schedcheck::trace {
 namespace {
 
@@ -237,6 +239,7 @@ Outcome ValidatePodSpec(const Json& spec, const std::string& where, const std::s
   if (Outcome ok = ValidateContainers(spec, "initContainers", true, where, path); !ok) return ok;
   if (Outcome ok = ValidateContainers(spec, "containers", false, where, path); !ok) return ok;
   if (Outcome ok = ValidateVolumes(spec, where, path); !ok) return ok;
+  if (Outcome ok = ValidatePodResourceClaims(spec, where, path); !ok) return ok;
   auto tolerations = ListAt(spec, "tolerations", where, path);
   if (!tolerations.ok()) return tolerations.error();
   for (size_t i = 0; i < (*tolerations)->size(); ++i) {
@@ -255,6 +258,10 @@ Outcome ValidateTraceObject(const Json& object, const std::string& kind, const s
   }
   if (kind == "Node") return ValidateNodeTaints(object, where);
   if (kind == "CSINode") return ValidateCsiNode(object, where);
+  if (kind == "ResourceClaim" || kind == "ResourceClaimTemplate" || kind == "ResourceSlice" ||
+      kind == "DeviceClass" || kind == "DeviceTaintRule") {
+    return ValidateDraObject(object, kind, where);
+  }
   return Outcome::Ok();
 }
 

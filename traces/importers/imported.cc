@@ -45,6 +45,16 @@ k8s::ObjectMeta* MutableMeta(ApiEvent* api) {
       return api->mutable_csi_driver()->mutable_metadata();
     case ApiEvent::kCsiStorageCapacity:
       return api->mutable_csi_storage_capacity()->mutable_metadata();
+    case ApiEvent::kResourceClaim:
+      return api->mutable_resource_claim()->mutable_metadata();
+    case ApiEvent::kResourceClaimTemplate:
+      return api->mutable_resource_claim_template()->mutable_metadata();
+    case ApiEvent::kResourceSlice:
+      return api->mutable_resource_slice()->mutable_metadata();
+    case ApiEvent::kDeviceClass:
+      return api->mutable_device_class()->mutable_metadata();
+    case ApiEvent::kDeviceTaintRule:
+      return api->mutable_device_taint_rule()->mutable_metadata();
     case ApiEvent::OBJECT_NOT_SET:
       break;
   }

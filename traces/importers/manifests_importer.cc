@@ -20,11 +20,11 @@ enum Group {
   kPriorityClasses,
   kPdbs,
   kSelectors,
-  kStorageClasses,  // StorageClasses and CSIDrivers
+  kStorageClasses,  // StorageClasses, CSIDrivers and DeviceClasses
   kVolumes,
-  kClaims,
+  kClaims,  // PersistentVolumeClaims, ResourceClaimTemplates and ResourceClaims
   kNodes,
-  kNodeStorage,  // CSINodes and CSIStorageCapacities
+  kNodeStorage,  // CSINodes, CSIStorageCapacities, ResourceSlices and DeviceTaintRules
   kBoundPods,
   kPendingPods,
   kGroups
@@ -127,16 +127,21 @@ Outcome Loader::AddDecoded(const nlohmann::json& obj, const std::string& kind,
       break;
     case ApiEvent::kStorageClass:
     case ApiEvent::kCsiDriver:
+    case ApiEvent::kDeviceClass:
       group = kStorageClasses;
       break;
     case ApiEvent::kPersistentVolume:
       group = kVolumes;
       break;
     case ApiEvent::kPersistentVolumeClaim:
+    case ApiEvent::kResourceClaimTemplate:
+    case ApiEvent::kResourceClaim:
       group = kClaims;
       break;
     case ApiEvent::kCsiNode:
     case ApiEvent::kCsiStorageCapacity:
+    case ApiEvent::kResourceSlice:
+    case ApiEvent::kDeviceTaintRule:
       group = kNodeStorage;
       break;
     case ApiEvent::kNamespace:

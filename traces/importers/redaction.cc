@@ -30,7 +30,8 @@ Outcome Store(Result<Message> decoded, Message* target, k8s::ObjectMeta** meta) 
 
 bool IsTraceKind(const std::string& kind) {
   return kind == "Pod" || kind == "Node" || kind == "Namespace" || kind == "PriorityClass" ||
-         kind == "PodDisruptionBudget" || IsSelectorKind(kind) || IsStorageKind(kind);
+         kind == "PodDisruptionBudget" || IsSelectorKind(kind) || IsStorageKind(kind) ||
+         IsDraKind(kind);
 }
 
 bool IsSelectorKind(const std::string& kind) {
@@ -41,6 +42,11 @@ bool IsSelectorKind(const std::string& kind) {
 bool IsStorageKind(const std::string& kind) {
   return kind == "PersistentVolume" || kind == "PersistentVolumeClaim" || kind == "StorageClass" ||
          kind == "CSINode" || kind == "CSIDriver" || kind == "CSIStorageCapacity";
+}
+
+bool IsDraKind(const std::string& kind) {
+  return kind == "ResourceClaim" || kind == "ResourceClaimTemplate" || kind == "ResourceSlice" ||
+         kind == "DeviceClass" || kind == "DeviceTaintRule";
 }
 
 Redactor::Redactor(const std::vector<std::string>& keep_annotations)
@@ -101,6 +107,23 @@ Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind,
     ok = Store(k8s::CSIStorageCapacityFromJson(object, where),
                event->mutable_csi_storage_capacity(), &meta);
     message = &event->csi_storage_capacity();
+  } else if (kind == "ResourceClaim") {
+    ok = Store(k8s::ResourceClaimFromJson(object, where), event->mutable_resource_claim(), &meta);
+    message = &event->resource_claim();
+  } else if (kind == "ResourceClaimTemplate") {
+    ok = Store(k8s::ResourceClaimTemplateFromJson(object, where),
+               event->mutable_resource_claim_template(), &meta);
+    message = &event->resource_claim_template();
+  } else if (kind == "ResourceSlice") {
+    ok = Store(k8s::ResourceSliceFromJson(object, where), event->mutable_resource_slice(), &meta);
+    message = &event->resource_slice();
+  } else if (kind == "DeviceClass") {
+    ok = Store(k8s::DeviceClassFromJson(object, where), event->mutable_device_class(), &meta);
+    message = &event->device_class();
+  } else if (kind == "DeviceTaintRule") {
+    ok = Store(k8s::DeviceTaintRuleFromJson(object, where), event->mutable_device_taint_rule(),
+               &meta);
+    message = &event->device_taint_rule();
   } else {
     return Error{where + ": field kind: " + kind + " is not a kind the trace holds"};
   }
@@ -164,12 +187,21 @@ bool IsVolumeSchedulingAnnotation(const std::string& kind, const std::string& ke
   return kStorageKinds.count(kind) && kKeys.count(key);
 }
 
+// The annotations DynamicResources reads on claims: a claim the scheduler made for extended
+// resources backed by a DeviceClass (resource/v1 ExtendedResourceClaimAnnotation) and the claim
+// controller's pod-claim name (PodResourceClaimAnnotation).
+bool IsDraSchedulingAnnotation(const std::string& kind, const std::string& key) {
+  return kind == "ResourceClaim" && (key == "resource.kubernetes.io/extended-resource-claim" ||
+                                     key == "resource.kubernetes.io/pod-claim-name");
+}
+
 }  // namespace
 
 void Redactor::StripAnnotations(k8s::ObjectMeta* meta) {
   auto* annotations = meta->mutable_annotations();
   for (auto it = annotations->begin(); it != annotations->end();) {
-    if (keep_annotations_.count(it->first) || IsVolumeSchedulingAnnotation(kind_, it->first)) {
+    if (keep_annotations_.count(it->first) || IsVolumeSchedulingAnnotation(kind_, it->first) ||
+        IsDraSchedulingAnnotation(kind_, it->first)) {
       ++it;
     } else {
       ++annotations_;

@@ -25,7 +25,7 @@
 namespace schedcheck::trace {
 
 // True for the kinds an ApiEvent can hold: Pod, Node, Namespace, PriorityClass,
-// PodDisruptionBudget, and the selector and storage kinds below.
+// PodDisruptionBudget, and the selector, storage and DRA kinds below.
 bool IsTraceKind(const std::string& kind);
 // Service, ReplicationController, ReplicaSet, StatefulSet: kept with namespace, name and selector
 // only (their replicas and templates count as redacted fields).
@@ -34,6 +34,11 @@ bool IsSelectorKind(const std::string& kind);
 // CSIStorageCapacity (storage.k8s.io/v1): kept with what the volume plugins read (k8s.proto), by
 // the same rule as pods (unknown fields dropped and counted, annotations only when asked for).
 bool IsStorageKind(const std::string& kind);
+// ResourceClaim, ResourceClaimTemplate, ResourceSlice, DeviceClass, DeviceTaintRule
+// (resource.k8s.io/v1): kept with what DynamicResources and its allocator read (k8s.proto), by the
+// same rule. Names (of objects, drivers, pools, devices, nodes) are kept as given: they are how
+// claims, slices and nodes refer to each other.
+bool IsDraKind(const std::string& kind);
 
 class Redactor {
  public:
