@@ -33,6 +33,11 @@ std::string KindOfResource(const std::string& resource) {
       {"csidrivers", "CSIDriver"},
       {"csistoragecapacities", "CSIStorageCapacity"},
       {"events", "Event"},
+      {"resourceclaims", "ResourceClaim"},
+      {"resourceclaimtemplates", "ResourceClaimTemplate"},
+      {"resourceslices", "ResourceSlice"},
+      {"deviceclasses", "DeviceClass"},
+      {"devicetaintrules", "DeviceTaintRule"},
   };
   auto it = kKinds.find(resource);
   return it == kKinds.end() ? "" : it->second;
