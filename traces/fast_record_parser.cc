@@ -16,6 +16,10 @@ using namespace schedcheck::k8s;  // NOLINT: the message names, one per function
 // google.protobuf.Value (a PodDisruptionBudget's minAvailable / maxUnavailable): left to protobuf.
 bool Assign(WireCursor, google::protobuf::Value*, SpareMembers*) { return false; }
 
+// An attempt's recorded scores (replay --scores): left to protobuf, named in the Attempt table so
+// that a reused attempt still drops them when the next record has none.
+bool Assign(WireCursor, schedcheck::trace::NodeScore*, SpareMembers*) { return false; }
+
 // Storage objects and the pod volume sources other than a claim: left to protobuf (rare in
 // traces next to pods and nodes). Named in their tables so that a reused message still drops them
 // when the next record lacks them.
@@ -379,7 +383,7 @@ bool Assign(WireCursor c, Attempt* m, SpareMembers* s) {
   return Table<WIRE_FIELD(1, pod), WIRE_SCALAR(2, attempt), WIRE_SCALAR(3, result),
                WIRE_FIELD(4, node), WIRE_FIELD(5, ties), WIRE_FIELD(6, unschedulable_plugins),
                WIRE_FIELD(7, message), WIRE_FIELD(8, nominated_node), WIRE_FIELD(9, victims),
-               WIRE_SCALAR(10, observed)>::Assign(c, m, s);
+               WIRE_SCALAR(10, observed), WIRE_FIELD(20, scores)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, QueueTransition* m, SpareMembers* s) {

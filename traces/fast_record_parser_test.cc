@@ -269,6 +269,18 @@ TEST(FastRecordParserTest, ConcatenatedRecordsMergeLikeProtobuf) {
 // One Record reused over records of the same kind with different fields set, then over all
 // kinds interleaved: every field the parser must reset between two records gets the chance to
 // leak (the filler sets each field in about two records of three).
+// Records the parser leaves to protobuf by design: an attempt's recorded scores and the DRA
+// kinds (fast_record_parser.cc names them in their tables only so that a reused record drops them).
+bool LeftToProtobuf(const std::string& bytes) {
+  Record r;
+  if (!r.ParseFromString(bytes)) return false;
+  if (r.has_attempt()) return r.attempt().scores_size() > 0;
+  if (!r.has_api()) return false;
+  const ApiEvent& e = r.api();
+  return e.has_resource_claim() || e.has_resource_claim_template() || e.has_resource_slice() ||
+         e.has_device_class() || e.has_device_taint_rule();
+}
+
 TEST(FastRecordParserTest, OneRecordReusedOverRandomRecordsAgrees) {
   const std::vector<std::string> records = RandomRecords(5, 4000, /*ascii_only=*/true);
   std::map<std::pair<int, int>, std::vector<std::string>> by_kind;  // (body, object) -> records
@@ -278,17 +290,25 @@ TEST(FastRecordParserTest, OneRecordReusedOverRandomRecordsAgrees) {
     by_kind[{r.body_case(), r.api().object_case()}].push_back(bytes);
   }
   EXPECT_GE(by_kind.size(), 9u);  // no body, six bodies, five API objects (one also "no body")
-  int handled = 0;
+  // Among the records the parser is meant to take: how many it took.
+  int handled = 0, meant = 0;
+  auto agree = [&](const std::string& bytes, RecordParser& parser, Record& reused) {
+    const bool fast = ExpectAgreement(bytes, parser, reused);
+    if (LeftToProtobuf(bytes)) return;
+    ++meant;
+    handled += fast;
+  };
   for (const auto& [kind, same_kind] : by_kind) {
     RecordParser parser;
     Record reused;
-    for (const std::string& bytes : same_kind) handled += ExpectAgreement(bytes, parser, reused);
+    for (const std::string& bytes : same_kind) agree(bytes, parser, reused);
   }
   RecordParser parser;
   Record reused;
-  for (const std::string& bytes : records) handled += ExpectAgreement(bytes, parser, reused);
-  // All but the records holding a google.protobuf.Value take the fast path.
-  EXPECT_GT(handled, 7000);
+  for (const std::string& bytes : records) agree(bytes, parser, reused);
+  // All but the records holding a google.protobuf.Value take the fast path (7 in 8 when only
+  // those kinds existed: 7000 of the 8000 parses).
+  EXPECT_GT(handled * 8, meant * 7) << handled << " of " << meant;
 }
 
 TEST(FastRecordParserTest, CorpusDecodedIntoOneRecordAgrees) {
