@@ -5,39 +5,13 @@
 #include <set>
 #include <sstream>
 
+#include "harness/diff/report.h"
+
 namespace schedcheck::campaign {
 namespace {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-std::string XmlEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        // Control characters other than tab and newline are not allowed in XML 1.0.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') {
-          out += '?';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 // A Markdown table cell: no '|' or line break.
 std::string Cell(const std::string& s) {
@@ -214,20 +188,20 @@ std::string JUnitSummary(const Summary& s) {
   const size_t tests = s.groups.size() + s.nondeterministic.size() + 1;
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    << "<testsuites>\n<testsuite name=\"" << XmlEscape("schedcheck campaign: " + Title(s))
+    << "<testsuites>\n<testsuite name=\"" << diff::XmlEscape("schedcheck campaign: " + Title(s))
     << "\" tests=\"" << tests << "\" failures=\"" << s.groups.size() << "\" errors=\""
     << s.nondeterministic.size() << "\">\n";
   for (const Group& g : s.groups) {
-    x << "  <testcase classname=\"campaign\" name=\"" << XmlEscape("group " + g.id) << "\">\n"
-      << "    <failure message=\"" << XmlEscape(g.signature) << "\">"
-      << XmlEscape(std::to_string(g.traces.size()) + " trace(s); first: trace " +
-                   std::to_string(g.traces.front()) + " (" + g.generator + "): " + g.first +
-                   "\nminimized: " + g.minimized)
+    x << "  <testcase classname=\"campaign\" name=\"" << diff::XmlEscape("group " + g.id) << "\">\n"
+      << "    <failure message=\"" << diff::XmlEscape(g.signature) << "\">"
+      << diff::XmlEscape(std::to_string(g.traces.size()) + " trace(s); first: trace " +
+                         std::to_string(g.traces.front()) + " (" + g.generator + "): " + g.first +
+                         "\nminimized: " + g.minimized)
       << "</failure>\n  </testcase>\n";
   }
   for (const Nondeterministic& n : s.nondeterministic) {
     x << "  <testcase classname=\"campaign\" name=\"trace " << n.trace << "\">\n"
-      << "    <error message=\"nondeterministic\">" << XmlEscape(n.message)
+      << "    <error message=\"nondeterministic\">" << diff::XmlEscape(n.message)
       << "</error>\n  </testcase>\n";
   }
   x << "  <testcase classname=\"campaign\" name=\"" << s.passed

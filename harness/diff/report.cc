@@ -25,29 +25,6 @@ const Divergence* FirstFailing(const NamedDiff& d, const ReportOptions& o) {
   return nullptr;
 }
 
-std::string XmlEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string MdCell(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -87,6 +64,34 @@ bool DriftFails(const NamedDiff& d, const ReportOptions& o) {
 }
 
 }  // namespace
+
+std::string XmlEscape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        // Control characters other than tab and newline are not allowed in XML 1.0.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') {
+          out += '?';
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
 
 std::string ScoreDriftText(const NamedDiff& d, const ReportOptions& o) { return ScoreLines(d, o); }
 

@@ -37,6 +37,9 @@ bool Failed(const NamedDiff& d, const ReportOptions& o);
 std::string ScoreDriftText(const NamedDiff& d, const ReportOptions& o);
 std::string TextReport(const NamedDiff& d, const ReportOptions& o);
 nlohmann::ordered_json JsonReport(const std::vector<NamedDiff>& diffs, const ReportOptions& o);
+// Text for an XML attribute or element: &, <, > and " escaped; control characters XML 1.0 does not
+// allow (all below 0x20 but tab and newline) written as '?'. JUnitReport's, and the campaign's.
+std::string XmlEscape(const std::string& s);
 // One <testcase> per diff, failing on any divergence (soft ones not when allow_soft).
 std::string JUnitReport(const std::vector<NamedDiff>& diffs, const std::string& suite,
                         const ReportOptions& o);
