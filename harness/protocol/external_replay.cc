@@ -1,5 +1,6 @@
 #include "harness/protocol/external_replay.h"
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -119,17 +120,12 @@ class Driver {
       last_sent_ns_ = before;
       Note(follower, seen);
     }
-    std::vector<trace::ApiEvent> made;
-    for (size_t i : instant.indices) {
-      if (records[i].has_api()) {
-        follower->NoteInput(records[i].api());
-        *events->add_events() = records[i].api();
-        continue;
-      }
-      made.clear();
-      follower->Follow(records[i].binding(), events->time_ns(), &made);
-      for (trace::ApiEvent& e : made) *events->add_events() = std::move(e);
-    }
+    std::vector<const trace::Record*> in;
+    for (size_t i : instant.indices) in.push_back(&records[i]);
+    std::deque<trace::ApiEvent> made;
+    std::vector<const trace::ApiEvent*> all;
+    follower->FollowInstant(in, events->time_ns(), &made, &all);
+    for (const trace::ApiEvent* e : all) *events->add_events() = *e;
     return true;
   }
 

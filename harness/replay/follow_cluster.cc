@@ -158,3 +158,27 @@ void ClusterFollower::Follow(const trace::Binding& observed, int64_t t_ns,
 }
 
 }  // namespace schedcheck::replay
+
+namespace schedcheck::replay {
+
+void ClusterFollower::FollowInstant(const std::vector<const trace::Record*>& records, int64_t t_ns,
+                                    std::deque<trace::ApiEvent>* made,
+                                    std::vector<const trace::ApiEvent*>* events) {
+  events->clear();
+  std::vector<trace::ApiEvent> followed;
+  for (const trace::Record* r : records) {
+    if (r->has_api()) {
+      NoteInput(r->api());
+      events->push_back(&r->api());
+      continue;
+    }
+    followed.clear();
+    Follow(r->binding(), t_ns, &followed);
+    for (trace::ApiEvent& e : followed) {
+      made->push_back(std::move(e));
+      events->push_back(&made->back());
+    }
+  }
+}
+
+}  // namespace schedcheck::replay

@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -68,6 +69,14 @@ class ClusterFollower {
   // (none when it is there already or cannot be moved). The driver delivers them and does not
   // pass them to NoteInput: the follower has applied them already.
   void Follow(const trace::Binding& observed, int64_t t_ns, std::vector<trace::ApiEvent>* events);
+
+  // One instant of the input (its API events and observed bindings, in trace order): notes the
+  // events and follows the bindings. `events` is set to everything to deliver, in order: each
+  // input event itself, and for each binding the events Follow made of it, kept in `made` (a
+  // deque, so their addresses stay).
+  void FollowInstant(const std::vector<const trace::Record*>& records, int64_t t_ns,
+                     std::deque<trace::ApiEvent>* made,
+                     std::vector<const trace::ApiEvent*>* events);
 
   const FollowReport& report() const { return report_; }
 

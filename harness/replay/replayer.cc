@@ -315,21 +315,7 @@ Outcome Replayer::FollowInstant(int64_t t_ns, const std::vector<const trace::Rec
   if (started_ && t_ns - 1 > clock_.NowNs()) {
     if (Outcome ok = ProcessEvents(t_ns - 1, {}, first_index); !ok) return ok;
   }
-  events->clear();
-  std::vector<trace::ApiEvent> made;
-  for (const trace::Record* r : records) {
-    if (r->has_api()) {
-      follower_.NoteInput(r->api());
-      events->push_back(&r->api());
-      continue;
-    }
-    made.clear();
-    follower_.Follow(r->binding(), t_ns, &made);
-    for (trace::ApiEvent& e : made) {
-      synthesized->push_back(std::move(e));
-      events->push_back(&synthesized->back());
-    }
-  }
+  follower_.FollowInstant(records, t_ns, synthesized, events);
   return Outcome::Ok();
 }
 
