@@ -16,6 +16,8 @@ import (
 	"k8s.io/client-go/informers/storage"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
+
+	"schedcheck.local/kube/common/pb"
 )
 
 // SyncFactory is a SharedInformerFactory whose informers never run. The scheduler registers its
@@ -71,6 +73,11 @@ func (f *SyncFactory) Policy() policy.Interface         { return policy.New(f, "
 func (f *SyncFactory) Resource() resource.Interface     { return resource.New(f, "", nil) }
 func (f *SyncFactory) Scheduling() scheduling.Interface { return scheduling.New(f, "", nil) }
 func (f *SyncFactory) Storage() storage.Interface       { return storage.New(f, "", nil) }
+
+// Informer is informer for adapters' own kinds (the DRA kinds of a newer version).
+func (f *SyncFactory) Informer(obj runtime.Object, make func() cache.SharedIndexInformer) *SyncInformer {
+	return f.informer(obj, make)
+}
 
 // informer returns the informer of obj's type, made through the typed accessor when the scheduler
 // has not asked for it (then nobody registered handlers, but listers may still read its store).
@@ -131,6 +138,26 @@ func (i *SyncInformer) remove(obj interface{}) error {
 	}
 	return nil
 }
+
+// Deliver applies an event of type t for obj as a running informer would: an add, or an update of
+// the stored object with obj's key, or that object's removal (a deletion of an object the store
+// does not hold does nothing).
+func (i *SyncInformer) Deliver(t pb.EventType, obj interface{}) error {
+	old := i.get(obj)
+	if t == pb.EventType_DELETED {
+		if old == nil {
+			return nil
+		}
+		return i.remove(old)
+	}
+	if old == nil {
+		return i.add(obj)
+	}
+	return i.update(old, obj)
+}
+
+// Stored returns the stored object with the key of obj, or nil.
+func (i *SyncInformer) Stored(obj interface{}) interface{} { return i.get(obj) }
 
 // get returns the stored object with the key of obj, or nil.
 func (i *SyncInformer) get(obj interface{}) interface{} {

@@ -148,6 +148,7 @@ func (r *run) victims() []string {
 
 // applyWrites delivers the pending writes to the informers in the order they were made.
 func (r *run) applyWrites() {
+	r.deliverClaims()
 	writes := r.writes
 	r.writes = nil
 	for _, w := range writes {
@@ -160,6 +161,13 @@ func (r *run) applyWrites() {
 		if err != nil && r.failure == nil {
 			r.failure = err
 		}
+	}
+}
+
+// deliverClaims delivers the scheduler's claim writes not delivered yet (draObjects).
+func (r *run) deliverClaims() {
+	if err := r.dra.deliver(); err != nil && r.failure == nil {
+		r.failure = err
 	}
 }
 
@@ -202,6 +210,8 @@ func (r *run) bindingDone(key string) {
 	if r.volumes != nil {
 		r.volumes.Settle()
 	}
+	// PreBind's claim writes (allocation, reservation) reach the informer before the binding.
+	r.deliverClaims()
 	node, bound := r.bound[key]
 	if bound {
 		delete(r.bound, key)

@@ -71,6 +71,7 @@ type run struct {
 	rng      *adapterkit.SplitMix64
 
 	objects *adapterkit.Objects
+	dra     *draObjects // the DRA kinds' informers and the fake API server's claims
 	log     adapterkit.Decisions
 	// where is the adapter's view of each pending pod's place: "active", "backoff",
 	// "unschedulable" or "inflight" (absent: none), kept from the moves upstream reports.
@@ -125,6 +126,9 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	r.installReactors()
 	r.factory = adapterkit.NewSyncFactory(r.client, registration{}, wrapInformer)
 	r.objects = adapterkit.NewObjects(r.factory)
+	r.dra = newDRAObjects(r.factory)
+	r.objects.SetDRA(r.dra)
+	r.dra.installReactors(&r.client.Fake)
 	// VolumeBinding's PreBind writes: answered by the volume controllers model, or refused
 	// (installReactors) when it is off. The hook is global, like the others.
 	volumebinding.SchedcheckSettle, volumebinding.SchedcheckWaitTick, r.volumes = nil, nil, nil
