@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Dynamic Resource Allocation through the real kube-scheduler v1.37.2 (`--candidate kube:1.37`):
+# the hand-written traces of testdata/dra/ replay through upstream's DynamicResources plugin, its
+# structured allocator, the resource slice tracker and the fake API server's claim writes
+# (harness/kube/v1.37/README.md, "DRA objects"). Each trace is replayed twice and the two decision
+# logs must be byte-identical; each expectation names the upstream test or code it follows
+# (`source:`, paths in k8s.io/kubernetes v1.37.2 or k8s.io/dynamic-resource-allocation v0.37.2).
+set -euo pipefail
+root="$TEST_SRCDIR/schedcheck"
+sc="$root/harness/cli/schedcheck"
+data="$root/harness/kube/testdata/dra"
+out="${TEST_TMPDIR:-$(mktemp -d)}"
+export SCHEDCHECK_KUBE_LOG="$out/kube.log"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# replay NAME: the trace through kube:1.37 twice; $log is the first decision log.
+replay() {
+  local name=$1
+  for run in 1 2; do
+    "$sc" replay "$data/$name.jsonl" --candidate kube:1.37 --horizon 60 -q \
+      --jsonl "$out/$name.$run.jsonl" || fail "$name: replay exited $?"
+  done
+  cmp -s "$out/$name.1.jsonl" "$out/$name.2.jsonl" ||
+    fail "$name: two replays differ: $(diff "$out/$name.1.jsonl" "$out/$name.2.jsonl" | head -5)"
+  log="$out/$name.1.jsonl"
+}
+has() {  # a decision-log line containing every given fragment, in this order
+  local pattern="" f
+  for f in "$@"; do pattern+="$(printf '%s' "$f" | sed 's/[][\.*^$/]/\\&/g').*"; done
+  grep -q -- "$pattern" "$log" || fail "$name: no record with $* in: $(grep -v '"queue"' "$log")"
+}
+hasnt() {
+  if grep -qF -- "$1" "$log"; then fail "$name: unexpected $1 in: $(grep -v '"queue"' "$log")"; fi
+}
+# The attempt message of a claim no node can allocate. source: dynamicresources.go Filter,
+# statusUnschedulable(logger, "cannot allocate all claims", ...); dynamicresources_test.go
+# "exhausted-resources-in-informer-cache" (UnschedulableAndUnresolvable, so preemption finds no
+# candidate: framework/preemption/preemption.go, "Preemption is not helpful for scheduling").
+nofit='"result":"Unschedulable","unschedulablePlugins":["DynamicResources"],"message":"0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."'
+
+# A GPU published for one node only. source: structured allocator test "other-node" (a slice's
+# nodeName limits its devices to that node; allocatortesting/allocator_testing.go) and
+# dynamicresources_test.go "exhausted-resources-in-flight-claim" (an allocated device is not given
+# twice).
+name=gpu-one-node; replay $name
+has '"t":1,' '"pod":"default/a"' '"result":"Scheduled","node":"n2"'
+has '"type":"bind","pod":"default/a","node":"n2"'
+has '"t":2,' '"pod":"default/b"' "$nofit"
+
+# A DeviceClass selecting by an attribute in CEL. source: the allocator evaluates the class's
+# selectors on each device (structured/internal/incubating/allocator_incubating.go,
+# selectorsMatch; the CEL environment's device.attributes["<domain>"].<name>,
+# k8s.io/dynamic-resource-allocation/cel/compile.go).
+name=cel-selector; replay $name
+has '"pod":"default/a"' '"result":"Scheduled","node":"n2"'
+has '"pod":"default/b"' "$nofit"
+
+# Two devices asked of nodes with one each. source: allocator test "not-enough-suitable-devices".
+name=fits-nowhere; replay $name
+has '"pod":"default/big"' "$nofit"
+hasnt '"type":"bind"'
+
+# A claim shared by pods: the second pod uses the allocation of the first (its node selector) and
+# is added to reservedFor. source: dynamicresources.go PreFilter (an allocated claim's
+# nodeSelector restricts the nodes) and bindClaim (reservedFor appended); dynamicresources_test.go
+# "reserved-okay". The trace's later update of the claim (the captured cluster's allocation on n2)
+# does not replace the replay's: pod d joins a and b on n1 (the adapter's rule, README).
+name=shared-claim; replay $name
+has '"t":1,' '"pod":"default/a"' '"result":"Scheduled","node":"n1"'
+has '"t":2,' '"pod":"default/b"' '"result":"Scheduled","node":"n1","ties":["n1"]'
+has '"t":3,' '"pod":"default/c"' '"result":"Scheduled","node":"n2","ties":["n2"]'
+has '"t":5,' '"pod":"default/d"' '"result":"Scheduled","node":"n1","ties":["n1"]'
+
+# Claim templates without the ResourceClaim controller: a pod whose status names no claim waits in
+# PreEnqueue, never attempted. source: dynamicresources_test.go "missing-claim" (PreEnqueue:
+# `pod "default/my-pod": ResourceClaim not created yet`); once the trace carries the controller's
+# writes (the claim owned by the pod, status.resourceClaimStatuses), the pod update requeues it:
+# source: dynamicresources.go isSchedulableAfterTargetPodUpdate registered for UpdatePodGeneratedResourceClaim, framework/events.go
+# extractPodGeneratedResourceClaimChange; "claim-template" (the owned claim is used).
+name=claim-template; replay $name
+has '"t":1,' '"pod":"default/waiting","from":"none","to":"unschedulable"'
+has '"t":2,' '"pod":"default/made"' '"result":"Scheduled","node":"n1"'
+has '"t":3,' '"pod":"default/waiting","from":"unschedulable","to":"active","cause":"TargetPodUpdatePodGeneratedResourceClaim"'
+has '"t":3,' '"pod":"default/waiting"' '"result":"Scheduled","node":"n1"'
+[ "$(grep -c '"type":"attempt","pod":"default/waiting"' "$log")" = 1 ] ||
+  fail "claim-template: waiting was attempted before its claim existed: $(cat "$log")"
+
+# Device taints. source: allocator tests "tainted-two-devices" (a NoSchedule taint without a
+# toleration: no allocation) and "tainted-two-devices-tolerated"; dynamicresources_test.go
+# "tainted-device-enabled". A DeviceTaintRule taints the devices it selects through the resource
+# slice tracker, and its deletion is a ResourceSlice update that requeues the pod: source:
+# resourceslice/tracker/tracker.go (applyPatches, deviceTaintDelete, pushEvent).
+name=device-taints; replay $name
+has '"t":1,' '"pod":"default/intolerant"' "$nofit"
+has '"t":2,' '"pod":"default/tolerant"' '"result":"Scheduled","node":"n1"'
+has '"t":3,' '"pod":"default/late"' "$nofit"
+has '"t":5,' '"pod":"default/late","from":"unschedulable","to":"active","cause":"resource.k8s.io/ResourceSliceUpdate"'
+has '"t":5,' '"pod":"default/late"' '"result":"Scheduled","node":"n2"'
+echo PASS
