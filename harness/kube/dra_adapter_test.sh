@@ -64,12 +64,15 @@ hasnt '"type":"bind"'
 # is added to reservedFor. source: dynamicresources.go PreFilter (an allocated claim's
 # nodeSelector restricts the nodes) and bindClaim (reservedFor appended); dynamicresources_test.go
 # "reserved-okay". The trace's later update of the claim (the captured cluster's allocation on n2)
-# does not replace the replay's: pod d joins a and b on n1 (the adapter's rule, README).
+# does not replace the replay's: pod d joins a and b on n1; once the pods are gone, the trace's
+# deallocation (the ResourceClaim controller's) applies and frees the GPU for pod e (the adapter's
+# rule, v1.37/README.md).
 name=shared-claim; replay $name
 has '"t":1,' '"pod":"default/a"' '"result":"Scheduled","node":"n1"'
 has '"t":2,' '"pod":"default/b"' '"result":"Scheduled","node":"n1","ties":["n1"]'
 has '"t":3,' '"pod":"default/c"' '"result":"Scheduled","node":"n2","ties":["n2"]'
 has '"t":5,' '"pod":"default/d"' '"result":"Scheduled","node":"n1","ties":["n1"]'
+has '"t":7,' '"pod":"default/e"' '"result":"Scheduled","node":"n1","ties":["n1"]'
 
 # Claim templates without the ResourceClaim controller: a pod whose status names no claim waits in
 # PreEnqueue, never attempted. source: dynamicresources_test.go "missing-claim" (PreEnqueue:
@@ -96,4 +99,11 @@ has '"t":2,' '"pod":"default/tolerant"' '"result":"Scheduled","node":"n1"'
 has '"t":3,' '"pod":"default/late"' "$nofit"
 has '"t":5,' '"pod":"default/late","from":"unschedulable","to":"active","cause":"resource.k8s.io/ResourceSliceUpdate"'
 has '"t":5,' '"pod":"default/late"' '"result":"Scheduled","node":"n2"'
+# Many devices, pools and nodes (GPUs per node, a network-attached NIC pool on all nodes, a
+# matchAttribute constraint, shared claims): the allocator's choices must be the same in every run
+# (replay compares two). source: the incubating allocator sorts pools and slices
+# (structured/internal/incubating/pools_incubating.go, sortPoolsByID, sortSlicesByName).
+name=many-devices; replay $name
+[ "$(grep -c '"type":"bind"' "$log")" -ge 15 ] || fail "many-devices: fewer than 15 bindings: $(cat "$log")"
+hasnt '"result":"Error"'
 echo PASS

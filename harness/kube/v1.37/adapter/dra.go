@@ -6,6 +6,7 @@ import (
 
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/types"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	resourcev1defaults "k8s.io/kubernetes/pkg/apis/resource/v1"
 
 	"schedcheck.local/kube/common/pb"
@@ -19,6 +20,7 @@ import (
 // nobody in the scheduler: the ResourceClaim controller makes claims from them). It also plays the
 // API server for DynamicResources' claim writes (dra_api.go).
 type draObjects struct {
+	pods       corelisters.PodLister // the pods reservedFor names (livePods)
 	claims     *adapterkit.SyncInformer
 	templates  *adapterkit.SyncInformer
 	slices     *adapterkit.SyncInformer
@@ -50,6 +52,7 @@ type claimWrite struct {
 func newDRAObjects(f *adapterkit.SyncFactory) *draObjects {
 	r := f.Resource().V1()
 	return &draObjects{
+		pods:          f.Core().V1().Pods().Lister(),
 		claims:        f.Informer(&resourcev1.ResourceClaim{}, r.ResourceClaims().Informer),
 		templates:     f.Informer(&resourcev1.ResourceClaimTemplate{}, r.ResourceClaimTemplates().Informer),
 		slices:        f.Informer(&resourcev1.ResourceSlice{}, r.ResourceSlices().Informer),
@@ -136,9 +139,12 @@ func claimKey(c *resourcev1.ResourceClaim) string { return c.Namespace + "/" + c
 
 // applyClaim applies the trace's write of a claim. The status fields the scheduler writes
 // (status.allocation and status.reservedFor) belong to the replay once it allocated the claim: a
-// later trace update of the claim (the cluster's own scheduler wrote it in the capture) keeps the
-// replay's, as a trace update keeps the node the replay bound a pod to; its other fields apply.
-// The replay's ownership ends when the claim is deleted or the replay deallocates it.
+// later trace update of the claim (in a capture, the cluster's own scheduler and controllers wrote
+// it) keeps the replay's allocation, as a trace update keeps the node the replay bound a pod to,
+// and its other fields apply. The replay's reservedFor keeps the pods the replay still has (the
+// ResourceClaim controller removes the others; the trace's update reflects that). When none is
+// left and the trace's update carries no allocation, the controller's deallocation applies: the
+// claim takes the trace's status and stops being the replay's. Deleting the claim ends it too.
 func (d *draObjects) applyClaim(t pb.EventType, claim *resourcev1.ResourceClaim) error {
 	key := claimKey(claim)
 	if t == pb.EventType_DELETED {
@@ -147,12 +153,32 @@ func (d *draObjects) applyClaim(t pb.EventType, claim *resourcev1.ResourceClaim)
 		return d.claims.Deliver(t, claim)
 	}
 	if current := d.api[key]; current != nil && d.allocatedHere[key] {
-		claim.Status.Allocation = current.Status.Allocation
-		claim.Status.ReservedFor = current.Status.ReservedFor
+		reserved := d.livePods(claim.Namespace, current.Status.ReservedFor)
+		if len(reserved) == 0 && claim.Status.Allocation == nil {
+			delete(d.allocatedHere, key)
+		} else {
+			claim.Status.Allocation = current.Status.Allocation
+			claim.Status.ReservedFor = reserved
+		}
 	}
 	d.stampClaim(claim)
 	d.api[key] = claim.DeepCopy()
 	return d.claims.Deliver(t, claim)
+}
+
+// livePods are the entries of reservedFor whose pod the pod informer still holds (same UID);
+// entries of other kinds stay.
+func (d *draObjects) livePods(ns string, reservedFor []resourcev1.ResourceClaimConsumerReference) []resourcev1.ResourceClaimConsumerReference {
+	var out []resourcev1.ResourceClaimConsumerReference
+	for _, ref := range reservedFor {
+		if ref.APIGroup == "" && ref.Resource == "pods" {
+			if pod, err := d.pods.Pods(ns).Get(ref.Name); err != nil || pod.UID != ref.UID {
+				continue
+			}
+		}
+		out = append(out, ref)
+	}
+	return out
 }
 
 // stampClaim gives claim the next claim version.
