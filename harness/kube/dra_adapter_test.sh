@@ -99,6 +99,17 @@ has '"t":2,' '"pod":"default/tolerant"' '"result":"Scheduled","node":"n1"'
 has '"t":3,' '"pod":"default/late"' "$nofit"
 has '"t":5,' '"pod":"default/late","from":"unschedulable","to":"active","cause":"resource.k8s.io/ResourceSliceUpdate"'
 has '"t":5,' '"pod":"default/late"' '"result":"Scheduled","node":"n2"'
+# Binding conditions in virtual time: PreBind looks at the device's conditions once (the adapter's
+# stand-in for upstream's poll, v1.37/README.md); unmet is upstream's timeout error and the pod
+# retries after its backoff; once the trace carries the driver's condition the pod binds.
+# source: dynamicresources_test.go "prebind-fail-with-binding-timeout" (ErrDeviceBindingTimeout,
+# "device binding timeout") and "bound-claim-with-succeeded-binding-conditions".
+name=binding-conditions; replay $name
+has '"t":1,' '"pod":"default/p","attempt":1,"result":"Error"' 'PreBind plugin' 'DynamicResources' ': device binding timeout: context deadline exceeded'
+[ "$(grep '"type":"bind"' "$log" | head -1 | sed 's/.*"t":\([0-9.]*\),.*/\1/')" -gt 4 ] ||
+  fail "binding-conditions: bound before the trace met the condition: $(cat "$log")"
+has '"type":"bind","pod":"default/p","node":"n1"'
+
 # Many devices, pools and nodes (GPUs per node, a network-attached NIC pool on all nodes, a
 # matchAttribute constraint, shared claims): the allocator's choices must be the same in every run
 # (replay compares two). source: the incubating allocator sorts pools and slices

@@ -16,6 +16,7 @@ import (
 	apidispatcher "k8s.io/kubernetes/pkg/scheduler/backend/api_dispatcher"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding"
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 	"k8s.io/kubernetes/pkg/scheduler/util"
@@ -149,6 +150,7 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	// The hooks are global: set them before New, which may already read some.
 	framework.SchedcheckRand = r.rng.Int
 	framework.SchedcheckNow = r.clock.Now
+	dynamicresources.SchedcheckNow = r.clock.Now
 	defaultpreemption.SchedcheckSetOffsetRand(func(int32) int32 { return 0 })
 	preemption.SchedcheckAsync = func(body func()) { r.async = append(r.async, body) }
 	// SchedulerAsyncAPICalls (off by default): the dispatcher's calls run as they are queued.
