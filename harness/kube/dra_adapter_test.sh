@@ -110,6 +110,16 @@ has '"t":1,' '"pod":"default/p","attempt":1,"result":"Error"' 'PreBind plugin' '
   fail "binding-conditions: bound before the trace met the condition: $(cat "$log")"
 has '"type":"bind","pod":"default/p","node":"n1"'
 
+# An extended resource backed by a DeviceClass: NodeResourcesFit leaves it to DynamicResources,
+# which allocates it through a claim it creates in PreBind (the fake API server names it from its
+# generateName and delivers it at once). source: dynamicresources_test.go
+# "extended-resource-name-with-resources" and "extended-resource-name-no-resource"
+# (extendeddynamicresources.go, createExtendedResourceClaimInAPI).
+name=extended-resource; replay $name
+has '"t":1,' '"pod":"default/p"' '"result":"Scheduled","node":"n2"'
+has '"type":"bind","pod":"default/p","node":"n2"'
+has '"t":2,' '"pod":"default/q"' "$nofit"
+
 # Many devices, pools and nodes (GPUs per node, a network-attached NIC pool on all nodes, a
 # matchAttribute constraint, shared claims): the allocator's choices must be the same in every run
 # (replay compares two). source: the incubating allocator sorts pools and slices
