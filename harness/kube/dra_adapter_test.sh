@@ -110,6 +110,16 @@ has '"t":1,' '"pod":"default/p","attempt":1,"result":"Error"' 'PreBind plugin' '
   fail "binding-conditions: bound before the trace met the condition: $(cat "$log")"
 has '"type":"bind","pod":"default/p","node":"n1"'
 
+# PostFilter deallocates an allocated claim reserved for nobody when the pod fits nowhere with it;
+# the status update reaches the claim informer after the failure handling and its event requeues
+# the pod, which then gets the other GPU. source: dynamicresources_test.go "wrong-topology"
+# (filter "resourceclaim not available on the node", postfilter "deallocation of ResourceClaim
+# completed" with the allocation cleared); dynamicresources.go deallocateOrDeletePodClaims.
+name=postfilter-deallocation; replay $name
+has '"t":1,' '"pod":"default/p","attempt":1,"result":"Unschedulable"' '1 resourceclaim not available on the node. deallocation of ResourceClaim completed'
+has '"pod":"default/p","from":"unschedulable","to":"backoff","cause":"resource.k8s.io/ResourceClaimUpdate"'
+has '"pod":"default/p","attempt":2,"result":"Scheduled","node":"n2"'
+
 # An extended resource backed by a DeviceClass: NodeResourcesFit leaves it to DynamicResources,
 # which allocates it through a claim it creates in PreBind (the fake API server names it from its
 # generateName and delivers it at once). source: dynamicresources_test.go
