@@ -38,7 +38,7 @@ hasnt() {
 # candidate: framework/preemption/preemption.go, "Preemption is not helpful for scheduling").
 nofit='"result":"Unschedulable","unschedulablePlugins":["DynamicResources"],"message":"0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."'
 
-# A GPU published for one node only. source: structured allocator test "other-node" (a slice's
+# A GPU published for one node only, then a second one. source: structured allocator test "other-node" (a slice's
 # nodeName limits its devices to that node; allocatortesting/allocator_testing.go) and
 # dynamicresources_test.go "exhausted-resources-in-flight-claim" (an allocated device is not given
 # twice).
@@ -46,6 +46,10 @@ name=gpu-one-node; replay $name
 has '"t":1,' '"pod":"default/a"' '"result":"Scheduled","node":"n2"'
 has '"type":"bind","pod":"default/a","node":"n2"'
 has '"t":2,' '"pod":"default/b"' "$nofit"
+# The slice republished with a second GPU: a ResourceSlice update requeues b, which gets it.
+# source: dynamicresources.go EventsToRegister (ResourceSlice Add|Update, no hint: Queue).
+has '"t":3,' '"pod":"default/b","from":"unschedulable","to":"backoff","cause":"resource.k8s.io/ResourceSliceUpdate"'
+has '"t":3,' '"pod":"default/b","attempt":2,"result":"Scheduled","node":"n2"'
 
 # A DeviceClass selecting by an attribute in CEL. source: the allocator evaluates the class's
 # selectors on each device (structured/internal/incubating/allocator_incubating.go,
