@@ -74,7 +74,7 @@ func (f *SyncFactory) Resource() resource.Interface     { return resource.New(f,
 func (f *SyncFactory) Scheduling() scheduling.Interface { return scheduling.New(f, "", nil) }
 func (f *SyncFactory) Storage() storage.Interface       { return storage.New(f, "", nil) }
 
-// Informer is informer for adapters' own kinds (the DRA kinds of a newer version).
+// Informer is informer, for the kinds a version's adapter feeds itself (v1.37's DRA kinds).
 func (f *SyncFactory) Informer(obj runtime.Object, make func() cache.SharedIndexInformer) *SyncInformer {
 	return f.informer(obj, make)
 }
