@@ -13,11 +13,12 @@ out="${TEST_TMPDIR:-$(mktemp -d)}"
 export SCHEDCHECK_KUBE_LOG="$out/kube.log"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# replay NAME: the trace through kube:1.37 twice; $log is the first decision log.
+# replay NAME [ARGS]: the trace through kube:1.37 twice; $log is the first decision log.
 replay() {
   local name=$1
+  shift
   for run in 1 2; do
-    "$sc" replay "$data/$name.jsonl" --candidate kube:1.37 --horizon 60 -q \
+    "$sc" replay "$data/$name.jsonl" --candidate kube:1.37 --horizon 60 -q "$@" \
       --jsonl "$out/$name.$run.jsonl" || fail "$name: replay exited $?"
   done
   cmp -s "$out/$name.1.jsonl" "$out/$name.2.jsonl" ||
@@ -123,6 +124,20 @@ name=postfilter-deallocation; replay $name
 has '"t":1,' '"pod":"default/p","attempt":1,"result":"Unschedulable"' '1 resourceclaim not available on the node. deallocation of ResourceClaim completed'
 has '"pod":"default/p","from":"unschedulable","to":"backoff","cause":"resource.k8s.io/ResourceClaimUpdate"'
 has '"pod":"default/p","attempt":2,"result":"Scheduled","node":"n2"'
+
+# Partitionable devices (shared counters) and a prioritized list (firstAvailable). source:
+# allocator tests "partitionable-devices-with-attribute-selector" (partitions consume the counter
+# set; one whose counters are used up is not allocatable) and "prioritized-list-first-unavailable"
+# (the second alternative when the first has no device); dynamicresources_test.go
+# "single-claim-prioritized-list-scoring" (computeScore: 8 - the index
+# of the allocated subrequest, normalized to 100 and 87, times the weight 2).
+name=partitions-prioritized; replay $name --scores 2
+has '"t":1,' '"pod":"default/half-1"' '"result":"Scheduled","node":"n1"'
+has '"t":2,' '"pod":"default/half-2"' '"result":"Scheduled","node":"n1"'
+has '"t":3,' '"pod":"default/whole"' "$nofit"
+has '"t":4,' '"pod":"default/pref-1"' '"result":"Scheduled","node":"n2"'
+has '"t":5,' '"pod":"default/whole","attempt":2' "$nofit"
+has '"t":6,' '"pod":"default/pref-2"' '"node":"n1","ties":["n1"]' '{"node":"n1",' '"DynamicResources":200' '{"node":"n2",' '"DynamicResources":174'
 
 # An extended resource backed by a DeviceClass: NodeResourcesFit leaves it to DynamicResources,
 # which allocates it through a claim it creates in PreBind (the fake API server names it from its
