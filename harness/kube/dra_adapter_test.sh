@@ -139,6 +139,15 @@ has '"t":4,' '"pod":"default/pref-1"' '"result":"Scheduled","node":"n2"'
 has '"t":5,' '"pod":"default/whole","attempt":2' "$nofit"
 has '"t":6,' '"pod":"default/pref-2"' '"node":"n1","ties":["n1"]' '{"node":"n1",' '"DynamicResources":200' '{"node":"n2",' '"DynamicResources":174'
 
+# Consumable capacity: a device that allows multiple allocations is shared by claims until its
+# capacity is consumed. source: allocator tests
+# "consumable-capacity-multi-allocatable-device-with-allocated-capacity-use-remaining" and
+# "consumable-capacity-multi-allocatable-device-with-exceeded-consumable-capacity-request".
+name=consumable-capacity; replay $name
+has '"t":1,' '"pod":"default/p1"' '"result":"Scheduled","node":"n1"'
+has '"t":2,' '"pod":"default/p2"' '"result":"Scheduled","node":"n1"'
+has '"t":3,' '"pod":"default/p3"' "$nofit"
+
 # An extended resource backed by a DeviceClass: NodeResourcesFit leaves it to DynamicResources,
 # which allocates it through a claim it creates in PreBind (the fake API server names it from its
 # generateName and delivers it at once). source: dynamicresources_test.go
