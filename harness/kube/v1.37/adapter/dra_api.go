@@ -117,8 +117,8 @@ func (d *draObjects) current(ns, name string) (*resourcev1.ResourceClaim, error)
 	return claim.DeepCopy(), nil
 }
 
-// write stores a claim the scheduler changed with the next version and queues its delivery.
-// A claim the scheduler allocates becomes the replay's (applyClaim); one it deallocates stops being.
+// write stores a claim the scheduler changed with the next version and queues its delivery. A
+// claim the scheduler allocates becomes the replay's (applyClaim); one it deallocates stops being.
 func (d *draObjects) write(claim *resourcev1.ResourceClaim) (*resourcev1.ResourceClaim, error) {
 	key := claimKey(claim)
 	before := d.api[key]

@@ -16,8 +16,9 @@ import (
 
 // TestClaimWritesAnsweredAsTheAPIServerDoes drives the fake API server's claims (dra_api.go) the
 // way DynamicResources writes them: NotFound for a claim it lacks, Conflict for a stale
-// resourceVersion, a status update that keeps the spec, an update that keeps the status, Unreserve's
-// strategic-merge patch removing one reservation, and delivery to the informer only on deliver().
+// resourceVersion, a status update that keeps the spec, an update that keeps the status,
+// Unreserve's strategic-merge patch removing one reservation, and delivery to the informer only
+// on deliver().
 func TestClaimWritesAnsweredAsTheAPIServerDoes(t *testing.T) {
 	ctx := context.Background()
 	client := fake.NewSimpleClientset()
