@@ -56,6 +56,8 @@ func badQuantity(e *pb.ApiEvent) error {
 		if c.MaximumVolumeSize != nil {
 			return checkQuantity("maximumVolumeSize", c.GetMaximumVolumeSize())
 		}
+	case *pb.ApiEvent_ResourceClaim, *pb.ApiEvent_ResourceClaimTemplate, *pb.ApiEvent_ResourceSlice:
+		return draBadQuantity(e)
 	}
 	return nil
 }

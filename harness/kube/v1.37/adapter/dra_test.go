@@ -8,10 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	v1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
+	"k8s.io/client-go/kubernetes/fake"
 
 	"schedcheck.local/kube/common/objects"
 	"schedcheck.local/kube/common/pb"
@@ -214,4 +216,30 @@ func scalar(fd protoreflect.FieldDescriptor) protoreflect.Value {
 		return protoreflect.ValueOfBytes([]byte("1"))
 	}
 	panic("unhandled kind " + fd.Kind().String())
+}
+
+// TestDRABadQuantityNamesTheField: a quantity of a DRA object that does not parse is an error
+// naming the trace record, the object and the field (the JSON decoder alone names none).
+func TestDRABadQuantityNamesTheField(t *testing.T) {
+	client := fake.NewSimpleClientset()
+	factory := adapterkit.NewSyncFactory(client, registration{}, wrapInformer)
+	objs := adapterkit.NewObjects(factory)
+	objs.SetDRA(newDRAObjects(factory))
+	for _, tc := range []struct{ event, want string }{
+		{`{"type": "ADDED", "resourceClaim": {"metadata": {"name": "c"}, "spec": {"devices": {"requests": [{"name": "r", "firstAvailable": [{"name": "s", "capacity": {"requests": {"mem": "lots"}}}]}]}}}}`,
+			`trace record 3 (resourceClaim /c): spec.devices.requests[0].firstAvailable[0].capacity.requests.mem: invalid quantity "lots"`},
+		{`{"type": "ADDED", "resourceSlice": {"metadata": {"name": "s"}, "spec": {"devices": [{"name": "d", "capacity": {"mem": {"value": "1Gi", "requestPolicy": {"validRange": {"step": "x"}}}}}]}}}`,
+			`trace record 3 (resourceSlice s): spec.devices[0].capacity.mem.requestPolicy.validRange.step: invalid quantity "x"`},
+		{`{"type": "ADDED", "resourceSlice": {"metadata": {"name": "s"}, "spec": {"sharedCounters": [{"name": "set", "counters": {"mem": {"value": "abc"}}}]}}}`,
+			`trace record 3 (resourceSlice s): spec.sharedCounters[0].counters.mem: invalid quantity "abc"`},
+	} {
+		e := &pb.ApiEvent{}
+		if err := protojson.Unmarshal([]byte(tc.event), e); err != nil {
+			t.Fatal(err)
+		}
+		err := objs.Apply(e, 3)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Apply(%s):\n got: %v\nwant: %s...", tc.event, err, tc.want)
+		}
+	}
 }
