@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "harness/candidates/kube_adapter.h"
 
@@ -161,6 +165,41 @@ TEST(ExternalBenchTest, CampaignChildMakesTheReferenceDecisionsOneProcessPerTrac
   EXPECT_NE(table.find("| stand-in | 12 | "), std::string::npos) << table;
   EXPECT_NE(table.find("note: broken: failed on "), std::string::npos) << table;
   EXPECT_EQ(CampaignToJson({*ref, child})[1]["processes_started"], 1);
+}
+
+// The campaign replays small traces by construction: every trace comes from the explicit shape
+// list, has at most kCampaignMaxNodes nodes and kCampaignMaxRecords records, and the shapes of a
+// large size (DayChurn: 5,000 nodes, 150,000 pods) or a plugin of their own never appear. A shape
+// added to the workloads must be placed: in the list, or left out here with its reason.
+TEST(ExternalBenchTest, CampaignTracesAreSmallAndFromTheListedShapes) {
+  const std::set<std::string_view> left_out = {
+      "RequeueMissingRegistration",  // needs the CreationDelay plugin (no kube adapter has it)
+      "DayChurn",                    // a day of a 5,000-node cluster
+  };
+  const std::vector<std::string_view>& listed = CampaignShapes();
+  for (const workloads::ShapeInfo& shape : workloads::Shapes()) {
+    const bool in_list = std::find(listed.begin(), listed.end(), shape.name) != listed.end();
+    EXPECT_NE(in_list, left_out.count(shape.name) > 0)
+        << shape.name << ": in the campaign's list or left out, not both, not neither";
+  }
+  const int count = static_cast<int>(2 * listed.size());
+  auto traces = CampaignTraces(count, 7);
+  ASSERT_TRUE(traces.ok()) << traces.message();
+  ASSERT_EQ(traces->size(), static_cast<size_t>(count));
+  std::set<std::string> drawn;
+  for (const CampaignTrace& t : *traces) {
+    SCOPED_TRACE(t.name);
+    const std::string shape = t.name.substr(0, t.name.find('/'));
+    drawn.insert(shape);
+    EXPECT_EQ(left_out.count(shape), 0u);
+    int64_t nodes = 0;
+    for (const trace::Record& r : t.records)
+      nodes += r.has_api() && r.api().type() == trace::ADDED && r.api().has_node();
+    EXPECT_GE(nodes, 1);
+    EXPECT_LE(nodes, kCampaignMaxNodes);
+    EXPECT_LE(static_cast<int64_t>(t.records.size()), kCampaignMaxRecords);
+  }
+  EXPECT_EQ(drawn.size(), listed.size());  // every listed shape is drawn
 }
 
 TEST(ExternalBenchTest, FindsSchedcheckInTheRunfiles) { EXPECT_NE(FindSchedcheck(), ""); }
