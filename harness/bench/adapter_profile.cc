@@ -28,7 +28,7 @@ Result<AdapterProfile> ReadAdapterProfile(const std::string& path) {
   double runs = 0;
   if (Outcome ok = number(doc, "runs", &runs); !ok) return ok.error();
   p.runs = static_cast<int64_t>(runs);
-  for (auto [key, out] : {std::pair{"startup_seconds", &p.startup}, std::pair{"cpu_seconds", &p.cpu},
+  for (auto [key, out] : {std::pair{"startup_seconds", &p.startup}, std::pair{"user_cpu_seconds", &p.cpu},
                           std::pair{"gc_cpu_seconds", &p.gc_cpu}}) {
     if (Outcome ok = number(doc, key, out); !ok) return ok.error();
   }
@@ -38,7 +38,7 @@ Result<AdapterProfile> ReadAdapterProfile(const std::string& path) {
   for (auto [key, out] : {std::pair{"wait", &p.wait}, std::pair{"decode", &p.decode},
                           std::pair{"hello", &p.hello}, std::pair{"feed", &p.feed},
                           std::pair{"events", &p.events}, std::pair{"finish", &p.finish},
-                          std::pair{"encode", &p.encode}}) {
+                          std::pair{"encode", &p.encode}, std::pair{"send", &p.send}}) {
     if (Outcome ok = number(s, key, out); !ok) return ok.error();
   }
   return p;
@@ -99,7 +99,8 @@ nlohmann::json ProfileToJson(const AdapterProfile& p) {
   return {{"label", p.label},   {"runs", p.runs},     {"startup", p.startup},
           {"wait", p.wait},     {"decode", p.decode}, {"hello", p.hello},
           {"feed", p.feed},     {"events", p.events}, {"finish", p.finish},
-          {"encode", p.encode}, {"cpu", p.cpu},       {"gc_cpu", p.gc_cpu},
+          {"encode", p.encode}, {"send", p.send},     {"cpu", p.cpu},
+          {"gc_cpu", p.gc_cpu},
           {"scheduling", p.Scheduling()}, {"busy", p.Busy()}};
 }
 

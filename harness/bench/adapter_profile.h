@@ -29,13 +29,14 @@ struct AdapterProfile {
   double feed = 0;     // trace events into the informers (conversion, store, handlers)
   double events = 0;   // Events requests, feed included
   double finish = 0;   // Finish requests: the last instants up to the horizon
-  double encode = 0;   // answers marshalled and written
-  double cpu = 0;      // the Go runtime's CPU seconds (all threads)
-  double gc_cpu = 0;   // of which garbage collection
+  double encode = 0;   // answers marshalled
+  double send = 0;     // answers written and flushed
+  double cpu = 0;      // the Go runtime's CPU seconds in user Go code (all threads)
+  double gc_cpu = 0;   // and in garbage collection
 
   // Upstream's own work: its queue, cycles, flushes and bindings (Events and Finish, less feed).
   double Scheduling() const { return events + finish - feed; }
-  double Framing() const { return decode + encode; }
+  double Framing() const { return decode + encode + send; }
   // Everything the process did itself (not waiting).
   double Busy() const { return startup + hello + events + finish + Framing(); }
 };

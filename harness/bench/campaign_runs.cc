@@ -127,7 +127,7 @@ Result<CampaignResult> RunCampaignBuild(const std::vector<CampaignTrace>& traces
   for (const CampaignTrace& t : traces) {
     replay::ReplayOptions options = CampaignReplayOptions(t, compat);
     options.config = build->config;
-    options.registry = build->registry;
+    options.registry = build->registry.get();  // null: the default registry; `build` outlives it
     auto replayer = replay::Replayer::Create(std::move(options));
     if (!replayer.ok()) return Error{label + ": " + t.name + ": " + replayer.message()};
     if (Outcome ok = (*replayer)->Run(t.records); !ok)

@@ -27,11 +27,12 @@ const (
 	Feed                // trace events into the informers (object conversion and handlers)
 	Events              // Scheduler.Events, Feed included
 	Finish              // Scheduler.Finish: the last instants up to the horizon
-	Encode              // the Response marshalled, written and flushed
+	Encode              // the Response marshalled
+	Send                // the answer written and flushed to the harness
 	phases
 )
 
-var names = [phases]string{"wait", "decode", "hello", "feed", "events", "finish", "encode"}
+var names = [phases]string{"wait", "decode", "hello", "feed", "events", "finish", "encode", "send"}
 
 // EnvVar names the file the totals go to.
 const EnvVar = "SCHEDCHECK_ADAPTER_PROFILE"
@@ -80,7 +81,7 @@ func Run() {
 
 // Write puts the totals into the file named by EnvVar: seconds per phase, calls per phase, the
 // replays, the process's age at Serve's start (its start-up) and the Go runtime's CPU seconds
-// (total and garbage collection). Nothing when the profile is off; errors are the caller's to
+// (user Go code and garbage collection). Nothing when the profile is off; errors are the caller's to
 // report (the replay itself is not affected).
 func Write(startup time.Duration) error {
 	if !enabled {
@@ -93,9 +94,9 @@ func Write(startup time.Duration) error {
 		calls[names[p]] = counts[p]
 	}
 	doc["seconds"], doc["calls"] = seconds, calls
-	samples := []metrics.Sample{{Name: "/cpu/classes/total:cpu-seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	samples := []metrics.Sample{{Name: "/cpu/classes/user:cpu-seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}}
 	metrics.Read(samples)
-	for i, key := range []string{"cpu_seconds", "gc_cpu_seconds"} {
+	for i, key := range []string{"user_cpu_seconds", "gc_cpu_seconds"} {
 		if samples[i].Value.Kind() == metrics.KindFloat64 {
 			doc[key] = samples[i].Value.Float64()
 		}

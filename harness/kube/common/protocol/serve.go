@@ -43,11 +43,9 @@ func Serve(r io.Reader, w io.Writer, newScheduler Factory) error {
 			return fmt.Errorf("request %d: %w", index, err)
 		}
 		resp, fatal := answer(req, &current, &finished, newScheduler)
-		start := profile.Now()
 		if werr := WriteResponse(out, resp); werr != nil {
 			return fmt.Errorf("request %d: writing the answer: %w", index, werr)
 		}
-		profile.Add(profile.Encode, start)
 		if fatal != nil {
 			return fmt.Errorf("request %d: %w", index, fatal)
 		}

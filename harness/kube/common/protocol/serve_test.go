@@ -136,13 +136,13 @@ func TestServeWritesTheProfileWhenAsked(t *testing.T) {
 		Runs    int64              `json:"runs"`
 		Calls   map[string]int64   `json:"calls"`
 		Seconds map[string]float64 `json:"seconds"`
-		CPU     float64            `json:"cpu_seconds"`
+		CPU     float64            `json:"user_cpu_seconds"`
 	}
 	if err := json.Unmarshal(text, &doc); err != nil {
 		t.Fatalf("%v: %s", err, text)
 	}
 	// Six requests answered; the reads (a wait and a decode each) are one more: the end of input.
-	want := map[string]int64{"hello": 2, "events": 2, "finish": 2, "feed": 0, "decode": 7, "encode": 6, "wait": 7}
+	want := map[string]int64{"hello": 2, "events": 2, "finish": 2, "feed": 0, "decode": 7, "encode": 6, "send": 6, "wait": 7}
 	for phase, n := range want {
 		if doc.Calls[phase] != n {
 			t.Errorf("calls[%s] = %d, want %d (%s)", phase, doc.Calls[phase], n, text)
