@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"os"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +51,27 @@ var (
 func SetFile(file string) {
 	path, enabled = file, file != ""
 	totals, counts, runs = [phases]time.Duration{}, [phases]int64{}, 0
+}
+
+// CPUEnvVar names a file for a Go CPU profile of the whole process (go tool pprof), to see
+// inside a phase.
+const CPUEnvVar = "SCHEDCHECK_ADAPTER_CPUPROFILE"
+
+// StartCPU starts the CPU profile when CPUEnvVar names a file; the returned function stops it.
+func StartCPU() (stop func(), err error) {
+	file := os.Getenv(CPUEnvVar)
+	if file == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return func() {}, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return func() {}, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // Enabled reports whether the profile is being kept.

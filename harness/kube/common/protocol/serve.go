@@ -27,6 +27,11 @@ type Factory func() Scheduler
 // an error (already reported to the harness as ChildError where possible) otherwise.
 func Serve(r io.Reader, w io.Writer, newScheduler Factory) error {
 	startup := profile.ProcessAge()
+	stopCPU, err := profile.StartCPU()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "adapter CPU profile:", err)
+	}
+	defer stopCPU()
 	in := bufio.NewReaderSize(r, 1<<20)
 	out := bufio.NewWriterSize(w, 1<<20)
 	var current Scheduler
