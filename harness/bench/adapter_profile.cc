@@ -29,7 +29,8 @@ Result<AdapterProfile> ReadAdapterProfile(const std::string& path) {
   if (Outcome ok = number(doc, "runs", &runs); !ok) return ok.error();
   p.runs = static_cast<int64_t>(runs);
   for (auto [key, out] : {std::pair{"startup_seconds", &p.startup}, std::pair{"user_cpu_seconds", &p.cpu},
-                          std::pair{"gc_cpu_seconds", &p.gc_cpu}}) {
+                          std::pair{"gc_cpu_seconds", &p.gc_cpu},
+                          std::pair{"process_cpu_seconds", &p.process_cpu}}) {
     if (Outcome ok = number(doc, key, out); !ok) return ok.error();
   }
   if (!doc.contains("seconds") || !doc["seconds"].is_object())
@@ -76,22 +77,24 @@ std::string FormatShares(const std::vector<AdapterProfile>& profiles, int traces
       "adapter time per trace (ms, share of the adapter's busy time), as the adapters measured "
       "it\n\n"
       "| child | busy ms/trace | process start | Hello (config, scheduler.New) | informer feeding | "
-      "upstream's scheduling | protocol framing | waiting for the harness ms/trace | GC CPU "
-      "ms/trace |\n"
-      "|---|---|---|---|---|---|---|---|---|\n";
+      "upstream's scheduling | protocol framing | waiting for the harness ms/trace | process CPU "
+      "ms/trace | GC CPU ms/trace |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const AdapterProfile& p : profiles) {
     const double busy = p.Busy();
     auto cell = [&](double part) { return Ms(part, traces) + " (" + Share(part, busy) + ")"; };
     out += "| " + p.label + " | " + Ms(busy, traces) + " | " + cell(p.startup) + " | " +
            cell(p.hello) + " | " + cell(p.feed) + " | " + cell(p.Scheduling()) + " | " +
-           cell(p.Framing()) + " | " + Ms(p.wait, traces) + " | " + Ms(p.gc_cpu, traces) + " |\n";
+           cell(p.Framing()) + " | " + Ms(p.wait, traces) + " | " + Ms(p.process_cpu, traces) + " | " +
+           Ms(p.gc_cpu, traces) + " |\n";
   }
   out +=
       "\nbusy = process start + Hello + Events + Finish + framing (the adapter's own wall time); "
       "upstream's scheduling = Events + Finish less informer feeding (its queue, cycles, flushes "
       "and bindings); framing = request frames read and unmarshalled, answers marshalled and "
-      "written. Waiting covers the harness's work and, in a pair, the other side's replay. GC "
-      "runs beside the work on other threads.\n";
+      "written. Waiting covers the harness's work and, in a pair, the other side's replay. Process "
+      "CPU (user and system, every thread, from the kernel) moves least with the machine's load; "
+      "GC CPU is the Go runtime's estimate, on threads beside the work.\n";
   return out;
 }
 
@@ -100,7 +103,7 @@ nlohmann::json ProfileToJson(const AdapterProfile& p) {
           {"wait", p.wait},     {"decode", p.decode}, {"hello", p.hello},
           {"feed", p.feed},     {"events", p.events}, {"finish", p.finish},
           {"encode", p.encode}, {"send", p.send},     {"cpu", p.cpu},
-          {"gc_cpu", p.gc_cpu},
+          {"gc_cpu", p.gc_cpu}, {"process_cpu", p.process_cpu},
           {"scheduling", p.Scheduling()}, {"busy", p.Busy()}};
 }
 

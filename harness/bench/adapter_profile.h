@@ -31,8 +31,9 @@ struct AdapterProfile {
   double finish = 0;   // Finish requests: the last instants up to the horizon
   double encode = 0;   // answers marshalled
   double send = 0;     // answers written and flushed
-  double cpu = 0;      // the Go runtime's CPU seconds in user Go code (all threads)
-  double gc_cpu = 0;   // and in garbage collection
+  double process_cpu = 0;  // the process's CPU seconds (user and system, from the kernel)
+  double cpu = 0;          // the Go runtime's estimate of CPU seconds in user Go code
+  double gc_cpu = 0;       // and in garbage collection
 
   // Upstream's own work: its queue, cycles, flushes and bindings (Events and Finish, less feed).
   double Scheduling() const { return events + finish - feed; }

@@ -294,6 +294,7 @@ TEST(ExternalBenchTest, AdapterProfilesAreReadAndShared) {
   {
     std::ofstream out(path);
     out << R"({"runs":10,"startup_seconds":0.1,"user_cpu_seconds":0.9,"gc_cpu_seconds":0.05,)"
+           R"("process_cpu_seconds":1.2,)"
            R"("seconds":{"wait":2,"decode":0.01,"hello":0.1,"feed":0.15,"events":0.5,)"
            R"("finish":0.05,"encode":0.01,"send":0.08},"calls":{}})";
   }
@@ -307,7 +308,7 @@ TEST(ExternalBenchTest, AdapterProfilesAreReadAndShared) {
   const std::string shares = FormatShares({*p}, 10);
   // 0.4 s of 0.85 s busy over 10 traces: 40 ms per trace, 47 %.
   EXPECT_NE(shares.find("| kube x | 85.00 | 10.00 (12 %) | 10.00 (12 %) | 15.00 (18 %) | "
-                        "40.00 (47 %) | 10.00 (12 %) | 200.00 | 5.00 |"),
+                        "40.00 (47 %) | 10.00 (12 %) | 200.00 | 120.00 | 5.00 |"),
             std::string::npos)
       << shares;
   {

@@ -15,6 +15,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -102,8 +103,8 @@ func Run() {
 }
 
 // Write puts the totals into the file named by EnvVar: seconds per phase, calls per phase, the
-// replays, the process's age at Serve's start (its start-up) and the Go runtime's CPU seconds
-// (user Go code and garbage collection). Nothing when the profile is off; errors are the caller's to
+// replays, the process's age at Serve's start (its start-up), its CPU seconds, and the Go
+// runtime's estimates of CPU seconds in user Go code and in garbage collection. Nothing when the profile is off; errors are the caller's to
 // report (the replay itself is not affected).
 func Write(startup time.Duration) error {
 	if !enabled {
@@ -122,6 +123,12 @@ func Write(startup time.Duration) error {
 		if samples[i].Value.Kind() == metrics.KindFloat64 {
 			doc[key] = samples[i].Value.Float64()
 		}
+	}
+	// The process's CPU time from the kernel (user and system, every thread): unlike wall time,
+	// it hardly moves with the machine's load.
+	var usage syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &usage) == nil {
+		doc["process_cpu_seconds"] = time.Duration(usage.Utime.Nano() + usage.Stime.Nano()).Seconds()
 	}
 	text, err := json.Marshal(doc)
 	if err != nil {

@@ -136,7 +136,7 @@ func TestServeWritesTheProfileWhenAsked(t *testing.T) {
 		Runs    int64              `json:"runs"`
 		Calls   map[string]int64   `json:"calls"`
 		Seconds map[string]float64 `json:"seconds"`
-		CPU     float64            `json:"user_cpu_seconds"`
+		CPU     float64            `json:"process_cpu_seconds"`
 	}
 	if err := json.Unmarshal(text, &doc); err != nil {
 		t.Fatalf("%v: %s", err, text)
