@@ -32,7 +32,6 @@ func Serve(r io.Reader, w io.Writer, newScheduler Factory) error {
 		fmt.Fprintln(os.Stderr, "adapter CPU profile:", err)
 	}
 	defer stopCPU()
-	defer keepHeapFloor()()
 	in := bufio.NewReaderSize(r, 1<<20)
 	out := bufio.NewWriterSize(w, 1<<20)
 	var current Scheduler
