@@ -28,18 +28,18 @@ Result<AdapterProfile> ReadAdapterProfile(const std::string& path) {
   double runs = 0;
   if (Outcome ok = number(doc, "runs", &runs); !ok) return ok.error();
   p.runs = static_cast<int64_t>(runs);
-  for (auto [key, out] : {std::pair{"startup_seconds", &p.startup}, std::pair{"user_cpu_seconds", &p.cpu},
-                          std::pair{"gc_cpu_seconds", &p.gc_cpu},
-                          std::pair{"process_cpu_seconds", &p.process_cpu}}) {
+  for (auto [key, out] :
+       {std::pair{"startup_seconds", &p.startup}, std::pair{"user_cpu_seconds", &p.cpu},
+        std::pair{"gc_cpu_seconds", &p.gc_cpu}, std::pair{"process_cpu_seconds", &p.process_cpu}}) {
     if (Outcome ok = number(doc, key, out); !ok) return ok.error();
   }
   if (!doc.contains("seconds") || !doc["seconds"].is_object())
     return Error{path + ": field seconds: missing or not an object"};
   const nlohmann::json& s = doc["seconds"];
-  for (auto [key, out] : {std::pair{"wait", &p.wait}, std::pair{"decode", &p.decode},
-                          std::pair{"hello", &p.hello}, std::pair{"feed", &p.feed},
-                          std::pair{"events", &p.events}, std::pair{"finish", &p.finish},
-                          std::pair{"encode", &p.encode}, std::pair{"send", &p.send}}) {
+  for (auto [key, out] :
+       {std::pair{"wait", &p.wait}, std::pair{"decode", &p.decode}, std::pair{"hello", &p.hello},
+        std::pair{"feed", &p.feed}, std::pair{"events", &p.events}, std::pair{"finish", &p.finish},
+        std::pair{"encode", &p.encode}, std::pair{"send", &p.send}}) {
     if (Outcome ok = number(s, key, out); !ok) return ok.error();
   }
   return p;
@@ -76,7 +76,8 @@ std::string FormatShares(const std::vector<AdapterProfile>& profiles, int traces
   std::string out =
       "adapter time per trace (ms, share of the adapter's busy time), as the adapters measured "
       "it\n\n"
-      "| child | busy ms/trace | process start | Hello (config, scheduler.New) | informer feeding | "
+      "| child | busy ms/trace | process start | Hello (config, scheduler.New) | informer feeding "
+      "| "
       "upstream's scheduling | protocol framing | waiting for the harness ms/trace | process CPU "
       "ms/trace | GC CPU ms/trace |\n"
       "|---|---|---|---|---|---|---|---|---|---|\n";
@@ -85,8 +86,8 @@ std::string FormatShares(const std::vector<AdapterProfile>& profiles, int traces
     auto cell = [&](double part) { return Ms(part, traces) + " (" + Share(part, busy) + ")"; };
     out += "| " + p.label + " | " + Ms(busy, traces) + " | " + cell(p.startup) + " | " +
            cell(p.hello) + " | " + cell(p.feed) + " | " + cell(p.Scheduling()) + " | " +
-           cell(p.Framing()) + " | " + Ms(p.wait, traces) + " | " + Ms(p.process_cpu, traces) + " | " +
-           Ms(p.gc_cpu, traces) + " |\n";
+           cell(p.Framing()) + " | " + Ms(p.wait, traces) + " | " + Ms(p.process_cpu, traces) +
+           " | " + Ms(p.gc_cpu, traces) + " |\n";
   }
   out +=
       "\nbusy = process start + Hello + Events + Finish + framing (the adapter's own wall time); "
@@ -99,12 +100,22 @@ std::string FormatShares(const std::vector<AdapterProfile>& profiles, int traces
 }
 
 nlohmann::json ProfileToJson(const AdapterProfile& p) {
-  return {{"label", p.label},   {"runs", p.runs},     {"startup", p.startup},
-          {"wait", p.wait},     {"decode", p.decode}, {"hello", p.hello},
-          {"feed", p.feed},     {"events", p.events}, {"finish", p.finish},
-          {"encode", p.encode}, {"send", p.send},     {"cpu", p.cpu},
-          {"gc_cpu", p.gc_cpu}, {"process_cpu", p.process_cpu},
-          {"scheduling", p.Scheduling()}, {"busy", p.Busy()}};
+  return {{"label", p.label},
+          {"runs", p.runs},
+          {"startup", p.startup},
+          {"wait", p.wait},
+          {"decode", p.decode},
+          {"hello", p.hello},
+          {"feed", p.feed},
+          {"events", p.events},
+          {"finish", p.finish},
+          {"encode", p.encode},
+          {"send", p.send},
+          {"cpu", p.cpu},
+          {"gc_cpu", p.gc_cpu},
+          {"process_cpu", p.process_cpu},
+          {"scheduling", p.Scheduling()},
+          {"busy", p.Busy()}};
 }
 
 }  // namespace schedcheck::bench

@@ -20,8 +20,8 @@ inline constexpr char kAdapterProfileEnv[] = "SCHEDCHECK_ADAPTER_PROFILE";
 
 // Seconds per phase, as the adapter measured them.
 struct AdapterProfile {
-  std::string label;  // the child it came from ("kube 1.37", "candidate kube:1.27")
-  int64_t runs = 0;   // replays (Hellos) the process served
+  std::string label;   // the child it came from ("kube 1.37", "candidate kube:1.27")
+  int64_t runs = 0;    // replays (Hellos) the process served
   double startup = 0;  // process start to serving: the Go runtime and every package's init
   double wait = 0;     // blocked for the next request: the harness's turn (the other side's too)
   double decode = 0;   // request frames read and unmarshalled

@@ -53,7 +53,7 @@ struct Flags {
   schedcheck::reference::Engine engine = schedcheck::reference::Engine::kFast;
   bool no_plain = false;  // the main table also measures the plain engine unless this is set
   int campaign = 50;
-  bool campaign_only = false;              // no main table, no side by side
+  bool campaign_only = false;               // no main table, no side by side
   std::vector<std::string> campaign_pairs;  // BASELINE,CANDIDATE@COMPAT; empty: the defaults
   bool no_campaign_pairs = false;
   std::vector<std::string> compare;  // two build specs: A and B
@@ -354,8 +354,8 @@ int Run(const Flags& f) {
     }
     // Pairs of builds, as `schedcheck campaign` runs them: both replays and the diff per trace.
     for (const schedcheck::bench::CampaignPair& pair : *pairs) {
-      auto r = schedcheck::bench::RunCampaignPair(*traces, pair,
-                                                  std::llround(f.child_timeout * 1000));
+      auto r =
+          schedcheck::bench::RunCampaignPair(*traces, pair, std::llround(f.child_timeout * 1000));
       if (!r.ok()) {
         std::cerr << "bench: campaign pair " << pair.baseline << "," << pair.candidate << ": "
                   << r.message() << " (skipped)" << std::endl;

@@ -173,7 +173,8 @@ std::string FormatCompare(const CompareResult& r) {
   };
   const std::vector<double> a = rates(r.a_runs), b = rates(r.b_runs);
   std::vector<double> per_round;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) per_round.push_back(a[i] > 0 ? b[i] / a[i] : 0);
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+    per_round.push_back(a[i] > 0 ? b[i] / a[i] : 0);
   auto range = [](const std::vector<double>& v, const char* format) {
     return Fixed(*std::min_element(v.begin(), v.end()), format) + "–" +
            Fixed(*std::max_element(v.begin(), v.end()), format);

@@ -117,9 +117,9 @@ struct CampaignResult {
   int64_t bindings = 0;  // bindings in the decision logs
   double seconds = 0;    // wall time of the whole campaign (trace generation excluded)
   double traces_per_second = 0;
-  int processes_started = 0;  // child processes (0: in process)
-  std::string note;           // a failure: the campaign stopped there
-  int64_t divergent = -1;     // a pair of builds: traces whose two logs differ (else -1)
+  int processes_started = 0;             // child processes (0: in process)
+  std::string note;                      // a failure: the campaign stopped there
+  int64_t divergent = -1;                // a pair of builds: traces whose two logs differ (else -1)
   std::vector<AdapterProfile> profiles;  // the children's own profiles, when they wrote one
 };
 

@@ -224,8 +224,8 @@ TEST(ExternalBenchTest, CampaignPairsReplayBothSidesAndCountWhatDiffers) {
   EXPECT_EQ(same->attempts, 2 * ref->attempts);  // both sides' decisions
   EXPECT_EQ(same->bindings, 2 * ref->bindings);
 
-  auto planted = RunCampaignPair(*traces, {"reference", "forget-events:NodeResourcesFit", "1.27"},
-                                 kTimeoutMs);
+  auto planted =
+      RunCampaignPair(*traces, {"reference", "forget-events:NodeResourcesFit", "1.27"}, kTimeoutMs);
   ASSERT_TRUE(planted.ok()) << planted.message();
   EXPECT_EQ(planted->processes_started, 0);
   EXPECT_GT(planted->divergent, 0);
