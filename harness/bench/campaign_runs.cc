@@ -191,14 +191,14 @@ std::string FormatCompare(const CompareResult& r) {
          Fixed(1000 / std::max(Median(b), 1e-9), "%.2f") + " |\n";
   out += "\nB / A (traces/s): " + Fixed(Median(b) / std::max(Median(a), 1e-9), "%.2f") +
          "× of the medians; " + range(per_round, "%.2f") + "× within a round.\n";
-  // The children's own CPU (from the kernel) per trace: on a shared machine it moves far less
-  // with the load than wall time does, so its ratio is the steadier regression signal.
+  // The child's CPU (from the kernel, when the harness reaped it) per trace: on a shared machine
+  // it moves far less with the load than wall time does, so its ratio is the steadier regression
+  // signal. Any out-of-process build has it; an in-process one has none.
   auto cpu = [](const std::vector<CampaignResult>& runs) {
     std::vector<double> v;
     for (const CampaignResult& c : runs) {
-      double seconds = 0;
-      for (const AdapterProfile& p : c.profiles) seconds += p.process_cpu;
-      if (seconds > 0 && c.traces > 0) v.push_back(seconds * 1000 / c.traces);
+      if (c.child_cpu_seconds > 0 && c.traces > 0)
+        v.push_back(c.child_cpu_seconds * 1000 / c.traces);
     }
     return v;
   };
@@ -207,7 +207,7 @@ std::string FormatCompare(const CompareResult& r) {
     std::vector<double> cpu_per_round;
     for (size_t i = 0; i < a_cpu.size() && i < b_cpu.size(); ++i)
       cpu_per_round.push_back(b_cpu[i] / a_cpu[i]);
-    out += "Adapter CPU per trace (user and system, from the kernel): A " +
+    out += "Child CPU per trace (user and system, from the kernel): A " +
            Fixed(Median(a_cpu), "%.2f") + " ms (" + range(a_cpu, "%.2f") + "), B " +
            Fixed(Median(b_cpu), "%.2f") + " ms (" + range(b_cpu, "%.2f") + "); B / A " +
            Fixed(Median(b_cpu) / Median(a_cpu), "%.2f") + "× of the medians, " +

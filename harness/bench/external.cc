@@ -543,6 +543,7 @@ CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces,
   if (Outcome ok = session.Close(); !ok && out.note.empty())
     out.note = "closing the child: " + ok.message();
   Finish(&out, start);
+  out.child_cpu_seconds = static_cast<double>(session.closed_children_cpu_ns()) / 1e9;
   TakeProfile(profile, label, &out);
   return out;
 }
@@ -594,6 +595,7 @@ nlohmann::json CampaignToJson(const std::vector<CampaignResult>& results) {
                         {"traces_per_second", r.traces_per_second},
                         {"processes_started", r.processes_started}};
     if (r.divergent >= 0) j["divergent"] = r.divergent;
+    if (r.child_cpu_seconds > 0) j["child_cpu_seconds"] = r.child_cpu_seconds;
     if (!r.note.empty()) j["note"] = r.note;
     for (const AdapterProfile& p : r.profiles) j["profiles"].push_back(ProfileToJson(p));
     out.push_back(std::move(j));

@@ -273,10 +273,17 @@ TEST(ExternalBenchTest, CompareRunsBothBuildsEveryRound) {
     EXPECT_EQ(b.bindings, r->a_runs.front().bindings);
   }
   EXPECT_EQ(r->a_runs.front().label, "A: reference");
+  EXPECT_EQ(r->a_runs.front().child_cpu_seconds, 0);  // in process
+  EXPECT_GT(r->b_runs.front().child_cpu_seconds, 0);
   const std::string table = FormatCompare(*r);
   EXPECT_NE(table.find("| A | reference | "), std::string::npos) << table;
   EXPECT_NE(table.find("B / A (traces/s): "), std::string::npos) << table;
   EXPECT_EQ(table.find("did not make the same decisions"), std::string::npos) << table;
+  EXPECT_EQ(table.find("Child CPU per trace"), std::string::npos) << table;  // A has none
+  auto both = RunCompare(*traces, "exec:" + Serve(), "exec:" + Serve(), "1.27", 2, kTimeoutMs);
+  ASSERT_TRUE(both.ok()) << both.message();
+  EXPECT_NE(FormatCompare(*both).find("Child CPU per trace"), std::string::npos)
+      << FormatCompare(*both);
   EXPECT_EQ(CompareToJson(*r)["b_runs"].size(), 3u);
 
   auto broken = RunCompare(*traces, "reference", "exec:exit 3", "1.27", 1, kTimeoutMs);
