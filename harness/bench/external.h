@@ -117,9 +117,9 @@ struct CampaignResult {
   int64_t bindings = 0;  // bindings in the decision logs
   double seconds = 0;    // wall time of the whole campaign (trace generation excluded)
   double traces_per_second = 0;
-  int processes_started = 0;             // child processes (0: in process)
-  std::string note;                      // a failure: the campaign stopped there
-  int64_t divergent = -1;                // a pair of builds: traces whose two logs differ (else -1)
+  int processes_started = 0;  // child processes (0: in process)
+  std::string note;           // a failure: the campaign stopped there
+  int64_t divergent = -1;     // a pair of builds: traces whose two logs differ (else -1)
   // One child alone: its CPU seconds (user and system, from the kernel when it was reaped), any
   // build, profile or not; 0 in process or for a pair.
   double child_cpu_seconds = 0;

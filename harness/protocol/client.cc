@@ -161,7 +161,9 @@ std::string Client::Reap() {
       if (r == pid_ || (r < 0 && errno != EINTR)) {
         reaped_ = r == pid_;
         if (reaped_) {
-          auto ns = [](const timeval& t) { return t.tv_sec * 1'000'000'000LL + t.tv_usec * 1000LL; };
+          auto ns = [](const timeval& t) {
+            return t.tv_sec * 1'000'000'000LL + t.tv_usec * 1000LL;
+          };
           cpu_ns_ = ns(usage.ru_utime) + ns(usage.ru_stime);
         }
         break;
