@@ -1,7 +1,9 @@
 // bazel run -c opt //harness/bench:bench -- [--workload NAME]... [--nodes N]... [--initial N]
 //     [--measured N] [--scale F] [--seed S] [--sampling both|adaptive|100] [--json FILE]
 //     [--no-trace-io] [--no-replay] [--kube 1.27,1.37 | --no-kube] [--kube-scale F] [--no-serve]
-//     [--campaign N] [--child-timeout S] [--engine plain|fast] [--no-plain] [--compat 1.27|1.37]
+//     [--campaign N] [--campaign-only] [--campaign-pair B,C@COMPAT]... [--no-campaign-pairs]
+//     [--compare A B [--rounds N] [--campaign-compat 1.27|1.37]] [--child-timeout S]
+//     [--engine plain|fast] [--no-plain] [--compat 1.27|1.37]
 // Generates each workload in process, replays it against the reference (percentageOfNodesToScore
 // 100 and upstream's adaptive default, one thread), then side by side with the kube-scheduler
 // adapters (and `schedcheck serve`) as child processes at --kube-scale of those sizes, then a
@@ -25,6 +27,7 @@
 
 #include "harness/bench/alibaba.h"
 #include "harness/bench/bench.h"
+#include "harness/bench/campaign_runs.h"
 #include "harness/bench/external.h"
 #include "harness/candidates/kube_adapter.h"
 #include "harness/cli/engine_option.h"
@@ -50,6 +53,12 @@ struct Flags {
   schedcheck::reference::Engine engine = schedcheck::reference::Engine::kFast;
   bool no_plain = false;  // the main table also measures the plain engine unless this is set
   int campaign = 50;
+  bool campaign_only = false;               // no main table, no side by side
+  std::vector<std::string> campaign_pairs;  // BASELINE,CANDIDATE@COMPAT; empty: the defaults
+  bool no_campaign_pairs = false;
+  std::vector<std::string> compare;  // two build specs: A and B
+  int rounds = 3;
+  std::string campaign_compat = "1.27";  // the level of --compare (and of the one-child rows)
   double child_timeout = 300;
   std::string compat = "1.27";  // the level of the reference and of the children's Hello
 };
@@ -109,6 +118,55 @@ schedcheck::Result<std::vector<ChildScheduler>> Children(const Flags& f) {
   return children;
 }
 
+// The --campaign-pair list (the defaults unless given; none with --no-campaign-pairs).
+schedcheck::Result<std::vector<schedcheck::bench::CampaignPair>> CampaignPairs(const Flags& f) {
+  if (f.no_campaign_pairs) return std::vector<schedcheck::bench::CampaignPair>{};
+  if (f.campaign_pairs.empty()) return schedcheck::bench::DefaultCampaignPairs();
+  std::vector<schedcheck::bench::CampaignPair> out;
+  for (const std::string& text : f.campaign_pairs) {
+    auto p = schedcheck::bench::ParseCampaignPair(text);
+    if (!p.ok()) return schedcheck::Error{"--campaign-pair: " + p.message()};
+    out.push_back(*p);
+  }
+  return out;
+}
+
+// --compare A B: the campaign replayed by the two builds alternately, and their ratio.
+int RunCompareOnly(const Flags& f) {
+  if (f.compare.size() != 2) {
+    std::cerr << "bench: --compare wants two build specs, A and B (got " << f.compare.size()
+              << ")\n";
+    return 2;
+  }
+  if (f.rounds < 1 || f.campaign < 1) {
+    std::cerr << "bench: --compare needs --rounds and --campaign of at least 1\n";
+    return 2;
+  }
+  auto traces = schedcheck::bench::CampaignTraces(f.campaign, f.seed);
+  if (!traces.ok()) {
+    std::cerr << "bench: campaign: " << traces.message() << "\n";
+    return 1;
+  }
+  std::cerr << "compare: " << f.compare[0] << " (A) and " << f.compare[1] << " (B), "
+            << traces->size() << " traces, " << f.rounds << " rounds" << std::endl;
+  auto r = schedcheck::bench::RunCompare(*traces, f.compare[0], f.compare[1], f.campaign_compat,
+                                         f.rounds, std::llround(f.child_timeout * 1000));
+  if (!r.ok()) {
+    std::cerr << "bench: --compare: " << r.message() << "\n";
+    return 2;
+  }
+  std::cout << schedcheck::bench::FormatCompare(*r);
+  if (!f.json.empty()) {
+    nlohmann::json doc = {{"compare", schedcheck::bench::CompareToJson(*r)}};
+    if (schedcheck::Outcome ok = schedcheck::trace::WriteFileAtomically(f.json, doc.dump(2) + "\n");
+        !ok) {
+      std::cerr << "bench: " << ok.message() << "\n";
+      return 2;
+    }
+  }
+  return 0;
+}
+
 // The Alibaba workloads, when the shared data is present (else a note on stderr, not an error).
 int RunAlibaba(const std::vector<std::string>& names, uint64_t seed,
                schedcheck::reference::Engine engine,
@@ -159,6 +217,10 @@ int Run(const Flags& f) {
     }
     shapes.push_back(s);
   }
+  if (f.campaign_only) {  // the campaign rows alone
+    shapes.clear();
+    alibaba.clear();
+  }
   if (!(f.scale > 0)) {
     std::cerr << "bench: --scale must be positive\n";
     return 2;
@@ -174,7 +236,13 @@ int Run(const Flags& f) {
     std::cerr << "bench: --sampling: want both, adaptive or 100, not \"" << f.sampling << "\"\n";
     return 2;
   }
+  if (!f.compare.empty()) return RunCompareOnly(f);
   const bool side_by_side = !f.no_kube && !f.no_replay;
+  auto pairs = CampaignPairs(f);
+  if (!pairs.ok()) {
+    std::cerr << "bench: " << pairs.message() << "\n";
+    return 2;
+  }
   std::vector<ChildScheduler> children;
   if (side_by_side) {
     auto c = Children(f);
@@ -284,6 +352,19 @@ int Run(const Flags& f) {
       std::cerr << "  " << c.label << ": " << campaign.back().traces_per_second << " traces/s"
                 << std::endl;
     }
+    // Pairs of builds, as `schedcheck campaign` runs them: both replays and the diff per trace.
+    for (const schedcheck::bench::CampaignPair& pair : *pairs) {
+      auto r =
+          schedcheck::bench::RunCampaignPair(*traces, pair, std::llround(f.child_timeout * 1000));
+      if (!r.ok()) {
+        std::cerr << "bench: campaign pair " << pair.baseline << "," << pair.candidate << ": "
+                  << r.message() << " (skipped)" << std::endl;
+        continue;
+      }
+      campaign.push_back(std::move(*r));
+      std::cerr << "  " << campaign.back().label << ": " << campaign.back().traces_per_second
+                << " traces/s" << std::endl;
+    }
   }
   std::vector<schedcheck::bench::AlibabaResult> alibaba_results;
   if (int code = RunAlibaba(alibaba, f.seed, f.engine, &alibaba_results); code != 0) return code;
@@ -354,6 +435,21 @@ int main(int argc, char** argv) {
                "and the campaign");
   app.add_option("--campaign", f.campaign,
                  "traces in the random-trace campaign (default 50; 0: none)");
+  app.add_flag("--campaign-only", f.campaign_only,
+               "run the campaign rows alone (no main table, no side by side)");
+  app.add_option("--campaign-pair", f.campaign_pairs,
+                 "a pair of builds for the campaign, BASELINE,CANDIDATE@COMPAT (specs as "
+                 "`schedcheck campaign` takes them), repeatable (default: reference,kube:1.37@1.37 "
+                 "and kube:1.27,kube:1.27@1.27; a pair whose adapter is not built is skipped)");
+  app.add_flag("--no-campaign-pairs", f.no_campaign_pairs, "no pairs of builds in the campaign");
+  app.add_option("--compare", f.compare,
+                 "two build specs A B (e.g. kube:1.37 exec:/tmp/old-adapter): only the campaign, "
+                 "replayed by A and B alternately for --rounds rounds; prints traces/s and B / A")
+      ->expected(2);
+  app.add_option("--rounds", f.rounds, "rounds of --compare (default 3)");
+  app.add_option("--campaign-compat", f.campaign_compat,
+                 "compatibility level of --compare's replays (default 1.27)")
+      ->check(CLI::IsMember({"1.27", "1.37"}));
   app.add_option("--child-timeout", f.child_timeout,
                  "real seconds to wait for each answer of a child (default 300)");
   try {

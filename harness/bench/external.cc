@@ -22,6 +22,7 @@
 #include "harness/replay/decision_log.h"
 #include "harness/replay/replayer.h"
 #include "reference/api/rfc3339.h"
+#include "reference/runtime/profile.h"
 
 namespace schedcheck::bench {
 namespace {
@@ -407,10 +408,34 @@ nlohmann::json SideBySideToJson(const std::vector<SideBySideRow>& rows, double k
   return doc;
 }
 
+const std::vector<std::string_view>& CampaignShapes() {
+  static const auto* shapes = new std::vector<std::string_view>{
+      "SchedulingBasic",
+      "SchedulingNodeAffinity",
+      "SchedulingPodAntiAffinity",
+      "SchedulingPodAffinity",
+      "TopologySpreading",
+      "PreferredTopologySpreading",
+      "Unschedulable",
+      "MixedChurn",
+      "PreemptionBasic",
+      "SchedulingInTreePVs",
+      "SchedulingMigratedInTreePVs",
+      "SchedulingCSIPVs",
+      "RequeueNodeAdd",
+      "RequeuePodDelete",
+      "RequeueTaintRemoval",
+      "RequeueGateRemoval",
+  };
+  return *shapes;
+}
+
 Result<std::vector<CampaignTrace>> CampaignTraces(int count, uint64_t seed) {
   std::vector<const workloads::ShapeInfo*> shapes;
-  for (const workloads::ShapeInfo& s : workloads::Shapes()) {
-    if (s.config_yaml.empty()) shapes.push_back(&s);  // not the ones needing a plugin of their own
+  for (std::string_view name : CampaignShapes()) {
+    const workloads::ShapeInfo* shape = workloads::FindShape(name);
+    if (shape == nullptr) return Error{"campaign shape " + std::string(name) + ": unknown"};
+    shapes.push_back(shape);
   }
   std::vector<CampaignTrace> out;
   for (int i = 0; i < count; ++i) {
@@ -423,13 +448,20 @@ Result<std::vector<CampaignTrace>> CampaignTraces(int count, uint64_t seed) {
       p.initial_pods = std::llround(shape.defaults.initial_pods * f);
       p.measured_pods = std::max<int64_t>(1, std::llround(shape.defaults.measured_pods * f));
     }
+    const std::string name =
+        std::string(shape.name) + "/" + std::to_string(p.nodes) + "n/s" + std::to_string(p.seed);
     auto w = workloads::Generate(shape.name, p);
-    if (!w.ok()) return w.error();
+    if (!w.ok()) return Error{name + ": " + w.message()};
+    const int64_t records = static_cast<int64_t>(w->trace.records.size());
+    if (p.nodes > kCampaignMaxNodes || records > kCampaignMaxRecords) {
+      return Error{"campaign trace " + name + " is not small: " + std::to_string(p.nodes) +
+                   " nodes, " + std::to_string(records) + " records (at most " +
+                   std::to_string(kCampaignMaxNodes) + " and " +
+                   std::to_string(kCampaignMaxRecords) + ")"};
+    }
     auto config = ConfigFor(shape, Sampling::kAdaptive);
     if (!config.ok()) return config.error();
-    out.push_back(
-        {std::string(shape.name) + "/" + std::to_string(p.nodes) + "n/s" + std::to_string(p.seed),
-         config->text, std::move(config->config), std::move(w->trace.records)});
+    out.push_back({name, config->text, std::move(config->config), std::move(w->trace.records)});
   }
   return out;
 }
@@ -443,14 +475,6 @@ void Count(const std::vector<trace::Record>& decisions, CampaignResult* out) {
   }
 }
 
-replay::ReplayOptions CampaignOptions(const CampaignTrace& t) {
-  replay::ReplayOptions options;
-  options.compat = "1.27";
-  options.config = t.config;
-  options.epoch_unix_ns = *reference::ParseRfc3339(workloads::kStartTime);
-  return options;
-}
-
 void Finish(CampaignResult* out, Clock::time_point start) {
   out->seconds = Seconds(start, Clock::now());
   out->traces_per_second = out->seconds > 0 ? out->traces / out->seconds : 0;
@@ -458,13 +482,29 @@ void Finish(CampaignResult* out, Clock::time_point start) {
 
 }  // namespace
 
+replay::ReplayOptions CampaignReplayOptions(const CampaignTrace& t, const std::string& compat) {
+  replay::ReplayOptions options;
+  options.compat = compat;
+  options.config = t.config_text.empty() ? reference::DefaultConfiguration(compat) : t.config;
+  options.epoch_unix_ns = *reference::ParseRfc3339(workloads::kStartTime);
+  return options;
+}
+
+void TakeProfile(const std::string& path, const std::string& label, CampaignResult* out) {
+  auto p = ReadAdapterProfile(path);
+  std::remove(path.c_str());
+  if (!p.ok()) return;  // a child that keeps no profile
+  p->label = label;
+  out->profiles.push_back(std::move(*p));
+}
+
 Result<CampaignResult> RunCampaignReference(const std::vector<CampaignTrace>& traces,
-                                            reference::Engine engine) {
+                                            reference::Engine engine, const std::string& compat) {
   CampaignResult out;
   out.label = "reference (in process, " + std::string(reference::EngineName(engine)) + ")";
   const Clock::time_point start = Clock::now();
   for (const CampaignTrace& t : traces) {
-    replay::ReplayOptions options = CampaignOptions(t);
+    replay::ReplayOptions options = CampaignReplayOptions(t, compat);
     options.engine = engine;
     auto replayer = replay::Replayer::Create(std::move(options));
     if (!replayer.ok()) return Error{t.name + ": " + replayer.message()};
@@ -479,16 +519,17 @@ Result<CampaignResult> RunCampaignReference(const std::vector<CampaignTrace>& tr
 
 CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces,
                                    const std::string& label, const std::string& command,
-                                   int64_t timeout_ms) {
+                                   int64_t timeout_ms, const std::string& compat) {
   CampaignResult out;
   out.label = label;
   const Clock::time_point start = Clock::now();
   // One child serves every trace (a new Hello after each Finish), as campaigns run.
-  protocol::ReplaySession session(command, timeout_ms);
+  const std::string profile = NewProfilePath();
+  protocol::ReplaySession session(WithProfile(command, profile), timeout_ms);
   for (const CampaignTrace& t : traces) {
     const bool starts_child = session.runs_on_child() == 0;
     protocol::ExternalReplay run = session.Replay(
-        t.records, protocol::HelloFor(CampaignOptions(t), t.config_text,
+        t.records, protocol::HelloFor(CampaignReplayOptions(t, compat), t.config_text,
                                       t.config_text.empty() ? "" : "bench campaign"));
     if (starts_child) ++out.processes_started;
     if (!run.status.ok()) {
@@ -502,6 +543,8 @@ CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces,
   if (Outcome ok = session.Close(); !ok && out.note.empty())
     out.note = "closing the child: " + ok.message();
   Finish(&out, start);
+  out.child_cpu_seconds = static_cast<double>(session.closed_children_cpu_ns()) / 1e9;
+  TakeProfile(profile, label, &out);
   return out;
 }
 
@@ -509,12 +552,14 @@ std::string FormatCampaign(const std::vector<CampaignResult>& results) {
   if (results.empty()) return "";
   std::string out = "random-trace campaign: traces per second (" +
                     std::to_string(results.front().traces) +
-                    " small generated traces, each a separate replay)\n\n"
+                    " small generated traces, each a separate replay; a pair replays each trace "
+                    "through both builds and diffs the logs)\n\n"
                     "| scheduler | traces | traces/s | ms per trace | attempts | bindings | "
-                    "processes started | ref speed-up |\n"
-                    "|---|---|---|---|---|---|---|---|\n";
+                    "processes started | traces that differ | ref speed-up |\n"
+                    "|---|---|---|---|---|---|---|---|---|\n";
   const double ref = results.front().traces_per_second;
   std::vector<std::string> notes;
+  std::vector<AdapterProfile> profiles;
   for (const CampaignResult& r : results) {
     char ms[32];
     std::snprintf(ms, sizeof(ms), "%.2f", r.traces > 0 ? r.seconds * 1000 / r.traces : 0.0);
@@ -522,15 +567,19 @@ std::string FormatCampaign(const std::vector<CampaignResult>& results) {
            " | " + ms + " | " + WithCommas(r.attempts) + " | " + WithCommas(r.bindings) + " | " +
            (r.processes_started == 0 ? std::string("0 (in process)")
                                      : std::to_string(r.processes_started)) +
-           " | " + (&r == &results.front() ? std::string("—") : Ratio(ref, r.traces_per_second)) +
-           " |\n";
+           " | " + (r.divergent < 0 ? std::string("—") : WithCommas(r.divergent)) + " | " +
+           (&r == &results.front() ? std::string("—") : Ratio(ref, r.traces_per_second)) + " |\n";
     if (!r.note.empty()) notes.push_back(r.label + ": " + r.note);
+    for (AdapterProfile p : r.profiles) {
+      if (p.label != r.label) p.label = r.label + ": " + p.label;
+      profiles.push_back(std::move(p));
+    }
   }
   out +=
       "\nOne child process serves a whole campaign (protocol::ReplaySession: a new Hello after "
-      "each Finish); "
-      "its start is included in the time.\n";
+      "each Finish); its start is included in the time.\n";
   for (const std::string& n : notes) out += "note: " + n + "\n";
+  if (!profiles.empty()) out += "\n" + FormatShares(profiles, results.front().traces);
   return out;
 }
 
@@ -545,7 +594,10 @@ nlohmann::json CampaignToJson(const std::vector<CampaignResult>& results) {
                         {"seconds", r.seconds},
                         {"traces_per_second", r.traces_per_second},
                         {"processes_started", r.processes_started}};
+    if (r.divergent >= 0) j["divergent"] = r.divergent;
+    if (r.child_cpu_seconds > 0) j["child_cpu_seconds"] = r.child_cpu_seconds;
     if (!r.note.empty()) j["note"] = r.note;
+    for (const AdapterProfile& p : r.profiles) j["profiles"].push_back(ProfileToJson(p));
     out.push_back(std::move(j));
   }
   return out;

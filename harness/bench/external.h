@@ -21,9 +21,12 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "harness/bench/adapter_profile.h"
 #include "harness/bench/bench.h"
+#include "harness/replay/replayer.h"
 #include "harness/workloads/workloads.h"
 #include "nlohmann/json.hpp"
 #include "reference/base/result.h"
@@ -90,8 +93,20 @@ struct CampaignTrace {
   std::vector<trace::Record> records;
 };
 
-// `count` small traces cycling through the scheduler_perf shapes (5-24 nodes, their pods scaled
-// alike) and the requeue shapes that need no plugin of their own, with seeds seed, seed+1, ...
+// The shapes the campaign draws from, in order: the twelve scheduler_perf shapes (scaled down to
+// 5-24 nodes, their pods alike) and the four requeue shapes at their own small defaults (3 nodes).
+// An explicit list, so that a new shape joins the campaign only when someone puts it here: the
+// shapes left out are RequeueMissingRegistration (it needs the CreationDelay plugin, which a kube
+// adapter does not have) and DayChurn (a day of a 5,000-node cluster, the capture-scale bench's).
+const std::vector<std::string_view>& CampaignShapes();
+
+// What makes a campaign trace small, checked on every trace CampaignTraces makes: a campaign
+// measures the cost of many short replays (process reuse, Hello, framing), not of one long one.
+inline constexpr int64_t kCampaignMaxNodes = 24;
+inline constexpr int64_t kCampaignMaxRecords = 2'000;
+
+// `count` small traces cycling through CampaignShapes(), with seeds seed, seed+1, ... Errors: a
+// generator failure, or a trace above the caps (naming the shape and its size).
 Result<std::vector<CampaignTrace>> CampaignTraces(int count, uint64_t seed);
 
 struct CampaignResult {
@@ -104,16 +119,30 @@ struct CampaignResult {
   double traces_per_second = 0;
   int processes_started = 0;  // child processes (0: in process)
   std::string note;           // a failure: the campaign stopped there
+  int64_t divergent = -1;     // a pair of builds: traces whose two logs differ (else -1)
+  // One child alone: its CPU seconds (user and system, from the kernel when it was reaped), any
+  // build, profile or not; 0 in process or for a pair.
+  double child_cpu_seconds = 0;
+  std::vector<AdapterProfile> profiles;  // the children's own profiles, when they wrote one
 };
 
 // Every trace replayed in process by `engine`, one Replayer per trace, keeping the full decision
 // log as a campaign that diffs the logs would. Labelled "reference (in process, ENGINE)".
 Result<CampaignResult> RunCampaignReference(const std::vector<CampaignTrace>& traces,
-                                            reference::Engine engine = reference::Engine::kFast);
-// Every trace replayed by the child, one RunExternalReplay — one child process — per trace.
+                                            reference::Engine engine = reference::Engine::kFast,
+                                            const std::string& compat = "1.27");
+// Every trace replayed by the child, one process for the whole campaign (protocol::ReplaySession,
+// a new Hello per trace); the child is asked for its profile (adapter_profile.h).
 CampaignResult RunCampaignExternal(const std::vector<CampaignTrace>& traces,
                                    const std::string& label, const std::string& command,
-                                   int64_t timeout_ms);
+                                   int64_t timeout_ms, const std::string& compat = "1.27");
+
+// How a campaign trace is replayed at `compat`: its configuration (the default profile at that
+// level when the trace has none of its own) and the workloads' epoch.
+replay::ReplayOptions CampaignReplayOptions(const CampaignTrace& t, const std::string& compat);
+// Reads the child's profile at `path` into out->profiles as `label`, and removes the file;
+// nothing when the child wrote none.
+void TakeProfile(const std::string& path, const std::string& label, CampaignResult* out);
 
 std::string FormatCampaign(const std::vector<CampaignResult>& results);
 nlohmann::json CampaignToJson(const std::vector<CampaignResult>& results);

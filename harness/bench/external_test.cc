@@ -5,9 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "harness/bench/campaign_runs.h"
 #include "harness/candidates/kube_adapter.h"
 
 namespace schedcheck::bench {
@@ -161,6 +167,167 @@ TEST(ExternalBenchTest, CampaignChildMakesTheReferenceDecisionsOneProcessPerTrac
   EXPECT_NE(table.find("| stand-in | 12 | "), std::string::npos) << table;
   EXPECT_NE(table.find("note: broken: failed on "), std::string::npos) << table;
   EXPECT_EQ(CampaignToJson({*ref, child})[1]["processes_started"], 1);
+}
+
+// The campaign replays small traces by construction: every trace comes from the explicit shape
+// list, has at most kCampaignMaxNodes nodes and kCampaignMaxRecords records, and the shapes of a
+// large size (DayChurn: 5,000 nodes, 150,000 pods) or a plugin of their own never appear. A shape
+// added to the workloads must be placed: in the list, or left out here with its reason.
+TEST(ExternalBenchTest, CampaignTracesAreSmallAndFromTheListedShapes) {
+  const std::set<std::string_view> left_out = {
+      "RequeueMissingRegistration",  // needs the CreationDelay plugin (no kube adapter has it)
+      "DayChurn",                    // a day of a 5,000-node cluster
+  };
+  const std::vector<std::string_view>& listed = CampaignShapes();
+  for (const workloads::ShapeInfo& shape : workloads::Shapes()) {
+    const bool in_list = std::find(listed.begin(), listed.end(), shape.name) != listed.end();
+    EXPECT_NE(in_list, left_out.count(shape.name) > 0)
+        << shape.name << ": in the campaign's list or left out, not both, not neither";
+  }
+  const int count = static_cast<int>(2 * listed.size());
+  auto traces = CampaignTraces(count, 7);
+  ASSERT_TRUE(traces.ok()) << traces.message();
+  ASSERT_EQ(traces->size(), static_cast<size_t>(count));
+  std::set<std::string> drawn;
+  for (const CampaignTrace& t : *traces) {
+    SCOPED_TRACE(t.name);
+    const std::string shape = t.name.substr(0, t.name.find('/'));
+    drawn.insert(shape);
+    EXPECT_EQ(left_out.count(shape), 0u);
+    int64_t nodes = 0;
+    for (const trace::Record& r : t.records)
+      nodes += r.has_api() && r.api().type() == trace::ADDED && r.api().has_node();
+    EXPECT_GE(nodes, 1);
+    EXPECT_LE(nodes, kCampaignMaxNodes);
+    EXPECT_LE(static_cast<int64_t>(t.records.size()), kCampaignMaxRecords);
+  }
+  EXPECT_EQ(drawn.size(), listed.size());  // every listed shape is drawn
+}
+
+// A pair of builds replays every trace through both and diffs the logs: the reference against
+// itself behind the protocol finds nothing; against forget-events:NodeResourcesFit (a planted bug
+// on requeues) some traces differ.
+TEST(ExternalBenchTest, CampaignPairsReplayBothSidesAndCountWhatDiffers) {
+  auto traces = CampaignTraces(16, 3);
+  ASSERT_TRUE(traces.ok()) << traces.message();
+  auto same = RunCampaignPair(*traces, {"reference", "exec:" + Serve(), "1.27"}, kTimeoutMs);
+  ASSERT_TRUE(same.ok()) << same.message();
+  EXPECT_EQ(same->note, "");
+  EXPECT_EQ(same->label, "reference vs exec:" + Serve() + " (1.27)");
+  EXPECT_EQ(same->traces, 16);
+  EXPECT_EQ(same->divergent, 0);
+  EXPECT_EQ(same->processes_started, 1);  // the exec: side, one child for the campaign
+  EXPECT_TRUE(same->profiles.empty());    // `schedcheck serve` keeps no profile
+
+  auto ref = RunCampaignReference(*traces);
+  ASSERT_TRUE(ref.ok()) << ref.message();
+  EXPECT_EQ(same->attempts, 2 * ref->attempts);  // both sides' decisions
+  EXPECT_EQ(same->bindings, 2 * ref->bindings);
+
+  auto planted =
+      RunCampaignPair(*traces, {"reference", "forget-events:NodeResourcesFit", "1.27"}, kTimeoutMs);
+  ASSERT_TRUE(planted.ok()) << planted.message();
+  EXPECT_EQ(planted->processes_started, 0);
+  EXPECT_GT(planted->divergent, 0);
+  EXPECT_LT(planted->divergent, 16);
+
+  auto bad = RunCampaignPair(*traces, {"reference", "nonsense:1", "1.27"}, kTimeoutMs);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("candidate"), std::string::npos) << bad.message();
+
+  const std::string table = FormatCampaign({*ref, *same, *planted});
+  EXPECT_NE(table.find("| reference vs forget-events:NodeResourcesFit (1.27) | 16 | "),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(CampaignToJson({*ref, *same})[1]["divergent"], 0);
+}
+
+TEST(ExternalBenchTest, CampaignPairsParse) {
+  auto p = ParseCampaignPair("reference,kube:1.37@1.37");
+  ASSERT_TRUE(p.ok()) << p.message();
+  EXPECT_EQ(p->baseline, "reference");
+  EXPECT_EQ(p->candidate, "kube:1.37");
+  EXPECT_EQ(p->compat, "1.37");
+  for (const char* bad : {"reference", "reference,kube:1.27", ",kube:1.27@1.27",
+                          "reference,kube:1.27@1.30", "a@1.27,b"}) {
+    SCOPED_TRACE(bad);
+    auto r = ParseCampaignPair(bad);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.message().find(bad), std::string::npos) << r.message();
+  }
+  EXPECT_EQ(DefaultCampaignPairs().size(), 2u);
+}
+
+// --compare: A and B alternate for the rounds asked, each a whole campaign; the table gives the
+// median of each and B / A.
+TEST(ExternalBenchTest, CompareRunsBothBuildsEveryRound) {
+  auto traces = CampaignTraces(6, 1);
+  ASSERT_TRUE(traces.ok()) << traces.message();
+  auto r = RunCompare(*traces, "reference", "exec:" + Serve(), "1.27", 3, kTimeoutMs);
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_EQ(r->a_runs.size(), 3u);
+  ASSERT_EQ(r->b_runs.size(), 3u);
+  for (const CampaignResult& b : r->b_runs) {
+    EXPECT_EQ(b.traces, 6);
+    EXPECT_EQ(b.processes_started, 1);
+    EXPECT_EQ(b.bindings, r->a_runs.front().bindings);
+  }
+  EXPECT_EQ(r->a_runs.front().label, "A: reference");
+  EXPECT_EQ(r->a_runs.front().child_cpu_seconds, 0);  // in process
+  EXPECT_GT(r->b_runs.front().child_cpu_seconds, 0);
+  const std::string table = FormatCompare(*r);
+  EXPECT_NE(table.find("| A | reference | "), std::string::npos) << table;
+  EXPECT_NE(table.find("B / A (traces/s): "), std::string::npos) << table;
+  EXPECT_EQ(table.find("did not make the same decisions"), std::string::npos) << table;
+  EXPECT_EQ(table.find("Child CPU per trace"), std::string::npos) << table;  // A has none
+  auto both = RunCompare(*traces, "exec:" + Serve(), "exec:" + Serve(), "1.27", 2, kTimeoutMs);
+  ASSERT_TRUE(both.ok()) << both.message();
+  EXPECT_NE(FormatCompare(*both).find("Child CPU per trace"), std::string::npos)
+      << FormatCompare(*both);
+  EXPECT_EQ(CompareToJson(*r)["b_runs"].size(), 3u);
+
+  auto broken = RunCompare(*traces, "reference", "exec:exit 3", "1.27", 1, kTimeoutMs);
+  EXPECT_FALSE(broken.ok());
+  EXPECT_NE(broken.message().find("B: exec:exit 3"), std::string::npos) << broken.message();
+
+  EXPECT_EQ(Median({3, 1, 2}), 2);
+  EXPECT_EQ(Median({4, 1, 2, 3}), 2.5);
+  EXPECT_EQ(Median({}), 0);
+}
+
+// The profile an adapter writes (harness/kube/common/profile) read back, and its shares.
+TEST(ExternalBenchTest, AdapterProfilesAreReadAndShared) {
+  const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/profile.json";
+  {
+    std::ofstream out(path);
+    out << R"({"runs":10,"startup_seconds":0.1,"user_cpu_seconds":0.9,"gc_cpu_seconds":0.05,)"
+           R"("process_cpu_seconds":1.2,)"
+           R"("seconds":{"wait":2,"decode":0.01,"hello":0.1,"feed":0.15,"events":0.5,)"
+           R"("finish":0.05,"encode":0.01,"send":0.08},"calls":{}})";
+  }
+  auto p = ReadAdapterProfile(path);
+  ASSERT_TRUE(p.ok()) << p.message();
+  EXPECT_EQ(p->runs, 10);
+  EXPECT_DOUBLE_EQ(p->Scheduling(), 0.4);  // events + finish - feed
+  EXPECT_DOUBLE_EQ(p->Framing(), 0.1);
+  EXPECT_DOUBLE_EQ(p->Busy(), 0.1 + 0.1 + 0.5 + 0.05 + 0.1);
+  p->label = "kube x";
+  const std::string shares = FormatShares({*p}, 10);
+  // 0.4 s of 0.85 s busy over 10 traces: 40 ms per trace, 47 %.
+  EXPECT_NE(shares.find("| kube x | 85.00 | 10.00 (12 %) | 10.00 (12 %) | 15.00 (18 %) | "
+                        "40.00 (47 %) | 10.00 (12 %) | 200.00 | 120.00 | 5.00 |"),
+            std::string::npos)
+      << shares;
+  {
+    std::ofstream out(path);
+    out << R"({"runs":1,"seconds":{"events":"slow"}})";
+  }
+  auto bad = ReadAdapterProfile(path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("field events: not a number"), std::string::npos) << bad.message();
+  EXPECT_FALSE(ReadAdapterProfile(path + ".missing").ok());
+  EXPECT_EQ(WithProfile("'a b' 2>>log", "/tmp/p.json"),
+            "SCHEDCHECK_ADAPTER_PROFILE='/tmp/p.json' 'a b' 2>>log");
 }
 
 TEST(ExternalBenchTest, FindsSchedcheckInTheRunfiles) { EXPECT_NE(FindSchedcheck(), ""); }

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,9 +156,16 @@ std::string Client::Reap() {
   if (!reaped_) {
     // Poll for the exit in 10 ms steps up to the time limit (the child may still be flushing).
     for (int64_t waited_ms = 0;; waited_ms += 10) {
-      pid_t r = waitpid(pid_, &status_, WNOHANG);
+      rusage usage{};
+      pid_t r = wait4(pid_, &status_, WNOHANG, &usage);
       if (r == pid_ || (r < 0 && errno != EINTR)) {
         reaped_ = r == pid_;
+        if (reaped_) {
+          auto ns = [](const timeval& t) {
+            return t.tv_sec * 1'000'000'000LL + t.tv_usec * 1000LL;
+          };
+          cpu_ns_ = ns(usage.ru_utime) + ns(usage.ru_stime);
+        }
         break;
       }
       if (waited_ms >= timeout_ms_) return "the child is still running";

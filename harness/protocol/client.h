@@ -35,6 +35,9 @@ class Client {
   Result<Response> Call(const Request& request);
   // Closes the child's stdin and waits for it to exit: an error unless it exits with status 0.
   Outcome Close();
+  // The CPU time (user and system, from the kernel) the child used, with the children it waited
+  // for, once it has exited and been reaped (after Close); -1 before. For benchmarks only.
+  int64_t cpu_ns() const { return cpu_ns_; }
 
  private:
   Client(pid_t pid, int to_child, int from_child, int64_t timeout_ms)
@@ -52,6 +55,7 @@ class Client {
   int64_t timeout_ms_;
   bool reaped_ = false;
   int status_ = 0;
+  int64_t cpu_ns_ = -1;
   std::unique_ptr<ChildStderr> stderr_;
 };
 

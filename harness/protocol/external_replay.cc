@@ -317,6 +317,7 @@ ExternalReplay ReplaySession::Replay(const std::vector<trace::Record>& records,
 Outcome ReplaySession::Close() {
   if (!client_) return Outcome::Ok();
   Outcome ok = client_->Close();
+  if (client_->cpu_ns() > 0) closed_children_cpu_ns_ += client_->cpu_ns();
   client_.reset();
   return ok;
 }

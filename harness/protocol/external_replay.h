@@ -94,6 +94,8 @@ class ReplaySession {
   Outcome Close();
   // Replays completed on the child now running (0 after a failure or before the first).
   int runs_on_child() const { return runs_on_child_; }
+  // CPU time of the children this session closed (Client::cpu_ns), for benchmarks.
+  int64_t closed_children_cpu_ns() const { return closed_children_cpu_ns_; }
 
  private:
   std::string command_;
@@ -101,6 +103,7 @@ class ReplaySession {
   int64_t max_decisions_;
   std::unique_ptr<class Client> client_;
   int runs_on_child_ = 0;
+  int64_t closed_children_cpu_ns_ = 0;
 };
 
 }  // namespace schedcheck::protocol

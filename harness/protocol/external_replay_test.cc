@@ -464,7 +464,10 @@ TEST(ReplaySessionTest, OneChildServesManyRunsAsAChildPerRun) {
     }
   }
   EXPECT_GE(runs, 4);
+  EXPECT_EQ(session.closed_children_cpu_ns(), 0);  // the child still runs
   EXPECT_TRUE(session.Close().ok());
+  // The kernel's count of the closed child's CPU: it replayed every corpus trace twice.
+  EXPECT_GT(session.closed_children_cpu_ns(), 0);
 }
 
 // A child that fails is replaced for the next run; the failure is reported for its run only.

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"schedcheck.local/kube/common/pb"
+	"schedcheck.local/kube/common/profile"
 )
 
 // Version is the protocol version this package speaks (PROTOCOL.md "Versioning").
@@ -48,10 +49,13 @@ func ReadRequest(r io.Reader) (*pb.Request, error) {
 
 // WriteResponse writes one frame and flushes it.
 func WriteResponse(w *bufio.Writer, resp *pb.Response) error {
+	start := profile.Now()
 	payload, err := proto.MarshalOptions{Deterministic: true}.Marshal(resp)
+	profile.Add(profile.Encode, start)
 	if err != nil {
 		return err
 	}
+	defer profile.Add(profile.Send, profile.Now())
 	if len(payload) > MaxFrameBytes {
 		return fmt.Errorf("response of %d bytes exceeds the frame maximum", len(payload))
 	}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"schedcheck.local/kube/common/pb"
+	"schedcheck.local/kube/common/profile"
 )
 
 // Scheduler is one replay run behind the protocol. Hello starts it; Events and Finish advance
@@ -24,13 +26,22 @@ type Factory func() Scheduler
 // Serve answers requests from r on w until r ends. It returns nil on a clean end of input, and
 // an error (already reported to the harness as ChildError where possible) otherwise.
 func Serve(r io.Reader, w io.Writer, newScheduler Factory) error {
+	startup := profile.ProcessAge()
+	stopCPU, err := profile.StartCPU()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "adapter CPU profile:", err)
+	}
+	defer stopCPU()
 	in := bufio.NewReaderSize(r, 1<<20)
 	out := bufio.NewWriterSize(w, 1<<20)
 	var current Scheduler
 	finished := true
 	for index := 1; ; index++ {
-		req, err := ReadRequest(in)
+		req, err := readTimed(in)
 		if errors.Is(err, io.EOF) {
+			if perr := profile.Write(startup); perr != nil {
+				fmt.Fprintln(os.Stderr, "adapter profile:", perr)
+			}
 			return nil
 		}
 		if err != nil {
@@ -44,6 +55,21 @@ func Serve(r io.Reader, w io.Writer, newScheduler Factory) error {
 			return fmt.Errorf("request %d: %w", index, fatal)
 		}
 	}
+}
+
+// readTimed is ReadRequest with the wait for the request's first byte (the harness's turn) and
+// the rest of the read and decoding profiled apart.
+func readTimed(in *bufio.Reader) (*pb.Request, error) {
+	if !profile.Enabled() {
+		return ReadRequest(in)
+	}
+	start := profile.Now()
+	_, _ = in.Peek(1) // blocks until the harness sends; errors come again from ReadRequest
+	profile.Add(profile.Wait, start)
+	start = profile.Now()
+	req, err := ReadRequest(in)
+	profile.Add(profile.Decode, start)
+	return req, err
 }
 
 func answer(req *pb.Request, current *Scheduler, finished *bool, newScheduler Factory) (*pb.Response, error) {
@@ -67,7 +93,10 @@ func answer(req *pb.Request, current *Scheduler, finished *bool, newScheduler Fa
 			return childError(errors.New("Hello before the previous run's Finish"))
 		}
 		*current = newScheduler()
+		profile.Run()
+		start := profile.Now()
 		ack, err := (*current).Hello(body.Hello)
+		profile.Add(profile.Hello, start)
 		if err != nil {
 			return childError(err)
 		}
@@ -78,12 +107,16 @@ func answer(req *pb.Request, current *Scheduler, finished *bool, newScheduler Fa
 		if *current == nil || *finished {
 			return childError(errors.New("Events before Hello"))
 		}
+		start := profile.Now()
+		defer profile.Add(profile.Events, start)
 		return decisions((*current).Events(body.Events))
 	case *pb.Request_Finish:
 		if *current == nil || *finished {
 			return childError(errors.New("Finish before Hello"))
 		}
 		*finished = true
+		start := profile.Now()
+		defer profile.Add(profile.Finish, start)
 		return decisions((*current).Finish(body.Finish))
 	default:
 		return childError(errors.New("empty Request"))

@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
 
 	"schedcheck.local/kube/common/pb"
+	"schedcheck.local/kube/common/profile"
 )
 
 // countingScheduler answers every request and counts what it saw.
@@ -113,5 +116,54 @@ func TestReadRequestRejectsHugeFramesBeforeAllocating(t *testing.T) {
 	_, err := ReadRequest(strings.NewReader("text on stdin"))
 	if err == nil || !strings.Contains(err.Error(), "exceeds the maximum") {
 		t.Errorf("got %v", err)
+	}
+}
+
+func TestServeWritesTheProfileWhenAsked(t *testing.T) {
+	file := t.TempDir() + "/profile.json"
+	profile.SetFile(file)
+	defer profile.SetFile("")
+	var n1, n2 int
+	var out bytes.Buffer
+	if err := Serve(frames(t, hello(""), events, events, finish, hello(""), finish), &out, func() Scheduler { return countingScheduler{&n1, &n2} }); err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Runs    int64              `json:"runs"`
+		Calls   map[string]int64   `json:"calls"`
+		Seconds map[string]float64 `json:"seconds"`
+		CPU     float64            `json:"process_cpu_seconds"`
+	}
+	if err := json.Unmarshal(text, &doc); err != nil {
+		t.Fatalf("%v: %s", err, text)
+	}
+	// Six requests answered; the reads (a wait and a decode each) are one more: the end of input.
+	want := map[string]int64{"hello": 2, "events": 2, "finish": 2, "feed": 0, "decode": 7, "encode": 6, "send": 6, "wait": 7}
+	for phase, n := range want {
+		if doc.Calls[phase] != n {
+			t.Errorf("calls[%s] = %d, want %d (%s)", phase, doc.Calls[phase], n, text)
+		}
+		if doc.Seconds[phase] < 0 {
+			t.Errorf("seconds[%s] = %g", phase, doc.Seconds[phase])
+		}
+	}
+	if doc.Runs != 2 || doc.CPU <= 0 {
+		t.Errorf("runs %d, cpu %g: %s", doc.Runs, doc.CPU, text)
+	}
+}
+
+func TestServeWritesNoProfileByDefault(t *testing.T) {
+	profile.SetFile("")
+	var n1, n2 int
+	var out bytes.Buffer
+	if err := Serve(frames(t, hello(""), finish), &out, func() Scheduler { return countingScheduler{&n1, &n2} }); err != nil {
+		t.Fatal(err)
+	}
+	if profile.Enabled() {
+		t.Error("profile on without a file")
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"schedcheck.local/kube/common/objects"
 	"schedcheck.local/kube/common/pb"
+	"schedcheck.local/kube/common/profile"
 )
 
 // Objects applies trace events the way the API server and the scheduler's informers would:
@@ -90,6 +91,7 @@ func decode(m proto.Message, into interface{}) error {
 
 // Apply applies trace event e (trace record `index`, named in errors).
 func (s *Objects) Apply(e *pb.ApiEvent, index uint64) error {
+	defer profile.Add(profile.Feed, profile.Now())
 	where := fmt.Sprintf("trace record %d", index)
 	err := badQuantity(e)
 	switch obj := e.Object.(type) {
