@@ -61,12 +61,14 @@ bool SplitIterations(int index, int total) {
       rest += " " + key + (value.empty() ? "" : "=" + value);
     }
   }
-  if (!has_seed) seed = (static_cast<unsigned long long>(std::random_device{}()) << 32) |
-                        std::random_device{}();  // a random campaign: its seed is printed below
-  const unsigned long long runs = budget / total + (static_cast<unsigned long long>(index) <
-                                                     budget % total);
-  const std::string shard = "max_success=" + std::to_string(runs) +
-                            " seed=" + std::to_string(seed + index) + rest;
+  if (!has_seed) {  // a random campaign: the seed drawn here is printed below
+    std::random_device entropy;
+    seed = (static_cast<unsigned long long>(entropy()) << 32) | entropy();
+  }
+  const unsigned long long runs =
+      budget / total + (static_cast<unsigned long long>(index) < budget % total);
+  const std::string shard =
+      "max_success=" + std::to_string(runs) + " seed=" + std::to_string(seed + index) + rest;
   setenv("RC_PARAMS", shard.c_str(), 1);
   std::fprintf(stderr,
                "properties: shard %d of %d runs %llu of %llu iterations per property; reproduce "
@@ -83,8 +85,9 @@ void ShardIterationsIfAsked() {
   const int total = std::atoi(Env("TEST_TOTAL_SHARDS").c_str());
   if (total <= 1 || Env("RC_SHARDING") != "iterations") return;
   if (!SplitIterations(std::atoi(Env("TEST_SHARD_INDEX").c_str()), total)) {
-    std::fprintf(stderr, "properties: RC_PARAMS is not split between shards (reproduce= or not "
-                         "numeric); GoogleTest splits the properties\n");
+    std::fprintf(stderr,
+                 "properties: RC_PARAMS is not split between shards (reproduce= or not "
+                 "numeric); GoogleTest splits the properties\n");
     return;
   }
   unsetenv("GTEST_TOTAL_SHARDS");
