@@ -16,7 +16,8 @@ BuildGrid with the protos and CAS helpers that ship in the buildgrid package:
 
 What it does not do: no sandbox beyond the fresh directory (actions see the host's /usr, /tmp,
 network and other processes), no local blob cache (every action downloads its whole input root),
-no cancellation of a running action, no symlink outputs. See ci/remote/README.md.
+no cancellation of a running action by the engine (SIGTERM to the worker kills its action), no
+symlink outputs. See ci/remote/README.md.
 
 Each finished action prints one line "worker=... action=... fetch_s=... run_s=... upload_s=..."
 on stdout (the worker's log) for the time breakdown in README.md.
@@ -50,6 +51,20 @@ HEARTBEAT_S = 3
 # Long poll of UpdateBotSession; BuildGrid answers after at most 80% of
 # min(this, bot-session-keepalive-timeout).
 POLL_DEADLINE_S = 30
+
+
+# Process groups of the actions running now: a worker stopped with SIGTERM (ci/remote/stop) kills
+# them before it exits. SIGKILL leaves them running, as a crash would.
+RUNNING = set()
+
+
+def stop_actions(signum, frame):
+    for pid in list(RUNNING):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    sys.exit(128 + signum)
 
 
 def now_ts():
@@ -172,6 +187,7 @@ class Worker:
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             proc = subprocess.Popen(list(command.arguments), cwd=cwd, env=env, stdout=out,
                                     stderr=err, start_new_session=True)
+            RUNNING.add(proc.pid)
             timed_out = False
             try:
                 exit_code = proc.wait(timeout=timeout)
@@ -179,6 +195,7 @@ class Worker:
                 timed_out = True
                 os.killpg(proc.pid, signal.SIGKILL)
                 exit_code = proc.wait()
+            RUNNING.discard(proc.pid)
             run_s = time.monotonic() - t0
             meta.execution_completed_timestamp.CopyFrom(now_ts())
             meta.output_upload_start_timestamp.CopyFrom(now_ts())
@@ -228,6 +245,7 @@ def main():
     parser.add_argument("--work-root", required=True, help="parent of the per-action directories")
     args = parser.parse_args()
     os.makedirs(args.work_root, exist_ok=True)
+    signal.signal(signal.SIGTERM, stop_actions)
     worker = Worker(args.remote, args.instance, args.bot_id, args.work_root)
     while True:
         try:
