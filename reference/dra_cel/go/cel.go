@@ -1,0 +1,104 @@
+// Package main is built with -buildmode=c-archive: a C ABI over upstream's DRA CEL package
+// (k8s.io/dynamic-resource-allocation/cel at the version kubernetes v1.37.2 requires), so the C++
+// reference evaluates device selectors with the scheduler's own compiler, cost limit and error
+// texts. reference/dra_cel/cel_selector.h is its only caller; README.md beside it explains why.
+package main
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+*/
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"runtime/cgo"
+	"sync"
+	"unsafe"
+
+	dracel "k8s.io/dynamic-resource-allocation/cel"
+)
+
+// Feature bits of dracel_compile, the gates that change what the compiler accepts.
+const (
+	featureConsumableCapacity = 1 << 0
+	featureListTypeAttributes = 1 << 1
+)
+
+// caches holds one upstream Cache per feature combination, as the DynamicResources plugin holds
+// one per scheduler. Its size only bounds what is kept; a handle keeps its own result alive.
+var (
+	cachesMu sync.Mutex
+	caches   = map[C.int]*dracel.Cache{}
+)
+
+func cacheFor(features C.int) *dracel.Cache {
+	cachesMu.Lock()
+	defer cachesMu.Unlock()
+	c := caches[features]
+	if c == nil {
+		c = dracel.NewCache(64, dracel.Features{
+			EnableConsumableCapacity: features&featureConsumableCapacity != 0,
+			EnableListTypeAttributes: features&featureListTypeAttributes != 0,
+		})
+		caches[features] = c
+	}
+	return c
+}
+
+// setError stores msg as a malloc'd C string in *out (the caller frees it with free()).
+func setError(out **C.char, msg string) {
+	if out != nil {
+		*out = C.CString(msg)
+	}
+}
+
+// dracel_compile compiles a selector expression as the allocator does (Cache.GetOrCompile: stored
+// expressions, no cost estimation). Returns a non-zero handle, or 0 with *err set to upstream's
+// compile error text (apiservercel.Error's text, e.g. "compilation failed: ERROR: ...").
+//
+//export dracel_compile
+func dracel_compile(expr *C.char, exprLen C.size_t, features C.int, err **C.char) C.uintptr_t {
+	expression := C.GoStringN(expr, C.int(exprLen))
+	result := cacheFor(features).GetOrCompile(expression)
+	if result.Error != nil {
+		setError(err, result.Error.Error())
+		return 0
+	}
+	return C.uintptr_t(cgo.NewHandle(result))
+}
+
+// dracel_matches evaluates a compiled selector against one device in the compact form of
+// device.go. Returns 1 (matches), 0 (does not), or -1 with *err set: a device the form does not
+// decode, or upstream's runtime error after EnhanceRuntimeError, as the allocator wraps it.
+//
+//export dracel_matches
+func dracel_matches(handle C.uintptr_t, device *C.char, deviceLen C.size_t, err **C.char) C.int {
+	result := cgo.Handle(handle).Value().(dracel.CompilationResult)
+	input, decodeErr := decodeDevice(C.GoBytes(unsafe.Pointer(device), C.int(deviceLen)))
+	if decodeErr != nil {
+		setError(err, fmt.Sprintf("device: %v", decodeErr))
+		return -1
+	}
+	matches, _, evalErr := result.DeviceMatches(context.Background(), input)
+	if evalErr != nil {
+		setError(err, dracel.EnhanceRuntimeError(evalErr).Error())
+		return -1
+	}
+	if matches {
+		return 1
+	}
+	return 0
+}
+
+// dracel_free releases a handle from dracel_compile; 0 is ignored.
+//
+//export dracel_free
+func dracel_free(handle C.uintptr_t) {
+	if handle != 0 {
+		cgo.Handle(handle).Delete()
+	}
+}
+
+func main() {}
