@@ -2,7 +2,7 @@
 """Layers one way (README.md, "Layers"): fails on any edge from a lower layer to a higher one.
 
 From the bottom: the layers of reference/ (REFERENCE_RANKS), then traces/, harness/, properties/.
-Inside reference/, from the bottom: base (nothing of the project), k8s (the Kubernetes object
+Inside reference/, from the bottom: base (nothing of the project) with dra_cel (upstream's DRA CEL as a Go archive), k8s (the Kubernetes object
 model), api, framework (with testing, its test builders, which framework's tests use), then
 plugins, queue and cache side by side, then runtime (the frameworks built from the plugin registry,
 and queue_setup, which builds the queue's options from them as upstream's scheduler.New does), then
@@ -28,7 +28,7 @@ SOURCE_SUFFIXES = (".h", ".cc", ".proto")
 
 # Ranks of reference/'s folders, from the bottom; one entry is one layer.
 REFERENCE_RANKS = (
-    ("base",),
+    ("base", "dra_cel"),
     ("k8s",),
     ("api",),
     ("framework", "testing"),
