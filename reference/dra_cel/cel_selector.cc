@@ -39,7 +39,9 @@ void PutString(std::string& out, std::string_view s) {
 std::string Encode(const CelDevice& device) {
   std::string out;
   PutString(out, device.driver);
-  out.push_back(!device.allow_multiple_allocations ? 0 : *device.allow_multiple_allocations ? 2 : 1);
+  out.push_back(!device.allow_multiple_allocations   ? 0
+                : *device.allow_multiple_allocations ? 2
+                                                     : 1);
   PutU32(out, static_cast<uint32_t>(device.attributes.size()));
   for (const auto& [name, value] : device.attributes) {
     PutString(out, name);

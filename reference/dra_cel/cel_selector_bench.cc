@@ -49,8 +49,9 @@ int Run(long iterations) {
   const long compiles = iterations / 100 > 0 ? iterations / 100 : 1;
   Clock::time_point start = Clock::now();
   for (long i = 0; i < compiles; ++i) {
-    std::string expr = R"(device.attributes["gpu.example.com"].index > )" + std::to_string(i) +
-                       R"( && device.capacity["gpu.example.com"].memory.compareTo(quantity("10Gi")) >= 0)";
+    std::string expr =
+        R"(device.attributes["gpu.example.com"].index > )" + std::to_string(i) +
+        R"( && device.capacity["gpu.example.com"].memory.compareTo(quantity("10Gi")) >= 0)";
     Result<CelSelector> s = CelSelector::Compile(expr);
     if (!s.ok()) {
       std::fprintf(stderr, "compile: %s\n", s.message().c_str());

@@ -1,6 +1,7 @@
 // CelSelector against upstream's own expectations. Each case names (source:) the upstream test it
 // follows: k8s.io/dynamic-resource-allocation v0.37.2 cel/compile_test.go (TestCEL's table, by
-// case name) and cel/errors_test.go, or kubernetes v1.37.2's noderesources resource_allocation_test.go.
+// case name) and cel/errors_test.go, or kubernetes v1.37.2's noderesources
+// resource_allocation_test.go.
 #include "reference/dra_cel/cel_selector.h"
 
 #include <gtest/gtest.h>
@@ -34,14 +35,16 @@ CelDevice Device(std::map<std::string, DeviceAttributeValue> attributes = {},
 
 TEST(CelSelectorTest, MatchesAsUpstream) {
   const std::vector<MatchCase> cases = {
-      {"driver", "compile_test.go real-driver-name", R"(device.driver == "dra.example.com")", Device(), true},
+      {"driver", "compile_test.go real-driver-name", R"(device.driver == "dra.example.com")",
+       Device(), true},
       {"other driver", "compile_test.go real-driver-name, another driver",
        R"(device.driver == "gpu.example.com")", Device(), false},
-      {"empty driver", "compile_test.go empty-driver-name", R"(device.driver == "")", Device({}, {}, ""), true},
+      {"empty driver", "compile_test.go empty-driver-name", R"(device.driver == "")",
+       Device({}, {}, ""), true},
       {"int", "compile_test.go int", R"(device.attributes["dra.example.com"].name > 0)",
        Device({{"name", int64_t{1}}}), true},
-      {"int false", "compile_test.go int, a value below", R"(device.attributes["dra.example.com"].name > 0)",
-       Device({{"name", int64_t{-3}}}), false},
+      {"int false", "compile_test.go int, a value below",
+       R"(device.attributes["dra.example.com"].name > 0)", Device({{"name", int64_t{-3}}}), false},
       {"string", "compile_test.go string", R"(device.attributes["dra.example.com"].name == "fish")",
        Device({{"name", std::string("fish")}}), true},
       {"bool", "compile_test.go bool", R"(device.attributes["dra.example.com"].name)",
@@ -55,21 +58,23 @@ TEST(CelSelectorTest, MatchesAsUpstream) {
        R"(device.attributes["dra.example.com"].name.isGreaterThan(semver("2.0.0")))",
        Device({{"name", DeviceVersion{"1.0.0"}}}), false},
       {"qualified name", "compile_test.go qualified-attribute-name",
-       R"(device.attributes["other.example.com"].name)", Device({{"other.example.com/name", true}}), true},
+       R"(device.attributes["other.example.com"].name)", Device({{"other.example.com/name", true}}),
+       true},
       {"quantity", "compile_test.go quantity",
-       R"(device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki")))", Device({}, {{"name", "1Mi"}}),
-       true},
-      {"compareTo", "resource_allocation_test.go DRA-backed-resource-with-per-device-node-selection",
+       R"(device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki")))",
+       Device({}, {{"name", "1Mi"}}), true},
+      {"compareTo",
+       "resource_allocation_test.go DRA-backed-resource-with-per-device-node-selection",
        R"(device.driver == "test-driver" && device.capacity["test-driver"].memory.compareTo(quantity("8Gi")) >= 0 && device.attributes["test-driver"].model.startsWith("SOME-"))",
-       Device({{"model", std::string("SOME-XYZ")}}, {{"memory", "16Gi"}}, "test-driver"),
-       true},
+       Device({{"model", std::string("SOME-XYZ")}}, {{"memory", "16Gi"}}, "test-driver"), true},
       {"compareTo below", "resource_allocation_test.go, a device below 8Gi",
        R"(device.capacity["test-driver"].memory.compareTo(quantity("8Gi")) >= 0)",
        Device({}, {{"memory", "7Gi"}}, "test-driver"), false},
-      {"in, positive", "compile_test.go domain-check-positive", R"("dra.example.com" in device.attributes)",
-       Device({{"dra.example.com/something", true}}), true},
-      {"in, negative", "compile_test.go domain-check-negative", R"("no-such-domain" in device.attributes)",
-       Device(), false},
+      {"in, positive", "compile_test.go domain-check-positive",
+       R"("dra.example.com" in device.attributes)", Device({{"dra.example.com/something", true}}),
+       true},
+      {"in, negative", "compile_test.go domain-check-negative",
+       R"("no-such-domain" in device.attributes)", Device(), false},
       {"&&", "compile_test.go check-positive",
        R"("name" in device.capacity["dra.example.com"] && device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki")))",
        Device({}, {{"name", "1Mi"}}), true},
@@ -82,9 +87,9 @@ TEST(CelSelectorTest, MatchesAsUpstream) {
       {"allowMultipleAllocations unset", "compile_test.go allow_multiple_allocations_default",
        "device.allowMultipleAllocations == false", Device(), true},
       {"allowMultipleAllocations", "compile_test.go allow_multiple_allocations",
-       "device.allowMultipleAllocations == true",
-       Device({}, {}, kDriver, true), true},
-      {"regexp", "compile_test.go regexp_attribute", R"(device.attributes["dra.example.com"].services.matches("[^a]?sym"))",
+       "device.allowMultipleAllocations == true", Device({}, {}, kDriver, true), true},
+      {"regexp", "compile_test.go regexp_attribute",
+       R"(device.attributes["dra.example.com"].services.matches("[^a]?sym"))",
        Device({{"services", std::string("asymetric")}}), true},
   };
   for (const MatchCase& c : cases) {
@@ -106,7 +111,8 @@ TEST(CelSelectorTest, MissingAttributeIsUpstreamsRuntimeError) {
   Result<bool> got = selector->Matches(Device());
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.message(),
-            "no such key: noSuchAttr. consider using CEL optional chaining (.? followed by orValue()) or guarding "
+            "no such key: noSuchAttr. consider using CEL optional chaining (.? followed by "
+            "orValue()) or guarding "
             "the check with has() for optional fields");
 }
 
@@ -119,7 +125,8 @@ TEST(CelSelectorTest, CompileErrorsAreUpstreams) {
 
   Result<CelSelector> type = CelSelector::Compile("1");
   ASSERT_FALSE(type.ok());
-  EXPECT_NE(type.message().find("must evaluate to bool or the unknown type, not int"), std::string::npos)
+  EXPECT_NE(type.message().find("must evaluate to bool or the unknown type, not int"),
+            std::string::npos)
       << type.message();
 }
 
@@ -129,15 +136,16 @@ TEST(CelSelectorTest, CompileErrorsAreUpstreams) {
 // source: compile_test.go includes-function-compilation-and-eval-success: DRAListTypeAttributes
 // adds includes().
 TEST(CelSelectorTest, FeatureGatesReachTheCompiler) {
-  Result<CelSelector> off =
-      CelSelector::Compile("device.allowMultipleAllocations == false", CelFeatures{.consumable_capacity = false});
+  Result<CelSelector> off = CelSelector::Compile("device.allowMultipleAllocations == false",
+                                                 CelFeatures{.consumable_capacity = false});
   ASSERT_TRUE(off.ok()) << off.message();
   Result<bool> got = off->Matches(Device());
   ASSERT_TRUE(got.ok()) << got.message();
   EXPECT_TRUE(*got);
 
   const std::string includes = R"(device.attributes["dra.example.com"].attr.includes("fish"))";
-  Result<CelSelector> with_lists = CelSelector::Compile(includes, CelFeatures{.list_type_attributes = true});
+  Result<CelSelector> with_lists =
+      CelSelector::Compile(includes, CelFeatures{.list_type_attributes = true});
   ASSERT_TRUE(with_lists.ok()) << with_lists.message();
   got = with_lists->Matches(Device({{"attr", std::string("fish")}}));
   ASSERT_TRUE(got.ok()) << got.message();
@@ -168,11 +176,13 @@ TEST(CelSelectorTest, BadValuesAreErrors) {
 
   Result<bool> version = selector->Matches(Device({{"v", DeviceVersion{"one"}}}));
   ASSERT_FALSE(version.ok());
-  EXPECT_EQ(version.message().rfind("attribute v: parse semantic version: ", 0), 0u) << version.message();
+  EXPECT_EQ(version.message().rfind("attribute v: parse semantic version: ", 0), 0u)
+      << version.message();
 
   Result<bool> quantity = selector->Matches(Device({}, {{"memory", "ten"}}));
   ASSERT_FALSE(quantity.ok());
-  EXPECT_EQ(quantity.message().rfind("device: capacity memory: quantity \"ten\": ", 0), 0u) << quantity.message();
+  EXPECT_EQ(quantity.message().rfind("device: capacity memory: quantity \"ten\": ", 0), 0u)
+      << quantity.message();
 }
 
 // A moved-from selector owns nothing; the moved-to one still evaluates.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -112,8 +113,8 @@ func decodeAttributes(r *reader) (map[resourceapi.QualifiedName]resourceapi.Devi
 		var a resourceapi.DeviceAttribute
 		switch kind {
 		case 'i':
-			var v int64
-			if _, err := fmt.Sscan(text, &v); err != nil {
+			v, err := strconv.ParseInt(text, 10, 64)
+			if err != nil {
 				return nil, fmt.Errorf("attribute %s: int %q: %w", name, text, err)
 			}
 			a.IntValue = &v
