@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds reference/dra_cel/go as a C archive (go build -buildmode=c-archive) with the host Go
 # toolchain, offline: every module comes from Go's module cache, which ci/setup fills
-# (`go mod download` in reference/dra_cel/go). Run by the genrule //reference/dra_cel:dracel_archive.
+# (`go mod download` in reference/dra_cel/go). Run by the genrule
+# //reference/dra_cel:dracel_archive.
 #
 #   reference/dra_cel/build_archive.sh MODULE_DIR OUT.a
 #
@@ -22,5 +23,5 @@ export GOFLAGS="-mod=readonly -buildvcs=false -trimpath" GOPROXY=off GOTOOLCHAIN
 
 cd "$module"
 "$GO" build -buildmode=c-archive -o "$out.tmp.a" .
-rm -f "$out.tmp.h"  # the generated header: cel_selector.cc declares the three functions itself
+rm -f "$out.tmp.h"  # the generated header: cel_selector.cc declares the functions itself
 mv -f "$out.tmp.a" "$out"

@@ -9,6 +9,8 @@
 extern "C" {
 uintptr_t dracel_compile(char* expr, size_t expr_len, int features, char** err);
 int dracel_matches(uintptr_t handle, char* device, size_t device_len, char** err);
+uintptr_t dracel_device(char* device, size_t device_len, char** err);
+int dracel_matches_device(uintptr_t handle, uintptr_t device, char** err);
 void dracel_free(uintptr_t handle);
 }
 
@@ -100,5 +102,33 @@ Result<bool> CelSelector::Matches(const CelDevice& device) const {
   if (got < 0) return Error{TakeCString(err)};
   return got == 1;
 }
+
+Result<bool> CelSelector::Matches(const PreparedCelDevice& device) const {
+  char* err = nullptr;
+  int got = dracel_matches_device(handle_, device.handle_, &err);
+  if (got < 0) return Error{TakeCString(err)};
+  return got == 1;
+}
+
+Result<PreparedCelDevice> PreparedCelDevice::Prepare(const CelDevice& device) {
+  std::string encoded = Encode(device);
+  char* err = nullptr;
+  uintptr_t handle = dracel_device(encoded.data(), encoded.size(), &err);
+  if (handle == 0) return Error{TakeCString(err)};
+  return PreparedCelDevice(handle);
+}
+
+PreparedCelDevice::PreparedCelDevice(PreparedCelDevice&& other) noexcept
+    : handle_(std::exchange(other.handle_, 0)) {}
+
+PreparedCelDevice& PreparedCelDevice::operator=(PreparedCelDevice&& other) noexcept {
+  if (this != &other) {
+    dracel_free(handle_);
+    handle_ = std::exchange(other.handle_, 0);
+  }
+  return *this;
+}
+
+PreparedCelDevice::~PreparedCelDevice() { dracel_free(handle_); }
 
 }  // namespace schedcheck::reference

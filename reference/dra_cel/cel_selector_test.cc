@@ -99,6 +99,12 @@ TEST(CelSelectorTest, MatchesAsUpstream) {
     Result<bool> got = selector->Matches(c.device);
     ASSERT_TRUE(got.ok()) << got.message();
     EXPECT_EQ(*got, c.want);
+    // A prepared device answers the same.
+    Result<PreparedCelDevice> prepared = PreparedCelDevice::Prepare(c.device);
+    ASSERT_TRUE(prepared.ok()) << prepared.message();
+    got = selector->Matches(*prepared);
+    ASSERT_TRUE(got.ok()) << got.message();
+    EXPECT_EQ(*got, c.want);
   }
 }
 
@@ -178,6 +184,19 @@ TEST(CelSelectorTest, BadValuesAreErrors) {
   ASSERT_FALSE(version.ok());
   EXPECT_EQ(version.message().rfind("attribute v: parse semantic version: ", 0), 0u)
       << version.message();
+
+  Result<PreparedCelDevice> prepared =
+      PreparedCelDevice::Prepare(Device({{"v", DeviceVersion{"one"}}}));
+  ASSERT_TRUE(prepared.ok()) << prepared.message();
+  version = selector->Matches(*prepared);
+  ASSERT_FALSE(version.ok());
+  EXPECT_EQ(version.message().rfind("attribute v: parse semantic version: ", 0), 0u)
+      << version.message();
+
+  Result<PreparedCelDevice> bad = PreparedCelDevice::Prepare(Device({}, {{"memory", "ten"}}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message().rfind("device: capacity memory: quantity \"ten\": ", 0), 0u)
+      << bad.message();
 
   Result<bool> quantity = selector->Matches(Device({}, {{"memory", "ten"}}));
   ASSERT_FALSE(quantity.ok());

@@ -75,24 +75,49 @@ func dracel_compile(expr *C.char, exprLen C.size_t, features C.int, err **C.char
 //
 //export dracel_matches
 func dracel_matches(handle C.uintptr_t, device *C.char, deviceLen C.size_t, err **C.char) C.int {
-	result := cgo.Handle(handle).Value().(dracel.CompilationResult)
 	input, decodeErr := decodeDevice(C.GoBytes(unsafe.Pointer(device), C.int(deviceLen)))
 	if decodeErr != nil {
 		setError(err, fmt.Sprintf("device: %v", decodeErr))
 		return -1
 	}
-	matches, _, evalErr := result.DeviceMatches(context.Background(), input)
+	return matches(cgo.Handle(handle).Value().(dracel.CompilationResult), input, err)
+}
+
+// dracel_device decodes a device once and keeps it for dracel_matches_device: a device is
+// evaluated against many selectors and pods, and decoding its text is half the cost of a match.
+// Returns a non-zero handle, or 0 with *err set.
+//
+//export dracel_device
+func dracel_device(device *C.char, deviceLen C.size_t, err **C.char) C.uintptr_t {
+	input, decodeErr := decodeDevice(C.GoBytes(unsafe.Pointer(device), C.int(deviceLen)))
+	if decodeErr != nil {
+		setError(err, fmt.Sprintf("device: %v", decodeErr))
+		return 0
+	}
+	return C.uintptr_t(cgo.NewHandle(input))
+}
+
+// dracel_matches_device is dracel_matches for a device from dracel_device.
+//
+//export dracel_matches_device
+func dracel_matches_device(handle, device C.uintptr_t, err **C.char) C.int {
+	return matches(cgo.Handle(handle).Value().(dracel.CompilationResult),
+		cgo.Handle(device).Value().(dracel.Device), err)
+}
+
+func matches(result dracel.CompilationResult, input dracel.Device, err **C.char) C.int {
+	ok, _, evalErr := result.DeviceMatches(context.Background(), input)
 	if evalErr != nil {
 		setError(err, dracel.EnhanceRuntimeError(evalErr).Error())
 		return -1
 	}
-	if matches {
+	if ok {
 		return 1
 	}
 	return 0
 }
 
-// dracel_free releases a handle from dracel_compile; 0 is ignored.
+// dracel_free releases a handle from dracel_compile or dracel_device; 0 is ignored.
 //
 //export dracel_free
 func dracel_free(handle C.uintptr_t) {
