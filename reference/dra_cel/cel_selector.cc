@@ -12,6 +12,7 @@ int dracel_matches(uintptr_t handle, char* device, size_t device_len, char** err
 uintptr_t dracel_device(char* device, size_t device_len, char** err);
 int dracel_matches_device(uintptr_t handle, uintptr_t device, char** err);
 void dracel_free(uintptr_t handle);
+char* dracel_module_version(char* path);
 }
 
 namespace schedcheck::reference {
@@ -130,5 +131,10 @@ PreparedCelDevice& PreparedCelDevice::operator=(PreparedCelDevice&& other) noexc
 }
 
 PreparedCelDevice::~PreparedCelDevice() { dracel_free(handle_); }
+
+std::string LinkedGoModuleVersion(const std::string& module_path) {
+  std::string path = module_path;
+  return TakeCString(dracel_module_version(path.data()));
+}
 
 }  // namespace schedcheck::reference

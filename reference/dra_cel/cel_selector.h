@@ -92,6 +92,10 @@ class CelSelector {
   uintptr_t handle_ = 0;  // a cgo.Handle of the compiled program; 0 after a move
 };
 
+// The version of a Go module linked into the archive ("v0.37.2" for
+// "k8s.io/dynamic-resource-allocation"), or "" when it is not linked.
+std::string LinkedGoModuleVersion(const std::string& module_path);
+
 }  // namespace schedcheck::reference
 
 #endif  // SCHEDCHECK_REFERENCE_DRA_CEL_CEL_SELECTOR_H_

@@ -204,6 +204,14 @@ TEST(CelSelectorTest, BadValuesAreErrors) {
       << quantity.message();
 }
 
+// The archive links the modules kubernetes v1.37.2 requires (its go.mod), not whatever resolved.
+TEST(CelSelectorTest, LinksUpstreamsPinnedModules) {
+  EXPECT_EQ(LinkedGoModuleVersion("k8s.io/dynamic-resource-allocation"), "v0.37.2");
+  EXPECT_EQ(LinkedGoModuleVersion("k8s.io/apiserver"), "v0.37.2");
+  EXPECT_EQ(LinkedGoModuleVersion("github.com/google/cel-go"), "v0.29.2");
+  EXPECT_EQ(LinkedGoModuleVersion("example.com/not-linked"), "");
+}
+
 // A moved-from selector owns nothing; the moved-to one still evaluates.
 TEST(CelSelectorTest, MoveKeepsTheProgram) {
   Result<CelSelector> selector = CelSelector::Compile(R"(device.driver == "dra.example.com")");

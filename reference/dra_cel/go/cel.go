@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/cgo"
+	"runtime/debug"
 	"sync"
 	"unsafe"
 
@@ -124,6 +125,23 @@ func dracel_free(handle C.uintptr_t) {
 	if handle != 0 {
 		cgo.Handle(handle).Delete()
 	}
+}
+
+// dracel_module_version returns the version of a module linked into the archive, e.g. "v0.37.2"
+// for k8s.io/dynamic-resource-allocation, or "" when it is not linked; malloc'd, the caller frees
+// it. Tests assert the pins with it.
+//
+//export dracel_module_version
+func dracel_module_version(path *C.char) *C.char {
+	want := C.GoString(path)
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range info.Deps {
+			if m.Path == want {
+				return C.CString(m.Version)
+			}
+		}
+	}
+	return C.CString("")
 }
 
 func main() {}
