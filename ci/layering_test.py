@@ -2,18 +2,19 @@
 """Layers one way (README.md, "Layers"): fails on any edge from a lower layer to a higher one.
 
 From the bottom: the layers of reference/ (REFERENCE_RANKS), then traces/, harness/, properties/.
-Inside reference/, from the bottom: base (nothing of the project), k8s (the Kubernetes object
-model), api, framework (with testing, its test builders, which framework's tests use), then
-plugins, queue and cache side by side, then runtime (the frameworks built from the plugin registry,
-and queue_setup, which builds the queue's options from them as upstream's scheduler.New does), then
-scheduler (the Scheduler: event handlers, scheduling and binding cycles), then accel, engine and
-conformance. Tests are the one exception (TEST_MAY_USE): a test of plugins, queue or cache may
-build a runtime Framework from the registry, as upstream's plugin and queue tests use
-frameworkruntime; their libraries may not. Folders on one rank may use each other; a folder of reference/
-missing from the table is an error, so a new one gets a rank when it is added. An edge is a
-label //pkg... in a BUILD.bazel file outside `visibility` lists and package groups, or an
-`#include "x/..."` / `import "x/..."` line in a .h, .cc or .proto file. A package may also not
-make its targets public by default (visibility is private unless widened per target).
+Inside reference/, from the bottom: base (nothing of the project) beside dra_cel (upstream's DRA CEL
+as a Go archive, using only base), k8s (the Kubernetes object model), api, framework (with testing,
+its test builders, which framework's tests use), then plugins, queue and cache side by side, then
+runtime (the frameworks built from the plugin registry, and queue_setup, which builds the queue's
+options from them as upstream's scheduler.New does), then scheduler (the Scheduler: event handlers,
+scheduling and binding cycles), then accel, engine and conformance. Tests are the one exception
+(TEST_MAY_USE): a test of plugins, queue or cache may build a runtime Framework from the registry,
+as upstream's plugin and queue tests use frameworkruntime; their libraries may not. Folders on one
+rank may use each other; a folder of reference/ missing from the table is an error, so a new one
+gets a rank when it is added. An edge is a label //pkg... in a BUILD.bazel file outside `visibility`
+lists and package groups, or an `#include "x/..."` / `import "x/..."` line in a .h, .cc or .proto
+file. A package may also not make its targets public by default (visibility is private unless
+widened per target).
 
 Run by `bazel test //:layering_test` (tagged local and external: it reads the source tree the
 WORKSPACE data dependency links to, never a cached copy), or directly: ci/layering_test.py [ROOT].
@@ -28,7 +29,7 @@ SOURCE_SUFFIXES = (".h", ".cc", ".proto")
 
 # Ranks of reference/'s folders, from the bottom; one entry is one layer.
 REFERENCE_RANKS = (
-    ("base",),
+    ("base", "dra_cel"),
     ("k8s",),
     ("api",),
     ("framework", "testing"),
