@@ -144,6 +144,9 @@ func (s *Objects) Apply(e *pb.ApiEvent, index uint64) error {
 		// Dynamic Resource Allocation objects are not fed to the scheduler's informers yet: the
 		// reference replays them without reading them either, so both sides see the same cluster
 		// (harness/kube/README.md).
+	case *pb.ApiEvent_Workload, *pb.ApiEvent_PodGroup:
+		// Workloads and PodGroups are not fed either: the reference models no pod group, and with
+		// GenericWorkload on it refuses a trace whose pods name one (harness/kube/README.md).
 	default:
 		err = fmt.Errorf("field api.object: missing")
 	}
