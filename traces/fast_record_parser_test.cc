@@ -281,8 +281,7 @@ bool LeftToProtobuf(const std::string& bytes) {
   if (!r.has_api()) return false;
   const ApiEvent& e = r.api();
   return e.has_resource_claim() || e.has_resource_claim_template() || e.has_resource_slice() ||
-         e.has_device_class() || e.has_device_taint_rule() || e.has_workload() ||
-         e.has_pod_group();
+         e.has_device_class() || e.has_device_taint_rule() || e.has_workload() || e.has_pod_group();
 }
 
 TEST(FastRecordParserTest, OneRecordReusedOverRandomRecordsAgrees) {

@@ -150,9 +150,9 @@ class Checker {
 
 const std::vector<std::string>& InputLimitNames() {
   static const std::vector<std::string> kNames = {
-      "records",       "expanded-objects", "string-bytes", "key-bytes",  "map-entries",
-      "slice-devices", "claim-requests",   "cel-bytes",    "group-pods", "yaml-depth",
-      "yaml-alias-nodes"};
+      "records",     "expanded-objects", "string-bytes",    "key-bytes",
+      "map-entries", "slice-devices",    "claim-requests",  "cel-bytes",
+      "group-pods",  "yaml-depth",       "yaml-alias-nodes"};
   return kNames;
 }
 
@@ -222,7 +222,8 @@ bool FitsTrivially(const Message& message, size_t bytes, const InputLimits& limi
   }
   // Every device or request takes at least 2 bytes too.
   const int64_t smallest = std::min({limits.string_bytes, limits.key_bytes, limits.cel_bytes});
-  const int64_t fewest = std::min({limits.map_entries, limits.slice_devices, limits.claim_requests});
+  const int64_t fewest =
+      std::min({limits.map_entries, limits.slice_devices, limits.claim_requests});
   return static_cast<int64_t>(bytes) <= smallest && static_cast<int64_t>(bytes / 2) <= fewest;
 }
 

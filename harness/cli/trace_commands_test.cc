@@ -67,9 +67,9 @@ TEST(TraceCommandsTest, InfoCountsPodGroupsAndWorkloads) {
   std::ostringstream out, err;
   ASSERT_EQ(TraceConvert(jsonl, binary, err), 0) << err.str();
   ASSERT_EQ(TraceInfo(binary, out, err), 0) << err.str();
-  for (const char* want : {"records.api: 4\n", "api: Workload ADDED: 1\n",
-                           "api: PodGroup ADDED: 1\n", "api: PodGroup MODIFIED: 1\n",
-                           "api: Pod ADDED: 1\n"}) {
+  for (const char* want :
+       {"records.api: 4\n", "api: Workload ADDED: 1\n", "api: PodGroup ADDED: 1\n",
+        "api: PodGroup MODIFIED: 1\n", "api: Pod ADDED: 1\n"}) {
     EXPECT_TRUE(Contains(out.str(), want)) << want << " not in:\n" << out.str();
   }
   std::ostringstream cat;

@@ -52,8 +52,8 @@ void RoundTripEvent(const trace::ApiEvent& e) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
-  std::string path =
-      fuzz::WriteInput(data[0] % 2 ? "pod_group.json" : "pod_group.yaml", fuzz::Bytes(data + 1, size - 1));
+  std::string path = fuzz::WriteInput(data[0] % 2 ? "pod_group.json" : "pod_group.yaml",
+                                      fuzz::Bytes(data + 1, size - 1));
   trace::ImportOptions options;
   options.limits.records = 1'000;  // as manifests_fuzzer: workloads expand within it
   Result<trace::Imported> imported = trace::Import("manifests", {path}, options);

@@ -105,18 +105,19 @@ TEST(GenericWorkloadTest, ANewPendingPodIsAnEventForTheUnschedulablePool) {
       << ::testing::PrintToString(on.a_moves);
 }
 
-// A pod naming a pod group (spec.schedulingGroup). With the gate off upstream ignores the field, and
-// so does the reference: the pod schedules as a plain pod. With the gate on it would be scheduled
-// with its group, which is not modelled: the replay stops with an input error naming the record,
-// the pod, the field and the group, before any decision about that pod. At 1.27 the field does
-// not exist.
+// A pod naming a pod group (spec.schedulingGroup). With the gate off upstream ignores the field,
+// and so does the reference: the pod schedules as a plain pod. With the gate on it would be
+// scheduled with its group, which is not modelled: the replay stops with an input error naming the
+// record, the pod, the field and the group, before any decision about that pod. At 1.27 the field
+// does not exist.
 TEST(GenericWorkloadTest, APodInAPodGroupIsPlainWithTheGateOffAndRefusedWithItOn) {
   const std::vector<trace::Record> records = {
       AddedFromJson(
           0, "node",
           R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "4", "memory": "4Gi", "pods": "10"}}})"),
-      AddedFromJson(0, "pod",
-                    R"({"metadata": {"name": "w0"}, "spec": {"schedulingGroup": {"podGroupName": "train"}}})"),
+      AddedFromJson(
+          0, "pod",
+          R"({"metadata": {"name": "w0"}, "spec": {"schedulingGroup": {"podGroupName": "train"}}})"),
   };
   struct Case {
     std::string compat;

@@ -34,8 +34,8 @@ TEST(PodGroupImportTest, JobNamingAPodGroupExpandsToPodsInTheGroup) {
   std::vector<std::string> kinds;
   for (const Record& r : imported->records) kinds.push_back(KindOf(r.api()));
   // The group objects before the nodes and pods (manifests_importer.cc's order).
-  EXPECT_EQ(kinds, (std::vector<std::string>{"workload", "podGroup", "node", "pod", "pod", "pod",
-                                             "pod"}));
+  EXPECT_EQ(kinds,
+            (std::vector<std::string>{"workload", "podGroup", "node", "pod", "pod", "pod", "pod"}));
   const k8s::Workload& workload = imported->records[0].api().workload();
   EXPECT_EQ(workload.spec().controller_ref().kind(), "Job");
   const k8s::PodGroupTemplate& tmpl = workload.spec().pod_group_templates(0);
@@ -59,11 +59,11 @@ TEST(PodGroupImportTest, JobNamingAPodGroupExpandsToPodsInTheGroup) {
   }
   EXPECT_EQ(Label(*imported, "expanded.pods"), "4");
   // The CompositePodGroup gate's fields (alpha, off at v1.37.2) are dropped and counted.
-  EXPECT_TRUE(Contains(Label(*imported, "redacted.paths"),
-                       "PodGroup:spec.parentCompositePodGroupName=1"))
+  EXPECT_TRUE(
+      Contains(Label(*imported, "redacted.paths"), "PodGroup:spec.parentCompositePodGroupName=1"))
       << Label(*imported, "redacted.paths");
-  EXPECT_TRUE(Contains(Label(*imported, "redacted.paths"),
-                       "Workload:spec.compositePodGroupTemplates=1"))
+  EXPECT_TRUE(
+      Contains(Label(*imported, "redacted.paths"), "Workload:spec.compositePodGroupTemplates=1"))
       << Label(*imported, "redacted.paths");
 }
 
@@ -178,7 +178,8 @@ TEST(PodGroupImportTest, InvalidObjectsNameFileLineAndField) {
        "\"PreemptLowerPriority\", \"Never\")"},
       {group + gang + "  workloadRef: {workloadName: w}\n",
        "field spec.workloadRef.templateName: Required value"},
-      {"apiVersion: scheduling.k8s.io/v1alpha3\nkind: PodGroup\nmetadata: {name: g}\nspec:\n" + gang,
+      {"apiVersion: scheduling.k8s.io/v1alpha3\nkind: PodGroup\nmetadata: {name: g}\nspec:\n" +
+           gang,
        "field apiVersion: unsupported value \"scheduling.k8s.io/v1alpha3\" for a PodGroup "
        "(supported: \"scheduling.k8s.io/v1beta1\", the version kube-scheduler v1.37.2 reads)"},
       {workload + "  controllerRef: {kind: Job}\n  podGroupTemplates: [{name: t, "

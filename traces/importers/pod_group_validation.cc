@@ -92,9 +92,10 @@ Outcome CheckName(const Json& object, const std::string& where, const std::strin
   const std::string name = Str(object, "name");
   if (name.empty()) return FieldError(where, Join(path, "name"), "Required value");
   if (!IsDnsLabel(name))
-    return FieldError(where, Join(path, "name"),
-                      "invalid value \"" + name +
-                          "\": must be a DNS label (lowercase letters, digits and '-', at most 63)");
+    return FieldError(
+        where, Join(path, "name"),
+        "invalid value \"" + name +
+            "\": must be a DNS label (lowercase letters, digits and '-', at most 63)");
   if (!seen->insert(name).second)
     return FieldError(where, Join(path, "name"), "duplicate value \"" + name + "\"");
   return Outcome::Ok();
@@ -110,9 +111,9 @@ Outcome CheckUnion(const Json& object, std::initializer_list<const char*> member
     names += std::string(names.empty() ? "" : ", ") + "`" + m + "`";
   }
   if (set == 1) return Outcome::Ok();
-  return FieldError(where, path.empty() ? "(object)" : path,
-                    set == 0 ? "must specify one of: " + names
-                             : "must specify exactly one of: " + names);
+  return FieldError(
+      where, path.empty() ? "(object)" : path,
+      set == 0 ? "must specify one of: " + names : "must specify exactly one of: " + names);
 }
 
 // An integer at `key` within [min, max] when present (`required`: must be present).
@@ -125,11 +126,11 @@ Outcome CheckInt(const Json& object, const char* key, bool required, int64_t min
   if (!v->is_number_integer())
     return FieldError(where, Join(path, key),
                       std::string("expected an integer, got ") + v->type_name());
-  const int64_t n = v->is_number_unsigned() && v->get<uint64_t>() > INT64_MAX
-                        ? INT64_MAX
-                        : v->get<int64_t>();
-  if (n < min) return FieldError(where, Join(path, key), "must be greater than or equal to " +
-                                                              std::to_string(min));
+  const int64_t n =
+      v->is_number_unsigned() && v->get<uint64_t>() > INT64_MAX ? INT64_MAX : v->get<int64_t>();
+  if (n < min)
+    return FieldError(where, Join(path, key),
+                      "must be greater than or equal to " + std::to_string(min));
   if (n > max)
     return FieldError(where, Join(path, key),
                       "must be less than or equal to " + std::to_string(max));
@@ -148,9 +149,9 @@ Outcome CheckEnum(const Json& object, const char* key, std::initializer_list<con
     if (v->get_ref<const std::string&>() == a) return Outcome::Ok();
     supported += std::string(supported.empty() ? "" : ", ") + "\"" + a + "\"";
   }
-  return FieldError(where, Join(path, key),
-                    "unsupported value \"" + v->get<std::string>() + "\" (supported: " +
-                        supported + ")");
+  return FieldError(
+      where, Join(path, key),
+      "unsupported value \"" + v->get<std::string>() + "\" (supported: " + supported + ")");
 }
 
 Outcome CheckSchedulingPolicy(const Json& group, const std::string& where,
@@ -205,8 +206,8 @@ Outcome CheckGroupPolicy(const Json& group, const std::string& where, const std:
   auto disruption = ObjectAt(group, "disruptionMode", where, path);
   if (!disruption.ok()) return disruption.error();
   if (*disruption != nullptr) {
-    if (Outcome ok = CheckUnion(**disruption, {"single", "all"}, where,
-                                Join(path, "disruptionMode"));
+    if (Outcome ok =
+            CheckUnion(**disruption, {"single", "all"}, where, Join(path, "disruptionMode"));
         !ok)
       return ok;
   }
@@ -264,8 +265,9 @@ Outcome ValidatePodGroupObject(const Json& object, const std::string& kind,
   const Json* version = Member(object, "apiVersion");
   if (version != nullptr && (!version->is_string() || *version != kApiVersion)) {
     return FieldError(where, "apiVersion",
-                      "unsupported value " + version->dump() + " for a " + kind + " (supported: \"" +
-                          kApiVersion + "\", the version kube-scheduler v1.37.2 reads)");
+                      "unsupported value " + version->dump() + " for a " + kind +
+                          " (supported: \"" + kApiVersion +
+                          "\", the version kube-scheduler v1.37.2 reads)");
   }
   return kind == "PodGroup" ? CheckPodGroup(object, where) : CheckWorkload(object, where);
 }
