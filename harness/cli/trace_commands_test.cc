@@ -54,14 +54,16 @@ TEST(TraceCommandsTest, InfoCountsPodGroupsAndWorkloads) {
   WriteFileBytes(
       jsonl,
       "{\"header\": {\"compat\": \"1.37\"}}\n"
-      "{\"t\":0,\"api\":{\"type\":\"ADDED\",\"workload\":{\"metadata\":{\"name\":\"w\","
+      "{\"timeNs\":\"0\",\"api\":{\"type\":\"ADDED\",\"workload\":{\"metadata\":{\"name\":\"w\","
       "\"namespace\":\"default\"},\"spec\":{\"podGroupTemplates\":[{\"name\":\"t\","
       "\"schedulingPolicy\":{\"gang\":{\"minCount\":2}}}]}}}}\n"
-      "{\"t\":0,\"api\":{\"type\":\"ADDED\",\"podGroup\":{\"metadata\":{\"name\":\"g\","
+      "{\"timeNs\":\"0\",\"api\":{\"type\":\"ADDED\",\"podGroup\":{\"metadata\":{\"name\":\"g\","
       "\"namespace\":\"default\"},\"spec\":{\"schedulingPolicy\":{\"gang\":{\"minCount\":2}}}}}}\n"
-      "{\"t\":1,\"api\":{\"type\":\"MODIFIED\",\"podGroup\":{\"metadata\":{\"name\":\"g\","
+      "{\"timeNs\":\"1000000000\",\"api\":{\"type\":\"MODIFIED\",\"podGroup\":{\"metadata\":{"
+      "\"name\":\"g\","
       "\"namespace\":\"default\"},\"spec\":{\"schedulingPolicy\":{\"basic\":{}}}}}}\n"
-      "{\"t\":1,\"api\":{\"type\":\"ADDED\",\"pod\":{\"metadata\":{\"name\":\"p\"},"
+      "{\"timeNs\":\"1000000000\",\"api\":{\"type\":\"ADDED\",\"pod\":{\"metadata\":{\"name\":"
+      "\"p\"},"
       "\"spec\":{\"schedulingGroup\":{\"podGroupName\":\"g\"}}}}}\n");
   const std::string binary = TempPath("gang.trace");
   std::ostringstream out, err;
@@ -76,13 +78,16 @@ TEST(TraceCommandsTest, InfoCountsPodGroupsAndWorkloads) {
   ASSERT_EQ(TraceCat(binary, cat, err), 0) << err.str();
   EXPECT_TRUE(Contains(cat.str(), "\"schedulingGroup\":{\"podGroupName\":\"g\"}")) << cat.str();
   EXPECT_TRUE(Contains(cat.str(), "\"schedulingPolicy\":{\"basic\":{}}")) << cat.str();
-  // An absurd gang is a limit error naming the line and the field.
-  WriteFileBytes(jsonl,
-                 "{\"header\": {\"compat\": \"1.37\"}}\n"
-                 "{\"t\":0,\"api\":{\"type\":\"ADDED\",\"podGroup\":{\"metadata\":{\"name\":"
-                 "\"g\"},\"spec\":{\"schedulingPolicy\":{\"gang\":{\"minCount\":999999999}}}}}}\n");
-  std::ostringstream bad_out, bad_err;
-  EXPECT_EQ(TraceInfo(jsonl, bad_out, bad_err), 2);
+  // An absurd gang is a limit error naming the line and the field, and writes nothing.
+  WriteFileBytes(
+      jsonl,
+      "{\"header\": {\"compat\": \"1.37\"}}\n"
+      "{\"timeNs\":\"0\",\"api\":{\"type\":\"ADDED\",\"podGroup\":{\"metadata\":{\"name\":"
+      "\"g\"},\"spec\":{\"schedulingPolicy\":{\"gang\":{\"minCount\":999999999}}}}}}\n");
+  std::ostringstream bad_err;
+  const std::string huge = TempPath("huge-gang.trace");
+  EXPECT_EQ(TraceConvert(jsonl, huge, bad_err), 2);
+  EXPECT_FALSE(FileExists(huge));
   EXPECT_TRUE(Contains(bad_err.str(), jsonl + ": line 2: field api.podGroup.spec.schedulingPolicy."
                                               "gang.minCount: 999999999 pods, more than the "
                                               "limit group-pods=100000"))
