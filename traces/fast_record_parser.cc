@@ -44,6 +44,10 @@ bool Assign(WireCursor, ResourceSlice*, SpareMembers*) { return false; }
 bool Assign(WireCursor, DeviceClass*, SpareMembers*) { return false; }
 bool Assign(WireCursor, DeviceTaintRule*, SpareMembers*) { return false; }
 
+// Workloads and PodGroups: left to protobuf too (one per gang of pods).
+bool Assign(WireCursor, Workload*, SpareMembers*) { return false; }
+bool Assign(WireCursor, PodGroup*, SpareMembers*) { return false; }
+
 namespace {
 
 // apiVersion = 1, kind = 2, metadata = 3, spec = 4: the selector objects (Service,
@@ -216,6 +220,11 @@ bool Assign(WireCursor c, PodResourceClaim* m, SpareMembers* s) {
                WIRE_FIELD(3, resource_claim_template_name)>::Assign(c, m, s);
 }
 
+bool Assign(WireCursor c, PodSchedulingGroup* m, SpareMembers* s) {
+  using M = PodSchedulingGroup;
+  return Table<WIRE_FIELD(1, pod_group_name)>::Assign(c, m, s);
+}
+
 bool Assign(WireCursor c, PersistentVolumeClaimVolumeSource* m, SpareMembers* s) {
   using M = PersistentVolumeClaimVolumeSource;
   return Table<WIRE_FIELD(1, claim_name), WIRE_SCALAR(2, read_only)>::Assign(c, m, s);
@@ -244,7 +253,8 @@ bool Assign(WireCursor c, PodSpec* m, SpareMembers* s) {
                WIRE_FIELD(13, overhead), WIRE_FIELD(14, volumes), WIRE_FIELD(15, resources),
                WIRE_FIELD(16, runtime_class_name),
                WIRE_SCALAR(17, termination_grace_period_seconds), WIRE_SCALAR(18, host_network),
-               WIRE_SCALAR(19, host_users), WIRE_FIELD(20, resource_claims)>::Assign(c, m, s);
+               WIRE_SCALAR(19, host_users), WIRE_FIELD(20, resource_claims),
+               WIRE_FIELD(110, scheduling_group)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, PodCondition* m, SpareMembers* s) {
@@ -419,7 +429,8 @@ bool Assign(WireCursor c, ApiEvent* m, SpareMembers* s) {
                WIRE_ONEOF(14, storage_class), WIRE_ONEOF(15, csi_node), WIRE_ONEOF(16, csi_driver),
                WIRE_ONEOF(17, csi_storage_capacity), WIRE_ONEOF(18, resource_claim),
                WIRE_ONEOF(19, resource_claim_template), WIRE_ONEOF(20, resource_slice),
-               WIRE_ONEOF(21, device_class), WIRE_ONEOF(22, device_taint_rule)>::Assign(c, m, s);
+               WIRE_ONEOF(21, device_class), WIRE_ONEOF(22, device_taint_rule),
+               WIRE_ONEOF(23, workload), WIRE_ONEOF(24, pod_group)>::Assign(c, m, s);
 }
 
 bool Assign(WireCursor c, Record* m, SpareMembers* s) {

@@ -187,13 +187,15 @@ std::vector<std::string> RandomRecords(uint32_t seed, int n, bool ascii_only = f
 // --- Tests ------------------------------------------------------------------------------------
 
 // google.protobuf.Value (a PodDisruptionBudget's minAvailable / maxUnavailable), the storage
-// kinds (ApiEvent members 12-17) and the DRA kinds (18-22) are left to protobuf.
+// kinds (ApiEvent members 12-17), the DRA kinds (18-22), Workloads and PodGroups (23, 24) are
+// left to protobuf.
 bool HoldsValueField(const Record& r) {
   const trace::ApiEvent& api = r.api();
   if (api.has_persistent_volume() || api.has_persistent_volume_claim() || api.has_storage_class() ||
       api.has_csi_node() || api.has_csi_driver() || api.has_csi_storage_capacity() ||
       api.has_resource_claim() || api.has_resource_claim_template() || api.has_resource_slice() ||
-      api.has_device_class() || api.has_device_taint_rule()) {
+      api.has_device_class() || api.has_device_taint_rule() || api.has_workload() ||
+      api.has_pod_group()) {
     return true;
   }
   if (!r.api().has_pod_disruption_budget()) return false;
@@ -269,8 +271,9 @@ TEST(FastRecordParserTest, ConcatenatedRecordsMergeLikeProtobuf) {
 // One Record reused over records of the same kind with different fields set, then over all
 // kinds interleaved: every field the parser must reset between two records gets the chance to
 // leak (the filler sets each field in about two records of three).
-// Records the parser leaves to protobuf by design: an attempt's recorded scores and the DRA
-// kinds (fast_record_parser.cc names them in their tables only so that a reused record drops them).
+// Records the parser leaves to protobuf by design: an attempt's recorded scores, the DRA kinds,
+// Workloads and PodGroups (fast_record_parser.cc names them in their tables only so that a reused
+// record drops them).
 bool LeftToProtobuf(const std::string& bytes) {
   Record r;
   if (!r.ParseFromString(bytes)) return false;
@@ -278,7 +281,7 @@ bool LeftToProtobuf(const std::string& bytes) {
   if (!r.has_api()) return false;
   const ApiEvent& e = r.api();
   return e.has_resource_claim() || e.has_resource_claim_template() || e.has_resource_slice() ||
-         e.has_device_class() || e.has_device_taint_rule();
+         e.has_device_class() || e.has_device_taint_rule() || e.has_workload() || e.has_pod_group();
 }
 
 TEST(FastRecordParserTest, OneRecordReusedOverRandomRecordsAgrees) {

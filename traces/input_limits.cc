@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "reference/k8s/k8s.pb.h"
+#include "traces/trace.pb.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -21,6 +22,7 @@ int64_t* Field(const std::string& name, InputLimits* limits) {
   if (name == "slice-devices") return &limits->slice_devices;
   if (name == "claim-requests") return &limits->claim_requests;
   if (name == "cel-bytes") return &limits->cel_bytes;
+  if (name == "group-pods") return &limits->group_pods;
   if (name == "yaml-depth") return &limits->yaml_depth;
   if (name == "yaml-alias-nodes") return &limits->yaml_alias_nodes;
   return nullptr;
@@ -70,6 +72,10 @@ class Checker {
       return CheckString(value, name, "string-bytes", limits_.string_bytes);
     }
     if (f.cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) return Check(r.GetMessage(m, &f), name);
+    if (&f == gang_min_count_ && r.GetInt32(m, &f) > limits_.group_pods) {
+      return LimitExceeded(where_, "field " + name, r.GetInt32(m, &f), "group-pods",
+                           limits_.group_pods);
+    }
     return Outcome::Ok();
   }
 
@@ -136,14 +142,17 @@ class Checker {
       k8s::DeviceClaim::descriptor()->FindFieldByName("requests");
   static inline const FieldDescriptor* const cel_expression_ =
       k8s::CELDeviceSelector::descriptor()->FindFieldByName("expression");
+  static inline const FieldDescriptor* const gang_min_count_ =
+      k8s::GangSchedulingPolicy::descriptor()->FindFieldByName("min_count");
 };
 
 }  // namespace
 
 const std::vector<std::string>& InputLimitNames() {
   static const std::vector<std::string> kNames = {
-      "records",       "expanded-objects", "string-bytes", "key-bytes",  "map-entries",
-      "slice-devices", "claim-requests",   "cel-bytes",    "yaml-depth", "yaml-alias-nodes"};
+      "records",     "expanded-objects", "string-bytes",    "key-bytes",
+      "map-entries", "slice-devices",    "claim-requests",  "cel-bytes",
+      "group-pods",  "yaml-depth",       "yaml-alias-nodes"};
   return kNames;
 }
 
@@ -183,6 +192,7 @@ Error LimitExceeded(const std::string& where, const std::string& what, int64_t a
                      : name == "map-entries"      ? " entries"
                      : name == "slice-devices"    ? " devices"
                      : name == "claim-requests"   ? " requests"
+                     : name == "group-pods"       ? " pods"
                                                   : " bytes";
   return Error{(where.empty() ? "" : where + ": ") + what + ": " + std::to_string(actual) + unit +
                ", more than the limit " + name + "=" + std::to_string(limit) +
@@ -200,7 +210,16 @@ Outcome CheckMessageLimits(const Message& message, const InputLimits& limits,
   return Checker(limits, where).Check(message, path);
 }
 
-bool FitsTrivially(size_t bytes, const InputLimits& limits) {
+bool FitsTrivially(const Message& message, size_t bytes, const InputLimits& limits) {
+  // A gang's minCount is a varint: no byte count bounds it.
+  const Message* event = &message;
+  if (message.GetDescriptor() == Record::descriptor()) {
+    event = &static_cast<const Record&>(message).api();
+  }
+  if (event->GetDescriptor() == ApiEvent::descriptor()) {
+    const auto& api = static_cast<const ApiEvent&>(*event);
+    if (api.has_workload() || api.has_pod_group()) return false;
+  }
   // Every device or request takes at least 2 bytes too.
   const int64_t smallest = std::min({limits.string_bytes, limits.key_bytes, limits.cel_bytes});
   const int64_t fewest =

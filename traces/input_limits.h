@@ -40,6 +40,9 @@ struct InputLimits {
   int64_t slice_devices = 128;
   int64_t claim_requests = 32;
   int64_t cel_bytes = 10 * 1024;
+  // Pods one pod group (GenericWorkload) may ask for: its gang minCount. As many as one workload
+  // may expand to (kMaxWorkloadPods); the API server only requires at least 1.
+  int64_t group_pods = 100'000;
   // YAML: mappings and sequences open at once, and the nodes one file's aliases expand to.
   int64_t yaml_depth = k8s::kMaxYamlDepth;
   int64_t yaml_alias_nodes = k8s::kMaxYamlAliasNodes;
@@ -49,7 +52,8 @@ struct InputLimits {
 k8s::YamlLimits YamlLimitsOf(const InputLimits& limits);
 
 // The names `--limit` accepts, in documentation order: records, expanded-objects, string-bytes,
-// key-bytes, map-entries, slice-devices, claim-requests, cel-bytes, yaml-depth, yaml-alias-nodes.
+// key-bytes, map-entries, slice-devices, claim-requests, cel-bytes, group-pods, yaml-depth,
+// yaml-alias-nodes.
 const std::vector<std::string>& InputLimitNames();
 
 // Applies one "NAME=VALUE" (VALUE a positive decimal integer) to *limits. Errors name the option
@@ -68,7 +72,8 @@ Error LimitExceeded(const std::string& where, const std::string& what, int64_t a
 Error TooManyRecords(const std::string& where, int64_t limit);
 
 // Checks every string, map key and map size in `message` (recursively), and the DRA limits (a
-// ResourceSliceSpec's devices, a DeviceClaim's requests, a CEL expression). `where` names the
+// ResourceSliceSpec's devices, a DeviceClaim's requests, a CEL expression), and a gang's minCount
+// (group-pods, in a PodGroup or a Workload's pod group template). `where` names the
 // position ("t.jsonl: line 4", may be empty); the error adds the field path in Kubernetes' JSON
 // names, starting with `path` when the message is itself a field ("pods[2]"), e.g.
 //   t.jsonl: line 4: field api.pod.metadata.labels: 10001 entries, more than the limit
@@ -76,10 +81,12 @@ Error TooManyRecords(const std::string& where, int64_t limit);
 Outcome CheckMessageLimits(const google::protobuf::Message& message, const InputLimits& limits,
                            const std::string& where, const std::string& path = "");
 
-// True when a message serialized in `bytes` bytes cannot exceed any byte or entry limit (every
-// string, key and map entry takes at least its own length, at least 2 bytes per entry), so that
-// readers can skip CheckMessageLimits on the common small record.
-bool FitsTrivially(size_t bytes, const InputLimits& limits);
+// True when `message` (a Record or an ApiEvent), serialized in `bytes` bytes, cannot exceed any
+// limit, so that readers can skip CheckMessageLimits on the common small record: every string,
+// key and map entry takes at least its own length (at least 2 bytes per entry), and it holds no
+// Workload or PodGroup (a gang's minCount of any size fits in 5 bytes).
+bool FitsTrivially(const google::protobuf::Message& message, size_t bytes,
+                   const InputLimits& limits);
 
 }  // namespace schedcheck::trace
 

@@ -42,6 +42,26 @@ Record SliceWith(int devices) {
   return r;
 }
 
+// A PodGroup (or, with `in_workload`, a Workload's pod group template) of gang size `min_count`.
+Record GangOf(int32_t min_count, bool in_workload = false) {
+  Record r;
+  r.mutable_api()->set_type(ADDED);
+  k8s::PodGroupSchedulingPolicy* policy = nullptr;
+  if (in_workload) {
+    k8s::Workload* w = r.mutable_api()->mutable_workload();
+    w->mutable_metadata()->set_name("train");
+    k8s::PodGroupTemplate* t = w->mutable_spec()->add_pod_group_templates();
+    t->set_name("workers");
+    policy = t->mutable_scheduling_policy();
+  } else {
+    k8s::PodGroup* g = r.mutable_api()->mutable_pod_group();
+    g->mutable_metadata()->set_name("workers");
+    policy = g->mutable_spec()->mutable_scheduling_policy();
+  }
+  policy->mutable_gang()->set_min_count(min_count);
+  return r;
+}
+
 Record TemplateWith(int requests, const std::string& expression = "true") {
   Record r;
   k8s::ResourceClaimTemplate* t = r.mutable_api()->mutable_resource_claim_template();
@@ -88,6 +108,9 @@ TEST(InputLimitsTest, ParsesNamesAndRejectsBadSpecs) {
   EXPECT_EQ(limits.slice_devices, 3);
   EXPECT_EQ(limits.claim_requests, 4);
   EXPECT_EQ(limits.cel_bytes, 5);
+  EXPECT_EQ(limits.group_pods, 100'000);
+  ASSERT_TRUE(ParseInputLimits({"group-pods=6"}, &limits).ok());
+  EXPECT_EQ(limits.group_pods, 6);
   // The YAML limits keep reference/k8s's defaults until raised, and reach its YamlLimits.
   EXPECT_EQ(limits.yaml_depth, 100);
   EXPECT_EQ(limits.yaml_alias_nodes, 1'000'000);
@@ -104,7 +127,8 @@ TEST(InputLimitsTest, ParsesNamesAndRejectsBadSpecs) {
   EXPECT_NE(ParseInputLimit("bogus=3", &limits)
                 .message()
                 .find("records, expanded-objects, string-bytes, key-bytes, map-entries, "
-                      "slice-devices, claim-requests, cel-bytes, yaml-depth, yaml-alias-nodes"),
+                      "slice-devices, claim-requests, cel-bytes, group-pods, yaml-depth, "
+                      "yaml-alias-nodes"),
             std::string::npos);
 }
 
@@ -158,6 +182,16 @@ TEST(InputLimitsTest, EachLimitIsEnforcedByBothReadersAndCanBeRaised) {
        "field api.resourceClaimTemplate.spec.spec.devices.requests[0].exactly.selectors[0].cel."
        "expression: 40 bytes, more than the limit cel-bytes=30 (raise it with --limit "
        "cel-bytes=N)"},
+      {"group-pods",
+       {GangOf(4), GangOf(2'000'000'000)},
+       {},
+       "field api.podGroup.spec.schedulingPolicy.gang.minCount: 2000000000 pods, more than the "
+       "limit group-pods=100000 (raise it with --limit group-pods=N)"},
+      {"group-pods in a workload",
+       {GangOf(5, true), GangOf(6, true)},
+       {.group_pods = 5},
+       "field api.workload.spec.podGroupTemplates[0].schedulingPolicy.gang.minCount: 6 pods, more "
+       "than the limit group-pods=5 (raise it with --limit group-pods=N)"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -177,7 +211,8 @@ TEST(InputLimitsTest, EachLimitIsEnforcedByBothReadersAndCanBeRaised) {
       ASSERT_EQ(reader->Next(&r), ReadStatus::kRecord);
     EXPECT_EQ(reader->Next(&r), ReadStatus::kError);
     EXPECT_EQ(reader->damage(), DamageKind::kLimit);
-    auto raised = LoadTrace(binary, InputLimits{});
+    const InputLimits raised_limits{.group_pods = INT32_MAX};
+    auto raised = LoadTrace(binary, raised_limits);
     ASSERT_TRUE(raised.ok()) << raised.message();
     EXPECT_TRUE(testing::SameRecords(raised->records, c.records));
 
@@ -191,7 +226,7 @@ TEST(InputLimitsTest, EachLimitIsEnforcedByBothReadersAndCanBeRaised) {
         loaded.message().find(jsonl + ": line " + std::to_string(lines.size()) + ": " + c.want),
         std::string::npos)
         << loaded.message();
-    raised = LoadTrace(jsonl, InputLimits{});
+    raised = LoadTrace(jsonl, raised_limits);
     ASSERT_TRUE(raised.ok()) << raised.message();
     EXPECT_TRUE(testing::SameRecords(raised->records, c.records));
   }
@@ -215,16 +250,28 @@ TEST(InputLimitsTest, HeaderLabelsAreChecked) {
 // map larger than N (or N/2 entries).
 TEST(InputLimitsTest, FitsTriviallyOnlyWhenNoLimitCanBeExceeded) {
   const InputLimits limits{.string_bytes = 100, .key_bytes = 50, .map_entries = 10};
-  EXPECT_TRUE(FitsTrivially(21, limits));
-  EXPECT_FALSE(FitsTrivially(22, limits));  // 22 bytes may hold 11 map entries
-  EXPECT_FALSE(FitsTrivially(51, InputLimits{.string_bytes = 100, .key_bytes = 50}));
+  const Record empty;
+  EXPECT_TRUE(FitsTrivially(empty, 21, limits));
+  EXPECT_FALSE(FitsTrivially(empty, 22, limits));  // 22 bytes may hold 11 map entries
+  EXPECT_FALSE(FitsTrivially(empty, 51, InputLimits{.string_bytes = 100, .key_bytes = 50}));
   Record r = PodWith("a", 11, 1);
-  EXPECT_FALSE(FitsTrivially(r.ByteSizeLong(), limits));
+  EXPECT_FALSE(FitsTrivially(r, r.ByteSizeLong(), limits));
   EXPECT_FALSE(CheckMessageLimits(r, limits, "").ok());
   // The DRA counts too: 3 devices take 6 bytes.
   const InputLimits two_devices{.slice_devices = 2};
-  EXPECT_FALSE(FitsTrivially(6, two_devices));
-  EXPECT_TRUE(FitsTrivially(5, two_devices));
+  EXPECT_FALSE(FitsTrivially(empty, 6, two_devices));
+  EXPECT_TRUE(FitsTrivially(empty, 5, two_devices));
+  // A gang's minCount is not bounded by its bytes: a record holding a pod group (or a workload,
+  // or an ApiEvent holding one) is always walked.
+  const Record huge_gang = GangOf(INT32_MAX);
+  // Its size alone would pass (a record of no pod group that small fits every limit) ...
+  EXPECT_TRUE(FitsTrivially(empty, huge_gang.ByteSizeLong(), InputLimits{}));
+  // ... the pod group does not.
+  EXPECT_FALSE(FitsTrivially(huge_gang, huge_gang.ByteSizeLong(), InputLimits{}));
+  EXPECT_FALSE(FitsTrivially(huge_gang.api(), huge_gang.api().ByteSizeLong(), InputLimits{}));
+  EXPECT_FALSE(FitsTrivially(GangOf(1, true), 10, InputLimits{}));
+  EXPECT_FALSE(CheckMessageLimits(huge_gang, InputLimits{}, "").ok());
+  EXPECT_TRUE(CheckMessageLimits(GangOf(100'000), InputLimits{}, "").ok());
   EXPECT_FALSE(CheckMessageLimits(SliceWith(3), two_devices, "").ok());
   EXPECT_TRUE(CheckMessageLimits(SliceWith(2), two_devices, "").ok());
 }

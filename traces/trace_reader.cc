@@ -150,7 +150,7 @@ ReadStatus TraceReader::NextBytes(const char** bytes, int* size) {
 ReadStatus TraceReader::Parsed(bool ok, const Record& record, int size) {
   if (ok) {
     Outcome fits = records_read_ >= limits_.records ? Outcome(TooManyRecords("", limits_.records))
-                   : FitsTrivially(static_cast<size_t>(size), limits_)
+                   : FitsTrivially(record, static_cast<size_t>(size), limits_)
                        ? Outcome::Ok()
                        : CheckMessageLimits(record, limits_, "");
     if (!fits) {

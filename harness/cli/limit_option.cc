@@ -20,6 +20,7 @@ std::string LimitHelp() {
          "), slice-devices (devices of one ResourceSlice, " + n(d.slice_devices) +
          "), claim-requests (requests of one ResourceClaim, " + n(d.claim_requests) +
          "), cel-bytes (one CEL device selector, " + n(d.cel_bytes) +
+         "), group-pods (a pod group's gang minCount, " + n(d.group_pods) +
          "), yaml-depth (YAML nesting, " + n(d.yaml_depth) +
          "), yaml-alias-nodes (nodes one YAML file's aliases expand to, " + n(d.yaml_alias_nodes) +
          ")";

@@ -173,6 +173,10 @@ const char* ObjectKind(const trace::ApiEvent& e) {
       return "DeviceClass";
     case trace::ApiEvent::kDeviceTaintRule:
       return "DeviceTaintRule";
+    case trace::ApiEvent::kWorkload:
+      return "Workload";
+    case trace::ApiEvent::kPodGroup:
+      return "PodGroup";
     case trace::ApiEvent::OBJECT_NOT_SET:
       return "none";
   }

@@ -47,6 +47,53 @@ TEST(TraceCommandsTest, InfoCountsSample) {
   EXPECT_TRUE(err.str().empty());
 }
 
+// Workloads, PodGroups and pods naming a group: JSON Lines in, counted by kind in `trace info`,
+// printed back by `trace cat` with their Kubernetes names.
+TEST(TraceCommandsTest, InfoCountsPodGroupsAndWorkloads) {
+  const std::string jsonl = TempPath("gang.jsonl");
+  WriteFileBytes(
+      jsonl,
+      "{\"header\": {\"compat\": \"1.37\"}}\n"
+      "{\"timeNs\":\"0\",\"api\":{\"type\":\"ADDED\",\"workload\":{\"metadata\":{\"name\":\"w\","
+      "\"namespace\":\"default\"},\"spec\":{\"podGroupTemplates\":[{\"name\":\"t\","
+      "\"schedulingPolicy\":{\"gang\":{\"minCount\":2}}}]}}}}\n"
+      "{\"timeNs\":\"0\",\"api\":{\"type\":\"ADDED\",\"podGroup\":{\"metadata\":{\"name\":\"g\","
+      "\"namespace\":\"default\"},\"spec\":{\"schedulingPolicy\":{\"gang\":{\"minCount\":2}}}}}}\n"
+      "{\"timeNs\":\"1000000000\",\"api\":{\"type\":\"MODIFIED\",\"podGroup\":{\"metadata\":{"
+      "\"name\":\"g\","
+      "\"namespace\":\"default\"},\"spec\":{\"schedulingPolicy\":{\"basic\":{}}}}}}\n"
+      "{\"timeNs\":\"1000000000\",\"api\":{\"type\":\"ADDED\",\"pod\":{\"metadata\":{\"name\":"
+      "\"p\"},"
+      "\"spec\":{\"schedulingGroup\":{\"podGroupName\":\"g\"}}}}}\n");
+  const std::string binary = TempPath("gang.trace");
+  std::ostringstream out, err;
+  ASSERT_EQ(TraceConvert(jsonl, binary, err), 0) << err.str();
+  ASSERT_EQ(TraceInfo(binary, out, err), 0) << err.str();
+  for (const char* want :
+       {"records.api: 4\n", "api: Workload ADDED: 1\n", "api: PodGroup ADDED: 1\n",
+        "api: PodGroup MODIFIED: 1\n", "api: Pod ADDED: 1\n"}) {
+    EXPECT_TRUE(Contains(out.str(), want)) << want << " not in:\n" << out.str();
+  }
+  std::ostringstream cat;
+  ASSERT_EQ(TraceCat(binary, cat, err), 0) << err.str();
+  EXPECT_TRUE(Contains(cat.str(), "\"schedulingGroup\":{\"podGroupName\":\"g\"}")) << cat.str();
+  EXPECT_TRUE(Contains(cat.str(), "\"schedulingPolicy\":{\"basic\":{}}")) << cat.str();
+  // An absurd gang is a limit error naming the line and the field, and writes nothing.
+  WriteFileBytes(
+      jsonl,
+      "{\"header\": {\"compat\": \"1.37\"}}\n"
+      "{\"timeNs\":\"0\",\"api\":{\"type\":\"ADDED\",\"podGroup\":{\"metadata\":{\"name\":"
+      "\"g\"},\"spec\":{\"schedulingPolicy\":{\"gang\":{\"minCount\":999999999}}}}}}\n");
+  std::ostringstream bad_err;
+  const std::string huge = TempPath("huge-gang.trace");
+  EXPECT_EQ(TraceConvert(jsonl, huge, bad_err), 2);
+  EXPECT_FALSE(FileExists(huge));
+  EXPECT_TRUE(Contains(bad_err.str(), jsonl + ": line 2: field api.podGroup.spec.schedulingPolicy."
+                                              "gang.minCount: 999999999 pods, more than the "
+                                              "limit group-pods=100000"))
+      << bad_err.str();
+}
+
 TEST(TraceCommandsTest, CatThenConvertBackIsByteIdentical) {
   const std::string path = Sample("cat.trace");
   std::ostringstream out, err;

@@ -47,7 +47,7 @@ Result<std::vector<trace::Record>> ParseLines(const std::string& text, const std
                    " is before the previous line's " + replay::FormatSeconds(out.back().time_ns()) +
                    " (a decision log is in time order)"};
     }
-    if (!trace::FitsTrivially(line.size(), limits)) {
+    if (!trace::FitsTrivially(*r, line.size(), limits)) {
       if (Outcome ok = trace::CheckMessageLimits(*r, limits, where); !ok) return ok.error();
     }
     out.push_back(std::move(*r));

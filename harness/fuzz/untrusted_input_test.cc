@@ -124,6 +124,7 @@ TEST(UntrustedInputTest, EveryRegressionInputIsABadInputErrorOrValid) {
       {"case_file_fuzzer", {".json", ".jsonl", ".yaml"}, true, "check INPUT"},
       {"manifests_fuzzer", {".yaml", ".json"}, true, "import --from manifests INPUT -o OUT"},
       {"dra_fuzzer", {".yaml", ".json"}, true, "import --from manifests INPUT -o OUT"},
+      {"pod_group_fuzzer", {".yaml", ".json"}, true, "import --from manifests INPUT -o OUT"},
       {"watch_fuzzer", {".json"}, false, "import --from watch INPUT -o OUT"},
       {"kss_fuzzer", {".jsonl"}, false, "import --from kss INPUT -o OUT"},
       {"audit_fuzzer", {".jsonl"}, false, "import --from audit INPUT -o OUT"},

@@ -109,7 +109,7 @@ Response Session::OnEvents(const Events& events) {
     const std::string where = "Events.events[" + std::to_string(i) + "]";
     if (events_received_++ >= options_.limits.records)
       return Fail(trace::TooManyRecords(where, options_.limits.records).message);
-    if (!trace::FitsTrivially(e.ByteSizeLong(), options_.limits)) {
+    if (!trace::FitsTrivially(e, e.ByteSizeLong(), options_.limits)) {
       if (Outcome ok = trace::CheckMessageLimits(e, options_.limits, where); !ok)
         return Fail(ok.message());
     }

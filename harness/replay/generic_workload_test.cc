@@ -105,5 +105,61 @@ TEST(GenericWorkloadTest, ANewPendingPodIsAnEventForTheUnschedulablePool) {
       << ::testing::PrintToString(on.a_moves);
 }
 
+// A pod naming a pod group (spec.schedulingGroup). With the gate off upstream ignores the field,
+// and so does the reference: the pod schedules as a plain pod. With the gate on it would be
+// scheduled with its group, which is not modelled: the replay stops with an input error naming the
+// record, the pod, the field and the group, before any decision about that pod. At 1.27 the field
+// does not exist.
+TEST(GenericWorkloadTest, APodInAPodGroupIsPlainWithTheGateOffAndRefusedWithItOn) {
+  const std::vector<trace::Record> records = {
+      AddedFromJson(
+          0, "node",
+          R"({"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "4", "memory": "4Gi", "pods": "10"}}})"),
+      AddedFromJson(
+          0, "pod",
+          R"({"metadata": {"name": "w0"}, "spec": {"schedulingGroup": {"podGroupName": "train"}}})"),
+  };
+  struct Case {
+    std::string compat;
+    bool gate;
+    std::string want_error;  // empty: replays, w0 bound to n1
+  } cases[] = {
+      {"1.37", false, ""},
+      {"1.37", true,
+       "record 1: pod w0: spec.schedulingGroup: pod group \"train\": pod groups are not modelled "
+       "by schedcheck (GenericWorkload=true; docs/DEVIATIONS.md)"},
+      {"1.27", false,
+       "record 1: pod w0: spec.schedulingGroup: pod group \"train\": the field does not exist at "
+       "compat 1.27 (it is new in v1.36)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.compat + (c.gate ? " gate on" : " gate off"));
+    ReplayOptions options;
+    options.compat = c.compat;
+    options.config = reference::DefaultConfiguration(c.compat);
+    if (c.gate) options.feature_gates = {{"GenericWorkload", true}};
+    auto replayer = Replayer::Create(options);
+    ASSERT_TRUE(replayer.ok()) << replayer.message();
+    Outcome ok = (*replayer)->Run(records);
+    if (!c.want_error.empty()) {
+      ASSERT_FALSE(ok.ok());
+      EXPECT_EQ(ok.message(), c.want_error);
+      for (const trace::Record& r : (*replayer)->log().records()) {
+        EXPECT_FALSE(r.has_attempt()) << r.ShortDebugString();
+      }
+      continue;
+    }
+    ASSERT_TRUE(ok.ok()) << ok.message();
+    bool bound = false;
+    for (const trace::Record& r : (*replayer)->log().records()) {
+      if (r.has_attempt() && r.attempt().pod() == "default/w0") {
+        EXPECT_EQ(r.attempt().node(), "n1") << r.ShortDebugString();
+        bound = true;
+      }
+    }
+    EXPECT_TRUE(bound);
+  }
+}
+
 }  // namespace
 }  // namespace schedcheck::replay

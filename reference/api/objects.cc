@@ -147,6 +147,30 @@ Result<Resource> ParseResourceList(const google::protobuf::Map<std::string, std:
   return r;
 }
 
+namespace {
+
+// spec.schedulingGroup (GenericWorkload). At 1.27 the field does not exist. At 1.37 with the gate
+// off upstream ignores it (the API server drops it from a new pod, and kube-scheduler's cache and
+// queue read it only with the gate on), so the pod is scheduled as a plain pod, as here. With the
+// gate on the pod would be scheduled with its group (gang PreEnqueue and Permit, pod-group cycles),
+// which the reference does not model: an input error, not a plain pod's decisions.
+Outcome CheckSchedulingGroup(const k8s::Pod& obj, const Features& features) {
+  if (!obj.spec().has_scheduling_group()) return Outcome::Ok();
+  const std::string group = obj.spec().scheduling_group().pod_group_name();
+  if (!features.pod_scheduling_group_field) {
+    return Error{"spec.schedulingGroup: pod group \"" + group +
+                 "\": the field does not exist at compat 1.27 (it is new in v1.36)"};
+  }
+  if (features.generic_workload) {
+    return Error{"spec.schedulingGroup: pod group \"" + group +
+                 "\": pod groups are not modelled by schedcheck (GenericWorkload=true; "
+                 "docs/DEVIATIONS.md)"};
+  }
+  return Outcome::Ok();
+}
+
+}  // namespace
+
 Result<PodPtr> BuildPod(k8s::Pod obj, const Features& features) {
   auto pod = std::make_shared<Pod>();
   k8s::ObjectMeta* meta = obj.mutable_metadata();
@@ -164,6 +188,7 @@ Result<PodPtr> BuildPod(k8s::Pod obj, const Features& features) {
         "spec.resourceClaims: Dynamic Resource Allocation is not modelled at compat 1.27 "
         "(its feature gate was off in v1.27.8; docs/DEVIATIONS.md)"};
   }
+  if (Outcome ok = CheckSchedulingGroup(obj, features); !ok) return ok.error();
   ApplyApiDefaults(obj.mutable_spec());
   pod->key = meta->namespace_() + "/" + meta->name();
   pod->priority = obj.spec().has_priority() ? obj.spec().priority() : 0;

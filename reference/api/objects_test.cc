@@ -50,6 +50,35 @@ TEST(BuildPodTest, ResourceClaimsAreAnErrorAt127Only) {
   EXPECT_TRUE(BuildPod(obj, FeaturesFor(CompatLevel::kV1_27)).ok());
 }
 
+// spec.schedulingGroup: no such field at 1.27; ignored with GenericWorkload off at 1.37 (the pod
+// builds and schedules as a plain pod, as upstream); refused with the gate on (pod groups are not
+// modelled), naming the field and the group.
+TEST(BuildPodTest, SchedulingGroupIsAnErrorAt127AndWithGenericWorkload) {
+  k8s::Pod obj;
+  obj.mutable_metadata()->set_name("p");
+  *obj.mutable_spec()->add_containers() = MakeContainer({{"cpu", "1"}});
+  obj.mutable_spec()->mutable_scheduling_group()->set_pod_group_name("workers");
+  Result<PodPtr> at127 = BuildPod(obj, FeaturesFor(CompatLevel::kV1_27));
+  ASSERT_FALSE(at127.ok());
+  EXPECT_EQ(at127.message(),
+            "spec.schedulingGroup: pod group \"workers\": the field does not exist at compat 1.27 "
+            "(it is new in v1.36)");
+  Result<PodPtr> gate_off = BuildPod(obj, FeaturesFor(CompatLevel::kV1_37));
+  ASSERT_TRUE(gate_off.ok()) << gate_off.message();
+  EXPECT_EQ((*gate_off)->obj.spec().scheduling_group().pod_group_name(), "workers");
+  Result<Features> gate_on = FeaturesFor(CompatLevel::kV1_37, {{"GenericWorkload", true}});
+  ASSERT_TRUE(gate_on.ok()) << gate_on.message();
+  Result<PodPtr> refused = BuildPod(obj, *gate_on);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.message(),
+            "spec.schedulingGroup: pod group \"workers\": pod groups are not modelled by "
+            "schedcheck (GenericWorkload=true; docs/DEVIATIONS.md)");
+  // A pod without a group builds under every setting.
+  obj.mutable_spec()->clear_scheduling_group();
+  EXPECT_TRUE(BuildPod(obj, FeaturesFor(CompatLevel::kV1_27)).ok());
+  EXPECT_TRUE(BuildPod(obj, *gate_on).ok());
+}
+
 TEST(BuildPodTest, LimitsDefaultMissingRequests) {
   k8s::Pod obj;
   obj.mutable_metadata()->set_name("p");

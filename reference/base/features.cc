@@ -91,6 +91,7 @@ constexpr FeatureRow kTable[] = {
      &F::failure_handler_skips_recreated_pod,
      {false, true},
      false},
+    {"PodSchedulingGroupField", &F::pod_scheduling_group_field, {false, true}, false},
 };
 
 }  // namespace

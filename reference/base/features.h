@@ -118,6 +118,9 @@ struct Features {
   // The failure handler leaves a pod that was deleted and recreated under the same name while it
   // was being scheduled (a new UID) to the informer: not requeued, no nomination written.
   bool failure_handler_skips_recreated_pod;
+  // Pods have spec.schedulingGroup (v1.36, naming a scheduling.k8s.io PodGroup); v1.27 has no
+  // such field.
+  bool pod_scheduling_group_field;
 };
 
 // One row of the table: a feature and its value at each level (indexed by CompatLevel).

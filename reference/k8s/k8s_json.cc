@@ -592,6 +592,13 @@ Result<k8s::DeviceTaintRule> DeviceTaintRuleFromJson(const nlohmann::json& json,
   return Decode<k8s::DeviceTaintRule>(json, where, &NormalizeDraMetadataOnly);
 }
 
+Result<k8s::Workload> WorkloadFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::Workload>(json, where, &NormalizeMetadata);
+}
+Result<k8s::PodGroup> PodGroupFromJson(const nlohmann::json& json, const std::string& where) {
+  return Decode<k8s::PodGroup>(json, where, &NormalizeMetadata);
+}
+
 std::string ToJson(const google::protobuf::Message& message) {
   // Converting the deterministic binary form (instead of MessageToJsonString) prints map entries
   // sorted by key, so equal messages always print equal text.

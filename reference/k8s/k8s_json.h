@@ -103,6 +103,11 @@ Result<k8s::DeviceClass> DeviceClassFromJson(const nlohmann::json& json, const s
 Result<k8s::DeviceTaintRule> DeviceTaintRuleFromJson(const nlohmann::json& json,
                                                      const std::string& where);
 
+// Workload-aware scheduling (scheduling.k8s.io/v1beta1): Workload and PodGroup. Fields of the
+// alpha CompositePodGroup gate are dropped as unknown.
+Result<k8s::Workload> WorkloadFromJson(const nlohmann::json& json, const std::string& where);
+Result<k8s::PodGroup> PodGroupFromJson(const nlohmann::json& json, const std::string& where);
+
 // Kubernetes JSON of any message (compact, one line, map keys sorted: deterministic).
 std::string ToJson(const google::protobuf::Message& message);
 

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "traces/importers/dra_validation.h"
+#include "traces/importers/pod_group_validation.h"
 
 namespace schedcheck::trace {
 namespace {
@@ -240,6 +241,7 @@ Outcome ValidatePodSpec(const Json& spec, const std::string& where, const std::s
   if (Outcome ok = ValidateContainers(spec, "containers", false, where, path); !ok) return ok;
   if (Outcome ok = ValidateVolumes(spec, where, path); !ok) return ok;
   if (Outcome ok = ValidatePodResourceClaims(spec, where, path); !ok) return ok;
+  if (Outcome ok = ValidatePodSchedulingGroup(spec, where, path); !ok) return ok;
   auto tolerations = ListAt(spec, "tolerations", where, path);
   if (!tolerations.ok()) return tolerations.error();
   for (size_t i = 0; i < (*tolerations)->size(); ++i) {
@@ -262,6 +264,7 @@ Outcome ValidateTraceObject(const Json& object, const std::string& kind, const s
       kind == "DeviceClass" || kind == "DeviceTaintRule") {
     return ValidateDraObject(object, kind, where);
   }
+  if (kind == "Workload" || kind == "PodGroup") return ValidatePodGroupObject(object, kind, where);
   return Outcome::Ok();
 }
 

@@ -22,12 +22,14 @@ namespace schedcheck::trace {
 // A pod spec at `path` ("spec", "spec.template.spec"): the boolean host namespaces, restartPolicy
 // and preemptionPolicy values, containers' and init containers' restartPolicy (an init container
 // only "Always": a sidecar), unique volume names, tolerations (pkg/apis/core/validation:
-// ValidateTolerations) and resourceClaims (dra_validation.h).
+// ValidateTolerations), resourceClaims (dra_validation.h) and schedulingGroup
+// (pod_group_validation.h).
 Outcome ValidatePodSpec(const nlohmann::json& spec, const std::string& where,
                         const std::string& path);
 
 // An object of a kind the trace holds (a Pod, a Node's taints, a CSINode's drivers, the DRA kinds
-// of dra_validation.h; other kinds have no rule here yet).
+// of dra_validation.h, Workloads and PodGroups of pod_group_validation.h; other kinds have no rule
+// here yet).
 Outcome ValidateTraceObject(const nlohmann::json& object, const std::string& kind,
                             const std::string& where);
 

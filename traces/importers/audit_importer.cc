@@ -38,6 +38,8 @@ std::string KindOfResource(const std::string& resource) {
       {"resourceslices", "ResourceSlice"},
       {"deviceclasses", "DeviceClass"},
       {"devicetaintrules", "DeviceTaintRule"},
+      {"workloads", "Workload"},
+      {"podgroups", "PodGroup"},
   };
   auto it = kKinds.find(resource);
   return it == kKinds.end() ? "" : it->second;

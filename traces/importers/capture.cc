@@ -230,7 +230,7 @@ Outcome CaptureBuilder::Keep(Item item, const std::string& where) {
   if (static_cast<int64_t>(items_.size()) >= options_.limits.records) {
     return TooManyRecords(where, options_.limits.records);
   }
-  if (!FitsTrivially(item.record.ByteSizeLong(), options_.limits)) {
+  if (!FitsTrivially(item.record, item.record.ByteSizeLong(), options_.limits)) {
     if (Outcome ok = CheckMessageLimits(item.record, options_.limits, where); !ok) return ok;
   }
   if (item.time_ns) {

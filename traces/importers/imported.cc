@@ -55,6 +55,10 @@ k8s::ObjectMeta* MutableMeta(ApiEvent* api) {
       return api->mutable_device_class()->mutable_metadata();
     case ApiEvent::kDeviceTaintRule:
       return api->mutable_device_taint_rule()->mutable_metadata();
+    case ApiEvent::kWorkload:
+      return api->mutable_workload()->mutable_metadata();
+    case ApiEvent::kPodGroup:
+      return api->mutable_pod_group()->mutable_metadata();
     case ApiEvent::OBJECT_NOT_SET:
       break;
   }

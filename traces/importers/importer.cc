@@ -13,7 +13,7 @@ namespace {
 // exceeded, which ByteSizeLong tells far more cheaply than a walk over every field.
 Outcome CheckRecord(const std::string& where, const Record& r, int64_t index,
                     const InputLimits& limits) {
-  if (FitsTrivially(r.ByteSizeLong(), limits)) return Outcome::Ok();
+  if (FitsTrivially(r, r.ByteSizeLong(), limits)) return Outcome::Ok();
   return CheckMessageLimits(r, limits, where + ": record " + std::to_string(index));
 }
 

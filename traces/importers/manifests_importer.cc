@@ -22,7 +22,7 @@ enum Group {
   kSelectors,
   kStorageClasses,  // StorageClasses, CSIDrivers and DeviceClasses
   kVolumes,
-  kClaims,  // PersistentVolumeClaims, ResourceClaimTemplates and ResourceClaims
+  kClaims,  // PersistentVolumeClaims, ResourceClaimTemplates, ResourceClaims, Workloads, PodGroups
   kNodes,
   kNodeStorage,  // CSINodes, CSIStorageCapacities, ResourceSlices and DeviceTaintRules
   kBoundPods,
@@ -136,6 +136,10 @@ Outcome Loader::AddDecoded(const nlohmann::json& obj, const std::string& kind,
     case ApiEvent::kPersistentVolumeClaim:
     case ApiEvent::kResourceClaimTemplate:
     case ApiEvent::kResourceClaim:
+    // A pod group before its pods, as a controller creates it (the scheduler holds a pod whose
+    // group does not exist yet, so the order is what a replay of the manifests shows).
+    case ApiEvent::kWorkload:
+    case ApiEvent::kPodGroup:
       group = kClaims;
       break;
     case ApiEvent::kCsiNode:

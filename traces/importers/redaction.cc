@@ -31,7 +31,7 @@ Outcome Store(Result<Message> decoded, Message* target, k8s::ObjectMeta** meta) 
 bool IsTraceKind(const std::string& kind) {
   return kind == "Pod" || kind == "Node" || kind == "Namespace" || kind == "PriorityClass" ||
          kind == "PodDisruptionBudget" || IsSelectorKind(kind) || IsStorageKind(kind) ||
-         IsDraKind(kind);
+         IsDraKind(kind) || IsPodGroupKind(kind);
 }
 
 bool IsSelectorKind(const std::string& kind) {
@@ -48,6 +48,8 @@ bool IsDraKind(const std::string& kind) {
   return kind == "ResourceClaim" || kind == "ResourceClaimTemplate" || kind == "ResourceSlice" ||
          kind == "DeviceClass" || kind == "DeviceTaintRule";
 }
+
+bool IsPodGroupKind(const std::string& kind) { return kind == "Workload" || kind == "PodGroup"; }
 
 Redactor::Redactor(const std::vector<std::string>& keep_annotations)
     : keep_annotations_(keep_annotations.begin(), keep_annotations.end()) {}
@@ -124,6 +126,12 @@ Outcome Redactor::Decode(const nlohmann::json& object, const std::string& kind,
     ok = Store(k8s::DeviceTaintRuleFromJson(object, where), event->mutable_device_taint_rule(),
                &meta);
     message = &event->device_taint_rule();
+  } else if (kind == "Workload") {
+    ok = Store(k8s::WorkloadFromJson(object, where), event->mutable_workload(), &meta);
+    message = &event->workload();
+  } else if (kind == "PodGroup") {
+    ok = Store(k8s::PodGroupFromJson(object, where), event->mutable_pod_group(), &meta);
+    message = &event->pod_group();
   } else {
     return Error{where + ": field kind: " + kind + " is not a kind the trace holds"};
   }

@@ -25,7 +25,7 @@
 namespace schedcheck::trace {
 
 // True for the kinds an ApiEvent can hold: Pod, Node, Namespace, PriorityClass,
-// PodDisruptionBudget, and the selector, storage and DRA kinds below.
+// PodDisruptionBudget, and the selector, storage, DRA and pod group kinds below.
 bool IsTraceKind(const std::string& kind);
 // Service, ReplicationController, ReplicaSet, StatefulSet: kept with namespace, name and selector
 // only (their replicas and templates count as redacted fields).
@@ -39,6 +39,9 @@ bool IsStorageKind(const std::string& kind);
 // same rule. Names (of objects, drivers, pools, devices, nodes) are kept as given: they are how
 // claims, slices and nodes refer to each other.
 bool IsDraKind(const std::string& kind);
+// Workload and PodGroup (scheduling.k8s.io/v1beta1): kept with what the scheduler reads of pod
+// groups (k8s.proto), by the same rule; names are kept (pods name their group).
+bool IsPodGroupKind(const std::string& kind);
 
 class Redactor {
  public:

@@ -61,3 +61,30 @@ func TestKubeJSONPassesIntOrStringValuesThrough(t *testing.T) {
 		t.Errorf("got %s, want %s", raw, want)
 	}
 }
+
+// A pod's spec.schedulingGroup (GenericWorkload) reaches the adapters under its Kubernetes name,
+// and an empty union member (a gang-less pod group's `basic: {}`) stays present.
+func TestKubeJSONKeepsSchedulingGroupAndEmptyPolicies(t *testing.T) {
+	pod := &pb.Pod{
+		Metadata: &pb.ObjectMeta{Name: "p"},
+		Spec:     &pb.PodSpec{SchedulingGroup: &pb.PodSchedulingGroup{PodGroupName: proto.String("g")}},
+	}
+	raw, err := KubeJSON(pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"metadata":{"name":"p"},"spec":{"schedulingGroup":{"podGroupName":"g"}}}`; string(raw) != want {
+		t.Errorf("pod = %s, want %s", raw, want)
+	}
+	group := &pb.PodGroup{
+		Metadata: &pb.ObjectMeta{Name: "g"},
+		Spec:     &pb.PodGroupSpec{SchedulingPolicy: &pb.PodGroupSchedulingPolicy{Basic: &pb.BasicSchedulingPolicy{}}},
+	}
+	raw, err = KubeJSON(group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"metadata":{"name":"g"},"spec":{"schedulingPolicy":{"basic":{}}}}`; string(raw) != want {
+		t.Errorf("pod group = %s, want %s", raw, want)
+	}
+}
