@@ -118,6 +118,10 @@ struct Features {
   // The failure handler leaves a pod that was deleted and recreated under the same name while it
   // was being scheduled (a new UID) to the informer: not requeued, no nomination written.
   bool failure_handler_skips_recreated_pod;
+  // expandMultiPointPlugins walks a copy of an extension point's explicit list while it deletes
+  // the plugins also in MultiPoint from it (v1.37). v1.27 walks the list itself, so a plugin is
+  // repeated and the one after each deletion is passed by (reference/runtime/framework_build.cc).
+  bool multi_point_expansion_walks_a_copy;
 };
 
 // One row of the table: a feature and its value at each level (indexed by CompatLevel).
