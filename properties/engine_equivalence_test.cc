@@ -160,9 +160,11 @@ RC_GTEST_PROP(EngineEquivalence, GeneratedConfigurationsDecideAlike, ()) {
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   auto text = campaign::DrawConfiguration(seed, kCompat);
   RC_ASSERT(text.ok());
-  auto config = reference::ParseSchedulerConfigurationYaml(*text, "the drawn configuration", kCompat);
+  auto config =
+      reference::ParseSchedulerConfigurationYaml(*text, "the drawn configuration", kCompat);
   RC_ASSERT(config.ok());
-  RC_TAG(text->find("\"preFilter\"") != std::string::npos, text->find("\"preScore\"") != std::string::npos);
+  RC_TAG(text->find("\"preFilter\"") != std::string::npos,
+         text->find("\"preScore\"") != std::string::npos);
   RequireSameDecisions(*ClusterCaseGen(), "EngineEquivalence_Configurations", {},
                        &config->profiles[0]);
 }

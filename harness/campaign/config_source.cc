@@ -159,9 +159,9 @@ Result<std::string> DrawConfiguration(uint64_t trace_seed, const std::string& co
   }
   // A MultiPoint entry that reweights a default score plugin in place (mergePlugins).
   if (d.Chance(20)) {
-    const std::string p = d.Pick<std::string>({"NodeResourcesFit", "ImageLocality",
-                                               "TaintToleration", "NodeAffinity",
-                                               "NodeResourcesBalancedAllocation"});
+    const std::string p =
+        d.Pick<std::string>({"NodeResourcesFit", "ImageLocality", "TaintToleration", "NodeAffinity",
+                             "NodeResourcesBalancedAllocation"});
     if (!Contains(disabled, p)) {
       plugins["multiPoint"]["enabled"] =
           ordered_json::array({{{"name", p}, {"weight", d.Between(1, 10)}}});

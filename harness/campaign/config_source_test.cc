@@ -46,15 +46,15 @@ TEST(DrawConfiguration, SameSeedSameTextAndAlwaysAccepted) {
       auto parsed = reference::ParseSchedulerConfigurationYaml(*a, "drawn", compat);
       ASSERT_TRUE(parsed.ok()) << parsed.message();
       reference::Handle handle{reference::FeaturesFor(*reference::ParseCompatLevel(compat))};
-      auto fw = reference::Framework::Create(parsed->profiles[0], reference::PluginRegistry(),
-                                             &handle);
+      auto fw =
+          reference::Framework::Create(parsed->profiles[0], reference::PluginRegistry(), &handle);
       ASSERT_TRUE(fw.ok()) << "seed " << seed << " at " << compat << ": " << fw.message();
       repeats += (*fw)->RepeatsAScorePlugin();
     }
   }
   EXPECT_GE(texts.size(), 150u);
-  for (int count :
-       {disabled, weights, order, fit, spread, affinity, balanced, pre_filter, pre_score, reweighted})
+  for (int count : {disabled, weights, order, fit, spread, affinity, balanced, pre_filter,
+                    pre_score, reweighted})
     EXPECT_GE(count, 10);
   // Three score plugins in MultiPoint listed at Score: at 1.27 one is repeated.
   EXPECT_GE(repeats, 10);

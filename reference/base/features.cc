@@ -91,10 +91,7 @@ constexpr FeatureRow kTable[] = {
      &F::failure_handler_skips_recreated_pod,
      {false, true},
      false},
-    {"MultiPointExpansionWalksACopy",
-     &F::multi_point_expansion_walks_a_copy,
-     {false, true},
-     false},
+    {"MultiPointExpansionWalksACopy", &F::multi_point_expansion_walks_a_copy, {false, true}, false},
 };
 
 }  // namespace

@@ -139,8 +139,7 @@ TEST_F(FrameworkTest, MultiPointExpansionRepeatsAndPassesByAt127Only) {
       // override, B read at position 2 (array D B B -> list [D]) and read again.
       {{"A", "B", "C"}, {"A", "D", "B"}, {"A", "B", "B", "C", "D"}, {"A", "B", "C", "D"}},
       // Four overrides: A (array B C D D), C (array B D D D), D, D again; B in part 3.
-      {{"A", "B", "C", "D"}, {"A", "B", "C", "D"}, {"A", "C", "D", "D", "B"},
-       {"A", "B", "C", "D"}},
+      {{"A", "B", "C", "D"}, {"A", "B", "C", "D"}, {"A", "C", "D", "D", "B"}, {"A", "B", "C", "D"}},
       // The last plugin an override alone: nothing shifts.
       {{"A", "B", "C"}, {"D", "C"}, {"C", "A", "B", "D"}, {"C", "A", "B", "D"}},
   };
@@ -148,7 +147,8 @@ TEST_F(FrameworkTest, MultiPointExpansionRepeatsAndPassesByAt127Only) {
     Handle handle{FeaturesFor(level)};
     for (const Case& c : cases) {
       Profile p;
-      for (const std::string& n : c.multi_point) p.at(ExtensionPoint::kMultiPoint).enabled.push_back({n, 0});
+      for (const std::string& n : c.multi_point)
+        p.at(ExtensionPoint::kMultiPoint).enabled.push_back({n, 0});
       for (const std::string& n : c.score) p.at(ExtensionPoint::kScore).enabled.push_back({n, 0});
       p.at(ExtensionPoint::kQueueSort).disabled = {{"*", 0}};
       p.at(ExtensionPoint::kQueueSort).enabled = {{"A", 0}};
