@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "harness/campaign/config_source.h"
 #include "harness/generators/spread_generators.h"
 #include "harness/generators/storage_generators.h"
 #include "harness/generators/wide_generators.h"
@@ -20,6 +21,8 @@
 #include "properties/support.h"
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
+#include "reference/plugins/registry.h"
+#include "reference/runtime/framework.h"
 
 namespace schedcheck::properties {
 namespace {
@@ -92,7 +95,8 @@ std::string FirstDifference(const std::string& a, const std::string& b) {
 // least three cycles), with one scheduler per engine (so the start index rotates and the fast
 // engine's cross-cycle state is used), with and without details. Nothing is bound between cycles.
 void RequireSameDecisions(const ClusterCase& c, const std::string& property,
-                          const std::vector<k8s::Pod>& later = {}) {
+                          const std::vector<k8s::Pod>& later = {},
+                          const reference::Profile* profile = nullptr) {
   std::vector<trace::Record> report = CaseAsTrace(c);
   std::vector<reference::PodPtr> later_pods;
   for (const k8s::Pod& p : later) {
@@ -106,8 +110,8 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property,
   }
   const int cycles = std::max<int>(3, 1 + static_cast<int>(later_pods.size()));
   for (bool details : {true, false}) {
-    LoadedCase plain = Load(c, Engine::kPlain, kCompat);
-    LoadedCase fast = Load(c, Engine::kFast, kCompat);
+    LoadedCase plain = Load(c, Engine::kPlain, kCompat, profile);
+    LoadedCase fast = Load(c, Engine::kFast, kCompat, profile);
     // Each Scheduler decides with its engine, seeded alike; the engines stay readable here.
     auto plain_engine = reference::MakePodScheduler(Engine::kPlain, 7, 0);
     auto fast_engine = reference::MakePodScheduler(Engine::kFast, 7, 0);
@@ -147,6 +151,61 @@ void RequireSameDecisions(const ClusterCase& c, const std::string& property,
 
 RC_GTEST_PROP(EngineEquivalence, ClustersDecideAlike, ()) {
   RequireSameDecisions(*ClusterCaseGen(), "EngineEquivalence_Clusters");
+}
+
+// The configurations `schedcheck campaign --generators ...,configs` draws
+// (harness/campaign/config_source.h): plugins disabled, reweighted, args, and explicit lists that
+// override MultiPoint plugins.
+RC_GTEST_PROP(EngineEquivalence, GeneratedConfigurationsDecideAlike, ()) {
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  auto text = campaign::DrawConfiguration(seed, kCompat);
+  RC_ASSERT(text.ok());
+  auto config =
+      reference::ParseSchedulerConfigurationYaml(*text, "the drawn configuration", kCompat);
+  RC_ASSERT(config.ok());
+  RC_TAG(text->find("\"preFilter\"") != std::string::npos,
+         text->find("\"preScore\"") != std::string::npos);
+  RequireSameDecisions(*ClusterCaseGen(), "EngineEquivalence_Configurations", {},
+                       &config->profiles[0]);
+}
+
+// Explicit Score, Filter, PreFilter and PreScore lists of three plugins each that MultiPoint also
+// enables, in a drawn order, with drawn score weights: at 1.27 upstream's expansion lists one
+// plugin of each twice and moves another after the MultiPoint plugins
+// (reference/runtime/framework_build.cc, ExpandedOrder), so the fast engine must score a plugin
+// listed twice as the plain runner does: one list, normalized once per listing, counted twice.
+RC_GTEST_PROP(EngineEquivalence, RepeatedPluginsDecideAlike, ()) {
+  // Three of `names` in a drawn order.
+  auto three = [](std::vector<std::string> names) {
+    for (size_t i = 0; i < 3; ++i) std::swap(names[i], names[*rc::gen::inRange(i, names.size())]);
+    names.resize(3);
+    return names;
+  };
+  reference::Profile profile = reference::DefaultProfile(kCompat);
+  using reference::ExtensionPoint;
+  for (const std::string& n :
+       three({"TaintToleration", "NodeAffinity", "NodeResourcesFit", "ImageLocality",
+              "InterPodAffinity", "PodTopologySpread", "NodeResourcesBalancedAllocation"})) {
+    profile.at(ExtensionPoint::kScore).enabled.push_back({n, *rc::gen::inRange<int32_t>(1, 11)});
+  }
+  for (const std::string& n : three({"NodeUnschedulable", "NodeName", "TaintToleration",
+                                     "NodeAffinity", "NodePorts", "NodeResourcesFit"})) {
+    profile.at(ExtensionPoint::kFilter).enabled.push_back({n, 0});
+  }
+  for (const std::string& n : three({"NodeResourcesFit", "NodePorts", "NodeAffinity",
+                                     "PodTopologySpread", "InterPodAffinity"})) {
+    profile.at(ExtensionPoint::kPreFilter).enabled.push_back({n, 0});
+  }
+  for (const std::string& n : three({"TaintToleration", "NodeAffinity", "PodTopologySpread",
+                                     "InterPodAffinity", "NodeResourcesFit"})) {
+    profile.at(ExtensionPoint::kPreScore).enabled.push_back({n, 0});
+  }
+  // The property covers what it is about: at 1.27 a score plugin is listed twice.
+  reference::Handle handle{reference::FeaturesFor(kLevel)};
+  auto fw = reference::Framework::Create(profile, reference::PluginRegistry(), &handle);
+  RC_ASSERT(fw.ok());
+  RC_ASSERT((*fw)->RepeatsAScorePlugin() == (kLevel == reference::CompatLevel::kV1_27));
+  RequireSameDecisions(*ClusterCaseGen(), "EngineEquivalence_RepeatedPlugins", {}, &profile);
 }
 
 // More nodes than numFeasibleNodesToFind's minimum of 100 (101..180, so the adaptive percentage

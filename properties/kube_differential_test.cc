@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "harness/campaign/config_source.h"
 #include "harness/diff/diff.h"
 #include "harness/generators/spread_generators.h"
 #include "harness/generators/storage_generators.h"
@@ -192,6 +193,20 @@ RC_GTEST_PROP(KubeDifferential, WideScenariosWithOtherSeedsAreEquivalent, ()) {
   const uint64_t seed = *rc::gen::inRange<uint64_t>(2, 1'000'000);
   RequireEquivalent(RealizeTrace(s.records, seed, kLevel.compat), seed,
                     "KubeDifferential_WideSeeded");
+}
+
+// Wide traces under the configurations `schedcheck campaign --generators ...,configs` draws
+// (harness/campaign/config_source.h): plugins disabled and reweighted, plugin args, and explicit
+// lists overriding MultiPoint plugins, which v1.27.8 expands with a plugin repeated and another
+// moved (docs/SEMANTICS.md, "Default profile").
+RC_GTEST_PROP(KubeDifferential, GeneratedConfigurationsAreEquivalent, ()) {
+  const WideScenario s = *WideScenarioGen(kNewerFields);
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  auto config = campaign::DrawConfiguration(*rc::gen::arbitrary<uint64_t>(), kLevel.compat);
+  RC_ASSERT(config.ok());
+  const RunSetup setup{*config, {}};
+  RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
+                    "KubeDifferential_Configurations", true, setup);
 }
 
 // Storage (storage_generators.h): StorageClasses, CSIDrivers, CSINodes, CSIStorageCapacities, PVs

@@ -60,11 +60,13 @@ void ApplyDecision(const trace::Record& r, ApiState* st) {
 
 }  // namespace
 
-LoadedCase Load(const ClusterCase& c, reference::Engine engine, const std::string& compat) {
+LoadedCase Load(const ClusterCase& c, reference::Engine engine, const std::string& compat,
+                const reference::Profile* profile) {
   check::ClusterInput input;
   input.nodes = c.nodes;
   input.pods = c.bound;
-  auto cluster = check::Cluster::Build(input, reference::DefaultProfile(compat), compat, engine);
+  auto cluster = check::Cluster::Build(
+      input, profile != nullptr ? *profile : reference::DefaultProfile(compat), compat, engine);
   if (!cluster.ok()) RC_FAIL("cluster does not load: " + cluster.message());
   auto pod =
       reference::BuildPod(c.pod, reference::FeaturesFor(*reference::ParseCompatLevel(compat)));

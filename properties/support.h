@@ -31,10 +31,10 @@ struct LoadedCase {
   std::unique_ptr<check::Cluster> cluster;
   reference::PodPtr pod;
 };
-// A Scheduler with the default profile of `compat` and the engine's plugins, the case's nodes and
-// bound pods delivered to its informers. RC_FAILs on a load error.
+// A Scheduler with `profile` (null: the default profile of `compat`) and the engine's plugins,
+// the case's nodes and bound pods delivered to its informers. RC_FAILs on a load error.
 LoadedCase Load(const ClusterCase& c, reference::Engine engine = reference::Engine::kPlain,
-                const std::string& compat = "1.27");
+                const std::string& compat = "1.27", const reference::Profile* profile = nullptr);
 // One SchedulePod of the case's pod by the loaded Scheduler, with a fresh engine seeded `seed`.
 reference::ScheduleResult ScheduleOnce(const LoadedCase& loaded, uint64_t seed,
                                        reference::Engine engine = reference::Engine::kPlain);

@@ -79,6 +79,19 @@ ordered_json SpreadArgs(Draws& d) {
   return {{"defaultingType", "List"}, {"defaultConstraints", constraints}};
 }
 
+// An explicit list at `point` of 2 or 3 of `candidates` (all in the default MultiPoint list, so
+// each overrides its MultiPoint entry) in a drawn order, leaving out the disabled ones. At v1.27
+// such a list of three is expanded with a plugin repeated and another moved after the MultiPoint
+// plugins (reference/runtime/framework_build.cc, ExpandedOrder).
+void DrawOverrides(Draws& d, const char* point, const std::vector<std::string>& candidates,
+                   const std::vector<std::string>& disabled, ordered_json* plugins) {
+  std::vector<std::string> order;
+  for (const std::string& p : d.Some(candidates, static_cast<size_t>(d.Between(2, 3)))) {
+    if (!Contains(disabled, p)) order.push_back(p);
+  }
+  if (!order.empty() && !plugins->contains(point)) (*plugins)[point] = {{"enabled", Names(order)}};
+}
+
 }  // namespace
 
 Result<std::string> DrawConfiguration(uint64_t trace_seed, const std::string& compat) {
@@ -111,7 +124,6 @@ Result<std::string> DrawConfiguration(uint64_t trace_seed, const std::string& co
     }
     if (!order.empty()) plugins["filter"] = {{"enabled", Names(order)}};
   }
-  if (!plugins.empty()) profile["plugins"] = plugins;
   ordered_json args = ordered_json::array();
   if (d.Chance(50)) args.push_back({{"name", "NodeResourcesFit"}, {"args", FitArgs(d)}});
   if (d.Chance(30) && !Contains(disabled, "PodTopologySpread"))
@@ -126,6 +138,36 @@ Result<std::string> DrawConfiguration(uint64_t trace_seed, const std::string& co
                      {{"resources", ordered_json::array({{{"name", "cpu"}, {"weight", 1}},
                                                          {{"name", "memory"}, {"weight", 1}}})}}}});
   }
+  // Drawn after the rest, so that the draws above stay what they were for a seed.
+  if (d.Chance(25)) {
+    DrawOverrides(d, "preFilter",
+                  {"NodeResourcesFit", "NodePorts", "NodeAffinity", "PodTopologySpread",
+                   "InterPodAffinity", "VolumeBinding", "VolumeRestrictions", "VolumeZone"},
+                  disabled, &plugins);
+  }
+  if (d.Chance(25)) {
+    DrawOverrides(d, "preScore",
+                  {"TaintToleration", "NodeAffinity", "PodTopologySpread", "InterPodAffinity",
+                   "NodeResourcesFit", "NodeResourcesBalancedAllocation"},
+                  disabled, &plugins);
+  }
+  if (d.Chance(20)) {
+    DrawOverrides(d, "filter",
+                  {"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
+                   "NodeResourcesFit"},
+                  disabled, &plugins);
+  }
+  // A MultiPoint entry that reweights a default score plugin in place (mergePlugins).
+  if (d.Chance(20)) {
+    const std::string p =
+        d.Pick<std::string>({"NodeResourcesFit", "ImageLocality", "TaintToleration", "NodeAffinity",
+                             "NodeResourcesBalancedAllocation"});
+    if (!Contains(disabled, p)) {
+      plugins["multiPoint"]["enabled"] =
+          ordered_json::array({{{"name", p}, {"weight", d.Between(1, 10)}}});
+    }
+  }
+  if (!plugins.empty()) profile["plugins"] = plugins;
   if (!args.empty()) profile["pluginConfig"] = args;
   ordered_json config = {{"apiVersion", "kubescheduler.config.k8s.io/v1"},
                          {"kind", "KubeSchedulerConfiguration"},

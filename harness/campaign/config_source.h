@@ -1,7 +1,9 @@
 // Generated scheduler configurations (`--generators ...,configs`): for each trace a
 // KubeSchedulerConfiguration of one default-scheduler profile that changes the default one in a
-// few of the ways users do — plugins disabled (multiPoint), score plugins reweighted, filter
-// plugins listed at their extension point in another order, plugin args (NodeResourcesFit's
+// few of the ways users do — plugins disabled (multiPoint), score plugins reweighted (at Score or
+// in MultiPoint), filter, preFilter and preScore plugins listed at their extension point in
+// another order (at v1.27 three such overrides make the expansion repeat a plugin), plugin args
+// (NodeResourcesFit's
 // scoring strategy, PodTopologySpread's default constraints, InterPodAffinity's
 // hardPodAffinityWeight, NodeResourcesBalancedAllocation's resources). Both sides of the trace
 // run it: the in-process ones parse it, an exec:/kube: child is sent its text. Drawn from the

@@ -10,14 +10,18 @@ schedcheck="$root/harness/cli/schedcheck"
 out="${TEST_UNDECLARED_OUTPUTS_DIR:-$(mktemp -d)}"
 
 for level in 1.27 1.37; do
-  for name in scoring-heterogeneous default-spreading; do
+  # multipoint-overrides runs its configuration, under which v1.27.8 lists TaintToleration twice.
+  for name in scoring-heterogeneous default-spreading multipoint-overrides; do
     trace="$root/traces/corpus/$name.jsonl"
+    config=()
+    [ -f "$root/traces/corpus/$name.config.yaml" ] &&
+      config=(--config "$root/traces/corpus/$name.config.yaml")
     ref="$out/$name.$level.ref.trace"
     kube="$out/$name.$level.kube.trace"
-    "$schedcheck" replay "$trace" --compat "$level" --scores 5 --quiet -o "$ref" \
+    "$schedcheck" replay "$trace" "${config[@]}" --compat "$level" --scores 5 --quiet -o "$ref" \
       --jsonl "$out/$name.$level.ref.jsonl" 2> /dev/null
-    "$schedcheck" replay "$trace" --compat "$level" --scores 5 --candidate "kube:$level" --quiet \
-      -o "$kube" --jsonl "$out/$name.$level.kube.jsonl" 2> /dev/null
+    "$schedcheck" replay "$trace" "${config[@]}" --compat "$level" --scores 5 \
+      --candidate "kube:$level" --quiet -o "$kube" --jsonl "$out/$name.$level.kube.jsonl" 2> /dev/null
     grep -q '"scores":\[{"node"' "$out/$name.$level.kube.jsonl" ||
       { echo "FAIL: kube:$level recorded no scores on $name" >&2; exit 1; }
     cmp "$out/$name.$level.ref.jsonl" "$out/$name.$level.kube.jsonl" ||

@@ -75,6 +75,28 @@ bool UniformNormalized(const UniformScorePlugin* uniform, const CycleState& stat
   return uniform != nullptr && uniform->UniformNormalizedScore(state, pod, raw, normalized);
 }
 
+// RunScorePlugins of the plain runner, copied into the table: for a profile that lists a score
+// plugin twice (v1.27's MultiPoint expansion, see SharedScoreLists), whose listings share one
+// list that each normalizes in turn. Such profiles are rare, so they keep the plain rule rather
+// than teach the columns below to share.
+Status PlainScoresIntoTable(const Framework& fw, const CycleState& state, const Pod& pod,
+                            const std::vector<const NodeInfo*>& nodes, ScoreTable* table) {
+  std::vector<NodePluginScores> rows;
+  if (Status s = fw.RunScorePlugins(state, pod, nodes, &rows); !s.IsSuccess()) return s;
+  const size_t n = nodes.size(), p = table->plugins.size();
+  table->raw.assign(n * p, 0);
+  table->normalized.assign(n * p, 0);
+  table->totals.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < p; ++j) {
+      table->raw[j * n + i] = rows[i].scores[j].raw;
+      table->normalized[j * n + i] = rows[i].scores[j].normalized;
+    }
+    table->totals[i] = rows[i].total;
+  }
+  return Status();
+}
+
 }  // namespace
 
 void PlanFilters(const Framework& fw, const CycleState& state, const Pod& pod, FilterPlan* plan) {
@@ -165,6 +187,7 @@ Status RunScorePluginsIntoTable(const Framework& fw, const CycleState& state, co
     table->weights.push_back(fw.ScoreWeight(std::string(pl->Name())));
   }
   const size_t p = active.size();
+  if (fw.RepeatsAScorePlugin()) return PlainScoresIntoTable(fw, state, pod, nodes, table);
   table->raw.resize(n * p);
   if (table->keep_columns) table->normalized.resize(n * p);
   // Plugins that score every node alike (UniformScore) are not called per node; when their

@@ -92,6 +92,7 @@ constexpr FeatureRow kTable[] = {
      {false, true},
      false},
     {"PodSchedulingGroupField", &F::pod_scheduling_group_field, {false, true}, false},
+    {"MultiPointExpansionWalksACopy", &F::multi_point_expansion_walks_a_copy, {false, true}, false},
 };
 
 }  // namespace

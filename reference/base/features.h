@@ -121,6 +121,10 @@ struct Features {
   // Pods have spec.schedulingGroup (v1.36, naming a scheduling.k8s.io PodGroup); v1.27 has no
   // such field.
   bool pod_scheduling_group_field;
+  // expandMultiPointPlugins walks a copy of an extension point's explicit list while it deletes
+  // the plugins also in MultiPoint from it (v1.37). v1.27 walks the list itself, so a plugin is
+  // repeated and the one after each deletion is passed by (reference/runtime/framework_build.cc).
+  bool multi_point_expansion_walks_a_copy;
 };
 
 // One row of the table: a feature and its value at each level (indexed by CompatLevel).

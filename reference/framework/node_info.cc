@@ -37,8 +37,7 @@ void HostPortInfo::Remove(const HostPort& port) {
   if (port.port <= 0) return;
   auto it = ports_.find(port.host_ip);
   if (it == ports_.end()) return;
-  auto entry = it->second.find({port.protocol, port.port});
-  if (entry != it->second.end()) it->second.erase(entry);
+  it->second.erase({port.protocol, port.port});
   if (it->second.empty()) ports_.erase(it);
 }
 

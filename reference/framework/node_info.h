@@ -18,10 +18,14 @@
 namespace schedcheck::reference {
 
 // hostIP -> set of (protocol, port); HostPortInfo upstream. "" IP means 0.0.0.0, "" protocol TCP.
+// A set, not a count, as upstream's (map[ProtocolPort]struct{}, at v1.27.8 and v1.37.2): when two
+// pods of a node use one host port, removing either frees it, and the port stays free until a
+// pod using it is added again (an update of the other pod does that: remove, then add).
 class HostPortInfo {
  public:
   // Ports <= 0 are ignored (they do not claim a host port).
   void Add(const HostPort& port);
+  // Removes the (protocol, port) whichever pods added it.
   void Remove(const HostPort& port);
   // True when `port` collides: a wildcard IP collides with the same (protocol, port) on any IP;
   // a specific IP collides with itself and with the wildcard.
@@ -31,7 +35,7 @@ class HostPortInfo {
   bool operator==(const HostPortInfo&) const = default;
 
  private:
-  std::map<std::string, std::multiset<std::pair<std::string, int32_t>>> ports_;
+  std::map<std::string, std::set<std::pair<std::string, int32_t>>> ports_;
 };
 
 struct ImageStateSummary {

@@ -44,6 +44,22 @@ TEST(NodeInfoTest, AggregatesFollowAddAndRemove) {
   EXPECT_FALSE(info.RemovePod(*MakeTestPod("zzz", "1")->pod));
 }
 
+// Upstream's HostPortInfo is a set (source: k8s.io/kubernetes@v1.27.8
+// pkg/scheduler/framework/types.go HostPortInfo.Add / Remove, NodeInfo.updateUsedPorts): with two
+// pods on one host port, removing one of them frees the port for NodePorts. Found by a campaign
+// against kube-scheduler v1.27.8 (a preemption victim holding a port another pod also held).
+TEST(NodeInfoTest, RemovingOneOfTwoPodsOnAHostPortFreesIt) {
+  NodeInfo info;
+  info.AddPod(MakeTestPod("a", "1", 8080));
+  info.AddPod(MakeTestPod("b", "1", 8080));
+  EXPECT_EQ(info.used_ports().size(), 1u);
+  ASSERT_TRUE(info.RemovePod(*MakeTestPod("a", "1")->pod));
+  EXPECT_FALSE(info.used_ports().CheckConflict({"0.0.0.0", "TCP", 8080}));
+  // Adding a pod with the port claims it again.
+  info.AddPod(MakeTestPod("c", "1", 8080));
+  EXPECT_TRUE(info.used_ports().CheckConflict({"0.0.0.0", "TCP", 8080}));
+}
+
 TEST(HostPortInfoTest, SpecificIpConflictsWithWildcardOnly) {
   HostPortInfo ports;
   ports.Add({"127.0.0.1", "TCP", 8080});

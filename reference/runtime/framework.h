@@ -40,6 +40,13 @@ struct NodePluginScores {
   int64_t total = 0;
 };
 
+// Upstream keeps the scores in one list per plugin name (RunScorePlugins' pluginToNodeScores), so
+// a plugin listed twice at Score (v1.27's MultiPoint expansion can do that,
+// reference/runtime/framework_build.cc) scores into one list, normalizes it once per listing and
+// counts it once per listing in the total. For each position j of `plugins`, the position whose
+// list it shares: the first with the same name (j itself for the first or only listing).
+std::vector<size_t> SharedScoreLists(const std::vector<ScorePlugin*>& plugins);
+
 // 15 minutes: the longest a Permit plugin may make a pod wait.
 inline constexpr int64_t kMaxPermitWaitNs = 15LL * 60 * 1000 * 1000 * 1000;
 
@@ -113,6 +120,8 @@ class Framework final : public FrameworkRunner {
   const std::vector<FilterPlugin*>& filter_plugins() const { return filter_; }
   const std::vector<ScorePlugin*>& score_plugins() const { return score_; }
   bool HasScorePlugins() const { return !score_.empty(); }
+  // Some score plugin is listed twice (SharedScoreLists).
+  bool RepeatsAScorePlugin() const { return repeats_a_score_plugin_; }
   bool HasPostFilterPlugins() const { return !post_filter_.empty(); }
 
   // Plugin names per point, in run order (for explain and tests).
@@ -159,6 +168,7 @@ class Framework final : public FrameworkRunner {
   std::vector<BindPlugin*> bind_;
   std::vector<PostBindPlugin*> post_bind_;
   std::map<std::string, int64_t> score_weight_;
+  bool repeats_a_score_plugin_ = false;
 
   friend class FrameworkBuilder;
 };

@@ -1,29 +1,82 @@
 // Framework construction: plugin instantiation, per-point lists, MultiPoint expansion, weights.
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "reference/runtime/framework.h"
 
 namespace schedcheck::reference {
 
-// Insertion-ordered set of names, as upstream's orderedSet.
+namespace {
+
+// Insertion-ordered set of names: upstream's orderedSet, deletion included. Go's delete
+// (`list = append(list[:i-deletionCnt], list[i+1-deletionCnt:]...)`) shifts the rest of the
+// slice left inside the same array and leaves the array's old last element where it was; a loop
+// that took the slice before the deletion (`range list`) goes on reading that array. `backing()`
+// is that array, `list()` the slice as it is now.
 class OrderedNames {
  public:
   bool Insert(const std::string& name) {
-    if (!set_.insert(name).second) return false;
-    list_.push_back(name);
+    if (index_.count(name)) return false;
+    index_[name] = static_cast<int64_t>(size_);
+    backing_.resize(size_);
+    backing_.push_back(name);
+    ++size_;
     return true;
   }
-  bool Has(const std::string& name) const { return set_.count(name) > 0; }
-  void Erase(const std::string& name) {
-    set_.erase(name);
-    list_.erase(std::remove(list_.begin(), list_.end(), name), list_.end());
+  bool Has(const std::string& name) const { return index_.count(name) > 0; }
+  void Delete(const std::string& name) {
+    auto it = index_.find(name);
+    if (it == index_.end()) return;
+    // The position is the insertion index less the deletions so far: right as long as the
+    // deletions come in insertion order, which is how expandMultiPointPlugins makes them.
+    const size_t at = static_cast<size_t>(it->second - deletions_);
+    index_.erase(it);
+    std::copy(backing_.begin() + static_cast<std::ptrdiff_t>(at + 1),
+              backing_.begin() + static_cast<std::ptrdiff_t>(size_),
+              backing_.begin() + static_cast<std::ptrdiff_t>(at));
+    --size_;
+    ++deletions_;
   }
-  const std::vector<std::string>& list() const { return list_; }
+  std::vector<std::string> list() const {
+    return {backing_.begin(), backing_.begin() + static_cast<std::ptrdiff_t>(size_)};
+  }
+  const std::vector<std::string>& backing() const { return backing_; }
 
  private:
-  std::set<std::string> set_;
-  std::vector<std::string> list_;
+  std::map<std::string, int64_t> index_;
+  std::vector<std::string> backing_;
+  size_t size_ = 0;
+  int64_t deletions_ = 0;
 };
+
+// The order of one extension point's plugins after MultiPoint expansion (the reordering at the
+// end of expandMultiPointPlugins): part 1 the explicit plugins also in MultiPoint (overrides),
+// part 2 the MultiPoint-only ones, part 3 the remaining explicit ones. Part 1 walks the explicit
+// list and deletes each override from it as it goes. v1.37 walks a copy (`slices.Clone`); v1.27
+// walks the list being deleted from, that is the array as it was (`walks_a_copy` false): after
+// a deletion the next plugin has moved onto the position just read and is passed by (it stays
+// in the list, so part 3 places it after the MultiPoint plugins), and the positions past the
+// shortened list still hold the last plugin, so it is read again — [A B C], all overrides,
+// gives [A C C | MultiPoint | B]. No plugin is lost: every one is in part 1 or part 3.
+std::vector<std::string> ExpandedOrder(OrderedNames enabled, const OrderedNames& overrides,
+                                       const OrderedNames& multi_point_only, bool walks_a_copy) {
+  std::vector<std::string> order;
+  // Go's `range` takes the slice once: its length, and at v1.27 its array, not a copy of it,
+  // so each position is read from the array as the deletions so far left it.
+  const std::vector<std::string> copy = enabled.list();
+  for (size_t i = 0; i < copy.size(); ++i) {
+    const std::string name = walks_a_copy ? copy[i] : enabled.backing()[i];
+    if (!overrides.Has(name)) continue;
+    order.push_back(name);
+    enabled.Delete(name);
+  }
+  for (const std::string& n : multi_point_only.list()) order.push_back(n);
+  for (const std::string& n : enabled.list()) order.push_back(n);
+  return order;
+}
+
+}  // namespace
 
 class FrameworkBuilder {
  public:
@@ -40,11 +93,17 @@ class FrameworkBuilder {
     if (fw_->queue_sort_.size() > 1)
       return Error{Prefix() + "only one queue sort plugin can be enabled"};
     if (fw_->bind_.empty()) return Error{Prefix() + "at least one bind plugin is needed"};
+    const std::vector<size_t> list_of = SharedScoreLists(fw_->score_);
+    for (size_t j = 0; j < list_of.size(); ++j) fw_->repeats_a_score_plugin_ |= list_of[j] != j;
     return ScoreWeights();
   }
 
  private:
   std::string Prefix() const { return "profile \"" + profile_.scheduler_name + "\": "; }
+  // Without a handle (plugin tests) as v1.37.
+  bool WalksACopy() const {
+    return fw_->handle_ == nullptr || fw_->handle_->features.multi_point_expansion_walks_a_copy;
+  }
 
   Outcome Instantiate(const Registry& registry) {
     for (const auto& [name, args] : profile_.plugin_config) {
@@ -101,14 +160,7 @@ class FrameworkBuilder {
                        point_name + "\""};
         }
       }
-      order.clear();
-      for (const std::string& n : enabled.list()) {
-        if (overrides.Has(n)) order.push_back(n);
-      }
-      for (const std::string& n : multi_enabled.list()) order.push_back(n);
-      for (const std::string& n : enabled.list()) {
-        if (!overrides.Has(n)) order.push_back(n);
-      }
+      order = ExpandedOrder(enabled, overrides, multi_enabled, WalksACopy());
     }
     for (const std::string& n : order) out.push_back(dynamic_cast<T*>(fw_->plugins_.at(n).get()));
     return Outcome::Ok();

@@ -15,6 +15,20 @@ std::string Quoted(std::string_view name) { return "\"" + std::string(name) + "\
 
 }  // namespace
 
+std::vector<size_t> SharedScoreLists(const std::vector<ScorePlugin*>& plugins) {
+  std::vector<size_t> list_of(plugins.size());
+  for (size_t j = 0; j < plugins.size(); ++j) {
+    list_of[j] = j;
+    for (size_t k = 0; k < j; ++k) {
+      if (plugins[k]->Name() == plugins[j]->Name()) {
+        list_of[j] = k;
+        break;
+      }
+    }
+  }
+  return list_of;
+}
+
 Status Framework::RunPreEnqueuePlugins(const Pod& pod) const {
   for (PreEnqueuePlugin* pl : pre_enqueue_) {
     Status s = pl->PreEnqueue(pod);
@@ -230,9 +244,12 @@ std::vector<ScorePlugin*> Framework::NonSkippedScorePlugins(const CycleState& st
 Status Framework::NormalizeScoreLists(const CycleState& state, const Pod& pod,
                                       const std::vector<ScorePlugin*>& plugins,
                                       std::vector<NodeScoreList>* lists) const {
+  // A plugin listed twice normalizes its one list twice, one run after the other (upstream runs
+  // them in parallel on the same slice; with parallelism 1, as the kube adapters run, in order).
+  const std::vector<size_t> list_of = SharedScoreLists(plugins);
   for (size_t j = 0; j < plugins.size(); ++j) {
     if (!plugins[j]->HasNormalizeScore()) continue;
-    Status s = plugins[j]->NormalizeScore(state, pod, (*lists)[j]);
+    Status s = plugins[j]->NormalizeScore(state, pod, (*lists)[list_of[j]]);
     if (!s.IsSuccess()) {
       return WrapError("running Normalize on Score plugin " + Quoted(plugins[j]->Name()) + ": ", s);
     }
@@ -240,7 +257,7 @@ Status Framework::NormalizeScoreLists(const CycleState& state, const Pod& pod,
   // The range check. Upstream checks nodes in parallel; plugin by plugin, the first node out of
   // range is the one reported.
   for (size_t j = 0; j < plugins.size(); ++j) {
-    for (const NodeScore& ns : (*lists)[j]) {
+    for (const NodeScore& ns : (*lists)[list_of[j]]) {
       if (ns.score < kMinNodeScore || ns.score > kMaxNodeScore) {
         return Status::Error("plugin " + Quoted(plugins[j]->Name()) + " returns an invalid score " +
                              std::to_string(ns.score) +
@@ -255,12 +272,14 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
                                   const std::vector<const NodeInfo*>& nodes,
                                   std::vector<NodePluginScores>* out) const {
   const std::vector<ScorePlugin*> plugins = NonSkippedScorePlugins(state);
-  // Score: one list per plugin, in node order.
+  // Score: one list per plugin, in node order; a plugin listed twice writes its one list twice.
+  const std::vector<size_t> list_of = SharedScoreLists(plugins);
   std::vector<NodeScoreList> raw(plugins.size(), NodeScoreList(nodes.size()));
   for (size_t i = 0; i < nodes.size(); ++i) {
     for (size_t j = 0; j < plugins.size(); ++j) {
-      raw[j][i].name = nodes[i]->name();
-      Status s = plugins[j]->Score(state, pod, *nodes[i], &raw[j][i].score);
+      NodeScore& slot = raw[list_of[j]][i];
+      slot.name = nodes[i]->name();
+      Status s = plugins[j]->Score(state, pod, *nodes[i], &slot.score);
       if (!s.IsSuccess())
         return WrapError("running Score plugin " + Quoted(plugins[j]->Name()) + ": ", s);
     }
@@ -274,8 +293,9 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
     row.name = nodes[i]->name();
     for (size_t j = 0; j < plugins.size(); ++j) {
       const std::string name(plugins[j]->Name());
-      const int64_t weighted = normalized[j][i].score * ScoreWeight(name);
-      row.scores.push_back({name, raw[j][i].score, normalized[j][i].score, weighted});
+      const int64_t score = normalized[list_of[j]][i].score;
+      const int64_t weighted = score * ScoreWeight(name);
+      row.scores.push_back({name, raw[list_of[j]][i].score, score, weighted});
       row.total += weighted;
     }
   }
@@ -309,9 +329,10 @@ Status Framework::NormalizeScores(const CycleState& state, const Pod& pod,
     }
   }
   if (Status s = NormalizeScoreLists(state, pod, plugins, &lists); !s.IsSuccess()) return s;
+  const std::vector<size_t> list_of = SharedScoreLists(plugins);
   for (size_t j = 0; j < plugins.size(); ++j) {
     const int64_t weight = ScoreWeight(std::string(plugins[j]->Name()));
-    for (size_t i = 0; i < rows.size(); ++i) (*totals)[i] += lists[j][i].score * weight;
+    for (size_t i = 0; i < rows.size(); ++i) (*totals)[i] += lists[list_of[j]][i].score * weight;
   }
   return Status();
 }

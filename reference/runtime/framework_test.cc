@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <set>
+
+#include "reference/plugins/registry.h"
+#include "reference/testing/objects.h"
 
 namespace schedcheck::reference {
 namespace {
@@ -33,8 +37,17 @@ class Fake : public QueueSortPlugin,
     g_calls->push_back("Filter " + name_);
     return Status(Code(args_.value("filter", "Success")).code(), "reason of " + name_);
   }
-  Status Score(const CycleState&, const Pod&, const NodeInfo&, int64_t* score) override {
+  Status Score(const CycleState&, const Pod&, const NodeInfo& node, int64_t* score) override {
     *score = args_.value("score", 10);
+    if (args_.contains("scores")) *score = args_["scores"].value(node.name(), 0);
+    return Status();
+  }
+  // With "reverse": DefaultNormalizeScore(100, reverse = true).
+  bool HasNormalizeScore() const override { return args_.contains("reverse"); }
+  Status NormalizeScore(const CycleState&, const Pod&, NodeScoreList& scores) override {
+    int64_t max = 0;
+    for (const NodeScore& s : scores) max = std::max(max, s.score);
+    for (NodeScore& s : scores) s.score = max == 0 ? 100 : 100 - s.score * 100 / max;
     return Status();
   }
   Status Reserve(CycleState&, const Pod&, const std::string&) override {
@@ -101,6 +114,110 @@ TEST_F(FrameworkTest, MultiPointOrderOverridesFirstThenMultiPointThenExplicit) {
             (std::vector<std::string>{"B", "A", "C", "D"}));
   EXPECT_EQ(fw->PluginNames(ExtensionPoint::kScore), (std::vector<std::string>{"B", "C"}));
   EXPECT_EQ(fw->PluginNames(ExtensionPoint::kQueueSort), (std::vector<std::string>{"C"}));
+}
+
+// The score list of each case after MultiPoint expansion. Expectations follow the loops of
+// expandMultiPointPlugins at each tag (source: k8s.io/kubernetes@v1.27.8 and @v1.37.2,
+// pkg/scheduler/framework/runtime/framework.go, expandMultiPointPlugins and orderedSet.delete):
+// part 1 walks the explicit list (v1.27: the slice being deleted from, so the plugin after a
+// deleted one is passed by and the last one is read again; v1.37: slices.Clone of it), appending
+// and deleting each plugin also in MultiPoint; part 2 the MultiPoint-only plugins; part 3 what is
+// left of the explicit list.
+TEST_F(FrameworkTest, MultiPointExpansionRepeatsAndPassesByAt127Only) {
+  struct Case {
+    std::vector<std::string> multi_point, score;
+    std::vector<std::string> want_1_27, want_1_37;
+  };
+  const std::vector<Case> cases = {
+      // Upstream at 1.27: [A B C] -> A, deleted (array B C C), reads C (B passed by), deleted
+      // (array B C C, list [B]), reads C again; part 2 D; part 3 B.
+      {{"A", "B", "C", "D"}, {"A", "B", "C"}, {"A", "C", "C", "D", "B"}, {"A", "B", "C", "D"}},
+      // Two overrides next to each other: the second moves onto the first's place and is read
+      // at the next position: no change.
+      {{"A", "B", "C", "D"}, {"B", "A"}, {"B", "A", "C", "D"}, {"B", "A", "C", "D"}},
+      // An explicit-only plugin between two overrides: A deleted (array D B B), D is not an
+      // override, B read at position 2 (array D B B -> list [D]) and read again.
+      {{"A", "B", "C"}, {"A", "D", "B"}, {"A", "B", "B", "C", "D"}, {"A", "B", "C", "D"}},
+      // Four overrides: A (array B C D D), C (array B D D D), D, D again; B in part 3.
+      {{"A", "B", "C", "D"}, {"A", "B", "C", "D"}, {"A", "C", "D", "D", "B"}, {"A", "B", "C", "D"}},
+      // The last plugin an override alone: nothing shifts.
+      {{"A", "B", "C"}, {"D", "C"}, {"C", "A", "B", "D"}, {"C", "A", "B", "D"}},
+  };
+  for (CompatLevel level : {CompatLevel::kV1_27, CompatLevel::kV1_37}) {
+    Handle handle{FeaturesFor(level)};
+    for (const Case& c : cases) {
+      Profile p;
+      for (const std::string& n : c.multi_point)
+        p.at(ExtensionPoint::kMultiPoint).enabled.push_back({n, 0});
+      for (const std::string& n : c.score) p.at(ExtensionPoint::kScore).enabled.push_back({n, 0});
+      p.at(ExtensionPoint::kQueueSort).disabled = {{"*", 0}};
+      p.at(ExtensionPoint::kQueueSort).enabled = {{"A", 0}};
+      auto fw = Framework::Create(p, registry_, &handle);
+      ASSERT_TRUE(fw.ok()) << fw.message();
+      const auto& want = level == CompatLevel::kV1_27 ? c.want_1_27 : c.want_1_37;
+      EXPECT_EQ((*fw)->PluginNames(ExtensionPoint::kScore), want)
+          << CompatLevelName(level) << " score " << ::testing::PrintToString(c.score);
+      // Every extension point expands alike: the Filter list (explicit the same) too.
+      p.at(ExtensionPoint::kFilter).enabled = p.at(ExtensionPoint::kScore).enabled;
+      auto with_filter = Framework::Create(p, registry_, &handle);
+      ASSERT_TRUE(with_filter.ok()) << with_filter.message();
+      EXPECT_EQ((*with_filter)->PluginNames(ExtensionPoint::kFilter), want);
+      const bool repeats = std::set<std::string>(want.begin(), want.end()).size() < want.size();
+      EXPECT_EQ((*fw)->RepeatsAScorePlugin(), repeats);
+    }
+  }
+}
+
+// A plugin listed twice at Score shares one score list (upstream's pluginToNodeScores is keyed
+// by name): its NormalizeScore runs on that list once per listing, and the list's final scores
+// count once per listing (source: k8s.io/kubernetes@v1.27.8
+// pkg/scheduler/framework/runtime/framework.go RunScorePlugins).
+TEST_F(FrameworkTest, RepeatedScorePluginNormalizesItsOneListTwiceAndCountsTwice) {
+  Profile p = MultiPoint({{"A", 0}, {"B", 0}, {"C", 0}, {"D", 0}});
+  p.at(ExtensionPoint::kQueueSort).disabled = {{"*", 0}};
+  p.at(ExtensionPoint::kQueueSort).enabled = {{"A", 0}};
+  p.at(ExtensionPoint::kScore).enabled = {{"A", 1}, {"B", 1}, {"C", 3}};
+  p.plugin_config["C"] = {{"scores", {{"n1", 1}, {"n2", 0}}}, {"reverse", true}};
+  auto fw = Make(p);
+  ASSERT_TRUE(fw);
+  ASSERT_EQ(fw->PluginNames(ExtensionPoint::kScore),
+            (std::vector<std::string>{"A", "C", "C", "D", "B"}));
+  const NodeInfo n1(testing::ParseNode("metadata: {name: n1}"));
+  const NodeInfo n2(testing::ParseNode("metadata: {name: n2}"));
+  CycleState state;
+  std::vector<NodePluginScores> scores;
+  ASSERT_TRUE(fw->RunScorePlugins(state, pod_, {&n1, &n2}, &scores).IsSuccess());
+  // C: raw n1 1, n2 0; reversed once n1 0, n2 100; reversed again (max 100) n1 100, n2 0.
+  ASSERT_EQ(scores[0].scores.size(), 5u);
+  for (size_t j : {1u, 2u}) {
+    EXPECT_EQ(scores[0].scores[j].plugin, "C");
+    EXPECT_EQ(scores[0].scores[j].raw, 1);
+    EXPECT_EQ(scores[0].scores[j].normalized, 100);
+    EXPECT_EQ(scores[0].scores[j].weighted, 300);
+    EXPECT_EQ(scores[1].scores[j].normalized, 0);
+  }
+  // A, D, B score 10 each with weight 1.
+  EXPECT_EQ(scores[0].total, 10 + 300 + 300 + 10 + 10);
+  EXPECT_EQ(scores[1].total, 30);
+}
+
+// NodeResourcesFit and NodeResourcesBalancedAllocation are PreScore plugins at both levels
+// (source: k8s.io/kubernetes@v1.27.8 and @v1.37.2 pkg/scheduler/framework/plugins/noderesources,
+// fit.go and balanced_allocation.go, `var _ framework.PreScorePlugin`), so upstream takes a
+// profile listing them at preScore.
+TEST(DefaultPluginsTest, ResourcePluginsArePreScorePlugins) {
+  for (CompatLevel level : {CompatLevel::kV1_27, CompatLevel::kV1_37}) {
+    Handle handle{FeaturesFor(level)};
+    Profile p = DefaultProfile(CompatLevelName(level));
+    p.at(ExtensionPoint::kPreScore).enabled = {{"NodeResourcesBalancedAllocation", 0},
+                                               {"NodeResourcesFit", 0}};
+    auto fw = Framework::Create(p, PluginRegistry(), &handle);
+    ASSERT_TRUE(fw.ok()) << CompatLevelName(level) << ": " << fw.message();
+    const std::vector<std::string> names = (*fw)->PluginNames(ExtensionPoint::kPreScore);
+    ASSERT_GE(names.size(), 2u);
+    EXPECT_EQ(names[0], "NodeResourcesBalancedAllocation");
+    EXPECT_EQ(names[1], "NodeResourcesFit");
+  }
 }
 
 TEST_F(FrameworkTest, ConfigErrors) {

@@ -28,7 +28,9 @@ namespace schedcheck::reference {
 int64_t FastBalancedResourceScore(std::span<const int64_t> requested,
                                   std::span<const int64_t> allocatable);
 
-class FastNodeResourcesBalancedAllocation final : public ScorePlugin, public BatchScorePlugin {
+class FastNodeResourcesBalancedAllocation final : public PreScorePlugin,
+                                                  public ScorePlugin,
+                                                  public BatchScorePlugin {
  public:
   static constexpr std::string_view kName = NodeResourcesBalancedAllocation::kName;
 
@@ -38,6 +40,10 @@ class FastNodeResourcesBalancedAllocation final : public ScorePlugin, public Bat
       : resources_(ClassifyResources(resources)) {}
 
   std::string_view Name() const override { return kName; }
+  // The plain PreScore's: Success, nothing stored.
+  Status PreScore(CycleState&, const Pod&, const std::vector<const NodeInfo*>&) override {
+    return Status();
+  }
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
   Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,

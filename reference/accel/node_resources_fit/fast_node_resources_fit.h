@@ -27,6 +27,7 @@ namespace schedcheck::reference {
 
 class FastNodeResourcesFit final : public PreFilterPlugin,
                                    public FilterPlugin,
+                                   public PreScorePlugin,
                                    public ScorePlugin,
                                    public EnqueueExtensions,
                                    public QueueingHintExtensions,
@@ -44,6 +45,10 @@ class FastNodeResourcesFit final : public PreFilterPlugin,
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
                    std::vector<BatchRejection>* rejected) override;
+  // The plain PreScore's: Success, nothing stored.
+  Status PreScore(CycleState&, const Pod&, const std::vector<const NodeInfo*>&) override {
+    return Status();
+  }
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) override;
   Status ScoreNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,

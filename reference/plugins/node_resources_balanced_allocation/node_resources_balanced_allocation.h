@@ -37,7 +37,7 @@ int64_t BalancedResourceScorer(std::span<const int64_t> requested,
                                std::span<const int64_t> allocatable);
 }  // namespace v1_37
 
-class NodeResourcesBalancedAllocation final : public ScorePlugin {
+class NodeResourcesBalancedAllocation final : public PreScorePlugin, public ScorePlugin {
  public:
   static constexpr std::string_view kName = "NodeResourcesBalancedAllocation";
 
@@ -45,6 +45,11 @@ class NodeResourcesBalancedAllocation final : public ScorePlugin {
   explicit NodeResourcesBalancedAllocation(std::vector<ResourceSpec> resources);
 
   std::string_view Name() const override { return kName; }
+  // Always Success, storing nothing: v1.27's PreScore stores the pod's requests, which Score
+  // computes alike without the state (as NodeResourcesFit's PreScore).
+  Status PreScore(CycleState&, const Pod&, const std::vector<const NodeInfo*>&) override {
+    return Status();
+  }
   // No NormalizeScore.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node_info,
                int64_t* score) override;

@@ -130,10 +130,16 @@ std::vector<InsufficientResource> FitsRequest(
   return insufficient_resources;
 }
 
+Status NodeResourcesFit::PreScore([[maybe_unused]] CycleState& state,
+                                  [[maybe_unused]] const Pod& pod,
+                                  [[maybe_unused]] const std::vector<const NodeInfo*>& nodes) {
+  return Status();
+}
+
 Status NodeResourcesFit::Score([[maybe_unused]] const CycleState& state, const Pod& pod,
                                const NodeInfo& node_info, int64_t* score) {
   // Upstream reads the pod's requests from its PreScore state and computes them when the state
-  // is missing; the plugin here has no PreScore, so Score always computes them.
+  // is missing; PreScore here stores nothing, so Score always computes them.
   std::vector<int64_t> pod_requests = resource_allocation_scorer_.CalculatePodResourceRequestList(
       pod, resource_allocation_scorer_.resources);
   return resource_allocation_scorer_.Score(pod, node_info, pod_requests, score);

@@ -78,6 +78,7 @@ std::vector<InsufficientResource> Fits(const Pod& pod, const NodeInfo& node_info
 
 class NodeResourcesFit final : public PreFilterPlugin,
                                public FilterPlugin,
+                               public PreScorePlugin,
                                public ScorePlugin,
                                public EnqueueExtensions,
                                public QueueingHintExtensions {
@@ -105,6 +106,12 @@ class NodeResourcesFit final : public PreFilterPlugin,
   // Unschedulable with one reason per insufficient resource (v1.37: UnschedulableAndUnresolvable
   // when one of them exceeds the allocatable); Error without the PreFilter state.
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node_info) override;
+  // Always Success, storing nothing. Upstream's PreScore (v1.27 and v1.37) stores the pod's
+  // requests for Score, which computes the same numbers itself when the state is missing; Score
+  // here always computes them. A PreScore plugin all the same: a profile may list it at
+  // preScore, and it runs in upstream's PreScore order.
+  Status PreScore(CycleState& state, const Pod& pod,
+                  const std::vector<const NodeInfo*>& nodes) override;
   // No NormalizeScore: the strategy already yields 0..100.
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node_info,
                int64_t* score) override;
