@@ -6,28 +6,21 @@
 #include "traces/importers/dra_validation.h"
 #include "traces/importers/pod_group_validation.h"
 
+#include "traces/importers/validation_json.h"
+
 namespace schedcheck::trace {
 namespace {
 
 using Json = nlohmann::json;
+using validation_json::FieldError;
+using validation_json::Member;
 
 // Field paths are built only when a rule fails: the checks run on every imported pod.
 std::string Indexed(const std::string& path, const char* list, size_t i) {
   return path + "." + list + "[" + std::to_string(i) + "]";
 }
 
-Error FieldError(const std::string& where, const std::string& field, const std::string& why) {
-  return Error{where + ": field " + field + ": " + why};
-}
-
 std::string TypeName(const Json& value) { return value.type_name(); }
-
-// The member `key` of `object` when present and not null, else nullptr.
-const Json* Member(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
 
 Outcome CheckBool(const Json& object, const char* key, const std::string& where,
                   const std::string& path) {

@@ -3,25 +3,15 @@
 #include <initializer_list>
 #include <set>
 
+#include "traces/importers/validation_json.h"
+
 namespace schedcheck::trace {
 namespace {
 
 using Json = nlohmann::json;
-
-Error FieldError(const std::string& where, const std::string& field, const std::string& why) {
-  return Error{where + ": field " + field + ": " + why};
-}
-
-const Json* Member(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
-
-std::string Str(const Json& object, const char* key) {
-  const Json* v = Member(object, key);
-  return v != nullptr && v->is_string() ? v->get<std::string>() : "";
-}
+using validation_json::FieldError;
+using validation_json::Member;
+using validation_json::Str;
 
 // True when `key` is present with a value other than false, "", 0, [] or {}.
 bool IsSet(const Json& object, const char* key) {

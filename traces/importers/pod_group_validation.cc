@@ -4,27 +4,17 @@
 #include <set>
 #include <vector>
 
+#include "traces/importers/validation_json.h"
+
 namespace schedcheck::trace {
 namespace {
 
 using Json = nlohmann::json;
+using validation_json::FieldError;
+using validation_json::Member;
+using validation_json::Str;
 
 constexpr char kApiVersion[] = "scheduling.k8s.io/v1beta1";
-
-Error FieldError(const std::string& where, const std::string& field, const std::string& why) {
-  return Error{where + ": field " + field + ": " + why};
-}
-
-const Json* Member(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
-
-std::string Str(const Json& object, const char* key) {
-  const Json* v = Member(object, key);
-  return v != nullptr && v->is_string() ? v->get<std::string>() : "";
-}
 
 std::string Join(const std::string& path, const char* key) {
   return path.empty() ? key : path + "." + key;
