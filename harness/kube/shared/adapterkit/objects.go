@@ -49,6 +49,9 @@ type Objects struct {
 	// has their resource.k8s.io/v1 types (SetDRA); without it they are accepted and read by
 	// nothing.
 	dra DRAObjects
+	// groups applies Workloads and PodGroups, when the adapter's version has their types
+	// (SetGroups, podgroups.go).
+	groups GroupObjects
 }
 
 // DRAObjects applies events of the DRA kinds (ResourceClaim, ResourceClaimTemplate,
@@ -163,8 +166,12 @@ func (s *Objects) Apply(e *pb.ApiEvent, index uint64) error {
 		}
 		where += DRAName(e)
 	case *pb.ApiEvent_Workload, *pb.ApiEvent_PodGroup:
-		// Workloads and PodGroups are not fed to the informers: the reference models no pod group,
-		// and with GenericWorkload on it refuses a trace whose pods name one (harness/kube/README.md).
+		// Workloads and PodGroups: fed to the informers by the version's GroupObjects (v1.37);
+		// without one nothing reads them.
+		if err == nil && s.groups != nil {
+			err = s.groups.Apply(e)
+		}
+		where += GroupName(e)
 	default:
 		err = fmt.Errorf("field api.object: missing")
 	}

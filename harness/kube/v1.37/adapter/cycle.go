@@ -81,6 +81,7 @@ func (r *run) wrapScheduler() {
 			r.emit(&pb.QueueTransition{Pod: key, From: from, To: "inflight", Cause: "Pop"})
 			r.cyclePod = p
 		}
+		r.notePodGroupPop(e, from)
 		return e, err
 	}
 	schedulePod := r.sched.SchedulePod
@@ -92,6 +93,7 @@ func (r *run) wrapScheduler() {
 			r.cycleTies = []string{result.SuggestedHost}
 		}
 		r.cycleHost = result.SuggestedHost
+		r.noteMemberResult(podInfo)
 		if len(r.during) > 0 {
 			if derr := r.deliverDuring(); derr != nil && r.failure == nil {
 				r.failure = derr
@@ -116,6 +118,7 @@ func (r *run) scheduleOne() {
 	r.cyclePod, r.cycleTies, r.cycleHost, r.writes, r.cycleWaits = nil, nil, "", nil, false
 	r.bridge.ScheduleOne(r.ctx)
 	r.runAsync()
+	r.runPermitted() // waiting pods this cycle allowed (a gang's quorum) finish binding
 	r.applyWrites()
 	if p := r.cyclePod; p != nil {
 		key := podKey(p.Pod)
@@ -167,6 +170,9 @@ func (r *run) applyWrites() {
 // deliverClaims delivers the scheduler's claim writes not delivered yet (draObjects).
 func (r *run) deliverClaims() {
 	if err := r.dra.deliver(); err != nil && r.failure == nil {
+		r.failure = err
+	}
+	if err := r.groups.deliver(); err != nil && r.failure == nil {
 		r.failure = err
 	}
 }

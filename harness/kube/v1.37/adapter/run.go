@@ -72,8 +72,16 @@ type run struct {
 	rng      *adapterkit.SplitMix64
 
 	objects *adapterkit.Objects
-	dra     *draObjects // the DRA kinds' informers and the fake API server's claims
-	log     adapterkit.Decisions
+	dra     *draObjects   // the DRA kinds' informers and the fake API server's claims
+	groups  *groupObjects // Workloads and PodGroups, and the fake API server's PodGroups
+	// permits parks binding cycles waiting on Permit (nil: GenericWorkload off); permitTimers
+	// are their timeouts on the virtual clock; members the results of a pod-group cycle's
+	// members, for their attempts (podgroups.go).
+	permits      *adapterkit.PermitWaits
+	permitTimers []permitTimer
+	permitSeq    int
+	members      map[string]memberResult
+	log          adapterkit.Decisions
 	// where is the adapter's view of each pending pod's place: "active", "backoff",
 	// "unschedulable" or "inflight" (absent: none), kept from the moves upstream reports.
 	where map[string]string
@@ -137,7 +145,10 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	if latency < 0 || (latency > 0 && !h.GetVolumeControllers()) {
 		return nil, errors.New("Hello.volume_latency_ns: a latency needs Hello.volume_controllers, and is not negative")
 	}
-	r.bindings = adapterkit.NewBindings(latency > 0)
+	// Binding cycles take turns with the loop when they can wait: in PreBind for the volume
+	// controllers, or on Permit for a gang (GenericWorkload).
+	r.bindings = adapterkit.NewBindings(latency > 0 || genericWorkload())
+	r.setupGroups()
 	if h.GetVolumeControllers() {
 		r.volumes = r.objects.AnswerVolumeWrites(&r.client.Fake)
 		volumebinding.SchedcheckSettle = r.volumes.Settle
@@ -209,7 +220,7 @@ func (r *run) Finish(f *pb.Finish) (*pb.Decisions, error) {
 // at which the volume controllers answer or a waiting binding cycle looks again.
 func (r *run) advance(before int64) error {
 	for {
-		t := adapterkit.NextInternalInstant(r.last, r.volumes, r.bindings)
+		t := r.nextPermitDeadline(adapterkit.NextInternalInstant(r.last, r.volumes, r.bindings))
 		if t >= before {
 			return nil
 		}
@@ -239,6 +250,8 @@ func (r *run) instant(t int64, evs []*pb.ApiEvent, firstIndex uint64) error {
 			return err
 		}
 	}
+	// Permit timeouts due, then the waiting binding cycles that the events or timeouts rejected.
+	r.firePermitTimeouts(t)
 	adapterkit.RunDueBeforeFlushes(t, r.volumes, r.bindings)
 	if vtime.IsBackoffTick(t) {
 		r.bridge.FlushBackoffQCompleted()
