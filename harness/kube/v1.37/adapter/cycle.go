@@ -275,6 +275,9 @@ func (r *run) observeDelete(pod *v1.Pod, run func()) {
 	key := podKey(pod)
 	before := r.bridge.Where(pod.Namespace, pod.Name)
 	run()
+	if before == "" {
+		before = r.heldMember(pod)
+	}
 	if before == "" || r.bridge.Where(pod.Namespace, pod.Name) != "" {
 		return
 	}

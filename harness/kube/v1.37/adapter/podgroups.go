@@ -271,3 +271,17 @@ func (r *run) runMemberBinding(pod *v1.Pod, bindingCycle func()) {
 		r.bindingDone(key)
 	})
 }
+
+// heldMember is where the adapter last saw a pending pod-group member that the queue's
+// sub-queues do not hold (Where answers ""): GangScheduling's PreEnqueue keeps a gang below
+// minCount among the queue's pod-group entities, from which a deletion removes it too.
+func (r *run) heldMember(pod *v1.Pod) string {
+	if r.permits == nil || pod.Spec.SchedulingGroup == nil {
+		return ""
+	}
+	switch where := r.where[podKey(pod)]; where {
+	case "active", "backoff", "unschedulable":
+		return where
+	}
+	return ""
+}
