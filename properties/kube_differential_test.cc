@@ -6,12 +6,15 @@
 // (harness/diff). A divergence fails with the first difference, the saved trace and the commands
 // that reproduce it outside the test.
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "harness/campaign/config_source.h"
 #include "harness/diff/diff.h"
+#include "harness/generators/gang_generators.h"
+#include "harness/generators/sample.h"
 #include "harness/generators/spread_generators.h"
 #include "harness/generators/storage_generators.h"
 #include "harness/generators/wide_generators.h"
@@ -518,6 +521,97 @@ RC_GTEST_PROP(KubeDifferential, NominatedNodeNameForExpectationOffIsEquivalent, 
   RequireEquivalent(RealizeTraceAs(s.records, OptionsFor(seed, setup)), seed,
                     "KubeDifferential_NominationForExpectationOff", true, setup);
 }
+
+// Pod groups (GangTraceGen) with --feature-gates GenericWorkload=true. Until the reference models
+// gang scheduling (it refuses pods that name a pod group with the gate on), the traces run through
+// kube-scheduler v1.37.2 alone: twice, with identical decisions (Permit's waits and timeouts are
+// on the virtual clock, the pod-group cycle's binding cycles run in order). Building with
+// -DSCHEDCHECK_GANG_REFERENCE (properties/BUILD.bazel, kube_differential_1_37_test's copts) adds
+// the property that the reference and v1.37.2 agree on them.
+RunSetup GangSetup() {
+  RunSetup setup;
+  setup.feature_gates[std::string(reference::kGenericWorkload)] = true;
+  return setup;
+}
+
+// What a gang trace's kube log reached: gang pods bound, gang pods never attempted (held at
+// PreEnqueue) and Permit timeouts.
+struct GangOutcomes {
+  int bound = 0;
+  int never_attempted = 0;
+  int timed_out = 0;
+};
+
+GangOutcomes GangOutcomesOf(const std::vector<trace::Record>& records,
+                            const std::vector<trace::Record>& log) {
+  std::set<std::string> members, attempted;
+  for (const trace::Record& r : records) {
+    if (r.has_api() && r.api().has_pod() && r.api().pod().spec().has_scheduling_group())
+      members.insert(r.api().pod().metadata().namespace_() + "/" + r.api().pod().metadata().name());
+  }
+  GangOutcomes o;
+  for (const trace::Record& r : log) {
+    if (r.has_binding() && members.count(r.binding().pod()) > 0) ++o.bound;
+    if (!r.has_attempt()) continue;
+    attempted.insert(r.attempt().pod());
+    if (r.attempt().message().find("rejected due to timeout") != std::string::npos) ++o.timed_out;
+  }
+  for (const std::string& m : members) o.never_attempted += attempted.count(m) == 0 ? 1 : 0;
+  return o;
+}
+
+// Requires two kube replays of `records` to give the same decisions; returns them.
+std::vector<trace::Record> ReplayKubeTwice(const std::vector<trace::Record>& records,
+                                           const std::string& property) {
+  const std::vector<trace::Record> first = ReplayKube(records, 1, property, GangSetup());
+  const std::vector<trace::Record> second = ReplayKube(records, 1, property, GangSetup());
+  PROP_REQUIRE(first.size() == second.size(), property, records,
+               "two kube replays differ in length: " + std::to_string(first.size()) + " and " +
+                   std::to_string(second.size()) + " decisions");
+  for (size_t i = 0; i < first.size(); ++i) {
+    PROP_REQUIRE(first[i].SerializeAsString() == second[i].SerializeAsString(), property, records,
+                 "two kube replays differ at decision " + std::to_string(i) + ":\n  " +
+                     first[i].ShortDebugString() + "\n  " + second[i].ShortDebugString());
+  }
+  return first;
+}
+
+RC_GTEST_PROP(KubeDifferentialGangs, GangTracesReplayIdenticallyThroughKube, ()) {
+  const std::vector<trace::Record> records = *generators::GangTraceGen();
+  const std::vector<trace::Record> log = ReplayKubeTwice(records, "KubeDifferential_GangTwice");
+  const GangOutcomes o = GangOutcomesOf(records, log);
+  RC_TAG(o.bound > 0 ? "gang pods bound" : "-", o.never_attempted > 0 ? "held" : "-",
+         o.timed_out > 0 ? "permit timeout" : "-");
+}
+
+// Non-vacuity: over a fixed sample of gang traces, kube:1.37 binds gang pods, holds some at
+// PreEnqueue and times some out at Permit (so the generators reach each of them).
+TEST(KubeDifferentialGangs, GangTracesReachEveryOutcome) {
+  GangOutcomes total;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    auto records = generators::Sample<std::vector<trace::Record>>(
+        seed, [] { return *generators::GangTraceGen(); });
+    ASSERT_TRUE(records.ok()) << records.message();
+    protocol::ExternalReplay run = Adapter().Replay(
+        *records, protocol::HelloFor(OptionsFor(1, GangSetup()), "", ""));
+    ASSERT_TRUE(run.status.ok()) << "seed " << seed << ": " << run.status.message();
+    const GangOutcomes o = GangOutcomesOf(*records, run.decisions);
+    total.bound += o.bound;
+    total.never_attempted += o.never_attempted;
+    total.timed_out += o.timed_out;
+  }
+  EXPECT_GT(total.bound, 0);
+  EXPECT_GT(total.never_attempted, 0);
+  EXPECT_GT(total.timed_out, 0);
+}
+
+#ifdef SCHEDCHECK_GANG_REFERENCE
+RC_GTEST_PROP(KubeDifferentialGangs, GangTracesAreEquivalent, ()) {
+  const std::vector<trace::Record> records = *generators::GangTraceGen();
+  const uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1'000'000);
+  RequireEquivalent(records, seed, "KubeDifferential_Gangs", true, GangSetup());
+}
+#endif
 
 // The adapter sets Hello.feature_gates on upstream's feature gate: a gate upstream does not know
 // fails the run naming it, and the next run (same process) starts from the defaults again.
