@@ -43,6 +43,9 @@ func (r *run) installReactors() {
 			return false, nil, nil
 		}
 		b := a.(k8stesting.CreateAction).GetObject().(*v1.Binding)
+		if err := r.podGone(a.GetNamespace(), b.Name); err != nil {
+			return true, nil, err
+		}
 		r.bound[a.GetNamespace()+"/"+b.Name] = b.Target.Name
 		return true, b, nil
 	})

@@ -9,6 +9,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -284,4 +285,15 @@ func (r *run) heldMember(pod *v1.Pod) string {
 		return where
 	}
 	return ""
+}
+
+// podGone is the API server's NotFound for the binding of a pod deleted while its cycle was in
+// flight (a trace event during the attempt): a pod-group cycle goes on placing and binding every
+// member it popped, and upstream's binding of a deleted pod fails this way, so the binding cycle
+// fails and the pod is forgotten.
+func (r *run) podGone(namespace, name string) error {
+	if _, err := r.factory.Core().V1().Pods().Lister().Pods(namespace).Get(name); err != nil {
+		return apierrors.NewNotFound(v1.Resource("pods"), name)
+	}
+	return nil
 }
