@@ -592,8 +592,8 @@ TEST(KubeDifferentialGangs, GangTracesReachEveryOutcome) {
     auto records = generators::Sample<std::vector<trace::Record>>(
         seed, [] { return *generators::GangTraceGen(); });
     ASSERT_TRUE(records.ok()) << records.message();
-    protocol::ExternalReplay run = Adapter().Replay(
-        *records, protocol::HelloFor(OptionsFor(1, GangSetup()), "", ""));
+    protocol::ExternalReplay run =
+        Adapter().Replay(*records, protocol::HelloFor(OptionsFor(1, GangSetup()), "", ""));
     ASSERT_TRUE(run.status.ok()) << "seed " << seed << ": " << run.status.message();
     const GangOutcomes o = GangOutcomesOf(*records, run.decisions);
     total.bound += o.bound;

@@ -86,8 +86,8 @@ rc::Gen<std::vector<trace::Record>> GangTraceGen() {
     // Lone low-priority fillers: room a gang may lack, or victims a high-priority gang preempts.
     const int fillers = Uniform(0, 4);
     for (int i = 1; i <= fillers; ++i)
-      records.push_back(PodEvent(0, trace::ADDED, "filler-" + std::to_string(i), "",
-                                 Chance(50) ? "1" : "2", 0));
+      records.push_back(
+          PodEvent(0, trace::ADDED, "filler-" + std::to_string(i), "", Chance(50) ? "1" : "2", 0));
     // Later events, as (time, record), sorted by time at the end (stable: same-time events keep
     // the order they were drawn in).
     std::vector<trace::Record> later;
@@ -99,9 +99,15 @@ rc::Gen<std::vector<trace::Record>> GangTraceGen() {
       // minCount below (the gang fits with pods to spare), at, or above the pods present (held
       // at PreEnqueue until a late member or a lowered minCount).
       switch (Uniform(0, 3)) {
-        case 0: gang.min_count = Uniform(1, gang.pods + 1); break;
-        case 1: gang.min_count = gang.pods; break;
-        default: gang.min_count = gang.pods + Uniform(1, 3); break;
+        case 0:
+          gang.min_count = Uniform(1, gang.pods + 1);
+          break;
+        case 1:
+          gang.min_count = gang.pods;
+          break;
+        default:
+          gang.min_count = gang.pods + Uniform(1, 3);
+          break;
       }
       gang.cpu = Chance(60) ? "1" : "2";
       gang.priority = Chance(30) ? 1000 : 0;
@@ -135,9 +141,9 @@ rc::Gen<std::vector<trace::Record>> GangTraceGen() {
         later.push_back(PodGroupEvent(arrive + Uniform<int64_t>(4, 15), trace::MODIFIED, gang.name,
                                       Uniform(1, gang.min_count), gang.priority));
     }
-    std::stable_sort(later.begin(), later.end(), [](const trace::Record& a, const trace::Record& b) {
-      return a.time_ns() < b.time_ns();
-    });
+    std::stable_sort(
+        later.begin(), later.end(),
+        [](const trace::Record& a, const trace::Record& b) { return a.time_ns() < b.time_ns(); });
     records.insert(records.end(), later.begin(), later.end());
     return records;
   });
