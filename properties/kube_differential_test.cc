@@ -540,6 +540,7 @@ struct GangOutcomes {
   int bound = 0;
   int never_attempted = 0;
   int timed_out = 0;
+  int preemptions = 0;  // attempts that preempted
 };
 
 GangOutcomes GangOutcomesOf(const std::vector<trace::Record>& records,
@@ -554,6 +555,7 @@ GangOutcomes GangOutcomesOf(const std::vector<trace::Record>& records,
     if (r.has_binding() && members.count(r.binding().pod()) > 0) ++o.bound;
     if (!r.has_attempt()) continue;
     attempted.insert(r.attempt().pod());
+    if (!r.attempt().victims().empty()) ++o.preemptions;
     if (r.attempt().message().find("rejected due to timeout") != std::string::npos) ++o.timed_out;
   }
   for (const std::string& m : members) o.never_attempted += attempted.count(m) == 0 ? 1 : 0;
@@ -581,11 +583,11 @@ RC_GTEST_PROP(KubeDifferentialGangs, GangTracesReplayIdenticallyThroughKube, ())
   const std::vector<trace::Record> log = ReplayKubeTwice(records, "KubeDifferential_GangTwice");
   const GangOutcomes o = GangOutcomesOf(records, log);
   RC_TAG(o.bound > 0 ? "gang pods bound" : "-", o.never_attempted > 0 ? "held" : "-",
-         o.timed_out > 0 ? "permit timeout" : "-");
+         o.timed_out > 0 ? "permit timeout" : "-", o.preemptions > 0 ? "preemption" : "-");
 }
 
 // Non-vacuity: over a fixed sample of gang traces, kube:1.37 binds gang pods, holds some at
-// PreEnqueue and times some out at Permit (so the generators reach each of them).
+// PreEnqueue, times some out at Permit and preempts for some (so the generators reach each).
 TEST(KubeDifferentialGangs, GangTracesReachEveryOutcome) {
   GangOutcomes total;
   for (uint64_t seed = 1; seed <= 40; ++seed) {
@@ -599,10 +601,12 @@ TEST(KubeDifferentialGangs, GangTracesReachEveryOutcome) {
     total.bound += o.bound;
     total.never_attempted += o.never_attempted;
     total.timed_out += o.timed_out;
+    total.preemptions += o.preemptions;
   }
   EXPECT_GT(total.bound, 0);
   EXPECT_GT(total.never_attempted, 0);
   EXPECT_GT(total.timed_out, 0);
+  EXPECT_GT(total.preemptions, 0);
 }
 
 #ifdef SCHEDCHECK_GANG_REFERENCE

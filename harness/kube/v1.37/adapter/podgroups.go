@@ -104,7 +104,7 @@ func (g *groupObjects) installReactors(f *k8stesting.Fake) {
 		key := a.GetNamespace() + "/" + patch.GetName()
 		current := g.api[key]
 		if current == nil {
-			return true, nil, fmt.Errorf("podgroups %q not found", key)
+			return true, nil, apierrors.NewNotFound(schedulingv1beta1.Resource("podgroups"), patch.GetName())
 		}
 		before, err := json.Marshal(current)
 		if err != nil {
