@@ -125,6 +125,7 @@ Json GpuDevice(const State& st, int index) {
       {d + "numa", {{"int", Between(0, 1)}}},
       {d + "index", {{"int", index}}},
       {d + "driverVersion", {{"version", PickStr({"1.2.0", "2.0.1"})}}},
+      {d + "profile", {{"string", "whole"}}},
   };
   Json memory = {{"value", PickStr({"16Gi", "40Gi", "80Gi"})}};
   if (st.features.consumable_capacity && Chance(35)) {
@@ -188,7 +189,9 @@ void AddPartitionPool(State& st, const std::string& node) {
          {"attributes",
           {{d + "model", {{"string", "a100"}}},
            {d + "profile", {{"string", profile}}},
-           {d + "numa", {{"int", 0}}}}},
+           {d + "numa", {{"int", 0}}},
+           {d + "index", {{"int", 0}}},
+           {d + "driverVersion", {{"version", "2.0.1"}}}}},
          {"capacity", {{d + "memory", {{"value", memory}}}}},
          {"consumesCounters",
           Json::array({{{"counterSet", "gpu-0"}, {"counters", {{"memory", {{"value", memory}}}}}}})}});
@@ -282,15 +285,23 @@ std::string AnyClassName(const State& st) {
   return PickStr(names);
 }
 
-// Selectors a request adds to its class's: attribute, capacity and version comparisons.
-Json RequestSelectors() {
+// Selectors a request adds to its class's: attribute, capacity and version comparisons. Every
+// GPU has the attributes they read, except the rare selector on "vendor", which no device
+// has: CEL's runtime error ("no such key") is then the allocator's error for the pod.
+Json RequestSelectors(const State& st) {
   Json selectors = Json::array();
+  if (Chance(2)) selectors.push_back(Cel(Attr("vendor") + " == \"example\""));
   if (!Chance(40)) return selectors;
-  selectors.push_back(Cel(PickStr(
-      {Attr("model") + " == \"a100\"", Attr("model") + " != \"t4\"", Attr("index") + " < 2",
-       std::string("device.capacity[\"") + kGpuDriver +
-           "\"].memory.compareTo(quantity(\"20Gi\")) > 0",
-       Attr("driverVersion") + ".isGreaterThan(semver(\"1.5.0\"))"})));
+  std::vector<std::string> expressions = {
+      Attr("model") + " == \"a100\"", Attr("model") + " != \"t4\"", Attr("index") + " < 2",
+      std::string("device.capacity[\"") + kGpuDriver +
+          "\"].memory.compareTo(quantity(\"20Gi\")) > 0",
+      Attr("driverVersion") + ".isGreaterThan(semver(\"1.5.0\"))"};
+  if (st.features.partitions) {
+    expressions.push_back(Attr("profile") + " == \"half\"");
+    expressions.push_back(Attr("profile") + " == \"whole\"");
+  }
+  selectors.push_back(Cel(PickStr(expressions)));
   return selectors;
 }
 
@@ -300,7 +311,7 @@ Json RequestBody(const State& st, const std::string& class_name) {
   Json body = {{"deviceClassName", class_name}};
   const bool gpu = class_name != "nic";
   if (gpu) {
-    Json selectors = RequestSelectors();
+    Json selectors = RequestSelectors(st);
     if (!selectors.empty()) body["selectors"] = selectors;
   }
   const int mode = Between(0, 9);
