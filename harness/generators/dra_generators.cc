@@ -31,7 +31,7 @@ constexpr char kExtendedResource[] = "example.com/gpu";
 // --- the trace state ---------------------------------------------------------------------------
 
 struct Slice {
-  Json object;  // the ResourceSlice as last written
+  Json object;        // the ResourceSlice as last written
   bool gpus = false;  // a node's whole GPUs (updates add or remove one)
   int next_device = 0;
 };
@@ -55,12 +55,12 @@ struct State {
   std::vector<std::string> nodes;
   std::vector<Slice> slices;
   std::vector<Claim> claims;
-  std::vector<Pod> pods;  // live pods
+  std::vector<Pod> pods;                                // live pods
   std::vector<std::pair<std::string, Json>> templates;  // name, the claim spec it makes
-  std::vector<std::string> deferred;  // pods whose template claims come at a later event
-  std::vector<std::string> classes;       // DeviceClasses that exist
-  std::vector<Json> late_classes;         // DeviceClasses claims may name before they exist
-  std::vector<std::string> taint_rules;   // live DeviceTaintRules
+  std::vector<std::string> deferred;     // pods whose template claims come at a later event
+  std::vector<std::string> classes;      // DeviceClasses that exist
+  std::vector<Json> late_classes;        // DeviceClasses claims may name before they exist
+  std::vector<std::string> taint_rules;  // live DeviceTaintRules
   int next_node = 0, next_claim = 0, next_pod = 0, next_net = 0, next_rule = 0;
   std::vector<trace::Record> out;
 };
@@ -90,8 +90,7 @@ void Emit(State& st, trace::EventType type, const std::string& kind, const Json&
   if (kind == "ResourceClaim")
     take(k8s::ResourceClaimFromJson(object, where), api.mutable_resource_claim());
   if (kind == "ResourceClaimTemplate")
-    take(k8s::ResourceClaimTemplateFromJson(object, where),
-         api.mutable_resource_claim_template());
+    take(k8s::ResourceClaimTemplateFromJson(object, where), api.mutable_resource_claim_template());
   if (kind == "ResourceSlice")
     take(k8s::ResourceSliceFromJson(object, where), api.mutable_resource_slice());
   if (kind == "DeviceClass")
@@ -135,8 +134,9 @@ Json GpuDevice(const State& st, int index) {
   }
   device["capacity"] = {{d + "memory", memory}};
   if (st.features.device_taints && Chance(20)) {
-    device["taints"] = Json::array(
-        {{{"key", kTaintKey}, {"value", "true"}, {"effect", PickStr({"NoSchedule", "NoExecute"})}}});
+    device["taints"] = Json::array({{{"key", kTaintKey},
+                                     {"value", "true"},
+                                     {"effect", PickStr({"NoSchedule", "NoExecute"})}}});
   }
   return device;
 }
@@ -193,8 +193,8 @@ void AddPartitionPool(State& st, const std::string& node) {
            {d + "index", {{"int", 0}}},
            {d + "driverVersion", {{"version", "2.0.1"}}}}},
          {"capacity", {{d + "memory", {{"value", memory}}}}},
-         {"consumesCounters",
-          Json::array({{{"counterSet", "gpu-0"}, {"counters", {{"memory", {{"value", memory}}}}}}})}});
+         {"consumesCounters", Json::array({{{"counterSet", "gpu-0"},
+                                            {"counters", {{"memory", {{"value", memory}}}}}}})}});
   }
   parts.object["spec"]["devices"] = devices;
   Emit(st, trace::ADDED, "ResourceSlice", counters.object);
@@ -221,9 +221,9 @@ void AddNetworkPool(State& st) {
   Json devices = Json::array();
   const int n = Between(1, 3);
   for (int i = 0; i < n; ++i) {
-    devices.push_back({{"name", "nic-" + std::to_string(i)},
-                       {"attributes",
-                        {{std::string(kNetDriver) + "/speed", {{"int", Between(1, 2) * 100}}}}}});
+    devices.push_back(
+        {{"name", "nic-" + std::to_string(i)},
+         {"attributes", {{std::string(kNetDriver) + "/speed", {{"int", Between(1, 2) * 100}}}}}});
   }
   slice.object["spec"]["devices"] = devices;
   Emit(st, trace::ADDED, "ResourceSlice", slice.object);
@@ -257,9 +257,9 @@ void AddClasses(State& st) {
   const std::string gpu = std::string("device.driver == \"") + kGpuDriver + "\"";
   std::vector<Json> classes = {ClassObject("gpu", {gpu})};
   classes.push_back(ClassObject("nic", {std::string("device.driver == \"") + kNetDriver + "\""}));
-  classes.push_back(ClassObject(
-      "gpu-large", {gpu, std::string("device.capacity[\"") + kGpuDriver +
-                             "\"].memory.compareTo(quantity(\"40Gi\")) >= 0"}));
+  classes.push_back(
+      ClassObject("gpu-large", {gpu, std::string("device.capacity[\"") + kGpuDriver +
+                                         "\"].memory.compareTo(quantity(\"40Gi\")) >= 0"}));
   classes.push_back(ClassObject("a100", {gpu + " && " + Attr("model") + " == \"a100\""}));
   for (size_t i = 0; i < classes.size(); ++i) {
     // "gpu" always exists from the start; the others sometimes only later (a claim naming a
@@ -360,8 +360,7 @@ Json ClaimSpec(const State& st) {
   Json devices = {{"requests", requests}};
   if (!gpu_requests.empty() && Chance(30)) {
     devices["constraints"] = Json::array(
-        {{{"requests", gpu_requests},
-          {"matchAttribute", std::string(kGpuDriver) + "/numa"}}});
+        {{{"requests", gpu_requests}, {"matchAttribute", std::string(kGpuDriver) + "/numa"}}});
   }
   return {{"devices", devices}};
 }
@@ -431,12 +430,11 @@ void AddExtendedResourcePod(State& st, const std::string& name) {
   p.object = {
       {"metadata", {{"name", name}, {"namespace", "default"}, {"uid", "uid-" + name}}},
       {"spec",
-       {{"containers",
-         Json::array({{{"name", "c"},
-                       {"image", "app"},
-                       {"resources",
-                        {{"requests", {{"cpu", "1"}, {kExtendedResource, count}}},
-                         {"limits", {{kExtendedResource, count}}}}}}})}}}};
+       {{"containers", Json::array({{{"name", "c"},
+                                     {"image", "app"},
+                                     {"resources",
+                                      {{"requests", {{"cpu", "1"}, {kExtendedResource, count}}},
+                                       {"limits", {{kExtendedResource, count}}}}}}})}}}};
   Emit(st, trace::ADDED, "Pod", p.object);
   st.pods.push_back(std::move(p));
 }
@@ -475,11 +473,11 @@ void AddPod(State& st) {
   }
   Json resources = {{"requests", {{"cpu", PickStr({"500m", "1", "2"})}}}};
   if (!container_claims.empty()) resources["claims"] = container_claims;
-  p.object = {{"metadata", {{"name", name}, {"namespace", "default"}, {"uid", "uid-" + name}}},
-              {"spec",
-               {{"containers",
-                 Json::array({{{"name", "c"}, {"image", "app"}, {"resources", resources}}})},
-                {"resourceClaims", entries}}}};
+  p.object = {
+      {"metadata", {{"name", name}, {"namespace", "default"}, {"uid", "uid-" + name}}},
+      {"spec",
+       {{"containers", Json::array({{{"name", "c"}, {"image", "app"}, {"resources", resources}}})},
+        {"resourceClaims", entries}}}};
   const int when = Between(0, 9);  // the template claims: 0–3 with the pod, 4–7 later, 8–9 never
   if (!p.pending_templates.empty() && when < 4) MaterializeTemplates(st, p);
   Emit(st, trace::ADDED, "Pod", p.object);

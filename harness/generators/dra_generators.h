@@ -55,7 +55,7 @@ struct DraFeatures {
 // "none" is an error here (the caller decides what running nothing means).
 Result<DraFeatures> ParseDraFeatures(std::string_view names);
 
-// 2–4 nodes, their slices, 0–2 network pools, 1–4 DeviceClasses and 0–2 claim templates at
+// 2–4 nodes, their slices, 0–2 network pools, 1–5 DeviceClasses and 0–2 claim templates at
 // t = 0, then 4–18 events at non-decreasing times (seconds): pods with 1–2 claims (their own,
 // shared with earlier pods, or from a template), pod deletions, slice updates (a device added or
 // removed, the pool's generation bumped), slice deletions, nodes added with their GPUs, late

@@ -256,7 +256,7 @@ func TestDRACapacityWithoutRequestPolicy(t *testing.T) {
 		{`{"value": "40Gi"}`, ""},
 		{`{"value": "40Gi", "requestPolicy": {"default": "10Gi"}}`, ""},
 		{`{"value": "40Gi", "requestPolicy": {"default": "ten"}}`,
-			`trace record 3 (resourceSlice s1): spec.devices[0].capacity.mem.requestPolicy.default: invalid quantity "ten"`},
+			`trace record 3 (resourceSlice s2): spec.devices[0].capacity.mem.requestPolicy.default: invalid quantity "ten"`},
 	} {
 		name := fmt.Sprintf("s%d", i)
 		event := `{"type": "ADDED", "resourceSlice": {"metadata": {"name": "` + name + `"}, "spec": {"driver": "d", "pool": {"name": "` + name +
