@@ -34,6 +34,9 @@ class Builder {
   Builder(std::string_view shape, const WorkloadParams& params);
 
   const WorkloadParams& params() const { return params_; }
+  // The trace header's compatibility level (default: the trace format's, 1.27), for shapes only
+  // a later level reads (the DRA shapes: "1.37").
+  void SetCompat(const std::string& compat) { workload_.trace.header.set_compat(compat); }
   Rand& rand() { return rand_; }
   // The latest event time so far.
   int64_t last_ns() const { return last_ns_; }
@@ -51,6 +54,11 @@ class Builder {
   void AddPersistentVolumeClaim(int64_t t_ns, trace::EventType type,
                                 const k8s::PersistentVolumeClaim& pvc);
   void AddCSINode(int64_t t_ns, trace::EventType type, const k8s::CSINode& csi_node);
+  // DRA objects (resource.k8s.io/v1), read by DynamicResources at compat 1.37.
+  void AddResourceSlice(int64_t t_ns, const k8s::ResourceSlice& slice);
+  void AddDeviceClass(int64_t t_ns, const k8s::DeviceClass& device_class);
+  void AddResourceClaimTemplate(int64_t t_ns, const k8s::ResourceClaimTemplate& claim_template);
+  void AddResourceClaim(int64_t t_ns, const k8s::ResourceClaim& claim);
 
   // Namespaces sched-0 and sched-1, then params().nodes perf nodes "scheduler-perf-<i>" at t = 0;
   // with `zones`, each node gets a zone label drawn from them (upstream's
@@ -107,7 +115,10 @@ void RequeuePodDelete(Builder& b);
 void RequeueTaintRemoval(Builder& b);
 void RequeueGateRemoval(Builder& b);
 void RequeueMissingRegistration(Builder& b);
-void DayChurn(Builder& b);  // day_churn.cc
+void DayChurn(Builder& b);          // day_churn.cc
+void DraClaimTemplate(Builder& b);  // dra_shapes.cc
+void DraManyDevices(Builder& b);    // dra_shapes.cc
+void DraPartitionable(Builder& b);  // dra_shapes.cc
 
 }  // namespace schedcheck::workloads
 

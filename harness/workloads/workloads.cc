@@ -136,6 +136,27 @@ const std::vector<Entry>& Entries() {
         false,
         ""},
        &DayChurn},
+      // scheduler_perf's DRA shapes at v1.37.2 (dra_shapes.cc): compat 1.37 only.
+      {{"DraClaimTemplate",
+        "DRA SchedulingWithResourceClaimTemplate: 10 devices per node, pods each with a claim "
+        "from a template (compat 1.37)",
+        {500, 2500, 2500},
+        false,
+        ""},
+       &DraClaimTemplate},
+      {{"DraManyDevices",
+        "DraClaimTemplate with 64 devices per node (compat 1.37)",
+        {100, 3200, 3200},
+        false,
+        ""},
+       &DraManyDevices},
+      {{"DraPartitionable",
+        "DRA Partitionable: two devices per node sharing one counter set, claims for two devices "
+        "(compat 1.37)",
+        {500, 250, 250},
+        false,
+        ""},
+       &DraPartitionable},
   };
   return *entries;
 }
@@ -193,6 +214,23 @@ void Builder::AddPersistentVolumeClaim(int64_t t_ns, trace::EventType type,
 
 void Builder::AddCSINode(int64_t t_ns, trace::EventType type, const k8s::CSINode& csi_node) {
   *AddEvent(t_ns, type)->mutable_csi_node() = csi_node;
+}
+
+void Builder::AddResourceSlice(int64_t t_ns, const k8s::ResourceSlice& slice) {
+  *AddEvent(t_ns, trace::ADDED)->mutable_resource_slice() = slice;
+}
+
+void Builder::AddDeviceClass(int64_t t_ns, const k8s::DeviceClass& device_class) {
+  *AddEvent(t_ns, trace::ADDED)->mutable_device_class() = device_class;
+}
+
+void Builder::AddResourceClaimTemplate(int64_t t_ns,
+                                       const k8s::ResourceClaimTemplate& claim_template) {
+  *AddEvent(t_ns, trace::ADDED)->mutable_resource_claim_template() = claim_template;
+}
+
+void Builder::AddResourceClaim(int64_t t_ns, const k8s::ResourceClaim& claim) {
+  *AddEvent(t_ns, trace::ADDED)->mutable_resource_claim() = claim;
 }
 
 void Builder::AddPerfNodes(const std::vector<std::string>& zones, const NodePreparer& prepare) {

@@ -67,12 +67,21 @@ func checkDevice(field string, d *pb.Device) error {
 		if err := checkQuantity(at+".value", c.GetValue()); err != nil {
 			return err
 		}
+		// A capacity without a request policy, or a policy without a range, is common (a plain
+		// GPU's memory): the getters of absent messages return nil.
 		policy := c.GetRequestPolicy()
-		optional := []struct {
+		type optionalQuantity struct {
 			field string
 			value *string
-		}{{".requestPolicy.default", policy.DefaultValue}, {".requestPolicy.validRange.min", policy.GetValidRange().Min},
-			{".requestPolicy.validRange.max", policy.GetValidRange().Max}, {".requestPolicy.validRange.step", policy.GetValidRange().Step}}
+		}
+		var optional []optionalQuantity
+		if policy != nil {
+			optional = append(optional, optionalQuantity{".requestPolicy.default", policy.DefaultValue})
+		}
+		if r := policy.GetValidRange(); r != nil {
+			optional = append(optional, optionalQuantity{".requestPolicy.validRange.min", r.Min},
+				optionalQuantity{".requestPolicy.validRange.max", r.Max}, optionalQuantity{".requestPolicy.validRange.step", r.Step})
+		}
 		for _, o := range optional {
 			if o.value != nil {
 				if err := checkQuantity(at+o.field, *o.value); err != nil {

@@ -243,3 +243,34 @@ func TestDRABadQuantityNamesTheField(t *testing.T) {
 		}
 	}
 }
+
+// TestDRACapacityWithoutRequestPolicy: a device capacity without a request policy (a plain
+// GPU's memory), or with a policy but no valid range, is accepted; a bad default is still named.
+// The quantity check once dereferenced the absent policy (found by the DRA trace generator).
+func TestDRACapacityWithoutRequestPolicy(t *testing.T) {
+	client := fake.NewSimpleClientset()
+	factory := adapterkit.NewSyncFactory(client, registration{}, wrapInformer)
+	objs := adapterkit.NewObjects(factory)
+	objs.SetDRA(newDRAObjects(factory))
+	for i, tc := range []struct{ capacity, want string }{
+		{`{"value": "40Gi"}`, ""},
+		{`{"value": "40Gi", "requestPolicy": {"default": "10Gi"}}`, ""},
+		{`{"value": "40Gi", "requestPolicy": {"default": "ten"}}`,
+			`trace record 3 (resourceSlice s2): spec.devices[0].capacity.mem.requestPolicy.default: invalid quantity "ten"`},
+	} {
+		name := fmt.Sprintf("s%d", i)
+		event := `{"type": "ADDED", "resourceSlice": {"metadata": {"name": "` + name + `"}, "spec": {"driver": "d", "pool": {"name": "` + name +
+			`"}, "allNodes": true, "devices": [{"name": "d", "capacity": {"mem": ` + tc.capacity + `}}]}}}`
+		e := &pb.ApiEvent{}
+		if err := protojson.Unmarshal([]byte(event), e); err != nil {
+			t.Fatal(err)
+		}
+		err := objs.Apply(e, 3)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("Apply(%s): %v", event, err)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("Apply(%s):\n got: %v\nwant: %s...", event, err, tc.want)
+		}
+	}
+}
