@@ -16,8 +16,8 @@ rc::Gen<GangScenario> GenGangScenario() {
       const int members = std::max(1, gang.min_count + *rc::gen::inRange(-1, 2));
       for (int m = 0; m < members; ++m) {
         // Mostly at once; sometimes a member arrives late (within or after the Permit timeout).
-        const int arrival = *rc::gen::weightedOneOf<int>(
-            {{3, rc::gen::just(0)}, {1, rc::gen::inRange(1, 400)}});
+        const int arrival =
+            *rc::gen::weightedOneOf<int>({{3, rc::gen::just(0)}, {1, rc::gen::inRange(1, 400)}});
         gang.members.push_back({gang.name + "-m" + std::to_string(m), arrival});
       }
       s.gangs.push_back(std::move(gang));

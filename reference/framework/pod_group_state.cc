@@ -35,8 +35,7 @@ const PodGroupState* PodGroupStates::GetState(std::string_view ns, std::string_v
   return it == states_.end() ? nullptr : &it->second;
 }
 
-const k8s::PodGroup* PodGroupStates::GetPodGroup(std::string_view ns,
-                                                 std::string_view name) const {
+const k8s::PodGroup* PodGroupStates::GetPodGroup(std::string_view ns, std::string_view name) const {
   const PodGroupState* state = GetState(ns, name);
   return state == nullptr || !state->pod_group ? nullptr : &*state->pod_group;
 }

@@ -38,8 +38,7 @@ class PermitWaitTest : public ::testing::Test {
                           info.info->pod->obj.metadata().name() + " " + what);
     };
     listener.bound = [this](const std::string& key, const std::string& node) {
-      bound_.push_back(std::to_string(clock_.NowNs() / kNanosPerSecond) + "s " + key + " " +
-                       node);
+      bound_.push_back(std::to_string(clock_.NowNs() / kNanosPerSecond) + "s " + key + " " + node);
     };
     auto s = Scheduler::New(std::move(options), clock_, std::move(listener));
     ASSERT_TRUE(s.ok()) << s.message();
@@ -114,16 +113,16 @@ TEST_F(PermitWaitTest, IncompleteGangTimesOutAtPermit) {
   RunInstant(0);
   ASSERT_EQ(attempts_.size(), 2u);
   EXPECT_EQ(attempts_[0], "0s b waits on n1");
-  EXPECT_EQ(attempts_[1].rfind("0s a failed: 0/1 nodes are available: 1 Insufficient cpu.", 0),
-            0u)
+  EXPECT_EQ(attempts_[1].rfind("0s a failed: 0/1 nodes are available: 1 Insufficient cpu.", 0), 0u)
       << attempts_[1];
   EXPECT_EQ(scheduler_->NextBindingCycleNs(), std::optional<int64_t>(300 * kNanosPerSecond));
   RunInstant(299);
   EXPECT_EQ(attempts_.size(), 2u);  // still waiting, nothing bound
   RunInstant(300);
   ASSERT_GE(attempts_.size(), 3u);
-  EXPECT_EQ(attempts_[2], "300s b failed: rejected due to timeout after waiting 5m0s at plugin "
-                          "GangScheduling");
+  EXPECT_EQ(attempts_[2],
+            "300s b failed: rejected due to timeout after waiting 5m0s at plugin "
+            "GangScheduling");
   // b was unreserved and forgotten, and its freed space moved a; but b keeps the
   // nominatedNodeName n1 its binding cycle wrote when it started waiting
   // (NominatedNodeNameForExpectation), so a still does not fit beside it. Nothing waits any more.

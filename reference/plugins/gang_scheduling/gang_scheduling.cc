@@ -32,9 +32,9 @@ Status GangScheduling::PreEnqueue(const Pod& pod) {
   const k8s::PodGroup* pod_group = groups == nullptr ? nullptr : groups->GetPodGroup(ns, group);
   if (pod_group == nullptr) {
     // The pod is unschedulable until its PodGroup object is created.
-    return Status(Code::kUnschedulableAndUnresolvable,
-                  "waiting for pods's pod group \"" + std::string(group) +
-                      "\" to appear in scheduling queue");
+    return Status(Code::kUnschedulableAndUnresolvable, "waiting for pods's pod group \"" +
+                                                           std::string(group) +
+                                                           "\" to appear in scheduling queue");
   }
   const std::optional<int> min_count = GangMinCount(*pod_group);
   if (!min_count) return Status();  // only gangs are held back
@@ -67,7 +67,8 @@ Status GangScheduling::Permit([[maybe_unused]] CycleState& state, const Pod& pod
   if (!min_count) return Status();
   if (pg_state->ScheduledPodsCount() < *min_count) {
     // Members still in the queue may have been waiting for this one to be scheduled.
-    if (handle_.waiting_pods != nullptr) handle_.waiting_pods->Activate(pg_state->UnscheduledPods());
+    if (handle_.waiting_pods != nullptr)
+      handle_.waiting_pods->Activate(pg_state->UnscheduledPods());
     *timeout_ns = kGangPermitTimeoutNs;
     return Status(Code::kWait, kQuorumNotMetAtPermit);
   }
@@ -95,8 +96,8 @@ Status GangScheduling::PlacementFeasible(int min_count, int scheduled, int remai
   return Status();
 }
 
-Result<QueueingHint> GangScheduling::IsSchedulableAfterPodAdded(
-    const Pod& pod, const EventObjects& objects) const {
+Result<QueueingHint> GangScheduling::IsSchedulableAfterPodAdded(const Pod& pod,
+                                                                const EventObjects& objects) const {
   const PodPtr& added = objects.new_pod;
   if (added == nullptr) return Error{"expected Pod, but got nothing"};
   if (SchedulingGroupName(pod).empty() || SchedulingGroupName(*added).empty()) {

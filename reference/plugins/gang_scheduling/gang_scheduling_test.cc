@@ -241,8 +241,7 @@ TEST(GangScheduling, PodGroupHints) {
   EXPECT_EQ(hint(3, MakePodGroup("pg", 3), MakePodGroup("pg", 4), *pod), QueueingHint::kQueueSkip);
   EXPECT_EQ(hint(3, MakePodGroup("pg", 3), MakePodGroup("pg", 3), *pod), QueueingHint::kQueueSkip);
   EXPECT_EQ(hint(3, MakePodGroup("pg", 0), MakePodGroup("pg", 0), *pod), QueueingHint::kQueueSkip);
-  EXPECT_EQ(hint(3, MakePodGroup("pg", 4), MakePodGroup("pg1", 3), *pod),
-            QueueingHint::kQueueSkip);
+  EXPECT_EQ(hint(3, MakePodGroup("pg", 4), MakePodGroup("pg1", 3), *pod), QueueingHint::kQueueSkip);
   EXPECT_EQ(hint(3, MakePodGroup("pg", 4), MakePodGroup("pg", 3), *MakePod("q", "")),
             QueueingHint::kQueueSkip);
   // A node where a PodGroup is expected: util.As's error.
