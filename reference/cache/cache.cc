@@ -132,6 +132,7 @@ Outcome Cache::AssumePod(PodPtr pod) {
     return Error{"pod " + pod->key + " is in the cache, so can't be assumed"};
   AddPodToNode(pod);
   pods_[pod->uid()] = PodState{pod, true, false};
+  pod_groups_.AssumePod(pod);
   return Outcome::Ok();
 }
 
@@ -146,6 +147,7 @@ Outcome Cache::ForgetPod(const Pod& pod) {
   auto it = pods_.find(pod.uid());
   if (it == pods_.end() || !it->second.assumed)
     return Error{"pod " + pod.key + " is not assumed, so can't be forgotten"};
+  pod_groups_.ForgetPod(*it->second.pod);
   RemovePodFromNode(*it->second.pod);
   pods_.erase(it);
   return Outcome::Ok();

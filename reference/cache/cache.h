@@ -14,6 +14,7 @@
 #include "reference/base/result.h"
 #include "reference/cache/node_tree.h"
 #include "reference/framework/node_info.h"
+#include "reference/framework/pod_group_state.h"
 #include "reference/framework/snapshot.h"
 
 namespace schedcheck::reference {
@@ -52,6 +53,11 @@ class Cache {
   // REQUIRES: the same snapshot is passed every time.
   void UpdateSnapshot(Snapshot* snapshot);
   const NodeInfo* GetNodeInfo(const std::string& name) const;
+  // GenericWorkload: the pod groups (the cache's PodGroupManager). The scheduler's informer
+  // handlers add members and PodGroup objects; AssumePod and ForgetPod move members between
+  // unscheduled and assumed, as upstream's cache does.
+  PodGroupStates& pod_groups() { return pod_groups_; }
+  const PodGroupStates& pod_groups() const { return pod_groups_; }
   size_t NodeCount() const { return tree_.size(); }
   std::vector<std::string> NodeNames() const { return tree_.List(); }
 
@@ -82,6 +88,7 @@ class Cache {
   // Nodes changed since the last UpdateSnapshot (upstream tracks this with generations).
   std::set<std::string> dirty_;
   bool refreshes_image_counts_;
+  PodGroupStates pod_groups_;
 };
 
 }  // namespace schedcheck::reference

@@ -15,6 +15,7 @@
 #include "reference/base/features.h"
 #include "reference/base/result.h"
 #include "reference/framework/cycle_state.h"
+#include "reference/framework/pod_group_state.h"
 #include "reference/framework/snapshot.h"
 #include "reference/framework/status.h"
 #include "reference/k8s/k8s.pb.h"
@@ -141,6 +142,21 @@ class VolumeApi {
   virtual const k8s::Node* GetNode(const std::string& name) const = 0;
 };
 
+// The framework's pods waiting on Permit and the queue's Activate, as a Permit plugin reaches
+// them (framework.Handle's GetWaitingPod(uid).Allow(plugin) and Activate upstream). The
+// scheduler implements it over its waiting binding cycles. Null in the Handle: no pod waits
+// (plugin tests, check) and nothing is activated.
+class WaitingPods {
+ public:
+  virtual ~WaitingPods() = default;
+  // WaitingPod.Allow(plugin) for the pod `uid` if it waits on Permit: once every plugin it waits
+  // for has allowed it, its binding cycle goes on at once. False when no pod `uid` waits.
+  virtual bool Allow(const std::string& uid, std::string_view plugin) = 0;
+  // Handle.Activate: each pod that waits in the queue's unschedulable pool or backoffQ moves to
+  // activeQ now.
+  virtual void Activate(const std::vector<PodPtr>& pods) = 0;
+};
+
 struct Handle {
   // REQUIRES: `features` is the run's (FeaturesFor): there is no default level.
   explicit Handle(const Features& run_features) : features(run_features) {}
@@ -163,6 +179,9 @@ struct Handle {
   std::set<std::string>* async_preemptions = nullptr;
   // VolumeBinding's PreBind writes (null: no API server for volumes, the writes fail).
   VolumeApi* volume_api = nullptr;
+  // GenericWorkload: the cache's pod groups (null: none known) and the waiting pods.
+  const PodGroupStates* pod_groups = nullptr;
+  WaitingPods* waiting_pods = nullptr;
 };
 
 }  // namespace schedcheck::reference

@@ -116,6 +116,17 @@ void Scheduler::OnPod(WatchEvent type, PodPtr pod) {
   } else {
     pods_[key] = pod;
   }
+  // GenericWorkload: the cache's pod-group members first (AddPodGroupMember and friends), so
+  // that the queue's PreEnqueue counts the pod itself.
+  if (features_.generic_workload) {
+    if (pod == nullptr) {
+      cache_.pod_groups().DeletePod(*old);
+    } else if (old == nullptr) {
+      cache_.pod_groups().AddPod(pod);
+    } else {
+      cache_.pod_groups().UpdatePod(old, pod);
+    }
+  }
   if (queueing_hints()) {
     OnPodV1_37(old, pod);
   } else {

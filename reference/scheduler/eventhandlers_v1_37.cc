@@ -115,7 +115,7 @@ void Scheduler::HandleAssumedPodDeletionV1_37(const std::string& uid) {
   if (assumed == nullptr) return;
   const bool waits_on_permit =
       std::any_of(bindings_.begin(), bindings_.end(), [&](const Binding& b) {
-        return b.assumed->uid() == uid && !b.waiting_plugin.empty() && !b.in_pre_bind;
+        return b.assumed->uid() == uid && !b.pending_waits.empty() && !b.in_pre_bind;
       });
   if (!waits_on_permit) (void)cache_.ForgetPod(*assumed);  // RemoveAssumedPod
   MoveAllV1_37(ev::AssignedPodDelete(), PodObjects(assumed, nullptr));

@@ -40,6 +40,16 @@ void Scheduler::RunBindingCyclesDue() {
 }
 
 void Scheduler::RunNewBindingCyclesDue() {
+  // Pods a Permit of this cycle allowed go on first: they were unblocked during the cycle.
+  for (size_t i = 0; i < bindings_.size();) {
+    if (!bindings_[i].allowed || bindings_[i].due_ns != clock_.NowNs()) {
+      ++i;
+      continue;
+    }
+    Binding b = std::move(bindings_[i]);
+    bindings_.erase(bindings_.begin() + static_cast<std::ptrdiff_t>(i));
+    BindingCycle(std::move(b));
+  }
   while (!bindings_.empty() && bindings_.back().due_ns == clock_.NowNs()) {
     Binding b = std::move(bindings_.back());
     bindings_.pop_back();
@@ -54,8 +64,8 @@ void Scheduler::BindingCycle(Binding b) {
     // Resumed at PreBind's next look: what came before it was checked when the cycle started.
   } else if (b.pre_flight.code() == Code::kError || b.pre_flight.IsRejected()) {
     status = b.pre_flight;  // the binding cycle ends before WaitOnPermit
-  } else if (!b.waiting_plugin.empty()) {
-    // WaitOnPermit: the earliest Permit timeout has fired.
+  } else if (!b.pending_waits.empty()) {
+    // WaitOnPermit: the earliest pending Permit timeout has fired.
     status = Status(Code::kUnschedulable, WaitTimeoutMessage(b.wait_ns, b.waiting_plugin))
                  .WithPlugin(b.waiting_plugin);
   }

@@ -83,14 +83,13 @@ void Scheduler::FinishSchedulingCycle() {
     b.profile = flight->profile;
     b.info = flight->info;
     b.due_ns = clock_.NowNs() + options_.bind_latency_ns;
+    b.bind_due_ns = b.due_ns;
     if (outcome.status.IsWait()) {
-      // Nothing in the reference allows a waiting pod, so the earliest timeout rejects it.
-      auto first =
-          std::min_element(outcome.waits.begin(), outcome.waits.end(),
-                           [](const auto& x, const auto& y) { return x.second < y.second; });
-      b.waiting_plugin = first->first;
-      b.wait_ns = first->second;
-      b.due_ns = std::max(b.due_ns, clock_.NowNs() + b.wait_ns);
+      // WaitOnPermit: the binding runs when the last plugin allows it, or is rejected when the
+      // first pending plugin's timeout fires.
+      b.pending_waits = outcome.waits;
+      b.wait_start_ns = clock_.NowNs();
+      UpdateWait(&b);
     }
     // With NominatedNodeNameForExpectation off, v1.37 runs no PreBindPreFlight (so no PreBind
     // plugin is skipped) and writes no nomination before Permit and PreBind.

@@ -40,6 +40,8 @@ Outcome Scheduler::Init() {
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
     p->handle.async_preemptions = &async_preemptions_;
     p->handle.volume_api = options_.volume_api;
+    p->handle.pod_groups = &cache_.pod_groups();
+    p->handle.waiting_pods = &waiting_pods_;
     auto fw = Framework::Create(profile, *options_.registry, &p->handle);
     if (!fw.ok()) return fw.error();
     if (features_.opportunistic_batching) {

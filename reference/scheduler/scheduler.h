@@ -90,6 +90,9 @@ class Scheduler {
   // queue) run, as addAllEventHandlers' filters route it.
   void OnPod(WatchEvent type, PodPtr pod);
   void OnNode(WatchEvent type, NodePtr node);
+  // GenericWorkload: a PodGroup as the informer delivers it, kept in the cache's pod groups
+  // (schedule_one_waiting.cc). Only the cache's view: no move request follows.
+  void OnPodGroup(WatchEvent type, const k8s::PodGroup& group);
   // Storage kinds: the informer's store, then the move upstream's handler makes when some
   // profile registered the kind with that action. The caller stamps resourceVersions.
   void OnPersistentVolume(WatchEvent type, k8s::PersistentVolume pv);
@@ -184,9 +187,17 @@ class Scheduler {
     Profile* profile = nullptr;
     int64_t due_ns = 0;
     QueuedPodInfo info;
-    // Set when Permit made the pod wait: the plugin whose timeout fires first and that timeout.
+    // Set when Permit made the pod wait (upstream's waitingPod): each plugin it still waits for
+    // with that plugin's timeout, counted from wait_start_ns; the plugin whose timeout fires
+    // first and that timeout; and when the binding would run without waiting. A plugin's Allow
+    // (WaitingPods::Allow, from another pod's cycle) drops it; the last one lets the binding run.
+    std::map<std::string, int64_t> pending_waits;
+    int64_t wait_start_ns = 0;
     std::string waiting_plugin;
     int64_t wait_ns = 0;
+    int64_t bind_due_ns = 0;
+    // Allowed by the last pending plugin at this instant: RunNewBindingCyclesDue runs it too.
+    bool allowed = false;
     // v1.37 (NominatedNodeNameForExpectation): RunPreBindPreFlights' status, and whether the
     // binding cycle wrote status.nominatedNodeName = node because PreBind or Permit will work.
     // The write reaches the informer when the cycle is over, as the adapters deliver writes.
@@ -196,6 +207,20 @@ class Scheduler {
     // binding cycle resumes with PreBind's next look.
     bool in_pre_bind = false;
   };
+
+  // The framework's waiting pods and Activate, as plugins reach them (Handle::waiting_pods):
+  // schedule_one_waiting.cc.
+  class WaitingPodsView final : public WaitingPods {
+   public:
+    explicit WaitingPodsView(Scheduler* s) : s_(s) {}
+    bool Allow(const std::string& uid, std::string_view plugin) override;
+    void Activate(const std::vector<PodPtr>& pods) override;
+
+   private:
+    Scheduler* s_;
+  };
+  // Sets the waiting plugin, its timeout and due_ns from b->pending_waits (ties: plugin name).
+  static void UpdateWait(Binding* b);
 
   Scheduler(SchedulerOptions options, const Clock& clock, SchedulerListener listener);
   Outcome Init();
@@ -281,6 +306,8 @@ class Scheduler {
   std::unique_ptr<InFlight> in_flight_;
   std::vector<Binding> bindings_;            // in start order
   std::set<std::string> async_preemptions_;  // v1.37: Handle::async_preemptions
+  // The waiting pods and Activate (Handle::waiting_pods).
+  WaitingPodsView waiting_pods_{this};
   // How pods' requests are counted under the run's gates (v1.37's update events, signatures).
   PodResourceGates pod_resource_gates_;
 };
