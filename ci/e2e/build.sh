@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the real control plane the end-to-end test runs: etcd (embedded, its
 # own module) and kube-apiserver, kube-controller-manager, kube-scheduler and
-# kubectl at v1.37.2, version-stamped, into the directory given as $1.
+# kubectl at v1.37.2, version-stamped, the scenario driver and the recorder,
+# into the directory given as $1.
 # Cold this takes about 20 minutes on two busy cores; Go's build cache makes
 # later runs take seconds.
 set -euo pipefail
@@ -22,4 +23,5 @@ ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=2026-01-01T00:00:00Z"
   k8s.io/kubernetes/cmd/kube-controller-manager \
   k8s.io/kubernetes/cmd/kube-scheduler \
   k8s.io/kubernetes/cmd/kubectl \
-  ./driver)
+  ./cmd/e2e-driver)
+(cd "$here/../../harness/kube/recorder" && go build -trimpath -o "$out/recorder" ./cmd/recorder)
