@@ -1,6 +1,6 @@
 # Starts and stops a real control plane on loopback (sourced by e2e.sh):
 # embedded etcd, kube-apiserver, kube-controller-manager and kube-scheduler,
-# with the flags /work/shared/docs/REAL_CLUSTER.md's facts call for. Every run
+# with the flags README.md explains. Every run
 # gets fresh data directories under $cp_dir; cp_stop kills exactly the
 # processes cp_start started.
 #
