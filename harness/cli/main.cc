@@ -12,9 +12,9 @@
 #include "harness/cli/help_text.h"
 #include "harness/cli/import_command.h"
 #include "harness/cli/minimize_command.h"
+#include "harness/cli/record_command.h"
 #include "harness/cli/replay_command.h"
 #include "harness/cli/report_command.h"
-#include "harness/cli/record_command.h"
 #include "harness/cli/serve_command.h"
 #include "harness/cli/trace_commands.h"
 

@@ -71,7 +71,8 @@ std::vector<std::string> RecorderCandidates(const std::string& executable,
   if (!env_recorder.empty()) return {env_recorder};
   std::vector<std::string> out;
   if (!executable.empty()) {
-    out.push_back((fs::path(executable).parent_path().parent_path() / "kube" / "recorder").string());
+    out.push_back(
+        (fs::path(executable).parent_path().parent_path() / "kube" / "recorder").string());
   }
   for (const std::string& dir : runfiles_dirs) {
     out.push_back((fs::path(dir) / "schedcheck/harness/kube/recorder").string());
@@ -83,8 +84,7 @@ void AddRecordCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand(
       "record", "Capture a live cluster through a kubeconfig, for import --from watch");
   auto o = std::make_shared<RecordOptions>();
-  cmd->add_option("--kubeconfig", o->kubeconfig, "kubeconfig of the cluster to record")
-      ->required();
+  cmd->add_option("--kubeconfig", o->kubeconfig, "kubeconfig of the cluster to record")->required();
   cmd->add_option("--out", o->out, "capture file (written as OUT.partial, renamed at the end)")
       ->required();
   cmd->add_option("--duration", o->duration,
