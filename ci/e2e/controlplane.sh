@@ -22,8 +22,15 @@ cp_stop() {
 
 # cp_wait_https URL: waits up to 60 s for the URL to answer 200 ok.
 cp_wait_https() {
+  local pid
   for _ in $(seq 600); do
     if curl -ksf -H "Authorization: Bearer $cp_token" "$1" >/dev/null 2>&1; then return 0; fi
+    for pid in "${cp_pids[@]}"; do
+      kill -0 "$pid" 2>/dev/null && continue
+      echo "control plane: a component exited while waiting for $1 (logs in $cp_logs):" >&2
+      tail -n 3 "$cp_logs"/*.log >&2
+      return 1
+    done
     sleep 0.1
   done
   echo "control plane: $1 not ready after 60 s (logs in $cp_logs)" >&2
