@@ -42,10 +42,12 @@ trap 'exit 130' INT TERM
 failures=()
 fail() { echo "FAIL: $*" >&2; failures+=("$*"); }
 
-# check_replay NAME SUMMARY JSONL: the replay completed, no Error attempt, and
-# every observed binding is one the replay could make.
+# check_replay NAME SUMMARY JSONL TRACE_JSON: the replay completed, no Error
+# attempt, and every observed binding is one the replay could make; a binding
+# outside the replay's tie set must be explained by a tie the replay broke
+# otherwise whose binding the cluster had not yet written (outside_ties.py).
 check_replay() {
-  local name=$1 summary=$2 jsonl=$3
+  local name=$1 summary=$2 jsonl=$3 trace_json=$4
   if grep -qF '"result":"Error"' "$jsonl"; then
     fail "$name: Error attempts: $(grep -cF '"result":"Error"' "$jsonl")"
   fi
@@ -53,7 +55,12 @@ check_replay() {
   line=$(grep -m1 '^following the cluster:' "$summary" || true)
   [ -n "$line" ] || { fail "$name: no follow-the-cluster summary"; return; }
   echo "  $name: ${line#following the cluster: }"
-  for bad in "outside the replay's tie set" "unschedulable in the replay" "not comparable"; do
+  if grep -qF "outside the replay's tie set" <<<"$line"; then
+    python3 "$here/outside_ties.py" "$summary" "$jsonl" "$trace_json" > "$summary.outside" ||
+      fail "$name: bindings outside the replay's tie set not explained:"$'\n'"$(cat "$summary.outside")"
+    sed 's/^/    /' "$summary.outside"
+  fi
+  for bad in "unschedulable in the replay" "not comparable"; do
     if grep -qF "$bad" <<<"$line"; then
       fail "$name: bindings $bad:"$'\n'"$(sed -n '/^following the cluster:/,/^[^ ]/p' "$summary" | sed -n '2,20p')"
     fi
@@ -71,9 +78,15 @@ for s in "${scenarios[@]}"; do
   "$bin/recorder" --kubeconfig "$cp_dir/kubeconfig" --out "$d/capture.watch" --quiet \
     2> "$d/logs/recorder.log" &
   recorder_pid=$!
-  # The recorder lists before it watches; give it a moment so that the
-  # scenario's first objects are watch events, not part of its snapshot.
-  sleep 1
+  # Start the scenario once every watch is open: events before that would
+  # arrive late, in a burst, and their recorded times would compress.
+  for _ in $(seq 300); do
+    grep -q '^recorder: watching' "$d/logs/recorder.log" && break
+    kill -0 "$recorder_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  grep -q '^recorder: watching' "$d/logs/recorder.log" ||
+    fail "$s: the recorder did not start watching: $(tail -3 "$d/logs/recorder.log")"
   if ! "$bin/e2e-driver" --kubeconfig "$cp_dir/kubeconfig" "$s" 2> "$d/logs/driver.log"; then
     fail "$s: the scenario failed: $(tail -3 "$d/logs/driver.log")"
   fi
@@ -90,13 +103,15 @@ for s in "${scenarios[@]}"; do
     > "$d/import-audit.txt" 2>&1 || fail "$s: import --from audit: $(tail -3 "$d/import-audit.txt")"
   for src in watch audit; do
     [ -f "$d/$src.trace" ] || continue
+    "$sc" trace cat "$d/$src.trace" > "$d/$src.trace.json"
     "$sc" replay "$d/$src.trace" --follow-cluster --jsonl "$d/$src.ref.jsonl" \
       > "$d/$src.ref.txt" 2>&1 || fail "$s: reference replay of the $src capture exited $?"
-    check_replay "$s/$src/reference" "$d/$src.ref.txt" "$d/$src.ref.jsonl"
+    check_replay "$s/$src/reference" "$d/$src.ref.txt" "$d/$src.ref.jsonl" "$d/$src.trace.json"
     SCHEDCHECK_KUBE_LOG="$d/logs/$src.kube137.log" "$sc" replay "$d/$src.trace" --follow-cluster \
       --candidate kube:1.37 --jsonl "$d/$src.kube137.jsonl" > "$d/$src.kube137.txt" 2>&1 ||
       fail "$s: kube:1.37 replay of the $src capture exited $?: $(tail -3 "$d/$src.kube137.txt")"
-    check_replay "$s/$src/kube:1.37" "$d/$src.kube137.txt" "$d/$src.kube137.jsonl"
+    check_replay "$s/$src/kube:1.37" "$d/$src.kube137.txt" "$d/$src.kube137.jsonl" \
+      "$d/$src.trace.json"
   done
 done
 

@@ -48,6 +48,7 @@ type message struct {
 	rv        uint64
 	resync    []unstructured.Unstructured // a relist after the watch expired
 	reconnect bool
+	opened    bool  // the kind's first watch is open
 	err       error // fatal
 }
 
@@ -113,10 +114,19 @@ func Record(ctx context.Context, client dynamic.Interface, opts Options, w io.Wr
 	go func() { wg.Wait(); close(msgs) }()
 
 	merger := NewMerger(streams, snapshot)
+	opened := 0
 	var fatal error
 	for m := range msgs {
 		if fatal != nil {
 			continue // drain until every watch goroutine has ended
+		}
+		if m.opened {
+			// Events that happen before every watch is open arrive late, in a burst, and
+			// their times say so: a caller that starts a workload waits for this line.
+			if opened++; opened == len(opts.Kinds) {
+				opts.Logf("recorder: watching %d kinds from resourceVersion %d", opened, snapshot)
+			}
+			continue
 		}
 		if err := handle(m, merger, known, opts, &st); err != nil {
 			fatal = err
@@ -223,6 +233,7 @@ func watchKind(ctx context.Context, client dynamic.Interface, k Kind, from uint6
 		}
 	}
 	rv := from
+	first := true
 	for ctx.Err() == nil {
 		expired := false
 		wi, err := client.Resource(k.GVR).Watch(ctx, metav1.ListOptions{
@@ -239,6 +250,11 @@ func watchKind(ctx context.Context, client dynamic.Interface, k Kind, from uint6
 				sleep(ctx, retry)
 			}
 		} else {
+			if first && !send(message{opened: true}) {
+				wi.Stop()
+				return
+			}
+			first = false
 			expired = consume(ctx, wi, k, &rv, send)
 			wi.Stop()
 		}

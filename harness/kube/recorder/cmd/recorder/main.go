@@ -99,6 +99,7 @@ func run(kubeconfig, out string, duration time.Duration, keep string, quiet bool
 		Kinds:           kinds,
 		KeepAnnotations: map[string]bool{},
 		Logf:            func(format string, args ...interface{}) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
+		// The readiness line goes to stderr even with --quiet: scripts wait for it.
 	}
 	for _, k := range strings.Split(keep, ",") {
 		if k != "" {
