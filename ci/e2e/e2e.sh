@@ -41,13 +41,24 @@ trap 'exit 130' INT TERM
 
 failures=()
 fail() { echo "FAIL: $*" >&2; failures+=("$*"); }
+note() { echo "  note (not required): $*"; }
+# The words a summary's listed line uses for a class.
+classline() {
+  case "$1" in
+    "unschedulable in the replay") echo "the replay found no node" ;;
+    *) echo "the replay has no such pod" ;;
+  esac
+}
 
 # check_replay NAME SUMMARY JSONL TRACE_JSON: the replay completed, no Error
 # attempt, and every observed binding is one the replay could make; a binding
 # outside the replay's tie set must be explained by a tie the replay broke
 # otherwise whose binding the cluster had not yet written (outside_ties.py).
+# With STRICT=0 (audit captures: below) the classes are reported, not required.
 check_replay() {
-  local name=$1 summary=$2 jsonl=$3 trace_json=$4
+  local name=$1 summary=$2 jsonl=$3 trace_json=$4 strict=${STRICT:-1}
+  local classes=fail
+  [ "$strict" = 1 ] || classes=note
   if grep -qF '"result":"Error"' "$jsonl"; then
     fail "$name: Error attempts: $(grep -cF '"result":"Error"' "$jsonl")"
   fi
@@ -57,12 +68,12 @@ check_replay() {
   echo "  $name: ${line#following the cluster: }"
   if grep -qF "outside the replay's tie set" <<<"$line"; then
     python3 "$here/outside_ties.py" "$summary" "$jsonl" "$trace_json" > "$summary.outside" ||
-      fail "$name: bindings outside the replay's tie set not explained:"$'\n'"$(cat "$summary.outside")"
+      $classes "$name: bindings outside the replay's tie set not explained (see below)"
     sed 's/^/    /' "$summary.outside"
   fi
   for bad in "unschedulable in the replay" "not comparable"; do
     if grep -qF "$bad" <<<"$line"; then
-      fail "$name: bindings $bad:"$'\n'"$(sed -n '/^following the cluster:/,/^[^ ]/p' "$summary" | sed -n '2,20p')"
+      $classes "$name: bindings $bad:"$'\n'"$(grep -F "$(classline "$bad")" "$summary" | head -20)"
     fi
   done
 }
@@ -103,6 +114,11 @@ for s in "${scenarios[@]}"; do
     > "$d/import-audit.txt" 2>&1 || fail "$s: import --from audit: $(tail -3 "$d/import-audit.txt")"
   for src in watch audit; do
     [ -f "$d/$src.trace" ] || continue
+    # An audit capture times each write by its ResponseComplete stage, later than the
+    # watch's arrival, so the scheduler's bindings lag its decisions more and bursts
+    # compress: its classes are reported only (README.md, "What is checked").
+    STRICT=1
+    [ "$src" = watch ] || STRICT=0
     "$sc" trace cat "$d/$src.trace" > "$d/$src.trace.json"
     "$sc" replay "$d/$src.trace" --follow-cluster --jsonl "$d/$src.ref.jsonl" \
       > "$d/$src.ref.txt" 2>&1 || fail "$s: reference replay of the $src capture exited $?"
