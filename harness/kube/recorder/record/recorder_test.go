@@ -86,7 +86,8 @@ func TestRecordMergesByResourceVersionAndResyncs(t *testing.T) {
 		return true, l, nil
 	})
 	nodeW := watch.NewFakeWithChanSize(10, false)
-	podW := []*watch.FakeWatcher{watch.NewFakeWithChanSize(10, false), watch.NewFakeWithChanSize(10, false)}
+	firstPodW := watch.NewFakeWithChanSize(10, false)
+	podW := []*watch.FakeWatcher{firstPodW, watch.NewFakeWithChanSize(10, false)} // handed out in turn
 	var watchOpts []string
 	client.PrependWatchReactor("*", func(a clienttesting.Action) (bool, watch.Interface, error) {
 		listMu.Lock()
@@ -130,10 +131,17 @@ func TestRecordMergesByResourceVersionAndResyncs(t *testing.T) {
 		done <- err
 	}()
 
-	podW[0].Modify(obj("Pod", "p", "14"))
+	firstPodW.Modify(obj("Pod", "p", "14"))
 	nodeW.Add(obj("Node", "n2", "12"))
 	nodeW.Action(watch.Bookmark, obj("Node", "", "20"))
-	podW[0].Error(&apierrors.NewResourceExpired("too old").ErrStatus)
+	// Both watches have passed 14 once p's update is written (12 goes before it).
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), `"resourceVersion":"14"`); {
+		if time.Now().After(deadline) {
+			t.Fatalf("p's update at 14 was not written; output so far:\n%s", out.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	firstPodW.Error(&apierrors.NewResourceExpired("too old").ErrStatus)
 	select {
 	case <-resynced:
 	case <-time.After(10 * time.Second):
