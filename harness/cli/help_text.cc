@@ -201,6 +201,15 @@ The reference behind the external-scheduler protocol (harness/protocol/PROTOCOL.
 may serve many runs (a new Hello after Finish). Exit 0 on a clean end of input, 2 on a protocol
 error.)";
 
+constexpr const char* kRecordFooter = R"(
+Runs the recorder (harness/kube/recorder/README.md; build it with `bazel build
+//harness/kube:recorder`, or name it in SCHEDCHECK_RECORDER): one list of every kind the trace
+holds, plus Events, at one resourceVersion, then a watch per kind from there, written in
+resourceVersion order with reconnects and expired watches handled and secrets redacted, until
+SIGINT, SIGTERM or --duration. Then: import --from watch OUT -o TRACE; replay TRACE
+--follow-cluster. Exit 0 recorded, 2 bad arguments or no recorder, 1 the cluster could not be
+recorded.)";
+
 constexpr const char* kGenerateFooter = R"(
 Deterministic from the seed: upstream scheduler_perf shapes with upstream's node and pod
 templates, the volume shapes of v1.27's performance-config.yaml (every pod mounts its own claim,
@@ -218,6 +227,7 @@ void AddHelpFooters(CLI::App& app) {
       {"trace", kTraceFooter},       {"import", kImportFooter},     {"diff", kDiffFooter},
       {"report", kReportFooter},     {"minimize", kMinimizeFooter}, {"gate", kGateFooter},
       {"campaign", kCampaignFooter}, {"serve", kServeFooter},       {"generate", kGenerateFooter},
+      {"record", kRecordFooter},
   };
   // Every name is a command main() adds: get_subcommand throws on a missing one, which every
   // --help run by //harness/cli:commands_md_test would show.

@@ -12,6 +12,7 @@
 #include "harness/cli/help_text.h"
 #include "harness/cli/import_command.h"
 #include "harness/cli/minimize_command.h"
+#include "harness/cli/record_command.h"
 #include "harness/cli/replay_command.h"
 #include "harness/cli/report_command.h"
 #include "harness/cli/serve_command.h"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   schedcheck::cli::AddGateCommand(app, &exit_code);
   schedcheck::cli::AddGenerateCommand(app, &exit_code);
   schedcheck::cli::AddImportCommand(app, &exit_code);
+  schedcheck::cli::AddRecordCommand(app, &exit_code);
   schedcheck::cli::AddReportCommand(app, &exit_code);
   schedcheck::cli::AddMinimizeCommand(app, &exit_code);
   schedcheck::cli::AddCampaignCommand(app, &exit_code);

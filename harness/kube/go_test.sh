@@ -2,8 +2,8 @@
 # `go vet` and the Go unit tests of the adapters' shared module (framing and serving, Kubernetes
 # JSON, virtual ticks, the patched-tree builder), and `go vet` and `go test` of the two adapter
 # modules (the adapters and casecheck) against their patched trees (build.sh --vet, --test: the
-# storage scenarios of shared/adaptertest through each adapter). The adapters are also exercised
-# end to end by kube_gate_test and //properties:kube_differential_test.
+# storage scenarios of shared/adaptertest through each adapter), and those of the recorder. The
+# adapters are also exercised end to end by kube_gate_test and //properties:kube_differential_test.
 set -euo pipefail
 here="$TEST_SRCDIR/schedcheck/harness/kube"
 GO=$(command -v go || echo /usr/local/go/bin/go)
@@ -20,3 +20,7 @@ for kube in 1.27 1.37; do
   GO="$GO" bash "$work/kube/build.sh" --kube "$kube" --vet
   GO="$GO" bash "$work/kube/build.sh" --kube "$kube" --test
 done
+# The recorder (recorder/README.md): merging by resourceVersion, resyncs, redaction.
+cd "$work/kube/recorder"
+"$GO" vet ./...
+"$GO" test -count=1 ./...
