@@ -26,12 +26,13 @@ import (
 	"schedcheck.local/kube/shared/adapterkit"
 )
 
-// compatLevel is the Hello.compat this adapter answers ("" means the adapter's own level).
-const compatLevel = "1.37"
+// compatLevel is the Hello.compat this adapter answers ("" means the adapter's own level): the
+// minor of the bridge it is linked with.
+const compatLevel = scheduler.SchedcheckMinor
 
 // traceLevels are the older compatibility levels whose traces the adapter also replays, at its own
 // level: the harness sends the trace header's compat, and every trace it replays is at 1.27 (the
-// reference's level), whose objects and configuration v1.37 reads unchanged. Any other level is
+// reference's level), whose objects and configuration the newer minors read unchanged. Any other level is
 // refused.
 var traceLevels = []string{"1.27"}
 

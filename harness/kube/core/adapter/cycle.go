@@ -10,10 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	k8stesting "k8s.io/client-go/testing"
-	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
-	"k8s.io/kubernetes/pkg/scheduler"
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -64,41 +62,37 @@ func queueHooks(r *run) {
 	internalqueue.SchedcheckIncoming = r.noteIncoming
 }
 
-// wrapScheduler hooks the exported seams of one scheduling cycle: the pop, the algorithm's result
-// (tie set; during_attempt events arrive after it) and the failure handler (an unschedulable or
-// failed attempt). Binding cycles come through SchedcheckHooks.RunBinding.
+// wrapScheduler hooks the exported seams of one scheduling cycle: the pop and the algorithm's
+// result (tie set; during_attempt events arrive after it) through the bridge, whose WrapPop and
+// WrapSchedulePod hide that their signatures differ between minors, and the failure handler (an
+// unschedulable or failed attempt). Binding cycles come through SchedcheckHooks.RunBinding.
 func (r *run) wrapScheduler() {
-	nextEntity := r.sched.NextEntity
-	r.sched.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+	r.bridge.WrapPop(func(p *framework.QueuedPodInfo, fromBackoff bool) {
+		if p == nil || p.Pod == nil {
+			return
+		}
 		from := "active"
-		if r.bridge.PopsFromBackoff() {
+		if fromBackoff {
 			from = "backoff"
 		}
-		e, err := nextEntity(logger)
-		if p, ok := e.(*framework.QueuedPodInfo); ok && p != nil && p.Pod != nil {
-			key := podKey(p.Pod)
-			r.where[key] = "inflight"
-			r.emit(&pb.QueueTransition{Pod: key, From: from, To: "inflight", Cause: "Pop"})
-			r.cyclePod = p
-		}
-		return e, err
-	}
-	schedulePod := r.sched.SchedulePod
-	r.sched.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
-		result, err := schedulePod(ctx, fw, state, podInfo)
+		key := podKey(p.Pod)
+		r.where[key] = "inflight"
+		r.emit(&pb.QueueTransition{Pod: key, From: from, To: "inflight", Cause: "Pop"})
+		r.cyclePod = p
+	})
+	r.bridge.WrapSchedulePod(func(host string, err error) {
 		r.cycleTies = sortedCopy(r.bridge.TakeTies())
 		r.cycleScores = topScores(r.bridge.TakeScores(), r.scoreTop)
 		if err == nil && len(r.cycleTies) == 0 {
-			r.cycleTies = []string{result.SuggestedHost}
+			r.cycleTies = []string{host}
 		}
-		r.cycleHost = result.SuggestedHost
+		r.cycleHost = host
 		if len(r.during) > 0 {
 			if derr := r.deliverDuring(); derr != nil && r.failure == nil {
 				r.failure = derr
 			}
 		}
-		return result, err
-	}
+	})
 	failureHandler := r.sched.FailureHandler
 	r.sched.FailureHandler = func(ctx context.Context, fw framework.Framework, p *framework.QueuedPodInfo, status *fwk.Status, nominating *fwk.NominatingInfo, start time.Time) {
 		attempt := failedAttempt(p, status, nominating)
