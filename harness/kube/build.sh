@@ -8,7 +8,7 @@
 #   harness/kube/build.sh --kube 1.27 --test
 #   harness/kube/build.sh --kube 1.37.1 --cache
 #
-# --kube    a minor with a bridge (harness/kube/v<minor>/patches.json): 1.27 or 1.37, building the
+# --kube    a minor with a bridge (harness/kube/v<minor>/patches.json): 1.27, 1.35, 1.36 or 1.37, building the
 #           k8s.io/kubernetes version the module pins; or an exact patch release of such a minor,
 #           e.g. 1.37.1: the module is then built with a generated go.mod that requires every
 #           module at the version that tag's own go.mod requires (common/cmd/pinmod; a module that
