@@ -184,8 +184,8 @@ Outcome CheckCompatFor(const std::string& spec, const std::string& compat) {
   return Error{"--compat " + compat + ": " + spec + " runs kube-scheduler " + minor +
                ", which replays traces of level 1.27 at its own level but has no " + compat +
                " rules; replay at --compat 1.27 (the default), or compare it with a build of " +
-               compat + " as the other side (e.g. --baseline " + spec + " --candidate kube:" +
-               compat + ")"};
+               compat + " as the other side (e.g. --baseline " + spec +
+               " --candidate kube:" + compat + ")"};
 }
 
 std::string ReferenceLevelNote(const std::string& baseline, const std::string& candidate) {

@@ -44,8 +44,8 @@ struct KubeVersion {
 
 // "1.27", "1.36" and "1.37" name the pinned adapters; "X.Y.Z" a patch release whose minor has a
 // bridge. Errors: "unknown kube-scheduler version \"1.30\" (...)" listing the pinned versions and
-// the bridges; "no bridge for minor 1.30 (supported minors: 1.27, 1.36, 1.37)" for kube:1.30.1. Whether the
-// module proxy serves the release is only known when it is built.
+// the bridges; "no bridge for minor 1.30 (supported minors: 1.27, 1.36, 1.37)" for kube:1.30.1.
+// Whether the module proxy serves the release is only known when it is built.
 Result<KubeVersion> ParseKubeVersion(const std::string& version);
 
 // Where to look; FromEnvironment() reads the variables above and /proc/self/exe. Empty fields are
