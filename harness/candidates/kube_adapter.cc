@@ -27,15 +27,17 @@ bool IsExecutable(const std::string& path) {
 }
 
 // The patch each adapter target pins (harness/kube/v<minor>/go.mod). CI builds the targets of
-// 1.27 and 1.37 only; the others are `manual`, so kube:<minor> builds the pinned patch on first use
-// when Bazel's adapter is not there.
+// 1.27 and 1.37 only; those of 1.35 and 1.36 are `manual`, so kube:<minor> builds the pinned patch
+// on first use when Bazel's adapter is not there.
 struct Pinned {
   const char* minor;
   const char* patch;
   bool first_use;
 };
-constexpr Pinned kPinned[] = {
-    {"1.27", "1.27.8", false}, {"1.36", "1.36.4", true}, {"1.37", "1.37.2", false}};
+constexpr Pinned kPinned[] = {{"1.27", "1.27.8", false},
+                               {"1.35", "1.35.4", true},
+                               {"1.36", "1.36.4", true},
+                               {"1.37", "1.37.2", false}};
 
 std::string Joined(const std::vector<std::string>& items, const std::string& prefix) {
   std::string out;
@@ -46,12 +48,12 @@ std::string Joined(const std::vector<std::string>& items, const std::string& pre
 }  // namespace
 
 const std::vector<std::string>& KubeAdapterVersions() {
-  static const std::vector<std::string> kVersions = {"1.27", "1.36", "1.37"};
+  static const std::vector<std::string> kVersions = {"1.27", "1.35", "1.36", "1.37"};
   return kVersions;
 }
 
 const std::vector<std::string>& KubeBridgeMinors() {
-  static const std::vector<std::string> kMinors = {"1.27", "1.36", "1.37"};
+  static const std::vector<std::string> kMinors = {"1.27", "1.35", "1.36", "1.37"};
   return kMinors;
 }
 

@@ -64,6 +64,8 @@ else
   echo "build.sh: --kube \"$kube\": want a minor (1.37) or a patch release (1.37.1)" >&2; exit 2
 fi
 spec="$here/v$minor/patches.json"
+# The adapter core's files for one minor's client-go (core/adapter/*_1_35.go) are chosen by tag.
+export GOFLAGS="${GOFLAGS:-} -tags=kube${minor/./_}"
 if [ ! -f "$spec" ]; then
   echo "build.sh: kubernetes $kube: no bridge for minor $minor (bridges: $minors)" >&2; exit 2
 fi

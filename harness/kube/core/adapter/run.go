@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -169,8 +168,7 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	}
 
 	opts := append(adapterkit.SchedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry), scheduler.WithClock(r.clock))
-	recorders := func(string) events.EventRecorderLogger { return &events.FakeRecorder{} }
-	sched, err := scheduler.New(r.ctx, r.client, r.factory, nil, recorders, opts...)
+	sched, err := scheduler.New(r.ctx, r.client, r.factory, nil, fakeRecorders, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("configuration %s: %w", source, err)
 	}
