@@ -35,9 +35,9 @@ struct Pinned {
   bool first_use;
 };
 constexpr Pinned kPinned[] = {{"1.27", "1.27.8", false},
-                               {"1.35", "1.35.4", true},
-                               {"1.36", "1.36.4", true},
-                               {"1.37", "1.37.2", false}};
+                              {"1.35", "1.35.4", true},
+                              {"1.36", "1.36.4", true},
+                              {"1.37", "1.37.2", false}};
 
 std::string Joined(const std::vector<std::string>& items, const std::string& prefix) {
   std::string out;

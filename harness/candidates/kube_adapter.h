@@ -38,15 +38,15 @@ struct KubeVersion {
   std::string text;    // as written: "1.37" or "1.37.1"
   std::string pinned;  // the adapter target's version ("1.37") for kube:1.37 and kube:1.37.2
   std::string patch;   // the exact release ("1.37.1", "1.37.2"); empty for kube:1.37
-  // For a pinned minor CI does not build (kube:1.35, kube:1.36): its pinned patch ("1.36.4"), built on first
-  // use when Bazel's adapter is not found. Empty otherwise.
+  // For a pinned minor CI does not build (kube:1.35, kube:1.36): its pinned patch ("1.36.4"), built
+  // on first use when Bazel's adapter is not found. Empty otherwise.
   std::string first_use;
 };
 
-// "1.27", "1.35", "1.36" and "1.37" name the pinned adapters; "X.Y.Z" a patch release whose minor has a
-// bridge. Errors: "unknown kube-scheduler version \"1.30\" (...)" listing the pinned versions and
-// the bridges; "no bridge for minor 1.30 (supported minors: 1.27, 1.35, 1.36, 1.37)" for kube:1.30.1.
-// Whether the module proxy serves the release is only known when it is built.
+// "1.27", "1.35", "1.36" and "1.37" name the pinned adapters; "X.Y.Z" a patch release whose minor
+// has a bridge. Errors: "unknown kube-scheduler version \"1.30\" (...)" listing the pinned versions
+// and the bridges; "no bridge for minor 1.30 (supported minors: 1.27, 1.35, 1.36, 1.37)" for
+// kube:1.30.1. Whether the module proxy serves the release is only known when it is built.
 Result<KubeVersion> ParseKubeVersion(const std::string& version);
 
 // Where to look; FromEnvironment() reads the variables above and /proc/self/exe. Empty fields are
