@@ -10,6 +10,7 @@
 #include "harness/campaign/config_source.h"
 #include "harness/campaign/signature.h"
 #include "harness/campaign/trace_source.h"
+#include "harness/candidates/candidate.h"
 #include "harness/diff/explain_at.h"
 #include "harness/diff/report.h"
 #include "harness/gate/pair_replay.h"
@@ -311,6 +312,9 @@ Outcome WriteSummaryFiles(const Summary& summary, const std::string& dir) {
 Result<Summary> RunCampaign(const CampaignOptions& o) {
   if (o.compat != "1.27" && o.compat != "1.37")
     return Error{"--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)"};
+  for (const std::string& side : {o.baseline, o.candidate}) {
+    if (Outcome ok = candidates::CheckCompatFor(side, o.compat); !ok) return ok.error();
+  }
   if (o.traces < 1) return Error{"--traces: must be at least 1"};
   if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
     return Error{"--shard: I/N needs 0 <= I < N"};

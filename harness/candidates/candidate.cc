@@ -133,7 +133,14 @@ Result<std::string> KubeAdapterPath(const std::string& text) {
   const AdapterSearch search = AdapterSearch::FromEnvironment();
   if (!version->pinned.empty()) {
     auto pinned = FindKubeAdapter(version->pinned, search);
-    if (pinned.ok() || version->patch.empty()) return pinned;
+    if (pinned.ok()) return pinned;
+    // A minor whose adapter target CI does not build: its pinned patch, built on first use.
+    if (version->patch.empty() && !version->first_use.empty()) {
+      KubeVersion exact = *version;
+      exact.patch = version->first_use;
+      return BuildKubeAdapter(exact, search);
+    }
+    if (version->patch.empty()) return pinned;
   }
   return BuildKubeAdapter(*version, search);
 }
@@ -155,6 +162,42 @@ std::string CandidateHelp() {
 std::string OutOfProcessExplainNote(const std::string& label, const std::string& spec) {
   return label + ":\n  per-plugin statuses are not available for " + spec +
          " (it runs out of process; only its decisions are known)\n";
+}
+
+namespace {
+
+// The minor of a kube: spec that the reference does not model ("1.36" for kube:1.36 and
+// kube:1.36.2); empty for any other spec, and for kube:1.27 / kube:1.37 and their patches.
+std::string UnmodelledKubeMinor(const std::string& spec) {
+  auto parsed = ParseOutOfProcess(spec);
+  if (!parsed.ok() || parsed->kind != "kube") return "";
+  const std::string& v = parsed->arg;
+  const std::string minor = v.substr(0, v.find('.', v.find('.') + 1));
+  return minor == "1.27" || minor == "1.37" ? "" : minor;
+}
+
+}  // namespace
+
+Outcome CheckCompatFor(const std::string& spec, const std::string& compat) {
+  const std::string minor = UnmodelledKubeMinor(spec);
+  if (minor.empty() || compat == "1.27") return Outcome::Ok();
+  return Error{"--compat " + compat + ": " + spec + " runs kube-scheduler " + minor +
+               ", which replays traces of level 1.27 at its own level but has no " + compat +
+               " rules; replay at --compat 1.27 (the default), or compare it with a build of " +
+               compat + " as the other side (e.g. --baseline " + spec +
+               " --candidate kube:" + compat + ")"};
+}
+
+std::string ReferenceLevelNote(const std::string& baseline, const std::string& candidate) {
+  std::string kube;
+  if (baseline == "reference") kube = candidate;
+  if (candidate == "reference") kube = baseline;
+  const std::string minor = UnmodelledKubeMinor(kube);
+  if (minor.empty()) return "";
+  return "note: the reference models kube-scheduler 1.27 (and 1.37), not " + minor + "; " + kube +
+         " replays the traces by " + minor +
+         "'s rules, so a divergence may be a difference between the minors rather than a bug "
+         "(compare builds of one minor, or --baseline kube:1.37 for the newer one)";
 }
 
 Result<bool> IsOutOfProcess(const std::string& spec) {

@@ -66,6 +66,15 @@ Result<Candidate> MakeCandidate(const std::string& spec,
 // join) but not looking up the adapter: for callers that only need to know, like `diff`.
 Result<bool> IsOutOfProcess(const std::string& spec);
 
+// Whether `spec` can replay at compatibility level `compat`. The reference models 1.27 and 1.37;
+// a kube: build of another minor (kube:1.36, kube:1.36.2) replays traces of level 1.27 at its own
+// level and is refused any other level, naming the spec, the level and what to do instead.
+Outcome CheckCompatFor(const std::string& spec, const std::string& compat);
+
+// A warning for a comparison of the reference with a kube: build of a minor the reference does not
+// model (its divergences may be version differences); empty otherwise.
+std::string ReferenceLevelNote(const std::string& baseline, const std::string& candidate);
+
 // The spec kinds, for --help.
 std::string CandidateHelp();
 

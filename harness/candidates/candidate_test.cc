@@ -62,10 +62,12 @@ TEST(CandidateTest, BadSpecsNameWhatIsWrong) {
       {"weight:NodeAffinity=2+kube:1.27", "cannot be joined with '+'"},
       {"kube:1.27+forget-events:NodeAffinity", "cannot be joined with '+'"},
       {"kube:1.30",
-       "unknown kube-scheduler version \"1.30\" (known: kube:1.27, kube:1.37, or a "
-       "patch release kube:X.Y.Z of a minor with a bridge: 1.27, 1.37)"},
+       "unknown kube-scheduler version \"1.30\" (known: kube:1.27, kube:1.35, kube:1.36, "
+       "kube:1.37, or a "
+       "patch release kube:X.Y.Z of a minor with a bridge: 1.27, 1.35, 1.36, 1.37)"},
       {"kube:1.30.1",
-       "candidate \"kube:1.30.1\": no bridge for minor 1.30 (supported minors: 1.27, 1.37)"},
+       "candidate \"kube:1.30.1\": no bridge for minor 1.30 (supported minors: 1.27, 1.35, 1.36, "
+       "1.37)"},
       {"kube:1.37.1+weight:NodeAffinity=2", "cannot be joined with '+'"},
       {"kube:", "unknown kube-scheduler version \"\""},
   };

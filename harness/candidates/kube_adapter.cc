@@ -26,12 +26,18 @@ bool IsExecutable(const std::string& path) {
   return fs::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
 }
 
-// The patch each adapter target pins (harness/kube/v<minor>/go.mod).
+// The patch each adapter target pins (harness/kube/v<minor>/go.mod). CI builds the targets of
+// 1.27 and 1.37 only; those of 1.35 and 1.36 are `manual`, so kube:<minor> builds the pinned patch
+// on first use when Bazel's adapter is not there.
 struct Pinned {
   const char* minor;
   const char* patch;
+  bool first_use;
 };
-constexpr Pinned kPinned[] = {{"1.27", "1.27.8"}, {"1.37", "1.37.2"}};
+constexpr Pinned kPinned[] = {{"1.27", "1.27.8", false},
+                              {"1.35", "1.35.4", true},
+                              {"1.36", "1.36.4", true},
+                              {"1.37", "1.37.2", false}};
 
 std::string Joined(const std::vector<std::string>& items, const std::string& prefix) {
   std::string out;
@@ -42,17 +48,17 @@ std::string Joined(const std::vector<std::string>& items, const std::string& pre
 }  // namespace
 
 const std::vector<std::string>& KubeAdapterVersions() {
-  static const std::vector<std::string> kVersions = {"1.27", "1.37"};
+  static const std::vector<std::string> kVersions = {"1.27", "1.35", "1.36", "1.37"};
   return kVersions;
 }
 
 const std::vector<std::string>& KubeBridgeMinors() {
-  static const std::vector<std::string> kMinors = {"1.27", "1.37"};
+  static const std::vector<std::string> kMinors = {"1.27", "1.35", "1.36", "1.37"};
   return kMinors;
 }
 
 Result<KubeVersion> ParseKubeVersion(const std::string& version) {
-  KubeVersion v{.text = version, .pinned = "", .patch = ""};
+  KubeVersion v{.text = version, .pinned = "", .patch = "", .first_use = ""};
   static const std::regex kPatch("(1\\.[0-9]+)\\.[0-9]+");
   std::smatch m;
   if (std::regex_match(version, m, kPatch)) {
@@ -71,6 +77,7 @@ Result<KubeVersion> ParseKubeVersion(const std::string& version) {
   for (const Pinned& p : kPinned) {
     if (version == p.minor) {
       v.pinned = p.minor;
+      if (p.first_use) v.first_use = p.patch;
       return v;
     }
   }

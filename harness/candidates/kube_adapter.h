@@ -2,6 +2,9 @@
 // upstream's scheduler behind the external-scheduler protocol (harness/protocol/PROTOCOL.md):
 //   kube:1.27, kube:1.37    the pinned patches (v1.27.8, v1.37.2), built by Bazel as
 //                           //harness/kube:kube-adapter-VERSION and looked up as below;
+//   kube:1.35, kube:1.36    the pinned v1.35.4, v1.36.4: Bazel's `manual` targets
+//                           //harness/kube:kube-adapter-VERSION when built, else built on first
+//                           use like a patch release;
 //   kube:X.Y.Z              any patch release of a minor with a bridge (harness/kube/v<minor>),
 //                           built on first use by harness/kube/build.sh --cache into
 //                           $SCHEDCHECK_CACHE/adapters/kube-X.Y.Z (BuildKubeAdapter). The pinned
@@ -24,7 +27,7 @@
 
 namespace schedcheck::candidates {
 
-// The versions with an adapter target, oldest first ("1.27", "1.37").
+// The versions with an adapter target, oldest first ("1.27", "1.35", "1.36", "1.37").
 const std::vector<std::string>& KubeAdapterVersions();
 
 // The minors with a bridge (harness/kube/v<minor>/patches.json), oldest first.
@@ -35,12 +38,15 @@ struct KubeVersion {
   std::string text;    // as written: "1.37" or "1.37.1"
   std::string pinned;  // the adapter target's version ("1.37") for kube:1.37 and kube:1.37.2
   std::string patch;   // the exact release ("1.37.1", "1.37.2"); empty for kube:1.37
+  // For a pinned minor CI does not build (kube:1.35, kube:1.36): its pinned patch ("1.36.4"), built
+  // on first use when Bazel's adapter is not found. Empty otherwise.
+  std::string first_use;
 };
 
-// "1.27" and "1.37" name the pinned adapters; "X.Y.Z" a patch release whose minor has a bridge.
-// Errors: "unknown kube-scheduler version \"1.30\" (...)" listing the pinned versions and the
-// bridges; "no bridge for minor 1.30 (supported minors: 1.27, 1.37)" for kube:1.30.1. Whether the
-// module proxy serves the release is only known when it is built.
+// "1.27", "1.35", "1.36" and "1.37" name the pinned adapters; "X.Y.Z" a patch release whose minor
+// has a bridge. Errors: "unknown kube-scheduler version \"1.30\" (...)" listing the pinned versions
+// and the bridges; "no bridge for minor 1.30 (supported minors: 1.27, 1.35, 1.36, 1.37)" for
+// kube:1.30.1. Whether the module proxy serves the release is only known when it is built.
 Result<KubeVersion> ParseKubeVersion(const std::string& version);
 
 // Where to look; FromEnvironment() reads the variables above and /proc/self/exe. Empty fields are

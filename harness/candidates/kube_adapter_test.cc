@@ -38,12 +38,24 @@ TEST(KubeVersionTest, PinnedMinorsAndPatchReleases) {
   ASSERT_TRUE(pinned_patch.ok()) << pinned_patch.message();
   EXPECT_EQ(pinned_patch->pinned, "1.37");
   EXPECT_EQ(pinned_patch->patch, "1.37.2");
+  EXPECT_EQ(pinned_patch->first_use, "");
+  // kube:1.36's target is `manual` (CI does not build it): its pinned patch is built on first use.
+  auto manual = ParseKubeVersion("1.36");
+  ASSERT_TRUE(manual.ok()) << manual.message();
+  EXPECT_EQ(manual->pinned, "1.36");
+  EXPECT_EQ(manual->patch, "");
+  EXPECT_EQ(manual->first_use, "1.36.4");
+  auto served = ParseKubeVersion("1.36.1");
+  ASSERT_TRUE(served.ok()) << served.message();
+  EXPECT_EQ(served->patch, "1.36.1");
+  EXPECT_EQ(minor->first_use, "");
+  EXPECT_EQ(ParseKubeVersion("1.35")->first_use, "1.35.4");
 }
 
 TEST(KubeVersionTest, AMinorWithoutABridgeListsTheSupportedOnes) {
   auto v = ParseKubeVersion("1.30.1");
   ASSERT_FALSE(v.ok());
-  EXPECT_EQ(v.message(), "no bridge for minor 1.30 (supported minors: 1.27, 1.37)");
+  EXPECT_EQ(v.message(), "no bridge for minor 1.30 (supported minors: 1.27, 1.35, 1.36, 1.37)");
   for (const char* bad : {"1.30", "1.37.x", "v1.37.1", "1.37.1.0", "2.0.1", ""}) {
     auto b = ParseKubeVersion(bad);
     EXPECT_FALSE(b.ok()) << bad;

@@ -46,6 +46,11 @@ int RunGateCommand(const GateCommandOptions& o, std::ostream& out, std::ostream&
   if (o.compat != "1.27" && o.compat != "1.37")
     return fail("--compat " + o.compat + " is not implemented (implemented: 1.27, 1.37)");
   options.compat = o.compat;
+  for (const std::string& side : {o.baseline, o.candidate}) {
+    if (Outcome ok = candidates::CheckCompatFor(side, o.compat); !ok) return fail(ok.message());
+  }
+  if (std::string note = candidates::ReferenceLevelNote(o.baseline, o.candidate); !note.empty())
+    err << "schedcheck gate: " << note << "\n";
   if (std::string why = reference::CheckFeatureGates(o.feature_gates, o.compat); !why.empty())
     return fail("--feature-gates: " + why);
   options.feature_gates = o.feature_gates;

@@ -8,7 +8,7 @@
 #   harness/kube/build.sh --kube 1.27 --test
 #   harness/kube/build.sh --kube 1.37.1 --cache
 #
-# --kube    a minor with a bridge (harness/kube/v<minor>/patches.json): 1.27 or 1.37, building the
+# --kube    a minor with a bridge (harness/kube/v<minor>/patches.json): 1.27, 1.35, 1.36 or 1.37, building the
 #           k8s.io/kubernetes version the module pins; or an exact patch release of such a minor,
 #           e.g. 1.37.1: the module is then built with a generated go.mod that requires every
 #           module at the version that tag's own go.mod requires (common/cmd/pinmod; a module that
@@ -64,6 +64,8 @@ else
   echo "build.sh: --kube \"$kube\": want a minor (1.37) or a patch release (1.37.1)" >&2; exit 2
 fi
 spec="$here/v$minor/patches.json"
+# The adapter core's files for one minor's client-go (core/adapter/*_1_35.go) are chosen by tag.
+export GOFLAGS="${GOFLAGS:-} -tags=kube${minor/./_}"
 if [ ! -f "$spec" ]; then
   echo "build.sh: kubernetes $kube: no bridge for minor $minor (bridges: $minors)" >&2; exit 2
 fi
@@ -87,6 +89,13 @@ mkdir -p "$cache/kube"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# --vet and --test also cover the adapter core (core/) when the module links it: it compiles only
+# against a patched tree, so the module that requires it is where it is checked.
+core_packages=()
+if grep -q '^[[:space:]]*schedcheck.local/kube/core ' "$module/go.mod"; then
+  core_packages=(schedcheck.local/kube/core/...)
+fi
+
 if [ -n "$exact" ]; then
   # shellcheck source=harness/kube/build_exact.sh
   source "$here/build_exact.sh"
@@ -109,11 +118,11 @@ cp go.mod "$work/go.mod"
 cp go.sum "$work/go.sum"
 printf '\nreplace k8s.io/kubernetes => %s\n' "$tree" >> "$work/go.mod"
 if [ -n "$vet" ]; then
-  "$GO" vet -modfile="$work/go.mod" ./...
+  "$GO" vet -modfile="$work/go.mod" ./... "${core_packages[@]}"
   exit 0
 fi
 if [ -n "$test" ]; then
-  "$GO" test -modfile="$work/go.mod" -count=1 ./...
+  "$GO" test -modfile="$work/go.mod" -count=1 ./... "${core_packages[@]}"
   exit 0
 fi
 "$GO" build -modfile="$work/go.mod" -o "$out.tmp" "$main"

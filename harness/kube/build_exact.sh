@@ -25,8 +25,10 @@ if [ -n "$use_cache" ]; then
     echo "bridge $minor"
     echo "main $main"
     "$GO" env GOVERSION
-    find "$here/build.sh" "$here/build_exact.sh" "$here/common" "$here/shared" "$module" \
-      "$here/v$minor" -type f ! -name BUILD.bazel -print0 | LC_ALL=C sort -z |
+    # Every minor's _overlay: a bridge may add files of another minor's (v1.36 adds v1.37's).
+    find "$here/build.sh" "$here/build_exact.sh" "$here/common" "$here/shared" "$here/core" \
+      "$module" "$here/v$minor" "$here"/v*/_overlay -type f ! -name BUILD.bazel -print0 |
+      LC_ALL=C sort -z |
       xargs -0 sha256sum | sed "s|  $here/|  |" | sha256sum | cut -d' ' -f1
   )
   if [ -x "$out" ] && [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$stamp" ]; then
@@ -79,7 +81,7 @@ cd "$module"
   sort -u | { grep -vx "$exact" || true; } | sed 's|^|exclude k8s.io/kubernetes |' >>"$work/go.mod"
 say "resolving the modules k8s.io/kubernetes $exact requires (downloads what the module cache lacks)"
 packages=("$main")
-[ -n "$vet$test" ] && packages=(./...)
+[ -n "$vet$test" ] && packages=(./... "${core_packages[@]}")
 "$GO" list -mod=mod -modfile="$work/go.mod" -deps -test -json=Module "${packages[@]}" >"$work/list.json"
 status=0
 "$work/pinmod" -version "$exact" -tag "$work/tag.json" -tree "$tree" -check "$work/list.json" \
@@ -89,11 +91,11 @@ grep '^note: ' "$work/check.err" | sed "s/^/kube $kube: /" >&2 || true
 
 # (4) Build, vet or test.
 if [ -n "$vet" ]; then
-  "$GO" vet -mod=mod -modfile="$work/go.mod" ./...
+  "$GO" vet -mod=mod -modfile="$work/go.mod" ./... "${core_packages[@]}"
   exit 0
 fi
 if [ -n "$test" ]; then
-  "$GO" test -mod=mod -modfile="$work/go.mod" -count=1 ./...
+  "$GO" test -mod=mod -modfile="$work/go.mod" -count=1 ./... "${core_packages[@]}"
   exit 0
 fi
 say "compiling $main against k8s.io/kubernetes $exact"

@@ -48,13 +48,13 @@ status=0
 [ "$status" = 2 ] || fail "kube:1.37.9 exited $status, want 2"
 grep -q "kube:1.37.9: the Go module proxy does not serve k8s.io/kubernetes@v1.37.9" "$out/none.err" ||
   { cat "$out/none.err" >&2; fail "kube:1.37.9's error does not name the version"; }
-# An anchor that moved: v1.37's bridge offered as a bridge of 1.36 (a copy of the sources with
-# v1.36 = v1.37) fails at v1.36.4's schedule_one.go, exit 2 naming the version, file and edit, and
+# An anchor that moved: v1.37's bridge offered as a bridge of 1.36 (a copy of the sources whose
+# v1.36 is replaced by v1.37) fails at v1.36.4's schedule_one.go, exit 2 naming the version, file and edit, and
 # leaves no patched tree behind.
 src="$out/src"
 rm -rf "$src" && mkdir -p "$src"
 cp -rL "$TEST_SRCDIR/schedcheck/harness/kube/." "$src/"
-cp -r "$src/v1.37" "$src/v1.36"
+rm -rf "$src/v1.36" && cp -r "$src/v1.37" "$src/v1.36"
 status=0
 SCHEDCHECK_CACHE="$out/cache" bash "$src/build.sh" --kube 1.36.4 --cache >"$out/moved.out" 2>"$out/moved.err" || status=$?
 [ "$status" = 2 ] || { cat "$out/moved.out" "$out/moved.err" >&2; fail "a moved anchor exited $status, want 2"; }

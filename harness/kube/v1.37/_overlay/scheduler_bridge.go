@@ -1,5 +1,5 @@
 // Added to k8s.io/kubernetes/pkg/scheduler by the schedcheck adapter build; not part of upstream.
-// It gives the adapter (harness/kube/v1.37/adapter) what an in-package test could use: one
+// It gives the adapter core (harness/kube/core/adapter) what an in-package test could use: one
 // scheduling cycle at a time, the queue's flushes under a fake clock, the queue's deletions and
 // cluster-event moves observed, the tie set of the score phase, and the binding cycle run when
 // the adapter says.
@@ -8,13 +8,19 @@ package scheduler
 
 import (
 	"context"
+	"sort"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	internalheap "k8s.io/kubernetes/pkg/scheduler/backend/heap"
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
+
+// SchedcheckMinor is the minor this bridge was written for: the adapter core answers
+// Hello.compat and names the build with it.
+const SchedcheckMinor = "1.37"
 
 // SchedcheckHooks are the adapter's observers. Delete wraps SchedulingQueue.Delete (it must call
 // run exactly once); MoveAll hears each MoveAllToActiveOrBackoffQueue's event label before the
@@ -63,6 +69,33 @@ func (b *SchedcheckBridge) PopsFromBackoff() bool { return b.queue.SchedcheckPop
 // Where names the sub-queue holding pod namespace/name ("" when none).
 func (b *SchedcheckBridge) Where(namespace, name string) string {
 	return b.queue.SchedcheckWhere(namespace, name)
+}
+
+// WrapPop makes every pop of a scheduling cycle report what it took: the pod (nil when the
+// entity is not a single pod, or on an error) and whether it came from backoffQ. The pop is where
+// the minors differ (v1.37 pops entities through NextEntity, earlier minors pods through NextPod),
+// so the adapter core hooks it here.
+func (b *SchedcheckBridge) WrapPop(popped func(p *framework.QueuedPodInfo, group []*framework.QueuedPodInfo, fromBackoff bool)) {
+	next := b.sched.NextEntity
+	b.sched.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+		fromBackoff := b.PopsFromBackoff()
+		e, err := next(logger)
+		p, _ := e.(*framework.QueuedPodInfo)
+		popped(p, schedcheckGroupMembers(e), fromBackoff)
+		return e, err
+	}
+}
+
+// WrapSchedulePod makes every SchedulePod (the scheduling algorithm: filter and score) call
+// after(p, host, err) once it returned, before the cycle goes on (assume, or the failure handler).
+// Its signature differs between minors (v1.35 passes the *v1.Pod, later ones the QueuedPodInfo).
+func (b *SchedcheckBridge) WrapSchedulePod(after func(p *framework.QueuedPodInfo, host string, err error)) {
+	schedulePod := b.sched.SchedulePod
+	b.sched.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (ScheduleResult, error) {
+		result, err := schedulePod(ctx, fw, state, podInfo)
+		after(podInfo, result.SuggestedHost, err)
+		return result, err
+	}
 }
 
 // FlushBackoffQCompleted and FlushUnschedulableEntitiesLeftover run the periodic flushes.
@@ -158,4 +191,25 @@ func (q *schedcheckQueue) MoveAllToActiveOrBackoffQueue(logger klog.Logger, even
 		q.hooks.MoveAll(event.Label())
 	}
 	q.SchedulingQueue.MoveAllToActiveOrBackoffQueue(logger, event, oldObj, newObj, preCheck)
+}
+
+// schedcheckGroupMembers lists the queued members of a popped pod group (nil for a pod): pod groups
+// in key order, members in the queue's order within a group (upstream keeps the groups in a Go map).
+func schedcheckGroupMembers(e framework.QueuedEntityInfo) []*framework.QueuedPodInfo {
+	g, ok := e.(*framework.QueuedPodGroupInfo)
+	if !ok || g == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(g.QueuedPodInfos))
+	byKey := map[string][]*framework.QueuedPodInfo{}
+	for k, pods := range g.QueuedPodInfos {
+		keys = append(keys, k.String())
+		byKey[k.String()] = pods
+	}
+	sort.Strings(keys)
+	var members []*framework.QueuedPodInfo
+	for _, k := range keys {
+		members = append(members, byKey[k]...)
+	}
+	return members
 }

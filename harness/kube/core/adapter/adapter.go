@@ -1,16 +1,18 @@
-// Package adapter puts the real kube-scheduler v1.37 (k8s.io/kubernetes/pkg/scheduler, linked at
-// the tag go.mod pins) behind schedcheck's external-scheduler protocol
-// (harness/protocol/PROTOCOL.md). Upstream code decides everything: framework, default plugins,
-// scheduling queue, cache and preemption. The adapter only feeds informer handlers from the
-// trace, sets a fake clock per instant, runs the flushes and scheduling cycles of the replay
+// Package adapter is the adapter core: it puts the real kube-scheduler (k8s.io/kubernetes/pkg/scheduler,
+// linked at the tag the minor's module pins, v1.36 or v1.37) behind schedcheck's external-scheduler
+// protocol (harness/protocol/PROTOCOL.md). Upstream code decides everything: framework, default
+// plugins, scheduling queue, cache and preemption. The adapter only feeds informer handlers from
+// the trace, sets a fake clock per instant, runs the flushes and scheduling cycles of the replay
 // conventions, and reports what happened.
 //
-// A scheduler engineer builds an adapter around their own plugins as they would build
-// kube-scheduler:
+// It compiles only against a patched tree (harness/kube/README.md): what differs between minors
+// is in each minor's bridge (v<minor>/_overlay, exported by package scheduler as Schedcheck*:
+// the pop, the queue's sub-queues and flushes, the minor's name), and each minor's module keeps a
+// thin package `adapter` (v1.36/adapter, v1.37/adapter) that plugin authors import:
 //
 //	func main() { adapter.Main(adapter.WithPlugin("MyPlugin", myplugin.New)) }
 //
-// and builds it with harness/kube/build.sh (see harness/kube/README.md).
+// built with harness/kube/build.sh (see harness/kube/README.md).
 package adapter
 
 import (
@@ -46,7 +48,7 @@ func WithName(name string) Option {
 }
 
 // WithReservoirTieBreak makes the score phase choose among equal top scores by v1.27's reservoir
-// sampling with the seeded generator (the reference's choice) instead of upstream v1.37's heap
+// sampling with the seeded generator (the reference's choice) instead of upstream's heap
 // order (harness/kube/v1.37/README.md, "Known differences"). The environment variable
 // SCHEDCHECK_KUBE_TIEBREAK=reservoir does the same for any adapter binary.
 func WithReservoirTieBreak() Option {

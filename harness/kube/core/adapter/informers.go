@@ -1,3 +1,5 @@
+//go:build !kube1_35
+
 package adapter
 
 import (
@@ -8,8 +10,9 @@ import (
 	"schedcheck.local/kube/shared/adapterkit"
 )
 
-// client-go v0.37 asks more of informers and handler registrations than the version-independent
-// synchronous informers (shared/adapterkit) provide: these wrappers add it, always synced.
+// client-go v0.37 (and v0.36) asks more of informers and handler registrations than the
+// version-independent synchronous informers (shared/adapterkit) provide: these wrappers add it,
+// always synced. v0.35 has no DoneChecker: informers_1_35.go, built with the tag build.sh sets.
 
 // registration is a handler registration that has always synced.
 type registration struct{ adapterkit.SyncedRegistration }

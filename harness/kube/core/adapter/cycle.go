@@ -7,13 +7,12 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	k8stesting "k8s.io/client-go/testing"
-	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
-	"k8s.io/kubernetes/pkg/scheduler"
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -67,43 +66,38 @@ func queueHooks(r *run) {
 	internalqueue.SchedcheckIncoming = r.noteIncoming
 }
 
-// wrapScheduler hooks the exported seams of one scheduling cycle: the pop, the algorithm's result
-// (tie set; during_attempt events arrive after it) and the failure handler (an unschedulable or
-// failed attempt). Binding cycles come through SchedcheckHooks.RunBinding.
+// wrapScheduler hooks the exported seams of one scheduling cycle: the pop and the algorithm's
+// result (tie set; during_attempt events arrive after it) through the bridge, whose WrapPop and
+// WrapSchedulePod hide that their signatures differ between minors, and the failure handler (an
+// unschedulable or failed attempt). Binding cycles come through SchedcheckHooks.RunBinding.
 func (r *run) wrapScheduler() {
-	nextEntity := r.sched.NextEntity
-	r.sched.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+	r.bridge.WrapPop(func(p *framework.QueuedPodInfo, group []*framework.QueuedPodInfo, fromBackoff bool) {
 		from := "active"
-		if r.bridge.PopsFromBackoff() {
+		if fromBackoff {
 			from = "backoff"
 		}
-		e, err := nextEntity(logger)
-		if p, ok := e.(*framework.QueuedPodInfo); ok && p != nil && p.Pod != nil {
+		if p != nil && p.Pod != nil {
 			key := podKey(p.Pod)
 			r.where[key] = "inflight"
 			r.emit(&pb.QueueTransition{Pod: key, From: from, To: "inflight", Cause: "Pop"})
 			r.cyclePod = p
 		}
-		r.notePodGroupPop(e, from)
-		return e, err
-	}
-	schedulePod := r.sched.SchedulePod
-	r.sched.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
-		result, err := schedulePod(ctx, fw, state, podInfo)
+		r.notePodGroupPop(group, from)
+	})
+	r.bridge.WrapSchedulePod(func(podInfo *framework.QueuedPodInfo, host string, err error) {
 		r.cycleTies = sortedCopy(r.bridge.TakeTies())
 		r.cycleScores = topScores(r.bridge.TakeScores(), r.scoreTop)
 		if err == nil && len(r.cycleTies) == 0 {
-			r.cycleTies = []string{result.SuggestedHost}
+			r.cycleTies = []string{host}
 		}
-		r.cycleHost = result.SuggestedHost
+		r.cycleHost = host
 		r.noteMemberResult(podInfo)
 		if len(r.during) > 0 {
 			if derr := r.deliverDuring(); derr != nil && r.failure == nil {
 				r.failure = derr
 			}
 		}
-		return result, err
-	}
+	})
 	failureHandler := r.sched.FailureHandler
 	r.sched.FailureHandler = func(ctx context.Context, fw framework.Framework, p *framework.QueuedPodInfo, status *fwk.Status, nominating *fwk.NominatingInfo, start time.Time) {
 		attempt := failedAttempt(p, status, nominating)
@@ -112,6 +106,16 @@ func (r *run) wrapScheduler() {
 		r.runAsync()
 		attempt.Victims = r.victims()
 		r.applyWrites()
+	}
+}
+
+// notePodGroupPop reports the pop of a pod group (v1.37's queue entities with GenericWorkload; the
+// bridge gives its members in order): each queued member goes inflight.
+func (r *run) notePodGroupPop(group []*framework.QueuedPodInfo, from string) {
+	for _, p := range group {
+		key := podKey(p.Pod)
+		r.where[key] = "inflight"
+		r.emit(&pb.QueueTransition{Pod: key, From: from, To: "inflight", Cause: "Pop"})
 	}
 }
 
@@ -291,4 +295,15 @@ func (r *run) observeDelete(pod *v1.Pod, run func()) {
 // noteMoveAll records a MoveAllToActiveOrBackoffQueue request (PROTOCOL.md, move_requests).
 func (r *run) noteMoveAll(label string) {
 	r.log.Move(r.now, label)
+}
+
+// podGone is the API server's NotFound for the binding of a pod deleted while its cycle was in
+// flight (a trace event during the attempt): a pod-group cycle goes on placing and binding every
+// member it popped, and upstream's binding of a deleted pod fails this way, so the binding cycle
+// fails and the pod is forgotten.
+func (r *run) podGone(namespace, name string) error {
+	if _, err := r.factory.Core().V1().Pods().Lister().Pods(namespace).Get(name); err != nil {
+		return apierrors.NewNotFound(v1.Resource("pods"), name)
+	}
+	return nil
 }

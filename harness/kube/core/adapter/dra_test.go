@@ -14,6 +14,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/kubernetes/pkg/scheduler"
 
 	"schedcheck.local/kube/common/objects"
 	"schedcheck.local/kube/common/pb"
@@ -34,7 +35,7 @@ func TestDRAConversionKeepsEveryField(t *testing.T) {
 		{msg: &pb.ResourceClaimTemplate{}, into: &resourcev1.ResourceClaimTemplate{}},
 		{msg: &pb.ResourceSlice{}, into: &resourcev1.ResourceSlice{}},
 		{msg: &pb.DeviceClass{}, into: &resourcev1.DeviceClass{}},
-		{msg: &pb.DeviceTaintRule{}, into: &resourcev1.DeviceTaintRule{}},
+		{msg: &pb.DeviceTaintRule{}, into: scheduler.SchedcheckNewDeviceTaintRule()}, // the minor's version
 		{msg: &pb.Pod{}, into: &v1.Pod{}, paths: []string{
 			"spec.resourceClaims", "spec.containers.0.resources.claims", "spec.initContainers.0.resources.claims",
 			"status.resourceClaimStatuses", "status.extendedResourceClaimStatus",

@@ -1,3 +1,5 @@
+//go:build kube1_37
+
 package adapter
 
 import (
@@ -229,29 +231,6 @@ func (r *run) runPermitted() {
 	}
 }
 
-// notePodGroupPop reports the pop of a pod group: each queued member goes inflight (pod groups in
-// key order, members in upstream's order within a group).
-func (r *run) notePodGroupPop(e framework.QueuedEntityInfo, from string) {
-	g, ok := e.(*framework.QueuedPodGroupInfo)
-	if !ok || g == nil {
-		return
-	}
-	keys := make([]string, 0, len(g.QueuedPodInfos))
-	byKey := map[string][]*framework.QueuedPodInfo{}
-	for k, pods := range g.QueuedPodInfos {
-		keys = append(keys, k.String())
-		byKey[k.String()] = pods
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, p := range byKey[k] {
-			key := podKey(p.Pod)
-			r.where[key] = "inflight"
-			r.emit(&pb.QueueTransition{Pod: key, From: from, To: "inflight", Cause: "Pop"})
-		}
-	}
-}
-
 // noteMemberResult keeps the algorithm's result of a pod scheduled within a pod-group cycle.
 func (r *run) noteMemberResult(p *framework.QueuedPodInfo) {
 	if r.permits == nil || p == nil || p.Pod.Spec.SchedulingGroup == nil {
@@ -285,15 +264,4 @@ func (r *run) heldMember(pod *v1.Pod) string {
 		return where
 	}
 	return ""
-}
-
-// podGone is the API server's NotFound for the binding of a pod deleted while its cycle was in
-// flight (a trace event during the attempt): a pod-group cycle goes on placing and binding every
-// member it popped, and upstream's binding of a deleted pod fails this way, so the binding cycle
-// fails and the pod is forgotten.
-func (r *run) podGone(namespace, name string) error {
-	if _, err := r.factory.Core().V1().Pods().Lister().Pods(namespace).Get(name); err != nil {
-		return apierrors.NewNotFound(v1.Resource("pods"), name)
-	}
-	return nil
 }

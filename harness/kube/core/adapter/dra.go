@@ -7,7 +7,9 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/types"
 	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 	resourcev1defaults "k8s.io/kubernetes/pkg/apis/resource/v1"
+	"k8s.io/kubernetes/pkg/scheduler"
 
 	"schedcheck.local/kube/common/pb"
 	"schedcheck.local/kube/shared/adapterkit"
@@ -57,7 +59,7 @@ func newDRAObjects(f *adapterkit.SyncFactory) *draObjects {
 		templates:     f.Informer(&resourcev1.ResourceClaimTemplate{}, r.ResourceClaimTemplates().Informer),
 		slices:        f.Informer(&resourcev1.ResourceSlice{}, r.ResourceSlices().Informer),
 		classes:       f.Informer(&resourcev1.DeviceClass{}, r.DeviceClasses().Informer),
-		taintRules:    f.Informer(&resourcev1.DeviceTaintRule{}, r.DeviceTaintRules().Informer),
+		taintRules:    f.Informer(scheduler.SchedcheckNewDeviceTaintRule(), func() cache.SharedIndexInformer { return scheduler.SchedcheckDeviceTaintRuleInformer(f) }),
 		api:           map[string]*resourcev1.ResourceClaim{},
 		allocatedHere: map[string]bool{},
 	}
@@ -99,11 +101,12 @@ func (d *draObjects) Apply(e *pb.ApiEvent) error {
 		}
 		return d.classes.Deliver(t, class)
 	case *pb.ApiEvent_DeviceTaintRule:
-		rule := &resourcev1.DeviceTaintRule{}
+		// The version the minor's resource slice tracker reads (the bridge's).
+		rule := scheduler.SchedcheckNewDeviceTaintRule()
 		if err := adapterkit.Decode(obj.DeviceTaintRule, rule); err != nil {
 			return err
 		}
-		resourcev1defaults.SetObjectDefaults_DeviceTaintRule(rule)
+		scheduler.SchedcheckDefaultDeviceTaintRule(rule)
 		return d.taintRules.Deliver(t, rule)
 	}
 	return fmt.Errorf("not a DRA object: %T", e.Object)

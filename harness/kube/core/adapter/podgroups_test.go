@@ -1,3 +1,5 @@
+//go:build kube1_37
+
 package adapter
 
 import (

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -26,12 +25,13 @@ import (
 	"schedcheck.local/kube/shared/adapterkit"
 )
 
-// compatLevel is the Hello.compat this adapter answers ("" means the adapter's own level).
-const compatLevel = "1.37"
+// compatLevel is the Hello.compat this adapter answers ("" means the adapter's own level): the
+// minor of the bridge it is linked with.
+const compatLevel = scheduler.SchedcheckMinor
 
 // traceLevels are the older compatibility levels whose traces the adapter also replays, at its own
 // level: the harness sends the trace header's compat, and every trace it replays is at 1.27 (the
-// reference's level), whose objects and configuration v1.37 reads unchanged. Any other level is
+// reference's level), whose objects and configuration the newer minors read unchanged. Any other level is
 // refused.
 var traceLevels = []string{"1.27"}
 
@@ -179,8 +179,7 @@ func (r *run) Hello(h *pb.Hello) (*pb.HelloAck, error) {
 	}
 
 	opts := append(adapterkit.SchedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(r.opts.registry), scheduler.WithClock(r.clock))
-	recorders := func(string) events.EventRecorderLogger { return &events.FakeRecorder{} }
-	sched, err := scheduler.New(r.ctx, r.client, r.factory, nil, recorders, opts...)
+	sched, err := scheduler.New(r.ctx, r.client, r.factory, nil, fakeRecorders, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("configuration %s: %w", source, err)
 	}

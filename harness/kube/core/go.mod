@@ -1,0 +1,3 @@
+module schedcheck.local/kube/core
+
+go 1.26.0

@@ -1,0 +1,28 @@
+// Added to k8s.io/kubernetes/pkg/scheduler by the schedcheck adapter build; not part of upstream.
+
+package scheduler
+
+import (
+	resourcev1alpha3 "k8s.io/api/resource/v1alpha3"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+	resourcev1alpha3defaults "k8s.io/kubernetes/pkg/apis/resource/v1alpha3"
+)
+
+// The resource slice tracker of v1.35 reads DeviceTaintRules at resource.k8s.io/v1alpha3 (the API moved
+// from v1alpha3 at 1.35 through v1beta2 at 1.36 to v1 at 1.37); the adapter core feeds the
+// trace's rules (written at v1, whose fields these versions share) through these three.
+
+// SchedcheckNewDeviceTaintRule is an empty DeviceTaintRule of that version, to decode into.
+func SchedcheckNewDeviceTaintRule() runtime.Object { return &resourcev1alpha3.DeviceTaintRule{} }
+
+// SchedcheckDefaultDeviceTaintRule applies the API server's defaults of that version.
+func SchedcheckDefaultDeviceTaintRule(obj runtime.Object) {
+	resourcev1alpha3defaults.SetObjectDefaults_DeviceTaintRule(obj.(*resourcev1alpha3.DeviceTaintRule))
+}
+
+// SchedcheckDeviceTaintRuleInformer is the informer the tracker registers on.
+func SchedcheckDeviceTaintRuleInformer(f informers.SharedInformerFactory) cache.SharedIndexInformer {
+	return f.Resource().V1alpha3().DeviceTaintRules().Informer()
+}
