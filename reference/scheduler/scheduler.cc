@@ -40,6 +40,7 @@ Outcome Scheduler::Init() {
     p->handle.epoch_unix_ns = options_.epoch_unix_ns;
     p->handle.async_preemptions = &async_preemptions_;
     p->handle.volume_api = options_.volume_api;
+    p->handle.dra_api = &claim_api_;
     auto fw = Framework::Create(profile, *options_.registry, &p->handle);
     if (!fw.ok()) return fw.error();
     if (features_.opportunistic_batching) {
