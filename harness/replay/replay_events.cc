@@ -165,8 +165,9 @@ Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
 
 Outcome Replayer::DeliverDra(const trace::ApiEvent& event, const std::string& where) {
   const reference::WatchEvent type = ToWatchEvent(event.type());
-  const std::string unmodelled = " is not modelled by schedcheck (docs/DEVIATIONS.md, row "
-                                 "\"DynamicResources\")";
+  const std::string unmodelled =
+      " is not modelled by schedcheck (docs/DEVIATIONS.md, row "
+      "\"DynamicResources\")";
   // The allocator is modelled at the default gates only; these change what it does (the
   // implementation upstream picks, slices it ignores). DRASchedulerFilterTimeout is a wall-clock
   // limit (no effect in virtual time) and DRAWorkloadResourceClaims matters only for pod groups.
@@ -182,8 +183,10 @@ Outcome Replayer::DeliverDra(const trace::ApiEvent& event, const std::string& wh
   // not modelled.
   auto pre_hints = options_.feature_gates.find("SchedulerPreQueueingHints");
   if (pre_hints != options_.feature_gates.end() && pre_hints->second) {
-    return Error{where + ": a DRA object with --feature-gates SchedulerPreQueueingHints=true: "
-                 "DynamicResources' PreQueueingHint" + unmodelled};
+    return Error{where +
+                 ": a DRA object with --feature-gates SchedulerPreQueueingHints=true: "
+                 "DynamicResources' PreQueueingHint" +
+                 unmodelled};
   }
   switch (event.object_case()) {
     case trace::ApiEvent::kResourceClaim: {

@@ -128,8 +128,14 @@ class AllocationRun {
  public:
   AllocationRun(const AllocatedState& allocated, const DeviceClasses& classes, CelCache& cel,
                 const k8s::Node& node, const std::vector<const k8s::ResourceClaim*>& claims)
-      : allocated_(allocated), classes_(classes), cel_(cel), node_(node), claims_(claims),
-        requests_(claims.size()), constraints_(claims.size()), results_(claims.size()) {}
+      : allocated_(allocated),
+        classes_(classes),
+        cel_(cel),
+        node_(node),
+        claims_(claims),
+        requests_(claims.size()),
+        constraints_(claims.size()),
+        results_(claims.size()) {}
 
   Result<std::optional<std::vector<k8s::AllocationResult>>> Run(std::vector<Pool> pools);
 
@@ -137,17 +143,20 @@ class AllocationRun {
   Result<RequestData> ValidateDeviceRequest(size_t claim, const k8s::DeviceRequest& request);
   Result<bool> IsSelectable(size_t claim, const RequestData& data, const k8s::ResourceSlice& slice,
                             const k8s::Device& device);
-  Result<bool> SelectorsMatch(size_t claim, const k8s::Device& device, const DeviceId& id,
-                              const k8s::DeviceClass* device_class,
-                              const google::protobuf::RepeatedPtrField<k8s::DeviceSelector>& selectors);
+  Result<bool> SelectorsMatch(
+      size_t claim, const k8s::Device& device, const DeviceId& id,
+      const k8s::DeviceClass* device_class,
+      const google::protobuf::RepeatedPtrField<k8s::DeviceSelector>& selectors);
   Result<bool> AllocateOne(size_t claim, size_t request, int device_index, Location start);
   Result<bool> AllocateDevice(size_t claim, const RequestData& data, const DeviceId& id,
-                              const k8s::Device& device, const k8s::ResourceSlice& slice, bool must);
+                              const k8s::Device& device, const k8s::ResourceSlice& slice,
+                              bool must);
   void Deallocate(size_t claim, const RequestData& data, const DeviceId& id,
                   const k8s::Device& device);
   bool DeviceInUse(const DeviceId& id) const {
     auto it = allocating_.find(id);
-    return allocated_.allocated_devices.count(id) > 0 || (it != allocating_.end() && !it->second.empty());
+    return allocated_.allocated_devices.count(id) > 0 ||
+           (it != allocating_.end() && !it->second.empty());
   }
   bool AllocatingDeviceForClaim(const DeviceId& id, size_t claim) const {
     auto it = allocating_.find(id);
@@ -223,8 +232,8 @@ Result<std::optional<std::vector<k8s::AllocationResult>>> AllocationRun::Run(
 
 Result<RequestData> AllocationRun::ValidateDeviceRequest(size_t claim_index,
                                                          const k8s::DeviceRequest& request) {
-  const std::string prefix = "claim " + ClaimRef(*claims_[claim_index]) + ", request " +
-                             request.name();
+  const std::string prefix =
+      "claim " + ClaimRef(*claims_[claim_index]) + ", request " + request.name();
   if (request.first_available_size() > 0 || !request.has_exactly()) {
     return Error{prefix + ": prioritized lists (firstAvailable) are not modelled by schedcheck"};
   }
@@ -243,8 +252,7 @@ Result<RequestData> AllocationRun::ValidateDeviceRequest(size_t claim_index,
   auto found = classes_.find(exactly.device_class_name());
   if (found == classes_.end()) {
     return Error{prefix + ": could not retrieve device class " + exactly.device_class_name() +
-                 ": deviceclass.resource.k8s.io \"" + exactly.device_class_name() +
-                 "\" not found"};
+                 ": deviceclass.resource.k8s.io \"" + exactly.device_class_name() + "\" not found"};
   }
   data.class_ = &found->second;
 
@@ -284,7 +292,8 @@ Result<bool> AllocationRun::IsSelectable(size_t claim, const RequestData& data,
                                          const k8s::ResourceSlice& slice,
                                          const k8s::Device& device) {
   const DeviceId id{slice.spec().driver(), slice.spec().pool().name(), device.name()};
-  Result<bool> match = SelectorsMatch(claim, device, id, data.class_, data.class_->spec().selectors());
+  Result<bool> match =
+      SelectorsMatch(claim, device, id, data.class_, data.class_->spec().selectors());
   if (!match.ok() || !*match) return match;
   match = SelectorsMatch(claim, device, id, nullptr, data.exactly().selectors());
   if (!match.ok() || !*match) return match;
@@ -299,14 +308,13 @@ Result<bool> AllocationRun::SelectorsMatch(
     size_t claim, const k8s::Device& device, const DeviceId& id,
     const k8s::DeviceClass* device_class,
     const google::protobuf::RepeatedPtrField<k8s::DeviceSelector>& selectors) {
-  const std::string owner = device_class != nullptr
-                                ? "class " + device_class->metadata().name()
-                                : "claim " + ClaimRef(*claims_[claim]);
+  const std::string owner = device_class != nullptr ? "class " + device_class->metadata().name()
+                                                    : "claim " + ClaimRef(*claims_[claim]);
   for (int i = 0; i < selectors.size(); ++i) {
     const Result<CelSelector>& compiled = cel_.GetOrCompile(selectors[i].cel().expression());
     if (!compiled.ok()) {
-      return Error{owner + ": selector #" + std::to_string(i) + ": CEL compile error: " +
-                   compiled.message()};
+      return Error{owner + ": selector #" + std::to_string(i) +
+                   ": CEL compile error: " + compiled.message()};
     }
     Result<bool> matches = compiled->Matches(ToCelDevice(id.driver, device));
     if (!matches.ok()) {
@@ -407,7 +415,8 @@ void AllocationRun::Deallocate(size_t claim, const RequestData& data, const Devi
   results_[claim].pop_back();
   allocating_[id].erase(claim);
   std::vector<Constraint>& constraints = constraints_[claim];
-  for (size_t j = constraints.size(); j-- > 0;) ConstraintRemove(constraints[j], data.request->name());
+  for (size_t j = constraints.size(); j-- > 0;)
+    ConstraintRemove(constraints[j], data.request->name());
 }
 
 namespace {
@@ -419,8 +428,9 @@ bool SameRequirement(const k8s::NodeSelectorRequirement& a, const k8s::NodeSelec
   return va == vb;
 }
 
-void AddNewRequirements(const google::protobuf::RepeatedPtrField<k8s::NodeSelectorRequirement>& from,
-                        google::protobuf::RepeatedPtrField<k8s::NodeSelectorRequirement>* to) {
+void AddNewRequirements(
+    const google::protobuf::RepeatedPtrField<k8s::NodeSelectorRequirement>& from,
+    google::protobuf::RepeatedPtrField<k8s::NodeSelectorRequirement>* to) {
   for (const k8s::NodeSelectorRequirement& requirement : from) {
     bool present = false;
     for (const k8s::NodeSelectorRequirement& existing : *to) {
@@ -433,16 +443,18 @@ void AddNewRequirements(const google::protobuf::RepeatedPtrField<k8s::NodeSelect
 // createNodeSelector: the nodes the allocation is usable on. A device of a slice for one node name
 // pins it to the node; node selectors of the slices (one term each; the API server allows no more
 // for a slice) are merged into one term; devices for all nodes add nothing (no selector at all).
-Result<std::optional<k8s::NodeSelector>> CreateNodeSelector(const std::vector<DeviceResult>& devices,
-                                                            const std::string& node_name) {
+Result<std::optional<k8s::NodeSelector>> CreateNodeSelector(
+    const std::vector<DeviceResult>& devices, const std::string& node_name) {
   k8s::NodeSelector merged;
   k8s::NodeSelectorTerm* term = merged.add_node_selector_terms();
   for (const DeviceResult& result : devices) {
     const k8s::ResourceSliceSpec& spec = result.slice->spec();
     const bool per_device = spec.per_device_node_selection();
     const std::string& name = per_device ? result.device->node_name() : spec.node_name();
-    const bool has_selector = per_device ? result.device->has_node_selector() : spec.has_node_selector();
-    const k8s::NodeSelector& selector = per_device ? result.device->node_selector() : spec.node_selector();
+    const bool has_selector =
+        per_device ? result.device->has_node_selector() : spec.has_node_selector();
+    const k8s::NodeSelector& selector =
+        per_device ? result.device->node_selector() : spec.node_selector();
     if (!name.empty() || result.device->binds_to_node()) {
       k8s::NodeSelector pinned;
       k8s::NodeSelectorRequirement* field = pinned.add_node_selector_terms()->add_match_fields();
@@ -457,7 +469,8 @@ Result<std::optional<k8s::NodeSelector>> CreateNodeSelector(const std::vector<De
                    std::to_string(selector.node_selector_terms_size()) + " terms"};
     }
     if (selector.node_selector_terms_size() == 1) {
-      AddNewRequirements(selector.node_selector_terms(0).match_fields(), term->mutable_match_fields());
+      AddNewRequirements(selector.node_selector_terms(0).match_fields(),
+                         term->mutable_match_fields());
       AddNewRequirements(selector.node_selector_terms(0).match_expressions(),
                          term->mutable_match_expressions());
     }
@@ -547,7 +560,10 @@ Result<k8s::AllocationResult> AllocationRun::MakeResult(size_t c) const {
 
 Allocator::Allocator(AllocatedState allocated, const DeviceClasses& classes,
                      std::vector<const k8s::ResourceSlice*> slices, CelCache& cel)
-    : allocated_(std::move(allocated)), classes_(classes), all_slices_(std::move(slices)), cel_(cel) {
+    : allocated_(std::move(allocated)),
+      classes_(classes),
+      all_slices_(std::move(slices)),
+      cel_(cel) {
   for (const k8s::ResourceSlice* slice : all_slices_) {
     if (slice->spec().node_name().empty()) {
       slices_shared_.push_back(slice);

@@ -29,7 +29,8 @@ CelDevice ToCelDevice(const std::string& driver, const k8s::Device& device) {
       cel.attributes.emplace(name, DeviceVersion{attribute.version_value()});
     }
   }
-  for (const auto& [name, capacity] : device.capacity()) cel.capacity.emplace(name, capacity.value());
+  for (const auto& [name, capacity] : device.capacity())
+    cel.capacity.emplace(name, capacity.value());
   return cel;
 }
 

@@ -39,8 +39,8 @@ void Scheduler::OnResourceClaim(WatchEvent type, k8s::ResourceClaim claim) {
     }
   }
   if (claim.metadata().namespace_().empty()) claim.mutable_metadata()->set_namespace_("default");
-  OnStorageObject(type, std::move(claim), true, &objects_.resource_claims,
-                  resource::kResourceClaim, "ResourceClaim");
+  OnStorageObject(type, std::move(claim), true, &objects_.resource_claims, resource::kResourceClaim,
+                  "ResourceClaim");
 }
 
 void Scheduler::OnResourceSlice(WatchEvent type, k8s::ResourceSlice slice) {

@@ -31,7 +31,8 @@ dra::AllocatedState DynamicResources::GatherAllocatedState() const {
   auto add = [&state](const k8s::AllocationResult& allocation) {
     for (const k8s::DeviceRequestAllocationResult& result : allocation.devices().results()) {
       if (result.admin_access()) continue;  // not counted as allocated
-      state.allocated_devices.insert(dra::DeviceId{result.driver(), result.pool(), result.device()});
+      state.allocated_devices.insert(
+          dra::DeviceId{result.driver(), result.pool(), result.device()});
     }
   };
   for (const auto& [key, claim] : handle_.objects->resource_claims) {
@@ -76,9 +77,9 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod,
         return Status::Error("request " + request.name() + ": unsupported request type");
       }
       if (ClusterObjects::Find(handle_.objects->device_classes, class_name) == nullptr) {
-        return Status(Code::kUnschedulableAndUnresolvable,
-                      "request " + request.name() + ": device class " + class_name +
-                          " does not exist");
+        return Status(
+            Code::kUnschedulableAndUnresolvable,
+            "request " + request.name() + ": device class " + class_name + " does not exist");
       }
     }
   }

@@ -1,12 +1,12 @@
-// DynamicResources at v1.37.2 (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go),
-// for the subset of Dynamic Resource Allocation reference/dra models (its README.md): PreEnqueue
-// (the pod's claims exist), PreFilter (the pod's claims, allocated ones' node selectors, the
-// allocator for the others), Filter through the structured allocator, PostFilter (deallocates the
-// first unavailable claim nobody else uses), Reserve / Unreserve with in-flight allocations
-// (upstream's SignalClaimPendingAllocation), PreBind writing the claim's allocation and
-// reservation through Handle::dra_api, Score (0: prioritized lists, the only thing it scores,
-// are not modelled) and the events upstream registers with its QueueingHints. Not built at v1.27,
-// where DRA's gate was off.
+// DynamicResources at v1.37.2
+// (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go), for the subset of Dynamic
+// Resource Allocation reference/dra models (its README.md): PreEnqueue (the pod's claims exist),
+// PreFilter (the pod's claims, allocated ones' node selectors, the allocator for the others),
+// Filter through the structured allocator, PostFilter (deallocates the first unavailable claim
+// nobody else uses), Reserve / Unreserve with in-flight allocations (upstream's
+// SignalClaimPendingAllocation), PreBind writing the claim's allocation and reservation through
+// Handle::dra_api, Score (0: prioritized lists, the only thing it scores, are not modelled) and the
+// events upstream registers with its QueueingHints. Not built at v1.27, where DRA's gate was off.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_DYNAMIC_RESOURCES_DYNAMIC_RESOURCES_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_DYNAMIC_RESOURCES_DYNAMIC_RESOURCES_H_
 
@@ -36,10 +36,10 @@ class DynamicResourcesState final : public StateData {
     return std::make_unique<DynamicResourcesState>(*this);
   }
 
-  std::vector<k8s::ResourceClaim> claims;  // the pod's, in spec.resourceClaims order
-  std::vector<ClaimInfo> info;             // beside claims
+  std::vector<k8s::ResourceClaim> claims;           // the pod's, in spec.resourceClaims order
+  std::vector<ClaimInfo> info;                      // beside claims
   std::shared_ptr<const dra::Allocator> allocator;  // null: every claim is allocated
-  std::set<size_t> unavailable_claims;     // Filter: allocated claims not usable on some node
+  std::set<size_t> unavailable_claims;  // Filter: allocated claims not usable on some node
   // Filter: the allocations of the claims to allocate (in claim order), by node.
   std::map<std::string, std::vector<k8s::AllocationResult>> node_allocations;
 };

@@ -71,9 +71,9 @@ void DynamicResources::Unreserve(CycleState& state, const Pod& pod,
     in_flight_.erase(ClaimUid(claim));  // MaybeRemoveClaimPendingAllocation
     if (!claim.status().has_allocation() || !IsReservedForPod(pod, claim)) continue;
     // The strategic-merge patch removing the pod's reservation, against the stored claim.
-    const k8s::ResourceClaim* stored = ClusterObjects::Find(
-        handle_.objects->resource_claims,
-        claim.metadata().namespace_() + "/" + claim.metadata().name());
+    const k8s::ResourceClaim* stored =
+        ClusterObjects::Find(handle_.objects->resource_claims,
+                             claim.metadata().namespace_() + "/" + claim.metadata().name());
     if (stored == nullptr || handle_.dra_api == nullptr) continue;  // upstream logs the error
     k8s::ResourceClaim patched = *stored;
     auto* reserved = patched.mutable_status()->mutable_reserved_for();
@@ -103,8 +103,9 @@ Status DynamicResources::PreBind(CycleState& state, const Pod& pod,
     const std::string ref = ClaimRef(ours);
     const k8s::ResourceClaim* stored = ClusterObjects::Find(handle_.objects->resource_claims, ref);
     if (stored == nullptr || handle_.dra_api == nullptr) {
-      return Status::Error("add reservation to claim " + ref + ": resourceclaims.resource.k8s.io \"" +
-                           ours.metadata().name() + "\" not found");
+      return Status::Error("add reservation to claim " + ref +
+                           ": resourceclaims.resource.k8s.io \"" + ours.metadata().name() +
+                           "\" not found");
     }
     k8s::ResourceClaim claim = *stored;
     if (!claim.metadata().deletion_timestamp().empty()) {

@@ -20,7 +20,8 @@ std::vector<ClusterEventWithHint> DynamicResources::EventsToRegisterWithHints() 
     const auto [original, modified] = *claims;
     if (modified == nullptr) {
       // A deleted claim frees its devices only when it was allocated.
-      if (original == nullptr || !original->status().has_allocation()) return QueueingHint::kQueueSkip;
+      if (original == nullptr || !original->status().has_allocation())
+        return QueueingHint::kQueueSkip;
       return QueueingHint::kQueue;
     }
     bool uses_claim = false;
@@ -36,23 +37,27 @@ std::vector<ClusterEventWithHint> DynamicResources::EventsToRegisterWithHints() 
     }
     if (!uses_claim) return QueueingHint::kQueueSkip;
     if (original == nullptr) return QueueingHint::kQueue;
-    if (google::protobuf::util::MessageDifferencer::Equals(original->status(), modified->status())) {
+    if (google::protobuf::util::MessageDifferencer::Equals(original->status(),
+                                                           modified->status())) {
       return QueueingHint::kQueueSkip;
     }
     return QueueingHint::kQueue;
   };
-  QueueingHintFn after_target_pod_update = [objects](const Pod&,
-                                                     const EventObjects& e) -> Result<QueueingHint> {
-    if (e.new_pod == nullptr) return Error{"unexpected object in isSchedulableAfterTargetPodUpdate"};
+  QueueingHintFn after_target_pod_update =
+      [objects](const Pod&, const EventObjects& e) -> Result<QueueingHint> {
+    if (e.new_pod == nullptr)
+      return Error{"unexpected object in isSchedulableAfterTargetPodUpdate"};
     if (!PodResourceClaims(*e.new_pod, *objects).ok()) return QueueingHint::kQueueSkip;
     return QueueingHint::kQueue;
   };
   return {
-      {event(resource::kNode, action::kAdd | action::kUpdateNodeLabel | action::kUpdateNodeAllocatable),
+      {event(resource::kNode,
+             action::kAdd | action::kUpdateNodeLabel | action::kUpdateNodeAllocatable),
        nullptr},
       {event(resource::kResourceClaim, action::kAdd | action::kUpdateV1_37 | action::kDelete),
        after_claim_change},
-      {event(resource::kTargetPod, action::kUpdatePodGeneratedResourceClaim), after_target_pod_update},
+      {event(resource::kTargetPod, action::kUpdatePodGeneratedResourceClaim),
+       after_target_pod_update},
       {event(resource::kDeviceClass, action::kAdd | action::kUpdateV1_37), nullptr},
       {event(resource::kResourceSlice, action::kAdd | action::kUpdateV1_37), nullptr},
   };

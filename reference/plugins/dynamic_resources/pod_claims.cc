@@ -63,7 +63,8 @@ Result<std::vector<const k8s::ResourceClaim*>> PodResourceClaims(const Pod& pod,
         ClusterObjects::Find(objects.resource_claims, obj.metadata().namespace_() + "/" + name);
     if (claim == nullptr) {
       // The assume cache's NotFoundError.
-      return Error{"could not find ResourceClaim \"" + obj.metadata().namespace_() + "/" + name + "\""};
+      return Error{"could not find ResourceClaim \"" + obj.metadata().namespace_() + "/" + name +
+                   "\""};
     }
     if (!claim->metadata().deletion_timestamp().empty()) {
       return Error{"resourceclaim \"" + name + "\" is being deleted"};
