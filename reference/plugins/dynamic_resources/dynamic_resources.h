@@ -51,6 +51,7 @@ class DynamicResources final : public PreEnqueuePlugin,
                                public ScorePlugin,
                                public ReservePlugin,
                                public PreBindPlugin,
+                               public EnqueueExtensions,
                                public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "DynamicResources";
@@ -77,6 +78,8 @@ class DynamicResources final : public PreEnqueuePlugin,
   Status PreBindPreFlight(CycleState& state, const Pod& pod, const std::string& node) override;
   Status PreBind(CycleState& state, const Pod& pod, const std::string& node) override;
   std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
+  // The same events without their hints (which informer handlers exist).
+  std::vector<ClusterEvent> EventsToRegister() const override;
 
  private:
   // The devices in use: allocated claims' (admin access excepted) and in-flight allocations'.

@@ -63,4 +63,12 @@ std::vector<ClusterEventWithHint> DynamicResources::EventsToRegisterWithHints() 
   };
 }
 
+std::vector<ClusterEvent> DynamicResources::EventsToRegister() const {
+  std::vector<ClusterEvent> events;
+  for (const ClusterEventWithHint& registered : EventsToRegisterWithHints()) {
+    events.push_back(registered.event);
+  }
+  return events;
+}
+
 }  // namespace schedcheck::reference
