@@ -33,7 +33,7 @@ refused() {  # NAME FRAGMENT
   grep -qF "is not modelled by schedcheck" "$out/$1.err" || fail "$1: $(cat "$out/$1.err")"
 }
 refused binding-conditions "bindingConditions"
-refused consumable-capacity "spec.devices.requests[0].exactly.capacity"
+refused consumable-capacity "spec.devices[0].allowMultipleAllocations"
 refused device-taints "DeviceTaintRule"
 refused extended-resource "spec.extendedResourceName"
 refused partitions-prioritized "sharedCounters"
