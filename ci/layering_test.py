@@ -32,6 +32,7 @@ REFERENCE_RANKS = (
     ("base", "dra_cel"),
     ("k8s",),
     ("api",),
+    ("dra",),
     ("framework", "testing"),
     ("plugins", "queue", "cache"),
     ("runtime",),

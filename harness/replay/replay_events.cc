@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "harness/replay/replayer_internal.h"
+#include "reference/dra/allocator.h"
 
 namespace schedcheck::replay {
 namespace {
@@ -141,15 +142,15 @@ Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
     case trace::ApiEvent::kCsiStorageCapacity:
       DeliverStorage(event);
       return Outcome::Ok();
-    // Dynamic Resource Allocation: the reference does not model it yet. The objects replay, but
-    // nothing reads them; a pod with spec.resourceClaims is rejected at 1.37 (DynamicResources'
-    // PreFilter, docs/DEVIATIONS.md).
+    // Dynamic Resource Allocation: read by DynamicResources at 1.37 (reference/dra); at 1.27 the
+    // objects replay without effect (a pod with claims is refused there).
     case trace::ApiEvent::kResourceClaim:
     case trace::ApiEvent::kResourceClaimTemplate:
     case trace::ApiEvent::kResourceSlice:
     case trace::ApiEvent::kDeviceClass:
     case trace::ApiEvent::kDeviceTaintRule:
-      return Outcome::Ok();
+      if (!features_.dynamic_resource_allocation) return Outcome::Ok();
+      return DeliverDra(event, where);
     // Workloads and PodGroups: pod groups are not modelled. With GenericWorkload off upstream
     // reads neither; with it on a pod naming a group is refused (BuildPod), and the objects
     // alone change nothing the reference models.
@@ -160,6 +161,68 @@ Outcome Replayer::Deliver(const trace::ApiEvent& event, size_t index) {
       break;
   }
   return Error{where + ": field api.object: missing"};
+}
+
+Outcome Replayer::DeliverDra(const trace::ApiEvent& event, const std::string& where) {
+  const reference::WatchEvent type = ToWatchEvent(event.type());
+  const std::string unmodelled =
+      " is not modelled by schedcheck (docs/DEVIATIONS.md, row "
+      "\"DynamicResources\")";
+  // The allocator is modelled at the default gates only; these change what it does (the
+  // implementation upstream picks, slices it ignores). DRASchedulerFilterTimeout is a wall-clock
+  // limit (no effect in virtual time) and DRAWorkloadResourceClaims matters only for pod groups.
+  for (const char* gate : {"DRAConsumableCapacity", "DRADeviceBindingConditions",
+                           "DRAFractionalCapacityRange", "DRAPartitionableDevices"}) {
+    auto set = options_.feature_gates.find(gate);
+    if (set != options_.feature_gates.end() && !set->second) {
+      return Error{where + ": a DRA object with --feature-gates " + gate +
+                   "=false: DRA allocation with that gate off" + unmodelled};
+    }
+  }
+  // DynamicResources' PreQueueingHint (narrowing a claim event's move to the claim's pods) is
+  // not modelled.
+  auto pre_hints = options_.feature_gates.find("SchedulerPreQueueingHints");
+  if (pre_hints != options_.feature_gates.end() && pre_hints->second) {
+    return Error{where +
+                 ": a DRA object with --feature-gates SchedulerPreQueueingHints=true: "
+                 "DynamicResources' PreQueueingHint" +
+                 unmodelled};
+  }
+  switch (event.object_case()) {
+    case trace::ApiEvent::kResourceClaim: {
+      k8s::ResourceClaim claim = event.resource_claim();
+      const std::string field = reference::dra::UnmodelledClaimField(claim);
+      if (!field.empty() && type != reference::WatchEvent::kDeleted) {
+        return Error{where + ": ResourceClaim " + claim.metadata().namespace_() + "/" +
+                     claim.metadata().name() + ": field " + field + unmodelled};
+      }
+      StampVersion(claim.mutable_metadata());
+      scheduler_->OnResourceClaim(type, std::move(claim));
+      return Outcome::Ok();
+    }
+    case trace::ApiEvent::kResourceSlice: {
+      const std::string field = reference::dra::UnmodelledSliceField(event.resource_slice());
+      if (!field.empty() && type != reference::WatchEvent::kDeleted) {
+        return Error{where + ": ResourceSlice " + event.resource_slice().metadata().name() +
+                     ": field " + field + unmodelled};
+      }
+      scheduler_->OnResourceSlice(type, event.resource_slice());
+      return Outcome::Ok();
+    }
+    case trace::ApiEvent::kDeviceClass:
+      if (event.device_class().spec().has_extended_resource_name()) {
+        return Error{where + ": DeviceClass " + event.device_class().metadata().name() +
+                     ": field spec.extendedResourceName (extended resources backed by devices)" +
+                     unmodelled};
+      }
+      scheduler_->OnDeviceClass(type, event.device_class());
+      return Outcome::Ok();
+    case trace::ApiEvent::kDeviceTaintRule:
+      return Error{where + ": DeviceTaintRule " + event.device_taint_rule().metadata().name() +
+                   ": DeviceTaintRules" + unmodelled};
+    default:  // ResourceClaimTemplates: only the ResourceClaim controller reads them
+      return Outcome::Ok();
+  }
 }
 
 void Replayer::DeliverStorage(const trace::ApiEvent& event) {

@@ -190,6 +190,8 @@ class Replayer {
   void DeliverStorage(const trace::ApiEvent& event);
   // A PersistentVolume's or claim's resourceVersion as the adapters' API server stamps it.
   void StampVersion(k8s::ObjectMeta* meta);
+  // A DRA object to the scheduler at 1.37; what the model does not cover is an input error.
+  Outcome DeliverDra(const trace::ApiEvent& event, const std::string& where);
   // The scheduler's attempt, as a decision record.
   void RecordAttempt(const reference::QueuedPodInfo& info, const reference::CycleOutcome& outcome);
 

@@ -26,8 +26,9 @@ constexpr std::array<GateSpec, 32> kGatesV1_37 = {{
     {"DRANodeAllocatableResources", false, "alpha", false},
     {"DRAOptionalNodeOperations", false, "alpha", false},
     // The DRA gates below change only how DynamicResources allocates devices for pods with
-    // resourceClaims, which the reference rejects in PreFilter ("not modelled", docs/DEVIATIONS.md)
-    // at either value; pods without claims get PreFilter Skip either way.
+    // resourceClaims; pods without claims get PreFilter Skip either way. A replay refuses DRA
+    // objects with the first four off (the allocator is modelled at the defaults, row
+    // "DynamicResources" of docs/DEVIATIONS.md).
     {"DRAConsumableCapacity", true, "beta", true},
     {"DRADeviceBindingConditions", true, "beta", true},
     {"DRAFractionalCapacityRange", true, "beta", true},

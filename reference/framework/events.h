@@ -27,6 +27,10 @@ inline constexpr std::string_view kWildCard = "*";
 // v1.37 with GenericWorkload: PodGroup objects (scheduling.k8s.io/v1beta1). schedcheck's objects
 // have none, so no such event is ever delivered; GangScheduling registers it.
 inline constexpr std::string_view kPodGroup = "scheduling.k8s.io/PodGroup";
+// v1.37 Dynamic Resource Allocation, registered by DynamicResources.
+inline constexpr std::string_view kResourceClaim = "resource.k8s.io/ResourceClaim";
+inline constexpr std::string_view kResourceSlice = "resource.k8s.io/ResourceSlice";
+inline constexpr std::string_view kDeviceClass = "resource.k8s.io/DeviceClass";
 
 // The pod resources of v1.37 (kube-scheduler/framework/types.go): `Pod` registered by a plugin
 // covers the three specific ones the queue reports.

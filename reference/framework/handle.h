@@ -42,6 +42,13 @@ struct ClusterObjects {
   std::map<std::string, k8s::CSINode, std::less<>> csi_nodes;
   std::map<std::string, k8s::CSIDriver, std::less<>> csi_drivers;
   std::map<std::string, k8s::CSIStorageCapacity, std::less<>> csi_storage_capacities;
+  // Dynamic Resource Allocation, read by DynamicResources (v1.37). Claims keyed
+  // "namespace/name" (as the scheduler's assume cache holds them: with its own status writes),
+  // slices, classes and taint rules by name.
+  std::map<std::string, k8s::ResourceClaim, std::less<>> resource_claims;
+  std::map<std::string, k8s::ResourceSlice, std::less<>> resource_slices;
+  std::map<std::string, k8s::DeviceClass, std::less<>> device_classes;
+  std::map<std::string, k8s::DeviceTaintRule, std::less<>> device_taint_rules;
   // v1.27's VolumeBinding assume cache keeps the newest version of each PV and claim delivered
   // to it: an update whose resourceVersion is not a newer integer is skipped (assumeCache.add).
   // Where the store took such an update, the object the cache kept, by the store's key (the
@@ -157,6 +164,19 @@ class WaitingPods {
   virtual void Activate(const std::vector<PodPtr>& pods) = 0;
 };
 
+// The API server as DynamicResources writes ResourceClaims to it (PreBind's allocation and
+// reservation, Unreserve's removal of a reservation, PostFilter's deallocation). Implemented by the
+// Scheduler: the claim is stored at once (upstream's assume cache takes the written object) and
+// its informer event reaches the queue later, as the kube adapter's fake API server delivers it
+// (after PreBind, before the pod's binding; after the failure handling).
+class DraApi {
+ public:
+  virtual ~DraApi() = default;
+  // The claim as stored (the status written, the rest as the API server has it), or the API's
+  // error text (NotFound).
+  virtual Result<k8s::ResourceClaim> UpdateResourceClaimStatus(const k8s::ResourceClaim& claim) = 0;
+};
+
 struct Handle {
   // REQUIRES: `features` is the run's (FeaturesFor): there is no default level.
   explicit Handle(const Features& run_features) : features(run_features) {}
@@ -182,6 +202,8 @@ struct Handle {
   // GenericWorkload: the cache's pod groups (null: none known) and the waiting pods.
   const PodGroupStates* pod_groups = nullptr;
   WaitingPods* waiting_pods = nullptr;
+  // DynamicResources' claim writes (null: no API server for claims, the writes fail).
+  DraApi* dra_api = nullptr;
 };
 
 }  // namespace schedcheck::reference

@@ -220,9 +220,11 @@ TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
       EXPECT_NE(fn.plugin, "NodeResourcesBalancedAllocation");
     }
   }
-  // The DRA placeholder implements no EnqueueExtensions (docs/DEVIATIONS.md): every action of
-  // every resource, Node included.
-  EXPECT_EQ(plugins_for(Event(resource::kNode, kAllV1_37)),
+  // DynamicResources: Node Add, label and allocatable updates, without a hint function; its
+  // ResourceClaim registration with isSchedulableAfterClaimChange.
+  EXPECT_EQ(plugins_for(Event(resource::kNode, kAdd | kUpdateNodeLabel | kUpdateNodeAllocatable)),
+            (std::vector<std::string>{"DynamicResources"}));
+  EXPECT_EQ(plugins_for(Event(resource::kResourceClaim, kAdd | kUpdateV1_37 | kDelete)),
             (std::vector<std::string>{"DynamicResources"}));
 
   const PodPtr pod = testing::ParsePod("metadata: {name: p, uid: p}", CompatLevel::kV1_27);
@@ -250,9 +252,8 @@ TEST(QueueingHintMapTest, BuildsFromTheV137DefaultProfile) {
 }
 
 // With GenericWorkload (v1.37, beta, off by default) the default profile gains GangScheduling:
-// the only Permit plugin, a PreEnqueue plugin, and the only registration of UnscheduledPod Add.
-// A plugin registered for every event (the DRA placeholder) then covers PodGroup events too
-// (UnrollWildCardResource).
+// the only Permit plugin, a PreEnqueue plugin, and the only registration of UnscheduledPod Add
+// and of PodGroup events.
 TEST(QueueingHintMapTest, GenericWorkloadAddsGangScheduling) {
   for (bool gate : {false, true}) {
     SCOPED_TRACE(gate ? "GenericWorkload on" : "GenericWorkload off");
@@ -269,9 +270,9 @@ TEST(QueueingHintMapTest, GenericWorkloadAddsGangScheduling) {
     };
     using Names = std::vector<std::string>;
     EXPECT_EQ(plugins_for(Event(resource::kUnscheduledPod, kAdd)),
-              gate ? (Names{"DynamicResources", "GangScheduling"}) : (Names{"DynamicResources"}));
+              gate ? (Names{"GangScheduling"}) : (Names{}));
     EXPECT_EQ(plugins_for(Event(resource::kPodGroup, kAdd)),
-              gate ? (Names{"DynamicResources", "GangScheduling"}) : Names{});
+              gate ? (Names{"GangScheduling"}) : Names{});
     EXPECT_EQ(profile.fw->PluginNames(ExtensionPoint::kPermit),
               gate ? Names{"GangScheduling"} : Names{});
     const Names pre_enqueue = profile.fw->PluginNames(ExtensionPoint::kPreEnqueue);

@@ -1,5 +1,7 @@
 #include "reference/queue/update_events.h"
 
+#include <google/protobuf/util/message_differencer.h>
+
 #include <map>
 #include <string>
 
@@ -93,6 +95,23 @@ std::vector<ClusterEvent> NodeSchedulingPropertiesChange(const k8s::Node& new_no
   return events;
 }
 
+// resourceclaim.PodStatusEqual and PodExtendedStatusEqual.
+static bool ClaimStatusesEqual(const k8s::PodStatus& a, const k8s::PodStatus& b) {
+  const auto& x = a.resource_claim_statuses();
+  const auto& y = b.resource_claim_statuses();
+  if (x.size() != y.size()) return false;
+  for (int i = 0; i < x.size(); ++i) {
+    if (x[i].name() != y[i].name() ||
+        x[i].has_resource_claim_name() != y[i].has_resource_claim_name() ||
+        x[i].resource_claim_name() != y[i].resource_claim_name()) {
+      return false;
+    }
+  }
+  return google::protobuf::util::MessageDifferencer::Equals(a.extended_resource_claim_status(),
+                                                            b.extended_resource_claim_status()) &&
+         a.has_extended_resource_claim_status() == b.has_extended_resource_claim_status();
+}
+
 Result<std::vector<ClusterEvent>> PodSchedulingPropertiesChange(const k8s::Pod& new_pod,
                                                                 const k8s::Pod& old_pod,
                                                                 bool is_target_pod,
@@ -119,6 +138,11 @@ Result<std::vector<ClusterEvent>> PodSchedulingPropertiesChange(const k8s::Pod& 
   // Tolerations can only be added (API validation), so a different count is the change.
   if (new_pod.spec().tolerations_size() != old_pod.spec().tolerations_size()) {
     actions.push_back(bits::kUpdatePodToleration);
+  }
+  // extractPodGeneratedResourceClaimChange (DynamicResourceAllocation, on at v1.37): the claims
+  // the ResourceClaim controller made for the pod changed.
+  if (!ClaimStatusesEqual(new_pod.status(), old_pod.status())) {
+    actions.push_back(bits::kUpdatePodGeneratedResourceClaim);
   }
   if (actions.empty()) actions.push_back(bits::kUpdateV1_37);
   std::vector<ClusterEvent> events;

@@ -24,11 +24,11 @@ std::vector<ClusterEvent> NodeSchedulingPropertiesChange(const k8s::Node& new_no
 // PodSchedulingPropertiesChange: on AssignedPod when the new pod is bound, else on TargetPod
 // for the rejected pod itself (`is_target_pod`), else on UnscheduledPod; one event per kind of
 // change in upstream's order (labels, requests scaled down, scaled up, every scheduling gate
-// removed, tolerations added), or a single Update when none applies. Requests are
+// removed, tolerations added, status.resourceClaimStatuses or extendedResourceClaimStatus
+// changed), or a single Update when none applies. Requests are
 // resource.PodRequests with status resources (in-place resize), compared entry by entry; a
 // quantity that does not parse is an error. Pod-level status resources count unless
-// InPlacePodLevelResourcesVerticalScaling is off in `gates`. status.resourceClaimStatuses
-// (UpdatePodGeneratedResourceClaim) is not in the schema.
+// InPlacePodLevelResourcesVerticalScaling is off in `gates`.
 Result<std::vector<ClusterEvent>> PodSchedulingPropertiesChange(const k8s::Pod& new_pod,
                                                                 const k8s::Pod& old_pod,
                                                                 bool is_target_pod,

@@ -135,4 +135,18 @@ void Scheduler::MoveForStorage(WatchEvent type, std::string_view resource,
   MoveAll(ClusterEvent{std::string(resource), action, std::string(short_name) + suffix}, nullptr);
 }
 
+// The DRA kinds share the storage kinds' handler (eventhandlers_dra.cc).
+template void Scheduler::OnStorageObject(WatchEvent, k8s::ResourceClaim, bool,
+                                         std::map<std::string, k8s::ResourceClaim, std::less<>>*,
+                                         std::string_view, std::string_view,
+                                         const k8s::StorageClass*);
+template void Scheduler::OnStorageObject(WatchEvent, k8s::ResourceSlice, bool,
+                                         std::map<std::string, k8s::ResourceSlice, std::less<>>*,
+                                         std::string_view, std::string_view,
+                                         const k8s::StorageClass*);
+template void Scheduler::OnStorageObject(WatchEvent, k8s::DeviceClass, bool,
+                                         std::map<std::string, k8s::DeviceClass, std::less<>>*,
+                                         std::string_view, std::string_view,
+                                         const k8s::StorageClass*);
+
 }  // namespace schedcheck::reference

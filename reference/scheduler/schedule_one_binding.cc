@@ -93,6 +93,7 @@ void Scheduler::BindingCycle(Binding b) {
   queue_->Done(*b.assumed);
   // Keeps the informer's previous object alive while OnPod replaces it.
   [[maybe_unused]] PodPtr old = api->second;
+  DeliverClaimWrites();  // PreBind's claim writes reach the informer before the binding
   auto bound = std::make_shared<Pod>(*b.assumed);
   bound->obj.mutable_status()->clear_nominated_node_name();
   OnPod(WatchEvent::kModified, bound);
@@ -139,6 +140,7 @@ void Scheduler::HandleBindingCycleError(const Binding& b, const Status& status) 
   // informers, with the controllers' answers, once the binding cycle is over (as in the adapters).
   // (Settle without pending writes does nothing.)
   if (options_.volume_api != nullptr) options_.volume_api->Settle();
+  DeliverClaimWrites();  // DynamicResources' PreBind and Unreserve writes, likewise
   if (b.nominated_for_expectation && !handler_clears) ApplyExpectationNomination(b);
 }
 

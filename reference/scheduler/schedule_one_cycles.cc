@@ -105,6 +105,9 @@ void Scheduler::FinishSchedulingCycle() {
   // The victims' deletions reach the informer after the failure handler has requeued the
   // preemptor (upstream deletes through the API; the watch events arrive asynchronously).
   HandleSchedulingFailure(flight->info, outcome);
+  // DynamicResources' claim writes (PostFilter's deallocation, Unreserve's) reach the informer
+  // after the failure handling.
+  DeliverClaimWrites();
   ApplyPreemption(*pod, outcome);
 }
 

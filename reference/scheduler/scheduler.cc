@@ -42,6 +42,7 @@ Outcome Scheduler::Init() {
     p->handle.volume_api = options_.volume_api;
     p->handle.pod_groups = &cache_.pod_groups();
     p->handle.waiting_pods = &waiting_pods_;
+    p->handle.dra_api = &claim_api_;
     auto fw = Framework::Create(profile, *options_.registry, &p->handle);
     if (!fw.ok()) return fw.error();
     if (features_.opportunistic_batching) {

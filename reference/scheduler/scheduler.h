@@ -101,6 +101,12 @@ class Scheduler {
   void OnCSINode(WatchEvent type, k8s::CSINode csi_node);
   void OnCSIDriver(WatchEvent type, k8s::CSIDriver driver);
   void OnCSIStorageCapacity(WatchEvent type, k8s::CSIStorageCapacity capacity);
+  // Dynamic Resource Allocation (eventhandlers_dra.cc): the store, then the move as for the
+  // storage kinds. A trace's update of a claim the replay allocated keeps the replay's allocation
+  // and the reservations of pods it still has (docs/FORMATS.md, "DRA objects in a replay").
+  void OnResourceClaim(WatchEvent type, k8s::ResourceClaim claim);
+  void OnResourceSlice(WatchEvent type, k8s::ResourceSlice slice);
+  void OnDeviceClass(WatchEvent type, k8s::DeviceClass device_class);
   // Kinds only plugins read (no move request).
   void OnNamespace(WatchEvent type, const k8s::Namespace& ns);
   void OnPriorityClass(WatchEvent type, const k8s::PriorityClass& pc);
@@ -259,6 +265,18 @@ class Scheduler {
                        std::map<std::string, Object, std::less<>>* store, std::string_view resource,
                        std::string_view short_name, const k8s::StorageClass* added_class = nullptr);
 
+  // eventhandlers_dra.cc: DynamicResources' claim writes (Handle::dra_api). Each is stored at once;
+  // DeliverClaimWrites hands their informer events to the queue, in write order.
+  class ClaimApi final : public DraApi {
+   public:
+    explicit ClaimApi(Scheduler* scheduler) : scheduler_(scheduler) {}
+    Result<k8s::ResourceClaim> UpdateResourceClaimStatus(const k8s::ResourceClaim& claim) override;
+
+   private:
+    Scheduler* scheduler_;
+  };
+  void DeliverClaimWrites();
+
   // schedule_one_cycles.cc: the failure handler and preemption's API effects.
   void HandleSchedulingFailure(const QueuedPodInfo& info, const CycleOutcome& outcome);
   void ApplyPreemption(const Pod& preemptor, const CycleOutcome& outcome);
@@ -308,6 +326,11 @@ class Scheduler {
   std::set<std::string> async_preemptions_;  // v1.37: Handle::async_preemptions
   // The waiting pods and Activate (Handle::waiting_pods).
   WaitingPodsView waiting_pods_{this};
+  ClaimApi claim_api_{this};
+  // Claim events written by DynamicResources and not yet delivered: (old, new).
+  std::vector<EventObjects> pending_claim_events_;
+  // The claims (by "namespace/name") whose status.allocation is the replay's own.
+  std::set<std::string> replay_allocated_claims_;
   // How pods' requests are counted under the run's gates (v1.37's update events, signatures).
   PodResourceGates pod_resource_gates_;
 };
