@@ -381,7 +381,8 @@ TEST(ReplayCommandTest, CandidateAndSchedulerCmdTogetherIsAUsageError) {
             2);
   EXPECT_EQ(Shell(Schedcheck() + " replay " + trace + " --candidate kube:9.9 2>" + Tmp("bad.err")),
             2);
-  EXPECT_EQ(Contains(ReadFile(Tmp("bad.err")), "known: kube:1.27, kube:1.35, kube:1.36, kube:1.37"), "");
+  EXPECT_EQ(Contains(ReadFile(Tmp("bad.err")), "known: kube:1.27, kube:1.35, kube:1.36, kube:1.37"),
+            "");
 }
 
 // A failing exec: child behaves as a failing --scheduler-cmd child.
