@@ -1,4 +1,6 @@
 // Added to k8s.io/kubernetes/pkg/scheduler by the schedcheck adapter build; not part of upstream.
+// Shared by the 1.35 and 1.36 bridges; what differs between them is in each one's
+// _overlay/scheduler_bridge_minor.go.
 // It gives the adapter core (harness/kube/core/adapter) what an in-package test could use: one
 // scheduling cycle at a time, the queue's flushes under a fake clock, the queue's deletions and
 // cluster-event moves observed, the tie set of the score phase, and the binding cycle run when
@@ -16,10 +18,6 @@ import (
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
-
-// SchedcheckMinor is the minor this bridge was written for: the adapter core answers
-// Hello.compat and names the build with it.
-const SchedcheckMinor = "1.36"
 
 // SchedcheckHooks are the adapter's observers. Delete wraps SchedulingQueue.Delete (it must call
 // run exactly once); MoveAll hears each MoveAllToActiveOrBackoffQueue's event label before the
@@ -72,7 +70,7 @@ func (b *SchedcheckBridge) Where(namespace, name string) string {
 
 // WrapPop makes every pop of a scheduling cycle report what it took: the pod (nil on an error)
 // and whether it came from backoffQ. The pop is where the minors differ (v1.37 pops entities
-// through NextEntity, v1.36 pods through NextPod), so the adapter core hooks it here.
+// through NextEntity, v1.35 and v1.36 pods through NextPod), so the adapter core hooks it here.
 func (b *SchedcheckBridge) WrapPop(popped func(p *framework.QueuedPodInfo, group []*framework.QueuedPodInfo, fromBackoff bool)) {
 	next := b.sched.NextPod
 	b.sched.NextPod = func(logger klog.Logger) (*framework.QueuedPodInfo, error) {
@@ -80,18 +78,6 @@ func (b *SchedcheckBridge) WrapPop(popped func(p *framework.QueuedPodInfo, group
 		p, err := next(logger)
 		popped(p, nil, fromBackoff)
 		return p, err
-	}
-}
-
-// WrapSchedulePod makes every SchedulePod (the scheduling algorithm: filter and score) call
-// after(p, host, err) once it returned, before the cycle goes on (assume, or the failure handler).
-// Its signature differs between minors (v1.35 passes the *v1.Pod, later ones the QueuedPodInfo).
-func (b *SchedcheckBridge) WrapSchedulePod(after func(p *framework.QueuedPodInfo, host string, err error)) {
-	schedulePod := b.sched.SchedulePod
-	b.sched.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (ScheduleResult, error) {
-		result, err := schedulePod(ctx, fw, state, podInfo)
-		after(podInfo, result.SuggestedHost, err)
-		return result, err
 	}
 }
 
@@ -114,7 +100,7 @@ func (b *SchedcheckBridge) TakeTies() []string {
 
 // SchedcheckReservoir, when set, makes the score phase choose among equal top scores as v1.27's
 // selectHost did (and the reference does): reservoir sampling over the nodes in score-list order,
-// drawing SchedcheckReservoir(count) for the count-th tied node. Upstream v1.36 has no such draw:
+// drawing SchedcheckReservoir(count) for the count-th tied node. Upstream v1.35 and v1.36 have no such draw:
 // NewSortedScoredNodes' max-heap orders equal TotalScores by Randomizer, which prioritizeNodes
 // sets only on its extender path, so without extenders ties go to the heap's first pop. Off (nil)
 // by default; the adapter sets it for SCHEDCHECK_KUBE_TIEBREAK=reservoir.

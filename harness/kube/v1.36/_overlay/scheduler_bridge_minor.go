@@ -1,0 +1,28 @@
+// Added to k8s.io/kubernetes/pkg/scheduler by the schedcheck adapter build; not part of upstream.
+// What the 1.36 bridge does differently from the other minors sharing
+// v1.36/_overlay/scheduler_bridge.go: its name and the signature of SchedulePod.
+
+package scheduler
+
+import (
+	"context"
+
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+)
+
+// SchedcheckMinor is the minor this bridge was written for: the adapter core answers
+// Hello.compat and names the build with it.
+const SchedcheckMinor = "1.36"
+
+// WrapSchedulePod makes every SchedulePod (the scheduling algorithm: filter and score) call
+// after(p, host, err) once it returned, before the cycle goes on (assume, or the failure handler).
+// Its signature differs between minors (v1.35 passes the *v1.Pod, later ones the QueuedPodInfo).
+func (b *SchedcheckBridge) WrapSchedulePod(after func(p *framework.QueuedPodInfo, host string, err error)) {
+	schedulePod := b.sched.SchedulePod
+	b.sched.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (ScheduleResult, error) {
+		result, err := schedulePod(ctx, fw, state, podInfo)
+		after(podInfo, result.SuggestedHost, err)
+		return result, err
+	}
+}
