@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "reference/dra/counters.h"
 #include "reference/dra/pools.h"
 
 namespace schedcheck::reference::dra {
@@ -135,6 +136,7 @@ class AllocationRun {
         claims_(claims),
         requests_(claims.size()),
         constraints_(claims.size()),
+        counters_(allocated),
         results_(claims.size()) {}
 
   Result<std::optional<std::vector<k8s::AllocationResult>>> Run(std::vector<Pool> pools);
@@ -163,6 +165,11 @@ class AllocationRun {
     return it != allocating_.end() && it->second.count(claim) > 0;
   }
   Result<k8s::AllocationResult> MakeResult(size_t claim) const;
+  // The pool a device of pools_ is in.
+  const Pool& PoolOf(const DeviceId& id) const {
+    return *std::lower_bound(pools_.begin(), pools_.end(), PoolId{id.driver, id.pool},
+                             [](const Pool& pool, const PoolId& want) { return pool.id < want; });
+  }
 
   const AllocatedState& allocated_;
   const DeviceClasses& classes_;
@@ -173,6 +180,7 @@ class AllocationRun {
   std::vector<std::vector<RequestData>> requests_;    // [claim][request]
   std::vector<std::vector<Constraint>> constraints_;  // [claim]
   std::map<DeviceId, std::set<size_t>> allocating_;   // device -> claims it is being allocated to
+  CounterTracker counters_;                           // partitionable devices' shared counters
   std::vector<std::vector<DeviceResult>> results_;    // [claim]
 };
 
@@ -384,19 +392,31 @@ Result<bool> AllocationRun::AllocateOne(size_t claim, size_t request, int device
 }
 
 // allocateDevice for a device that cannot be shared (allowMultipleAllocations is not modelled):
-// not in use (unless for admin access), not tainted against the request, keeping the claim's
-// constraints. `must` (allocation mode All): a constraint the device breaks is an error.
+// not in use (unless for admin access), its shared counters available, not tainted against the
+// request, keeping the claim's constraints. `must` (allocation mode All): a constraint the device
+// breaks is an error.
 Result<bool> AllocationRun::AllocateDevice(size_t claim, const RequestData& data,
                                            const DeviceId& id, const k8s::Device& device,
                                            const k8s::ResourceSlice& slice, bool must) {
   if (data.admin_access() && AllocatingDeviceForClaim(id, claim)) return false;
   if (!data.admin_access() && DeviceInUse(id)) return false;
-  if (TaintPreventsAllocation(device, data.exactly())) return false;
+  // Shared counters are reserved before the taint and constraint checks, and released when one of
+  // them rejects the device (upstream's rollbackDevice).
+  const bool counters = device.consumes_counters_size() > 0;
+  if (counters) {
+    Result<bool> reserved = counters_.Reserve(PoolOf(id), device);
+    if (!reserved.ok() || !*reserved) return reserved;
+  }
+  if (TaintPreventsAllocation(device, data.exactly())) {
+    if (counters) counters_.Release(PoolOf(id), device);
+    return false;
+  }
   const std::string& request_name = data.request->name();
   std::vector<Constraint>& constraints = constraints_[claim];
   for (size_t i = 0; i < constraints.size(); ++i) {
     if (ConstraintAdd(constraints[i], request_name, device, id)) continue;
     for (size_t j = i; j-- > 0;) ConstraintRemove(constraints[j], request_name);
+    if (counters) counters_.Release(PoolOf(id), device);
     if (must) {
       return Error{"claim " + ClaimRef(*claims_[claim]) + ", request " + request_name +
                    ": cannot add device " + id.String() +
@@ -411,7 +431,8 @@ Result<bool> AllocationRun::AllocateDevice(size_t claim, const RequestData& data
 
 // The rollback of a successful AllocateDevice.
 void AllocationRun::Deallocate(size_t claim, const RequestData& data, const DeviceId& id,
-                               [[maybe_unused]] const k8s::Device& device) {
+                               const k8s::Device& device) {
+  if (device.consumes_counters_size() > 0) counters_.Release(PoolOf(id), device);
   results_[claim].pop_back();
   allocating_[id].erase(claim);
   std::vector<Constraint>& constraints = constraints_[claim];
@@ -605,12 +626,10 @@ std::string UnmodelledClaimField(const k8s::ResourceClaim& claim) {
 }
 
 std::string UnmodelledSliceField(const k8s::ResourceSlice& slice) {
-  if (slice.spec().shared_counters_size() > 0) return "spec.sharedCounters";
   const auto& devices = slice.spec().devices();
   for (int i = 0; i < devices.size(); ++i) {
     const std::string at = "spec.devices[" + std::to_string(i) + "]";
     const k8s::Device& device = devices[i];
-    if (device.consumes_counters_size() > 0) return at + ".consumesCounters";
     if (device.binding_conditions_size() > 0) return at + ".bindingConditions";
     if (device.binding_failure_conditions_size() > 0) return at + ".bindingFailureConditions";
     if (device.allow_multiple_allocations()) return at + ".allowMultipleAllocations";

@@ -8,10 +8,10 @@
 // CEL (reference/dra_cel, upstream's own CEL), allocation modes ExactCount and All, pools by node
 // name, node selector, all nodes or per-device node selection, pool completeness, devices
 // allocated before or in this allocation, matchAttribute and distinctAttribute constraints, admin
-// access, device taints published in slices with the requests' tolerations, class and claim
-// configuration in the result. What is not (prioritized lists, shared counters, consumable
-// capacity, binding conditions) is refused by UnmodelledClaimField / UnmodelledSliceField before
-// it reaches the allocator, and by Allocate as an Error if it does.
+// access, device taints published in slices with the requests' tolerations, partitionable devices
+// with shared counters (counters.h), class and claim configuration in the result. What is not
+// (prioritized lists, consumable capacity, binding conditions) is refused by UnmodelledClaimField /
+// UnmodelledSliceField before it reaches the allocator, and by Allocate as an Error if it does.
 #ifndef SCHEDCHECK_REFERENCE_DRA_ALLOCATOR_H_
 #define SCHEDCHECK_REFERENCE_DRA_ALLOCATOR_H_
 
@@ -50,7 +50,7 @@ using DeviceClasses = std::map<std::string, k8s::DeviceClass, std::less<>>;
 // The field of a claim the model does not cover, as "spec.devices.requests[0].firstAvailable";
 // "" when the claim is modelled.
 std::string UnmodelledClaimField(const k8s::ResourceClaim& claim);
-// The same for a slice ("spec.sharedCounters", "spec.devices[2].bindingConditions", ...).
+// The same for a slice ("spec.devices[2].bindingConditions", ...).
 std::string UnmodelledSliceField(const k8s::ResourceSlice& slice);
 
 class Allocator {
