@@ -39,10 +39,17 @@ struct DeviceId {
   std::string String() const { return driver + "/" + pool + "/" + device; }
 };
 
+// Capacity amounts by capacity name, in nanos (Quantity::Nanos).
+using CapacityAmounts = std::map<std::string, __int128, std::less<>>;
+
 // The devices in use by claims other than the ones to allocate (upstream's AllocatedState,
 // AllocatedDevices: from allocated claims, in-flight allocations and claims being deallocated).
 struct AllocatedState {
   std::set<DeviceId> allocated_devices;
+  // Consumable capacity: devices allocated as a share (a result with a shareID), and the capacity
+  // their shares consume (AllocatedSharedDeviceIDs by device, AggregatedCapacity).
+  std::set<DeviceId> allocated_shared_devices;
+  std::map<DeviceId, CapacityAmounts> aggregated_capacity;
 };
 
 using DeviceClasses = std::map<std::string, k8s::DeviceClass, std::less<>>;

@@ -16,9 +16,11 @@ Result<__int128> Nanos(const std::string& text) {
   return *nanos;
 }
 
-// internal.IsDeviceAllocated.
+// internal.IsDeviceAllocated: allocated to one claim, or as a share.
 bool IsDeviceAllocated(const DeviceId& id, const AllocatedState& allocated) {
-  return allocated.allocated_devices.count(id) > 0;
+  return allocated.allocated_devices.count(id) > 0 ||
+         allocated.allocated_shared_devices.count(id) > 0 ||
+         allocated.aggregated_capacity.count(id) > 0;
 }
 
 }  // namespace
