@@ -9,9 +9,10 @@
 // name, node selector, all nodes or per-device node selection, pool completeness, devices
 // allocated before or in this allocation, matchAttribute and distinctAttribute constraints, admin
 // access, device taints published in slices with the requests' tolerations, partitionable devices
-// with shared counters (counters.h), class and claim configuration in the result. What is not
-// (prioritized lists, consumable capacity, binding conditions) is refused by UnmodelledClaimField /
-// UnmodelledSliceField before it reaches the allocator, and by Allocate as an Error if it does.
+// with shared counters (counters.h), consumable capacity (consumable_capacity.h), class and claim
+// configuration in the result. What is not (prioritized lists, binding conditions) is refused by
+// UnmodelledClaimField / UnmodelledSliceField before it reaches the allocator, and by Allocate as
+// an Error if it does.
 #ifndef SCHEDCHECK_REFERENCE_DRA_ALLOCATOR_H_
 #define SCHEDCHECK_REFERENCE_DRA_ALLOCATOR_H_
 
