@@ -119,10 +119,10 @@ struct DeviceResult {
   bool admin_access = false;
   // What allocating it changed, for the rollback (upstream's deviceRollbackState).
   bool counters_reserved = false;
-  bool device_marked = false;               // in allocating_ (not for a shared device)
-  bool capacity_inserted = false;           // a share: its consumption in allocating_capacity_
-  bool capacity_entry_existed = false;      // another share of the device was there before
-  ConsumedCapacity consumed;                // a share's consumption
+  bool device_marked = false;           // in allocating_ (not for a shared device)
+  bool capacity_inserted = false;       // a share: its consumption in allocating_capacity_
+  bool capacity_entry_existed = false;  // another share of the device was there before
+  ConsumedCapacity consumed;            // a share's consumption
   std::string share_id;
 };
 
@@ -199,7 +199,7 @@ class AllocationRun {
   CounterTracker counters_;                           // partitionable devices' shared counters
   std::map<DeviceId, CapacityAmounts> allocating_capacity_;  // shares being allocated
   int next_share_ = 0;
-  std::vector<std::vector<DeviceResult>> results_;    // [claim]
+  std::vector<std::vector<DeviceResult>> results_;  // [claim]
 };
 
 Result<std::optional<std::vector<k8s::AllocationResult>>> AllocationRun::Run(

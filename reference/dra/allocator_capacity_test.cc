@@ -27,8 +27,8 @@ T Must(Result<T> result) {
 }
 
 k8s::Node Node(const std::string& name) {
-  return Must(k8s::NodeFromJson({{"metadata", {{"name", name}, {"labels", {{"region", "r"}}}}}},
-                                "test"));
+  return Must(
+      k8s::NodeFromJson({{"metadata", {{"name", name}, {"labels", {{"region", "r"}}}}}}, "test"));
 }
 
 json Class(const std::string& name, const std::string& driver) {
@@ -176,7 +176,9 @@ json Asking(const std::string& amount, const std::string& capacity = "capacity-0
   return request;
 }
 
-json OneSlice(json devices) { return DeviceSlice("slice-1", "node-1", "pool-1", "driver-a", 1, devices); }
+json OneSlice(json devices) {
+  return DeviceSlice("slice-1", "node-1", "pool-1", "driver-a", 1, devices);
+}
 
 // source: "consumable-capacity-multi-allocatable-device-with-missing-capacity-request" (and
 // "...-allocation-mode-all-with-missing-capacity-request"): no device has the capacity asked for.
@@ -194,9 +196,10 @@ TEST(ConsumableCapacityTest, MissingCapacity) {
 TEST(ConsumableCapacityTest, SharedWithoutCapacity) {
   Fixture f;
   f.AddSlice(OneSlice({SharedDevice("device-1")}));
-  EXPECT_EQ(f.Allocate("node-1", {Claim("claim-0", {Request("req-0", "class-a", 1)}),
-                                  Claim("claim-1", {Request("req-0", "class-a", 1)})}),
-            (Want{{"req-0 driver-a/pool-1/device-1 share"}, {"req-0 driver-a/pool-1/device-1 share"}}));
+  EXPECT_EQ(
+      f.Allocate("node-1", {Claim("claim-0", {Request("req-0", "class-a", 1)}),
+                            Claim("claim-1", {Request("req-0", "class-a", 1)})}),
+      (Want{{"req-0 driver-a/pool-1/device-1 share"}, {"req-0 driver-a/pool-1/device-1 share"}}));
 }
 
 // source: "consumable-capacity-multi-allocatable-device-with-policy-without-capacity-request" and
@@ -262,11 +265,14 @@ TEST(ConsumableCapacityTest, ValidValuesPolicy) {
 // "...-rounded-value-overflow-rejected", "...-overflow-aborts-not-skip" and
 // "consumable-capacity-negative-request-aborts": errors, not a device skipped.
 TEST(ConsumableCapacityTest, UnrepresentableOrNegativeAborts) {
-  auto error = [](const Want& got) { return got.size() == 1 && got[0].size() == 1 ? got[0][0] : ""; };
+  auto error = [](const Want& got) {
+    return got.size() == 1 && got[0].size() == 1 ? got[0][0] : "";
+  };
   for (const char* amount : {"18446744073709551616", "9223372036854775807"}) {
     Fixture f;
-    f.AddSlice(OneSlice({SharedDevice("device-1", {{"capacity-0", RangeCapacity("4")}}),
-                         SharedDevice("device-2", {{"capacity-0", {{"value", "36893488147419103232"}}}})}));
+    f.AddSlice(OneSlice(
+        {SharedDevice("device-1", {{"capacity-0", RangeCapacity("4")}}),
+         SharedDevice("device-2", {{"capacity-0", {{"value", "36893488147419103232"}}}})}));
     const std::string got = error(f.Allocate("node-1", {Claim("claim-0", {Asking(amount)})}));
     EXPECT_NE(got.find("cannot be represented"), std::string::npos) << amount << ": " << got;
     EXPECT_NE(got.find("claim claim-0, request req-0: checking capacity for device "
@@ -316,16 +322,17 @@ TEST(ConsumableCapacityTest, SharedDeviceCountersNotRecharged) {
   device["consumesCounters"] =
       json::array({{{"counterSet", "counter-set-1"}, {"counters", {{"c", {{"value", "1"}}}}}}});
   f.AddSlice(DeviceSlice("slice-1", "node-1", "pool-1", "driver-a", 2, {device}));
-  f.AddSlice(
-      CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2, {{"counter-set-1", {{"c", "1"}}}}));
+  f.AddSlice(CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2,
+                          {{"counter-set-1", {{"c", "1"}}}}));
   f.allocated.allocated_shared_devices.insert(DeviceId{"driver-a", "pool-1", "device-1"});
   EXPECT_EQ(f.Allocate("node-1", {Claim("claim-0", {Request("req-0", "class-a", 1)})}),
             (Want{{"req-0 driver-a/pool-1/device-1 share"}}));
   // Two shares in one call take the counters once too.
   f.allocated.allocated_shared_devices.clear();
-  EXPECT_EQ(f.Allocate("node-1", {Claim("claim-0", {Request("req-0", "class-a", 1)}),
-                                  Claim("claim-1", {Request("req-0", "class-a", 1)})}),
-            (Want{{"req-0 driver-a/pool-1/device-1 share"}, {"req-0 driver-a/pool-1/device-1 share"}}));
+  EXPECT_EQ(
+      f.Allocate("node-1", {Claim("claim-0", {Request("req-0", "class-a", 1)}),
+                            Claim("claim-1", {Request("req-0", "class-a", 1)})}),
+      (Want{{"req-0 driver-a/pool-1/device-1 share"}, {"req-0 driver-a/pool-1/device-1 share"}}));
 }
 
 }  // namespace

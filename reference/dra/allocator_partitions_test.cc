@@ -25,8 +25,8 @@ T Must(Result<T> result) {
 }
 
 k8s::Node Node(const std::string& name) {
-  return Must(k8s::NodeFromJson({{"metadata", {{"name", name}, {"labels", {{"region", "r"}}}}}},
-                                "test"));
+  return Must(
+      k8s::NodeFromJson({{"metadata", {{"name", name}, {"labels", {{"region", "r"}}}}}}, "test"));
 }
 
 json Class(const std::string& name, const std::string& driver) {
@@ -173,17 +173,16 @@ TEST(PartitionsTest, CountersArePerPoolOfADriver) {
     f.AddClass(Class("class-b", "driver-b"));
     f.AddSlice(DeviceSlice("slice-1", "node-1", "pool-1", "driver-a", 2,
                            {Device("device-1", {{"counter-set-1", {{"c", "1"}}}})}));
-    f.AddSlice(
-        CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2, {{"counter-set-1", {{"c", "1"}}}}));
+    f.AddSlice(CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2,
+                            {{"counter-set-1", {{"c", "1"}}}}));
     const std::string set = over ? "counter-set-2" : "counter-set-1";
     const std::string counter = over ? "d" : "c";
     f.AddSlice(DeviceSlice("slice-3", "node-1", "pool-1", "driver-b", 2,
                            {Device("device-2", {{set, {{counter, "2"}}}})}));
     f.AddSlice(CounterSlice("slice-4", "node-1", "pool-1", "driver-b", 2,
                             {{set, {{counter, over ? "1" : "2"}}}}));
-    const Want want = over ? kNone
-                           : Want{{"req-0 driver-a/pool-1/device-1"},
-                                  {"req-1 driver-b/pool-1/device-2"}};
+    const Want want =
+        over ? kNone : Want{{"req-0 driver-a/pool-1/device-1"}, {"req-1 driver-b/pool-1/device-2"}};
     EXPECT_EQ(f.Allocate("node-1", {Claim("claim-0", {Request("req-0", "class-a", 1)}),
                                     Claim("claim-1", {Request("req-1", "class-b", 1)})}),
               want)
@@ -191,14 +190,15 @@ TEST(PartitionsTest, CountersArePerPoolOfADriver) {
   }
 }
 
-TEST(PartitionsTest, TaintReleasesCounter) {  // source: "partitionable-devices-taint-releases-counter"
+TEST(PartitionsTest,
+     TaintReleasesCounter) {  // source: "partitionable-devices-taint-releases-counter"
   Fixture f;
   json tainted = Device("device-1", {{"counter-set-1", {{"c", "1"}}}});
   tainted["taints"] = json::array({{{"key", "k"}, {"value", "v"}, {"effect", "NoSchedule"}}});
   f.AddSlice(DeviceSlice("slice-1", "node-1", "pool-1", "driver-a", 2,
                          {tainted, Device("device-2", {{"counter-set-1", {{"c", "1"}}}})}));
-  f.AddSlice(
-      CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2, {{"counter-set-1", {{"c", "1"}}}}));
+  f.AddSlice(CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2,
+                          {{"counter-set-1", {{"c", "1"}}}}));
   EXPECT_EQ(f.Allocate("node-1", {Claim("claim-0", {Request("req-0", "class-a", 1)})}),
             (Want{{"req-0 driver-a/pool-1/device-2"}}));
 }
@@ -213,8 +213,8 @@ TEST(PartitionsTest, ConstraintReleasesCounter) {
   f.AddSlice(DeviceSlice(
       "slice-1", "node-1", "pool-1", "driver-a", 2,
       {colored("device-1", "red"), colored("device-2", "blue"), colored("device-3", "blue")}));
-  f.AddSlice(
-      CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2, {{"counter-set-1", {{"c", "2"}}}}));
+  f.AddSlice(CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2,
+                          {{"counter-set-1", {{"c", "2"}}}}));
   const json match = json::array({{{"matchAttribute", "driver-a/stringAttribute"}}});
   EXPECT_EQ(f.Allocate("node-1", {Claim("claim-0", {Request("req-0", "class-a", 2)}, match)}),
             (Want{{"req-0 driver-a/pool-1/device-2", "req-0 driver-a/pool-1/device-3"}}));
@@ -236,14 +236,14 @@ TEST(PartitionsTest, MultipleDevices) {
 
 TEST(PartitionsTest, MultipleCounters) {  // source: "partitionable-devices-multiple-counters"
   Fixture f;
-  f.AddSlice(DeviceSlice(
-      "slice-1", "node-1", "pool-1", "driver-a", 2,
-      {Device("device-1", {{"counter-set-1", {{"memory", "4Gi"}, {"cpus", "6"}}},
-                           {"counter-set-2", {{"cpus", "4"}, {"memory", "2Gi"}}}}),
-       Device("device-2", {{"counter-set-1", {{"memory", "6Gi"}, {"cpus", "4"}}},
-                           {"counter-set-2", {{"cpus", "6"}, {"memory", "6Gi"}}}}),
-       Device("device-3", {{"counter-set-1", {{"memory", "4Gi"}, {"cpus", "4"}}},
-                           {"counter-set-2", {{"cpus", "4"}, {"memory", "4Gi"}}}})}));
+  f.AddSlice(
+      DeviceSlice("slice-1", "node-1", "pool-1", "driver-a", 2,
+                  {Device("device-1", {{"counter-set-1", {{"memory", "4Gi"}, {"cpus", "6"}}},
+                                       {"counter-set-2", {{"cpus", "4"}, {"memory", "2Gi"}}}}),
+                   Device("device-2", {{"counter-set-1", {{"memory", "6Gi"}, {"cpus", "4"}}},
+                                       {"counter-set-2", {{"cpus", "6"}, {"memory", "6Gi"}}}}),
+                   Device("device-3", {{"counter-set-1", {{"memory", "4Gi"}, {"cpus", "4"}}},
+                                       {"counter-set-2", {{"cpus", "4"}, {"memory", "4Gi"}}}})}));
   f.AddSlice(CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2,
                           {{"counter-set-1", {{"cpus", "8"}, {"memory", "18Gi"}}},
                            {"counter-set-2", {{"cpus", "12"}, {"memory", "18Gi"}}}}));
@@ -255,16 +255,18 @@ TEST(PartitionsTest, MultipleCounters) {  // source: "partitionable-devices-mult
 // source: "partitionable-devices-multiple-pools": pool-1's allocated devices leave 0 cpus.
 TEST(PartitionsTest, MultiplePools) {
   Fixture f;
-  f.AddSlice(DeviceSlice("slice-1", "node-1", "pool-1", "driver-a", 2,
-                         {Device("device-1", {{"counter-set-1", {{"cpus", "6"}, {"memory", "4Gi"}}}}),
-                          Device("device-2", {{"counter-set-1", {{"cpus", "4"}, {"memory", "6Gi"}}}}),
-                          Device("device-3", {{"counter-set-1", {{"cpus", "4"}, {"memory", "4Gi"}}}})}));
+  f.AddSlice(
+      DeviceSlice("slice-1", "node-1", "pool-1", "driver-a", 2,
+                  {Device("device-1", {{"counter-set-1", {{"cpus", "6"}, {"memory", "4Gi"}}}}),
+                   Device("device-2", {{"counter-set-1", {{"cpus", "4"}, {"memory", "6Gi"}}}}),
+                   Device("device-3", {{"counter-set-1", {{"cpus", "4"}, {"memory", "4Gi"}}}})}));
   f.AddSlice(CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2,
                           {{"counter-set-1", {{"cpus", "8"}, {"memory", "18Gi"}}}}));
-  f.AddSlice(DeviceSlice("slice-3", "node-1", "pool-2", "driver-a", 2,
-                         {Device("device-1", {{"counter-set-1", {{"cpus", "6"}, {"memory", "4Gi"}}}}),
-                          Device("device-2", {{"counter-set-1", {{"cpus", "1"}, {"memory", "7Gi"}}}}),
-                          Device("device-3", {{"counter-set-1", {{"cpus", "1"}, {"memory", "7Gi"}}}})}));
+  f.AddSlice(
+      DeviceSlice("slice-3", "node-1", "pool-2", "driver-a", 2,
+                  {Device("device-1", {{"counter-set-1", {{"cpus", "6"}, {"memory", "4Gi"}}}}),
+                   Device("device-2", {{"counter-set-1", {{"cpus", "1"}, {"memory", "7Gi"}}}}),
+                   Device("device-3", {{"counter-set-1", {{"cpus", "1"}, {"memory", "7Gi"}}}})}));
   f.AddSlice(CounterSlice("slice-4", "node-1", "pool-2", "driver-a", 2,
                           {{"counter-set-1", {{"cpus", "8"}, {"memory", "18Gi"}}}}));
   f.Allocated("driver-a", "pool-1", "device-2");
@@ -392,16 +394,17 @@ TEST(PartitionsTest, AllDevicesWithConsumedCounters) {
 // source: "partitionable-all-mode-constraint-must-error-with-reserved-counter".
 TEST(PartitionsTest, AllModeConstraintErrorAfterReservedCounter) {
   Fixture f;
-  f.AddSlice(DeviceSlice("slice-1", "node-1", "pool-1", "driver-a", 2,
-                         {Device("device-1", {}, {{"numa", {{"int", 1}}}}),
-                          Device("device-2", {{"counter-set-1", {{"c", "1"}}}},
-                                 {{"numa", {{"int", 2}}}})}));
-  f.AddSlice(
-      CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2, {{"counter-set-1", {{"c", "1"}}}}));
+  f.AddSlice(DeviceSlice(
+      "slice-1", "node-1", "pool-1", "driver-a", 2,
+      {Device("device-1", {}, {{"numa", {{"int", 1}}}}),
+       Device("device-2", {{"counter-set-1", {{"c", "1"}}}}, {{"numa", {{"int", 2}}}})}));
+  f.AddSlice(CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2,
+                          {{"counter-set-1", {{"c", "1"}}}}));
   const json numa = json::array({{{"matchAttribute", "driver-a/numa"}}});
-  EXPECT_EQ(f.Allocate("node-1", {Claim("claim-0", {AllRequest("req-0")}, numa)}),
-            (Want{{"error: claim claim-0, request req-0: cannot add device driver-a/pool-1/device-2 "
-                   "because a claim constraint would not be satisfied"}}));
+  EXPECT_EQ(
+      f.Allocate("node-1", {Claim("claim-0", {AllRequest("req-0")}, numa)}),
+      (Want{{"error: claim claim-0, request req-0: cannot add device driver-a/pool-1/device-2 "
+             "because a claim constraint would not be satisfied"}}));
 }
 
 // Two claims in one call: the first one's device consumes what the second would need (the
@@ -412,8 +415,8 @@ TEST(PartitionsTest, ClaimsOfOneCallShareTheCounters) {
                          {Device("whole", {{"gpu-0", {{"memory", "40Gi"}}}}),
                           Device("half-0", {{"gpu-0", {{"memory", "20Gi"}}}}),
                           Device("half-1", {{"gpu-0", {{"memory", "20Gi"}}}})}));
-  f.AddSlice(
-      CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2, {{"gpu-0", {{"memory", "40Gi"}}}}));
+  f.AddSlice(CounterSlice("slice-2", "node-1", "pool-1", "driver-a", 2,
+                          {{"gpu-0", {{"memory", "40Gi"}}}}));
   // The first claim's whole device leaves nothing for the second: the search goes back to a half.
   EXPECT_EQ(f.Allocate("node-1", {Claim("claim-0", {Request("req-0", "class-a", 1)}),
                                   Claim("claim-1", {Request("req-0", "class-a", 1)})}),

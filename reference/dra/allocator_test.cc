@@ -394,8 +394,9 @@ TEST(AllocatorTest, UnmodelledFieldsAreRefused) {
   auto got =
       f.Allocate(Node("node-1", "region-1"), {Claim("claim-0", {Request("req-0", "class-a", 1)})});
   ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.message(),
-            "ResourceSlice slice-1: spec.devices[0].bindingConditions is not modelled by schedcheck");
+  EXPECT_EQ(
+      got.message(),
+      "ResourceSlice slice-1: spec.devices[0].bindingConditions is not modelled by schedcheck");
   const json prioritized = {
       {"name", "req-0"},
       {"firstAvailable", json::array({{{"name", "a"}, {"deviceClassName", "class-a"}}})}};

@@ -51,10 +51,9 @@ struct Range {
 
 Result<Range> ParseRange(const k8s::CapacityRequestPolicyRange& range) {
   Range out;
-  for (auto [has, text, field] :
-       {std::tuple{range.has_min(), &range.min(), &out.min},
-        std::tuple{range.has_max(), &range.max(), &out.max},
-        std::tuple{range.has_step(), &range.step(), &out.step}}) {
+  for (auto [has, text, field] : {std::tuple{range.has_min(), &range.min(), &out.min},
+                                  std::tuple{range.has_max(), &range.max(), &out.max},
+                                  std::tuple{range.has_step(), &range.step(), &out.step}}) {
     if (!has) continue;
     Result<ConsumedAmount> parsed = Parse(*text);
     if (!parsed.ok()) return parsed.error();
@@ -103,7 +102,8 @@ Result<ConsumedAmount> RoundUpRange(const ConsumedAmount& requested, const Range
   }
   const int64_t step = CeilTo(range.step->nanos, kNano);
   const int64_t low = CeilTo(min.nanos, kNano);
-  if (step <= 0) return Error{"capacity request policy: step " + range.step->text + " is not positive"};
+  if (step <= 0)
+    return Error{"capacity request policy: step " + range.step->text + " is not positive"};
   const int64_t added = CeilTo(requested.nanos, kNano) - low;
   int64_t n = added / step;
   if (added % step != 0) ++n;
@@ -169,7 +169,8 @@ Result<bool> ViolatesPolicy(const ConsumedAmount& value, const k8s::DeviceCapaci
         step = CeilTo(range->step->nanos, kNano);
         low = CeilTo(min.nanos, kNano);
       }
-      if (step == 0) return Error{"capacity request policy: step " + range->step->text + " is zero"};
+      if (step == 0)
+        return Error{"capacity request policy: step " + range->step->text + " is zero"};
       if ((requested - low) % step != 0) return true;
     }
     return false;

@@ -39,7 +39,8 @@ Result<const CounterTracker::CounterSets*> CounterTracker::Available(const Pool&
   }
   // Devices allocated before this call consume their counters (possibly below zero, which leaves
   // nothing available).
-  for (const auto* group : {&pool.device_slices_targeting_node, &pool.device_slices_not_targeting_node}) {
+  for (const auto* group :
+       {&pool.device_slices_targeting_node, &pool.device_slices_not_targeting_node}) {
     for (const k8s::ResourceSlice* slice : *group) {
       for (const k8s::Device& device : slice->spec().devices()) {
         const DeviceId id{slice->spec().driver(), slice->spec().pool().name(), device.name()};
@@ -109,9 +110,9 @@ std::string InvalidSliceQuantity(const k8s::ResourceSlice& slice) {
   const auto& sets = slice.spec().shared_counters();
   for (int i = 0; i < sets.size(); ++i) {
     for (const auto& [name, counter] : sets[i].counters()) {
-      std::string bad = check("spec.sharedCounters[" + std::to_string(i) + "].counters[" + name +
-                                  "].value",
-                              counter.value());
+      std::string bad =
+          check("spec.sharedCounters[" + std::to_string(i) + "].counters[" + name + "].value",
+                counter.value());
       if (!bad.empty()) return bad;
     }
   }
@@ -121,9 +122,9 @@ std::string InvalidSliceQuantity(const k8s::ResourceSlice& slice) {
     const auto& consumptions = devices[d].consumes_counters();
     for (int c = 0; c < consumptions.size(); ++c) {
       for (const auto& [name, counter] : consumptions[c].counters()) {
-        std::string bad = check(at + ".consumesCounters[" + std::to_string(c) + "].counters[" +
-                                    name + "].value",
-                                counter.value());
+        std::string bad =
+            check(at + ".consumesCounters[" + std::to_string(c) + "].counters[" + name + "].value",
+                  counter.value());
         if (!bad.empty()) return bad;
       }
     }

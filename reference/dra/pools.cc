@@ -131,7 +131,8 @@ Pool BuildPool(const PoolId& id, std::vector<const k8s::ResourceSlice*> slices,
       }
     }
   }
-  for (const auto* group : {&pool.device_slices_targeting_node, &pool.device_slices_not_targeting_node}) {
+  for (const auto* group :
+       {&pool.device_slices_targeting_node, &pool.device_slices_not_targeting_node}) {
     if (std::string reason = CheckCounterConsumption(pool, *group); !reason.empty()) {
       return invalid(std::move(reason));
     }
