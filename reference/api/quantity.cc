@@ -122,37 +122,6 @@ int64_t Quantity::ScaledCeil(int extra_exp10) const {
   return negative_ ? -v : v;
 }
 
-std::optional<__int128> Quantity::Nanos() const {
-  constexpr U128 kLimit = static_cast<U128>(1) << 126;
-  U128 num = mantissa_;
-  U128 den = 1;
-  int e10 = exp10_ + 9;
-  for (int k = 0; k < exp1024_ && num != 0; ++k) {
-    if (num >= kLimit / 1024) return std::nullopt;
-    num *= 1024;
-  }
-  for (; e10 > 0 && num != 0; --e10) {
-    if (num >= kLimit / 10) return std::nullopt;
-    num *= 10;
-  }
-  for (; e10 < 0; ++e10) {
-    if (den >= kLimit / 10) {
-      // Far below one nano: a non-zero value rounds up to one.
-      num = num == 0 ? 0 : 1;
-      den = 1;
-      continue;
-    }
-    den *= 10;
-  }
-  U128 q = num / den;
-  if (q * den != num) ++q;
-  // ParseQuantity caps a binary-suffixed amount at 2^63-1 units.
-  const U128 cap = static_cast<U128>(std::numeric_limits<int64_t>::max()) * 1000000000;
-  if (exp1024_ > 0 && q > cap) q = cap;
-  const __int128 v = static_cast<__int128>(q);
-  return negative_ ? -v : v;
-}
-
 int64_t Quantity::MilliValue() const { return ScaledCeil(3); }
 int64_t Quantity::Value() const { return ScaledCeil(0); }
 

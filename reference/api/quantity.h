@@ -4,7 +4,6 @@
 #define SCHEDCHECK_REFERENCE_API_QUANTITY_H_
 
 #include <cstdint>
-#include <optional>
 #include <string_view>
 
 #include "reference/base/result.h"
@@ -25,10 +24,6 @@ class Quantity {
   // The value rounded up to an integer, as Kubernetes' Value(); saturates. Used for everything
   // but cpu (memory and storage in bytes, counts, extended resources).
   int64_t Value() const;
-  // The exact value in units of 10^-9, rounded up (away from zero) as ParseQuantity rounds to
-  // nano; nullopt when its magnitude reaches 2^126 (beyond 10^28 units). For sums and comparisons
-  // that must be exact (DRA counters and device capacity).
-  std::optional<__int128> Nanos() const;
 
  private:
   int64_t ScaledCeil(int extra_exp10) const;

@@ -64,20 +64,6 @@ TEST(QuantityTest, SaturatesInsteadOfOverflowing) {
   EXPECT_EQ(*ParseResourceQuantity("memory", "8Ei"), INT64_MAX);  // upstream: capped at 2^63-1 too
 }
 
-// Exact nanos for DRA's counters: sums of large decimal amounts stay exact; below a nano rounds
-// up; binary amounts are capped at 2^63-1 units as ParseQuantity caps them.
-TEST(QuantityTest, NanosAreExact) {
-  const __int128 giga = 1000000000;
-  EXPECT_EQ(*Quantity::Parse("10000000000000000000")->Nanos(),
-            static_cast<__int128>(10000000000000000000ULL) * giga);
-  EXPECT_EQ(*Quantity::Parse("4Gi")->Nanos(), static_cast<__int128>(4) * 1073741824 * giga);
-  EXPECT_EQ(*Quantity::Parse("1.5")->Nanos(), 1500000000);
-  EXPECT_EQ(*Quantity::Parse("1e-12")->Nanos(), 1);
-  EXPECT_EQ(*Quantity::Parse("-2m")->Nanos(), -2000000);
-  EXPECT_EQ(*Quantity::Parse("16Ei")->Nanos(), static_cast<__int128>(INT64_MAX) * giga);
-  EXPECT_FALSE(Quantity::Parse("1e40")->Nanos().has_value());
-}
-
 TEST(QuantityTest, ResourceQuantityUsesMillisForCpuOnly) {
   EXPECT_EQ(*ParseResourceQuantity("cpu", "2"), 2000);
   EXPECT_EQ(*ParseResourceQuantity("memory", "2"), 2);

@@ -40,7 +40,7 @@ struct DeviceId {
   std::string String() const { return driver + "/" + pool + "/" + device; }
 };
 
-// Capacity amounts by capacity name, in nanos (Quantity::Nanos).
+// Capacity amounts by capacity name, in nanos (ParseNanos, nanos.h).
 using CapacityAmounts = std::map<std::string, __int128, std::less<>>;
 
 // The devices in use by claims other than the ones to allocate (upstream's AllocatedState,

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "reference/api/quantity.h"
+#include "reference/dra/nanos.h"
 
 namespace schedcheck::reference::dra {
 
@@ -20,14 +20,12 @@ constexpr char kNotRepresentable[] =
     "capacity request cannot be represented in the device's range arithmetic";
 
 Result<ConsumedAmount> Parse(const std::string& text) {
-  Result<Quantity> quantity = Quantity::Parse(text);
-  if (!quantity.ok()) return quantity.error();
-  std::optional<__int128> nanos = quantity->Nanos();
-  if (!nanos.has_value()) return Error{"quantity \"" + text + "\" is too large"};
+  Result<__int128> nanos = ParseNanos(text);
+  if (!nanos.ok()) return nanos.error();
   return ConsumedAmount{*nanos, text};
 }
 
-// ceil(nanos / unit), as Quantity's Value() and MilliValue() round; saturated to int64.
+// ceil(nanos / unit), as resource.Quantity's Value() and MilliValue() round; saturated to int64.
 int64_t CeilTo(__int128 nanos, __int128 unit) {
   __int128 q = nanos / unit;
   if (q * unit != nanos && nanos > 0) ++q;

@@ -4,7 +4,7 @@
 // consumed (a default, valid values, or a range with min, max and step), and a device with
 // `allowMultipleAllocations` is shared by claims while their consumption fits its capacity.
 // Upstream: consumable_capacity.go of k8s.io/dynamic-resource-allocation v0.37.2
-// (structured/internal/incubating), read here with exact quantities (Quantity::Nanos).
+// (structured/internal/incubating), read here with exact quantities (ParseNanos, nanos.h).
 #ifndef SCHEDCHECK_REFERENCE_DRA_CONSUMABLE_CAPACITY_H_
 #define SCHEDCHECK_REFERENCE_DRA_CONSUMABLE_CAPACITY_H_
 

@@ -2,19 +2,13 @@
 
 #include <vector>
 
-#include "reference/api/quantity.h"
+#include "reference/dra/nanos.h"
 
 namespace schedcheck::reference::dra {
 
 namespace {
 
-Result<__int128> Nanos(const std::string& text) {
-  Result<Quantity> quantity = Quantity::Parse(text);
-  if (!quantity.ok()) return quantity.error();
-  std::optional<__int128> nanos = quantity->Nanos();
-  if (!nanos.has_value()) return Error{"quantity \"" + text + "\" is too large"};
-  return *nanos;
-}
+Result<__int128> Nanos(const std::string& text) { return ParseNanos(text); }
 
 // internal.IsDeviceAllocated: allocated to one claim, or as a share.
 bool IsDeviceAllocated(const DeviceId& id, const AllocatedState& allocated) {

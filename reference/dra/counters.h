@@ -33,7 +33,7 @@ class CounterTracker {
   void Release(const Pool& pool, const k8s::Device& device);
 
  private:
-  // counter set -> counter -> amount in nanos (Quantity::Nanos).
+  // counter set -> counter -> amount in nanos (ParseNanos, nanos.h).
   using CounterSets = std::map<std::string, std::map<std::string, __int128>>;
 
   // What the pool publishes minus what its allocated devices consume (upstream caches this per
