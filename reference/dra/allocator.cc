@@ -183,8 +183,9 @@ class AllocationRun {
   Result<k8s::AllocationResult> MakeResult(size_t claim) const;
   // The pool a device of pools_ is in.
   const Pool& PoolOf(const DeviceId& id) const {
-    return *std::lower_bound(pools_.begin(), pools_.end(), PoolId{id.driver, id.pool},
-                             [](const Pool& pool, const PoolId& want) { return pool.id < want; });
+    return *std::find_if(pools_.begin(), pools_.end(), [&id](const Pool& pool) {
+      return pool.id.driver == id.driver && pool.id.pool == id.pool;
+    });
   }
 
   const AllocatedState& allocated_;
