@@ -37,4 +37,12 @@ refused binding-conditions "bindingConditions"
 refused device-taints "DeviceTaintRule"
 refused extended-resource "spec.extendedResourceName"
 refused partitions-prioritized "firstAvailable"
+
+# A counter that is not a quantity is bad input too (the API server accepts none).
+sed 's/"value":"40Gi"/"value":"40Gx"/' "$data/partitions.jsonl" >"$out/bad-counter.jsonl"
+rc=0
+"$sc" replay "$out/bad-counter.jsonl" -q --jsonl "$out/bad-counter.ref.jsonl" 2>"$out/bad-counter.err" || rc=$?
+[ "$rc" = 2 ] || fail "bad-counter: the reference exited $rc, want 2: $(cat "$out/bad-counter.err")"
+grep -qF 'spec.sharedCounters[0].counters[memory].value: invalid quantity "40Gx"' "$out/bad-counter.err" ||
+  fail "bad-counter: $(cat "$out/bad-counter.err")"
 echo PASS
