@@ -12,7 +12,8 @@ out="${TEST_TMPDIR:-$(mktemp -d)}"
 export SCHEDCHECK_KUBE_LOG="$out/kube.log"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-covered="gpu-one-node cel-selector fits-nowhere shared-claim claim-template postfilter-deallocation many-devices"
+covered="gpu-one-node cel-selector fits-nowhere shared-claim claim-template postfilter-deallocation many-devices
+  partitions consumable-capacity consumable-capacity-policies"
 for name in $covered; do
   "$sc" replay "$data/$name.jsonl" --horizon 60 -q --jsonl "$out/$name.ref.jsonl" ||
     fail "$name: the reference's replay exited $?"
@@ -33,8 +34,15 @@ refused() {  # NAME FRAGMENT
   grep -qF "is not modelled by schedcheck" "$out/$1.err" || fail "$1: $(cat "$out/$1.err")"
 }
 refused binding-conditions "bindingConditions"
-refused consumable-capacity "spec.devices[0].allowMultipleAllocations"
 refused device-taints "DeviceTaintRule"
 refused extended-resource "spec.extendedResourceName"
-refused partitions-prioritized "sharedCounters"
+refused partitions-prioritized "firstAvailable"
+
+# A counter that is not a quantity is bad input too (the API server accepts none).
+sed 's/"value":"40Gi"/"value":"40Gx"/' "$data/partitions.jsonl" >"$out/bad-counter.jsonl"
+rc=0
+"$sc" replay "$out/bad-counter.jsonl" -q --jsonl "$out/bad-counter.ref.jsonl" 2>"$out/bad-counter.err" || rc=$?
+[ "$rc" = 2 ] || fail "bad-counter: the reference exited $rc, want 2: $(cat "$out/bad-counter.err")"
+grep -qF 'spec.sharedCounters[0].counters[memory].value: invalid quantity "40Gx"' "$out/bad-counter.err" ||
+  fail "bad-counter: $(cat "$out/bad-counter.err")"
 echo PASS

@@ -6,6 +6,7 @@
 
 #include "harness/replay/replayer_internal.h"
 #include "reference/dra/allocator.h"
+#include "reference/dra/counters.h"
 
 namespace schedcheck::replay {
 namespace {
@@ -205,6 +206,12 @@ Outcome Replayer::DeliverDra(const trace::ApiEvent& event, const std::string& wh
       if (!field.empty() && type != reference::WatchEvent::kDeleted) {
         return Error{where + ": ResourceSlice " + event.resource_slice().metadata().name() +
                      ": field " + field + unmodelled};
+      }
+      // The API server rejects these; the allocator adds and compares them exactly.
+      if (std::string bad = reference::dra::InvalidSliceQuantity(event.resource_slice());
+          !bad.empty() && type != reference::WatchEvent::kDeleted) {
+        return Error{where + ": ResourceSlice " + event.resource_slice().metadata().name() +
+                     ": field " + bad};
       }
       scheduler_->OnResourceSlice(type, event.resource_slice());
       return Outcome::Ok();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "reference/dra/consumable_capacity.h"
+#include "reference/dra/counters.h"
 #include "reference/dra/pools.h"
 
 namespace schedcheck::reference::dra {
@@ -115,6 +117,13 @@ struct DeviceResult {
   const k8s::Device* device = nullptr;
   const k8s::ResourceSlice* slice = nullptr;
   bool admin_access = false;
+  // What allocating it changed, for the rollback (upstream's deviceRollbackState).
+  bool counters_reserved = false;
+  bool device_marked = false;           // in allocating_ (not for a shared device)
+  bool capacity_inserted = false;       // a share: its consumption in allocating_capacity_
+  bool capacity_entry_existed = false;  // another share of the device was there before
+  ConsumedCapacity consumed;            // a share's consumption
+  std::string share_id;
 };
 
 struct Location {
@@ -135,6 +144,7 @@ class AllocationRun {
         claims_(claims),
         requests_(claims.size()),
         constraints_(claims.size()),
+        counters_(allocated),
         results_(claims.size()) {}
 
   Result<std::optional<std::vector<k8s::AllocationResult>>> Run(std::vector<Pool> pools);
@@ -158,11 +168,25 @@ class AllocationRun {
     return allocated_.allocated_devices.count(id) > 0 ||
            (it != allocating_.end() && !it->second.empty());
   }
+  // Consumable capacity: whether the request fits what the device's shares leave.
+  Result<bool> CapacityFits(const RequestData& data, const DeviceId& id,
+                            const k8s::Device& device) const;
+  // deviceCapacityInUse: a share of the device is allocated or being allocated.
+  bool DeviceCapacityInUse(const DeviceId& id) const {
+    return allocated_.aggregated_capacity.count(id) > 0 ||
+           allocated_.allocated_shared_devices.count(id) > 0 || allocating_capacity_.count(id) > 0;
+  }
   bool AllocatingDeviceForClaim(const DeviceId& id, size_t claim) const {
     auto it = allocating_.find(id);
     return it != allocating_.end() && it->second.count(claim) > 0;
   }
   Result<k8s::AllocationResult> MakeResult(size_t claim) const;
+  // The pool a device of pools_ is in.
+  const Pool& PoolOf(const DeviceId& id) const {
+    return *std::find_if(pools_.begin(), pools_.end(), [&id](const Pool& pool) {
+      return pool.id.driver == id.driver && pool.id.pool == id.pool;
+    });
+  }
 
   const AllocatedState& allocated_;
   const DeviceClasses& classes_;
@@ -173,7 +197,10 @@ class AllocationRun {
   std::vector<std::vector<RequestData>> requests_;    // [claim][request]
   std::vector<std::vector<Constraint>> constraints_;  // [claim]
   std::map<DeviceId, std::set<size_t>> allocating_;   // device -> claims it is being allocated to
-  std::vector<std::vector<DeviceResult>> results_;    // [claim]
+  CounterTracker counters_;                           // partitionable devices' shared counters
+  std::map<DeviceId, CapacityAmounts> allocating_capacity_;  // shares being allocated
+  int next_share_ = 0;
+  std::vector<std::vector<DeviceResult>> results_;  // [claim]
 };
 
 Result<std::optional<std::vector<k8s::AllocationResult>>> AllocationRun::Run(
@@ -278,6 +305,14 @@ Result<RequestData> AllocationRun::ValidateDeviceRequest(size_t claim_index,
         Result<bool> selectable = IsSelectable(claim_index, data, *slice, device);
         if (!selectable.ok()) return selectable.error();
         if (!*selectable) continue;
+        // The device's capacity alone: what shares consume is checked when allocating, so a
+        // device short of it then makes the request fail.
+        Result<bool> fits = RequestFitsCapacity({}, exactly.capacity(), device, nullptr);
+        if (!fits.ok()) {
+          return Error{prefix + ": checking capacity for device " + device.name() + ": " +
+                       fits.message()};
+        }
+        if (!*fits) continue;
         data.all_devices.emplace_back(
             DeviceId{slice->spec().driver(), slice->spec().pool().name(), device.name()}, &device);
         data.all_device_slices.push_back(slice);
@@ -370,6 +405,12 @@ Result<bool> AllocationRun::AllocateOne(size_t claim, size_t request, int device
         Result<bool> selectable = IsSelectable(claim, data, slice, device);
         if (!selectable.ok()) return selectable;
         if (!*selectable) continue;
+        Result<bool> fits = CapacityFits(data, id, device);
+        if (!fits.ok()) {
+          return Error{"claim " + ClaimRef(*claims_[claim]) + ", request " + data.request->name() +
+                       ": checking capacity for device " + id.String() + ": " + fits.message()};
+        }
+        if (!*fits) continue;
         Result<bool> allocated = AllocateDevice(claim, data, id, device, slice, /*must=*/false);
         if (!allocated.ok()) return allocated;
         if (!*allocated) continue;
@@ -383,40 +424,121 @@ Result<bool> AllocationRun::AllocateOne(size_t claim, size_t request, int device
   return false;
 }
 
-// allocateDevice for a device that cannot be shared (allowMultipleAllocations is not modelled):
-// not in use (unless for admin access), not tainted against the request, keeping the claim's
-// constraints. `must` (allocation mode All): a constraint the device breaks is an error.
+Result<bool> AllocationRun::CapacityFits(const RequestData& data, const DeviceId& id,
+                                         const k8s::Device& device) const {
+  static const CapacityAmounts kNone;
+  auto allocated = allocated_.aggregated_capacity.find(id);
+  auto allocating = allocating_capacity_.find(id);
+  return RequestFitsCapacity(
+      allocated != allocated_.aggregated_capacity.end() ? allocated->second : kNone,
+      data.exactly().capacity(), device,
+      allocating != allocating_capacity_.end() ? &allocating->second : nullptr);
+}
+
+// allocateDevice: the device not in use (unless for admin access; a device with
+// allowMultipleAllocations is never marked in use, its shares are counted against its capacity),
+// its shared counters available (reserved once for all shares of a device), not tainted against
+// the request, keeping the claim's constraints, and its capacity left for the request. `must`
+// (allocation mode All): a constraint the device breaks is an error. Every step it took is undone
+// when a later one rejects the device (upstream's rollbackDevice).
 Result<bool> AllocationRun::AllocateDevice(size_t claim, const RequestData& data,
                                            const DeviceId& id, const k8s::Device& device,
                                            const k8s::ResourceSlice& slice, bool must) {
-  if (data.admin_access() && AllocatingDeviceForClaim(id, claim)) return false;
+  const bool shared = device.allow_multiple_allocations();
+  if (!shared && data.admin_access() && AllocatingDeviceForClaim(id, claim)) return false;
   if (!data.admin_access() && DeviceInUse(id)) return false;
-  if (TaintPreventsAllocation(device, data.exactly())) return false;
-  const std::string& request_name = data.request->name();
+  DeviceResult result;
+  result.request = data.request->name();
+  result.id = id;
+  result.device = &device;
+  result.slice = &slice;
+  result.admin_access = data.admin_access();
+  const bool skip_counters = shared && DeviceCapacityInUse(id);
+  if (!skip_counters && device.consumes_counters_size() > 0) {
+    Result<bool> reserved = counters_.Reserve(PoolOf(id), device);
+    if (!reserved.ok() || !*reserved) return reserved;
+    result.counters_reserved = true;
+  }
+  auto reject = [&](size_t constraints_added) {
+    for (size_t j = constraints_added; j-- > 0;)
+      ConstraintRemove(constraints_[claim][j], result.request);
+    if (result.device_marked) allocating_[id].erase(claim);
+    if (result.counters_reserved) counters_.Release(PoolOf(id), device);
+  };
+  if (TaintPreventsAllocation(device, data.exactly())) {
+    reject(0);
+    return false;
+  }
   std::vector<Constraint>& constraints = constraints_[claim];
   for (size_t i = 0; i < constraints.size(); ++i) {
-    if (ConstraintAdd(constraints[i], request_name, device, id)) continue;
-    for (size_t j = i; j-- > 0;) ConstraintRemove(constraints[j], request_name);
+    if (ConstraintAdd(constraints[i], result.request, device, id)) continue;
+    reject(i);
     if (must) {
-      return Error{"claim " + ClaimRef(*claims_[claim]) + ", request " + request_name +
+      return Error{"claim " + ClaimRef(*claims_[claim]) + ", request " + result.request +
                    ": cannot add device " + id.String() +
                    " because a claim constraint would not be satisfied"};
     }
     return false;
   }
-  allocating_[id].insert(claim);
-  results_[claim].push_back(DeviceResult{request_name, id, &device, &slice, data.admin_access()});
+  if (!shared) {
+    allocating_[id].insert(claim);
+    result.device_marked = true;
+  }
+  const std::string prefix = "claim " + ClaimRef(*claims_[claim]) + ", request " + result.request;
+  Result<bool> fits = CapacityFits(data, id, device);
+  if (!fits.ok() || !*fits) {
+    reject(constraints.size());
+    if (!fits.ok()) {
+      return Error{prefix + ": rechecking capacity for device " + id.String() + ": " +
+                   fits.message()};
+    }
+    return false;
+  }
+  if (shared) {
+    Result<ConsumedCapacity> consumed =
+        ConsumedCapacityFromRequest(data.exactly().capacity(), device);
+    if (!consumed.ok()) {
+      reject(constraints.size());
+      return Error{prefix + ": computing consumed capacity for device " + id.String() + ": " +
+                   consumed.message()};
+    }
+    result.consumed = std::move(*consumed);
+    // Upstream draws a random UID; any value unique among the device's shares decides alike.
+    result.share_id = "share-" + std::to_string(next_share_++);
+    auto [entry, inserted] = allocating_capacity_.try_emplace(id);
+    result.capacity_entry_existed = !inserted;
+    for (const auto& [name, amount] : result.consumed) entry->second[name] += amount.nanos;
+    result.capacity_inserted = true;
+  }
+  results_[claim].push_back(std::move(result));
   return true;
 }
 
-// The rollback of a successful AllocateDevice.
+// The rollback of a successful AllocateDevice. A share's consumption leaves the device's entry,
+// which goes once it is all zero, unless another share made it (that share still needs it as the
+// mark that the device's counters are taken).
 void AllocationRun::Deallocate(size_t claim, const RequestData& data, const DeviceId& id,
-                               [[maybe_unused]] const k8s::Device& device) {
+                               const k8s::Device& device) {
+  const DeviceResult result = std::move(results_[claim].back());
   results_[claim].pop_back();
-  allocating_[id].erase(claim);
+  if (result.capacity_inserted) {
+    auto entry = allocating_capacity_.find(id);
+    if (entry != allocating_capacity_.end()) {
+      bool empty = true;
+      for (const auto& [name, amount] : result.consumed) {
+        auto it = entry->second.find(name);
+        if (it != entry->second.end()) it->second -= amount.nanos;
+      }
+      for (const auto& [name, nanos] : entry->second) empty &= nanos == 0;
+      if (empty) allocating_capacity_.erase(entry);
+    }
+    if (result.capacity_entry_existed) allocating_capacity_.try_emplace(id);
+  }
+  if (result.device_marked) allocating_[id].erase(claim);
   std::vector<Constraint>& constraints = constraints_[claim];
   for (size_t j = constraints.size(); j-- > 0;)
     ConstraintRemove(constraints[j], data.request->name());
+  if (result.counters_reserved) counters_.Release(PoolOf(id), device);
 }
 
 namespace {
@@ -496,6 +618,10 @@ Result<k8s::AllocationResult> AllocationRun::MakeResult(size_t c) const {
     out->set_pool(device.id.pool);
     out->set_device(device.id.device);
     if (device.admin_access) out->set_admin_access(true);
+    if (!device.share_id.empty()) out->set_share_id(device.share_id);
+    for (const auto& [name, amount] : device.consumed) {
+      (*out->mutable_consumed_capacity())[name] = amount.text;
+    }
     for (const RequestData& data : requests_[c]) {
       if (data.request->name() != device.request) continue;
       *out->mutable_tolerations() = data.exactly().tolerations();
@@ -599,21 +725,17 @@ std::string UnmodelledClaimField(const k8s::ResourceClaim& claim) {
   for (int i = 0; i < requests.size(); ++i) {
     const std::string at = "spec.devices.requests[" + std::to_string(i) + "]";
     if (requests[i].first_available_size() > 0) return at + ".firstAvailable";
-    if (!requests[i].exactly().capacity().requests().empty()) return at + ".exactly.capacity";
   }
   return "";
 }
 
 std::string UnmodelledSliceField(const k8s::ResourceSlice& slice) {
-  if (slice.spec().shared_counters_size() > 0) return "spec.sharedCounters";
   const auto& devices = slice.spec().devices();
   for (int i = 0; i < devices.size(); ++i) {
     const std::string at = "spec.devices[" + std::to_string(i) + "]";
     const k8s::Device& device = devices[i];
-    if (device.consumes_counters_size() > 0) return at + ".consumesCounters";
     if (device.binding_conditions_size() > 0) return at + ".bindingConditions";
     if (device.binding_failure_conditions_size() > 0) return at + ".bindingFailureConditions";
-    if (device.allow_multiple_allocations()) return at + ".allowMultipleAllocations";
   }
   return "";
 }

@@ -8,10 +8,11 @@
 // CEL (reference/dra_cel, upstream's own CEL), allocation modes ExactCount and All, pools by node
 // name, node selector, all nodes or per-device node selection, pool completeness, devices
 // allocated before or in this allocation, matchAttribute and distinctAttribute constraints, admin
-// access, device taints published in slices with the requests' tolerations, class and claim
-// configuration in the result. What is not (prioritized lists, shared counters, consumable
-// capacity, binding conditions) is refused by UnmodelledClaimField / UnmodelledSliceField before
-// it reaches the allocator, and by Allocate as an Error if it does.
+// access, device taints published in slices with the requests' tolerations, partitionable devices
+// with shared counters (counters.h), consumable capacity (consumable_capacity.h), class and claim
+// configuration in the result. What is not (prioritized lists, binding conditions) is refused by
+// UnmodelledClaimField / UnmodelledSliceField before it reaches the allocator, and by Allocate as
+// an Error if it does.
 #ifndef SCHEDCHECK_REFERENCE_DRA_ALLOCATOR_H_
 #define SCHEDCHECK_REFERENCE_DRA_ALLOCATOR_H_
 
@@ -39,10 +40,17 @@ struct DeviceId {
   std::string String() const { return driver + "/" + pool + "/" + device; }
 };
 
+// Capacity amounts by capacity name, in nanos (ParseNanos, nanos.h).
+using CapacityAmounts = std::map<std::string, __int128, std::less<>>;
+
 // The devices in use by claims other than the ones to allocate (upstream's AllocatedState,
 // AllocatedDevices: from allocated claims, in-flight allocations and claims being deallocated).
 struct AllocatedState {
   std::set<DeviceId> allocated_devices;
+  // Consumable capacity: devices allocated as a share (a result with a shareID), and the capacity
+  // their shares consume (AllocatedSharedDeviceIDs by device, AggregatedCapacity).
+  std::set<DeviceId> allocated_shared_devices;
+  std::map<DeviceId, CapacityAmounts> aggregated_capacity;
 };
 
 using DeviceClasses = std::map<std::string, k8s::DeviceClass, std::less<>>;
@@ -50,7 +58,7 @@ using DeviceClasses = std::map<std::string, k8s::DeviceClass, std::less<>>;
 // The field of a claim the model does not cover, as "spec.devices.requests[0].firstAvailable";
 // "" when the claim is modelled.
 std::string UnmodelledClaimField(const k8s::ResourceClaim& claim);
-// The same for a slice ("spec.sharedCounters", "spec.devices[2].bindingConditions", ...).
+// The same for a slice ("spec.devices[2].bindingConditions", ...).
 std::string UnmodelledSliceField(const k8s::ResourceSlice& slice);
 
 class Allocator {

@@ -388,15 +388,15 @@ TEST(AllocatorTest, WithClassDeviceConfig) {  // source: "with-class-device-conf
 TEST(AllocatorTest, UnmodelledFieldsAreRefused) {
   Fixture f;
   f.AddClass(ClassJson("class-a", "driver-a"));
-  json slice = Slice("slice-1", "node-1", "pool-1", "driver-a", {Device("device-1")});
-  slice["spec"]["sharedCounters"] =
-      json::array({{{"name", "set"}, {"counters", {{"c", {{"value", "1"}}}}}}});
-  f.AddSlice(slice);
+  json device = Device("device-1");
+  device["bindingConditions"] = json::array({"ready"});
+  f.AddSlice(Slice("slice-1", "node-1", "pool-1", "driver-a", {device}));
   auto got =
       f.Allocate(Node("node-1", "region-1"), {Claim("claim-0", {Request("req-0", "class-a", 1)})});
   ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.message(),
-            "ResourceSlice slice-1: spec.sharedCounters is not modelled by schedcheck");
+  EXPECT_EQ(
+      got.message(),
+      "ResourceSlice slice-1: spec.devices[0].bindingConditions is not modelled by schedcheck");
   const json prioritized = {
       {"name", "req-0"},
       {"firstAvailable", json::array({{{"name", "a"}, {"deviceClassName", "class-a"}}})}};

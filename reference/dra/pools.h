@@ -1,11 +1,13 @@
 // Resource pools as the structured allocator sees them for one node: upstream's GatherPools and
 // NodeMatches (k8s.io/dynamic-resource-allocation v0.37.2,
 // structured/internal/incubating/pools_incubating.go, the implementation v1.37.2's default gates
-// select). Only for the subset reference/dra models (README.md): slices without shared counters.
+// select), with partitionable devices (DRAPartitionableDevices on): slices publishing shared
+// counters hold the pool's counter sets.
 #ifndef SCHEDCHECK_REFERENCE_DRA_POOLS_H_
 #define SCHEDCHECK_REFERENCE_DRA_POOLS_H_
 
 #include <compare>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,13 +27,19 @@ struct PoolId {
 
 // Upstream's Pool: the slices of the pool's newest generation that target the node, sorted by name;
 // or a pool known to be incomplete (some slices of its generation are missing) or invalid
-// (duplicate device names).
+// (duplicate device names, a duplicate counter set, a device consuming a counter set or counter
+// the pool does not publish).
 struct Pool {
   PoolId id;
   bool is_incomplete = false;
   bool is_invalid = false;
   std::string invalid_reason;
   std::vector<const k8s::ResourceSlice*> device_slices_targeting_node;
+  // The generation's other device slices, when some did not target the node (their allocated
+  // devices consume the pool's counters too).
+  std::vector<const k8s::ResourceSlice*> device_slices_not_targeting_node;
+  // The counter sets of the slices with sharedCounters, by name.
+  std::map<std::string, const k8s::CounterSet*, std::less<>> counter_sets;
 };
 
 // Whether a slice (or a device with per-device node selection) is for `node`: by node name, for

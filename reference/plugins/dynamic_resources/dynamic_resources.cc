@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "reference/api/selectors.h"
+#include "reference/dra/consumable_capacity.h"
 #include "reference/plugins/dynamic_resources/pod_claims.h"
 
 namespace schedcheck::reference {
@@ -30,9 +31,7 @@ dra::AllocatedState DynamicResources::GatherAllocatedState() const {
   dra::AllocatedState state;
   auto add = [&state](const k8s::AllocationResult& allocation) {
     for (const k8s::DeviceRequestAllocationResult& result : allocation.devices().results()) {
-      if (result.admin_access()) continue;  // not counted as allocated
-      state.allocated_devices.insert(
-          dra::DeviceId{result.driver(), result.pool(), result.device()});
+      dra::AddAllocatedDevice(result, state);
     }
   };
   for (const auto& [key, claim] : handle_.objects->resource_claims) {
