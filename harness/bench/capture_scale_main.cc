@@ -9,8 +9,8 @@
 // The capture's decisions are the reference's own, so the diff must find them equivalent: the
 // bench exits 1 otherwise (and 2 when a step fails).
 //
-//   bazel run -c opt //harness/bench:capture_scale -- [--nodes N] [--pods N] [--update-period S]
-//       [--seed N] [--dir DIR] [--keep]
+//   bazel run -c opt //harness/bench:capture_scale -- [--shape DayChurn|DayChurnLarge] [--nodes N]
+//       [--pods N] [--update-period S] [--seed N] [--dir DIR] [--keep]
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -23,6 +23,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,17 +107,33 @@ void Run(Step* step, const std::string& out_path) {
 
 int main(int argc, char** argv) {
   CLI::App app{"Capture-scale bench: import, replay and diff a generated day of a large cluster"};
-  schedcheck::workloads::WorkloadParams params{5000, 780, 150000, 1};
+  std::string shape = "DayChurn";
+  std::optional<int64_t> nodes, pods, update_period;
+  uint64_t seed = 1;
   std::string dir;
   bool keep = false;
-  app.add_option("--nodes", params.nodes, "nodes (default 5000)");
-  app.add_option("--pods", params.measured_pods, "pods arriving over the day (default 150000)");
-  app.add_option("--update-period", params.initial_pods,
-                 "seconds between a node's label updates (default 780)");
-  app.add_option("--seed", params.seed, "seed of the generator (default 1)");
+  app.add_option("--shape", shape,
+                 "DayChurn (default: 5000 nodes, 150000 pods, updates every 780 s) or "
+                 "DayChurnLarge (100000 nodes, 1000000 pods, every 7200 s; zones, racks, sizes, "
+                 "taints, GPUs)");
+  app.add_option("--nodes", nodes, "nodes (default: the shape's)");
+  app.add_option("--pods", pods, "pods arriving over the day (default: the shape's)");
+  app.add_option("--update-period", update_period,
+                 "seconds between a node's label updates (default: the shape's)");
+  app.add_option("--seed", seed, "seed of the generator (default 1)");
   app.add_option("--dir", dir, "scratch folder (default: a new one under $TMPDIR or /tmp)");
   app.add_flag("--keep", keep, "keep the scratch folder");
   CLI11_PARSE(app, argc, argv);
+  const schedcheck::workloads::ShapeInfo* info = schedcheck::workloads::FindShape(shape);
+  if (info == nullptr || (shape != "DayChurn" && shape != "DayChurnLarge")) {
+    std::cerr << "capture_scale: --shape " << shape << ": DayChurn or DayChurnLarge\n";
+    return 2;
+  }
+  schedcheck::workloads::WorkloadParams params = info->defaults;
+  params.nodes = nodes.value_or(params.nodes);
+  params.measured_pods = pods.value_or(params.measured_pods);
+  params.initial_pods = update_period.value_or(params.initial_pods);
+  params.seed = seed;
 
   const std::string schedcheck = bench::FindSchedcheck();
   if (schedcheck.empty()) {
@@ -136,7 +153,7 @@ int main(int argc, char** argv) {
 
   // 1. The truth: the workload replayed once by the reference, in process (not timed as a step).
   const Clock::time_point gen_start = Clock::now();
-  auto workload = schedcheck::workloads::Generate("DayChurn", params);
+  auto workload = schedcheck::workloads::Generate(shape, params);
   if (!workload.ok()) {
     std::cerr << "capture_scale: " << workload.message() << "\n";
     return 2;
@@ -171,7 +188,7 @@ int main(int argc, char** argv) {
   }
   const double gen_s = Seconds(gen_start, Clock::now());
   const auto capture_bytes = std::filesystem::file_size(capture);
-  std::cout << "DayChurn: " << params.nodes << " nodes, " << params.measured_pods
+  std::cout << shape << ": " << params.nodes << " nodes, " << params.measured_pods
             << " pods over 24 h, node updates every " << params.initial_pods << " s, seed "
             << params.seed << "\n"
             << "capture: " << counts->lines << " API events (" << counts->bindings << " bindings, "
