@@ -137,8 +137,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "seed of the generator (default 1)");
   app.add_option("--kube-slice", kube_slice_s,
                  "also replay the day's first SECONDS (the whole cluster, the pods of that "
-                 "while) by the reference and by --candidate, each its own process, for the "
-                 "pods/s ratio (default 0: not run)");
+                 "while) by the reference and by --candidate, each its own process at level 1.37, "
+                 "for the pods/s ratio and a diff (default 0: not run)");
   app.add_option("--candidate", candidate,
                  "the real scheduler beside for --kube-slice (default kube:1.37)");
   app.add_option("--dir", dir, "scratch folder (default: a new one under $TMPDIR or /tmp)");
@@ -282,11 +282,12 @@ int main(int argc, char** argv) {
     // The same slice through the reference and through the real scheduler, for the ratio.
     std::vector<Step> sides = {
         {"slice-ref",
-         {schedcheck, "replay", slice, "-o", dir + "/slice-ref.trace", "--quiet", "--no-progress"},
+         {schedcheck, "replay", slice, "--compat", "1.37", "-o", dir + "/slice-ref.trace",
+          "--quiet", "--no-progress"},
          0},
         {"slice-" + candidate,
-         {schedcheck, "replay", slice, "--candidate", candidate, "-o", dir + "/slice-kube.trace",
-          "--quiet", "--no-progress"},
+         {schedcheck, "replay", slice, "--compat", "1.37", "--candidate", candidate, "-o",
+          dir + "/slice-kube.trace", "--quiet", "--no-progress"},
          0},
     };
     double pods_per_s[2] = {0, 0};
@@ -302,6 +303,11 @@ int main(int argc, char** argv) {
                                      : "  exit " + std::to_string(s.exit_code) + ": " + s.output)
                 << "\n";
     }
+    // Both at level 1.37, so the diff compares like with like; its verdict is printed, not judged.
+    Step agree{"slice-diff",
+               {schedcheck, "diff", dir + "/slice-ref.trace", dir + "/slice-kube.trace"}};
+    Run(&agree, dir + "/slice-diff.out");
+    std::cout << "slice diff: " << agree.output << "\n";
     if (pods_per_s[1] > 0) {
       std::cout << "slice ratio (reference / " << candidate << ", pods/s): " << std::setprecision(1)
                 << pods_per_s[0] / pods_per_s[1] << "\n";
