@@ -9,8 +9,8 @@
 // The capture's decisions are the reference's own, so the diff must find them equivalent: the
 // bench exits 1 otherwise (and 2 when a step fails).
 //
-//   bazel run -c opt //harness/bench:capture_scale -- [--nodes N] [--pods N] [--update-period S]
-//       [--seed N] [--dir DIR] [--keep]
+//   bazel run -c opt //harness/bench:capture_scale -- [--shape DayChurn|DayChurnLarge] [--nodes N]
+//       [--pods N] [--update-period S] [--seed N] [--dir DIR] [--keep]
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -23,6 +23,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@
 #include "reference/api/rfc3339.h"
 #include "reference/runtime/profile.h"
 #include "traces/trace_reader.h"
+#include "traces/trace_writer.h"
 
 namespace {
 
@@ -62,6 +64,18 @@ size_t CountRecords(const std::string& path) {
   size_t n = 0;
   const schedcheck::trace::Record* r = nullptr;
   while (reader->NextBorrowed(&r) == schedcheck::trace::ReadStatus::kRecord) ++n;
+  return n;
+}
+
+// Binding records in a binary decision trace: the pods a replay placed.
+size_t CountBindings(const std::string& path) {
+  auto reader = schedcheck::trace::TraceReader::Open(path);
+  if (!reader.ok()) return 0;
+  size_t n = 0;
+  const schedcheck::trace::Record* r = nullptr;
+  while (reader->NextBorrowed(&r) == schedcheck::trace::ReadStatus::kRecord) {
+    n += r->has_binding() ? 1 : 0;
+  }
   return n;
 }
 
@@ -106,17 +120,40 @@ void Run(Step* step, const std::string& out_path) {
 
 int main(int argc, char** argv) {
   CLI::App app{"Capture-scale bench: import, replay and diff a generated day of a large cluster"};
-  schedcheck::workloads::WorkloadParams params{5000, 780, 150000, 1};
-  std::string dir;
+  std::string shape = "DayChurn";
+  std::optional<int64_t> nodes, pods, update_period;
+  uint64_t seed = 1;
+  std::string dir, candidate = "kube:1.37";
+  double kube_slice_s = 0;
   bool keep = false;
-  app.add_option("--nodes", params.nodes, "nodes (default 5000)");
-  app.add_option("--pods", params.measured_pods, "pods arriving over the day (default 150000)");
-  app.add_option("--update-period", params.initial_pods,
-                 "seconds between a node's label updates (default 780)");
-  app.add_option("--seed", params.seed, "seed of the generator (default 1)");
+  app.add_option("--shape", shape,
+                 "DayChurn (default: 5000 nodes, 150000 pods, updates every 780 s) or "
+                 "DayChurnLarge (100000 nodes, 1000000 pods, every 7200 s; zones, racks, sizes, "
+                 "taints, GPUs)");
+  app.add_option("--nodes", nodes, "nodes (default: the shape's)");
+  app.add_option("--pods", pods, "pods arriving over the day (default: the shape's)");
+  app.add_option("--update-period", update_period,
+                 "seconds between a node's label updates (default: the shape's)");
+  app.add_option("--seed", seed, "seed of the generator (default 1)");
+  app.add_option("--kube-slice", kube_slice_s,
+                 "also replay the day's first SECONDS (the whole cluster, the pods of that "
+                 "while) by the reference and by --candidate, each its own process at level 1.37, "
+                 "for the pods/s ratio and a diff (default 0: not run)");
+  app.add_option("--candidate", candidate,
+                 "the real scheduler beside for --kube-slice (default kube:1.37)");
   app.add_option("--dir", dir, "scratch folder (default: a new one under $TMPDIR or /tmp)");
   app.add_flag("--keep", keep, "keep the scratch folder");
   CLI11_PARSE(app, argc, argv);
+  const schedcheck::workloads::ShapeInfo* info = schedcheck::workloads::FindShape(shape);
+  if (info == nullptr || (shape != "DayChurn" && shape != "DayChurnLarge")) {
+    std::cerr << "capture_scale: --shape " << shape << ": DayChurn or DayChurnLarge\n";
+    return 2;
+  }
+  schedcheck::workloads::WorkloadParams params = info->defaults;
+  params.nodes = nodes.value_or(params.nodes);
+  params.measured_pods = pods.value_or(params.measured_pods);
+  params.initial_pods = update_period.value_or(params.initial_pods);
+  params.seed = seed;
 
   const std::string schedcheck = bench::FindSchedcheck();
   if (schedcheck.empty()) {
@@ -136,7 +173,7 @@ int main(int argc, char** argv) {
 
   // 1. The truth: the workload replayed once by the reference, in process (not timed as a step).
   const Clock::time_point gen_start = Clock::now();
-  auto workload = schedcheck::workloads::Generate("DayChurn", params);
+  auto workload = schedcheck::workloads::Generate(shape, params);
   if (!workload.ok()) {
     std::cerr << "capture_scale: " << workload.message() << "\n";
     return 2;
@@ -163,6 +200,20 @@ int main(int argc, char** argv) {
     std::cerr << "capture_scale: replaying the workload: " << ok.message() << "\n";
     return 2;
   }
+  // The slice for the real scheduler: every record before the slice's end, as generated.
+  const std::string slice = dir + "/slice.trace";
+  if (kube_slice_s > 0) {
+    schedcheck::trace::Trace part;
+    part.header = workload->trace.header;
+    const auto end_ns = static_cast<int64_t>(kube_slice_s * 1e9);
+    for (const schedcheck::trace::Record& r : workload->trace.records) {
+      if (r.time_ns() < end_ns) part.records.push_back(r);
+    }
+    if (auto ok = schedcheck::trace::WriteTrace(slice, part); !ok) {
+      std::cerr << "capture_scale: " << ok.message() << "\n";
+      return 2;
+    }
+  }
   const std::string capture = dir + "/capture.json";
   auto counts = bench::WriteWatchCapture(workload->trace, decisions, capture);
   if (!counts.ok()) {
@@ -171,7 +222,7 @@ int main(int argc, char** argv) {
   }
   const double gen_s = Seconds(gen_start, Clock::now());
   const auto capture_bytes = std::filesystem::file_size(capture);
-  std::cout << "DayChurn: " << params.nodes << " nodes, " << params.measured_pods
+  std::cout << shape << ": " << params.nodes << " nodes, " << params.measured_pods
             << " pods over 24 h, node updates every " << params.initial_pods << " s, seed "
             << params.seed << "\n"
             << "capture: " << counts->lines << " API events (" << counts->bindings << " bindings, "
@@ -227,6 +278,41 @@ int main(int argc, char** argv) {
   std::cout << "pipeline: " << std::setprecision(1) << wall << " s wall, " << cpu
             << " s cpu, peak RSS " << rss / 1024 << " MiB (" << bench::MachineNote()
             << ")\ndiff: " << steps.back().output << "\n";
+  if (kube_slice_s > 0) {
+    // The same slice through the reference and through the real scheduler, for the ratio.
+    std::vector<Step> sides = {
+        {"slice-ref",
+         {schedcheck, "replay", slice, "--compat", "1.37", "-o", dir + "/slice-ref.trace",
+          "--quiet", "--no-progress"},
+         0},
+        {"slice-" + candidate,
+         {schedcheck, "replay", slice, "--compat", "1.37", "--candidate", candidate, "-o",
+          dir + "/slice-kube.trace", "--quiet", "--no-progress"},
+         0},
+    };
+    double pods_per_s[2] = {0, 0};
+    for (size_t i = 0; i < sides.size(); ++i) {
+      Step& s = sides[i];
+      Run(&s, dir + "/slice-" + std::to_string(i) + ".out");
+      s.events = CountBindings(i == 0 ? dir + "/slice-ref.trace" : dir + "/slice-kube.trace");
+      pods_per_s[i] = s.wall_s > 0 ? s.events / s.wall_s : 0;
+      std::cout << s.name << ": " << s.events << " pods bound in " << std::setprecision(1)
+                << s.wall_s << " s wall, " << s.cpu_s << " s cpu, " << std::setprecision(0)
+                << pods_per_s[i] << " pods/s, peak RSS " << s.max_rss_kib / 1024 << " MiB"
+                << (s.exit_code == 0 ? ""
+                                     : "  exit " + std::to_string(s.exit_code) + ": " + s.output)
+                << "\n";
+    }
+    // Both at level 1.37, so the diff compares like with like; its verdict is printed, not judged.
+    Step agree{"slice-diff",
+               {schedcheck, "diff", dir + "/slice-ref.trace", dir + "/slice-kube.trace"}};
+    Run(&agree, dir + "/slice-diff.out");
+    std::cout << "slice diff: " << agree.output << "\n";
+    if (pods_per_s[1] > 0) {
+      std::cout << "slice ratio (reference / " << candidate << ", pods/s): " << std::setprecision(1)
+                << pods_per_s[0] / pods_per_s[1] << "\n";
+    }
+  }
   if (!keep) std::filesystem::remove_all(dir);
   return 0;
 }

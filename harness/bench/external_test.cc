@@ -177,6 +177,7 @@ TEST(ExternalBenchTest, CampaignTracesAreSmallAndFromTheListedShapes) {
   const std::set<std::string_view> left_out = {
       "RequeueMissingRegistration",  // needs the CreationDelay plugin (no kube adapter has it)
       "DayChurn",                    // a day of a 5,000-node cluster
+      "DayChurnLarge",               // a day of a 100,000-node cluster
       // DRA shapes: compat 1.37 only, and the reference does not model DynamicResources yet.
       "DraClaimTemplate",
       "DraManyDevices",

@@ -64,6 +64,27 @@ TEST(OutputPathsTest, ReplayRefusesOneFileForBothOutputs) {
   EXPECT_FALSE(FileExists(both));
 }
 
+// With --quiet and no --jsonl, -o is written as the replay goes (nothing else needs the log): the
+// file is the one written from the whole log, byte for byte.
+TEST(OutputPathsTest, ReplayStreamsItsOutputAsTheWholeLogWouldBe) {
+  const std::string in = WriteSampleTrace("replay-stream-in.trace");
+  const std::string streamed = TempPath("streamed.trace"), whole = TempPath("whole.trace");
+  ReplayCommandOptions o;
+  o.trace = in;
+  o.output = streamed;
+  std::string err;
+  ASSERT_EQ(Replay(o, &err), 0) << err;  // --quiet: streamed
+  o.output = whole;
+  o.quiet = false;  // the summary needs the log: written from it
+  o.no_progress = true;
+  std::ostringstream out, e;
+  ASSERT_EQ(RunReplay(o, out, e), 0) << e.str();
+  EXPECT_CONTAINS(out.str(), "bound");
+  const std::string bytes = ReadFileBytes(streamed);
+  EXPECT_GT(bytes.size(), 100u);
+  EXPECT_EQ(bytes, ReadFileBytes(whole));
+}
+
 TEST(OutputPathsTest, ConvertRefusesToOverwriteItsInput) {
   const std::string in = WriteSampleTrace("convert-in.trace");
   const std::string before = ReadFileBytes(in);

@@ -27,6 +27,7 @@
 #include "traces/output_path.h"
 #include "traces/trace_file.h"
 #include "traces/trace_reader.h"
+#include "traces/trace_writer.h"
 
 namespace schedcheck::cli {
 namespace {
@@ -43,23 +44,64 @@ std::string Fnv1a(const std::string& bytes) {
   return buf;
 }
 
-// Writes -o / --jsonl and prints the summary. `labels` go into the -o header.
-int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log,
+// The header of -o's decision trace.
+trace::Header OutputHeader(const ReplayCommandOptions& o, const std::string& compat,
+                           const std::string& config_hash,
+                           const std::map<std::string, std::string>& labels,
+                           const std::string& engine) {
+  trace::Header header;
+  header.set_producer("schedcheck replay");
+  header.set_compat(compat);
+  header.set_seed(o.seed);
+  header.set_config_hash(config_hash);
+  if (!engine.empty()) header.set_engine(engine);
+  (*header.mutable_labels())["source"] = o.trace;
+  for (const auto& [key, value] : labels) (*header.mutable_labels())[key] = value;
+  return header;
+}
+
+// -o written as the replay goes, for a run that needs nothing else of the log (--quiet, no
+// --jsonl): the decision log of a large day (every attempt names its whole top-score tie set) is
+// then never held, only its compressed frames, until the header (known at the end) is written
+// before them. The file is byte-identical to the one written from the whole log.
+class StreamedOutput {
+ public:
+  static bool Wanted(const ReplayCommandOptions& o) {
+    return !o.output.empty() && o.quiet && o.jsonl.empty();
+  }
+  Outcome Open(const std::string& path) {
+    trace::WriterOptions options;
+    options.header_last = true;
+    auto writer = trace::TraceWriter::Open(path, trace::Header(), options);
+    if (!writer.ok()) return writer.error();
+    writer_ = std::move(*writer);
+    return {};
+  }
+  void Append(const trace::Record& r) {
+    if (!status_) return;  // the first failure is reported by Finish
+    status_ = writer_->Append(r);
+  }
+  Outcome Finish(trace::Header header) {
+    if (!status_) return status_;
+    return writer_->FinishWithHeader(std::move(header));
+  }
+
+ private:
+  std::unique_ptr<trace::TraceWriter> writer_;
+  Outcome status_;
+};
+
+// Writes -o (unless `streamed` wrote it already) and --jsonl and prints the summary. `labels` go
+// into the -o header.
+int WriteDecisions(const ReplayCommandOptions& o, const replay::DecisionLog& log, bool streamed,
                    const replay::ClusterEventLog& events, const std::string& compat,
                    const std::string& config_hash, const std::map<std::string, std::string>& labels,
                    const std::string& engine, std::ostream& out, std::ostream& err,
                    const std::string& jsonl_trailer = "",
                    const std::vector<std::set<std::string>>* registrants = nullptr,
                    bool queueing_hints = true) {
-  if (!o.output.empty()) {
-    trace::Header header;
-    header.set_producer("schedcheck replay");
-    header.set_compat(compat);
-    header.set_seed(o.seed);
-    header.set_config_hash(config_hash);
-    if (!engine.empty()) header.set_engine(engine);
-    (*header.mutable_labels())["source"] = o.trace;
-    for (const auto& [key, value] : labels) (*header.mutable_labels())[key] = value;
+  if (!o.output.empty() && !streamed) {
+    const trace::Header header = OutputHeader(o, compat, config_hash, labels, engine);
     if (Outcome ok = log.WriteTrace(o.output, header); !ok)
       return err << "schedcheck replay: " << ok.message() << "\n", 2;
   }
@@ -111,8 +153,8 @@ int RunExternal(const ReplayCommandOptions& o, const std::string& command,
   auto level = reference::ParseCompatLevel(options.compat);
   auto features =
       reference::FeaturesFor(level.value_or(reference::CompatLevel::kV1_27), options.feature_gates);
-  int rc = WriteDecisions(o, log, run.cluster_events, options.compat, config_hash, labels, "", out,
-                          err, run.status.ok() ? "" : protocol::IncompleteJsonLine(run),
+  int rc = WriteDecisions(o, log, false, run.cluster_events, options.compat, config_hash, labels,
+                          "", out, err, run.status.ok() ? "" : protocol::IncompleteJsonLine(run),
                           run.registrants_known ? &run.event_registrants : nullptr,
                           features.ok() && features->scheduler_queueing_hints);
   if (rc == 0 && !o.quiet && o.follow_cluster) out << replay::FollowSummary(run.follow);
@@ -310,6 +352,13 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
     options.progress_every_events = 100;  // often enough for slow events; the line throttles itself
   }
   const std::string compat = options.compat;  // `options` moves into the Replayer
+  std::optional<StreamedOutput> streamed;
+  if (StreamedOutput::Wanted(o)) {
+    streamed.emplace();
+    if (Outcome ok = streamed->Open(o.output); !ok) return fail(ok.message());
+    options.retain_log = false;
+    options.on_record = [&streamed](const trace::Record& r) { streamed->Append(r); };
+  }
   auto created = replay::Replayer::Create(std::move(options));
   // Building the profiles fails only on configuration (unknown plugin, bad args): name the file.
   if (!created.ok()) {
@@ -326,9 +375,14 @@ int RunReplay(const ReplayCommandOptions& o, std::ostream& stdout_stream, std::o
   }
   const replay::KeptPlacements& kept = replayer->kept_placements();
   if (kept.count > 0) labels["kept_placements"] = std::to_string(kept.count);
-  int rc = WriteDecisions(o, replayer->log(), replayer->cluster_events(), compat, config_hash,
-                          labels, std::string(reference::EngineName(o.engine)), out, err, "",
-                          &replayer->event_registrants(), replayer->queueing_hints());
+  if (streamed) {
+    const trace::Header h =
+        OutputHeader(o, compat, config_hash, labels, std::string(reference::EngineName(o.engine)));
+    if (Outcome ok = streamed->Finish(h); !ok) return fail(ok.message());
+  }
+  int rc = WriteDecisions(o, replayer->log(), streamed.has_value(), replayer->cluster_events(),
+                          compat, config_hash, labels, std::string(reference::EngineName(o.engine)),
+                          out, err, "", &replayer->event_registrants(), replayer->queueing_hints());
   if (rc == 0 && !o.quiet && kept.count > 0) {
     out << "input updates that named another node or none for a bound pod (nodeName is "
            "immutable; the pod stayed where it was bound): "

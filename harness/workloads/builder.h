@@ -116,6 +116,7 @@ void RequeueTaintRemoval(Builder& b);
 void RequeueGateRemoval(Builder& b);
 void RequeueMissingRegistration(Builder& b);
 void DayChurn(Builder& b);          // day_churn.cc
+void DayChurnLarge(Builder& b);     // day_churn.cc
 void DraClaimTemplate(Builder& b);  // dra_shapes.cc
 void DraManyDevices(Builder& b);    // dra_shapes.cc
 void DraPartitionable(Builder& b);  // dra_shapes.cc

@@ -136,6 +136,13 @@ const std::vector<Entry>& Entries() {
         false,
         ""},
        &DayChurn},
+      {{"DayChurnLarge",
+        "DayChurn on a large managed cluster's shape: zones, racks, four node sizes, 5% GPU "
+        "nodes, tainted nodes with tolerating pods (initial = seconds between a node's updates)",
+        {100000, 7200, 1000000},
+        false,
+        ""},
+       &DayChurnLarge},
       // scheduler_perf's DRA shapes at v1.37.2 (dra_shapes.cc): compat 1.37 only.
       {{"DraClaimTemplate",
         "DRA SchedulingWithResourceClaimTemplate: 10 devices per node, pods each with a claim "
