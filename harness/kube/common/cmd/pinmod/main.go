@@ -132,15 +132,17 @@ func isKube(path string) bool {
 	return strings.HasPrefix(path, "k8s.io/") || strings.HasPrefix(path, "sigs.k8s.io/")
 }
 
-// stagingDirs maps each staging module of a checkout to its directory there; nil without one.
+// stagingDirs maps each staging module of a checkout to its directory there; nil without one. A
+// staging module whose directory holds no go.mod (a partial tree) stays at its published version.
 func stagingDirs(tag *goMod, checkout string) map[string]string {
 	if checkout == "" {
 		return nil
 	}
 	dirs := map[string]string{}
 	for _, r := range tag.Replace {
-		if strings.HasPrefix(r.New.Path, "./staging/") {
-			dirs[r.Old.Path] = filepath.Join(checkout, r.New.Path)
+		dir := filepath.Join(checkout, r.New.Path)
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(r.New.Path, "./staging/") {
+			dirs[r.Old.Path] = dir
 		}
 	}
 	return dirs

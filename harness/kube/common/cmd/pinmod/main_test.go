@@ -112,11 +112,20 @@ func TestACheckoutsStagingModulesComeFromItsDirectories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs := stagingDirs(tag, "/k")
+	k := t.TempDir()
+	for _, m := range []string{"api", "dynamic-resource-allocation"} {
+		if err := os.MkdirAll(filepath.Join(k, "staging/src/k8s.io", m), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(k, "staging/src/k8s.io", m, "go.mod"), []byte("module k8s.io/"+m+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dirs := stagingDirs(tag, k)
 	text := generate(tag, module, "/src/v1.37", "v1.37.1", pins(tag, "v1.37.1"), dirs)
 	for _, want := range []string{
-		"\tk8s.io/api => /k/staging/src/k8s.io/api\n",
-		"\tk8s.io/dynamic-resource-allocation => /k/staging/src/k8s.io/dynamic-resource-allocation\n",
+		"\tk8s.io/api => " + k + "/staging/src/k8s.io/api\n",
+		"\tk8s.io/dynamic-resource-allocation => " + k + "/staging/src/k8s.io/dynamic-resource-allocation\n",
 		"\tk8s.io/utils => k8s.io/utils v0.0.0-20260626114624-be93311217bd\n",
 	} {
 		if !strings.Contains(text, want) {
@@ -127,13 +136,13 @@ func TestACheckoutsStagingModulesComeFromItsDirectories(t *testing.T) {
 		t.Errorf("a staging module pinned to a published version:\n%s", text)
 	}
 	list := `{"Module": {"Path": "k8s.io/kubernetes", "Version": "v1.37.1", "Replace": {"Path": "/tree"}}}
-{"Module": {"Path": "k8s.io/api", "Version": "v0.38.0", "Replace": {"Path": "/k/staging/src/k8s.io/api"}}}
+{"Module": {"Path": "k8s.io/api", "Version": "v0.38.0", "Replace": {"Path": "` + k + `/staging/src/k8s.io/api"}}}
 {"Module": {"Path": "k8s.io/dynamic-resource-allocation", "Version": "v0.37.1", "Replace": {"Path": "k8s.io/dynamic-resource-allocation", "Version": "v0.37.1"}}}`
 	problems, _, err := checkList(writeTemp(t, "list.json", list), pins(tag, "v1.37.1"), dirs, "v1.37.1", "/tree")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(problems) != 1 || problems[0] != "k8s.io/dynamic-resource-allocation is not replaced by the checkout's /k/staging/src/k8s.io/dynamic-resource-allocation" {
+	if len(problems) != 1 || problems[0] != "k8s.io/dynamic-resource-allocation is not replaced by the checkout's "+k+"/staging/src/k8s.io/dynamic-resource-allocation" {
 		t.Errorf("problems: %q", problems)
 	}
 }
