@@ -74,9 +74,10 @@ struct OutOfProcessSpec {
 };
 
 Error JoinError(const std::string& spec) {
-  std::string message = "candidate \"" + spec +
-                        "\": an out-of-process build (exec:, kube:, kube-src:) cannot be joined with " +
-                        "'+': it runs as it is";
+  std::string message =
+      "candidate \"" + spec +
+      "\": an out-of-process build (exec:, kube:, kube-src:) cannot be joined with " +
+      "'+': it runs as it is";
   if (StartsWith(spec, "exec:"))
     message += " (to pass a command containing \"+KIND:\", quote it: exec:\"CMD ARGS\")";
   return Error{message};

@@ -116,8 +116,8 @@ TEST(CandidateTest, ExecSpecsRunACommand) {
   EXPECT_FALSE(IsOutOfProcess("kube:2.0").ok());
   EXPECT_FALSE(IsOutOfProcess("exec:x+kube:1.27").ok());
   EXPECT_TRUE(*IsOutOfProcess("kube-src:/src/kubernetes"));
-  for (const char* kind : {"exec:", "kube:1.27", "kube:1.37", "kube-src:DIR", "weight:", "config:",
-                           "forget-events:"}) {
+  for (const char* kind : {"exec:", "kube:1.27", "kube:1.37", "kube-src:DIR",
+                           "weight:", "config:", "forget-events:"}) {
     EXPECT_NE(CandidateHelp().find(kind), std::string::npos) << kind;
   }
 }

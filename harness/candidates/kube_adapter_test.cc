@@ -110,10 +110,10 @@ TEST(KubeBuildTest, AKubeSrcBuildPassesTheDirectory) {
   const std::string tree = Tmp("stub-src/my tree");
   std::filesystem::create_directories(tree);
   WriteFile(adapter, "#!/bin/sh\n", 0755);
-  WriteFile(search.build_script,
-            "[ \"$1|$2|$3\" = '--kube-src|" + tree + "|--cache' ] || exit 1\necho '" + adapter +
-                "'\n",
-            0755);
+  WriteFile(
+      search.build_script,
+      "[ \"$1|$2|$3\" = '--kube-src|" + tree + "|--cache' ] || exit 1\necho '" + adapter + "'\n",
+      0755);
   auto built = BuildKubeSrcAdapter(tree, search);
   ASSERT_TRUE(built.ok()) << built.message();
   EXPECT_EQ(*built, adapter);
