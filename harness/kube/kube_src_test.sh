@@ -21,6 +21,7 @@ now() { date +%s; }
 mod=$("$GO" env GOMODCACHE)
 k="$out/kubernetes"
 trap 'rm -rf "$k"' EXIT
+trap 'exit 1' TERM INT # Bazel's timeout: still delete the copy
 rm -rf "$k"
 cp -r "$mod/k8s.io/kubernetes@v1.37.2" "$k"
 chmod -R u+w "$k"
