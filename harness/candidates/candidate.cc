@@ -66,17 +66,18 @@ bool StartsWith(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-// An out-of-process spec taken apart: kind "exec" (arg: the command) or "kube" (arg: the version);
-// kind empty for an in-process spec.
+// An out-of-process spec taken apart: kind "exec" (arg: the command), "kube" (arg: the version)
+// or "kube-src" (arg: the checkout's directory); kind empty for an in-process spec.
 struct OutOfProcessSpec {
   std::string kind;
   std::string arg;
 };
 
 Error JoinError(const std::string& spec) {
-  std::string message = "candidate \"" + spec +
-                        "\": an out-of-process build (exec:, kube:) cannot be joined with " +
-                        "'+': it runs as it is";
+  std::string message =
+      "candidate \"" + spec +
+      "\": an out-of-process build (exec:, kube:, kube-src:) cannot be joined with " +
+      "'+': it runs as it is";
   if (StartsWith(spec, "exec:"))
     message += " (to pass a command containing \"+KIND:\", quote it: exec:\"CMD ARGS\")";
   return Error{message};
@@ -88,7 +89,8 @@ bool LooksJoined(const std::string& text) {
   for (size_t plus = text.find('+'); plus != std::string::npos; plus = text.find('+', plus + 1)) {
     const std::string rest = text.substr(plus + 1);
     if (rest == "reference" || StartsWith(rest, "reference+")) return true;
-    for (const char* kind : {"weight:", "config:", "forget-events:", "exec:", "kube:"}) {
+    for (const char* kind :
+         {"weight:", "config:", "forget-events:", "exec:", "kube:", "kube-src:"}) {
       if (StartsWith(rest, kind)) return true;
     }
   }
@@ -116,9 +118,18 @@ Result<OutOfProcessSpec> ParseOutOfProcess(const std::string& spec) {
     if (!parsed.ok()) return Error{"candidate \"" + spec + "\": " + parsed.message()};
     return OutOfProcessSpec{"kube", version};
   }
+  if (StartsWith(spec, "kube-src:")) {
+    const std::string dir = spec.substr(9);
+    if (LooksJoined(dir)) return JoinError(spec);
+    if (dir.empty()) {
+      return Error{"candidate \"" + spec + "\": want kube-src:DIR, a local kubernetes checkout"};
+    }
+    return OutOfProcessSpec{"kube-src", dir};
+  }
   // An in-process spec; an out-of-process part further on is a join.
   for (size_t plus = spec.find('+'); plus != std::string::npos; plus = spec.find('+', plus + 1)) {
-    if (StartsWith(spec.substr(plus + 1), "exec:") || StartsWith(spec.substr(plus + 1), "kube:")) {
+    const std::string rest = spec.substr(plus + 1);
+    if (StartsWith(rest, "exec:") || StartsWith(rest, "kube:") || StartsWith(rest, "kube-src:")) {
       return JoinError(spec);
     }
   }
@@ -153,6 +164,7 @@ std::string CandidateHelp() {
   std::string minors;
   for (const std::string& m : KubeBridgeMinors()) minors += (minors.empty() ? "" : ", ") + m;
   kube += " | kube:X.Y.Z (a patch release of " + minors + ", built on first use)";
+  kube += " | kube-src:DIR (a local kubernetes checkout of " + minors + ", built on first use)";
   return "reference | weight:PLUGIN=N | config:FILE | forget-events:PLUGIN, joined with '+'; or "
          "one "
          "out-of-process build: exec:\"CMD ARGS\"" +
@@ -216,8 +228,10 @@ Result<Candidate> MakeCandidate(const std::string& spec,
     c.command = out_of_process->arg;
     return c;
   }
-  if (out_of_process->kind == "kube") {
-    auto path = KubeAdapterPath(out_of_process->arg);
+  if (out_of_process->kind == "kube" || out_of_process->kind == "kube-src") {
+    auto path = out_of_process->kind == "kube"
+                    ? KubeAdapterPath(out_of_process->arg)
+                    : BuildKubeSrcAdapter(out_of_process->arg, AdapterSearch::FromEnvironment());
     if (!path.ok()) return path.error();
     RouteKubeLogsToFile();
     c.command = ShellQuote(*path);

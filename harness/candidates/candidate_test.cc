@@ -70,6 +70,9 @@ TEST(CandidateTest, BadSpecsNameWhatIsWrong) {
        "1.37)"},
       {"kube:1.37.1+weight:NodeAffinity=2", "cannot be joined with '+'"},
       {"kube:", "unknown kube-scheduler version \"\""},
+      {"kube-src:", "want kube-src:DIR, a local kubernetes checkout"},
+      {"kube-src:/src/k+weight:NodeAffinity=2", "cannot be joined with '+'"},
+      {"weight:NodeAffinity=2+kube-src:/src/k", "cannot be joined with '+'"},
   };
   for (const auto& [spec, want] : cases) {
     auto c = MakeCandidate(spec, base);
@@ -112,8 +115,9 @@ TEST(CandidateTest, ExecSpecsRunACommand) {
   EXPECT_TRUE(*IsOutOfProcess("kube:1.37"));
   EXPECT_FALSE(IsOutOfProcess("kube:2.0").ok());
   EXPECT_FALSE(IsOutOfProcess("exec:x+kube:1.27").ok());
-  for (const char* kind :
-       {"exec:", "kube:1.27", "kube:1.37", "weight:", "config:", "forget-events:"}) {
+  EXPECT_TRUE(*IsOutOfProcess("kube-src:/src/kubernetes"));
+  for (const char* kind : {"exec:", "kube:1.27", "kube:1.37", "kube-src:DIR",
+                           "weight:", "config:", "forget-events:"}) {
     EXPECT_NE(CandidateHelp().find(kind), std::string::npos) << kind;
   }
 }

@@ -150,18 +150,19 @@ Result<std::string> FindKubeAdapter(const std::string& version, const AdapterSea
       "); build it with: bazel build //harness/kube:kube-adapter-" + version};
 }
 
-Result<std::string> BuildKubeAdapter(const KubeVersion& version, const AdapterSearch& search) {
-  const std::string spec = "kube:" + version.text;
+namespace {
+
+// Runs `build.sh ARGS --cache` for `spec`: stdout carries the adapter's path, or the reason the
+// build cannot be made; stderr (the progress lines, Go's own messages) goes to ours.
+Result<std::string> RunBuildScript(const std::string& spec, const std::string& args,
+                                   const AdapterSearch& search) {
   if (search.build_script.empty()) {
     return Error{spec +
                  ": harness/kube/build.sh was not found (neither in $SCHEDCHECK_KUBE_SOURCES " +
                  "nor in schedcheck's runfiles); set SCHEDCHECK_KUBE_SOURCES to the harness/kube " +
                  "folder of a schedcheck checkout"};
   }
-  // stdout carries the adapter's path, or the reason the version cannot be built; stderr (the
-  // progress lines, Go's own messages) goes to ours.
-  const std::string command = "bash " + ShellQuote(search.build_script) + " --kube " +
-                              ShellQuote(version.patch) + " --cache";
+  const std::string command = "bash " + ShellQuote(search.build_script) + " " + args + " --cache";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return Error{spec + ": cannot run " + search.build_script};
   std::string out;
@@ -175,6 +176,22 @@ Result<std::string> BuildKubeAdapter(const KubeVersion& version, const AdapterSe
   return Error{spec + ": building the adapter failed (" + search.build_script + " exited " +
                std::to_string(code) + "; its messages are above)" +
                (out.empty() ? "" : ": " + out)};
+}
+
+}  // namespace
+
+Result<std::string> BuildKubeAdapter(const KubeVersion& version, const AdapterSearch& search) {
+  return RunBuildScript("kube:" + version.text, "--kube " + ShellQuote(version.patch), search);
+}
+
+Result<std::string> BuildKubeSrcAdapter(const std::string& dir, const AdapterSearch& search) {
+  const std::string spec = "kube-src:" + dir;
+  if (dir.empty()) return Error{"kube-src: want kube-src:DIR, a kubernetes checkout"};
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    return Error{spec + ": not a directory (want the top of a kubernetes checkout)"};
+  }
+  return RunBuildScript(spec, "--kube-src " + ShellQuote(dir), search);
 }
 
 void RouteKubeLogsToFile() {

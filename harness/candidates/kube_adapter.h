@@ -9,6 +9,9 @@
 //                           built on first use by harness/kube/build.sh --cache into
 //                           $SCHEDCHECK_CACHE/adapters/kube-X.Y.Z (BuildKubeAdapter). The pinned
 //                           patch itself (kube:1.37.2) is the Bazel adapter when one is found.
+//   kube-src:DIR            a local kubernetes checkout, built on first use and after each change
+//                           of its content into $SCHEDCHECK_CACHE/adapters/kube-src-<key>
+//                           (BuildKubeSrcAdapter).
 //
 // Lookup of a pinned adapter, first hit wins:
 //   1. $SCHEDCHECK_KUBE_ADAPTER_DIR/kube-adapter-VERSION when the variable is set (and then only
@@ -72,6 +75,13 @@ Result<std::string> FindKubeAdapter(const std::string& version, const AdapterSea
 // not serve, an anchor of the bridge that moved, a mixed build), naming the version.
 // REQUIRES: version.patch is not empty.
 Result<std::string> BuildKubeAdapter(const KubeVersion& version, const AdapterSearch& search);
+
+// The adapter of a local kubernetes checkout (`kube-src:DIR`): runs `build.sh --kube-src DIR
+// --cache`, which detects the tree's minor, builds the bundled adapter of that minor against DIR's
+// code through an overlay (never writing into DIR) unless the cached build has the same tree hash
+// and sources, and prints its path. Errors name DIR: not a directory, not a kubernetes checkout,
+// a minor without a bridge, an edit of a line the bridge anchors on (file and edit named).
+Result<std::string> BuildKubeSrcAdapter(const std::string& dir, const AdapterSearch& search);
 
 // Upstream's klog output (a PreBind that fails for want of a PV controller is logged as an error:
 // correct behaviour that reads like a crash) goes to a file rather than between the harness's own

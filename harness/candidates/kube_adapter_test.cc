@@ -102,6 +102,45 @@ TEST(KubeBuildTest, TheScriptsReasonAndExitStatusReachTheUser) {
   EXPECT_NE(nowhere.message().find("SCHEDCHECK_KUBE_SOURCES"), std::string::npos);
 }
 
+// kube-src:DIR runs the script with the directory; its reasons name the spec.
+TEST(KubeBuildTest, AKubeSrcBuildPassesTheDirectory) {
+  AdapterSearch search;
+  search.build_script = Tmp("stub-src/build.sh");
+  const std::string adapter = Tmp("stub-src/kube-adapter");
+  const std::string tree = Tmp("stub-src/my tree");
+  std::filesystem::create_directories(tree);
+  WriteFile(adapter, "#!/bin/sh\n", 0755);
+  WriteFile(
+      search.build_script,
+      "[ \"$1|$2|$3\" = '--kube-src|" + tree + "|--cache' ] || exit 1\necho '" + adapter + "'\n",
+      0755);
+  auto built = BuildKubeSrcAdapter(tree, search);
+  ASSERT_TRUE(built.ok()) << built.message();
+  EXPECT_EQ(*built, adapter);
+  WriteFile(search.build_script, "echo 'no bridge for minor 1.30'\nexit 2\n", 0755);
+  auto refused = BuildKubeSrcAdapter(tree, search);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.message(), "kube-src:" + tree + ": no bridge for minor 1.30");
+  auto missing = BuildKubeSrcAdapter(Tmp("stub-src/none"), search);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.message(), "kube-src:" + Tmp("stub-src/none") +
+                                   ": not a directory (want the top of a kubernetes checkout)");
+}
+
+// The real build script on a directory that is no kubernetes checkout: exit 2, named.
+TEST(KubeBuildTest, AKubeSrcThatIsNoCheckoutIsNamed) {
+  AdapterSearch search = AdapterSearch::FromEnvironment();
+  ASSERT_FALSE(search.build_script.empty()) << "harness/kube/build.sh not in the runfiles";
+  const std::string dir = Tmp("not-kubernetes");
+  WriteFile(dir + "/go.mod", "module example.com/other\n", 0644);
+  auto v = BuildKubeSrcAdapter(dir, search);
+  ASSERT_FALSE(v.ok());
+  const std::string real = std::filesystem::canonical(dir).string();
+  EXPECT_EQ(v.message(), "kube-src:" + dir + ": " + real +
+                             "/go.mod does not declare module k8s.io/kubernetes: not the top of a "
+                             "kubernetes checkout");
+}
+
 // The real build script, found in the runfiles as schedcheck finds it, with the module proxy off
 // and an empty module cache: a release it cannot fetch is exit 2 naming it and what Go said.
 TEST(KubeBuildTest, AReleaseTheProxyDoesNotServeIsNamed) {

@@ -161,7 +161,9 @@ diffs them, writes JUnit and Markdown, and exits 1 on any divergence. Candidate 
 forget-events:PLUGIN, joined with '+'; out of process, alone, exec:"CMD ARGS" (any speaker of the
 protocol, run via /bin/sh -c) and kube:1.27 / kube:1.37, the bundled kube-scheduler adapters
 (looked for in $SCHEDCHECK_KUBE_ADAPTER_DIR when set, else beside this binary as in bazel-bin, else
-in Bazel runfiles; when missing, the error gives the bazel build command). An out-of-process
+in Bazel runfiles; when missing, the error gives the bazel build command); kube:X.Y.Z (a patch
+release) and kube-src:DIR (a local kubernetes checkout, its minor detected from the tree) are
+built on first use and after each change, progress on stderr (harness/kube/README.md). An out-of-process
 candidate runs as one child per trace; a child that dies, times out or writes garbage fails that
 trace (ERROR, also in the reports), the others are still gated, and the gate exits 2. Explanations
 of an out-of-process candidate's divergences show the reference's side only.

@@ -7,6 +7,7 @@
 #   harness/kube/build.sh --kube 1.37 --vet
 #   harness/kube/build.sh --kube 1.27 --test
 #   harness/kube/build.sh --kube 1.37.1 --cache
+#   harness/kube/build.sh --kube-src ~/src/kubernetes --cache
 #
 # --kube    a minor with a bridge (harness/kube/v<minor>/patches.json): 1.27, 1.35, 1.36 or 1.37, building the
 #           k8s.io/kubernetes version the module pins; or an exact patch release of such a minor,
@@ -14,6 +15,12 @@
 #           module at the version that tag's own go.mod requires (common/cmd/pinmod; a module that
 #           resolves otherwise fails the build), fetching what the module cache lacks through the
 #           Go module proxy
+# --kube-src DIR  a local kubernetes checkout (build_src.sh): its minor detected from the tree
+#           (--kube, if also given, must agree), built against DIR's own code through an overlay
+#           that is kept up to date in place; with --cache into ${SCHEDCHECK_CACHE}/adapters/
+#           kube-src-<key>/ (schedcheck's kube-src:DIR). A --module whose go.mod replaces
+#           k8s.io/kubernetes by a directory is built the same way, against that directory.
+# --detect  with --kube-src: print the minor, the version and how it was found, and stop
 # --cache   with an exact --kube: build the bundled adapter into
 #           ${SCHEDCHECK_CACHE}/adapters/kube-<X.Y.Z>/kube-adapter unless the stamp there says it
 #           was built from the same sources, and print its path on stdout (schedcheck's kube:X.Y.Z)
@@ -37,7 +44,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-kube="" module="" main="./cmd/kube-adapter" out="" vet="" test="" use_cache=""
+kube="" module="" main="./cmd/kube-adapter" out="" vet="" test="" use_cache="" kube_src="" detect=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --kube) kube=$2; shift 2 ;;
@@ -47,11 +54,47 @@ while [ $# -gt 0 ]; do
     --vet) vet=1; shift ;;
     --test) test=1; shift ;;
     --cache) use_cache=1; shift ;;
+    --kube-src) kube_src=$2; shift 2 ;;
+    --detect) detect=1; shift ;;
     *) echo "build.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-if [ -z "$kube" ] || { [ -z "$out" ] && [ -z "$vet" ] && [ -z "$test" ] && [ -z "$use_cache" ]; }; then
-  echo "usage: build.sh --kube MINOR|X.Y.Z [--module DIR] [--main PKG] -o OUT | --vet | --test | --cache" >&2; exit 2
+# A module that replaces k8s.io/kubernetes by a directory of its own (`replace k8s.io/kubernetes
+# => ./tree`) is built against that tree as a checkout: appending the patched tree's replace to
+# its go.mod would conflict with it.
+if [ -z "$kube_src" ] && [ -n "$module" ] && [ -f "$module/go.mod" ]; then
+  replaced=$(sed -n -E 's#^[[:space:]]*(replace[[:space:]]+)?k8s\.io/kubernetes([[:space:]]+v[^[:space:]]+)?[[:space:]]+=>[[:space:]]+((\.\.?)?/[^[:space:]]*)[[:space:]]*$#\3#p' "$module/go.mod" | head -n 1)
+  if [ -n "$replaced" ]; then
+    case "$replaced" in /*) kube_src=$replaced ;; *) kube_src="$module/$replaced" ;; esac
+    echo "build.sh: $module/go.mod replaces k8s.io/kubernetes by $replaced: building against that checkout (--kube-src)" >&2
+  fi
+fi
+if { [ -z "$kube" ] && [ -z "$kube_src" ]; } ||
+  { [ -z "$out" ] && [ -z "$vet" ] && [ -z "$test" ] && [ -z "$use_cache" ] && [ -z "$detect" ]; }; then
+  echo "usage: build.sh --kube MINOR|X.Y.Z | --kube-src DIR [--module DIR] [--main PKG] -o OUT | --vet | --test | --cache | --detect" >&2; exit 2
+fi
+GO=${GO:-$(command -v go || true)}
+[ -n "$GO" ] || GO=/usr/local/go/bin/go
+[ -x "$GO" ] || { echo "build.sh: Go not found (run ci/setup)" >&2; exit 1; }
+# Bazel runs actions without HOME; Go keeps its caches under the user's home directory.
+if [ -z "${HOME:-}" ]; then HOME=$(getent passwd "$(id -u)" | cut -d: -f6); export HOME; fi
+export GOFLAGS="${GOFLAGS:-} -mod=readonly -buildvcs=false"
+export GOTOOLCHAIN=local
+
+cache=${SCHEDCHECK_CACHE:-$HOME/.cache/schedcheck}
+mkdir -p "$cache/kube"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+case "$out" in /* | "") ;; *) out="$PWD/$out" ;; esac
+
+if [ -n "$kube_src" ]; then
+  if [ -n "$use_cache" ] && [ -n "$out$vet$test" ]; then
+    echo "build.sh: --cache wants no -o, --vet or --test" >&2; exit 2
+  fi
+  [ -z "$module" ] || module=$(cd "$module" && pwd)
+  # shellcheck source=harness/kube/build_src.sh
+  source "$here/build_src.sh"
+  exit 0
 fi
 # The minors with a bridge: the folders v<minor>/ holding a patches.json.
 minors=$(cd "$here" && ls -d v*/patches.json 2>/dev/null | sed -e 's|^v||' -e 's|/patches.json$||' | sort -V | paste -sd, - | sed 's/,/, /g')
@@ -74,20 +117,6 @@ if [ -n "$use_cache" ] && { [ -z "$exact" ] || [ -n "$out$vet$test" ]; }; then
 fi
 module=${module:-$here/v$minor}
 module=$(cd "$module" && pwd)
-case "$out" in /* | "") ;; *) out="$PWD/$out" ;; esac
-
-GO=${GO:-$(command -v go || true)}
-[ -n "$GO" ] || GO=/usr/local/go/bin/go
-[ -x "$GO" ] || { echo "build.sh: Go not found (run ci/setup)" >&2; exit 1; }
-# Bazel runs actions without HOME; Go keeps its caches under the user's home directory.
-if [ -z "${HOME:-}" ]; then HOME=$(getent passwd "$(id -u)" | cut -d: -f6); export HOME; fi
-export GOFLAGS="${GOFLAGS:-} -mod=readonly -buildvcs=false"
-export GOTOOLCHAIN=local
-
-cache=${SCHEDCHECK_CACHE:-$HOME/.cache/schedcheck}
-mkdir -p "$cache/kube"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 # --vet and --test also cover the adapter core (core/) when the module links it: it compiles only
 # against a patched tree, so the module that requires it is where it is checked.

@@ -69,6 +69,17 @@ func KubernetesVersion() string {
 // label carries: the linked k8s.io/kubernetes version and the bridge it was built with (the
 // adapter's minor), e.g. "v1.37.1 (bridge 1.37)". Every other Kubernetes module is at the version
 // that tag's go.mod requires (harness/kube/build.sh).
+//
+// An adapter built from a local kubernetes checkout (build.sh --kube-src) is named by its source
+// instead, e.g. "kube-src:/src/k at v1.37.2-3-gabc, tree hash 1f2e... (bridge 1.37)": its module
+// version says nothing about the code in it.
 func BuildName(bridge string) string {
+	if BuildSource != "" {
+		return fmt.Sprintf("%s (bridge %s)", BuildSource, bridge)
+	}
 	return fmt.Sprintf("%s (bridge %s)", KubernetesVersion(), bridge)
 }
+
+// BuildSource is set by build.sh --kube-src at link time (-ldflags -X): the checkout's directory,
+// its detected version and the hash of its contents. Empty for a build of a published release.
+var BuildSource string

@@ -7,6 +7,15 @@
 // lighter, but the go command refuses overlays of files in the module cache.)
 //
 // Usage: patchtree -spec harness/kube/v1.27/patches.json -module DIR -out DIR
+//
+//	patchtree -sync -spec SPEC -module CHECKOUT -out DIR
+//
+// -sync is for a local kubernetes checkout (build.sh --kube-src): the tree is kept and brought up to
+// date in place (links added and removed, patched copies rewritten when their text changes) so
+// that a rebuild after an edit costs a walk, not a new tree. Every anchor is checked before the
+// tree is touched, so a failure leaves it as it was. The walk skips what a module zip leaves out
+// of the k8s.io/kubernetes module: .git, _output (build outputs), vendor, and every directory
+// holding its own go.mod (the staging modules, replaced separately).
 package main
 
 import (
@@ -31,24 +40,32 @@ type Spec struct {
 	// Patch: upstream files replaced by a copy with exact-text edits.
 	Patch []struct {
 		File  string `json:"file"`
-		Edits []struct {
-			Why     string `json:"why"`
-			Find    string `json:"find"`
-			Replace string `json:"replace"`
-		} `json:"edits"`
+		Edits []Edit `json:"edits"`
 	} `json:"patch"`
+}
+
+// Edit is one exact-text edit of an upstream file.
+type Edit struct {
+	Why     string `json:"why"`
+	Find    string `json:"find"`
+	Replace string `json:"replace"`
 }
 
 func main() {
 	specPath := flag.String("spec", "", "the version's patches.json")
 	moduleDir := flag.String("module", "", "k8s.io/kubernetes module directory (go list -m -f {{.Dir}})")
 	outDir := flag.String("out", "", "the tree to (re)create")
+	syncTree := flag.Bool("sync", false, "update the tree in place (a local checkout) instead of recreating it")
 	flag.Parse()
 	if *specPath == "" || *moduleDir == "" || *outDir == "" {
 		fmt.Fprintln(os.Stderr, "usage: patchtree -spec FILE -module DIR -out DIR")
 		os.Exit(2)
 	}
-	if err := build(*specPath, *moduleDir, *outDir); err != nil {
+	run := build
+	if *syncTree {
+		run = syncCheckout
+	}
+	if err := run(*specPath, *moduleDir, *outDir); err != nil {
 		fmt.Fprintln(os.Stderr, "patchtree:", err)
 		var moved *anchorError
 		if errors.As(err, &moved) {
@@ -68,20 +85,28 @@ func (e *anchorError) Error() string {
 	return fmt.Sprintf("%s: edit %d (%s): the anchor occurs %d times, want exactly 1:\n%s", e.file, e.edit, e.why, e.count, e.find)
 }
 
-func build(specPath, moduleDir, outDir string) error {
+func readSpec(specPath string) (*Spec, error) {
 	raw, err := os.ReadFile(specPath)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var spec Spec
 	if err := json.Unmarshal(raw, &spec); err != nil {
-		return fmt.Errorf("%s: %w", specPath, err)
+		return nil, fmt.Errorf("%s: %w", specPath, err)
+	}
+	return &spec, nil
+}
+
+func build(specPath, moduleDir, outDir string) error {
+	spec, err := readSpec(specPath)
+	if err != nil {
+		return err
 	}
 	specDir := filepath.Dir(specPath)
 	// The tree is made next to the old one and swapped in when complete, so that a failure (an
 	// anchor that moved) leaves the previous tree as it was, never a half-made one.
 	newDir := outDir + ".new"
-	if err := makeTree(&spec, specDir, moduleDir, newDir); err != nil {
+	if err := makeTree(spec, specDir, moduleDir, newDir); err != nil {
 		os.RemoveAll(newDir)
 		return err
 	}
@@ -105,24 +130,34 @@ func makeTree(spec *Spec, specDir, moduleDir, outDir string) error {
 		}
 	}
 	for _, p := range spec.Patch {
-		text, err := os.ReadFile(filepath.Join(moduleDir, p.File))
-		if os.IsNotExist(err) {
-			return &anchorError{file: p.File, why: p.Edits[0].Why, find: "(the file does not exist at this version)", edit: 1}
-		} else if err != nil {
+		patched, err := patchFile(moduleDir, p.File, p.Edits)
+		if err != nil {
 			return err
-		}
-		patched := string(text)
-		for i, e := range p.Edits {
-			if n := strings.Count(patched, e.Find); n != 1 {
-				return &anchorError{file: p.File, why: e.Why, find: e.Find, edit: i + 1, count: n}
-			}
-			patched = strings.Replace(patched, e.Find, e.Replace, 1)
 		}
 		if err := writeFile(filepath.Join(outDir, p.File), []byte(patched)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// patchFile returns the upstream file with the edits applied, or the anchorError of the first
+// edit whose anchor does not occur exactly once.
+func patchFile(moduleDir, file string, edits []Edit) (string, error) {
+	text, err := os.ReadFile(filepath.Join(moduleDir, file))
+	if os.IsNotExist(err) {
+		return "", &anchorError{file: file, why: edits[0].Why, find: "(the file does not exist at this version)", edit: 1}
+	} else if err != nil {
+		return "", err
+	}
+	patched := string(text)
+	for i, e := range edits {
+		if n := strings.Count(patched, e.Find); n != 1 {
+			return "", &anchorError{file: file, why: e.Why, find: e.Find, edit: i + 1, count: n}
+		}
+		patched = strings.Replace(patched, e.Find, e.Replace, 1)
+	}
+	return patched, nil
 }
 
 // linkTree recreates out as directories mirroring src, every file a symbolic link into src.
