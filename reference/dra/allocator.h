@@ -4,13 +4,14 @@
 // DRAConsumableCapacity and DRADeviceBindingConditions, beta and on, rule out "stable"). Plain:
 // Allocate reads like upstream's Allocate, allocateOne, isSelectable and allocateDevice.
 //
-// Modelled (README.md): requests `exactly` with a device class, class and request selectors in
+// Modelled (README.md): requests `exactly` with a device class, prioritized lists
+// (`firstAvailable`: subrequests in order, prioritized.h), class and request selectors in
 // CEL (reference/dra_cel, upstream's own CEL), allocation modes ExactCount and All, pools by node
 // name, node selector, all nodes or per-device node selection, pool completeness, devices
 // allocated before or in this allocation, matchAttribute and distinctAttribute constraints, admin
 // access, device taints published in slices with the requests' tolerations, class and claim
-// configuration in the result. What is not (prioritized lists, shared counters, consumable
-// capacity, binding conditions) is refused by UnmodelledClaimField / UnmodelledSliceField before
+// configuration in the result. What is not (shared counters, consumable capacity, binding
+// conditions) is refused by UnmodelledClaimField / UnmodelledSliceField before
 // it reaches the allocator, and by Allocate as an Error if it does.
 #ifndef SCHEDCHECK_REFERENCE_DRA_ALLOCATOR_H_
 #define SCHEDCHECK_REFERENCE_DRA_ALLOCATOR_H_
@@ -47,7 +48,7 @@ struct AllocatedState {
 
 using DeviceClasses = std::map<std::string, k8s::DeviceClass, std::less<>>;
 
-// The field of a claim the model does not cover, as "spec.devices.requests[0].firstAvailable";
+// The field of a claim the model does not cover, as "spec.devices.requests[0].exactly.capacity";
 // "" when the claim is modelled.
 std::string UnmodelledClaimField(const k8s::ResourceClaim& claim);
 // The same for a slice ("spec.sharedCounters", "spec.devices[2].bindingConditions", ...).
