@@ -3,7 +3,8 @@
 # the real kube-scheduler v1.37.2: each hand-written DRA trace of testdata/dra/ that the model
 # covers replays equivalently through the reference and `--candidate kube:1.37` (`schedcheck diff`
 # exits 0); each trace using what the model does not cover is refused by the reference as bad
-# input (exit 2) naming the object and field.
+# input (exit 2) naming the object and field. prioritized-score.jsonl: prioritized lists whose
+# DynamicResources Score decides the node (without it pref-1 would tie on three nodes).
 set -euo pipefail
 root="$TEST_SRCDIR/schedcheck"
 sc="$root/harness/cli/schedcheck"
@@ -12,7 +13,8 @@ out="${TEST_TMPDIR:-$(mktemp -d)}"
 export SCHEDCHECK_KUBE_LOG="$out/kube.log"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-covered="gpu-one-node cel-selector fits-nowhere shared-claim claim-template postfilter-deallocation many-devices"
+covered="gpu-one-node cel-selector fits-nowhere shared-claim claim-template postfilter-deallocation many-devices
+  prioritized-score device-taints"
 for name in $covered; do
   "$sc" replay "$data/$name.jsonl" --horizon 60 -q --jsonl "$out/$name.ref.jsonl" ||
     fail "$name: the reference's replay exited $?"
@@ -34,7 +36,6 @@ refused() {  # NAME FRAGMENT
 }
 refused binding-conditions "bindingConditions"
 refused consumable-capacity "spec.devices[0].allowMultipleAllocations"
-refused device-taints "DeviceTaintRule"
 refused extended-resource "spec.extendedResourceName"
 refused partitions-prioritized "sharedCounters"
 echo PASS
