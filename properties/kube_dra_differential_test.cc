@@ -33,7 +33,8 @@ namespace {
 // The DRA features the reference models, as DRA generator switches (ParseDraFeatures: "base",
 // "partitions", ..., "all"), or "none". The ref-vs-kube property draws traces with exactly these;
 // "none" skips it. $SCHEDCHECK_DRA_REFERENCE_MODELS (--test_env) overrides it for one run.
-constexpr char kReferenceModelsDra[] = "base,partitions,consumable-capacity";
+constexpr char kReferenceModelsDra[] =
+    "base,partitions,consumable-capacity,prioritized-lists,device-taints";
 
 // How many traces the determinism property replays (each twice); $SCHEDCHECK_DRA_TRACES
 // overrides it.

@@ -3,7 +3,8 @@
 # the real kube-scheduler v1.37.2: each hand-written DRA trace of testdata/dra/ that the model
 # covers replays equivalently through the reference and `--candidate kube:1.37` (`schedcheck diff`
 # exits 0); each trace using what the model does not cover is refused by the reference as bad
-# input (exit 2) naming the object and field.
+# input (exit 2) naming the object and field. prioritized-score.jsonl: prioritized lists whose
+# DynamicResources Score decides the node (without it pref-1 would tie on three nodes).
 set -euo pipefail
 root="$TEST_SRCDIR/schedcheck"
 sc="$root/harness/cli/schedcheck"
@@ -13,7 +14,8 @@ export SCHEDCHECK_KUBE_LOG="$out/kube.log"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 covered="gpu-one-node cel-selector fits-nowhere shared-claim claim-template postfilter-deallocation many-devices
-  partitions consumable-capacity consumable-capacity-policies"
+  partitions consumable-capacity consumable-capacity-policies prioritized-score device-taints
+  partitions-prioritized"
 for name in $covered; do
   "$sc" replay "$data/$name.jsonl" --horizon 60 -q --jsonl "$out/$name.ref.jsonl" ||
     fail "$name: the reference's replay exited $?"
@@ -34,9 +36,7 @@ refused() {  # NAME FRAGMENT
   grep -qF "is not modelled by schedcheck" "$out/$1.err" || fail "$1: $(cat "$out/$1.err")"
 }
 refused binding-conditions "bindingConditions"
-refused device-taints "DeviceTaintRule"
 refused extended-resource "spec.extendedResourceName"
-refused partitions-prioritized "firstAvailable"
 
 # A counter that is not a quantity is bad input too (the API server accepts none).
 sed 's/"value":"40Gi"/"value":"40Gx"/' "$data/partitions.jsonl" >"$out/bad-counter.jsonl"

@@ -225,8 +225,8 @@ Outcome Replayer::DeliverDra(const trace::ApiEvent& event, const std::string& wh
       scheduler_->OnDeviceClass(type, event.device_class());
       return Outcome::Ok();
     case trace::ApiEvent::kDeviceTaintRule:
-      return Error{where + ": DeviceTaintRule " + event.device_taint_rule().metadata().name() +
-                   ": DeviceTaintRules" + unmodelled};
+      scheduler_->OnDeviceTaintRule(type, event.device_taint_rule());
+      return Outcome::Ok();
     default:  // ResourceClaimTemplates: only the ResourceClaim controller reads them
       return Outcome::Ok();
   }

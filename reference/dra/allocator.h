@@ -4,15 +4,16 @@
 // DRAConsumableCapacity and DRADeviceBindingConditions, beta and on, rule out "stable"). Plain:
 // Allocate reads like upstream's Allocate, allocateOne, isSelectable and allocateDevice.
 //
-// Modelled (README.md): requests `exactly` with a device class, class and request selectors in
+// Modelled (README.md): requests `exactly` with a device class, prioritized lists
+// (`firstAvailable`: subrequests in order, prioritized.h), class and request selectors in
 // CEL (reference/dra_cel, upstream's own CEL), allocation modes ExactCount and All, pools by node
 // name, node selector, all nodes or per-device node selection, pool completeness, devices
 // allocated before or in this allocation, matchAttribute and distinctAttribute constraints, admin
 // access, device taints published in slices with the requests' tolerations, partitionable devices
 // with shared counters (counters.h), consumable capacity (consumable_capacity.h), class and claim
-// configuration in the result. What is not (prioritized lists, binding conditions) is refused by
-// UnmodelledClaimField / UnmodelledSliceField before it reaches the allocator, and by Allocate as
-// an Error if it does.
+// configuration in the result. What is not (binding
+// conditions) is refused by UnmodelledClaimField / UnmodelledSliceField before it reaches the
+// allocator, and by Allocate as an Error if it does.
 #ifndef SCHEDCHECK_REFERENCE_DRA_ALLOCATOR_H_
 #define SCHEDCHECK_REFERENCE_DRA_ALLOCATOR_H_
 
@@ -55,8 +56,8 @@ struct AllocatedState {
 
 using DeviceClasses = std::map<std::string, k8s::DeviceClass, std::less<>>;
 
-// The field of a claim the model does not cover, as "spec.devices.requests[0].firstAvailable";
-// "" when the claim is modelled.
+// The field of a claim the model does not cover; "" when the claim is modelled (every claim
+// is, today).
 std::string UnmodelledClaimField(const k8s::ResourceClaim& claim);
 // The same for a slice ("spec.devices[2].bindingConditions", ...).
 std::string UnmodelledSliceField(const k8s::ResourceSlice& slice);

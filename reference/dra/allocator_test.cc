@@ -6,8 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/k8s/k8s_json.h"
@@ -385,6 +388,340 @@ TEST(AllocatorTest, WithClassDeviceConfig) {  // source: "with-class-device-conf
   EXPECT_EQ(config[0].opaque().driver(), "driver-a");
 }
 
+// Prioritized lists: a request with `firstAvailable` subrequests, tried in order.
+json SubRequest(const std::string& name, const std::string& device_class, int64_t count,
+                json selectors = json::array()) {
+  return {{"name", name},
+          {"deviceClassName", device_class},
+          {"allocationMode", "ExactCount"},
+          {"count", count},
+          {"selectors", selectors}};
+}
+
+json Prioritized(const std::string& name, json sub_requests) {
+  return {{"name", name}, {"firstAvailable", sub_requests}};
+}
+
+json MemoryAtLeast(const std::string& quantity) {
+  return json::array(
+      {{{"cel",
+         {{"expression", R"(device.capacity["driver-a"].memory.compareTo(quantity(")" + quantity +
+                             R"(")) >= 0)"}}}}});
+}
+
+json MemoryDevice(const std::string& name, const std::string& memory,
+                  json attributes = json::object()) {
+  return Device(name, attributes, {{"memory", {{"value", memory}}}});
+}
+
+// The one allocation of a call that must succeed.
+k8s::AllocationResult Only(const Result<std::optional<std::vector<k8s::AllocationResult>>>& got) {
+  EXPECT_TRUE(got.ok()) << got.message();
+  if (!got.ok() || !got->has_value() || (*got)->size() != 1) {
+    ADD_FAILURE() << "no single allocation";
+    return k8s::AllocationResult();
+  }
+  return (**got)[0];
+}
+
+TEST(AllocatorTest,
+     PrioritizedListFirstUnavailable) {  // source: "prioritized-list-first-unavailable"
+  Fixture f;
+  f.AddClass(ClassJson("class-a", "driver-a"));
+  f.AddClass(ClassJson("class-b", "driver-b"));
+  f.AddSlice(Slice("slice-1", "node-1", "pool-1", "driver-a", {Device("device-1")}));
+  const k8s::AllocationResult result = Only(f.Allocate(
+      Node("node-1", "region-1"),
+      {Claim("claim-0", {Prioritized("req-0", {SubRequest("subReq-0", "class-b", 1),
+                                               SubRequest("subReq-1", "class-a", 1)})})}));
+  EXPECT_EQ(Devices(result), std::vector<std::string>{"req-0/subReq-1 driver-a/pool-1/device-1"});
+  ExpectLocalNodeSelector(result, "node-1");
+}
+
+TEST(AllocatorTest, PrioritizedListNonAvailable) {  // source: "prioritized-list-non-available"
+  Fixture f;
+  f.AddClass(ClassJson("class-a", "driver-a"));
+  f.AddClass(ClassJson("class-b", "driver-b"));
+  f.AddSlice(Slice("slice-1", "node-1", "pool-1", "driver-a", {Device("device-1")}));
+  f.AddSlice(Slice("slice-2", "node-1", "pool-2", "driver-b", {Device("device-1")}));
+  auto got = f.Allocate(
+      Node("node-1", "region-1"),
+      {Claim("claim-0", {Prioritized("req-0", {SubRequest("subReq-0", "class-b", 2),
+                                               SubRequest("subReq-1", "class-a", 2)})})});
+  ASSERT_TRUE(got.ok()) << got.message();
+  EXPECT_FALSE(got->has_value());
+}
+
+TEST(AllocatorTest, PrioritizedListDeviceConfig) {  // source: "prioritized-list-device-config"
+  Fixture f;
+  f.AddClass(ClassJson("class-a", "driver-a"));
+  f.AddClass(ClassJson("class-b", "driver-b"));
+  f.AddSlice(
+      Slice("slice-1", "node-1", "pool-1", "driver-b", {Device("device-1"), Device("device-2")}));
+  json claim = {
+      {"metadata", {{"name", "claim-0"}}},
+      {"spec",
+       {{"devices",
+         {{"requests",
+           {Prioritized("req-0", {SubRequest("subReq-0", "class-a", 1),
+                                  SubRequest("subReq-1", "class-b", 2)})}},
+          {"config",
+           json::array(
+               {{{"requests", {"req-0/subReq-0"}}, {"opaque", {{"driver", "driver-a"}}}},
+                {{"requests", {"req-0/subReq-1"}}, {"opaque", {{"driver", "driver-b"}}}}})}}}}}};
+  const k8s::AllocationResult result = Only(
+      f.Allocate(Node("node-1", "region-1"), {Must(k8s::ResourceClaimFromJson(claim, "test"))}));
+  EXPECT_EQ(Devices(result), (std::vector<std::string>{"req-0/subReq-1 driver-b/pool-1/device-1",
+                                                       "req-0/subReq-1 driver-b/pool-1/device-2"}));
+  // Only the chosen subrequest's configuration, naming every request of the claim: nil.
+  ASSERT_EQ(result.devices().config_size(), 1);
+  EXPECT_EQ(result.devices().config(0).source(), "FromClaim");
+  EXPECT_EQ(result.devices().config(0).requests_size(), 0);
+  EXPECT_EQ(result.devices().config(0).opaque().driver(), "driver-b");
+}
+
+TEST(AllocatorTest, PrioritizedListClassConfig) {  // source: "prioritized-list-class-config"
+  Fixture f;
+  for (const auto& [name, driver] : {std::pair{"class-a", "driver-a"}, {"class-b", "driver-b"}}) {
+    json device_class = ClassJson(name, driver);
+    device_class["spec"]["config"] = json::array({{{"opaque", {{"driver", driver}}}}});
+    f.AddClass(device_class);
+  }
+  f.AddSlice(
+      Slice("slice-1", "node-1", "pool-1", "driver-b", {Device("device-1"), Device("device-2")}));
+  f.AddSlice(Slice("slice-2", "node-1", "pool-2", "driver-a", {Device("device-3")}));
+  const k8s::AllocationResult result = Only(f.Allocate(
+      Node("node-1", "region-1"),
+      {Claim("claim-0", {Prioritized("req-0", {SubRequest("subReq-0", "class-a", 2),
+                                               SubRequest("subReq-1", "class-b", 2)})})}));
+  EXPECT_EQ(Devices(result), (std::vector<std::string>{"req-0/subReq-1 driver-b/pool-1/device-1",
+                                                       "req-0/subReq-1 driver-b/pool-1/device-2"}));
+  ASSERT_EQ(result.devices().config_size(), 1);
+  EXPECT_EQ(result.devices().config(0).source(), "FromClass");
+  EXPECT_EQ(result.devices().config(0).requests_size(), 0);
+  EXPECT_EQ(result.devices().config(0).opaque().driver(), "driver-b");
+}
+
+// source: "claim-config-scoped-to-subrequests-of-one-request" and
+// "claim-config-covering-all-requests-is-cleared".
+TEST(AllocatorTest, ClaimConfigScopedToSubrequests) {
+  for (bool covering : {false, true}) {
+    Fixture f;
+    f.AddClass(ClassJson("class-a", "driver-a"));
+    f.AddClass(ClassJson("class-b", "driver-b"));
+    f.AddSlice(
+        Slice("slice-1", "node-1", "pool-1", "driver-a", {Device("device-0"), Device("device-1")}));
+    const json names = covering ? json::array({"req-0/subReq-0", "req-1"})
+                                : json::array({"req-0/subReq-0", "req-0/subReq-1"});
+    json claim = {
+        {"metadata", {{"name", "claim-0"}}},
+        {"spec",
+         {{"devices",
+           {{"requests",
+             {Prioritized("req-0", {SubRequest("subReq-0", "class-a", 1),
+                                    SubRequest("subReq-1", "class-b", 1)}),
+              Request("req-1", "class-a", 1)}},
+            {"config",
+             json::array({{{"requests", names}, {"opaque", {{"driver", "driver-a"}}}}})}}}}}};
+    const k8s::AllocationResult result = Only(
+        f.Allocate(Node("node-1", "region-1"), {Must(k8s::ResourceClaimFromJson(claim, "test"))}));
+    EXPECT_EQ(Devices(result), (std::vector<std::string>{"req-0/subReq-0 driver-a/pool-1/device-0",
+                                                         "req-1 driver-a/pool-1/device-1"}));
+    ASSERT_EQ(result.devices().config_size(), 1);
+    EXPECT_EQ(result.devices().config(0).source(), "FromClaim");
+    if (covering) {
+      EXPECT_EQ(result.devices().config(0).requests_size(), 0);
+    } else {
+      EXPECT_EQ(std::vector<std::string>(result.devices().config(0).requests().begin(),
+                                         result.devices().config(0).requests().end()),
+                (std::vector<std::string>{"req-0/subReq-0", "req-0/subReq-1"}));
+    }
+  }
+}
+
+// source: "prioritized-list-subrequests-with-expressions"
+TEST(AllocatorTest, PrioritizedListSubrequestsWithExpressions) {
+  Fixture f;
+  f.AddClass(ClassJson("class-a", "driver-a"));
+  f.AddSlice(Slice("slice-1", "node-1", "pool-1", "driver-a",
+                   {MemoryDevice("device-1", "2Gi"), MemoryDevice("device-2", "2Gi"),
+                    MemoryDevice("device-3", "1Gi")}));
+  const k8s::AllocationResult result = Only(f.Allocate(
+      Node("node-1", "region-1"),
+      {Claim(
+          "claim-0",
+          {Request("req-0", "class-a", 1, MemoryAtLeast("1Gi")),
+           Prioritized("req-1", {SubRequest("subReq-0", "class-a", 1, MemoryAtLeast("4Gi")),
+                                 SubRequest("subReq-1", "class-a", 2, MemoryAtLeast("2Gi"))})})}));
+  EXPECT_EQ(Devices(result), (std::vector<std::string>{"req-0 driver-a/pool-1/device-3",
+                                                       "req-1/subReq-1 driver-a/pool-1/device-1",
+                                                       "req-1/subReq-1 driver-a/pool-1/device-2"}));
+}
+
+// source: "prioritized-list-subrequests-with-constraints-ref-parent-request" and
+// "prioritized-list-subrequests-with-constraints-ref-sub-request": a constraint naming the parent
+// covers every subrequest, one naming "req-1/subReq-0" only that subrequest.
+TEST(AllocatorTest, PrioritizedListSubrequestsWithConstraints) {
+  const json v1 = {{"driverVersion", {{"version", "1.0.0"}}}};
+  const json v2 = {{"driverVersion", {{"version", "2.0.0"}}}};
+  const json claim_requests = {
+      Request("req-0", "class-a", 1, MemoryAtLeast("8Gi")),
+      Prioritized("req-1", {SubRequest("subReq-0", "class-a", 1, MemoryAtLeast("2Gi")),
+                            SubRequest("subReq-1", "class-a", 1, MemoryAtLeast("1Gi"))})};
+  {
+    Fixture f;
+    f.AddClass(ClassJson("class-a", "driver-a"));
+    f.AddSlice(
+        Slice("slice-1", "node-1", "pool-1", "driver-a", {MemoryDevice("device-1", "8Gi", v1)}));
+    f.AddSlice(Slice("slice-2", "node-1", "pool-2", "driver-a",
+                     {MemoryDevice("device-2", "2Gi", v2), MemoryDevice("device-3", "1Gi", v1)}));
+    const json constraint = json::array(
+        {{{"requests", {"req-0", "req-1"}}, {"matchAttribute", "driver-a/driverVersion"}}});
+    const k8s::AllocationResult result = Only(
+        f.Allocate(Node("node-1", "region-1"), {Claim("claim-0", claim_requests, constraint)}));
+    EXPECT_EQ(Devices(result),
+              (std::vector<std::string>{"req-0 driver-a/pool-1/device-1",
+                                        "req-1/subReq-1 driver-a/pool-2/device-3"}));
+  }
+  {
+    Fixture f;
+    f.AddClass(ClassJson("class-a", "driver-a"));
+    f.AddSlice(
+        Slice("slice-1", "node-1", "pool-1", "driver-a", {MemoryDevice("device-1", "8Gi", v1)}));
+    f.AddSlice(
+        Slice("slice-2", "node-1", "pool-2", "driver-a", {MemoryDevice("device-2", "2Gi", v2)}));
+    const json constraint = json::array({{{"requests", {"req-0", "req-1/subReq-0"}},
+                                          {"matchAttribute", "driver-a/driverVersion"}}});
+    const k8s::AllocationResult result = Only(
+        f.Allocate(Node("node-1", "region-1"), {Claim("claim-0", claim_requests, constraint)}));
+    EXPECT_EQ(Devices(result),
+              (std::vector<std::string>{"req-0 driver-a/pool-1/device-1",
+                                        "req-1/subReq-1 driver-a/pool-2/device-2"}));
+  }
+}
+
+// source: "prioritized-list-subrequests-with-allocation-mode-all" and
+// "prioritized-list-allocation-mode-all-multiple-requests": "all" includes a device in use, so that
+// subrequest fails and the next is taken.
+TEST(AllocatorTest, PrioritizedListAllocationModeAll) {
+  json all = SubRequest("subReq-0", "class-a", 0);
+  all["allocationMode"] = "All";
+  {
+    Fixture f;
+    f.AddClass(ClassJson("class-a", "driver-a"));
+    f.AddSlice(
+        Slice("slice-1", "node-1", "pool-1", "driver-a", {Device("device-1"), Device("device-2")}));
+    f.allocated.allocated_devices = {DeviceId{"driver-a", "pool-1", "device-1"}};
+    const k8s::AllocationResult result = Only(f.Allocate(
+        Node("node-1", "region-1"),
+        {Claim("claim-0", {Prioritized("req-0", {all, SubRequest("subReq-1", "class-a", 1)})})}));
+    EXPECT_EQ(Devices(result), std::vector<std::string>{"req-0/subReq-1 driver-a/pool-1/device-2"});
+  }
+  {
+    Fixture f;
+    f.AddClass(ClassJson("class-a", "driver-a"));
+    f.AddSlice(
+        Slice("slice-1", "node-1", "pool-1", "driver-a", {Device("device-1"), Device("device-2")}));
+    const k8s::AllocationResult result = Only(f.Allocate(
+        Node("node-1", "region-1"),
+        {Claim("claim-0", {Request("req-0", "class-a", 1),
+                           Prioritized("req-1", {all, SubRequest("subReq-1", "class-a", 1)})})}));
+    EXPECT_EQ(Devices(result),
+              (std::vector<std::string>{"req-0 driver-a/pool-1/device-1",
+                                        "req-1/subReq-1 driver-a/pool-1/device-2"}));
+  }
+}
+
+// source: "prioritized-list-multi-request" and "prioritized-list-with-backtracking": in the second
+// the list comes first, takes the 8Gi device with its first subrequest, and has to fall back to
+// its second when req-1 finds nothing left.
+TEST(AllocatorTest, PrioritizedListMultiRequestAndBacktracking) {
+  Fixture f;
+  f.AddClass(ClassJson("class-a", "driver-a"));
+  f.AddSlice(Slice("slice-1", "node-1", "pool-1", "driver-a", {MemoryDevice("device-1", "8Gi")}));
+  f.AddSlice(Slice("slice-2", "node-1", "pool-2", "driver-a", {MemoryDevice("device-2", "4Gi")}));
+  const json list =
+      Prioritized("req-0", {SubRequest("subReq-0", "class-a", 1, MemoryAtLeast("8Gi")),
+                            SubRequest("subReq-1", "class-a", 1, MemoryAtLeast("4Gi"))});
+  const json large = Request("req-1", "class-a", 1, MemoryAtLeast("8Gi"));
+  EXPECT_EQ(
+      Devices(Only(f.Allocate(Node("node-1", "region-1"), {Claim("claim-0", {large, list})}))),
+      (std::vector<std::string>{"req-1 driver-a/pool-1/device-1",
+                                "req-0/subReq-1 driver-a/pool-2/device-2"}));
+  EXPECT_EQ(
+      Devices(Only(f.Allocate(Node("node-1", "region-1"), {Claim("claim-0", {list, large})}))),
+      (std::vector<std::string>{"req-0/subReq-1 driver-a/pool-2/device-2",
+                                "req-1 driver-a/pool-1/device-1"}));
+}
+
+// source: "prioritized-list-too-many-in-first-subrequest",
+// "prioritized-list-minimum-sum-exceeds-claim-limit" and
+// "prioritized-list-overflowing-first-subrequest-is-pruned".
+TEST(AllocatorTest, PrioritizedListDeviceLimit) {
+  Fixture f;
+  f.AddClass(ClassJson("class-a", "driver-a"));
+  f.AddClass(ClassJson("class-b", "driver-b"));
+  f.AddSlice(
+      Slice("slice-1", "node-1", "pool-1", "driver-a", {Device("device-1"), Device("device-2")}));
+  EXPECT_EQ(
+      Devices(Only(f.Allocate(
+          Node("node-1", "region-1"),
+          {Claim("claim-0", {Prioritized("req-0", {SubRequest("subReq-0", "class-b", 500),
+                                                   SubRequest("subReq-1", "class-a", 1)})})}))),
+      std::vector<std::string>{"req-0/subReq-1 driver-a/pool-1/device-1"});
+  auto over = f.Allocate(
+      Node("node-1", "region-1"),
+      {Claim("claim-0", {Request("req-0", "class-a", 20),
+                         Prioritized("req-1", {SubRequest("subReq-0", "class-a", 20),
+                                               SubRequest("subReq-1", "class-a", 24)})})});
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.message().find("request req-1: adding 20 devices exceeds the claim limit"),
+            std::string::npos)
+      << over.message();
+  EXPECT_EQ(
+      Devices(Only(f.Allocate(
+          Node("node-1", "region-1"),
+          {Claim("claim-0", {Request("req-0", "class-a", 1),
+                             Prioritized("req-1", {SubRequest("subReq-0", "class-a",
+                                                              std::numeric_limits<int64_t>::max()),
+                                                   SubRequest("subReq-1", "class-a", 1)})})}))),
+      (std::vector<std::string>{"req-0 driver-a/pool-1/device-1",
+                                "req-1/subReq-1 driver-a/pool-1/device-2"}));
+}
+
+// source: "tainted-two-devices-prioritized-list-tolerated" and "tainted-prioritized-list": a
+// subrequest's own tolerations count, and go into the result.
+TEST(AllocatorTest, TaintedPrioritizedList) {
+  Fixture f;
+  f.AddClass(ClassJson("class-a", "driver-a"));
+  f.AddClass(ClassJson("class-b", "driver-b"));
+  json d1 = Device("device-1");
+  d1["taints"] =
+      json::array({{{"key", "taint-key"}, {"value", "taint-value"}, {"effect", "NoSchedule"}}});
+  json d2 = Device("device-2");
+  d2["taints"] =
+      json::array({{{"key", "taint-key"}, {"value", "taint-value-2"}, {"effect", "NoExecute"}}});
+  f.AddSlice(Slice("slice-1", "node-1", "pool-1", "driver-a", {d1, d2}));
+  json tolerant = SubRequest("subReq-1", "class-a", 1);
+  tolerant["tolerations"] = json::array({{{"key", "taint-key"},
+                                          {"operator", "Equal"},
+                                          {"value", "taint-value-2"},
+                                          {"effect", "NoExecute"}}});
+  const k8s::AllocationResult result = Only(f.Allocate(
+      Node("node-1", "region-1"),
+      {Claim("claim-0",
+             {Prioritized("req-0", {SubRequest("subReq-0", "class-a", 1), tolerant})})}));
+  EXPECT_EQ(Devices(result), std::vector<std::string>{"req-0/subReq-1 driver-a/pool-1/device-2"});
+  ASSERT_EQ(result.devices().results(0).tolerations_size(), 1);
+  EXPECT_EQ(result.devices().results(0).tolerations(0).value(), "taint-value-2");
+  auto none = f.Allocate(
+      Node("node-1", "region-1"),
+      {Claim("claim-0", {Prioritized("req-0", {SubRequest("subReq-0", "class-b", 1),
+                                               SubRequest("subReq-1", "class-a", 1)})})});
+  ASSERT_TRUE(none.ok()) << none.message();
+  EXPECT_FALSE(none->has_value());
+}
+
 TEST(AllocatorTest, UnmodelledFieldsAreRefused) {
   Fixture f;
   f.AddClass(ClassJson("class-a", "driver-a"));
@@ -397,11 +734,13 @@ TEST(AllocatorTest, UnmodelledFieldsAreRefused) {
   EXPECT_EQ(
       got.message(),
       "ResourceSlice slice-1: spec.devices[0].bindingConditions is not modelled by schedcheck");
-  const json prioritized = {
-      {"name", "req-0"},
-      {"firstAvailable", json::array({{{"name", "a"}, {"deviceClassName", "class-a"}}})}};
-  EXPECT_EQ(UnmodelledClaimField(Claim("claim-0", {prioritized})),
-            "spec.devices.requests[0].firstAvailable");
+  // Prioritized lists and capacity requests, of a request or a subrequest, are modelled.
+  json with_capacity = SubRequest("a", "class-a", 1);
+  with_capacity["capacity"] = {{"requests", {{"memory", "1Gi"}}}};
+  EXPECT_EQ(UnmodelledClaimField(Claim("claim-0", {Prioritized("req-0", {with_capacity})})), "");
+  EXPECT_EQ(UnmodelledClaimField(
+                Claim("claim-0", {Prioritized("req-0", {SubRequest("subReq-0", "class-a", 1)})})),
+            "");
 }
 
 }  // namespace

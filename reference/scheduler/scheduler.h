@@ -107,6 +107,10 @@ class Scheduler {
   void OnResourceClaim(WatchEvent type, k8s::ResourceClaim claim);
   void OnResourceSlice(WatchEvent type, k8s::ResourceSlice slice);
   void OnDeviceClass(WatchEvent type, k8s::DeviceClass device_class);
+  // Through the ResourceSlice tracker (reference/dra/device_taint_rules.h): slices are stored and
+  // delivered with the rules' taints; a rule event delivers an update of each slice whose taints
+  // it changes.
+  void OnDeviceTaintRule(WatchEvent type, k8s::DeviceTaintRule rule);
   // Kinds only plugins read (no move request).
   void OnNamespace(WatchEvent type, const k8s::Namespace& ns);
   void OnPriorityClass(WatchEvent type, const k8s::PriorityClass& pc);
@@ -329,6 +333,9 @@ class Scheduler {
   ClaimApi claim_api_{this};
   // Claim events written by DynamicResources and not yet delivered: (old, new).
   std::vector<EventObjects> pending_claim_events_;
+  // ResourceSlices as their drivers published them, by name (objects_ holds them with the
+  // DeviceTaintRules' taints).
+  std::map<std::string, k8s::ResourceSlice, std::less<>> published_slices_;
   // The claims (by "namespace/name") whose status.allocation is the replay's own.
   std::set<std::string> replay_allocated_claims_;
   // How pods' requests are counted under the run's gates (v1.37's update events, signatures).

@@ -5,6 +5,7 @@
 
 #include "reference/api/selectors.h"
 #include "reference/dra/consumable_capacity.h"
+#include "reference/dra/prioritized.h"
 #include "reference/plugins/dynamic_resources/pod_claims.h"
 
 namespace schedcheck::reference {
@@ -43,6 +44,20 @@ dra::AllocatedState DynamicResources::GatherAllocatedState() const {
   return state;
 }
 
+// validateDeviceClass: a request without a class is an error, one whose class is missing waits
+// for a DeviceClass event.
+Status DynamicResources::ValidateDeviceClass(const std::string& class_name,
+                                             const std::string& request_name) const {
+  if (class_name.empty()) {
+    return Status::Error("request " + request_name + ": unsupported request type");
+  }
+  if (ClusterObjects::Find(handle_.objects->device_classes, class_name) == nullptr) {
+    return Status(Code::kUnschedulableAndUnresolvable,
+                  "request " + request_name + ": device class " + class_name + " does not exist");
+  }
+  return Status();
+}
+
 Status DynamicResources::PreFilter(CycleState& state, const Pod& pod,
                                    [[maybe_unused]] PreFilterResult* result) {
   auto data = std::make_unique<DynamicResourcesState>();
@@ -69,16 +84,21 @@ Status DynamicResources::PreFilter(CycleState& state, const Pod& pod,
       return Status(Code::kUnschedulableAndUnresolvable,
                     "resource claim " + ClaimRef(*claim) + " is in the process of being allocated");
     }
+    // Every request's class, or every subrequest's of a prioritized list, must exist.
     for (const k8s::DeviceRequest& request : claim->spec().devices().requests()) {
-      // validateDeviceClass (prioritized lists are refused on input: reference/dra).
-      const std::string& class_name = request.exactly().device_class_name();
-      if (class_name.empty()) {
-        return Status::Error("request " + request.name() + ": unsupported request type");
-      }
-      if (ClusterObjects::Find(handle_.objects->device_classes, class_name) == nullptr) {
-        return Status(
-            Code::kUnschedulableAndUnresolvable,
-            "request " + request.name() + ": device class " + class_name + " does not exist");
+      if (request.has_exactly()) {
+        Status status = ValidateDeviceClass(request.exactly().device_class_name(), request.name());
+        if (!status.IsSuccess()) return status;
+      } else if (request.first_available_size() > 0) {
+        for (const k8s::DeviceSubRequest& sub : request.first_available()) {
+          Status status = ValidateDeviceClass(sub.device_class_name(),
+                                              dra::SubRequestRef(request.name(), sub.name()));
+          if (!status.IsSuccess()) return status;
+        }
+      } else {
+        return Status(Code::kUnschedulableAndUnresolvable, "resource claim " + ClaimRef(*claim) +
+                                                               ", request " + request.name() +
+                                                               ": unknown request type");
       }
     }
   }
@@ -126,14 +146,6 @@ Status DynamicResources::Filter(const CycleState& state, [[maybe_unused]] const 
     return Status(Code::kUnschedulableAndUnresolvable, "resourceclaim not available on the node");
   }
   if (s->allocator != nullptr) s->node_allocations[node.metadata().name()] = std::move(allocations);
-  return Status();
-}
-
-Status DynamicResources::Score([[maybe_unused]] const CycleState& state,
-                               [[maybe_unused]] const Pod& pod,
-                               [[maybe_unused]] const NodeInfo& node_info, int64_t* score) {
-  // computeScore counts only allocated subrequests of prioritized lists, which are not modelled.
-  *score = 0;
   return Status();
 }
 

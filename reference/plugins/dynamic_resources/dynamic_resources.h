@@ -5,8 +5,9 @@
 // Filter through the structured allocator, PostFilter (deallocates the first unavailable claim
 // nobody else uses), Reserve / Unreserve with in-flight allocations (upstream's
 // SignalClaimPendingAllocation), PreBind writing the claim's allocation and reservation through
-// Handle::dra_api, Score (0: prioritized lists, the only thing it scores, are not modelled) and the
-// events upstream registers with its QueueingHints. Not built at v1.27, where DRA's gate was off.
+// Handle::dra_api, Score (the subrequests of prioritized lists chosen on the node, normalized) and
+// the events upstream registers with its QueueingHints. Not built at v1.27, where DRA's gate was
+// off.
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_DYNAMIC_RESOURCES_DYNAMIC_RESOURCES_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_DYNAMIC_RESOURCES_DYNAMIC_RESOURCES_H_
 
@@ -44,6 +45,12 @@ class DynamicResourcesState final : public StateData {
   std::map<std::string, std::vector<k8s::AllocationResult>> node_allocations;
 };
 
+// computeScore: for each claim of the pod (an allocated one with its own allocation, the others
+// with `allocations`, Filter's for them in order), 8 - i for every subrequest i of a prioritized
+// list the allocation chose. An Error when `allocations` is short.
+Result<int64_t> PrioritizedListScore(const std::vector<k8s::ResourceClaim>& claims,
+                                     const std::vector<k8s::AllocationResult>& allocations);
+
 class DynamicResources final : public PreEnqueuePlugin,
                                public PreFilterPlugin,
                                public FilterPlugin,
@@ -69,8 +76,12 @@ class DynamicResources final : public PreEnqueuePlugin,
   // unavailable claim ("deallocation of ResourceClaim completed").
   Status PostFilter(CycleState& state, const Pod& pod, const NodeToStatus& statuses,
                     PostFilterResult* result) override;
+  // computeScore over the allocations Filter found on the node (dynamic_resources_score.cc).
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node_info,
                int64_t* score) override;
+  bool HasNormalizeScore() const override { return true; }
+  // DefaultNormalizeScore(100, reverse = false).
+  Status NormalizeScore(const CycleState& state, const Pod& pod, NodeScoreList& scores) override;
   Status Reserve(CycleState& state, const Pod& pod, const std::string& node) override;
   void Unreserve(CycleState& state, const Pod& pod, const std::string& node) override;
   // Success: nothing to wait for (binding conditions are not modelled), so upstream's
@@ -84,6 +95,7 @@ class DynamicResources final : public PreEnqueuePlugin,
  private:
   // The devices in use: allocated claims' (admin access excepted) and in-flight allocations'.
   dra::AllocatedState GatherAllocatedState() const;
+  Status ValidateDeviceClass(const std::string& class_name, const std::string& request_name) const;
 
   const Handle& handle_;
   std::shared_ptr<dra::CelCache> cel_ = std::make_shared<dra::CelCache>();
