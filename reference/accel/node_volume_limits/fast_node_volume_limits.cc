@@ -131,7 +131,8 @@ void FastNodeVolumeLimitsOf<Plain>::FilterNodes(const CycleState&, const Pod& po
       continue;
     }
     // The pod's volumes not yet attached, counted by key (few: a pod's volumes).
-    std::vector<std::pair<std::string_view, int64_t>> new_count;
+    std::vector<std::pair<std::string_view, int64_t>>& new_count = new_count_;
+    new_count.clear();
     for (const auto& [unique_name, key] : p.volumes) {
       if (FindSorted(e.attached, unique_name) != nullptr) continue;
       auto it = std::find_if(new_count.begin(), new_count.end(),

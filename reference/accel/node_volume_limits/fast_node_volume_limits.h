@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -63,6 +64,7 @@ class FastNodeVolumeLimitsOf final : public Plain, public BatchFilterPlugin {
 
   NodeEntries<NodeEntry> nodes_;
   std::vector<PodVolumes> batch_;  // this batch's pod volumes, one per migration bits seen
+  std::vector<std::pair<std::string_view, int64_t>> new_count_;  // per node, reused
 };
 
 struct FastNodeVolumeLimits {
