@@ -310,12 +310,44 @@ RC_GTEST_PROP(EngineEquivalence, SpreadingTracesReplayAlike, ()) {
   RequireSameReplay(*DefaultSpreadTraceGen(), 1, "EngineEquivalence_Spreading");
 }
 
-// Storage traces (storage_generators.h): the volume plugins run as the plain rules in both engines
-// except VolumeBinding's per-cycle uniform score (reference/accel/volume_binding), which must not
-// change a decision — at 1.37 it scores storage capacity, so a wrong "every node scores 0" would.
+// Storage traces (storage_generators.h): the fast engine's volume plugins — the attach limits
+// with their per-node memos (reference/accel/node_volume_limits), VolumeRestrictions' batch
+// Filter and VolumeBinding's per-cycle uniform score, which must not change a decision (at 1.37 it
+// scores storage capacity, so a wrong "every node scores 0" would) — against the plain rules. The
+// traces add, update and delete claims, volumes and CSINodes between cycles, which the memos must
+// notice; StorageTracesReachTheAttachLimits below checks that nodes do hit their limits.
 RC_GTEST_PROP(EngineEquivalence, StorageTracesReplayAlike, ()) {
   const WideScenario s = *StorageScenarioGen(kNewerFields);
   RequireSameReplay(s.records, *rc::gen::inRange<uint64_t>(1, 1000), "EngineEquivalence_Storage");
+}
+
+// The storage traces reach what the fast volume filters decide: over a fixed set of drawn traces
+// (the same every run), NodeVolumeLimits rejects nodes for their attach limit and, at 1.27, so
+// does an in-tree limit plugin, so StorageTracesReplayAlike compares those decisions too and not
+// only the paths where a pod's volumes fit everywhere or count against no limit.
+TEST(EngineEquivalence, StorageTracesReachTheAttachLimits) {
+  std::map<std::string, int> rejected;  // plugin -> attempts it rejected for an attach limit
+  for (uint64_t seed = 1; seed <= 150; ++seed) {
+    const WideScenario s = StorageScenarioGen(kNewerFields)(rc::Random(seed), /*size=*/50).value();
+    const Scenario level{AsLevelTakesThem(s.records)};
+    for (const trace::Record& r : ReplayScenario(level, 1, Engine::kFast, kCompat)) {
+      if (r.has_api()) continue;
+      const std::string line = replay::DecisionJsonLine(r);
+      if (line.find("exceed max volume count") == std::string::npos) continue;
+      for (const char* plugin :
+           {"NodeVolumeLimits", "EBSLimits", "GCEPDLimits", "AzureDiskLimits"}) {
+        if (line.find(std::string("\"") + plugin + "\"") != std::string::npos) ++rejected[plugin];
+      }
+    }
+  }
+  for (const auto& [plugin, attempts] : rejected) {
+    std::printf("%s rejected nodes for the attach limit in %d attempts\n", plugin.c_str(),
+                attempts);
+  }
+  EXPECT_GT(rejected["NodeVolumeLimits"], 0);
+  if (kLevel == reference::CompatLevel::kV1_27) {
+    EXPECT_GT(rejected["EBSLimits"] + rejected["GCEPDLimits"] + rejected["AzureDiskLimits"], 0);
+  }
 }
 
 }  // namespace

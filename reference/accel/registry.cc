@@ -12,9 +12,12 @@
 #include "reference/accel/node_resources_balanced_allocation/fast_node_resources_balanced_allocation.h"
 #include "reference/accel/node_resources_fit/fast_node_resources_fit.h"
 #include "reference/accel/node_unschedulable/fast_node_unschedulable.h"
+#include "reference/accel/node_volume_limits/fast_node_volume_limits.h"
+#include "reference/accel/node_volume_limits/fast_non_csi_limits.h"
 #include "reference/accel/pod_topology_spread/fast_pod_topology_spread.h"
 #include "reference/accel/taint_toleration/fast_taint_toleration.h"
 #include "reference/accel/volume_binding/fast_volume_binding.h"
+#include "reference/accel/volume_restrictions/fast_volume_restrictions.h"
 #include "reference/plugins/registry.h"
 // @accel-includes (one line per accelerated plugin header)
 
@@ -45,6 +48,11 @@ Registry Build() {
   Accelerate(r, "InterPodAffinity", &FastInterPodAffinity::New);
   Accelerate(r, "DefaultPreemption", &FastDefaultPreemption::New);
   Accelerate(r, "PodTopologySpread", &FastPodTopologySpread::New);
+  Accelerate(r, "NodeVolumeLimits", &FastNodeVolumeLimits::New);
+  Accelerate(r, "EBSLimits", &FastNonCSILimitsOf<EBSLimits>::New);
+  Accelerate(r, "GCEPDLimits", &FastNonCSILimitsOf<GCEPDLimits>::New);
+  Accelerate(r, "AzureDiskLimits", &FastNonCSILimitsOf<AzureDiskLimits>::New);
+  Accelerate(r, "VolumeRestrictions", &FastVolumeRestrictions::New);
   // @accelerate (one line per accelerated plugin: Accelerate(r, "Name", &FastX::New);)
   [[maybe_unused]] auto accelerate = &Accelerate;
   return r;

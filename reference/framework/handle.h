@@ -4,6 +4,7 @@
 #ifndef SCHEDCHECK_REFERENCE_FRAMEWORK_HANDLE_H_
 #define SCHEDCHECK_REFERENCE_FRAMEWORK_HANDLE_H_
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -55,6 +56,18 @@ struct ClusterObjects {
   // replay maintains these; empty at v1.37, whose passive cache reads the informer's store).
   std::map<std::string, k8s::PersistentVolume, std::less<>> assume_cache_kept_pvs;
   std::map<std::string, k8s::PersistentVolumeClaim, std::less<>> assume_cache_kept_claims;
+
+  // How often the storage maps changed, for the fast engine's memos (reference/accel/
+  // node_volume_limits): a result read from these objects is still right while the counts are
+  // those it was read under. Adds (a key that was absent) are counted apart from updates and
+  // deletes, since a result whose look-ups all found their object stays right when others are
+  // added. Whoever changes one of these maps after plugins have read it bumps its count.
+  struct ChangeCount {
+    uint64_t adds = 0;
+    uint64_t updates = 0;  // updates and deletes
+  };
+  ChangeCount volume_changes;    // persistent_volumes, persistent_volume_claims, storage_classes
+  ChangeCount csi_node_changes;  // csi_nodes
 
   // Null when absent (the listers' NotFound).
   template <typename Object>

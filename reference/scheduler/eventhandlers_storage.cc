@@ -62,6 +62,15 @@ void Scheduler::OnStorageObject(WatchEvent type, Object object, bool namespaced,
   }
   // A delete of an object the informer never held delivers nothing.
   if (type == WatchEvent::kDeleted && !objects.old_object) return;
+  // The change counts the fast engine's volume memos read (ClusterObjects::ChangeCount).
+  const void* changed = store;
+  ClusterObjects::ChangeCount* counts = changed == &objects_.csi_nodes ? &objects_.csi_node_changes
+                                        : changed == &objects_.persistent_volumes ||
+                                                changed == &objects_.persistent_volume_claims ||
+                                                changed == &objects_.storage_classes
+                                            ? &objects_.volume_changes
+                                            : nullptr;
+  if (counts != nullptr) ++(objects.old_object ? counts->updates : counts->adds);
   const WatchEvent kind = type == WatchEvent::kDeleted ? WatchEvent::kDeleted
                           : objects.old_object         ? WatchEvent::kModified
                                                        : WatchEvent::kAdded;

@@ -80,6 +80,12 @@ std::optional<std::string_view> CsiDriverForPlugin(std::string_view in_tree_plug
   return std::nullopt;
 }
 
+std::vector<std::string_view> MigratableInTreePlugins() {
+  std::vector<std::string_view> plugins;
+  for (const Migration& m : kMigrations) plugins.push_back(m.in_tree_plugin);
+  return plugins;
+}
+
 bool IsCsiMigrationOn(const k8s::CSINode* csi_node, std::string_view in_tree_plugin,
                       const Features& features) {
   if (csi_node == nullptr || in_tree_plugin.empty()) return false;

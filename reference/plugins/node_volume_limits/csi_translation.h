@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "reference/base/features.h"
 #include "reference/k8s/k8s.pb.h"
@@ -25,6 +26,10 @@ inline constexpr std::string_view kAzureDiskPlugin = "kubernetes.io/azure-disk";
 // Without rbd_in_tree_plugin, rbd is not one.
 std::optional<std::string_view> CsiDriverForPlugin(std::string_view in_tree_plugin,
                                                    const Features& features);
+
+// The in-tree plugins of csi-translation-lib's translators (every name CsiDriverForPlugin may
+// know), in its order. IsCsiMigrationOn is only ever asked about these.
+std::vector<std::string_view> MigratableInTreePlugins();
 
 // isCSIMigrationOn at v1.27 with its default gates: AWS EBS, Azure Disk and Cinder are always
 // migrated when the node has a CSINode; GCE PD only when the CSINode's

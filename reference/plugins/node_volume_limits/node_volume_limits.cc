@@ -155,6 +155,23 @@ Status NodeVolumeLimits::AttachableVolumes(const Pod& pod, const k8s::CSINode* c
   return Status();
 }
 
+std::map<std::string, int64_t> NodeVolumeLimits::VolumeLimits(const NodeInfo& node,
+                                                              const k8s::CSINode* csi_node) const {
+  // v1.27 the allocatable limits, then each CSINode driver's count; v1.37 the CSINode's counts
+  // alone.
+  std::map<std::string, int64_t> limits;
+  if (!csi_node_only()) limits = AllocatableVolumeLimits(node);
+  if (csi_node != nullptr) {
+    for (const auto& driver : csi_node->spec().drivers()) {
+      if (driver.has_allocatable() && driver.allocatable().has_count()) {
+        limits[csi_node_only() ? driver.name() : AttachLimitKey(driver.name())] =
+            driver.allocatable().count();
+      }
+    }
+  }
+  return limits;
+}
+
 Status NodeVolumeLimits::Filter(const CycleState&, const Pod& pod, const NodeInfo& node) {
   if (pod.obj.spec().volumes().empty()) return Status();
   if (node.node() == nullptr) return Status::Error("node not found");
@@ -177,18 +194,7 @@ Status NodeVolumeLimits::Filter(const CycleState&, const Pod& pod, const NodeInf
       }
     }
   }
-  // getVolumeLimits: v1.27 the allocatable limits, then each CSINode driver's count; v1.37 the
-  // CSINode's counts alone.
-  std::map<std::string, int64_t> limits;
-  if (!csi_node_only()) limits = AllocatableVolumeLimits(node);
-  if (csi_node != nullptr) {
-    for (const auto& driver : csi_node->spec().drivers()) {
-      if (driver.has_allocatable() && driver.allocatable().has_count()) {
-        limits[csi_node_only() ? driver.name() : AttachLimitKey(driver.name())] =
-            driver.allocatable().count();
-      }
-    }
-  }
+  std::map<std::string, int64_t> limits = VolumeLimits(node, csi_node);
   if (limits.empty()) return Status();
   std::map<std::string, std::string> attached;
   for (const PodInfoPtr& existing : node.pods()) {
@@ -282,8 +288,8 @@ bool NonCSILimits::VolumeId(const k8s::PersistentVolume& pv, std::string* id) co
   return VolumeId(as_volume, id);
 }
 
-static std::string_view InTreePlugin(NonCSILimits::Kind kind) {
-  switch (kind) {
+std::string_view NonCSILimits::InTreePlugin() const {
+  switch (kind_) {
     case NonCSILimits::Kind::kEbs:
       return csi_translation::kAwsEbsPlugin;
     case NonCSILimits::Kind::kGcePd:
@@ -299,7 +305,7 @@ bool NonCSILimits::MatchProvisioner(const k8s::PersistentVolumeClaim& claim) con
   if (!claim.spec().has_storage_class_name()) return false;
   const k8s::StorageClass* sc = ClusterObjects::Find(StorageObjectsOf(handle_).storage_classes,
                                                      claim.spec().storage_class_name());
-  return sc != nullptr && sc->provisioner() == InTreePlugin(kind_);
+  return sc != nullptr && sc->provisioner() == InTreePlugin();
 }
 
 int NonCSILimits::MaxVolumes(const Node& node) const {
@@ -323,6 +329,25 @@ int NonCSILimits::MaxVolumes(const Node& node) const {
       return kDefaultMaxAzureDiskVolumes;
   }
   return -1;
+}
+
+int64_t NonCSILimits::MaxVolumesOn(const NodeInfo& node) const {
+  int64_t max_volumes = MaxVolumes(*node.node());
+  std::string_view key;
+  switch (kind_) {
+    case Kind::kEbs:
+      key = "attachable-volumes-aws-ebs";
+      break;
+    case Kind::kGcePd:
+      key = "attachable-volumes-gce-pd";
+      break;
+    case Kind::kAzureDisk:
+      key = "attachable-volumes-azure-disk";
+      break;
+  }
+  std::map<std::string, int64_t> limits = AllocatableVolumeLimits(node);
+  if (auto it = limits.find(std::string(key)); it != limits.end()) max_volumes = it->second;
+  return max_volumes;
 }
 
 Status NonCSILimits::FilterVolumes(const Pod& pod, bool new_pod, std::set<std::string>* out) const {
@@ -368,7 +393,7 @@ Status NonCSILimits::Filter(const CycleState&, const Pod& pod, const NodeInfo& n
   if (node.node() == nullptr) return Status::Error("node not found");
   const k8s::CSINode* csi_node =
       ClusterObjects::Find(StorageObjectsOf(handle_).csi_nodes, node.node()->name());
-  if (csi_translation::IsCsiMigrationOn(csi_node, InTreePlugin(kind_), handle_.features)) {
+  if (csi_translation::IsCsiMigrationOn(csi_node, InTreePlugin(), handle_.features)) {
     return Status();
   }
   std::set<std::string> existing;
@@ -376,22 +401,7 @@ Status NonCSILimits::Filter(const CycleState&, const Pod& pod, const NodeInfo& n
     if (Status s = FilterVolumes(*other->pod, false, &existing); !s.IsSuccess()) return s;
   }
   for (const std::string& id : existing) new_volumes.erase(id);
-  int64_t max_volumes = MaxVolumes(*node.node());
-  std::string_view key;
-  switch (kind_) {
-    case Kind::kEbs:
-      key = "attachable-volumes-aws-ebs";
-      break;
-    case Kind::kGcePd:
-      key = "attachable-volumes-gce-pd";
-      break;
-    case Kind::kAzureDisk:
-      key = "attachable-volumes-azure-disk";
-      break;
-  }
-  std::map<std::string, int64_t> limits = AllocatableVolumeLimits(node);
-  if (auto it = limits.find(std::string(key)); it != limits.end()) max_volumes = it->second;
-  if (static_cast<int64_t>(existing.size() + new_volumes.size()) > max_volumes) {
+  if (static_cast<int64_t>(existing.size() + new_volumes.size()) > MaxVolumesOn(node)) {
     return Status(Code::kUnschedulable, std::string(kErrReasonMaxVolumeCountExceeded));
   }
   return Status();

@@ -57,12 +57,15 @@ class NodeVolumeLimits : public FilterPlugin,
   // checkCSIDriverOnNode (VolumeLimitScaling): false when the driver opted in with
   // preventPodSchedulingIfMissing and the node's CSINode does not list it.
   bool DriverInstalledOnNode(const std::string& driver, const k8s::CSINode* csi_node) const;
+  // getVolumeLimits: limit key (v1.27) or driver (v1.37) -> how many volumes the node attaches.
+  std::map<std::string, int64_t> VolumeLimits(const NodeInfo& node,
+                                              const k8s::CSINode* csi_node) const;
 
   const Handle& handle_;
 };
 
 // NodeVolumeLimits at v1.37, with its PreFilter.
-class NodeVolumeLimitsV1_37 final : public NodeVolumeLimits, public PreFilterPlugin {
+class NodeVolumeLimitsV1_37 : public NodeVolumeLimits, public PreFilterPlugin {
  public:
   using NodeVolumeLimits::NodeVolumeLimits;
   // Skip unless the pod has a claim, ephemeral or migratable in-tree volume.
@@ -80,19 +83,29 @@ class NonCSILimits : public FilterPlugin, public EnqueueExtensions {
   // Node: Add; Pod: Delete.
   std::vector<ClusterEvent> EventsToRegister() const override;
 
- private:
+ protected:
   Status FilterVolumes(const Pod& pod, bool new_pod, std::set<std::string>* out) const;
+  // The in-tree plugin of this kind ("kubernetes.io/aws-ebs", ...).
+  std::string_view InTreePlugin() const;
+  // The most volumes of this kind the node attaches: its attachable-volumes-* allocatable, else
+  // upstream's default for the kind (and the node's instance type).
+  int64_t MaxVolumesOn(const NodeInfo& node) const;
+
+ private:
   // The volume ID of this kind of an inline volume or PV source; "" when it is another kind.
   bool VolumeId(const k8s::Volume& volume, std::string* id) const;
   bool VolumeId(const k8s::PersistentVolume& pv, std::string* id) const;
   bool MatchProvisioner(const k8s::PersistentVolumeClaim& claim) const;
   int MaxVolumes(const Node& node) const;
 
+ protected:
   const Handle& handle_;
+
+ private:
   Kind kind_;
 };
 
-class EBSLimits final : public NonCSILimits {
+class EBSLimits : public NonCSILimits {
  public:
   static constexpr std::string_view kName = "EBSLimits";
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
@@ -100,7 +113,7 @@ class EBSLimits final : public NonCSILimits {
   std::string_view Name() const override { return kName; }
 };
 
-class GCEPDLimits final : public NonCSILimits {
+class GCEPDLimits : public NonCSILimits {
  public:
   static constexpr std::string_view kName = "GCEPDLimits";
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);
@@ -108,7 +121,7 @@ class GCEPDLimits final : public NonCSILimits {
   std::string_view Name() const override { return kName; }
 };
 
-class AzureDiskLimits final : public NonCSILimits {
+class AzureDiskLimits : public NonCSILimits {
  public:
   static constexpr std::string_view kName = "AzureDiskLimits";
   static Result<std::unique_ptr<Plugin>> New(const PluginArgs& args, const Handle& handle);

@@ -13,27 +13,6 @@ namespace {
 using volume_binding::PodVolumeClaims;
 using volume_binding::PodVolumes;
 
-class VolumeBindingState final : public StateData {
- public:
-  bool all_bound = false;
-  // Null for a pod without claims (PreFilter's empty state).
-  std::shared_ptr<PodVolumeClaims> claims;
-  // Filter runs once per node and may not change the shared state: each node's result is kept
-  // in a map the clones share, as upstream's stateData shares its map under a lock.
-  std::shared_ptr<std::map<std::string, PodVolumes>> by_node =
-      std::make_shared<std::map<std::string, PodVolumes>>();
-  // PreBind's poll while the controllers answer later: the writes as the API server returned
-  // them, and the looks taken so far. Null before PreBind has written.
-  struct Poll {
-    PodVolumes written;
-    int64_t looks = 0;
-  };
-  std::shared_ptr<Poll> poll;
-  std::unique_ptr<StateData> Clone() const override {
-    return std::make_unique<VolumeBindingState>(*this);
-  }
-};
-
 // podHasPVCs: whether the pod has claim or ephemeral volumes, or the error that rejects it.
 Result<bool> PodHasClaims(const Pod& pod, const ClusterObjects& objects) {
   bool has = false;

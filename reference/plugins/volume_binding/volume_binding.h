@@ -8,6 +8,7 @@
 #ifndef SCHEDCHECK_REFERENCE_PLUGINS_VOLUME_BINDING_VOLUME_BINDING_H_
 #define SCHEDCHECK_REFERENCE_PLUGINS_VOLUME_BINDING_VOLUME_BINDING_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,6 +20,28 @@
 #include "reference/plugins/volume_binding/binder.h"
 
 namespace schedcheck::reference {
+
+// VolumeBinding's cycle state (stateData upstream); the fast engine's form reads it too.
+class VolumeBindingState final : public StateData {
+ public:
+  bool all_bound = false;
+  // Null for a pod without claims (PreFilter's empty state).
+  std::shared_ptr<volume_binding::PodVolumeClaims> claims;
+  // Filter runs once per node and may not change the shared state: each node's result is kept
+  // in a map the clones share, as upstream's stateData shares its map under a lock.
+  std::shared_ptr<std::map<std::string, volume_binding::PodVolumes>> by_node =
+      std::make_shared<std::map<std::string, volume_binding::PodVolumes>>();
+  // PreBind's poll while the controllers answer later: the writes as the API server returned
+  // them, and the looks taken so far. Null before PreBind has written.
+  struct Poll {
+    volume_binding::PodVolumes written;
+    int64_t looks = 0;
+  };
+  std::shared_ptr<Poll> poll;
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<VolumeBindingState>(*this);
+  }
+};
 
 class VolumeBinding : public PreFilterPlugin,
                       public FilterPlugin,

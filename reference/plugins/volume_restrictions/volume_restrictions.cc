@@ -34,12 +34,6 @@ Status MissingState() {
                        "\" from cycleState");
 }
 
-// needsRestrictionsCheck: an inline disk that isVolumeConflict compares.
-bool NeedsRestrictionsCheck(const k8s::Volume& v) {
-  return v.has_gce_persistent_disk() || v.has_aws_elastic_block_store() || v.has_rbd() ||
-         v.has_iscsi();
-}
-
 // haveOverlap: the two monitor lists share an entry.
 bool HaveOverlap(const google::protobuf::RepeatedPtrField<std::string>& a,
                  const google::protobuf::RepeatedPtrField<std::string>& b) {
@@ -63,6 +57,11 @@ Result<std::unique_ptr<Plugin>> VolumeRestrictions::New(const PluginArgs& args,
     return Error{"VolumeRestrictions takes no arguments"};
   }
   return std::unique_ptr<Plugin>(std::make_unique<VolumeRestrictions>(handle));
+}
+
+bool VolumeRestrictions::NeedsRestrictionsCheck(const k8s::Volume& v) {
+  return v.has_gce_persistent_disk() || v.has_aws_elastic_block_store() || v.has_rbd() ||
+         v.has_iscsi();
 }
 
 bool VolumeRestrictions::IsVolumeConflict(const k8s::Volume& volume, const Pod& existing) {
@@ -188,7 +187,8 @@ Result<QueueingHint> IsSchedulableAfterAssignedPodDeleted(const Pod& pod,
   if (deleted.ns() != pod.ns()) return QueueingHint::kQueueSkip;
   // satisfyVolumeConflicts against a node holding only the deleted pod.
   for (const auto& volume : pod.obj.spec().volumes()) {
-    if (NeedsRestrictionsCheck(volume) && VolumeRestrictions::IsVolumeConflict(volume, deleted)) {
+    if (VolumeRestrictions::NeedsRestrictionsCheck(volume) &&
+        VolumeRestrictions::IsVolumeConflict(volume, deleted)) {
       return QueueingHint::kQueue;
     }
   }

@@ -15,10 +15,10 @@
 
 namespace schedcheck::reference {
 
-class VolumeRestrictions final : public PreFilterPlugin,
-                                 public FilterPlugin,
-                                 public EnqueueExtensions,
-                                 public QueueingHintExtensions {
+class VolumeRestrictions : public PreFilterPlugin,
+                           public FilterPlugin,
+                           public EnqueueExtensions,
+                           public QueueingHintExtensions {
  public:
   static constexpr std::string_view kName = "VolumeRestrictions";
   static constexpr std::string_view kStateKey = "PreFilterVolumeRestrictions";
@@ -56,6 +56,9 @@ class VolumeRestrictions final : public PreFilterPlugin,
 
   // isVolumeConflict: `volume` (of the pod being scheduled) cannot share a node with `existing`.
   static bool IsVolumeConflict(const k8s::Volume& volume, const Pod& existing);
+  // needsRestrictionsCheck: an inline disk that isVolumeConflict compares (GCE PD, AWS EBS, RBD,
+  // iSCSI). Without one, Filter reads only the PreFilter state: every node gets the same status.
+  static bool NeedsRestrictionsCheck(const k8s::Volume& volume);
 
  private:
   Status UpdateWithPod(CycleState& state, const PodInfo& pod, int multiplier) const;
