@@ -21,12 +21,16 @@ bool ReadsOnlyTheNode(std::string_view name) {
 }
 
 // Filters (and their PreFilter extensions) that pass every existing node for `pod` whatever its
-// pods, by what the pod asks: NodePorts without host ports, VolumeRestrictions without volumes
-// (its state then counts no conflicting claim), PodTopologySpread without DoNotSchedule
-// constraints.
+// pods, by what the pod asks: NodePorts without host ports (container ports alone do not count),
+// VolumeRestrictions without volumes (its state then counts no conflicting claim),
+// PodTopologySpread without DoNotSchedule constraints.
 bool BlindToPodsFor(const Plugin& plugin, const CycleState& state, const Pod& pod) {
   const std::string_view name = plugin.Name();
-  if (name == "NodePorts") return pod.container_ports.empty();
+  if (name == "NodePorts") {
+    // A container port without a host port never conflicts (HostPortInfo.CheckConflict).
+    return std::none_of(pod.container_ports.begin(), pod.container_ports.end(),
+                        [](const HostPort& p) { return p.port > 0; });
+  }
   if (name == "VolumeRestrictions") return pod.obj.spec().volumes().empty();
   if (const auto* spread = dynamic_cast<const FastPodTopologySpread*>(&plugin)) {
     return spread->FilterIgnoresPods(state);
