@@ -9,6 +9,7 @@
 #include <rapidcheck/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "reference/accel/registry.h"
 #include "reference/plugins/registry.h"
 #include "reference/runtime/framework.h"
 #include "reference/testing/objects.h"
@@ -50,8 +51,9 @@ json GenPodOn(const std::string& node, int i) {
 }
 
 // A cluster of 1 to 6 nodes with pods of random priorities, PDBs and nominations, a framework
-// with NodeResourcesFit over it, and the filter statuses of a preemptor: then the plain and the
-// fast DefaultPreemption must decide alike.
+// with NodeResourcesFit over it (the plain plugins, or the fast ones with the filters that read
+// only the node and the pod-blind ones, so that the dry run without copies runs), and the filter
+// statuses of a preemptor: then the plain and the fast DefaultPreemption must decide alike.
 RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
   std::vector<NodePtr> nodes;
   std::vector<PodPtr> pods;
@@ -88,15 +90,26 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
   handle.features = FeaturesFor(level);
   RC_LOG() << "compat " << CompatLevelName(level) << "\n";
   for (int n = *rc::gen::inRange(0, 3); n > 0; --n) {
-    json nominated = {{"metadata", {{"name", "nom" + std::to_string(n)}, {"namespace", "default"}}},
-                      {"spec", {{"priority", *rc::gen::inRange(0, 5)}}}};
+    json nominated = {
+        {"metadata", {{"name", "nom" + std::to_string(n)}, {"namespace", "default"}}},
+        {"spec",
+         {{"priority", *rc::gen::inRange(0, 5)},
+          {"containers", Containers(*rc::gen::elementOf(std::vector<int>{0, 100, 300, 600}))}}}};
     nominator.pods["n" + std::to_string(*rc::gen::inRange(0, num_nodes))].push_back(
         MakePodInfo(testing::ParsePod(nominated.dump(), CompatLevel::kV1_27)));
   }
   Profile profile;
   profile.at(ExtensionPoint::kMultiPoint).enabled = {
       {"PrioritySort", 0}, {"NodeResourcesFit", 0}, {"DefaultPreemption", 0}, {"DefaultBinder", 0}};
-  auto fw = Framework::Create(profile, PluginRegistry(), &handle);
+  const bool fast_filters = *rc::gen::arbitrary<bool>();
+  if (fast_filters) {
+    for (const char* name : {"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+                             "NodePorts", "PodTopologySpread"}) {
+      profile.at(ExtensionPoint::kMultiPoint).enabled.push_back({name, 0});
+    }
+  }
+  auto fw =
+      Framework::Create(profile, fast_filters ? FastPluginRegistry() : PluginRegistry(), &handle);
   RC_ASSERT(fw.ok());
   handle.framework = fw->get();
 
@@ -107,10 +120,33 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
         {"containers", Containers(*rc::gen::elementOf(std::vector<int>{300, 600, 1200}))}}}};
   if (*rc::gen::inRange(0, 4) == 0) preemptor["spec"]["preemptionPolicy"] = "Never";
   if (*rc::gen::inRange(0, 4) == 0) preemptor["status"]["nominatedNodeName"] = "n0";
+  if (fast_filters && *rc::gen::inRange(0, 4) == 0) {
+    // A DoNotSchedule spread constraint: PodTopologySpread then reads the pods, plain dry runs.
+    preemptor["spec"]["topologySpreadConstraints"] =
+        json::array({{{"maxSkew", 1},
+                      {"topologyKey", "kubernetes.io/hostname"},
+                      {"whenUnsatisfiable", "DoNotSchedule"},
+                      {"labelSelector", {{"matchLabels", {{"app", "a"}}}}}}});
+  }
+  // A container port: without a host port NodePorts stays blind to the node's pods; with one it
+  // reads them (plain dry runs).
+  const int ports = *rc::gen::inRange(0, 3);
+  if (ports > 0) {
+    json port = {{"containerPort", 80}};
+    if (ports == 2) port["hostPort"] = 8080;
+    preemptor["spec"]["containers"][0]["ports"] = json::array({port});
+  }
   PodPtr pod = testing::ParsePod(preemptor.dump(), CompatLevel::kV1_27);
   CycleState state;
   PreFilterResult r;
   RC_ASSERT((*fw)->RunPreFilterPlugins(state, *pod, &r).IsSuccess());
+  // Both ways are taken: the dry run without copies, and (plain plugins, or a spread
+  // constraint) the plain one.
+  const bool without_copies = PlanFastDryRun(handle, state, *pod).usable;
+  RC_CLASSIFY(without_copies, "dry run without copies");
+  RC_ASSERT(
+      without_copies ==
+      (fast_filters && !preemptor["spec"].contains("topologySpreadConstraints") && ports < 2));
   NodeToStatus statuses;
   const Status unresolvable(Code::kUnschedulableAndUnresolvable,
                             "node(s) didn't match Pod's node affinity/selector");
@@ -143,6 +179,60 @@ RC_GTEST_PROP(FastDefaultPreemption, EqualsPlainDefaultPreemption, ()) {
   };
   RC_ASSERT(same(plain.candidates, fast.candidates));
   RC_ASSERT(same(plain.best, fast.best));
+}
+
+// A pod nominated to the only node keeps its room in the dry run without copies: with both
+// low-priority pods gone the preemptor still does not fit beside it, so there is no candidate.
+TEST(FastDefaultPreemption, DryRunWithoutCopiesCountsNominatedPods) {
+  NodePtr node = testing::ParseNode(
+      json({{"metadata", {{"name", "n0"}}},
+            {"status", {{"allocatable", {{"cpu", "1000m"}, {"memory", "1Gi"}, {"pods", "32"}}}}}})
+          .dump());
+  std::vector<PodPtr> pods;
+  for (const char* name : {"v1", "v2"}) {
+    pods.push_back(testing::ParsePod(
+        json({{"metadata", {{"name", name}, {"namespace", "default"}, {"uid", name}}},
+              {"spec", {{"nodeName", "n0"}, {"priority", 0}, {"containers", Containers(300)}}}})
+            .dump(),
+        CompatLevel::kV1_27));
+  }
+  Snapshot snapshot = testing::MakeSnapshot({node}, pods);
+  ClusterObjects objects;
+  StaticNominator nominator;
+  nominator.pods["n0"].push_back(MakePodInfo(testing::ParsePod(
+      json({{"metadata", {{"name", "nom"}, {"namespace", "default"}, {"uid", "nom"}}},
+            {"spec", {{"priority", 5}, {"containers", Containers(500)}}}})
+          .dump(),
+      CompatLevel::kV1_27)));
+  Handle handle{FeaturesFor(CompatLevel::kV1_27)};
+  handle.snapshot = &snapshot;
+  handle.objects = &objects;
+  handle.nominator = &nominator;
+  Profile profile;
+  profile.at(ExtensionPoint::kMultiPoint).enabled = {
+      {"PrioritySort", 0}, {"NodeResourcesFit", 0}, {"DefaultPreemption", 0}, {"DefaultBinder", 0}};
+  auto fw = Framework::Create(profile, FastPluginRegistry(), &handle);
+  ASSERT_TRUE(fw.ok()) << fw.message();
+  handle.framework = fw->get();
+  PodPtr pod =
+      testing::ParsePod(json({{"metadata", {{"name", "p"}, {"namespace", "default"}, {"uid", "p"}}},
+                              {"spec", {{"priority", 3}, {"containers", Containers(600)}}}})
+                            .dump(),
+                        CompatLevel::kV1_27);
+  CycleState state;
+  PreFilterResult r;
+  ASSERT_TRUE((*fw)->RunPreFilterPlugins(state, *pod, &r).IsSuccess());
+  ASSERT_TRUE(PlanFastDryRun(handle, state, *pod).usable);
+  NodeToStatus statuses;
+  statuses["n0"] = (*fw)->RunFilterPluginsWithNominatedPods(state, *pod, *snapshot.Get("n0"));
+  ASSERT_FALSE(statuses["n0"].IsSuccess());
+  DefaultPreemptionArgs args;
+  PreemptionOutcome plain = DefaultPreemption(args, handle).Preempt(state, *pod, statuses);
+  PreemptionOutcome fast = FastDefaultPreemption(args, handle).Preempt(state, *pod, statuses);
+  EXPECT_TRUE(plain.candidates.empty());
+  EXPECT_TRUE(fast.candidates.empty());
+  EXPECT_EQ(plain.status, fast.status);
+  EXPECT_EQ(fast.status.Message(), "preemption: 0/1 nodes are available: 1 Insufficient cpu.");
 }
 
 // The name-order walk finds the nodes nodesWherePreemptionMightHelp finds, for a whole snapshot

@@ -62,6 +62,28 @@ void ForEachInsufficientResource(const Resource& request, const Room& room,
   }
 }
 
+// The room of a node whose requested resources and pod count are given apart from it (a dry
+// run's): the expressions of NodeRoom over those.
+class RequestedRoom {
+ public:
+  RequestedRoom(const NodeInfo& node, const Resource& requested, int64_t num_pods)
+      : allocatable_(node.allocatable()), requested_(requested), num_pods_(num_pods) {}
+  int64_t Pods() const { return allocatable_.allowed_pod_number - num_pods_; }
+  int64_t MilliCpu() const { return GoSub(allocatable_.milli_cpu, requested_.milli_cpu); }
+  int64_t Memory() const { return GoSub(allocatable_.memory, requested_.memory); }
+  int64_t EphemeralStorage() const {
+    return GoSub(allocatable_.ephemeral_storage, requested_.ephemeral_storage);
+  }
+  int64_t Scalar(ResourceName name) const {
+    return GoSub(allocatable_.Scalar(name), requested_.Scalar(name));
+  }
+
+ private:
+  const Resource& allocatable_;
+  const Resource& requested_;
+  int64_t num_pods_;
+};
+
 // "Too many pods" for pods, else "Insufficient <name>".
 std::string InsufficientReason(std::string_view resource) {
   if (resource == kResourcePods) return "Too many pods";
@@ -147,6 +169,16 @@ void FastNodeResourcesFit::FilterNodes(const CycleState& state, const Pod& pod, 
         only_base ? FilterRequest(request, node) : FilterRequestWithScalars(request, node);
     if (!status.IsSuccess()) rejected->push_back({static_cast<uint32_t>(i), std::move(status)});
   }
+}
+
+Status FastNodeResourcesFit::FilterWithRequested(const CycleState& state, const NodeInfo& node,
+                                                 const Resource& requested, int64_t num_pods) {
+  const auto* s = state.ReadAs<PreFilterState>(NodeResourcesFit::kPreFilterStateKey);
+  if (s == nullptr) {
+    return Status::Error("error reading \"" + std::string(NodeResourcesFit::kPreFilterStateKey) +
+                         "\" from cycleState: not found");
+  }
+  return RejectionFor(s->request, RequestedRoom(node, requested, num_pods), node);
 }
 
 Status FastNodeResourcesFit::FilterRequest(const Resource& request, const NodeInfo& node) {

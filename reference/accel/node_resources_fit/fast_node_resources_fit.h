@@ -56,6 +56,13 @@ class FastNodeResourcesFit final : public PreFilterPlugin,
   std::vector<ClusterEvent> EventsToRegister() const override;
   std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;
 
+  // Filter on `node` as it would be with `requested` as its requested resources and `num_pods`
+  // pods: what DefaultPreemption's dry run (accel/default_preemption) asks after removing
+  // victims and adding nominated pods, without copying the node. The same status as Filter on
+  // such a copy (Error without the PreFilter state).
+  Status FilterWithRequested(const CycleState& state, const NodeInfo& node,
+                             const Resource& requested, int64_t num_pods);
+
  private:
   // Filter once the request vector is read from the cycle state.
   Status FilterRequest(const Resource& request, const NodeInfo& node);

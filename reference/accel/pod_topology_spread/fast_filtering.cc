@@ -241,6 +241,11 @@ Status FilterWithState(const FastPreFilterState& st, const NodeInfo& info,
 
 }  // namespace
 
+bool FastPodTopologySpread::FilterIgnoresPods(const CycleState& state) const {
+  auto s = ReadPreFilterState(state);
+  return s.ok() && (*s)->constraints->empty();
+}
+
 // The pod's selector matches were computed by PreFilter (self_match).
 Status FastPodTopologySpread::Filter(const CycleState& state, [[maybe_unused]] const Pod& pod,
                                      const NodeInfo& info) {

@@ -50,6 +50,9 @@ class FastPodTopologySpread final : public PreFilterPlugin,
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) override;
   void FilterNodes(const CycleState& state, const Pod& pod, NodeBatch nodes,
                    std::vector<BatchRejection>* rejected) override;
+  // True when PreFilter stored a state without DoNotSchedule constraints: Filter then passes
+  // every node (that exists), whatever its pods, and AddPod / RemovePod change nothing it reads.
+  bool FilterIgnoresPods(const CycleState& state) const;
 
   // fast_scoring.cc
   Status PreScore(CycleState& state, const Pod& pod,
