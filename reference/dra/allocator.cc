@@ -526,8 +526,7 @@ Result<bool> AllocationRun::AllocateDevice(size_t claim, const RequestData& data
     result.counters_reserved = true;
   }
   auto reject = [&](size_t constraints_added) {
-    for (size_t j = constraints_added; j-- > 0;)
-      ConstraintRemove(constraints_[claim][j], data);
+    for (size_t j = constraints_added; j-- > 0;) ConstraintRemove(constraints_[claim][j], data);
     if (result.device_marked) allocating_[id].erase(claim);
     if (result.counters_reserved) counters_.Release(PoolOf(id), device);
   };
@@ -602,8 +601,7 @@ void AllocationRun::Deallocate(size_t claim, const RequestData& data, const Devi
   }
   if (result.device_marked) allocating_[id].erase(claim);
   std::vector<Constraint>& constraints = constraints_[claim];
-  for (size_t j = constraints.size(); j-- > 0;)
-    ConstraintRemove(constraints[j], data);
+  for (size_t j = constraints.size(); j-- > 0;) ConstraintRemove(constraints[j], data);
   if (result.counters_reserved) counters_.Release(PoolOf(id), device);
 }
 
